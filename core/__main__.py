@@ -1,0 +1,7 @@
+"""``python -m wskit`` runs ``wsctl``."""
+
+import sys
+
+from wskit.cli import main
+
+sys.exit(main())

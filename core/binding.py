@@ -1,0 +1,121 @@
+"""Binding: which source project, execution root and cwd a path belongs to (design §3).
+
+Root discovery follows the design's choice on stray ``.git`` entries and
+Holon's worktree rule (reference/holon-sakura.md A1):
+
+- a ``.git`` *folder* marks a project root only if it holds ``HEAD``;
+- a ``.git`` *file* counts only if it holds a ``gitdir:`` line; when that
+  points into ``<main>/.git/worktrees/<name>`` the folder is a linked
+  worktree: the source project is ``<main>`` (resources, trust) while the
+  execution root stays the worktree (files are touched there);
+- a submodule's ``.git`` file (pointing into ``.git/modules/…``) is not a
+  worktree: the walk continues up to the superproject;
+- with no marker up to the file-system root, source project = execution
+  root = the path itself.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .models import Frozen
+
+DEFAULT_ROOT_MARKERS: tuple[str, ...] = (".git",)
+
+
+class Binding(Frozen):
+    """Where a session's resources come from and where its files are touched.
+
+    :ivar source_root: canonical (real) path of the source project: identity
+        of resources, trust and caches. For a linked worktree, the main checkout.
+    :ivar execution_root: real path where tools touch files (the worktree, or
+        the source project itself).
+    :ivar cwd: real path of the working folder, inside ``execution_root``.
+    :ivar worktree: True when ``execution_root`` is a linked git worktree.
+    """
+
+    source_root: Path
+    execution_root: Path
+    cwd: Path
+    worktree: bool = False
+
+    @classmethod
+    def discover(cls, path: str | os.PathLike[str], markers: tuple[str, ...] = DEFAULT_ROOT_MARKERS) -> "Binding":
+        """Find the binding for ``path`` (a folder, or a file whose folder is used).
+
+        :param path: any path; made absolute and resolved (real path).
+        :param markers: root marker names; ``.git`` gets the special rules above,
+            any other name counts when it exists.
+        :raises FileNotFoundError: when ``path`` does not exist.
+        """
+        p = Path(path).expanduser()
+        if not p.exists():
+            raise FileNotFoundError(f"no such folder: {path}")
+        p = p.resolve()
+        cwd = p if p.is_dir() else p.parent
+        cur = cwd
+        while True:
+            for marker in markers:
+                cand = cur / marker
+                if marker == ".git":
+                    found = _git_marker(cur)
+                    if found is None:
+                        continue
+                    kind, main = found
+                    if kind == "worktree":
+                        return cls(source_root=main, execution_root=cur, cwd=cwd, worktree=True)
+                    if kind == "repo":
+                        return cls(source_root=cur, execution_root=cur, cwd=cwd)
+                    # submodule: keep walking to the superproject
+                    continue
+                if cand.exists() or cand.is_symlink():
+                    return cls(source_root=cur, execution_root=cur, cwd=cwd)
+            if cur.parent == cur:
+                break
+            cur = cur.parent
+        return cls(source_root=cwd, execution_root=cwd, cwd=cwd)
+
+    def to_source(self, path: str | os.PathLike[str]) -> Path:
+        """Map a path in the execution root to the same path in the source project
+        (identity when not a worktree or when the path lies outside)."""
+        p = Path(os.path.abspath(os.path.join(self.cwd, path)))
+        try:
+            rel = p.relative_to(self.execution_root)
+        except ValueError:
+            return p
+        return self.source_root / rel
+
+
+def _git_marker(folder: Path) -> tuple[str, Path | None] | None:
+    """Classify ``folder/.git``: ``("repo", None)``, ``("worktree", main)``,
+    ``("submodule", None)`` or None when it is absent or does not count."""
+    dot_git = folder / ".git"
+    try:
+        if dot_git.is_dir():
+            return ("repo", None) if (dot_git / "HEAD").is_file() else None
+        if not dot_git.is_file():
+            return None
+        text = dot_git.read_text(encoding="utf-8", errors="replace")[:4096]
+    except OSError:
+        return None
+    gitdir = None
+    for line in text.splitlines():
+        if line.startswith("gitdir:"):
+            gitdir = line[len("gitdir:") :].strip()
+            break
+    if not gitdir:
+        return None
+    gd = Path(gitdir)
+    if not gd.is_absolute():
+        gd = folder / gd
+    gd = Path(os.path.realpath(gd))
+    if gd.parent.name == "worktrees" and gd.parent.parent.name == ".git":
+        return ("worktree", gd.parent.parent.parent)
+    commondir = gd / "commondir"
+    if commondir.is_file() and gd.parent.name == "worktrees":
+        common = Path(os.path.realpath(gd / commondir.read_text().strip()))
+        return ("worktree", common.parent)
+    if "modules" in gd.parts:
+        return ("submodule", None)
+    return ("repo", None)

@@ -1,0 +1,241 @@
+"""WorkspaceCache: one :class:`~wskit.workspace.WorkspaceResources` per canonical
+source project, shared by every session of a process (reference/blade.md §1).
+
+- at most ``idle_capacity`` (32) entries once nothing is pinned: the least
+  recently used, initialised, unpinned entry is evicted first;
+- at most ``active_capacity`` (64) entries in total, counting pinned and
+  in-flight ones: a new distinct workspace beyond that raises
+  :class:`~wskit.errors.WorkspaceCapacityError` *before* any loading starts;
+- concurrent resolves of one workspace (threads or asyncio tasks) share one load;
+- a failed load caches nothing (the entry is removed, waiters see the error);
+- :meth:`reset` bumps a generation: a load that finishes afterwards is
+  returned to its caller but never written back.
+
+Evicting an entry never mutates it, so sessions snapshotted from it keep working.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .binding import DEFAULT_ROOT_MARKERS, Binding
+from .errors import WorkspaceCapacityError
+from .host import HostProfile
+from .workspace import WorkspaceResources, load_workspace
+
+IDLE_CAPACITY = 32
+ACTIVE_CAPACITY = 64
+
+
+@dataclass(eq=False)
+class _Entry:
+    generation: int
+    binding: Binding
+    users: int = 0
+    future: concurrent.futures.Future = field(default_factory=concurrent.futures.Future)
+    resources: WorkspaceResources | None = None
+
+
+class WorkspaceCache:
+    """A thread-safe, bounded cache of workspace resources.
+
+    :param profile: host profile; must carry ``home``.
+    :param pm: plugin manager (default: :func:`~wskit.plugin.manager.make_plugin_manager`).
+    :param loader: ``loader(binding) -> WorkspaceResources`` replacing the hook
+        pipeline (for integrators and tests).
+    :param idle_capacity: soft cap on entries once unpinned (32).
+    :param active_capacity: hard cap on entries (64).
+    :param markers: project-root markers for :meth:`Binding.discover`.
+    """
+
+    def __init__(
+        self,
+        profile: HostProfile,
+        pm=None,
+        *,
+        loader: Callable[[Binding], WorkspaceResources] | None = None,
+        idle_capacity: int = IDLE_CAPACITY,
+        active_capacity: int = ACTIVE_CAPACITY,
+        markers: tuple[str, ...] = DEFAULT_ROOT_MARKERS,
+    ) -> None:
+        profile.require_home()
+        self.profile = profile
+        self.idle_capacity = idle_capacity
+        self.active_capacity = active_capacity
+        self.markers = markers
+        self._lock = threading.Lock()
+        self._entries: OrderedDict[str, _Entry] = OrderedDict()
+        self._generation = 0
+        if loader is None:
+            from .plugin.hooks import WskitHooks
+            from .plugin.manager import make_plugin_manager
+
+            self.pm = pm if pm is not None else make_plugin_manager()
+            self.hooks = WskitHooks(self.pm)
+            loader = lambda b: load_workspace(self.hooks, b, self.profile)  # noqa: E731
+        else:
+            self.pm, self.hooks = pm, None
+        self._loader = loader
+
+    # -- acquire / release --------------------------------------------------
+
+    def _begin(self, path: str | os.PathLike[str]) -> tuple[str, _Entry, bool]:
+        binding = Binding.discover(path, self.markers)
+        key = str(binding.source_root)
+        with self._lock:
+            entry = self._entries.get(key)
+            starter = False
+            if entry is None:
+                self._trim_locked()
+                if len(self._entries) >= self.active_capacity:
+                    raise WorkspaceCapacityError(self.active_capacity)
+                entry = _Entry(generation=self._generation, binding=binding)
+                self._entries[key] = entry
+                starter = True
+            else:
+                self._entries.move_to_end(key)
+            entry.users += 1
+        return key, entry, starter
+
+    def _run_load(self, key: str, entry: _Entry) -> WorkspaceResources:
+        try:
+            res = self._loader(entry.binding)
+        except BaseException as err:
+            with self._lock:
+                if self._entries.get(key) is entry:
+                    del self._entries[key]
+                entry.users = max(0, entry.users - 1)
+                self._trim_locked()
+            entry.future.set_exception(err)
+            raise
+        with self._lock:
+            if entry.generation == self._generation and self._entries.get(key) is entry:
+                entry.resources = res
+                self._trim_locked()
+        entry.future.set_result(res)
+        return res
+
+    def _fail_waiter(self, entry: _Entry) -> None:
+        with self._lock:
+            entry.users = max(0, entry.users - 1)
+            self._trim_locked()
+
+    def _acquire(self, path: str | os.PathLike[str]) -> tuple[_Entry, WorkspaceResources]:
+        key, entry, starter = self._begin(path)
+        if starter:
+            return entry, self._run_load(key, entry)
+        try:
+            return entry, entry.future.result()
+        except BaseException:
+            self._fail_waiter(entry)
+            raise
+
+    async def _aacquire(self, path: str | os.PathLike[str]) -> tuple[_Entry, WorkspaceResources]:
+        key, entry, starter = self._begin(path)
+        if starter:
+            return entry, await asyncio.to_thread(self._run_load, key, entry)
+        try:
+            return entry, await asyncio.wrap_future(entry.future)
+        except BaseException:
+            self._fail_waiter(entry)
+            raise
+
+    def _release(self, entry: _Entry) -> None:
+        with self._lock:
+            entry.users = max(0, entry.users - 1)
+            self._trim_locked()
+
+    def _trim_locked(self) -> None:
+        while len(self._entries) > self.idle_capacity:
+            for key, entry in self._entries.items():
+                if entry.resources is not None and entry.users == 0:
+                    del self._entries[key]
+                    break
+            else:
+                return
+
+    # -- public API -----------------------------------------------------------
+
+    def resolve(self, path: str | os.PathLike[str]) -> WorkspaceResources:
+        """The resources of the workspace holding ``path``, for a short read.
+
+        The pin is released before returning; the returned object stays valid
+        (eviction never mutates it).
+
+        :raises WorkspaceCapacityError: 64 distinct workspaces are active.
+        :raises FileNotFoundError: ``path`` does not exist.
+        """
+        entry, res = self._acquire(path)
+        self._release(entry)
+        return res
+
+    @contextlib.contextmanager
+    def using(self, path: str | os.PathLike[str]) -> Iterator[WorkspaceResources]:
+        """Pin the workspace holding ``path`` while the block runs (never evicted then)."""
+        entry, res = self._acquire(path)
+        try:
+            yield res
+        finally:
+            self._release(entry)
+
+    async def aresolve(self, path: str | os.PathLike[str]) -> WorkspaceResources:
+        """Async :meth:`resolve`; the load runs in a worker thread, waiters share it."""
+        entry, res = await self._aacquire(path)
+        self._release(entry)
+        return res
+
+    @contextlib.asynccontextmanager
+    async def ausing(self, path: str | os.PathLike[str]) -> AsyncIterator[WorkspaceResources]:
+        """Async :meth:`using`."""
+        entry, res = await self._aacquire(path)
+        try:
+            yield res
+        finally:
+            self._release(entry)
+
+    def invalidate(self, path: str | os.PathLike[str]) -> bool:
+        """Drop the cached entry of the workspace holding ``path`` (unless in flight).
+
+        :returns: True when an entry was dropped.
+        """
+        key = str(Binding.discover(path, self.markers).source_root)
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is None or entry.resources is None:
+                return False
+            del self._entries[key]
+            return True
+
+    def reset(self) -> None:
+        """Forget every entry and bump the generation (in-flight loads are not written back)."""
+        with self._lock:
+            self._generation += 1
+            self._entries.clear()
+
+    def stats(self) -> dict[str, int]:
+        """``{"entries", "initialized", "in_flight", "active_users", "capacity", "active_capacity"}``."""
+        with self._lock:
+            entries = len(self._entries)
+            initialized = sum(1 for e in self._entries.values() if e.resources is not None)
+            users = sum(e.users for e in self._entries.values())
+        return {
+            "entries": entries,
+            "initialized": initialized,
+            "in_flight": entries - initialized,
+            "active_users": users,
+            "capacity": self.idle_capacity,
+            "active_capacity": self.active_capacity,
+        }
+
+    def cached_roots(self) -> list[Path]:
+        """Source roots currently cached, least recently used first."""
+        with self._lock:
+            return [Path(k) for k in self._entries]

@@ -1,0 +1,118 @@
+"""``wsctl``: the command that manages wskit workspaces (design §7).
+
+The CLI is built by :func:`make_cli` (never at import time). The plugin
+manager is built lazily, the first time a sub-command is looked up, so
+``wsctl --version`` imports nothing but click. Plugins add sub-commands
+through ``wskit_register_commands(cli)``.
+
+Global options: ``--home DIR`` (env ``WSKIT_HOME``), ``--host NAME`` (env
+``WSKIT_HOST``), ``--json``. Exit status 0 on success, 1 when the operation
+failed (``error: …`` on stderr), 2 on usage errors.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .. import __version__
+from .context import WsctlContext
+
+_CORE_COMMANDS = (
+    ("wskit.cli.inspect", "inspect_cmd"),
+    ("wskit.cli.plugins", "plugins_group"),
+    ("wskit.cli.snapshot", "snapshot_cmd"),
+)
+
+
+class LazyGroup(click.Group):
+    """A group whose plugin commands are registered on first lookup."""
+
+    def __init__(self, *args, pm=None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._pm = pm
+        self._loaded = False
+        self.registration_diagnostics: list = []
+
+    def _ensure(self, ctx: click.Context | None) -> None:
+        if self._loaded:
+            return
+        self._loaded = True
+        import importlib
+
+        for module, attr in _CORE_COMMANDS:
+            self.add_command(getattr(importlib.import_module(module), attr))
+        obj = ctx.find_object(WsctlContext) if ctx is not None else None
+        if obj is not None and self._pm is not None:
+            obj.pm = self._pm
+        pm = obj.plugin_manager() if obj is not None else self._get_pm()
+        from ..plugin.hooks import WskitHooks
+
+        self.registration_diagnostics = WskitHooks(pm).register_commands(self)
+
+    def _get_pm(self):
+        if self._pm is None:
+            from ..plugin.manager import make_plugin_manager
+
+            self._pm = make_plugin_manager()
+        return self._pm
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        self._ensure(ctx)
+        return super().list_commands(ctx)
+
+    def get_command(self, ctx: click.Context, cmd_name: str):
+        self._ensure(ctx)
+        return super().get_command(ctx, cmd_name)
+
+
+def make_cli(pm=None) -> click.Group:
+    """Build the ``wsctl`` root group.
+
+    :param pm: a plugin manager to use (default: one made on first need with
+        :func:`~wskit.plugin.manager.make_plugin_manager`).
+    :returns: a fresh :class:`click.Group`.
+    """
+
+    @click.group(cls=LazyGroup, pm=pm, context_settings={"help_option_names": ["-h", "--help"]})
+    @click.version_option(__version__, "--version", prog_name="wsctl", message="%(prog)s %(version)s")
+    @click.option("--home", type=click.Path(file_okay=False), envvar="WSKIT_HOME",
+                  help="User home to read and write (default: your home). Env: WSKIT_HOME.")
+    @click.option("--host", default="wskit", envvar="WSKIT_HOST", show_default=True,
+                  help="Host profile name (adds .<host>/ folders, <HOST>.md). Env: WSKIT_HOST.")
+    @click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
+    @click.pass_context
+    def cli(ctx: click.Context, home: str | None, host: str, as_json: bool) -> None:
+        """Inspect and manage wskit workspaces: resources, trust, plugins, sessions."""
+        ctx.obj = WsctlContext(home=home, host=host, json=as_json, pm=pm)
+
+    return cli
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Console-script entry point: run ``wsctl`` and map errors to exit codes."""
+    from ..errors import WskitError
+
+    cli = make_cli()
+    try:
+        cli.main(args=argv, prog_name="wsctl", standalone_mode=False)
+    except click.exceptions.Exit as ex:
+        return ex.exit_code
+    except click.ClickException as ex:
+        ex.show()
+        return ex.exit_code
+    except click.Abort:
+        click.echo("Aborted!", err=True)
+        return 1
+    except WskitError as err:
+        click.echo(f"error: {err}", err=True)
+        return 1
+    except FileNotFoundError as err:
+        click.echo(f"error: {err}", err=True)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

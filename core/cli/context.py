@@ -1,0 +1,106 @@
+"""The object every ``wsctl`` command receives: global options and lazy services."""
+
+from __future__ import annotations
+
+import json as _json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+
+class WsctlContext:
+    """Global options of one ``wsctl`` run and lazily built services.
+
+    :ivar home: the user home (``--home``, ``WSKIT_HOME``, else ``~``).
+    :ivar host: host profile name. :ivar json: JSON output requested.
+    """
+
+    def __init__(self, home: str | None, host: str, json: bool, pm=None) -> None:
+        self.home = Path(home).expanduser().absolute() if home else Path.home()
+        self.host = host
+        self.json = json
+        self.pm = pm
+        self._profile = None
+        self._cache = None
+
+    def plugin_manager(self):
+        """The plugin manager (built on first use)."""
+        if self.pm is None:
+            from ..plugin.manager import make_plugin_manager
+
+            self.pm = make_plugin_manager()
+        return self.pm
+
+    def hooks(self):
+        """The :class:`~wskit.plugin.hooks.WskitHooks` facade."""
+        from ..plugin.hooks import WskitHooks
+
+        return WskitHooks(self.plugin_manager())
+
+    def profile(self):
+        """The host profile named by ``--host``, bound to ``--home``.
+
+        A profile contributed by a plugin (``wskit_host_profiles``) is used
+        when one has that name; otherwise ``HostProfile(name=host)``.
+        """
+        if self._profile is None:
+            from ..host import HostProfile
+
+            known, _ = self.hooks().host_profiles()
+            match = next((p for p in known if p.name == self.host), None)
+            try:
+                base = match or HostProfile(name=self.host)
+            except ValueError as err:
+                raise click.BadParameter(str(err), param_hint="--host") from None
+            self._profile = base.with_home(self.home)
+        return self._profile
+
+    def cache(self):
+        """A :class:`~wskit.cache.WorkspaceCache` for this run."""
+        if self._cache is None:
+            from ..cache import WorkspaceCache
+
+            self._cache = WorkspaceCache(self.profile(), self.plugin_manager())
+        return self._cache
+
+    def resolve(self, path: str | os.PathLike[str]):
+        """Load the workspace holding ``path``."""
+        return self.cache().resolve(path)
+
+    def emit(self, data: Any, human: Callable[[], None]) -> None:
+        """Print ``data`` as one JSON document when ``--json``, else call ``human``."""
+        if self.json:
+            click.echo(_json.dumps(data, indent=2, sort_keys=False, default=str))
+        else:
+            human()
+
+
+def json_option(f):
+    """Add a per-command ``--json`` flag equivalent to the global one."""
+
+    def _cb(ctx: click.Context, _param, value: bool):
+        if value:
+            ctx.ensure_object(WsctlContext).json = True
+        return value
+
+    return click.option("--json", "json_flag", is_flag=True, expose_value=False, callback=_cb,
+                        is_eager=False, help="Print one JSON document on stdout.")(f)
+
+
+def table(rows: list[list[str]], headers: list[str]) -> str:
+    """A plain, aligned text table."""
+    cols = [headers, *rows]
+    widths = [max(len(str(r[i])) for r in cols) for i in range(len(headers))]
+    lines = ["  ".join(str(h).ljust(w) for h, w in zip(headers, widths)).rstrip()]
+    lines.append("  ".join("-" * w for w in widths))
+    for r in rows:
+        lines.append("  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip())
+    return "\n".join(lines)
+
+
+path_argument = click.argument(
+    "path", required=False, default=".", type=click.Path(exists=True, file_okay=True, dir_okay=True)
+)

@@ -1,0 +1,72 @@
+"""``wsctl inspect [PATH]``: the workspace, its trust, resources and diagnostics."""
+
+from __future__ import annotations
+
+import click
+
+from ..models import display_path
+from .context import WsctlContext, json_option, path_argument, table
+
+
+def resource_row(res, root) -> dict:
+    """The JSON form of a resource in listings: kind, id, name, scope, path, plugin."""
+    p = res.provenance
+    return {
+        "kind": res.kind,
+        "id": res.id,
+        "name": res.name,
+        "scope": p.scope.value,
+        "path": display_path(p.absolute_path, root),
+        "plugin": p.plugin,
+    }
+
+
+def print_diagnostics(diags, root) -> None:
+    """Human form of diagnostics (stdout), one per line."""
+    if not diags:
+        return
+    click.echo("")
+    click.echo(f"diagnostics ({len(diags)}):")
+    for d in diags:
+        where = display_path(d.path, root) if d.path else ""
+        if where and d.line:
+            where += f":{d.line}"
+        click.echo(f"  {d.level:<7} {d.code:<24} {where} {d.message}".rstrip())
+
+
+@click.command("inspect")
+@path_argument
+@json_option
+@click.pass_obj
+def inspect_cmd(obj: WsctlContext, path: str) -> None:
+    """Show the workspace holding PATH: binding, trust, resources, diagnostics."""
+    ws = obj.resolve(path)
+    root = ws.binding.source_root
+    data = {
+        "workspace": {
+            "source_root": str(root),
+            "execution_root": str(ws.binding.execution_root),
+            "cwd": str(ws.binding.cwd),
+            "host": ws.profile.name,
+        },
+        "trust": {"state": ws.trust.state, "decided_by": ws.trust.decided_by},
+        "counts": ws.counts(),
+        "resources": [resource_row(r, root) for r in ws.resources()],
+        "diagnostics": [d.to_json(root) for d in ws.diagnostics],
+    }
+
+    def human() -> None:
+        click.echo(f"source project : {root}")
+        if ws.binding.execution_root != root:
+            click.echo(f"execution root : {ws.binding.execution_root} (worktree)")
+        click.echo(f"host           : {ws.profile.name}")
+        click.echo(f"trust          : {ws.trust.state} — {ws.trust.reason()}")
+        counts = ", ".join(f"{k}: {n}" for k, n in data["counts"].items()) or "none"
+        click.echo(f"resources      : {counts}")
+        rows = [[r["kind"], r["id"], r["scope"], r["path"]] for r in data["resources"]]
+        if rows:
+            click.echo("")
+            click.echo(table(rows, ["KIND", "ID", "SCOPE", "PATH"]))
+        print_diagnostics(ws.diagnostics, root)
+
+    obj.emit(data, human)

@@ -1,0 +1,28 @@
+"""``wsctl snapshot [PATH] -o FILE``: write a session state (references and digests)."""
+
+from __future__ import annotations
+
+import click
+
+from ..atomic import atomic_write
+from ..session import snapshot
+from .context import WsctlContext, json_option, path_argument
+
+
+@click.command("snapshot")
+@path_argument
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the state here (default: stdout).")
+@json_option
+@click.pass_obj
+def snapshot_cmd(obj: WsctlContext, path: str, output: str | None) -> None:
+    """Snapshot the workspace holding PATH into a session state file (JSON)."""
+    ws = obj.resolve(path)
+    session = snapshot(ws)
+    state = session.state()
+    text = state.to_json()
+    if output is None:
+        click.echo(text)
+        return
+    atomic_write(output, (text + "\n").encode("utf-8"), mode=0o600)
+    data = {"file": output, "session_id": state.session_id, "resources": len(state.resources)}
+    obj.emit(data, lambda: click.echo(f"wrote {output}: {len(state.resources)} resources, session {state.session_id}"))

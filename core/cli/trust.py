@@ -1,0 +1,90 @@
+"""``wsctl trust status|grant|revoke|forget|list [PATH]``: folder trust decisions."""
+
+from __future__ import annotations
+
+import click
+
+from ..binding import Binding
+from ..trust import TrustStore
+from .context import WsctlContext, json_option, path_argument, table
+
+
+def _store(obj: WsctlContext) -> TrustStore:
+    return TrustStore.for_home(obj.home)
+
+
+def _project(path: str) -> str:
+    """Trust is decided for the source project (a worktree maps to its main checkout)."""
+    return str(Binding.discover(path).source_root)
+
+
+@click.group("trust")
+def trust_group() -> None:
+    """Folder trust: only trusted projects load project resources."""
+
+
+@trust_group.command("status")
+@path_argument
+@json_option
+@click.pass_obj
+def status_cmd(obj: WsctlContext, path: str) -> None:
+    """Show the trust state of the project holding PATH."""
+    target = _project(path)
+    d = _store(obj).decide(target)
+    data = {"path": target, "state": d.state, "decided_by": d.decided_by}
+    obj.emit(data, lambda: click.echo(f"{target}: {d.state} ({d.reason()})"))
+
+
+def _set(obj: WsctlContext, path: str, state: str | None, exact: bool) -> None:
+    target = str(click.format_filename(path)) if exact else _project(path)
+    store = _store(obj)
+    recorded = store.set(target, state)  # type: ignore[arg-type]
+    d = store.decide(recorded)
+    data = {"path": recorded, "state": d.state, "decided_by": d.decided_by}
+    obj.emit(data, lambda: click.echo(f"{recorded}: {d.state}"))
+
+
+_exact = click.option("--exact", is_flag=True,
+                      help="Decide for PATH itself rather than the project that holds it.")
+
+
+@trust_group.command("grant")
+@path_argument
+@_exact
+@json_option
+@click.pass_obj
+def grant_cmd(obj: WsctlContext, path: str, exact: bool) -> None:
+    """Trust the project holding PATH (and every folder below it)."""
+    _set(obj, path, "trusted", exact)
+
+
+@trust_group.command("revoke")
+@path_argument
+@_exact
+@json_option
+@click.pass_obj
+def revoke_cmd(obj: WsctlContext, path: str, exact: bool) -> None:
+    """Record the project holding PATH as untrusted (overrides a trusted ancestor)."""
+    _set(obj, path, "untrusted", exact)
+
+
+@trust_group.command("forget")
+@path_argument
+@_exact
+@json_option
+@click.pass_obj
+def forget_cmd(obj: WsctlContext, path: str, exact: bool) -> None:
+    """Remove the decision recorded for the project holding PATH."""
+    _set(obj, path, None, exact)
+
+
+@trust_group.command("list")
+@json_option
+@click.pass_obj
+def list_cmd(obj: WsctlContext) -> None:
+    """List every recorded decision."""
+    entries = _store(obj).entries()
+    data = {"decisions": [{"path": e["path"], "state": e["state"], "decided_at": e.get("decided_at")} for e in entries]}
+    obj.emit(data, lambda: click.echo(
+        table([[e["state"], e.get("decided_at", ""), e["path"]] for e in entries], ["STATE", "DECIDED", "PATH"])
+        if entries else "no trust decisions recorded"))

@@ -1,0 +1,99 @@
+"""The few exception classes of wskit.
+
+Exceptions are for failures of an *operation* (capacity, provenance mismatch,
+an unsafe path asked for explicitly, a corrupted trust store). Bad *content*
+never raises: it becomes a :class:`wskit.models.Diagnostic` (design §4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+class WskitError(Exception):
+    """Base class of every error wskit raises on purpose.
+
+    ``wsctl`` prints these as ``error: <message>`` on stderr and exits 1,
+    never with a traceback.
+    """
+
+
+class PluginLoadError(WskitError):
+    """An entry point of group ``wskit`` could not be imported or registered.
+
+    Raised only under ``WSKIT_STRICT_PLUGINS=1``; otherwise the failure is
+    recorded as a :class:`wskit.plugin.manager.PluginLoadFailure`.
+    """
+
+
+class PluginContributionError(WskitError):
+    """A plugin returned something that is not what its hookspec promises."""
+
+
+class UnknownResourceError(WskitError, LookupError):
+    """No resource of that kind answers to the name.
+
+    :ivar kind: resource kind asked for (``"skill"``, …).
+    :ivar name: the name or id asked for.
+    :ivar candidates: the ids that exist, sorted, to help the user.
+    """
+
+    def __init__(self, kind: str, name: str, candidates: Iterable[str] = ()) -> None:
+        self.kind = kind
+        self.name = name
+        self.candidates = sorted(candidates)
+        listing = ", ".join(self.candidates[:20]) or "none"
+        more = "" if len(self.candidates) <= 20 else f" (+{len(self.candidates) - 20} more)"
+        super().__init__(f"unknown {kind} {name!r}; available: {listing}{more}")
+
+
+class AmbiguousNameError(WskitError, LookupError):
+    """A bare name matches several resources and none of them is native.
+
+    :ivar candidates: the qualified ids that match, sorted; ask again with one.
+    """
+
+    def __init__(self, kind: str, name: str, candidates: Iterable[str]) -> None:
+        self.kind = kind
+        self.name = name
+        self.candidates = sorted(candidates)
+        super().__init__(
+            f"{kind} name {name!r} is ambiguous; use one of: {', '.join(self.candidates)}"
+        )
+
+
+class WorkspaceCapacityError(WskitError):
+    """The workspace cache already holds its hard maximum of entries.
+
+    Matches Blade's ``WorkspaceAgentResourceCapacityError`` (message
+    ``Workspace agent resource capacity is full (64)``); raised before any
+    loading starts.
+    """
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        super().__init__(f"Workspace resource capacity is full ({capacity})")
+
+
+class TrustStoreError(WskitError):
+    """The trust store exists but cannot be used (corrupt, unreadable, wrong mode).
+
+    Callers fail closed: project sources stay hidden.
+    """
+
+
+class UnsafePathError(WskitError):
+    """A path asked for explicitly was refused by safe file access.
+
+    :ivar code: the stable diagnostic code (``path-escape``, ``symlink``, …).
+    :ivar path: the path as asked for.
+    """
+
+    def __init__(self, code: str, path: str, message: str) -> None:
+        self.code = code
+        self.path = path
+        super().__init__(f"{path}: {message} [{code}]")
+
+
+class SessionStateError(WskitError):
+    """A serialised :class:`wskit.session.SessionState` is malformed or from a newer format."""

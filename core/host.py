@@ -1,0 +1,85 @@
+"""Host profiles: which conventions a host adds on top of the cross-tool ones (design §3)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from pydantic import Field, field_validator
+
+from .models import Frozen
+
+_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
+
+
+class HostProfile(Frozen):
+    """The integrating host's name and the conventions it switches on or off.
+
+    ``HostProfile(name="blade")`` adds the host folder ``.blade/``, the
+    instruction file ``BLADE.md``, the user folder ``~/.blade/``, the plugin
+    manifest folder ``.blade-plugin/`` and the env prefix ``BLADE_``. The
+    cross-tool conventions (``.claude/``, ``.agents/``, ``AGENTS.md``…) are on
+    for every host; each can be switched off with its flag.
+
+    :ivar name: lowercase host name (``[a-z][a-z0-9_-]{0,31}``).
+    :ivar home: the user home, a parameter everywhere (never read implicitly by
+        loaders); ``None`` only for a profile contributed by a plugin before the
+        caller binds it with :meth:`with_home`.
+    :ivar claude_conventions: read ``.claude/`` folders and ``CLAUDE.md`` files.
+    :ivar agents_conventions: read ``.agents/`` folders and ``AGENTS.md`` files.
+    :ivar reserved_names: names the host keeps for itself (e.g. subagent types).
+    :ivar settings: free-form host settings (``skills_enabled``, …).
+    """
+
+    name: str = "wskit"
+    home: Path | None = None
+    claude_conventions: bool = True
+    agents_conventions: bool = True
+    reserved_names: frozenset[str] = frozenset()
+    settings: dict[str, object] = Field(default_factory=dict)
+
+    @field_validator("name")
+    @classmethod
+    def _check_name(cls, v: str) -> str:
+        if not _NAME.match(v):
+            raise ValueError(f"invalid host name {v!r}: use lowercase letters, digits, '-' or '_'")
+        return v
+
+    @property
+    def host_dir(self) -> str:
+        """The host's own folder name, e.g. ``.blade``."""
+        return f".{self.name}"
+
+    @property
+    def instruction_file(self) -> str:
+        """The host's own instruction file, e.g. ``BLADE.md``."""
+        return f"{self.name.upper()}.md"
+
+    @property
+    def plugin_manifest_dir(self) -> str:
+        """The host's plugin manifest folder, e.g. ``.blade-plugin``."""
+        return f".{self.name}-plugin"
+
+    @property
+    def env_prefix(self) -> str:
+        """Environment-variable prefix, e.g. ``BLADE_``."""
+        return self.name.upper().replace("-", "_") + "_"
+
+    def with_home(self, home: str | Path) -> "HostProfile":
+        """A copy bound to ``home`` (absolute, user-expanded)."""
+        return self.model_copy(update={"home": Path(home).expanduser().absolute()})
+
+    def require_home(self) -> Path:
+        """The bound home.
+
+        :raises ValueError: when the profile has no home (design: the home is a parameter).
+        """
+        if self.home is None:
+            raise ValueError(f"host profile {self.name!r} has no home; pass home=... (never implied)")
+        return self.home
+
+    @property
+    def state_dir(self) -> Path:
+        """wskit's own per-user state folder, ``<home>/.wskit``, shared by every
+        wskit-based host (trust store, manifests, ledgers)."""
+        return self.require_home() / ".wskit"

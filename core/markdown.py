@@ -1,0 +1,262 @@
+"""Frontmatter for markdown-borne resources (skills, commands, agents, styles, rules).
+
+Lenient parsing as design §5 and reference/conventions.md §6.1 say:
+
+- one leading BOM stripped, CRLF/CR normalised (by :func:`wskit.safefs.decode_text`);
+- the first line must be exactly ``---`` (trailing blanks allowed), closed by a
+  ``---`` line;
+- parsed with a PyYAML *safe* loader that refuses aliases (no alias-expansion
+  bombs) and nesting deeper than :data:`MAX_DEPTH`;
+- on a YAML error, one retry with values containing ``": "`` quoted, which
+  succeeds with a ``yaml-quoted-retry`` warning; otherwise a ``yaml-error``
+  diagnostic with the file's 1-based line.
+
+:func:`read_frontmatter` reads only the head of a file (until the closing
+``---``), so discovery never reads bodies.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from . import safefs
+from .models import Diagnostic
+
+#: Largest frontmatter block read during discovery, in bytes.
+MAX_FRONTMATTER_BYTES = 64 * 1024
+#: Deepest YAML nesting accepted in frontmatter.
+MAX_DEPTH = 32
+
+_OPEN = re.compile(r"---[ \t]*\n")
+_CLOSE = re.compile(r"^---[ \t]*$", re.M)
+_CLOSE_BYTES = re.compile(rb"(\r\n|\r|\n)---[ \t]*(\r\n|\r|\n)")
+_TOP_KEY = re.compile(r"^([A-Za-z0-9_-]+)\s*:")
+_KEY_VALUE = re.compile(r"^(\s*[A-Za-z0-9_-]+\s*:\s+)(.*:\s.*)$")
+
+
+class _Refused(yaml.YAMLError):
+    def __init__(self, message: str, line: int | None) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+class _SafeLimitedLoader(yaml.SafeLoader):
+    """SafeLoader that refuses aliases and deep nesting."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._depth = 0
+
+    def compose_node(self, parent, index):  # type: ignore[override]
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise _Refused("YAML aliases are not allowed in frontmatter", event.start_mark.line)
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                event = self.peek_event()
+                raise _Refused(
+                    f"YAML nested deeper than {MAX_DEPTH} levels", event.start_mark.line
+                )
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+@dataclass
+class Frontmatter:
+    """Result of :func:`parse_frontmatter`.
+
+    :ivar present: the text starts with a frontmatter block.
+    :ivar data: the mapping (empty when absent or unparseable).
+    :ivar body: the text after the closing ``---`` line ("" when only the head was read).
+    :ivar ok: False when the block exists but could not be parsed into a mapping.
+    :ivar diagnostics: warnings (retry used) and errors (unparseable), with lines.
+    """
+
+    present: bool
+    data: dict[str, Any] = field(default_factory=dict)
+    body: str = ""
+    ok: bool = True
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    key_lines: dict[str, int] = field(default_factory=dict)
+
+    def line_of(self, key: str) -> int | None:
+        """1-based file line of a top-level key, when known."""
+        return self.key_lines.get(key)
+
+
+def _load(text: str) -> Any:
+    loader = _SafeLimitedLoader(text)
+    try:
+        return loader.get_single_data()
+    finally:
+        loader.dispose()
+
+
+def _quote_colon_values(text: str) -> str:
+    out = []
+    for line in text.split("\n"):
+        m = _KEY_VALUE.match(line)
+        if m and not m.group(2).lstrip().startswith(("'", '"', "[", "{", "|", ">")):
+            value = m.group(2).replace("\\", "\\\\").replace('"', '\\"')
+            line = f'{m.group(1)}"{value}"'
+        out.append(line)
+    return "\n".join(out)
+
+
+def parse_frontmatter(text: str, path: str | None = None) -> Frontmatter:
+    """Split and parse the frontmatter of already-decoded ``text``.
+
+    :param text: decoded text (BOM stripped, LF line ends).
+    :param path: file named in diagnostics.
+    :returns: :class:`Frontmatter`; never raises on any input.
+    """
+    if not _OPEN.match(text) and text.rstrip(" \t") != "---":
+        return Frontmatter(present=False, body=text)
+    start = text.index("\n") + 1 if "\n" in text else len(text)
+    m = _CLOSE.search(text, start)
+    if m is None:
+        return Frontmatter(
+            present=True,
+            ok=False,
+            diagnostics=[
+                Diagnostic(
+                    level="error",
+                    code="frontmatter-unterminated",
+                    path=path,
+                    line=1,
+                    message="frontmatter opened with '---' is never closed",
+                )
+            ],
+        )
+    block = text[start : m.start()]
+    body = text[m.end() + 1 :] if m.end() < len(text) else ""
+    fm = Frontmatter(present=True, body=body)
+    for i, line in enumerate(block.split("\n")):
+        km = _TOP_KEY.match(line)
+        if km and km.group(1) not in fm.key_lines:
+            fm.key_lines[km.group(1)] = i + 2
+    data, err = _try_load(block)
+    if err is not None:
+        retried = _quote_colon_values(block)
+        if retried != block:
+            data2, err2 = _try_load(retried)
+            if err2 is None:
+                data, err = data2, None
+                fm.diagnostics.append(
+                    Diagnostic(
+                        level="warning",
+                        code="yaml-quoted-retry",
+                        path=path,
+                        line=_line_of(err_line(err)),
+                        message="frontmatter is not valid YAML; loaded after quoting values that contain ': '",
+                    )
+                )
+    if err is not None:
+        fm.ok = False
+        fm.diagnostics.append(
+            Diagnostic(
+                level="error",
+                code="yaml-refused" if isinstance(err, _Refused) else "yaml-error",
+                path=path,
+                line=_line_of(err_line(err)),
+                message=f"invalid YAML frontmatter: {_first_line(err)}",
+            )
+        )
+        return fm
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        fm.ok = False
+        fm.diagnostics.append(
+            Diagnostic(
+                level="error",
+                code="frontmatter-not-mapping",
+                path=path,
+                line=2,
+                message=f"frontmatter must be a YAML mapping, not {type(data).__name__}",
+            )
+        )
+        return fm
+    fm.data = {str(k): v for k, v in data.items()}
+    return fm
+
+
+def _try_load(block: str) -> tuple[Any, Exception | None]:
+    try:
+        return _load(block), None
+    except (yaml.YAMLError, RecursionError, ValueError, TypeError) as err:
+        return None, err
+
+
+def err_line(err: Exception) -> int | None:
+    """0-based line inside the frontmatter block of a YAML error, if known."""
+    if isinstance(err, _Refused):
+        return err.line
+    mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
+    return None if mark is None else mark.line
+
+
+def _line_of(block_line: int | None) -> int | None:
+    return None if block_line is None else block_line + 2  # '---' line, 1-based
+
+
+def _first_line(err: Exception) -> str:
+    text = str(err).strip().splitlines()
+    return text[0] if text else type(err).__name__
+
+
+def _head_done(head: bytes) -> bool:
+    h = head[3:] if head.startswith(b"\xef\xbb\xbf") else head
+    if len(h) < 4:
+        return False
+    if not h.startswith(b"---"):
+        return True
+    return _CLOSE_BYTES.search(h, 3) is not None
+
+
+def read_frontmatter(
+    base: str | Path,
+    rel: str,
+    *,
+    follow_links: bool = False,
+    max_bytes: int = MAX_FRONTMATTER_BYTES,
+) -> tuple[Frontmatter, safefs.ReadResult]:
+    """Read and parse only the frontmatter of ``base/rel``.
+
+    :returns: the parsed :class:`Frontmatter` (``body`` empty unless the whole
+        file was read) and the :class:`~wskit.safefs.ReadResult` of the head;
+        ``result.raw`` are the bytes the frontmatter was built from.
+    :raises wskit.safefs.SafeFsError: when safe file access refuses the file,
+        or (code ``frontmatter-too-large``) when no closing ``---`` appears
+        within ``max_bytes``.
+    """
+    res = safefs.read_head(base, rel, done=_head_done, max_bytes=max_bytes, follow_links=follow_links)
+    raw = res.raw
+    h0 = raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw
+    if not h0.startswith(b"---"):
+        return Frontmatter(present=False), res
+    if not res.complete:
+        h = raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw
+        m = _CLOSE_BYTES.search(h, 3) if h.startswith(b"---") else None
+        if h.startswith(b"---") and m is None:
+            raise safefs.SafeFsError(
+                "frontmatter-too-large",
+                res.path,
+                f"no closing '---' within the first {max_bytes} bytes",
+            )
+        if m is not None:
+            cut = m.end() + (len(raw) - len(h))
+            raw = raw[:cut]
+            res = safefs.ReadResult(raw, res.size, False, res.path, res.link_target)
+    text = safefs.decode_text(raw, res.path)
+    fm = parse_frontmatter(text, res.path)
+    if not res.complete:
+        fm.body = ""
+    return fm, res

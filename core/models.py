@@ -1,0 +1,207 @@
+"""Immutable value types shared by every layer: provenance, resources,
+diagnostics, load results and resource sources (design §4).
+
+All models are frozen pydantic v2 models. Because resources are immutable, a
+session snapshot can share them with the workspace it came from.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from enum import Enum
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Scope(str, Enum):
+    """Where a resource comes from, lowest to highest default precedence.
+
+    ``builtin < admin? < user < project < local ; plugin ; cli`` (design §3).
+    Kinds may rank differently (skills put enabled ``admin`` above all, design §5).
+    """
+
+    BUILTIN = "builtin"
+    ADMIN = "admin"
+    USER = "user"
+    PROJECT = "project"
+    LOCAL = "local"
+    PLUGIN = "plugin"
+    CLI = "cli"
+
+
+#: Scopes whose sources only load when the source project is trusted.
+TRUST_GATED_SCOPES = frozenset({Scope.PROJECT, Scope.LOCAL})
+
+Level = Literal["error", "warning", "info"]
+
+
+class Frozen(BaseModel):
+    """Base of every wskit value: frozen, no extra fields, arbitrary types allowed."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+
+
+class Provenance(Frozen):
+    """Where a resource was built from.
+
+    :ivar scope: the :class:`Scope` of the source.
+    :ivar source_root: absolute directory the path is relative to (the source
+        project for project/local scope, the user home for user scope, the
+        plugin root for plugin scope, the package folder for built-ins).
+    :ivar path: the file, relative to ``source_root`` with ``/`` separators.
+    :ivar plugin: content plugin (or Python plugin) name, if any.
+    :ivar sha256: hex SHA-256 of the bytes the resource was built from (for
+        skills discovered by metadata only: the bytes of the frontmatter block
+        that was read).
+    """
+
+    scope: Scope
+    source_root: str
+    path: str
+    plugin: str | None = None
+    sha256: str
+
+    @property
+    def absolute_path(self) -> Path:
+        """The file as an absolute :class:`~pathlib.Path`."""
+        return Path(self.source_root) / self.path
+
+
+class Resource(Frozen):
+    """Base of every resource kind.
+
+    :ivar id: qualified id, unique within its kind: ``<scope>:<name>`` for
+        native resources, ``plugin:<plugin>:<name>`` for content-plugin ones.
+    :ivar name: the short (bare) name.
+    :ivar kind: the resource kind (``"skill"``, ``"command"``, …).
+    :ivar description: one-line description shown in listings (may be empty).
+    :ivar provenance: see :class:`Provenance`.
+    """
+
+    id: str
+    name: str
+    kind: str
+    description: str = ""
+    provenance: Provenance
+
+    @property
+    def scope(self) -> Scope:
+        return self.provenance.scope
+
+    @property
+    def plugin(self) -> str | None:
+        return self.provenance.plugin
+
+    def ref(self) -> dict[str, Any]:
+        """A JSON-able reference (no body): kind, id, name, scope, path, plugin, sha256."""
+        p = self.provenance
+        return {
+            "kind": self.kind,
+            "id": self.id,
+            "name": self.name,
+            "scope": p.scope.value,
+            "source_root": p.source_root,
+            "path": p.path,
+            "plugin": p.plugin,
+            "sha256": p.sha256,
+        }
+
+
+class Diagnostic(Frozen):
+    """A finding about content: a bad file, a shadowed resource, a refused path.
+
+    :ivar level: ``error`` (the item was not loaded), ``warning`` (loaded, but
+        something is off) or ``info``.
+    :ivar code: stable, kebab-case code (documented in docs/architecture.md).
+    :ivar path: absolute path of the file concerned, if any.
+    :ivar line: 1-based line number where known.
+    :ivar message: human-readable explanation naming what is wrong.
+    :ivar plugin: Python plugin or content plugin involved, if any.
+    :ivar hook: hook name when the diagnostic reports a failing hook implementation.
+    """
+
+    level: Level
+    code: str
+    message: str
+    path: str | None = None
+    line: int | None = None
+    plugin: str | None = None
+    hook: str | None = None
+
+    def to_json(self, relative_to: str | Path | None = None) -> dict[str, Any]:
+        """JSON form used by ``wsctl``: level, code, path, line, message, plugin."""
+        path = self.path
+        if path is not None and relative_to is not None:
+            path = display_path(path, relative_to)
+        return {
+            "level": self.level,
+            "code": self.code,
+            "path": path,
+            "line": self.line,
+            "message": self.message,
+            "plugin": self.plugin,
+        }
+
+
+class LoadResult(Frozen):
+    """What a loader hook returns: resources found and diagnostics about the rest."""
+
+    resources: tuple[Resource, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+
+class ResourceSource(Frozen):
+    """A folder that holds resources, as contributed by ``wskit_resource_sources``.
+
+    A source is laid out like a Claude Code config folder or plugin root:
+    ``<root>/skills/<slug>/SKILL.md``, ``<root>/commands/…``, and so on.
+
+    :ivar scope: the :class:`Scope`.
+    :ivar root: absolute folder (``<project>/.claude``, ``<home>/.agents``, a plugin root…).
+    :ivar base: absolute folder that provenance paths are relative to
+        (project root, user home, plugin root).
+    :ivar rank: precedence among sources of one kind; higher wins. The built-in
+        sources follow design §5 (see :mod:`wskit.builtin_plugins.sources`).
+    :ivar label: short human name (``project:.claude``).
+    :ivar plugin: content plugin name for plugin-scope sources.
+    :ivar follow_links: follow file and folder links (user scope only, design §5).
+    :ivar components: per-kind override of the sub-folders to read, relative to
+        ``root`` (``{"skills": ("skills", "extra-skills")}``); kinds not named
+        use their default folder.
+    :ivar kinds: if set, only these kinds are loaded from this source.
+    """
+
+    scope: Scope
+    root: str
+    base: str
+    rank: int = 0
+    label: str = ""
+    plugin: str | None = None
+    follow_links: bool = False
+    components: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    kinds: frozenset[str] | None = None
+
+    def dirs_for(self, kind: str, default: str) -> tuple[str, ...]:
+        """Sub-folders of ``root`` holding resources of ``kind`` (relative)."""
+        return self.components.get(kind, (default,))
+
+    def wants(self, kind: str) -> bool:
+        """Whether resources of ``kind`` are loaded from this source."""
+        return self.kinds is None or kind in self.kinds
+
+
+def sha256_hex(data: bytes) -> str:
+    """Hex SHA-256 of ``data``."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def display_path(path: str | Path, relative_to: str | Path) -> str:
+    """``path`` relative to ``relative_to`` with ``/`` separators, or absolute
+    when it lies outside (the wsctl rule of design §7)."""
+    p, base = Path(path), Path(relative_to)
+    try:
+        return p.relative_to(base).as_posix()
+    except ValueError:
+        return str(p)

@@ -1,0 +1,210 @@
+"""The plugin manager factory (design §6, reference/aesthetics.md §8).
+
+:func:`make_plugin_manager` builds a *fresh* manager every call (never at
+import time):
+
+1. hookspecs from :mod:`wskit.plugin.spec`;
+2. ``WSKIT_DISABLE_PLUGINS=a,b`` blocks those names (built-ins too);
+3. entry points of group ``wskit``, each loaded in its own failure path: a
+   plugin that fails to import or register becomes a :class:`PluginLoadFailure`
+   naming its distribution, one line goes to stderr, and the rest load
+   (``WSKIT_STRICT_PLUGINS=1`` re-raises instead). ``WSKIT_LOAD_PLUGINS=a,b``
+   loads only those entry points or distributions; set and empty, none;
+4. the built-ins of :data:`DEFAULT_PLUGINS`, registered *after* entry points
+   with the same ``register`` call (pluggy is LIFO, so built-ins run first).
+   An entry point with a built-in's name replaces that built-in.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pluggy
+
+from ..errors import PluginLoadError
+from . import NAME, spec
+
+#: Built-in plugins: (registered name, module).
+DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
+    ("trust", "wskit.builtin_plugins.trust"),
+    ("sources", "wskit.builtin_plugins.sources"),
+    ("skills", "wskit.builtin_plugins.skills"),
+)
+
+
+@dataclass(frozen=True)
+class PluginLoadFailure:
+    """An entry point that could not be loaded.
+
+    :ivar name: entry-point name.
+    :ivar distribution: distribution that declares it (``None`` if unknown).
+    :ivar version: that distribution's version.
+    :ivar entry_point: ``module:attr`` value of the entry point.
+    :ivar error: ``ExceptionType: message``.
+    """
+
+    name: str
+    distribution: str | None
+    version: str | None
+    entry_point: str
+    error: str
+
+
+@dataclass
+class PluginInfo:
+    """What ``wsctl plugins`` shows about one registered plugin.
+
+    :ivar seconds: import plus registration time in seconds.
+    """
+
+    name: str
+    distribution: str | None = None
+    version: str | None = None
+    builtin: bool = False
+    seconds: float = 0.0
+
+
+class WskitPluginManager(pluggy.PluginManager):
+    """A pluggy manager that only takes ``wskit_``-prefixed attributes as hook
+    implementations and records load failures, provenance and hook failures.
+
+    :ivar load_failures: entry points that failed to load.
+    :ivar info: :class:`PluginInfo` per registered plugin name.
+    :ivar hook_failures: plugin name -> ``"hook: error"`` strings recorded by
+        :class:`~wskit.plugin.hooks.WskitHooks` when an implementation raised.
+    :ivar strict: re-raise load and hook failures (``WSKIT_STRICT_PLUGINS=1``).
+    """
+
+    def __init__(self) -> None:
+        super().__init__(NAME)
+        self.load_failures: list[PluginLoadFailure] = []
+        self.info: dict[str, PluginInfo] = {}
+        self.hook_failures: dict[str, list[str]] = {}
+        self.strict = False
+
+    def parse_hookimpl_opts(self, plugin: Any, name: str):  # type: ignore[override]
+        if not name.startswith(f"{NAME}_"):
+            return None
+        return super().parse_hookimpl_opts(plugin, name)
+
+    def register_checked(self, plugin: object, name: str) -> None:
+        """Register ``plugin`` and verify every ``wskit_*`` implementation names
+        a known hookspec with known arguments; roll back on failure.
+
+        :raises pluggy.PluginValidationError: for an unknown hook or argument.
+        """
+        self.register(plugin, name=name)
+        try:
+            for hookcaller in self.get_hookcallers(plugin) or []:
+                if not hookcaller.has_spec():
+                    raise pluggy.PluginValidationError(
+                        plugin, f"unknown hook {hookcaller.name!r} in plugin {name!r}"
+                    )
+        except BaseException:
+            self.unregister(plugin)
+            raise
+
+
+def _env_list(value: str | None) -> list[str] | None:
+    if value is None:
+        return None
+    return [v.strip() for v in value.split(",") if v.strip()]
+
+
+def make_plugin_manager(
+    load_entrypoints: bool = True,
+    *,
+    builtins: bool = True,
+    plugins: Iterable[object] = (),
+    env: Mapping[str, str] | None = None,
+) -> WskitPluginManager:
+    """Build a fresh plugin manager.
+
+    :param load_entrypoints: load entry points of group ``wskit`` (tests pass False).
+    :param builtins: register :data:`DEFAULT_PLUGINS`.
+    :param plugins: extra plugin objects (modules, instances) registered last
+        (so they run first); their name is ``getattr(obj, "__name__", None)``.
+    :param env: environment to read ``WSKIT_*`` from (default ``os.environ``).
+    :returns: a :class:`WskitPluginManager`.
+    :raises PluginLoadError: only with ``WSKIT_STRICT_PLUGINS=1``.
+    """
+    env = os.environ if env is None else env
+    pm = WskitPluginManager()
+    pm.add_hookspecs(spec)
+    pm.strict = env.get("WSKIT_STRICT_PLUGINS", "") not in ("", "0", "false", "no")
+    for name in _env_list(env.get("WSKIT_DISABLE_PLUGINS")) or []:
+        pm.set_blocked(name)
+    if load_entrypoints:
+        _load_entrypoints(pm, _env_list(env.get("WSKIT_LOAD_PLUGINS")))
+    if builtins:
+        for name, module in DEFAULT_PLUGINS:
+            if pm.is_blocked(name) or pm.has_plugin(name):
+                continue
+            t0 = time.perf_counter()
+            mod = importlib.import_module(module)
+            pm.register_checked(mod, name)
+            pm.info[name] = PluginInfo(
+                name=name, distribution="wskit", version=_own_version(), builtin=True,
+                seconds=time.perf_counter() - t0,
+            )
+    for obj in plugins:
+        name = getattr(obj, "__name__", None) or pm.get_canonical_name(obj)
+        pm.register_checked(obj, name)
+        pm.info[name] = PluginInfo(name=name)
+    return pm
+
+
+def _own_version() -> str:
+    from .. import __version__
+
+    return __version__
+
+
+def _entry_points() -> list[Any]:
+    try:
+        import importlib_metadata as md  # the well-kept backport, newest semantics
+    except ImportError:  # pragma: no cover
+        import importlib.metadata as md  # type: ignore[no-redef]
+    return list(md.entry_points(group=NAME))
+
+
+def _load_entrypoints(pm: WskitPluginManager, only: list[str] | None) -> None:
+    for ep in _entry_points():
+        dist = getattr(ep, "dist", None)
+        dist_name = getattr(dist, "name", None) if dist is not None else None
+        version = getattr(dist, "version", None) if dist is not None else None
+        if only is not None and ep.name not in only and (dist_name not in only):
+            continue
+        if pm.is_blocked(ep.name) or pm.has_plugin(ep.name):
+            continue
+        t0 = time.perf_counter()
+        try:
+            obj = ep.load()
+            pm.register_checked(obj, ep.name)
+        except Exception as err:  # each entry point has its own failure path
+            if pm.strict:
+                raise PluginLoadError(
+                    f"plugin {ep.name!r} from distribution {dist_name!r} failed to load: {err}"
+                ) from err
+            failure = PluginLoadFailure(
+                name=ep.name,
+                distribution=dist_name,
+                version=version,
+                entry_point=ep.value,
+                error=f"{type(err).__name__}: {err}",
+            )
+            pm.load_failures.append(failure)
+            print(
+                f"wskit: plugin {ep.name!r} (distribution {dist_name or '?'}) failed to load: {failure.error}",
+                file=sys.stderr,
+            )
+            continue
+        pm.info[ep.name] = PluginInfo(
+            name=ep.name, distribution=dist_name, version=version, seconds=time.perf_counter() - t0
+        )

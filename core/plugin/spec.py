@@ -1,0 +1,223 @@
+"""Hook specifications of wskit (design §6). No logic lives here.
+
+Every hook is prefixed ``wskit_``. Unless marked *firstresult*, pluggy gathers
+the non-None return values of every implementation into a list. Built-ins are
+registered after entry-point plugins, so (pluggy being LIFO) built-ins run
+first and third-party results come after them; built-in fallbacks of
+firstresult hooks are ``trylast`` so any plugin can override them.
+
+While resources are being resolved, an implementation that raises is isolated:
+its error becomes a ``hook-failed`` diagnostic naming the plugin and the hook,
+and the results of the other implementations stand (see
+:class:`wskit.plugin.hooks.WskitHooks`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import hookspec
+
+if TYPE_CHECKING:  # pragma: no cover
+    import click
+
+    from ..binding import Binding
+    from ..host import HostProfile
+    from ..kinds import ResourceKind
+    from ..models import LoadResult, ResourceSource
+    from ..session import SessionResources
+    from ..trust import TrustDecision, TrustStore
+
+
+@hookspec
+def wskit_host_profiles() -> list["HostProfile"]:
+    """Host profiles this plugin knows, so ``wsctl --host NAME`` can use them.
+
+    When: once, when ``wsctl`` or an integrator looks up a host by name.
+
+    :returns: a list of :class:`~wskit.host.HostProfile` (without ``home``), or None.
+
+    .. versionadded:: 0.1
+    """
+
+
+@hookspec(firstresult=True)
+def wskit_trust_decision(source_root: "Path", store: "TrustStore") -> "TrustDecision | None":
+    """Decide whether a source project is trusted (the trust gate).
+
+    When: once per workspace load, before any source is listed.
+
+    :param source_root: canonical path of the source project (for a worktree,
+        the main checkout).
+    :param store: the user's :class:`~wskit.trust.TrustStore`.
+    :returns: a :class:`~wskit.trust.TrustDecision`, or None to let the next
+        implementation decide. Stops at first non-None result. The built-in
+        ``trust`` plugin answers last from the store.
+
+    .. versionadded:: 0.1
+    """
+
+
+@hookspec
+def wskit_resource_sources(
+    binding: "Binding", profile: "HostProfile", trust: "TrustDecision"
+) -> list["ResourceSource"]:
+    """Folders that hold resources for this workspace.
+
+    When: once per workspace load, after the trust gate.
+
+    :param binding: the workspace :class:`~wskit.binding.Binding`.
+    :param profile: the host profile, bound to the user home.
+    :param trust: the trust decision; project and local sources must only be
+        returned when ``trust.trusted`` (the loader drops them otherwise,
+        with a diagnostic).
+    :returns: a list of :class:`~wskit.models.ResourceSource`.
+
+    .. versionadded:: 0.1
+    """
+
+
+@hookspec
+def wskit_plugin_bundles(
+    binding: "Binding", profile: "HostProfile", trust: "TrustDecision"
+) -> list["ResourceSource"]:
+    """Content plugins (bundles with a manifest) found for this workspace.
+
+    When: once per workspace load, after :func:`wskit_resource_sources`.
+
+    :returns: plugin-scope :class:`~wskit.models.ResourceSource` objects (one
+        per active bundle, ``plugin`` set) whose resources are namespaced
+        ``plugin:<plugin>:<name>``.
+
+    .. versionadded:: 0.1
+    """
+
+
+@hookspec
+def wskit_discover_rules(source: "ResourceSource", catalog_root: "Path") -> list[Any]:
+    """Rule and instruction files a source holds.
+
+    When: while the rule catalog is built for a workspace.
+
+    :param source: the source to look in.
+    :param catalog_root: the repository root rules are matched relative to.
+    :returns: a list of rule objects or a LoadResult.
+
+    .. versionadded:: 0.1
+    """
+
+
+@hookspec
+def wskit_load_skills(source: "ResourceSource") -> "LoadResult | None":
+    """Skills a source holds (metadata only: bodies are read at use time).
+
+    When: once per source per workspace load.
+
+    :returns: a :class:`~wskit.models.LoadResult` of :class:`~wskit.resources.skill.Skill`
+        resources and diagnostics, or None when the plugin has nothing to add.
+
+    .. versionadded:: 0.1
+    """
+
+
+@hookspec
+def wskit_load_commands(source: "ResourceSource") -> "LoadResult | None":
+    """Custom commands a source holds. Same contract as :func:`wskit_load_skills`.
+
+    .. versionadded:: 0.1
+    """
+
+
+@hookspec
+def wskit_load_agents(source: "ResourceSource") -> "LoadResult | None":
+    """Subagent definitions a source holds. Same contract as :func:`wskit_load_skills`.
+
+    .. versionadded:: 0.1
+    """
+
+
+@hookspec
+def wskit_load_styles(source: "ResourceSource") -> "LoadResult | None":
+    """Output styles a source holds. Same contract as :func:`wskit_load_skills`.
+
+    .. versionadded:: 0.1
+    """
+
+
+@hookspec
+def wskit_mcp_servers(source: "ResourceSource") -> "LoadResult | None":
+    """MCP server definitions a source holds. Same contract as :func:`wskit_load_skills`.
+
+    .. versionadded:: 0.1
+    """
+
+
+@hookspec
+def wskit_lsp_servers(source: "ResourceSource") -> "LoadResult | None":
+    """LSP server definitions a source holds. Same contract as :func:`wskit_load_skills`.
+
+    .. versionadded:: 0.1
+    """
+
+
+@hookspec
+def wskit_hook_definitions(source: "ResourceSource") -> "LoadResult | None":
+    """Hook configurations a source holds. Same contract as :func:`wskit_load_skills`.
+
+    .. versionadded:: 0.1
+    """
+
+
+@hookspec
+def wskit_model_providers(source: "ResourceSource") -> "LoadResult | None":
+    """Model provider and model definitions a source holds. Same contract as
+    :func:`wskit_load_skills`.
+
+    .. versionadded:: 0.1
+    """
+
+
+@hookspec
+def wskit_resource_kinds() -> list["ResourceKind"]:
+    """Resource kinds a plugin adds (or the built-in kinds).
+
+    When: once per workspace load, before sources are read.
+
+    :returns: a list of :class:`~wskit.kinds.ResourceKind`; each names the
+        hook (or a callable) that loads it from a source. A kind named twice
+        keeps the first registration and the second is a ``duplicate-kind``
+        diagnostic.
+
+    .. versionadded:: 0.1
+    """
+
+
+@hookspec
+def wskit_session_created(session: "SessionResources") -> None:
+    """Notification after :func:`wskit.session.snapshot` made a session.
+
+    When: once per snapshot (and per :meth:`~wskit.session.SessionResources.child`).
+
+    :param session: the new, immutable :class:`~wskit.session.SessionResources`.
+    :returns: nothing; return values are ignored.
+
+    .. versionadded:: 0.1
+    """
+
+
+@hookspec
+def wskit_register_commands(cli: "click.Group") -> None:
+    """Add ``wsctl`` sub-commands.
+
+    When: once, when ``wsctl`` first needs its command list (never for
+    ``wsctl --version``).
+
+    :param cli: the root :class:`click.Group`; call ``cli.add_command(...)``.
+    :returns: nothing.
+
+    .. versionadded:: 0.1
+    """
+
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pathlib import Path

@@ -1,0 +1,1 @@
+"""Resource kinds' models. Each kind is a frozen subclass of :class:`wskit.models.Resource`."""

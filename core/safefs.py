@@ -1,0 +1,380 @@
+"""Safe file access: the one module every loader reads files through (design §4).
+
+Every read is relative to a *base* folder (a source project, the user home, a
+plugin root) and refuses, with a stable code:
+
+========================  =====================================================
+code                      refused
+========================  =====================================================
+``path-absolute``         an absolute target, or a drive/URL-looking one
+``path-escape``           a ``..`` component (lexical escape)
+``path-invalid``          NUL, backslash or an empty component
+``secret-path``           ``.env*``, ``.ssh``, ``.aws``, ``id_rsa*``, ``*.pem``,
+                          ``*.key``, ``credentials*``, ``.git`` internals
+``symlink``               any symlinked component (unless ``follow_links``)
+``link-cycle``            a followed link that leads back into its own walk
+``hardlink``              a regular file with ``st_nlink > 1``
+``special-file``          FIFO, socket, device (checked before and after open,
+                          opened ``O_NONBLOCK|O_NOFOLLOW``: never blocks)
+``not-found``             the file does not exist
+``not-a-file``            a directory where a file was expected
+``too-large``             raw size over the caller's limit (checked with fstat
+                          before reading: an oversized file is never read)
+``invalid-utf8``          bytes that are not UTF-8 (line given)
+``io-error``              any other OS error
+========================  =====================================================
+
+Walking uses ``openat``-style directory file descriptors with ``O_NOFOLLOW`` on
+every component, so a component swapped for a link between check and use is
+still refused. Text is decoded as UTF-8 with one leading BOM stripped and CRLF
+and CR normalised to LF; sizes are checked on the raw bytes.
+
+User-scope sources (the user's own home folders) may pass ``follow_links=True``:
+file and folder links are then followed (GNU Stow, Home Manager), and the read
+reports the link target so loaders can emit a ``followed-link`` diagnostic.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import stat
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from pathlib import Path, PurePosixPath
+
+from .errors import UnsafePathError
+from .models import Diagnostic
+
+_O_BASE = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
+_O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_O_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+
+#: Component patterns refused everywhere (matched case-insensitively).
+SECRET_PATTERNS: tuple[str, ...] = (
+    ".env",
+    ".env.*",
+    ".ssh",
+    ".aws",
+    ".gnupg",
+    "id_rsa*",
+    "id_dsa*",
+    "id_ecdsa*",
+    "id_ed25519*",
+    "*.pem",
+    "*.key",
+    "credentials*",
+    ".git",
+    ".netrc",
+)
+
+_DRIVE_OR_URL = re.compile(r"^[A-Za-z]:|^[A-Za-z][A-Za-z0-9+.-]*://")
+
+#: Hidden control and bidirectional characters refused in rule and style text
+#: (Blade §0). Tab, LF and CR are allowed.
+_HIDDEN = re.compile(
+    "[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]"
+)
+
+
+class SafeFsError(UnsafePathError):
+    """A refusal by safe file access; ``code`` is one of the codes above."""
+
+    def diagnostic(self, level: str = "error", plugin: str | None = None) -> Diagnostic:
+        """This refusal as a :class:`Diagnostic` (level ``error`` by default)."""
+        return Diagnostic(
+            level=level, code=self.code, path=self.path, message=self.args[0], plugin=plugin
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ReadResult:
+    """Bytes read from a file.
+
+    :ivar raw: the bytes read (the whole file, or its head for :func:`read_head`).
+    :ivar size: the file's size in bytes per ``fstat``.
+    :ivar complete: True when ``raw`` is the whole file.
+    :ivar path: absolute path of the file (lexical, under the base).
+    :ivar link_target: resolved target when a link was followed (follow mode only).
+    """
+
+    raw: bytes
+    size: int
+    complete: bool
+    path: str
+    link_target: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DirEntry:
+    """One entry of :func:`scan_dir`: ``type`` is ``dir``, ``file``, ``link`` or ``special``."""
+
+    name: str
+    type: str
+    link_target: str | None = None
+
+
+def split_relative(rel: str | PurePosixPath) -> list[str]:
+    """Validate a relative path lexically and return its components.
+
+    :raises SafeFsError: ``path-absolute``, ``path-escape``, ``path-invalid``
+        or ``secret-path``.
+    """
+    text = str(rel)
+    if "\x00" in text:
+        raise SafeFsError("path-invalid", text.replace("\x00", "\\0"), "path contains a NUL byte")
+    if "\\" in text:
+        raise SafeFsError("path-invalid", text, "path contains a backslash")
+    if text.startswith("/") or _DRIVE_OR_URL.match(text):
+        raise SafeFsError("path-absolute", text, "absolute paths are not allowed here")
+    parts = [p for p in text.split("/") if p not in ("", ".")]
+    if not parts:
+        raise SafeFsError("path-invalid", text, "empty path")
+    for part in parts:
+        if part == "..":
+            raise SafeFsError("path-escape", text, "path escapes its root ('..')")
+    check_not_secret(parts, text)
+    return parts
+
+
+def check_not_secret(parts: list[str], shown: str) -> None:
+    """Refuse secret-looking components (``.env*``, ``.ssh``, ``*.pem``, ``.git`` …).
+
+    :raises SafeFsError: code ``secret-path``.
+    """
+    for part in parts:
+        low = part.lower()
+        for pattern in SECRET_PATTERNS:
+            if fnmatchcase(low, pattern):
+                raise SafeFsError(
+                    "secret-path", shown, f"refusing secret-looking path component {part!r}"
+                )
+
+
+def is_secret_name(name: str) -> bool:
+    """True when a single file or folder name looks like a secret (see :data:`SECRET_PATTERNS`)."""
+    low = name.lower()
+    return any(fnmatchcase(low, p) for p in SECRET_PATTERNS)
+
+
+def _oserror(err: OSError, shown: str, *, final: bool) -> SafeFsError:
+    if err.errno == errno.ENOENT:
+        return SafeFsError("not-found", shown, "no such file")
+    if err.errno in (errno.ELOOP, errno.EMLINK):
+        return SafeFsError("symlink", shown, "refusing to follow a symbolic link")
+    if err.errno == errno.ENOTDIR:
+        what = "a path component is not a folder"
+        return SafeFsError("not-found" if not final else "not-a-file", shown, what)
+    if err.errno == errno.ENXIO:
+        return SafeFsError("special-file", shown, "refusing a socket or special file")
+    if err.errno == errno.EISDIR:
+        return SafeFsError("not-a-file", shown, "is a folder, not a file")
+    return SafeFsError("io-error", shown, f"{err.strerror or err}")
+
+
+def _open_dir_chain(base: str, parts: list[str], shown: str, follow: bool) -> int:
+    """Open ``base/parts…`` as a folder fd, refusing links unless ``follow``."""
+    try:
+        fd = os.open(base, _O_BASE | _O_DIRECTORY)
+    except OSError as err:
+        raise _oserror(err, shown, final=False) from None
+    try:
+        for part in parts:
+            flags = _O_BASE | _O_DIRECTORY | (0 if follow else _O_NOFOLLOW)
+            try:
+                nfd = os.open(part, flags, dir_fd=fd)
+            except OSError as err:
+                raise _oserror(err, shown, final=False) from None
+            os.close(fd)
+            fd = nfd
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _open_file(
+    base: str, rel: str | PurePosixPath, follow_links: bool
+) -> tuple[int, os.stat_result, str, str | None]:
+    parts = split_relative(rel)
+    shown = os.path.join(base, *parts)
+    link_target = None
+    if follow_links:
+        real = os.path.realpath(shown)
+        if real != os.path.abspath(shown):
+            link_target = real
+    dfd = _open_dir_chain(base, parts[:-1], shown, follow_links)
+    try:
+        try:
+            pre = os.stat(parts[-1], dir_fd=dfd, follow_symlinks=follow_links)
+        except OSError as err:
+            raise _oserror(err, shown, final=True) from None
+        if stat.S_ISLNK(pre.st_mode):
+            raise SafeFsError("symlink", shown, "refusing to follow a symbolic link")
+        if stat.S_ISDIR(pre.st_mode):
+            raise SafeFsError("not-a-file", shown, "is a folder, not a file")
+        if not stat.S_ISREG(pre.st_mode):
+            raise SafeFsError("special-file", shown, "refusing a FIFO, socket or device node")
+        flags = _O_BASE | _O_NONBLOCK | (0 if follow_links else _O_NOFOLLOW)
+        try:
+            fd = os.open(parts[-1], flags, dir_fd=dfd)
+        except OSError as err:
+            raise _oserror(err, shown, final=True) from None
+    finally:
+        os.close(dfd)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or (st.st_dev, st.st_ino) != (pre.st_dev, pre.st_ino):
+            raise SafeFsError("special-file", shown, "file changed into a non-regular file while opening")
+        if st.st_nlink > 1:
+            raise SafeFsError("hardlink", shown, f"refusing a hard-linked file ({st.st_nlink} links)")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, st, shown, link_target
+
+
+def read_bytes(
+    base: str | Path, rel: str | PurePosixPath, *, max_bytes: int | None = None, follow_links: bool = False
+) -> ReadResult:
+    """Read a whole file under ``base``.
+
+    :param base: absolute folder the path is relative to.
+    :param rel: relative path with ``/`` separators.
+    :param max_bytes: refuse (``too-large``) a file whose raw size is larger, without reading it.
+    :param follow_links: follow links (user-scope sources only).
+    :raises SafeFsError: with one of the module's codes.
+    """
+    fd, st, shown, target = _open_file(str(base), rel, follow_links)
+    try:
+        if max_bytes is not None and st.st_size > max_bytes:
+            raise SafeFsError(
+                "too-large", shown, f"file is {st.st_size} bytes, over the limit of {max_bytes} bytes"
+            )
+        chunks = []
+        remaining = st.st_size if max_bytes is None else max_bytes + 1
+        while True:
+            chunk = os.read(fd, min(1 << 20, max(remaining, 1 << 16)))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+            if max_bytes is not None and remaining <= 0:
+                raise SafeFsError("too-large", shown, f"file grew over the limit of {max_bytes} bytes")
+        raw = b"".join(chunks)
+        return ReadResult(raw=raw, size=len(raw), complete=True, path=shown, link_target=target)
+    finally:
+        os.close(fd)
+
+
+def read_head(
+    base: str | Path,
+    rel: str | PurePosixPath,
+    *,
+    done: Callable[[bytes], bool],
+    max_bytes: int,
+    chunk_size: int = 4096,
+    follow_links: bool = False,
+) -> ReadResult:
+    """Read only the head of a file: chunks until ``done(head)`` is true, the
+    file ends, or ``max_bytes`` have been read (used for frontmatter-only discovery).
+
+    :returns: :class:`ReadResult` with ``complete`` True when the whole file was read.
+    :raises SafeFsError: as :func:`read_bytes`.
+    """
+    fd, st, shown, target = _open_file(str(base), rel, follow_links)
+    try:
+        buf = bytearray()
+        while len(buf) < max_bytes:
+            chunk = os.read(fd, min(chunk_size, max_bytes - len(buf)))
+            if not chunk:
+                return ReadResult(bytes(buf), st.st_size, True, shown, target)
+            buf += chunk
+            if done(bytes(buf)):
+                break
+        return ReadResult(bytes(buf), st.st_size, len(buf) >= st.st_size, shown, target)
+    finally:
+        os.close(fd)
+
+
+def scan_dir(
+    base: str | Path, rel: str | PurePosixPath | None = None, *, follow_links: bool = False
+) -> list[DirEntry]:
+    """List one folder under ``base`` without following links (unless ``follow_links``).
+
+    Entries are sorted by name. Links are reported as type ``link`` (or, in
+    follow mode, as the type of their target with ``link_target`` set; broken
+    links are ``link``). Secret-looking names are left out.
+
+    :raises SafeFsError: when the folder itself is refused or missing.
+    """
+    parts = split_relative(rel) if rel not in (None, "", ".") else []
+    shown = os.path.join(str(base), *parts)
+    fd = _open_dir_chain(str(base), parts, shown, follow_links)
+    out: list[DirEntry] = []
+    try:
+        with os.scandir(fd) as it:
+            for entry in it:
+                name = entry.name
+                if is_secret_name(name):
+                    continue
+                try:
+                    if entry.is_symlink():
+                        if not follow_links:
+                            out.append(DirEntry(name, "link"))
+                            continue
+                        full = os.path.join(shown, name)
+                        try:
+                            st = os.stat(full)
+                        except OSError:
+                            out.append(DirEntry(name, "link"))
+                            continue
+                        kind = _kind(st.st_mode)
+                        out.append(DirEntry(name, kind, os.path.realpath(full)))
+                        continue
+                    st = entry.stat(follow_symlinks=False)
+                except OSError:
+                    out.append(DirEntry(name, "special"))
+                    continue
+                out.append(DirEntry(name, _kind(st.st_mode)))
+    finally:
+        os.close(fd)
+    out.sort(key=lambda e: e.name)
+    return out
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "dir"
+    if stat.S_ISREG(mode):
+        return "file"
+    return "special"
+
+
+def decode_text(raw: bytes, path: str | None = None) -> str:
+    """Decode UTF-8 with one leading BOM stripped, CRLF and CR normalised to LF.
+
+    :raises SafeFsError: ``invalid-utf8`` naming the 1-based line of the first bad byte.
+    """
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = raw[: err.start].count(b"\n") + 1
+        exc = SafeFsError("invalid-utf8", path or "<bytes>", f"invalid UTF-8 at line {line}")
+        exc.line = line  # type: ignore[attr-defined]
+        raise exc from None
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+def find_hidden_chars(text: str) -> Iterator[tuple[int, str]]:
+    """Yield ``(line, "U+XXXX")`` for each hidden control or bidirectional
+    character in ``text`` (Blade's set, §0; tab/LF/CR allowed)."""
+    for m in _HIDDEN.finditer(text):
+        yield text.count("\n", 0, m.start()) + 1, f"U+{ord(m.group()):04X}"

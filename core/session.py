@@ -1,0 +1,219 @@
+"""Session snapshots: what one running session sees, frozen (reference/blade.md §1.6).
+
+:func:`snapshot` copies the *mapping* of kind -> registry of a
+:class:`~wskit.workspace.WorkspaceResources`; registries and resources are
+immutable and shared, so a snapshot costs O(number of kinds) and later
+refreshes, plugin changes, trust revocations or file edits do not change it.
+(Skill bodies are read at use time: a snapshot freezes metadata, not bodies.)
+
+:class:`SessionState` is the serialisable part: references and digests,
+never bodies, with a JSON round trip.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from .binding import Binding
+from .errors import SessionStateError
+from .models import Resource
+from .registry import Registry
+from .trust import TrustDecision
+
+#: Format version written by this wskit; newer ones are refused.
+STATE_FORMAT = 1
+
+
+class ResourceRef(BaseModel):
+    """A reference to a resource: kind, id, scope, path (relative to
+    ``source_root``), source_root, plugin and sha256 — no body."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    kind: str
+    id: str
+    name: str
+    scope: str
+    source_root: str
+    path: str
+    plugin: str | None = None
+    sha256: str
+
+
+class WorkspaceRef(BaseModel):
+    """The binding of a session: source project, execution root, cwd, host."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    source_root: str
+    execution_root: str
+    cwd: str
+    host: str
+
+
+class SessionState(BaseModel):
+    """Serialisable session state (JSON), references and digests only.
+
+    :ivar format: :data:`STATE_FORMAT`; a larger value is refused.
+    :ivar extensions: per-capability state (rules delivered, workflows…),
+        keyed by capability name; values must be JSON.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    format: int = STATE_FORMAT
+    session_id: str
+    parent_id: str | None = None
+    created_at: str
+    workspace: WorkspaceRef
+    trust: str
+    resources: tuple[ResourceRef, ...] = ()
+    extensions: dict[str, Any] = {}
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """The JSON text of this state."""
+        return self.model_dump_json(indent=indent)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> "SessionState":
+        """Parse a state written by :meth:`to_json`.
+
+        :raises SessionStateError: malformed JSON, a missing or wrong field
+            (named), or a format newer than :data:`STATE_FORMAT`.
+        """
+        try:
+            raw = json.loads(text)
+        except (ValueError, UnicodeDecodeError) as err:
+            raise SessionStateError(f"session state is not JSON: {err}") from None
+        if not isinstance(raw, dict):
+            raise SessionStateError("session state must be a JSON object")
+        fmt = raw.get("format")
+        if isinstance(fmt, int) and fmt > STATE_FORMAT:
+            raise SessionStateError(
+                f"session state format {fmt} is newer than this wskit understands ({STATE_FORMAT}); upgrade wskit"
+            )
+        try:
+            return cls.model_validate(raw)
+        except ValidationError as err:
+            first = err.errors()[0]
+            where = ".".join(str(x) for x in first["loc"]) or "<root>"
+            raise SessionStateError(f"session state field {where!r}: {first['msg']}") from None
+
+    def drift(self, session: "SessionResources") -> list[dict[str, str]]:
+        """Compare the recorded resources with ``session`` (or a fresh snapshot).
+
+        :returns: ``[{"id", "kind", "change"}]`` with change ``changed``
+            (digest differs), ``missing`` (gone) or ``added`` (new), sorted.
+        """
+        now = {(r.kind, r.id): r.provenance.sha256 for r in session.resources()}
+        was = {(r.kind, r.id): r.sha256 for r in self.resources}
+        out = []
+        for key, digest in was.items():
+            if key not in now:
+                out.append({"kind": key[0], "id": key[1], "change": "missing"})
+            elif now[key] != digest:
+                out.append({"kind": key[0], "id": key[1], "change": "changed"})
+        for key in now.keys() - was.keys():
+            out.append({"kind": key[0], "id": key[1], "change": "added"})
+        return sorted(out, key=lambda d: (d["kind"], d["id"]))
+
+
+@dataclass(frozen=True, eq=False)
+class SessionResources:
+    """The immutable resources of one session.
+
+    :ivar session_id: random id. :ivar parent_id: the parent's id for a child.
+    :ivar binding: source project, execution root and cwd of this session.
+    :ivar host: host name. :ivar trust: the trust decision seen at snapshot time.
+    :ivar registries: kind -> :class:`~wskit.registry.Registry` (read-only mapping).
+    :ivar generation: the workspace load it came from.
+    """
+
+    binding: Binding
+    host: str
+    trust: TrustDecision
+    registries: MappingProxyType
+    generation: int
+    session_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    parent_id: str | None = None
+    created_at: str = field(
+        default_factory=lambda: _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    )
+    hooks: Any = None
+
+    def registry(self, kind: str) -> Registry:
+        """The registry of ``kind`` (empty for an unknown kind)."""
+        return self.registries.get(kind) or Registry.empty(kind)
+
+    def get(self, kind: str, name: str) -> Resource:
+        """Resolve ``name`` in ``kind``'s registry (see :meth:`Registry.get`)."""
+        return self.registry(kind).get(name)
+
+    def resources(self) -> list[Resource]:
+        """All active resources, by kind then id."""
+        out: list[Resource] = []
+        for kind in sorted(self.registries):
+            out.extend(self.registries[kind].active())
+        return out
+
+    def child(self) -> "SessionResources":
+        """A session for a subagent: same resources, new id, ``parent_id`` set."""
+        kid = SessionResources(
+            binding=self.binding, host=self.host, trust=self.trust,
+            registries=MappingProxyType(dict(self.registries)), generation=self.generation,
+            parent_id=self.session_id, hooks=self.hooks,
+        )
+        if self.hooks is not None:
+            self.hooks.session_created(kid)
+        return kid
+
+    def state(self, extensions: dict[str, Any] | None = None) -> SessionState:
+        """The serialisable :class:`SessionState` of this session."""
+        b = self.binding
+        return SessionState(
+            session_id=self.session_id,
+            parent_id=self.parent_id,
+            created_at=self.created_at,
+            workspace=WorkspaceRef(source_root=str(b.source_root), execution_root=str(b.execution_root),
+                                   cwd=str(b.cwd), host=self.host),
+            trust=self.trust.state,
+            resources=tuple(ResourceRef(**{k: v for k, v in r.ref().items()}) for r in self.resources()),
+            extensions=extensions or {},
+        )
+
+
+def snapshot(workspace, binding: Binding | None = None) -> SessionResources:
+    """Freeze ``workspace`` (a :class:`~wskit.workspace.WorkspaceResources`, or an
+    existing :class:`SessionResources` to re-snapshot) into a new session.
+
+    :param binding: the session's own binding (e.g. a worktree execution root);
+        must have the same ``source_root``. Default: the workspace's.
+    :raises ValueError: when ``binding`` belongs to another source project.
+    :returns: a :class:`SessionResources`; ``wskit_session_created`` fires.
+    """
+    if isinstance(workspace, SessionResources):
+        base_binding, host, trust, gen = workspace.binding, workspace.host, workspace.trust, workspace.generation
+    else:
+        base_binding, host, trust, gen = (
+            workspace.binding, workspace.profile.name, workspace.trust, workspace.generation,
+        )
+    if binding is not None and Path(binding.source_root) != Path(base_binding.source_root):
+        raise ValueError(
+            f"binding source project {binding.source_root} differs from the workspace's {base_binding.source_root}"
+        )
+    session = SessionResources(
+        binding=binding or base_binding,
+        host=host,
+        trust=trust,
+        registries=MappingProxyType(dict(workspace.registries)),
+        generation=gen,
+        hooks=workspace.hooks,
+    )
+    if workspace.hooks is not None:
+        workspace.hooks.session_created(session)
+    return session

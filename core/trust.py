@@ -1,0 +1,196 @@
+"""Folder trust: the decision store and its semantics (design §4).
+
+States are ``trusted``, ``untrusted`` and ``unknown``. Only ``trusted``
+unlocks project and local sources; user, builtin, admin and cli sources load
+regardless. A decision on a folder covers its descendants unless a nearer
+decision exists. A linked git worktree inherits the decision of its main
+checkout because callers pass the *source project* (see
+:class:`wskit.binding.Binding`).
+
+The store is ``<home>/.wskit/trust.toml``::
+
+    version = 1
+    [[folder]]
+    path = "/abs/real/path"
+    state = "trusted"
+    decided_at = "2026-11-29T21:00:00+00:00"
+
+written atomically (temp file + ``os.replace``, fsync) under a file lock
+(``trust.toml.lock``), mode 0600. A store that cannot be parsed, is not a
+regular file, or is readable or writable by others raises
+:class:`~wskit.errors.TrustStoreError`; the trust gate then fails closed.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import stat
+import tomllib
+from pathlib import Path
+from typing import Literal
+
+import tomli_w
+from filelock import FileLock
+
+from .atomic import atomic_write
+from .errors import TrustStoreError
+from .models import Frozen
+
+TrustState = Literal["trusted", "untrusted", "unknown"]
+STORE_VERSION = 1
+
+
+class TrustDecision(Frozen):
+    """The outcome of the trust gate for one source project.
+
+    :ivar path: the source project asked about.
+    :ivar state: ``trusted``, ``untrusted`` or ``unknown``.
+    :ivar decided_by: the folder whose recorded decision applies (the path
+        itself or an ancestor), or None when nothing is recorded.
+    :ivar error: set when the store could not be read (state is then ``unknown``).
+    :ivar source: who decided (``store`` or a plugin name).
+    """
+
+    path: str
+    state: TrustState
+    decided_by: str | None = None
+    error: str | None = None
+    source: str = "store"
+
+    @property
+    def trusted(self) -> bool:
+        return self.state == "trusted"
+
+    def reason(self) -> str:
+        """One sentence for users: why project sources are or are not loaded."""
+        if self.error:
+            return f"trust store unusable ({self.error}); project sources hidden (fail closed)"
+        if self.state == "trusted":
+            return f"trusted by the decision on {self.decided_by}"
+        if self.state == "untrusted":
+            return f"untrusted by the decision on {self.decided_by}; project sources hidden"
+        return "no trust decision covers this folder; project sources hidden (run 'wsctl trust grant PATH')"
+
+
+def _canon(path: str | os.PathLike[str]) -> str:
+    return os.path.realpath(os.path.abspath(os.path.expanduser(os.fspath(path))))
+
+
+class TrustStore:
+    """The per-user trust store.
+
+    :param path: the TOML file (usually ``HostProfile.state_dir / "trust.toml"``).
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self._lock = FileLock(str(self.path) + ".lock")
+
+    @classmethod
+    def for_home(cls, home: str | os.PathLike[str]) -> "TrustStore":
+        """The store of a user home: ``<home>/.wskit/trust.toml``."""
+        return cls(Path(home) / ".wskit" / "trust.toml")
+
+    # -- reading ----------------------------------------------------------
+
+    def _read(self) -> dict[str, dict[str, str]]:
+        try:
+            st = os.lstat(self.path)
+        except FileNotFoundError:
+            return {}
+        except OSError as err:
+            raise TrustStoreError(f"trust store {self.path} unreadable: {err.strerror}") from None
+        if not stat.S_ISREG(st.st_mode):
+            raise TrustStoreError(f"trust store {self.path} is not a regular file")
+        if st.st_mode & 0o077:
+            raise TrustStoreError(
+                f"trust store {self.path} has mode {stat.S_IMODE(st.st_mode):04o}; it must be 0600"
+            )
+        try:
+            with open(self.path, "rb") as fh:
+                data = tomllib.load(fh)
+        except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
+            raise TrustStoreError(f"trust store {self.path} is corrupt: {err}") from None
+        version = data.get("version", STORE_VERSION)
+        if not isinstance(version, int) or version > STORE_VERSION:
+            raise TrustStoreError(f"trust store {self.path} has unsupported version {version!r}")
+        folders = data.get("folder", [])
+        if not isinstance(folders, list):
+            raise TrustStoreError(f"trust store {self.path}: 'folder' must be an array of tables")
+        out: dict[str, dict[str, str]] = {}
+        for i, entry in enumerate(folders):
+            if (
+                not isinstance(entry, dict)
+                or not isinstance(entry.get("path"), str)
+                or entry.get("state") not in ("trusted", "untrusted")
+            ):
+                raise TrustStoreError(f"trust store {self.path}: entry {i + 1} is malformed")
+            out[entry["path"]] = {k: str(v) for k, v in entry.items()}
+        return out
+
+    def entries(self) -> list[dict[str, str]]:
+        """All recorded decisions, sorted by path: ``{"path", "state", "decided_at"}``.
+
+        :raises TrustStoreError: when the store is unusable.
+        """
+        return [self._read()[p] for p in sorted(self._read())]
+
+    def decide(self, path: str | os.PathLike[str]) -> TrustDecision:
+        """The decision for ``path``: the nearest recorded ancestor-or-self wins.
+
+        :raises TrustStoreError: when the store is unusable (callers fail closed).
+        """
+        target = _canon(path)
+        entries = self._read()
+        cur = target
+        while True:
+            entry = entries.get(cur)
+            if entry is not None:
+                return TrustDecision(path=target, state=entry["state"], decided_by=cur)  # type: ignore[arg-type]
+            parent = os.path.dirname(cur)
+            if parent == cur:
+                return TrustDecision(path=target, state="unknown")
+            cur = parent
+
+    # -- writing ----------------------------------------------------------
+
+    def set(self, path: str | os.PathLike[str], state: TrustState | None) -> str:
+        """Record ``state`` for ``path`` (``None`` forgets the entry).
+
+        The read-modify-write happens under the file lock; the file is
+        replaced atomically with mode 0600.
+
+        :returns: the canonical path recorded.
+        :raises TrustStoreError: when the existing store is unusable (it is
+            never overwritten then).
+        """
+        if state not in (None, "trusted", "untrusted"):
+            raise ValueError(f"invalid trust state {state!r}")
+        target = _canon(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self._lock:
+            entries = self._read()
+            if state is None:
+                entries.pop(target, None)
+            else:
+                entries[target] = {
+                    "path": target,
+                    "state": state,
+                    "decided_at": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+                }
+            doc = {"version": STORE_VERSION, "folder": [entries[p] for p in sorted(entries)]}
+            atomic_write(self.path, tomli_w.dumps(doc).encode("utf-8"), mode=0o600)
+        return target
+
+    def grant(self, path: str | os.PathLike[str]) -> str:
+        """Trust ``path`` and its descendants. See :meth:`set`."""
+        return self.set(path, "trusted")
+
+    def revoke(self, path: str | os.PathLike[str]) -> str:
+        """Record ``untrusted`` for ``path`` (overrides a trusted ancestor). See :meth:`set`."""
+        return self.set(path, "untrusted")
+
+    def forget(self, path: str | os.PathLike[str]) -> str:
+        """Remove the decision recorded for exactly ``path``. See :meth:`set`."""
+        return self.set(path, None)

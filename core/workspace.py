@@ -1,0 +1,169 @@
+"""WorkspaceResources: everything one source project offers, built by running the hooks.
+
+:func:`load_workspace` is the pipeline of design §3::
+
+    trust gate -> sources (+ bundles) -> loaders per kind -> Registry per kind
+
+It never raises for bad content: every problem is a diagnostic. It raises
+only when the operation itself fails (e.g. a plugin raising under
+``WSKIT_STRICT_PLUGINS=1``).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from .binding import Binding
+from .errors import TrustStoreError
+from .host import HostProfile
+from .models import TRUST_GATED_SCOPES, Diagnostic, ResourceSource
+from .registry import Candidate, Registry
+from .trust import TrustDecision, TrustStore
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .kinds import ResourceKind
+    from .plugin.hooks import WskitHooks
+
+_GENERATIONS = itertools.count(1)
+
+
+@dataclass(eq=False)
+class WorkspaceResources:
+    """The resources of one canonical source project.
+
+    Treat it as read-only: registries are immutable and are *replaced*, never
+    mutated, when something is refreshed, so snapshots taken earlier keep
+    what they saw.
+
+    :ivar binding: the binding the workspace was loaded for (its
+        ``source_root`` is the cache key).
+    :ivar profile: the host profile (with home).
+    :ivar trust: the trust decision applied.
+    :ivar sources: the sources read, highest rank last.
+    :ivar kinds: the resource kinds, by name.
+    :ivar registries: one immutable :class:`~wskit.registry.Registry` per kind.
+    :ivar diagnostics: every diagnostic of the load (registry ones included).
+    :ivar generation: unique load number (monotonic per process).
+    """
+
+    binding: Binding
+    profile: HostProfile
+    trust: TrustDecision
+    sources: tuple[ResourceSource, ...]
+    kinds: MappingProxyType
+    registries: MappingProxyType
+    diagnostics: tuple[Diagnostic, ...]
+    generation: int = field(default_factory=lambda: next(_GENERATIONS))
+    hooks: Any = None
+    closed: bool = False
+
+    @property
+    def source_root(self) -> Path:
+        return self.binding.source_root
+
+    def registry(self, kind: str) -> Registry:
+        """The registry of ``kind`` (an empty one for an unknown kind)."""
+        return self.registries.get(kind) or Registry.empty(kind)
+
+    def resources(self) -> list[Any]:
+        """Every active resource, sorted by kind then id."""
+        out = []
+        for kind in sorted(self.registries):
+            out.extend(self.registries[kind].active())
+        return out
+
+    def counts(self) -> dict[str, int]:
+        """Active resources per kind."""
+        return {k: len(r) for k, r in sorted(self.registries.items())}
+
+    def close(self) -> None:
+        """Release what the load holds (nothing but a flag today; runtimes hook in here)."""
+        self.closed = True
+
+
+def decide_trust(hooks: "WskitHooks", binding: Binding, profile: HostProfile) -> tuple[TrustDecision, list[Diagnostic]]:
+    """Run the trust gate, failing closed when the store is unusable.
+
+    :returns: the decision and diagnostics (``trust-store-error`` when the store is unusable).
+    """
+    store = TrustStore.for_home(profile.require_home())
+    try:
+        decision, diags = hooks.trust_decision(binding.source_root, store)
+    except TrustStoreError as err:
+        return (
+            TrustDecision(path=str(binding.source_root), state="unknown", error=str(err)),
+            [Diagnostic(level="error", code="trust-store-error", path=str(store.path), message=str(err))],
+        )
+    diags = list(diags)
+    if decision is not None and decision.error:
+        diags.append(Diagnostic(level="error", code="trust-store-error", path=str(store.path), message=decision.error))
+    if decision is None:
+        decision = TrustDecision(path=str(binding.source_root), state="unknown", source="none")
+    return decision, diags
+
+
+def load_workspace(
+    hooks: "WskitHooks",
+    binding: Binding,
+    profile: HostProfile,
+    *,
+    extra_sources: tuple[ResourceSource, ...] = (),
+) -> WorkspaceResources:
+    """Build the :class:`WorkspaceResources` of ``binding.source_root``.
+
+    :param hooks: the hook facade of a plugin manager.
+    :param binding: where the workspace is.
+    :param profile: host profile bound to a home.
+    :param extra_sources: explicitly passed sources (scope ``cli``), loaded
+        regardless of trust.
+    """
+    diags: list[Diagnostic] = []
+    trust, d = decide_trust(hooks, binding, profile)
+    diags.extend(d)
+    if not trust.trusted:
+        diags.append(
+            Diagnostic(level="warning" if trust.error is None else "error", code="project-untrusted",
+                       path=str(binding.source_root), message=trust.reason())
+        )
+    sources, d = hooks.resource_sources(binding, profile, trust)
+    diags.extend(d)
+    bundles, d = hooks.plugin_bundles(binding, profile, trust)
+    diags.extend(d)
+    all_sources: list[ResourceSource] = []
+    for src in [*sources, *bundles, *extra_sources]:
+        if src.scope in TRUST_GATED_SCOPES and not trust.trusted:
+            diags.append(
+                Diagnostic(level="warning", code="source-untrusted", path=src.root,
+                           message=f"source {src.label or src.root} ignored: project is not trusted", plugin=src.plugin)
+            )
+            continue
+        all_sources.append(src)
+    all_sources.sort(key=lambda s: s.rank)
+    kinds, d = hooks.resource_kinds()
+    diags.extend(d)
+    registries: dict[str, Registry] = {}
+    for kind in kinds:
+        cands: list[Candidate] = []
+        for order, src in enumerate(all_sources):
+            if not src.wants(kind.name):
+                continue
+            found, d = hooks.load(kind, src)
+            diags.extend(d)
+            cands.extend(Candidate(r, src.rank, order) for r in found)
+        reg = Registry.build(kind.name, cands)
+        diags.extend(reg.diagnostics)
+        registries[kind.name] = reg
+    return WorkspaceResources(
+        binding=binding,
+        profile=profile,
+        trust=trust,
+        sources=tuple(all_sources),
+        kinds=MappingProxyType({k.name: k for k in kinds}),
+        registries=MappingProxyType(registries),
+        diagnostics=tuple(diags),
+        hooks=hooks,
+    )
