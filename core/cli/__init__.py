@@ -26,6 +26,15 @@ _CORE_COMMANDS = (
 )
 
 
+class WsctlError(click.ClickException):
+    """An operation failed: printed as ``error: <message>`` on stderr, exit status 1."""
+
+    exit_code = 1
+
+    def show(self, file=None) -> None:  # noqa: D102
+        click.echo(f"error: {self.format_message()}", err=True, file=file)
+
+
 class LazyGroup(click.Group):
     """A group whose plugin commands are registered on first lookup."""
 
@@ -57,6 +66,14 @@ class LazyGroup(click.Group):
 
             self._pm = make_plugin_manager()
         return self._pm
+
+    def invoke(self, ctx: click.Context):
+        from ..errors import WskitError
+
+        try:
+            return super().invoke(ctx)
+        except (WskitError, FileNotFoundError, NotADirectoryError, PermissionError) as err:
+            raise WsctlError(str(err)) from err
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         self._ensure(ctx)
@@ -92,8 +109,6 @@ def make_cli(pm=None) -> click.Group:
 
 def main(argv: list[str] | None = None) -> int:
     """Console-script entry point: run ``wsctl`` and map errors to exit codes."""
-    from ..errors import WskitError
-
     cli = make_cli()
     try:
         cli.main(args=argv, prog_name="wsctl", standalone_mode=False)
@@ -104,12 +119,6 @@ def main(argv: list[str] | None = None) -> int:
         return ex.exit_code
     except click.Abort:
         click.echo("Aborted!", err=True)
-        return 1
-    except WskitError as err:
-        click.echo(f"error: {err}", err=True)
-        return 1
-    except FileNotFoundError as err:
-        click.echo(f"error: {err}", err=True)
         return 1
     return 0
 

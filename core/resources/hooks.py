@@ -1,0 +1,44 @@
+"""Hook definitions (Claude Code and Blade, reference/conventions.md §1.7,
+reference/blade.md §11). Definitions only: the runner is the session runtime.
+
+One :class:`HookDefinition` resource per hook command/URL/prompt, with the
+event and matcher it sits under, so the registry can list and namespace them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from ..models import Resource
+
+#: Union of Claude Code's and Blade's event names.
+HOOK_EVENTS: frozenset[str] = frozenset({
+    "PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "Elicitation",
+    "ElicitationResult", "UserPromptSubmit", "SessionStart", "SessionEnd", "Stop", "SubagentStop",
+    "SubagentStart", "Notification", "Compaction", "PreCompact", "PostCompact",
+})
+
+
+class HookDefinition(Resource):
+    """One configured hook.
+
+    :ivar event: the event name (see :data:`HOOK_EVENTS`).
+    :ivar matcher: tool-name pattern: empty or ``*`` = all, ``a|b`` = list, else a regex.
+    :ivar type: ``command``, ``http``, ``prompt`` (kept for the host) or ``function``.
+    :ivar command: for ``command`` hooks. :ivar url, headers: for ``http`` hooks.
+    :ivar prompt: for ``prompt`` hooks. :ivar timeout: seconds (None: the runner default, 60 s).
+    :ivar plugin_root: absolute root of the plugin that brought it (for ``CLAUDE_PLUGIN_ROOT``).
+    :ivar config: the entry as read.
+    """
+
+    kind: Literal["hook"] = "hook"
+    event: str
+    matcher: str = ""
+    type: Literal["command", "http", "prompt", "function"] = "command"
+    command: str | None = None
+    url: str | None = None
+    headers: dict[str, str] = {}
+    prompt: str | None = None
+    timeout: float | None = None
+    plugin_root: str | None = None
+    config: dict[str, Any] = {}
