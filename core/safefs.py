@@ -187,6 +187,8 @@ def _open_dir_chain(base: str, parts: list[str], shown: str, follow: bool) -> in
             try:
                 nfd = os.open(part, flags, dir_fd=fd)
             except OSError as err:
+                if err.errno in (errno.ENOTDIR, errno.ELOOP) and not follow and _is_link(part, fd):
+                    raise SafeFsError("symlink", shown, f"refusing to follow the symbolic link {part!r}") from None
                 raise _oserror(err, shown, final=False) from None
             os.close(fd)
             fd = nfd
@@ -194,6 +196,13 @@ def _open_dir_chain(base: str, parts: list[str], shown: str, follow: bool) -> in
         os.close(fd)
         raise
     return fd
+
+
+def _is_link(name: str, dir_fd: int) -> bool:
+    try:
+        return stat.S_ISLNK(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
 
 
 def _open_file(
