@@ -23,13 +23,17 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from .binding import Binding
+from . import jsonsafe
 from .errors import SessionStateError
 from .models import Resource
 from .registry import Registry
+from .safefs import SafeFsError
 from .trust import TrustDecision
 
 #: Format version written by this wskit; newer ones are refused.
 STATE_FORMAT = 1
+#: Deepest JSON nesting accepted in a session state (extensions included).
+STATE_MAX_DEPTH = 128
 
 
 class ResourceRef(BaseModel):
@@ -87,9 +91,10 @@ class SessionState(BaseModel):
             (named), or a format newer than :data:`STATE_FORMAT`.
         """
         try:
-            raw = json.loads(text)
-        except (ValueError, UnicodeDecodeError) as err:
-            raise SessionStateError(f"session state is not JSON: {err}") from None
+            # depth-bounded: json.loads raises RecursionError on deep nesting
+            raw = jsonsafe.loads(text, max_depth=STATE_MAX_DEPTH)
+        except SafeFsError as err:
+            raise SessionStateError(f"session state is not JSON: {err.args[0]}") from None
         if not isinstance(raw, dict):
             raise SessionStateError("session state must be a JSON object")
         fmt = raw.get("format")

@@ -33,12 +33,15 @@ from typing import Literal
 import tomli_w
 from filelock import FileLock
 
+from . import safefs
 from .atomic import atomic_write
 from .errors import TrustStoreError
 from .models import Frozen
 
 TrustState = Literal["trusted", "untrusted", "unknown"]
 STORE_VERSION = 1
+#: Largest trust store read, in bytes (a bigger file is refused unread as corrupt).
+MAX_STORE_BYTES = 16 * 1024 * 1024
 
 
 class TrustDecision(Frozen):
@@ -108,10 +111,19 @@ class TrustStore:
                 f"trust store {self.path} has mode {stat.S_IMODE(st.st_mode):04o}; it must be 0600"
             )
         try:
-            with open(self.path, "rb") as fh:
-                data = tomllib.load(fh)
-        except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
-            raise TrustStoreError(f"trust store {self.path} is corrupt: {err}") from None
+            # Bounded, link-refusing, non-blocking read: a store swapped for a
+            # link, FIFO or huge file is refused, never followed or read whole.
+            raw = safefs.read_bytes(self.path.parent, self.path.name, max_bytes=MAX_STORE_BYTES).raw
+        except safefs.SafeFsError as err:
+            if err.code == "not-found":
+                return {}
+            raise TrustStoreError(f"trust store unusable: {err.args[0]}") from None
+        try:
+            data = tomllib.loads(raw.decode("utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as err:
+            # RecursionError: tomllib recurses per nesting level (a corrupt or
+            # hostile store nested thousands deep must fail closed, not crash).
+            raise TrustStoreError(f"trust store {self.path} is corrupt: {type(err).__name__}: {err}") from None
         version = data.get("version", STORE_VERSION)
         if not isinstance(version, int) or version > STORE_VERSION:
             raise TrustStoreError(f"trust store {self.path} has unsupported version {version!r}")
