@@ -205,6 +205,30 @@ def _is_link(name: str, dir_fd: int) -> bool:
         return False
 
 
+def _opened_path(fd: int, fallback: str) -> str:
+    """The real path of an open fd (``/proc/self/fd``), immune to a swap after opening."""
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return fallback
+
+
+def _check_target_not_secret(base: str, target: str, shown: str) -> None:
+    """A followed link must not lead into a secret (``~/.ssh/id_rsa``, ``.env`` …):
+    the secret check applies to where the link points, not only to its name.
+    Components of the base folder itself are not judged."""
+    real_base = os.path.realpath(base)
+    try:
+        rel = os.path.relpath(target, real_base)
+    except ValueError:  # pragma: no cover - other drive
+        rel = target
+    parts = [p for p in (target if rel.startswith("..") else rel).split(os.sep) if p]
+    try:
+        check_not_secret(parts, shown)
+    except SafeFsError as err:
+        raise SafeFsError("secret-path", shown, f"link leads to a secret-looking path: {err.args[0]}") from None
+
+
 def _open_file(
     base: str, rel: str | PurePosixPath, follow_links: bool
 ) -> tuple[int, os.stat_result, str, str | None]:
@@ -235,6 +259,9 @@ def _open_file(
     finally:
         os.close(dfd)
     try:
+        if link_target is not None:
+            link_target = _opened_path(fd, link_target)
+            _check_target_not_secret(base, link_target, shown)
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode) or (st.st_dev, st.st_ino) != (pre.st_dev, pre.st_ino):
             raise SafeFsError("special-file", shown, "file changed into a non-regular file while opening")
