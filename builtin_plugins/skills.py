@@ -27,6 +27,8 @@ _KNOWN = {
     "argument-hint", "arguments", "user-invocable", "disable-model-invocation", "model",
     "when_to_use", "when-to-use", "version",
 }
+#: Characters refused in a skill's folder name (see ``skill-name-invalid``).
+_UNSAFE_NAME = re.compile("[:\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]")
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
 
@@ -42,6 +44,14 @@ def wskit_load_skills(source: ResourceSource) -> LoadResult:
     diags: list[Diagnostic] = []
     root_rel = os.path.relpath(source.root, source.base).replace(os.sep, "/")
     for sub in source.dirs_for(KIND, "skills"):
+        try:
+            # a component folder is a path-naming field (manifests set it): it
+            # must be relative and contained, checked before it is joined
+            safefs.split_relative(sub)
+        except safefs.SafeFsError as err:
+            diags.append(err.diagnostic(plugin=source.plugin).model_copy(
+                update={"path": os.path.join(source.root, err.path)}))
+            continue
         rel_dir = _join(root_rel, sub)
         try:
             entries = safefs.scan_dir(source.base, rel_dir, follow_links=source.follow_links)
@@ -85,6 +95,15 @@ def _load_one(
         if err.code == "not-found":
             return None, []  # a folder without SKILL.md is not a skill
         return None, [err.diagnostic(plugin=plugin)]
+    bad = _UNSAFE_NAME.search(slug)
+    if bad:
+        # ':' is the namespace separator (a bare name holding it could never
+        # resolve, and reads like another plugin's id); control, bidi and
+        # zero-width characters would inject text into listings shown to a model.
+        diags.append(_err(path, plugin, "skill-name-invalid", None,
+                          f"folder name {slug!r} holds the character U+{ord(bad.group()):04X}; "
+                          "skill names may not contain ':' or control, bidirectional or invisible characters"))
+        return None, diags
     if link_target or res.link_target:
         diags.append(
             Diagnostic(level="info", code="followed-link", path=path, plugin=plugin,
