@@ -1,0 +1,177 @@
+"""The loaders the hostile-file cases run against.
+
+To put a new loader under the whole adversarial table, append one
+:class:`Target` to :data:`TARGETS`: say where a resource named ``n`` lives
+(``file_for``), what a valid one looks like (``valid``), and how to load a
+source whose path-naming field carries a given value (``load``). Every case
+in :mod:`tests.security.cases` then runs against it; per-target expectations
+that differ from a case's default go in ``expect``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from wskit import jsonsafe, markdown, safefs
+from wskit.models import Diagnostic, ResourceSource, Scope
+
+
+@dataclass
+class Ctx:
+    """Folders of one case: ``base`` (the project or home), ``root`` (the
+    source folder under it), ``outside`` (a folder outside ``base``) and
+    ``secret`` (a file whose bytes must never surface)."""
+
+    base: Path
+    root: Path
+    outside: Path
+    secret: Path
+    secret_bytes: bytes
+
+
+@dataclass
+class Outcome:
+    """What a load produced: resource names, diagnostics, and a text dump of
+    everything (resources and diagnostics) to search for leaked secrets."""
+
+    names: set[str]
+    diagnostics: list[Diagnostic]
+    dump: str
+
+    @property
+    def codes(self) -> set[str]:
+        return {d.code for d in self.diagnostics}
+
+
+@dataclass
+class Target:
+    """One loader under test.
+
+    :ivar name: short id used in test ids and the figures table.
+    :ivar format: ``markdown`` or ``json`` (cases name the formats they apply to).
+    :ivar file_for: resource name -> path of its file relative to ``Ctx.root``.
+    :ivar valid: resource name -> bytes of a valid resource file.
+    :ivar load: ``(ctx, path_field)`` -> :class:`Outcome`; ``path_field`` is a
+        hostile value for the loader's path-naming field, or None.
+    :ivar scope: the scope the loader reads as (decides link following).
+    :ivar expect: case name -> accepted diagnostic codes, overriding the case.
+    :ivar skip: cases that do not apply (e.g. resource-name cases for a plain file reader).
+    """
+
+    name: str
+    format: str
+    file_for: Callable[[str], str]
+    valid: Callable[[str], bytes]
+    load: Callable[[Ctx, str | None], Outcome]
+    scope: Scope = Scope.PROJECT
+    expect: dict[str, frozenset[str]] = field(default_factory=dict)
+    skip: frozenset[str] = frozenset()
+
+
+def _skill_md(name: str) -> bytes:
+    # no 'name' field: the folder name is the identity, and hostile names must
+    # reach the loader's name checks rather than break the YAML
+    return b"---\ndescription: A valid skill. Use when testing.\n---\n\nBody.\n"
+
+
+def _skills_loader(scope: Scope, follow: bool) -> Callable[[Ctx, str | None], Outcome]:
+    from wskit.plugin.hooks import WskitHooks
+    from wskit.plugin.manager import make_plugin_manager
+
+    hooks = WskitHooks(make_plugin_manager(load_entrypoints=False, env={}))
+    kinds = {k.name: k for k in hooks.resource_kinds()[0]}
+
+    def load(ctx: Ctx, path_field: str | None) -> Outcome:
+        dirs = ("skills",) if path_field is None else ("skills", path_field)
+        src = ResourceSource(scope=scope, root=str(ctx.root), base=str(ctx.base), follow_links=follow,
+                             components={"skill": dirs})
+        found, diags = hooks.load(kinds["skill"], src)
+        dump = repr([r.model_dump() for r in found]) + repr([d.model_dump() for d in diags])
+        return Outcome({r.name for r in found}, list(diags), dump)
+
+    return load
+
+
+def _file_reader(read: Callable[[Path, str], object]) -> Callable[[Ctx, str | None], Outcome]:
+    """A 'loader' that reads every file under ``root/files`` (plus ``path_field``) with ``read``."""
+
+    def load(ctx: Ctx, path_field: str | None) -> Outcome:
+        rel_root = os.path.relpath(ctx.root, ctx.base)
+        rels = []
+        try:
+            for e in safefs.scan_dir(ctx.base, f"{rel_root}/files"):
+                rels.append((e.name.rsplit(".", 1)[0], f"{rel_root}/files/{e.name}"))
+        except safefs.SafeFsError as err:
+            return Outcome(set(), [err.diagnostic()], str(err))
+        if path_field is not None:
+            rels.append(("<field>", path_field))
+        names, diags, dump = set(), [], []
+        for name, rel in rels:
+            try:
+                value = read(ctx.base, rel)
+            except safefs.SafeFsError as err:
+                diags.append(err.diagnostic())
+                continue
+            if isinstance(value, list):  # diagnostics from a successful read
+                diags.extend(value)
+            names.add(name)
+            dump.append(repr(value))
+        return Outcome(names, diags, "".join(dump) + repr([d.model_dump() for d in diags]))
+
+    return load
+
+
+def _read_text(base: Path, rel: str) -> list[Diagnostic]:
+    res = safefs.read_bytes(base, rel, max_bytes=1024 * 1024)
+    text = safefs.decode_text(res.raw, res.path)
+    return [Diagnostic(level="warning", code="hidden-characters", path=res.path, line=line, message=cp)
+            for line, cp in safefs.find_hidden_chars(text)]
+
+
+def _read_fm(base: Path, rel: str) -> list[Diagnostic]:
+    fm, res = markdown.read_frontmatter(base, rel)
+    out = list(fm.diagnostics)
+    if fm.ok:
+        text = "\n".join(str(v) for v in fm.data.values())
+        out += [Diagnostic(level="warning", code="hidden-characters", path=res.path, line=line, message=cp)
+                for line, cp in safefs.find_hidden_chars(text)]
+    if out and any(d.level == "error" for d in out):
+        raise safefs.SafeFsError(out[0].code, res.path, out[0].message)
+    return out
+
+
+def _read_json(base: Path, rel: str) -> list[Diagnostic]:
+    jsonsafe.read_json(base, rel)
+    return []
+
+
+_NAME_REFUSED = frozenset({"skill-name-invalid"})
+#: Resource-name cases: only loaders that name resources after files take them.
+_NAME_CASES = frozenset({"name-newline", "name-colon", "name-bidi", "name-non-ascii",
+                         # folder-per-resource cases: a plain file reader has no resource folder
+                         "symlink-dir-outside", "symlink-dir-loop",
+                         # 10,000 mkdirs cost ~8 s on a slow disk: run once per walker,
+                         # safe file access itself is checked in test_safefs_hostile.py
+                         "deep-dirs"})
+
+TARGETS: list[Target] = [
+    Target("skills-project", "markdown", lambda n: f"skills/{n}/SKILL.md", _skill_md,
+           _skills_loader(Scope.PROJECT, False),
+           expect={"name-newline": _NAME_REFUSED, "name-colon": _NAME_REFUSED, "name-bidi": _NAME_REFUSED}),
+    Target("skills-user-follow", "markdown", lambda n: f"skills/{n}/SKILL.md", _skill_md,
+           _skills_loader(Scope.USER, True), scope=Scope.USER, skip=frozenset({"deep-dirs"}),
+           expect={"name-newline": _NAME_REFUSED, "name-colon": _NAME_REFUSED, "name-bidi": _NAME_REFUSED,
+                   # the user's own links are followed (GNU Stow), but never into a secret
+                   "symlink-file-outside": frozenset({"followed-link"}),
+                   "symlink-dir-outside": frozenset({"followed-link"}),
+                   "symlink-dir-loop": frozenset({"symlink", "link-cycle"})}),
+    Target("safefs-text", "text", lambda n: f"files/{n}.md", _skill_md, _file_reader(_read_text),
+           expect={"sparse-2gib": frozenset({"too-large"})}, skip=_NAME_CASES),
+    Target("frontmatter", "markdown", lambda n: f"files/{n}.md", _skill_md, _file_reader(_read_fm), skip=_NAME_CASES),
+    Target("json-manifest", "json", lambda n: f"files/{n}.json",
+           lambda n: b'{"name": "%s", "skills": "./skills"}' % n.encode(), _file_reader(_read_json),
+           expect={"sparse-2gib": frozenset({"too-large"})}, skip=_NAME_CASES),
+]
