@@ -141,7 +141,14 @@ class WorkspaceCache:
     async def _aacquire(self, path: str | os.PathLike[str]) -> tuple[_Entry, WorkspaceResources]:
         key, entry, starter = self._begin(path)
         if starter:
-            return entry, await asyncio.to_thread(self._run_load, key, entry)
+            try:
+                return entry, await asyncio.to_thread(self._run_load, key, entry)
+            except asyncio.CancelledError:
+                # The load goes on in its worker thread and is cached for
+                # others; this caller's pin must go, or the entry is never
+                # evictable again. (A failed load releases the pin itself.)
+                self._release(entry)
+                raise
         try:
             return entry, await asyncio.wrap_future(entry.future)
         except BaseException:
