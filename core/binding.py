@@ -17,6 +17,7 @@ Holon's worktree rule (reference/holon-sakura.md A1):
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 from .models import Frozen
@@ -96,7 +97,16 @@ def _git_marker(folder: Path) -> tuple[str, Path | None] | None:
             return ("repo", None) if (dot_git / "HEAD").is_file() else None
         if not dot_git.is_file():
             return None
-        text = dot_git.read_text(encoding="utf-8", errors="replace")[:4096]
+        # Bounded, non-blocking read: read_text() read the whole file (a 2 GiB
+        # '.git' file in an unpacked archive was read into memory) and a
+        # '.git' swapped for a FIFO after is_file() blocked forever.
+        fd = os.open(dot_git, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
+            text = os.read(fd, 4096).decode("utf-8", errors="replace")
+        finally:
+            os.close(fd)
     except OSError:
         return None
     gitdir = None
