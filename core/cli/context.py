@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json as _json
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -90,8 +91,22 @@ def json_option(f):
                         is_eager=False, help="Print one JSON document on stdout.")(f)
 
 
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]")
+
+
+def printable(text: object) -> str:
+    """``str(text)`` with control, bidirectional and invisible characters shown
+    as ``\\xNN`` / ``\\uNNNN`` escapes, so text strangers wrote (descriptions,
+    file names) cannot move the cursor, retitle or clear the terminal, or fake
+    output lines. Human output only: ``--json`` keeps values exact."""
+    return _UNPRINTABLE.sub(
+        lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", str(text)
+    )
+
+
 def table(rows: list[list[str]], headers: list[str]) -> str:
-    """A plain, aligned text table."""
+    """A plain, aligned text table (cells made :func:`printable`)."""
+    rows = [[printable(c) for c in r] for r in rows]
     cols = [headers, *rows]
     widths = [max(len(str(r[i])) for r in cols) for i in range(len(headers))]
     lines = ["  ".join(str(h).ljust(w) for h, w in zip(headers, widths)).rstrip()]
