@@ -36,7 +36,9 @@ _OPEN = re.compile(r"---[ \t]*\n")
 _CLOSE = re.compile(r"^---[ \t]*$", re.M)
 _CLOSE_BYTES = re.compile(rb"(\r\n|\r|\n)---[ \t]*(\r\n|\r|\n)")
 _TOP_KEY = re.compile(r"^([A-Za-z0-9_-]+)\s*:")
-_KEY_VALUE = re.compile(r"^(\s*[A-Za-z0-9_-]+\s*:\s+)(.*:\s.*)$")
+# the value starts at a non-space: with "\s+(.*" both parts could take the same
+# blanks, and a 64 KiB line of blanks took seconds to fail (quadratic backtracking)
+_KEY_VALUE = re.compile(r"^(\s*[A-Za-z0-9_-]+\s*:\s+)(\S.*:\s.*)$")
 
 
 class _Refused(yaml.YAMLError):

@@ -1,0 +1,47 @@
+"""Parsers against inputs built to make them slow or crash (hang guards, not speed asserts)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.security.harness import bounded, bounded_process
+from wskit import jsonsafe
+from wskit.markdown import parse_frontmatter
+
+
+def test_colon_retry_is_linear_on_a_line_of_blanks():
+    """The ': ' quoting retry used a regex that backtracked quadratically on a
+    long run of blanks (400,000 blanks: minutes). Bound: 20 s; takes < 1 s."""
+    text = "---\na:" + " " * 400_000 + "x\nb: c: d\n---\n"
+
+    def check() -> None:  # in a child: a regex holds the GIL, a thread guard cannot fire
+        fm = parse_frontmatter(text, "f.md")
+        assert fm.ok and fm.data["b"] == "c: d"
+        assert [d.code for d in fm.diagnostics] == ["yaml-quoted-retry"]
+
+    bounded_process(check, 20)
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        "a: " + "1" * 5000,  # int over Python's 4300-digit conversion limit
+        "a: 2001-13-45",  # a timestamp that does not exist
+        "a: !!python/object/apply:os.system ['true']",
+        "a: !!binary '%%%'",
+        "? " + "[" * 40 + "]" * 40 + "\n: x",
+        "a: &x 1\nb: *x",
+        "<<: {a: 1}\n<<: {b: 2}",
+    ],
+)
+def test_yaml_oddities_end_in_a_diagnostic(block):
+    fm = bounded(lambda: parse_frontmatter(f"---\n{block}\n---\n", "f.md"), 20)
+    assert isinstance(fm.data, dict)
+    if not fm.ok:
+        assert fm.diagnostics[0].code in {"yaml-error", "yaml-refused", "frontmatter-not-mapping"}
+        assert fm.diagnostics[0].path == "f.md"
+
+
+def test_json_of_many_quotes_and_backslashes_stays_linear():
+    text = '["' + "\\\\" * 200_000 + '", ' + '"a", ' * 100_000 + '"z"]'
+    assert len(bounded(lambda: jsonsafe.loads(text), 20)) == 100_002
