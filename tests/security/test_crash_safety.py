@@ -26,38 +26,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.security.harness import fork_run, wait_exit
 from wskit.trust import TrustStore
-
-def fork_run(fn: Callable[[], None]) -> int:
-    """Run ``fn`` in a forked child process (wskit already imported, so no
-    start-up cost); the child exits 0 when ``fn`` returns, 1 when it raises.
-
-    :returns: the child's pid.
-    """
-    pid = os.fork()
-    if pid == 0:  # child
-        code = 1
-        try:
-            fn()
-            code = 0
-        finally:
-            os._exit(code)
-    return pid
-
-
-def wait_exit(pid: int, timeout: float) -> int:
-    """Wait for a child; SIGKILL it after ``timeout`` seconds. Returns its exit status."""
-    deadline = time.monotonic() + timeout
-    while True:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            return os.waitstatus_to_exitcode(status)
-        if time.monotonic() > deadline:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            raise AssertionError(f"child {pid} hung")
-        time.sleep(0.005)
-
 
 @dataclass(frozen=True)
 class StateFile:
