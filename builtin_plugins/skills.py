@@ -191,8 +191,33 @@ def _tools(v: Any) -> tuple[str, ...] | None:
         return None
     if isinstance(v, list):
         return tuple(str(x).strip() for x in v if str(x).strip())
-    parts = re.split(r"[,\s]+(?![^()]*\))", str(v))
-    return tuple(p for p in (x.strip() for x in parts) if p)
+    return tuple(p for p in (x.strip() for x in _split_tools(str(v))) if p)
+
+
+def _split_tools(text: str) -> list[str]:
+    """Split on runs of commas/blanks that are not inside ``Tool(...)``: a
+    separator is kept when the next parenthesis after it is ``)``. Same result
+    as ``re.split(r"[,\\s]+(?![^()]*\\))", text)``, whose lookahead rescanned
+    the rest of the text at every separator (quadratic: seconds per skill)."""
+    next_paren = [""] * (len(text) + 1)
+    for i in range(len(text) - 1, -1, -1):
+        c = text[i]
+        next_paren[i] = c if c in "()" else next_paren[i + 1]
+    parts, start, i = [], 0, 0
+    while i < len(text):
+        if text[i] == "," or text[i].isspace():
+            j = i
+            while j < len(text) and (text[j] == "," or text[j].isspace()):
+                j += 1
+            if next_paren[j] != ")":
+                parts.append(text[start:i])
+                start = i = j
+                continue
+            i = j
+            continue
+        i += 1
+    parts.append(text[start:])
+    return parts
 
 
 def _bool(v: Any, default: bool) -> bool | None:
