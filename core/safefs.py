@@ -412,5 +412,10 @@ def decode_text(raw: bytes, path: str | None = None) -> str:
 def find_hidden_chars(text: str) -> Iterator[tuple[int, str]]:
     """Yield ``(line, "U+XXXX")`` for each hidden control or bidirectional
     character in ``text`` (Blade's set, §0; tab/LF/CR allowed)."""
+    line, pos = 1, 0
     for m in _HIDDEN.finditer(text):
-        yield text.count("\n", 0, m.start()) + 1, f"U+{ord(m.group()):04X}"
+        # count newlines incrementally: recounting from 0 per match was
+        # quadratic on text full of hidden characters
+        line += text.count("\n", pos, m.start())
+        pos = m.start()
+        yield line, f"U+{ord(m.group()):04X}"

@@ -45,3 +45,16 @@ def test_yaml_oddities_end_in_a_diagnostic(block):
 def test_json_of_many_quotes_and_backslashes_stays_linear():
     text = '["' + "\\\\" * 200_000 + '", ' + '"a", ' * 100_000 + '"z"]'
     assert len(bounded(lambda: jsonsafe.loads(text), 20)) == 100_002
+
+
+def test_find_hidden_chars_lines_and_linear_time():
+    from wskit.safefs import find_hidden_chars
+
+    assert list(find_hidden_chars("a\u200b\nb\n\u202ec\u200b")) == [(1, "U+200B"), (3, "U+202E"), (3, "U+200B")]
+    text = ("\u200b" * 20 + "\n") * 10_000  # 200,000 hidden characters
+
+    def check() -> None:
+        found = list(find_hidden_chars(text))
+        assert len(found) == 200_000 and found[-1][0] == 10_000
+
+    bounded_process(check, 30)
