@@ -146,7 +146,8 @@ class TrustStore:
 
         :raises TrustStoreError: when the store is unusable.
         """
-        return [self._read()[p] for p in sorted(self._read())]
+        entries = self._read()  # once: re-reading per entry was quadratic (and could mix two states)
+        return [entries[p] for p in sorted(entries)]
 
     def decide(self, path: str | os.PathLike[str]) -> TrustDecision:
         """The decision for ``path``: the nearest recorded ancestor-or-self wins.
