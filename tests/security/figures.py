@@ -1,0 +1,138 @@
+"""Generate the figures of docs/security.md: run the adversarial suite and tabulate it.
+
+Usage (from the repository root)::
+
+    python tests/security/figures.py            # print both tables
+    python tests/security/figures.py --write    # also replace them in docs/security.md
+
+It runs pytest on the adversarial tests with a JUnit XML report (pytest's
+own ``--junitxml``), then prints (1) per area: cases tried, passed, skipped,
+failed, the slowest case and the area's hang guard, with the total wall time
+and core count; (2) the table of hostile-file cases with their expected
+codes and the loaders each runs against, built from
+:mod:`tests.security.cases` and :mod:`tests.security.targets`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+from collections import defaultdict
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO))
+
+#: test module -> (area shown in the table, hang guard / time bound per case)
+AREAS = {
+    "tests.security.test_hostile_files": ("hostile files x loaders", "30 s per load"),
+    "tests.security.test_safefs_hostile": ("safe file access: deep trees, swap race", "60 s"),
+    "tests.security.test_state_files": ("corrupt / tampered state files", "10-20 s"),
+    "tests.security.test_binding_hostile": ("hostile .git file", "10-30 s"),
+    "tests.security.test_parsers_hostile": ("parser blow-ups (ReDoS, YAML oddities)", "20-30 s (child process)"),
+    "tests.security.test_wsctl_hostile": ("terminal escapes in wsctl output", "-"),
+    "tests.security.test_properties": ("property-based (hypothesis)", "-"),
+    "tests.security.test_concurrency": ("cache concurrency (32 threads, 1,000 tasks)", "2 s run + 60 s join"),
+    "tests.security.test_crash_safety": ("crash safety (SIGKILL, 8 processes)", "15 s kill budget, 30-120 s per child"),
+    "tests.core.test_jsonsafe": ("depth-bounded JSON", "-"),
+    "tests.builtin_plugins.test_skills_tools_split": ("allowed-tools splitting", "20 s (child process)"),
+}
+PATHS = ["tests/security", "tests/core/test_jsonsafe.py", "tests/builtin_plugins/test_skills_tools_split.py"]
+
+
+def run_suite() -> tuple[list[dict], float]:
+    """Run the adversarial tests; returns one dict per test case and the wall time in seconds."""
+    with tempfile.TemporaryDirectory() as tmp:
+        report = Path(tmp) / "report.xml"
+        start = time.monotonic()
+        subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", f"--junitxml={report}", *PATHS],
+                       cwd=REPO, check=False, stdout=subprocess.DEVNULL)
+        wall = time.monotonic() - start
+        root = ET.parse(report).getroot()
+    cases = []
+    for tc in root.iter("testcase"):
+        outcome = "passed"
+        for tag in ("failure", "error", "skipped"):
+            if tc.find(tag) is not None:
+                outcome = {"failure": "failed", "error": "failed", "skipped": "skipped"}[tag]
+        cases.append({"module": tc.get("classname", ""), "name": tc.get("name", ""),
+                      "time": float(tc.get("time", 0)), "outcome": outcome})
+    return cases, wall
+
+
+def figures_table(cases: list[dict], wall: float) -> str:
+    """Markdown table of the run."""
+    by = defaultdict(list)
+    for c in cases:
+        by[c["module"]].append(c)
+    lines = ["| area | cases tried | passed | skipped | failed | slowest case | time bound |",
+             "|---|---:|---:|---:|---:|---:|---|"]
+    tot = defaultdict(int)
+    for module, (area, bound) in AREAS.items():
+        cs = by.get(module, [])
+        if not cs:
+            continue
+        n = {k: sum(1 for c in cs if c["outcome"] == k) for k in ("passed", "skipped", "failed")}
+        for k, v in n.items():
+            tot[k] += v
+        tot["tried"] += len(cs)
+        slow = max(c["time"] for c in cs)
+        lines.append(f"| {area} | {len(cs)} | {n['passed']} | {n['skipped']} | {n['failed']} | {slow:.2f} s | {bound} |")
+    lines.append(f"| **total** | **{tot['tried']}** | **{tot['passed']}** | **{tot['skipped']}** | "
+                 f"**{tot['failed']}** | | whole run {wall:.0f} s on {os.cpu_count()} cores (limit 180 s) |")
+    return "\n".join(lines)
+
+
+def cases_table() -> str:
+    """Markdown table of the hostile-file cases, their expected codes and loaders."""
+    from tests.security.cases import CASES
+    from tests.security.targets import TARGETS
+    from tests.security.test_hostile_files import applies
+
+    lines = ["| case | hostile input | expected diagnostic code(s) | loaders it runs against |", "|---|---|---|---|"]
+    for c in CASES:
+        targets = [t for t in TARGETS if applies(c, t)]
+        codes = " / ".join(f"`{x}`" for x in sorted(c.codes)) if c.codes else "none required: bounded, no crash"
+        overrides = [f"{t.name}: " + " / ".join(f"`{x}`" for x in sorted(t.expect[c.name]))
+                     for t in targets if c.name in t.expect]
+        if overrides:
+            codes += " (" + "; ".join(overrides) + ")"
+        what = c.what.replace("|", "\\|")
+        lines.append(f"| `{c.name}` | {what} | {codes} | {', '.join(t.name for t in targets)} |")
+    lines.append("")
+    lines.append("Each row is `tests/security/test_hostile_files.py::test_hostile_file[<loader>-<case>]`.")
+    return "\n".join(lines)
+
+
+def _replace(doc: str, marker: str, body: str) -> str:
+    pat = re.compile(rf"(<!-- {marker}:start -->\n).*?(\n<!-- {marker}:end -->)", re.S)
+    if not pat.search(doc):
+        raise SystemExit(f"marker {marker} not found in docs/security.md")
+    return pat.sub(lambda m: m.group(1) + body + m.group(2), doc)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--write", action="store_true", help="replace the tables in docs/security.md")
+    args = ap.parse_args()
+    cases, wall = run_suite()
+    fig = figures_table(cases, wall)
+    tab = cases_table()
+    print(fig, "\n", tab, sep="\n")
+    if args.write:
+        doc_path = REPO / "docs" / "security.md"
+        doc = doc_path.read_text(encoding="utf-8")
+        doc = _replace(doc, "figures", fig)
+        doc = _replace(doc, "cases", tab)
+        doc_path.write_text(doc, encoding="utf-8")
+    return 1 if any(c["outcome"] == "failed" for c in cases) else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
