@@ -198,9 +198,9 @@ CASES: list[Case] = [
     Case("symlink-file-secret", "resource file is a link to ~/.ssh/id_rsa",
          _codes("symlink", "secret-path"), place=_link_secret),
     Case("symlink-dir-outside", "resource folder is a link to a folder outside",
-         _codes("symlink"), place=_dir_link_outside, formats=_MD),
+         _codes("symlink"), place=_dir_link_outside),
     Case("symlink-dir-loop", "resource folder is a link to itself; a two-link loop beside it",
-         _codes("symlink"), place=_dir_loop, formats=_MD),
+         _codes("symlink"), place=_dir_loop),
     Case("hardlink-secret", "resource file is a hard link to a secret", _codes("hardlink"), place=_hardlink_secret),
     # -- special files (a hang guard bounds every load) ---------------------------
     Case("fifo", "a FIFO named like the resource file", _codes("special-file"), place=_fifo),

@@ -124,6 +124,33 @@ def _file_reader(read: Callable[[Path, str], object]) -> Callable[[Ctx, str | No
     return load
 
 
+def _walker(ctx: Ctx, path_field: str | None) -> Outcome:
+    """A recursive loader's shape: walk ``root/tree`` with :func:`wskit.safewalk.walk_files`,
+    read every file found; the path field names another folder to walk."""
+    from wskit.safewalk import walk_files
+
+    rel_root = os.path.relpath(ctx.root, ctx.base)
+    names, diags, dump = set(), [], []
+    starts = [f"{rel_root}/tree"] + ([] if path_field is None else [path_field])
+    for start in starts:
+        try:
+            files, found = walk_files(ctx.base, start)
+        except safefs.SafeFsError as err:
+            diags.append(err.diagnostic())
+            continue
+        diags.extend(found)
+        for f in files:
+            try:
+                extra = _read_text(ctx.base, f.rel)
+            except safefs.SafeFsError as err:
+                diags.append(err.diagnostic())
+                continue
+            diags.extend(extra)
+            names.add(f.rel.split("/")[2] if start != path_field else "<field>")
+            dump.append(f.rel)
+    return Outcome(names, diags, "".join(dump) + repr([d.model_dump() for d in diags]))
+
+
 def _read_text(base: Path, rel: str) -> list[Diagnostic]:
     res = safefs.read_bytes(base, rel, max_bytes=1024 * 1024)
     text = safefs.decode_text(res.raw, res.path)
@@ -172,4 +199,7 @@ TARGETS: list[Target] = [
     Target("json-manifest", "json", lambda n: f"files/{n}.json",
            lambda n: b'{"name": "%s", "skills": "./skills"}' % n.encode(), _file_reader(_read_json),
            expect={"sparse-2gib": frozenset({"too-large"})}, skip=_NAME_CASES),
+    Target("safewalk-tree", "text", lambda n: f"tree/{n}/doc.md", _skill_md, _walker,
+           expect={"sparse-2gib": frozenset({"too-large"})},
+           skip=frozenset({"name-newline", "name-colon", "name-bidi", "name-non-ascii", "deep-dirs"})),
 ]

@@ -31,6 +31,16 @@ def test_file_10000_folders_deep_is_read_without_path_max_or_recursion(deep_tree
     assert [e.name for e in entries] == ["SKILL.md"]
 
 
+def test_walk_of_10000_deep_tree_stops_at_the_depth_bound(deep_tree):
+    from wskit.safewalk import walk_files
+
+    files, diags = bounded(lambda: walk_files(deep_tree, "deep"), 60)
+    assert files == []
+    assert [d.code for d in diags] == ["too-deep"]
+    files, diags = bounded(lambda: walk_files(deep_tree, "deep/" + "d/" * (DEPTH - 3), max_depth=5), 60)
+    assert [f.rel for f in files] == ["deep/" + "d/" * DEPTH + "SKILL.md"]
+
+
 def test_escape_hidden_deep_in_a_long_path_is_refused():
     rel = "a/" * DEPTH + "../" * (DEPTH + 1) + "etc/passwd"
     with pytest.raises(safefs.SafeFsError) as ei:
