@@ -41,9 +41,11 @@ AREAS = {
     "tests.security.test_concurrency": ("cache concurrency (32 threads, 1,000 tasks)", "2 s run + 60 s join"),
     "tests.security.test_crash_safety": ("crash safety (SIGKILL, 8 processes)", "15 s kill budget, 30-120 s per child"),
     "tests.core.test_jsonsafe": ("depth-bounded JSON", "-"),
+    "tests.core.test_safewalk": ("bounded tree walk", "20 s"),
     "tests.builtin_plugins.test_skills_tools_split": ("allowed-tools splitting", "20 s (child process)"),
 }
-PATHS = ["tests/security", "tests/core/test_jsonsafe.py", "tests/builtin_plugins/test_skills_tools_split.py"]
+PATHS = ["tests/security", "tests/core/test_jsonsafe.py", "tests/core/test_safewalk.py",
+         "tests/builtin_plugins/test_skills_tools_split.py"]
 
 
 def run_suite() -> tuple[list[dict], float]:
@@ -111,10 +113,10 @@ def cases_table() -> str:
 
 
 def _replace(doc: str, marker: str, body: str) -> str:
-    pat = re.compile(rf"(<!-- {marker}:start -->\n).*?(\n<!-- {marker}:end -->)", re.S)
+    pat = re.compile(rf"(<!-- {marker}:start -->\n)(?:.*?\n)?(<!-- {marker}:end -->)", re.S)
     if not pat.search(doc):
         raise SystemExit(f"marker {marker} not found in docs/security.md")
-    return pat.sub(lambda m: m.group(1) + body + m.group(2), doc)
+    return pat.sub(lambda m: m.group(1) + body + "\n" + m.group(2), doc)
 
 
 def main() -> int:
