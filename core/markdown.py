@@ -208,6 +208,12 @@ def _line_of(block_line: int | None) -> int | None:
 
 
 def _first_line(err: Exception) -> str:
+    problem = getattr(err, "problem", None)
+    if problem:
+        context = getattr(err, "context", None)
+        cmark = getattr(err, "context_mark", None)
+        where = f" (line {_line_of(cmark.line)})" if cmark is not None else ""
+        return f"{context}{where}: {problem}" if context else str(problem)
     text = str(err).strip().splitlines()
     return text[0] if text else type(err).__name__
 
