@@ -36,14 +36,23 @@ def plugin_rows(pm) -> list[dict]:
 @click.group("plugins", invoke_without_command=True)
 @json_option
 @click.option("--timings", is_flag=True, help="Show import and registration time of each plugin.")
+@click.option("--path", "check_path", default=".", type=click.Path(exists=True), show_default=True,
+              help="Workspace resolved (read-only) so that plugins failing in a hook show up.")
 @click.pass_context
-def plugins_group(ctx: click.Context, timings: bool) -> None:
-    """List Python plugins (built-ins and entry points of group 'wskit')."""
+def plugins_group(ctx: click.Context, timings: bool, check_path: str) -> None:
+    """List Python plugins (built-ins and entry points of group 'wskit').
+
+    The workspace at --path is resolved once, read-only, so a plugin whose
+    hook raises is shown as failing with its error.
+    """
     if ctx.invoked_subcommand is not None:
         return
     obj: WsctlContext = ctx.obj
     pm = obj.plugin_manager()
-    # resolving the current folder exercises resolution hooks so failing ones show up
+    try:
+        obj.resolve(check_path)
+    except Exception as err:  # listing plugins must work even when resolution cannot
+        click.echo(f"wsctl: could not resolve {check_path} to exercise plugin hooks: {err}", err=True)
     rows = plugin_rows(pm)
     data = {"plugins": [{k: v for k, v in r.items() if k != "seconds" or timings} for r in rows]}
 

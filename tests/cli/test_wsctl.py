@@ -140,3 +140,19 @@ def test_wsctl_version_imports_only_click():
             "print(r.output.strip()); print(sorted(m for m in ('pluggy','pydantic','yaml','wskit.models') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
     assert out[0].startswith("wsctl ") and out[1] == "[]"
+
+
+def test_plugins_shows_a_plugin_failing_in_a_hook(wsctl, wskit_pm, make_tree):
+    import wskit
+
+    class Exploding:
+        @wskit.hookimpl
+        def wskit_resource_sources(self, binding, profile, trust):
+            raise RuntimeError("cannot list sources")
+
+    wskit_pm.register(Exploding(), name="exploding")
+    root = make_tree({"README.md": "x"})
+    data = json.loads(wsctl("plugins", "--path", str(root), json=True).stdout)
+    bad = next(p for p in data["plugins"] if p["name"] == "exploding")
+    assert "wskit_resource_sources" in bad["error"] and "cannot list sources" in bad["error"]
+    assert next(p for p in data["plugins"] if p["name"] == "skills")["error"] is None
