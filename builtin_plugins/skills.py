@@ -34,7 +34,9 @@ _FALSE = {"false", "no", "off", "0"}
 
 @hookimpl
 def wskit_resource_kinds():
-    return [ResourceKind(name=KIND, hook="wskit_load_skills", default_dir="skills")]
+    from wskit.skillruntime import skills_filter
+
+    return [ResourceKind(name=KIND, hook="wskit_load_skills", default_dir="skills", filter=skills_filter)]
 
 
 @hookimpl
