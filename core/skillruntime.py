@@ -253,7 +253,7 @@ class SkillRuntime:
                 sels = parse_selectors(current)
             except SelectorError as err:
                 raise SkillError("SKILL_METADATA_REJECTED", f"{res.path}: {err}") from None
-            if sels is not None:
+            if sels is not None and tuple(s.text for s in sels) not in clauses:
                 clauses.append(tuple(s.text for s in sels))
             body = fm.body
         else:
