@@ -26,7 +26,7 @@ SPEC_NAME = re.compile(r"^(?=.{1,64}$)[a-z0-9]+(-[a-z0-9]+)*$")
 _KNOWN = {
     "name", "description", "license", "compatibility", "metadata", "allowed-tools", "allowed_tools",
     "argument-hint", "arguments", "user-invocable", "disable-model-invocation", "model",
-    "when_to_use", "when-to-use", "version",
+    "when_to_use", "when-to-use", "version", "argument_hint", "user_invocable", "disable_model_invocation",
 }
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
@@ -152,7 +152,7 @@ def _load_one(
     diags.extend(found)
     if any(d.level == "error" for d in found) or not fm.present or not fm.ok:
         return None, diags
-    data: dict[str, Any] = fm.data
+    data: dict[str, Any] = _canonical_keys(fm.data)
     description = _text(data.get("description")) or ""
     display = _text(data.get("name")) or ""
     tools_raw = data["allowed_tools"] if "allowed_tools" in data else data.get("allowed-tools")
@@ -184,7 +184,7 @@ def _load_one(
         model=_text(data.get("model")),
         license=_text(data.get("license")),
         compatibility=_text(data.get("compatibility")),
-        when_to_use=_text(data.get("when_to_use", data.get("when-to-use"))),
+        when_to_use=_text(data.get("when-to-use")),
         arguments=arguments,
         metadata=metadata,
         extra={k: v for k, v in data.items() if k not in _KNOWN},
@@ -192,6 +192,20 @@ def _load_one(
         max_file_bytes=limit,
     )
     return skill, diags
+
+
+_SNAKE_ALIASES = ("argument-hint", "user-invocable", "disable-model-invocation", "when-to-use")
+
+
+def _canonical_keys(data: dict[str, Any]) -> dict[str, Any]:
+    """Kebab-case keys are canonical; a snake_case spelling is used only when the
+    kebab one is absent (``allowed_tools`` is the exception: it wins, Sakura B2)."""
+    out = dict(data)
+    for key in _SNAKE_ALIASES:
+        snake = key.replace("-", "_")
+        if key not in out and snake in out:
+            out[key] = out[snake]
+    return out
 
 
 def _text(v: Any) -> str | None:

@@ -44,3 +44,15 @@ def test_names_filter(tmp_path, make_tree):
     root = make_tree({"skills/a/SKILL.md": skill_md("a"), "skills/b/SKILL.md": skill_md("b")}, root=tmp_path / "s")
     src = ResourceSource(scope=Scope.USER, root=str(root), base=str(root), names=frozenset({"b"}))
     assert [s.name for s in wskit_load_skills(src).resources] == ["b"]
+
+
+def test_bom_crlf_colon_skill_is_discovered_with_warnings(make_tree, wskit_home):
+    text = "---\nname: colon\ndescription: Use when: asked\nargument_hint: FILE\nwhen_to_use: often\n---\nB\n"
+    ws = make_tree({".claude/skills/colon/SKILL.md": b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode()})
+    w = load(ws, wskit_home)
+    skill = w.registry("skill").get("colon")
+    assert skill.description == "Use when: asked"
+    assert (skill.argument_hint, skill.when_to_use) == ("FILE", "often")  # snake_case accepted, kebab canonical
+    codes = {d.code for d in w.diagnostics if d.path and d.path.endswith("colon/SKILL.md")}
+    assert {"skill-bom", "yaml-quoted-retry"} <= codes
+    assert all(d.level != "error" for d in w.diagnostics if d.path and d.path.endswith("colon/SKILL.md"))
