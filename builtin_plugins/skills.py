@@ -15,6 +15,7 @@ from typing import Any
 from wskit import safefs
 from wskit.kinds import ResourceKind
 from wskit.markdown import read_frontmatter
+from wskit.mdscan import component_dirs
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, Scope, sha256_hex
 from wskit.plugin import hookimpl
 from wskit.resources.skill import Skill
@@ -44,7 +45,7 @@ def wskit_load_skills(source: ResourceSource) -> LoadResult:
     resources: list[Skill] = []
     diags: list[Diagnostic] = []
     root_rel = os.path.relpath(source.root, source.base).replace(os.sep, "/")
-    for sub in source.dirs_for(KIND, "skills"):
+    for sub in component_dirs(source, KIND, "skills"):
         rel_dir = _join(root_rel, sub)
         try:
             entries = safefs.scan_dir(source.base, rel_dir, follow_links=source.follow_links)

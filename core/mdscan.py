@@ -49,6 +49,24 @@ def is_agents_convention(source: ResourceSource) -> bool:
     return source.plugin is None and Path(source.root).name == ".agents"
 
 
+#: Other spellings of a kind's ``components`` key (Claude Code plugin.json uses
+#: ``commands``, ``agents``, ``skills``, ``outputStyles``).
+COMPONENT_ALIASES = {
+    "skill": ("skills",), "command": ("commands",), "agent": ("agents",),
+    "style": ("styles", "outputStyles", "output-styles"),
+}
+
+
+def component_dirs(source: ResourceSource, kind: str, default_dir: str) -> tuple[str, ...]:
+    """Sub-folders holding ``kind``: ``source.dirs_for(kind, default_dir)``, also
+    honouring a ``components`` entry keyed by the plural or plugin.json spelling."""
+    if kind not in source.components:
+        for alias in COMPONENT_ALIASES.get(kind, ()):
+            if alias in source.components:
+                return tuple(source.components[alias])
+    return source.dirs_for(kind, default_dir)
+
+
 def walk_markdown(
     source: ResourceSource, kind: str, default_dir: str, *, max_depth: int = 8, recursive: bool = True
 ) -> tuple[list[MdEntry], list[Diagnostic]]:
@@ -56,14 +74,20 @@ def walk_markdown(
 
     Links are followed only when ``source.follow_links`` (user scope); otherwise
     they come back as type ``link`` for the caller to refuse. Dot-names are skipped.
+    A component path ending in ``.md`` names one file (plugin manifests may do
+    that); the loader's safe read then refuses it if it is not a regular file.
 
     :returns: entries and diagnostics for folders safe file access refused.
     """
     entries: list[MdEntry] = []
     diags: list[Diagnostic] = []
     base_rel = root_rel(source)
-    for sub in source.dirs_for(kind, default_dir):
+    for sub in component_dirs(source, kind, default_dir):
         top = join(base_rel, sub)
+        if sub.lower().endswith(".md"):  # a single file named by a plugin manifest
+            stem = sub.rstrip("/").rsplit("/", 1)[-1][:-3]
+            entries.append(MdEntry(top, (stem,), 1, "file"))
+            continue
         stack: list[tuple[str, tuple[str, ...]]] = [(top, ())]
         while stack:
             rel_dir, segs = stack.pop()

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from . import safefs
 from .markdown import parse_frontmatter
-from .mdscan import bool_field, first_line, join, root_rel, text_field, walk_markdown
+from .mdscan import bool_field, component_dirs, first_line, join, root_rel, text_field, walk_markdown
 from .models import Diagnostic, LoadResult, Provenance, ResourceSource, Scope, sha256_hex
 from .resources.style import Style
 
@@ -74,7 +74,7 @@ def load_styles(source: ResourceSource, limits: StyleLimits = BLADE_LIMITS) -> L
             message=f"plugin name {source.plugin!r} is not a safe style segment; its styles are not loaded"),))
     diags: list[Diagnostic] = []
     out: list[Style] = []
-    for sub in source.dirs_for(KIND, DEFAULT_DIR):
+    for sub in component_dirs(source, KIND, DEFAULT_DIR):
         top = join(root_rel(source), sub)
         top_abs = os.path.join(source.base, top)
         if os.path.islink(top_abs) and not source.follow_links:

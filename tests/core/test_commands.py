@@ -119,3 +119,10 @@ def test_custom_runner_receives_root_and_timeout(make_tree, wskit_home):
     out = expand(cmd, None, runner, root=w.binding.execution_root, timeout=7)
     assert out.text.startswith("out and [Error executing 'boom'")
     assert seen == [("ls", str(w.binding.execution_root), 7), ("boom", str(w.binding.execution_root), 7)]
+
+
+def test_plugin_manifest_component_spellings(make_tree, tmp_path):
+    root = make_tree({"custom/one.md": "one", "single/two.md": "two"}, root=tmp_path / "plug2")
+    src = ResourceSource(scope=Scope.PLUGIN, root=str(root), base=str(root), plugin="kit",
+                         components={"commands": ("./custom", "single/two.md")})
+    assert sorted(c.id for c in load_commands(src).resources) == ["plugin:kit:one", "plugin:kit:two"]
