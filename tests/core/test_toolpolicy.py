@@ -108,3 +108,21 @@ def test_parse_command_literal():
     assert parse_command("git commit -m 'a b'") == ("git", "commit", "-m", "a b")
     assert parse_command("echo $X") is None
     assert parse_command("") is None
+
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+_OPS = st.sampled_from(list(";&|<>$`\\(){}*?[]~\r\n"))
+
+
+@settings(max_examples=200, deadline=None)
+@given(head=st.text(alphabet="abcdefgh -", max_size=12), op=_OPS, tail=st.text(max_size=12))
+def test_a_command_with_shell_syntax_never_matches(head, op, tail):
+    command = f"git {head}{op}{tail}"
+    for selector in ("Bash(git:*)", "Bash(git *)", f"Shell(git {head.strip() or 'x'})"):
+        try:
+            policy = ToolPolicy.from_value([selector])
+        except SelectorError:
+            continue
+        assert not policy.check("run_command", command).allowed
