@@ -1,6 +1,8 @@
 """The allowed-tools selector grammar and ToolPolicy (reference/holon-sakura.md B4)."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from wskit.toolpolicy import SelectorError, ToolPolicy, parse_command, parse_selector, parse_selectors
 
@@ -109,9 +111,6 @@ def test_parse_command_literal():
     assert parse_command("echo $X") is None
     assert parse_command("") is None
 
-
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 _OPS = st.sampled_from(list(";&|<>$`\\(){}*?[]~\r\n"))
 
