@@ -67,3 +67,16 @@ def test_install_enable_disable(wsctl, make_tree, wskit_home, tmp_path):
     assert json.loads(wsctl("skills", "enable", "greet", "--json").output)["enabled"] is True
     missing = wsctl("skills", "enable", "nope")
     assert missing.exit_code == 1 and "no admin skill" in missing.output
+
+
+def test_validate_exit_status_through_the_real_entry_point(tmp_path, wskit_home):
+    import subprocess
+    import sys
+
+    d = tmp_path / "mismatch"
+    d.mkdir()
+    (d / "SKILL.md").write_text(skill_md("other"))
+    run = [sys.executable, "-m", "wskit", "--home", str(wskit_home), "skills", "validate", str(d)]
+    assert subprocess.run(run, capture_output=True).returncode == 0
+    strict = subprocess.run([*run, "--strict", "--json"], capture_output=True, text=True)
+    assert strict.returncode == 1 and json.loads(strict.stdout)["valid"] is False
