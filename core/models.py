@@ -171,6 +171,9 @@ class ResourceSource(Frozen):
         ``root`` (``{"skills": ("skills", "extra-skills")}``); kinds not named
         use their default folder.
     :ivar kinds: if set, only these kinds are loaded from this source.
+    :ivar names: if set, only resources with these bare names (skill slugs,
+        command names…) are loaded from this source; the admin skills source
+        uses it for the skills its manifest enables.
     """
 
     scope: Scope
@@ -182,6 +185,7 @@ class ResourceSource(Frozen):
     follow_links: bool = False
     components: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     kinds: frozenset[str] | None = None
+    names: frozenset[str] | None = None
 
     def dirs_for(self, kind: str, default: str) -> tuple[str, ...]:
         """Sub-folders of ``root`` holding resources of ``kind`` (relative)."""

@@ -138,6 +138,9 @@ class Registry:
             found = self._by_id.get(f"plugin:{head}:{rest}")
             if found is not None:
                 return found
+            found = self._native.get(name)  # native names may hold ':' (commands a/b.md -> a:b)
+            if found is not None:
+                return found
             raise UnknownResourceError(self.kind, name, self.ids())
         found = self._native.get(name)
         if found is not None:

@@ -154,6 +154,8 @@ def load_workspace(
             found, d = hooks.load(kind, src)
             diags.extend(d)
             cands.extend(Candidate(r, src.rank, order) for r in found)
+        if kind.filter is not None:
+            cands = _apply_filter(kind, cands, profile, diags)
         reg = Registry.build(kind.name, cands)
         diags.extend(reg.diagnostics)
         registries[kind.name] = reg
@@ -167,3 +169,17 @@ def load_workspace(
         diagnostics=tuple(diags),
         hooks=hooks,
     )
+
+
+def _apply_filter(kind: "ResourceKind", cands: list[Candidate], profile: HostProfile,
+                  diags: list[Diagnostic]) -> list[Candidate]:
+    """Apply ``kind.filter``; a filter that raises keeps nothing (fail closed) and is reported."""
+    try:
+        kept, found = kind.filter([c.resource for c in cands], profile)
+    except Exception as err:  # isolated like a hook
+        diags.append(Diagnostic(level="error", code="hook-failed",
+                                message=f"filter of kind {kind.name!r} failed: {type(err).__name__}: {err}"))
+        return []
+    diags.extend(found)
+    keep = {id(r) for r in kept}
+    return [c for c in cands if id(c.resource) in keep]

@@ -111,7 +111,9 @@ def main(argv: list[str] | None = None) -> int:
     """Console-script entry point: run ``wsctl`` and map errors to exit codes."""
     cli = make_cli()
     try:
-        cli.main(args=argv, prog_name="wsctl", standalone_mode=False)
+        rc = cli.main(args=argv, prog_name="wsctl", standalone_mode=False)
+        if isinstance(rc, int):  # ctx.exit(n) returns n in non-standalone mode
+            return rc
     except click.exceptions.Exit as ex:
         return ex.exit_code
     except click.ClickException as ex:

@@ -195,6 +195,20 @@ class WskitHooks:
                     )
         return resources, diags
 
+    def builtin_styles(self) -> tuple[list[Any], list[Diagnostic]]:
+        """Every plugin's built-in output styles (first contribution of an id wins)."""
+        from ..resources.style import Style
+
+        styles, diags = self._flat("wskit_builtin_styles", Style)
+        seen: dict[str, Any] = {}
+        for st in styles:
+            if st.id in seen:
+                diags.append(Diagnostic(level="warning", code="duplicate-id",
+                                        message=f"built-in style {st.id!r} contributed twice; the first is used"))
+                continue
+            seen[st.id] = st
+        return list(seen.values()), diags
+
     def session_created(self, session: "SessionResources") -> list[Diagnostic]:
         """Notify plugins of a new session; returns diagnostics of failing listeners."""
         return self.call("wskit_session_created", session=session).diagnostics

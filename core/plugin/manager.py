@@ -35,6 +35,10 @@ DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
     ("trust", "wskit.builtin_plugins.trust"),
     ("sources", "wskit.builtin_plugins.sources"),
     ("skills", "wskit.builtin_plugins.skills"),
+    ("admin_skills", "wskit.builtin_plugins.admin_skills"),
+    ("commands", "wskit.builtin_plugins.commands"),
+    ("agents", "wskit.builtin_plugins.agents"),
+    ("styles", "wskit.builtin_plugins.styles"),
 )
 
 

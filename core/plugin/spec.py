@@ -219,5 +219,19 @@ def wskit_register_commands(cli: "click.Group") -> None:
     """
 
 
+@hookspec
+def wskit_builtin_styles() -> list[Any]:
+    """Built-in output styles the host offers (reference/blade.md §3.6).
+
+    When: each time a style catalog is built (:class:`wskit.stylecatalog.StyleCatalog`).
+
+    :returns: a list of :class:`~wskit.resources.style.Style` made with
+        :func:`wskit.resources.style.builtin_style` (ids without a
+        ``user:``/``project:``/``plugin:`` prefix), or None.
+
+    .. versionadded:: 0.1
+    """
+
+
 if TYPE_CHECKING:  # pragma: no cover
     from pathlib import Path
