@@ -286,14 +286,16 @@ class WorkspaceManager:
         """Register (or refresh) the worktree root at ``path`` with its live git facts.
 
         A tombstoned id at that path gets a new generation id. The calling agent
-        is added to ``authorized_agent_ids`` of an existing record.
+        is the first of ``authorized_agent_ids`` of a new record and is added to
+        that list of an existing one (an agent that entered a worktree may remove it).
         """
         path = normalize_lexical(path)
         head = g.out(path, "rev-parse", "HEAD")
         sym = g.git(path, "symbolic-ref", "-q", "HEAD", check=False).stdout.strip() or None
         common, gdir = g.git_dirs(path)
         info = WorktreeArtifactMetadata(
-            provenance=provenance, registered_by_agent_id=self.agent_id, branch_ref=sym,
+            provenance=provenance, registered_by_agent_id=self.agent_id, authorized_agent_ids=[self.agent_id],
+            branch_ref=sym,
             branch=sym[len("refs/heads/"):] if sym and sym.startswith("refs/heads/") else sym,
             head_commit=head, detached=sym is None, git_common_dir=common, git_dir=gdir, **meta)
         return self.store.register_root(worktree_root_id(ws_id, path), ws_id, path, "git_worktree_root", info,

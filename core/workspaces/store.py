@@ -119,7 +119,8 @@ class WorkspaceStore:
         """
         now = utc_now()
         with self.tx() as c:
-            other = c.execute("SELECT workspace_id FROM workspaces WHERE workspace_anchor=? AND workspace_id<>?",
+            other = c.execute("SELECT workspace_id FROM workspaces WHERE workspace_anchor=? AND workspace_id<>? "
+                              "AND COALESCE(workspace_kind, '')<>'agent_home'",
                               (str(anchor), workspace_id)).fetchone()
             if other and kind != "agent_home":
                 raise WorkspaceError("unsupported_legacy_workspace_id",
@@ -222,8 +223,7 @@ class WorkspaceStore:
                         "authorized_agent_ids": list(cur.worktree.authorized_agent_ids),
                         "requested_base_ref": cur.worktree.requested_base_ref,
                         "resolved_base_commit": cur.worktree.resolved_base_commit})
-                if meta is not None and authorize and authorize not in meta.authorized_agent_ids \
-                        and meta.registered_by_agent_id != authorize:
+                if meta is not None and authorize and authorize not in meta.authorized_agent_ids:
                     meta = meta.model_copy(update={"authorized_agent_ids": [*meta.authorized_agent_ids, authorize]})
                 c.execute("UPDATE execution_roots SET worktree=? WHERE execution_root_id=?",
                           (meta.model_dump_json() if meta else None, cur.execution_root_id))

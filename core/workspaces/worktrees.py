@@ -147,7 +147,8 @@ def remove_worktree(m: "WorkspaceManager", execution_root_id: str, return_to: st
     ``already_removed``; 3. authorization -> ``not_authorized``; 4. the active
     root needs ``return_to`` (``canonical``, ``agent_home`` or another root id)
     -> ``return_to_required``; 5. other occupancy -> ``active_occupancy``;
-    6. live git identity (common dir, git dir, branch ref, detached) ->
+    6. a folder already deleted outside wskit is tombstoned (``already_removed``);
+    live git identity (common dir, git dir, branch ref, detached) ->
     ``git_identity_mismatch`` / ``worktree_locked`` / ``worktree_missing``;
     7. dirty -> ``retained_dirty`` with ``changed_files``, nothing switched;
     8. detached HEAD or ``delete_if_merged`` need ``merged_into`` and an
@@ -177,7 +178,7 @@ def remove_worktree(m: "WorkspaceManager", execution_root_id: str, return_to: st
     meta = root.worktree
     assert meta is not None
     allowed = meta.authorized_agent_ids or [meta.registered_by_agent_id]      # 3
-    if m.agent_id not in allowed and m.agent_id != meta.registered_by_agent_id:
+    if m.agent_id not in allowed:
         raise WorkspaceError("not_authorized",
                              f"agent `{m.agent_id}` is not authorized to remove execution root `{execution_root_id}`")
     active = m.active()
@@ -192,7 +193,15 @@ def remove_worktree(m: "WorkspaceManager", execution_root_id: str, return_to: st
     if others:                                                                 # 5
         raise WorkspaceError("active_occupancy", "worktree has active occupancy outside the current projection",
                              holders=sorted({o.holder_agent_id for o in others}))
-    live = m._require_live(root)                                               # 6
+    if not root.filesystem_path.exists():                                      # 6
+        # the folder is already gone (deleted outside wskit): nothing to remove,
+        # git's own metadata is left to `git worktree prune`
+        if target is not None:
+            m._activate(target, target.filesystem_path)
+            res["switched_to"] = target.execution_root_id
+        m.store.tombstone_root(execution_root_id)
+        return {**res, "disposition": "already_removed", "error": "worktree folder was already gone"}
+    live = m._require_live(root)
     if live.locked:
         raise WorkspaceError("worktree_locked", f"worktree is locked: {live.locked}")
     common, gdir = g.git_dirs(root.filesystem_path)

@@ -199,3 +199,16 @@ def test_state_lists_roots_with_live_evidence(manager, repo: Path, tmp_path: Pat
     assert wtr["live"] is True
     assert wtr["evidence"]["status"] == "dirty" and wtr["evidence"]["changed_files"] == ["?? new.txt"]
     assert [o["execution_root_id"] for o in st["occupancies"]] == [wtr["execution_root_id"]]
+
+
+def test_anchor_stored_under_a_legacy_id_is_refused(manager, tmp_path: Path):
+    m = manager()
+    p = tmp_path / "legacy"
+    p.mkdir()
+    with sqlite3.connect(m.store.path) as c:
+        c.execute("INSERT INTO workspaces VALUES ('ws_legacy', NULL, 'project', NULL, ?, 'legacy', 't', 't')",
+                  (str(p),))
+    with pytest.raises(WorkspaceError) as e:
+        m.attach(p)
+    assert e.value.kind == "unsupported_legacy_workspace_id"
+    assert str(e.value).startswith("unsupported legacy workspace ID")

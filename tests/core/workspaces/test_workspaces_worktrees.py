@@ -197,3 +197,16 @@ def test_git_refusing_removal_gives_failed(attached, repo: Path, tmp_path: Path)
     assert path.is_dir() and not m.store.get_root(c["execution_root_id"]).removed
     # the cleanup lease was released: occupancy can be taken again
     assert m.switch(execution_root_id=c["execution_root_id"])["disposition"] == "switched"
+
+
+def test_folder_deleted_outside_wskit_is_tombstoned_after_switching_away(attached, repo: Path):
+    import shutil
+
+    m, ws = attached
+    c = m.create_worktree(ws, "feat/x", "main")
+    shutil.rmtree(c["worktree_path"])
+    r = m.remove_worktree(c["execution_root_id"], return_to="agent_home")
+    assert r["disposition"] == "already_removed" and r["switched_to"] == "canonical_root:agent_home:default"
+    assert m.store.get_root(c["execution_root_id"]).removed
+    assert m.active().workspace_id == "agent_home:default"
+    assert git(repo, "rev-parse", "--verify", "feat/x")  # branch untouched
