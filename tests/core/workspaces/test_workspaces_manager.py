@@ -212,3 +212,26 @@ def test_anchor_stored_under_a_legacy_id_is_refused(manager, tmp_path: Path):
         m.attach(p)
     assert e.value.kind == "unsupported_legacy_workspace_id"
     assert str(e.value).startswith("unsupported legacy workspace ID")
+
+
+def test_resource_layer_loads_the_source_project_for_a_worktree_session(manager, repo: Path, tmp_path: Path,
+                                                                         wskit_pm, wskit_profile, wskit_home):
+    from wskit.plugin.hooks import WskitHooks
+    from wskit.trust import TrustStore
+    from wskit.workspace import load_workspace
+    from wsgit import commit
+
+    commit(repo, ".agents/skills/only-in-main/SKILL.md",
+           "---\nname: only-in-main\ndescription: d\n---\nbody\n")
+    m = manager()
+    ws = m.attach(repo)["workspace"]["workspace_id"]
+    c = m.create_worktree(ws, "feat/res", "main")
+    # the skill is committed, so the worktree has it too; delete it there to see which tree is read
+    (Path(c["worktree_path"]) / ".agents" / "skills" / "only-in-main" / "SKILL.md").unlink()
+    TrustStore.for_home(wskit_home).grant(repo)
+    res = load_workspace(WskitHooks(wskit_pm), m.snapshot().to_binding(), wskit_profile)
+    assert res.source_root == repo.resolve()
+    assert res.binding.execution_root == Path(c["worktree_path"]).resolve()
+    skills = res.registry("skill")
+    assert "only-in-main" in skills
+    assert str(skills.get("only-in-main").provenance.source_root) == str(repo.resolve())
