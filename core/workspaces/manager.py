@@ -72,6 +72,11 @@ class WorkspaceManager:
             raise WorkspaceError("unknown_workspace", f"workspace `{workspace_id}` is not registered")
         return ws
 
+    def _in_agent_home(self, d) -> bool:
+        """A folder of the agent home (not a git checkout of its own) is the agent home."""
+        return d.anchor == self.agent_home or (
+            is_within(d.anchor, self.agent_home) and not (d.anchor / ".git").exists())
+
     def _selector_id(self, workspace_id: str) -> str:
         return self.home_id if workspace_id == "agent_home" else workspace_id
 
@@ -131,7 +136,7 @@ class WorkspaceManager:
                                  field="path", path=str(path))
         pruned = self._prune_stale()
         d = discover_workspace_path(p)
-        if d.anchor == self.agent_home:
+        if self._in_agent_home(d):
             ws = self._workspace(self.home_id)
         else:
 
@@ -252,7 +257,7 @@ class WorkspaceManager:
             raise WorkspaceError("invalid_tool_input", "path is not a directory", field="path", path=str(path))
         d = discover_workspace_path(p)
 
-        ws_id = self.home_id if d.anchor == self.agent_home else workspace_id_for(d.anchor)
+        ws_id = self.home_id if self._in_agent_home(d) else workspace_id_for(d.anchor)
         if ws_id not in self.attached():
             raise WorkspaceError("not_attached", f"workspace for `{p}` is not attached; "
                                  f"attach canonical root `{d.anchor}` first")

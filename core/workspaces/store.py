@@ -94,11 +94,13 @@ class WorkspaceStore:
             pass
 
     @contextlib.contextmanager
-    def tx(self) -> Iterator[sqlite3.Connection]:
-        """One change: ``BEGIN IMMEDIATE`` … ``COMMIT`` (``ROLLBACK`` on any error)."""
+    def tx(self, write: bool = True) -> Iterator[sqlite3.Connection]:
+        """One change: ``BEGIN IMMEDIATE`` … ``COMMIT`` (``ROLLBACK`` on any error).
+        ``write=False`` opens a deferred (read) transaction, which WAL lets run
+        beside a writer."""
         conn = self._connect()
         try:
-            conn.execute("BEGIN IMMEDIATE")
+            conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             try:
                 yield conn
             except BaseException:
@@ -135,19 +137,19 @@ class WorkspaceStore:
 
     def get_workspace(self, workspace_id: str) -> WorkspaceEntry | None:
         """The entry, or None."""
-        with self.tx() as c:
+        with self.tx(write=False) as c:
             row = c.execute("SELECT * FROM workspaces WHERE workspace_id=?", (workspace_id,)).fetchone()
         return _ws(row) if row else None
 
     def workspaces(self) -> list[WorkspaceEntry]:
         """Every entry, sorted by id."""
-        with self.tx() as c:
+        with self.tx(write=False) as c:
             return [_ws(r) for r in c.execute("SELECT * FROM workspaces ORDER BY workspace_id")]
 
     # -- bindings and active entry -----------------------------------------
     def bindings(self, agent_id: str) -> list[str]:
         """The agent's attached workspace ids, in attachment order."""
-        with self.tx() as c:
+        with self.tx(write=False) as c:
             return [r[0] for r in c.execute(
                 "SELECT workspace_id FROM bindings WHERE agent_id=? ORDER BY position", (agent_id,))]
 
@@ -170,7 +172,7 @@ class WorkspaceStore:
 
     def get_active(self, agent_id: str) -> ActiveWorkspaceEntry | None:
         """The agent's active projection, or None before the first use."""
-        with self.tx() as c:
+        with self.tx(write=False) as c:
             row = c.execute("SELECT entry FROM active_entries WHERE agent_id=?", (agent_id,)).fetchone()
         return ActiveWorkspaceEntry.model_validate_json(row[0]) if row else None
 
@@ -184,13 +186,13 @@ class WorkspaceStore:
     # -- execution roots --------------------------------------------------
     def get_root(self, root_id: str) -> ExecutionRootEntry | None:
         """The root (tombstones included), or None."""
-        with self.tx() as c:
+        with self.tx(write=False) as c:
             row = c.execute("SELECT * FROM execution_roots WHERE execution_root_id=?", (root_id,)).fetchone()
         return _root(row) if row else None
 
     def roots(self, workspace_ids: list[str] | None = None, include_removed: bool = False) -> list[ExecutionRootEntry]:
         """Roots sorted by (workspace id, root id); all workspaces when ``workspace_ids`` is None."""
-        with self.tx() as c:
+        with self.tx(write=False) as c:
             rows = c.execute("SELECT * FROM execution_roots ORDER BY workspace_id, execution_root_id").fetchall()
         out = [_root(r) for r in rows]
         return [r for r in out if (include_removed or not r.removed)
@@ -198,7 +200,7 @@ class WorkspaceStore:
 
     def live_root_at(self, workspace_id: str, path: Path, kind: str) -> ExecutionRootEntry | None:
         """The non-removed root of ``kind`` at ``path`` in the workspace, or None."""
-        with self.tx() as c:
+        with self.tx(write=False) as c:
             row = c.execute("SELECT * FROM execution_roots WHERE workspace_id=? AND filesystem_path=? AND "
                             "root_kind=? AND removed_at IS NULL", (workspace_id, str(path), kind)).fetchone()
         return _root(row) if row else None
@@ -285,7 +287,7 @@ class WorkspaceStore:
 
     def occupancies(self, root_ids: list[str] | None = None, active_only: bool = True) -> list[OccupancyRecord]:
         """Occupancy records (unreleased only by default), by root then acquisition time."""
-        with self.tx() as c:
+        with self.tx(write=False) as c:
             rows = c.execute("SELECT * FROM occupancy ORDER BY execution_root_id, acquired_at, occupancy_id")
             out = [_occ(r) for r in rows]
         return [o for o in out if (not active_only or o.released_at is None)

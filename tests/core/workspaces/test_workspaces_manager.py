@@ -235,3 +235,29 @@ def test_resource_layer_loads_the_source_project_for_a_worktree_session(manager,
     skills = res.registry("skill")
     assert "only-in-main" in skills
     assert str(skills.get("only-in-main").provenance.source_root) == str(repo.resolve())
+
+
+def test_folders_of_the_agent_home_belong_to_the_agent_home(manager):
+    m = manager()
+    notes = m.agent_home / "notes"
+    assert m.attach(notes)["workspace"]["workspace_id"] == "agent_home:default"
+    r = m.switch(path=str(notes))
+    assert r["active"]["workspace_id"] == "agent_home:default" and r["active"]["cwd"] == str(notes)
+
+
+def test_profile_without_managed_worktrees(manager, repo: Path, tmp_path: Path):
+    from wskit.workspaces import ExecutionProfile
+
+    m = manager(profile=ExecutionProfile(supports_managed_worktrees=False))
+    ws = m.attach(repo)["workspace"]["workspace_id"]
+    with pytest.raises(WorkspaceError) as e:
+        m.create_worktree(ws, "x", "main")
+    assert (e.value.kind, str(e.value)) == (
+        "managed_worktrees_disabled", "managed worktrees are disabled by the execution profile")
+    wt = tmp_path / "wt"
+    git(repo, "worktree", "add", "-q", "-b", "side", str(wt))
+    with pytest.raises(WorkspaceError) as e:
+        m.switch(path=str(wt))
+    assert e.value.kind == "managed_worktrees_disabled"
+    assert "git_worktree_root is disabled by the current host_local execution profile" in str(e.value)
+    assert m.snapshot().policy.supports_managed_worktrees is False
