@@ -16,7 +16,7 @@ GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "
 def repo(tmp_path: Path) -> Path:
     r = tmp_path / "proj"
     r.mkdir()
-    env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1"}
+    env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
     subprocess.run([*GIT, "-C", str(r), "init", "-q"], check=True, env=env)
     (r / "README.md").write_text("x\n")
     subprocess.run([*GIT, "-C", str(r), "add", "."], check=True, env=env)

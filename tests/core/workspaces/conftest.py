@@ -10,8 +10,8 @@ from wsgit import GIT_ENV, commit, git
 
 @pytest.fixture(autouse=True)
 def _git_identity(monkeypatch):
-    """wskit's own git calls (worktree add, update-ref) need no identity, but
-    pin one anyway so nothing reads the developer's config."""
+    """wskit's own git calls (worktree add, update-ref) need no identity; pin
+    one anyway and ignore the system and global git config."""
     for k, v in GIT_ENV.items():
         monkeypatch.setenv(k, v)
 

@@ -9,13 +9,13 @@ from pathlib import Path
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "wskit test", "GIT_AUTHOR_EMAIL": "test@example.invalid",
     "GIT_COMMITTER_NAME": "wskit test", "GIT_COMMITTER_EMAIL": "test@example.invalid",
-    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull,
 }
 
 
 def git(cwd: Path, *args: str) -> str:
     """Run git with a fixed identity (works on a clean machine) and return stdout."""
-    env = {**os.environ, **GIT_ENV, "HOME": str(cwd)}
+    env = {**os.environ, **GIT_ENV}
     proc = subprocess.run(["git", "-c", "user.name=wskit test", "-c", "user.email=test@example.invalid",
                            "-c", "init.defaultBranch=main", "-c", "protocol.file.allow=always",
                            "-C", str(cwd), *args], capture_output=True, text=True, env=env)
