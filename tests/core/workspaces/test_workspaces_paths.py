@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+import posixpath
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from wskit.binding import normalize_lexical
 from wskit.workspaces import (WorkspaceError, agent_home_id, canonical_root_id, check_view, resolve_read_path,
@@ -75,3 +78,15 @@ def test_write_paths_stay_inside_the_execution_root_reads_may_leave():
         resolve_write_path(root, cwd, "../../etc/passwd")
     assert (e.value.kind, str(e.value)) == ("execution_root_violation", "path escapes execution root")
     assert resolve_read_path(cwd, "/etc/hosts") == Path("/etc/hosts")
+
+
+_component = st.sampled_from(["a", "b", ".", "..", "", "c.d", "..."])
+
+
+@given(st.lists(_component, max_size=12))
+def test_normalisation_properties(parts):
+    raw = "/" + "/".join(parts)
+    norm = normalize_lexical(raw)
+    assert normalize_lexical(norm) == norm  # idempotent
+    assert norm.is_absolute() and not {".", ".."} & set(norm.parts[1:])
+    assert str(norm) == posixpath.normpath("/" + raw.lstrip("/"))
