@@ -103,7 +103,8 @@ def normalize_lexical(path: str | os.PathLike[str], base: str | os.PathLike[str]
     """
     raw = os.fspath(path)
     if not os.path.isabs(raw):
-        raw = os.path.join(os.fspath(base) if base is not None else os.getcwd(), raw)
+        start = os.fspath(base) if base is not None else os.getcwd()
+        raw = os.path.join(os.getcwd(), start, raw)  # a relative base is taken from the cwd too
     parts: list[str] = []
     for comp in raw.split(os.sep):
         if comp in ("", "."):

@@ -90,3 +90,9 @@ def test_normalisation_properties(parts):
     assert normalize_lexical(norm) == norm  # idempotent
     assert norm.is_absolute() and not {".", ".."} & set(norm.parts[1:])
     assert str(norm) == posixpath.normpath("/" + raw.lstrip("/"))
+
+
+def test_relative_base_is_taken_from_cwd(tmp_path: Path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert normalize_lexical("x/../y", base="sub") == tmp_path / "sub" / "y"
+    assert normalize_lexical("y") == tmp_path / "y"
