@@ -39,6 +39,7 @@ DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
     ("commands", "wskit.builtin_plugins.commands"),
     ("agents", "wskit.builtin_plugins.agents"),
     ("styles", "wskit.builtin_plugins.styles"),
+    ("workspaces", "wskit.builtin_plugins.workspaces"),
 )
 
 
