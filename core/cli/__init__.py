@@ -99,10 +99,13 @@ def make_cli(pm=None) -> click.Group:
     @click.option("--host", default="wskit", envvar="WSKIT_HOST", show_default=True,
                   help="Host profile name (adds .<host>/ folders, <HOST>.md). Env: WSKIT_HOST.")
     @click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
+    @click.option("--plugin-dir", "plugin_dirs", multiple=True, type=click.Path(file_okay=False),
+                  help="Load the content plugin in DIR (repeatable; always active, never overridden).")
     @click.pass_context
-    def cli(ctx: click.Context, home: str | None, host: str, as_json: bool) -> None:
+    def cli(ctx: click.Context, home: str | None, host: str, as_json: bool, plugin_dirs: tuple[str, ...]) -> None:
         """Inspect and manage wskit workspaces: resources, trust, plugins, sessions."""
         ctx.obj = WsctlContext(home=home, host=host, json=as_json, pm=pm)
+        ctx.obj.plugin_dirs = tuple(plugin_dirs)
 
     return cli
 

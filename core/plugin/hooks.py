@@ -134,10 +134,22 @@ class WskitHooks:
     def plugin_bundles(
         self, binding: "Binding", profile: "HostProfile", trust: "TrustDecision"
     ) -> tuple[list[ResourceSource], list[Diagnostic]]:
-        """Every plugin's content-plugin sources."""
-        return self._flat(
-            "wskit_plugin_bundles", ResourceSource, binding=binding, profile=profile, trust=trust
-        )
+        """Every plugin's content-plugin sources (implementations may also
+        return :class:`~wskit.models.Diagnostic` items: plugins that failed to load)."""
+        res = self.call("wskit_plugin_bundles", binding=binding, profile=profile, trust=trust)
+        sources: list[ResourceSource] = []
+        for plugin, value in res.values:
+            for v in value if isinstance(value, (list, tuple)) else [value]:
+                if isinstance(v, ResourceSource):
+                    sources.append(v)
+                elif isinstance(v, Diagnostic):
+                    res.diagnostics.append(v)
+                else:
+                    res.diagnostics.append(Diagnostic(
+                        level="error", code="bad-contribution", plugin=plugin, hook="wskit_plugin_bundles",
+                        message=f"plugin {plugin!r} returned {type(v).__name__} from wskit_plugin_bundles, "
+                        "expected ResourceSource"))
+        return sources, res.diagnostics
 
     def discover_rules(self, source: ResourceSource, catalog_root: Path) -> HookResults:
         """Rule files of ``source`` (raw per-plugin values; the rules layer interprets them)."""

@@ -40,6 +40,10 @@ DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
     ("agents", "wskit.builtin_plugins.agents"),
     ("styles", "wskit.builtin_plugins.styles"),
     ("workspaces", "wskit.builtin_plugins.workspaces"),
+    ("bundles", "wskit.builtin_plugins.bundles"),
+    ("mcp", "wskit.builtin_plugins.mcp"),
+    ("lsp", "wskit.builtin_plugins.lsp"),
+    ("hooks", "wskit.builtin_plugins.hooks"),
 )
 
 
