@@ -30,7 +30,7 @@ def apply_enablement(bundles: list[Bundle], layers: list[SettingsLayer]) -> tupl
     :returns: ``(bundles, diagnostics)`` in the same order.
     """
     diags: list[Diagnostic] = []
-    wanted: dict[str, tuple[bool, str]] = {}
+    wanted: list[tuple[str, bool]] = []  # in layer order: the last match wins
     for layer in layers:
         emap = layer.data.get("enabledPlugins")
         if emap is None:
@@ -50,14 +50,14 @@ def apply_enablement(bundles: list[Bundle], layers: list[SettingsLayer]) -> tupl
                                         message=f"{layer.scope} settings of an untrusted project cannot enable "
                                         f"{key!r}; only disabling is allowed"))
                 continue
-            wanted[key] = (value, layer.scope)
+            wanted.append((key, value))
     out: list[Bundle] = []
     for b in bundles:
         if b.state == "error" or b.origin == "cli":
             out.append(b)
             continue
         enabled = b.manifest.default_enabled if b.manifest else True
-        for key, (value, _scope) in wanted.items():
+        for key, value in wanted:
             if _matches(key, b):
                 enabled = value
         out.append(b if enabled else b.with_state("inactive"))

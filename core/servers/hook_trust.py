@@ -193,3 +193,11 @@ class HookTrustStore:
                 return False
             self._write(projects)
         return True
+
+
+def runnable_hooks(hooks: Iterable[HookDefinition], status: HookTrustStatus) -> list[HookDefinition]:
+    """The hooks a runner may execute: in-process ``function`` hooks always,
+    external ones only when ``status`` is ``trusted`` (a ``modified``,
+    ``untrusted``, ``error`` or ``disabled`` configuration runs none of them;
+    Blade §11.5 enforcement)."""
+    return [h for h in hooks if h.type == "function" or status.runs]
