@@ -3,7 +3,10 @@ settings keys and marketplace inline ``lspServers`` (Claude Code
 reference/conventions.md §1.12), validated with Blade's schema and limits
 (reference/blade.md §13). Plugin servers have ids ``plugin:<plugin>:<server>``.
 
-One deliberate difference from Blade: extensions keep their case (Blade
+Two deliberate differences from Blade: a timeout outside Blade's range is
+clamped into it with an ``lsp-timeout-clamped`` warning instead of failing
+the server (the published jdtls and kotlin entries ask for a 120000 ms
+startup); other out-of-range values are errors. And extensions keep their case (Blade
 lower-cases them), because case-sensitive file systems distinguish ``.C``
 (C++) from ``.c`` and clangd's published map relies on it.
 """
@@ -85,9 +88,16 @@ def parse_lsp_server(name: str, raw: Any, *, rid: str, prov: Provenance, plugin:
     if transport not in ("stdio", "socket"):
         return bad("'transport' must be stdio or socket")
     ints: dict[str, int] = {}
+    notes: list[Diagnostic] = []
     for key, (attr, lo, hi) in INT_FIELDS.items():
         if key in cfg:
             v = cfg[key]
+            if isinstance(v, int) and not isinstance(v, bool) and key.endswith("Timeout") and not lo <= v <= hi:
+                clamped = min(max(v, lo), hi)
+                notes.append(Diagnostic(level="warning", code="lsp-timeout-clamped", path=path, plugin=plugin,
+                                        message=f"LSP server {name!r}: {key} {v} ms is outside Blade's range "
+                                        f"{lo}..{hi}; using {clamped}"))
+                v = clamped
             if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
                 return bad(f"{key} must be an integer between {lo} and {hi}")
             ints[attr] = v
@@ -101,7 +111,7 @@ def parse_lsp_server(name: str, raw: Any, *, rid: str, prov: Provenance, plugin:
         enabled=cfg.get("enabled", True), transport=transport, workspace_folder=wf,
         restart_on_crash=cfg.get("restartOnCrash", True), diagnostics=cfg.get("diagnostics", True),
         config=cfg, **ints,
-    ), []
+    ), notes
 
 
 def load_lsp_servers(source: ResourceSource) -> LoadResult:

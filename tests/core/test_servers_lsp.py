@@ -44,3 +44,11 @@ def test_more_than_32_servers_refused(wskit_pm, wskit_profile, make_tree):
     ws = make_tree({".lsp.json": json.dumps({f"s{i}": GOOD for i in range(33)})})
     w = load(wskit_pm, ws, wskit_profile)
     assert any(d.code == "lsp-too-many" for d in w.diagnostics) and len(w.registry("lsp_server")) == 0
+
+
+def test_timeouts_out_of_range_are_clamped_with_a_warning(wskit_pm, wskit_profile, make_tree):
+    ws = make_tree({".lsp.json": json.dumps({"java": {**GOOD, "startupTimeout": 120000, "requestTimeout": 5}})})
+    w = load(wskit_pm, ws, wskit_profile)
+    srv = w.registry("lsp_server").get("java")
+    assert srv.startup_timeout == 60000 and srv.request_timeout == 100
+    assert [d.code for d in w.diagnostics].count("lsp-timeout-clamped") == 2
