@@ -87,7 +87,8 @@ def wskit_plugin_bundles(
 
     :returns: plugin-scope :class:`~wskit.models.ResourceSource` objects (one
         per active bundle, ``plugin`` set) whose resources are namespaced
-        ``plugin:<plugin>:<name>``.
+        ``plugin:<plugin>:<name>``; :class:`~wskit.models.Diagnostic` items may
+        be mixed in (plugins that failed to load, with path and reason).
 
     .. versionadded:: 0.1
     """

@@ -65,3 +65,20 @@ def test_untrusted_project_mcp_is_not_loaded(wskit_pm, wskit_profile, make_tree)
     ws = make_tree({".mcp.json": json.dumps({"a": {"command": "x"}})})
     w = load(wskit_pm, ws, wskit_profile, trusted=False)
     assert len(w.registry("mcp_server")) == 0
+
+
+def test_session_servers_sit_between_workspace_and_explicit(wskit_pm, wskit_profile, make_tree):
+    from wskit.models import Provenance, Scope
+    from wskit.resources.servers import McpServer
+    from wskit.session import snapshot
+
+    ws = make_tree({".mcp.json": json.dumps({"a": {"command": "from-project"}})})
+    w = load(wskit_pm, ws, wskit_profile)
+    prov = Provenance(scope=Scope.CLI, source_root=str(ws), path="<session>", sha256="0" * 64)
+    sess = McpServer(id="cli:a", name="a", provenance=prov, command="from-session")
+    reg, _ = resolve_mcp_servers(snapshot(w), session=[sess])
+    assert reg.get("a").command == "from-session"
+    reg, _ = resolve_mcp_servers(w, session=[sess], explicit=['{"a": {"command": "explicit"}}'])
+    assert reg.get("a").command == "explicit"
+    reg, _ = resolve_mcp_servers(w, session=[sess], strict=True)
+    assert len(reg) == 0
