@@ -4,7 +4,7 @@
   ``hooks/hooks.json`` plus manifest paths, each once) and inline objects;
 - a project-root source (``root == base``, contributed by the ``mcp``/``lsp``
   built-ins): ``.mcp.json`` / ``.lsp.json``;
-- a config folder (``~/.claude``, ``<ws>/.blade``…): the ``settings.json`` and
+- a config folder (``~/.claude``, ``<ws>/.blade``…; not ``.agents``): the ``settings.json`` and
   ``settings.local.json`` key (``mcpServers``, ``lspServers``, ``hooks``);
   definitions from ``settings.local.json`` get scope ``local``.
 """
@@ -59,6 +59,8 @@ def blocks(source: ResourceSource, kind: str, default_file: str, settings_key: s
         diags.extend(d)
         if data is not None:
             out.append(ConfigBlock(data, default_file, source.scope, True))
+        return out, diags
+    if base_rel.rsplit("/", 1)[-1] == ".agents":  # not a settings folder in any convention
         return out, diags
     for name, scope in (("settings.json", source.scope), ("settings.local.json", Scope.LOCAL)):
         rel = f"{base_rel}/{name}"
