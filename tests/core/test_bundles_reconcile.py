@@ -52,3 +52,15 @@ def test_reconcile_replaces_and_keeps_snapshots(wskit_pm, wskit_profile, make_tr
     (home / ".wskit/settings.json").write_text(json.dumps({"enabledPlugins": {"p": True}}))
     reconcile(w)
     assert "plugin:p:s" in w.registry("skill").ids()
+
+
+def test_commands_agents_styles_of_a_bundle_are_namespaced(tmp_path, wskit_pm, wskit_profile, make_tree):
+    p = plugin(tmp_path / "p", "kit", {
+        "commands/ship.md": "---\ndescription: Ship it\n---\nShip $ARGUMENTS\n",
+        "agents/helper.md": "---\nname: helper\ndescription: Helps\n---\nYou help.\n",
+        "alt-styles/terse.md": "---\nname: terse\ndescription: Short answers\n---\nBe terse.\n",
+    }, outputStyles="./alt-styles")
+    w = load(wskit_pm, make_tree({"a": "b"}), wskit_profile, plugin_dirs=[str(p)])
+    assert w.registry("command").get("kit:ship").id == "plugin:kit:ship"
+    assert w.registry("agent").get("kit:helper").provenance.plugin == "kit"
+    assert [s.id for s in w.registry("style").active()] == ["plugin:kit:terse"]
