@@ -127,6 +127,7 @@ class RuleSettings(Frozen):
         ``wsctl rules`` to find the project (default ``.git``).
     :ivar honour_gitignore: skip what ``.gitignore`` files ignore (default True).
     :ivar extra_skip_dirs: more folder names never walked.
+    :ivar invocation_policy: default barrier policy of sessions: ``writes`` or ``batch``.
     """
 
     max_file_bytes: int | None = 1024 * 1024
@@ -140,6 +141,7 @@ class RuleSettings(Frozen):
     project_root_markers: tuple[str, ...] = (".git",)
     honour_gitignore: bool = True
     extra_skip_dirs: tuple[str, ...] = Field(default=())
+    invocation_policy: Literal["writes", "batch"] = "writes"
 
     @classmethod
     def blade_preset(cls, **overrides: Any) -> "RuleSettings":

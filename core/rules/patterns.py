@@ -158,13 +158,13 @@ class PathMatcher:
                 continue
             try:
                 include, _exclude = wcglob.translate(p, flags=FLAGS, limit=max(budget, 1))
-            except wcglob.PatternLimitException:
-                problems.append(PatternProblem(
-                    p, "rule-pattern-limit",
-                    f"brace expansion exceeds the rule's budget of {EXPANSION_LIMIT} patterns; it matches nothing"))
-                continue
-            except Exception as err:  # any other wcmatch refusal
-                problems.append(PatternProblem(p, "rule-pattern-invalid", f"invalid glob: {err}"))
+            except Exception as err:  # wcmatch's PatternLimitException, or another refusal
+                if type(err).__name__ == "PatternLimitException":
+                    problems.append(PatternProblem(
+                        p, "rule-pattern-limit",
+                        f"brace expansion exceeds the rule's budget of {EXPANSION_LIMIT} patterns; it matches nothing"))
+                else:
+                    problems.append(PatternProblem(p, "rule-pattern-invalid", f"invalid glob: {err}"))
                 continue
             budget -= len(include)
             usable.append(p)

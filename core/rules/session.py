@@ -261,5 +261,6 @@ def session_rules(session) -> SessionRules:
         catalog = session.catalogs.get("rules") if session.catalogs else None
         if catalog is None:
             catalog = RuleCatalog.empty(session.binding.source_root, trusted=False)
-        obj = runtime.setdefault("rules", SessionRules(catalog, session.binding))
+        obj = runtime.setdefault("rules", SessionRules(catalog, session.binding,
+                                                       policy=catalog.settings.invocation_policy))
     return obj
