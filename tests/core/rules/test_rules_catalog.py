@@ -43,10 +43,10 @@ def test_shell_rules_every_rule_but_static(tree):
 
 
 def test_budget_keeps_most_specific_whole_files_and_reports_skipped(rules_ws):
-    ws = rules_ws({"AGENTS.md": "r" * 50, "a/AGENTS.md": "a" * 45, "a/b/AGENTS.md": "b" * 40})
+    ws = rules_ws({"AGENTS.md": "r" * 50, "a/AGENTS.md": "a" * 55, "a/b/AGENTS.md": "b" * 40})
     cat, root = ws.catalog("rules"), ws.binding.source_root
     sel = cat.static_rules(root / "a/b", budget=92)
-    # from the most specific end: 40 fits (52 left), 45 does not, 50 still fits (2 left)
+    # from the most specific end: 40 fits (52 left), 55 does not, 50 still fits (2 left)
     assert _p(sel) == ["AGENTS.md", "a/b/AGENTS.md"]
     assert [(s.rule.path, s.reason) for s in sel.skipped] == [("a/AGENTS.md", "over-budget")]
     assert all(r.bytes == len(r.body) for r in sel.files)
