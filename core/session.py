@@ -192,7 +192,10 @@ class SessionResources:
         return kid
 
     def state(self, extensions: dict[str, Any] | None = None) -> SessionState:
-        """The serialisable :class:`SessionState` of this session."""
+        """The serialisable :class:`SessionState` of this session (with ``extensions["rules"]``
+        — static provenance digest and delivered rule refs — when a rule catalog is present)."""
+        if self.catalogs.get("rules") is not None:
+            self.rules  # noqa: B018 - pins the static provenance digest into the state
         b = self.binding
         return SessionState(
             session_id=self.session_id,

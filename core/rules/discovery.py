@@ -101,7 +101,8 @@ class _Walker:
             res = safefs.read_bytes(self.root, rel, max_bytes=1024 * 1024)
             return pathspec.GitIgnoreSpec.from_lines(safefs.decode_text(res.raw, res.path).split("\n"))
         except safefs.SafeFsError as err:
-            self.diags.append(err.diagnostic(level="warning"))
+            self.diags.append(Diagnostic(level="warning", code="gitignore-unreadable", path=err.path,
+                                         message=f"{err.args[0]}; its patterns are not applied"))
         except Exception as err:  # pathspec refusing a pattern
             self.diags.append(Diagnostic(level="warning", code="gitignore-invalid",
                                          path=os.path.join(self.root, rel), message=str(err)))

@@ -88,10 +88,11 @@ def explain(catalog: RuleCatalog, target: str, cwd: str, budget: int | None = No
             continue
         shown = display_path(d.path, catalog.root) if catalog.home is None or not d.path.startswith(catalog.home + os.sep) \
             else "~/" + os.path.relpath(d.path, catalog.home)
+        source = "user" if shown.startswith("~/") else "local" if shown.endswith("CLAUDE.local.md") else "project"
         if d.code == "rule-shadowed":
-            out.append(_plain(shown, "project", False, "shadowed", d.message))
+            out.append(_plain(shown, source, False, "shadowed", d.message))
         elif (d.level == "error" or d.code in _INVALID_WARNINGS) and not d.code.startswith("rule-import"):
-            out.append(_plain(shown, "project", False, "invalid", f"{d.code}: {d.message}"))
+            out.append(_plain(shown, source, False, "invalid", f"{d.code}: {d.message}"))
     if not catalog.trusted and profile is not None:
         for path in untrusted_candidates(catalog.root, rel, profile):
             out.append(_plain(path, "project", False, "untrusted", "the project is not trusted; the file was not read"))
