@@ -11,7 +11,8 @@ names only when neither is), ``AGENTS.override.md``, ``.<host>/AGENTS.md``,
 The project walk never follows links, skips VCS folders, ``node_modules``,
 virtual environments (by name or by ``pyvenv.cfg``), caches and build output,
 and whatever the repository's ``.gitignore`` files ignore (pathspec's
-``GitIgnoreSpec``; deeper files override shallower ones). ``CLAUDE.local.md``
+``GitIgnoreSpec``; deeper files override shallower ones), and git worktrees
+checked out inside the project (they hold copies of its rules). ``CLAUDE.local.md``
 is exempt from ``.gitignore``: it is meant to be ignored. User folders follow
 links (design §5), cycle-safe. Every read goes through :mod:`wskit.safefs`.
 """
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pathspec
 
@@ -117,6 +119,16 @@ class _Walker:
                 return bool(res.include)
         return False
 
+    def linked_worktree(self, rel_dir: str) -> bool:
+        """A git worktree checked out inside the project holds copies of its rules: never walked."""
+        full = os.path.join(self.root, rel_dir)
+        if not os.path.isfile(os.path.join(full, ".git")):
+            return False
+        from ..binding import _git_marker
+
+        found = _git_marker(Path(full))
+        return found is not None and found[0] == "worktree"
+
     def walk(self) -> None:
         stack: list[tuple[str, int, tuple]] = [("", 0, ())]
         while stack:
@@ -141,7 +153,7 @@ class _Walker:
                 if e.type != "dir" or e.name in self.skip or e.name in (".claude", self.host_dir):
                     continue
                 sub = _join(rel_dir, e.name)
-                if not self.ignored(sub, True, specs):
+                if not self.ignored(sub, True, specs) and not self.linked_worktree(sub):
                     stack.append((sub, depth + 1, specs))
 
     def _file(self, rel_dir: str, by: dict, name: str, specs: tuple, *, gitignore: bool = True) -> str | None:

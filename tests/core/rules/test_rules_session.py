@@ -188,3 +188,19 @@ def test_session_without_rules_plugin_has_an_empty_catalog(tmp_path, wskit_home)
     assert ws.catalog("rules") is None
     s = snapshot(ws)
     assert len(s.rules.catalog) == 0 and isinstance(s.check_invocation("W", "write", ["a.py"]), Proceed)
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git not installed")
+def test_worktree_inside_the_project_is_not_walked(tmp_path, wskit_home, wskit_pm):
+    from wskit.testing import write_tree
+
+    main = tmp_path / "main"
+    write_tree(main, {"AGENTS.md": "root"})
+    _git("init", "-q", "-b", "main", cwd=main)
+    _git("add", "-A", cwd=main)
+    _git("commit", "-qm", "init", cwd=main)
+    _git("worktree", "add", "-q", str(main / "trees" / "feature"), cwd=main)
+    assert (main / "trees" / "feature" / "AGENTS.md").is_file()
+    TrustStore.for_home(wskit_home).set(main, "trusted")
+    ws = load_workspace(WskitHooks(wskit_pm), Binding.discover(main), HostProfile(home=wskit_home))
+    assert [r.path for r in ws.catalog("rules").rules()] == ["AGENTS.md"]
