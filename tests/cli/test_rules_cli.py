@@ -112,3 +112,27 @@ def test_worktree_for_path_is_mapped(tmp_path, wsctl):
     data = json.loads(wsctl("rules", str(tmp_path / "wt"), "--for", str(tmp_path / "wt/api/x.py"), json=True).output)
     assert data["catalog_root"] == str(main.resolve())
     assert [r["path"] for r in data["contextual"]] == ["api/AGENTS.md"]
+
+
+class CodexLike:
+    """A host profile plugin setting Codex's compatibility options."""
+
+    from wskit.plugin import hookimpl
+
+    @hookimpl
+    def wskit_host_profiles(self):
+        from wskit.host import HostProfile
+
+        return [HostProfile(name="codexish", settings={"rules": {
+            "project_root_markers": ["ROOT.marker"], "fallback_filenames": ["TEAM.md"]}})]
+
+
+def test_host_settings_root_markers_and_fallbacks(tmp_path, wsctl, wskit_pm):
+    from wskit.testing import register_plugin
+
+    outer = write_tree(tmp_path / "outer", {"ROOT.marker": "", "TEAM.md": "team notes", "sub/x.py": ""})
+    with register_plugin(wskit_pm, CodexLike(), "codexish"):
+        wsctl("trust", "grant", str(outer))
+        data = json.loads(wsctl("--host", "codexish", "rules", str(outer / "sub"), json=True).output)
+    assert data["catalog_root"] == str(outer.resolve())
+    assert [r["path"] for r in data["static"]] == ["TEAM.md"]
