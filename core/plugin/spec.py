@@ -223,7 +223,6 @@ def wskit_register_commands(cli: "click.Group") -> None:
     """
 
 
-
 @hookspec
 def wskit_workspace_catalogs(workspace: Any) -> dict[str, Any] | None:
     """Catalogs (indexes that are not registries) a plugin builds for a workspace.

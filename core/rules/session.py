@@ -101,8 +101,10 @@ class SessionRules:
 
     @property
     def cwd(self) -> str:
-        """The session's working folder, mapped to the source project."""
-        return str(self.binding.to_source(self.binding.cwd))
+        """The session's working folder, mapped to the source project (the catalog
+        root when it lies outside, e.g. a binding for another checkout)."""
+        cwd = str(self.binding.to_source(self.binding.cwd))
+        return cwd if self.catalog.relative(cwd) is not None else self.catalog.root
 
     def map_paths(self, paths: Iterable[str | os.PathLike[str]]) -> list[str]:
         """Tool paths (relative to the session cwd, or absolute, in the execution
