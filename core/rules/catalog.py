@@ -134,6 +134,7 @@ class RuleCatalog:
         return self._rules
 
     def get(self, rule_id: str) -> RuleFile | None:
+        """The rule with this id, or None."""
         return self._by_id.get(rule_id)
 
     def by_path(self, path: str, user: bool = False) -> RuleFile | None:
@@ -182,7 +183,11 @@ class RuleCatalog:
 
     # -- queries -----------------------------------------------------------
 
-    def _cwd_rel(self, cwd: str | os.PathLike[str]) -> str:
+    def cwd_relative(self, cwd: str | os.PathLike[str]) -> str:
+        """``cwd`` relative to the root.
+
+        :raises RuleQueryError: when it lies outside the catalog root.
+        """
         rel = self.relative(cwd)
         if rel is None:
             raise RuleQueryError(f"{cwd} is outside the rule catalog root {self.root}")
@@ -201,7 +206,7 @@ class RuleCatalog:
         :param budget: byte budget over bodies (None: no budget).
         :raises RuleQueryError: when ``cwd`` lies outside the catalog root.
         """
-        kept, skipped = apply_budget(self._static(self._cwd_rel(cwd)), budget)
+        kept, skipped = apply_budget(self._static(self.cwd_relative(cwd)), budget)
         return RuleSelection("static", tuple(kept), tuple(skipped), (), budget)
 
     def triggers(self, target_paths: Iterable[str | os.PathLike[str]]) -> tuple[str, ...]:
@@ -213,7 +218,9 @@ class RuleCatalog:
                 out.add(rel)
         return tuple(sorted(out))
 
-    def _candidates(self, rel: str) -> Iterable[RuleFile]:
+    def candidates(self, rel: str) -> Iterable[RuleFile]:
+        """Rules that may apply to catalog-relative ``rel``: user rules, then the rules of
+        each ancestor scope (``rel`` itself included), from the index — O(depth + rules there)."""
         yield from self._user
         for scope in ancestors(rel):
             yield from self._scopes.get(scope, ())
@@ -229,12 +236,12 @@ class RuleCatalog:
 
         :raises RuleQueryError: when ``cwd`` lies outside the catalog root.
         """
-        cwd_rel = self._cwd_rel(cwd)
+        cwd_rel = self.cwd_relative(cwd)
         loaded = set(loaded_ids)
         trig = self.triggers(target_paths)
         chosen: dict[str, RuleFile] = {}
         for rel in trig:
-            for r in self._candidates(rel):
+            for r in self.candidates(rel):
                 if r.id in loaded or r.id in chosen:
                     continue
                 if not r.conditional:
@@ -254,7 +261,7 @@ class RuleCatalog:
 
         :raises RuleQueryError: when ``cwd`` lies outside the catalog root.
         """
-        static = {r.id for r in self._static(self._cwd_rel(cwd))}
+        static = {r.id for r in self._static(self.cwd_relative(cwd))}
         loaded = set(loaded_ids) | static
         kept, skipped = apply_budget([r for r in self._rules if r.id not in loaded], budget)
         return RuleSelection("contextual", tuple(kept), tuple(skipped), (), budget)

@@ -55,7 +55,7 @@ def explain(catalog: RuleCatalog, target: str, cwd: str, budget: int | None = No
     rel = catalog.relative(target)
     if rel is None:
         raise RuleQueryError(f"{target} is outside the rule catalog root {catalog.root}")
-    cwd_rel = catalog._cwd_rel(cwd)
+    cwd_rel = catalog.cwd_relative(cwd)
     static = catalog.static_rules(cwd, budget)
     ctx = catalog.contextual_rules(cwd, [target], (), budget)
     over = {s.rule.id: s.detail for s in (*static.skipped, *ctx.skipped)}

@@ -52,7 +52,7 @@ class ScopeTracker:
     def _select(self, targets: tuple[str, ...]) -> dict[str, RuleFile]:
         chosen: dict[str, RuleFile] = {}
         for rel in targets or ("",):
-            for r in self.catalog._candidates(rel):
+            for r in self.catalog.candidates(rel):
                 if r.display_path not in chosen and self.catalog.applies(r, rel):
                     chosen[r.display_path] = r
         return {r.display_path: r for r in self.catalog.order(chosen.values())}

@@ -67,6 +67,9 @@ def big(tmp_path_factory):
         expected.add(rel)
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
+    (home / ".claude" / "rules").mkdir(parents=True)
+    (home / ".claude" / "CLAUDE.md").write_text("user, unconditional")
+    (home / ".claude" / "rules" / "py.md").write_text('---\npaths: ["src*/**/*.py", "*.md"]\n---\nuser python\n')
     TrustStore.for_home(home).set(root, "trusted")
     pm = make_plugin_manager(load_entrypoints=False, env={})
     ws = load_workspace(WskitHooks(pm), Binding.discover(root), HostProfile(home=home))
@@ -75,7 +78,8 @@ def big(tmp_path_factory):
 
 def test_discovery_finds_exactly_the_generated_files(big):
     catalog, _dirs, expected = big
-    assert {r.path for r in catalog.rules()} == expected
+    assert {r.path for r in catalog.rules() if r.source != "user"} == expected
+    assert [r.path for r in catalog.rules() if r.source == "user"] == [".claude/CLAUDE.md", ".claude/rules/py.md"]
     assert [d for d in catalog.diagnostics if d.level == "error"] == []
     assert list(catalog.rules()) == sorted(catalog.rules(), key=RuleFile.sort_key)
 
