@@ -40,6 +40,7 @@ class ScopeTracker:
         self._targets: tuple[str, ...] = ()
         self._files: dict[str, RuleFile] = {}
         self._delivered: set[tuple[str, str]] = set()
+        #: diagnostics of the last re-read (e.g. a file that became too large); rendered with the snapshot
         self.diagnostics: list[Diagnostic] = []
 
     def _dirs(self, rels: Iterable[str]) -> tuple[str, ...]:
@@ -79,17 +80,19 @@ class ScopeTracker:
 
     def _reload_locked(self) -> None:
         fresh: dict[str, RuleFile] = {}
+        found: list[Diagnostic] = []
         for key, rule in self._files.items():
             cur, diags = reload_rule(rule, self.catalog.settings, self.catalog.home)
-            self.diagnostics.extend(diags)
+            found.extend(d for d in diags if d.code != "not-found")  # a deleted file just drops out
             if cur is not None:
                 fresh[key] = cur
         self._files = fresh
+        self.diagnostics = found
 
     def snapshot(self) -> RuleSelection:
         """The current scope snapshot (definition order), with its target paths."""
         files = sorted(self._files.values(), key=RuleFile.sort_key)
-        return RuleSelection("contextual", tuple(files), (), self._targets)
+        return RuleSelection("contextual", tuple(files), (), self._targets, diagnostics=tuple(self.diagnostics))
 
     def pending(self) -> list[RuleFile]:
         """Files of the snapshot whose (path, digest) was never delivered."""

@@ -54,3 +54,12 @@ def test_directory_target_is_its_own_scope_and_render_json(rules_ws):
     data = snap.render_json()
     assert [(i["path"], i["scope"]) for i in data["instructions"]] == [
         ("AGENTS.md", "."), ("backend/CLAUDE.md", "backend"), ("backend/AGENTS.md", "backend")]
+
+
+def test_refresh_reports_a_file_that_became_invalid(rules_ws, tmp_path):
+    t = snapshot(rules_ws(FILES)).rules.tracker
+    t.visit(["backend/app.py"])
+    (tmp_path / "ws" / "backend" / "AGENTS.md").write_text("now with a hidden \u200b character")
+    snap = t.refresh()
+    assert [r.path for r in snap.files] == ["AGENTS.md", "backend/CLAUDE.md"]
+    assert [d["code"] for d in snap.render_json()["diagnostics"]] == ["hidden-characters"]
