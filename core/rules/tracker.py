@@ -72,6 +72,16 @@ class ScopeTracker:
                 self._reload_locked()
             return self.snapshot()
 
+    def visit_shell(self) -> RuleSelection:
+        """A shell command cannot be targeted: the snapshot becomes every rule of the repository
+        (Sakura's whole-repository scan; the catalog already skips dependencies, caches, ignored files)."""
+        with self._lock:
+            if self._scope != ("*",):
+                self._files = {r.display_path: r for r in self.catalog.rules()}
+                self._scope, self._targets = ("*",), ()
+                self._reload_locked()
+            return self.snapshot()
+
     def refresh(self) -> RuleSelection:
         """Re-read the snapshot's files from disk: edits (by digest) replace, deletions drop out."""
         with self._lock:

@@ -63,3 +63,9 @@ def test_refresh_reports_a_file_that_became_invalid(rules_ws, tmp_path):
     snap = t.refresh()
     assert [r.path for r in snap.files] == ["AGENTS.md", "backend/CLAUDE.md"]
     assert [d["code"] for d in snap.render_json()["diagnostics"]] == ["hidden-characters"]
+
+
+def test_shell_visit_takes_the_whole_repository_then_a_path_narrows_it(rules_ws):
+    t = snapshot(rules_ws(FILES)).rules.tracker
+    assert _p(t.visit_shell()) == ["AGENTS.md", "backend/CLAUDE.md", "backend/AGENTS.md", "frontend/AGENTS.md"]
+    assert _p(t.visit(["frontend/x.ts"])) == ["AGENTS.md", "frontend/AGENTS.md"]
