@@ -15,9 +15,11 @@ from typing import Any
 from wskit import safefs
 from wskit.kinds import ResourceKind
 from wskit.markdown import read_frontmatter
+from wskit.mdscan import bool_field, component_dirs, text_field
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, Scope, sha256_hex
 from wskit.plugin import hookimpl
 from wskit.resources.skill import Skill
+from wskit.toolpolicy import SelectorError, parse_selectors, split_value
 
 KIND = "skill"
 #: Agent Skills name rule: 1-64 of lowercase letters, digits, single hyphens.
@@ -25,17 +27,17 @@ SPEC_NAME = re.compile(r"^(?=.{1,64}$)[a-z0-9]+(-[a-z0-9]+)*$")
 _KNOWN = {
     "name", "description", "license", "compatibility", "metadata", "allowed-tools", "allowed_tools",
     "argument-hint", "arguments", "user-invocable", "disable-model-invocation", "model",
-    "when_to_use", "when-to-use", "version",
+    "when_to_use", "when-to-use", "version", "argument_hint", "user_invocable", "disable_model_invocation",
 }
 #: Characters refused in a skill's folder name (see ``skill-name-invalid``).
 _UNSAFE_NAME = re.compile("[:\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]")
-_TRUE = {"true", "yes", "on", "1"}
-_FALSE = {"false", "no", "off", "0"}
 
 
 @hookimpl
 def wskit_resource_kinds():
-    return [ResourceKind(name=KIND, hook="wskit_load_skills", default_dir="skills")]
+    from wskit.skillruntime import skills_filter
+
+    return [ResourceKind(name=KIND, hook="wskit_load_skills", default_dir="skills", filter=skills_filter)]
 
 
 @hookimpl
@@ -43,11 +45,12 @@ def wskit_load_skills(source: ResourceSource) -> LoadResult:
     resources: list[Skill] = []
     diags: list[Diagnostic] = []
     root_rel = os.path.relpath(source.root, source.base).replace(os.sep, "/")
-    for sub in source.dirs_for(KIND, "skills"):
+    for sub in component_dirs(source, KIND, "skills"):
         try:
             # a component folder is a path-naming field (manifests set it): it
             # must be relative and contained, checked before it is joined
-            safefs.split_relative(sub)
+            if sub not in ("", "."):  # "." is the source root itself
+                safefs.split_relative(sub)
         except safefs.SafeFsError as err:
             diags.append(err.diagnostic(plugin=source.plugin).model_copy(
                 update={"path": os.path.join(source.root, err.path)}))
@@ -71,6 +74,8 @@ def wskit_load_skills(source: ResourceSource) -> LoadResult:
                 continue
             if entry.type != "dir":
                 continue
+            if source.names is not None and entry.name not in source.names:
+                continue
             skill, found = _load_one(source, _join(rel_dir, entry.name), entry.name, entry.link_target)
             diags.extend(found)
             if skill is not None:
@@ -82,6 +87,55 @@ def _join(a: str, b: str) -> str:
     return b if a in ("", ".") else f"{a}/{b}"
 
 
+#: Per-file byte limit of admin-installed skills (Sakura B3: 524,288 loads, one more is refused).
+ADMIN_FILE_LIMIT = 512 * 1024
+_LENIENT_FATAL = {"skill-missing-description"}
+
+
+def check_skill(fm, slug: str, path: str, has_bom: bool = False, plugin: str | None = None) -> list[Diagnostic]:
+    """Lenient checks of a parsed ``<slug>/SKILL.md`` (design §5).
+
+    :returns: diagnostics; level ``error`` means the skill is not loaded
+        (no frontmatter, unparseable YAML, no description); every violation of
+        the specification (:func:`wskit.skillcheck.spec_findings`) is a
+        ``warning`` with the code strict validation uses as an error.
+    """
+    from wskit.skillcheck import spec_findings
+
+    diags: list[Diagnostic] = [d.model_copy(update={"plugin": plugin}) for d in fm.diagnostics]
+    if has_bom:
+        diags.append(_warn(path, plugin, "skill-bom", 1, "SKILL.md starts with a byte-order mark (stripped)"))
+    if not fm.present:
+        diags.append(_err(path, plugin, "skill-no-frontmatter", 1,
+                          "SKILL.md must start with a '---' YAML frontmatter block"))
+        return diags
+    if not fm.ok:
+        return diags
+    data: dict[str, Any] = fm.data
+    for d in spec_findings(data, slug, fm, path):
+        level = "error" if d.code in _LENIENT_FATAL else "warning"
+        diags.append(d.model_copy(update={"level": level, "plugin": plugin}))
+    display = text_field(data.get("name")) or ""
+    description = text_field(data.get("description")) or ""
+    if not SPEC_NAME.match(slug):
+        diags.append(_warn(path, plugin, "skill-folder-format", None,
+                           f"folder name {slug!r} is not 1-64 lowercase letters, digits and single hyphens"))
+    for _line_no, cp in safefs.find_hidden_chars(display + "\n" + description):
+        diags.append(_warn(path, plugin, "hidden-characters", None,
+                           f"name or description contains the hidden character {cp}"))
+        break
+    key = "allowed_tools" if "allowed_tools" in data else "allowed-tools"
+    try:
+        parse_selectors(data.get(key))
+    except SelectorError as err:
+        diags.append(_warn(path, plugin, "invalid-allowed-tools", _line(fm, key),
+                           f"{err}; activating this skill denies every tool (fail closed)"))
+    for k in ("user-invocable", "disable-model-invocation"):
+        if bool_field(data.get(k), False) is None:
+            diags.append(_warn(path, plugin, "invalid-boolean", _line(fm, k), f"{k} must be a boolean"))
+    return diags
+
+
 def _load_one(
     source: ResourceSource, rel_dir: str, slug: str, link_target: str | None
 ) -> tuple[Skill | None, list[Diagnostic]]:
@@ -89,12 +143,16 @@ def _load_one(
     rel = f"{rel_dir}/SKILL.md"
     path = os.path.join(source.base, rel)
     plugin = source.plugin
+    limit = ADMIN_FILE_LIMIT if source.scope is Scope.ADMIN else None
     try:
         fm, res = read_frontmatter(source.base, rel, follow_links=source.follow_links)
     except safefs.SafeFsError as err:
         if err.code == "not-found":
             return None, []  # a folder without SKILL.md is not a skill
         return None, [err.diagnostic(plugin=plugin)]
+    if limit is not None and res.size > limit:
+        return None, [_err(path, plugin, "too-large", None,
+                           f"admin skill file is {res.size} bytes, over the limit of {limit} bytes")]
     bad = _UNSAFE_NAME.search(slug)
     if bad:
         # ':' is the namespace separator (a bare name holding it could never
@@ -109,44 +167,19 @@ def _load_one(
             Diagnostic(level="info", code="followed-link", path=path, plugin=plugin,
                        message=f"followed link to {link_target or res.link_target}")
         )
-    for d in fm.diagnostics:
-        diags.append(d.model_copy(update={"plugin": plugin}))
-    if not fm.present:
-        diags.append(_err(path, plugin, "skill-no-frontmatter", 1,
-                          "SKILL.md must start with a '---' YAML frontmatter block"))
+    found = check_skill(fm, slug, path, res.raw.startswith(b"\xef\xbb\xbf"), plugin)
+    diags.extend(found)
+    if any(d.level == "error" for d in found) or not fm.present or not fm.ok:
         return None, diags
-    if not fm.ok:
-        return None, diags
-    data: dict[str, Any] = fm.data
-    description = _text(data.get("description"))
-    if not description:
-        diags.append(_err(path, plugin, "skill-missing-description", _line(fm, "description"),
-                          "required field 'description' is missing or empty"))
-        return None, diags
-    display = _text(data.get("name")) or ""
-    if display and display != slug:
-        diags.append(_warn(path, plugin, "skill-name-mismatch", _line(fm, "name"),
-                           f"frontmatter name {display!r} differs from its folder {slug!r}; the folder name is used"))
-    if not SPEC_NAME.match(slug):
-        diags.append(_warn(path, plugin, "skill-name-format", None,
-                           f"folder name {slug!r} is not 1-64 lowercase letters, digits and single hyphens"))
-    if len(description) > 1024:
-        diags.append(_warn(path, plugin, "skill-description-too-long", _line(fm, "description"),
-                           f"description is {len(description)} characters (the specification allows 1024)"))
-    for line, cp in safefs.find_hidden_chars(display + "\n" + description):
-        diags.append(_warn(path, plugin, "hidden-characters", None,
-                           f"name or description contains the hidden character {cp}"))
-        break
+    data: dict[str, Any] = _canonical_keys(fm.data)
+    description = text_field(data.get("description")) or ""
+    display = text_field(data.get("name")) or ""
     tools_raw = data["allowed_tools"] if "allowed_tools" in data else data.get("allowed-tools")
     allowed = _tools(tools_raw)
     bools: dict[str, bool] = {}
     for key, default in (("user-invocable", True), ("disable-model-invocation", False)):
-        value = _bool(data.get(key), default)
-        if value is None:
-            diags.append(_warn(path, plugin, "invalid-boolean", _line(fm, key),
-                               f"{key} must be a boolean; using {default}"))
-            value = default
-        bools[key] = value
+        value = bool_field(data.get(key), default)
+        bools[key] = default if value is None else value
     if plugin:
         sid = f"plugin:{plugin}:{slug}"
     else:
@@ -164,73 +197,48 @@ def _load_one(
             scope=source.scope, source_root=source.base, path=rel, plugin=plugin, sha256=sha256_hex(res.raw)
         ),
         allowed_tools=allowed,
-        argument_hint=_text(data.get("argument-hint")),
+        argument_hint=text_field(data.get("argument-hint")),
         user_invocable=bools["user-invocable"],
         disable_model_invocation=bools["disable-model-invocation"],
-        model=_text(data.get("model")),
-        license=_text(data.get("license")),
-        compatibility=_text(data.get("compatibility")),
-        when_to_use=_text(data.get("when_to_use", data.get("when-to-use"))),
+        model=text_field(data.get("model")),
+        license=text_field(data.get("license")),
+        compatibility=text_field(data.get("compatibility")),
+        when_to_use=text_field(data.get("when-to-use")),
         arguments=arguments,
         metadata=metadata,
         extra={k: v for k, v in data.items() if k not in _KNOWN},
+        follow_links=source.follow_links,
+        max_file_bytes=limit,
     )
     return skill, diags
 
 
-def _text(v: Any) -> str | None:
-    if v is None:
-        return None
-    if isinstance(v, (dict, list)):
-        return None
-    return str(v).strip()
+_SNAKE_ALIASES = ("argument-hint", "user-invocable", "disable-model-invocation", "when-to-use")
+
+
+def _canonical_keys(data: dict[str, Any]) -> dict[str, Any]:
+    """Kebab-case keys are canonical; a snake_case spelling is used only when the
+    kebab one is absent (``allowed_tools`` is the exception: it wins, Sakura B2)."""
+    out = dict(data)
+    for key in _SNAKE_ALIASES:
+        snake = key.replace("-", "_")
+        if key not in out and snake in out:
+            out[key] = out[snake]
+    return out
+
 
 
 def _tools(v: Any) -> tuple[str, ...] | None:
-    if v is None:
+    """The raw selectors of an ``allowed-tools`` value (None: absent; ``()``: deny all).
+    Values the grammar cannot even split are kept as one item, so they fail closed."""
+    try:
+        items = split_value(v)
+    except SelectorError:
+        return (str(v),)
+    if items is None:
         return None
-    if isinstance(v, list):
-        return tuple(str(x).strip() for x in v if str(x).strip())
-    return tuple(p for p in (x.strip() for x in _split_tools(str(v))) if p)
+    return tuple(str(x).strip() if isinstance(x, str) else f"<not a string: {x!r}>" for x in items)
 
-
-def _split_tools(text: str) -> list[str]:
-    """Split on runs of commas/blanks that are not inside ``Tool(...)``: a
-    separator is kept when the next parenthesis after it is ``)``. Same result
-    as ``re.split(r"[,\\s]+(?![^()]*\\))", text)``, whose lookahead rescanned
-    the rest of the text at every separator (quadratic: seconds per skill)."""
-    next_paren = [""] * (len(text) + 1)
-    for i in range(len(text) - 1, -1, -1):
-        c = text[i]
-        next_paren[i] = c if c in "()" else next_paren[i + 1]
-    parts, start, i = [], 0, 0
-    while i < len(text):
-        if text[i] == "," or text[i].isspace():
-            j = i
-            while j < len(text) and (text[j] == "," or text[j].isspace()):
-                j += 1
-            if next_paren[j] != ")":
-                parts.append(text[start:i])
-                start = i = j
-                continue
-            i = j
-            continue
-        i += 1
-    parts.append(text[start:])
-    return parts
-
-
-def _bool(v: Any, default: bool) -> bool | None:
-    if v is None:
-        return default
-    if isinstance(v, bool):
-        return v
-    s = str(v).strip().lower()
-    if s in _TRUE:
-        return True
-    if s in _FALSE:
-        return False
-    return None
 
 
 def _line(fm, key: str) -> int | None:

@@ -42,25 +42,30 @@ class Binding(Frozen):
     worktree: bool = False
 
     @classmethod
-    def discover(cls, path: str | os.PathLike[str], markers: tuple[str, ...] = DEFAULT_ROOT_MARKERS) -> "Binding":
+    def discover(cls, path: str | os.PathLike[str], markers: tuple[str, ...] = DEFAULT_ROOT_MARKERS,
+                 *, lexical: bool = False) -> "Binding":
         """Find the binding for ``path`` (a folder, or a file whose folder is used).
 
         :param path: any path; made absolute and resolved (real path).
         :param markers: root marker names; ``.git`` gets the special rules above,
             any other name counts when it exists.
+        :param lexical: normalise paths lexically (:func:`normalize_lexical`,
+            no symlink resolution) instead of resolving them, as Holon's
+            ``discover_workspace_path`` does; used by :mod:`wskit.workspaces`
+            so workspace ids depend on the path as written.
         :raises FileNotFoundError: when ``path`` does not exist.
         """
         p = Path(path).expanduser()
         if not p.exists():
             raise FileNotFoundError(f"no such folder: {path}")
-        p = p.resolve()
+        p = normalize_lexical(p) if lexical else p.resolve()
         cwd = p if p.is_dir() else p.parent
         cur = cwd
         while True:
             for marker in markers:
                 cand = cur / marker
                 if marker == ".git":
-                    found = _git_marker(cur)
+                    found = _git_marker(cur, lexical=lexical)
                     if found is None:
                         continue
                     kind, main = found
@@ -88,7 +93,32 @@ class Binding(Frozen):
         return self.source_root / rel
 
 
-def _git_marker(folder: Path) -> tuple[str, Path | None] | None:
+def normalize_lexical(path: str | os.PathLike[str], base: str | os.PathLike[str] | None = None) -> Path:
+    """Normalise ``path`` lexically, like Holon's ``normalize_path``
+    (reference/holon-sakura.md A1): no symlink resolution; ``.`` dropped;
+    ``..`` pops one component but never above the root (``/../etc`` ->
+    ``/etc``); repeated separators collapse; a relative path is joined to
+    ``base`` (default: the process cwd).
+
+    :returns: an absolute :class:`~pathlib.Path`.
+    """
+    raw = os.fspath(path)
+    if not os.path.isabs(raw):
+        start = os.fspath(base) if base is not None else os.getcwd()
+        raw = os.path.join(os.getcwd(), start, raw)  # a relative base is taken from the cwd too
+    parts: list[str] = []
+    for comp in raw.split(os.sep):
+        if comp in ("", "."):
+            continue
+        if comp == "..":
+            if parts:
+                parts.pop()
+            continue
+        parts.append(comp)
+    return Path(os.sep + os.sep.join(parts))
+
+
+def _git_marker(folder: Path, lexical: bool = False) -> tuple[str, Path | None] | None:
     """Classify ``folder/.git``: ``("repo", None)``, ``("worktree", main)``,
     ``("submodule", None)`` or None when it is absent or does not count."""
     dot_git = folder / ".git"
@@ -119,12 +149,13 @@ def _git_marker(folder: Path) -> tuple[str, Path | None] | None:
     gd = Path(gitdir)
     if not gd.is_absolute():
         gd = folder / gd
-    gd = Path(os.path.realpath(gd))
+    norm = normalize_lexical if lexical else os.path.realpath
+    gd = Path(norm(gd))
     if gd.parent.name == "worktrees" and gd.parent.parent.name == ".git":
         return ("worktree", gd.parent.parent.parent)
     commondir = gd / "commondir"
     if commondir.is_file() and gd.parent.name == "worktrees":
-        common = Path(os.path.realpath(gd / commondir.read_text().strip()))
+        common = Path(norm(gd / commondir.read_text().strip()))
         return ("worktree", common.parent)
     if "modules" in gd.parts:
         return ("submodule", None)

@@ -20,6 +20,9 @@ class ResourceKind(Frozen):
         (for a plugin that adds a kind without adding a hookspec).
     :ivar default_dir: the folder under a source root that holds this kind.
     :ivar plural: plural used in listings (default ``name + "s"``).
+    :ivar filter: optional ``filter(resources, profile) -> (kept, diagnostics)``
+        applied to everything loaded for this kind before precedence (skills:
+        the ``skills_enabled`` switch; subagents: the host's reserved names).
     """
 
     name: str
@@ -27,6 +30,7 @@ class ResourceKind(Frozen):
     loader: Callable[[Any], Any] | None = None
     default_dir: str = ""
     plural: str = ""
+    filter: Callable[[list[Any], Any], tuple[list[Any], list[Any]]] | None = None
 
     @property
     def plural_name(self) -> str:

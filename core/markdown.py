@@ -79,6 +79,8 @@ class Frontmatter:
     :ivar body: the text after the closing ``---`` line ("" when only the head was read).
     :ivar ok: False when the block exists but could not be parsed into a mapping.
     :ivar diagnostics: warnings (retry used) and errors (unparseable), with lines.
+    :ivar key_lines: 1-based file line of each top-level key.
+    :ivar block: the raw YAML text between the ``---`` lines.
     """
 
     present: bool
@@ -87,6 +89,7 @@ class Frontmatter:
     ok: bool = True
     diagnostics: list[Diagnostic] = field(default_factory=list)
     key_lines: dict[str, int] = field(default_factory=dict)
+    block: str = ""
 
     def line_of(self, key: str) -> int | None:
         """1-based file line of a top-level key, when known."""
@@ -139,7 +142,7 @@ def parse_frontmatter(text: str, path: str | None = None) -> Frontmatter:
         )
     block = text[start : m.start()]
     body = text[m.end() + 1 :] if m.end() < len(text) else ""
-    fm = Frontmatter(present=True, body=body)
+    fm = Frontmatter(present=True, body=body, block=block)
     for i, line in enumerate(block.split("\n")):
         km = _TOP_KEY.match(line)
         if km and km.group(1) not in fm.key_lines:
@@ -150,13 +153,14 @@ def parse_frontmatter(text: str, path: str | None = None) -> Frontmatter:
         if retried != block:
             data2, err2 = _try_load(retried)
             if err2 is None:
+                first_line = _line_of(err_line(err))
                 data, err = data2, None
                 fm.diagnostics.append(
                     Diagnostic(
                         level="warning",
                         code="yaml-quoted-retry",
                         path=path,
-                        line=_line_of(err_line(err)),
+                        line=first_line,
                         message="frontmatter is not valid YAML; loaded after quoting values that contain ': '",
                     )
                 )
@@ -210,6 +214,12 @@ def _line_of(block_line: int | None) -> int | None:
 
 
 def _first_line(err: Exception) -> str:
+    problem = getattr(err, "problem", None)
+    if problem:
+        context = getattr(err, "context", None)
+        cmark = getattr(err, "context_mark", None)
+        where = f" (line {_line_of(cmark.line)})" if cmark is not None else ""
+        return f"{context}{where}: {problem}" if context else str(problem)
     text = str(err).strip().splitlines()
     return text[0] if text else type(err).__name__
 

@@ -171,6 +171,13 @@ class ResourceSource(Frozen):
         ``root`` (``{"skills": ("skills", "extra-skills")}``); kinds not named
         use their default folder.
     :ivar kinds: if set, only these kinds are loaded from this source.
+    :ivar names: if set, only resources with these bare names (skill slugs,
+        command names…) are loaded from this source; the admin skills source
+        uses it for the skills its manifest enables.
+    :ivar inline: inline component definitions by kind (``{"lsp_server": {...}}``)
+        from a plugin manifest or a ``strict: false`` marketplace entry.
+    :ivar host: host name of the profile that found the source (plugin sources:
+        ``${<HOST>_PLUGIN_ROOT}`` expands to the plugin root).
     """
 
     scope: Scope
@@ -182,6 +189,9 @@ class ResourceSource(Frozen):
     follow_links: bool = False
     components: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     kinds: frozenset[str] | None = None
+    names: frozenset[str] | None = None
+    inline: dict[str, Any] = Field(default_factory=dict)
+    host: str | None = None
 
     def dirs_for(self, kind: str, default: str) -> tuple[str, ...]:
         """Sub-folders of ``root`` holding resources of ``kind`` (relative)."""

@@ -138,6 +138,9 @@ class Registry:
             found = self._by_id.get(f"plugin:{head}:{rest}")
             if found is not None:
                 return found
+            found = self._native.get(name)  # native names may hold ':' (commands a/b.md -> a:b)
+            if found is not None:
+                return found
             raise UnknownResourceError(self.kind, name, self.ids())
         found = self._native.get(name)
         if found is not None:
@@ -198,3 +201,21 @@ def _dup(kind: str, res: Resource, prev: Resource) -> Diagnostic:
         message=f"{kind} id {res.id!r} already defined by {prev.provenance.absolute_path}; ignored",
         plugin=res.provenance.plugin,
     )
+
+
+def with_plugin_resources(registry: Registry, resources: "Iterable[Resource]") -> Registry:
+    """A new registry: ``registry`` without its plugin resources, plus ``resources``
+    (plugin-scope ones, kept side by side under their qualified ids). The input
+    registry is not changed (used by :func:`wskit.bundles.active.reconcile`)."""
+    base = registry.without_plugins()
+    by_id = dict(base._by_id)
+    plugin: dict[str, list[Resource]] = {}
+    diags = list(base.diagnostics)
+    for res in resources:
+        if res.id in by_id:
+            diags.append(_dup(registry.kind, res, by_id[res.id]))
+            continue
+        by_id[res.id] = res
+        plugin.setdefault(res.name, []).append(res)
+    return Registry(registry.kind, by_id, base._native, {n: tuple(v) for n, v in plugin.items()},
+                    base._shadowed, tuple(diags))

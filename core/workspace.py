@@ -48,6 +48,8 @@ class WorkspaceResources:
     :ivar registries: one immutable :class:`~wskit.registry.Registry` per kind.
     :ivar diagnostics: every diagnostic of the load (registry ones included).
     :ivar generation: unique load number (monotonic per process).
+    :ivar catalogs: indexes built after the registries by ``wskit_workspace_catalogs``
+        (``"rules"``: the :class:`~wskit.rules.catalog.RuleCatalog`).
     """
 
     binding: Binding
@@ -60,6 +62,7 @@ class WorkspaceResources:
     generation: int = field(default_factory=lambda: next(_GENERATIONS))
     hooks: Any = None
     closed: bool = False
+    catalogs: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def source_root(self) -> Path:
@@ -79,6 +82,10 @@ class WorkspaceResources:
     def counts(self) -> dict[str, int]:
         """Active resources per kind."""
         return {k: len(r) for k, r in sorted(self.registries.items())}
+
+    def catalog(self, name: str) -> Any:
+        """The catalog ``name`` (``"rules"``…) built by ``wskit_workspace_catalogs``, or None."""
+        return self.catalogs.get(name)
 
     def close(self) -> None:
         """Release what the load holds (nothing but a flag today; runtimes hook in here)."""
@@ -154,10 +161,12 @@ def load_workspace(
             found, d = hooks.load(kind, src)
             diags.extend(d)
             cands.extend(Candidate(r, src.rank, order) for r in found)
+        if kind.filter is not None:
+            cands = _apply_filter(kind, cands, profile, diags)
         reg = Registry.build(kind.name, cands)
         diags.extend(reg.diagnostics)
         registries[kind.name] = reg
-    return WorkspaceResources(
+    ws = WorkspaceResources(
         binding=binding,
         profile=profile,
         trust=trust,
@@ -167,3 +176,21 @@ def load_workspace(
         diagnostics=tuple(diags),
         hooks=hooks,
     )
+    catalogs, d = hooks.workspace_catalogs(ws)
+    ws.catalogs = MappingProxyType(catalogs)
+    ws.diagnostics = ws.diagnostics + tuple(d)
+    return ws
+
+
+def _apply_filter(kind: "ResourceKind", cands: list[Candidate], profile: HostProfile,
+                  diags: list[Diagnostic]) -> list[Candidate]:
+    """Apply ``kind.filter``; a filter that raises keeps nothing (fail closed) and is reported."""
+    try:
+        kept, found = kind.filter([c.resource for c in cands], profile)
+    except Exception as err:  # isolated like a hook
+        diags.append(Diagnostic(level="error", code="hook-failed",
+                                message=f"filter of kind {kind.name!r} failed: {type(err).__name__}: {err}"))
+        return []
+    diags.extend(found)
+    keep = {id(r) for r in kept}
+    return [c for c in cands if id(c.resource) in keep]

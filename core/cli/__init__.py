@@ -99,10 +99,13 @@ def make_cli(pm=None) -> click.Group:
     @click.option("--host", default="wskit", envvar="WSKIT_HOST", show_default=True,
                   help="Host profile name (adds .<host>/ folders, <HOST>.md). Env: WSKIT_HOST.")
     @click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
+    @click.option("--plugin-dir", "plugin_dirs", multiple=True, type=click.Path(file_okay=False),
+                  help="Load the content plugin in DIR (repeatable; always active, never overridden).")
     @click.pass_context
-    def cli(ctx: click.Context, home: str | None, host: str, as_json: bool) -> None:
+    def cli(ctx: click.Context, home: str | None, host: str, as_json: bool, plugin_dirs: tuple[str, ...]) -> None:
         """Inspect and manage wskit workspaces: resources, trust, plugins, sessions."""
         ctx.obj = WsctlContext(home=home, host=host, json=as_json, pm=pm)
+        ctx.obj.plugin_dirs = tuple(plugin_dirs)
 
     return cli
 
@@ -111,7 +114,9 @@ def main(argv: list[str] | None = None) -> int:
     """Console-script entry point: run ``wsctl`` and map errors to exit codes."""
     cli = make_cli()
     try:
-        cli.main(args=argv, prog_name="wsctl", standalone_mode=False)
+        rc = cli.main(args=argv, prog_name="wsctl", standalone_mode=False)
+        if isinstance(rc, int):  # ctx.exit(n) returns n in non-standalone mode
+            return rc
     except click.exceptions.Exit as ex:
         return ex.exit_code
     except click.ClickException as ex:

@@ -26,6 +26,8 @@ class WsctlContext:
         self.pm = pm
         self._profile = None
         self._cache = None
+        #: content plugin folders from ``--plugin-dir`` (put in ``profile.settings["plugin_dirs"]``)
+        self.plugin_dirs: tuple[str, ...] = ()
 
     def plugin_manager(self):
         """The plugin manager (built on first use)."""
@@ -57,6 +59,10 @@ class WsctlContext:
             except ValueError as err:
                 raise click.BadParameter(str(err), param_hint="--host") from None
             self._profile = base.with_home(self.home)
+            if self.plugin_dirs:
+                dirs = [str(Path(d).expanduser().absolute()) for d in self.plugin_dirs]
+                settings = {**self._profile.settings, "plugin_dirs": dirs}
+                self._profile = self._profile.model_copy(update={"settings": settings})
         return self._profile
 
     def cache(self):

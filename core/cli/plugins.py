@@ -36,16 +36,43 @@ def plugin_rows(pm) -> list[dict]:
 @click.group("plugins", invoke_without_command=True)
 @json_option
 @click.option("--timings", is_flag=True, help="Show import and registration time of each plugin.")
+@click.option("--path", "check_path", default=".", type=click.Path(exists=True), show_default=True,
+              help="Workspace resolved (read-only) so that plugins failing in a hook show up.")
 @click.pass_context
-def plugins_group(ctx: click.Context, timings: bool) -> None:
-    """List Python plugins (built-ins and entry points of group 'wskit')."""
+def plugins_group(ctx: click.Context, timings: bool, check_path: str) -> None:
+    """List Python plugins (built-ins and entry points of group 'wskit') and the
+    content plugins (bundles) of the workspace at --path.
+
+    The workspace at --path is resolved once, read-only, so a plugin whose
+    hook raises is shown as failing with its error.
+    """
     if ctx.invoked_subcommand is not None:
         return
-    obj: WsctlContext = ctx.obj
+    _list(ctx.obj, timings, check_path)
+
+
+@plugins_group.command("list")
+@click.argument("path", required=False, default=".", type=click.Path(exists=True))
+@json_option
+@click.option("--timings", is_flag=True, help="Show import and registration time of each plugin.")
+@click.pass_obj
+def list_cmd(obj: WsctlContext, path: str, timings: bool) -> None:
+    """List Python plugins and the content plugins of the workspace holding PATH."""
+    _list(obj, timings, path)
+
+
+def _list(obj: WsctlContext, timings: bool, path: str) -> None:
+    from .bundles import bundle_rows, human_bundles
+
     pm = obj.plugin_manager()
-    # resolving the current folder exercises resolution hooks so failing ones show up
+    bundles: list[dict] = []
+    try:
+        bundles = bundle_rows(obj, path)  # resolves the workspace: plugins failing in a hook show up
+    except Exception as err:  # listing plugins must work even when resolution cannot
+        click.echo(f"wsctl: could not resolve {path} to exercise plugin hooks: {err}", err=True)
     rows = plugin_rows(pm)
-    data = {"plugins": [{k: v for k, v in r.items() if k != "seconds" or timings} for r in rows]}
+    data = {"plugins": [{k: v for k, v in r.items() if k != "seconds" or timings} for r in rows],
+            "bundles": bundles}
 
     def human() -> None:
         headers = ["NAME", "VERSION", "DISTRIBUTION", "BUILTIN", "HOOKS", "STATUS"]
@@ -59,5 +86,17 @@ def plugins_group(ctx: click.Context, timings: bool) -> None:
                 line.append(f"{r['seconds']:.4f}" if r["seconds"] is not None else "-")
             out.append(line)
         click.echo(table(out, headers))
+        click.echo("")
+        click.echo(human_bundles(bundles))
 
     obj.emit(data, human)
+
+
+def _add_bundle_commands() -> None:
+    from .bundles import PLUGIN_SUBCOMMANDS
+
+    for cmd in PLUGIN_SUBCOMMANDS:
+        plugins_group.add_command(cmd)
+
+
+_add_bundle_commands()

@@ -1,4 +1,4 @@
-"""``wsctl skills list [PATH]``: the skills of a workspace."""
+"""``wsctl skills list|show|files|validate|install|enable|disable``."""
 
 from __future__ import annotations
 
@@ -14,18 +14,25 @@ def skills_group() -> None:
     """Skills: <root>/<slug>/SKILL.md folders."""
 
 
+def _skill_diags(ws):
+    return [d for d in ws.diagnostics if d.code.startswith(("skill", "yaml", "frontmatter", "project-untrusted",
+                                                            "trust", "shadowed", "symlink", "followed",
+                                                            "invalid-allowed-tools"))
+            or (d.path and "/skills/" in d.path)]
+
+
 @skills_group.command("list")
 @path_argument
 @json_option
 @click.pass_obj
 def list_cmd(obj: WsctlContext, path: str) -> None:
     """List the active skills of the workspace holding PATH."""
+    from ..skillruntime import SkillRuntime
+
     ws = obj.resolve(path)
     root = ws.binding.source_root
-    skills = ws.registry("skill").active()
-    diags = [d for d in ws.diagnostics if d.code.startswith(("skill", "yaml", "frontmatter", "project-untrusted",
-                                                              "trust", "shadowed", "symlink", "followed"))
-             or (d.path and "/skills/" in d.path)]
+    skills = SkillRuntime(ws, ws.profile).list()
+    diags = _skill_diags(ws)
     data = {
         "skills": [
             {
@@ -46,6 +53,114 @@ def list_cmd(obj: WsctlContext, path: str) -> None:
         print_diagnostics(diags, root)
 
     obj.emit(data, human)
+
+
+@skills_group.command("show")
+@click.argument("name")
+@path_argument
+@click.option("--file", "file", default="SKILL.md", show_default=True, help="File inside the skill folder.")
+@click.option("--args", "args", default=None, help="Argument string for $ARGUMENTS and named arguments.")
+@json_option
+@click.pass_obj
+def show_cmd(obj: WsctlContext, name: str, path: str, file: str, args: str | None) -> None:
+    """Show a skill's metadata and the content of one of its files (read now)."""
+    from ..skillruntime import SkillRuntime
+
+    ws = obj.resolve(path)
+    rt = SkillRuntime(ws, ws.profile)
+    skill = rt.get(name)
+    content = rt.read(skill, file, args)
+    data = {"id": skill.id, "scope": skill.scope.value,
+            "path": display_path(skill.provenance.absolute_path, ws.binding.source_root), **content.to_json()}
+
+    def human() -> None:
+        click.echo(f"{skill.id} ({skill.scope.value}) — {skill.description}")
+        if content.clauses:
+            click.echo(f"allowed-tools: {', '.join(data['allowed_tools'])}")
+        click.echo(f"--- {content.file} (sha256 {content.content_hash[:12]})")
+        click.echo(content.content.rstrip("\n"))
+
+    obj.emit(data, human)
+
+
+@skills_group.command("files")
+@click.argument("name")
+@path_argument
+@json_option
+@click.pass_obj
+def files_cmd(obj: WsctlContext, name: str, path: str) -> None:
+    """List the files of a skill folder (reads none of them)."""
+    from ..skillruntime import SkillRuntime
+
+    ws = obj.resolve(path)
+    data = SkillRuntime(ws, ws.profile).list_files(name)
+    obj.emit(data, lambda: click.echo("\n".join(data["files"]) or "no files"))
+
+
+@skills_group.command("validate")
+@click.argument("path", type=click.Path(exists=False))
+@click.option("--strict", is_flag=True, help="Apply the Agent Skills specification exactly (skills-ref rules).")
+@json_option
+@click.pass_obj
+@click.pass_context
+def validate_cmd(ctx: click.Context, obj: WsctlContext, path: str, strict: bool) -> None:
+    """Validate the skill folder PATH; exit status 1 when it is invalid."""
+    from ..skillcheck import validate_skill
+
+    report = validate_skill(path, strict=strict)
+    data = report.to_json()
+
+    def human() -> None:
+        click.echo(f"{report.path}: {'valid' if report.valid else 'invalid'} ({'strict' if strict else 'lenient'})")
+        for level, items in (("error", data["errors"]), ("warning", data["warnings"])):
+            for d in items:
+                where = d["path"] + (f":{d['line']}" if d["line"] else "")
+                click.echo(f"  {level:<7} {d['code']:<28} {where} {d['message']}")
+
+    obj.emit(data, human)
+    if not report.valid:
+        ctx.exit(1)
+
+
+@skills_group.command("install")
+@click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@click.option("--disabled", is_flag=True, help="Install without enabling it.")
+@json_option
+@click.pass_obj
+def install_cmd(obj: WsctlContext, directory: str, disabled: bool) -> None:
+    """Install the skill folder DIRECTORY as an admin skill (and enable it)."""
+    from ..skilladmin import install
+
+    target = install(obj.profile(), directory, enable=not disabled)
+    data = {"slug": target.name, "path": str(target), "enabled": not disabled}
+    obj.emit(data, lambda: click.echo(f"installed admin skill {target.name} at {target}"
+                                      + ("" if disabled else " (enabled)")))
+
+
+def _toggle(obj: WsctlContext, slug: str, enabled: bool) -> None:
+    from ..skilladmin import set_enabled
+
+    set_enabled(obj.profile(), slug, enabled)
+    data = {"slug": slug, "enabled": enabled}
+    obj.emit(data, lambda: click.echo(f"admin skill {slug} {'enabled' if enabled else 'disabled'}"))
+
+
+@skills_group.command("enable")
+@click.argument("slug")
+@json_option
+@click.pass_obj
+def enable_cmd(obj: WsctlContext, slug: str) -> None:
+    """Enable the installed admin skill SLUG."""
+    _toggle(obj, slug, True)
+
+
+@skills_group.command("disable")
+@click.argument("slug")
+@json_option
+@click.pass_obj
+def disable_cmd(obj: WsctlContext, slug: str) -> None:
+    """Disable the installed admin skill SLUG."""
+    _toggle(obj, slug, False)
 
 
 def _short(text: str, width: int = 70) -> str:

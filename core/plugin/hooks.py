@@ -134,14 +134,26 @@ class WskitHooks:
     def plugin_bundles(
         self, binding: "Binding", profile: "HostProfile", trust: "TrustDecision"
     ) -> tuple[list[ResourceSource], list[Diagnostic]]:
-        """Every plugin's content-plugin sources."""
-        return self._flat(
-            "wskit_plugin_bundles", ResourceSource, binding=binding, profile=profile, trust=trust
-        )
+        """Every plugin's content-plugin sources (implementations may also
+        return :class:`~wskit.models.Diagnostic` items: plugins that failed to load)."""
+        res = self.call("wskit_plugin_bundles", binding=binding, profile=profile, trust=trust)
+        sources: list[ResourceSource] = []
+        for plugin, value in res.values:
+            for v in value if isinstance(value, (list, tuple)) else [value]:
+                if isinstance(v, ResourceSource):
+                    sources.append(v)
+                elif isinstance(v, Diagnostic):
+                    res.diagnostics.append(v)
+                else:
+                    res.diagnostics.append(Diagnostic(
+                        level="error", code="bad-contribution", plugin=plugin, hook="wskit_plugin_bundles",
+                        message=f"plugin {plugin!r} returned {type(v).__name__} from wskit_plugin_bundles, "
+                        "expected ResourceSource"))
+        return sources, res.diagnostics
 
-    def discover_rules(self, source: ResourceSource, catalog_root: Path) -> HookResults:
+    def discover_rules(self, source: ResourceSource, catalog_root: Path, profile: "HostProfile | None" = None) -> HookResults:
         """Rule files of ``source`` (raw per-plugin values; the rules layer interprets them)."""
-        return self.call("wskit_discover_rules", source=source, catalog_root=catalog_root)
+        return self.call("wskit_discover_rules", source=source, catalog_root=catalog_root, profile=profile)
 
     def resource_kinds(self) -> tuple[list["ResourceKind"], list[Diagnostic]]:
         """Every resource kind, first registration of a name wins."""
@@ -195,6 +207,20 @@ class WskitHooks:
                     )
         return resources, diags
 
+    def builtin_styles(self) -> tuple[list[Any], list[Diagnostic]]:
+        """Every plugin's built-in output styles (first contribution of an id wins)."""
+        from ..resources.style import Style
+
+        styles, diags = self._flat("wskit_builtin_styles", Style)
+        seen: dict[str, Any] = {}
+        for st in styles:
+            if st.id in seen:
+                diags.append(Diagnostic(level="warning", code="duplicate-id",
+                                        message=f"built-in style {st.id!r} contributed twice; the first is used"))
+                continue
+            seen[st.id] = st
+        return list(seen.values()), diags
+
     def session_created(self, session: "SessionResources") -> list[Diagnostic]:
         """Notify plugins of a new session; returns diagnostics of failing listeners."""
         return self.call("wskit_session_created", session=session).diagnostics
@@ -202,6 +228,27 @@ class WskitHooks:
     def register_commands(self, cli: "click.Group") -> list[Diagnostic]:
         """Let plugins add ``wsctl`` sub-commands."""
         return self.call("wskit_register_commands", cli=cli).diagnostics
+
+    def workspace_catalogs(self, workspace: Any) -> tuple[dict[str, Any], list[Diagnostic]]:
+        """Every plugin's catalogs for ``workspace``: ``({name: catalog}, diagnostics)``;
+        the first plugin to name a catalog keeps it (``duplicate-catalog`` warning otherwise)."""
+        res = self.call("wskit_workspace_catalogs", workspace=workspace)
+        out: dict[str, Any] = {}
+        diags = list(res.diagnostics)
+        for plugin, value in res.values:
+            if not isinstance(value, dict):
+                diags.append(Diagnostic(level="error", code="bad-contribution", plugin=plugin,
+                                        hook="wskit_workspace_catalogs",
+                                        message=f"plugin {plugin!r} returned {type(value).__name__}, expected a dict"))
+                continue
+            for name, catalog in value.items():
+                if name in out:
+                    diags.append(Diagnostic(level="warning", code="duplicate-catalog", plugin=plugin,
+                                            message=f"catalog {name!r} is built twice; the first one is used"))
+                    continue
+                out[name] = catalog
+                diags.extend(getattr(catalog, "diagnostics", ()) or ())
+        return out, diags
 
 
 def _load_results(value: Any) -> Iterable[Any]:

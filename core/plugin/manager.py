@@ -35,6 +35,16 @@ DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
     ("trust", "wskit.builtin_plugins.trust"),
     ("sources", "wskit.builtin_plugins.sources"),
     ("skills", "wskit.builtin_plugins.skills"),
+    ("admin_skills", "wskit.builtin_plugins.admin_skills"),
+    ("commands", "wskit.builtin_plugins.commands"),
+    ("agents", "wskit.builtin_plugins.agents"),
+    ("styles", "wskit.builtin_plugins.styles"),
+    ("workspaces", "wskit.builtin_plugins.workspaces"),
+    ("bundles", "wskit.builtin_plugins.bundles"),
+    ("mcp", "wskit.builtin_plugins.mcp"),
+    ("lsp", "wskit.builtin_plugins.lsp"),
+    ("hooks", "wskit.builtin_plugins.hooks"),
+    ("rules", "wskit.builtin_plugins.rules"),
 )
 
 

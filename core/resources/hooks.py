@@ -16,6 +16,10 @@ HOOK_EVENTS: frozenset[str] = frozenset({
     "PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "Elicitation",
     "ElicitationResult", "UserPromptSubmit", "SessionStart", "SessionEnd", "Stop", "SubagentStop",
     "SubagentStart", "Notification", "Compaction", "PreCompact", "PostCompact",
+    # the rest of Claude Code's events (reference/conventions.md §1.7)
+    "Setup", "UserPromptExpansion", "PermissionDenied", "PostToolBatch", "MessageDisplay", "TaskCreated",
+    "TaskCompleted", "StopFailure", "TeammateIdle", "InstructionsLoaded", "ConfigChange", "CwdChanged",
+    "DirectoryAdded", "FileChanged", "WorktreeCreate", "WorktreeRemove",
 })
 
 

@@ -21,6 +21,8 @@ class McpServer(Resource):
         ``http``/``sse`` (``url``/``headers``).
     :ivar alias: identifier-safe name (``<plugin>__<server>`` for plugin servers, else ``name``).
     :ivar config: the definition as read, placeholders expanded.
+    :ivar timeout, idle_timeout: milliseconds (None: the runtime default).
+    :ivar unresolved: undefined variables (no default) left literal; see :attr:`startable`.
     """
 
     kind: Literal["mcp_server"] = "mcp_server"
@@ -33,6 +35,15 @@ class McpServer(Resource):
     headers: dict[str, str] = {}
     alias: str = ""
     config: dict[str, Any] = {}
+    timeout: int | None = None
+    idle_timeout: int | None = None
+    unresolved: tuple[str, ...] = ()
+
+    @property
+    def startable(self) -> bool:
+        """False when a ``${VAR}`` without default was undefined at load time
+        (``unresolved`` names them): such a server must not be started."""
+        return not self.unresolved
 
 
 class LspServer(Resource):
@@ -41,6 +52,9 @@ class LspServer(Resource):
     :ivar extension_to_language: ``{".py": "python"}``, extensions lower-cased with a dot.
     :ivar startup_timeout, shutdown_timeout, request_timeout: milliseconds.
     :ivar max_restarts: how often a dead server is restarted (0..10).
+    :ivar transport: ``stdio`` (``socket`` is accepted and run as stdio, Claude Code §1.12).
+    :ivar workspace_folder, restart_on_crash, diagnostics: Claude Code's fields.
+    :ivar config: the definition as read, plugin-root placeholders expanded.
     """
 
     kind: Literal["lsp_server"] = "lsp_server"
@@ -57,3 +71,8 @@ class LspServer(Resource):
     request_timeout: int = 10000
     diagnostic_wait_timeout: int = 750
     max_restarts: int = 3
+    transport: Literal["stdio", "socket"] = "stdio"
+    workspace_folder: str | None = None
+    restart_on_crash: bool = True
+    diagnostics: bool = True
+    config: dict[str, Any] = {}

@@ -24,6 +24,8 @@ class Skill(Resource):
     :ivar arguments: names for ``$name`` substitution.
     :ivar metadata: the ``metadata`` map.
     :ivar extra: other frontmatter keys, kept verbatim.
+    :ivar follow_links: files are read following links (user-scope skills, design §5).
+    :ivar max_file_bytes: per-file byte limit (admin skills: 524,288), None for no limit.
     """
 
     kind: Literal["skill"] = "skill"
@@ -40,6 +42,13 @@ class Skill(Resource):
     arguments: tuple[str, ...] = ()
     metadata: dict[str, Any] = {}
     extra: dict[str, Any] = {}
+    follow_links: bool = False
+    max_file_bytes: int | None = None
+
+    @property
+    def slug(self) -> str:
+        """The folder name (same as :attr:`name`)."""
+        return self.name
 
     @property
     def skill_file(self) -> Path:

@@ -236,5 +236,6 @@ CASES: list[Case] = [
          resource_name="plugin:evil"),
     Case("name-bidi", "a resource name holding U+202E", _codes("skill-name-invalid"),
          resource_name="evil\u202egpj"),
-    Case("name-non-ascii", "a non-ASCII resource name", _codes("skill-name-format"), resource_name="café-日本"),
+    Case("name-non-ascii", "a non-ASCII resource name", _codes("skill-name-format", "skill-folder-format"),
+         resource_name="café-日本"),
 ]

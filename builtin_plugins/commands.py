@@ -1,0 +1,24 @@
+"""Built-in plugin ``commands``: markdown custom commands (see :mod:`wskit.commands`)."""
+
+from __future__ import annotations
+
+from wskit.commands import DEFAULT_DIR, KIND, load_commands
+from wskit.kinds import ResourceKind
+from wskit.plugin import hookimpl
+
+
+@hookimpl
+def wskit_resource_kinds():
+    return [ResourceKind(name=KIND, hook="wskit_load_commands", default_dir=DEFAULT_DIR)]
+
+
+@hookimpl
+def wskit_load_commands(source):
+    return load_commands(source)
+
+
+@hookimpl
+def wskit_register_commands(cli):
+    from wskit.cli.commands import commands_group
+
+    cli.add_command(commands_group)

@@ -1,0 +1,26 @@
+"""Built-in plugin ``hooks``: the ``hook`` kind (definitions from settings
+files and plugin ``hooks/hooks.json``) and ``wsctl hooks list|status|trust|revoke``.
+Hook trust is :mod:`wskit.servers.hook_trust`; see docs/hooks.md."""
+
+from __future__ import annotations
+
+from wskit.kinds import ResourceKind
+from wskit.plugin import hookimpl
+from wskit.servers.hooks import KIND, load_hook_definitions
+
+
+@hookimpl
+def wskit_resource_kinds():
+    return [ResourceKind(name=KIND, hook="wskit_hook_definitions", default_dir="hooks/hooks.json")]
+
+
+@hookimpl
+def wskit_hook_definitions(source):
+    return load_hook_definitions(source)
+
+
+@hookimpl
+def wskit_register_commands(cli):
+    from wskit.cli.servers import hooks_group
+
+    cli.add_command(hooks_group)

@@ -1,0 +1,38 @@
+"""Built-in plugin ``lsp``: the ``lsp_server`` kind (definitions only), the
+project ``.lsp.json`` source, and ``wsctl lsp list``. See :mod:`wskit.servers.lsp`."""
+
+from __future__ import annotations
+
+from wskit.kinds import ResourceKind
+from wskit.models import ResourceSource, Scope
+from wskit.plugin import hookimpl
+from wskit.servers.lsp import KIND, load_lsp_servers
+
+#: ``.lsp.json`` ranks just below the project config folders (whose settings files win).
+ROOT_RANK = 19
+
+
+@hookimpl
+def wskit_resource_kinds():
+    return [ResourceKind(name=KIND, hook="wskit_lsp_servers", default_dir=".lsp.json", plural="lsp_servers")]
+
+
+@hookimpl
+def wskit_resource_sources(binding, profile, trust):
+    if not trust.trusted:
+        return []
+    root = str(binding.source_root)
+    return [ResourceSource(scope=Scope.PROJECT, root=root, base=root, rank=ROOT_RANK, label="project:.lsp.json",
+                           kinds=frozenset({KIND}))]
+
+
+@hookimpl
+def wskit_lsp_servers(source):
+    return load_lsp_servers(source)
+
+
+@hookimpl
+def wskit_register_commands(cli):
+    from wskit.cli.servers import lsp_group
+
+    cli.add_command(lsp_group)

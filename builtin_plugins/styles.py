@@ -1,0 +1,28 @@
+"""Built-in plugin ``styles``: output styles (see :mod:`wskit.styles`, :mod:`wskit.stylecatalog`).
+
+wskit itself contributes no built-in style; hosts add theirs by implementing
+``wskit_builtin_styles``.
+"""
+
+from __future__ import annotations
+
+from wskit.kinds import ResourceKind
+from wskit.plugin import hookimpl
+from wskit.styles import DEFAULT_DIR, KIND, load_styles
+
+
+@hookimpl
+def wskit_resource_kinds():
+    return [ResourceKind(name=KIND, hook="wskit_load_styles", default_dir=DEFAULT_DIR)]
+
+
+@hookimpl
+def wskit_load_styles(source):
+    return load_styles(source)
+
+
+@hookimpl
+def wskit_register_commands(cli):
+    from wskit.cli.styles import styles_group
+
+    cli.add_command(styles_group)

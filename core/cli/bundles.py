@@ -1,0 +1,266 @@
+"""``wsctl plugins list|show|validate|install|uninstall|enable|disable`` (content
+plugins) and ``wsctl marketplace list|show`` (docs/plugins.md, docs/wsctl.md)."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..atomic import atomic_write
+from ..bundles.active import bundle_source, find_bundles, plugin_counts
+from ..bundles.discovery import load_bundle
+from ..bundles.ledger import LedgerError, install, read_ledger, uninstall
+from ..bundles.marketplace import Marketplace, MarketplaceError, load_marketplace
+from ..errors import WskitError
+from .context import WsctlContext, json_option, table
+
+
+def bundle_rows(obj: WsctlContext, path: str = ".") -> list[dict[str, Any]]:
+    """One row per content plugin of the workspace holding ``path``:
+    ``{"name", "version", "root", "scope", "state", "issues", "counts"}``."""
+    ws = obj.resolve(path)
+    bundles, _ = find_bundles(ws.binding, obj.profile(), ws.trust)
+    return [{
+        "name": b.name, "version": b.version, "root": b.root, "scope": b.origin, "state": b.state,
+        "issues": [i.to_json() for i in b.issues if i.level != "info"],
+        "counts": plugin_counts(ws, b.name) if b.state == "active" else {},
+    } for b in bundles]
+
+
+def human_bundles(rows: list[dict[str, Any]]) -> str:
+    if not rows:
+        return "no content plugins"
+    out = []
+    for r in rows:
+        counts = ", ".join(f"{k}={v}" for k, v in r["counts"].items()) or "-"
+        why = "; ".join(i["message"] for i in r["issues"] if i["level"] == "error")
+        out.append([r["name"], r["version"] or "-", r["scope"], r["state"] + (f": {why}" if why else ""), counts,
+                    r["root"]])
+    return table(out, ["BUNDLE", "VERSION", "SCOPE", "STATE", "RESOURCES", "ROOT"])
+
+
+def _find(obj: WsctlContext, name: str, path: str):
+    ws = obj.resolve(path)
+    bundles, _ = find_bundles(ws.binding, obj.profile(), ws.trust)
+    for b in bundles:
+        if b.name == name:
+            return ws, b
+    raise WskitError(f"no content plugin {name!r} (found: {', '.join(b.name for b in bundles) or 'none'})")
+
+
+@click.command("show")
+@click.argument("name")
+@click.option("--path", default=".", type=click.Path(exists=True), help="Workspace to look in.")
+@json_option
+@click.pass_obj
+def show_cmd(obj: WsctlContext, name: str, path: str) -> None:
+    """Show one content plugin: manifest, state, issues and resources."""
+    ws, b = _find(obj, name, path)
+    res = [r.id for r in ws.resources() if r.provenance.plugin == name and r.provenance.scope.value == "plugin"]
+    m = b.manifest
+    data = {"name": b.name, "version": b.version, "description": b.description, "root": b.root, "scope": b.origin,
+            "state": b.state, "manifest": b.manifest_path, "manifest_source": b.manifest_source,
+            "marketplace": b.marketplace, "dependencies": [{"name": n, "range": r} for n, r in (m.dependencies if m else ())],
+            "components": {k: list(v) for k, v in (m.components if m else {}).items()},
+            "issues": [i.to_json() for i in b.issues], "counts": plugin_counts(ws, name), "resources": res}
+
+    def human() -> None:
+        click.echo(f"{b.name} {b.version or ''}  [{b.state}]  {b.origin}  {b.root}")
+        if b.description:
+            click.echo(f"  {b.description}")
+        for i in b.issues:
+            click.echo(f"  {i.level}: {i.code}: {i.message}")
+        for rid in res:
+            click.echo(f"  - {rid}")
+    obj.emit(data, human)
+
+
+@click.command("validate")
+@click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@json_option
+@click.pass_obj
+def validate_cmd(obj: WsctlContext, directory: str) -> None:
+    """Validate the plugin in DIRECTORY: manifest and every component it brings.
+    Exit status 1 when an error is found."""
+    profile = obj.profile()
+    b = load_bundle(str(Path(directory).resolve()), "cli", "cli", 35, profile)
+    diags = list(b.issues)
+    counts: dict[str, int] = {}
+    if b.manifest is not None:
+        hooks = obj.hooks()
+        kinds, _ = hooks.resource_kinds()
+        src = bundle_source(b, profile.name)
+        for kind in kinds:
+            found, d = hooks.load(kind, src)
+            diags.extend(d)
+            if found:
+                counts[kind.name] = len(found)
+    errors = [d for d in diags if d.level == "error"]
+    data = {"path": b.root, "name": b.name, "version": b.version, "manifest_source": b.manifest_source,
+            "marketplace": b.marketplace, "ok": not errors, "counts": counts,
+            "diagnostics": [d.to_json() for d in diags]}
+
+    def human() -> None:
+        for d in diags:
+            click.echo(f"{d.level}: {d.code}: {d.message}" + (f" ({d.path})" if d.path else ""))
+        click.echo(f"{b.name}: {'ok' if not errors else f'{len(errors)} error(s)'}"
+                   + (f" ({', '.join(f'{k}={v}' for k, v in counts.items())})" if counts else ""))
+    obj.emit(data, human)
+    if errors:
+        click.get_current_context().exit(1)
+
+
+def _marketplace_for(obj: WsctlContext, market: str, from_dirs: tuple[str, ...]) -> Marketplace:
+    """A marketplace by directory (``--from`` or a path) or known name
+    (``extraKnownMarketplaces`` directory sources, or one installed from before)."""
+    cands: list[str] = list(from_dirs)
+    if os.path.isdir(market):
+        cands.insert(0, market)
+    profile = obj.profile()
+    from ..bundles.settings import settings_layers
+    layers, _ = settings_layers(None, profile, None)
+    for layer in layers:
+        known = layer.data.get("extraKnownMarketplaces")
+        if isinstance(known, dict) and isinstance(known.get(market), dict):
+            src = known[market].get("source")
+            if isinstance(src, dict) and isinstance(src.get("path"), str):
+                cands.append(os.path.expanduser(src["path"]))
+    cands += [r.get("marketplace_root") for r in read_ledger(profile).values()
+              if r.get("marketplace") == market and r.get("marketplace_root")]
+    for c in cands:
+        mk = load_marketplace(c)
+        if mk.name == market or c == market:
+            return mk
+    raise MarketplaceError(f"unknown marketplace {market!r}: pass its folder with --from DIR")
+
+
+@click.command("install")
+@click.argument("spec", metavar="NAME@MARKETPLACE")
+@click.option("--from", "from_dirs", multiple=True, type=click.Path(exists=True, file_okay=False),
+              help="Folder of a local marketplace (holding .claude-plugin/marketplace.json).")
+@json_option
+@click.pass_obj
+def install_cmd(obj: WsctlContext, spec: str, from_dirs: tuple[str, ...]) -> None:
+    """Install NAME from a local MARKETPLACE into the user plugin folder."""
+    name, sep, market = spec.partition("@")
+    if not sep or not name or not market:
+        raise click.BadParameter("expected NAME@MARKETPLACE", param_hint="NAME@MARKETPLACE")
+    mk = _marketplace_for(obj, market, from_dirs)
+    rec = install(obj.profile(), mk, name)
+    data = {k: rec[k] for k in ("name", "version", "marketplace", "source", "root", "digest", "skipped")}
+    obj.emit(data, lambda: click.echo(f"installed {name}@{mk.name} into {rec['root']} ({rec['digest']})"))
+
+
+@click.command("uninstall")
+@click.argument("name")
+@json_option
+@click.pass_obj
+def uninstall_cmd(obj: WsctlContext, name: str) -> None:
+    """Remove a managed plugin: its files and its ledger entry."""
+    data = uninstall(obj.profile(), name)
+    obj.emit(data, lambda: click.echo(f"uninstalled {name} ({data['root']})"))
+
+
+def _set_enabled(obj: WsctlContext, name: str, value: bool, scope: str, path: str) -> None:
+    profile = obj.profile()
+    if scope == "user":
+        target = profile.require_home() / profile.host_dir / "settings.json"
+    else:
+        from ..binding import Binding
+        root = Binding.discover(path).source_root
+        target = root / profile.host_dir / ("settings.json" if scope == "project" else "settings.local.json")
+    data: dict[str, Any] = {}
+    mode = 0o600 if scope != "project" else 0o644
+    if target.exists():
+        st = os.lstat(target)
+        if not stat.S_ISREG(st.st_mode):
+            raise WskitError(f"{target} is not a regular file; not changed")
+        try:
+            data = json.loads(target.read_text(encoding="utf-8"))
+        except ValueError as err:
+            raise WskitError(f"{target} is not valid JSON ({err}); not changed") from None
+        if not isinstance(data, dict):
+            raise WskitError(f"{target} does not hold a JSON object; not changed")
+        mode = stat.S_IMODE(st.st_mode)
+    emap = data.get("enabledPlugins")
+    emap = dict(emap) if isinstance(emap, dict) else {}
+    emap[name] = value
+    data["enabledPlugins"] = emap
+    atomic_write(target, (json.dumps(data, indent=2) + "\n").encode("utf-8"), mode=mode)
+    out = {"name": name, "enabled": value, "scope": scope, "settings": str(target)}
+    obj.emit(out, lambda: click.echo(f"{'enabled' if value else 'disabled'} {name} in {target}"))
+
+
+_scope = click.option("--scope", type=click.Choice(["user", "project", "local"]), default="user", show_default=True,
+                      help="Settings layer to write (project/local: the .<host>/ folder of the project at --path).")
+_path = click.option("--path", default=".", type=click.Path(exists=True), help="Project for --scope project/local.")
+
+
+@click.command("enable")
+@click.argument("name")
+@_scope
+@_path
+@json_option
+@click.pass_obj
+def enable_cmd(obj: WsctlContext, name: str, scope: str, path: str) -> None:
+    """Enable plugin NAME (enabledPlugins[NAME] = true)."""
+    _set_enabled(obj, name, True, scope, path)
+
+
+@click.command("disable")
+@click.argument("name")
+@_scope
+@_path
+@json_option
+@click.pass_obj
+def disable_cmd(obj: WsctlContext, name: str, scope: str, path: str) -> None:
+    """Disable plugin NAME (enabledPlugins[NAME] = false)."""
+    _set_enabled(obj, name, False, scope, path)
+
+
+PLUGIN_SUBCOMMANDS = (show_cmd, validate_cmd, install_cmd, uninstall_cmd, enable_cmd, disable_cmd)
+
+
+@click.group("marketplace")
+def marketplace_group() -> None:
+    """Local plugin marketplaces (.claude-plugin/marketplace.json)."""
+
+
+@marketplace_group.command("list")
+@click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@json_option
+@click.pass_obj
+def marketplace_list_cmd(obj: WsctlContext, directory: str) -> None:
+    """List the plugins of the marketplace in DIRECTORY and whether each can be installed."""
+    mk = load_marketplace(directory)
+    data = {"name": mk.name, "owner": mk.owner, "plugins": [
+        {"name": e.name, "source": e.source, "installable": e.installable, "reason": e.reason} for e in mk.plugins]}
+
+    def human() -> None:
+        click.echo(f"{mk.name} ({mk.owner.get('name', '?')}): {len(mk.plugins)} plugins")
+        click.echo(table([[e.name, "yes" if e.installable else "no",
+                           e.source if isinstance(e.source, str) else e.source_kind, e.reason or ""]
+                          for e in mk.plugins], ["PLUGIN", "INSTALLABLE", "SOURCE", "REASON"]))
+    obj.emit(data, human)
+
+
+@marketplace_group.command("show")
+@click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@click.argument("name")
+@json_option
+@click.pass_obj
+def marketplace_show_cmd(obj: WsctlContext, directory: str, name: str) -> None:
+    """Show the entry NAME of the marketplace in DIRECTORY."""
+    mk = load_marketplace(directory)
+    e = mk.entry(name)
+    data = {"marketplace": mk.name, "name": e.name, "source": e.source, "source_kind": e.source_kind,
+            "path": e.path, "strict": e.strict, "installable": e.installable, "reason": e.reason, "entry": e.entry}
+    obj.emit(data, lambda: click.echo(json.dumps(data, indent=2)))
+
+
+__all__ = ["PLUGIN_SUBCOMMANDS", "bundle_rows", "human_bundles", "marketplace_group", "LedgerError"]

@@ -1,0 +1,72 @@
+"""``wsctl commands list|render``: markdown custom commands."""
+
+from __future__ import annotations
+
+import click
+
+from ..models import display_path
+from .context import WsctlContext, json_option, path_argument, table
+from .inspect import print_diagnostics
+
+
+def kind_diagnostics(ws, folder: str, prefixes: tuple[str, ...]):
+    """Diagnostics of one markdown kind: by code prefix or a path inside ``/<folder>/``."""
+    return [d for d in ws.diagnostics if d.code.startswith(prefixes) or (d.path and f"/{folder}/" in d.path)]
+
+
+@click.group("commands")
+def commands_group() -> None:
+    """Custom commands: .claude/commands, .<host>/commands and plugin commands."""
+
+
+@commands_group.command("list")
+@path_argument
+@json_option
+@click.pass_obj
+def list_cmd(obj: WsctlContext, path: str) -> None:
+    """List the custom commands of the workspace holding PATH."""
+    ws = obj.resolve(path)
+    root = ws.binding.source_root
+    cmds = ws.registry("command").active()
+    diags = kind_diagnostics(ws, "commands", ("command",))
+    data = {
+        "commands": [
+            {"id": c.id, "name": c.name, "description": c.description, "scope": c.scope.value,
+             "path": display_path(c.provenance.absolute_path, root), "plugin": c.plugin,
+             "argument_hint": c.argument_hint}
+            for c in cmds
+        ],
+        "diagnostics": [d.to_json(root) for d in diags],
+    }
+
+    def human() -> None:
+        rows = [[c.id, c.argument_hint or "", c.description[:60]] for c in cmds]
+        click.echo(table(rows, ["ID", "ARGUMENTS", "DESCRIPTION"]) if rows else "no commands")
+        print_diagnostics(diags, root)
+
+    obj.emit(data, human)
+
+
+@commands_group.command("render")
+@click.argument("name")
+@click.argument("args", nargs=-1)
+@click.option("-C", "--workspace", "path", default=".", type=click.Path(exists=True),
+              help="A path inside the workspace (default: the current folder).")
+@json_option
+@click.pass_obj
+def render_cmd(obj: WsctlContext, name: str, args: tuple[str, ...], path: str) -> None:
+    """Expand command NAME with ARGS. Shell embeds (!`cmd`) are never run here."""
+    from ..expand import expand
+
+    ws = obj.resolve(path)
+    cmd = ws.registry("command").get(name)
+    result = expand(cmd, list(args), None, root=ws.binding.execution_root)
+    root = ws.binding.source_root
+    data = {"id": cmd.id, "text": result.text, "diagnostics": [d.to_json(root) for d in result.diagnostics]}
+
+    def human() -> None:
+        click.echo(result.text.rstrip("\n"))
+        for d in result.diagnostics:
+            click.echo(f"{d.level}: {d.code}: {d.message}", err=True)
+
+    obj.emit(data, human)

@@ -1,0 +1,58 @@
+"""``wsctl styles list|show``: output styles (built-in and custom)."""
+
+from __future__ import annotations
+
+import click
+
+from .context import WsctlContext, json_option, path_argument, table
+
+
+@click.group("styles")
+def styles_group() -> None:
+    """Output styles: user:<key>, project:<key>, plugin:<plugin>:<key> and built-ins."""
+
+
+def _catalog(obj: WsctlContext, path: str):
+    from ..stylecatalog import StyleCatalog
+
+    ws = obj.resolve(path)
+    return ws, StyleCatalog.for_resources(ws, hooks=obj.hooks())
+
+
+def _row(s) -> dict:
+    source = "builtin" if s.builtin else ("plugin" if s.plugin else s.id.split(":", 1)[0])
+    return {"id": s.id, "name": s.title, "description": s.description, "source": source,
+            "content_sha256": s.content_sha256}
+
+
+@styles_group.command("list")
+@path_argument
+@json_option
+@click.pass_obj
+def list_cmd(obj: WsctlContext, path: str) -> None:
+    """List the styles of the workspace holding PATH (fails when a catalog limit is broken)."""
+    _, cat = _catalog(obj, path)
+    rows = [_row(s) for s in cat.list()]
+    data = {"styles": rows}
+    obj.emit(data, lambda: click.echo(
+        table([[r["id"], r["source"], r["description"][:60]] for r in rows], ["ID", "SOURCE", "DESCRIPTION"])
+        if rows else "no styles"))
+
+
+@styles_group.command("show")
+@click.argument("style_id")
+@path_argument
+@json_option
+@click.pass_obj
+def show_cmd(obj: WsctlContext, style_id: str, path: str) -> None:
+    """Show one style with its prompt."""
+    _, cat = _catalog(obj, path)
+    s = cat.resolve(style_id)
+    data = {**_row(s), "prompt": s.prompt}
+
+    def human() -> None:
+        click.echo(f"{s.id} ({data['source']}) — {s.description}")
+        click.echo("---")
+        click.echo(s.prompt)
+
+    obj.emit(data, human)

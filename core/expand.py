@@ -1,0 +1,187 @@
+"""Expanding a custom command: arguments, ``@path`` files and ``!`cmd``` output.
+
+Design §5 and reference/blade.md §10.3, with wskit's safety choices:
+
+- ``$ARGUMENTS`` -> all arguments joined by single spaces; ``$1`` … ``$9`` ->
+  positional arguments (``""`` when missing; ``$10`` is ``$1`` then ``0``);
+  ``$name`` / ``${name}`` -> the positional value of each name declared in the
+  command's ``arguments``; unknown placeholders stay as written. A string of
+  arguments is split like a shell would (:func:`shlex.split`), without running one;
+- ``@path`` (a token of ``[\\w./-]`` holding a ``/`` or an extension) is inlined
+  as a fenced block when the file exists *inside the workspace root*; it is read
+  through safe file access, so ``@../outside``, absolute paths, links and
+  secret paths are refused with a diagnostic and left as written;
+- ``!`cmd``` runs only through the ``runner`` the integrator passes, with a
+  timeout (seconds) and an output cap (bytes): output over the cap is refused
+  with a diagnostic, never truncated. Without a runner nothing runs: the text
+  stays and a ``command-shell-not-run`` diagnostic says so.
+
+``@path`` and ``!`cmd``` are found in the *template* before arguments are
+substituted, so argument text can never introduce a file read or a command
+(Blade substitutes first and lets arguments inject shell embeds).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import safefs
+from .models import Diagnostic
+from .resources.command import Command
+
+#: Default timeout of one ``!`cmd``` in seconds (Blade: 30 s).
+DEFAULT_TIMEOUT = 30.0
+#: Default output cap of one ``!`cmd``` in bytes (Blade: 1 MiB).
+DEFAULT_OUTPUT_CAP = 1024 * 1024
+#: Largest file inlined by ``@path``, in bytes.
+DEFAULT_FILE_CAP = 256 * 1024
+
+#: ``runner(command, cwd, timeout) -> stdout``; raise to report a failure.
+Runner = Callable[[str, str, float], str]
+
+_TOKENS = re.compile(r"(?:(?<=\s)|^)!`(?P<shell>[^`\n]+)`|(?<![\w@/`])@(?P<file>[\w./-]+)", re.M)
+_PLACEHOLDER = re.compile(r"\$\{(?P<braced>[A-Za-z_][A-Za-z0-9_-]*)\}|\$(?P<pos>[1-9])|\$(?P<name>[A-Za-z_][A-Za-z0-9_]*)")
+
+
+@dataclass
+class Expansion:
+    """The result of :func:`expand`: the prompt ``text`` and ``diagnostics``
+    (refused files, commands not run or failed, output over the cap)."""
+
+    text: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+class SubprocessRunner:
+    """A runner that executes ``!`cmd``` with ``/bin/sh -c`` in the workspace root.
+
+    Integrators opt in by passing it to :func:`expand`. Output is read fully
+    and checked against the cap by :func:`expand`; a non-zero exit raises.
+    """
+
+    def __call__(self, command: str, cwd: str, timeout: float) -> str:
+        proc = subprocess.run(["/bin/sh", "-c", command], cwd=cwd, capture_output=True, timeout=timeout,
+                              stdin=subprocess.DEVNULL)
+        if proc.returncode != 0:
+            err = proc.stderr.decode("utf-8", "replace").strip()
+            raise RuntimeError(f"exit status {proc.returncode}" + (f": {err}" if err else ""))
+        return proc.stdout.decode("utf-8", "replace")
+
+
+def split_args(args: str | list[str] | tuple[str, ...] | None) -> list[str]:
+    """Arguments as a list: a string is split like a shell would (never run)."""
+    if args is None:
+        return []
+    if isinstance(args, str):
+        try:
+            return shlex.split(args)
+        except ValueError:
+            return args.split()
+    return [str(a) for a in args]
+
+
+def substitute_args(text: str, args: list[str], names: tuple[str, ...] = ()) -> str:
+    """Replace ``$ARGUMENTS``, ``$1``…``$9`` and declared ``$name``/``${name}`` in ``text``."""
+    named = {n: (args[i] if i < len(args) else "") for i, n in enumerate(names)}
+
+    def repl(m: re.Match[str]) -> str:
+        if m.group("pos"):
+            i = int(m.group("pos")) - 1
+            return args[i] if i < len(args) else ""
+        name = m.group("braced") or m.group("name")
+        if name == "ARGUMENTS":
+            return " ".join(args)
+        return named[name] if name in named else m.group(0)
+
+    return _PLACEHOLDER.sub(repl, text)
+
+
+def expand(
+    command: Command,
+    args: str | list[str] | None = None,
+    runner: Runner | None = None,
+    *,
+    root: str | Path | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    output_cap: int = DEFAULT_OUTPUT_CAP,
+    file_cap: int = DEFAULT_FILE_CAP,
+) -> Expansion:
+    """Expand ``command`` with ``args`` into a prompt.
+
+    :param root: the workspace (execution) root ``@path`` is resolved in and
+        ``!`cmd``` runs in; default: the command's source root for project and
+        local commands, else none (``@path`` and ``!`cmd``` then stay, with diagnostics).
+    :param runner: see :data:`Runner`; None (the default) never runs anything.
+    :param timeout: seconds per ``!`cmd```. :param output_cap: bytes per ``!`cmd```.
+    :param file_cap: bytes per ``@path`` file.
+    :returns: :class:`Expansion`; never raises for bad content.
+    """
+    argv = split_args(args)
+    path = str(command.provenance.absolute_path)
+    if root is None and command.scope.value in ("project", "local"):
+        root = command.provenance.source_root
+    diags: list[Diagnostic] = []
+    out: list[str] = []
+    pos = 0
+    body = command.body
+    for m in _TOKENS.finditer(body):
+        out.append(substitute_args(body[pos:m.start()], argv, command.arguments))
+        pos = m.end()
+        line = body.count("\n", 0, m.start()) + 1
+        if m.group("shell") is not None:
+            out.append(_shell(m.group(0), m.group("shell"), runner, root, timeout, output_cap, path, line, diags))
+        else:
+            out.append(_file(m.group(0), m.group("file"), root, file_cap, path, line, diags))
+    out.append(substitute_args(body[pos:], argv, command.arguments))
+    return Expansion("".join(out), diags)
+
+
+def _shell(raw, cmd, runner, root, timeout, cap, path, line, diags) -> str:
+    def diag(level, code, msg):
+        diags.append(Diagnostic(level=level, code=code, path=path, line=line, message=msg))
+
+    if runner is None or root is None:
+        why = "no runner was passed" if runner is None else "no workspace root"
+        diag("warning", "command-shell-not-run", f"!`{cmd}` was not executed: {why}")
+        return raw
+    try:
+        output = runner(cmd, str(root), timeout)
+    except subprocess.TimeoutExpired:
+        diag("error", "command-shell-failed", f"!`{cmd}` timed out after {timeout:g} s")
+        return f"[Error executing '{cmd}': timed out after {timeout:g} s]"
+    except Exception as err:  # the runner's own failure is reported, never raised
+        diag("error", "command-shell-failed", f"!`{cmd}` failed: {err}")
+        return f"[Error executing '{cmd}': {err}]"
+    size = len(str(output).encode("utf-8"))
+    if size > cap:
+        diag("error", "command-output-too-large", f"!`{cmd}` printed {size} bytes, over the cap of {cap} bytes")
+        return f"[Error executing '{cmd}': output exceeds {cap} bytes]"
+    return str(output).strip()
+
+
+def _file(raw, ref, root, cap, path, line, diags) -> str:
+    trail = ""
+    while ref.endswith((".", "/")) and len(ref) > 1:
+        trail, ref = ref[-1] + trail, ref[:-1]
+    if "/" not in ref and not re.search(r"\.[A-Za-z0-9]+$", ref):
+        return raw
+    if root is None:
+        diags.append(Diagnostic(level="warning", code="command-file-refused", path=path, line=line,
+                                message=f"@{ref} not inlined: no workspace root"))
+        return raw
+    try:
+        res = safefs.read_bytes(root, ref, max_bytes=cap)
+        text = safefs.decode_text(res.raw, res.path)
+    except safefs.SafeFsError as err:
+        if err.code == "not-found":
+            return raw
+        diags.append(Diagnostic(level="warning", code="command-file-refused", path=path, line=line,
+                                message=f"@{ref} not inlined: {err.args[0]}"))
+        return raw
+    ext = ref.rsplit(".", 1)[1] if "." in ref.rsplit("/", 1)[-1] else "text"
+    return f"\n```{ext}\n{text.rstrip(chr(10))}\n```\n{trail}"

@@ -1,0 +1,32 @@
+"""The custom command resource (Claude Code ``.claude/commands``, Blade §10)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from ..models import Resource
+
+
+class Command(Resource):
+    """A markdown custom command.
+
+    :ivar name: the file path below ``commands/`` without ``.md``, folders joined
+        by ``:`` (``a/b.md`` -> ``a:b``; Gemini's rule, design §5: no collisions).
+    :ivar namespace: the folder part (``a``), or None at the top level.
+    :ivar body: the template (text after the frontmatter).
+    :ivar argument_hint, model: as in frontmatter.
+    :ivar allowed_tools: raw ``allowed-tools`` selectors (None: absent).
+    :ivar disable_model_invocation: hide from the model (default False).
+    :ivar arguments: names for ``$name`` substitution (frontmatter ``arguments``).
+    :ivar extra: other frontmatter keys, verbatim.
+    """
+
+    kind: Literal["command"] = "command"
+    namespace: str | None = None
+    body: str = ""
+    argument_hint: str | None = None
+    model: str | None = None
+    allowed_tools: tuple[str, ...] | None = None
+    disable_model_invocation: bool = False
+    arguments: tuple[str, ...] = ()
+    extra: dict[str, Any] = {}

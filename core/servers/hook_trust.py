@@ -1,0 +1,203 @@
+"""Hook trust: approval of a workspace's external hook configuration by
+content digest (Blade reference/blade.md §11.5; design §4).
+
+- Digest: ``sha256:`` + SHA-256 of the canonical JSON (sorted keys, no spaces)
+  of every non-``function`` hook of the workspace: event, matcher, type,
+  handler entry, scope, plugin name and file path relative to its root. The
+  absolute plugin root and source roots are excluded, so moving a plugin (or
+  the project) keeps trust; renaming the plugin or editing a hook does not.
+  None when there are no external hooks.
+- States: ``disabled`` (hooks switched off), ``not_required`` (no external
+  hooks), ``untrusted`` (no entry), ``trusted`` (digest equal), ``modified``
+  (digest differs), ``error`` (store unusable).
+- Store ``<home>/.wskit/hook-trust.json``: ``{"version": 1, "projects":
+  {"<root>": {"digest": "sha256:…", "trusted_at": "…"}}}``, a regular file of
+  mode 0600 owned by the user, at most 1 MiB, written atomically under a lock;
+  anything else about it is state ``error`` (fail closed).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import os
+import stat
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Literal
+
+from filelock import FileLock
+
+from ..atomic import atomic_write
+from ..errors import WskitError
+from ..models import Frozen
+from ..resources.hooks import HookDefinition
+
+HookTrustState = Literal["disabled", "not_required", "untrusted", "trusted", "modified", "error"]
+STORE_VERSION = 1
+MAX_STORE_BYTES = 1 << 20
+
+
+class HookTrustError(WskitError):
+    """The hook trust store is unusable, or a trust request does not match the configuration."""
+
+
+class HookTrustDigestMismatchError(HookTrustError):
+    """``trust(expected_digest)`` was asked for a configuration that changed since it was shown."""
+
+
+class HookTrustStatus(Frozen):
+    """Hook trust of one project.
+
+    :ivar root: the trust root (the source project).
+    :ivar state: see module doc. :ivar digest: current digest (None: no external hooks).
+    :ivar trusted_digest: digest recorded in the store, if any.
+    :ivar count: number of external hooks. :ivar error: why the state is ``error``.
+    """
+
+    root: str
+    state: HookTrustState
+    digest: str | None = None
+    trusted_digest: str | None = None
+    count: int = 0
+    error: str | None = None
+
+    @property
+    def runs(self) -> bool:
+        """True only when external hooks may run (state ``trusted``)."""
+        return self.state == "trusted"
+
+
+def external_hooks(hooks: Iterable[HookDefinition]) -> list[HookDefinition]:
+    """Hooks that need trust: every type but in-process ``function`` hooks."""
+    return [h for h in hooks if h.type != "function"]
+
+
+def hook_config_digest(hooks: Iterable[HookDefinition]) -> str | None:
+    """``sha256:<hex>`` of the canonical configuration (see module doc), or None without external hooks."""
+    items = []
+    for h in external_hooks(hooks):
+        p = h.provenance
+        items.append({"event": h.event, "matcher": h.matcher, "type": h.type, "handler": h.config,
+                      "scope": p.scope.value, "plugin": p.plugin, "path": p.path})
+    if not items:
+        return None
+    items.sort(key=lambda d: json.dumps(d, sort_keys=True, default=str))
+    text = json.dumps(items, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class HookTrustStore:
+    """The per-user hook trust store.
+
+    :param path: the JSON file (default ``<home>/.wskit/hook-trust.json`` via :meth:`for_home`).
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+
+    @classmethod
+    def for_home(cls, home: str | os.PathLike[str]) -> "HookTrustStore":
+        return cls(Path(home) / ".wskit" / "hook-trust.json")
+
+    def read(self) -> dict[str, dict[str, str]]:
+        """The recorded projects.
+
+        :raises HookTrustError: not a regular file, wrong owner or mode, too large, not the schema.
+        """
+        try:
+            st = os.lstat(self.path)
+        except FileNotFoundError:
+            return {}
+        except OSError as err:
+            raise HookTrustError(f"hook trust store {self.path} unreadable: {err.strerror}") from None
+        if not stat.S_ISREG(st.st_mode):
+            raise HookTrustError(f"Hook trust store must be a regular file: {self.path}")
+        if hasattr(os, "getuid") and st.st_uid != os.getuid():
+            raise HookTrustError(f"hook trust store {self.path} is not owned by the current user")
+        if stat.S_IMODE(st.st_mode) != 0o600:
+            raise HookTrustError(f"Hook trust store permissions must be 0600 ({self.path} has "
+                                 f"{stat.S_IMODE(st.st_mode):04o})")
+        if st.st_size > MAX_STORE_BYTES:
+            raise HookTrustError(f"hook trust store {self.path} is larger than {MAX_STORE_BYTES} bytes")
+        try:
+            data = json.loads(self.path.read_bytes().decode("utf-8"))
+        except (OSError, ValueError) as err:
+            raise HookTrustError(f"hook trust store {self.path} is corrupt: {err}") from None
+        if not isinstance(data, dict) or set(data) != {"version", "projects"} or data["version"] != STORE_VERSION \
+                or not isinstance(data["projects"], dict):
+            raise HookTrustError(f"hook trust store {self.path} has an unknown format")
+        for root, e in data["projects"].items():
+            if not isinstance(e, dict) or set(e) != {"digest", "trusted_at"} or not isinstance(e["digest"], str) \
+                    or not e["digest"].startswith("sha256:"):
+                raise HookTrustError(f"hook trust store {self.path}: entry {root!r} is malformed")
+        return data["projects"]
+
+    def _write(self, projects: dict[str, dict[str, str]]) -> None:
+        doc = {"version": STORE_VERSION, "projects": {k: projects[k] for k in sorted(projects)}}
+        atomic_write(self.path, (json.dumps(doc, indent=2) + "\n").encode("utf-8"), mode=0o600)
+
+    def _lock(self) -> FileLock:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        return FileLock(str(self.path) + ".lock")
+
+    def status(self, root: str | os.PathLike[str], hooks: Iterable[HookDefinition], *,
+               enabled: bool = True) -> HookTrustStatus:
+        """The hook trust state of project ``root`` for its ``hooks`` (never raises)."""
+        root = str(root)
+        ext = external_hooks(hooks)
+        digest = hook_config_digest(ext)
+        if not enabled:
+            return HookTrustStatus(root=root, state="disabled", digest=digest, count=len(ext))
+        try:
+            entry = self.read().get(root)
+        except HookTrustError as err:
+            return HookTrustStatus(root=root, state="error", digest=digest, count=len(ext), error=str(err))
+        recorded = entry["digest"] if entry else None
+        if digest is None:
+            state: HookTrustState = "not_required"
+        elif recorded is None:
+            state = "untrusted"
+        else:
+            state = "trusted" if recorded == digest else "modified"
+        return HookTrustStatus(root=root, state=state, digest=digest, trusted_digest=recorded, count=len(ext))
+
+    def trust(self, root: str | os.PathLike[str], hooks: Iterable[HookDefinition], expected_digest: str) -> str:
+        """Record trust in the configuration the user reviewed.
+
+        :param expected_digest: the digest that was shown to the user.
+        :returns: the digest recorded.
+        :raises HookTrustError: no external hooks, or the store is unusable (never overwritten then).
+        :raises HookTrustDigestMismatchError: the configuration changed since it was shown.
+        """
+        digest = hook_config_digest(hooks)
+        if digest is None:
+            raise HookTrustError("No configured external hooks require trust")
+        if digest != expected_digest:
+            raise HookTrustDigestMismatchError("Hook configuration changed after review; reload before trusting "
+                                               f"(now {digest}, reviewed {expected_digest})")
+        with self._lock():
+            projects = self.read()
+            projects[str(root)] = {"digest": digest,
+                                   "trusted_at": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
+            self._write(projects)
+        return digest
+
+    def revoke(self, root: str | os.PathLike[str]) -> bool:
+        """Remove the entry of ``root``. :returns: True when one was removed.
+        :raises HookTrustError: the store is unusable."""
+        with self._lock():
+            projects = self.read()
+            if projects.pop(str(root), None) is None:
+                return False
+            self._write(projects)
+        return True
+
+
+def runnable_hooks(hooks: Iterable[HookDefinition], status: HookTrustStatus) -> list[HookDefinition]:
+    """The hooks a runner may execute: in-process ``function`` hooks always,
+    external ones only when ``status`` is ``trusted`` (a ``modified``,
+    ``untrusted``, ``error`` or ``disabled`` configuration runs none of them;
+    Blade §11.5 enforcement)."""
+    return [h for h in hooks if h.type == "function" or status.runs]

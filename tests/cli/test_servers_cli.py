@@ -1,0 +1,53 @@
+"""wsctl mcp list, lsp list, hooks list|status|trust|revoke."""
+
+from __future__ import annotations
+
+import json
+
+from wskit.trust import TrustStore
+
+
+def _ws(make_tree, home):
+    ws = make_tree({
+        ".mcp.json": json.dumps({"db": {"command": "db-server", "args": ["--ro"]}}),
+        ".lsp.json": json.dumps({"go": {"command": "gopls", "extensionToLanguage": {".go": "go"}}}),
+        ".claude/settings.json": json.dumps({"hooks": {"PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}),
+    })
+    TrustStore.for_home(home).grant(ws)
+    return ws
+
+
+def test_mcp_and_lsp_list(wsctl, wskit_home, make_tree):
+    ws = _ws(make_tree, wskit_home)
+    data = json.loads(wsctl("mcp", "list", str(ws), json=True).output)
+    (srv,) = data["servers"]
+    assert srv["id"] == "project:db" and srv["alias"] == "db" and srv["args"] == ["--ro"]
+    assert srv["cwd"] == str(ws) and srv["startable"] is True and srv["path"] == ".mcp.json"
+    data = json.loads(wsctl("mcp", "list", str(ws), "--strict", "--mcp-config", '{"x": {"command": "y"}}',
+                            json=True).output)
+    assert [s["id"] for s in data["servers"]] == ["cli:x"]
+    data = json.loads(wsctl("lsp", "list", str(ws), json=True).output)
+    assert data["servers"][0]["id"] == "project:go"
+    assert data["servers"][0]["extension_to_language"] == {".go": "go"}
+
+
+def test_hooks_status_trust_revoke(wsctl, wskit_home, make_tree):
+    ws = _ws(make_tree, wskit_home)
+    data = json.loads(wsctl("hooks", "list", str(ws), json=True).output)
+    assert data["hooks"][0]["event"] == "PreToolUse" and data["hooks"][0]["matcher"] == "Bash"
+    st = json.loads(wsctl("hooks", "status", str(ws), json=True).output)
+    assert set(st) == {"path", "state", "digest", "trusted_digest", "count", "error"}
+    assert st["state"] == "untrusted" and st["count"] == 1
+    r = wsctl("hooks", "trust", str(ws), "--digest", "sha256:" + "1" * 64)
+    assert r.exit_code == 1 and "changed after review" in r.output
+    r = wsctl("hooks", "trust", str(ws), "--digest", st["digest"], json=True)
+    assert json.loads(r.output)["state"] == "trusted"
+    (ws / ".claude/settings.json").write_text(json.dumps({"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": "./other.sh"}]}]}}))
+    assert json.loads(wsctl("hooks", "status", str(ws), json=True).output)["state"] == "modified"
+    r = wsctl("hooks", "revoke", str(ws), json=True)
+    assert json.loads(r.output)["removed"] is True and json.loads(r.output)["state"] == "untrusted"
+    (ws / ".wskit").mkdir()
+    (ws / ".wskit/settings.json").write_text(json.dumps({"disableAllHooks": True}))
+    assert json.loads(wsctl("hooks", "status", str(ws), json=True).output)["state"] == "disabled"

@@ -1,0 +1,82 @@
+"""``wsctl skills list|show|files|validate|install|enable|disable`` and their JSON keys."""
+
+import json
+
+from wskit.trust import TrustStore
+
+from tests.markdown_helpers import skill_md
+
+
+def _ws(make_tree, wskit_home):
+    ws = make_tree({
+        ".git/HEAD": "ref: refs/heads/main\n",
+        ".claude/skills/greet/SKILL.md": skill_md("greet", extra="allowed-tools: Read\narguments: [who]\n",
+                                                  body="Hi $who\n"),
+        ".claude/skills/greet/ref/a.md": "A",
+    })
+    TrustStore.for_home(wskit_home).grant(ws)
+    return ws
+
+
+def test_list_show_files(wsctl, make_tree, wskit_home):
+    ws = _ws(make_tree, wskit_home)
+    data = json.loads(wsctl("skills", "list", str(ws), "--json").output)
+    row = next(s for s in data["skills"] if s["name"] == "greet")
+    assert set(row) == {"id", "name", "description", "scope", "path", "plugin"}
+    assert row["path"] == ".claude/skills/greet/SKILL.md"
+    shown = json.loads(wsctl("skills", "show", "greet", str(ws), "--args", "Bob", "--json").output)
+    assert shown["content"] == "Hi Bob\n" and shown["allowed_tools"] == ["Read"] and shown["id"] == "project:greet"
+    assert {"slug", "name", "description", "file", "content", "content_hash", "cached", "scope", "path"} <= set(shown)
+    ref = json.loads(wsctl("skills", "show", "greet", str(ws), "--file", "ref/a.md", "--json").output)
+    assert ref["content"] == "A"
+    files = json.loads(wsctl("skills", "files", "greet", str(ws), "--json").output)
+    assert files == {"slug": "greet", "name": "greet", "files": ["SKILL.md", "ref/a.md"], "file_count": 2,
+                     "has_attachments": True}
+    bad = wsctl("skills", "show", "greet", str(ws), "--file", "../../x")
+    assert bad.exit_code == 1 and "error:" in bad.output and "path-escape" in bad.output
+    human = wsctl("skills", "show", "greet", str(ws))
+    assert human.exit_code == 0 and "Hi $who" not in human.output and "Hi \n" in human.output
+
+
+def test_validate_json_and_exit_status(wsctl, tmp_path):
+    d = tmp_path / "other-name"
+    d.mkdir()
+    (d / "SKILL.md").write_text(skill_md("my-skill"))
+    lenient = wsctl("skills", "validate", str(d), "--json")
+    assert lenient.exit_code == 0
+    assert json.loads(lenient.output)["valid"] is True
+    strict = wsctl("skills", "validate", str(d), "--strict", "--json")
+    assert strict.exit_code == 1
+    data = json.loads(strict.output)
+    assert set(data) == {"valid", "errors", "warnings"} and data["valid"] is False
+    assert data["errors"][0] == {"path": str(d / "SKILL.md"), "line": 2, "code": "skill-name-mismatch",
+                                 "message": "name 'my-skill' differs from its folder 'other-name'"}
+    assert "invalid (strict)" in wsctl("skills", "validate", str(d), "--strict").output
+
+
+def test_install_enable_disable(wsctl, make_tree, wskit_home, tmp_path):
+    ws = _ws(make_tree, wskit_home)
+    src = make_tree({"greet/SKILL.md": skill_md("greet", "Admin greet.")}, root=tmp_path / "src")
+    out = json.loads(wsctl("skills", "install", str(src / "greet"), "--json").output)
+    assert out == {"slug": "greet", "path": str(wskit_home / ".wskit/admin-skills/greet"), "enabled": True}
+    listed = json.loads(wsctl("skills", "list", str(ws), "--json").output)["skills"]
+    assert next(s for s in listed if s["name"] == "greet")["scope"] == "admin"
+    assert json.loads(wsctl("skills", "disable", "greet", "--json").output) == {"slug": "greet", "enabled": False}
+    listed = json.loads(wsctl("skills", "list", str(ws), "--json").output)["skills"]
+    assert next(s for s in listed if s["name"] == "greet")["scope"] == "project"
+    assert json.loads(wsctl("skills", "enable", "greet", "--json").output)["enabled"] is True
+    missing = wsctl("skills", "enable", "nope")
+    assert missing.exit_code == 1 and "no admin skill" in missing.output
+
+
+def test_validate_exit_status_through_the_real_entry_point(tmp_path, wskit_home):
+    import subprocess
+    import sys
+
+    d = tmp_path / "mismatch"
+    d.mkdir()
+    (d / "SKILL.md").write_text(skill_md("other"))
+    run = [sys.executable, "-m", "wskit", "--home", str(wskit_home), "skills", "validate", str(d)]
+    assert subprocess.run(run, capture_output=True).returncode == 0
+    strict = subprocess.run([*run, "--strict", "--json"], capture_output=True, text=True)
+    assert strict.returncode == 1 and json.loads(strict.stdout)["valid"] is False

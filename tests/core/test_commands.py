@@ -1,0 +1,128 @@
+"""Custom commands: discovery, naming and expansion (issue 4 item 7)."""
+
+import subprocess
+
+from wskit.commands import load_commands
+from wskit.expand import SubprocessRunner, expand, split_args, substitute_args
+from wskit.models import ResourceSource, Scope
+
+from tests.markdown_helpers import load
+
+CMD = "---\ndescription: {d}\n---\n{b}"
+
+
+def test_discovery_subfolders_host_folder_and_agents_folder(make_tree, wskit_home):
+    ws = make_tree({
+        ".claude/commands/test.md": CMD.format(d="claude test", b="t"),
+        ".claude/commands/frontend/test.md": CMD.format(d="frontend test", b="f"),
+        ".claude/commands/a/b/c.md": "No frontmatter, first line is the description\nmore",
+        ".wskit/commands/test.md": CMD.format(d="host test", b="h"),
+        ".agents/commands/ignored.md": CMD.format(d="x", b="x"),
+        ".claude/commands/bad:name.md": CMD.format(d="x", b="x"),
+        ".claude/commands/notes.txt": "not markdown",
+    })
+    (wskit_home / ".claude/commands").mkdir(parents=True)
+    (wskit_home / ".claude/commands/test.md").write_text(CMD.format(d="user test", b="u"))
+    (wskit_home / ".claude/commands/mine.md").write_text(CMD.format(d="user only", b="u"))
+    w = load(ws, wskit_home)
+    reg = w.registry("command")
+    assert reg.get("test").description == "host test"  # host folder wins at the same scope
+    assert reg.get("test").id == "project:test"
+    sub = reg.get("frontend:test")
+    assert (sub.id, sub.namespace, sub.body) == ("project:frontend:test", "frontend", "f")
+    assert reg.get("a:b:c").description == "No frontmatter, first line is the description"
+    assert reg.get("mine").id == "user:mine"
+    assert "ignored" not in reg
+    assert any(d.code == "command-name-invalid" and d.path.endswith("bad:name.md") for d in w.diagnostics)
+    assert any(d.code == "shadowed" and "user:test" in d.message for d in w.diagnostics)
+
+
+def test_plugin_commands_are_namespaced(make_tree, tmp_path):
+    root = make_tree({"commands/review.md": CMD.format(d="r", b="r"), "commands/git/push.md": "p",
+                      "more/extra.md": "e"}, root=tmp_path / "plug")
+    res = load_commands(ResourceSource(scope=Scope.PLUGIN, root=str(root), base=str(root), plugin="kit"))
+    assert sorted(c.id for c in res.resources) == ["plugin:kit:git:push", "plugin:kit:review"]
+    res2 = load_commands(ResourceSource(scope=Scope.PLUGIN, root=str(root), base=str(root), plugin="kit",
+                                        components={"command": ("commands", "more")}))
+    assert "plugin:kit:extra" in {c.id for c in res2.resources}
+
+
+def test_frontmatter_fields(make_tree, wskit_home):
+    ws = make_tree({".claude/commands/c.md": (
+        "---\ndescription: D\nargument-hint: '[file]'\nallowed-tools: Read, Bash(git:*)\nmodel: haiku\n"
+        "disable-model-invocation: true\narguments: [file]\ncolor: red\n---\nbody $file\n")})
+    c = load(ws, wskit_home).registry("command").get("c")
+    assert (c.argument_hint, c.model, c.disable_model_invocation) == ("[file]", "haiku", True)
+    assert c.allowed_tools == ("Read", "Bash(git:*)")
+    assert c.arguments == ("file",) and c.extra == {"color": "red"}
+
+
+def test_arguments():
+    assert substitute_args("$ARGUMENTS|$1|$2|$3|$10|${who}|$who|$other", ["a", "b c"], ("x", "who")) == \
+        "a b c|a|b c||a0|b c|b c|$other"
+    assert split_args("one 'two three'") == ["one", "two three"]
+    assert split_args("unbalanced 'quote") == ["unbalanced", "'quote"]
+
+
+def _cmd(make_tree, wskit_home, body, files=None):
+    ws = make_tree({".claude/commands/x.md": "---\ndescription: x\n---\n" + body, **(files or {})})
+    w = load(ws, wskit_home)
+    return w, w.registry("command").get("x")
+
+
+def test_at_file_inside_workspace_only(make_tree, wskit_home, tmp_path):
+    (tmp_path / "outside.txt").write_text("OUTSIDE")
+    w, cmd = _cmd(make_tree, wskit_home, "See @src/a.py and @../outside.txt and @.env and @no/such.md, mail a@b.com\n",
+                  {"src/a.py": "print(1)\n", ".env": "SECRET=1"})
+    out = expand(cmd, [], root=w.binding.execution_root)
+    assert "```py\nprint(1)\n```" in out.text
+    assert "OUTSIDE" not in out.text and "SECRET" not in out.text
+    assert "@../outside.txt" in out.text and "@no/such.md" in out.text and "a@b.com" in out.text
+    refused = {d.message.split(" ")[0] for d in out.diagnostics if d.code == "command-file-refused"}
+    assert refused == {"@../outside.txt", "@.env"}
+    assert all(d.path.endswith(".claude/commands/x.md") and d.line == 1 for d in out.diagnostics)
+
+
+def test_shell_never_runs_without_runner(make_tree, wskit_home):
+    w, cmd = _cmd(make_tree, wskit_home, "Status: !`touch ran.txt`\n")
+    out = expand(cmd, [], root=w.binding.execution_root)
+    assert not (w.binding.execution_root / "ran.txt").exists()
+    assert "!`touch ran.txt`" in out.text
+    assert [d.code for d in out.diagnostics] == ["command-shell-not-run"]
+
+
+def test_shell_through_runner_with_timeout_and_cap(make_tree, wskit_home):
+    w, cmd = _cmd(make_tree, wskit_home,
+                  "A: !`echo hello $1`\nB: !`sleep 5`\nC: !`head -c 5000 /dev/zero | tr '\\0' x`\nD: !`exit 3`\n")
+    out = expand(cmd, ["; touch pwned"], SubprocessRunner(), root=w.binding.execution_root,
+                 timeout=0.5, output_cap=1000)
+    lines = out.text.splitlines()
+    assert lines[0] == "A: hello"  # argument text never reaches the shell
+    assert not (w.binding.execution_root / "pwned").exists()
+    assert "timed out" in lines[1]
+    assert lines[2] == "C: [Error executing 'head -c 5000 /dev/zero | tr '\\0' x': output exceeds 1000 bytes]"
+    assert "exit status 3" in lines[3]
+    assert sorted(d.code for d in out.diagnostics) == ["command-output-too-large", "command-shell-failed",
+                                                       "command-shell-failed"]
+
+
+def test_custom_runner_receives_root_and_timeout(make_tree, wskit_home):
+    seen = []
+
+    def runner(command, cwd, timeout):
+        seen.append((command, cwd, timeout))
+        if command == "boom":
+            raise subprocess.TimeoutExpired(command, timeout)
+        return "  out  "
+
+    w, cmd = _cmd(make_tree, wskit_home, "!`ls` and !`boom`")
+    out = expand(cmd, None, runner, root=w.binding.execution_root, timeout=7)
+    assert out.text.startswith("out and [Error executing 'boom'")
+    assert seen == [("ls", str(w.binding.execution_root), 7), ("boom", str(w.binding.execution_root), 7)]
+
+
+def test_plugin_manifest_component_spellings(make_tree, tmp_path):
+    root = make_tree({"custom/one.md": "one", "single/two.md": "two"}, root=tmp_path / "plug2")
+    src = ResourceSource(scope=Scope.PLUGIN, root=str(root), base=str(root), plugin="kit",
+                         components={"commands": ("./custom", "single/two.md")})
+    assert sorted(c.id for c in load_commands(src).resources) == ["plugin:kit:one", "plugin:kit:two"]

@@ -1,0 +1,79 @@
+"""Strict and lenient skill validation (issue 4 item 1)."""
+
+from wskit.skillcheck import validate_skill
+
+from tests.markdown_helpers import skill_md
+
+
+def _codes(items):
+    return sorted({d.code for d in items})
+
+
+def test_bom_crlf_unquoted_colon_loads_with_warning(tmp_path):
+    d = tmp_path / "colon-skill"
+    d.mkdir()
+    text = "---\nname: colon-skill\ndescription: Use when: the user asks\n---\nBody\n"
+    (d / "SKILL.md").write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode())
+    lenient = validate_skill(d)
+    assert lenient.valid
+    assert {"skill-bom", "yaml-quoted-retry"} <= set(_codes(lenient.warnings))
+    retry = next(w for w in lenient.warnings if w.code == "yaml-quoted-retry")
+    assert retry.line == 3 and retry.path.endswith("colon-skill/SKILL.md")
+    strict = validate_skill(d, strict=True)
+    assert not strict.valid
+    assert {"skill-bom", "yaml-quoted-retry"} <= set(_codes(strict.errors))
+
+
+def test_strict_rules(tmp_path):
+    cases = {
+        "good-one": (skill_md("good-one", extra="license: MIT\ncompatibility: any\nallowed-tools: Read\n"), []),
+        "Upper": (skill_md("Upper"), ["skill-name-format"]),
+        "dash-": (skill_md("dash-"), ["skill-name-format"]),
+        "dou--ble": (skill_md("dou--ble"), ["skill-name-format"]),
+        "mismatch": (skill_md("other"), ["skill-name-mismatch"]),
+        "unknown": (skill_md("unknown", extra="version: 1\n"), ["skill-unknown-field"]),
+        "noname": ("---\ndescription: d\n---\n", ["skill-missing-name"]),
+        "longdesc": (skill_md("longdesc", "x" * 1025), ["skill-description-too-long"]),
+        "okdesc": (skill_md("okdesc", "x" * 1024), []),
+        "compat": (skill_md("compat", extra=f"compatibility: {'c' * 501}\n"), ["skill-compatibility-too-long"]),
+        "flow": (skill_md("flow", extra="allowed-tools: [Read]\n"), ["skill-yaml-flow-style"]),
+        "a" * 65: (skill_md("a" * 65), ["skill-name-too-long"]),
+    }
+    for slug, (text, expected) in cases.items():
+        d = tmp_path / slug
+        d.mkdir()
+        (d / "SKILL.md").write_text(text)
+        strict = validate_skill(d, strict=True)
+        assert _codes(strict.errors) == sorted(expected), slug
+        lenient = validate_skill(d)
+        assert lenient.valid, slug
+        assert set(expected) <= set(_codes(lenient.warnings)), slug
+
+
+def test_lenient_errors(tmp_path):
+    for slug, text, code in [
+        ("nodesc", "---\nname: nodesc\n---\n", "skill-missing-description"),
+        ("nofm", "just text\n", "skill-no-frontmatter"),
+        ("badyaml", "---\nname: [unclosed\ndescription: x\n---\n", "yaml-error"),
+    ]:
+        d = tmp_path / slug
+        d.mkdir()
+        (d / "SKILL.md").write_text(text)
+        r = validate_skill(d)
+        assert not r.valid and code in _codes(r.errors), slug
+        assert all(e.path.endswith(f"{slug}/SKILL.md") for e in r.errors)
+    missing = tmp_path / "empty"
+    missing.mkdir()
+    assert _codes(validate_skill(missing).errors) == ["skill-missing-file"]
+    assert _codes(validate_skill(tmp_path / "nope").errors) == ["not-found"]
+
+
+def test_json_shape(tmp_path):
+    d = tmp_path / "shape"
+    d.mkdir()
+    (d / "SKILL.md").write_text(skill_md("other"))
+    data = validate_skill(d, strict=True).to_json()
+    assert set(data) == {"valid", "errors", "warnings"}
+    assert data["valid"] is False
+    assert set(data["errors"][0]) == {"path", "line", "code", "message"}
+    assert data["errors"][0]["line"] == 2
