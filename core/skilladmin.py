@@ -29,6 +29,7 @@ from pathlib import Path
 import tomli_w
 from filelock import FileLock
 
+from . import safefs
 from .atomic import atomic_write
 from .errors import WskitError
 from .host import HostProfile
@@ -38,6 +39,8 @@ ADMIN_FILE_LIMIT = 512 * 1024
 #: Source rank of the admin skills root (above every project and user source).
 ADMIN_RANK = 40
 MANIFEST_NAME = "skills.toml"
+#: Largest admin skills manifest read, in bytes.
+MAX_MANIFEST_BYTES = 4 * 1024 * 1024
 
 
 class AdminSkillError(WskitError):
@@ -67,14 +70,15 @@ def read_manifest(profile: HostProfile) -> dict[str, bool]:
     """
     path = manifest_path(profile)
     try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return {}
-    except OSError as err:
+        # bounded, non-blocking read: read_bytes() blocked on a FIFO and read a huge file whole
+        raw = safefs.read_bytes(path.parent, path.name, max_bytes=MAX_MANIFEST_BYTES).raw
+    except safefs.SafeFsError as err:
+        if err.code == "not-found":
+            return {}
         raise AdminSkillError(f"{path}: cannot read the admin skills manifest: {err}") from None
     try:
         data = tomllib.loads(raw.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as err:
         raise AdminSkillError(f"{path}: admin skills manifest is not valid TOML: {err}") from None
     skills = data.get("skills", {})
     if not isinstance(skills, dict):

@@ -26,12 +26,15 @@ from typing import Any
 
 from filelock import FileLock
 
+from .. import jsonsafe, safefs
 from ..atomic import atomic_write
 from ..errors import WskitError
 from ..host import HostProfile
 from .marketplace import Marketplace, MarketplaceError
 
 LEDGER_VERSION = 1
+#: Largest plugin ledger read, in bytes (a bigger one is refused unread).
+MAX_LEDGER_BYTES = 16 * 1024 * 1024
 
 
 class LedgerError(WskitError):
@@ -91,8 +94,11 @@ def read_ledger(profile: HostProfile) -> dict[str, dict[str, Any]]:
     if not stat.S_ISREG(st.st_mode):
         raise LedgerError(f"plugin ledger {path} is not a regular file")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
+        # bounded, non-blocking read and depth-bounded JSON: read_text() read a
+        # huge ledger whole and json.loads raised RecursionError on deep nesting
+        raw = safefs.read_bytes(path.parent, path.name, max_bytes=MAX_LEDGER_BYTES).raw
+        data = jsonsafe.loads(raw, path=str(path), max_depth=16)
+    except safefs.SafeFsError as err:
         raise LedgerError(f"plugin ledger {path} is unreadable: {err}") from None
     if not isinstance(data, dict) or data.get("version") != LEDGER_VERSION or not isinstance(data.get("plugins"), dict):
         raise LedgerError(f"plugin ledger {path} is malformed or of an unknown version")

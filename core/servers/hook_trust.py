@@ -29,6 +29,7 @@ from typing import Literal
 
 from filelock import FileLock
 
+from .. import jsonsafe, safefs
 from ..atomic import atomic_write
 from ..errors import WskitError
 from ..models import Frozen
@@ -122,8 +123,11 @@ class HookTrustStore:
         if st.st_size > MAX_STORE_BYTES:
             raise HookTrustError(f"hook trust store {self.path} is larger than {MAX_STORE_BYTES} bytes")
         try:
-            data = json.loads(self.path.read_bytes().decode("utf-8"))
-        except (OSError, ValueError) as err:
+            # bounded, non-blocking, link-refusing read and depth-bounded JSON: a
+            # store swapped for a FIFO blocked here, a deep one raised RecursionError
+            raw = safefs.read_bytes(self.path.parent, self.path.name, max_bytes=MAX_STORE_BYTES).raw
+            data = jsonsafe.loads(raw, path=str(self.path), max_depth=16)
+        except safefs.SafeFsError as err:
             raise HookTrustError(f"hook trust store {self.path} is corrupt: {err}") from None
         if not isinstance(data, dict) or set(data) != {"version", "projects"} or data["version"] != STORE_VERSION \
                 or not isinstance(data["projects"], dict):
