@@ -32,6 +32,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .jsonsafe import check_depth
+from .safefs import SafeFsError
+
 #: Aliases of bare names (Sakura B4).
 ALIASES = {"Read": "read_file", "Bash": "run_command", "Shell": "run_command"}
 #: Runtime tool names that take a ``command`` argument.
@@ -152,8 +155,11 @@ def split_value(value: Any) -> list[Any] | None:
             return None
         if s.startswith("["):
             try:
+                # depth first: json.loads raised RecursionError on a deep list,
+                # which escaped the skills loader and lost every sibling skill
+                check_depth(s, 8)
                 parsed = json.loads(s)
-            except ValueError:
+            except (ValueError, SafeFsError):
                 raise SelectorError(value, "a string starting with '[' must be a JSON list") from None
             if not isinstance(parsed, list):
                 raise SelectorError(value, "expected a JSON list")

@@ -6,11 +6,13 @@ import json
 import os
 from typing import Any
 
-from .. import safefs
+from .. import jsonsafe, safefs
 from ..models import Diagnostic
 
 #: Largest JSON configuration file read (bytes): manifests, settings, .mcp.json…
 MAX_JSON_BYTES = 1 << 20
+#: Deepest nesting of arrays/objects accepted in those files.
+MAX_JSON_DEPTH = 64
 
 
 def read_json(base: str, rel: str, *, plugin: str | None = None, follow_links: bool = False,
@@ -30,6 +32,7 @@ def read_json(base: str, rel: str, *, plugin: str | None = None, follow_links: b
     path = os.path.join(base, rel)
     try:
         text = safefs.decode_text(res.raw, path)
+        jsonsafe.check_depth(text, MAX_JSON_DEPTH, path)  # json.loads recurses: RecursionError on deep files
         return json.loads(text), []
     except safefs.SafeFsError as err:
         return None, [err.diagnostic(plugin=plugin)]

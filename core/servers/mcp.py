@@ -16,9 +16,11 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ..jsonsafe import check_depth
 from ..models import Diagnostic, LoadResult, Provenance, ResourceSource, Scope
 from ..registry import Candidate, Registry
 from ..resources.servers import McpServer
+from ..safefs import SafeFsError
 from .common import ConfigBlock, blocks, canonical_sha, fixed_vars, ident, provenance, server_map
 from .expand import expand_tree
 
@@ -124,8 +126,9 @@ def parse_mcp_config(text_or_path: str, cwd: str, env: Mapping[str, str] | None 
         except OSError as err:
             return [], [Diagnostic(level="error", code="mcp-config", path=path, message=f"cannot read: {err.strerror}")]
     try:
+        check_depth(text, 64, path)  # json.loads raised RecursionError on deep nesting
         data = json.loads(text)
-    except ValueError as err:
+    except (ValueError, SafeFsError) as err:
         return [], [Diagnostic(level="error", code="invalid-json", path=path, message=f"invalid JSON: {err}")]
     if isinstance(data, dict) and isinstance(data.get("name"), str) and ("command" in data or "url" in data):
         data = {data["name"]: {k: v for k, v in data.items() if k != "name"}}
