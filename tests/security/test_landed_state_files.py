@@ -1,0 +1,134 @@
+"""State files and JSON readers that landed with issues 4-7, under the same
+hostile inputs as the trust store: deep nesting, huge sparse files, FIFOs.
+
+Each must end in its module's own error (or a diagnostic), never a
+RecursionError escaping, a hang or a whole-file read of a huge file.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.security.harness import bounded, rchar
+from wskit.host import HostProfile
+
+DEEP_JSON = b"[" * 100_000 + b"]" * 100_000
+DEEP_TOML = b"a = " + b"[" * 100_000 + b"]" * 100_000 + b"\n"
+
+
+def _profile(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    return HostProfile(name="wskit", home=home)
+
+
+def _hook_trust(tmp_path):
+    from wskit.servers.hook_trust import HookTrustError, HookTrustStore
+
+    store = HookTrustStore.for_home(_profile(tmp_path).home)
+    return store.path, store.read, HookTrustError
+
+
+def _ledger(tmp_path):
+    from wskit.bundles.ledger import LedgerError, ledger_path, read_ledger
+
+    profile = _profile(tmp_path)
+    return ledger_path(profile), lambda: read_ledger(profile), LedgerError
+
+
+def _skills_manifest(tmp_path):
+    from wskit.skilladmin import AdminSkillError, manifest_path, read_manifest
+
+    profile = _profile(tmp_path)
+    return manifest_path(profile), lambda: read_manifest(profile), AdminSkillError
+
+
+READERS = {"hook-trust-store": (_hook_trust, DEEP_JSON), "plugin-ledger": (_ledger, DEEP_JSON),
+           "skills-manifest": (_skills_manifest, DEEP_TOML)}
+
+
+def _place(path, data: bytes | None = None, *, sparse: bool = False, fifo: bool = False):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if fifo:
+        os.mkfifo(path, 0o600)
+        return
+    with open(path, "wb") as fh:
+        fh.write(data or b"")
+        if sparse:
+            fh.truncate(2 * 1024**3)
+    os.chmod(path, 0o600)
+
+
+@pytest.mark.parametrize("name", sorted(READERS))
+def test_deeply_nested_state_file_is_a_clean_error(name, tmp_path):
+    make, deep = READERS[name]
+    path, read, error = make(tmp_path)
+    _place(path, deep)
+    with pytest.raises(error):
+        bounded(read, 20)
+
+
+@pytest.mark.parametrize("name", sorted(READERS))
+def test_huge_sparse_state_file_is_refused_unread(name, tmp_path):
+    make, _ = READERS[name]
+    path, read, error = make(tmp_path)
+    _place(path, b"{", sparse=True)
+    before = rchar()
+    with pytest.raises(error):
+        bounded(read, 20)
+    assert rchar() - before < 32 * 1024 * 1024
+
+
+@pytest.mark.parametrize("name", sorted(READERS))
+def test_state_file_swapped_for_fifo_does_not_hang(name, tmp_path):
+    make, _ = READERS[name]
+    path, read, error = make(tmp_path)
+    _place(path, fifo=True)
+    with pytest.raises(error):
+        bounded(read, 10)
+
+
+def test_bundle_json_reader_turns_deep_nesting_into_a_diagnostic(tmp_path):
+    from wskit.bundles.jsonfile import read_json
+
+    (tmp_path / "plugin.json").write_bytes(b'{"name": "x", "a": ' + DEEP_JSON + b"}")
+    data, diags = bounded(lambda: read_json(str(tmp_path), "plugin.json"), 20)
+    assert data is None and [d.code for d in diags] == ["json-too-deep"]
+
+
+def test_allowed_tools_json_list_nested_deep_fails_closed():
+    from wskit.toolpolicy import SelectorError, split_value
+
+    with pytest.raises(SelectorError):
+        bounded(lambda: split_value("[" * 30_000 + "]" * 30_000), 20)
+
+
+def test_mcp_config_argument_nested_deep_is_a_diagnostic(tmp_path):
+    from wskit.servers.mcp import parse_mcp_config
+
+    servers, diags = bounded(lambda: parse_mcp_config('{"a": ' + "[" * 100_000 + "]" * 100_000 + "}",
+                                                       str(tmp_path)), 20)
+    assert servers == [] and diags and diags[0].code in ("invalid-json", "json-too-deep")
+
+
+def test_skill_with_deep_allowed_tools_does_not_take_its_siblings_down(tmp_path, wskit_pm):
+    """A RecursionError inside one SKILL.md used to escape the skills hook, so
+    every skill of that source was lost to a hook-failed diagnostic."""
+    from tests.conftest import skill_md
+    from wskit.models import ResourceSource, Scope
+    from wskit.plugin.hooks import WskitHooks
+    from wskit.testing import write_tree
+
+    deep = '"' + "[" * 30_000 + "]" * 30_000 + '"'
+    write_tree(tmp_path / ".claude", {
+        "skills/good/SKILL.md": skill_md("good"),
+        "skills/evil/SKILL.md": f"---\nname: evil\ndescription: d\nallowed-tools: {deep}\n---\n",
+    })
+    hooks = WskitHooks(wskit_pm)
+    kind = {k.name: k for k in hooks.resource_kinds()[0]}["skill"]
+    src = ResourceSource(scope=Scope.PROJECT, root=str(tmp_path / ".claude"), base=str(tmp_path))
+    found, diags = hooks.load(kind, src)
+    assert "good" in {r.name for r in found}
+    assert "hook-failed" not in {d.code for d in diags}
