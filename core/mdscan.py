@@ -83,6 +83,15 @@ def walk_markdown(
     diags: list[Diagnostic] = []
     base_rel = root_rel(source)
     for sub in component_dirs(source, kind, default_dir):
+        if sub not in ("", "."):
+            try:
+                # a path-naming field (manifests set it): an absolute '/etc' or
+                # 'c:/x' was silently joined under the root instead of refused
+                safefs.split_relative(sub)
+            except safefs.SafeFsError as err:
+                diags.append(err.diagnostic(plugin=source.plugin).model_copy(
+                    update={"path": os.path.join(source.root, err.path)}))
+                continue
         top = join(base_rel, sub)
         if sub.lower().endswith(".md"):  # a single file named by a plugin manifest
             stem = sub.rstrip("/").rsplit("/", 1)[-1][:-3]
