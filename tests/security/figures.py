@@ -101,14 +101,20 @@ def cases_table() -> str:
     for c in CASES:
         targets = [t for t in TARGETS if applies(c, t)]
         codes = " / ".join(f"`{x}`" for x in sorted(c.codes)) if c.codes else "none required: bounded, no crash"
-        overrides = [f"{t.name}: " + " / ".join(f"`{x}`" for x in sorted(t.expect[c.name]))
+        overrides = [f"{t.name}: " + (" / ".join(f"`{x}`" for x in sorted(t.expect[c.name]))
+                                      if t.expect[c.name] is not None else "none (known gap)")
                      for t in targets if c.name in t.expect]
+        overrides += [f"{t.name}: the whole source fails (by design)" for t in targets if c.name in t.whole_fail]
         if overrides:
             codes += " (" + "; ".join(overrides) + ")"
         what = c.what.replace("|", "\\|")
         lines.append(f"| `{c.name}` | {what} | {codes} | {', '.join(t.name for t in targets)} |")
     lines.append("")
-    lines.append("Each row is `tests/security/test_hostile_files.py::test_hostile_file[<loader>-<case>]`.")
+    for t in TARGETS:
+        if t.also_accept:
+            lines.append(f"- {t.name} also answers any case with its catch-all "
+                         + " / ".join(f"`{x}`" for x in sorted(t.also_accept)) + ".")
+    lines.append("- Each row is `tests/security/test_hostile_files.py::test_hostile_file[<loader>-<case>]`.")
     return "\n".join(lines)
 
 

@@ -10,6 +10,7 @@ that differ from a case's default go in ``expect``.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -59,6 +60,10 @@ class Target:
     :ivar scope: the scope the loader reads as (decides link following).
     :ivar expect: case name -> accepted diagnostic codes, overriding the case.
     :ivar skip: cases that do not apply (e.g. resource-name cases for a plain file reader).
+    :ivar whole_fail: cases where failing the whole source (the valid sibling
+        too) is the loader's documented behaviour (output styles, Blade §3.3).
+    :ivar also_accept: a loader's catch-all code for a skipped file, accepted
+        in every case besides the specific ones (``style-skipped``, ``agent-skipped``).
     """
 
     name: str
@@ -67,8 +72,10 @@ class Target:
     valid: Callable[[str], bytes]
     load: Callable[[Ctx, str | None], Outcome]
     scope: Scope = Scope.PROJECT
-    expect: dict[str, frozenset[str]] = field(default_factory=dict)
+    expect: dict[str, frozenset[str] | None] = field(default_factory=dict)
     skip: frozenset[str] = frozenset()
+    whole_fail: frozenset[str] = frozenset()
+    also_accept: frozenset[str] = frozenset()
 
 
 def _skill_md(name: str) -> bytes:
@@ -93,6 +100,50 @@ def _skills_loader(scope: Scope, follow: bool) -> Callable[[Ctx, str | None], Ou
         return Outcome({r.name for r in found}, list(diags), dump)
 
     return load
+
+
+def _kind_loader(kind: str) -> Callable[[Ctx, str | None], Outcome]:
+    """Any markdown kind loaded through its hook from a project source (the
+    path field goes into ``components``, as a plugin manifest would set it)."""
+    from wskit.plugin.hooks import WskitHooks
+    from wskit.plugin.manager import make_plugin_manager
+
+    hooks = WskitHooks(make_plugin_manager(load_entrypoints=False, env={}))
+    k = {x.name: x for x in hooks.resource_kinds()[0]}[kind]
+
+    def load(ctx: Ctx, path_field: str | None) -> Outcome:
+        dirs = (k.default_dir,) if path_field is None else (k.default_dir, path_field)
+        src = ResourceSource(scope=Scope.PROJECT, root=str(ctx.root), base=str(ctx.base), components={kind: dirs})
+        found, diags = hooks.load(k, src)
+        dump = repr([r.model_dump() for r in found]) + repr([d.model_dump() for d in diags])
+        return Outcome({r.name.rsplit(":", 1)[-1] for r in found}, list(diags), dump)
+
+    return load
+
+
+def _md(kind: str) -> Callable[[str], bytes]:
+    def valid(name: str) -> bytes:
+        # the name goes in the frontmatter as JSON (a valid YAML scalar), so hostile
+        # names reach the loader's name checks for kinds named by a field (agents)
+        return (f"---\nname: {json.dumps(name)}\ndescription: A valid {kind}.\n---\n\nBody.\n").encode()
+
+    return valid
+
+
+def _names_refused(code: str) -> dict[str, frozenset[str]]:
+    return {c: frozenset({code}) for c in ("name-newline", "name-colon", "name-bidi", "name-non-ascii")}
+
+
+#: Known gaps, reported to the lead: the commands and agents loaders do not
+#: flag hidden/bidi characters (skills warn, styles refuse), and accept a
+#: 100,000-character description (they read whole files, up to their size limit).
+_NOT_FLAGGED: dict[str, frozenset[str] | None] = {"hidden-bidi": None, "hidden-control": None, "long-line": None}
+#: Blade §3.3: a link or special file among the styles fails the whole catalog.
+_STYLE_FATAL = frozenset({"symlink-file-outside", "symlink-file-secret", "fifo", "socket", "device"})
+
+#: one-folder-per-kind loaders: the folder-link cases would replace the whole
+#: kind folder (the sibling with it); deep-dirs is run once, for skills
+_FLAT_SKIP = frozenset({"symlink-dir-outside", "symlink-dir-loop", "deep-dirs"})
 
 
 def _file_reader(read: Callable[[Path, str], object]) -> Callable[[Ctx, str | None], Outcome]:
@@ -202,4 +253,13 @@ TARGETS: list[Target] = [
     Target("safewalk-tree", "text", lambda n: f"tree/{n}/doc.md", _skill_md, _walker,
            expect={"sparse-2gib": frozenset({"too-large"})},
            skip=frozenset({"name-newline", "name-colon", "name-bidi", "name-non-ascii", "deep-dirs"})),
+    Target("commands-project", "markdown", lambda n: f"commands/{n}.md", _md("command"), _kind_loader("command"),
+           expect={**_names_refused("command-name-invalid"), **_NOT_FLAGGED}, skip=_FLAT_SKIP),
+    Target("agents-project", "markdown", lambda n: f"agents/{n}.md", _md("agent"), _kind_loader("agent"),
+           expect={**_names_refused("agent-name-invalid"), **_NOT_FLAGGED},
+           skip=_FLAT_SKIP, also_accept=frozenset({"agent-skipped"})),
+    Target("styles-project", "markdown", lambda n: f"output-styles/{n}.md", _md("style"), _kind_loader("style"),
+           expect={**_names_refused("style-skipped"), "long-line": None,
+                   **{c: frozenset({"style-catalog-invalid"}) for c in _STYLE_FATAL}},
+           skip=_FLAT_SKIP, whole_fail=_STYLE_FATAL, also_accept=frozenset({"style-skipped"})),
 ]
