@@ -132,3 +132,36 @@ def test_skill_with_deep_allowed_tools_does_not_take_its_siblings_down(tmp_path,
     found, diags = hooks.load(kind, src)
     assert "good" in {r.name for r in found}
     assert "hook-failed" not in {d.code for d in diags}
+
+
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+@pytest.mark.parametrize("rel", [".mcp.json", ".lsp.json", ".claude/settings.json", ".claude/settings.local.json"])
+def test_deep_json_config_in_a_trusted_project_is_a_diagnostic(rel, wskit_home, wskit_pm, wskit_profile, make_tree):
+    """A JSON config nested 100,000 deep ends in ``json-too-deep`` naming the
+    file; the workspace still loads its skills and no hook fails."""
+    from tests.conftest import skill_md
+    from wskit.binding import Binding
+    from wskit.plugin.hooks import WskitHooks
+    from wskit.trust import TrustStore
+    from wskit.workspace import load_workspace
+
+    ws = make_tree({".git/HEAD": "ref: refs/heads/main\n", ".claude/skills/good/SKILL.md": skill_md("good"),
+                    rel: '{"mcpServers": {"a": ' + DEEP + "}}"})
+    TrustStore.for_home(wskit_home).grant(ws)
+    res = bounded(lambda: load_workspace(WskitHooks(wskit_pm), Binding.discover(ws), wskit_profile), 60)
+    codes = {d.code for d in res.diagnostics}
+    assert "hook-failed" not in codes, [d.message for d in res.diagnostics if d.code == "hook-failed"]
+    assert any(d.code == "json-too-deep" and d.path and d.path.endswith(rel) for d in res.diagnostics), codes
+    assert "good" in {r.name for r in res.registry("skill")}
+
+
+def test_deep_plugin_manifest_is_a_diagnostic(tmp_path):
+    from wskit.bundles.discovery import read_manifest
+
+    (tmp_path / ".claude-plugin").mkdir()
+    (tmp_path / ".claude-plugin" / "plugin.json").write_text('{"name": "p", "keywords": ' + DEEP + "}")
+    out = bounded(lambda: read_manifest(str(tmp_path)), 20)
+    diags = out[-1] if isinstance(out, tuple) else out
+    assert "json-too-deep" in {d.code for d in diags}
