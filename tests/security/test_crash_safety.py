@@ -63,10 +63,122 @@ def _check_trust(home: Path) -> int:
     return len(got)
 
 
-STORES = [StateFile("trust-store", _trust_writer, _check_trust)]
+def _hook_trust_writer(home: Path, start: int) -> None:
+    from wskit.servers.hook_trust import HookTrustStore
 
-KILL_ITERATIONS = 40
-KILL_BUDGET = 15.0  # seconds for all iterations of one store
+    store = HookTrustStore.for_home(home)
+    i = start
+    while True:  # the store's own read-modify-write under its lock, as trust() does
+        with store._lock():  # noqa: SLF001
+            projects = store.read()
+            projects[f"/p/{i:06d}"] = {"digest": "sha256:" + "0" * 64, "trusted_at": "2026-01-01T00:00:00+00:00"}
+            store._write(projects)  # noqa: SLF001
+        i += 1
+
+
+def _check_hook_trust(home: Path) -> int:
+    from wskit.servers.hook_trust import HookTrustStore
+
+    store = HookTrustStore.for_home(home)
+    if not store.path.exists():
+        return 0
+    got = sorted(int(k.rsplit("/", 1)[1]) for k in store.read())  # raises HookTrustError when partial
+    assert got == list(range(len(got)))
+    return len(got)
+
+
+def _profile(home: Path):
+    from wskit.host import HostProfile
+
+    return HostProfile(name="wskit", home=home)
+
+
+def _manifest_writer(home: Path, start: int) -> None:
+    from wskit.skilladmin import admin_root, set_enabled
+
+    profile = _profile(home)
+    i = start
+    while True:
+        slug = f"s{i:06d}"
+        (admin_root(profile) / slug).mkdir(parents=True, exist_ok=True)
+        (admin_root(profile) / slug / "SKILL.md").write_text("---\ndescription: d\n---\n")
+        set_enabled(profile, slug, True)
+        i += 1
+
+
+def _check_manifest(home: Path) -> int:
+    from wskit.skilladmin import manifest_path, read_manifest
+
+    profile = _profile(home)
+    if not manifest_path(profile).exists():
+        return 0
+    got = sorted(int(k[1:]) for k in read_manifest(profile))  # raises AdminSkillError when partial
+    assert got == list(range(len(got)))
+    return len(got)
+
+
+def _ledger_writer(home: Path, start: int) -> None:
+    from wskit.bundles import ledger
+
+    profile = _profile(home)
+    i = start
+    while True:  # install()'s read-modify-write under the ledger lock, without copying a tree
+        with ledger._lock(profile):  # noqa: SLF001
+            plugins = ledger.read_ledger(profile)
+            plugins[f"p{i:06d}"] = {"digest": "sha256:" + "0" * 64, "root": f"/r/{i}"}
+            ledger._write_ledger(profile, plugins)  # noqa: SLF001
+        i += 1
+
+
+def _check_ledger(home: Path) -> int:
+    from wskit.bundles.ledger import ledger_path, read_ledger
+
+    profile = _profile(home)
+    if not ledger_path(profile).exists():
+        return 0
+    got = sorted(int(k[1:]) for k in read_ledger(profile))  # raises LedgerError when partial
+    assert got == list(range(len(got)))
+    return len(got)
+
+
+def _workspace_db_writer(home: Path, start: int) -> None:
+    from wskit.workspaces.store import WorkspaceStore
+
+    store = WorkspaceStore.for_home(home)
+    i = start
+    while True:
+        store.upsert_workspace(home / "ws" / f"{i:06d}", f"ws-{i:06d}")
+        i += 1
+
+
+def _check_workspace_db(home: Path) -> int:
+    import sqlite3
+
+    from wskit.workspaces.store import WorkspaceStore
+
+    path = home / ".wskit" / "workspaces.db"
+    if not path.exists():
+        return 0
+    conn = sqlite3.connect(path)
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    finally:
+        conn.close()
+    got = sorted(int(w.workspace_id[3:]) for w in WorkspaceStore.for_home(home).workspaces())
+    assert got == list(range(len(got)))
+    return len(got)
+
+
+STORES = [
+    StateFile("trust-store", _trust_writer, _check_trust),
+    StateFile("hook-trust-store", _hook_trust_writer, _check_hook_trust),
+    StateFile("skills-manifest", _manifest_writer, _check_manifest),
+    StateFile("plugin-ledger", _ledger_writer, _check_ledger),
+    StateFile("workspace-db", _workspace_db_writer, _check_workspace_db),
+]
+
+KILL_ITERATIONS = 30
+KILL_BUDGET = 10.0  # seconds for all iterations of one store
 
 
 @pytest.mark.parametrize("state", STORES, ids=lambda s: s.name)
