@@ -138,6 +138,35 @@ def parse_selector(text: Any) -> Selector:
     return Selector(tool="run_command", argv=argv, prefix=prefix, text=s)
 
 
+def split_selector_text(text: str) -> list[str]:
+    """Split on runs of commas/blanks that are not inside ``Tool(...)``: a
+    separator is kept when the next parenthesis after it is ``)``.
+
+    Same result as ``_SPLIT.split(text)``, in linear time: the regex's
+    lookahead rescans the rest of the text at every separator, so 60 KB of
+    ``a a a …`` in one SKILL.md took about 10 s (a 64 KiB frontmatter fits that).
+    """
+    next_paren = [""] * (len(text) + 1)
+    for i in range(len(text) - 1, -1, -1):
+        c = text[i]
+        next_paren[i] = c if c in "()" else next_paren[i + 1]
+    parts, start, i = [], 0, 0
+    while i < len(text):
+        if text[i] == "," or text[i].isspace():
+            j = i
+            while j < len(text) and (text[j] == "," or text[j].isspace()):
+                j += 1
+            if next_paren[j] != ")":
+                parts.append(text[start:i])
+                start = i = j
+                continue
+            i = j
+            continue
+        i += 1
+    parts.append(text[start:])
+    return parts
+
+
 def split_value(value: Any) -> list[Any] | None:
     """Split an ``allowed-tools`` value into raw selector items.
 
@@ -164,7 +193,7 @@ def split_value(value: Any) -> list[Any] | None:
             if not isinstance(parsed, list):
                 raise SelectorError(value, "expected a JSON list")
             return parsed
-        return [p for p in _SPLIT.split(s) if p]
+        return [p for p in split_selector_text(s) if p]
     raise SelectorError(value, f"expected a list or a string, not {type(value).__name__}")
 
 
