@@ -11,8 +11,10 @@ required, only a bounded, crash-free load that keeps the valid sibling.
 
 from __future__ import annotations
 
+import atexit
 import os
 import socket
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -126,11 +128,24 @@ _DEEP_FLOW = b"---\ndescription: x\nnest: " + b"[" * 20_000 + b"]" * 20_000 + b"
 _DEEP_BLOCK = b"---\ndescription: x\n" + b"".join(b"  " * i + b"k:\n" for i in range(200)) + b"---\n"
 
 
-def _deep_dirs(ctx: Ctx, path: Path) -> None:
-    """10,000 nested folders beside the resource (built with dir fds: the path
-    is far beyond PATH_MAX), a valid-looking resource file at the bottom."""
+#: Where the 10,000-folder chain is parked between tests: building it costs
+#: seconds (10,000 mkdirs), moving it is one rename(2), so it is built once per run.
+_PARK = Path(tempfile.gettempdir()) / f"wskit-security-deep-{os.getpid()}"
+
+
+def _deep_dirs(ctx: Ctx | None, path: Path) -> None:
+    """10,000 nested folders ``deep/d/d/…/<path.name>`` beside the resource (built
+    with dir fds: the path is far beyond PATH_MAX), a valid-looking resource
+    file at the bottom. Release it with :func:`release_deep`."""
     top = path.parent.parent / "deep"
-    top.mkdir(parents=True)
+    top.parent.mkdir(parents=True, exist_ok=True)
+    if _PARK.exists():
+        try:
+            os.rename(_PARK, top)
+            return
+        except OSError:
+            remove_deep(_PARK)
+    top.mkdir()
     fd = os.open(top, os.O_RDONLY)
     try:
         for _ in range(10_000):
@@ -138,11 +153,23 @@ def _deep_dirs(ctx: Ctx, path: Path) -> None:
             nfd = os.open("d", os.O_RDONLY, dir_fd=fd)
             os.close(fd)
             fd = nfd
-        wfd = os.open(path.name, os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
+        wfd = os.open("SKILL.md", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
         os.write(wfd, b"---\ndescription: deep\n---\n")
         os.close(wfd)
     finally:
         os.close(fd)
+    if not _PARK.exists():
+        atexit.register(remove_deep, _PARK)
+
+
+def release_deep(top: Path) -> None:
+    """Park a chain made by :func:`_deep_dirs` for the next test (or delete it)."""
+    if not top.exists():
+        return
+    try:
+        os.rename(top, _PARK)
+    except OSError:
+        remove_deep(top)
 
 
 def remove_deep(top: Path) -> None:

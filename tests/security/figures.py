@@ -37,15 +37,17 @@ AREAS = {
     "tests.security.test_binding_hostile": ("hostile .git file", "10-30 s"),
     "tests.security.test_parsers_hostile": ("parser blow-ups (ReDoS, YAML oddities)", "20-30 s (child process)"),
     "tests.security.test_wsctl_hostile": ("terminal escapes in wsctl output", "-"),
-    "tests.security.test_properties": ("property-based (hypothesis)", "-"),
+    "tests.security.test_properties": ("property-based (hypothesis): paths, names, parsers", "-"),
+    "tests.security.test_properties_policy": ("property-based (hypothesis): selectors, rule budget", "-"),
+    "tests.security.test_landed_state_files": ("hostile state/config files of issues 4-7", "10-60 s"),
     "tests.security.test_concurrency": ("cache concurrency (32 threads, 1,000 tasks)", "2 s run + 60 s join"),
-    "tests.security.test_crash_safety": ("crash safety (SIGKILL, 8 processes)", "15 s kill budget, 30-120 s per child"),
+    "tests.security.test_crash_safety": ("crash safety (SIGKILL, 8 processes)", "10 s kill budget per store, 30-120 s per child"),
     "tests.core.test_jsonsafe": ("depth-bounded JSON", "-"),
     "tests.core.test_safewalk": ("bounded tree walk", "20 s"),
-    "tests.builtin_plugins.test_skills_tools_split": ("allowed-tools splitting", "20 s (child process)"),
+    "tests.core.test_toolpolicy_split": ("allowed-tools splitting (linear)", "20 s (child process)"),
 }
 PATHS = ["tests/security", "tests/core/test_jsonsafe.py", "tests/core/test_safewalk.py",
-         "tests/builtin_plugins/test_skills_tools_split.py"]
+         "tests/core/test_toolpolicy_split.py"]
 
 
 def run_suite() -> tuple[list[dict], float]:
@@ -55,6 +57,8 @@ def run_suite() -> tuple[list[dict], float]:
         start = time.monotonic()
         subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", f"--junitxml={report}", *PATHS],
                        cwd=REPO, check=False, stdout=subprocess.DEVNULL)
+        if not report.exists():
+            raise SystemExit("pytest wrote no report")
         wall = time.monotonic() - start
         root = ET.parse(report).getroot()
     cases = []
@@ -73,6 +77,9 @@ def figures_table(cases: list[dict], wall: float) -> str:
     by = defaultdict(list)
     for c in cases:
         by[c["module"]].append(c)
+    missing = sorted(set(by) - set(AREAS))
+    if missing:
+        raise SystemExit(f"test modules without an area in AREAS: {missing}")
     lines = ["| area | cases tried | passed | skipped | failed | slowest case | time bound |",
              "|---|---:|---:|---:|---:|---:|---|"]
     tot = defaultdict(int)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.security.cases import CASES, Case, remove_deep
+from tests.security.cases import CASES, Case, release_deep
 from tests.security.harness import bounded, rchar
 from tests.security.targets import TARGETS, Ctx, Target
 from wskit.models import Scope
@@ -76,7 +76,7 @@ def test_hostile_file(target: Target, case: Case, tmp_path: Path):
     finally:
         if isinstance(keep, socket.socket):
             keep.close()
-        remove_deep(evil.parent.parent / "deep")
+        release_deep(evil.parent.parent / "deep")
 
     if case.name not in target.whole_fail:
         assert "good" in out.names, f"valid sibling lost: {out.diagnostics}"

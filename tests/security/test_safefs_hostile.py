@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from tests.security.cases import _deep_dirs, remove_deep
+from tests.security.cases import _deep_dirs, release_deep
 from tests.security.harness import bounded
 from wskit import safefs
 
@@ -20,7 +20,7 @@ def deep_tree(tmp_path_factory):
     root = tmp_path_factory.mktemp("deep")
     _deep_dirs(None, root / "x" / "SKILL.md")  # builds root/deep/d/d/.../SKILL.md
     yield root
-    remove_deep(root / "deep")
+    release_deep(root / "deep")
 
 
 def test_file_10000_folders_deep_is_read_without_path_max_or_recursion(deep_tree):
