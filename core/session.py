@@ -145,6 +145,31 @@ class SessionResources:
         default_factory=lambda: _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
     )
     hooks: Any = None
+    _runtime: Any = field(default=None, repr=False)
+
+    @property
+    def runtime(self):
+        """The live :class:`~wskit.runtime.session.SessionRuntime` (hook runner, services),
+        made with default options on first use unless :func:`wskit.runtime.attach` gave one."""
+        from .runtime.session import runtime_of
+
+        return runtime_of(self)
+
+    @property
+    def mcp(self):
+        """The MCP service (plugin ``wskit-mcp``): ``session.mcp.connect(server_id)``."""
+        return self.runtime.service("mcp")
+
+    @property
+    def lsp(self):
+        """The LSP service (plugin ``wskit-lsp``): ``session.lsp.did_open(path)``."""
+        return self.runtime.service("lsp")
+
+    def close(self) -> list[str]:
+        """Close the session's runtime: every MCP/LSP server it started is stopped.
+        Idempotent. :returns: errors of services that failed to close (they are still released)."""
+        rt = self._runtime
+        return rt.close() if rt is not None else []
 
     def registry(self, kind: str) -> Registry:
         """The registry of ``kind`` (empty for an unknown kind)."""

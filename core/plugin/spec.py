@@ -221,3 +221,18 @@ def wskit_register_commands(cli: "click.Group") -> None:
 
 if TYPE_CHECKING:  # pragma: no cover
     from pathlib import Path
+
+
+@hookspec
+def wskit_session_services() -> list[tuple[str, Any]]:
+    """Live services a plugin offers to sessions (``mcp``, ``lsp``…).
+
+    When: the first time a session's runtime is asked for a service it has not started.
+
+    :returns: ``[(name, factory)]``; ``factory(runtime)`` gets the
+        :class:`~wskit.runtime.session.SessionRuntime` and returns an object
+        with a ``close()`` method, called when the session closes. The first
+        plugin naming a service wins.
+
+    .. versionadded:: 0.1
+    """

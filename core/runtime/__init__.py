@@ -1,0 +1,14 @@
+"""The session runtime (issue 6): hook runner, URL policy, loop self-check,
+model resources, resume, and the service registry MCP/LSP plugins plug into."""
+
+from .hooks import HookRunner, HookRunnerConfig, HookTrust, ScopeHookTrust
+from .http import HttpHookSecurityError, UrlPolicy
+from .monitor import RepetitionMonitor, SelfCheckNotice
+from .outcome import HookOutcome, HookResult
+from .session import RuntimeOptions, SessionRuntime, UnknownServiceError, attach
+
+__all__ = [
+    "HookOutcome", "HookResult", "HookRunner", "HookRunnerConfig", "HookTrust", "HttpHookSecurityError",
+    "RepetitionMonitor", "RuntimeOptions", "ScopeHookTrust", "SelfCheckNotice", "SessionRuntime",
+    "UnknownServiceError", "UrlPolicy", "attach",
+]
