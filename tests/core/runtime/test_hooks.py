@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from conftest import alive, hook
+from runtime_helpers import alive, hook
 
 from wskit.runtime import HookRunnerConfig, RuntimeOptions, ScopeHookTrust, attach
 

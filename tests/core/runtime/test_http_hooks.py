@@ -7,7 +7,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from conftest import hook
+from runtime_helpers import hook
 
 from wskit.runtime import HookRunnerConfig, RuntimeOptions, UrlPolicy, attach
 from wskit.runtime.http import HttpHookSecurityError
