@@ -66,6 +66,27 @@ class SessionRuntime:
         self._order: list[str] = []
         self._lock = threading.RLock()
         self.closed = False
+        #: Extension values the host records (``rules``, ``output_style``, ``workflows``,
+        #: or its own keys); see :mod:`wskit.runtime.resume`.
+        self.extensions: dict[str, Any] = {}
+        from .hooks import ScopeHookTrust
+
+        trust = self.options.hooks.trust or ScopeHookTrust(list(session.registry("hook").active()))
+        #: The hook trust digest seen at start (recorded in the state).
+        self.hook_trust_digest: str | None = trust.digest() if hasattr(trust, "digest") else None
+
+    def state(self):
+        """The :class:`~wskit.session.SessionState` of the session with the runtime's
+        extensions: the host's records, ``repetition_monitor`` and ``hook_trust``.
+
+        :raises SessionStateError: a host record is malformed (checked before it is written).
+        """
+        from .resume import verify_extensions
+
+        ext = {**self.extensions, "repetition_monitor": self.monitor.state(),
+               "hook_trust": {"digest": self.hook_trust_digest}}
+        verify_extensions(ext)
+        return self.session.state(extensions=ext)
 
     @property
     def execution_root(self) -> str:
