@@ -101,10 +101,18 @@ class SessionRuntime:
                 cfg = self.options.hooks
                 if self.options.env and not cfg.env:
                     cfg = HookRunnerConfig(**{**cfg.__dict__, "env": dict(self.options.env)})
+                if self.options.models is not None and self.options.models.disable_all_hooks:
+                    cfg = HookRunnerConfig(**{**cfg.__dict__, "disable_all": True})
                 self._hooks = HookRunner(list(self.session.registry("hook").active()), host=self.session.host,
                                          session_id=self.session.session_id,
                                          execution_root=self.execution_root, config=cfg)
             return self._hooks
+
+    @property
+    def models(self) -> "ModelResources | None":
+        """The model resources the host resolved (:func:`~wskit.runtime.models.resolve_model_resources`),
+        or None; their ``disableAllHooks`` switches the hook runner off."""
+        return self.options.models
 
     def _factories(self) -> dict[str, Callable[["SessionRuntime"], Any]]:
         found: dict[str, Callable] = {}
