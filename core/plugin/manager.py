@@ -35,6 +35,7 @@ DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
     ("trust", "wskit.builtin_plugins.trust"),
     ("sources", "wskit.builtin_plugins.sources"),
     ("skills", "wskit.builtin_plugins.skills"),
+    ("runtime", "wskit.builtin_plugins.runtime"),
 )
 
 

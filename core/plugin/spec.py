@@ -236,3 +236,19 @@ def wskit_session_services() -> list[tuple[str, Any]]:
 
     .. versionadded:: 0.1
     """
+
+
+@hookspec(firstresult=True)
+def wskit_hook_trust(session: "SessionResources") -> Any:
+    """The hook trust of a session (the digest approval of issue 5 plugs in here).
+
+    When: once per session runtime, when its hook runner is first built.
+
+    :param session: the :class:`~wskit.session.SessionResources`.
+    :returns: an object with ``state(hook) -> str`` (``trusted``, ``not_required``,
+        ``untrusted``, ``modified``, ``disabled``, ``error``) and ``digest() -> str | None``,
+        or None to leave it to the next plugin; with no answer the runtime uses
+        :class:`~wskit.runtime.hooks.ScopeHookTrust` (project, local and plugin hooks untrusted).
+
+    .. versionadded:: 0.1
+    """

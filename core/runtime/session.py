@@ -69,11 +69,23 @@ class SessionRuntime:
         #: Extension values the host records (``rules``, ``output_style``, ``workflows``,
         #: or its own keys); see :mod:`wskit.runtime.resume`.
         self.extensions: dict[str, Any] = {}
+        self.trust = self._hook_trust()
+        #: The hook trust digest seen at start (recorded in the state).
+        self.hook_trust_digest: str | None = self.trust.digest() if hasattr(self.trust, "digest") else None
+
+    def _hook_trust(self):
+        """The host's trust, else a ``wskit_hook_trust`` plugin's, else :class:`ScopeHookTrust`."""
         from .hooks import ScopeHookTrust
 
-        trust = self.options.hooks.trust or ScopeHookTrust(list(session.registry("hook").active()))
-        #: The hook trust digest seen at start (recorded in the state).
-        self.hook_trust_digest: str | None = trust.digest() if hasattr(trust, "digest") else None
+        if self.options.hooks.trust is not None:
+            return self.options.hooks.trust
+        facade = self.session.hooks
+        if facade is not None and hasattr(facade.pm.hook, "wskit_hook_trust"):
+            res = facade.call("wskit_hook_trust", firstresult=True, session=self.session)
+            for _plugin, value in res.values:
+                if value is not None:
+                    return value
+        return ScopeHookTrust(list(self.session.registry("hook").active()))
 
     def state(self):
         """The :class:`~wskit.session.SessionState` of the session with the runtime's
@@ -99,6 +111,8 @@ class SessionRuntime:
         with self._lock:
             if self._hooks is None:
                 cfg = self.options.hooks
+                if cfg.trust is None:
+                    cfg = HookRunnerConfig(**{**cfg.__dict__, "trust": self.trust})
                 if self.options.env and not cfg.env:
                     cfg = HookRunnerConfig(**{**cfg.__dict__, "env": dict(self.options.env)})
                 if self.options.models is not None and self.options.models.disable_all_hooks:

@@ -198,6 +198,23 @@ class LspService:
         await self._start(live)
         return live.client
 
+    async def _request(self, live: _Live, op):
+        """Run ``op(client)``; if the server turns out to have died (the exit not yet
+        reaped when we looked), wait for the exit and go through the restart rule once."""
+        client = await self._ensure(live)
+        try:
+            return await op(client)
+        except RuntimeError:
+            proc = getattr(client, "_server", None)
+            if proc is None:
+                raise
+            try:
+                await asyncio.wait_for(proc.wait(), 5)
+            except asyncio.TimeoutError:
+                raise LspError(f"language server {live.definition.id} stopped answering") from None
+            client = await self._ensure(live)
+            return await op(client)
+
     def _live_for(self, d: LspServer) -> _Live:
         with self._lock:
             if self.closed:
@@ -243,9 +260,9 @@ class LspService:
         d, live, uri = self._opened(path)
 
         async def go():
-            client = await self._ensure(live)
-            return await client.text_document_hover_async(types.HoverParams(
-                text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=line, character=character)))
+            return await self._request(live, lambda client: client.text_document_hover_async(types.HoverParams(
+                text_document=types.TextDocumentIdentifier(uri=uri),
+                position=types.Position(line=line, character=character))))
 
         res = self._run(go(), d.request_timeout / 1000)
         if res is None:
