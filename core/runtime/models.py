@@ -220,3 +220,12 @@ def _build(root: str, config: dict[str, Any], credentials: CredentialStore, laye
     catalog = ModelCatalog(models=models, providers=copy.deepcopy(config.get("modelProviders", {})),
                            current=config["model"], credentials=credentials)
     return ModelResources(project_root=root, config=config, catalog=catalog, layers=layers, diagnostics=diags)
+
+
+def models_for(workspace: Any, credentials: CredentialStore, *, env: Mapping[str, str] | None = None,
+               extra: Mapping[str, Any] | None = None) -> ModelResources:
+    """:func:`resolve_model_resources` for a :class:`~wskit.workspace.WorkspaceResources`:
+    its user home, host name, source project and trust decision."""
+    profile = workspace.profile
+    return resolve_model_resources(profile.require_home(), workspace.binding.source_root, host=profile.name,
+                                   trusted=workspace.trust.trusted, credentials=credentials, env=env, extra=extra)

@@ -69,6 +69,7 @@ class SessionRuntime:
         #: Extension values the host records (``rules``, ``output_style``, ``workflows``,
         #: or its own keys); see :mod:`wskit.runtime.resume`.
         self.extensions: dict[str, Any] = {}
+        self._models = self.options.models.snapshot() if self.options.models is not None else None
         self.trust = self._hook_trust()
         #: The hook trust digest seen at start (recorded in the state).
         self.hook_trust_digest: str | None = self.trust.digest() if hasattr(self.trust, "digest") else None
@@ -115,7 +116,7 @@ class SessionRuntime:
                     cfg = HookRunnerConfig(**{**cfg.__dict__, "trust": self.trust})
                 if self.options.env and not cfg.env:
                     cfg = HookRunnerConfig(**{**cfg.__dict__, "env": dict(self.options.env)})
-                if self.options.models is not None and self.options.models.disable_all_hooks:
+                if self._models is not None and self._models.disable_all_hooks:
                     cfg = HookRunnerConfig(**{**cfg.__dict__, "disable_all": True})
                 self._hooks = HookRunner(list(self.session.registry("hook").active()), host=self.session.host,
                                          session_id=self.session.session_id,
@@ -124,9 +125,10 @@ class SessionRuntime:
 
     @property
     def models(self) -> "ModelResources | None":
-        """The model resources the host resolved (:func:`~wskit.runtime.models.resolve_model_resources`),
-        or None; their ``disableAllHooks`` switches the hook runner off."""
-        return self.options.models
+        """This session's private copy (:meth:`ModelResources.snapshot`: own config and
+        catalog, shared credential store) of the model resources the host passed, or None;
+        their ``disableAllHooks`` switches the hook runner off."""
+        return self._models
 
     def _factories(self) -> dict[str, Callable[["SessionRuntime"], Any]]:
         found: dict[str, Callable] = {}

@@ -80,3 +80,33 @@ def test_snapshot_is_private_but_shares_credentials(tmp_path, wskit_home):
     s.catalog.providers["acme"]["baseUrl"] = "https://changed"
     assert r.catalog.providers["acme"]["baseUrl"] == "https://user.acme.test/v1"
     assert s.catalog.credentials is creds and s.config is not r.config
+
+
+def test_sessions_get_private_catalogs_and_disable_all_hooks(tmp_path, wskit_home, make_session):
+    from runtime_helpers import hook
+
+    from wskit.runtime import RuntimeOptions, attach
+
+    write(wskit_home / ".wskit" / "settings.json", {"disableAllHooks": True, "models": [{"id": "m", "provider": "p"}]})
+    creds = CredentialStore()
+    models = resolve_model_resources(wskit_home, tmp_path, trusted=True, credentials=creds)
+    s1, s2 = make_session(hook("Stop", command="exit 2")), make_session()
+    rt1 = attach(s1, RuntimeOptions(models=models))
+    rt2 = attach(s2, RuntimeOptions(models=models))
+    assert rt1.models.catalog is not rt2.models.catalog and rt1.models.catalog.credentials is creds
+    out = rt1.hooks.run("Stop", {})
+    assert out.results == [] and not out.blocked  # hooks switched off by disableAllHooks
+
+
+def test_models_for_workspace_uses_trust(tmp_path, wskit_home, wskit_pm):
+    from wskit.binding import Binding
+    from wskit.host import HostProfile
+    from wskit.plugin.hooks import WskitHooks
+    from wskit.runtime.models import models_for
+    from wskit.workspace import load_workspace
+
+    p = tmp_path / "proj"
+    write(p / ".wskit" / "settings.json", {"models": [{"id": "proj-model", "provider": "x"}]})
+    ws = load_workspace(WskitHooks(wskit_pm), Binding.discover(p), HostProfile(name="wskit", home=wskit_home))
+    assert not ws.trust.trusted
+    assert models_for(ws, CredentialStore()).catalog.models == ()
