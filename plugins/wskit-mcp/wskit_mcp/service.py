@@ -10,7 +10,8 @@ entered and exited in the same task as anyio requires.
 - stdio servers: the command runs with ``cwd`` = the definition's ``cwd``
   resolved against the *execution root* (default: the execution root itself),
   env = the session's variables plus the definition's ``env``;
-- http servers: streamable HTTP with the definition's headers;
+- http servers: streamable HTTP with the definition's headers; ``sse`` servers: the
+  legacy SSE transport;
 - roots: the client answers ``roots/list`` with the execution root only (never
   the source project of a worktree).
 """
@@ -160,8 +161,13 @@ class McpService:
                 raise McpConnectError(f"MCP server {server.id} has no url")
             client = create_mcp_http_client(headers=dict(server.headers))
             return _with_client(stack, client, server.url, streamable_http_client)
-        raise McpConnectError(f"MCP server {server.id}: transport {server.transport!r} is not supported "
-                              "(stdio and http are)")
+        if server.transport == "sse":
+            from mcp.client.sse import sse_client
+
+            if not server.url:
+                raise McpConnectError(f"MCP server {server.id} has no url")
+            return sse_client(server.url, headers=dict(server.headers))
+        raise McpConnectError(f"MCP server {server.id}: transport {server.transport!r} is not supported")
 
     # -- calls ---------------------------------------------------------------
 

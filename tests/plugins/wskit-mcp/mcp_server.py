@@ -1,7 +1,7 @@
 """A real MCP server written with the official SDK, used by the tests.
 
 ``python mcp_server.py`` serves stdio; ``python mcp_server.py http PORT``
-serves streamable HTTP on 127.0.0.1:PORT. When ``PID_FILE`` is set the
+serves streamable HTTP on 127.0.0.1:PORT (``sse PORT``: the legacy SSE transport). When ``PID_FILE`` is set the
 process writes its pid there at start (the tests check it is gone after close).
 """
 
@@ -49,5 +49,9 @@ if __name__ == "__main__":
         import uvicorn
 
         uvicorn.run(server.streamable_http_app(), host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
+    elif len(sys.argv) > 2 and sys.argv[1] == "sse":
+        import uvicorn
+
+        uvicorn.run(server.sse_app(), host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
     else:
         server.run()

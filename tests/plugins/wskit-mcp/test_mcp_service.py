@@ -112,10 +112,9 @@ def _free_port() -> int:
         return so.getsockname()[1]
 
 
-@pytest.fixture
-def http_server():
+def _serve(kind: str):
     port = _free_port()
-    proc = subprocess.Popen([sys.executable, str(SERVER), "http", str(port)], stdout=subprocess.DEVNULL,
+    proc = subprocess.Popen([sys.executable, str(SERVER), kind, str(port)], stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
@@ -126,7 +125,21 @@ def http_server():
             if proc.poll() is not None:
                 pytest.fail(proc.stderr.read().decode())
             time.sleep(0.1)
+    return proc, port
+
+
+@pytest.fixture
+def http_server():
+    proc, port = _serve("http")
     yield f"http://127.0.0.1:{port}/mcp"
+    proc.terminate()
+    proc.wait(10)
+
+
+@pytest.fixture
+def sse_server():
+    proc, port = _serve("sse")
+    yield f"http://127.0.0.1:{port}/sse"
     proc.terminate()
     proc.wait(10)
 
@@ -140,5 +153,14 @@ def test_streamable_http_round_trip(worktree, hooks_facade, http_server):
         assert "echo" in {t["name"] for t in s.mcp.list_tools("remote")}
         assert s.mcp.call_tool("remote", "echo", {"text": "http"})["text"] == "ptth"
         assert s.mcp.call_tool("remote", "roots")["text"] == worktree.execution_root.as_uri()
+    finally:
+        assert s.close() == []
+
+
+def test_sse_round_trip(worktree, hooks_facade, sse_server):
+    d = mcp_def("legacy", transport="sse", url=sse_server)
+    s = session_from_resources(worktree, [d], hooks=hooks_facade)
+    try:
+        assert s.mcp.call_tool("legacy", "echo", {"text": "sse"})["text"] == "ess"
     finally:
         assert s.close() == []
