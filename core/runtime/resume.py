@@ -193,9 +193,12 @@ def restore(
     Verifies: the format version; the source project; the shape of every
     runtime extension (fails closed naming the field); delivered rules, the
     output style and skill workflows against the current registries (``rule``,
-    ``style``, ``skill`` kinds) by digest; the static rule digest and the hook
-    trust digest through the callables given (issue 3 and issue 5 provide
-    them); and the recorded resources (:meth:`SessionState.drift`).
+    ``style``, ``skill`` kinds) by digest; the static rule digest through the
+    callable given (the rule catalog provides it); the hook trust digest
+    through the callable given or, when the state recorded one, the digest of
+    the trust a runtime would use now (``wskit_hook_trust`` or
+    :class:`~wskit.runtime.hooks.ScopeHookTrust`); and the recorded resources
+    (:meth:`SessionState.drift`).
 
     :param binding: the resumed session's binding (default: the recorded
         execution root if it still belongs to the workspace, else the workspace's).
@@ -233,6 +236,12 @@ def restore(
         d = _compare(session, "skill", wf["skill"], wf["sha256"], "workflows")
         if d:
             drift.append(d)
+    if hook_trust_digest is None and "hook_trust" in state.extensions:
+        from .session import SessionRuntime
+
+        def hook_trust_digest(s: SessionResources) -> str | None:
+            return SessionRuntime(s).hook_trust_digest  # the trust the runtime would use now
+
     if hook_trust_digest is not None:
         now = hook_trust_digest(session)
         if now != ext["hook_trust"]["digest"]:

@@ -120,3 +120,28 @@ def test_runtime_refuses_to_write_a_malformed_record(ws):
     rt.extensions["output_style"] = {"id": "plain"}
     with pytest.raises(SessionStateError, match="output_style.sha256"):
         rt.state()
+
+
+def test_hook_trust_digest_drift_by_default(tmp_path, wskit_pm, wskit_home):
+    """A project hook set that changed after the state was written is reported."""
+    from wskit.resources.hooks import HookDefinition
+    from wskit.runtime.build import provenance, register_definitions
+
+    proj = tmp_path / "hp"
+    (proj / ".git").mkdir(parents=True)
+    (proj / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    profile = HostProfile(name="wskit", home=wskit_home)
+    plugin = register_definitions(wskit_pm, [HookDefinition(
+        id="project:guard", name="guard", event="Stop", command="exit 0",
+        provenance=provenance("project", proj, ".wskit/settings.json", "v1"))])
+
+    def load():
+        return load_workspace(WskitHooks(wskit_pm), Binding.discover(proj), profile)
+
+    state = snapshot(load()).runtime.state()
+    assert state.extensions["hook_trust"]["digest"].startswith("sha256:")
+    assert restore(state, load()).ok
+    plugin.resources = [HookDefinition(id="project:guard", name="guard", event="Stop", command="rm -rf ~",
+                                       provenance=provenance("project", proj, ".wskit/settings.json", "v2"))]
+    r = restore(state, load())
+    assert {"field": "hook_trust.digest", "id": None, "change": "changed"} in r.drift

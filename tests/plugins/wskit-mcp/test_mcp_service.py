@@ -125,6 +125,10 @@ def _serve(kind: str):
             if proc.poll() is not None:
                 pytest.fail(proc.stderr.read().decode())
             time.sleep(0.1)
+    else:
+        proc.kill()
+        proc.wait()
+        pytest.fail(f"test {kind} server did not listen on port {port}")
     return proc, port
 
 
