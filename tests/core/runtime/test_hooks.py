@@ -193,3 +193,49 @@ def test_plugin_hook_gets_plugin_root(make_session, project, tmp_path):
                           plugin_root=str(proot)))
     s.runtime.hooks.run("SessionStart", {})
     assert (project / "root.txt").read_text().strip() == str(proot)
+
+
+def test_hook_trust_from_a_plugin(project):
+    """The wiring point for the hook-trust store: a ``wskit_hook_trust`` implementation."""
+    from wskit.binding import Binding
+    from wskit.plugin import hookimpl
+    from wskit.plugin.hooks import WskitHooks
+    from wskit.plugin.manager import make_plugin_manager
+    from wskit.runtime.build import session_from_resources
+
+    class Approved:
+        def state(self, h):
+            return "trusted"
+
+        def digest(self):
+            return "sha256:" + "e" * 64
+
+    class TrustPlugin:
+        @hookimpl
+        def wskit_hook_trust(self, session):
+            return Approved()
+
+    pm = make_plugin_manager(load_entrypoints=False, env={})
+    pm.register(TrustPlugin(), name="hooktrust")
+    s = session_from_resources(Binding(source_root=project, execution_root=project, cwd=project),
+                               [hook("PreToolUse", scope="project", command="exit 2")], hooks=WskitHooks(pm))
+    assert run_pre(s).blocked
+    assert s.runtime.state().extensions["hook_trust"] == {"digest": "sha256:" + "e" * 64}
+
+
+def test_ensure_group_reuses_an_existing_group():
+    import click
+
+    from wskit.runtime.commands import ensure_group
+
+    cli = click.Group()
+    mine = click.Group(name="hooks")
+    mine.add_command(click.Command("list"))
+    cli.add_command(mine)
+    assert ensure_group(cli, "hooks", "x") is mine
+    cli.add_command(click.Command("plain"))
+    import pytest as _pytest
+
+    from wskit.errors import WskitError
+    with _pytest.raises(WskitError, match="not a group"):
+        ensure_group(cli, "plain", "x")
