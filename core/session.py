@@ -147,6 +147,12 @@ class SessionResources:
     hooks: Any = None
     _runtime: Any = field(default=None, repr=False)
 
+    def __post_init__(self) -> None:
+        # session.hooks: the plugin-hook facade plus run(event, payload) (wskit.runtime.facade)
+        from .runtime.facade import bind
+
+        object.__setattr__(self, "hooks", bind(self.hooks, self))
+
     @property
     def runtime(self):
         """The live :class:`~wskit.runtime.session.SessionRuntime` (hook runner, services),

@@ -239,3 +239,22 @@ def test_ensure_group_reuses_an_existing_group():
     from wskit.errors import WskitError
     with _pytest.raises(WskitError, match="not a group"):
         ensure_group(cli, "plain", "x")
+
+
+def test_session_hooks_run_spelling(project):
+    """``session.hooks.run(event, payload)`` (the issue's API) runs the configured hooks,
+    while ``session.hooks`` stays the plugin-hook facade."""
+    from wskit.binding import Binding
+    from wskit.plugin.hooks import WskitHooks
+    from wskit.plugin.manager import make_plugin_manager
+    from wskit.runtime.build import session_from_resources
+
+    pm = make_plugin_manager(load_entrypoints=False, env={})
+    facade = WskitHooks(pm)
+    s = session_from_resources(Binding(source_root=project, execution_root=project, cwd=project),
+                               [hook("PreToolUse", command="echo no >&2; exit 2")], hooks=facade)
+    assert isinstance(s.hooks, WskitHooks) and s.hooks.pm is pm
+    out = s.hooks.run("PreToolUse", {"tool_name": "Bash", "tool_input": {}})
+    assert out.blocked and out.reason == "no"
+    kid = s.child()
+    assert kid.hooks.run("PreToolUse", {"tool_name": "Bash"}).blocked and kid.runtime is not s.runtime
