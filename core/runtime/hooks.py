@@ -35,6 +35,8 @@ from .outcome import HookOutcome, HookResult, apply_output, merge, parse_json_ob
 DEFAULT_TIMEOUT = 60.0
 #: Events that run serially and stop at the first block.
 SERIAL_EVENTS = frozenset({"PreToolUse", "PermissionRequest"})
+#: Values of ``timeout_behavior`` / ``failure_behavior``.
+BEHAVIORS = frozenset({"ignore", "deny", "ask"})
 #: Trust states under which a hook runs.
 RUNNABLE = frozenset({"trusted", "not_required"})
 
@@ -126,6 +128,9 @@ class HookRunnerConfig:
     :ivar default_timeout: seconds (60). :ivar max_concurrent: bound for concurrent events (5).
     :ivar output_cap: bytes kept of each of stdout/stderr (1 MiB).
     :ivar disable_all: run nothing (``disableAllHooks``).
+    :ivar timeout_behavior, failure_behavior: what a timed-out or failing hook (error
+        status) means — ``ignore`` (default: a non-blocking error), ``deny`` (blocks) or
+        ``ask`` (permission decision ``ask``); Blade's ``timeoutBehavior``/``failureBehavior``.
     """
 
     env: Mapping[str, str] = field(default_factory=dict)
@@ -137,6 +142,13 @@ class HookRunnerConfig:
     max_concurrent: int = 5
     output_cap: int = DEFAULT_OUTPUT_CAP
     disable_all: bool = False
+    timeout_behavior: str = "ignore"
+    failure_behavior: str = "ignore"
+
+    def __post_init__(self) -> None:
+        for name in ("timeout_behavior", "failure_behavior"):
+            if getattr(self, name) not in BEHAVIORS:
+                raise ValueError(f"{name} must be one of {sorted(BEHAVIORS)}, not {getattr(self, name)!r}")
 
 
 class HookRunner:
@@ -251,6 +263,13 @@ class HookRunner:
                 return HookResult(h.id, h.type, "skipped", msg)
             r = self._run_definition(h, data)
         r.duration = r.duration or (time.monotonic() - start)
+        behavior = {"timeout": self.config.timeout_behavior, "error": self.config.failure_behavior}.get(r.status)
+        if behavior == "deny":
+            which = "timeoutBehavior" if r.status == "timeout" else "failureBehavior"
+            r.status, r.message = "blocked", f"{r.message} (treated as a block: {which} deny)"
+        elif behavior == "ask":
+            r.status, r.output = "success", {"hookSpecificOutput": {"permissionDecision": "ask"}}
+            r.message += " (treated as ask)"
         return r
 
     def _call(self, hook_id: str, typ: str, fn, event: str) -> HookResult:

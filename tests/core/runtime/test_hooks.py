@@ -258,3 +258,17 @@ def test_session_hooks_run_spelling(project):
     assert out.blocked and out.reason == "no"
     kid = s.child()
     assert kid.hooks.run("PreToolUse", {"tool_name": "Bash"}).blocked and kid.runtime is not s.runtime
+
+
+def test_timeout_and_failure_behaviors(make_session):
+    s = make_session(hook("PreToolUse", name="slow", command="sleep 5", timeout=0.3))
+    attach(s, RuntimeOptions(hooks=HookRunnerConfig(timeout_behavior="deny")))
+    out = run_pre(s)
+    assert out.blocked and "timeoutBehavior deny" in out.reason
+    s2 = make_session(hook("PreToolUse", name="bad", command="exit 7"))
+    attach(s2, RuntimeOptions(hooks=HookRunnerConfig(failure_behavior="ask")))
+    out2 = run_pre(s2)
+    assert not out2.blocked and out2.permission_decision == "ask"
+    import pytest as _pytest
+    with _pytest.raises(ValueError, match="timeout_behavior"):
+        HookRunnerConfig(timeout_behavior="explode")
