@@ -9,7 +9,12 @@ source project, shared by every session of a process (reference/blade.md §1).
 - concurrent resolves of one workspace (threads or asyncio tasks) share one load;
 - a failed load caches nothing (the entry is removed, waiters see the error);
 - :meth:`reset` bumps a generation: a load that finishes afterwards is
-  returned to its caller but never written back.
+  returned to its caller but never written back;
+- change detection (``detect_changes=True``, the default): a load records,
+  through :mod:`wskit.changes`, every folder and file safe file access
+  touched, plus the trust store; a later resolve re-``stat``s them and reloads
+  when any changed (a warm re-resolve costs one ``stat`` per recorded path,
+  issue 8 B2). Sessions snapshotted from the old load keep what they saw.
 
 Evicting an entry never mutates it, so sessions snapshotted from it keep working.
 """
@@ -26,9 +31,12 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import changes
 from .binding import DEFAULT_ROOT_MARKERS, Binding
+from .changes import Dependencies
 from .errors import WorkspaceCapacityError
 from .host import HostProfile
+from .trust import TrustStore
 from .workspace import WorkspaceResources, load_workspace
 
 IDLE_CAPACITY = 32
@@ -42,6 +50,7 @@ class _Entry:
     users: int = 0
     future: concurrent.futures.Future = field(default_factory=concurrent.futures.Future)
     resources: WorkspaceResources | None = None
+    deps: Dependencies | None = None
 
 
 class WorkspaceCache:
@@ -54,6 +63,9 @@ class WorkspaceCache:
     :param idle_capacity: soft cap on entries once unpinned (32).
     :param active_capacity: hard cap on entries (64).
     :param markers: project-root markers for :meth:`Binding.discover`.
+    :param detect_changes: re-``stat`` what a load read on every resolve and
+        reload when something changed (default True); False returns the
+        cached load until :meth:`invalidate` or :meth:`reset`.
     """
 
     def __init__(
@@ -65,9 +77,12 @@ class WorkspaceCache:
         idle_capacity: int = IDLE_CAPACITY,
         active_capacity: int = ACTIVE_CAPACITY,
         markers: tuple[str, ...] = DEFAULT_ROOT_MARKERS,
+        detect_changes: bool = True,
     ) -> None:
         profile.require_home()
         self.profile = profile
+        self.detect_changes = detect_changes
+        self.reloads = 0
         self.idle_capacity = idle_capacity
         self.active_capacity = active_capacity
         self.markers = markers
@@ -90,8 +105,19 @@ class WorkspaceCache:
     def _begin(self, path: str | os.PathLike[str]) -> tuple[str, _Entry, bool]:
         binding = Binding.discover(path, self.markers)
         key = str(binding.source_root)
+        stale = None
+        if self.detect_changes:
+            with self._lock:
+                peek = self._entries.get(key)
+            # stat outside the lock: a few µs per recorded path
+            if peek is not None and peek.deps is not None and peek.deps.changed() is not None:
+                stale = peek
         with self._lock:
             entry = self._entries.get(key)
+            if entry is not None and entry is stale:
+                del self._entries[key]  # pinned users keep the old object; it is never mutated
+                self.reloads += 1
+                entry = None
             starter = False
             if entry is None:
                 self._trim_locked()
@@ -107,7 +133,9 @@ class WorkspaceCache:
 
     def _run_load(self, key: str, entry: _Entry) -> WorkspaceResources:
         try:
-            res = self._loader(entry.binding)
+            with changes.recording() as deps:
+                changes.note(str(TrustStore.for_home(self.profile.require_home()).path), True)
+                res = self._loader(entry.binding)
         except BaseException as err:
             with self._lock:
                 if self._entries.get(key) is entry:
@@ -118,6 +146,7 @@ class WorkspaceCache:
             raise
         with self._lock:
             if entry.generation == self._generation and self._entries.get(key) is entry:
+                entry.deps = deps
                 entry.resources = res
                 self._trim_locked()
         entry.future.set_result(res)
@@ -221,7 +250,8 @@ class WorkspaceCache:
             self._entries.clear()
 
     def stats(self) -> dict[str, int]:
-        """``{"entries", "initialized", "in_flight", "active_users", "capacity", "active_capacity"}``."""
+        """``{"entries", "initialized", "in_flight", "active_users", "capacity", "active_capacity",
+        "reloads"}`` (``reloads``: loads replaced because change detection saw a change)."""
         with self._lock:
             entries = len(self._entries)
             initialized = sum(1 for e in self._entries.values() if e.resources is not None)
@@ -233,6 +263,7 @@ class WorkspaceCache:
             "active_users": users,
             "capacity": self.idle_capacity,
             "active_capacity": self.active_capacity,
+            "reloads": self.reloads,
         }
 
     def cached_roots(self) -> list[Path]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,7 +45,21 @@ class Context:
         store = TrustStore.for_home(self.home)
         if not store.decide(root).trusted:
             store.grant(root)
+        self.settle(store.path)
         return root
+
+    @staticmethod
+    def settle(path: Path) -> None:
+        """Wait until ``path`` is older than change detection's racy window, so a
+        just-written file (the trust store) does not force reloads in B2."""
+        from wskit.changes import RACY_WINDOW_NS
+
+        try:
+            age = time.time_ns() - path.stat().st_mtime_ns
+        except OSError:
+            return
+        if age < RACY_WINDOW_NS:
+            time.sleep((RACY_WINDOW_NS - age) / 1e9 + 0.05)
 
     def profile(self):
         from wskit.host import HostProfile
