@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json as _json
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -73,6 +72,8 @@ class WsctlContext:
     def emit(self, data: Any, human: Callable[[], None]) -> None:
         """Print ``data`` as one JSON document when ``--json``, else call ``human``."""
         if self.json:
+            import json as _json  # lazily: keeps `wsctl --version` to click alone
+
             click.echo(_json.dumps(data, indent=2, sort_keys=False, default=str))
         else:
             human()

@@ -75,6 +75,22 @@ def median_process(argv: list[str], repeat: int, env: dict | None = None) -> flo
     return statistics.median(times)
 
 
+def median_processes(commands: dict[str, list[str]], repeat: int, env: dict | None = None) -> dict[str, float]:
+    """Median wall time in seconds of each command, run round-robin (A, B, C, A, B, C…)
+    after one untimed warm-up round, so load drift on a shared machine hits all alike.
+
+    :raises subprocess.CalledProcessError: a process failed.
+    """
+    times: dict[str, list[float]] = {k: [] for k in commands}
+    for rnd in range(max(1, repeat) + 1):
+        for name, argv in commands.items():
+            t0 = time.perf_counter()
+            subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+            if rnd:
+                times[name].append(time.perf_counter() - t0)
+    return {k: statistics.median(v) for k, v in times.items()}
+
+
 def rchar() -> int | None:
     """Bytes this process has read through read-like system calls (``/proc/self/io``), or None."""
     try:

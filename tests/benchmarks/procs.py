@@ -11,7 +11,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from .harness import Row, median_process, median_time
+from .harness import Row, median_processes, median_time
 
 PY = sys.executable
 
@@ -38,18 +38,22 @@ def b7(ctx) -> list[Row]:
     ctx.trusted(empty)
     home = str(ctx.home)
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "0"}
-    click_t = median_process([PY, "-c", "import click"], rep, env)
-    version_t = median_process([wsctl, "--version"], rep, env)
-    deps_t = median_process([PY, "-c", "import pydantic, pluggy, click"], rep, env)
-    bare_t = median_process([PY, "-c", "pass"], rep, env)
+    med = median_processes({
+        "click": [PY, "-c", "import click"],
+        "version": [wsctl, "--version"],
+        "deps": [PY, "-c", "import pydantic, pluggy, click"],
+        "bare": [PY, "-c", "pass"],
+        "empty": [wsctl, "--home", home, "--json", "inspect", str(empty)],
+        "skills": [wsctl, "--home", home, "--json", "inspect", str(skills)],
+    }, rep, env)
+    click_t, version_t, deps_t, bare_t = med["click"], med["version"], med["deps"], med["bare"]
+    empty_t, skills_t = med["empty"], med["skills"]
     rows = [
         Row("B7 version", "`wsctl --version` (process)", version_t, "`python -c \"import click\"`", click_t,
             "≤ 1.3×", version_t <= 1.3 * click_t),
+        Row("B7 empty", "`wsctl --json inspect` empty workspace", empty_t,
+            "`python -c \"import pydantic, pluggy, click\"`", deps_t, "≤ 2×", empty_t <= 2 * deps_t),
     ]
-    empty_t = median_process([wsctl, "--home", home, "--json", "inspect", str(empty)], rep, env)
-    rows.append(Row("B7 empty", "`wsctl --json inspect` empty workspace", empty_t,
-                    "`python -c \"import pydantic, pluggy, click\"`", deps_t, "≤ 2×", empty_t <= 2 * deps_t))
-    skills_t = median_process([wsctl, "--home", home, "--json", "inspect", str(skills)], rep, env)
     # in-process: the same command through wsctl's main(), output to /dev/null, fresh cache each time
     devnull = open(os.devnull, "w")
 
