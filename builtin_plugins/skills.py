@@ -12,7 +12,7 @@ import os
 import re
 from typing import Any
 
-from wskit import safefs
+from wskit import changes, safefs
 from wskit.kinds import ResourceKind
 from wskit.markdown import read_frontmatter
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, Scope, sha256_hex
@@ -75,9 +75,22 @@ def _join(a: str, b: str) -> str:
 def _load_one(
     source: ResourceSource, rel_dir: str, slug: str, link_target: str | None
 ) -> tuple[Skill | None, list[Diagnostic]]:
-    diags: list[Diagnostic] = []
     rel = f"{rel_dir}/SKILL.md"
     path = os.path.join(source.base, rel)
+    # a reload reuses what the previous load built from an unchanged SKILL.md (wskit.changes)
+    key = f"{path}\0{source.scope.value}\0{source.plugin}\0{link_target}"
+    hit = changes.reuse(path, source.follow_links)
+    if hit is not None and hit[0] == key:
+        return hit[1], list(hit[2])
+    skill, diags = _build_one(source, rel_dir, rel, path, slug, link_target)
+    changes.remember(path, source.follow_links, (key, skill, tuple(diags)))
+    return skill, diags
+
+
+def _build_one(
+    source: ResourceSource, rel_dir: str, rel: str, path: str, slug: str, link_target: str | None
+) -> tuple[Skill | None, list[Diagnostic]]:
+    diags: list[Diagnostic] = []
     plugin = source.plugin
     try:
         fm, res = read_frontmatter(source.base, rel, follow_links=source.follow_links)

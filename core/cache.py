@@ -14,7 +14,9 @@ source project, shared by every session of a process (reference/blade.md §1).
   through :mod:`wskit.changes`, every folder and file safe file access
   touched, plus the trust store; a later resolve re-``stat``s them and reloads
   when any changed (a warm re-resolve costs one ``stat`` per recorded path,
-  issue 8 B2). Sessions snapshotted from the old load keep what they saw.
+  issue 8 B2). The reload offers the old load's per-file results to loaders
+  (:func:`wskit.changes.reuse`), so unchanged files are not read again (B3).
+  Sessions snapshotted from the old load keep what they saw.
 
 Evicting an entry never mutates it, so sessions snapshotted from it keep working.
 """
@@ -50,6 +52,8 @@ class _Entry:
     future: concurrent.futures.Future = field(default_factory=concurrent.futures.Future)
     resources: WorkspaceResources | None = None
     deps: Dependencies | None = None
+    memo: changes.Memo | None = None
+    previous: changes.Memo | None = None  # memo of the load this one replaces
 
 
 class WorkspaceCache:
@@ -113,16 +117,17 @@ class WorkspaceCache:
                 stale = peek
         with self._lock:
             entry = self._entries.get(key)
+            previous = None
             if entry is not None and entry is stale:
                 del self._entries[key]  # pinned users keep the old object; it is never mutated
                 self.reloads += 1
-                entry = None
+                previous, entry = stale.memo, None
             starter = False
             if entry is None:
                 self._trim_locked()
                 if len(self._entries) >= self.active_capacity:
                     raise WorkspaceCapacityError(self.active_capacity)
-                entry = _Entry(generation=self._generation, binding=binding)
+                entry = _Entry(generation=self._generation, binding=binding, previous=previous)
                 self._entries[key] = entry
                 starter = True
             else:
@@ -132,9 +137,10 @@ class WorkspaceCache:
 
     def _run_load(self, key: str, entry: _Entry) -> WorkspaceResources:
         try:
-            with changes.recording() as deps:
+            with changes.recording() as deps, changes.reusing(entry.previous) as memo:
                 changes.note(str(TrustStore.for_home(self.profile.require_home()).path), True)
                 res = self._loader(entry.binding)
+            entry.previous = None
         except BaseException as err:
             with self._lock:
                 if self._entries.get(key) is entry:
@@ -145,7 +151,7 @@ class WorkspaceCache:
             raise
         with self._lock:
             if entry.generation == self._generation and self._entries.get(key) is entry:
-                entry.deps = deps
+                entry.deps, entry.memo = deps, memo
                 entry.resources = res
                 self._trim_locked()
         entry.future.set_result(res)

@@ -17,6 +17,14 @@ it was recorded makes the whole recording *racy*; a racy recording is
 reported as changed, so the cache reloads until a load records only settled
 files.
 
+Reuse across a reload: inside :func:`reusing`, a loader may call
+:func:`reuse` before reading a file and :func:`remember` after building what
+it made from it. When the same path has the same signature as in the previous
+load (and was not racy then), :func:`reuse` returns that previous value, so a
+reload after one file changed re-reads only that file (issue 8, B3). Values
+must be immutable (resources are). A cold load has no previous memo: nothing
+is reused.
+
 Recording follows :mod:`contextvars`: a loader that fans out to its own
 threads must run them in a copy of the context (``contextvars.copy_context``)
 for their reads to be noted. Plugins reading a file some other way can call
@@ -72,13 +80,18 @@ class Dependencies:
 
         ``follow``: whether the path is compared following links (user-scope reads).
         """
-        key = (path, follow)
-        if key in self._paths:
+        if (path, follow) in self._paths:
             return
-        sig = signature(st) if st is not None else stat_signature(path, follow)
-        self._paths[key] = sig
-        if sig is not None and time.time_ns() - sig[4] < RACY_WINDOW_NS:
+        self._note_sig(path, follow, signature(st) if st is not None else stat_signature(path, follow))
+
+    def _note_sig(self, path: str, follow: bool, sig: Signature | None) -> None:
+        self._paths.setdefault((path, follow), sig)
+        if sig is not None and _is_racy(sig):
             self.racy = True
+
+    def signature_of(self, path: str, follow: bool = False) -> Signature | None:
+        """The signature recorded for ``path`` (None when absent or not recorded)."""
+        return self._paths.get((path, follow))
 
     def changed(self) -> str | None:
         """The first recorded path whose signature differs now (or ``"<racy>"``
@@ -111,6 +124,73 @@ def recording() -> Iterator[Dependencies]:
         yield deps
     finally:
         _ACTIVE.reset(token)
+
+
+def _is_racy(sig: Signature) -> bool:
+    return time.time_ns() - sig[4] < RACY_WINDOW_NS
+
+
+class Memo:
+    """What one load built from each file: ``(path, follow) -> (signature, value)``."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self) -> None:
+        self._items: dict[tuple[str, bool], tuple[Signature, object]] = {}
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+_REUSE: ContextVar[tuple[Memo | None, Memo] | None] = ContextVar("wskit_changes_reuse", default=None)
+
+
+@contextlib.contextmanager
+def reusing(previous: Memo | None) -> Iterator[Memo]:
+    """Offer ``previous`` (the memo of the load being replaced, or None) to
+    :func:`reuse` in this block; yields the new load's memo for :func:`remember`."""
+    current = Memo()
+    token = _REUSE.set((previous, current))
+    try:
+        yield current
+    finally:
+        _REUSE.reset(token)
+
+
+def reuse(path: str, follow: bool = False) -> object | None:
+    """The value the previous load built from ``path`` when the file is unchanged
+    (same signature, by one ``stat``), else None. A hit is carried into the new
+    load's memo and noted as a dependency, exactly as if the file had been read.
+    """
+    ctx = _REUSE.get()
+    if ctx is None or ctx[0] is None:
+        return None
+    previous, current = ctx
+    item = previous._items.get((path, follow))
+    if item is None:
+        return None
+    sig = stat_signature(path, follow)
+    if sig != item[0]:
+        return None
+    current._items[(path, follow)] = item
+    for deps in _ACTIVE.get():
+        deps._note_sig(path, follow, sig)
+    return item[1]
+
+
+def remember(path: str, follow: bool, value: object) -> None:
+    """Keep ``value`` (immutable) as what this load built from ``path``, keyed by
+    the signature safe file access recorded when it read the file. Nothing is
+    kept outside :func:`reusing`, for a path not read under a recording, or for
+    a racy signature."""
+    ctx = _REUSE.get()
+    active = _ACTIVE.get()
+    if ctx is None or not active:
+        return
+    sig = active[-1].signature_of(path, follow)
+    if sig is None or _is_racy(sig):
+        return
+    ctx[1]._items[(path, follow)] = (sig, value)
 
 
 def note(path: str, follow: bool = False, st: os.stat_result | None = None) -> None:

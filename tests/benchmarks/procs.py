@@ -103,7 +103,7 @@ _B8_SCRIPT = textwrap.dedent("""
 def b8(ctx) -> list[Row]:
     src = ctx.tree("plugins")
     parent = ctx.dest / f"{src.name}-x64"
-    done = parent.with_suffix(".done")
+    done = parent.parent / (parent.name + ".done")
     if not done.exists():
         if parent.exists():
             shutil.rmtree(parent)

@@ -115,3 +115,38 @@ def test_pinned_workspace_survives_a_reload(cache, ws) -> None:
         assert fresh is not pinned
         assert _desc(pinned, "alpha") == "first version"
     assert cache.stats()["active_users"] == 0
+
+
+def test_reload_reuses_unchanged_skills_and_rereads_the_changed_one(cache, ws) -> None:
+    write_tree(ws, {".claude/skills/beta/SKILL.md": _skill("beta", "untouched")})
+    _age(ws)
+    first = cache.resolve(ws)
+    beta, alpha = first.registry("skill").get("beta"), first.registry("skill").get("alpha")
+    (ws / ".claude/skills/alpha/SKILL.md").write_text(_skill("alpha", "edited"))
+    second = cache.resolve(ws)
+    assert second is not first
+    assert second.registry("skill").get("beta") is beta  # not read again: same immutable object
+    new_alpha = second.registry("skill").get("alpha")
+    assert new_alpha is not alpha and new_alpha.description == "edited"
+
+
+def test_cold_load_and_invalidate_reuse_nothing(cache, ws, wskit_profile, wskit_pm) -> None:
+    first = cache.resolve(ws)
+    other = WorkspaceCache(wskit_profile, wskit_pm).resolve(ws)
+    assert other.registry("skill").get("alpha") is not first.registry("skill").get("alpha")
+    assert cache.invalidate(ws)
+    again = cache.resolve(ws)
+    assert again.registry("skill").get("alpha") is not first.registry("skill").get("alpha")
+
+
+def test_reused_bad_skill_keeps_its_diagnostic(cache, ws) -> None:
+    write_tree(ws, {".claude/skills/broken/SKILL.md": "---\nname: broken\n---\nno description\n"})
+    _age(ws)
+    first = cache.resolve(ws)
+    codes = [d.code for d in first.diagnostics if "broken" in (d.path or "")]
+    assert codes == ["skill-missing-description"]
+    (ws / ".claude/skills/alpha/SKILL.md").write_text(_skill("alpha", "edited"))
+    second = cache.resolve(ws)
+    assert second is not first
+    assert [d.code for d in second.diagnostics if "broken" in (d.path or "")] == codes
+    assert "broken" not in second.registry("skill")

@@ -95,3 +95,32 @@ def test_explicit_note_for_reads_outside_safefs(tree: Path) -> None:
     assert deps.changed() is None
     (tree / "settings.json").write_text("{}")
     assert deps.changed() == str(tree / "settings.json")
+
+
+def _load_with_memo(root: Path, previous):
+    with changes.recording(), changes.reusing(previous) as memo:
+        got = changes.reuse(str(root / "d/a.md"))
+        if got is None:
+            got = ("built", safefs.read_bytes(root, "d/a.md").raw)
+            changes.remember(str(root / "d/a.md"), False, got)
+    return got, memo
+
+
+def test_reuse_returns_the_previous_value_only_for_an_unchanged_file(tree: Path) -> None:
+    first, memo1 = _load_with_memo(tree, None)
+    assert len(memo1) == 1
+    second, memo2 = _load_with_memo(tree, memo1)
+    assert second is first and len(memo2) == 1
+    (tree / "d/a.md").write_text("changed\n")
+    os.utime(tree / "d/a.md", (OLD, OLD))
+    third, _ = _load_with_memo(tree, memo2)
+    assert third is not first and third[1] == b"changed\n"
+
+
+def test_racy_files_and_reads_outside_a_recording_are_not_remembered(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "ws", {"d/a.md": "fresh\n"})
+    _, memo = _load_with_memo(root, None)
+    assert len(memo) == 0  # written just now: racy
+    with changes.reusing(None) as memo2:
+        changes.remember(str(root / "d/a.md"), False, "x")
+    assert len(memo2) == 0
