@@ -88,6 +88,11 @@ def bare_walk(root: str) -> int:
 
 def _counts(ws) -> str:
     c = {k: v for k, v in ws.counts().items() if v}
+    for name, cat in (getattr(ws, "catalogs", None) or {}).items():  # rule catalog (issue 3), when present
+        try:
+            c[f"{name} catalog"] = len(cat)
+        except TypeError:
+            pass
     return ", ".join(f"{k} {v}" for k, v in c.items()) or "no resources"
 
 
