@@ -371,11 +371,18 @@ def scan_dir(
                         kind = _kind(st.st_mode)
                         out.append(DirEntry(name, kind, os.path.realpath(full)))
                         continue
-                    st = entry.stat(follow_symlinks=False)
+                    # the type from the directory entry itself (d_type): no stat per entry;
+                    # file systems without d_type fall back to lstat inside is_dir/is_file
+                    if entry.is_dir(follow_symlinks=False):
+                        kind = "dir"
+                    elif entry.is_file(follow_symlinks=False):
+                        kind = "file"
+                    else:
+                        kind = "special"
                 except OSError:
                     out.append(DirEntry(name, "special"))
                     continue
-                out.append(DirEntry(name, _kind(st.st_mode)))
+                out.append(DirEntry(name, kind))
     finally:
         os.close(fd)
     out.sort(key=lambda e: e.name)

@@ -55,3 +55,15 @@ def test_small_file_is_complete(tmp_path: Path) -> None:
 def test_secret_regex_matches_fnmatch(name: str) -> None:
     expect = any(fnmatchcase(name.lower(), p) for p in safefs.SECRET_PATTERNS)
     assert safefs.is_secret_name(name) is expect
+
+
+def test_scan_dir_types_without_stat(tmp_path: Path) -> None:
+    import os
+
+    root = write_tree(tmp_path / "r", {"d/": None, "f.txt": "x", ".env": "SECRET=1"})
+    os.mkfifo(root / "pipe")
+    os.symlink(root / "f.txt", root / "link")
+    got = {e.name: e.type for e in safefs.scan_dir(root)}
+    assert got == {"d": "dir", "f.txt": "file", "pipe": "special", "link": "link"}
+    followed = {e.name: e.type for e in safefs.scan_dir(root, follow_links=True)}
+    assert followed["link"] == "file"
