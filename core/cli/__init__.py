@@ -102,10 +102,7 @@ def make_cli(pm=None) -> click.Group:
     @click.pass_context
     def cli(ctx: click.Context, home: str | None, host: str, as_json: bool) -> None:
         """Inspect and manage wskit workspaces: resources, trust, plugins, sessions."""
-        # the sub-command lookup (which runs first) may already have built the
-        # plugin manager: reuse it instead of building (and scanning entry points) twice
-        ctx.obj = WsctlContext(home=home, host=host, json=as_json,
-                               pm=pm if pm is not None else getattr(ctx.command, "_pm", None))
+        ctx.obj = WsctlContext(home=home, host=host, json=as_json, pm=pm)
 
     return cli
 

@@ -28,6 +28,11 @@ class WsctlContext:
     def plugin_manager(self):
         """The plugin manager (built on first use)."""
         if self.pm is None:
+            # the lazy group may have built one already to look the sub-command up:
+            # reuse it rather than building (and scanning entry points) twice
+            ctx = click.get_current_context(silent=True)
+            self.pm = getattr(ctx.find_root().command, "_pm", None) if ctx is not None else None
+        if self.pm is None:
             from ..plugin.manager import make_plugin_manager
 
             self.pm = make_plugin_manager()
