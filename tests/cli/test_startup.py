@@ -43,14 +43,23 @@ def test_version_imports_nothing_but_click() -> None:
     assert not heavy & mods
 
 
-def test_read_only_inspect_skips_write_and_async_machinery(tmp_path: Path) -> None:
+def test_read_only_inspect_skips_async_and_session_machinery(tmp_path: Path) -> None:
     ws = tmp_path / "ws"
     (ws / ".git").mkdir(parents=True)
     (ws / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
     rc, mods = _modules_after("--home", str(tmp_path / "home"), "--json", "inspect", str(ws))
     assert rc == 0
     assert "wskit.cache" in mods  # it did resolve the workspace
-    assert not {"asyncio", "filelock", "tomli_w", "wskit.session"} & mods
+    assert not {"asyncio", "wskit.session"} & mods
+
+
+def test_cache_and_trust_import_no_write_or_async_machinery() -> None:
+    """The trust store needs filelock/tomli_w only to write, the cache asyncio only
+    for its async API: importing them (every resolve does) must not pay for those."""
+    code = ("import sys, wskit.cache, wskit.trust, wskit.workspace; "
+            "print(sorted({'asyncio', 'filelock', 'tomli_w'} & set(sys.modules)))")
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    assert out.stdout.strip() == "[]"
 
 
 def test_plugin_manager_is_built_once_per_run(tmp_path: Path, monkeypatch) -> None:
