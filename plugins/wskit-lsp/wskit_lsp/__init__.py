@@ -1,0 +1,37 @@
+"""wskit-lsp: the ``lsp`` session service (pygls/lsprotocol) and ``wsctl lsp check``.
+
+Registered through the entry point group ``wskit``; wskit core does not depend on it.
+"""
+
+from __future__ import annotations
+
+import wskit
+
+
+def __getattr__(name: str):
+    """Lazy public names: the service module (and its asyncio/SDK imports) loads on first use,
+    so merely registering the plugin keeps ``wsctl`` start-up cheap."""
+    if name in __all__:
+        from . import service
+
+        return getattr(service, name)
+    raise AttributeError(name)
+
+
+__all__ = ["LspError", "LspService"]
+
+
+@wskit.hookimpl
+def wskit_session_services():
+    """``[("lsp", LspService)]``: ``session.lsp`` is an :class:`LspService`."""
+    from .service import LspService
+
+    return [("lsp", LspService)]
+
+
+@wskit.hookimpl
+def wskit_register_commands(cli):
+    """Add ``check`` to the ``wsctl lsp`` group (created when no other plugin made it)."""
+    from .cli import register
+
+    register(cli)
