@@ -107,16 +107,27 @@ def _check_events(text: str) -> None:
     """Apply :class:`_SafeLimitedLoader`'s refusals on libyaml's event stream:
     an alias, or a node nested deeper than :data:`MAX_DEPTH`, raises :class:`_Refused`."""
     depth = 0
-    for event in yaml.parse(text, Loader=_CSAFE):
-        if isinstance(event, yaml.AliasEvent):
-            raise _Refused("YAML aliases are not allowed in frontmatter", event.start_mark.line)
-        if isinstance(event, _CLOSING):
-            depth -= 1
-        elif isinstance(event, (yaml.ScalarEvent, *_OPENING)):
-            if depth + 1 > MAX_DEPTH:
-                raise _Refused(f"YAML nested deeper than {MAX_DEPTH} levels", event.start_mark.line)
-            if isinstance(event, _OPENING):
-                depth += 1
+    try:
+        for event in yaml.parse(text, Loader=_CSAFE):
+            if isinstance(event, yaml.AliasEvent):
+                raise _Refused("YAML aliases are not allowed in frontmatter", event.start_mark.line)
+            if isinstance(event, _CLOSING):
+                depth -= 1
+            elif isinstance(event, (yaml.ScalarEvent, *_OPENING)):
+                if depth + 1 > MAX_DEPTH:
+                    raise _Refused(f"YAML nested deeper than {MAX_DEPTH} levels", event.start_mark.line)
+                if isinstance(event, _OPENING):
+                    depth += 1
+    except _Refused:
+        raise
+    except yaml.YAMLError as err:
+        # libyaml's scanner stops very deep flow nesting itself, before our
+        # depth check sees the events: report it as the same refusal, so the
+        # code does not depend on whether PyYAML was built with libyaml
+        if "nesting depth" in str(err):
+            mark = getattr(err, "problem_mark", None)
+            raise _Refused(f"YAML nested deeper than {MAX_DEPTH} levels", mark.line if mark else None) from None
+        raise
 
 
 #: Characters that can open a collection (``[``, ``{``, ``:``, ``?``, and ``-``

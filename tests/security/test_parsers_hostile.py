@@ -58,3 +58,24 @@ def test_find_hidden_chars_lines_and_linear_time():
         assert len(found) == 200_000 and found[-1][0] == 10_000
 
     bounded_process(check, 30)
+
+
+@pytest.mark.parametrize("libyaml", [True, False])
+@pytest.mark.parametrize(
+    ("block", "code"),
+    [
+        ("x: " + "[" * 20_000 + "]" * 20_000, "yaml-refused"),
+        ("x: " + "[" * 40 + "]" * 40, "yaml-refused"),
+        ("a: &a [1]\nb: *a", "yaml-refused"),
+        ("a: b: c", "yaml-quoted-retry"),
+    ],
+)
+def test_frontmatter_codes_do_not_depend_on_libyaml(block, code, libyaml, monkeypatch):
+    from wskit import markdown
+
+    if libyaml and markdown._CSAFE is None:  # noqa: SLF001
+        pytest.skip("PyYAML built without libyaml")
+    if not libyaml:
+        monkeypatch.setattr(markdown, "_CSAFE", None)
+    fm = markdown.parse_frontmatter(f"---\n{block}\n---\n", "f.md")
+    assert [d.code for d in fm.diagnostics] == [code]
