@@ -15,7 +15,7 @@ from typing import Any
 from wskit import safefs
 from wskit.kinds import ResourceKind
 from wskit.markdown import read_frontmatter
-from wskit.mdscan import component_dirs
+from wskit.mdscan import bool_field, component_dirs, text_field
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, Scope, sha256_hex
 from wskit.plugin import hookimpl
 from wskit.resources.skill import Skill
@@ -29,8 +29,6 @@ _KNOWN = {
     "argument-hint", "arguments", "user-invocable", "disable-model-invocation", "model",
     "when_to_use", "when-to-use", "version", "argument_hint", "user_invocable", "disable_model_invocation",
 }
-_TRUE = {"true", "yes", "on", "1"}
-_FALSE = {"false", "no", "off", "0"}
 
 
 @hookimpl
@@ -106,8 +104,8 @@ def check_skill(fm, slug: str, path: str, has_bom: bool = False, plugin: str | N
     for d in spec_findings(data, slug, fm, path):
         level = "error" if d.code in _LENIENT_FATAL else "warning"
         diags.append(d.model_copy(update={"level": level, "plugin": plugin}))
-    display = _text(data.get("name")) or ""
-    description = _text(data.get("description")) or ""
+    display = text_field(data.get("name")) or ""
+    description = text_field(data.get("description")) or ""
     if not SPEC_NAME.match(slug):
         diags.append(_warn(path, plugin, "skill-folder-format", None,
                            f"folder name {slug!r} is not 1-64 lowercase letters, digits and single hyphens"))
@@ -122,7 +120,7 @@ def check_skill(fm, slug: str, path: str, has_bom: bool = False, plugin: str | N
         diags.append(_warn(path, plugin, "invalid-allowed-tools", _line(fm, key),
                            f"{err}; activating this skill denies every tool (fail closed)"))
     for k in ("user-invocable", "disable-model-invocation"):
-        if _bool(data.get(k), False) is None:
+        if bool_field(data.get(k), False) is None:
             diags.append(_warn(path, plugin, "invalid-boolean", _line(fm, k), f"{k} must be a boolean"))
     return diags
 
@@ -154,13 +152,13 @@ def _load_one(
     if any(d.level == "error" for d in found) or not fm.present or not fm.ok:
         return None, diags
     data: dict[str, Any] = _canonical_keys(fm.data)
-    description = _text(data.get("description")) or ""
-    display = _text(data.get("name")) or ""
+    description = text_field(data.get("description")) or ""
+    display = text_field(data.get("name")) or ""
     tools_raw = data["allowed_tools"] if "allowed_tools" in data else data.get("allowed-tools")
     allowed = _tools(tools_raw)
     bools: dict[str, bool] = {}
     for key, default in (("user-invocable", True), ("disable-model-invocation", False)):
-        value = _bool(data.get(key), default)
+        value = bool_field(data.get(key), default)
         bools[key] = default if value is None else value
     if plugin:
         sid = f"plugin:{plugin}:{slug}"
@@ -179,13 +177,13 @@ def _load_one(
             scope=source.scope, source_root=source.base, path=rel, plugin=plugin, sha256=sha256_hex(res.raw)
         ),
         allowed_tools=allowed,
-        argument_hint=_text(data.get("argument-hint")),
+        argument_hint=text_field(data.get("argument-hint")),
         user_invocable=bools["user-invocable"],
         disable_model_invocation=bools["disable-model-invocation"],
-        model=_text(data.get("model")),
-        license=_text(data.get("license")),
-        compatibility=_text(data.get("compatibility")),
-        when_to_use=_text(data.get("when-to-use")),
+        model=text_field(data.get("model")),
+        license=text_field(data.get("license")),
+        compatibility=text_field(data.get("compatibility")),
+        when_to_use=text_field(data.get("when-to-use")),
         arguments=arguments,
         metadata=metadata,
         extra={k: v for k, v in data.items() if k not in _KNOWN},
@@ -209,13 +207,6 @@ def _canonical_keys(data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _text(v: Any) -> str | None:
-    if v is None:
-        return None
-    if isinstance(v, (dict, list)):
-        return None
-    return str(v).strip()
-
 
 def _tools(v: Any) -> tuple[str, ...] | None:
     """The raw selectors of an ``allowed-tools`` value (None: absent; ``()``: deny all).
@@ -228,18 +219,6 @@ def _tools(v: Any) -> tuple[str, ...] | None:
         return None
     return tuple(str(x).strip() if isinstance(x, str) else f"<not a string: {x!r}>" for x in items)
 
-
-def _bool(v: Any, default: bool) -> bool | None:
-    if v is None:
-        return default
-    if isinstance(v, bool):
-        return v
-    s = str(v).strip().lower()
-    if s in _TRUE:
-        return True
-    if s in _FALSE:
-        return False
-    return None
 
 
 def _line(fm, key: str) -> int | None:

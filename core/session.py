@@ -145,10 +145,29 @@ class SessionResources:
         default_factory=lambda: _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
     )
     hooks: Any = None
+    catalogs: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+    runtime: dict = field(default_factory=dict, repr=False)
 
     def registry(self, kind: str) -> Registry:
         """The registry of ``kind`` (empty for an unknown kind)."""
         return self.registries.get(kind) or Registry.empty(kind)
+
+    @property
+    def rules(self):
+        """This session's :class:`~wskit.rules.session.SessionRules` (made on first use,
+        over the frozen rule catalog; an empty catalog when the ``rules`` plugin is off).
+        Its mutable state (delivered rules) lives in :attr:`runtime`."""
+        from .rules.session import session_rules
+
+        return session_rules(self)
+
+    def check_invocation(self, tool_name: str, tool_kind: str, paths=()):
+        """``Proceed`` or ``RulesRequired`` for a tool call (see :meth:`SessionRules.check_invocation`)."""
+        return self.rules.check_invocation(tool_name, tool_kind, paths)
+
+    def mark_delivered(self, refs) -> None:
+        """Record rules as delivered to the model (see :meth:`SessionRules.mark_delivered`)."""
+        self.rules.mark_delivered(refs)
 
     def get(self, kind: str, name: str) -> Resource:
         """Resolve ``name`` in ``kind``'s registry (see :meth:`Registry.get`)."""
@@ -166,14 +185,17 @@ class SessionResources:
         kid = SessionResources(
             binding=self.binding, host=self.host, trust=self.trust,
             registries=MappingProxyType(dict(self.registries)), generation=self.generation,
-            parent_id=self.session_id, hooks=self.hooks,
+            parent_id=self.session_id, hooks=self.hooks, catalogs=self.catalogs,
         )
         if self.hooks is not None:
             self.hooks.session_created(kid)
         return kid
 
     def state(self, extensions: dict[str, Any] | None = None) -> SessionState:
-        """The serialisable :class:`SessionState` of this session."""
+        """The serialisable :class:`SessionState` of this session (with ``extensions["rules"]``
+        — static provenance digest and delivered rule refs — when a rule catalog is present)."""
+        if self.catalogs.get("rules") is not None:
+            self.rules  # noqa: B018 - pins the static provenance digest into the state
         b = self.binding
         return SessionState(
             session_id=self.session_id,
@@ -183,7 +205,7 @@ class SessionResources:
                                    cwd=str(b.cwd), host=self.host),
             trust=self.trust.state,
             resources=tuple(ResourceRef(**{k: v for k, v in r.ref().items()}) for r in self.resources()),
-            extensions=extensions or {},
+            extensions=_with_runtime_extensions(self.runtime, extensions),
         )
 
 
@@ -213,7 +235,17 @@ def snapshot(workspace, binding: Binding | None = None) -> SessionResources:
         registries=MappingProxyType(dict(workspace.registries)),
         generation=gen,
         hooks=workspace.hooks,
+        catalogs=MappingProxyType(dict(getattr(workspace, "catalogs", None) or {})),
     )
     if workspace.hooks is not None:
         workspace.hooks.session_created(session)
     return session
+
+
+def _with_runtime_extensions(runtime: dict, extensions: dict[str, Any] | None) -> dict[str, Any]:
+    """``extensions`` plus ``to_extension()`` of each per-session runtime object (caller's keys win)."""
+    out = dict(extensions or {})
+    for name, obj in runtime.items():
+        if name not in out and hasattr(obj, "to_extension"):
+            out[name] = obj.to_extension()
+    return out

@@ -48,6 +48,8 @@ class WorkspaceResources:
     :ivar registries: one immutable :class:`~wskit.registry.Registry` per kind.
     :ivar diagnostics: every diagnostic of the load (registry ones included).
     :ivar generation: unique load number (monotonic per process).
+    :ivar catalogs: indexes built after the registries by ``wskit_workspace_catalogs``
+        (``"rules"``: the :class:`~wskit.rules.catalog.RuleCatalog`).
     """
 
     binding: Binding
@@ -60,6 +62,7 @@ class WorkspaceResources:
     generation: int = field(default_factory=lambda: next(_GENERATIONS))
     hooks: Any = None
     closed: bool = False
+    catalogs: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def source_root(self) -> Path:
@@ -79,6 +82,10 @@ class WorkspaceResources:
     def counts(self) -> dict[str, int]:
         """Active resources per kind."""
         return {k: len(r) for k, r in sorted(self.registries.items())}
+
+    def catalog(self, name: str) -> Any:
+        """The catalog ``name`` (``"rules"``…) built by ``wskit_workspace_catalogs``, or None."""
+        return self.catalogs.get(name)
 
     def close(self) -> None:
         """Release what the load holds (nothing but a flag today; runtimes hook in here)."""
@@ -159,7 +166,7 @@ def load_workspace(
         reg = Registry.build(kind.name, cands)
         diags.extend(reg.diagnostics)
         registries[kind.name] = reg
-    return WorkspaceResources(
+    ws = WorkspaceResources(
         binding=binding,
         profile=profile,
         trust=trust,
@@ -169,6 +176,10 @@ def load_workspace(
         diagnostics=tuple(diags),
         hooks=hooks,
     )
+    catalogs, d = hooks.workspace_catalogs(ws)
+    ws.catalogs = MappingProxyType(catalogs)
+    ws.diagnostics = ws.diagnostics + tuple(d)
+    return ws
 
 
 def _apply_filter(kind: "ResourceKind", cands: list[Candidate], profile: HostProfile,

@@ -152,9 +152,9 @@ class WskitHooks:
                         "expected ResourceSource"))
         return sources, res.diagnostics
 
-    def discover_rules(self, source: ResourceSource, catalog_root: Path) -> HookResults:
+    def discover_rules(self, source: ResourceSource, catalog_root: Path, profile: "HostProfile | None" = None) -> HookResults:
         """Rule files of ``source`` (raw per-plugin values; the rules layer interprets them)."""
-        return self.call("wskit_discover_rules", source=source, catalog_root=catalog_root)
+        return self.call("wskit_discover_rules", source=source, catalog_root=catalog_root, profile=profile)
 
     def resource_kinds(self) -> tuple[list["ResourceKind"], list[Diagnostic]]:
         """Every resource kind, first registration of a name wins."""
@@ -229,6 +229,27 @@ class WskitHooks:
     def register_commands(self, cli: "click.Group") -> list[Diagnostic]:
         """Let plugins add ``wsctl`` sub-commands."""
         return self.call("wskit_register_commands", cli=cli).diagnostics
+
+    def workspace_catalogs(self, workspace: Any) -> tuple[dict[str, Any], list[Diagnostic]]:
+        """Every plugin's catalogs for ``workspace``: ``({name: catalog}, diagnostics)``;
+        the first plugin to name a catalog keeps it (``duplicate-catalog`` warning otherwise)."""
+        res = self.call("wskit_workspace_catalogs", workspace=workspace)
+        out: dict[str, Any] = {}
+        diags = list(res.diagnostics)
+        for plugin, value in res.values:
+            if not isinstance(value, dict):
+                diags.append(Diagnostic(level="error", code="bad-contribution", plugin=plugin,
+                                        hook="wskit_workspace_catalogs",
+                                        message=f"plugin {plugin!r} returned {type(value).__name__}, expected a dict"))
+                continue
+            for name, catalog in value.items():
+                if name in out:
+                    diags.append(Diagnostic(level="warning", code="duplicate-catalog", plugin=plugin,
+                                            message=f"catalog {name!r} is built twice; the first one is used"))
+                    continue
+                out[name] = catalog
+                diags.extend(getattr(catalog, "diagnostics", ()) or ())
+        return out, diags
 
 
 def _load_results(value: Any) -> Iterable[Any]:

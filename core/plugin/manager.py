@@ -44,6 +44,7 @@ DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
     ("mcp", "wskit.builtin_plugins.mcp"),
     ("lsp", "wskit.builtin_plugins.lsp"),
     ("hooks", "wskit.builtin_plugins.hooks"),
+    ("rules", "wskit.builtin_plugins.rules"),
 )
 
 

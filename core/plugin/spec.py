@@ -100,14 +100,18 @@ def wskit_plugin_bundles(
 
 
 @hookspec
-def wskit_discover_rules(source: "ResourceSource", catalog_root: "Path") -> list[Any]:
+def wskit_discover_rules(source: "ResourceSource", catalog_root: "Path", profile: "HostProfile") -> list[Any]:
     """Rule and instruction files a source holds.
 
-    When: while the rule catalog is built for a workspace.
+    When: while the rule catalog is built for a workspace (once for the user
+    home, scope ``user``; once for the catalog root, scope ``project``, only
+    when the project is trusted).
 
     :param source: the source to look in.
     :param catalog_root: the repository root rules are matched relative to.
-    :returns: a list of rule objects or a LoadResult.
+    :param profile: the host profile (host folder and file names, ``settings["rules"]``).
+    :returns: a list of :class:`~wskit.rules.model.RuleFile` and
+        :class:`~wskit.models.Diagnostic` objects, or a LoadResult of them.
 
     .. versionadded:: 0.1
     """
@@ -234,6 +238,22 @@ def wskit_builtin_styles() -> list[Any]:
     :returns: a list of :class:`~wskit.resources.style.Style` made with
         :func:`wskit.resources.style.builtin_style` (ids without a
         ``user:``/``project:``/``plugin:`` prefix), or None.
+
+    .. versionadded:: 0.1
+    """
+
+
+@hookspec
+def wskit_workspace_catalogs(workspace: Any) -> dict[str, Any] | None:
+    """Catalogs (indexes that are not registries) a plugin builds for a workspace.
+
+    When: once per workspace load, after the registries are built.
+
+    :param workspace: the :class:`~wskit.workspace.WorkspaceResources` being
+        loaded (registries, trust, profile and hooks set).
+    :returns: ``{name: catalog}``; a catalog may carry ``diagnostics``, which
+        are added to the workspace's. The built-in ``rules`` plugin returns
+        ``{"rules": RuleCatalog}``. A name given twice keeps the first.
 
     .. versionadded:: 0.1
     """

@@ -16,7 +16,6 @@ def test_tutorial_code_is_the_repository_code():
     for rel in (
         "plugins/wskit-example/pyproject.toml",
         "plugins/wskit-example/wskit_example/__init__.py",
-        "plugins/wskit-example/wskit_example/skills/example-greeting/SKILL.md",
     ):
         assert blocks_after(doc, rel) == (REPO / rel).read_text(), rel
 
@@ -28,9 +27,11 @@ def test_tutorial_test_snippet_passes(wsctl, wskit_pm, make_tree):
 
     from wskit.testing import register_plugin
 
-    root = make_tree({"README.md": "x"})
+    skill = "---\nname: greet\ndescription: Greets.\n---\nHello.\n"
+    root = make_tree({".example/skills/greet/SKILL.md": skill})
+    wsctl("trust", "grant", str(root))
     with register_plugin(wskit_pm, wskit_example, name="example"):
         data = json.loads(wsctl("inspect", str(root), json=True).stdout)
-    assert any(r["id"] == "builtin:example-greeting" for r in data["resources"])
-    data = json.loads(wsctl("inspect", str(root), json=True).stdout)
-    assert not any(r["id"] == "builtin:example-greeting" for r in data["resources"])
+    assert any(r["path"] == ".example/skills/greet/SKILL.md" for r in data["resources"])
+    data = json.loads(wsctl("inspect", str(root), json=True).stdout)  # unregistered again
+    assert not any(r["path"] == ".example/skills/greet/SKILL.md" for r in data["resources"])

@@ -1,26 +1,29 @@
 """wskit-example: the smallest useful wskit plugin.
 
-It adds one resource source, the ``skills/`` folder shipped inside this
-package, at built-in scope (rank 1: above wskit's own built-ins, below every
-user and project source). Its skills are therefore available in every
-workspace, trusted or not, and any user or project skill of the same name
-shadows them.
+It adds one resource source: the folder ``.example/`` of a trusted project,
+laid out like ``.claude/`` (skills under ``.example/skills/<slug>/SKILL.md``,
+commands under ``.example/commands/``, …). It ranks just above the project's
+``.<host>/`` folder, so a skill there wins a bare name over the same skill in
+``.claude/skills``.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import wskit
 
-HERE = Path(__file__).resolve().parent
+#: Rank of the source: above the project's .agents (20), .claude (21) and .<host> (22).
+RANK = 23
 
 
 @wskit.hookimpl
 def wskit_resource_sources(binding, profile, trust):
-    """One built-in-scope source: this package's folder (skills under ``skills/``)."""
+    """The project's ``.example/`` folder, for trusted projects only."""
+    if not trust.trusted:
+        return []
+    root = binding.source_root
     return [
         wskit.ResourceSource(
-            scope="builtin", root=str(HERE), base=str(HERE), rank=1, label="wskit-example",
+            scope="project", root=str(root / ".example"), base=str(root), rank=RANK,
+            label="project:.example",
         )
     ]

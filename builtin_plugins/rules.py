@@ -1,0 +1,53 @@
+"""Built-in plugin ``rules``: the project rule catalog (issue 3; docs/rules.md).
+
+- ``wskit_discover_rules`` finds the built-in file set (``CLAUDE.md``,
+  ``AGENTS.md``, ``AGENTS.override.md``, ``<HOST>.md``, ``.claude/rules``,
+  ``.<host>/rules``, ``CLAUDE.local.md`` and the user-level files) in the user
+  home and, for a trusted project, the source project;
+- ``wskit_workspace_catalogs`` builds the workspace's
+  :class:`~wskit.rules.catalog.RuleCatalog` (``workspace.catalog("rules")``);
+- ``wskit_register_commands`` adds ``wsctl rules`` and ``wsctl rules explain``.
+
+Blocking this plugin (``WSKIT_DISABLE_PLUGINS=rules``) leaves sessions with an
+empty catalog.
+"""
+
+from __future__ import annotations
+
+from wskit.models import LoadResult, Scope
+from wskit.plugin import hookimpl
+
+
+@hookimpl
+def wskit_discover_rules(source, catalog_root, profile):
+    """The built-in rule files of a user (home) or project (catalog root) source."""
+    from wskit.rules.discovery import discover_project, discover_user
+    from wskit.rules.model import RuleSettings
+
+    if profile is None:
+        return None
+    settings, _problem = RuleSettings.from_profile(profile)  # reported once by the catalog build
+    if source.scope == Scope.USER:
+        found = discover_user(source.root, profile, settings)
+    elif source.scope == Scope.PROJECT:
+        found = discover_project(source.root, profile, settings)
+    else:
+        return None
+    return LoadResult(resources=tuple(found.rules), diagnostics=tuple(found.diagnostics))
+
+
+@hookimpl
+def wskit_workspace_catalogs(workspace):
+    """``{"rules": RuleCatalog}`` for the workspace."""
+    from wskit.rules.build import build_catalog
+
+    if workspace.hooks is None:
+        return None
+    return {"rules": build_catalog(workspace.hooks, workspace.binding, workspace.profile, workspace.trust)}
+
+
+@hookimpl
+def wskit_register_commands(cli):
+    from wskit.cli.rules import rules_group
+
+    cli.add_command(rules_group)

@@ -1,0 +1,310 @@
+"""The rule catalog: an immutable index of rule files by scope folder, and its queries.
+
+Queries follow reference/blade.md §4.7–4.9 and §4.11 with the choices of
+design §5 (optional budgets, whole files, every skipped file reported;
+``strict``/``refresh`` resume policies):
+
+- :meth:`RuleCatalog.static_rules` — unconditional rules whose scope contains ``cwd``;
+- :meth:`RuleCatalog.contextual_rules` — rules newly applicable to target paths;
+- :meth:`RuleCatalog.shell_rules` — every rule a shell command could need;
+- :meth:`RuleCatalog.hydrate` — rebuild persisted references.
+
+The index maps a scope folder to its rules in definition order, so one
+target costs O(path depth + rules at its ancestor scopes), never O(catalog).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Literal
+
+from ..models import Diagnostic
+from .model import (
+    RuleFile, RuleProvenanceMismatch, RuleQueryError, RuleSelection, RuleSettings, SkippedRule,
+    provenance_digest,
+)
+from .patterns import PathMatcher
+
+Policy = Literal["strict", "refresh"]
+
+
+def ancestors(rel: str) -> list[str]:
+    """``""`` and every prefix folder of ``rel``, ending with ``rel`` itself (``"a/b"`` → ``["", "a", "a/b"]``)."""
+    if not rel:
+        return [""]
+    parts = rel.split("/")
+    return ["", *("/".join(parts[: i + 1]) for i in range(len(parts)))]
+
+
+def is_ancestor(scope: str, rel: str) -> bool:
+    """True when folder ``scope`` is ``rel`` or one of its ancestors (``""`` is everyone's)."""
+    return scope == "" or rel == scope or rel.startswith(scope + "/")
+
+
+def relative_to_scope(rel: str, scope: str) -> str:
+    """``rel`` made relative to its ancestor folder ``scope``."""
+    return rel[len(scope) + 1:] if scope else rel
+
+
+def apply_budget(rules: Sequence[RuleFile], budget: int | None) -> tuple[list[RuleFile], list[SkippedRule]]:
+    """Keep whole files from the most specific end while they fit ``budget`` bytes.
+
+    Iterates from the last rule backwards; a rule whose body (UTF-8 bytes)
+    does not fit the remaining budget is skipped with reason ``over-budget``
+    and earlier (smaller) ones are still tried (reference/blade.md §4.9).
+    Nothing is truncated.
+    """
+    if budget is None:
+        return list(rules), []
+    remaining = budget
+    kept: list[RuleFile] = []
+    skipped: list[SkippedRule] = []
+    for r in reversed(rules):
+        if r.bytes <= remaining:
+            kept.append(r)
+            remaining -= r.bytes
+        else:
+            skipped.append(SkippedRule(r, "over-budget",
+                                       f"{r.bytes} bytes do not fit the {remaining} bytes left of a {budget}-byte budget"))
+    kept.reverse()
+    skipped.reverse()
+    return kept, skipped
+
+
+class RuleCatalog:
+    """An immutable rule catalog for one source project.
+
+    Build it with :meth:`build` (the built-in ``rules`` plugin does, per
+    workspace load). Never mutated: a refresh builds a new catalog, so a
+    session snapshot keeps the bodies it saw.
+
+    :ivar root: absolute, canonical catalog root (the source project).
+    :ivar home: the user home user-level rules came from (or None).
+    :ivar trusted: False when project files were not read (untrusted project).
+    :ivar settings: :class:`RuleSettings`.
+    :ivar diagnostics: every diagnostic of discovery and loading.
+    """
+
+    def __init__(self, root: str | Path, rules: Iterable[RuleFile], *, diagnostics: Iterable[Diagnostic] = (),
+                 settings: RuleSettings | None = None, trusted: bool = True, home: str | Path | None = None) -> None:
+        self.root = str(root)
+        self.home = None if home is None else str(home)
+        self.trusted = trusted
+        self.settings = settings or RuleSettings()
+        diags = list(diagnostics)
+        by_id: dict[str, RuleFile] = {}
+        for r in rules:
+            if r.id in by_id:
+                diags.append(Diagnostic(level="warning", code="duplicate-rule", path=str(r.provenance.absolute_path),
+                                        message=f"rule id {r.id} was contributed twice; the first one is kept"))
+                continue
+            by_id[r.id] = r
+        ordered = sorted(by_id.values(), key=RuleFile.sort_key)
+        self._rules: tuple[RuleFile, ...] = tuple(ordered)
+        self._order = MappingProxyType({r.id: i for i, r in enumerate(ordered)})
+        self._by_id = MappingProxyType(by_id)
+        self._by_path = MappingProxyType({(r.source == "user", r.path): r for r in ordered})
+        scopes: dict[str, list[RuleFile]] = {}
+        user: list[RuleFile] = []
+        matchers: dict[str, PathMatcher] = {}
+        for r in ordered:
+            (user if r.source == "user" else scopes.setdefault(r.scope_dir, [])).append(r)
+            if r.conditional:
+                matchers[r.id] = PathMatcher(r.patterns, self.settings.max_pattern_length)
+        self._scopes = MappingProxyType({k: tuple(v) for k, v in scopes.items()})
+        self._user = tuple(user)
+        self._matchers = MappingProxyType(matchers)
+        self.diagnostics: tuple[Diagnostic, ...] = tuple(diags)
+
+    @classmethod
+    def empty(cls, root: str | Path, **kwargs: Any) -> "RuleCatalog":
+        """A catalog without rules."""
+        return cls(root, (), **kwargs)
+
+    # -- lookups -----------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self._rules)
+
+    def rules(self) -> tuple[RuleFile, ...]:
+        """Every rule, definition order."""
+        return self._rules
+
+    def get(self, rule_id: str) -> RuleFile | None:
+        """The rule with this id, or None."""
+        return self._by_id.get(rule_id)
+
+    def by_path(self, path: str, user: bool = False) -> RuleFile | None:
+        """The rule at a relative ``path`` (a user-level one with ``user=True``)."""
+        return self._by_path.get((user, path))
+
+    def matcher(self, rule: RuleFile) -> PathMatcher | None:
+        """The compiled patterns of a conditional rule."""
+        return self._matchers.get(rule.id)
+
+    def order(self, rules: Iterable[RuleFile]) -> list[RuleFile]:
+        """``rules`` de-duplicated and sorted in definition order."""
+        seen = {r.id: r for r in rules}
+        return sorted(seen.values(), key=lambda r: self._order.get(r.id, len(self._order)))
+
+    @property
+    def catalog_sha256(self) -> str:
+        """Provenance digest over every rule."""
+        return provenance_digest(self._rules)
+
+    def relative(self, path: str | os.PathLike[str]) -> str | None:
+        """``path`` (absolute, or relative to the root) relative to the root with ``/``; None when outside."""
+        p = os.path.normpath(os.path.join(self.root, os.fspath(path)))
+        if p == self.root:
+            return ""
+        real = os.path.realpath(p)
+        for cand in (p, real):
+            if cand.startswith(self.root.rstrip(os.sep) + os.sep):
+                return cand[len(self.root.rstrip(os.sep)) + 1:].replace(os.sep, "/")
+            if cand == self.root:
+                return ""
+        return None
+
+    def applies(self, rule: RuleFile, rel: str) -> bool:
+        """Whether ``rule`` applies to catalog-relative path ``rel`` (ignoring static/loaded)."""
+        if rule.source == "user":
+            scope_ok = True
+        else:
+            scope_ok = is_ancestor(rule.scope_dir, rel)
+        if not scope_ok:
+            return False
+        if not rule.conditional:
+            return True
+        m = self._matchers.get(rule.id)
+        return m is not None and m.match(relative_to_scope(rel, "" if rule.source == "user" else rule.scope_dir))
+
+    # -- queries -----------------------------------------------------------
+
+    def cwd_relative(self, cwd: str | os.PathLike[str]) -> str:
+        """``cwd`` relative to the root.
+
+        :raises RuleQueryError: when it lies outside the catalog root.
+        """
+        rel = self.relative(cwd)
+        if rel is None:
+            raise RuleQueryError(f"{cwd} is outside the rule catalog root {self.root}")
+        return rel
+
+    def _static(self, cwd_rel: str) -> list[RuleFile]:
+        out = [r for r in self._user if not r.conditional]
+        for scope in ancestors(cwd_rel):
+            out.extend(r for r in self._scopes.get(scope, ()) if not r.conditional)
+        return out
+
+    def static_rules(self, cwd: str | os.PathLike[str], budget: int | None = None) -> RuleSelection:
+        """Unconditional rules (user-level ones first) whose scope contains ``cwd``.
+
+        :param cwd: a folder inside the catalog root (absolute, or relative to it).
+        :param budget: byte budget over bodies (None: no budget).
+        :raises RuleQueryError: when ``cwd`` lies outside the catalog root.
+        """
+        kept, skipped = apply_budget(self._static(self.cwd_relative(cwd)), budget)
+        return RuleSelection("static", tuple(kept), tuple(skipped), (), budget)
+
+    def triggers(self, target_paths: Iterable[str | os.PathLike[str]]) -> tuple[str, ...]:
+        """Targets made catalog-relative, outside ones and the root dropped, de-duplicated, sorted."""
+        out = set()
+        for t in target_paths:
+            rel = self.relative(t)
+            if rel:
+                out.add(rel)
+        return tuple(sorted(out))
+
+    def candidates(self, rel: str) -> Iterable[RuleFile]:
+        """Rules that may apply to catalog-relative ``rel``: user rules, then the rules of
+        each ancestor scope (``rel`` itself included), from the index — O(depth + rules there)."""
+        yield from self._user
+        for scope in ancestors(rel):
+            yield from self._scopes.get(scope, ())
+
+    def contextual_rules(self, cwd: str | os.PathLike[str], target_paths: Iterable[str | os.PathLike[str]],
+                         loaded_ids: Iterable[str] = (), budget: int | None = None) -> RuleSelection:
+        """Rules newly applicable to ``target_paths``.
+
+        For each target: rules of its ancestor scopes (user-level ones count as
+        root scope), conditional ones only when a pattern matches the target
+        relative to the rule's scope; minus ``loaded_ids`` and minus the static
+        rules of ``cwd``. Definition order; budget from the most specific end.
+
+        :raises RuleQueryError: when ``cwd`` lies outside the catalog root.
+        """
+        cwd_rel = self.cwd_relative(cwd)
+        loaded = set(loaded_ids)
+        trig = self.triggers(target_paths)
+        chosen: dict[str, RuleFile] = {}
+        for rel in trig:
+            for r in self.candidates(rel):
+                if r.id in loaded or r.id in chosen:
+                    continue
+                if not r.conditional:
+                    if r.source == "user" or is_ancestor(r.scope_dir, cwd_rel):
+                        continue  # static
+                    chosen[r.id] = r
+                elif self.applies(r, rel):
+                    chosen[r.id] = r
+        kept, skipped = apply_budget(self.order(chosen.values()), budget)
+        return RuleSelection("contextual", tuple(kept), tuple(skipped), trig, budget)
+
+    def shell_rules(self, cwd: str | os.PathLike[str], loaded_ids: Iterable[str] = (),
+                    budget: int | None = None) -> RuleSelection:
+        """Every rule a shell command in ``cwd`` could need: all rules of the
+        repository except the static ones of ``cwd`` and ``loaded_ids``
+        (Sakura's whole-repository scan, reference/holon-sakura.md B1).
+
+        :raises RuleQueryError: when ``cwd`` lies outside the catalog root.
+        """
+        static = {r.id for r in self._static(self.cwd_relative(cwd))}
+        loaded = set(loaded_ids) | static
+        kept, skipped = apply_budget([r for r in self._rules if r.id not in loaded], budget)
+        return RuleSelection("contextual", tuple(kept), tuple(skipped), (), budget)
+
+    # -- provenance ----------------------------------------------------------
+
+    def drift(self, refs: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Compare persisted references with this catalog.
+
+        :returns: ``[{"id", "path", "source", "change"}]``: ``changed`` (same
+            id and path, other digest), ``moved`` (the id answers with another
+            path or source), ``missing`` (no such rule).
+        """
+        out = []
+        for ref in refs:
+            cur = self._by_id.get(ref.get("id", ""))
+            change = None
+            if cur is None:
+                change = "missing"
+            elif cur.path != ref.get("path") or cur.source != ref.get("source"):
+                change = "moved"
+            elif cur.sha256 != ref.get("sha256"):
+                change = "changed"
+            if change:
+                out.append({"id": ref.get("id"), "path": ref.get("path"), "source": ref.get("source"), "change": change})
+        return out
+
+    def hydrate(self, refs: Iterable[dict[str, Any]], policy: Policy = "strict") -> tuple[RuleSelection, list[dict[str, Any]]]:
+        """Rebuild the bodies of persisted rule references (no budget applied).
+
+        :param refs: ``{"id", "path", "source", "sha256"}`` mappings.
+        :param policy: ``strict`` (default) fails on any drift; ``refresh``
+            returns the current content of the rules still present.
+        :returns: the selection (definition order) and the drift list.
+        :raises RuleProvenanceMismatch: under ``strict`` when any reference drifted.
+        :raises ValueError: for an unknown policy.
+        """
+        if policy not in ("strict", "refresh"):
+            raise ValueError(f"unknown hydrate policy {policy!r}; use 'strict' or 'refresh'")
+        refs = list(refs)
+        drift = self.drift(refs)
+        if drift and policy == "strict":
+            raise RuleProvenanceMismatch(drift)
+        gone = {d["id"] for d in drift if d["change"] == "missing"}
+        files = self.order(self._by_id[r["id"]] for r in refs if r.get("id") not in gone and r.get("id") in self._by_id)
+        return RuleSelection("contextual", tuple(files)), drift

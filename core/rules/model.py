@@ -1,0 +1,286 @@
+"""Values of the rule catalog: rule files, settings, selections and errors.
+
+The file set, priorities, ids and digests follow reference/blade.md §4.5 with
+the file set of issue 3 (``AGENTS.md``/``AGENTS.override.md`` from Codex,
+``.<host>/`` folders, user-level files first).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import Field
+
+from ..errors import WskitError
+from ..models import Frozen, Resource
+
+KIND = "rule"
+
+#: Priorities inside one scope directory, lowest (least specific) first.
+PRIORITY: dict[str, int] = {
+    "CLAUDE.md": 10,
+    ".claude/CLAUDE.md": 20,
+    "AGENTS.md": 30,  # also Codex fallback file names (only when no AGENTS.md/override)
+    "AGENTS.override.md": 40,
+    ".<host>/AGENTS.md": 50,
+    ".<host>/AGENTS.override.md": 55,  # user level only (Codex's ~/.codex/AGENTS.override.md)
+    "<HOST>.md": 60,
+    ".claude/rules": 70,
+    ".<host>/rules": 80,
+    "CLAUDE.local.md": 90,
+}
+
+RuleSource = Literal["user", "project", "local"]
+
+
+class RuleFile(Resource):
+    """One instruction or rule file, loaded, with its imports inlined.
+
+    A :class:`~wskit.models.Resource` of kind ``rule``: ``id`` is
+    ``<source>:`` + the first 20 hex digits of SHA-256 of the relative path;
+    ``name`` is the relative path; ``provenance.path`` the file relative to
+    ``provenance.source_root`` (the catalog root, or the user home for user
+    files); ``provenance.sha256`` the rule digest (see :func:`rule_digest`).
+
+    :ivar source: ``user``, ``project`` or ``local`` (``CLAUDE.local.md``).
+    :ivar scope_dir: the folder (relative to the catalog root, ``""`` for the
+        root; ``""`` for user files) whose subtree the rule covers: the file's
+        folder, or the folder holding its ``.claude``/``.<host>`` folder.
+    :ivar priority: order inside one scope (see :data:`PRIORITY`).
+    :ivar patterns: ``paths`` globs of a conditional rule (empty: unconditional).
+    :ivar body: the text delivered to the model (frontmatter removed, trimmed,
+        ``@imports`` inlined); never truncated.
+    :ivar bytes: UTF-8 size of ``body`` in bytes.
+    :ivar imports: files inlined, relative to ``provenance.source_root``.
+    :ivar file_kind: ``instruction`` (a memory file) or ``rule`` (rules folder).
+    :ivar follow_links: the file was read following links (user scope).
+    """
+
+    kind: str = KIND
+    source: RuleSource
+    scope_dir: str = ""
+    priority: int
+    patterns: tuple[str, ...] = ()
+    body: str
+    bytes: int = 0
+    imports: tuple[str, ...] = ()
+    file_kind: Literal["instruction", "rule"] = "instruction"
+    follow_links: bool = False
+
+    @property
+    def sha256(self) -> str:
+        """The rule digest (path, patterns and body, imports included)."""
+        return self.provenance.sha256
+
+    @property
+    def path(self) -> str:
+        """Relative path (to the catalog root; to the home for user files)."""
+        return self.provenance.path
+
+    @property
+    def conditional(self) -> bool:
+        return bool(self.patterns)
+
+    @property
+    def display_path(self) -> str:
+        """Path shown to models and users: ``~/…`` for user files, else relative."""
+        return f"~/{self.path}" if self.source == "user" else self.path
+
+    def sort_key(self) -> tuple[int, int, int, str]:
+        """Definition order: user first, then scope depth, priority, path (later = more specific)."""
+        depth = 0 if not self.scope_dir else self.scope_dir.count("/") + 1
+        return (0 if self.source == "user" else 1, depth, self.priority, self.path)
+
+    def rule_ref(self) -> dict[str, Any]:
+        """The persisted reference: ``{"id", "path", "source", "sha256"}`` (never the body)."""
+        return {"id": self.id, "path": self.path, "source": self.source, "sha256": self.sha256}
+
+    def to_ref_json(self) -> dict[str, Any]:
+        """The ``wsctl rules --json`` ref: id, path, scope_dir, source, priority, conditional, sha256, bytes."""
+        return {
+            "id": self.id, "path": self.display_path, "scope_dir": self.scope_dir, "source": self.source,
+            "priority": self.priority, "conditional": self.conditional, "sha256": self.sha256,
+            "bytes": self.bytes,
+        }
+
+
+class RuleSettings(Frozen):
+    """Settings of the rule catalog, read from ``HostProfile.settings["rules"]``.
+
+    Defaults follow design §5 (no caps but a per-file size limit);
+    :meth:`blade_preset` gives Blade's limits (reference/blade.md §4.1).
+
+    :ivar max_file_bytes: larger files are skipped with a ``too-large`` diagnostic (bytes; default 1 MiB).
+    :ivar max_files: at most this many rule files; later ones (walk order) are
+        skipped with ``rule-file-limit`` (None: no cap).
+    :ivar max_depth: folder levels walked below the catalog root (None: no cap).
+    :ivar max_patterns: ``paths`` entries per rule (None: no cap).
+    :ivar max_pattern_length: characters per pattern (None: no cap).
+    :ivar static_budget: default byte budget of :meth:`RuleCatalog.static_rules` in sessions (None: none).
+    :ivar contextual_budget: default byte budget of contextual queries in sessions (None: none).
+    :ivar fallback_filenames: Codex's ``project_doc_fallback_filenames``:
+        names read in a folder that has neither ``AGENTS.md`` nor ``AGENTS.override.md``.
+    :ivar project_root_markers: Codex's ``project_root_markers``, used by
+        ``wsctl rules`` to find the project (default ``.git``).
+    :ivar honour_gitignore: skip what ``.gitignore`` files ignore (default True).
+    :ivar extra_skip_dirs: more folder names never walked.
+    :ivar invocation_policy: default barrier policy of sessions: ``writes`` or ``batch``.
+    """
+
+    max_file_bytes: int | None = 1024 * 1024
+    max_files: int | None = None
+    max_depth: int | None = None
+    max_patterns: int | None = None
+    max_pattern_length: int | None = None
+    static_budget: int | None = None
+    contextual_budget: int | None = None
+    fallback_filenames: tuple[str, ...] = ()
+    project_root_markers: tuple[str, ...] = (".git",)
+    honour_gitignore: bool = True
+    extra_skip_dirs: tuple[str, ...] = Field(default=())
+    invocation_policy: Literal["writes", "batch"] = "writes"
+
+    @classmethod
+    def blade_preset(cls, **overrides: Any) -> "RuleSettings":
+        """Blade's limits: 32 KiB per file, 128 files, depth 24, 16 patterns of
+        at most 256 characters, budgets 48 KiB static and 32 KiB contextual."""
+        values: dict[str, Any] = dict(
+            max_file_bytes=32 * 1024, max_files=128, max_depth=24, max_patterns=16,
+            max_pattern_length=256, static_budget=48 * 1024, contextual_budget=32 * 1024,
+        )
+        values.update(overrides)
+        return cls(**values)
+
+    @classmethod
+    def from_profile(cls, profile: Any) -> tuple["RuleSettings", str | None]:
+        """Settings from ``profile.settings["rules"]`` (a mapping; ``preset: blade`` allowed).
+
+        :returns: the settings and an error message when the mapping was invalid
+            (the defaults are then used).
+        """
+        raw = (getattr(profile, "settings", None) or {}).get("rules")
+        if raw is None:
+            return cls(), None
+        if isinstance(raw, RuleSettings):
+            return raw, None
+        if not isinstance(raw, dict):
+            return cls(), f"settings 'rules' must be a mapping, not {type(raw).__name__}"
+        data = dict(raw)
+        preset = data.pop("preset", None)
+        try:
+            if preset == "blade":
+                return cls.blade_preset(**data), None
+            if preset not in (None, "default"):
+                return cls(), f"unknown rules preset {preset!r}"
+            return cls(**data), None
+        except Exception as err:  # pydantic.ValidationError
+            return cls(), f"invalid rules settings: {err}"
+
+
+@dataclass(frozen=True)
+class SkippedRule:
+    """A rule a query selected but did not deliver: ``reason`` says why (``over-budget``)."""
+
+    rule: RuleFile
+    reason: str
+    detail: str = ""
+
+    def to_json(self) -> dict[str, str]:
+        return {"path": self.rule.display_path, "id": self.rule.id, "reason": self.reason, "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class RuleSelection:
+    """The answer of a catalog query.
+
+    :ivar kind: ``static`` or ``contextual``.
+    :ivar files: the selected rules, definition order (whole files only).
+    :ivar skipped: rules that applied but did not fit the budget.
+    :ivar trigger_paths: catalog-relative targets that triggered a contextual query.
+    :ivar budget: the byte budget applied (None: none).
+    """
+
+    kind: Literal["static", "contextual"]
+    files: tuple[RuleFile, ...] = ()
+    skipped: tuple[SkippedRule, ...] = ()
+    trigger_paths: tuple[str, ...] = ()
+    budget: int | None = None
+    diagnostics: tuple[Any, ...] = field(default=())
+
+    def __bool__(self) -> bool:
+        return bool(self.files)
+
+    def __len__(self) -> int:
+        return len(self.files)
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(r.id for r in self.files)
+
+    @property
+    def content_bytes(self) -> int:
+        """Sum of the bodies' UTF-8 sizes in bytes."""
+        return sum(r.bytes for r in self.files)
+
+    def refs(self) -> list[dict[str, Any]]:
+        """Persistable references ``{"id", "path", "source", "sha256"}``."""
+        return [r.rule_ref() for r in self.files]
+
+    @property
+    def provenance_sha256(self) -> str:
+        """SHA-256 of the lines ``<id>:<sha256>`` (Blade's provenanceSha256)."""
+        return provenance_digest(self.files)
+
+    def render_text(self) -> str:
+        """The tagged text block (see :func:`wskit.rules.render.render_text`)."""
+        from .render import render_text
+
+        return render_text(self)
+
+    def render_json(self) -> dict[str, Any]:
+        """The JSON form (see :func:`wskit.rules.render.render_json`)."""
+        from .render import render_json
+
+        return render_json(self)
+
+
+class RuleProvenanceMismatch(WskitError):
+    """Persisted rule references no longer match the catalog (policy ``strict``).
+
+    Matches Blade's fail-closed ``Project rule provenance mismatch`` (reference/blade.md §4.11, §6.2).
+
+    :ivar drift: ``[{"id", "path", "source", "change"}]`` with change
+        ``changed``, ``moved`` or ``missing`` (or ``static-changed``).
+    :ivar paths: the paths concerned.
+    """
+
+    def __init__(self, drift: list[dict[str, Any]], what: str = "rule") -> None:
+        self.drift = drift
+        self.paths = [d["path"] for d in drift]
+        listing = ", ".join(f"{d['path']} ({d['change']})" for d in drift)
+        super().__init__(f"project {what} provenance mismatch: {listing}")
+
+
+class RuleQueryError(WskitError):
+    """A rule query was asked about a folder outside the catalog root."""
+
+
+def rule_id(source: str, rel_path: str) -> str:
+    """``<source>:`` + the first 20 hex digits of SHA-256 of ``rel_path``."""
+    return f"{source}:{hashlib.sha256(rel_path.encode('utf-8')).hexdigest()[:20]}"
+
+
+def rule_digest(rel_path: str, patterns: tuple[str, ...], body: str) -> str:
+    """SHA-256 of the JSON ``{"content", "path", "patterns"}``: binds path, patterns and body."""
+    doc = json.dumps({"content": body, "path": rel_path, "patterns": list(patterns)},
+                     sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(doc.encode("utf-8")).hexdigest()
+
+
+def provenance_digest(rules: Any) -> str:
+    """SHA-256 of ``<id>:<sha256>`` lines joined by ``\\n`` (empty: SHA-256 of ``b""``)."""
+    text = "\n".join(f"{r.id}:{r.sha256}" for r in rules)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

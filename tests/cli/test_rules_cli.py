@@ -1,0 +1,138 @@
+"""``wsctl rules`` and ``wsctl rules explain``: flags, exit codes and the JSON contract of issue 3 §9."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from wskit.testing import write_tree
+
+REF_KEYS = ["id", "path", "scope_dir", "source", "priority", "conditional", "sha256", "bytes"]
+
+
+@pytest.fixture
+def project(tmp_path, wsctl):
+    root = write_tree(tmp_path / "ws", {
+        ".git/HEAD": "ref: refs/heads/main\n",
+        "CLAUDE.md": "root " * 10,
+        "AGENTS.md": "shadowed",
+        "AGENTS.override.md": "override",
+        "api/AGENTS.md": "api",
+        "api/.claude/rules/ts.md": "---\npaths: [\"*.{ts,tsx}\"]\n---\nts rule\n",
+        "web/AGENTS.md": "web",
+        "bad/.claude/rules/broken.md": "---\npaths: [unclosed\n---\nx\n",
+    })
+    assert wsctl("trust", "grant", str(root)).exit_code == 0
+    return root
+
+
+def test_json_contract(project, wsctl):
+    res = wsctl("rules", str(project), "--for", str(project / "api/a.ts"), json=True)
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert list(data) == ["catalog_root", "static", "contextual", "skipped", "diagnostics"]
+    assert data["catalog_root"] == str(project.resolve())
+    assert [r["path"] for r in data["static"]] == ["CLAUDE.md", "AGENTS.override.md"]
+    assert [r["path"] for r in data["contextual"]] == ["api/AGENTS.md", "api/.claude/rules/ts.md"]
+    assert all(list(r) == REF_KEYS for r in data["static"] + data["contextual"])
+    ts = data["contextual"][1]
+    assert ts["scope_dir"] == "api" and ts["conditional"] is True and ts["priority"] == 70 and ts["bytes"] == 7
+    codes = {d["code"] for d in data["diagnostics"]}
+    assert {"rule-shadowed", "yaml-error"} <= codes
+    assert data["skipped"] == []
+
+
+def test_budget_loaded_shell_and_cwd(project, wsctl):
+    data = json.loads(wsctl("rules", str(project), "--budget", "10", json=True).output)
+    assert [r["path"] for r in data["static"]] == ["AGENTS.override.md"]
+    assert data["skipped"] == [{"path": "CLAUDE.md", "reason": "over-budget"}]
+    data = json.loads(wsctl("rules", str(project), "--shell", json=True).output)
+    assert [r["path"] for r in data["contextual"]] == ["api/AGENTS.md", "web/AGENTS.md", "api/.claude/rules/ts.md"]
+    api_id = data["contextual"][0]["id"]
+    data = json.loads(wsctl("rules", str(project), "--shell", "--loaded", api_id, "--cwd", str(project / "web"),
+                            json=True).output)
+    assert [r["path"] for r in data["contextual"]] == ["api/.claude/rules/ts.md"]
+    assert [r["path"] for r in data["static"]][-1] == "web/AGENTS.md"
+
+
+def test_human_output_and_usage_errors(project, wsctl):
+    res = wsctl("rules", str(project))
+    assert res.exit_code == 0 and "AGENTS.override.md" in res.output and "rule-shadowed" in res.output
+    assert wsctl("rules", str(project), "--budget", "-1").exit_code == 2
+    assert wsctl("rules", str(project / "missing")).exit_code == 2
+    res = wsctl("rules", str(project), "--cwd", "/")
+    assert res.exit_code == 1 and "outside the rule catalog root" in res.output
+
+
+def test_explain_reasons(project, wsctl):
+    res = wsctl("rules", "explain", str(project / "api/a.js"), str(project), "--budget", "60", json=True)
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["target"] == "api/a.js" and data["trusted"] is True
+    why = {c["path"]: (c["applies"], c["reason"]) for c in data["candidates"]}
+    assert why["CLAUDE.md"] == (True, "static")
+    assert why["AGENTS.override.md"] == (True, "static")
+    assert why["api/AGENTS.md"] == (True, "ancestor")
+    assert why["api/.claude/rules/ts.md"] == (False, "pattern-not-matched")
+    assert why["web/AGENTS.md"] == (False, "not-ancestor")
+    assert why["AGENTS.md"] == (False, "shadowed")
+    assert why["bad/.claude/rules/broken.md"] == (False, "invalid")
+    data = json.loads(wsctl("rules", "explain", str(project / "api/a.ts"), str(project), "--budget", "55",
+                            json=True).output)
+    why = {c["path"]: (c["applies"], c["reason"]) for c in data["candidates"]}
+    assert why["api/.claude/rules/ts.md"] == (True, "pattern-matched")
+    assert why["CLAUDE.md"] == (False, "over-budget")
+
+
+def test_explain_untrusted(tmp_path, wsctl):
+    root = write_tree(tmp_path / "u", {".git/HEAD": "ref: x\n", "AGENTS.md": "a", "src/CLAUDE.md": "c",
+                                       "src/.claude/rules/r.md": "r", "other/AGENTS.md": "o"})
+    data = json.loads(wsctl("rules", "explain", str(root / "src/x.py"), str(root), json=True).output)
+    assert data["trusted"] is False
+    assert {(c["path"], c["reason"]) for c in data["candidates"]} == {
+        ("AGENTS.md", "untrusted"), ("src/CLAUDE.md", "untrusted"), ("src/.claude/rules/r.md", "untrusted")}
+    plain = json.loads(wsctl("rules", str(root), json=True).output)
+    assert plain["static"] == [] and plain["contextual"] == []
+
+
+def test_worktree_for_path_is_mapped(tmp_path, wsctl):
+    import shutil
+    import subprocess
+
+    if shutil.which("git") is None:
+        pytest.skip("git not installed")
+    main = write_tree(tmp_path / "main", {"api/AGENTS.md": "api"})
+    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t",
+           "HOME": str(tmp_path), "PATH": "/usr/bin:/bin:/usr/local/bin"}
+    for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-qm", "i"],
+                 ["worktree", "add", "-q", str(tmp_path / "wt")]):
+        subprocess.run(["git", *args], cwd=main, check=True, capture_output=True, env=env)
+    wsctl("trust", "grant", str(main))
+    data = json.loads(wsctl("rules", str(tmp_path / "wt"), "--for", str(tmp_path / "wt/api/x.py"), json=True).output)
+    assert data["catalog_root"] == str(main.resolve())
+    assert [r["path"] for r in data["contextual"]] == ["api/AGENTS.md"]
+
+
+class CodexLike:
+    """A host profile plugin setting Codex's compatibility options."""
+
+    from wskit.plugin import hookimpl
+
+    @hookimpl
+    def wskit_host_profiles(self):
+        from wskit.host import HostProfile
+
+        return [HostProfile(name="codexish", settings={"rules": {
+            "project_root_markers": ["ROOT.marker"], "fallback_filenames": ["TEAM.md"]}})]
+
+
+def test_host_settings_root_markers_and_fallbacks(tmp_path, wsctl, wskit_pm):
+    from wskit.testing import register_plugin
+
+    outer = write_tree(tmp_path / "outer", {"ROOT.marker": "", "TEAM.md": "team notes", "sub/x.py": ""})
+    with register_plugin(wskit_pm, CodexLike(), "codexish"):
+        wsctl("trust", "grant", str(outer))
+        data = json.loads(wsctl("--host", "codexish", "rules", str(outer / "sub"), json=True).output)
+    assert data["catalog_root"] == str(outer.resolve())
+    assert [r["path"] for r in data["static"]] == ["TEAM.md"]

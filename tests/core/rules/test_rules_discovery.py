@@ -1,0 +1,166 @@
+"""Issue 3 §1 and §4: the file set, precedence, definition order, trust, skipping and limits."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from wskit.rules.model import rule_id
+
+
+def _paths(sel):
+    return [r.display_path for r in sel.files]
+
+
+def test_folder_precedence_lowest_to_highest(rules_ws):
+    ws = rules_ws({
+        "CLAUDE.md": "a", ".claude/CLAUDE.md": "b", "AGENTS.md": "c", ".wskit/AGENTS.md": "e", "WSKIT.md": "f",
+        ".claude/rules/r.md": "g", ".wskit/rules/r.md": "h", "CLAUDE.local.md": "i",
+    })
+    cat = ws.catalog("rules")
+    assert [r.path for r in cat.rules()] == [
+        "CLAUDE.md", ".claude/CLAUDE.md", "AGENTS.md", ".wskit/AGENTS.md", "WSKIT.md",
+        ".claude/rules/r.md", ".wskit/rules/r.md", "CLAUDE.local.md",
+    ]
+    assert [r.source for r in cat.rules()][-1] == "local"
+    assert all(r.scope_dir == "" for r in cat.rules())
+
+
+def test_override_shadows_agents_md_of_its_folder_only(rules_ws):
+    ws = rules_ws({"AGENTS.md": "plain", "AGENTS.override.md": "override", "sub/AGENTS.md": "sub plain"})
+    cat = ws.catalog("rules")
+    assert [r.path for r in cat.rules()] == ["AGENTS.override.md", "sub/AGENTS.md"]
+    shadow = [d for d in cat.diagnostics if d.code == "rule-shadowed"]
+    assert len(shadow) == 1 and shadow[0].path.endswith(os.sep + "AGENTS.md") and "override" in shadow[0].message
+    assert cat.by_path("AGENTS.md") is None
+
+
+def test_user_files_come_before_project_files(rules_ws):
+    ws = rules_ws({"CLAUDE.md": "project"}, home_files={
+        ".claude/CLAUDE.md": "user claude", ".agents/AGENTS.md": "user agents", ".wskit/AGENTS.md": "user host",
+        ".claude/rules/u.md": "user rule", ".wskit/rules/w.md": "user host rule",
+    })
+    sel = ws.catalog("rules").static_rules(ws.binding.source_root)
+    assert _paths(sel) == ["~/.claude/CLAUDE.md", "~/.agents/AGENTS.md", "~/.wskit/AGENTS.md",
+                           "~/.claude/rules/u.md", "~/.wskit/rules/w.md", "CLAUDE.md"]
+    assert sel.files[0].id == rule_id("user", ".claude/CLAUDE.md")
+
+
+def test_definition_order_depth_then_priority_then_path(rules_ws):
+    ws = rules_ws({"a/CLAUDE.local.md": "x", "CLAUDE.local.md": "y", "a/b/AGENTS.md": "z", "a/AGENTS.md": "w",
+                   "a/.claude/rules/z.md": "1", "a/.claude/rules/sub/a.md": "2"})
+    assert [r.path for r in ws.catalog("rules").rules()] == [
+        "CLAUDE.local.md", "a/AGENTS.md", "a/.claude/rules/sub/a.md", "a/.claude/rules/z.md",
+        "a/CLAUDE.local.md", "a/b/AGENTS.md"]
+
+
+def test_fallback_filenames_only_without_agents_md(rules_ws):
+    settings = {"fallback_filenames": ["TEAM.md", "README.agents.md"]}
+    ws = rules_ws({"TEAM.md": "team", "README.agents.md": "second", "x/AGENTS.md": "agents", "x/TEAM.md": "no"},
+                  settings=settings)
+    cat = ws.catalog("rules")
+    assert [r.path for r in cat.rules()] == ["TEAM.md", "x/AGENTS.md"]
+    shadowed = sorted(os.path.basename(d.path) for d in cat.diagnostics if d.code == "rule-shadowed")
+    assert shadowed == ["README.agents.md"]
+
+
+def test_untrusted_project_reads_no_project_rule_file(rules_ws, monkeypatch):
+    from wskit import safefs
+
+    seen = []
+    real = safefs.read_bytes
+
+    def spy(base, rel, **kw):
+        seen.append(os.path.join(str(base), str(rel)))
+        return real(base, rel, **kw)
+
+    monkeypatch.setattr(safefs, "read_bytes", spy)
+    ws = rules_ws({"CLAUDE.md": "project", ".gitignore": "x/\n"}, home_files={".claude/CLAUDE.md": "user"},
+                  trusted=False)
+    cat = ws.catalog("rules")
+    assert not cat.trusted
+    assert [r.display_path for r in cat.rules()] == ["~/.claude/CLAUDE.md"]
+    # (project settings files may be read: an untrusted project's enabledPlugins may still disable plugins)
+    rule_reads = [p for p in seen if p.startswith(str(ws.binding.source_root))
+                  and (p.endswith(".md") or p.endswith(".gitignore"))]
+    assert rule_reads == []
+    assert any(p.endswith("/.claude/CLAUDE.md") for p in seen)  # the spy saw the user rule
+
+
+def test_skips_vcs_dependencies_venvs_caches_build_and_gitignored(rules_ws):
+    ws = rules_ws({
+        ".gitignore": "generated/\n*.tmp.md\n", "keep/AGENTS.md": "k",
+        "node_modules/x/AGENTS.md": "n", ".hg/AGENTS.md": "h", "build/AGENTS.md": "b", "__pycache__/AGENTS.md": "p",
+        "myenv/pyvenv.cfg": "home = /usr", "myenv/AGENTS.md": "v", "generated/AGENTS.md": "g",
+        "sub/.gitignore": "!keep.tmp.md\nhidden/\n", "sub/hidden/AGENTS.md": "s", "sub/AGENTS.md": "s2",
+        "CLAUDE.local.md": "local stays although ignored", ".claude/rules/x.tmp.md": "ignored rule",
+    })
+    assert [r.path for r in ws.catalog("rules").rules()] == ["CLAUDE.local.md", "keep/AGENTS.md", "sub/AGENTS.md"]
+
+
+def test_gitignore_deeper_file_overrides(rules_ws):
+    ws = rules_ws({".gitignore": "docs/\n", "docs/AGENTS.md": "x",
+                   "pkg/.gitignore": "!docs/\n", "pkg/docs/AGENTS.md": "y"})
+    assert [r.path for r in ws.catalog("rules").rules()] == ["pkg/docs/AGENTS.md"]
+
+
+def test_size_limit_hidden_chars_empty_and_symlink_are_diagnostics(rules_ws, tmp_path):
+    ws_files = {"a/AGENTS.md": "x" * 2000, "b/AGENTS.md": "bidi \u202e here", "c/AGENTS.md": "   \n",
+                "d/real.md": "real", "ok/AGENTS.md": "fine"}
+    root = tmp_path / "ws"
+    ws = rules_ws(ws_files, settings={"max_file_bytes": 1024})
+    os.symlink(root / "d/real.md", root / "d/AGENTS.md")
+    ws = rules_ws(ws_files, settings={"max_file_bytes": 1024})
+    cat = ws.catalog("rules")
+    assert [r.path for r in cat.rules()] == ["ok/AGENTS.md"]
+    codes = {os.path.relpath(d.path, root): d.code for d in cat.diagnostics if d.path}
+    assert codes["a/AGENTS.md"] == "too-large"
+    assert codes["b/AGENTS.md"] == "hidden-characters"
+    assert codes["c/AGENTS.md"] == "rule-empty"
+    assert codes["d/AGENTS.md"] == "symlink"
+
+
+def test_no_file_cap_by_default_and_blade_preset_caps(rules_ws):
+    files = {f"d{i:03}/AGENTS.md": f"rule {i}" for i in range(140)}
+    assert len(rules_ws(files).catalog("rules")) == 140
+    cat = rules_ws(files, settings={"preset": "blade"}).catalog("rules")
+    assert len(cat) == 128
+    assert sum(d.code == "rule-file-limit" for d in cat.diagnostics) == 12
+
+
+def test_invalid_settings_are_reported_and_defaults_used(rules_ws):
+    cat = rules_ws({"AGENTS.md": "x"}, settings={"max_file_bytes": "lots"}).catalog("rules")
+    assert len(cat) == 1
+    assert any(d.code == "rule-settings-invalid" for d in cat.diagnostics)
+
+
+def test_host_conventions_switch_off(rules_ws, wskit_home):
+    from wskit.host import HostProfile
+    from wskit.rules.discovery import discover_project
+
+    rules_ws({"CLAUDE.md": "c", "AGENTS.md": "a", "BLADE.md": "b", ".blade/rules/x.md": "r"})
+    root = str(wskit_home.parent / "ws")
+    prof = HostProfile(name="blade", home=wskit_home, claude_conventions=False)
+    from wskit.rules.model import RuleSettings
+
+    found = discover_project(root, prof, RuleSettings())
+    assert sorted(r.path for r in found.rules) == [".blade/rules/x.md", "AGENTS.md", "BLADE.md"]
+
+
+def test_user_rules_follow_links(rules_ws, wskit_home, tmp_path):
+    stow = tmp_path / "dotfiles"
+    (stow / "rules").mkdir(parents=True)
+    (stow / "rules" / "linked.md").write_text("from stow")
+    (wskit_home / ".claude").mkdir()
+    os.symlink(stow / "rules", wskit_home / ".claude" / "rules")
+    os.symlink(wskit_home / ".claude" / "rules", stow / "rules" / "loop")  # a cycle
+    cat = rules_ws({}).catalog("rules")
+    assert [r.display_path for r in cat.rules()] == ["~/.claude/rules/linked.md"]
+    assert any(d.code == "link-cycle" for d in cat.diagnostics)
+
+
+@pytest.mark.parametrize("host", ["claude", "agents"])
+def test_host_named_like_a_convention_does_not_duplicate(rules_ws, host):
+    cat = rules_ws({"CLAUDE.md": "c", "AGENTS.md": "a", ".claude/rules/x.md": "r"}, host=host).catalog("rules")
+    assert sorted(r.path for r in cat.rules()) == [".claude/rules/x.md", "AGENTS.md", "CLAUDE.md"]
