@@ -19,6 +19,11 @@ contributes the memory files through the public ``wskit_discover_rules`` hook:
   walk stops) and wskit's skipped folders (VCS, dependencies, caches) are not
   walked; links are never followed in the project.
 
+Names come from ``context.fileName``: the user's ``~/.gemini/settings.json``
+for the global files (the rule hook's user call does not know whether the
+project is trusted, and Gemini ignores an untrusted project's settings), the
+project's ``.gemini/settings.json`` (else the user's) for project files.
+
 ``@path`` imports are inlined by the rule catalog's loader with Gemini's depth
 of :data:`IMPORT_DEPTH`, confined to the project root (the home for user files).
 Names the built-in rules plugin already reads (``AGENTS.md`` with the agents
@@ -113,7 +118,7 @@ def _walk(root: str, names: tuple[str, ...], settings: RuleSettings, diags: list
                 diags.append(err.diagnostic(level="warning"))
             continue
         by = {e.name: e for e in entries}
-        if rel_dir and (".git" in by or "pyvenv.cfg" in by):
+        if rel_dir and ("pyvenv.cfg" in by or os.path.lexists(os.path.join(root, rel_dir, ".git"))):
             continue  # a nested repository (Gemini's walk stops at its .git) or a virtual environment
         for name in names:
             rel = f"{rel_dir}/{name}" if rel_dir else name
