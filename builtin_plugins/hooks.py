@@ -19,6 +19,14 @@ def wskit_hook_definitions(source):
     return load_hook_definitions(source)
 
 
+@hookimpl(trylast=True)
+def wskit_hook_trust(session):
+    """Digest approval from ``<home>/.wskit/hook-trust.json`` for the session runtime."""
+    from wskit.servers.hook_trust import session_hook_trust
+
+    return session_hook_trust(session)
+
+
 @hookimpl
 def wskit_register_commands(cli):
     from wskit.cli.servers import hooks_group

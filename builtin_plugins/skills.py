@@ -238,3 +238,31 @@ def wskit_register_commands(cli):
     from wskit.cli.skills import skills_group
 
     cli.add_command(skills_group)
+
+
+# -- reuse across reloads (issue 8, B3) ----------------------------------------
+# Appended, not woven into _load_one, so the loader above stays as it is: the
+# name _load_one is rebound to a wrapper that wskit_load_skills calls.
+
+_load_one_read = _load_one
+
+
+def _load_one(  # noqa: F811 - deliberate rebinding, see above
+    source: ResourceSource, rel_dir: str, slug: str, link_target: str | None
+) -> tuple[Skill | None, list[Diagnostic]]:
+    """:func:`_load_one_read`, reusing what the previous load built from an
+    unchanged ``SKILL.md`` when :class:`~wskit.cache.WorkspaceCache` reloads
+    (:func:`wskit.changes.reuse`; the file is then not read). Safe because the
+    folder chain was just re-opened without following links by ``scan_dir`` and
+    the entry was seen as a real folder; a changed signature (edit, replace,
+    new link count) means a fresh read."""
+    from wskit import changes
+
+    path = os.path.join(source.base, f"{rel_dir}/SKILL.md")
+    key = (source.scope.value, source.base, source.plugin, link_target)
+    hit = changes.reuse(path, source.follow_links)
+    if hit is not None and hit[0] == key:
+        return hit[1], list(hit[2])
+    skill, diags = _load_one_read(source, rel_dir, slug, link_target)
+    changes.remember(path, source.follow_links, (key, skill, tuple(diags)))
+    return skill, diags

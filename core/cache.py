@@ -9,14 +9,20 @@ source project, shared by every session of a process (reference/blade.md §1).
 - concurrent resolves of one workspace (threads or asyncio tasks) share one load;
 - a failed load caches nothing (the entry is removed, waiters see the error);
 - :meth:`reset` bumps a generation: a load that finishes afterwards is
-  returned to its caller but never written back.
+  returned to its caller but never written back;
+- change detection (``detect_changes=True``, the default): a load records,
+  through :mod:`wskit.changes`, every folder and file safe file access
+  touched, plus the trust store; a later resolve re-``stat``s them and reloads
+  when any changed (a warm re-resolve costs one ``stat`` per recorded path,
+  issue 8 B2). The reload offers the old load's per-file results to loaders
+  (:func:`wskit.changes.reuse`), so unchanged files are not read again (B3).
+  Sessions snapshotted from the old load keep what they saw.
 
 Evicting an entry never mutates it, so sessions snapshotted from it keep working.
 """
 
 from __future__ import annotations
 
-import asyncio
 import concurrent.futures
 import contextlib
 import os
@@ -26,9 +32,12 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import changes
 from .binding import DEFAULT_ROOT_MARKERS, Binding
+from .changes import Dependencies
 from .errors import WorkspaceCapacityError
 from .host import HostProfile
+from .trust import TrustStore
 from .workspace import WorkspaceResources, load_workspace
 
 IDLE_CAPACITY = 32
@@ -42,6 +51,9 @@ class _Entry:
     users: int = 0
     future: concurrent.futures.Future = field(default_factory=concurrent.futures.Future)
     resources: WorkspaceResources | None = None
+    deps: Dependencies | None = None
+    memo: changes.Memo | None = None
+    previous: changes.Memo | None = None  # memo of the load this one replaces
 
 
 class WorkspaceCache:
@@ -54,6 +66,9 @@ class WorkspaceCache:
     :param idle_capacity: soft cap on entries once unpinned (32).
     :param active_capacity: hard cap on entries (64).
     :param markers: project-root markers for :meth:`Binding.discover`.
+    :param detect_changes: re-``stat`` what a load read on every resolve and
+        reload when something changed (default True); False returns the
+        cached load until :meth:`invalidate` or :meth:`reset`.
     """
 
     def __init__(
@@ -65,9 +80,12 @@ class WorkspaceCache:
         idle_capacity: int = IDLE_CAPACITY,
         active_capacity: int = ACTIVE_CAPACITY,
         markers: tuple[str, ...] = DEFAULT_ROOT_MARKERS,
+        detect_changes: bool = True,
     ) -> None:
         profile.require_home()
         self.profile = profile
+        self.detect_changes = detect_changes
+        self.reloads = 0
         self.idle_capacity = idle_capacity
         self.active_capacity = active_capacity
         self.markers = markers
@@ -90,14 +108,26 @@ class WorkspaceCache:
     def _begin(self, path: str | os.PathLike[str]) -> tuple[str, _Entry, bool]:
         binding = Binding.discover(path, self.markers)
         key = str(binding.source_root)
+        stale = None
+        if self.detect_changes:
+            with self._lock:
+                peek = self._entries.get(key)
+            # stat outside the lock: a few µs per recorded path
+            if peek is not None and peek.deps is not None and peek.deps.changed() is not None:
+                stale = peek
         with self._lock:
             entry = self._entries.get(key)
+            previous = None
+            if entry is not None and entry is stale:
+                del self._entries[key]  # pinned users keep the old object; it is never mutated
+                self.reloads += 1
+                previous, entry = stale.memo, None
             starter = False
             if entry is None:
                 self._trim_locked()
                 if len(self._entries) >= self.active_capacity:
                     raise WorkspaceCapacityError(self.active_capacity)
-                entry = _Entry(generation=self._generation, binding=binding)
+                entry = _Entry(generation=self._generation, binding=binding, previous=previous)
                 self._entries[key] = entry
                 starter = True
             else:
@@ -107,7 +137,10 @@ class WorkspaceCache:
 
     def _run_load(self, key: str, entry: _Entry) -> WorkspaceResources:
         try:
-            res = self._loader(entry.binding)
+            with changes.recording() as deps, changes.reusing(entry.previous) as memo:
+                changes.note(str(TrustStore.for_home(self.profile.require_home()).path), True)
+                res = self._loader(entry.binding)
+            entry.previous = None
         except BaseException as err:
             with self._lock:
                 if self._entries.get(key) is entry:
@@ -118,6 +151,7 @@ class WorkspaceCache:
             raise
         with self._lock:
             if entry.generation == self._generation and self._entries.get(key) is entry:
+                entry.deps, entry.memo = deps, memo
                 entry.resources = res
                 self._trim_locked()
         entry.future.set_result(res)
@@ -141,8 +175,12 @@ class WorkspaceCache:
     async def _aacquire(self, path: str | os.PathLike[str]) -> tuple[_Entry, WorkspaceResources]:
         key, entry, starter = self._begin(path)
         if starter:
+            import asyncio  # lazily: 35 ms of import the synchronous CLI path never needs
+
             return entry, await asyncio.to_thread(self._run_load, key, entry)
         try:
+            import asyncio
+
             return entry, await asyncio.wrap_future(entry.future)
         except BaseException:
             self._fail_waiter(entry)
@@ -221,7 +259,8 @@ class WorkspaceCache:
             self._entries.clear()
 
     def stats(self) -> dict[str, int]:
-        """``{"entries", "initialized", "in_flight", "active_users", "capacity", "active_capacity"}``."""
+        """``{"entries", "initialized", "in_flight", "active_users", "capacity", "active_capacity",
+        "reloads"}`` (``reloads``: loads replaced because change detection saw a change)."""
         with self._lock:
             entries = len(self._entries)
             initialized = sum(1 for e in self._entries.values() if e.resources is not None)
@@ -233,6 +272,7 @@ class WorkspaceCache:
             "active_users": users,
             "capacity": self.idle_capacity,
             "active_capacity": self.active_capacity,
+            "reloads": self.reloads,
         }
 
     def cached_roots(self) -> list[Path]:

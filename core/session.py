@@ -145,8 +145,43 @@ class SessionResources:
         default_factory=lambda: _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
     )
     hooks: Any = None
+    #: the workspace's :class:`~wskit.host.HostProfile` (home and settings), for runtime services
+    profile: Any = field(default=None, repr=False)
     catalogs: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
-    runtime: dict = field(default_factory=dict, repr=False)
+    #: per-session capability state objects (e.g. "rules" -> SessionRules); each may
+    #: offer to_extension() for state(). Mutable by design: the resources are not.
+    components: dict = field(default_factory=dict, repr=False)
+    _runtime: Any = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        # session.hooks: the plugin-hook facade plus run(event, payload) (wskit.runtime.facade)
+        from .runtime.facade import bind
+
+        object.__setattr__(self, "hooks", bind(self.hooks, self))
+
+    @property
+    def runtime(self):
+        """The live :class:`~wskit.runtime.session.SessionRuntime` (hook runner, services),
+        made with default options on first use unless :func:`wskit.runtime.attach` gave one."""
+        from .runtime.session import runtime_of
+
+        return runtime_of(self)
+
+    @property
+    def mcp(self):
+        """The MCP service (plugin ``wskit-mcp``): ``session.mcp.connect(server_id)``."""
+        return self.runtime.service("mcp")
+
+    @property
+    def lsp(self):
+        """The LSP service (plugin ``wskit-lsp``): ``session.lsp.did_open(path)``."""
+        return self.runtime.service("lsp")
+
+    def close(self) -> list[str]:
+        """Close the session's runtime: every MCP/LSP server it started is stopped.
+        Idempotent. :returns: errors of services that failed to close (they are still released)."""
+        rt = self._runtime
+        return rt.close() if rt is not None else []
 
     def registry(self, kind: str) -> Registry:
         """The registry of ``kind`` (empty for an unknown kind)."""
@@ -156,7 +191,7 @@ class SessionResources:
     def rules(self):
         """This session's :class:`~wskit.rules.session.SessionRules` (made on first use,
         over the frozen rule catalog; an empty catalog when the ``rules`` plugin is off).
-        Its mutable state (delivered rules) lives in :attr:`runtime`."""
+        Its mutable state (delivered rules) lives in :attr:`components`."""
         from .rules.session import session_rules
 
         return session_rules(self)
@@ -185,7 +220,7 @@ class SessionResources:
         kid = SessionResources(
             binding=self.binding, host=self.host, trust=self.trust,
             registries=MappingProxyType(dict(self.registries)), generation=self.generation,
-            parent_id=self.session_id, hooks=self.hooks, catalogs=self.catalogs,
+            parent_id=self.session_id, hooks=self.hooks, catalogs=self.catalogs, profile=self.profile,
         )
         if self.hooks is not None:
             self.hooks.session_created(kid)
@@ -205,7 +240,7 @@ class SessionResources:
                                    cwd=str(b.cwd), host=self.host),
             trust=self.trust.state,
             resources=tuple(ResourceRef(**{k: v for k, v in r.ref().items()}) for r in self.resources()),
-            extensions=_with_runtime_extensions(self.runtime, extensions),
+            extensions=_with_component_extensions(self.components, extensions),
         )
 
 
@@ -235,6 +270,7 @@ def snapshot(workspace, binding: Binding | None = None) -> SessionResources:
         registries=MappingProxyType(dict(workspace.registries)),
         generation=gen,
         hooks=workspace.hooks,
+        profile=getattr(workspace, "profile", None),
         catalogs=MappingProxyType(dict(getattr(workspace, "catalogs", None) or {})),
     )
     if workspace.hooks is not None:
@@ -242,10 +278,10 @@ def snapshot(workspace, binding: Binding | None = None) -> SessionResources:
     return session
 
 
-def _with_runtime_extensions(runtime: dict, extensions: dict[str, Any] | None) -> dict[str, Any]:
-    """``extensions`` plus ``to_extension()`` of each per-session runtime object (caller's keys win)."""
+def _with_component_extensions(components: dict, extensions: dict[str, Any] | None) -> dict[str, Any]:
+    """``extensions`` plus ``to_extension()`` of each per-session component (caller's keys win)."""
     out = dict(extensions or {})
-    for name, obj in runtime.items():
+    for name, obj in components.items():
         if name not in out and hasattr(obj, "to_extension"):
             out[name] = obj.to_extension()
     return out

@@ -30,9 +30,6 @@ import tomllib
 from pathlib import Path
 from typing import Literal
 
-import tomli_w
-from filelock import FileLock
-
 from .atomic import atomic_write
 from .errors import TrustStoreError
 from .models import Frozen
@@ -85,7 +82,17 @@ class TrustStore:
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
-        self._lock = FileLock(str(self.path) + ".lock")
+        self._lock_obj = None
+
+    @property
+    def _lock(self):
+        """The ``filelock.FileLock`` guarding writes (imported on first write: 35 ms
+        of start-up that read-only commands never pay)."""
+        if self._lock_obj is None:
+            from filelock import FileLock
+
+            self._lock_obj = FileLock(str(self.path) + ".lock")
+        return self._lock_obj
 
     @classmethod
     def for_home(cls, home: str | os.PathLike[str]) -> "TrustStore":
@@ -180,6 +187,8 @@ class TrustStore:
                     "decided_at": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
                 }
             doc = {"version": STORE_VERSION, "folder": [entries[p] for p in sorted(entries)]}
+            import tomli_w
+
             atomic_write(self.path, tomli_w.dumps(doc).encode("utf-8"), mode=0o600)
         return target
 

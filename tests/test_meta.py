@@ -62,3 +62,20 @@ def test_builtin_plugins_package_maps_to_its_folder():
 
     assert Path(bp.__file__).parent.name == "builtin_plugins"
     assert Path(importlib.import_module("wskit.models").__file__).parent.name in ("core", "wskit")
+
+
+def test_readme_python_snippet_runs(tmp_path):
+    text = (REPO / "README.md").read_text()
+    code = re.search(r"From Python:\n\n```python\n(.*?)```", text, re.S).group(1)
+    home, proj = tmp_path / "home", tmp_path / "project"
+    (proj / ".claude/skills/pdf").mkdir(parents=True)
+    (proj / ".claude/skills/pdf/SKILL.md").write_text("---\nname: pdf\ndescription: PDFs.\n---\nBody\n")
+    home.mkdir()
+    from wskit.trust import TrustStore
+
+    TrustStore.for_home(home).grant(proj)
+    code = code.replace('"/home/me"', repr(str(home))).replace('"/path/to/project"', repr(str(proj)))
+    scope: dict = {}
+    exec(compile(code, "README.md", "exec"), scope)
+    assert scope["skill"].id == "project:pdf"
+    assert '"project:pdf"' in scope["state_json"]

@@ -67,6 +67,17 @@ class LazyGroup(click.Group):
             self._pm = make_plugin_manager()
         return self._pm
 
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:
+        """Add ``cmd``; when a group of that name exists, the two groups are merged
+        (sub-commands of the older one are kept), so several plugins can add
+        sub-commands to one group (``hooks list`` from one, ``hooks run`` from another)."""
+        name = name or cmd.name
+        old = self.commands.get(name) if name else None
+        if isinstance(old, click.Group) and isinstance(cmd, click.Group) and old is not cmd:
+            for sub_name, sub in old.commands.items():
+                cmd.commands.setdefault(sub_name, sub)
+        super().add_command(cmd, name)
+
     def invoke(self, ctx: click.Context):
         from ..errors import WskitError
 

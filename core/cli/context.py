@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json as _json
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -30,6 +29,11 @@ class WsctlContext:
 
     def plugin_manager(self):
         """The plugin manager (built on first use)."""
+        if self.pm is None:
+            # the lazy group may have built one already to look the sub-command up:
+            # reuse it rather than building (and scanning entry points) twice
+            ctx = click.get_current_context(silent=True)
+            self.pm = getattr(ctx.find_root().command, "_pm", None) if ctx is not None else None
         if self.pm is None:
             from ..plugin.manager import make_plugin_manager
 
@@ -79,6 +83,8 @@ class WsctlContext:
     def emit(self, data: Any, human: Callable[[], None]) -> None:
         """Print ``data`` as one JSON document when ``--json``, else call ``human``."""
         if self.json:
+            import json as _json  # lazily: keeps `wsctl --version` to click alone
+
             click.echo(_json.dumps(data, indent=2, sort_keys=False, default=str))
         else:
             human()

@@ -7,9 +7,9 @@ from typing import Any
 
 import click
 
-from ..bundles.settings import settings_layers
 from ..models import display_path
 from ..servers.hook_trust import HookTrustStore
+from ..servers.hook_trust import hooks_enabled as _hooks_enabled
 from ..servers.mcp import resolve_mcp_servers
 from .context import WsctlContext, json_option, path_argument, table
 
@@ -72,12 +72,8 @@ def hooks_group() -> None:
 
 
 def hooks_enabled(ws, profile) -> bool:
-    """False when the host switched hooks off (``profile.settings["hooks_enabled"]``)
-    or a trusted settings layer sets ``disableAllHooks: true``."""
-    if profile.settings.get("hooks_enabled") is False:
-        return False
-    layers, _ = settings_layers(ws.binding, profile, ws.trust)
-    return not any(layer.trusted and layer.data.get("disableAllHooks") is True for layer in layers)
+    """See :func:`wskit.servers.hook_trust.hooks_enabled`."""
+    return _hooks_enabled(ws.binding, ws.trust, profile)
 
 
 def _status(obj: WsctlContext, ws):

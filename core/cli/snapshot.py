@@ -5,7 +5,6 @@ from __future__ import annotations
 import click
 
 from ..atomic import atomic_write
-from ..session import snapshot
 from .context import WsctlContext, json_option, path_argument
 
 
@@ -17,6 +16,8 @@ from .context import WsctlContext, json_option, path_argument
 def snapshot_cmd(obj: WsctlContext, path: str, output: str | None) -> None:
     """Snapshot the workspace holding PATH into a session state file (JSON)."""
     ws = obj.resolve(path)
+    from ..session import snapshot  # lazily: not on the path of other commands
+
     session = snapshot(ws)
     state = session.state()
     text = state.to_json()

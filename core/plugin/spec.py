@@ -261,3 +261,34 @@ def wskit_workspace_catalogs(workspace: Any) -> dict[str, Any] | None:
 
 if TYPE_CHECKING:  # pragma: no cover
     from pathlib import Path
+
+
+@hookspec
+def wskit_session_services() -> list[tuple[str, Any]]:
+    """Live services a plugin offers to sessions (``mcp``, ``lsp``…).
+
+    When: the first time a session's runtime is asked for a service it has not started.
+
+    :returns: ``[(name, factory)]``; ``factory(runtime)`` gets the
+        :class:`~wskit.runtime.session.SessionRuntime` and returns an object
+        with a ``close()`` method, called when the session closes. The first
+        plugin naming a service wins.
+
+    .. versionadded:: 0.1
+    """
+
+
+@hookspec(firstresult=True)
+def wskit_hook_trust(session: "SessionResources") -> Any:
+    """The hook trust of a session (the digest approval of issue 5 plugs in here).
+
+    When: once per session runtime, when its hook runner is first built.
+
+    :param session: the :class:`~wskit.session.SessionResources`.
+    :returns: an object with ``state(hook) -> str`` (``trusted``, ``not_required``,
+        ``untrusted``, ``modified``, ``disabled``, ``error``) and ``digest() -> str | None``,
+        or None to leave it to the next plugin; with no answer the runtime uses
+        :class:`~wskit.runtime.hooks.ScopeHookTrust` (project, local and plugin hooks untrusted).
+
+    .. versionadded:: 0.1
+    """

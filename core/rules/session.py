@@ -240,6 +240,15 @@ class SessionRules:
         return ResumeResult(static, sel, drift + more)
 
 
+def validate_extension(ext: dict[str, Any]) -> None:
+    """Check the shape of ``SessionState.extensions["rules"]`` (as written by
+    :meth:`SessionRules.to_extension`).
+
+    :raises SessionStateError: naming what is malformed.
+    """
+    _validate(ext)
+
+
 def _validate(ext: dict[str, Any]) -> None:
     if not isinstance(ext, dict) or not isinstance(ext.get("static_digest"), str) or not _HEX64.match(ext["static_digest"]):
         raise SessionStateError("invalid session rule state: 'static_digest' must be 64 lowercase hex digits")
@@ -256,8 +265,8 @@ def _validate(ext: dict[str, Any]) -> None:
 
 def session_rules(session) -> SessionRules:
     """The :class:`SessionRules` of a :class:`~wskit.session.SessionResources`,
-    created on first use and kept in ``session.runtime["rules"]``."""
-    runtime = session.runtime
+    created on first use and kept in ``session.components["rules"]``."""
+    runtime = session.components
     obj = runtime.get("rules")
     if obj is None:
         catalog = session.catalogs.get("rules") if session.catalogs else None

@@ -79,7 +79,11 @@ def hook_config_digest(hooks: Iterable[HookDefinition]) -> str | None:
     items = []
     for h in external_hooks(hooks):
         p = h.provenance
-        items.append({"event": h.event, "matcher": h.matcher, "type": h.type, "handler": h.config,
+        # the entry as written (placeholders unexpanded, so a moved plugin keeps trust); a
+        # definition made in code has no entry: its handler fields stand in
+        handler = h.config or {"command": h.command, "url": h.url, "headers": h.headers,
+                               "prompt": h.prompt, "timeout": h.timeout}
+        items.append({"event": h.event, "matcher": h.matcher, "type": h.type, "handler": handler,
                       "scope": p.scope.value, "plugin": p.plugin, "path": p.path})
     if not items:
         return None
@@ -201,3 +205,53 @@ def runnable_hooks(hooks: Iterable[HookDefinition], status: HookTrustStatus) -> 
     ``untrusted``, ``error`` or ``disabled`` configuration runs none of them;
     Blade §11.5 enforcement)."""
     return [h for h in hooks if h.type == "function" or status.runs]
+
+
+def hooks_enabled(binding, trust, profile) -> bool:
+    """False when the host switched hooks off (``profile.settings["hooks_enabled"] is False``)
+    or a trusted settings layer sets ``disableAllHooks: true`` (Claude Code, Blade §11.2)."""
+    from ..bundles.settings import settings_layers
+
+    if profile.settings.get("hooks_enabled") is False:
+        return False
+    layers, _ = settings_layers(binding, profile, trust)
+    return not any(layer.trusted and layer.data.get("disableAllHooks") is True for layer in layers)
+
+
+#: Scopes whose hooks run without digest approval (issue 6: hooks from user settings need no trust).
+NO_TRUST_NEEDED = frozenset({"user", "admin", "builtin", "cli"})
+
+
+class DigestHookTrust:
+    """The runtime's view of digest approval (the ``HookTrust`` protocol of
+    :mod:`wskit.runtime.hooks`): ``function`` hooks and hooks of user, admin,
+    builtin and cli scope are ``not_required``; project, local and plugin hooks
+    take the workspace's :class:`HookTrustStatus` state (``trusted`` runs;
+    ``modified``, ``untrusted``, ``disabled``, ``error`` do not).
+
+    :param status: the status computed when the session's runtime started.
+    """
+
+    def __init__(self, status: HookTrustStatus) -> None:
+        self.status = status
+
+    def state(self, hook: HookDefinition) -> str:
+        if self.status.state == "disabled":
+            return "disabled"
+        if hook.type == "function" or hook.provenance.scope.value in NO_TRUST_NEEDED:
+            return "not_required"
+        return self.status.state
+
+    def digest(self) -> str | None:
+        return self.status.digest
+
+
+def session_hook_trust(session) -> DigestHookTrust | None:
+    """The :class:`DigestHookTrust` of a session (None when it carries no profile with a home)."""
+    profile = getattr(session, "profile", None)
+    if profile is None or profile.home is None:
+        return None
+    hooks = list(session.registry("hook").active())
+    store = HookTrustStore.for_home(profile.home)
+    enabled = hooks_enabled(session.binding, session.trust, profile)
+    return DigestHookTrust(store.status(session.binding.source_root, hooks, enabled=enabled))

@@ -1,0 +1,208 @@
+"""Change detection by stat: what a load read, and whether any of it changed since.
+
+While a :func:`recording` block runs, :mod:`wskit.safefs` notes every folder
+it lists and every file it opens (or fails to find) with a *signature* of
+its ``stat``: type, device, inode, size, mtime and ctime in nanoseconds. A
+later :meth:`Dependencies.changed` re-stats those paths only — a few
+microseconds each — instead of re-reading anything. A folder's mtime changes
+when an entry is added, removed or renamed in it; a file's when it is
+written; an atomic replace changes the inode. This is how
+:class:`~wskit.cache.WorkspaceCache` makes a warm re-resolve cheap and still
+correct (issue 8: "change detection by directory stat").
+
+Racy stats (the "racily clean" problem git solves the same way): a file
+written in the same clock tick as our stat, after it, keeps the recorded
+mtime. Any path whose mtime lies within :data:`RACY_WINDOW_NS` of the moment
+it was recorded makes the whole recording *racy*; a racy recording is
+reported as changed, so the cache reloads until a load records only settled
+files.
+
+Reuse across a reload: inside :func:`reusing`, a loader may call
+:func:`reuse` before reading a file and :func:`remember` after building what
+it made from it. When the same path has the same signature as in the previous
+load (and was not racy then), :func:`reuse` returns that previous value, so a
+reload after one file changed re-reads only that file (issue 8, B3). Values
+must be immutable (resources are). A cold load has no previous memo: nothing
+is reused.
+
+Recording follows :mod:`contextvars`: a loader that fans out to its own
+threads must run them in a copy of the context (``contextvars.copy_context``)
+for their reads to be noted. Plugins reading a file some other way can call
+:func:`note` themselves.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections.abc import Iterator
+from contextvars import ContextVar
+
+#: A recorded path younger than this (2 s: FAT's granularity, generous for
+#: ext4/xfs/btrfs/tmpfs/NFS) makes a recording racy.
+RACY_WINDOW_NS = 2_000_000_000
+
+Signature = tuple[int, int, int, int, int, int]
+
+_ACTIVE: ContextVar[tuple["Dependencies", ...]] = ContextVar("wskit_changes_active", default=())
+
+
+def signature(st: os.stat_result) -> Signature:
+    """The parts of a ``stat`` result that change when a file or folder changes:
+    ``(type bits, st_dev, st_ino, st_size, st_mtime_ns, st_ctime_ns)``."""
+    return (st.st_mode >> 12, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def stat_signature(path: str, follow: bool) -> Signature | None:
+    """The signature of ``path`` now, or None when it cannot be stat-ed (absent)."""
+    try:
+        return signature(os.stat(path, follow_symlinks=follow))
+    except (OSError, ValueError):
+        return None
+
+
+class Dependencies:
+    """The paths one load depended on, each with the signature it had then.
+
+    :ivar racy: True when some path was modified less than
+        :data:`RACY_WINDOW_NS` before it was recorded (see the module doc).
+    """
+
+    __slots__ = ("_paths", "racy")
+
+    def __init__(self) -> None:
+        self._paths: dict[tuple[str, bool], Signature | None] = {}
+        self.racy = False
+
+    def note(self, path: str, follow: bool, st: os.stat_result | None = None) -> None:
+        """Record ``path`` (absolute) with ``st`` (stat-ed now when None; None = absent).
+
+        ``follow``: whether the path is compared following links (user-scope reads).
+        """
+        if (path, follow) in self._paths:
+            return
+        self._note_sig(path, follow, signature(st) if st is not None else stat_signature(path, follow))
+
+    def _note_sig(self, path: str, follow: bool, sig: Signature | None) -> None:
+        self._paths.setdefault((path, follow), sig)
+        if sig is not None and _is_racy(sig):
+            self.racy = True
+
+    def signature_of(self, path: str, follow: bool = False) -> Signature | None:
+        """The signature recorded for ``path`` (None when absent or not recorded)."""
+        return self._paths.get((path, follow))
+
+    def changed(self) -> str | None:
+        """The first recorded path whose signature differs now (or ``"<racy>"``
+        for a racy recording), or None when everything is as it was.
+
+        Cost: one ``stat`` per recorded path, no reads.
+        """
+        if self.racy:
+            return "<racy>"
+        for (path, follow), sig in self._paths.items():
+            if stat_signature(path, follow) != sig:
+                return path
+        return None
+
+    def paths(self) -> list[str]:
+        """The recorded paths, in recording order."""
+        return [p for p, _ in self._paths]
+
+    def __len__(self) -> int:
+        return len(self._paths)
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[Dependencies]:
+    """Record, into a new :class:`Dependencies`, what safe file access touches in
+    this block (nested recordings each get every note)."""
+    deps = Dependencies()
+    token = _ACTIVE.set((*_ACTIVE.get(), deps))
+    try:
+        yield deps
+    finally:
+        _ACTIVE.reset(token)
+
+
+def _is_racy(sig: Signature) -> bool:
+    return time.time_ns() - sig[4] < RACY_WINDOW_NS
+
+
+class Memo:
+    """What one load built from each file: ``(path, follow) -> (signature, value)``."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self) -> None:
+        self._items: dict[tuple[str, bool], tuple[Signature, object]] = {}
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+_REUSE: ContextVar[tuple[Memo | None, Memo] | None] = ContextVar("wskit_changes_reuse", default=None)
+
+
+@contextlib.contextmanager
+def reusing(previous: Memo | None) -> Iterator[Memo]:
+    """Offer ``previous`` (the memo of the load being replaced, or None) to
+    :func:`reuse` in this block; yields the new load's memo for :func:`remember`."""
+    current = Memo()
+    token = _REUSE.set((previous, current))
+    try:
+        yield current
+    finally:
+        _REUSE.reset(token)
+
+
+def reuse(path: str, follow: bool = False) -> object | None:
+    """The value the previous load built from ``path`` when the file is unchanged
+    (same signature, by one ``stat``), else None. A hit is carried into the new
+    load's memo and noted as a dependency, exactly as if the file had been read.
+    """
+    ctx = _REUSE.get()
+    if ctx is None or ctx[0] is None:
+        return None
+    previous, current = ctx
+    item = previous._items.get((path, follow))
+    if item is None:
+        return None
+    sig = stat_signature(path, follow)
+    if sig != item[0]:
+        return None
+    current._items[(path, follow)] = item
+    for deps in _ACTIVE.get():
+        deps._note_sig(path, follow, sig)
+    return item[1]
+
+
+def remember(path: str, follow: bool, value: object) -> None:
+    """Keep ``value`` (immutable) as what this load built from ``path``, keyed by
+    the signature safe file access recorded when it read the file. Nothing is
+    kept outside :func:`reusing`, for a path not read under a recording, or for
+    a racy signature."""
+    ctx = _REUSE.get()
+    active = _ACTIVE.get()
+    if ctx is None or not active:
+        return
+    sig = active[-1].signature_of(path, follow)
+    if sig is None or _is_racy(sig):
+        return
+    ctx[1]._items[(path, follow)] = (sig, value)
+
+
+def note(path: str, follow: bool = False, st: os.stat_result | None = None) -> None:
+    """Tell every active recording that the current load depends on ``path``.
+
+    Free (one context-variable lookup) when nothing records.
+    """
+    active = _ACTIVE.get()
+    for deps in active:
+        deps.note(path, follow, st)
+
+
+def recording_active() -> bool:
+    """True inside a :func:`recording` block."""
+    return bool(_ACTIVE.get())

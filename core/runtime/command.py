@@ -1,0 +1,139 @@
+"""Command hooks as real subprocesses (reference/blade.md §11.4, Claude Code hooks).
+
+:func:`run_command` starts ``/bin/sh -c <command>`` in a *new process group*
+(``start_new_session=True``), writes the payload to stdin, reads stdout and
+stderr concurrently with a cap on each, and on timeout kills the whole group
+(``SIGKILL`` to ``-pgid``) so a hook's children die with it. The group is
+also killed after a normal exit: a hook never leaves processes behind.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import threading
+import time
+from dataclasses import dataclass
+
+#: Default cap on each of stdout and stderr, bytes (Blade: 1 MiB each).
+DEFAULT_OUTPUT_CAP = 1024 * 1024
+#: Largest stdin payload accepted, bytes (Blade: > 100 KB is an error).
+MAX_STDIN_BYTES = 100 * 1024
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    """What one command hook produced.
+
+    :ivar exit_code: the process's exit status (None when killed at the timeout).
+    :ivar stdout, stderr: decoded text (UTF-8, errors replaced), at most the cap.
+    :ivar stdout_truncated, stderr_truncated: True when output went past the cap
+        (the rest was read and discarded so the process never blocked).
+    :ivar timed_out: the timeout expired and the process group was killed.
+    :ivar duration: wall time in seconds.
+    """
+
+    exit_code: int | None
+    stdout: str
+    stderr: str
+    stdout_truncated: bool
+    stderr_truncated: bool
+    timed_out: bool
+    duration: float
+
+
+class _CappedReader(threading.Thread):
+    def __init__(self, stream, cap: int) -> None:
+        super().__init__(daemon=True)
+        self.stream, self.cap = stream, cap
+        self.buf = bytearray()
+        self.truncated = False
+
+    def run(self) -> None:
+        try:
+            while True:
+                chunk = self.stream.read1(65536) if hasattr(self.stream, "read1") else self.stream.read(65536)
+                if not chunk:
+                    break
+                room = self.cap - len(self.buf)
+                if room > 0:
+                    self.buf += chunk[:room]
+                if len(chunk) > max(room, 0):
+                    self.truncated = True
+        except (OSError, ValueError):
+            pass
+
+
+def _kill_group(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def run_command(
+    command: str,
+    stdin: bytes,
+    *,
+    cwd: str,
+    env: dict[str, str],
+    timeout: float,
+    output_cap: int = DEFAULT_OUTPUT_CAP,
+) -> CommandResult:
+    """Run ``command`` through ``/bin/sh -c`` as a hook.
+
+    :param command: shell command line.
+    :param stdin: bytes written to the process's stdin (then closed).
+    :param cwd: working folder (the session's execution root).
+    :param env: the *whole* environment (nothing else from this process leaks).
+    :param timeout: seconds before the process group is killed.
+    :param output_cap: bytes kept of each of stdout and stderr.
+    :raises ValueError: ``stdin`` larger than :data:`MAX_STDIN_BYTES`.
+    :raises OSError: the shell could not be started.
+    """
+    if len(stdin) > MAX_STDIN_BYTES:
+        raise ValueError(f"hook input is {len(stdin)} bytes, over the {MAX_STDIN_BYTES}-byte limit")
+    start = time.monotonic()
+    proc = subprocess.Popen(
+        ["/bin/sh", "-c", command], cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, start_new_session=True, close_fds=True,
+    )
+    pgid = proc.pid  # leader of its own session/group
+    out, err = _CappedReader(proc.stdout, output_cap), _CappedReader(proc.stderr, output_cap)
+    out.start()
+    err.start()
+    try:
+        proc.stdin.write(stdin)
+    except (BrokenPipeError, OSError):
+        pass
+    finally:
+        try:
+            proc.stdin.close()
+        except OSError:
+            pass
+    timed_out = False
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        _kill_group(pgid)
+        proc.wait()
+    # children that outlive the hook (or hold its pipes open) are killed too
+    _kill_group(pgid)
+    out.join(5)
+    err.join(5)
+    for s in (proc.stdout, proc.stderr):
+        try:
+            s.close()
+        except OSError:
+            pass
+    return CommandResult(
+        exit_code=None if timed_out else proc.returncode,
+        stdout=bytes(out.buf).decode("utf-8", "replace"),
+        stderr=bytes(err.buf).decode("utf-8", "replace"),
+        stdout_truncated=out.truncated,
+        stderr_truncated=err.truncated,
+        timed_out=timed_out,
+        duration=time.monotonic() - start,
+    )

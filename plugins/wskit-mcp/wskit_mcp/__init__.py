@@ -1,0 +1,26 @@
+"""wskit-mcp: the ``mcp`` session service (official ``mcp`` SDK) and ``wsctl mcp check``.
+
+Registered through the entry point group ``wskit``; wskit core does not depend on it.
+"""
+
+from __future__ import annotations
+
+import wskit
+
+from .service import McpConnection, McpConnectError, McpService
+
+__all__ = ["McpConnection", "McpConnectError", "McpService"]
+
+
+@wskit.hookimpl
+def wskit_session_services():
+    """``[("mcp", McpService)]``: ``session.mcp`` is an :class:`McpService`."""
+    return [("mcp", McpService)]
+
+
+@wskit.hookimpl
+def wskit_register_commands(cli):
+    """Add ``check`` to the ``wsctl mcp`` group (created when no other plugin made it)."""
+    from .cli import register
+
+    register(cli)

@@ -1,0 +1,93 @@
+"""``wsctl hooks run`` and ``wsctl session verify`` (--json contract: docs/wsctl.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from wskit.resources.hooks import HookDefinition
+from wskit.runtime.build import provenance, register_definitions
+from wskit.trust import TrustStore
+
+
+def hookdef(name, scope="user", **fields):
+    return HookDefinition(id=f"{scope}:{name}", name=name, provenance=provenance(scope, "/h", "settings.json", fields),
+                          **fields)
+
+
+@pytest.fixture
+def project(tmp_path: Path, wskit_home) -> Path:
+    p = tmp_path / "proj"
+    (p / ".git").mkdir(parents=True)
+    (p / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    (p / ".claude" / "skills" / "fmt").mkdir(parents=True)
+    (p / ".claude" / "skills" / "fmt" / "SKILL.md").write_text("---\nname: fmt\ndescription: Format\n---\nbody\n")
+    TrustStore.for_home(wskit_home).grant(p)
+    return p
+
+
+def test_hooks_run_json(wsctl, wskit_pm, project, tmp_path):
+    register_definitions(wskit_pm, [
+        hookdef("guard", event="PreToolUse", matcher="Bash", command="echo 'no rm' >&2; exit 2"),
+        hookdef("proj", scope="project", event="PreToolUse", command="exit 0"),
+        hookdef("other", event="PreToolUse", matcher="Read", command="exit 2"),
+    ])
+    payload = tmp_path / "p.json"
+    payload.write_text(json.dumps({"tool_name": "Bash", "tool_input": {"command": "rm -rf x"}}))
+    res = wsctl("hooks", "run", "PreToolUse", str(project), "--payload", str(payload), "--json")
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert set(data) == {"event", "blocked", "reason", "permission_decision", "updated_input", "additional_context",
+                         "system_messages", "continue", "stop_reason", "warnings", "repeated", "results"}
+    assert data["blocked"] and data["reason"] == "no rm" and data["permission_decision"] == "deny"
+    assert {r["hook_id"]: r["status"] for r in data["results"]} == {"project:proj": "skipped", "user:guard": "blocked"}
+    assert data["warnings"] == ["hook project:proj skipped: project hook trust is untrusted"]
+    assert set(data["results"][0]) == {"hook_id", "type", "status", "message", "exit_code", "output",
+                                       "stdout_truncated", "stderr_truncated", "duration"}
+    human = wsctl("hooks", "run", "PreToolUse", str(project), "--tool", "Read")
+    assert human.exit_code == 0 and "blocked" in human.stdout
+
+
+def test_hooks_run_unknown_event_is_usage_error(wsctl, project):
+    res = wsctl("hooks", "run", "NoSuchEvent", str(project))
+    assert res.exit_code == 2 and "unknown event" in res.output
+
+
+def test_hooks_run_bad_payload(wsctl, project, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("[1, 2]")
+    res = wsctl("hooks", "run", "Stop", str(project), "--payload", str(bad))
+    assert res.exit_code == 1 and "error:" in res.stderr and "JSON object" in res.stderr
+
+
+def test_session_verify(wsctl, project, tmp_path):
+    state = tmp_path / "state.json"
+    assert wsctl("snapshot", str(project), "-o", str(state)).exit_code == 0
+    res = wsctl("session", "verify", str(state), "--json")
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert set(data) == {"file", "session_id", "ok", "drift", "monitor", "hook_trust_digest"}
+    assert data["ok"] and data["drift"] == []
+    (project / ".claude" / "skills" / "fmt" / "SKILL.md").write_text("---\nname: fmt\ndescription: Changed\n---\nx\n")
+    res = wsctl("session", "verify", str(state), str(project), "--json")
+    data = json.loads(res.stdout)
+    assert res.exit_code == 0 and not data["ok"]
+    assert data["drift"] == [{"field": "resources", "id": "project:fmt", "kind": "skill", "change": "changed"}]
+    strict = wsctl("session", "verify", str(state), "--strict")
+    assert strict.exit_code == 1 and "drifted" in strict.stderr
+
+
+@pytest.mark.parametrize("mutate,msg", [
+    (lambda r: r.__setitem__("format", 7), "newer than this wskit"),
+    (lambda r: r["extensions"].__setitem__("workflows", [{"skill": "x"}]), "workflows[0].sha256"),
+])
+def test_session_verify_fails_closed(wsctl, project, tmp_path, mutate, msg):
+    state = tmp_path / "state.json"
+    wsctl("snapshot", str(project), "-o", str(state))
+    raw = json.loads(state.read_text())
+    mutate(raw)
+    state.write_text(json.dumps(raw))
+    res = wsctl("session", "verify", str(state), "--json")
+    assert res.exit_code == 1 and res.stdout == "" and msg in res.stderr

@@ -1,0 +1,80 @@
+"""What ``wsctl`` imports at start-up (issue 8, B7): checked in a fresh interpreter."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+_PROBE = """
+import io, sys
+from wskit.cli import main
+out, sys.stdout = sys.stdout, io.StringIO()
+try:
+    rc = main(sys.argv[1:])
+finally:
+    sys.stdout = out
+mods = sorted(sys.modules)
+import json
+print(json.dumps({"rc": rc, "modules": mods}))
+"""
+
+
+def _modules_after(*argv: str) -> tuple[int, set[str]]:
+    out = subprocess.run([sys.executable, "-c", _PROBE, *argv], check=True, capture_output=True, text=True)
+    data = json.loads(out.stdout.strip().splitlines()[-1])
+    return data["rc"], set(data["modules"])
+
+
+def _baseline() -> set[str]:
+    code = "import sys, click; mods = sorted(sys.modules); import json; print(json.dumps(mods))"
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    return set(json.loads(out.stdout))
+
+
+def test_version_imports_nothing_but_click() -> None:
+    rc, mods = _modules_after("--version")
+    assert rc == 0
+    extra = {m for m in mods - _baseline() if not m.startswith("encodings.")}
+    # wskit's own three modules on the path, plus what printing the version needs
+    assert {m for m in extra if m.startswith("wskit")} == {"wskit", "wskit.cli", "wskit.cli.context"}
+    heavy = {"pydantic", "pluggy", "yaml", "json", "asyncio", "filelock", "tomli_w", "wskit.models"}
+    assert not heavy & mods
+
+
+def test_read_only_inspect_skips_async_and_session_machinery(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    (ws / ".git").mkdir(parents=True)
+    (ws / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    rc, mods = _modules_after("--home", str(tmp_path / "home"), "--json", "inspect", str(ws))
+    assert rc == 0
+    assert "wskit.cache" in mods  # it did resolve the workspace
+    assert not {"asyncio", "wskit.session"} & mods
+
+
+def test_cache_and_trust_import_no_write_or_async_machinery() -> None:
+    """The trust store needs filelock/tomli_w only to write, the cache asyncio only
+    for its async API: importing them (every resolve does) must not pay for those."""
+    code = ("import sys, wskit.cache, wskit.trust, wskit.workspace; "
+            "print(sorted({'asyncio', 'filelock', 'tomli_w'} & set(sys.modules)))")
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_plugin_manager_is_built_once_per_run(tmp_path: Path, monkeypatch) -> None:
+    import wskit.plugin.manager as manager
+    from wskit.cli import main
+
+    calls = []
+    real = manager.make_plugin_manager
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(manager, "make_plugin_manager", counting)
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    assert main(["--home", str(tmp_path / "home"), "--json", "inspect", str(ws)]) == 0
+    assert len(calls) == 1

@@ -1,0 +1,69 @@
+"""safefs.read_head reads little past the frontmatter; the secret check is one regex."""
+
+from __future__ import annotations
+
+from fnmatch import fnmatchcase
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from wskit import safefs
+from wskit.markdown import read_frontmatter
+from wskit.testing import write_tree
+
+
+def _skill(fm_len: int, body_len: int) -> bytes:
+    head = "---\nname: s\ndescription: "
+    fm = head + "d" * (fm_len - len(head) - 5) + "\n---\n"
+    assert len(fm) == fm_len
+    return (fm + "b" * body_len).encode()
+
+
+def test_frontmatter_read_stops_soon_after_the_closing_line(tmp_path: Path) -> None:
+    root = write_tree(tmp_path, {"s/SKILL.md": _skill(279, 2793)})
+    fm, res = read_frontmatter(root, "s/SKILL.md")
+    assert fm.ok and fm.data["name"] == "s"
+    assert res.size == 3072 and not res.complete
+    assert len(res.raw) == 279  # cut at the closing line
+    # what was read from the file: at most 12.5 % + 32 bytes past the closing line
+    head = safefs.read_head(root, "s/SKILL.md", done=lambda b: b"\n---\n" in b, max_bytes=65536)
+    assert 279 <= len(head.raw) <= 279 + 279 // 8 + 32
+    assert len(head.raw) <= 0.10 * 3072
+
+
+def test_large_frontmatter_reads_in_few_steps(tmp_path: Path) -> None:
+    root = write_tree(tmp_path, {"big.md": _skill(40_000, 10_000)})
+    calls = []
+
+    def done(b: bytes) -> bool:
+        calls.append(len(b))
+        return b"\n---\n" in b
+
+    res = safefs.read_head(root, "big.md", done=done, max_bytes=65536)
+    assert b"\n---\n" in res.raw and len(res.raw) <= 40_000 * 1.125 + 32
+    assert len(calls) < 60
+
+
+def test_small_file_is_complete(tmp_path: Path) -> None:
+    root = write_tree(tmp_path, {"a.md": "no frontmatter here\n"})
+    res = safefs.read_head(root, "a.md", done=lambda b: False, max_bytes=65536)
+    assert res.complete and res.raw == b"no frontmatter here\n"
+
+
+@given(st.text(alphabet="._-abcdeknprsvwyzAEGHINKPSTW0123456789*", min_size=1, max_size=14))
+def test_secret_regex_matches_fnmatch(name: str) -> None:
+    expect = any(fnmatchcase(name.lower(), p) for p in safefs.SECRET_PATTERNS)
+    assert safefs.is_secret_name(name) is expect
+
+
+def test_scan_dir_types_without_stat(tmp_path: Path) -> None:
+    import os
+
+    root = write_tree(tmp_path / "r", {"d/": None, "f.txt": "x", ".env": "SECRET=1"})
+    os.mkfifo(root / "pipe")
+    os.symlink(root / "f.txt", root / "link")
+    got = {e.name: e.type for e in safefs.scan_dir(root)}
+    assert got == {"d": "dir", "f.txt": "file", "pipe": "special", "link": "link"}
+    followed = {e.name: e.type for e in safefs.scan_dir(root, follow_links=True)}
+    assert followed["link"] == "file"
