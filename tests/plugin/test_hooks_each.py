@@ -316,3 +316,61 @@ def test_hook_wskit_workspace_catalogs(wskit_pm, project, home):
     assert ws.catalog("acme").names == ["tmpl"]
     assert ws.catalog("rules") is not None  # the built-in catalog stands beside it
     assert any(d.code == "acme-index" for d in ws.diagnostics)
+
+
+def test_hook_wskit_session_services(wskit_pm, project, home):
+    from wskit.runtime.session import SessionRuntime, UnknownServiceError
+
+    started, closed = [], []
+
+    class Echo:
+        def __init__(self, runtime):
+            self.root = runtime.execution_root
+            started.append(self)
+
+        def close(self):
+            closed.append(self)
+
+    class Services:
+        @wskit.hookimpl
+        def wskit_session_services(self):
+            return [("echo", Echo), ("mcp", lambda rt: "shadowed?")]
+
+    with register_plugin(wskit_pm, Services(), name="services"):
+        runtime = SessionRuntime(snapshot(load(wskit_pm, project, home)))
+        echo = runtime.service("echo")
+        assert runtime.service("echo") is echo and started == [echo]
+        assert echo.root == str(project)
+        with pytest.raises(UnknownServiceError):
+            runtime.service("nobody-provides-this")
+        runtime.close()
+    assert closed == [echo]
+
+
+def test_hook_wskit_hook_trust(wskit_pm, project, home):
+    from wskit.runtime.session import SessionRuntime
+
+    asked = []
+    DIGEST = "sha256:" + "ab" * 32
+
+    class Trust:
+        def state(self, hook):
+            asked.append(hook.id)
+            return "trusted"
+
+        def digest(self):
+            return DIGEST
+
+    class HookTrust:
+        @wskit.hookimpl
+        def wskit_hook_trust(self, session):
+            return Trust() if session.binding.source_root == project else None
+
+    with register_plugin(wskit_pm, HookTrust(), name="hook-trust"):
+        runtime = SessionRuntime(snapshot(load(wskit_pm, project, home)))
+    assert isinstance(runtime.trust, Trust) and runtime.hook_trust_digest == DIGEST
+    assert runtime.state().extensions["hook_trust"] == {"digest": DIGEST}
+    default = SessionRuntime(snapshot(load(wskit_pm, project, home)))
+    assert not isinstance(default.trust, Trust)  # the built-in answers without the plugin
+    runtime.close()
+    default.close()
