@@ -7,7 +7,16 @@ from __future__ import annotations
 
 import wskit
 
-from .service import LspError, LspService
+
+def __getattr__(name: str):
+    """Lazy public names: the service module (and its asyncio/SDK imports) loads on first use,
+    so merely registering the plugin keeps ``wsctl`` start-up cheap."""
+    if name in __all__:
+        from . import service
+
+        return getattr(service, name)
+    raise AttributeError(name)
+
 
 __all__ = ["LspError", "LspService"]
 
@@ -15,6 +24,8 @@ __all__ = ["LspError", "LspService"]
 @wskit.hookimpl
 def wskit_session_services():
     """``[("lsp", LspService)]``: ``session.lsp`` is an :class:`LspService`."""
+    from .service import LspService
+
     return [("lsp", LspService)]
 
 

@@ -7,7 +7,16 @@ from __future__ import annotations
 
 import wskit
 
-from .service import McpConnection, McpConnectError, McpService
+
+def __getattr__(name: str):
+    """Lazy public names: the service module (and its asyncio/SDK imports) loads on first use,
+    so merely registering the plugin keeps ``wsctl`` start-up cheap."""
+    if name in __all__:
+        from . import service
+
+        return getattr(service, name)
+    raise AttributeError(name)
+
 
 __all__ = ["McpConnection", "McpConnectError", "McpService"]
 
@@ -15,6 +24,8 @@ __all__ = ["McpConnection", "McpConnectError", "McpService"]
 @wskit.hookimpl
 def wskit_session_services():
     """``[("mcp", McpService)]``: ``session.mcp`` is an :class:`McpService`."""
+    from .service import McpService
+
     return [("mcp", McpService)]
 
 
