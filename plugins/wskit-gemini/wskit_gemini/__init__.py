@@ -25,6 +25,10 @@ __version__ = "0.1.0"
 
 #: Ranks of the ``.gemini`` folders: just below ``.agents`` (10 user, 20 project).
 USER_RANK, PROJECT_RANK = 9, 19
+#: Kinds read from ``.gemini`` folders. Their ``settings.json`` holds Gemini's own
+#: ``mcpServers`` and ``hooks`` schemas, which wskit's Claude-style settings
+#: loaders would misread, so MCP servers, LSP servers and hooks are not read there.
+FOLDER_KINDS = frozenset({"skill", "command", "agent"})
 
 
 def _gemini_dirs_builtin(profile) -> bool:
@@ -34,16 +38,17 @@ def _gemini_dirs_builtin(profile) -> bool:
 
 @wskit.hookimpl
 def wskit_resource_sources(binding, profile, trust):
-    """``~/.gemini`` (links followed) and, for a trusted project, ``<project>/.gemini``."""
+    """``~/.gemini`` (links followed) and, for a trusted project, ``<project>/.gemini``
+    (skills, TOML and markdown commands, agents: :data:`FOLDER_KINDS`)."""
     if _gemini_dirs_builtin(profile):
         return []
     home = profile.require_home()
     out = [wskit.ResourceSource(scope="user", root=str(home / ".gemini"), base=str(home), rank=USER_RANK,
-                                label="user:.gemini", follow_links=True)]
+                                label="user:.gemini", follow_links=True, kinds=FOLDER_KINDS)]
     if trust.trusted:
         root = binding.source_root
         out.append(wskit.ResourceSource(scope="project", root=str(root / ".gemini"), base=str(root),
-                                        rank=PROJECT_RANK, label="project:.gemini"))
+                                        rank=PROJECT_RANK, label="project:.gemini", kinds=FOLDER_KINDS))
     return out
 
 

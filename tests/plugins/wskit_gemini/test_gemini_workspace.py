@@ -117,3 +117,17 @@ def test_host_named_gemini_does_not_read_gemini_folders_twice(gemini_repo, gemin
     cat = ws.catalog("rules")
     assert [r.path for r in cat.rules()].count("GEMINI.md") == 1
     assert not [d for d in cat.diagnostics if d.code == "duplicate-rule"]
+
+
+def test_gemini_settings_schemas_are_not_misread_by_claude_style_loaders(tmp_path, gemini_pm):
+    from wskit.testing import write_tree
+
+    repo = write_tree(tmp_path / "r", {".git/HEAD": "x", ".gemini/settings.json": json.dumps({
+        "mcpServers": {"a": {"httpUrl": "https://x.invalid/mcp"}},
+        "hooks": {"BeforeTool": [{"matcher": "write_file", "hooks": [{"type": "command", "command": "echo"}]}]}}),
+        ".gemini/skills/s/SKILL.md": "---\nname: s\ndescription: d\n---\nx\n"})
+    home = write_tree(tmp_path / "h", {})
+    TrustStore.for_home(home).grant(repo)
+    ws = _load(gemini_pm, repo, home)
+    assert ws.counts()["mcp_server"] == 0 and ws.counts()["hook"] == 0 and ws.counts()["skill"] == 1
+    assert not [d for d in ws.diagnostics if d.code in ("mcp-invalid", "hook-unknown-event")]
