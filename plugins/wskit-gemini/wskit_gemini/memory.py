@@ -72,11 +72,12 @@ def discover_memory(source: ResourceSource, profile) -> LoadResult | None:
     home = str(profile.require_home())
     user = source.scope is Scope.USER
     names, diags = memory_file_names(home, None if user else source.root)
+    if not user:  # the user's settings.json was reported by the user call already
+        user_settings = os.path.join(home, GEMINI_DIR, "settings.json")
+        diags = [d for d in diags if d.path != user_settings]
     names = tuple(n for n in names if n not in _builtin_names(profile))
     found: list = []
-    exts, d = find_extensions(home, None if user else source.root)
-    if not user:
-        diags += [x for x in d if not x.path or not x.path.startswith(home)]  # user ones: reported once
+    exts, _ = find_extensions(home, None if user else source.root)  # problems: reported by the bundle hook
     for ext in exts:
         if (ext.scope == "user") != user:
             continue

@@ -78,3 +78,11 @@ def test_project_extensions_only_when_trusted_and_they_replace_user_ones(tmp_pat
     assert ext.version == "9.0.0" and ext.origin == "project"
     assert ws.registry("command").get("tools:go").id == "plugin:tools:go"
     assert any(d.code == "gemini-extension-shadowed" for d in ws.diagnostics)
+
+
+def test_a_bad_project_extension_is_reported_once(tmp_path, gemini_pm):
+    home = write_tree(tmp_path / "home", {})
+    repo = write_tree(tmp_path / "repo", {".git/HEAD": "x", ".gemini/extensions/bad/gemini-extension.json": "[]"})
+    TrustStore.for_home(home).grant(repo)
+    ws = load_workspace(WskitHooks(gemini_pm), Binding.discover(repo), HostProfile(home=home))
+    assert [d.code for d in ws.diagnostics if d.code.startswith("gemini-")] == ["gemini-extension-invalid"]

@@ -47,7 +47,7 @@ def test_traversal_in_context_filename_is_refused(tmp_path, gemini_pm):
     cat = _catalog(gemini_pm, repo, home)
     assert [r.path for r in cat.rules()] == ["GEMINI.md"]  # default kept
     bad = [d for d in cat.diagnostics if d.code == "gemini-settings-invalid"]
-    assert bad and "../x.md" in bad[0].message
+    assert len(bad) == 1 and "../x.md" in bad[0].message and bad[0].path == str(home / ".gemini/settings.json")
 
 
 def test_imports_go_five_levels_deep_and_no_further(tmp_path, gemini_pm):
