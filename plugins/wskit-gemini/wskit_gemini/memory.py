@@ -26,8 +26,10 @@ project's ``.gemini/settings.json`` (else the user's) for project files.
 
 ``@path`` imports are inlined by the rule catalog's loader with Gemini's depth
 of :data:`IMPORT_DEPTH`, confined to the project root (the home for user files).
-Names the built-in rules plugin already reads (``AGENTS.md`` with the agents
-conventions on, ``<HOST>.md``: ``GEMINI.md`` for host ``gemini``) are left to it.
+Names the built-in rules plugin already reads are left to it: in project
+folders ``AGENTS.md``/``AGENTS.override.md`` (agents conventions on),
+``CLAUDE.md`` (Claude conventions on) and ``<HOST>.md`` (``GEMINI.md`` for host
+``gemini``); in ``~/.gemini/`` for host ``gemini``, ``AGENTS.md``.
 """
 
 from __future__ import annotations
@@ -75,7 +77,10 @@ def discover_memory(source: ResourceSource, profile) -> LoadResult | None:
     if not user:  # the user's settings.json was reported by the user call already
         user_settings = os.path.join(home, GEMINI_DIR, "settings.json")
         diags = [d for d in diags if d.path != user_settings]
-    names = tuple(n for n in names if n not in _builtin_names(profile))
+    # names the built-in rules plugin reads itself: in project folders, and in ~/.<host>/ for host gemini
+    skip = _builtin_names(profile) if not user else (
+        {"AGENTS.md", "AGENTS.override.md"} if profile.host_dir == GEMINI_DIR else set())
+    names = tuple(n for n in names if n not in skip)
     found: list = []
     exts, _ = find_extensions(home, None if user else source.root)  # problems: reported by the bundle hook
     for ext in exts:

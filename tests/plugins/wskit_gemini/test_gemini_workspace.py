@@ -116,6 +116,7 @@ def test_host_named_gemini_does_not_read_gemini_folders_twice(gemini_repo, gemin
     assert len(skills) == 1
     cat = ws.catalog("rules")
     assert [r.path for r in cat.rules()].count("GEMINI.md") == 1
+    assert [r.path for r in cat.rules()].count(".gemini/GEMINI.md") == 1  # the global file still loads
     assert not [d for d in cat.diagnostics if d.code == "duplicate-rule"]
 
 
