@@ -132,3 +132,27 @@ def test_gemini_settings_schemas_are_not_misread_by_claude_style_loaders(tmp_pat
     ws = _load(gemini_pm, repo, home)
     assert ws.counts()["mcp_server"] == 0 and ws.counts()["hook"] == 0 and ws.counts()["skill"] == 1
     assert not [d for d in ws.diagnostics if d.code in ("mcp-invalid", "hook-unknown-event")]
+
+
+def test_wsctl_shows_skills_commands_and_mcp_servers_with_the_installed_plugin(wsctl, gemini_repo, gemini_home):
+    """Through the real entry point (as installed), then with the plugin blocked."""
+    TrustStore.for_home(gemini_home).grant(gemini_repo)
+    for env, present in (({"WSKIT_LOAD_PLUGINS": "gemini"}, True), ({"WSKIT_DISABLE_PLUGINS": "gemini"}, False)):
+        pm = make_plugin_manager(env=env)
+
+        def run(*args):
+            res = wsctl(*args, str(gemini_repo), json=True, pm=pm, home=gemini_home)
+            assert res.exit_code == 0, res.output
+            return json.loads(res.stdout)
+
+        servers = {s["id"]: s for s in run("mcp", "list")["servers"]}
+        skills = {s["id"] for s in run("skills", "list")["skills"]}
+        inspect = run("inspect")
+        commands = {r["id"] for r in inspect["resources"] if r["kind"] == "command"}
+        if present:
+            assert servers["plugin:mcp-server:nodeServer"]["alias"] == "mcp-server__nodeServer"
+            assert {"project:docs-writer", "project:pr-creator"} <= skills
+            assert {"plugin:custom-commands:fs:grep-code", "project:git:commit", "project:review"} <= commands
+            assert inspect["counts"]["gemini_extension"] == 3
+        else:
+            assert not servers and not skills and not commands and "gemini_extension" not in inspect["counts"]
