@@ -8,8 +8,10 @@ Fixtures:
 - ``wskit_profile`` — ``HostProfile(name="wskit", home=wskit_home)``;
 - ``make_tree`` — ``make_tree({"a/b.md": "text", "c/": None}, root=None) -> Path``
   writes files (str or bytes) and folders under ``tmp_path / "ws"`` by default;
-- ``wsctl`` — ``wsctl(*args, home=None, input=None) -> click.testing.Result``
-  running the CLI in-process with ``--home`` set to ``wskit_home``.
+- ``wsctl`` — ``wsctl(*args, home=None, json=False, pm=None, input=None, env=None)
+  -> click.testing.Result`` running the CLI in-process with ``--home`` set to
+  ``wskit_home`` and the plugin manager ``pm`` (default ``wskit_pm``); stdout
+  and stderr are separate (``result.stdout``, ``result.stderr``).
 
 And :func:`register_plugin`, a context manager that registers a plugin object
 on a manager and unregisters it on exit.
@@ -26,17 +28,33 @@ import pytest
 
 @contextlib.contextmanager
 def register_plugin(pm, plugin: object, name: str | None = None) -> Iterator[object]:
-    """Register ``plugin`` on ``pm`` for the duration of the block.
+    """Register ``plugin`` on ``pm`` for the duration of the block, checked the
+    way entry points are (an unknown ``wskit_*`` hook or argument raises
+    :class:`pluggy.PluginValidationError` at once) and listed by ``wsctl plugins``.
+    The plugin is unregistered on exit, also when the block raises.
 
+    :param pm: a manager from :func:`wskit.plugin.manager.make_plugin_manager`
+        (or any pluggy manager: then plain ``register``).
+    :param name: the plugin name (default: pluggy's canonical name).
     :returns: the plugin object.
     """
-    registered_name = pm.register(plugin, name=name)
+    register = getattr(pm, "register_checked", None)
+    if register is None:
+        name = pm.register(plugin, name=name)
+    else:
+        from .plugin.manager import PluginInfo
+
+        name = name or getattr(plugin, "__name__", None) or pm.get_canonical_name(plugin)
+        register(plugin, name)
+        pm.info[name] = PluginInfo(name=name)
     try:
         yield plugin
     finally:
         if pm.is_registered(plugin):
             pm.unregister(plugin)
-        del registered_name
+        info = getattr(pm, "info", None)
+        if isinstance(info, dict):
+            info.pop(name, None)
 
 
 def write_tree(root: Path, files: Mapping[str, str | bytes | None]) -> Path:
@@ -95,19 +113,21 @@ def wsctl(wskit_home: Path, wskit_pm):
     """Run ``wsctl`` in-process: ``wsctl("inspect", str(path), json=True)``.
 
     Uses ``wskit_pm`` (no entry points) unless ``pm=`` is given; ``home=``
-    overrides the home; ``--json`` is added when ``json=True``.
+    overrides the home; ``--json`` is added when ``json=True``; ``env=`` sets
+    environment variables for the run only.
     """
     from click.testing import CliRunner
 
     from wskit.cli import make_cli
 
-    def _run(*args: str, home: Path | None = None, json: bool = False, pm=None, input: str | None = None):
+    def _run(*args: str, home: Path | None = None, json: bool = False, pm=None, input: str | None = None,
+             env: Mapping[str, str] | None = None):
         argv = ["--home", str(home or wskit_home)]
         if json:
             argv.append("--json")
         argv.extend(args)
         runner = CliRunner()
         return runner.invoke(make_cli(pm if pm is not None else wskit_pm), argv, input=input,
-                             catch_exceptions=False)
+                             catch_exceptions=False, env=dict(env) if env else None)
 
     return _run

@@ -99,7 +99,7 @@ def decide_trust(hooks: "WskitHooks", binding: Binding, profile: HostProfile) ->
     """
     store = TrustStore.for_home(profile.require_home())
     try:
-        decision, diags = hooks.trust_decision(binding.source_root, store)
+        decision, diags = hooks.trust_decision(binding.source_root, store, profile)
     except TrustStoreError as err:
         return (
             TrustDecision(path=str(binding.source_root), state="unknown", error=str(err)),

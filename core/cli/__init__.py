@@ -115,7 +115,8 @@ def make_cli(pm=None) -> click.Group:
     @click.pass_context
     def cli(ctx: click.Context, home: str | None, host: str, as_json: bool, plugin_dirs: tuple[str, ...]) -> None:
         """Inspect and manage wskit workspaces: resources, trust, plugins, sessions."""
-        ctx.obj = WsctlContext(home=home, host=host, json=as_json, pm=pm)
+        # reuse the manager the group built to list its commands (one manager per run)
+        ctx.obj = WsctlContext(home=home, host=host, json=as_json, pm=pm if pm is not None else ctx.command._pm)
         ctx.obj.plugin_dirs = tuple(plugin_dirs)
 
     return cli

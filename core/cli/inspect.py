@@ -42,6 +42,12 @@ def inspect_cmd(obj: WsctlContext, path: str) -> None:
     """Show the workspace holding PATH: binding, trust, resources, diagnostics."""
     ws = obj.resolve(path)
     root = ws.binding.source_root
+    resources = list(ws.resources())
+    counts = ws.counts()
+    rules = ws.catalog("rules")
+    if rules is not None:  # instruction files and rules live in a catalog, not a registry
+        resources.extend(rules.rules())
+        counts["rule"] = len(rules.rules())
     data = {
         "workspace": {
             "source_root": str(root),
@@ -50,8 +56,8 @@ def inspect_cmd(obj: WsctlContext, path: str) -> None:
             "host": ws.profile.name,
         },
         "trust": {"state": ws.trust.state, "decided_by": ws.trust.decided_by},
-        "counts": ws.counts(),
-        "resources": [resource_row(r, root) for r in ws.resources()],
+        "counts": dict(sorted(counts.items())),
+        "resources": [resource_row(r, root) for r in resources],
         "diagnostics": [d.to_json(root) for d in ws.diagnostics],
     }
 

@@ -8,7 +8,8 @@ from .context import WsctlContext, json_option, table
 
 
 def plugin_rows(pm) -> list[dict]:
-    """One dict per plugin: name, version, distribution, builtin, hooks, error, seconds."""
+    """One dict per plugin: name, version, distribution, builtin, hooks, error, seconds,
+    import_seconds, register_seconds."""
     rows = []
     for name, plugin in sorted(pm.list_name_plugin(), key=lambda np: np[0]):
         if plugin is None:
@@ -24,11 +25,14 @@ def plugin_rows(pm) -> list[dict]:
             "hooks": hooks,
             "error": "; ".join(failures) if failures else None,
             "seconds": round(info.seconds, 6) if info else None,
+            "import_seconds": round(info.import_seconds, 6) if info else None,
+            "register_seconds": round(info.register_seconds, 6) if info else None,
         })
     for f in pm.load_failures:
         rows.append({
             "name": f.name, "version": f.version, "distribution": f.distribution,
             "builtin": False, "hooks": [], "error": f.error, "seconds": None,
+            "import_seconds": None, "register_seconds": None,
         })
     return rows
 
@@ -71,19 +75,21 @@ def _list(obj: WsctlContext, timings: bool, path: str) -> None:
     except Exception as err:  # listing plugins must work even when resolution cannot
         click.echo(f"wsctl: could not resolve {path} to exercise plugin hooks: {err}", err=True)
     rows = plugin_rows(pm)
-    data = {"plugins": [{k: v for k, v in r.items() if k != "seconds" or timings} for r in rows],
+    timing_keys = ("seconds", "import_seconds", "register_seconds")
+    data = {"plugins": [{k: v for k, v in r.items() if k not in timing_keys or timings} for r in rows],
             "bundles": bundles}
 
     def human() -> None:
         headers = ["NAME", "VERSION", "DISTRIBUTION", "BUILTIN", "HOOKS", "STATUS"]
         if timings:
-            headers.append("SECONDS")
+            headers += ["IMPORT_S", "REGISTER_S", "TOTAL_S"]
         out = []
         for r in rows:
             line = [r["name"], r["version"] or "-", r["distribution"] or "-", "yes" if r["builtin"] else "no",
                     str(len(r["hooks"])), "failing: " + r["error"] if r["error"] else "ok"]
             if timings:
-                line.append(f"{r['seconds']:.4f}" if r["seconds"] is not None else "-")
+                line += [f"{r[k]:.4f}" if r[k] is not None else "-"
+                         for k in ("import_seconds", "register_seconds", "seconds")]
             out.append(line)
         click.echo(table(out, headers))
         click.echo("")

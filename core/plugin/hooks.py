@@ -116,10 +116,11 @@ class WskitHooks:
         return self._flat("wskit_host_profiles", HostProfile)
 
     def trust_decision(
-        self, source_root: Path, store: "TrustStore"
+        self, source_root: Path, store: "TrustStore", profile: "HostProfile | None" = None
     ) -> tuple["TrustDecision | None", list[Diagnostic]]:
         """The first trust decision (firstresult)."""
-        res = self.call("wskit_trust_decision", firstresult=True, source_root=source_root, store=store)
+        res = self.call("wskit_trust_decision", firstresult=True, source_root=source_root, store=store,
+                        profile=profile)
         value = res.values[0][1] if res.values else None
         return value, res.diagnostics
 

@@ -72,6 +72,9 @@ class PluginInfo:
     """What ``wsctl plugins`` shows about one registered plugin.
 
     :ivar seconds: import plus registration time in seconds.
+    :ivar import_seconds: time to import the plugin's module (entry point
+        ``load()``), in seconds (~0 when it was already imported).
+    :ivar register_seconds: time to register and validate it, in seconds.
     """
 
     name: str
@@ -79,6 +82,8 @@ class PluginInfo:
     version: str | None = None
     builtin: bool = False
     seconds: float = 0.0
+    import_seconds: float = 0.0
+    register_seconds: float = 0.0
 
 
 class WskitPluginManager(pluggy.PluginManager):
@@ -159,10 +164,12 @@ def make_plugin_manager(
                 continue
             t0 = time.perf_counter()
             mod = importlib.import_module(module)
+            t1 = time.perf_counter()
             pm.register_checked(mod, name)
+            t2 = time.perf_counter()
             pm.info[name] = PluginInfo(
                 name=name, distribution="wskit", version=_own_version(), builtin=True,
-                seconds=time.perf_counter() - t0,
+                seconds=t2 - t0, import_seconds=t1 - t0, register_seconds=t2 - t1,
             )
     for obj in plugins:
         name = getattr(obj, "__name__", None) or pm.get_canonical_name(obj)
@@ -194,9 +201,10 @@ def _load_entrypoints(pm: WskitPluginManager, only: list[str] | None) -> None:
             continue
         if pm.is_blocked(ep.name) or pm.has_plugin(ep.name):
             continue
-        t0 = time.perf_counter()
+        t0 = t1 = time.perf_counter()
         try:
             obj = ep.load()
+            t1 = time.perf_counter()
             pm.register_checked(obj, ep.name)
         except Exception as err:  # each entry point has its own failure path
             if pm.strict:
@@ -216,6 +224,8 @@ def _load_entrypoints(pm: WskitPluginManager, only: list[str] | None) -> None:
                 file=sys.stderr,
             )
             continue
+        t2 = time.perf_counter()
         pm.info[ep.name] = PluginInfo(
-            name=ep.name, distribution=dist_name, version=version, seconds=time.perf_counter() - t0
+            name=ep.name, distribution=dist_name, version=version, seconds=t2 - t0,
+            import_seconds=t1 - t0, register_seconds=t2 - t1,
         )

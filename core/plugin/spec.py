@@ -42,7 +42,9 @@ def wskit_host_profiles() -> list["HostProfile"]:
 
 
 @hookspec(firstresult=True)
-def wskit_trust_decision(source_root: "Path", store: "TrustStore") -> "TrustDecision | None":
+def wskit_trust_decision(
+    source_root: "Path", store: "TrustStore", profile: "HostProfile"
+) -> "TrustDecision | None":
     """Decide whether a source project is trusted (the trust gate).
 
     When: once per workspace load, before any source is listed.
@@ -50,6 +52,9 @@ def wskit_trust_decision(source_root: "Path", store: "TrustStore") -> "TrustDeci
     :param source_root: canonical path of the source project (for a worktree,
         the main checkout).
     :param store: the user's :class:`~wskit.trust.TrustStore`.
+    :param profile: the host profile, bound to the user home (a trust source
+        may be switched on by a host setting, e.g. ``settings["gemini_trusted_folders"]``);
+        None when a caller has no profile.
     :returns: a :class:`~wskit.trust.TrustDecision`, or None to let the next
         implementation decide. Stops at first non-None result. The built-in
         ``trust`` plugin answers last from the store.

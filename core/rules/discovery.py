@@ -28,7 +28,7 @@ import pathspec
 from .. import safefs
 from ..markdown import parse_frontmatter
 from ..models import Diagnostic, Provenance, Scope
-from .imports import expand_imports
+from .imports import MAX_DEPTH as IMPORT_MAX_DEPTH, expand_imports
 from .model import PRIORITY, RuleFile, RuleSettings, rule_digest, rule_id
 from .patterns import PathMatcher, normalise, split_paths
 
@@ -312,7 +312,7 @@ def _load_all(out: Discovery, base: str, cands: list[Candidate], settings: RuleS
 
 def load_rule_file(
     base: str, rel: str, *, source: str, scope_dir: str, priority: int, file_kind: str,
-    follow_links: bool, settings: RuleSettings, home: str | None = None,
+    follow_links: bool, settings: RuleSettings, home: str | None = None, import_depth: int | None = None,
 ) -> tuple[RuleFile | None, list[Diagnostic]]:
     """Read, check and build one :class:`RuleFile` (imports inlined).
 
@@ -322,6 +322,8 @@ def load_rule_file(
     ``rule-paths-invalid`` and ``rule-empty``. Refused *patterns* are
     ``rule-pattern-invalid``/``rule-pattern-limit`` warnings; the rule stays.
 
+    :param import_depth: ``@path`` import hops allowed (default 4, Claude Code's;
+        the Gemini CLI plugin passes 5).
     :returns: the rule (or None) and diagnostics.
     """
     path = os.path.join(base, rel)
@@ -364,7 +366,8 @@ def load_rule_file(
             diags.append(Diagnostic(level="warning", code=prob.code, path=path, line=line,
                                     message=f"pattern {prob.pattern[:80]!r}: {prob.message}; it matches nothing"))
     imp = expand_imports(body, base=base, rel_path=rel, home=home, follow_links=follow_links,
-                         max_bytes=settings.max_file_bytes)
+                         max_bytes=settings.max_file_bytes,
+                         max_depth=IMPORT_MAX_DEPTH if import_depth is None else import_depth)
     diags.extend(imp.diagnostics)
     body = imp.text.strip()
     if not body:

@@ -76,6 +76,7 @@ def expand_imports(
     home: str | None = None,
     follow_links: bool = False,
     max_bytes: int | None = None,
+    max_depth: int = MAX_DEPTH,
     _chain: tuple[str, ...] = (),
 ) -> ImportResult:
     """Inline the ``@path`` imports of ``text``, the content of ``base/rel_path``.
@@ -85,6 +86,8 @@ def expand_imports(
     :param home: the user home, for ``@~/…`` (None: ``~`` imports are outside).
     :param follow_links: read following links (user-scope files only).
     :param max_bytes: per-file size limit for imported files.
+    :param max_depth: import hops allowed (default :data:`MAX_DEPTH`, Claude Code's 4;
+        Gemini CLI allows 5).
     :returns: :class:`ImportResult`; never raises for bad content.
     """
     chain = _chain or (rel_path,)
@@ -114,10 +117,10 @@ def expand_imports(
                 level="warning", code="rule-import-cycle", path=shown, line=line,
                 message=f"import @{target} forms a cycle ({' -> '.join([*chain, resolved])}); not imported again"))
             continue
-        if len(chain) > MAX_DEPTH:
+        if len(chain) > max_depth:
             result.diagnostics.append(Diagnostic(
                 level="warning", code="rule-import-depth", path=shown, line=line,
-                message=f"import @{target} is more than {MAX_DEPTH} levels deep; not imported"))
+                message=f"import @{target} is more than {max_depth} levels deep; not imported"))
             continue
         try:
             res = safefs.read_bytes(base, resolved, max_bytes=max_bytes, follow_links=follow_links)
@@ -135,7 +138,7 @@ def expand_imports(
                 message=f"import @{target} contains the hidden character {hidden[1]} (line {hidden[0]}); not imported"))
             continue
         inner = expand_imports(sub, base=base, rel_path=resolved, home=home, follow_links=follow_links,
-                               max_bytes=max_bytes, _chain=(*chain, resolved))
+                               max_bytes=max_bytes, max_depth=max_depth, _chain=(*chain, resolved))
         result.imported.append(resolved)
         result.imported.extend(i for i in inner.imported if i not in result.imported)
         result.diagnostics.extend(inner.diagnostics)

@@ -156,3 +156,17 @@ def test_plugins_shows_a_plugin_failing_in_a_hook(wsctl, wskit_pm, make_tree):
     bad = next(p for p in data["plugins"] if p["name"] == "exploding")
     assert "wskit_resource_sources" in bad["error"] and "cannot list sources" in bad["error"]
     assert next(p for p in data["plugins"] if p["name"] == "skills")["error"] is None
+
+
+def test_inspect_lists_instruction_files_and_rules(wsctl, make_tree):
+    root = make_tree({
+        "AGENTS.md": "Be brief.\n",
+        "pkg/CLAUDE.md": "Package rules.\n",
+        ".claude/rules/py.md": "---\npaths: ['**/*.py']\n---\nUse type hints.\n",
+    })
+    git(root, "init", "-q")
+    wsctl("trust", "grant", str(root))
+    data = json.loads(wsctl("inspect", str(root), json=True).stdout)
+    rules = sorted(r["path"] for r in data["resources"] if r["kind"] == "rule")
+    assert rules == [".claude/rules/py.md", "AGENTS.md", "pkg/CLAUDE.md"]
+    assert data["counts"]["rule"] == 3

@@ -35,3 +35,61 @@ def test_tutorial_test_snippet_passes(wsctl, wskit_pm, make_tree):
     assert any(r["path"] == ".example/skills/greet/SKILL.md" for r in data["resources"])
     data = json.loads(wsctl("inspect", str(root), json=True).stdout)  # unregistered again
     assert not any(r["path"] == ".example/skills/greet/SKILL.md" for r in data["resources"])
+
+
+# -- section 6: the resource kind and wsctl command of docs/examples/acme_snippets.py --------
+
+def _acme():
+    import importlib
+    import sys
+
+    sys.path.insert(0, str(REPO / "docs" / "examples"))
+    try:
+        return importlib.import_module("acme_snippets")
+    finally:
+        sys.path.pop(0)
+
+
+def test_acme_snippets_code_is_the_documented_code():
+    doc = (REPO / "docs" / "writing-plugins.md").read_text()
+    assert blocks_after(doc, "docs/examples/acme_snippets.py") == (REPO / "docs/examples/acme_snippets.py").read_text()
+
+
+def test_acme_snippets_kind_and_command(wsctl, wskit_pm, make_tree, wskit_home):
+    import json
+
+    from wskit.testing import register_plugin, write_tree
+
+    acme_snippets = _acme()
+    root = make_tree({".claude/snippets/hello.txt": "Hello!\n", ".claude/snippets/empty.txt": "  \n",
+                      ".claude/snippets/notes.md": "not a snippet"})
+    write_tree(wskit_home, {".claude/snippets/sig.txt": "-- \nme\n", ".claude/snippets/hello.txt": "user hello\n"})
+    wsctl("trust", "grant", str(root))
+    with register_plugin(wskit_pm, acme_snippets, name="acme"):
+        data = json.loads(wsctl("snippets", str(root), json=True).stdout)
+        inspect = json.loads(wsctl("inspect", str(root), json=True).stdout)
+        human = wsctl("snippets", str(root)).stdout
+    assert data["snippets"] == [
+        {"id": "project:hello", "name": "hello", "path": ".claude/snippets/hello.txt"},
+        {"id": "user:sig", "name": "sig", "path": ".claude/snippets/sig.txt"},
+    ]
+    assert "project:hello\t.claude/snippets/hello.txt" in human
+    assert inspect["counts"]["snippet"] == 2
+    assert any(d["code"] == "acme-snippet-empty" and d["path"].endswith("empty.txt") for d in inspect["diagnostics"])
+    assert wsctl("snippets", str(root)).exit_code == 2  # gone with the plugin
+
+
+def test_acme_snippets_refuses_a_linked_project_snippet(wsctl, wskit_pm, make_tree, tmp_path):
+    import json
+
+    from wskit.testing import register_plugin
+
+    acme_snippets = _acme()
+    (tmp_path / "secret.txt").write_text("outside\n")
+    root = make_tree({".claude/snippets/": None})
+    (root / ".claude/snippets/link.txt").symlink_to(tmp_path / "secret.txt")
+    wsctl("trust", "grant", str(root))
+    with register_plugin(wskit_pm, acme_snippets, name="acme"):
+        inspect = json.loads(wsctl("inspect", str(root), json=True).stdout)
+    assert inspect["counts"].get("snippet") == 0
+    assert any(d["code"] == "symlink" for d in inspect["diagnostics"])

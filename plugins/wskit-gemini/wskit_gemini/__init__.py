@@ -1,0 +1,112 @@
+"""wskit-gemini: Gemini CLI conventions for wskit, through public hookspecs only.
+
+What it adds (reference/conventions.md §3; docs/gemini.md):
+
+- ``.gemini/`` user and project folders as resource sources (skills under
+  ``skills/<name>/SKILL.md``, subagents under ``agents/*.md``, TOML commands
+  under ``commands/**/*.toml``), ranked just below ``.agents/`` of the same
+  scope (Gemini: ``.agents/skills`` wins within a tier);
+- extensions (``gemini-extension.json``) as namespaced content plugins, and
+  the resource kind ``gemini_extension`` describing each one;
+- ``GEMINI.md`` memory in the rule catalog (``wsctl rules``);
+- ``~/.gemini/trustedFolders.json`` as a trust source when the host sets
+  ``settings["gemini_trusted_folders"]``;
+- ``wsctl gemini memory``: the memory of a folder, assembled as Gemini does.
+
+Imports of the submodules happen inside the hooks, so registering the plugin
+costs almost nothing (``wsctl plugins --timings``).
+"""
+
+from __future__ import annotations
+
+import wskit
+
+__version__ = "0.1.0"
+
+#: Ranks of the ``.gemini`` folders: just below ``.agents`` (10 user, 20 project).
+USER_RANK, PROJECT_RANK = 9, 19
+#: Kinds read from ``.gemini`` folders. Their ``settings.json`` holds Gemini's own
+#: ``mcpServers`` and ``hooks`` schemas, which wskit's Claude-style settings
+#: loaders would misread, so MCP servers, LSP servers and hooks are not read there.
+FOLDER_KINDS = frozenset({"skill", "command", "agent"})
+
+
+def _gemini_dirs_builtin(profile) -> bool:
+    """Host ``gemini``: the built-in ``sources`` plugin already reads ``.gemini/``."""
+    return profile.host_dir == ".gemini"
+
+
+@wskit.hookimpl
+def wskit_resource_sources(binding, profile, trust):
+    """``~/.gemini`` (links followed) and, for a trusted project, ``<project>/.gemini``
+    (skills, TOML and markdown commands, agents: :data:`FOLDER_KINDS`)."""
+    if _gemini_dirs_builtin(profile):
+        return []
+    home = profile.require_home()
+    out = [wskit.ResourceSource(scope="user", root=str(home / ".gemini"), base=str(home), rank=USER_RANK,
+                                label="user:.gemini", follow_links=True, kinds=FOLDER_KINDS)]
+    if trust.trusted:
+        root = binding.source_root
+        out.append(wskit.ResourceSource(scope="project", root=str(root / ".gemini"), base=str(root),
+                                        rank=PROJECT_RANK, label="project:.gemini", kinds=FOLDER_KINDS))
+    return out
+
+
+@wskit.hookimpl
+def wskit_plugin_bundles(binding, profile, trust):
+    """One plugin-scope source per Gemini extension (project ones only when trusted)."""
+    from .extensions import find_extensions
+
+    exts, diags = find_extensions(profile.require_home(), binding.source_root if trust.trusted else None)
+    return [e.source(profile.name) for e in exts] + diags
+
+
+@wskit.hookimpl
+def wskit_resource_kinds():
+    from .kind import extension_kind
+
+    return [extension_kind()]
+
+
+@wskit.hookimpl
+def wskit_load_commands(source):
+    """TOML commands of ``.gemini`` folders and of extensions."""
+    from pathlib import Path
+
+    from .extensions import is_extension_source
+
+    if not (is_extension_source(source) or (source.plugin is None and Path(source.root).name == ".gemini")):
+        return None
+    from .commands import load_toml_commands
+
+    return load_toml_commands(source)
+
+
+@wskit.hookimpl
+def wskit_discover_rules(source, catalog_root, profile):
+    """``GEMINI.md`` memory files (see :mod:`wskit_gemini.memory`)."""
+    from .memory import discover_memory
+
+    return discover_memory(source, profile)
+
+
+@wskit.hookimpl
+def wskit_trust_decision(source_root, store, profile):
+    """``~/.gemini/trustedFolders.json``, when the host enables it and wskit's store has no decision."""
+    if profile is None or not (profile.settings or {}).get("gemini_trusted_folders"):
+        return None
+    try:
+        if store.decide(source_root).state != "unknown":
+            return None  # wskit's own decision stands
+    except Exception:
+        return None  # an unusable store: the built-in trust plugin reports it (fail closed)
+    from .trust import gemini_decision
+
+    return gemini_decision(source_root, profile.require_home())
+
+
+@wskit.hookimpl
+def wskit_register_commands(cli):
+    from .cli import gemini_group
+
+    cli.add_command(gemini_group)

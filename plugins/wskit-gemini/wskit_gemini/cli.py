@@ -1,0 +1,59 @@
+"""``wsctl gemini memory [PATH] [--for FILE]``: the memory of a folder, as Gemini CLI assembles it.
+
+It reads the workspace's rule catalog (public API: ``WorkspaceResources.catalog("rules")``)
+and prints the files that apply to ``PATH`` (the session's working folder) and,
+with ``--for``, the files newly applicable to a touched file (Gemini's
+just-in-time memory), each wrapped in ``--- Context from: <path> ---`` …
+``--- End of Context from: <path> ---``. JSON::
+
+    {"catalog_root", "files": [{"path", "source", "scope_dir", "bytes", "trigger"}]}
+
+``trigger`` is ``cwd`` or ``touched``; ``path`` is absolute.
+"""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from wskit.cli.context import WsctlContext, json_option
+
+
+@click.group("gemini")
+def gemini_group() -> None:
+    """Gemini CLI conventions (plugin wskit-gemini)."""
+
+
+@gemini_group.command("memory")
+@click.argument("path", required=False, default=".", type=click.Path(exists=True, file_okay=False))
+@click.option("--for", "targets", multiple=True, metavar="FILE", help="A file a tool touches (repeatable).")
+@json_option
+@click.pass_obj
+def memory_cmd(obj: WsctlContext, path: str, targets: tuple[str, ...]) -> None:
+    """Memory files that apply in PATH (and to --for files), in Gemini's order."""
+    ws = obj.resolve(path)
+    catalog = ws.catalog("rules")
+    files: list[tuple[str, object]] = []
+    if catalog is not None:
+        cwd = str(ws.binding.to_source(os.path.abspath(path)))
+        static = catalog.static_rules(cwd)
+        files = [("cwd", r) for r in static.files]
+        if targets:
+            mapped = [str(ws.binding.to_source(os.path.abspath(t))) for t in targets]
+            ctx = catalog.contextual_rules(cwd, mapped, static.ids)
+            files += [("touched", r) for r in ctx.files]
+    data = {
+        "catalog_root": str(ws.binding.source_root),
+        "files": [{"path": str(r.provenance.absolute_path), "source": r.source, "scope_dir": r.scope_dir,
+                   "bytes": r.bytes, "trigger": trig} for trig, r in files],
+    }
+
+    def human() -> None:
+        if not files:
+            click.echo("no memory files apply")
+        for _trig, r in files:
+            p = r.provenance.absolute_path
+            click.echo(f"--- Context from: {p} ---\n{r.body}\n--- End of Context from: {p} ---\n")
+
+    obj.emit(data, human)

@@ -1,0 +1,257 @@
+"""Gemini CLI custom commands: ``commands/**/*.toml`` (reference/conventions.md §3.3).
+
+Loading (:func:`load_toml_commands`): one command per file under the source's
+``commands/`` folder; the name is the path below it without ``.toml``, folders
+joined by ``:`` (``git/commit.toml`` -> ``git:commit``). Fields: ``prompt``
+(string, required) and ``description`` (string; default
+``Custom command from <file>``). A TOML syntax error skips the file with a
+``gemini-command-invalid-toml`` error naming the line (taken from tomllib's
+message); a file without a string ``prompt`` is a ``gemini-command-invalid``
+error. Resources are :class:`wskit.resources.command.Command` with
+``extra={"format": "gemini-toml"}``, so they share the ``command`` registry
+(and its namespacing) with markdown commands.
+
+Expansion (:func:`expand_toml_command`), in Gemini's order but with wskit's
+safety choices (design §5):
+
+1. ``@{path}`` is replaced by the file's text, or a folder's listing, read
+   through :mod:`wskit.safefs` inside the workspace root only;
+2. ``!{cmd}`` (balanced braces) runs only through the ``runner`` the integrator
+   passes (:data:`wskit.expand.Runner`); without one it stays as written with a
+   ``command-shell-not-run`` diagnostic; a failure injects the error and
+   ``[Shell command exited with an error]``;
+3. ``{{args}}`` is the raw argument text in the prompt and shell-quoted inside
+   ``!{...}``; without ``{{args}}``, arguments are appended after two newlines
+   as the full typed command (``/name args``).
+
+Placeholders are found in the template, never in argument text, so arguments
+cannot introduce a file read or a shell command.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import tomllib
+from pathlib import Path
+
+from wskit import safefs
+from wskit.expand import DEFAULT_FILE_CAP, DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Expansion, Runner
+from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, sha256_hex
+from wskit.resources.command import Command
+
+FORMAT = "gemini-toml"
+MAX_DEPTH = 8
+#: Largest command file read, in bytes.
+MAX_COMMAND_BYTES = 256 * 1024
+_SEGMENT = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
+_LINE = re.compile(r"\(at line (\d+), column (\d+)\)")
+
+
+def _diag(level: str, code: str, path: str, source: ResourceSource, message: str, line: int | None = None):
+    return Diagnostic(level=level, code=code, path=path, line=line, message=message, plugin=source.plugin)
+
+
+def _walk(source: ResourceSource, rel_dir: str, segs: tuple[str, ...], out: list, diags: list) -> None:
+    try:
+        entries = safefs.scan_dir(source.base, rel_dir, follow_links=source.follow_links)
+    except safefs.SafeFsError as err:
+        if err.code != "not-found" or segs:
+            diags.append(err.diagnostic(plugin=source.plugin))
+        return
+    for e in entries:
+        if e.name.startswith("."):
+            continue
+        rel = f"{rel_dir}/{e.name}"
+        if e.type == "dir":
+            if len(segs) + 2 > MAX_DEPTH:
+                diags.append(_diag("warning", "command-too-deep", f"{source.base}/{rel}", source,
+                                   f"command folder deeper than {MAX_DEPTH} levels is not read"))
+            else:
+                _walk(source, rel, (*segs, e.name), out, diags)
+        elif e.name.endswith(".toml"):
+            if e.type != "file":
+                diags.append(_diag("warning", "symlink" if e.type == "link" else "special-file",
+                                   f"{source.base}/{rel}", source,
+                                   f"command file is a {e.type}; not read in {source.scope.value} sources"))
+                continue
+            out.append((rel, (*segs, e.name[:-5])))
+
+
+def load_toml_commands(source: ResourceSource) -> LoadResult:
+    """Every TOML command of ``source`` (its ``command`` component folders, default ``commands``).
+
+    :returns: :class:`~wskit.models.LoadResult` of :class:`~wskit.resources.command.Command`.
+    """
+    import os
+
+    base_rel = os.path.relpath(source.root, source.base).replace(os.sep, "/")
+    files: list[tuple[str, tuple[str, ...]]] = []
+    diags: list[Diagnostic] = []
+    for sub in source.dirs_for("command", "commands"):
+        top = sub if base_rel == "." else f"{base_rel}/{sub}"
+        _walk(source, top, (), files, diags)
+    out: list[Command] = []
+    for rel, segs in sorted(files):
+        path = f"{source.base}/{rel}"
+        bad = [s for s in segs if not _SEGMENT.match(s)]
+        if bad:
+            diags.append(_diag("warning", "command-name-invalid", path, source,
+                               f"command path segment {bad[0]!r} must match [A-Za-z0-9_.-] (':' is the separator)"))
+            continue
+        cmd, d = _load_one(source, rel, segs)
+        diags += d
+        if cmd is not None:
+            out.append(cmd)
+    return LoadResult(resources=tuple(out), diagnostics=tuple(diags))
+
+
+def _load_one(source: ResourceSource, rel: str, segs: tuple[str, ...]) -> tuple[Command | None, list[Diagnostic]]:
+    path = f"{source.base}/{rel}"
+    try:
+        res = safefs.read_bytes(source.base, rel, max_bytes=MAX_COMMAND_BYTES, follow_links=source.follow_links)
+        text = safefs.decode_text(res.raw, res.path)
+    except safefs.SafeFsError as err:
+        return None, [err.diagnostic(plugin=source.plugin)]
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        m = _LINE.search(str(err))
+        line = getattr(err, "lineno", None) or (int(m.group(1)) if m else None)
+        return None, [_diag("error", "gemini-command-invalid-toml", path, source,
+                            f"TOML syntax error: {err}; command not loaded", line)]
+    prompt = data.get("prompt")
+    if not isinstance(prompt, str):
+        why = "has no top-level 'prompt'" if prompt is None else "'prompt' must be a string"
+        return None, [_diag("error", "gemini-command-invalid", path, source, f"command file {why}; not loaded")]
+    desc = data.get("description")
+    diags: list[Diagnostic] = []
+    if desc is not None and not isinstance(desc, str):
+        diags.append(_diag("warning", "gemini-command-invalid", path, source,
+                           "'description' must be a string; using the default"))
+        desc = None
+    name = ":".join(segs)
+    cid = f"plugin:{source.plugin}:{name}" if source.plugin else f"{source.scope.value}:{name}"
+    cmd = Command(
+        id=cid, name=name, description=desc or f"Custom command from {Path(rel).name}",
+        provenance=Provenance(scope=source.scope, source_root=source.base, path=rel, plugin=source.plugin,
+                              sha256=sha256_hex(res.raw)),
+        namespace=":".join(segs[:-1]) or None, body=prompt,
+        extra={"format": FORMAT, **{k: v for k, v in data.items() if k not in ("prompt", "description")}},
+    )
+    return cmd, diags
+
+
+# -- expansion ---------------------------------------------------------------
+
+_AT = re.compile(r"@\{([^}\n]*)\}")
+
+
+def _shell_spans(text: str) -> list[tuple[int, int, str]]:
+    """``!{...}`` spans with balanced braces: (start, end, inner)."""
+    out = []
+    i = 0
+    while (i := text.find("!{", i)) != -1:
+        depth, j = 1, i + 2
+        while j < len(text) and depth:
+            depth += {"{": 1, "}": -1}.get(text[j], 0)
+            j += 1
+        if depth:
+            break  # unbalanced: left as written
+        out.append((i, j, text[i + 2:j - 1]))
+        i = j
+    return out
+
+
+def expand_toml_command(
+    command: Command,
+    args: str = "",
+    runner: Runner | None = None,
+    *,
+    root: str | Path | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    output_cap: int = DEFAULT_OUTPUT_CAP,
+    file_cap: int = DEFAULT_FILE_CAP,
+) -> Expansion:
+    """Expand a Gemini TOML command (see the module docstring).
+
+    :param args: the raw argument text typed after the command name.
+    :param root: the workspace root for ``@{}`` and ``!{}``; default the command's
+        source root for project commands, else none (they then stay, with diagnostics).
+    :param timeout: seconds per ``!{}``; :param output_cap: bytes per ``!{}``; :param file_cap: bytes per ``@{}``.
+    :returns: :class:`wskit.expand.Expansion`; never raises for bad content.
+    """
+    path = str(command.provenance.absolute_path)
+    if root is None and command.scope.value in ("project", "local"):
+        root = command.provenance.source_root
+    diags: list[Diagnostic] = []
+
+    def diag(level, code, msg):
+        diags.append(Diagnostic(level=level, code=code, path=path, message=msg, plugin=command.plugin))
+
+    def inject(m: re.Match[str]) -> str:
+        ref = m.group(1).strip()
+        if root is None:
+            diag("warning", "command-file-refused", f"@{{{ref}}} not injected: no workspace root")
+            return m.group(0)
+        try:
+            try:
+                res = safefs.read_bytes(str(root), ref, max_bytes=file_cap)
+                return safefs.decode_text(res.raw, res.path)
+            except safefs.SafeFsError as err:
+                if err.code not in ("is-a-directory", "not-a-file"):
+                    raise
+                names = [e.name + ("/" if e.type == "dir" else "") for e in safefs.scan_dir(str(root), ref)]
+                return "\n".join(names)
+        except safefs.SafeFsError as err:
+            diag("warning", "command-file-refused", f"@{{{ref}}} not injected: {err.args[0]}")
+            return m.group(0)
+
+    # @{} first, on the template; then !{} and {{args}} on the result's template parts only
+    parts: list[tuple[str, bool]] = []  # (text, is_template)
+    pos = 0
+    body = command.body
+    for m in _AT.finditer(body):
+        parts.append((body[pos:m.start()], True))
+        parts.append((inject(m), False))
+        pos = m.end()
+    parts.append((body[pos:], True))
+    has_args = "{{args}}" in body
+    out: list[str] = []
+    for text, template in parts:
+        if not template:
+            out.append(text)
+            continue
+        last = 0
+        for start, end, inner in _shell_spans(text):
+            out.append(text[last:start].replace("{{args}}", args))
+            out.append(_run(inner.replace("{{args}}", shlex.quote(args)), runner, root, timeout, output_cap, diag,
+                            text[start:end]))
+            last = end
+        out.append(text[last:].replace("{{args}}", args))
+    result = "".join(out)
+    if not has_args and args.strip():
+        result = f"{result}\n\n/{command.name} {args}"
+    return Expansion(result, diags)
+
+
+def _run(cmd: str, runner, root, timeout, cap, diag, raw: str) -> str:
+    import subprocess
+
+    if runner is None or root is None:
+        why = "no runner was passed" if runner is None else "no workspace root"
+        diag("warning", "command-shell-not-run", f"{raw} was not executed: {why}")
+        return raw
+    try:
+        output = runner(cmd, str(root), timeout)
+    except subprocess.TimeoutExpired:
+        diag("error", "command-shell-failed", f"!{{{cmd}}} timed out after {timeout:g} s")
+        return f"[Shell command timed out after {timeout:g} s]"
+    except Exception as err:
+        diag("error", "command-shell-failed", f"!{{{cmd}}} failed: {err}")
+        return f"{err}\n[Shell command exited with an error]"
+    size = len(str(output).encode("utf-8"))
+    if size > cap:
+        diag("error", "command-output-too-large", f"!{{{cmd}}} printed {size} bytes, over the cap of {cap} bytes")
+        return f"[Shell command output exceeds {cap} bytes]"
+    return str(output).rstrip("\n")

@@ -1,0 +1,96 @@
+"""Reading Gemini CLI JSON files (comments allowed) and ``context.fileName``.
+
+Gemini CLI reads ``settings.json``, ``trustedFolders.json`` and
+``gemini-extension.json`` as JSON with comments (reference/conventions.md §3);
+they are parsed with the ``json5`` library (a superset), read through
+:mod:`wskit.safefs` (no links in project files, no FIFOs, size limit).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from wskit import safefs
+from wskit.models import Diagnostic
+
+#: Largest Gemini JSON file read, in bytes.
+MAX_JSON_BYTES = 1 << 20
+#: The default memory file name (``context.fileName`` replaces it).
+DEFAULT_CONTEXT_NAMES: tuple[str, ...] = ("GEMINI.md",)
+GEMINI_DIR = ".gemini"
+
+
+def read_jsonc(base: str | Path, rel: str, *, follow_links: bool = False, code: str = "gemini-json-invalid"
+               ) -> tuple[Any, list[Diagnostic]]:
+    """Parse ``base/rel`` as JSON with comments.
+
+    :returns: ``(data, diagnostics)``; ``data`` is None when the file is absent
+        (no diagnostic), refused by safe file access (its code), or unparseable
+        (``code``, with the line when the parser names one).
+    """
+    import json5
+
+    try:
+        res = safefs.read_bytes(str(base), rel, max_bytes=MAX_JSON_BYTES, follow_links=follow_links)
+        text = safefs.decode_text(res.raw, res.path)
+    except safefs.SafeFsError as err:
+        if err.code == "not-found":
+            return None, []
+        return None, [err.diagnostic()]
+    path = os.path.join(str(base), rel)
+    try:
+        return json5.loads(text), []
+    except ValueError as err:
+        m = re.search(r":(\d+) ", str(err))
+        return None, [Diagnostic(level="error", code=code, path=path, line=int(m.group(1)) if m else None,
+                                 message=f"not valid JSON: {err}")]
+
+
+def context_names(value: Any, path: str | None = None) -> tuple[tuple[str, ...] | None, list[Diagnostic]]:
+    """The memory file names of a ``context.fileName`` value (a string or a list of strings).
+
+    Names may hold sub-folders but no ``..`` and may not be absolute (Gemini CLI's rule).
+
+    :returns: the names (None when ``value`` is None) and diagnostics for refused entries.
+    """
+    if value is None:
+        return None, []
+    raw = [value] if isinstance(value, str) else value if isinstance(value, list) else None
+    if raw is None:
+        return None, [Diagnostic(level="error", code="gemini-settings-invalid", path=path,
+                                 message="context.fileName must be a string or a list of strings; using the default")]
+    out: list[str] = []
+    diags: list[Diagnostic] = []
+    for name in raw:
+        parts = name.replace("\\", "/").split("/") if isinstance(name, str) else []
+        if not parts or not name.strip() or name.startswith("/") or ".." in parts or "" in parts:
+            diags.append(Diagnostic(level="error", code="gemini-settings-invalid", path=path,
+                                    message=f"context.fileName entry {name!r} refused: a relative file name "
+                                    "without '..' is required"))
+            continue
+        if name not in out:
+            out.append(name)
+    return tuple(out), diags
+
+
+def memory_file_names(home: str | Path, project: str | Path | None) -> tuple[tuple[str, ...], list[Diagnostic]]:
+    """The configured memory file names: ``context.fileName`` of the project's
+    ``.gemini/settings.json`` (pass ``project`` only when it is trusted: Gemini
+    ignores it otherwise), else of ``~/.gemini/settings.json``, else ``GEMINI.md``.
+    """
+    diags: list[Diagnostic] = []
+    chosen: tuple[str, ...] | None = None
+    layers = [(home, True)] + ([(project, False)] if project is not None else [])
+    for base, follow in layers:
+        data, d = read_jsonc(base, f"{GEMINI_DIR}/settings.json", follow_links=follow, code="gemini-settings-invalid")
+        diags += d
+        ctx = data.get("context") if isinstance(data, dict) else None
+        if isinstance(ctx, dict) and "fileName" in ctx:
+            names, d = context_names(ctx["fileName"], os.path.join(str(base), GEMINI_DIR, "settings.json"))
+            diags += d
+            if names:
+                chosen = names
+    return chosen or DEFAULT_CONTEXT_NAMES, diags

@@ -1,0 +1,67 @@
+"""The resource kind ``gemini_extension``: one resource per loaded extension.
+
+It shows how a plugin adds a kind without a hookspec of its own: the
+:class:`~wskit.kinds.ResourceKind` names a ``loader`` callable that wskit calls
+for every source; it answers only for extension sources. The resource keeps
+what has no other home in wskit: the version, the context files and
+``excludeTools`` (a host applies them to its tool list).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from wskit.kinds import ResourceKind
+from wskit.models import LoadResult, Provenance, Resource, ResourceSource, sha256_hex
+
+KIND = "gemini_extension"
+
+
+class GeminiExtension(Resource):
+    """A Gemini CLI extension (``gemini-extension.json``).
+
+    :ivar version: manifest ``version`` (may be empty).
+    :ivar origin: ``user`` (``~/.gemini/extensions``) or ``project``.
+    :ivar context_files: context files, relative to the extension folder.
+    :ivar exclude_tools: manifest ``excludeTools``.
+    :ivar mcp_servers: names of the MCP servers it declares (ids ``plugin:<ext>:<server>``).
+    """
+
+    kind: Literal["gemini_extension"] = KIND
+    version: str = ""
+    origin: str = "user"
+    context_files: tuple[str, ...] = ()
+    exclude_tools: tuple[str, ...] = ()
+    mcp_servers: tuple[str, ...] = ()
+
+
+def load_extension_resource(source: ResourceSource) -> LoadResult:
+    """The :class:`GeminiExtension` of an extension source (an empty result for other sources).
+    Manifest problems are reported by the bundle hook, not again here."""
+    from wskit import safefs
+
+    from .extensions import MANIFEST, USER_RANK, is_extension_source, load_extension
+
+    if not is_extension_source(source):
+        return LoadResult()
+    origin = "user" if source.rank == USER_RANK else "project"
+    ext, _ = load_extension(source.root, origin, source.base, None)
+    if ext is None:
+        return LoadResult()
+    try:
+        raw = safefs.read_bytes(source.root, MANIFEST, follow_links=origin == "user").raw
+    except safefs.SafeFsError as err:
+        return LoadResult(diagnostics=(err.diagnostic(plugin=ext.name),))
+    res = GeminiExtension(
+        id=f"plugin:{ext.name}:{ext.name}", name=ext.name, description=ext.description,
+        provenance=Provenance(scope=source.scope, source_root=source.base, path=MANIFEST, plugin=ext.name,
+                              sha256=sha256_hex(raw)),
+        version=ext.version, origin=origin, context_files=ext.context_files, exclude_tools=ext.exclude_tools,
+        mcp_servers=tuple(sorted(ext.mcp_servers)),
+    )
+    return LoadResult(resources=(res,))
+
+
+def extension_kind() -> ResourceKind:
+    """The ``gemini_extension`` kind (loader: :func:`load_extension_resource`)."""
+    return ResourceKind(name=KIND, loader=load_extension_resource, default_dir="", plural="gemini_extensions")

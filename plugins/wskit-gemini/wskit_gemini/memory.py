@@ -1,0 +1,149 @@
+"""Gemini CLI hierarchical memory (``GEMINI.md``) as rule-catalog entries.
+
+Gemini CLI (reference/conventions.md §3.1–3.2) collects every configured
+memory file name (``context.fileName``, default ``GEMINI.md``) in each folder
+from the working folder up to the project root, and adds the files of folders
+a tool touches just in time; the assembly order is global, extension
+context files, then project files root to leaf. wskit's rule catalog already
+answers "which instruction files apply to this path, in which order"
+(static rules for the cwd, contextual rules for touched paths), so this module
+contributes the memory files through the public ``wskit_discover_rules`` hook:
+
+- user source (the home): ``~/.gemini/<name>`` (priority :data:`GLOBAL_PRIORITY`)
+  and the context files of user extensions (:data:`EXTENSION_PRIORITY`);
+- project source (a trusted catalog root): the context files of project
+  extensions, then every ``<folder>/<name>`` of the project
+  (:data:`PROJECT_PRIORITY` + the name's position, at most 69: after
+  ``<HOST>.md``, before ``.claude/rules``), each covering its folder's subtree.
+  Folders holding their own ``.git`` (nested repositories, where Gemini's upward
+  walk stops) and wskit's skipped folders (VCS, dependencies, caches) are not
+  walked; links are never followed in the project.
+
+Names come from ``context.fileName``: the user's ``~/.gemini/settings.json``
+for the global files (the rule hook's user call does not know whether the
+project is trusted, and Gemini ignores an untrusted project's settings), the
+project's ``.gemini/settings.json`` (else the user's) for project files.
+
+``@path`` imports are inlined by the rule catalog's loader with Gemini's depth
+of :data:`IMPORT_DEPTH`, confined to the project root (the home for user files).
+Names the built-in rules plugin already reads are left to it: in project
+folders ``AGENTS.md``/``AGENTS.override.md`` (agents conventions on),
+``CLAUDE.md`` (Claude conventions on) and ``<HOST>.md`` (``GEMINI.md`` for host
+``gemini``); in ``~/.gemini/`` for host ``gemini``, ``AGENTS.md``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from wskit import safefs
+from wskit.models import Diagnostic, LoadResult, ResourceSource, Scope
+from wskit.rules.discovery import SKIP_DIRS, load_rule_file
+from wskit.rules.model import RuleSettings
+
+from .config import GEMINI_DIR, memory_file_names
+from .extensions import find_extensions
+
+IMPORT_DEPTH = 5
+GLOBAL_PRIORITY = 61
+EXTENSION_PRIORITY = 62
+PROJECT_PRIORITY = 65
+
+
+def _builtin_names(profile) -> set[str]:
+    names = {profile.instruction_file}
+    if profile.claude_conventions:
+        names |= {"CLAUDE.md", "CLAUDE.local.md"}
+    if profile.agents_conventions:
+        names |= {"AGENTS.md", "AGENTS.override.md"}
+    return names
+
+
+def discover_memory(source: ResourceSource, profile) -> LoadResult | None:
+    """The memory files of a rule source (see the module docstring).
+
+    :param source: the ``user`` (home) or ``project`` (catalog root) rule source.
+    :param profile: the host profile (home, conventions, ``settings["rules"]``).
+    :returns: a :class:`~wskit.models.LoadResult` of :class:`~wskit.rules.model.RuleFile`
+        and diagnostics, or None for other scopes.
+    """
+    if profile is None or source.scope not in (Scope.USER, Scope.PROJECT):
+        return None
+    settings, _ = RuleSettings.from_profile(profile)
+    home = str(profile.require_home())
+    user = source.scope is Scope.USER
+    names, diags = memory_file_names(home, None if user else source.root)
+    if not user:  # the user's settings.json was reported by the user call already
+        user_settings = os.path.join(home, GEMINI_DIR, "settings.json")
+        diags = [d for d in diags if d.path != user_settings]
+    # names the built-in rules plugin reads itself: in project folders, and in ~/.<host>/ for host gemini
+    skip = _builtin_names(profile) if not user else (
+        {"AGENTS.md", "AGENTS.override.md"} if profile.host_dir == GEMINI_DIR else set())
+    names = tuple(n for n in names if n not in skip)
+    found: list = []
+    exts, _ = find_extensions(home, None if user else source.root)  # problems: reported by the bundle hook
+    for ext in exts:
+        if (ext.scope == "user") != user:
+            continue
+        for name in ext.context_files:
+            rel = os.path.relpath(os.path.join(ext.root, name), ext.base).replace(os.sep, "/")
+            _load(found, diags, ext.base, rel, "user" if user else "project", "", EXTENSION_PRIORITY,
+                  settings, follow=user, home=home if user else None)
+    if user:
+        for name in names:
+            rel = f"{GEMINI_DIR}/{name}"
+            if os.path.isfile(os.path.join(home, rel)):
+                _load(found, diags, home, rel, "user", "", GLOBAL_PRIORITY, settings, follow=True, home=home)
+    else:
+        for rel_dir, rel, name in _walk(source.root, names, settings, diags):
+            prio = PROJECT_PRIORITY + min(names.index(name), 4)
+            _load(found, diags, source.root, rel, "project", rel_dir, prio, settings, follow=False, home=None)
+    return LoadResult(resources=tuple(found), diagnostics=tuple(diags))
+
+
+def _load(found, diags, base, rel, source, scope_dir, priority, settings, *, follow, home) -> None:
+    rule, d = load_rule_file(base, rel, source=source, scope_dir=scope_dir, priority=priority,
+                             file_kind="instruction", follow_links=follow, settings=settings, home=home,
+                             import_depth=IMPORT_DEPTH)
+    diags.extend(d)
+    if rule is not None:
+        found.append(rule)
+
+
+def _walk(root: str, names: tuple[str, ...], settings: RuleSettings, diags: list[Diagnostic]):
+    """``(folder, file, name)`` triples (relative to ``root``) of every memory file in the project."""
+    skip = SKIP_DIRS | set(settings.extra_skip_dirs)
+    stack: list[tuple[str, int]] = [("", 0)]
+    while stack:
+        rel_dir, depth = stack.pop()
+        try:
+            entries = safefs.scan_dir(root, rel_dir or None)
+        except safefs.SafeFsError as err:
+            if err.code != "not-found":
+                diags.append(err.diagnostic(level="warning"))
+            continue
+        by = {e.name: e for e in entries}
+        if rel_dir and ("pyvenv.cfg" in by or os.path.lexists(os.path.join(root, rel_dir, ".git"))):
+            continue  # a nested repository (Gemini's walk stops at its .git) or a virtual environment
+        for name in names:
+            rel = f"{rel_dir}/{name}" if rel_dir else name
+            head = name.split("/", 1)[0]
+            e = by.get(head)
+            if e is None:
+                continue
+            if "/" in name:
+                if e.type != "dir" or not Path(root, rel).is_file() or Path(root, rel).is_symlink():
+                    continue
+            elif e.type == "link":
+                diags.append(Diagnostic(level="warning", code="symlink", path=os.path.join(root, rel),
+                                        message="memory file is a symbolic link; links are not followed in projects"))
+                continue
+            elif e.type != "file":
+                continue  # Gemini skips a folder named like the context file silently
+            yield rel_dir, rel, name
+        if settings.max_depth is not None and depth >= settings.max_depth:
+            continue
+        for e in reversed(entries):
+            if e.type == "dir" and e.name not in skip and e.name != GEMINI_DIR:
+                stack.append((f"{rel_dir}/{e.name}" if rel_dir else e.name, depth + 1))
