@@ -165,3 +165,11 @@ def test_deep_plugin_manifest_is_a_diagnostic(tmp_path):
     out = bounded(lambda: read_manifest(str(tmp_path)), 20)
     diags = out[-1] if isinstance(out, tuple) else out
     assert "json-too-deep" in {d.code for d in diags}
+
+
+def test_gemini_jsonc_nested_deep_is_a_diagnostic(tmp_path):
+    pytest.importorskip("json5")
+    config = pytest.importorskip("wskit_gemini.config")
+    (tmp_path / "settings.json").write_text('{"a": ' + DEEP + "}")
+    data, diags = bounded(lambda: config.read_jsonc(tmp_path, "settings.json"), 20)
+    assert data is None and [d.code for d in diags] == ["gemini-json-invalid"]

@@ -43,6 +43,11 @@ def read_jsonc(base: str | Path, rel: str, *, follow_links: bool = False, code: 
     path = os.path.join(str(base), rel)
     try:
         return json5.loads(text), []
+    except RecursionError:
+        # json5 recurses per nesting level: a file nested thousands deep must be
+        # a diagnostic, not an exception that takes the whole hook down
+        return None, [Diagnostic(level="error", code=code, path=path, line=None,
+                                 message="not valid JSON: nested too deeply")]
     except ValueError as err:
         m = re.search(r":(\d+) ", str(err))
         return None, [Diagnostic(level="error", code=code, path=path, line=int(m.group(1)) if m else None,
