@@ -17,6 +17,7 @@ from ..bundles.discovery import load_bundle
 from ..bundles.ledger import LedgerError, install, read_ledger, uninstall
 from ..bundles.marketplace import Marketplace, MarketplaceError, load_marketplace
 from ..errors import WskitError
+from .inspect import print_diagnostics
 from .context import WsctlContext, json_option, table
 
 
@@ -239,13 +240,15 @@ def marketplace_list_cmd(obj: WsctlContext, directory: str) -> None:
     """List the plugins of the marketplace in DIRECTORY and whether each can be installed."""
     mk = load_marketplace(directory)
     data = {"name": mk.name, "owner": mk.owner, "plugins": [
-        {"name": e.name, "source": e.source, "installable": e.installable, "reason": e.reason} for e in mk.plugins]}
+        {"name": e.name, "source": e.source, "installable": e.installable, "reason": e.reason} for e in mk.plugins],
+        "diagnostics": [d.to_json(mk.root) for d in mk.diagnostics]}
 
     def human() -> None:
         click.echo(f"{mk.name} ({mk.owner.get('name', '?')}): {len(mk.plugins)} plugins")
         click.echo(table([[e.name, "yes" if e.installable else "no",
                            e.source if isinstance(e.source, str) else e.source_kind, e.reason or ""]
                           for e in mk.plugins], ["PLUGIN", "INSTALLABLE", "SOURCE", "REASON"]))
+        print_diagnostics(mk.diagnostics, mk.root)
     obj.emit(data, human)
 
 
