@@ -119,6 +119,9 @@ class TrustStore:
                 data = tomllib.load(fh)
         except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
             raise TrustStoreError(f"trust store {self.path} is corrupt: {err}") from None
+        unknown = sorted(set(data) - {"version", "folder"})
+        if unknown:  # not ours (or damaged): never overwrite what we do not understand
+            raise TrustStoreError(f"trust store {self.path} has unknown keys {unknown}; refusing to use it")
         version = data.get("version", STORE_VERSION)
         if not isinstance(version, int) or version > STORE_VERSION:
             raise TrustStoreError(f"trust store {self.path} has unsupported version {version!r}")
