@@ -102,8 +102,26 @@ def json_option(f):
                         is_eager=False, help="Print one JSON document on stdout.")(f)
 
 
+_CONTROL = None
+
+
+def safe_text(value: object) -> str:
+    """``value`` as text fit for a terminal: C0 controls (but tab), DEL and C1
+    controls are shown as ``\\xNN`` escapes, so text from files (a skill's
+    description, a rule path) can never move the cursor, set the clipboard
+    (OSC 52) or otherwise drive the terminal."""
+    global _CONTROL
+    if _CONTROL is None:
+        import re
+
+        _CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+    text = str(value)
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
 def table(rows: list[list[str]], headers: list[str]) -> str:
-    """A plain, aligned text table."""
+    """A plain, aligned text table (cells pass through :func:`safe_text`)."""
+    rows = [[safe_text(c) for c in r] for r in rows]
     cols = [headers, *rows]
     widths = [max(len(str(r[i])) for r in cols) for i in range(len(headers))]
     lines = ["  ".join(str(h).ljust(w) for h, w in zip(headers, widths)).rstrip()]
