@@ -18,7 +18,7 @@ from ..bundles.ledger import LedgerError, install, read_ledger, uninstall
 from ..bundles.marketplace import Marketplace, MarketplaceError, load_marketplace
 from ..errors import WskitError
 from .inspect import print_diagnostics
-from .context import WsctlContext, json_option, table
+from .context import WsctlContext, json_option, table, safe_text
 
 
 def bundle_rows(obj: WsctlContext, path: str = ".") -> list[dict[str, Any]]:
@@ -73,7 +73,7 @@ def show_cmd(obj: WsctlContext, name: str, path: str) -> None:
     def human() -> None:
         click.echo(f"{b.name} {b.version or ''}  [{b.state}]  {b.origin}  {b.root}")
         if b.description:
-            click.echo(f"  {b.description}")
+            click.echo(safe_text(f"  {b.description}"))
         for i in b.issues:
             click.echo(f"  {i.level}: {i.code}: {i.message}")
         for rid in res:
