@@ -161,15 +161,34 @@ def _load(text: str) -> Any:
         loader.dispose()
 
 
+#: ``[a] [b c] [d]``: bracketed words side by side (an argument hint), which YAML rejects.
+_BRACKET_WORDS = re.compile(r"^\[[^\[\]]*\](?:\s+\[[^\[\]]*\])+$")
+_SIMPLE_KEY = re.compile(r"^([A-Za-z0-9_-]+[ \t]*:[ \t]+)(\S.*)$")
+
+
 def _quote_colon_values(text: str) -> str:
+    """One lenient retry: quote top-level values that contain ``": "`` (the
+    classic unquoted description) or that are not valid YAML on their own
+    (``argument-hint: [pr-number] [priority]``, as Claude Code's own docs write)."""
     out = []
     for line in text.split("\n"):
-        m = _KEY_VALUE.match(line)
-        if m and not m.group(2).lstrip().startswith(("'", '"', "[", "{", "|", ">")):
-            value = m.group(2).replace("\\", "\\\\").replace('"', '\\"')
-            line = f'{m.group(1)}"{value}"'
+        m = _SIMPLE_KEY.match(line)
+        if m:
+            value = m.group(2).rstrip()
+            plain_colon = ": " in value and not value.startswith(("'", '"', "[", "{", "|", ">"))
+            if plain_colon or (_BRACKET_WORDS.match(value) and not _parses(value)):
+                value = value.replace("\\", "\\\\").replace('"', '\\"')
+                line = f'{m.group(1)}"{value}"'
         out.append(line)
     return "\n".join(out)
+
+
+def _parses(value: str) -> bool:
+    try:
+        yaml.safe_load(value)
+    except yaml.YAMLError:
+        return False
+    return True
 
 
 def parse_frontmatter(text: str, path: str | None = None) -> Frontmatter:
@@ -218,7 +237,8 @@ def parse_frontmatter(text: str, path: str | None = None) -> Frontmatter:
                         code="yaml-quoted-retry",
                         path=path,
                         line=first_line,
-                        message="frontmatter is not valid YAML; loaded after quoting values that contain ': '",
+                        message="frontmatter is not valid YAML; loaded after quoting values that contain ': ' "
+                        "or are bracketed words like '[a] [b]'",
                     )
                 )
     if err is not None:

@@ -131,6 +131,9 @@ class TrustStore:
             # RecursionError: tomllib recurses per nesting level (a corrupt or
             # hostile store nested thousands deep must fail closed, not crash).
             raise TrustStoreError(f"trust store {self.path} is corrupt: {type(err).__name__}: {err}") from None
+        unknown = sorted(set(data) - {"version", "folder"})
+        if unknown:  # not ours (or damaged): never overwrite what we do not understand
+            raise TrustStoreError(f"trust store {self.path} has unknown keys {unknown}; refusing to use it")
         version = data.get("version", STORE_VERSION)
         if not isinstance(version, int) or version > STORE_VERSION:
             raise TrustStoreError(f"trust store {self.path} has unsupported version {version!r}")

@@ -30,6 +30,7 @@ from .. import jsonsafe, safefs
 from ..atomic import atomic_write
 from ..errors import WskitError
 from ..host import HostProfile
+from .manifest import NAME_RE
 from .marketplace import Marketplace, MarketplaceError
 
 LEDGER_VERSION = 1
@@ -136,6 +137,18 @@ def _copy_tree(src: str, dst: str, skipped: list[str]) -> None:
             skipped.append(os.path.relpath(entry.path, src))
 
 
+def _check_name(name: str) -> None:
+    """Plugin names become folder names: only kebab-case names are installable.
+
+    :raises LedgerError: for any other name (``/x``, ``../x``, ``a/b``, …).
+    """
+    if not isinstance(name, str) or not NAME_RE.match(name):
+        raise LedgerError(
+            f"cannot install plugin {name!r}: names must be kebab-case "
+            "(lowercase letters, digits and hyphens, 1-64 characters)"
+        )
+
+
 def install(profile: HostProfile, marketplace: Marketplace, name: str) -> dict[str, Any]:
     """Install plugin ``name`` of a local ``marketplace`` for the user.
 
@@ -148,6 +161,7 @@ def install(profile: HostProfile, marketplace: Marketplace, name: str) -> dict[s
         (nothing is done then).
     :raises LedgerError: the target folder exists and is not a managed install.
     """
+    _check_name(name)
     entry = marketplace.entry(name)
     if not entry.installable or entry.path is None:
         raise MarketplaceError(f"cannot install {name}@{marketplace.name}: {entry.reason}")
@@ -208,7 +222,13 @@ def uninstall(profile: HostProfile, name: str) -> dict[str, Any]:
         record = ledger.pop(name, None)
         if record is None:
             raise LedgerError(f"plugin {name!r} is not a managed install (see 'wsctl plugins list')")
-        root = Path(record["root"])
+        root = Path(record["root"]) if isinstance(record, dict) and isinstance(record.get("root"), str) else None
+        expected = plugins_dir(profile) / name
+        if root is None or not NAME_RE.match(name) or os.path.abspath(root) != os.path.abspath(expected):
+            raise LedgerError(
+                f"ledger entry {name!r} names the folder {root}, not {expected}; refusing to delete it "
+                "(the ledger may have been tampered with)"
+            )
         aside = None
         if root.exists():
             aside = tempfile.mkdtemp(prefix=f".{name}.", suffix=".removing", dir=root.parent)

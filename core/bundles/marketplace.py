@@ -102,6 +102,12 @@ def _entry(base: str, raw: dict[str, Any], plugin_root: Any) -> MarketplaceEntry
     src = raw["source"]
     strict = raw.get("strict", True) is not False
     common = dict(name=raw["name"], source=src, strict=strict, entry=raw)
+    from .manifest import NAME_RE
+
+    if not NAME_RE.match(raw["name"]):  # the name becomes a folder name on install
+        return MarketplaceEntry(source_kind="path" if isinstance(src, str) else "unknown",
+                                reason=f"plugin name {raw['name']!r} is not kebab-case; it cannot be installed",
+                                **common)
     if isinstance(src, str):
         rel = src
         if not rel.startswith(("./", "../")) and isinstance(plugin_root, str):

@@ -6,7 +6,7 @@ import click
 
 from ..models import display_path
 from .commands import kind_diagnostics
-from .context import WsctlContext, json_option, path_argument, table
+from .context import WsctlContext, json_option, path_argument, table, safe_text
 from .inspect import print_diagnostics
 
 
@@ -53,7 +53,7 @@ def show_cmd(obj: WsctlContext, name: str, path: str) -> None:
     data = {**_row(a, ws.binding.source_root), "skills": list(a.skills), "prompt": a.prompt}
 
     def human() -> None:
-        click.echo(f"{a.id} ({a.scope.value}, model {a.model}) — {a.description}")
+        click.echo(safe_text(f"{a.id} ({a.scope.value}, model {a.model}) — {a.description}"))
         if a.tools is not None:
             click.echo(f"tools: {', '.join(a.tools)}")
         click.echo("---")

@@ -17,7 +17,8 @@ from ..bundles.discovery import load_bundle
 from ..bundles.ledger import LedgerError, install, read_ledger, uninstall
 from ..bundles.marketplace import Marketplace, MarketplaceError, load_marketplace
 from ..errors import WskitError
-from .context import WsctlContext, json_option, table
+from .inspect import print_diagnostics
+from .context import WsctlContext, json_option, table, safe_text
 
 
 def bundle_rows(obj: WsctlContext, path: str = ".") -> list[dict[str, Any]]:
@@ -72,7 +73,7 @@ def show_cmd(obj: WsctlContext, name: str, path: str) -> None:
     def human() -> None:
         click.echo(f"{b.name} {b.version or ''}  [{b.state}]  {b.origin}  {b.root}")
         if b.description:
-            click.echo(f"  {b.description}")
+            click.echo(safe_text(f"  {b.description}"))
         for i in b.issues:
             click.echo(f"  {i.level}: {i.code}: {i.message}")
         for rid in res:
@@ -239,13 +240,15 @@ def marketplace_list_cmd(obj: WsctlContext, directory: str) -> None:
     """List the plugins of the marketplace in DIRECTORY and whether each can be installed."""
     mk = load_marketplace(directory)
     data = {"name": mk.name, "owner": mk.owner, "plugins": [
-        {"name": e.name, "source": e.source, "installable": e.installable, "reason": e.reason} for e in mk.plugins]}
+        {"name": e.name, "source": e.source, "installable": e.installable, "reason": e.reason} for e in mk.plugins],
+        "diagnostics": [d.to_json(mk.root) for d in mk.diagnostics]}
 
     def human() -> None:
         click.echo(f"{mk.name} ({mk.owner.get('name', '?')}): {len(mk.plugins)} plugins")
         click.echo(table([[e.name, "yes" if e.installable else "no",
                            e.source if isinstance(e.source, str) else e.source_kind, e.reason or ""]
                           for e in mk.plugins], ["PLUGIN", "INSTALLABLE", "SOURCE", "REASON"]))
+        print_diagnostics(mk.diagnostics, mk.root)
     obj.emit(data, human)
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -103,22 +102,29 @@ def json_option(f):
                         is_eager=False, help="Print one JSON document on stdout.")(f)
 
 
-_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]")
+_CONTROL = None
 
 
-def printable(text: object) -> str:
-    """``str(text)`` with control, bidirectional and invisible characters shown
-    as ``\\xNN`` / ``\\uNNNN`` escapes, so text strangers wrote (descriptions,
-    file names) cannot move the cursor, retitle or clear the terminal, or fake
-    output lines. Human output only: ``--json`` keeps values exact."""
-    return _UNPRINTABLE.sub(
-        lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", str(text)
-    )
+def safe_text(value: object) -> str:
+    """``value`` as text fit for a terminal: C0 controls (but tab), DEL and C1
+    controls are shown as ``\\xNN`` escapes, so text from files (a skill's
+    description, a rule path) can never move the cursor, set the clipboard
+    (OSC 52) or otherwise drive the terminal; bidirectional overrides and
+    invisible characters (U+200B-U+200F, U+202A-U+202E, U+2060-U+206F, U+FEFF)
+    as ``\\uNNNN``, so they cannot reorder or hide what is shown."""
+    global _CONTROL
+    if _CONTROL is None:
+        import re
+
+        _CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]")
+    text = str(value)
+    return _CONTROL.sub(
+        lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text)
 
 
 def table(rows: list[list[str]], headers: list[str]) -> str:
-    """A plain, aligned text table (cells made :func:`printable`)."""
-    rows = [[printable(c) for c in r] for r in rows]
+    """A plain, aligned text table (cells pass through :func:`safe_text`)."""
+    rows = [[safe_text(c) for c in r] for r in rows]
     cols = [headers, *rows]
     widths = [max(len(str(r[i])) for r in cols) for i in range(len(headers))]
     lines = ["  ".join(str(h).ljust(w) for h, w in zip(headers, widths)).rstrip()]

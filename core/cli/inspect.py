@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..models import display_path
-from .context import WsctlContext, json_option, path_argument, printable, table
+from .context import WsctlContext, json_option, path_argument, safe_text, table
 
 
 def resource_row(res, root) -> dict:
@@ -31,7 +31,7 @@ def print_diagnostics(diags, root) -> None:
         where = display_path(d.path, root) if d.path else ""
         if where and d.line:
             where += f":{d.line}"
-        click.echo(f"  {d.level:<7} {d.code:<24} {printable(where)} {printable(d.message)}".rstrip())
+        click.echo(safe_text(f"  {d.level:<7} {d.code:<24} {where} {d.message}".rstrip()))
 
 
 @click.command("inspect")

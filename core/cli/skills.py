@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..models import display_path
-from .context import WsctlContext, json_option, path_argument, table
+from .context import WsctlContext, json_option, path_argument, table, safe_text
 from .inspect import print_diagnostics
 
 
@@ -74,11 +74,11 @@ def show_cmd(obj: WsctlContext, name: str, path: str, file: str, args: str | Non
             "path": display_path(skill.provenance.absolute_path, ws.binding.source_root), **content.to_json()}
 
     def human() -> None:
-        click.echo(f"{skill.id} ({skill.scope.value}) — {skill.description}")
+        click.echo(safe_text(f"{skill.id} ({skill.scope.value}) — {skill.description}"))
         if content.clauses:
             click.echo(f"allowed-tools: {', '.join(data['allowed_tools'])}")
         click.echo(f"--- {content.file} (sha256 {content.content_hash[:12]})")
-        click.echo(content.content.rstrip("\n"))
+        click.echo("\n".join(safe_text(line) for line in content.content.rstrip("\n").split("\n")))
 
     obj.emit(data, human)
 

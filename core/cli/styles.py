@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .context import WsctlContext, json_option, path_argument, table
+from .context import WsctlContext, json_option, path_argument, table, safe_text
 
 
 @click.group("styles")
@@ -51,7 +51,7 @@ def show_cmd(obj: WsctlContext, style_id: str, path: str) -> None:
     data = {**_row(s), "prompt": s.prompt}
 
     def human() -> None:
-        click.echo(f"{s.id} ({data['source']}) — {s.description}")
+        click.echo(safe_text(f"{s.id} ({data['source']}) — {s.description}"))
         click.echo("---")
         click.echo(s.prompt)
 

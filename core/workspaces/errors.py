@@ -14,6 +14,7 @@ from ..errors import WskitError
 
 #: Every kind raised by this package (the public contract, docs/workspaces.md).
 ERROR_KINDS: frozenset[str] = frozenset({
+    "store_unusable",                # the SQLite database is damaged or not a database (fail closed)
     "invalid_tool_input",            # bad selector count, missing dir, bad branch name …
     "execution_root_violation",      # a write path escapes the execution root (A1)
     "cwd_escapes_execution_root",    # "cwd escapes execution root" (A1)

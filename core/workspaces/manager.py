@@ -31,7 +31,7 @@ class WorkspaceManager:
     :param agent_id: the agent (``[A-Za-z0-9][A-Za-z0-9._-]{0,63}``).
     :param host: host name: the agent home's runtime folder is ``.<host>/`` and
         managed worktrees go to ``<anchor-parent>/.<host>-worktrees-<repo>/``.
-    :param agent_home: the agent home folder (default ``<home>/.wskit/agents/<agent_id>``).
+    :param agent_home: the agent home folder (default ``<home>/.wskit/agent-homes/<agent_id>``, outside the ``agents/`` folder that ``~/.<host>/`` uses for subagent definitions).
     :param profile: the execution profile (managed worktrees on by default).
     On creation the agent home is ensured, registered, attached first, and made
     active (``shared_read``) when the agent has no active projection yet.
@@ -45,7 +45,7 @@ class WorkspaceManager:
         self.host = host
         self.profile = profile or ExecutionProfile()
         self.store = store or WorkspaceStore.for_home(home)
-        self.agent_home = normalize_lexical(agent_home or Path(home) / ".wskit" / "agents" / agent_id)
+        self.agent_home = normalize_lexical(agent_home or Path(home) / ".wskit" / "agent-homes" / agent_id)
         self._ensure_agent()
 
     # -- agent home ---------------------------------------------------------

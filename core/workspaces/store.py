@@ -56,7 +56,10 @@ class WorkspaceStore:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        self._init()
+        try:
+            self._init()
+        except sqlite3.DatabaseError as err:  # not a database, or damaged: fail closed, never a traceback
+            raise WorkspaceError("store_unusable", f"workspace database {self.path} is unusable: {err}") from None
 
     @classmethod
     def for_home(cls, home: str | os.PathLike[str]) -> "WorkspaceStore":
@@ -107,6 +110,10 @@ class WorkspaceStore:
                 conn.execute("ROLLBACK")
                 raise
             conn.execute("COMMIT")
+        except sqlite3.DatabaseError as err:
+            if isinstance(err, sqlite3.OperationalError) and "locked" in str(err):
+                raise
+            raise WorkspaceError("store_unusable", f"workspace database {self.path} is unusable: {err}") from None
         finally:
             conn.close()
 

@@ -170,3 +170,14 @@ def test_inspect_lists_instruction_files_and_rules(wsctl, make_tree):
     rules = sorted(r["path"] for r in data["resources"] if r["kind"] == "rule")
     assert rules == [".claude/rules/py.md", "AGENTS.md", "pkg/CLAUDE.md"]
     assert data["counts"]["rule"] == 3
+
+
+def test_terminal_escapes_in_descriptions_are_neutralised(wsctl, make_tree):
+    root = make_tree({".claude/skills/evil/SKILL.md":
+                      '---\nname: evil\ndescription: "ok \\e]52;c;cm0gLXJmIH4K\\a \\x9b31m done"\n---\nx\n'})
+    wsctl("trust", "grant", str(root))
+    out = wsctl("skills", "list", str(root)).stdout
+    assert "\x1b" not in out and "\x07" not in out and "\x9b" not in out
+    assert "\\x1b]52" in out and "done" in out
+    data = json.loads(wsctl("skills", "list", str(root), json=True).stdout)  # JSON keeps the data exact
+    assert "\x1b]52" in data["skills"][0]["description"]

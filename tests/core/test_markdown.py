@@ -66,3 +66,11 @@ def test_read_frontmatter_unclosed_within_limit(tmp_path: Path):
     with pytest.raises(SafeFsError) as info:
         read_frontmatter(tmp_path, "S.md", max_bytes=8192)
     assert info.value.code == "frontmatter-too-large"
+
+
+def test_claude_code_style_argument_hint_loads_with_a_warning():
+    fm = parse_frontmatter("---\ndescription: Review a PR\nargument-hint: [pr-number] [priority] [assignee]\n---\n", "c.md")
+    assert fm.ok and fm.data["argument-hint"] == "[pr-number] [priority] [assignee]"
+    assert [d.code for d in fm.diagnostics] == ["yaml-quoted-retry"]
+    ok = parse_frontmatter("---\nargument-hint: [pr-number]\n---\n")
+    assert ok.data["argument-hint"] == ["pr-number"] and not ok.diagnostics  # valid YAML is left alone

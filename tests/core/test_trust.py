@@ -111,3 +111,15 @@ def test_failed_write_keeps_old_state(tmp_path: Path, monkeypatch):
         store.grant(tmp_path)
     assert store.path.read_bytes() == before
     assert not [p for p in store.path.parent.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_store_with_foreign_keys_is_refused_not_overwritten(tmp_path: Path):
+    store = TrustStore.for_home(tmp_path / "home")
+    store.path.parent.mkdir(parents=True)
+    store.path.write_text('[projects]\n"/x" = 5\n')
+    os.chmod(store.path, 0o600)
+    with pytest.raises(TrustStoreError, match="unknown keys"):
+        store.decide(tmp_path)
+    with pytest.raises(TrustStoreError):
+        store.grant(tmp_path)
+    assert store.path.read_text() == '[projects]\n"/x" = 5\n'

@@ -30,7 +30,7 @@ def test_agent_home_is_an_always_attached_protected_workspace(manager, wskit_hom
     act = m.active()
     assert (act.workspace_id, act.execution_root_id, act.access_mode) == (
         "agent_home:a1", "canonical_root:agent_home:a1", "shared_read")
-    assert act.workspace_anchor == wskit_home / ".wskit" / "agents" / "a1"
+    assert act.workspace_anchor == wskit_home / ".wskit" / "agent-homes" / "a1"
     ws = m.store.get_workspace("agent_home:a1")
     assert (ws.workspace_alias, ws.workspace_kind, ws.owner_agent_id, ws.repo_name) == (
         "agent_home", "agent_home", "a1", "AgentHome")

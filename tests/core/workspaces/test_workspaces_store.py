@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import subprocess
 import sys
@@ -103,3 +104,19 @@ def test_two_processes_attach_and_occupy_concurrently_without_losing_records(wsk
     occ = [o for o in store.occupancies() if o.execution_root_id.startswith("canonical_root:ws_")]
     assert len(occ) == 48
     assert {(o.holder_agent_id) for o in occ} == set(agents)
+
+
+def test_corrupt_database_is_a_clear_error_not_a_traceback(tmp_path, wsctl, wskit_home):
+    import pytest as _pytest
+
+    from wskit.workspaces.errors import WorkspaceError
+    from wskit.workspaces.store import WorkspaceStore
+
+    db = wskit_home / ".wskit" / "workspaces.db"
+    db.parent.mkdir(parents=True, exist_ok=True)
+    db.write_bytes(os.urandom(4096))
+    with _pytest.raises(WorkspaceError) as info:
+        WorkspaceStore(db)
+    assert info.value.kind == "store_unusable"
+    res = wsctl("workspace", "list")
+    assert res.exit_code == 1 and res.stderr.startswith("error: ") and "unusable" in res.stderr
