@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from .. import jsonsafe
 from ..cli.context import WsctlContext, json_option
 from ..errors import WskitError
 from ..safefs import SafeFsError, decode_text, read_bytes
@@ -65,8 +66,8 @@ def hooks_run_cmd(obj: WsctlContext, event: str, path: str, payload_file: str | 
     payload = {}
     if payload_file:
         try:
-            payload = json.loads(read_user_file(payload_file))
-        except ValueError as err:
+            payload = jsonsafe.loads(read_user_file(payload_file), path=payload_file)
+        except (ValueError, SafeFsError) as err:
             raise WskitError(f"{payload_file}: not JSON: {err}") from None
         if not isinstance(payload, dict):
             raise WskitError(f"{payload_file}: the payload must be a JSON object")

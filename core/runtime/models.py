@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import jsonsafe
 from ..errors import UnknownResourceError
 from ..models import Diagnostic
 from ..safefs import SafeFsError, decode_text, read_bytes
@@ -134,7 +135,7 @@ def _read_layer(base: Path, rel: str, follow: bool) -> tuple[dict[str, Any] | No
             return None, None
         return None, err.diagnostic()
     try:
-        data = json.loads(decode_text(raw, path))
+        data = jsonsafe.loads(decode_text(raw, path), path=path)
     except (ValueError, SafeFsError) as err:
         line = getattr(err, "lineno", None)
         return None, Diagnostic(level="error", code="settings-invalid-json", path=path, line=line,

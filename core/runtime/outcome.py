@@ -7,6 +7,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import jsonsafe
+from ..safefs import SafeFsError
+
 #: Status of one hook run.
 STATUSES = ("success", "blocked", "error", "timeout", "skipped", "refused")
 
@@ -95,8 +98,8 @@ def parse_json_object(text: str) -> dict[str, Any] | None:
     if not s.startswith("{"):
         return None
     try:
-        value = json.loads(s)
-    except ValueError:
+        value = jsonsafe.loads(s)
+    except (ValueError, SafeFsError):  # hook stdout is untrusted: never a RecursionError
         return None
     return value if isinstance(value, dict) else None
 
