@@ -16,6 +16,7 @@ from ..bundles.active import bundle_source, find_bundles, plugin_counts
 from ..bundles.discovery import load_bundle
 from ..bundles.ledger import LedgerError, install, read_ledger, uninstall
 from ..bundles.marketplace import Marketplace, MarketplaceError, load_marketplace
+from .. import jsonsafe
 from ..errors import WskitError
 from .inspect import print_diagnostics
 from .context import WsctlContext, json_option, table, safe_text
@@ -182,8 +183,8 @@ def _set_enabled(obj: WsctlContext, name: str, value: bool, scope: str, path: st
         if not stat.S_ISREG(st.st_mode):
             raise WskitError(f"{target} is not a regular file; not changed")
         try:
-            data = json.loads(target.read_text(encoding="utf-8"))
-        except ValueError as err:
+            data = jsonsafe.loads(target.read_bytes(), path=str(target))
+        except (ValueError, OSError, WskitError) as err:
             raise WskitError(f"{target} is not valid JSON ({err}); not changed") from None
         if not isinstance(data, dict):
             raise WskitError(f"{target} does not hold a JSON object; not changed")
