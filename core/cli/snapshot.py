@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from ..atomic import atomic_write
@@ -21,6 +23,8 @@ def snapshot_cmd(obj: WsctlContext, path: str, output: str | None) -> None:
     session = snapshot(ws)
     state = session.state()
     text = state.to_json()
+    if output is not None and not os.path.isdir(os.path.dirname(os.path.abspath(output))):
+        raise click.BadParameter(f"folder of {output} does not exist", param_hint="-o/--output")
     if output is None:
         click.echo(text)
         return
