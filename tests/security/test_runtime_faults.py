@@ -169,3 +169,69 @@ def test_mcp_server_failing_initialise_is_a_clear_error(name, code, project, mcp
     finally:
         bounded(s.close, 60)
     _no_children_left(before)
+
+
+@pytest.fixture
+def five_mb_server():
+    """A loopback HTTP server that answers every POST with 5 MB (a streaming body, no Content-Length)."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class H(BaseHTTPRequestHandler):
+        def log_message(self, *a):
+            pass
+
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            self.send_response(200)
+            self.end_headers()
+            chunk = b"x" * 65536
+            try:
+                for _ in range(80):  # 5 MiB
+                    self.wfile.write(chunk)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client stopped reading at its cap: what we want
+
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), H)
+    t = threading.Thread(target=srv.serve_forever, daemon=True)
+    t.start()
+    yield f"http://127.0.0.1:{srv.server_address[1]}/hook"
+    srv.shutdown()
+    srv.server_close()
+
+
+def test_http_hook_returning_5_mb_is_capped_and_an_error(project, five_mb_server):
+    s = _session(project, _hook("PreToolUse", "flood", type="http", url=five_mb_server, timeout=10))
+    attach(s, RuntimeOptions(hooks=HookRunnerConfig(http_policy=UrlPolicy.local_testing())))
+    out = bounded(lambda: s.runtime.hooks.run("PreToolUse", {"tool_name": "Bash", "tool_input": {"command": "ls"}}),
+                  30)
+    r = out.results[0]
+    assert r.status == "error" and "byte limit" in r.message
+    assert not out.blocked
+    s2 = _session(project, _hook("PreToolUse", "fine", command="exit 0"))  # the runtime keeps working
+    attach(s2, RuntimeOptions())
+    assert s2.runtime.hooks.run("PreToolUse", {"tool_name": "Read"}).results[0].status == "success"
+
+
+def test_lsp_server_that_exits_immediately_is_a_clear_error(project):
+    wskit_lsp = pytest.importorskip("wskit_lsp")
+    from wskit.plugin.hooks import WskitHooks
+    from wskit.plugin.manager import make_plugin_manager
+    from wskit.resources.servers import LspServer
+
+    pm = make_plugin_manager(load_entrypoints=False, env={})
+    pm.register(wskit_lsp, name="lsp-client")
+    prov = provenance("user", Path("/nonexistent-home"), ".lsp.json", {"quitter": {}})
+    quitter = LspServer(id="user:quitter", name="quitter", command=sys.executable, args=("-c", "raise SystemExit(3)"),
+                        extension_to_language={".py": "python"}, max_restarts=1, startup_timeout=5000,
+                        provenance=prov)
+    (project / "a.py").write_text("x = 1\n")
+    before = set(live_children())
+    b = Binding(source_root=project, execution_root=project, cwd=project)
+    s = session_from_resources(b, [quitter], hooks=WskitHooks(pm))
+    try:
+        with pytest.raises(wskit_lsp.LspError) as info:
+            bounded(lambda: s.lsp.did_open(project / "a.py"), 60)
+        assert "quitter" in str(info.value)
+    finally:
+        s.close()
+    _no_children_left(before)
