@@ -35,8 +35,13 @@ def ancestors(rel: str) -> list[str]:
     """``""`` and every prefix folder of ``rel``, ending with ``rel`` itself (``"a/b"`` → ``["", "a", "a/b"]``)."""
     if not rel:
         return [""]
-    parts = rel.split("/")
-    return ["", *("/".join(parts[: i + 1]) for i in range(len(parts)))]
+    out = [""]
+    i = rel.find("/")
+    while i != -1:
+        out.append(rel[:i])
+        i = rel.find("/", i + 1)
+    out.append(rel)
+    return out
 
 
 def is_ancestor(scope: str, rel: str) -> bool:
@@ -91,6 +96,7 @@ class RuleCatalog:
     def __init__(self, root: str | Path, rules: Iterable[RuleFile], *, diagnostics: Iterable[Diagnostic] = (),
                  settings: RuleSettings | None = None, trusted: bool = True, home: str | Path | None = None) -> None:
         self.root = str(root)
+        self._prefix = self.root.rstrip(os.sep) + os.sep
         self.home = None if home is None else str(home)
         self.trusted = trusted
         self.settings = settings or RuleSettings()
@@ -117,6 +123,11 @@ class RuleCatalog:
         self._scopes = MappingProxyType({k: tuple(v) for k, v in scopes.items()})
         self._user = tuple(user)
         self._matchers = MappingProxyType(matchers)
+        # the query index (issue 8, B4): per scope folder, (id, rule, matcher or None for an
+        # unconditional rule), so a contextual query does no property or mapping lookups per rule
+        self._query_user = tuple((r.id, r, matchers.get(r.id) if r.patterns else None) for r in user)
+        self._query_scopes = {k: tuple((r.id, r, matchers.get(r.id) if r.patterns else None) for r in v)
+                              for k, v in scopes.items()}
         self.diagnostics: tuple[Diagnostic, ...] = tuple(diags)
 
     @classmethod
@@ -157,15 +168,19 @@ class RuleCatalog:
 
     def relative(self, path: str | os.PathLike[str]) -> str | None:
         """``path`` (absolute, or relative to the root) relative to the root with ``/``; None when outside."""
+        # lexical first: no file-system call on the query path (issue 8, B4); the
+        # realpath fallback only runs for a path that is lexically outside the root
         p = os.path.normpath(os.path.join(self.root, os.fspath(path)))
         if p == self.root:
             return ""
+        prefix = self._prefix
+        if p.startswith(prefix):
+            return p[len(prefix):] if os.sep == "/" else p[len(prefix):].replace(os.sep, "/")
         real = os.path.realpath(p)
-        for cand in (p, real):
-            if cand.startswith(self.root.rstrip(os.sep) + os.sep):
-                return cand[len(self.root.rstrip(os.sep)) + 1:].replace(os.sep, "/")
-            if cand == self.root:
-                return ""
+        if real.startswith(prefix):
+            return real[len(prefix):].replace(os.sep, "/")
+        if real == self.root:
+            return ""
         return None
 
     def applies(self, rule: RuleFile, rel: str) -> bool:
@@ -240,16 +255,29 @@ class RuleCatalog:
         loaded = set(loaded_ids)
         trig = self.triggers(target_paths)
         chosen: dict[str, RuleFile] = {}
+        scopes = self._query_scopes
         for rel in trig:
-            for r in self.candidates(rel):
-                if r.id in loaded or r.id in chosen:
+            # user rules count as root scope; a project rule found under an ancestor scope
+            # is in scope by construction, so only its patterns are left to test
+            for rid, r, m in self._query_user:
+                if rid in loaded or rid in chosen or m is None:
+                    continue  # unconditional user rules are static
+                if m.match(rel):
+                    chosen[rid] = r
+            for scope in ancestors(rel):
+                entries = scopes.get(scope)
+                if entries is None:
                     continue
-                if not r.conditional:
-                    if r.source == "user" or is_ancestor(r.scope_dir, cwd_rel):
-                        continue  # static
-                    chosen[r.id] = r
-                elif self.applies(r, rel):
-                    chosen[r.id] = r
+                sub = rel[len(scope) + 1:] if scope else rel
+                static = is_ancestor(scope, cwd_rel)
+                for rid, r, m in entries:
+                    if rid in loaded or rid in chosen:
+                        continue
+                    if m is None:
+                        if not static:
+                            chosen[rid] = r
+                    elif m.match(sub):
+                        chosen[rid] = r
         kept, skipped = apply_budget(self.order(chosen.values()), budget)
         return RuleSelection("contextual", tuple(kept), tuple(skipped), trig, budget)
 

@@ -144,7 +144,7 @@ class PathMatcher:
     :ivar patterns: the usable patterns. :ivar problems: refused patterns.
     """
 
-    __slots__ = ("patterns", "problems", "_regex")
+    __slots__ = ("patterns", "problems", "_regex", "_filters")
 
     def __init__(self, patterns: tuple[str, ...], max_length: int | None = None) -> None:
         usable: list[str] = []
@@ -172,10 +172,27 @@ class PathMatcher:
         self.patterns = tuple(usable)
         self.problems = tuple(problems)
         self._regex = re.compile("|".join(f"(?:{r})" for r in regexes)) if regexes else _NEVER
+        filters = tuple(literal_filter(p) for p in usable)
+        # None: some pattern has no literal part, so every path goes to the regular expression
+        self._filters = None if any(f == ("", "") for f in filters) else filters
 
     def match(self, rel_path: str) -> bool:
-        """True when some usable pattern matches ``rel_path`` (``/`` separators, no leading ``/``)."""
-        return bool(rel_path) and self._regex.match(rel_path) is not None
+        """True when some usable pattern matches ``rel_path`` (``/`` separators, no leading ``/``).
+
+        A path that fails every pattern's :func:`literal_filter` (a necessary
+        condition) is refused without running the regular expression (issue 8, B4).
+        """
+        if not rel_path:
+            return False
+        filters = self._filters
+        if filters is not None:
+            slash = rel_path[-1] == "/"
+            for pre, suf in filters:
+                if rel_path.startswith(pre) and (slash or rel_path.endswith(suf)):
+                    break
+            else:
+                return False
+        return self._regex.match(rel_path) is not None
 
     def matching_pattern(self, rel_path: str) -> str | None:
         """The first usable pattern that matches ``rel_path`` (for ``wsctl rules explain``)."""
@@ -183,6 +200,36 @@ class PathMatcher:
             if rel_path and wcglob.globmatch(rel_path, p, flags=FLAGS):
                 return p
         return None
+
+
+_SPECIAL = frozenset("*?[]{}\\!")
+
+
+def literal_filter(pattern: str) -> tuple[str, str]:
+    """A necessary condition for ``pattern`` to match a path: ``(prefix, suffix)``.
+
+    ``prefix`` is the pattern's literal start (before the first glob character),
+    cut before its last ``/`` and before any ``//``; ``suffix`` its literal end
+    (after the last glob character) from its last ``/`` on. A path the pattern
+    matches starts with ``prefix`` and, unless it ends with ``/``, ends with
+    ``suffix`` (property-tested against :func:`reference_match`). ``("", "")``
+    when the pattern has no literal part.
+    """
+    i = 0
+    while i < len(pattern) and pattern[i] not in _SPECIAL:
+        i += 1
+    prefix = pattern[:i]
+    if "//" in prefix:
+        prefix = prefix[: prefix.index("//")]
+    prefix = prefix[: prefix.rfind("/")] if "/" in prefix else prefix
+    j = len(pattern)
+    while j > 0 and pattern[j - 1] not in _SPECIAL:
+        j -= 1
+    if j > 0 and pattern[j - 1] == "\\" and j < len(pattern):
+        j += 1  # the escaped character itself may not be literal
+    suffix = pattern[j:]
+    suffix = suffix[suffix.rfind("/") + 1:]
+    return prefix, suffix
 
 
 def reference_match(rel_path: str, pattern: str) -> bool:
