@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pathspec
 
-from .. import safefs
+from .. import changes, safefs, safewalk
 from ..markdown import parse_frontmatter
 from ..models import Diagnostic, Provenance, Scope
 from .imports import expand_imports
@@ -64,6 +64,16 @@ def _join(a: str, b: str) -> str:
     return f"{a}/{b}" if a else b
 
 
+_MEMO_TAG = "wskit.rules.walk"
+_GITIGNORE_TAG = "wskit.rules.gitignore"
+#: Folder descriptors a walk keeps open at most (one per level of depth).
+_MAX_HELD = 64
+
+
+def _same_specs(a: tuple, b: tuple) -> bool:
+    return len(a) == len(b) and all(x[0] == y[0] and x[1] is y[1] for x, y in zip(a, b))
+
+
 class _Walker:
     def __init__(self, root: str, profile, settings: RuleSettings) -> None:
         self.root = root
@@ -75,6 +85,10 @@ class _Walker:
         self.skip = SKIP_DIRS | set(settings.extra_skip_dirs)
         self.found: dict[str, Candidate] = {}
         self.diags: list[Diagnostic] = []
+        #: names a folder listing keeps (everything the walk looks up by name)
+        self.interesting = frozenset({
+            "CLAUDE.md", "AGENTS.md", "AGENTS.override.md", "CLAUDE.local.md", ".gitignore", "pyvenv.cfg",
+            ".claude", self.host_dir, self.host_file, *settings.fallback_filenames})
 
     def add(self, rel: str, source: str, scope: str, key: str, kind: str = "instruction") -> None:
         self.found.setdefault(rel, Candidate(rel, source, scope, PRIORITY[key], kind))
@@ -98,7 +112,20 @@ class _Walker:
             return None
 
     def gitignore(self, rel_dir: str) -> pathspec.GitIgnoreSpec | None:
+        """The parsed ``.gitignore`` of ``rel_dir``: the previous load's object when the
+        file is unchanged (so decisions that depend on it can be reused too)."""
         rel = _join(rel_dir, ".gitignore")
+        path = os.path.join(self.root, rel)
+        prev = changes.reuse(path)
+        if type(prev) is tuple and len(prev) == 3 and prev[0] == _GITIGNORE_TAG:
+            self.diags.extend(prev[2])
+            return prev[1]
+        mark = len(self.diags)
+        spec = self._parse_gitignore(rel)
+        changes.remember(path, False, (_GITIGNORE_TAG, spec, tuple(self.diags[mark:])))
+        return spec
+
+    def _parse_gitignore(self, rel: str) -> pathspec.GitIgnoreSpec | None:
         try:
             res = safefs.read_bytes(self.root, rel, max_bytes=1024 * 1024)
             return pathspec.GitIgnoreSpec.from_lines(safefs.decode_text(res.raw, res.path).split("\n"))
@@ -130,15 +157,75 @@ class _Walker:
         return found is not None and found[0] == "worktree"
 
     def walk(self) -> None:
-        stack: list[tuple[str, int, tuple]] = [("", 0, ())]
-        while stack:
-            rel_dir, depth, specs = stack.pop()
-            entries = self.scan(rel_dir)
-            if entries is None:
-                continue
-            by = {e.name: e for e in entries}
+        """Depth-first walk, pre-order, children in reverse name order (the order of
+        diagnostics since issue 3). Each folder is listed once through a descriptor
+        opened from its parent's (:mod:`wskit.safewalk`); on a reload, a folder
+        whose stat signature is unchanged is not listed again (its memo is reused,
+        :func:`wskit.changes.reuse`), nor are its ``ignored``/skip decisions redone
+        when the ``.gitignore`` specs above it are the same objects (issue 8, B1/B3)."""
+        frames: list[list] = []
+        try:
+            self._enter("", 0, (), None, "", frames)
+            while frames:
+                frame = frames[-1]
+                children = frame[4]
+                if not children:
+                    frames.pop()
+                    if frame[3] is not None:
+                        os.close(frame[3])
+                    continue
+                name = children.pop()
+                self._enter(_join(frame[0], name), frame[1] + 1, frame[2], frame[3], name, frames)
+        finally:
+            for frame in frames:
+                if frame[3] is not None:
+                    os.close(frame[3])
+
+    def _open(self, rel_dir: str, parent_fd: int | None, name: str, shown: str) -> int | None:
+        try:
+            if not rel_dir:
+                return safewalk.open_root(self.root)
+            if parent_fd is not None:
+                return safewalk.open_child(parent_fd, name, shown)
+            return safefs._open_dir_chain(self.root, rel_dir.split("/"), shown, False)
+        except safefs.SafeFsError as err:
+            changes.note(shown, False)
+            if err.code != "not-found":
+                self.diags.append(err.diagnostic(level="warning"))
+            return None
+
+    def _listing(self, rel_dir: str, parent_fd: int | None, name: str, shown: str) -> tuple[list | None, int | None]:
+        """The folder's memo entry (reused when unchanged) and its descriptor when it was opened."""
+        prev = changes.reuse(shown)
+        if type(prev) is list and prev and prev[0] == _MEMO_TAG:
+            return prev, None
+        fd = self._open(rel_dir, parent_fd, name, shown)
+        if fd is None:
+            return None, None
+        try:
+            listing = safewalk.list_fd(fd, shown)
+        except OSError as err:
+            os.close(fd)
+            self.diags.append(safefs._oserror(err, shown, final=False).diagnostic(level="warning"))
+            return None, None
+        by = {n: e for n in self.interesting if (e := listing.get(n)) is not None}
+        git = ".git" in listing._entries and safewalk.entry_type(listing._entries[".git"]) in ("file", "link")
+        memo = [_MEMO_TAG, by, tuple(sorted(listing.dirs)), git, None]
+        changes.remember(shown, False, memo)
+        return memo, fd
+
+    def _enter(self, rel_dir: str, depth: int, specs: tuple, parent_fd: int | None, name: str,
+               frames: list[list]) -> None:
+        shown = os.path.join(self.root, rel_dir) if rel_dir else self.root
+        memo, fd = self._listing(rel_dir, parent_fd, name, shown)
+        if memo is None:
+            return
+        try:
+            _tag, by, dirs, git, decision = memo
+            if rel_dir and git and self.linked_worktree(rel_dir):
+                return  # a worktree checked out inside the project holds copies of its rules
             if rel_dir and "pyvenv.cfg" in by:
-                continue  # a virtual environment under any name
+                return  # a virtual environment under any name
             if self.settings.honour_gitignore and by.get(".gitignore") and by[".gitignore"].type == "file":
                 spec = self.gitignore(rel_dir)
                 if spec is not None:
@@ -148,13 +235,40 @@ class _Walker:
                 if conv and cfg in by and by[cfg].type == "dir" and not self.ignored(_join(rel_dir, cfg), True, specs):
                     self.config_dir(rel_dir, cfg, specs)
             if self.settings.max_depth is not None and depth >= self.settings.max_depth:
+                return
+            if decision is not None and _same_specs(decision[0], specs):
+                children, diags = decision[1], decision[2]
+            else:
+                children, diags = self._children(rel_dir, dirs, specs)
+                memo[4] = (specs, children, diags)
+            self.diags.extend(diags)
+            if children:
+                if fd is not None and len(frames) >= _MAX_HELD:
+                    os.close(fd)  # very deep trees: children open from the root instead
+                    fd = None
+                frames.append([rel_dir, depth, specs, fd, list(children)])
+                fd = None
+        finally:
+            if fd is not None:
+                os.close(fd)
+
+    def _children(self, rel_dir: str, dirs: tuple[str, ...], specs: tuple) -> tuple[tuple[str, ...], tuple]:
+        out: list[str] = []
+        diags: list[Diagnostic] = []
+        for name in dirs:
+            if name in self.skip or name in (".claude", self.host_dir):
                 continue
-            for e in entries:
-                if e.type != "dir" or e.name in self.skip or e.name in (".claude", self.host_dir):
+            sub = _join(rel_dir, name)
+            if "\\" in name or ":" in name:  # what safefs.split_relative refuses in a listed name
+                try:
+                    safefs.split_relative(sub)
+                except safefs.SafeFsError as err:
+                    if err.code != "not-found":
+                        diags.append(err.diagnostic(level="warning"))
                     continue
-                sub = _join(rel_dir, e.name)
-                if not self.ignored(sub, True, specs) and not self.linked_worktree(sub):
-                    stack.append((sub, depth + 1, specs))
+            if not self.ignored(sub, True, specs):
+                out.append(name)
+        return tuple(out), tuple(diags)
 
     def _file(self, rel_dir: str, by: dict, name: str, specs: tuple, *, gitignore: bool = True) -> str | None:
         e = by.get(name)
