@@ -26,7 +26,7 @@ from .model import (
     RuleFile, RuleProvenanceMismatch, RuleQueryError, RuleSelection, RuleSettings, SkippedRule,
     provenance_digest,
 )
-from .patterns import PathMatcher
+from .patterns import PathMatcher, compiled
 
 Policy = Literal["strict", "refresh"]
 
@@ -119,7 +119,7 @@ class RuleCatalog:
         for r in ordered:
             (user if r.source == "user" else scopes.setdefault(r.scope_dir, [])).append(r)
             if r.conditional:
-                matchers[r.id] = PathMatcher(r.patterns, self.settings.max_pattern_length)
+                matchers[r.id] = compiled(r.patterns, self.settings.max_pattern_length)
         self._scopes = MappingProxyType({k: tuple(v) for k, v in scopes.items()})
         self._user = tuple(user)
         self._matchers = MappingProxyType(matchers)

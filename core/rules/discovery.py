@@ -30,7 +30,7 @@ from ..markdown import parse_frontmatter
 from ..models import Diagnostic, Provenance, Scope
 from .imports import expand_imports
 from .model import PRIORITY, RuleFile, RuleSettings, rule_digest, rule_id
-from .patterns import PathMatcher, normalise, split_paths
+from .patterns import compiled, normalise, split_paths
 
 #: Folder names never walked (VCS, dependencies, virtual environments, caches, build output).
 SKIP_DIRS = frozenset({
@@ -84,14 +84,20 @@ class _Walker:
         self.host_file = profile.instruction_file
         self.skip = SKIP_DIRS | set(settings.extra_skip_dirs)
         self.found: dict[str, Candidate] = {}
+        self.added: list[Candidate] = []  # self.found in insertion order
         self.diags: list[Diagnostic] = []
+        #: what a folder's cached decisions depend on besides its listing and the specs
+        self.config_key = (self.skip, self.claude, self.agents, self.host_dir, self.host_file,
+                           settings.fallback_filenames, settings.honour_gitignore)
         #: names a folder listing keeps (everything the walk looks up by name)
         self.interesting = frozenset({
             "CLAUDE.md", "AGENTS.md", "AGENTS.override.md", "CLAUDE.local.md", ".gitignore", "pyvenv.cfg",
             ".claude", self.host_dir, self.host_file, *settings.fallback_filenames})
 
     def add(self, rel: str, source: str, scope: str, key: str, kind: str = "instruction") -> None:
-        self.found.setdefault(rel, Candidate(rel, source, scope, PRIORITY[key], kind))
+        if rel not in self.found:
+            cand = self.found[rel] = Candidate(rel, source, scope, PRIORITY[key], kind)
+            self.added.append(cand)
 
     def refuse_link(self, rel: str) -> None:
         self.diags.append(Diagnostic(
@@ -230,17 +236,29 @@ class _Walker:
                 spec = self.gitignore(rel_dir)
                 if spec is not None:
                     specs = (*specs, (rel_dir, spec))
-            self.folder_files(rel_dir, by, specs)
+            if decision is not None and decision[0][0] == self.config_key and _same_specs(decision[0][1], specs):
+                adds, file_diags = decision[1], decision[2]
+                for cand in adds:
+                    if cand.rel not in self.found:
+                        self.found[cand.rel] = cand
+                        self.added.append(cand)
+                self.diags.extend(file_diags)
+            else:
+                mark, added = len(self.diags), len(self.added)
+                self.folder_files(rel_dir, by, specs)
+                adds = tuple(self.added[added:])
+                file_diags = tuple(self.diags[mark:])
+                decision = None
             for cfg, conv in ((".claude", self.claude), (self.host_dir, True)):
                 if conv and cfg in by and by[cfg].type == "dir" and not self.ignored(_join(rel_dir, cfg), True, specs):
                     self.config_dir(rel_dir, cfg, specs)
             if self.settings.max_depth is not None and depth >= self.settings.max_depth:
                 return
-            if decision is not None and _same_specs(decision[0], specs):
-                children, diags = decision[1], decision[2]
+            if decision is not None:
+                children, diags = decision[3], decision[4]
             else:
                 children, diags = self._children(rel_dir, dirs, specs)
-                memo[4] = (specs, children, diags)
+                memo[4] = ((self.config_key, specs), adds, file_diags, children, diags)
             self.diags.extend(diags)
             if children:
                 if fd is not None and len(frames) >= _MAX_HELD:
@@ -417,11 +435,30 @@ def _load_all(out: Discovery, base: str, cands: list[Candidate], settings: RuleS
                 level="error", code="rule-file-limit", path=os.path.join(base, c.rel),
                 message=f"more than {settings.max_files} rule files; this one was not loaded"))
             continue
-        rule, diags = load_rule_file(base, c.rel, source=c.source, scope_dir=c.scope_dir, priority=c.priority,
-                                     file_kind=c.file_kind, follow_links=follow_links, settings=settings, home=home)
+        rule, diags = _load_reusing(base, c, settings, follow_links, home)
         out.diagnostics.extend(diags)
         if rule is not None:
             out.rules.append(rule)
+
+
+_RULE_TAG = "wskit.rules.file"
+
+
+def _load_reusing(base: str, c: Candidate, settings: RuleSettings, follow_links: bool,
+                  home: str | None) -> tuple[RuleFile | None, list[Diagnostic]]:
+    """:func:`load_rule_file`, or on a reload the previous load's rule when the file's
+    stat signature is unchanged (:func:`wskit.changes.reuse`, issue 8 B3). Only a rule
+    that imports nothing is remembered: an ``@`` import would make it depend on other files."""
+    path = os.path.join(base, c.rel)
+    key = (base, c.rel, c.source, c.scope_dir, c.priority, c.file_kind, follow_links, settings, home)
+    prev = changes.reuse(path, follow_links)
+    if type(prev) is tuple and len(prev) == 4 and prev[0] == _RULE_TAG and prev[1] == key:
+        return prev[2], list(prev[3])
+    rule, diags = load_rule_file(base, c.rel, source=c.source, scope_dir=c.scope_dir, priority=c.priority,
+                                 file_kind=c.file_kind, follow_links=follow_links, settings=settings, home=home)
+    if rule is not None and not rule.imports and "@" not in rule.body:
+        changes.remember(path, follow_links, (_RULE_TAG, key, rule, tuple(diags)))
+    return rule, diags
 
 
 def load_rule_file(
@@ -474,7 +511,7 @@ def load_rule_file(
         if settings.max_patterns is not None and len(patterns) > settings.max_patterns:
             return err("rule-paths-invalid", f"paths has {len(patterns)} patterns, over the limit of "
                        f"{settings.max_patterns}", line)
-        for prob in PathMatcher(patterns, settings.max_pattern_length).problems:
+        for prob in compiled(patterns, settings.max_pattern_length).problems:
             diags.append(Diagnostic(level="warning", code=prob.code, path=path, line=line,
                                     message=f"pattern {prob.pattern[:80]!r}: {prob.message}; it matches nothing"))
     imp = expand_imports(body, base=base, rel_path=rel, home=home, follow_links=follow_links,

@@ -23,6 +23,7 @@ duplicates dropped; no pattern, or only ``**``, means unconditional.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -230,6 +231,13 @@ def literal_filter(pattern: str) -> tuple[str, str]:
     suffix = pattern[j:]
     suffix = suffix[suffix.rfind("/") + 1:]
     return prefix, suffix
+
+
+@functools.lru_cache(maxsize=4096)
+def compiled(patterns: tuple[str, ...], max_length: int | None = None) -> PathMatcher:
+    """A shared :class:`PathMatcher` for ``patterns`` (it is never mutated): rules with
+    the same patterns, and every rebuild of a catalog, compile them once (issue 8, B1/B3)."""
+    return PathMatcher(patterns, max_length)
 
 
 def reference_match(rel_path: str, pattern: str) -> bool:
