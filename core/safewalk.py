@@ -89,6 +89,10 @@ class Listing:
             return None
         return safefs.DirEntry(name, entry_type(e))
 
+    def kept(self) -> dict[str, os.DirEntry]:
+        """Every kept entry by name, secret-looking names included (callers filter)."""
+        return self._entries
+
     def __getitem__(self, name: str) -> safefs.DirEntry:
         got = self.get(name)
         if got is None:
@@ -96,19 +100,27 @@ class Listing:
         return got
 
 
-def list_fd(fd: int, shown: str) -> Listing:
+def list_fd(fd: int, shown: str, keep: frozenset[str] | None = None) -> Listing:
     """List the folder open as ``fd`` (the descriptor stays open; ``shown`` is its
-    absolute path, noted to active change recordings with the folder's signature)."""
+    absolute path, noted to active change recordings with the folder's signature).
+
+    :param keep: names the caller may look up (None: every name); sub-folder names
+        are always in :attr:`Listing.dirs`. Keeping only a few names spares one
+        dictionary entry per file of large folders.
+    """
     if changes.recording_active():
         changes.note(shown, False, os.fstat(fd))
+    entries: dict[str, os.DirEntry] = {}
+    dirs: list[str] = []
+    secret = safefs.is_secret_name
     with os.scandir(fd) as it:
-        entries = {e.name: e for e in it}
-    dirs = [n for n, e in entries.items() if _is_dir(e) and not safefs.is_secret_name(n)]
+        for e in it:
+            name = e.name
+            if keep is None or name in keep:
+                entries[name] = e
+            try:
+                if e.is_dir(follow_symlinks=False) and not secret(name):
+                    dirs.append(name)
+            except OSError:
+                pass
     return Listing(entries, dirs)
-
-
-def _is_dir(e: os.DirEntry) -> bool:
-    try:
-        return e.is_dir(follow_symlinks=False)
-    except OSError:
-        return False

@@ -92,7 +92,7 @@ class _Walker:
         #: names a folder listing keeps (everything the walk looks up by name)
         self.interesting = frozenset({
             "CLAUDE.md", "AGENTS.md", "AGENTS.override.md", "CLAUDE.local.md", ".gitignore", "pyvenv.cfg",
-            ".claude", self.host_dir, self.host_file, *settings.fallback_filenames})
+            ".claude", ".git", self.host_dir, self.host_file, *settings.fallback_filenames})
 
     def add(self, rel: str, source: str, scope: str, key: str, kind: str = "instruction") -> None:
         if rel not in self.found:
@@ -209,13 +209,14 @@ class _Walker:
         if fd is None:
             return None, None
         try:
-            listing = safewalk.list_fd(fd, shown)
+            listing = safewalk.list_fd(fd, shown, self.interesting)
         except OSError as err:
             os.close(fd)
             self.diags.append(safefs._oserror(err, shown, final=False).diagnostic(level="warning"))
             return None, None
-        by = {n: e for n in self.interesting if (e := listing.get(n)) is not None}
-        git = ".git" in listing._entries and safewalk.entry_type(listing._entries[".git"]) in ("file", "link")
+        kept = listing.kept()
+        by = {n: safefs.DirEntry(n, safewalk.entry_type(e)) for n, e in kept.items() if not safefs.is_secret_name(n)}
+        git = ".git" in kept and safewalk.entry_type(kept[".git"]) in ("file", "link")
         memo = [_MEMO_TAG, by, tuple(sorted(listing.dirs)), git, None]
         changes.remember(shown, False, memo)
         return memo, fd
