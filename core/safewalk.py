@@ -113,14 +113,16 @@ def list_fd(fd: int, shown: str, keep: frozenset[str] | None = None) -> Listing:
     entries: dict[str, os.DirEntry] = {}
     dirs: list[str] = []
     secret = safefs.is_secret_name
+    keep_all = keep is None
     with os.scandir(fd) as it:
         for e in it:
             name = e.name
-            if keep is None or name in keep:
+            if keep_all or name in keep:
                 entries[name] = e
             try:
-                if e.is_dir(follow_symlinks=False) and not secret(name):
-                    dirs.append(name)
+                is_dir = e.is_dir(follow_symlinks=False)
             except OSError:
-                pass
+                continue
+            if is_dir and not secret(name):
+                dirs.append(name)
     return Listing(entries, dirs)

@@ -83,6 +83,7 @@ class _Walker:
         self.host_dir = profile.host_dir
         self.host_file = profile.instruction_file
         self.skip = SKIP_DIRS | set(settings.extra_skip_dirs)
+        self.prefix = root if root.endswith(os.sep) else root + os.sep
         self.found: dict[str, Candidate] = {}
         self.added: list[Candidate] = []  # self.found in insertion order
         self.diags: list[Diagnostic] = []
@@ -223,7 +224,7 @@ class _Walker:
 
     def _enter(self, rel_dir: str, depth: int, specs: tuple, parent_fd: int | None, name: str,
                frames: list[list]) -> None:
-        shown = os.path.join(self.root, rel_dir) if rel_dir else self.root
+        shown = f"{self.prefix}{rel_dir}" if rel_dir else self.root  # os.path.join(root, rel_dir)
         memo, fd = self._listing(rel_dir, parent_fd, name, shown)
         if memo is None:
             return

@@ -29,11 +29,22 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from wcmatch import glob as wcglob
-
 from .. import safefs
 
-FLAGS = wcglob.GLOBSTAR | wcglob.BRACE | wcglob.DOTGLOB | wcglob.CASE
+
+
+def _wcglob():
+    """wcmatch's glob module and the flags ``GLOBSTAR | BRACE | DOTGLOB | CASE``, imported
+    when a pattern is first compiled, not at start-up (issue 8, B7)."""
+    from wcmatch import glob as wcglob
+
+    return wcglob, wcglob.GLOBSTAR | wcglob.BRACE | wcglob.DOTGLOB | wcglob.CASE
+
+
+def __getattr__(name: str):
+    if name == "FLAGS":  # the public constant, computed on first access
+        return _wcglob()[1]
+    raise AttributeError(name)
 #: Brace-expanded patterns one rule may use in total (Claude Code's budget).
 EXPANSION_LIMIT = 1000
 
@@ -158,6 +169,7 @@ class PathMatcher:
                 problems.append(PatternProblem(p, "rule-pattern-invalid", why))
                 continue
             try:
+                wcglob, FLAGS = _wcglob()
                 include, _exclude = wcglob.translate(p, flags=FLAGS, limit=max(budget, 1))
             except Exception as err:  # wcmatch's PatternLimitException, or another refusal
                 if type(err).__name__ == "PatternLimitException":
@@ -197,6 +209,7 @@ class PathMatcher:
 
     def matching_pattern(self, rel_path: str) -> str | None:
         """The first usable pattern that matches ``rel_path`` (for ``wsctl rules explain``)."""
+        wcglob, FLAGS = _wcglob()
         for p in self.patterns:
             if rel_path and wcglob.globmatch(rel_path, p, flags=FLAGS):
                 return p
@@ -244,6 +257,7 @@ def reference_match(rel_path: str, pattern: str) -> bool:
     """One pattern matched the plain way (no precompilation): the brute-force reference of tests."""
     if check_pattern(pattern) is not None or not rel_path:
         return False
+    wcglob, FLAGS = _wcglob()
     return wcglob.globmatch(rel_path, pattern, flags=FLAGS)
 
 
