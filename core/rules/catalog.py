@@ -16,6 +16,7 @@ target costs O(path depth + rules at its ancestor scopes), never O(catalog).
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import MappingProxyType
@@ -29,6 +30,9 @@ from .model import (
 from .patterns import PathMatcher, compiled
 
 Policy = Literal["strict", "refresh"]
+
+#: a path component that ``os.path.normpath`` would change: empty, ``.`` or ``..`` (or a trailing ``/``)
+_UNCLEAN = re.compile(r"/(?:\.{1,2})?(?=/|$)")
 
 
 def ancestors(rel: str) -> list[str]:
@@ -52,6 +56,15 @@ def is_ancestor(scope: str, rel: str) -> bool:
 def relative_to_scope(rel: str, scope: str) -> str:
     """``rel`` made relative to its ancestor folder ``scope``."""
     return rel[len(scope) + 1:] if scope else rel
+
+
+def _query_entry(r: RuleFile, m: PathMatcher | None) -> tuple:
+    """``(id, rule, matcher, prefix, suffix)``: prefix/suffix are the matcher's pre-filter
+    when it has exactly one pattern (else None), tested inline by contextual queries."""
+    filters = getattr(m, "_filters", None) if m is not None else None
+    if filters is not None and len(filters) == 1:
+        return (r.id, r, m, filters[0][0], filters[0][1])
+    return (r.id, r, m, None, None)
 
 
 def apply_budget(rules: Sequence[RuleFile], budget: int | None) -> tuple[list[RuleFile], list[SkippedRule]]:
@@ -126,7 +139,7 @@ class RuleCatalog:
         # the query index (issue 8, B4): per scope folder, (id, rule, matcher or None for an
         # unconditional rule), so a contextual query does no property or mapping lookups per rule
         self._query_user = tuple((r.id, r, matchers.get(r.id) if r.patterns else None) for r in user)
-        self._query_scopes = {k: tuple((r.id, r, matchers.get(r.id) if r.patterns else None) for r in v)
+        self._query_scopes = {k: tuple(_query_entry(r, matchers.get(r.id) if r.patterns else None) for r in v)
                               for k, v in scopes.items()}
         self.diagnostics: tuple[Diagnostic, ...] = tuple(diags)
 
@@ -170,10 +183,13 @@ class RuleCatalog:
         """``path`` (absolute, or relative to the root) relative to the root with ``/``; None when outside."""
         # lexical first: no file-system call on the query path (issue 8, B4); the
         # realpath fallback only runs for a path that is lexically outside the root
+        prefix = self._prefix
+        if type(path) is str and path.startswith(prefix) and os.sep == "/" \
+                and _UNCLEAN.search(path, len(prefix) - 1) is None:
+            return path[len(prefix):]  # already normal: what normpath would give
         p = os.path.normpath(os.path.join(self.root, os.fspath(path)))
         if p == self.root:
             return ""
-        prefix = self._prefix
         if p.startswith(prefix):
             return p[len(prefix):] if os.sep == "/" else p[len(prefix):].replace(os.sep, "/")
         real = os.path.realpath(p)
@@ -270,15 +286,18 @@ class RuleCatalog:
                     continue
                 sub = rel[len(scope) + 1:] if scope else rel
                 static = is_ancestor(scope, cwd_rel)
-                for rid, r, m in entries:
+                for rid, r, m, pre, suf in entries:
                     if rid in loaded or rid in chosen:
                         continue
                     if m is None:
                         if not static:
                             chosen[rid] = r
+                    elif pre is not None and not (sub.startswith(pre) and (sub.endswith(suf) or sub[-1:] == "/")):
+                        continue  # the matcher's own one-pattern pre-filter, inlined
                     elif m.match(sub):
                         chosen[rid] = r
-        kept, skipped = apply_budget(self.order(chosen.values()), budget)
+        order = self._order
+        kept, skipped = apply_budget(sorted(chosen.values(), key=lambda r: order[r.id]), budget)
         return RuleSelection("contextual", tuple(kept), tuple(skipped), trig, budget)
 
     def shell_rules(self, cwd: str | os.PathLike[str], loaded_ids: Iterable[str] = (),
