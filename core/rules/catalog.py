@@ -30,6 +30,7 @@ from .model import (
 from .patterns import PathMatcher, compiled
 
 Policy = Literal["strict", "refresh"]
+_EMPTY: frozenset[str] = frozenset()
 
 #: a path component that ``os.path.normpath`` would change: empty, ``.`` or ``..`` (or a trailing ``/``)
 _UNCLEAN = re.compile(r"/(?:\.{1,2})?(?=/|$)")
@@ -219,6 +220,8 @@ class RuleCatalog:
 
         :raises RuleQueryError: when it lies outside the catalog root.
         """
+        if type(cwd) is str and cwd == self.root:
+            return ""  # the usual cwd of a query, without normalising it
         rel = self.relative(cwd)
         if rel is None:
             raise RuleQueryError(f"{cwd} is outside the rule catalog root {self.root}")
@@ -268,8 +271,13 @@ class RuleCatalog:
         :raises RuleQueryError: when ``cwd`` lies outside the catalog root.
         """
         cwd_rel = self.cwd_relative(cwd)
-        loaded = set(loaded_ids)
-        trig = self.triggers(target_paths)
+        loaded = set(loaded_ids) if loaded_ids else _EMPTY
+        targets = target_paths if isinstance(target_paths, (list, tuple)) else list(target_paths)
+        if len(targets) == 1:  # the common case: no set, no sort
+            rel = self.relative(targets[0])
+            trig: tuple[str, ...] = (rel,) if rel else ()
+        else:
+            trig = self.triggers(targets)
         chosen: dict[str, RuleFile] = {}
         scopes = self._query_scopes
         for rel in trig:
@@ -280,11 +288,22 @@ class RuleCatalog:
                     continue  # unconditional user rules are static
                 if m.match(rel):
                     chosen[rid] = r
-            for scope in ancestors(rel):
+            n = len(rel)
+            end = -1  # -1: the root scope ""; then each "/" of rel; then rel itself (== ancestors(rel))
+            while True:
+                scope = rel[:end] if end >= 0 else ""
                 entries = scopes.get(scope)
+                if entries is not None:
+                    sub = rel[end + 1:] if end >= 0 else rel
+                if end == n:
+                    end = n + 1
+                else:
+                    nxt = rel.find("/", end + 1)
+                    end = n if nxt == -1 else nxt
                 if entries is None:
+                    if end > n:
+                        break
                     continue
-                sub = rel[len(scope) + 1:] if scope else rel
                 static = is_ancestor(scope, cwd_rel)
                 for rid, r, m, pre, suf in entries:
                     if rid in loaded or rid in chosen:
@@ -296,6 +315,8 @@ class RuleCatalog:
                         continue  # the matcher's own one-pattern pre-filter, inlined
                     elif m.match(sub):
                         chosen[rid] = r
+                if end > n:
+                    break
         order = self._order
         kept, skipped = apply_budget(sorted(chosen.values(), key=lambda r: order[r.id]), budget)
         return RuleSelection("contextual", tuple(kept), tuple(skipped), trig, budget)
