@@ -11,6 +11,7 @@ listings and decisions of folders whose stat signature is unchanged
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,6 +53,46 @@ _MAX_HELD = 64
 
 def _same_specs(a: tuple, b: tuple) -> bool:
     return len(a) == len(b) and all(x[0] == y[0] and x[1] is y[1] for x, y in zip(a, b))
+
+
+class GitIgnore:
+    """One parsed ``.gitignore`` with a pre-filter: the alternation of its patterns'
+    regular expressions. A path none of them matches has no result in pathspec
+    (its backends decide only among matching patterns), so :meth:`check` answers
+    None without pathspec's per-pattern loop (issue 8, B1: most folders match no
+    pattern). Tested against ``GitIgnoreSpec.check_file``.
+    """
+
+    __slots__ = ("spec", "_any")
+
+    def __init__(self, spec: pathspec.GitIgnoreSpec) -> None:
+        self.spec = spec
+        parts = []
+        for pat in spec.patterns:
+            regex = getattr(pat, "regex", None)
+            if getattr(pat, "include", None) is None or regex is None:
+                continue
+            if not isinstance(getattr(regex, "pattern", None), str) or regex.flags & ~re.UNICODE:
+                parts = None  # a pattern we cannot fold in safely: no pre-filter
+                break
+            # named groups (pathspec's directory mark) cannot repeat in one alternation
+            parts.append(_NAMED_GROUP.sub("(?:", regex.pattern))
+        try:
+            self._any = re.compile("|".join(f"(?:{p})" for p in parts)) if parts else (
+                None if parts is None else _NEVER)
+        except re.error:
+            self._any = None  # e.g. a back-reference to a renamed group: no pre-filter
+
+    def check(self, path: str) -> bool | None:
+        """True (ignored), False (re-included by a ``!`` pattern) or None (no pattern matches)."""
+        if self._any is not None and self._any.match(path) is None:
+            return None
+        res = self.spec.check_file(path)
+        return None if res.include is None else bool(res.include)
+
+
+_NAMED_GROUP = re.compile(r"\(\?P<[A-Za-z_][A-Za-z0-9_]*>")
+_NEVER = re.compile(r"(?!)")
 
 
 class _Walker:
@@ -98,7 +139,7 @@ class _Walker:
                 self.diags.append(err.diagnostic(level="warning"))
             return None
 
-    def gitignore(self, rel_dir: str) -> pathspec.GitIgnoreSpec | None:
+    def gitignore(self, rel_dir: str) -> GitIgnore | None:
         """The parsed ``.gitignore`` of ``rel_dir``: the previous load's object when the
         file is unchanged (so decisions that depend on it can be reused too)."""
         rel = _join(rel_dir, ".gitignore")
@@ -109,8 +150,9 @@ class _Walker:
             return prev[1]
         mark = len(self.diags)
         spec = self._parse_gitignore(rel)
-        changes.remember(path, False, (_GITIGNORE_TAG, spec, tuple(self.diags[mark:])))
-        return spec
+        ignore = None if spec is None else GitIgnore(spec)
+        changes.remember(path, False, (_GITIGNORE_TAG, ignore, tuple(self.diags[mark:])))
+        return ignore
 
     def _parse_gitignore(self, rel: str) -> pathspec.GitIgnoreSpec | None:
         try:
@@ -126,11 +168,11 @@ class _Walker:
 
     @staticmethod
     def ignored(rel: str, is_dir: bool, specs: tuple) -> bool:
-        for base, spec in reversed(specs):
+        for base, ignore in reversed(specs):
             sub = rel[len(base) + 1:] if base else rel
-            res = spec.check_file(sub + "/" if is_dir else sub)
-            if res.include is not None:
-                return bool(res.include)
+            include = ignore.check(sub + "/" if is_dir else sub)
+            if include is not None:
+                return include
         return False
 
     def linked_worktree(self, rel_dir: str) -> bool:
