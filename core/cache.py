@@ -122,6 +122,8 @@ class WorkspaceCache:
                 del self._entries[key]  # pinned users keep the old object; it is never mutated
                 self.reloads += 1
                 previous, entry = stale.memo, None
+                if previous is not None and stale.deps is not None:
+                    previous.verified = stale.deps.unchanged_just_now()  # not stat-ed twice (issue 8, B3)
             starter = False
             if entry is None:
                 self._trim_locked()

@@ -34,6 +34,7 @@ for their reads to be noted. Plugins reading a file some other way can call
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import time
 from collections.abc import Iterator
@@ -69,11 +70,14 @@ class Dependencies:
         :data:`RACY_WINDOW_NS` before it was recorded (see the module doc).
     """
 
-    __slots__ = ("_paths", "racy")
+    __slots__ = ("_paths", "racy", "verified")
 
     def __init__(self) -> None:
         self._paths: dict[tuple[str, bool], Signature | None] = {}
         self.racy = False
+        #: after :meth:`changed` found a change: the number of recorded paths (in
+        #: recording order) it stat-ed and found unchanged just before
+        self.verified = 0
 
     def note(self, path: str, follow: bool, st: os.stat_result | None = None) -> None:
         """Record ``path`` (absolute) with ``st`` (stat-ed now when None; None = absent).
@@ -101,10 +105,17 @@ class Dependencies:
         """
         if self.racy:
             return "<racy>"
-        for (path, follow), sig in self._paths.items():
+        for i, ((path, follow), sig) in enumerate(self._paths.items()):
             if stat_signature(path, follow) != sig:
+                self.verified = i
                 return path
         return None
+
+    def unchanged_just_now(self) -> dict[tuple[str, bool], Signature | None]:
+        """The paths the last :meth:`changed` call stat-ed and found unchanged, with their
+        signatures: a reload started right after it may take them as current
+        (:func:`reusing`'s ``verified``) instead of stat-ing each again (issue 8, B3)."""
+        return dict(itertools.islice(self._paths.items(), self.verified))
 
     def paths(self) -> list[str]:
         """The recorded paths, in recording order."""
@@ -133,10 +144,12 @@ def _is_racy(sig: Signature) -> bool:
 class Memo:
     """What one load built from each file: ``(path, follow) -> (signature, value)``."""
 
-    __slots__ = ("_items",)
+    __slots__ = ("_items", "verified")
 
     def __init__(self) -> None:
         self._items: dict[tuple[str, bool], tuple[Signature, object]] = {}
+        #: signatures found unchanged by the change check that triggered this reload
+        self.verified: dict[tuple[str, bool], Signature | None] = {}
 
     def __len__(self) -> int:
         return len(self._items)
@@ -169,7 +182,9 @@ def reuse(path: str, follow: bool = False) -> object | None:
     item = previous._items.get((path, follow))
     if item is None:
         return None
-    sig = stat_signature(path, follow)
+    # a signature the change check of this very reload found unchanged (same resolve
+    # call, moments ago) stands for a stat now; a later edit is caught by the next check
+    sig = previous.verified.get((path, follow)) or stat_signature(path, follow)
     if sig != item[0]:
         return None
     current._items[(path, follow)] = item

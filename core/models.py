@@ -42,6 +42,27 @@ class Frozen(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
 
+    def model_post_init(self, context: Any, /) -> None:
+        """Share one ``__pydantic_fields_set__`` set between instances that set the same
+        fields (issue 8, B8: a 5+-element set is 728 bytes, on every model instance).
+
+        Safe for frozen models: pydantic only mutates that set on attribute
+        assignment (refused here) and copies it before ``model_copy(update=…)``
+        changes it. Subclasses overriding this must call ``super()``.
+        """
+        if not self.model_config.get("frozen"):
+            return  # a subclass that unfroze itself may add to its set on assignment
+        fields = self.__pydantic_fields_set__
+        shared = _FIELDS_SETS.get(frozenset(fields))
+        if shared is None:
+            shared = _FIELDS_SETS.setdefault(frozenset(fields), set(fields))
+        object.__setattr__(self, "__pydantic_fields_set__", shared)
+
+
+#: canonical ``__pydantic_fields_set__`` per distinct set of field names (few: one per
+#: model shape), see :meth:`Frozen.model_post_init`
+_FIELDS_SETS: dict[frozenset[str], set[str]] = {}
+
 
 class Provenance(Frozen):
     """Where a resource was built from.

@@ -26,9 +26,6 @@ import tomllib
 import uuid
 from pathlib import Path
 
-import tomli_w
-from filelock import FileLock
-
 from . import safefs
 from .atomic import atomic_write
 from .errors import WskitError
@@ -106,6 +103,9 @@ def set_enabled(profile: HostProfile, slug: str, enabled: bool) -> dict[str, boo
         raise AdminSkillError(f"no admin skill {slug!r} in {admin_root(profile)}")
     path = manifest_path(profile)
     path.parent.mkdir(parents=True, exist_ok=True)
+    import tomli_w  # imported where a write needs them: not on read-only start-up (issue 8, B7)
+    from filelock import FileLock
+
     with FileLock(str(path) + ".lock"):
         current = read_manifest(profile)
         current[slug] = enabled

@@ -22,9 +22,7 @@ import shutil
 import stat
 import tempfile
 from pathlib import Path
-from typing import Any
-
-from filelock import FileLock
+from typing import TYPE_CHECKING, Any
 
 from .. import jsonsafe, safefs
 from ..atomic import atomic_write
@@ -32,6 +30,9 @@ from ..errors import WskitError
 from ..host import HostProfile
 from .manifest import NAME_RE
 from .marketplace import Marketplace, MarketplaceError
+
+if TYPE_CHECKING:
+    from filelock import FileLock
 
 LEDGER_VERSION = 1
 #: Largest plugin ledger read, in bytes (a bigger one is refused unread).
@@ -114,9 +115,11 @@ def _write_ledger(profile: HostProfile, plugins: dict[str, dict[str, Any]]) -> N
     atomic_write(ledger_path(profile), (json.dumps(doc, indent=2) + "\n").encode("utf-8"), mode=0o600)
 
 
-def _lock(profile: HostProfile) -> FileLock:
+def _lock(profile: HostProfile) -> "FileLock":
     p = ledger_path(profile)
     p.parent.mkdir(parents=True, exist_ok=True)
+    from filelock import FileLock  # imported where a write needs it: not on read-only start-up (issue 8, B7)
+
     return FileLock(str(p) + ".lock")
 
 

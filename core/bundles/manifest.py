@@ -12,8 +12,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import nodesemver
-
 from .. import safefs
 from ..models import Diagnostic, Frozen
 
@@ -98,6 +96,8 @@ def parse_manifest(data: Any, path: str | None, *, plugin_hint: str | None = Non
         if key in data and not isinstance(data[key], str):
             err("manifest-invalid", f"key {key!r} must be a string, not {type(data[key]).__name__}")
     version = data.get("version") if isinstance(data.get("version"), str) else None
+    import nodesemver  # imported on first use: not on start-up (issue 8, B7)
+
     if version is not None and nodesemver.valid(version, False) is None:
         warn("manifest-version", f"'version' {version!r} is not a semantic version")
     author = data.get("author")
@@ -197,6 +197,8 @@ def _dependencies(value: Any, name: str, err) -> tuple[tuple[str, str], ...]:
         if dep_name == name:
             err("manifest-dependency", f"plugin {name!r} cannot depend on itself")
             continue
+        import nodesemver
+
         if not isinstance(rng, str) or nodesemver.valid_range(rng, False) is None:
             err("manifest-dependency", f"invalid dependency range for {dep_name}: {rng!r}")
             continue
@@ -211,6 +213,8 @@ def satisfies(version: str | None, rng: str) -> bool:
         return True
     if version is None:
         return False
+    import nodesemver
+
     try:
         return bool(nodesemver.satisfies(version, rng, False))
     except Exception:  # node-semver raises ValueError/TypeError on junk

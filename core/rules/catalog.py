@@ -16,6 +16,7 @@ target costs O(path depth + rules at its ancestor scopes), never O(catalog).
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import MappingProxyType
@@ -26,17 +27,26 @@ from .model import (
     RuleFile, RuleProvenanceMismatch, RuleQueryError, RuleSelection, RuleSettings, SkippedRule,
     provenance_digest,
 )
-from .patterns import PathMatcher
+from .patterns import PathMatcher, compiled
 
 Policy = Literal["strict", "refresh"]
+_EMPTY: frozenset[str] = frozenset()
+
+#: a path component that ``os.path.normpath`` would change: empty, ``.`` or ``..`` (or a trailing ``/``)
+_UNCLEAN = re.compile(r"/(?:\.{1,2})?(?=/|$)")
 
 
 def ancestors(rel: str) -> list[str]:
     """``""`` and every prefix folder of ``rel``, ending with ``rel`` itself (``"a/b"`` → ``["", "a", "a/b"]``)."""
     if not rel:
         return [""]
-    parts = rel.split("/")
-    return ["", *("/".join(parts[: i + 1]) for i in range(len(parts)))]
+    out = [""]
+    i = rel.find("/")
+    while i != -1:
+        out.append(rel[:i])
+        i = rel.find("/", i + 1)
+    out.append(rel)
+    return out
 
 
 def is_ancestor(scope: str, rel: str) -> bool:
@@ -47,6 +57,15 @@ def is_ancestor(scope: str, rel: str) -> bool:
 def relative_to_scope(rel: str, scope: str) -> str:
     """``rel`` made relative to its ancestor folder ``scope``."""
     return rel[len(scope) + 1:] if scope else rel
+
+
+def _query_entry(r: RuleFile, m: PathMatcher | None) -> tuple:
+    """``(id, rule, matcher, prefix, suffix)``: prefix/suffix are the matcher's pre-filter
+    when it has exactly one pattern (else None), tested inline by contextual queries."""
+    filters = getattr(m, "_filters", None) if m is not None else None
+    if filters is not None and len(filters) == 1:
+        return (r.id, r, m, filters[0][0], filters[0][1])
+    return (r.id, r, m, None, None)
 
 
 def apply_budget(rules: Sequence[RuleFile], budget: int | None) -> tuple[list[RuleFile], list[SkippedRule]]:
@@ -91,6 +110,7 @@ class RuleCatalog:
     def __init__(self, root: str | Path, rules: Iterable[RuleFile], *, diagnostics: Iterable[Diagnostic] = (),
                  settings: RuleSettings | None = None, trusted: bool = True, home: str | Path | None = None) -> None:
         self.root = str(root)
+        self._prefix = self.root.rstrip(os.sep) + os.sep
         self.home = None if home is None else str(home)
         self.trusted = trusted
         self.settings = settings or RuleSettings()
@@ -113,10 +133,15 @@ class RuleCatalog:
         for r in ordered:
             (user if r.source == "user" else scopes.setdefault(r.scope_dir, [])).append(r)
             if r.conditional:
-                matchers[r.id] = PathMatcher(r.patterns, self.settings.max_pattern_length)
+                matchers[r.id] = compiled(r.patterns, self.settings.max_pattern_length)
         self._scopes = MappingProxyType({k: tuple(v) for k, v in scopes.items()})
         self._user = tuple(user)
         self._matchers = MappingProxyType(matchers)
+        # the query index (issue 8, B4): per scope folder, (id, rule, matcher or None for an
+        # unconditional rule), so a contextual query does no property or mapping lookups per rule
+        self._query_user = tuple((r.id, r, matchers.get(r.id) if r.patterns else None) for r in user)
+        self._query_scopes = {k: tuple(_query_entry(r, matchers.get(r.id) if r.patterns else None) for r in v)
+                              for k, v in scopes.items()}
         self.diagnostics: tuple[Diagnostic, ...] = tuple(diags)
 
     @classmethod
@@ -157,15 +182,22 @@ class RuleCatalog:
 
     def relative(self, path: str | os.PathLike[str]) -> str | None:
         """``path`` (absolute, or relative to the root) relative to the root with ``/``; None when outside."""
+        # lexical first: no file-system call on the query path (issue 8, B4); the
+        # realpath fallback only runs for a path that is lexically outside the root
+        prefix = self._prefix
+        if type(path) is str and path.startswith(prefix) and os.sep == "/" \
+                and _UNCLEAN.search(path, len(prefix) - 1) is None:
+            return path[len(prefix):]  # already normal: what normpath would give
         p = os.path.normpath(os.path.join(self.root, os.fspath(path)))
         if p == self.root:
             return ""
+        if p.startswith(prefix):
+            return p[len(prefix):] if os.sep == "/" else p[len(prefix):].replace(os.sep, "/")
         real = os.path.realpath(p)
-        for cand in (p, real):
-            if cand.startswith(self.root.rstrip(os.sep) + os.sep):
-                return cand[len(self.root.rstrip(os.sep)) + 1:].replace(os.sep, "/")
-            if cand == self.root:
-                return ""
+        if real.startswith(prefix):
+            return real[len(prefix):].replace(os.sep, "/")
+        if real == self.root:
+            return ""
         return None
 
     def applies(self, rule: RuleFile, rel: str) -> bool:
@@ -188,6 +220,8 @@ class RuleCatalog:
 
         :raises RuleQueryError: when it lies outside the catalog root.
         """
+        if type(cwd) is str and cwd == self.root:
+            return ""  # the usual cwd of a query, without normalising it
         rel = self.relative(cwd)
         if rel is None:
             raise RuleQueryError(f"{cwd} is outside the rule catalog root {self.root}")
@@ -237,20 +271,54 @@ class RuleCatalog:
         :raises RuleQueryError: when ``cwd`` lies outside the catalog root.
         """
         cwd_rel = self.cwd_relative(cwd)
-        loaded = set(loaded_ids)
-        trig = self.triggers(target_paths)
+        loaded = set(loaded_ids) if loaded_ids else _EMPTY
+        targets = target_paths if isinstance(target_paths, (list, tuple)) else list(target_paths)
+        if len(targets) == 1:  # the common case: no set, no sort
+            rel = self.relative(targets[0])
+            trig: tuple[str, ...] = (rel,) if rel else ()
+        else:
+            trig = self.triggers(targets)
         chosen: dict[str, RuleFile] = {}
+        scopes = self._query_scopes
         for rel in trig:
-            for r in self.candidates(rel):
-                if r.id in loaded or r.id in chosen:
+            # user rules count as root scope; a project rule found under an ancestor scope
+            # is in scope by construction, so only its patterns are left to test
+            for rid, r, m in self._query_user:
+                if rid in loaded or rid in chosen or m is None:
+                    continue  # unconditional user rules are static
+                if m.match(rel):
+                    chosen[rid] = r
+            n = len(rel)
+            end = -1  # -1: the root scope ""; then each "/" of rel; then rel itself (== ancestors(rel))
+            while True:
+                scope = rel[:end] if end >= 0 else ""
+                entries = scopes.get(scope)
+                if entries is not None:
+                    sub = rel[end + 1:] if end >= 0 else rel
+                if end == n:
+                    end = n + 1
+                else:
+                    nxt = rel.find("/", end + 1)
+                    end = n if nxt == -1 else nxt
+                if entries is None:
+                    if end > n:
+                        break
                     continue
-                if not r.conditional:
-                    if r.source == "user" or is_ancestor(r.scope_dir, cwd_rel):
-                        continue  # static
-                    chosen[r.id] = r
-                elif self.applies(r, rel):
-                    chosen[r.id] = r
-        kept, skipped = apply_budget(self.order(chosen.values()), budget)
+                static = is_ancestor(scope, cwd_rel)
+                for rid, r, m, pre, suf in entries:
+                    if rid in loaded or rid in chosen:
+                        continue
+                    if m is None:
+                        if not static:
+                            chosen[rid] = r
+                    elif pre is not None and not (sub.startswith(pre) and (sub.endswith(suf) or sub[-1:] == "/")):
+                        continue  # the matcher's own one-pattern pre-filter, inlined
+                    elif m.match(sub):
+                        chosen[rid] = r
+                if end > n:
+                    break
+        order = self._order
+        kept, skipped = apply_budget(sorted(chosen.values(), key=lambda r: order[r.id]), budget)
         return RuleSelection("contextual", tuple(kept), tuple(skipped), trig, budget)
 
     def shell_rules(self, cwd: str | os.PathLike[str], loaded_ids: Iterable[str] = (),

@@ -21,35 +21,14 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 
-import pathspec
-
-from .. import safefs
+from .. import changes, safefs
 from ..markdown import parse_frontmatter
 from ..models import Diagnostic, Provenance, Scope
 from .imports import MAX_DEPTH as IMPORT_MAX_DEPTH, expand_imports
 from .model import PRIORITY, RuleFile, RuleSettings, rule_digest, rule_id
-from .patterns import PathMatcher, normalise, split_paths
-
-#: Folder names never walked (VCS, dependencies, virtual environments, caches, build output).
-SKIP_DIRS = frozenset({
-    ".git", ".hg", ".svn", ".bzr", "_darcs", "node_modules", "bower_components", "vendor",
-    ".venv", "venv", "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".tox", ".nox",
-    ".cache", ".hypothesis", ".gradle", ".next", ".nuxt", ".turbo", ".parcel-cache",
-    "dist", "build", "target", "coverage", "htmlcov", ".eggs",
-})
-
-
-@dataclass
-class Candidate:
-    """A rule file found by the walk, before it is read."""
-
-    rel: str
-    source: str
-    scope_dir: str
-    priority: int
-    file_kind: str
+from .patterns import compiled, normalise, split_paths
+from .walk import SKIP_DIRS, Candidate, _Walker  # noqa: F401  (SKIP_DIRS re-exported)
 
 
 @dataclass
@@ -58,175 +37,6 @@ class Discovery:
 
     rules: list[RuleFile] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
-
-
-def _join(a: str, b: str) -> str:
-    return f"{a}/{b}" if a else b
-
-
-class _Walker:
-    def __init__(self, root: str, profile, settings: RuleSettings) -> None:
-        self.root = root
-        self.settings = settings
-        self.claude = profile.claude_conventions
-        self.agents = profile.agents_conventions
-        self.host_dir = profile.host_dir
-        self.host_file = profile.instruction_file
-        self.skip = SKIP_DIRS | set(settings.extra_skip_dirs)
-        self.found: dict[str, Candidate] = {}
-        self.diags: list[Diagnostic] = []
-
-    def add(self, rel: str, source: str, scope: str, key: str, kind: str = "instruction") -> None:
-        self.found.setdefault(rel, Candidate(rel, source, scope, PRIORITY[key], kind))
-
-    def refuse_link(self, rel: str) -> None:
-        self.diags.append(Diagnostic(
-            level="warning", code="symlink", path=os.path.join(self.root, rel),
-            message="rule file is a symbolic link; links are not followed in project sources"))
-
-    def shadow(self, rel: str, by: str) -> None:
-        self.diags.append(Diagnostic(
-            level="info", code="rule-shadowed", path=os.path.join(self.root, rel),
-            message=f"not loaded: shadowed by {by} in the same folder"))
-
-    def scan(self, rel_dir: str) -> list[safefs.DirEntry] | None:
-        try:
-            return safefs.scan_dir(self.root, rel_dir or None)
-        except safefs.SafeFsError as err:
-            if err.code != "not-found":
-                self.diags.append(err.diagnostic(level="warning"))
-            return None
-
-    def gitignore(self, rel_dir: str) -> pathspec.GitIgnoreSpec | None:
-        rel = _join(rel_dir, ".gitignore")
-        try:
-            res = safefs.read_bytes(self.root, rel, max_bytes=1024 * 1024)
-            return pathspec.GitIgnoreSpec.from_lines(safefs.decode_text(res.raw, res.path).split("\n"))
-        except safefs.SafeFsError as err:
-            self.diags.append(Diagnostic(level="warning", code="gitignore-unreadable", path=err.path,
-                                         message=f"{err.args[0]}; its patterns are not applied"))
-        except Exception as err:  # pathspec refusing a pattern
-            self.diags.append(Diagnostic(level="warning", code="gitignore-invalid",
-                                         path=os.path.join(self.root, rel), message=str(err)))
-        return None
-
-    @staticmethod
-    def ignored(rel: str, is_dir: bool, specs: tuple) -> bool:
-        for base, spec in reversed(specs):
-            sub = rel[len(base) + 1:] if base else rel
-            res = spec.check_file(sub + "/" if is_dir else sub)
-            if res.include is not None:
-                return bool(res.include)
-        return False
-
-    def linked_worktree(self, rel_dir: str) -> bool:
-        """A git worktree checked out inside the project holds copies of its rules: never walked."""
-        full = os.path.join(self.root, rel_dir)
-        if not os.path.isfile(os.path.join(full, ".git")):
-            return False
-        from ..binding import _git_marker
-
-        found = _git_marker(Path(full))
-        return found is not None and found[0] == "worktree"
-
-    def walk(self) -> None:
-        stack: list[tuple[str, int, tuple]] = [("", 0, ())]
-        while stack:
-            rel_dir, depth, specs = stack.pop()
-            entries = self.scan(rel_dir)
-            if entries is None:
-                continue
-            by = {e.name: e for e in entries}
-            if rel_dir and "pyvenv.cfg" in by:
-                continue  # a virtual environment under any name
-            if self.settings.honour_gitignore and by.get(".gitignore") and by[".gitignore"].type == "file":
-                spec = self.gitignore(rel_dir)
-                if spec is not None:
-                    specs = (*specs, (rel_dir, spec))
-            self.folder_files(rel_dir, by, specs)
-            for cfg, conv in ((".claude", self.claude), (self.host_dir, True)):
-                if conv and cfg in by and by[cfg].type == "dir" and not self.ignored(_join(rel_dir, cfg), True, specs):
-                    self.config_dir(rel_dir, cfg, specs)
-            if self.settings.max_depth is not None and depth >= self.settings.max_depth:
-                continue
-            for e in entries:
-                if e.type != "dir" or e.name in self.skip or e.name in (".claude", self.host_dir):
-                    continue
-                sub = _join(rel_dir, e.name)
-                if not self.ignored(sub, True, specs) and not self.linked_worktree(sub):
-                    stack.append((sub, depth + 1, specs))
-
-    def _file(self, rel_dir: str, by: dict, name: str, specs: tuple, *, gitignore: bool = True) -> str | None:
-        e = by.get(name)
-        if e is None:
-            return None
-        rel = _join(rel_dir, name)
-        if gitignore and self.ignored(rel, False, specs):
-            return None
-        if e.type == "link":
-            self.refuse_link(rel)
-            return None
-        if e.type != "file":
-            if e.type == "special":
-                self.diags.append(Diagnostic(level="warning", code="special-file", path=os.path.join(self.root, rel),
-                                             message="rule file is not a regular file"))
-            return None
-        return rel
-
-    def folder_files(self, rel_dir: str, by: dict, specs: tuple) -> None:
-        if self.claude and (rel := self._file(rel_dir, by, "CLAUDE.md", specs)):
-            self.add(rel, "project", rel_dir, "CLAUDE.md")
-        if self.agents:
-            override = self._file(rel_dir, by, "AGENTS.override.md", specs)
-            if override:
-                self.add(override, "project", rel_dir, "AGENTS.override.md")
-            plain = by.get("AGENTS.md")
-            if plain is not None and "AGENTS.override.md" in by:
-                self.shadow(_join(rel_dir, "AGENTS.md"), "AGENTS.override.md")
-            elif (rel := self._file(rel_dir, by, "AGENTS.md", specs)):
-                self.add(rel, "project", rel_dir, "AGENTS.md")
-            else:
-                taken = None
-                for name in self.settings.fallback_filenames:
-                    if name in by and taken is not None:
-                        self.shadow(_join(rel_dir, name), taken)
-                    elif (rel := self._file(rel_dir, by, name, specs)):
-                        taken = name
-                        self.add(rel, "project", rel_dir, "AGENTS.md")
-        if (rel := self._file(rel_dir, by, self.host_file, specs)):
-            self.add(rel, "project", rel_dir, "<HOST>.md")
-        if self.claude and (rel := self._file(rel_dir, by, "CLAUDE.local.md", specs, gitignore=False)):
-            self.add(rel, "local", rel_dir, "CLAUDE.local.md")
-
-    def config_dir(self, rel_dir: str, cfg: str, specs: tuple) -> None:
-        cfg_rel = _join(rel_dir, cfg)
-        entries = self.scan(cfg_rel)
-        if entries is None:
-            return
-        by = {e.name: e for e in entries}
-        if cfg == ".claude" and self.claude and (rel := self._file(cfg_rel, by, "CLAUDE.md", specs)):
-            self.add(rel, "project", rel_dir, ".claude/CLAUDE.md")
-        if cfg == self.host_dir and (rel := self._file(cfg_rel, by, "AGENTS.md", specs)):
-            self.add(rel, "project", rel_dir, ".<host>/AGENTS.md")
-        key = ".claude/rules" if cfg == ".claude" else ".<host>/rules"
-        if "rules" in by and by["rules"].type == "dir":
-            self.rules_dir(_join(cfg_rel, "rules"), rel_dir, key, specs)
-
-    def rules_dir(self, rules_rel: str, scope: str, key: str, specs: tuple) -> None:
-        stack = [rules_rel]
-        while stack:
-            cur = stack.pop()
-            if self.ignored(cur, True, specs):
-                continue
-            for e in self.scan(cur) or []:
-                rel = _join(cur, e.name)
-                if e.type == "dir":
-                    stack.append(rel)
-                elif e.name.endswith(".md"):
-                    if (ok := self._file(cur, {e.name: e}, e.name, specs)):
-                        self.add(ok, "project", scope, key, "rule")
-                elif e.type == "link":
-                    self.refuse_link(rel)
 
 
 def discover_project(root: str, profile, settings: RuleSettings) -> Discovery:
@@ -303,11 +113,30 @@ def _load_all(out: Discovery, base: str, cands: list[Candidate], settings: RuleS
                 level="error", code="rule-file-limit", path=os.path.join(base, c.rel),
                 message=f"more than {settings.max_files} rule files; this one was not loaded"))
             continue
-        rule, diags = load_rule_file(base, c.rel, source=c.source, scope_dir=c.scope_dir, priority=c.priority,
-                                     file_kind=c.file_kind, follow_links=follow_links, settings=settings, home=home)
+        rule, diags = _load_reusing(base, c, settings, follow_links, home)
         out.diagnostics.extend(diags)
         if rule is not None:
             out.rules.append(rule)
+
+
+_RULE_TAG = "wskit.rules.file"
+
+
+def _load_reusing(base: str, c: Candidate, settings: RuleSettings, follow_links: bool,
+                  home: str | None) -> tuple[RuleFile | None, list[Diagnostic]]:
+    """:func:`load_rule_file`, or on a reload the previous load's rule when the file's
+    stat signature is unchanged (:func:`wskit.changes.reuse`, issue 8 B3). Only a rule
+    that imports nothing is remembered: an ``@`` import would make it depend on other files."""
+    path = os.path.join(base, c.rel)
+    key = (base, c.rel, c.source, c.scope_dir, c.priority, c.file_kind, follow_links, settings, home)
+    prev = changes.reuse(path, follow_links)
+    if type(prev) is tuple and len(prev) == 4 and prev[0] == _RULE_TAG and prev[1] == key:
+        return prev[2], list(prev[3])
+    rule, diags = load_rule_file(base, c.rel, source=c.source, scope_dir=c.scope_dir, priority=c.priority,
+                                 file_kind=c.file_kind, follow_links=follow_links, settings=settings, home=home)
+    if rule is not None and not rule.imports and "@" not in rule.body:
+        changes.remember(path, follow_links, (_RULE_TAG, key, rule, tuple(diags)))
+    return rule, diags
 
 
 def load_rule_file(
@@ -362,7 +191,7 @@ def load_rule_file(
         if settings.max_patterns is not None and len(patterns) > settings.max_patterns:
             return err("rule-paths-invalid", f"paths has {len(patterns)} patterns, over the limit of "
                        f"{settings.max_patterns}", line)
-        for prob in PathMatcher(patterns, settings.max_pattern_length).problems:
+        for prob in compiled(patterns, settings.max_pattern_length).problems:
             diags.append(Diagnostic(level="warning", code=prob.code, path=path, line=line,
                                     message=f"pattern {prob.pattern[:80]!r}: {prob.message}; it matches nothing"))
     imp = expand_imports(body, base=base, rel_path=rel, home=home, follow_links=follow_links,

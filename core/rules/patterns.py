@@ -23,16 +23,28 @@ duplicates dropped; no pattern, or only ``**``, means unconditional.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from wcmatch import glob as wcglob
-
 from .. import safefs
 
-FLAGS = wcglob.GLOBSTAR | wcglob.BRACE | wcglob.DOTGLOB | wcglob.CASE
+
+
+def _wcglob():
+    """wcmatch's glob module and the flags ``GLOBSTAR | BRACE | DOTGLOB | CASE``, imported
+    when a pattern is first compiled, not at start-up (issue 8, B7)."""
+    from wcmatch import glob as wcglob
+
+    return wcglob, wcglob.GLOBSTAR | wcglob.BRACE | wcglob.DOTGLOB | wcglob.CASE
+
+
+def __getattr__(name: str):
+    if name == "FLAGS":  # the public constant, computed on first access
+        return _wcglob()[1]
+    raise AttributeError(name)
 #: Brace-expanded patterns one rule may use in total (Claude Code's budget).
 EXPANSION_LIMIT = 1000
 
@@ -144,7 +156,7 @@ class PathMatcher:
     :ivar patterns: the usable patterns. :ivar problems: refused patterns.
     """
 
-    __slots__ = ("patterns", "problems", "_regex")
+    __slots__ = ("patterns", "problems", "_regex", "_filters")
 
     def __init__(self, patterns: tuple[str, ...], max_length: int | None = None) -> None:
         usable: list[str] = []
@@ -157,6 +169,7 @@ class PathMatcher:
                 problems.append(PatternProblem(p, "rule-pattern-invalid", why))
                 continue
             try:
+                wcglob, FLAGS = _wcglob()
                 include, _exclude = wcglob.translate(p, flags=FLAGS, limit=max(budget, 1))
             except Exception as err:  # wcmatch's PatternLimitException, or another refusal
                 if type(err).__name__ == "PatternLimitException":
@@ -172,23 +185,79 @@ class PathMatcher:
         self.patterns = tuple(usable)
         self.problems = tuple(problems)
         self._regex = re.compile("|".join(f"(?:{r})" for r in regexes)) if regexes else _NEVER
+        filters = tuple(literal_filter(p) for p in usable)
+        # None: some pattern has no literal part, so every path goes to the regular expression
+        self._filters = None if any(f == ("", "") for f in filters) else filters
 
     def match(self, rel_path: str) -> bool:
-        """True when some usable pattern matches ``rel_path`` (``/`` separators, no leading ``/``)."""
-        return bool(rel_path) and self._regex.match(rel_path) is not None
+        """True when some usable pattern matches ``rel_path`` (``/`` separators, no leading ``/``).
+
+        A path that fails every pattern's :func:`literal_filter` (a necessary
+        condition) is refused without running the regular expression (issue 8, B4).
+        """
+        if not rel_path:
+            return False
+        filters = self._filters
+        if filters is not None:
+            slash = rel_path[-1] == "/"
+            for pre, suf in filters:
+                if rel_path.startswith(pre) and (slash or rel_path.endswith(suf)):
+                    break
+            else:
+                return False
+        return self._regex.match(rel_path) is not None
 
     def matching_pattern(self, rel_path: str) -> str | None:
         """The first usable pattern that matches ``rel_path`` (for ``wsctl rules explain``)."""
+        wcglob, FLAGS = _wcglob()
         for p in self.patterns:
             if rel_path and wcglob.globmatch(rel_path, p, flags=FLAGS):
                 return p
         return None
 
 
+_SPECIAL = frozenset("*?[]{}\\!")
+
+
+def literal_filter(pattern: str) -> tuple[str, str]:
+    """A necessary condition for ``pattern`` to match a path: ``(prefix, suffix)``.
+
+    ``prefix`` is the pattern's literal start (before the first glob character),
+    cut before its last ``/`` and before any ``//``; ``suffix`` its literal end
+    (after the last glob character) from its last ``/`` on. A path the pattern
+    matches starts with ``prefix`` and, unless it ends with ``/``, ends with
+    ``suffix`` (property-tested against :func:`reference_match`). ``("", "")``
+    when the pattern has no literal part.
+    """
+    i = 0
+    while i < len(pattern) and pattern[i] not in _SPECIAL:
+        i += 1
+    prefix = pattern[:i]
+    if "//" in prefix:
+        prefix = prefix[: prefix.index("//")]
+    prefix = prefix[: prefix.rfind("/")] if "/" in prefix else prefix
+    j = len(pattern)
+    while j > 0 and pattern[j - 1] not in _SPECIAL:
+        j -= 1
+    if j > 0 and pattern[j - 1] == "\\" and j < len(pattern):
+        j += 1  # the escaped character itself may not be literal
+    suffix = pattern[j:]
+    suffix = suffix[suffix.rfind("/") + 1:]
+    return prefix, suffix
+
+
+@functools.lru_cache(maxsize=4096)
+def compiled(patterns: tuple[str, ...], max_length: int | None = None) -> PathMatcher:
+    """A shared :class:`PathMatcher` for ``patterns`` (it is never mutated): rules with
+    the same patterns, and every rebuild of a catalog, compile them once (issue 8, B1/B3)."""
+    return PathMatcher(patterns, max_length)
+
+
 def reference_match(rel_path: str, pattern: str) -> bool:
     """One pattern matched the plain way (no precompilation): the brute-force reference of tests."""
     if check_pattern(pattern) is not None or not rel_path:
         return False
+    wcglob, FLAGS = _wcglob()
     return wcglob.globmatch(rel_path, pattern, flags=FLAGS)
 
 

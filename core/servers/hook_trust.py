@@ -25,15 +25,16 @@ import os
 import stat
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Literal
-
-from filelock import FileLock
+from typing import TYPE_CHECKING, Literal
 
 from .. import jsonsafe, safefs
 from ..atomic import atomic_write
 from ..errors import WskitError
 from ..models import Frozen
 from ..resources.hooks import HookDefinition
+
+if TYPE_CHECKING:
+    from filelock import FileLock
 
 HookTrustState = Literal["disabled", "not_required", "untrusted", "trusted", "modified", "error"]
 STORE_VERSION = 1
@@ -146,8 +147,10 @@ class HookTrustStore:
         doc = {"version": STORE_VERSION, "projects": {k: projects[k] for k in sorted(projects)}}
         atomic_write(self.path, (json.dumps(doc, indent=2) + "\n").encode("utf-8"), mode=0o600)
 
-    def _lock(self) -> FileLock:
+    def _lock(self) -> "FileLock":
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        from filelock import FileLock  # imported where a write needs it, not at start-up (issue 8, B7)
+
         return FileLock(str(self.path) + ".lock")
 
     def status(self, root: str | os.PathLike[str], hooks: Iterable[HookDefinition], *,

@@ -1,0 +1,128 @@
+"""Descriptor-keeping folder walks with the refusals of :mod:`wskit.safefs` (issue 8, B1).
+
+:func:`wskit.safefs.scan_dir` opens every folder from its base again, one
+``openat(O_NOFOLLOW)`` per path component: a walk of a 5,000-folder tree at
+depth 6 paid ~6 opens per folder. Here a walk keeps each folder's descriptor
+while it visits the folder's children and opens a child with one
+``openat(parent_fd, name, O_DIRECTORY | O_NOFOLLOW)``: a child swapped for a
+link between listing and opening is still refused (code ``symlink``), exactly
+as in :func:`~wskit.safefs.scan_dir`.
+
+A listing keeps the ``os.DirEntry`` objects and computes an entry's type
+(``dir``/``file``/``link``/``special``, from ``d_type``: no ``lstat`` per
+entry) only when a caller asks for that name; secret-looking names
+(:func:`wskit.safefs.is_secret_name`) are invisible, as in ``scan_dir``.
+Every folder listed is noted to active :mod:`wskit.changes` recordings with
+its ``fstat`` signature, under the same path ``scan_dir`` would use.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+
+from . import changes, safefs
+from .safefs import SafeFsError
+
+_DIR_FLAGS = safefs._O_BASE | safefs._O_DIRECTORY
+
+
+def open_root(base: str) -> int:
+    """Open ``base`` (absolute; links in it followed, as :func:`~wskit.safefs.scan_dir`
+    does for its base) as a folder descriptor.
+
+    :raises SafeFsError: ``not-found``, ``not-a-file``/``io-error`` as ``scan_dir``.
+    """
+    try:
+        return os.open(base, _DIR_FLAGS)
+    except OSError as err:
+        raise safefs._oserror(err, base, final=False) from None
+
+
+def open_child(parent_fd: int, name: str, shown: str) -> int:
+    """Open folder ``name`` inside the folder ``parent_fd`` without following a link.
+
+    :param shown: the absolute path reported in errors.
+    :raises SafeFsError: ``symlink`` when ``name`` is (now) a link, ``not-found``, ``io-error``.
+    """
+    try:
+        return os.open(name, _DIR_FLAGS | safefs._O_NOFOLLOW, dir_fd=parent_fd)
+    except OSError as err:
+        if err.errno in (errno.ENOTDIR, errno.ELOOP) and safefs._is_link(name, parent_fd):
+            raise SafeFsError("symlink", shown, f"refusing to follow the symbolic link {name!r}") from None
+        raise safefs._oserror(err, shown, final=False) from None
+
+
+def entry_type(entry: os.DirEntry) -> str:
+    """``dir``, ``file``, ``link`` or ``special`` for one entry, without following links."""
+    try:
+        if entry.is_symlink():
+            return "link"
+        if entry.is_dir(follow_symlinks=False):
+            return "dir"
+        if entry.is_file(follow_symlinks=False):
+            return "file"
+    except OSError:
+        pass
+    return "special"
+
+
+class Listing:
+    """One folder's entries by name (secret-looking names hidden), types on demand.
+
+    :ivar dirs: names of the sub-folders (not links), unsorted, secret names left out.
+    """
+
+    __slots__ = ("_entries", "dirs")
+
+    def __init__(self, entries: dict[str, os.DirEntry], dirs: list[str]) -> None:
+        self._entries = entries
+        self.dirs = dirs
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._entries and not safefs.is_secret_name(name)
+
+    def get(self, name: str) -> safefs.DirEntry | None:
+        """The entry ``name`` as a :class:`wskit.safefs.DirEntry`, or None (absent or secret)."""
+        e = self._entries.get(name)
+        if e is None or safefs.is_secret_name(name):
+            return None
+        return safefs.DirEntry(name, entry_type(e))
+
+    def kept(self) -> dict[str, os.DirEntry]:
+        """Every kept entry by name, secret-looking names included (callers filter)."""
+        return self._entries
+
+    def __getitem__(self, name: str) -> safefs.DirEntry:
+        got = self.get(name)
+        if got is None:
+            raise KeyError(name)
+        return got
+
+
+def list_fd(fd: int, shown: str, keep: frozenset[str] | None = None) -> Listing:
+    """List the folder open as ``fd`` (the descriptor stays open; ``shown`` is its
+    absolute path, noted to active change recordings with the folder's signature).
+
+    :param keep: names the caller may look up (None: every name); sub-folder names
+        are always in :attr:`Listing.dirs`. Keeping only a few names spares one
+        dictionary entry per file of large folders.
+    """
+    if changes.recording_active():
+        changes.note(shown, False, os.fstat(fd))
+    entries: dict[str, os.DirEntry] = {}
+    dirs: list[str] = []
+    secret = safefs.is_secret_name
+    keep_all = keep is None
+    with os.scandir(fd) as it:
+        for e in it:
+            name = e.name
+            if keep_all or name in keep:
+                entries[name] = e
+            try:
+                is_dir = e.is_dir(follow_symlinks=False)
+            except OSError:
+                continue
+            if is_dir and not secret(name):
+                dirs.append(name)
+    return Listing(entries, dirs)

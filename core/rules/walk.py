@@ -1,0 +1,385 @@
+"""The project walk of the rule catalog: which files are rule candidates (issue 3 §1, §4).
+
+Split from :mod:`wskit.rules.discovery` (issue 8). The walk lists every folder
+once through descriptors (:mod:`wskit.fdwalk`), never follows links, skips
+VCS folders, dependencies, virtual environments, git worktrees inside the
+project and what ``.gitignore`` files ignore; on a reload it reuses the
+listings and decisions of folders whose stat signature is unchanged
+(:func:`wskit.changes.reuse`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pathspec
+
+from .. import changes, fdwalk, safefs
+from ..models import Diagnostic
+from .model import PRIORITY, RuleSettings
+
+#: Folder names never walked (VCS, dependencies, virtual environments, caches, build output).
+SKIP_DIRS = frozenset({
+    ".git", ".hg", ".svn", ".bzr", "_darcs", "node_modules", "bower_components", "vendor",
+    ".venv", "venv", "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".tox", ".nox",
+    ".cache", ".hypothesis", ".gradle", ".next", ".nuxt", ".turbo", ".parcel-cache",
+    "dist", "build", "target", "coverage", "htmlcov", ".eggs",
+})
+
+
+@dataclass
+class Candidate:
+    """A rule file found by the walk, before it is read."""
+
+    rel: str
+    source: str
+    scope_dir: str
+    priority: int
+    file_kind: str
+
+
+def _join(a: str, b: str) -> str:
+    return f"{a}/{b}" if a else b
+
+
+_MEMO_TAG = "wskit.rules.walk"
+_GITIGNORE_TAG = "wskit.rules.gitignore"
+#: Folder descriptors a walk keeps open at most (one per level of depth).
+_MAX_HELD = 64
+
+
+def _same_specs(a: tuple, b: tuple) -> bool:
+    return len(a) == len(b) and all(x[0] == y[0] and x[1] is y[1] for x, y in zip(a, b))
+
+
+class GitIgnore:
+    """One parsed ``.gitignore`` with a pre-filter: the alternation of its patterns'
+    regular expressions. A path none of them matches has no result in pathspec
+    (its backends decide only among matching patterns), so :meth:`check` answers
+    None without pathspec's per-pattern loop (issue 8, B1: most folders match no
+    pattern). Tested against ``GitIgnoreSpec.check_file``.
+    """
+
+    __slots__ = ("spec", "_any")
+
+    def __init__(self, spec: pathspec.GitIgnoreSpec) -> None:
+        self.spec = spec
+        parts = []
+        for pat in spec.patterns:
+            regex = getattr(pat, "regex", None)
+            if getattr(pat, "include", None) is None or regex is None:
+                continue
+            if not isinstance(getattr(regex, "pattern", None), str) or regex.flags & ~re.UNICODE:
+                parts = None  # a pattern we cannot fold in safely: no pre-filter
+                break
+            # named groups (pathspec's directory mark) cannot repeat in one alternation
+            parts.append(_NAMED_GROUP.sub("(?:", regex.pattern))
+        try:
+            self._any = re.compile("|".join(f"(?:{p})" for p in parts)) if parts else (
+                None if parts is None else _NEVER)
+        except re.error:
+            self._any = None  # e.g. a back-reference to a renamed group: no pre-filter
+
+    def check(self, path: str) -> bool | None:
+        """True (ignored), False (re-included by a ``!`` pattern) or None (no pattern matches)."""
+        if self._any is not None and self._any.match(path) is None:
+            return None
+        res = self.spec.check_file(path)
+        return None if res.include is None else bool(res.include)
+
+
+_NAMED_GROUP = re.compile(r"\(\?P<[A-Za-z_][A-Za-z0-9_]*>")
+_NEVER = re.compile(r"(?!)")
+
+
+class _Walker:
+    def __init__(self, root: str, profile, settings: RuleSettings) -> None:
+        self.root = root
+        self.settings = settings
+        self.claude = profile.claude_conventions
+        self.agents = profile.agents_conventions
+        self.host_dir = profile.host_dir
+        self.host_file = profile.instruction_file
+        self.skip = SKIP_DIRS | set(settings.extra_skip_dirs)
+        self.prefix = root if root.endswith(os.sep) else root + os.sep
+        self.found: dict[str, Candidate] = {}
+        self.added: list[Candidate] = []  # self.found in insertion order
+        self.diags: list[Diagnostic] = []
+        #: what a folder's cached decisions depend on besides its listing and the specs
+        self.config_key = (self.skip, self.claude, self.agents, self.host_dir, self.host_file,
+                           settings.fallback_filenames, settings.honour_gitignore)
+        #: names a folder listing keeps (everything the walk looks up by name)
+        self.interesting = frozenset({
+            "CLAUDE.md", "AGENTS.md", "AGENTS.override.md", "CLAUDE.local.md", ".gitignore", "pyvenv.cfg",
+            ".claude", ".git", self.host_dir, self.host_file, *settings.fallback_filenames})
+
+    def add(self, rel: str, source: str, scope: str, key: str, kind: str = "instruction") -> None:
+        if rel not in self.found:
+            cand = self.found[rel] = Candidate(rel, source, scope, PRIORITY[key], kind)
+            self.added.append(cand)
+
+    def refuse_link(self, rel: str) -> None:
+        self.diags.append(Diagnostic(
+            level="warning", code="symlink", path=os.path.join(self.root, rel),
+            message="rule file is a symbolic link; links are not followed in project sources"))
+
+    def shadow(self, rel: str, by: str) -> None:
+        self.diags.append(Diagnostic(
+            level="info", code="rule-shadowed", path=os.path.join(self.root, rel),
+            message=f"not loaded: shadowed by {by} in the same folder"))
+
+    def scan(self, rel_dir: str) -> list[safefs.DirEntry] | None:
+        try:
+            return safefs.scan_dir(self.root, rel_dir or None)
+        except safefs.SafeFsError as err:
+            if err.code != "not-found":
+                self.diags.append(err.diagnostic(level="warning"))
+            return None
+
+    def gitignore(self, rel_dir: str) -> GitIgnore | None:
+        """The parsed ``.gitignore`` of ``rel_dir``: the previous load's object when the
+        file is unchanged (so decisions that depend on it can be reused too)."""
+        rel = _join(rel_dir, ".gitignore")
+        path = os.path.join(self.root, rel)
+        prev = changes.reuse(path)
+        if type(prev) is tuple and len(prev) == 3 and prev[0] == _GITIGNORE_TAG:
+            self.diags.extend(prev[2])
+            return prev[1]
+        mark = len(self.diags)
+        spec = self._parse_gitignore(rel)
+        ignore = None if spec is None else GitIgnore(spec)
+        changes.remember(path, False, (_GITIGNORE_TAG, ignore, tuple(self.diags[mark:])))
+        return ignore
+
+    def _parse_gitignore(self, rel: str) -> pathspec.GitIgnoreSpec | None:
+        try:
+            res = safefs.read_bytes(self.root, rel, max_bytes=1024 * 1024)
+            return pathspec.GitIgnoreSpec.from_lines(safefs.decode_text(res.raw, res.path).split("\n"))
+        except safefs.SafeFsError as err:
+            self.diags.append(Diagnostic(level="warning", code="gitignore-unreadable", path=err.path,
+                                         message=f"{err.args[0]}; its patterns are not applied"))
+        except Exception as err:  # pathspec refusing a pattern
+            self.diags.append(Diagnostic(level="warning", code="gitignore-invalid",
+                                         path=os.path.join(self.root, rel), message=str(err)))
+        return None
+
+    @staticmethod
+    def ignored(rel: str, is_dir: bool, specs: tuple) -> bool:
+        for base, ignore in reversed(specs):
+            sub = rel[len(base) + 1:] if base else rel
+            include = ignore.check(sub + "/" if is_dir else sub)
+            if include is not None:
+                return include
+        return False
+
+    def linked_worktree(self, rel_dir: str) -> bool:
+        """A git worktree checked out inside the project holds copies of its rules: never walked."""
+        full = os.path.join(self.root, rel_dir)
+        if not os.path.isfile(os.path.join(full, ".git")):
+            return False
+        from ..binding import _git_marker
+
+        found = _git_marker(Path(full))
+        return found is not None and found[0] == "worktree"
+
+    def walk(self) -> None:
+        """Depth-first walk, pre-order, children in reverse name order (the order of
+        diagnostics since issue 3). Each folder is listed once through a descriptor
+        opened from its parent's (:mod:`wskit.fdwalk`); on a reload, a folder
+        whose stat signature is unchanged is not listed again (its memo is reused,
+        :func:`wskit.changes.reuse`), nor are its ``ignored``/skip decisions redone
+        when the ``.gitignore`` specs above it are the same objects (issue 8, B1/B3)."""
+        frames: list[list] = []
+        try:
+            self._enter("", 0, (), None, "", frames)
+            while frames:
+                frame = frames[-1]
+                children = frame[4]
+                if not children:
+                    frames.pop()
+                    if frame[3] is not None:
+                        os.close(frame[3])
+                    continue
+                name = children.pop()
+                self._enter(_join(frame[0], name), frame[1] + 1, frame[2], frame[3], name, frames)
+        finally:
+            for frame in frames:
+                if frame[3] is not None:
+                    os.close(frame[3])
+
+    def _open(self, rel_dir: str, parent_fd: int | None, name: str, shown: str) -> int | None:
+        try:
+            if not rel_dir:
+                return fdwalk.open_root(self.root)
+            if parent_fd is not None:
+                return fdwalk.open_child(parent_fd, name, shown)
+            return safefs._open_dir_chain(self.root, rel_dir.split("/"), shown, False)
+        except safefs.SafeFsError as err:
+            changes.note(shown, False)
+            if err.code != "not-found":
+                self.diags.append(err.diagnostic(level="warning"))
+            return None
+
+    def _listing(self, rel_dir: str, parent_fd: int | None, name: str, shown: str) -> tuple[list | None, int | None]:
+        """The folder's memo entry (reused when unchanged) and its descriptor when it was opened."""
+        prev = changes.reuse(shown)
+        if type(prev) is list and prev and prev[0] == _MEMO_TAG:
+            return prev, None
+        fd = self._open(rel_dir, parent_fd, name, shown)
+        if fd is None:
+            return None, None
+        try:
+            listing = fdwalk.list_fd(fd, shown, self.interesting)
+        except OSError as err:
+            os.close(fd)
+            self.diags.append(safefs._oserror(err, shown, final=False).diagnostic(level="warning"))
+            return None, None
+        kept = listing.kept()
+        by = {n: safefs.DirEntry(n, fdwalk.entry_type(e)) for n, e in kept.items() if not safefs.is_secret_name(n)}
+        git = ".git" in kept and fdwalk.entry_type(kept[".git"]) in ("file", "link")
+        memo = [_MEMO_TAG, by, tuple(sorted(listing.dirs)), git, None]
+        changes.remember(shown, False, memo)
+        return memo, fd
+
+    def _enter(self, rel_dir: str, depth: int, specs: tuple, parent_fd: int | None, name: str,
+               frames: list[list]) -> None:
+        shown = f"{self.prefix}{rel_dir}" if rel_dir else self.root  # os.path.join(root, rel_dir)
+        memo, fd = self._listing(rel_dir, parent_fd, name, shown)
+        if memo is None:
+            return
+        try:
+            _tag, by, dirs, git, decision = memo
+            if rel_dir and git and self.linked_worktree(rel_dir):
+                return  # a worktree checked out inside the project holds copies of its rules
+            if rel_dir and "pyvenv.cfg" in by:
+                return  # a virtual environment under any name
+            if self.settings.honour_gitignore and by.get(".gitignore") and by[".gitignore"].type == "file":
+                spec = self.gitignore(rel_dir)
+                if spec is not None:
+                    specs = (*specs, (rel_dir, spec))
+            if decision is not None and decision[0][0] == self.config_key and _same_specs(decision[0][1], specs):
+                adds, file_diags = decision[1], decision[2]
+                for cand in adds:
+                    if cand.rel not in self.found:
+                        self.found[cand.rel] = cand
+                        self.added.append(cand)
+                self.diags.extend(file_diags)
+            else:
+                mark, added = len(self.diags), len(self.added)
+                self.folder_files(rel_dir, by, specs)
+                adds = tuple(self.added[added:])
+                file_diags = tuple(self.diags[mark:])
+                decision = None
+            for cfg, conv in ((".claude", self.claude), (self.host_dir, True)):
+                if conv and cfg in by and by[cfg].type == "dir" and not self.ignored(_join(rel_dir, cfg), True, specs):
+                    self.config_dir(rel_dir, cfg, specs)
+            if self.settings.max_depth is not None and depth >= self.settings.max_depth:
+                return
+            if decision is not None:
+                children, diags = decision[3], decision[4]
+            else:
+                children, diags = self._children(rel_dir, dirs, specs)
+                memo[4] = ((self.config_key, specs), adds, file_diags, children, diags)
+            self.diags.extend(diags)
+            if children:
+                if fd is not None and len(frames) >= _MAX_HELD:
+                    os.close(fd)  # very deep trees: children open from the root instead
+                    fd = None
+                frames.append([rel_dir, depth, specs, fd, list(children)])
+                fd = None
+        finally:
+            if fd is not None:
+                os.close(fd)
+
+    def _children(self, rel_dir: str, dirs: tuple[str, ...], specs: tuple) -> tuple[tuple[str, ...], tuple]:
+        out: list[str] = []
+        diags: list[Diagnostic] = []
+        for name in dirs:
+            if name in self.skip or name in (".claude", self.host_dir):
+                continue
+            sub = _join(rel_dir, name)
+            if "\\" in name or ":" in name:  # what safefs.split_relative refuses in a listed name
+                try:
+                    safefs.split_relative(sub)
+                except safefs.SafeFsError as err:
+                    if err.code != "not-found":
+                        diags.append(err.diagnostic(level="warning"))
+                    continue
+            if not self.ignored(sub, True, specs):
+                out.append(name)
+        return tuple(out), tuple(diags)
+
+    def _file(self, rel_dir: str, by: dict, name: str, specs: tuple, *, gitignore: bool = True) -> str | None:
+        e = by.get(name)
+        if e is None:
+            return None
+        rel = _join(rel_dir, name)
+        if gitignore and self.ignored(rel, False, specs):
+            return None
+        if e.type == "link":
+            self.refuse_link(rel)
+            return None
+        if e.type != "file":
+            if e.type == "special":
+                self.diags.append(Diagnostic(level="warning", code="special-file", path=os.path.join(self.root, rel),
+                                             message="rule file is not a regular file"))
+            return None
+        return rel
+
+    def folder_files(self, rel_dir: str, by: dict, specs: tuple) -> None:
+        if self.claude and (rel := self._file(rel_dir, by, "CLAUDE.md", specs)):
+            self.add(rel, "project", rel_dir, "CLAUDE.md")
+        if self.agents:
+            override = self._file(rel_dir, by, "AGENTS.override.md", specs)
+            if override:
+                self.add(override, "project", rel_dir, "AGENTS.override.md")
+            plain = by.get("AGENTS.md")
+            if plain is not None and "AGENTS.override.md" in by:
+                self.shadow(_join(rel_dir, "AGENTS.md"), "AGENTS.override.md")
+            elif (rel := self._file(rel_dir, by, "AGENTS.md", specs)):
+                self.add(rel, "project", rel_dir, "AGENTS.md")
+            else:
+                taken = None
+                for name in self.settings.fallback_filenames:
+                    if name in by and taken is not None:
+                        self.shadow(_join(rel_dir, name), taken)
+                    elif (rel := self._file(rel_dir, by, name, specs)):
+                        taken = name
+                        self.add(rel, "project", rel_dir, "AGENTS.md")
+        if (rel := self._file(rel_dir, by, self.host_file, specs)):
+            self.add(rel, "project", rel_dir, "<HOST>.md")
+        if self.claude and (rel := self._file(rel_dir, by, "CLAUDE.local.md", specs, gitignore=False)):
+            self.add(rel, "local", rel_dir, "CLAUDE.local.md")
+
+    def config_dir(self, rel_dir: str, cfg: str, specs: tuple) -> None:
+        cfg_rel = _join(rel_dir, cfg)
+        entries = self.scan(cfg_rel)
+        if entries is None:
+            return
+        by = {e.name: e for e in entries}
+        if cfg == ".claude" and self.claude and (rel := self._file(cfg_rel, by, "CLAUDE.md", specs)):
+            self.add(rel, "project", rel_dir, ".claude/CLAUDE.md")
+        if cfg == self.host_dir and (rel := self._file(cfg_rel, by, "AGENTS.md", specs)):
+            self.add(rel, "project", rel_dir, ".<host>/AGENTS.md")
+        key = ".claude/rules" if cfg == ".claude" else ".<host>/rules"
+        if "rules" in by and by["rules"].type == "dir":
+            self.rules_dir(_join(cfg_rel, "rules"), rel_dir, key, specs)
+
+    def rules_dir(self, rules_rel: str, scope: str, key: str, specs: tuple) -> None:
+        stack = [rules_rel]
+        while stack:
+            cur = stack.pop()
+            if self.ignored(cur, True, specs):
+                continue
+            for e in self.scan(cur) or []:
+                rel = _join(cur, e.name)
+                if e.type == "dir":
+                    stack.append(rel)
+                elif e.name.endswith(".md"):
+                    if (ok := self._file(cur, {e.name: e}, e.name, specs)):
+                        self.add(ok, "project", scope, key, "rule")
+                elif e.type == "link":
+                    self.refuse_link(rel)

@@ -1,0 +1,33 @@
+"""The walk's .gitignore pre-filter (issue 8, B1) answers exactly as pathspec's check_file."""
+
+from __future__ import annotations
+
+import pathspec
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from wskit.rules.walk import GitIgnore
+
+LINE = st.sampled_from([
+    "node_modules/", "*.pyc", "build", "/dist", "!keep/", "a/**/b", "**/tmp", "x?", "[ab]c/", "!*.md", "docs/*.txt",
+    "# comment", "", "\\#hash", "sub/", "!sub/keep", "*", "!a",
+])
+PATH = st.lists(st.sampled_from(["a", "b", "ac", "x1", "node_modules", "build", "dist", "keep", "tmp", "sub",
+                                 "docs", "f.pyc", "r.md", "t.txt"]), min_size=1, max_size=4)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(LINE, max_size=6), PATH, st.booleans())
+def test_check_equals_check_file(lines, parts, is_dir):
+    spec = pathspec.GitIgnoreSpec.from_lines(lines)
+    path = "/".join(parts) + ("/" if is_dir else "")
+    res = spec.check_file(path)
+    want = None if res.include is None else bool(res.include)
+    assert GitIgnore(spec).check(path) == want
+
+
+def test_prefilter_skips_pathspec_when_nothing_matches():
+    ig = GitIgnore(pathspec.GitIgnoreSpec.from_lines(["node_modules/", "*.pyc"]))
+    assert ig.check("src/lib/") is None
+    assert ig.check("node_modules/") is True
+    assert ig.check("a/b/c.pyc") is True
