@@ -49,6 +49,11 @@ _MEMO_TAG = "wskit.rules.walk"
 _GITIGNORE_TAG = "wskit.rules.gitignore"
 #: Folder descriptors a walk keeps open at most (one per level of depth).
 _MAX_HELD = 64
+#: Folder levels the project walk enters at most, whatever ``max_depth`` says: past
+#: :data:`_MAX_HELD` levels each folder is opened from the root (cost grows with the
+#: square of the depth), and 10,000 nested folders took minutes. Real projects stay
+#: far below; deeper folders are a ``rule-walk-too-deep`` warning and are not walked.
+MAX_WALK_DEPTH = 256
 
 
 def _same_specs(a: tuple, b: tuple) -> bool:
@@ -277,6 +282,12 @@ class _Walker:
                 if conv and cfg in by and by[cfg].type == "dir" and not self.ignored(_join(rel_dir, cfg), True, specs):
                     self.config_dir(rel_dir, cfg, specs)
             if self.settings.max_depth is not None and depth >= self.settings.max_depth:
+                return
+            if depth >= MAX_WALK_DEPTH:
+                if dirs:
+                    self.diags.append(Diagnostic(
+                        level="warning", code="rule-walk-too-deep", path=shown,
+                        message=f"folders deeper than {MAX_WALK_DEPTH} levels are not searched for rules"))
                 return
             if decision is not None:
                 children, diags = decision[3], decision[4]
