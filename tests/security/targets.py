@@ -269,3 +269,98 @@ TARGETS: list[Target] = [
                    **{c: frozenset({"style-catalog-invalid"}) for c in _STYLE_FATAL}},
            skip=_FLAT_SKIP, whole_fail=_STYLE_FATAL, also_accept=frozenset({"style-skipped"})),
 ]
+
+
+# -- the rule catalog (issue 3): instruction files, rules folders, @imports --------
+
+def _rule_md(name: str) -> bytes:
+    return b"# A valid rule\n\nUse tabs.\n"
+
+
+def _rules_loader(user: bool) -> Callable[[Ctx, str | None], Outcome]:
+    """Load rules with :func:`wskit.rules.discovery.discover_project` (or
+    ``discover_user``); the path-naming field is an ``@import`` target written
+    into an instruction file ``CLAUDE.md`` at the top of the source. A rule's
+    name is its path's first component below ``.claude/rules/`` (or its folder,
+    for ``<n>/AGENTS.md``); the importer is ``<field>`` only when the import
+    was inlined (its token is gone from the body)."""
+    from wskit.host import HostProfile
+    from wskit.rules.discovery import discover_project, discover_user
+    from wskit.rules.model import RuleSettings
+
+    def name_of(rel: str) -> str:
+        parts = rel.split("/")
+        if parts[:2] == [".claude", "rules"]:
+            return parts[2].rsplit(".", 1)[0] if len(parts) == 3 else parts[2]
+        return parts[0] if len(parts) > 1 else rel
+
+    def load(ctx: Ctx, path_field: str | None) -> Outcome:
+        # <project>/CLAUDE.md, or ~/.claude/CLAUDE.md (the only user instruction file
+        # under the home: there '../x' and 'a/../../b' stay inside the home)
+        importer = ctx.root / "CLAUDE.md" if user else ctx.base / "CLAUDE.md"
+        if path_field is not None:
+            importer.write_text(f"Project notes.\n@{path_field}\n", encoding="utf-8", errors="surrogatepass")
+        profile = HostProfile(name="wskit", home=ctx.base if user else ctx.base.parent / "home")
+        found = (discover_user if user else discover_project)(str(ctx.base), profile, RuleSettings())
+        names = set()
+        for r in found.rules:
+            if r.path in (".claude/CLAUDE.md", "CLAUDE.md"):
+                if path_field is not None and f"@{path_field}" not in r.body:
+                    names.add("<field>")
+                continue
+            names.add(name_of(r.path))
+        dump = repr([r.model_dump() for r in found.rules]) + repr([d.model_dump() for d in found.diagnostics])
+        return Outcome(names, list(found.diagnostics), dump)
+
+    return load
+
+
+#: @import targets: refused before any read (outside the root, a URL, a drive)
+#: or by safe file access (``rule-import-refused`` carries the safefs code in
+#: its message); a NUL byte makes the importing file itself ``hidden-characters``
+#: (refused whole, before any import is looked at).
+_IMPORT_FIELDS: dict[str, frozenset[str] | None] = {
+    "field-dotdot": frozenset({"rule-import-outside"}),
+    "field-absolute": frozenset({"rule-import-outside"}),
+    "field-mid-escape": frozenset({"rule-import-outside"}),
+    "field-url": frozenset({"rule-import-outside"}),
+    "field-drive": frozenset({"rule-import-outside"}),
+    "field-backslash": frozenset({"rule-import-refused"}),
+    "field-secret": frozenset({"rule-import-refused"}),
+    "field-nul": frozenset({"hidden-characters"}),
+}
+#: Rules are named by their path: a control or bidi character in it is refused
+#: (the path is rendered into the prompt); ':' and non-ASCII are ordinary path text.
+_RULE_NAMES: dict[str, frozenset[str] | None] = {
+    "name-newline": frozenset({"rule-name-invalid"}), "name-bidi": frozenset({"rule-name-invalid"}),
+    "name-colon": None, "name-non-ascii": None,
+}
+#: The case files carry only frontmatter: a rule's body is then empty (``rule-empty``);
+#: rules are bounded in bytes (``max_file_bytes``, budgets), not line length.
+_RULE_BODY = {"long-line": frozenset({"rule-empty"})}
+#: AGENTS.md has no frontmatter (Codex): the YAML cases are plain text, never parsed.
+_NO_FRONTMATTER: dict[str, frozenset[str] | None] = {
+    "yaml-bomb": None, "yaml-deep-flow": None, "yaml-deep-block": None, "long-line": None}
+#: A folder link in a project is not walked, without a diagnostic (project trees
+#: hold many legitimate folder links); the rule behind it is never read.
+_DIR_LINK_SILENT: dict[str, frozenset[str] | None] = {"symlink-dir-outside": None, "symlink-dir-loop": None}
+
+TARGETS += [
+    Target("rules-project", "markdown", lambda n: f"rules/{n}/rule.md", _rule_md, _rules_loader(False),
+           expect={**_IMPORT_FIELDS, **_RULE_NAMES, **_RULE_BODY, **_DIR_LINK_SILENT}, skip=frozenset({"deep-dirs"})),
+    Target("rules-agents-md", "markdown", lambda n: f"../{n}/AGENTS.md", _rule_md, _rules_loader(False),
+           expect={**_IMPORT_FIELDS, **_RULE_NAMES, **_NO_FRONTMATTER, **_DIR_LINK_SILENT,
+                   "deep-dirs": frozenset({"rule-walk-too-deep"})}),
+    Target("rules-user-follow", "markdown", lambda n: f"rules/{n}/rule.md", _rule_md, _rules_loader(True),
+           scope=Scope.USER, skip=frozenset({"deep-dirs"}),
+           expect={**_IMPORT_FIELDS, **_RULE_NAMES, **_RULE_BODY,
+                   # relative to ~/.claude these stay inside the home: a mention, not found
+                   "field-dotdot": frozenset({"rule-import-not-found"}),
+                   "field-mid-escape": frozenset({"rule-import-not-found"}),
+                   # the user's own links are followed (GNU Stow), never into a secret; the
+                   # outside file holds only frontmatter, so its body is empty
+                   "symlink-file-outside": frozenset({"rule-empty"}),
+                   "symlink-dir-outside": frozenset({"rule-empty"}),
+                   "symlink-file-secret": frozenset({"secret-path"}),
+                   "symlink-dir-loop": frozenset({"link-cycle", "symlink"})}),
+]
