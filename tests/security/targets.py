@@ -64,6 +64,7 @@ class Target:
         too) is the loader's documented behaviour (output styles, Blade §3.3).
     :ivar also_accept: a loader's catch-all code for a skipped file, accepted
         in every case besides the specific ones (``style-skipped``, ``agent-skipped``).
+    :ivar why: case -> reason no diagnostic is required, for the docs table.
     """
 
     name: str
@@ -76,6 +77,8 @@ class Target:
     skip: frozenset[str] = frozenset()
     whole_fail: frozenset[str] = frozenset()
     also_accept: frozenset[str] = frozenset()
+    #: case name -> why no diagnostic is required (shown in the docs table for a None ``expect``)
+    why: dict[str, str] = field(default_factory=dict)
 
 
 def _skill_md(name: str) -> bytes:
@@ -341,16 +344,27 @@ _RULE_BODY = {"long-line": frozenset({"rule-empty"})}
 #: AGENTS.md has no frontmatter (Codex): the YAML cases are plain text, never parsed.
 _NO_FRONTMATTER: dict[str, frozenset[str] | None] = {
     "yaml-bomb": None, "yaml-deep-flow": None, "yaml-deep-block": None, "long-line": None}
+_RULE_WHY = {
+    "name-colon": "none required: ':' is ordinary path text, loaded",
+    "name-non-ascii": "none required: ordinary path text, loaded",
+    "symlink-dir-outside": "none: not walked, the rule behind it never read, but no diagnostic (known gap)",
+    "symlink-dir-loop": "none: not walked, but no diagnostic (known gap)",
+}
+_AGENTS_MD_WHY = {**_RULE_WHY, **{c: "none required: AGENTS.md has no frontmatter, the text is never parsed as YAML"
+                                   for c in ("yaml-bomb", "yaml-deep-flow", "yaml-deep-block")},
+                  "long-line": "none required: loaded verbatim, bounded in bytes (1 MiB per file, budgets)"}
+
 #: A folder link in a project is not walked, without a diagnostic (project trees
 #: hold many legitimate folder links); the rule behind it is never read.
 _DIR_LINK_SILENT: dict[str, frozenset[str] | None] = {"symlink-dir-outside": None, "symlink-dir-loop": None}
 
 TARGETS += [
     Target("rules-project", "markdown", lambda n: f"rules/{n}/rule.md", _rule_md, _rules_loader(False),
-           expect={**_IMPORT_FIELDS, **_RULE_NAMES, **_RULE_BODY, **_DIR_LINK_SILENT}, skip=frozenset({"deep-dirs"})),
+           expect={**_IMPORT_FIELDS, **_RULE_NAMES, **_RULE_BODY, **_DIR_LINK_SILENT}, skip=frozenset({"deep-dirs"}),
+           why=_RULE_WHY),
     Target("rules-agents-md", "markdown", lambda n: f"../{n}/AGENTS.md", _rule_md, _rules_loader(False),
            expect={**_IMPORT_FIELDS, **_RULE_NAMES, **_NO_FRONTMATTER, **_DIR_LINK_SILENT,
-                   "deep-dirs": frozenset({"rule-walk-too-deep"})}),
+                   "deep-dirs": frozenset({"rule-walk-too-deep"})}, why=_AGENTS_MD_WHY),
     Target("rules-user-follow", "markdown", lambda n: f"rules/{n}/rule.md", _rule_md, _rules_loader(True),
            scope=Scope.USER, skip=frozenset({"deep-dirs"}),
            expect={**_IMPORT_FIELDS, **_RULE_NAMES, **_RULE_BODY,
@@ -362,5 +376,5 @@ TARGETS += [
                    "symlink-file-outside": frozenset({"rule-empty"}),
                    "symlink-dir-outside": frozenset({"rule-empty"}),
                    "symlink-file-secret": frozenset({"secret-path"}),
-                   "symlink-dir-loop": frozenset({"link-cycle", "symlink"})}),
+                   "symlink-dir-loop": frozenset({"link-cycle", "symlink"})}, why=_RULE_WHY),
 ]
