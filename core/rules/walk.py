@@ -245,7 +245,7 @@ class _Walker:
         kept = listing.kept()
         by = {n: safefs.DirEntry(n, fdwalk.entry_type(e)) for n, e in kept.items() if not safefs.is_secret_name(n)}
         git = ".git" in kept and fdwalk.entry_type(kept[".git"]) in ("file", "link")
-        memo = [_MEMO_TAG, by, tuple(sorted(listing.dirs)), git, None]
+        memo = [_MEMO_TAG, by, tuple(sorted(listing.dirs)), git, None, tuple(sorted(listing.dir_links))]
         changes.remember(shown, False, memo)
         return memo, fd
 
@@ -256,7 +256,7 @@ class _Walker:
         if memo is None:
             return
         try:
-            _tag, by, dirs, git, decision = memo
+            _tag, by, dirs, git, decision, dir_links = memo
             if rel_dir and git and self.linked_worktree(rel_dir):
                 return  # a worktree checked out inside the project holds copies of its rules
             if rel_dir and "pyvenv.cfg" in by:
@@ -292,7 +292,7 @@ class _Walker:
             if decision is not None:
                 children, diags = decision[3], decision[4]
             else:
-                children, diags = self._children(rel_dir, dirs, specs)
+                children, diags = self._children(rel_dir, dirs, specs, dir_links)
                 memo[4] = ((self.config_key, specs), adds, file_diags, children, diags)
             self.diags.extend(diags)
             if children:
@@ -305,9 +305,17 @@ class _Walker:
             if fd is not None:
                 os.close(fd)
 
-    def _children(self, rel_dir: str, dirs: tuple[str, ...], specs: tuple) -> tuple[tuple[str, ...], tuple]:
+    def _children(self, rel_dir: str, dirs: tuple[str, ...], specs: tuple,
+                  dir_links: tuple[str, ...] = ()) -> tuple[tuple[str, ...], tuple]:
         out: list[str] = []
         diags: list[Diagnostic] = []
+        for name in dir_links:  # never followed in a project; said once, as info
+            sub = _join(rel_dir, name)
+            if name in self.skip or self.ignored(sub, True, specs):
+                continue
+            diags.append(Diagnostic(level="info", code="symlink", path=os.path.join(self.root, sub),
+                                    message="folder link (or a link loop) is not walked for rules; "
+                                    "links are not followed in project sources"))
         for name in dirs:
             if name in self.skip or name in (".claude", self.host_dir):
                 continue
