@@ -347,16 +347,15 @@ _NO_FRONTMATTER: dict[str, frozenset[str] | None] = {
 _RULE_WHY = {
     "name-colon": "none required: ':' is ordinary path text, loaded",
     "name-non-ascii": "none required: ordinary path text, loaded",
-    "symlink-dir-outside": "none: not walked, the rule behind it never read, but no diagnostic (known gap)",
-    "symlink-dir-loop": "none: not walked, but no diagnostic (known gap)",
 }
 _AGENTS_MD_WHY = {**_RULE_WHY, **{c: "none required: AGENTS.md has no frontmatter, the text is never parsed as YAML"
                                    for c in ("yaml-bomb", "yaml-deep-flow", "yaml-deep-block")},
                   "long-line": "none required: loaded verbatim, bounded in bytes (1 MiB per file, budgets)"}
 
-#: A folder link in a project is not walked, without a diagnostic (project trees
-#: hold many legitimate folder links); the rule behind it is never read.
-_DIR_LINK_SILENT: dict[str, frozenset[str] | None] = {"symlink-dir-outside": None, "symlink-dir-loop": None}
+#: A folder link in a project is never walked (the rule behind it is never read);
+#: the walk names it with an info ``symlink`` diagnostic.
+_DIR_LINK_SILENT: dict[str, frozenset[str] | None] = {"symlink-dir-outside": frozenset({"symlink"}),
+                                                      "symlink-dir-loop": frozenset({"symlink"})}
 
 TARGETS += [
     Target("rules-project", "markdown", lambda n: f"rules/{n}/rule.md", _rule_md, _rules_loader(False),
