@@ -112,3 +112,16 @@ def test_legitimate_path_fields_still_load(tmp_path: Path):
     assert {r.name for r in res.resources} == {"evil", "good"}, [d.message for d in res.diagnostics]
     assert {r.name for r in _servers(tmp_path / "c", ".mcp.json", "mcp_server", {"command": "s"}, "cwd", "/opt/x",
                                      Scope.USER).resources} == {"evil", "good"}
+
+
+@pytest.mark.parametrize("value", VALUES)
+def test_mcp_cwd_in_project_settings(tmp_path: Path, value: str):
+    """The same field in a project's ``.claude/settings.json`` ``mcpServers`` block."""
+    ws = tmp_path / "ws"
+    _write_json(ws / ".claude/settings.json", {"mcpServers": {"evil": {"command": "s", "cwd": value},
+                                                              "good": {"command": "s"}}})
+    src = ResourceSource(scope=Scope.PROJECT, root=str(ws / ".claude"), base=str(ws))
+    res = bounded(lambda: load_mcp_servers(src), 10)
+    assert {r.name for r in res.resources} == {"good"}
+    hits = [d for d in res.diagnostics if d.code == "mcp-invalid" and "'cwd'" in d.message]
+    assert hits and hits[0].path.endswith("settings.json")
