@@ -12,6 +12,10 @@ content plugin's ``agents/``.
   ``a:b``), or by ``name`` at the top level, and get ids ``plugin:<p>:<name>``;
 - ``tools``, ``disallowedTools`` and ``skills`` accept a comma string or a list;
   ``model`` defaults to ``inherit``; ``isolation`` must be ``none`` or ``worktree``;
+- a hidden control or bidirectional character anywhere in the file is a
+  ``hidden-characters`` warning (the agent still loads); a description over
+  :data:`MAX_DESCRIPTION` characters is an ``agent-description-too-long``
+  warning and the agent is skipped;
 - a bad file is a warning and is skipped; names the host reserves
   (``HostProfile.reserved_names``) are refused by :func:`agents_filter`.
 """
@@ -22,7 +26,8 @@ import re
 
 from . import safefs
 from .markdown import parse_frontmatter
-from .mdscan import is_agents_convention, list_field, text_field, walk_markdown
+from .mdscan import (description_too_long, hidden_chars_diag, is_agents_convention, list_field, text_field,
+                     walk_markdown)
 from .models import Diagnostic, LoadResult, Provenance, ResourceSource, sha256_hex
 from .resources.agent import Agent
 
@@ -30,6 +35,10 @@ KIND = "agent"
 DEFAULT_DIR = "agents"
 MAX_DEPTH = 4
 MAX_AGENT_BYTES = 1024 * 1024
+#: Longest description, in characters. Agent descriptions carry usage examples
+#: (the official corpus peaks at ~2,300), so the bound is looser than a
+#: command's; a longer one is ``agent-description-too-long``.
+MAX_DESCRIPTION = 8192
 _NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 _KNOWN = {"name", "description", "tools", "disallowedTools", "disallowed-tools", "model", "skills", "color",
           "permissionMode", "permission-mode", "isolation"}
@@ -62,11 +71,19 @@ def _load_one(source: ResourceSource, rel: str, segments: tuple[str, ...]) -> tu
         return None, [err.diagnostic(level="warning", plugin=source.plugin)]
     fm = parse_frontmatter(text, path)
     diags = [d.model_copy(update={"plugin": source.plugin, "level": "warning"}) for d in fm.diagnostics]
+    hidden = hidden_chars_diag(text, path, source, "subagent file")
+    if hidden is not None:
+        diags.append(hidden)
     if not fm.present:
         return None, diags + [_warn("agent-no-frontmatter", path, source, "subagent file needs a '---' frontmatter block", 1)]
     if not fm.ok:
         return None, diags
     data = fm.data
+    # checked first: whatever else is wrong, an oversized description is named
+    too_long = description_too_long(text_field(data.get("description")) or "", MAX_DESCRIPTION,
+                                    "agent-description-too-long", path, source, fm.line_of("description"))
+    if too_long is not None:  # a bad subagent file is a warning here, like every other
+        return None, diags + [too_long.model_copy(update={"level": "warning"})]
     fm_name = text_field(data.get("name"))
     if source.plugin:
         name = ":".join(segments) if len(segments) > 1 or not fm_name else fm_name

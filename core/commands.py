@@ -23,8 +23,8 @@ import re
 
 from . import safefs
 from .markdown import parse_frontmatter
-from .mdscan import (bool_field, first_line, is_agents_convention, list_field, text_field,
-                     walk_markdown)
+from .mdscan import (bool_field, description_too_long, first_line, hidden_chars_diag, is_agents_convention,
+                     list_field, text_field, walk_markdown)
 from .models import Diagnostic, LoadResult, Provenance, ResourceSource, sha256_hex
 from .resources.command import Command
 
@@ -33,6 +33,9 @@ DEFAULT_DIR = "commands"
 MAX_DEPTH = 8
 #: Largest command file read, in bytes.
 MAX_COMMAND_BYTES = 1024 * 1024
+#: Longest description, in characters (the Agent Skills limit, which Claude Code
+#: applies to skills and commands alike); a longer one is ``command-description-too-long``.
+MAX_DESCRIPTION = 1024
 _SEGMENT = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 _KNOWN = {"description", "argument-hint", "allowed-tools", "model", "disable-model-invocation", "arguments"}
 
@@ -77,6 +80,9 @@ def _load_one(source: ResourceSource, rel: str, segments: tuple[str, ...]) -> tu
         return None, [err.diagnostic(plugin=source.plugin)]
     fm = parse_frontmatter(text, path)
     diags = [d.model_copy(update={"plugin": source.plugin}) for d in fm.diagnostics]
+    hidden = hidden_chars_diag(text, path, source, "command file")
+    if hidden is not None:
+        diags.append(hidden)
     if fm.present and not fm.ok:
         return None, diags
     data = fm.data
@@ -90,8 +96,13 @@ def _load_one(source: ResourceSource, rel: str, segments: tuple[str, ...]) -> tu
     args = data.get("arguments")
     arguments = tuple(str(a) for a in args) if isinstance(args, list) else tuple(str(args or "").split())
     cid = f"plugin:{source.plugin}:{name}" if source.plugin else f"{source.scope.value}:{name}"
+    description = text_field(data.get("description")) or first_line(body)
+    too_long = description_too_long(description, MAX_DESCRIPTION, "command-description-too-long", path, source,
+                                    fm.line_of("description"))
+    if too_long is not None:
+        return None, diags + [too_long]
     cmd = Command(
-        id=cid, name=name, description=text_field(data.get("description")) or first_line(body),
+        id=cid, name=name, description=description,
         provenance=Provenance(scope=source.scope, source_root=source.base, path=rel,
                               plugin=source.plugin, sha256=sha256_hex(res.raw)),
         namespace=":".join(segments[:-1]) or None, body=body,

@@ -71,13 +71,16 @@ class Listing:
     """One folder's entries by name (secret-looking names hidden), types on demand.
 
     :ivar dirs: names of the sub-folders (not links), unsorted, secret names left out.
+    :ivar dir_links: names of links to folders, or links that loop (never
+        followed; a walker reports them), unsorted, secret names left out.
     """
 
-    __slots__ = ("_entries", "dirs")
+    __slots__ = ("_entries", "dirs", "dir_links")
 
-    def __init__(self, entries: dict[str, os.DirEntry], dirs: list[str]) -> None:
+    def __init__(self, entries: dict[str, os.DirEntry], dirs: list[str], dir_links: list[str] | None = None) -> None:
         self._entries = entries
         self.dirs = dirs
+        self.dir_links = dir_links or []
 
     def __contains__(self, name: str) -> bool:
         return name in self._entries and not safefs.is_secret_name(name)
@@ -112,6 +115,7 @@ def list_fd(fd: int, shown: str, keep: frozenset[str] | None = None) -> Listing:
         changes.note(shown, False, os.fstat(fd))
     entries: dict[str, os.DirEntry] = {}
     dirs: list[str] = []
+    links: list[str] = []
     secret = safefs.is_secret_name
     keep_all = keep is None
     with os.scandir(fd) as it:
@@ -125,4 +129,11 @@ def list_fd(fd: int, shown: str, keep: frozenset[str] | None = None) -> Listing:
                 continue
             if is_dir and not secret(name):
                 dirs.append(name)
-    return Listing(entries, dirs)
+            elif not is_dir and e.is_symlink() and not secret(name):
+                try:  # one stat per link (d_type says 'link'): links are rare
+                    if e.is_dir(follow_symlinks=True):
+                        links.append(name)
+                except OSError as err:
+                    if err.errno == errno.ELOOP:
+                        links.append(name)
+    return Listing(entries, dirs, links)

@@ -166,6 +166,33 @@ def list_field(v: object) -> tuple[str, ...] | None:
     return tuple(p for p in re.split(r"[,\s]+(?![^()]*\))", str(v)) if p)
 
 
+def hidden_chars_diag(text: str, path: str, source: ResourceSource, what: str,
+                      line_offset: int = 0) -> Diagnostic | None:
+    """A ``hidden-characters`` warning for the first hidden control or bidirectional
+    character in ``text`` (:func:`wskit.safefs.find_hidden_chars`: Blade's set; an
+    RTL override or ANSI escape can make a prompt read differently than it runs),
+    or None. One warning per file, like the skills loader; the resource still
+    loads. ``line_offset`` is added to the line found (for text that starts
+    below line 1 of the file)."""
+    hit = next(iter(safefs.find_hidden_chars(text)), None)
+    if hit is None:
+        return None
+    return Diagnostic(level="warning", code="hidden-characters", path=path, line=hit[0] + line_offset,
+                      plugin=source.plugin, message=f"{what} contains the hidden character {hit[1]}")
+
+
+def description_too_long(description: str, limit: int, code: str, path: str, source: ResourceSource,
+                         line: int | None) -> Diagnostic | None:
+    """An ``error`` diagnostic ``code`` when ``description`` is over ``limit``
+    characters (the resource is then not loaded: a description is shown in every
+    listing and tool description, so a 100,000-character one would flood the
+    context; truncating it silently is not allowed), else None."""
+    if len(description) <= limit:
+        return None
+    return Diagnostic(level="error", code=code, path=path, line=line, plugin=source.plugin,
+                      message=f"description is {len(description)} characters (limit {limit}); not loaded")
+
+
 def first_line(body: str) -> str:
     """First non-blank line of ``body`` with leading ``#`` marks stripped."""
     for line in body.split("\n"):

@@ -11,6 +11,7 @@ fields such as ``lspServers``) and need no ``plugin.json``.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -94,7 +95,13 @@ def load_marketplace(root: str | os.PathLike[str]) -> Marketplace:
             diags.append(Diagnostic(level="error", code="marketplace-entry", path=path,
                                     message=f"plugin entry {i + 1} needs 'name' and 'source'"))
             continue
-        entries.append(_entry(base, raw, plugin_root))
+        entry = _entry(base, raw, plugin_root)
+        entries.append(entry)
+        if (entry.reason and entry.path is None and isinstance(entry.source, str)
+                and entry.reason.startswith("source ")):
+            # a hostile path source ('../..', '/etc', NUL, '\\', 'c:'): named, never followed
+            diags.append(Diagnostic(level="warning", code="marketplace-source-invalid", path=path,
+                                    message=f"plugin {entry.name!r}: {entry.reason}"))
     return Marketplace(name=data["name"], owner=owner, root=base, plugins=tuple(entries), diagnostics=tuple(diags))
 
 
@@ -109,6 +116,11 @@ def _entry(base: str, raw: dict[str, Any], plugin_root: Any) -> MarketplaceEntry
                                 reason=f"plugin name {raw['name']!r} is not kebab-case; it cannot be installed",
                                 **common)
     if isinstance(src, str):
+        if "\0" in src or "\\" in src or "\n" in src or re.match(r"^[A-Za-z]:|^[a-z][a-z0-9+.-]*://", src):
+            # NUL made os.path.realpath raise ValueError (a crash); a backslash or a
+            # drive names another path on Windows than on POSIX
+            return MarketplaceEntry(source_kind="path", reason=f"source {src!r} is not a portable relative path",
+                                    **common)
         rel = src
         if not rel.startswith(("./", "../")) and isinstance(plugin_root, str):
             rel = f"{plugin_root.rstrip('/')}/{rel}"

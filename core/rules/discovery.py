@@ -100,6 +100,12 @@ def discover_user(home: str, profile, settings: RuleSettings) -> Discovery:
                     stack.append(rel)
                 elif e.type == "file" and e.name.endswith(".md"):
                     add(rel, key, "rule")
+                elif e.type == "link":  # follow mode: only a broken link or a loop stays a link
+                    diags.append(Diagnostic(level="warning", code="symlink", path=os.path.join(home, rel),
+                                            message="link is broken or loops; not followed"))
+                elif e.name.endswith(".md"):  # a FIFO, socket or device: never opened
+                    diags.append(Diagnostic(level="warning", code="special-file", path=os.path.join(home, rel),
+                                            message=f"rule file is a {e.type} entry, not a regular file; not read"))
     out = Discovery(diagnostics=diags)
     _load_all(out, home, sorted(found.values(), key=lambda c: c.rel), settings, follow_links=True, home=home)
     return out
@@ -147,7 +153,9 @@ def load_rule_file(
 
     Refusals (each a diagnostic naming the file; the file is skipped): every
     :mod:`wskit.safefs` code (``too-large`` over ``settings.max_file_bytes``,
-    ``symlink``, ``hardlink``…), ``hidden-characters``, frontmatter errors,
+    ``symlink``, ``hardlink``…), ``rule-name-invalid`` (a tab, newline, control or
+    bidi character in the path, which is rendered into the prompt),
+    ``hidden-characters``, frontmatter errors,
     ``rule-paths-invalid`` and ``rule-empty``. Refused *patterns* are
     ``rule-pattern-invalid``/``rule-pattern-limit`` warnings; the rule stays.
 
@@ -162,6 +170,13 @@ def load_rule_file(
         diags.append(Diagnostic(level=level, code=code, path=path, line=line, message=msg))
         return None, diags
 
+    bad_name = next((c for c in rel if c in "\t\n\r"), None) or next(
+        (cp for _, cp in safefs.find_hidden_chars(rel)), None)
+    if bad_name is not None:
+        # the path is rendered into the prompt (``<instruction-file path=…>``): a
+        # newline or bidi override in a file or folder name would forge text there
+        shown = bad_name if bad_name.startswith("U+") else f"U+{ord(bad_name):04X}"
+        return err("rule-name-invalid", f"rule path holds the control or hidden character {shown}; not read")
     try:
         res = safefs.read_bytes(base, rel, max_bytes=settings.max_file_bytes, follow_links=follow_links)
         text = safefs.decode_text(res.raw, res.path)

@@ -10,7 +10,8 @@
   the current import chain is a ``rule-import-cycle`` diagnostic.
 - Imports are confined to the root of the file's source (the source project
   for project files, the user home for user files): anything outside is a
-  ``rule-import-outside`` diagnostic and is never read. Reads go through
+  ``rule-import-outside`` diagnostic and is never read (a drive-letter
+  target such as ``c:/x`` counts as absolute, as it would on Windows). Reads go through
   :mod:`wskit.safefs` (no links in project files, no secrets, size limit).
 - A successful import replaces the ``@path`` token by the imported text
   (itself expanded); a failed one leaves the token as written and adds a
@@ -155,6 +156,8 @@ def _resolve(target: str, base: str, rel_path: str, home: str | None) -> tuple[s
     """The import's path relative to ``base``, or ``(None, why)`` when it lies outside."""
     if target.startswith(("http://", "https://", "file://")):
         return None, "is a URL"
+    if len(target) >= 2 and target[1] == ":" and target[0].isascii() and target[0].isalpha():
+        return None, "names a drive (an absolute Windows path)"
     if target.startswith("~/") or target == "~":
         if home is None:
             return None, "points into the user home, outside the project"

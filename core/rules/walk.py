@@ -49,6 +49,11 @@ _MEMO_TAG = "wskit.rules.walk"
 _GITIGNORE_TAG = "wskit.rules.gitignore"
 #: Folder descriptors a walk keeps open at most (one per level of depth).
 _MAX_HELD = 64
+#: Folder levels the project walk enters at most, whatever ``max_depth`` says: past
+#: :data:`_MAX_HELD` levels each folder is opened from the root (cost grows with the
+#: square of the depth), and 10,000 nested folders took minutes. Real projects stay
+#: far below; deeper folders are a ``rule-walk-too-deep`` warning and are not walked.
+MAX_WALK_DEPTH = 256
 
 
 def _same_specs(a: tuple, b: tuple) -> bool:
@@ -240,7 +245,7 @@ class _Walker:
         kept = listing.kept()
         by = {n: safefs.DirEntry(n, fdwalk.entry_type(e)) for n, e in kept.items() if not safefs.is_secret_name(n)}
         git = ".git" in kept and fdwalk.entry_type(kept[".git"]) in ("file", "link")
-        memo = [_MEMO_TAG, by, tuple(sorted(listing.dirs)), git, None]
+        memo = [_MEMO_TAG, by, tuple(sorted(listing.dirs)), git, None, tuple(sorted(listing.dir_links))]
         changes.remember(shown, False, memo)
         return memo, fd
 
@@ -251,7 +256,7 @@ class _Walker:
         if memo is None:
             return
         try:
-            _tag, by, dirs, git, decision = memo
+            _tag, by, dirs, git, decision, dir_links = memo
             if rel_dir and git and self.linked_worktree(rel_dir):
                 return  # a worktree checked out inside the project holds copies of its rules
             if rel_dir and "pyvenv.cfg" in by:
@@ -278,10 +283,16 @@ class _Walker:
                     self.config_dir(rel_dir, cfg, specs)
             if self.settings.max_depth is not None and depth >= self.settings.max_depth:
                 return
+            if depth >= MAX_WALK_DEPTH:
+                if dirs:
+                    self.diags.append(Diagnostic(
+                        level="warning", code="rule-walk-too-deep", path=shown,
+                        message=f"folders deeper than {MAX_WALK_DEPTH} levels are not searched for rules"))
+                return
             if decision is not None:
                 children, diags = decision[3], decision[4]
             else:
-                children, diags = self._children(rel_dir, dirs, specs)
+                children, diags = self._children(rel_dir, dirs, specs, dir_links)
                 memo[4] = ((self.config_key, specs), adds, file_diags, children, diags)
             self.diags.extend(diags)
             if children:
@@ -294,9 +305,17 @@ class _Walker:
             if fd is not None:
                 os.close(fd)
 
-    def _children(self, rel_dir: str, dirs: tuple[str, ...], specs: tuple) -> tuple[tuple[str, ...], tuple]:
+    def _children(self, rel_dir: str, dirs: tuple[str, ...], specs: tuple,
+                  dir_links: tuple[str, ...] = ()) -> tuple[tuple[str, ...], tuple]:
         out: list[str] = []
         diags: list[Diagnostic] = []
+        for name in dir_links:  # never followed in a project; said once, as info
+            sub = _join(rel_dir, name)
+            if name in self.skip or self.ignored(sub, True, specs):
+                continue
+            diags.append(Diagnostic(level="info", code="symlink", path=os.path.join(self.root, sub),
+                                    message="folder link (or a link loop) is not walked for rules; "
+                                    "links are not followed in project sources"))
         for name in dirs:
             if name in self.skip or name in (".claude", self.host_dir):
                 continue

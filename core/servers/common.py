@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -112,3 +112,41 @@ def ident(source: ResourceSource, scope: Scope, name: str) -> str:
 
 def iter_named(mapping: dict[str, Any]) -> Iterator[tuple[str, Any]]:
     yield from mapping.items()
+
+
+#: Scopes whose files strangers write (a cloned project, a downloaded plugin).
+_STRANGER_SCOPES = frozenset({Scope.PROJECT, Scope.LOCAL, Scope.PLUGIN})
+
+
+def path_field_problem(value: str, scope: Scope, roots: Mapping[str, str] | None = None) -> str | None:
+    """Why a path-naming field of a server definition (MCP ``cwd``, LSP
+    ``workspaceFolder``) is refused, or None when it is acceptable.
+
+    NUL and newlines are always refused. In project, local and plugin sources
+    (files strangers write) a relative value must pass
+    :func:`wskit.safefs.split_relative` (no ``..`` escape, backslash, drive or
+    ``:``), and an absolute one must lie inside one of ``roots`` (the plugin
+    root a ``${CLAUDE_PLUGIN_ROOT}`` placeholder expanded to); user, admin and
+    CLI definitions are the user's own and may name any folder.
+
+    :returns: a message fragment (the caller wraps it in its own diagnostic).
+    """
+    if "\0" in value or "\n" in value or "\r" in value:
+        return "holds a NUL or newline"
+    if scope not in _STRANGER_SCOPES:
+        return None
+    if value.startswith("/"):
+        norm = os.path.normpath(value)
+        for root in (roots or {}).values():
+            r = os.path.normpath(str(root))
+            if norm == r or norm.startswith(r.rstrip("/") + "/"):
+                return None
+        return f"is absolute and outside the {scope.value} source (path-absolute)"
+    from .. import safefs
+
+    try:
+        safefs.split_relative(value)
+    except safefs.SafeFsError as err:
+        if err.code != "not-found":
+            return f"is refused ({err.code}): {err.args[0]}"
+    return None

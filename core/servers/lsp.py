@@ -20,7 +20,7 @@ from typing import Any
 
 from ..models import Diagnostic, LoadResult, Provenance, ResourceSource
 from ..resources.servers import LspServer
-from .common import blocks, fixed_vars, ident, provenance, server_map
+from .common import blocks, fixed_vars, ident, path_field_problem, provenance, server_map
 from .expand import expand_tree
 
 KIND = "lsp_server"
@@ -104,6 +104,8 @@ def parse_lsp_server(name: str, raw: Any, *, rid: str, prov: Provenance, plugin:
     wf = cfg.get("workspaceFolder")
     if wf is not None and not isinstance(wf, str):
         return bad("'workspaceFolder' must be a string")
+    if isinstance(wf, str) and (problem := path_field_problem(wf, prov.scope, fixed)):
+        return bad(f"'workspaceFolder' {wf!r} {problem}")
     return LspServer(
         id=rid, name=name, description=str(cfg.get("description", "")), provenance=prov, command=command,
         args=tuple(args), env=dict(env), extension_to_language=ext_map,

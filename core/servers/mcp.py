@@ -21,7 +21,8 @@ from ..models import Diagnostic, LoadResult, Provenance, ResourceSource, Scope
 from ..registry import Candidate, Registry
 from ..resources.servers import McpServer
 from ..safefs import SafeFsError
-from .common import ConfigBlock, blocks, canonical_sha, fixed_vars, ident, provenance, server_map
+from .common import (ConfigBlock, blocks, canonical_sha, fixed_vars, ident, path_field_problem, provenance,
+                     server_map)
 from .expand import expand_tree
 
 KIND = "mcp_server"
@@ -71,6 +72,8 @@ def parse_server(name: str, raw: Any, *, rid: str, prov: Provenance, plugin: str
             return bad(f"'{label}' must be an object of strings")
     if cwd is not None and not isinstance(cwd, str):
         return bad("'cwd' must be a string")
+    if isinstance(cwd, str) and (problem := path_field_problem(cwd, prov.scope, fixed)):
+        return bad(f"'cwd' {cwd!r} {problem}")
     timeouts: dict[str, int | None] = {}
     for key in ("timeout", "idleTimeout"):
         v = cfg.get(key)

@@ -45,3 +45,18 @@ def test_plugin_agents_named_by_path(make_tree, tmp_path):
                       "agents/top.md": AGENT.format(n="topper", d="d", x="")}, root=tmp_path / "p")
     res = load_agents(ResourceSource(scope=Scope.PLUGIN, root=str(root), base=str(root), plugin="kit"))
     assert sorted(a.id for a in res.resources) == ["plugin:kit:review:security", "plugin:kit:topper"]
+
+
+def test_hidden_characters_warn_and_long_description_skipped(make_tree, tmp_path):
+    from wskit.agents import MAX_DESCRIPTION
+
+    root = make_tree({"agents/a.md": AGENT.format(n="a", d="d \u200b", x=""),
+                      "agents/b.md": AGENT.format(n="b", d="x" * (MAX_DESCRIPTION + 1), x=""),
+                      "agents/c.md": "---\ndescription: " + "x" * 100_000 + "\n---\nno name either\n"},
+                     root=tmp_path / "p")
+    res = load_agents(ResourceSource(scope=Scope.PLUGIN, root=str(root), base=str(root), plugin="kit"))
+    assert [a.name for a in res.resources] == ["a"]
+    assert [d.path.rsplit("/", 1)[-1] for d in res.diagnostics if d.code == "hidden-characters"] == ["a.md"]
+    long = [d for d in res.diagnostics if d.code == "agent-description-too-long"]
+    assert sorted(d.path.rsplit("/", 1)[-1] for d in long) == ["b.md", "c.md"]
+    assert all(d.level == "warning" and d.line == 3 - (d.path.endswith("c.md")) for d in long)

@@ -126,3 +126,22 @@ def test_plugin_manifest_component_spellings(make_tree, tmp_path):
     src = ResourceSource(scope=Scope.PLUGIN, root=str(root), base=str(root), plugin="kit",
                          components={"commands": ("./custom", "single/two.md")})
     assert sorted(c.id for c in load_commands(src).resources) == ["plugin:kit:one", "plugin:kit:two"]
+
+
+def test_hidden_characters_warn_and_long_description_refused(make_tree, tmp_path):
+    from wskit.commands import MAX_DESCRIPTION
+
+    root = make_tree({
+        "commands/bidi.md": CMD.format(d="ok", b="run\nthis \u202etxt.exe"),
+        "commands/long.md": CMD.format(d="x" * (MAX_DESCRIPTION + 1), b="b"),
+        "commands/longline.md": "y" * 100_000,  # no frontmatter: the first line is the description
+        "commands/edge.md": CMD.format(d="z" * MAX_DESCRIPTION, b="b"),
+    }, root=tmp_path / "plug")
+    res = load_commands(ResourceSource(scope=Scope.PLUGIN, root=str(root), base=str(root), plugin="kit"))
+    assert sorted(c.name for c in res.resources) == ["bidi", "edge"]  # a warning keeps the command
+    hidden = [d for d in res.diagnostics if d.code == "hidden-characters"]
+    assert [(d.level, d.line, d.path.endswith("bidi.md")) for d in hidden] == [("warning", 5, True)]
+    assert "U+202E" in hidden[0].message
+    long = sorted((d.path.rsplit("/", 1)[-1], d.level, d.line) for d in res.diagnostics
+                  if d.code == "command-description-too-long")
+    assert long == [("long.md", "error", 2), ("longline.md", "error", None)]

@@ -82,3 +82,23 @@ def test_strict_validation_agrees_with_skills_ref(wsctl):
             disagreements.append((str(d), reference_valid, ours["errors"]))
     assert disagreements == []
     assert 0 < valid_count < len(dirs)  # the corpus holds both kinds: the comparison means something
+
+
+def test_every_corpus_agent_and_command_loads_without_hidden_or_length_findings():
+    """The hidden-character warnings and description bounds of commands and
+    agents (issue 9) leave every real command and agent loaded and unflagged."""
+    from wskit.agents import load_agents
+
+    corpus = _need_corpus()
+    expected, loaded, findings = set(), set(), []
+    for root in _plugin_roots(corpus):
+        if (root / "agents").is_dir():
+            expected |= {str(p) for p in (root / "agents").rglob("*.md")}
+        src = ResourceSource(scope=Scope.PLUGIN, root=str(root), base=str(root), plugin=root.name)
+        for result in (load_agents(src), load_commands(src)):
+            loaded |= {str(r.provenance.absolute_path) for r in result.resources if r.kind == "agent"}
+            findings += [d for d in result.diagnostics
+                         if d.code in ("hidden-characters", "agent-description-too-long", "command-description-too-long")]
+    assert len(expected) >= 30
+    assert loaded == expected
+    assert findings == []

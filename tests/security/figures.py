@@ -39,6 +39,7 @@ AREAS = {
     "tests.security.test_wsctl_hostile": ("terminal escapes in wsctl output", "-"),
     "tests.security.test_properties": ("property-based (hypothesis): paths, names, parsers", "-"),
     "tests.security.test_properties_policy": ("property-based (hypothesis): selectors, rule budget", "-"),
+    "tests.security.test_path_fields": ("hostile path fields: plugin.json, marketplace, MCP cwd, LSP folder", "10 s"),
     "tests.security.test_landed_state_files": ("hostile state/config files of issues 4-7", "10-60 s"),
     "tests.security.test_concurrency": ("cache concurrency (32 threads, 1,000 tasks)", "2 s run + 60 s join"),
     "tests.security.test_runtime_faults": ("runtime faults: hooks, HTTP hooks, MCP servers", "hook 1 s, MCP connect 1 s; guard 30-60 s"),
@@ -110,7 +111,7 @@ def cases_table() -> str:
         targets = [t for t in TARGETS if applies(c, t)]
         codes = " / ".join(f"`{x}`" for x in sorted(c.codes)) if c.codes else "none required: bounded, no crash"
         overrides = [f"{t.name}: " + (" / ".join(f"`{x}`" for x in sorted(t.expect[c.name]))
-                                      if t.expect[c.name] is not None else "none (known gap)")
+                                      if t.expect[c.name] is not None else t.why.get(c.name, "none (known gap)"))
                      for t in targets if c.name in t.expect]
         overrides += [f"{t.name}: the whole source fails (by design)" for t in targets if c.name in t.whole_fail]
         if overrides:

@@ -64,6 +64,7 @@ class Target:
         too) is the loader's documented behaviour (output styles, Blade §3.3).
     :ivar also_accept: a loader's catch-all code for a skipped file, accepted
         in every case besides the specific ones (``style-skipped``, ``agent-skipped``).
+    :ivar why: case -> reason no diagnostic is required, for the docs table.
     """
 
     name: str
@@ -76,6 +77,8 @@ class Target:
     skip: frozenset[str] = frozenset()
     whole_fail: frozenset[str] = frozenset()
     also_accept: frozenset[str] = frozenset()
+    #: case name -> why no diagnostic is required (shown in the docs table for a None ``expect``)
+    why: dict[str, str] = field(default_factory=dict)
 
 
 def _skill_md(name: str) -> bytes:
@@ -134,10 +137,14 @@ def _names_refused(code: str) -> dict[str, frozenset[str]]:
     return {c: frozenset({code}) for c in ("name-newline", "name-colon", "name-bidi", "name-non-ascii")}
 
 
-#: Known gaps, reported to the lead: the commands and agents loaders do not
-#: flag hidden/bidi characters (skills warn, styles refuse), and accept a
-#: 100,000-character description (they read whole files, up to their size limit).
-_NOT_FLAGGED: dict[str, frozenset[str] | None] = {"hidden-bidi": None, "hidden-control": None, "long-line": None}
+#: hidden characters are a warning (the resource still loads, like a skill); a
+#: 100,000-character description is refused with the loader's own code
+def _flagged(kind: str) -> dict[str, frozenset[str]]:
+    return {"hidden-bidi": frozenset({"hidden-characters"}),
+            "hidden-control": frozenset({"hidden-characters"}),
+            "long-line": frozenset({f"{kind}-description-too-long"})}
+
+
 #: Blade §3.3: a link or special file among the styles fails the whole catalog.
 _STYLE_FATAL = frozenset({"symlink-file-outside", "symlink-file-secret", "fifo", "socket", "device"})
 
@@ -254,12 +261,119 @@ TARGETS: list[Target] = [
            expect={"sparse-2gib": frozenset({"too-large"})},
            skip=frozenset({"name-newline", "name-colon", "name-bidi", "name-non-ascii", "deep-dirs"})),
     Target("commands-project", "markdown", lambda n: f"commands/{n}.md", _md("command"), _kind_loader("command"),
-           expect={**_names_refused("command-name-invalid"), **_NOT_FLAGGED}, skip=_FLAT_SKIP),
+           expect={**_names_refused("command-name-invalid"), **_flagged("command")}, skip=_FLAT_SKIP),
     Target("agents-project", "markdown", lambda n: f"agents/{n}.md", _md("agent"), _kind_loader("agent"),
-           expect={**_names_refused("agent-name-invalid"), **_NOT_FLAGGED},
+           expect={**_names_refused("agent-name-invalid"), **_flagged("agent")},
            skip=_FLAT_SKIP, also_accept=frozenset({"agent-skipped"})),
     Target("styles-project", "markdown", lambda n: f"output-styles/{n}.md", _md("style"), _kind_loader("style"),
-           expect={**_names_refused("style-skipped"), "long-line": None,
+           expect={**_names_refused("style-skipped"),
+                   # the file is over Blade's 24 KiB: skipped unread past the bound
+                   "long-line": frozenset({"style-skipped"}),
                    **{c: frozenset({"style-catalog-invalid"}) for c in _STYLE_FATAL}},
            skip=_FLAT_SKIP, whole_fail=_STYLE_FATAL, also_accept=frozenset({"style-skipped"})),
+]
+
+
+# -- the rule catalog (issue 3): instruction files, rules folders, @imports --------
+
+def _rule_md(name: str) -> bytes:
+    return b"# A valid rule\n\nUse tabs.\n"
+
+
+def _rules_loader(user: bool) -> Callable[[Ctx, str | None], Outcome]:
+    """Load rules with :func:`wskit.rules.discovery.discover_project` (or
+    ``discover_user``); the path-naming field is an ``@import`` target written
+    into an instruction file ``CLAUDE.md`` at the top of the source. A rule's
+    name is its path's first component below ``.claude/rules/`` (or its folder,
+    for ``<n>/AGENTS.md``); the importer is ``<field>`` only when the import
+    was inlined (its token is gone from the body)."""
+    from wskit.host import HostProfile
+    from wskit.rules.discovery import discover_project, discover_user
+    from wskit.rules.model import RuleSettings
+
+    def name_of(rel: str) -> str:
+        parts = rel.split("/")
+        if parts[:2] == [".claude", "rules"]:
+            return parts[2].rsplit(".", 1)[0] if len(parts) == 3 else parts[2]
+        return parts[0] if len(parts) > 1 else rel
+
+    def load(ctx: Ctx, path_field: str | None) -> Outcome:
+        # <project>/CLAUDE.md, or ~/.claude/CLAUDE.md (the only user instruction file
+        # under the home: there '../x' and 'a/../../b' stay inside the home)
+        importer = ctx.root / "CLAUDE.md" if user else ctx.base / "CLAUDE.md"
+        if path_field is not None:
+            importer.write_text(f"Project notes.\n@{path_field}\n", encoding="utf-8", errors="surrogatepass")
+        profile = HostProfile(name="wskit", home=ctx.base if user else ctx.base.parent / "home")
+        found = (discover_user if user else discover_project)(str(ctx.base), profile, RuleSettings())
+        names = set()
+        for r in found.rules:
+            if r.path in (".claude/CLAUDE.md", "CLAUDE.md"):
+                if path_field is not None and f"@{path_field}" not in r.body:
+                    names.add("<field>")
+                continue
+            names.add(name_of(r.path))
+        dump = repr([r.model_dump() for r in found.rules]) + repr([d.model_dump() for d in found.diagnostics])
+        return Outcome(names, list(found.diagnostics), dump)
+
+    return load
+
+
+#: @import targets: refused before any read (outside the root, a URL, a drive)
+#: or by safe file access (``rule-import-refused`` carries the safefs code in
+#: its message); a NUL byte makes the importing file itself ``hidden-characters``
+#: (refused whole, before any import is looked at).
+_IMPORT_FIELDS: dict[str, frozenset[str] | None] = {
+    "field-dotdot": frozenset({"rule-import-outside"}),
+    "field-absolute": frozenset({"rule-import-outside"}),
+    "field-mid-escape": frozenset({"rule-import-outside"}),
+    "field-url": frozenset({"rule-import-outside"}),
+    "field-drive": frozenset({"rule-import-outside"}),
+    "field-backslash": frozenset({"rule-import-refused"}),
+    "field-secret": frozenset({"rule-import-refused"}),
+    "field-nul": frozenset({"hidden-characters"}),
+}
+#: Rules are named by their path: a control or bidi character in it is refused
+#: (the path is rendered into the prompt); ':' and non-ASCII are ordinary path text.
+_RULE_NAMES: dict[str, frozenset[str] | None] = {
+    "name-newline": frozenset({"rule-name-invalid"}), "name-bidi": frozenset({"rule-name-invalid"}),
+    "name-colon": None, "name-non-ascii": None,
+}
+#: The case files carry only frontmatter: a rule's body is then empty (``rule-empty``);
+#: rules are bounded in bytes (``max_file_bytes``, budgets), not line length.
+_RULE_BODY = {"long-line": frozenset({"rule-empty"})}
+#: AGENTS.md has no frontmatter (Codex): the YAML cases are plain text, never parsed.
+_NO_FRONTMATTER: dict[str, frozenset[str] | None] = {
+    "yaml-bomb": None, "yaml-deep-flow": None, "yaml-deep-block": None, "long-line": None}
+_RULE_WHY = {
+    "name-colon": "none required: ':' is ordinary path text, loaded",
+    "name-non-ascii": "none required: ordinary path text, loaded",
+}
+_AGENTS_MD_WHY = {**_RULE_WHY, **{c: "none required: AGENTS.md has no frontmatter, the text is never parsed as YAML"
+                                   for c in ("yaml-bomb", "yaml-deep-flow", "yaml-deep-block")},
+                  "long-line": "none required: loaded verbatim, bounded in bytes (1 MiB per file, budgets)"}
+
+#: A folder link in a project is never walked (the rule behind it is never read);
+#: the walk names it with an info ``symlink`` diagnostic.
+_DIR_LINK_SILENT: dict[str, frozenset[str] | None] = {"symlink-dir-outside": frozenset({"symlink"}),
+                                                      "symlink-dir-loop": frozenset({"symlink"})}
+
+TARGETS += [
+    Target("rules-project", "markdown", lambda n: f"rules/{n}/rule.md", _rule_md, _rules_loader(False),
+           expect={**_IMPORT_FIELDS, **_RULE_NAMES, **_RULE_BODY, **_DIR_LINK_SILENT}, skip=frozenset({"deep-dirs"}),
+           why=_RULE_WHY),
+    Target("rules-agents-md", "markdown", lambda n: f"../{n}/AGENTS.md", _rule_md, _rules_loader(False),
+           expect={**_IMPORT_FIELDS, **_RULE_NAMES, **_NO_FRONTMATTER, **_DIR_LINK_SILENT,
+                   "deep-dirs": frozenset({"rule-walk-too-deep"})}, why=_AGENTS_MD_WHY),
+    Target("rules-user-follow", "markdown", lambda n: f"rules/{n}/rule.md", _rule_md, _rules_loader(True),
+           scope=Scope.USER, skip=frozenset({"deep-dirs"}),
+           expect={**_IMPORT_FIELDS, **_RULE_NAMES, **_RULE_BODY,
+                   # relative to ~/.claude these stay inside the home: a mention, not found
+                   "field-dotdot": frozenset({"rule-import-not-found"}),
+                   "field-mid-escape": frozenset({"rule-import-not-found"}),
+                   # the user's own links are followed (GNU Stow), never into a secret; the
+                   # outside file holds only frontmatter, so its body is empty
+                   "symlink-file-outside": frozenset({"rule-empty"}),
+                   "symlink-dir-outside": frozenset({"rule-empty"}),
+                   "symlink-file-secret": frozenset({"secret-path"}),
+                   "symlink-dir-loop": frozenset({"link-cycle", "symlink"})}, why=_RULE_WHY),
 ]

@@ -164,3 +164,24 @@ def test_user_rules_follow_links(rules_ws, wskit_home, tmp_path):
 def test_host_named_like_a_convention_does_not_duplicate(rules_ws, host):
     cat = rules_ws({"CLAUDE.md": "c", "AGENTS.md": "a", ".claude/rules/x.md": "r"}, host=host).catalog("rules")
     assert sorted(r.path for r in cat.rules()) == [".claude/rules/x.md", "AGENTS.md", "CLAUDE.md"]
+
+
+def test_project_folder_links_are_named_not_walked(rules_ws, wskit_home, tmp_path):
+    from wskit.host import HostProfile
+    from wskit.rules.discovery import discover_project
+    from wskit.rules.model import RuleSettings
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "AGENTS.md").write_text("from outside")
+    rules_ws({"AGENTS.md": "root", ".gitignore": "ignored-link\n"})
+    root = wskit_home.parent / "ws"
+    os.symlink(outside, root / "linked")
+    os.symlink(outside, root / "ignored-link")
+    os.symlink("loop", root / "loop")  # a link to itself
+    os.symlink(outside / "AGENTS.md", root / "file-link")  # a file link: not a folder, not reported
+    found = discover_project(str(root), HostProfile(name="wskit", home=wskit_home), RuleSettings())
+    assert [r.path for r in found.rules] == ["AGENTS.md"]
+    links = sorted(d.path.rsplit("/", 1)[-1] for d in found.diagnostics if d.code == "symlink")
+    assert links == ["linked", "loop"]
+    assert all(d.level == "info" for d in found.diagnostics if d.code == "symlink")
