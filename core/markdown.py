@@ -25,6 +25,7 @@ from typing import Any
 import yaml
 
 from . import safefs
+from .flatyaml import load_flat
 from .models import Diagnostic
 
 #: Largest frontmatter block read during discovery, in bytes.
@@ -150,6 +151,9 @@ def _needs_event_check(text: str) -> bool:
 
 
 def _load(text: str) -> Any:
+    flat = load_flat(text)  # flat `key: string` blocks: same dict, no YAML parse
+    if flat is not None:
+        return flat
     if _CSAFE is not None:
         if _needs_event_check(text):
             _check_events(text)

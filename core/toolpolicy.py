@@ -138,6 +138,9 @@ def parse_selector(text: Any) -> Selector:
     return Selector(tool="run_command", argv=argv, prefix=prefix, text=s)
 
 
+_SEPARATORS = re.compile(r"[,\s]+")
+
+
 def split_selector_text(text: str) -> list[str]:
     """Split on runs of commas/blanks that are not inside ``Tool(...)``: a
     separator is kept when the next parenthesis after it is ``)``.
@@ -145,7 +148,10 @@ def split_selector_text(text: str) -> list[str]:
     Same result as ``_SPLIT.split(text)``, in linear time: the regex's
     lookahead rescans the rest of the text at every separator, so 60 KB of
     ``a a a …`` in one SKILL.md took about 10 s (a 64 KiB frontmatter fits that).
+    Without parentheses every separator run splits (one ``re.split``, issue 8 B6).
     """
+    if "(" not in text and ")" not in text:
+        return _SEPARATORS.split(text)  # ``\s`` is ``str.isspace`` for str patterns
     next_paren = [""] * (len(text) + 1)
     for i in range(len(text) - 1, -1, -1):
         c = text[i]

@@ -28,3 +28,12 @@ def test_linear_on_many_separators():
         assert len(split_value(text)) == 200_001
 
     bounded_process(check, 20)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["Read", "Grep", "a", ",", " ", "\t", "\n", "\x1c", "\x1f", "\x85", "\xa0",
+                                 "\u2028", "\u3000", "\u200b", "\ufeff", "é", "*", ":", "(", ")"]),
+                max_size=25).map("".join))
+def test_paren_free_fast_path_matches_the_reference_regex(text):
+    """Texts without parentheses take one re.split; unicode blanks split as str.isspace says."""
+    assert split_selector_text(text) == _SPLIT.split(text)

@@ -1,0 +1,113 @@
+"""The flat frontmatter reader builds exactly what the YAML safe loader builds, or declines."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from wskit import markdown
+from wskit.flatyaml import load_flat
+
+LOADER = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
+
+
+def _yaml(block: str):
+    """(ok, value) of the full loader, without the fast path."""
+    try:
+        return True, yaml.load(block, Loader=LOADER)  # noqa: S506 - safe loader
+    except yaml.YAMLError:
+        return False, None
+
+
+def _pure(block: str):
+    loader = markdown._SafeLimitedLoader(block)
+    try:
+        return loader.get_single_data()
+    finally:
+        loader.dispose()
+
+
+TRICKY_KEYS = ["name", "description", "yes", "no", "null", "true", "On", "y", "n", "_x", "a-b", "k_1",
+               "<<", "=", "1", "0x1", "~", "a b", "-a", "?a", "name ", " name", "é", "x" * 130]
+TRICKY_VALUES = ["pdf", "Extract text from PDFs", "true", "True", "yes", "off", "null", "Null", "~", "1", "1.0",
+                 "-1", "+1", "0x1f", "0o17", "017", "1_000", "1:20", "1e3", ".inf", ".NaN", "2024-01-01",
+                 "2024-01-01 10:00:00", "<<", "=", "a: b", "a:", "a #c", "a#c", "http://x.y/z", "[a]", "{a: b}",
+                 "a, b", "[a] [b]", "- a", "-a", "?a", ":a", "&a", "*a", "!t x", "|", ">", "'q'", '"q"', "%x", "@x",
+                 "`x`", "a\tb", "a ", "é ✓ — x", "a\u2028b", "a\x85b", "a\ufeffb", "a\x07b", "a\rb", "\xa0a",
+                 "it's", "a \"q\" b", "a!b&c*d", "y", "n", "...", "---", "a\\b", "ab:", "a:b", "a,b", ". x", ".5"]
+
+key = st.one_of(st.sampled_from(TRICKY_KEYS), st.from_regex(r"[A-Za-z_][A-Za-z0-9_-]{0,12}", fullmatch=True))
+value = st.one_of(
+    st.sampled_from(TRICKY_VALUES),
+    st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=12),
+    st.text(alphabet="ab -:#[]{},&*!|>'\"%@`?.~01\t", min_size=1, max_size=8),
+)
+sep = st.sampled_from([": ", ":  ", ":", " : ", ":\t"])
+flat_line = st.builds(lambda k, s, v: f"{k}{s}{v}", key, sep, value)
+other_line = st.sampled_from(["", "  indented: x", "# comment", "  - item", "list:", "- a", "%YAML 1.1", "...",
+                              "key: |", "  block", "k: [a, b]", "k: &a x", "j: *a", "\t", " "])
+mixed = st.lists(st.one_of(flat_line, flat_line, flat_line, other_line), min_size=0, max_size=8)
+# mostly-accepted blocks: every line `key: value`, values drawn from all of the above
+prose = st.from_regex(r"[A-Za-z\u00e9\u2014][A-Za-z0-9 .,/()'!&*#:\u00e9\u2014-]{0,24}", fullmatch=True)
+flat_only = st.lists(st.builds(lambda k, v: f"{k}: {v}", key, st.one_of(value, prose, prose)), min_size=1, max_size=8)
+block = st.one_of(mixed, flat_only, flat_only).map(lambda lines: "\n".join(lines) + "\n")
+
+
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(block)
+@example("name: pdf\ndescription: Extract text from PDFs\n")
+@example("a: x\nb: y\na: z\n")
+def test_flat_reader_equals_the_yaml_loader(text: str) -> None:
+    got = load_flat(text)
+    ok, want = _yaml(text)
+    if got is None:
+        return
+    assert ok, f"fast reader accepted text the YAML loader refuses: {text!r}"
+    assert got == want
+    assert list(got) == list(want)  # same key order (a repeated key keeps its first place)
+    assert all(type(v) is str for v in got.values())
+    assert got == _pure(text)  # and the pure-Python loader agrees
+
+
+@settings(max_examples=300, deadline=None)
+@given(block)
+def test_parse_frontmatter_is_unchanged_by_the_fast_path(text: str) -> None:
+    doc = f"---\n{text}---\nbody\n"
+    fast = markdown.parse_frontmatter(doc, "f.md")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(markdown, "load_flat", lambda _t: None)
+        slow = markdown.parse_frontmatter(doc, "f.md")
+    assert (fast.present, fast.ok, fast.data, fast.key_lines, fast.block, fast.body) == (
+        slow.present, slow.ok, slow.data, slow.key_lines, slow.block, slow.body)
+    assert fast.diagnostics == slow.diagnostics
+
+
+def test_trailing_blanks_are_dropped_as_yaml_drops_them() -> None:
+    assert load_flat("a: b c  \nd: e \n") == {"a": "b c", "d": "e"} == yaml.load("a: b c  \nd: e \n", Loader=LOADER)
+
+
+def test_typical_skill_frontmatter_takes_the_fast_path() -> None:
+    text = "name: pdf\nlicense: Apache-2.0\nallowed-tools: Read Grep\ndescription: Extract text, fill forms — fast.\n"
+    assert load_flat(text) == {"name": "pdf", "license": "Apache-2.0", "allowed-tools": "Read Grep",
+                               "description": "Extract text, fill forms — fast."}
+
+
+@pytest.mark.parametrize("text", [
+    "",  # empty: the loader returns None, not {}
+    "a: 1\n", "a: true\n", "a: 2024-01-01\n", "a: ~\n", "yes: x\n",  # not strings
+    "a: [b, c]\n", "a: {b: c}\n", "a: &x b\n", "a: *x\n", "a: !!str b\n", "a: |\n  b\n",  # not flat
+    "a:\n  b: c\n", "a: b\n  c\n", "a: b: c\n", "a: b # c\n", "description: a: b\n",  # nesting, comments, retry
+    "a: b :\n", "a: \u2028b\n", "a:\tb\n", "a: b\t\n",  # colon before trailing blank, line break, tabs
+])
+def test_declines_what_it_does_not_know(text: str) -> None:
+    assert load_flat(text) is None
+
+
+def test_refusals_and_retry_keep_their_diagnostics() -> None:
+    fm = markdown.parse_frontmatter("---\nname: x\ndescription: Use when: a thing\n---\n", "f.md")
+    assert fm.ok and fm.data["description"] == "Use when: a thing"
+    assert [d.code for d in fm.diagnostics] == ["yaml-quoted-retry"]
+    fm = markdown.parse_frontmatter("---\nname: x\na: &x [1]\nb: *x\n---\n", "f.md")
+    assert not fm.ok and fm.diagnostics[0].code == "yaml-refused"

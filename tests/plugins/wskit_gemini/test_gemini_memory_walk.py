@@ -1,0 +1,98 @@
+"""The descriptor-keeping memory walk finds what the scan_dir walk finds (issue 8, B1)."""
+
+from __future__ import annotations
+
+import os
+import random
+
+from wskit_gemini import memory
+
+from wskit import changes
+from wskit.rules.model import RuleSettings
+
+NAMES = ("GEMINI.md", "CONTEXT.md", "docs/MEM.md")
+
+
+def _both(root, settings=None):
+    settings = settings or RuleSettings()
+    d1: list = []
+    d2: list = []
+    fast = list(memory._walk(str(root), NAMES, settings, d1))
+    slow = list(memory._walk_scan(str(root), NAMES, settings, d2))
+    return fast, slow, d1, d2
+
+
+def _random_tree(root, rng: random.Random) -> None:
+    folders = [root]
+    for _ in range(60):
+        parent = rng.choice(folders)
+        kind = rng.random()
+        name = rng.choice(["a", "b", "pkg", "src", "node_modules", ".gemini", ".ssh", "venv", "sub", "z", "docs"])
+        path = parent / f"{name}{rng.randint(0, 3)}" if rng.random() < 0.5 else parent / name
+        if path.exists() or path.is_symlink():
+            continue
+        if kind < 0.45:
+            path.mkdir()
+            folders.append(path)
+        elif kind < 0.75:
+            path.write_text("x\n")
+        elif kind < 0.85:
+            os.symlink(rng.choice(folders), path)
+        elif kind < 0.92:
+            (parent / rng.choice(NAMES[:2])).write_text("memory\n") if not (parent / NAMES[0]).exists() else None
+        else:
+            path.mkdir()
+            (path / rng.choice([".git", "pyvenv.cfg"])).write_text("x")
+            (path / "GEMINI.md").write_text("inside a nested repo\n")
+    for f in rng.sample(folders, k=min(len(folders), 8)):
+        target = f / rng.choice(NAMES[:2])
+        if not target.exists() and not target.is_symlink():
+            if rng.random() < 0.2:
+                os.symlink(root / "missing", target)
+            else:
+                target.write_text("m\n")
+        if rng.random() < 0.3:
+            (f / "docs").mkdir(exist_ok=True)
+            if not (f / "docs" / "MEM.md").exists():
+                (f / "docs" / "MEM.md").write_text("mem\n")
+
+
+def test_same_files_order_and_diagnostics_on_random_trees(tmp_path) -> None:
+    for seed in range(12):
+        root = tmp_path / f"t{seed}"
+        root.mkdir()
+        _random_tree(root, random.Random(seed))
+        fast, slow, d1, d2 = _both(root)
+        assert fast == slow, seed
+        assert d1 == d2, seed
+        assert fast or seed  # the trees do hold memory files (checked below for seed 0)
+    assert _both(tmp_path / "t0")[0]
+
+
+def test_max_depth_and_deep_trees_beyond_the_held_descriptors(tmp_path) -> None:
+    deep = tmp_path / "deep"
+    p = deep
+    for i in range(memory._MAX_HELD + 10):
+        p = p / f"d{i}"
+    p.mkdir(parents=True)
+    (p / "GEMINI.md").write_text("deep\n")
+    (deep / "d0" / "GEMINI.md").write_text("shallow\n")
+    fast, slow, d1, d2 = _both(deep)
+    assert fast == slow and len(fast) == 2 and d1 == d2 == []
+    limited = RuleSettings(max_depth=1)
+    fast, slow, _, _ = _both(deep, limited)
+    assert fast == slow == [("d0", "d0/GEMINI.md", "GEMINI.md")]
+
+
+def test_missing_root_and_change_notes(tmp_path) -> None:
+    fast, slow, d1, d2 = _both(tmp_path / "absent")
+    assert fast == slow == [] and d1 == d2 == []
+    root = tmp_path / "r"
+    (root / "a" / "b").mkdir(parents=True)
+    (root / "a" / "GEMINI.md").write_text("x\n")
+    notes = []
+    for walk in (memory._walk, memory._walk_scan):
+        with changes.recording() as rec:
+            list(walk(str(root), NAMES, RuleSettings(), []))
+        notes.append(sorted(rec.paths()))
+    assert notes[0] == notes[1]
