@@ -142,12 +142,12 @@ def _is_racy(sig: Signature) -> bool:
 
 
 class Memo:
-    """What one load built from each file: ``(path, follow) -> (signature, value)``."""
+    """What one load built from each file: ``(path, follow[, namespace]) -> (signature, value)``."""
 
     __slots__ = ("_items", "verified")
 
     def __init__(self) -> None:
-        self._items: dict[tuple[str, bool], tuple[Signature, object]] = {}
+        self._items: dict[tuple, tuple[Signature, object]] = {}
         #: signatures found unchanged by the change check that triggered this reload
         self.verified: dict[tuple[str, bool], Signature | None] = {}
 
@@ -170,34 +170,52 @@ def reusing(previous: Memo | None) -> Iterator[Memo]:
         _REUSE.reset(token)
 
 
-def reuse(path: str, follow: bool = False) -> object | None:
+def _key(path: str, follow: bool, namespace: str) -> tuple:
+    return (path, follow) if not namespace else (path, follow, namespace)
+
+
+def reuse(path: str, follow: bool = False, *, namespace: str = "") -> object | None:
     """The value the previous load built from ``path`` when the file is unchanged
     (same signature, by one ``stat``), else None. A hit is carried into the new
     load's memo and noted as a dependency, exactly as if the file had been read.
+    No ``stat`` is made when the reload's change check or this load already saw
+    the path (one signature per path and load).
+
+    :param namespace: keeps this caller's values apart from other loaders' values for
+        the same path (e.g. a plugin's own memo of a folder the rule walk also lists);
+        ``""`` (default) is the shared space the built-in loaders use.
     """
     ctx = _REUSE.get()
     if ctx is None or ctx[0] is None:
         return None
     previous, current = ctx
-    item = previous._items.get((path, follow))
+    key = _key(path, follow, namespace)
+    item = previous._items.get(key)
     if item is None:
         return None
     # a signature the change check of this very reload found unchanged (same resolve
-    # call, moments ago) stands for a stat now; a later edit is caught by the next check
-    sig = previous.verified.get((path, follow)) or stat_signature(path, follow)
+    # call, moments ago), or that this load already recorded for the path (another
+    # loader read or reused it), stands for a stat now; a later edit is caught by the
+    # next check, since that is the signature the load depends on
+    active = _ACTIVE.get()
+    sig = previous.verified.get((path, follow))
+    if sig is None and active:
+        sig = active[-1].signature_of(path, follow)
+    if sig is None:
+        sig = stat_signature(path, follow)
     if sig != item[0]:
         return None
-    current._items[(path, follow)] = item
-    for deps in _ACTIVE.get():
+    current._items[key] = item
+    for deps in active:
         deps._note_sig(path, follow, sig)
     return item[1]
 
 
-def remember(path: str, follow: bool, value: object) -> None:
+def remember(path: str, follow: bool, value: object, *, namespace: str = "") -> None:
     """Keep ``value`` (immutable) as what this load built from ``path``, keyed by
     the signature safe file access recorded when it read the file. Nothing is
     kept outside :func:`reusing`, for a path not read under a recording, or for
-    a racy signature."""
+    a racy signature. ``namespace``: as for :func:`reuse`."""
     ctx = _REUSE.get()
     active = _ACTIVE.get()
     if ctx is None or not active:
@@ -205,7 +223,7 @@ def remember(path: str, follow: bool, value: object) -> None:
     sig = active[-1].signature_of(path, follow)
     if sig is None or _is_racy(sig):
         return
-    ctx[1]._items[(path, follow)] = (sig, value)
+    ctx[1]._items[_key(path, follow, namespace)] = (sig, value)
 
 
 def note(path: str, follow: bool = False, st: os.stat_result | None = None) -> None:
