@@ -121,61 +121,120 @@ def _walk(root: str, names: tuple[str, ...], settings: RuleSettings, diags: list
     Pre-order, sorted by name, as :func:`_walk_scan`; each folder is opened once
     from its parent's descriptor (:mod:`wskit.fdwalk`, issue 8 B1: ``scan_dir``
     opened every folder from the root again, ≈ 9 opens per folder of a deep
-    monorepo), with the same refusals, hidden names and change notes.
+    monorepo), with the same refusals, hidden names and change notes. On a
+    reload, a folder whose stat signature is unchanged is not opened or listed
+    again: what its listing said is reused (:func:`wskit.changes.reuse`, in the
+    namespace :data:`_MEMO_NAMESPACE`, so the rule walk's memo of the same folder
+    stays its own; issue 8, B3), and its descriptor is opened only when a
+    changed sub-folder must be listed.
     """
     skip = SKIP_DIRS | set(settings.extra_skip_dirs)
     keep = frozenset({n.split("/", 1)[0] for n in names} | {"pyvenv.cfg", ".git"})
+    top = _Folder(None, "", root)
     try:
-        fd = fdwalk.open_root(root)
+        yield from _visit(top, root, "", 0, names, keep, skip, settings, diags)
+    finally:
+        top.close()
+
+
+#: tags a folder memo of this walk (``changes.reuse`` values are shared with nobody else
+#: in :data:`_MEMO_NAMESPACE`, the tag guards against an older memo layout)
+_MEMO_TAG = "wskit_gemini.memory.folder.v1"
+_MEMO_NAMESPACE = "wskit-gemini.memory"
+
+
+class _Folder:
+    """A folder of the walk whose descriptor is opened on demand (from its parent's)."""
+
+    __slots__ = ("parent", "name", "shown", "fd")
+
+    def __init__(self, parent: "_Folder | None", name: str, shown: str) -> None:
+        self.parent, self.name, self.shown, self.fd = parent, name, shown, None
+
+    def open(self) -> int:
+        """The folder's descriptor (opened now if needed, parents first).
+
+        :raises wskit.safefs.SafeFsError: as :func:`wskit.fdwalk.open_root`/``open_child``.
+        """
+        if self.fd is None:
+            if self.parent is None:
+                self.fd = fdwalk.open_root(self.shown)
+            else:
+                self.fd = fdwalk.open_child(self.parent.open(), self.name, self.shown)
+        return self.fd
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
+def _listing(folder: _Folder, keep: frozenset[str], diags: list[Diagnostic]) -> tuple | None:
+    """``(tag, keep, types, dirs, stop)`` for ``folder``: the previous load's when the
+    folder is unchanged, else from a fresh listing (None when it cannot be opened).
+
+    ``types``: kept, visible names → ``dir``/``file``/``link``/``special``; ``dirs``:
+    sub-folder names, sorted; ``stop``: a ``pyvenv.cfg`` or ``.git`` entry is present.
+    """
+    prev = changes.reuse(folder.shown, namespace=_MEMO_NAMESPACE)
+    if type(prev) is tuple and len(prev) == 5 and prev[0] == _MEMO_TAG and prev[1] == keep:
+        return prev
+    try:
+        fd = folder.open()
     except safefs.SafeFsError as err:
-        changes.note(root, False)
+        changes.note(folder.shown, False)
         if err.code != "not-found":
             diags.append(err.diagnostic(level="warning"))
-        return
-    yield from _visit(fd, root, "", 0, names, keep, skip, settings, diags)
+        return None
+    listing = fdwalk.list_fd(fd, folder.shown, keep)
+    types = {}
+    for name in listing.kept():
+        e = listing.get(name)
+        if e is not None:
+            types[name] = e.type
+    stop = "pyvenv.cfg" in listing or ".git" in listing.kept()
+    memo = (_MEMO_TAG, keep, types, tuple(sorted(listing.dirs)), stop)
+    changes.remember(folder.shown, False, memo, namespace=_MEMO_NAMESPACE)
+    return memo
 
 
-def _visit(fd, root, rel_dir, depth, names, keep, skip, settings, diags):
+def _visit(folder, root, rel_dir, depth, names, keep, skip, settings, diags):
     try:
-        listing = fdwalk.list_fd(fd, os.path.join(root, rel_dir) if rel_dir else root, keep)
-        if rel_dir and ("pyvenv.cfg" in listing or ".git" in listing.kept()):
+        memo = _listing(folder, keep, diags)
+        if memo is None:
+            return
+        _tag, _keep, types, dirs, stop = memo
+        if rel_dir and stop:
             return  # a nested repository (Gemini's walk stops at its .git) or a virtual environment
         for name in names:
             rel = f"{rel_dir}/{name}" if rel_dir else name
             head = name.split("/", 1)[0]
-            e = listing.get(head)
-            if e is None:
+            kind = types.get(head)
+            if kind is None:
                 continue
             if "/" in name:
-                if e.type != "dir" or not Path(root, rel).is_file() or Path(root, rel).is_symlink():
+                if kind != "dir" or not Path(root, rel).is_file() or Path(root, rel).is_symlink():
                     continue
-            elif e.type == "link":
+            elif kind == "link":
                 diags.append(Diagnostic(level="warning", code="symlink", path=os.path.join(root, rel),
                                         message="memory file is a symbolic link; links are not followed in projects"))
                 continue
-            elif e.type != "file":
+            elif kind != "file":
                 continue  # Gemini skips a folder named like the context file silently
             yield rel_dir, rel, name
         if settings.max_depth is not None and depth >= settings.max_depth:
             return
-        for name in sorted(listing.dirs):
+        for name in dirs:
             if name in skip or name == GEMINI_DIR:
                 continue
             child = f"{rel_dir}/{name}" if rel_dir else name
             if depth + 1 >= _MAX_HELD:
                 yield from _walk_scan(root, names, settings, diags, child, depth + 1)
                 continue
-            shown = os.path.join(root, child)
-            try:
-                cfd = fdwalk.open_child(fd, name, shown)
-            except safefs.SafeFsError as err:
-                changes.note(shown, False)
-                if err.code != "not-found":
-                    diags.append(err.diagnostic(level="warning"))
-                continue
-            yield from _visit(cfd, root, child, depth + 1, names, keep, skip, settings, diags)
+            yield from _visit(_Folder(folder, name, os.path.join(root, child)), root, child, depth + 1,
+                              names, keep, skip, settings, diags)
     finally:
-        os.close(fd)
+        folder.close()
 
 
 def _walk_scan(root: str, names: tuple[str, ...], settings: RuleSettings, diags: list[Diagnostic],
