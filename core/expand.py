@@ -141,27 +141,69 @@ def expand(
     return Expansion("".join(out), diags)
 
 
-def _shell(raw, cmd, runner, root, timeout, cap, path, line, diags) -> str:
-    def diag(level, code, msg):
-        diags.append(Diagnostic(level=level, code=code, path=path, line=line, message=msg))
+@dataclass(frozen=True)
+class ShellRun:
+    """What :func:`run_shell` did with one command.
 
+    :ivar status: ``ok``, ``not-run`` (no runner or no root), ``timeout``,
+        ``failed`` (the runner raised) or ``too-large`` (output over the cap).
+    :ivar output: the runner's output as text (``ok`` only).
+    :ivar detail: why it did not succeed, for messages.
+    :ivar code: the stable diagnostic code of a non-``ok`` status, and
+        :ivar level: its level (``not-run`` is a warning, the rest errors).
+    """
+
+    status: str
+    output: str = ""
+    detail: str = ""
+
+    @property
+    def code(self) -> str:
+        return {"not-run": "command-shell-not-run", "too-large": "command-output-too-large"}.get(
+            self.status, "command-shell-failed")
+
+    @property
+    def level(self) -> str:
+        return "warning" if self.status == "not-run" else "error"
+
+
+def run_shell(cmd: str, runner: "Runner | None", root: str | Path | None, timeout: float, cap: int) -> ShellRun:
+    """Run one command-template shell injection through the integrator's runner —
+    the one place both Claude Code's `` !`cmd` `` and Gemini CLI's ``!{cmd}`` go
+    through (design §5: never a shell of wskit's own).
+
+    :param runner: ``runner(cmd, cwd, timeout_seconds) -> str``; None: nothing runs.
+    :param root: the workspace root (the runner's cwd); None: nothing runs.
+    :param timeout: seconds. :param cap: largest output accepted, in UTF-8 bytes.
+    :returns: a :class:`ShellRun`; never raises (a runner's own failure is ``failed``).
+    """
     if runner is None or root is None:
-        why = "no runner was passed" if runner is None else "no workspace root"
-        diag("warning", "command-shell-not-run", f"!`{cmd}` was not executed: {why}")
-        return raw
+        return ShellRun("not-run", detail="no runner was passed" if runner is None else "no workspace root")
     try:
         output = runner(cmd, str(root), timeout)
     except subprocess.TimeoutExpired:
-        diag("error", "command-shell-failed", f"!`{cmd}` timed out after {timeout:g} s")
-        return f"[Error executing '{cmd}': timed out after {timeout:g} s]"
+        return ShellRun("timeout", detail=f"timed out after {timeout:g} s")
     except Exception as err:  # the runner's own failure is reported, never raised
-        diag("error", "command-shell-failed", f"!`{cmd}` failed: {err}")
-        return f"[Error executing '{cmd}': {err}]"
-    size = len(str(output).encode("utf-8"))
+        return ShellRun("failed", detail=str(err))
+    text = str(output)
+    size = len(text.encode("utf-8"))
     if size > cap:
-        diag("error", "command-output-too-large", f"!`{cmd}` printed {size} bytes, over the cap of {cap} bytes")
+        return ShellRun("too-large", detail=f"printed {size} bytes, over the cap of {cap} bytes")
+    return ShellRun("ok", output=text)
+
+
+def _shell(raw, cmd, runner, root, timeout, cap, path, line, diags) -> str:
+    run = run_shell(cmd, runner, root, timeout, cap)
+    if run.status == "ok":
+        return run.output.strip()
+    verb = {"not-run": "was not executed:", "failed": "failed:"}.get(run.status, "")
+    diags.append(Diagnostic(level=run.level, code=run.code, path=path, line=line,
+                            message=f"!`{cmd}` {verb} {run.detail}".replace("  ", " ")))
+    if run.status == "not-run":
+        return raw
+    if run.status == "too-large":
         return f"[Error executing '{cmd}': output exceeds {cap} bytes]"
-    return str(output).strip()
+    return f"[Error executing '{cmd}': {run.detail}]"
 
 
 def _file(raw, ref, root, cap, path, line, diags) -> str:

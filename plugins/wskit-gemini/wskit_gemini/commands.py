@@ -36,7 +36,7 @@ import tomllib
 from pathlib import Path
 
 from wskit import safefs
-from wskit.expand import DEFAULT_FILE_CAP, DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Expansion, Runner
+from wskit.expand import DEFAULT_FILE_CAP, DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Expansion, Runner, run_shell
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, sha256_hex
 from wskit.resources.command import Command
 
@@ -236,22 +236,18 @@ def expand_toml_command(
 
 
 def _run(cmd: str, runner, root, timeout, cap, diag, raw: str) -> str:
-    import subprocess
-
-    if runner is None or root is None:
-        why = "no runner was passed" if runner is None else "no workspace root"
-        diag("warning", "command-shell-not-run", f"{raw} was not executed: {why}")
+    """Gemini's ``!{cmd}`` through :func:`wskit.expand.run_shell` (the host's runner
+    only), with Gemini CLI's placeholders for failures."""
+    run = run_shell(cmd, runner, root, timeout, cap)
+    if run.status == "ok":
+        return run.output.rstrip("\n")
+    shown = raw if run.status == "not-run" else f"!{{{cmd}}}"
+    verb = {"not-run": "was not executed:", "failed": "failed:"}.get(run.status, "")
+    diag(run.level, run.code, f"{shown} {verb} {run.detail}".replace("  ", " "))
+    if run.status == "not-run":
         return raw
-    try:
-        output = runner(cmd, str(root), timeout)
-    except subprocess.TimeoutExpired:
-        diag("error", "command-shell-failed", f"!{{{cmd}}} timed out after {timeout:g} s")
+    if run.status == "timeout":
         return f"[Shell command timed out after {timeout:g} s]"
-    except Exception as err:
-        diag("error", "command-shell-failed", f"!{{{cmd}}} failed: {err}")
-        return f"{err}\n[Shell command exited with an error]"
-    size = len(str(output).encode("utf-8"))
-    if size > cap:
-        diag("error", "command-output-too-large", f"!{{{cmd}}} printed {size} bytes, over the cap of {cap} bytes")
+    if run.status == "too-large":
         return f"[Shell command output exceeds {cap} bytes]"
-    return str(output).rstrip("\n")
+    return f"{run.detail}\n[Shell command exited with an error]"
