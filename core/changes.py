@@ -144,10 +144,12 @@ def _is_racy(sig: Signature) -> bool:
 class Memo:
     """What one load built from each file: ``(path, follow[, namespace]) -> (signature, value)``."""
 
-    __slots__ = ("_items", "verified")
+    __slots__ = ("_items", "verified", "scratch")
 
     def __init__(self) -> None:
         self._items: dict[tuple, tuple[Signature, object]] = {}
+        #: per-load shared results (:func:`scratch`); dropped when the load ends
+        self.scratch: dict = {}
         #: signatures found unchanged by the change check that triggered this reload
         self.verified: dict[tuple[str, bool], Signature | None] = {}
 
@@ -168,6 +170,7 @@ def reusing(previous: Memo | None) -> Iterator[Memo]:
         yield current
     finally:
         _REUSE.reset(token)
+        current.scratch = {}  # per-load results are not kept with the memo
 
 
 def _key(path: str, follow: bool, namespace: str) -> tuple:
@@ -224,6 +227,71 @@ def remember(path: str, follow: bool, value: object, *, namespace: str = "") -> 
     if sig is None or _is_racy(sig):
         return
     ctx[1]._items[_key(path, follow, namespace)] = (sig, value)
+
+
+class Notes:
+    """One walk's fast path to the active recordings and the load's memo (issue 8, B1).
+
+    What :func:`note`, :func:`remember` and :func:`reuse` do for a folder listed
+    through a held descriptor, with the context variables read once per walk
+    instead of once per folder. The racy threshold is taken when the walk
+    starts: a path modified after that is racy, as with :func:`note`.
+
+    :ivar reloading: True when a previous load's memo is offered (:func:`reusing`).
+    """
+
+    __slots__ = ("_deps", "_last", "_prev", "_cur", "_threshold", "reloading")
+
+    def __init__(self) -> None:
+        self._deps = _ACTIVE.get()
+        self._last = self._deps[-1]._paths if self._deps else None
+        ctx = _REUSE.get()
+        self._prev = ctx[0] if ctx is not None else None
+        self._cur = ctx[1] if ctx is not None else None
+        self._threshold = time.time_ns() - RACY_WINDOW_NS
+        self.reloading = self._prev is not None
+
+    def stat(self, path: str, st: os.stat_result) -> None:
+        """:func:`note` of folder or file ``path`` (not following links) with its ``stat`` ``st``."""
+        if not self._deps:
+            return
+        sig = (st.st_mode >> 12, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        key = (path, False)
+        racy = sig[4] > self._threshold
+        for deps in self._deps:
+            paths = deps._paths
+            if key not in paths:
+                paths[key] = sig
+                if racy:
+                    deps.racy = True
+
+    def remember(self, path: str, value: object, namespace: str = "") -> None:
+        """:func:`remember` (not following links) after :meth:`stat`."""
+        if self._cur is None or self._last is None:
+            return
+        sig = self._last.get((path, False))
+        if sig is None or sig[4] > self._threshold:
+            return
+        self._cur._items[_key(path, False, namespace)] = (sig, value)
+
+    def reuse(self, path: str, namespace: str = "") -> object | None:
+        """:func:`reuse` (not following links); None at once on a cold load."""
+        if self._prev is None:
+            return None
+        return reuse(path, False, namespace=namespace)
+
+    def scratch(self) -> dict | None:
+        """The current load's scratch space (:func:`scratch`)."""
+        return None if self._cur is None else self._cur.scratch
+
+
+def scratch() -> dict | None:
+    """A dictionary that lives as long as the current load (inside :func:`reusing`),
+    for results several loaders of one load share (e.g. one project walk for the rule
+    catalog and a plugin's memory files); None outside a load. Never carried to the
+    next load: keep reusable values with :func:`remember`."""
+    ctx = _REUSE.get()
+    return None if ctx is None else ctx[1].scratch
 
 
 def note(path: str, follow: bool = False, st: os.stat_result | None = None) -> None:

@@ -28,7 +28,7 @@ from ..models import Diagnostic, Provenance, Scope
 from .imports import MAX_DEPTH as IMPORT_MAX_DEPTH, expand_imports
 from .model import PRIORITY, RuleFile, RuleSettings, rule_digest, rule_id
 from .patterns import compiled, normalise, split_paths
-from .walk import SKIP_DIRS, Candidate, _Walker  # noqa: F401  (SKIP_DIRS re-exported)
+from .walk import SKIP_DIRS, Candidate, _Walker, project_walk  # noqa: F401  (SKIP_DIRS re-exported)
 
 
 @dataclass
@@ -44,9 +44,8 @@ def discover_project(root: str, profile, settings: RuleSettings) -> Discovery:
 
     :returns: :class:`Discovery`; only call for a *trusted* project.
     """
-    walker = _Walker(root, profile, settings)
-    walker.walk()
-    out = Discovery(diagnostics=walker.diags)
+    walker = project_walk(root, profile, settings)
+    out = Discovery(diagnostics=list(walker.diags))
     _load_all(out, root, sorted(walker.found.values(), key=lambda c: c.rel), settings,
               follow_links=False, home=None)
     return out

@@ -10,6 +10,7 @@ listings and decisions of folders whose stat signature is unchanged
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 from dataclasses import dataclass
@@ -96,8 +97,39 @@ class GitIgnore:
         return None if res.include is None else bool(res.include)
 
 
+_NO_ENTRIES: dict = {}
+_CHILD_FLAGS = fdwalk._DIR_FLAGS | safefs._O_NOFOLLOW
 _NAMED_GROUP = re.compile(r"\(\?P<[A-Za-z_][A-Za-z0-9_]*>")
 _NEVER = re.compile(r"(?!)")
+
+
+def project_walk(root: str, profile, settings: RuleSettings) -> "_Walker":
+    """The rule catalog's walk of the project at ``root`` (absolute, canonical), done
+    once per workspace load and shared by everyone who asks during that load
+    (:func:`wskit.changes.scratch`): the rule discovery, and plugins that look for
+    their own instruction files (wskit-gemini's ``GEMINI.md``) without listing the
+    project a second time (issue 8, B1). Outside a load each call walks afresh.
+
+    The result is read-only: :attr:`_Walker.folders` lists every folder entered,
+    in walk order, as ``(rel_dir, memo)``; ``memo[6]`` holds the folder's names other
+    than sub-folders and ``memo[7]`` whether it has a ``.git`` entry (see
+    :meth:`_Walker._listing`). Folders the walk does not enter are not listed:
+    skipped names (:data:`SKIP_DIRS`, ``settings.extra_skip_dirs``), ``.claude`` and
+    ``.<host>`` folders (only their ``rules/`` are read), what ``.gitignore`` ignores,
+    links, virtual environments and linked worktrees. Only call it for a trusted project.
+    """
+    scratch = changes.scratch()
+    key = (_MEMO_TAG, root, profile.claude_conventions, profile.agents_conventions, profile.host_dir,
+           profile.instruction_file, settings)
+    if scratch is not None:
+        done = scratch.get(key)
+        if done is not None:
+            return done
+    walker = _Walker(root, profile, settings)
+    walker.walk()
+    if scratch is not None:
+        scratch[key] = walker
+    return walker
 
 
 class _Walker:
@@ -113,6 +145,9 @@ class _Walker:
         self.found: dict[str, Candidate] = {}
         self.added: list[Candidate] = []  # self.found in insertion order
         self.diags: list[Diagnostic] = []
+        #: every folder entered, in walk order: ``(rel_dir, memo)`` (see :meth:`_listing`)
+        self.folders: list[tuple[str, list]] = []
+        self._secret: dict[str, bool] = {}  # is_secret_name of folder names, per walk
         #: what a folder's cached decisions depend on besides its listing and the specs
         self.config_key = (self.skip, self.claude, self.agents, self.host_dir, self.host_file,
                            settings.fallback_filenames, settings.honour_gitignore)
@@ -196,7 +231,9 @@ class _Walker:
         opened from its parent's (:mod:`wskit.fdwalk`); on a reload, a folder
         whose stat signature is unchanged is not listed again (its memo is reused,
         :func:`wskit.changes.reuse`), nor are its ``ignored``/skip decisions redone
-        when the ``.gitignore`` specs above it are the same objects (issue 8, B1/B3)."""
+        when the ``.gitignore`` specs above it are the same objects (issue 8, B1/B3).
+        Every folder entered is kept in :attr:`folders` (see :func:`project_walk`)."""
+        self.notes = changes.Notes()
         frames: list[list] = []
         try:
             self._enter("", 0, (), None, "", frames)
@@ -229,42 +266,110 @@ class _Walker:
             return None
 
     def _listing(self, rel_dir: str, parent_fd: int | None, name: str, shown: str) -> tuple[list | None, int | None]:
-        """The folder's memo entry (reused when unchanged) and its descriptor when it was opened."""
-        prev = changes.reuse(shown)
-        if type(prev) is list and prev and prev[0] == _MEMO_TAG:
-            return prev, None
+        """The folder's memo entry (reused when unchanged) and its descriptor when it was opened.
+
+        The memo: ``[tag, by, dirs, git, decision, dir_links, files, git_any]`` — ``by``:
+        the kept names (:attr:`interesting`, secret names left out) as
+        :class:`~wskit.safefs.DirEntry`; ``dirs``/``dir_links``: sorted sub-folders and
+        folder links (secret names left out); ``git``: a ``.git`` file or link (a
+        worktree's marker); ``decision``: the walk's cached decisions; ``files``: every
+        other name of the folder, unsorted (for :func:`project_walk`'s users);
+        ``git_any``: any ``.git`` entry.
+        """
+        notes = self.notes
+        if notes.reloading:
+            prev = notes.reuse(shown)
+            if type(prev) is list and prev and prev[0] == _MEMO_TAG:
+                return prev, None
         fd = self._open(rel_dir, parent_fd, name, shown)
         if fd is None:
             return None, None
         try:
-            listing = fdwalk.list_fd(fd, shown, self.interesting)
+            memo = self._list(fd, shown)
         except OSError as err:
             os.close(fd)
             self.diags.append(safefs._oserror(err, shown, final=False).diagnostic(level="warning"))
             return None, None
-        kept = listing.kept()
-        by = {n: safefs.DirEntry(n, fdwalk.entry_type(e)) for n, e in kept.items() if not safefs.is_secret_name(n)}
-        git = ".git" in kept and fdwalk.entry_type(kept[".git"]) in ("file", "link")
-        memo = [_MEMO_TAG, by, tuple(sorted(listing.dirs)), git, None, tuple(sorted(listing.dir_links))]
-        changes.remember(shown, False, memo)
+        notes.remember(shown, memo)
         return memo, fd
+
+    def _list(self, fd: int, shown: str) -> list:
+        """List the folder open as ``fd`` (what :func:`wskit.fdwalk.list_fd` does, inlined:
+        one ``fstat`` noted to the recordings, one ``scandir``, types from ``d_type``)."""
+        self.notes.stat(shown, os.fstat(fd))
+        interesting = self.interesting
+        secret = self._secret
+        kept: dict[str, os.DirEntry] = {}
+        dirs: list[str] = []
+        links: list[str] = []
+        files: list[str] = []
+        with os.scandir(fd) as it:
+            for e in it:
+                name = e.name
+                if name in interesting:
+                    kept[name] = e
+                try:
+                    is_dir = e.is_dir(follow_symlinks=False)
+                except OSError:
+                    continue
+                if is_dir:
+                    hidden = secret.get(name)
+                    if hidden is None:
+                        hidden = secret[name] = safefs.is_secret_name(name)
+                    if not hidden:
+                        dirs.append(name)
+                    continue
+                files.append(name)
+                if e.is_symlink() and not safefs.is_secret_name(name):
+                    try:  # one stat per link (d_type says 'link'): links are rare
+                        if e.is_dir(follow_symlinks=True):
+                            links.append(name)
+                    except OSError as err:
+                        if err.errno == errno.ELOOP:
+                            links.append(name)
+        if kept:
+            by = {n: safefs.DirEntry(n, fdwalk.entry_type(e)) for n, e in kept.items() if not safefs.is_secret_name(n)}
+            git_any = ".git" in kept
+            git = git_any and fdwalk.entry_type(kept[".git"]) in ("file", "link")
+        else:
+            by, git, git_any = _NO_ENTRIES, False, False
+        dirs.sort()
+        if links:
+            links.sort()
+        return [_MEMO_TAG, by, tuple(dirs), git, None, tuple(links), tuple(files), git_any]
 
     def _enter(self, rel_dir: str, depth: int, specs: tuple, parent_fd: int | None, name: str,
                frames: list[list]) -> None:
         shown = f"{self.prefix}{rel_dir}" if rel_dir else self.root  # os.path.join(root, rel_dir)
-        memo, fd = self._listing(rel_dir, parent_fd, name, shown)
+        if parent_fd is not None and not self.notes.reloading:  # the common case, inlined (B1)
+            try:
+                fd = os.open(name, _CHILD_FLAGS, dir_fd=parent_fd)
+            except OSError:
+                memo, fd = self._listing(rel_dir, parent_fd, name, shown)  # refusals and diagnostics
+            else:
+                try:
+                    memo = self._list(fd, shown)
+                except OSError as err:
+                    os.close(fd)
+                    self.diags.append(safefs._oserror(err, shown, final=False).diagnostic(level="warning"))
+                    return
+                self.notes.remember(shown, memo)
+        else:
+            memo, fd = self._listing(rel_dir, parent_fd, name, shown)
         if memo is None:
             return
         try:
-            _tag, by, dirs, git, decision, dir_links = memo
+            _tag, by, dirs, git, decision, dir_links, _files, _git_any = memo
             if rel_dir and git and self.linked_worktree(rel_dir):
                 return  # a worktree checked out inside the project holds copies of its rules
-            if rel_dir and "pyvenv.cfg" in by:
-                return  # a virtual environment under any name
-            if self.settings.honour_gitignore and by.get(".gitignore") and by[".gitignore"].type == "file":
-                spec = self.gitignore(rel_dir)
-                if spec is not None:
-                    specs = (*specs, (rel_dir, spec))
+            if by:
+                if rel_dir and "pyvenv.cfg" in by:
+                    return  # a virtual environment under any name
+                if self.settings.honour_gitignore and by.get(".gitignore") and by[".gitignore"].type == "file":
+                    spec = self.gitignore(rel_dir)
+                    if spec is not None:
+                        specs = (*specs, (rel_dir, spec))
+            self.folders.append((rel_dir, memo))
             if decision is not None and decision[0][0] == self.config_key and _same_specs(decision[0][1], specs):
                 adds, file_diags = decision[1], decision[2]
                 for cand in adds:
@@ -272,15 +377,19 @@ class _Walker:
                         self.found[cand.rel] = cand
                         self.added.append(cand)
                 self.diags.extend(file_diags)
-            else:
+            elif by:
                 mark, added = len(self.diags), len(self.added)
                 self.folder_files(rel_dir, by, specs)
                 adds = tuple(self.added[added:])
                 file_diags = tuple(self.diags[mark:])
                 decision = None
-            for cfg, conv in ((".claude", self.claude), (self.host_dir, True)):
-                if conv and cfg in by and by[cfg].type == "dir" and not self.ignored(_join(rel_dir, cfg), True, specs):
-                    self.config_dir(rel_dir, cfg, specs)
+            else:  # nothing the walk looks up by name: no rule files, no config folders
+                adds = file_diags = ()
+                decision = None
+            if by:
+                for cfg, conv in ((".claude", self.claude), (self.host_dir, True)):
+                    if conv and cfg in by and by[cfg].type == "dir" and not self.ignored(_join(rel_dir, cfg), True, specs):
+                        self.config_dir(rel_dir, cfg, specs)
             if self.settings.max_depth is not None and depth >= self.settings.max_depth:
                 return
             if depth >= MAX_WALK_DEPTH:
@@ -292,9 +401,27 @@ class _Walker:
             if decision is not None:
                 children, diags = decision[3], decision[4]
             else:
-                children, diags = self._children(rel_dir, dirs, specs, dir_links)
+                if dir_links or not specs:
+                    children, diags = self._children(rel_dir, dirs, specs, dir_links)
+                else:  # _children inlined for the common case (no folder links)
+                    out: list[str] = []
+                    skip = self.skip
+                    host_dir = self.host_dir
+                    ignored = self.ignored
+                    diags = ()
+                    for child in dirs:
+                        if child in skip or child == ".claude" or child == host_dir:
+                            continue
+                        if "\\" in child or ":" in child:
+                            children, diags = self._children(rel_dir, dirs, specs, dir_links)
+                            break
+                        if not ignored(f"{rel_dir}/{child}" if rel_dir else child, True, specs):
+                            out.append(child)
+                    else:
+                        children = tuple(out)
                 memo[4] = ((self.config_key, specs), adds, file_diags, children, diags)
-            self.diags.extend(diags)
+            if diags:
+                self.diags.extend(diags)
             if children:
                 if fd is not None and len(frames) >= _MAX_HELD:
                     os.close(fd)  # very deep trees: children open from the root instead

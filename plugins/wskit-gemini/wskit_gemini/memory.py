@@ -35,12 +35,14 @@ folders ``AGENTS.md``/``AGENTS.override.md`` (agents conventions on),
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 from wskit import changes, fdwalk, safefs
 from wskit.models import Diagnostic, LoadResult, ResourceSource, Scope
 from wskit.rules.discovery import SKIP_DIRS, load_rule_file
 from wskit.rules.model import RuleSettings
+from wskit.rules.walk import project_walk
 
 from .config import GEMINI_DIR, memory_file_names
 from .extensions import find_extensions
@@ -96,7 +98,7 @@ def discover_memory(source: ResourceSource, profile) -> LoadResult | None:
             if os.path.isfile(os.path.join(home, rel)):
                 _load(found, diags, home, rel, "user", "", GLOBAL_PRIORITY, settings, follow=True, home=home)
     else:
-        for rel_dir, rel, name in _walk(source.root, names, settings, diags):
+        for rel_dir, rel, name in _walk(source.root, names, settings, diags, profile):
             prio = PROJECT_PRIORITY + min(names.index(name), 4)
             _load(found, diags, source.root, rel, "project", rel_dir, prio, settings, follow=False, home=None)
     return LoadResult(resources=tuple(found), diagnostics=tuple(diags))
@@ -111,130 +113,70 @@ def _load(found, diags, base, rel, source, scope_dir, priority, settings, *, fol
         found.append(rule)
 
 
-#: deepest level walked with held descriptors; deeper subtrees are walked with scan_dir
+#: deepest level of the reference walk :func:`_walk_scan` with held descriptors (kept for tests)
 _MAX_HELD = 64
 
 
-def _walk(root: str, names: tuple[str, ...], settings: RuleSettings, diags: list[Diagnostic]):
+class _DefaultProfile:
+    """The conventions of host ``wskit`` (what :func:`_walk` assumes without a profile)."""
+
+    claude_conventions = True
+    agents_conventions = True
+    host_dir = ".wskit"
+    instruction_file = "WSKIT.md"
+
+
+def _walk(root: str, names: tuple[str, ...], settings: RuleSettings, diags: list[Diagnostic], profile=None):
     """``(folder, file, name)`` triples (relative to ``root``) of every memory file in the project.
 
-    Pre-order, sorted by name, as :func:`_walk_scan`; each folder is opened once
-    from its parent's descriptor (:mod:`wskit.fdwalk`, issue 8 B1: ``scan_dir``
-    opened every folder from the root again, ≈ 9 opens per folder of a deep
-    monorepo), with the same refusals, hidden names and change notes. On a
-    reload, a folder whose stat signature is unchanged is not opened or listed
-    again: what its listing said is reused (:func:`wskit.changes.reuse`, in the
-    namespace :data:`_MEMO_NAMESPACE`, so the rule walk's memo of the same folder
-    stays its own; issue 8, B3), and its descriptor is opened only when a
-    changed sub-folder must be listed.
+    Pre-order, sorted by name. The project is not listed again: the folders are
+    those of the rule catalog's walk of this load (:func:`wskit.rules.walk.project_walk`,
+    issue 8 B1: a second listing of every folder cost as much as the rule walk
+    itself), so the same folders are skipped (links, :data:`SKIP_DIRS`, virtual
+    environments, what ``.gitignore`` ignores, ``.claude``/``.<host>`` folders);
+    in addition, as Gemini's walk does, a folder holding a ``.git`` entry (a nested
+    repository) is left out with everything below it, and so are ``.gemini`` folders.
+    Open errors are reported once, by the rule catalog.
     """
-    skip = SKIP_DIRS | set(settings.extra_skip_dirs)
-    keep = frozenset({n.split("/", 1)[0] for n in names} | {"pyvenv.cfg", ".git"})
-    top = _Folder(None, "", root)
-    try:
-        yield from _visit(top, root, "", 0, names, keep, skip, settings, diags)
-    finally:
-        top.close()
-
-
-#: tags a folder memo of this walk (``changes.reuse`` values are shared with nobody else
-#: in :data:`_MEMO_NAMESPACE`, the tag guards against an older memo layout)
-_MEMO_TAG = "wskit_gemini.memory.folder.v1"
-_MEMO_NAMESPACE = "wskit-gemini.memory"
-
-
-class _Folder:
-    """A folder of the walk whose descriptor is opened on demand (from its parent's)."""
-
-    __slots__ = ("parent", "name", "shown", "fd")
-
-    def __init__(self, parent: "_Folder | None", name: str, shown: str) -> None:
-        self.parent, self.name, self.shown, self.fd = parent, name, shown, None
-
-    def open(self) -> int:
-        """The folder's descriptor (opened now if needed, parents first).
-
-        :raises wskit.safefs.SafeFsError: as :func:`wskit.fdwalk.open_root`/``open_child``.
-        """
-        if self.fd is None:
-            if self.parent is None:
-                self.fd = fdwalk.open_root(self.shown)
-            else:
-                self.fd = fdwalk.open_child(self.parent.open(), self.name, self.shown)
-        return self.fd
-
-    def close(self) -> None:
-        if self.fd is not None:
-            os.close(self.fd)
-            self.fd = None
-
-
-def _listing(folder: _Folder, keep: frozenset[str], diags: list[Diagnostic]) -> tuple | None:
-    """``(tag, keep, types, dirs, stop)`` for ``folder``: the previous load's when the
-    folder is unchanged, else from a fresh listing (None when it cannot be opened).
-
-    ``types``: kept, visible names → ``dir``/``file``/``link``/``special``; ``dirs``:
-    sub-folder names, sorted; ``stop``: a ``pyvenv.cfg`` or ``.git`` entry is present.
-    """
-    prev = changes.reuse(folder.shown, namespace=_MEMO_NAMESPACE)
-    if type(prev) is tuple and len(prev) == 5 and prev[0] == _MEMO_TAG and prev[1] == keep:
-        return prev
-    try:
-        fd = folder.open()
-    except safefs.SafeFsError as err:
-        changes.note(folder.shown, False)
-        if err.code != "not-found":
-            diags.append(err.diagnostic(level="warning"))
-        return None
-    listing = fdwalk.list_fd(fd, folder.shown, keep)
-    types = {}
-    for name in listing.kept():
-        e = listing.get(name)
-        if e is not None:
-            types[name] = e.type
-    stop = "pyvenv.cfg" in listing or ".git" in listing.kept()
-    memo = (_MEMO_TAG, keep, types, tuple(sorted(listing.dirs)), stop)
-    changes.remember(folder.shown, False, memo, namespace=_MEMO_NAMESPACE)
-    return memo
-
-
-def _visit(folder, root, rel_dir, depth, names, keep, skip, settings, diags):
-    try:
-        memo = _listing(folder, keep, diags)
-        if memo is None:
-            return
-        _tag, _keep, types, dirs, stop = memo
-        if rel_dir and stop:
-            return  # a nested repository (Gemini's walk stops at its .git) or a virtual environment
-        for name in names:
-            rel = f"{rel_dir}/{name}" if rel_dir else name
-            head = name.split("/", 1)[0]
-            kind = types.get(head)
-            if kind is None:
+    walker = project_walk(root, profile or _DefaultProfile, settings)
+    stopped: list[str] = []  # folders (with a trailing "/") under which nothing counts
+    out = []
+    for rel_dir, memo in walker.folders:
+        if rel_dir:
+            if memo[7] or rel_dir == GEMINI_DIR or rel_dir.endswith("/" + GEMINI_DIR) or (
+                    "/" + GEMINI_DIR + "/") in ("/" + rel_dir + "/"):
+                stopped.append(rel_dir + "/")
                 continue
+            if stopped and any(rel_dir.startswith(s) for s in stopped):
+                continue
+        files, dirs = memo[6], memo[2]
+        for name in names:
+            head = name.split("/", 1)[0]
             if "/" in name:
-                if kind != "dir" or not Path(root, rel).is_file() or Path(root, rel).is_symlink():
+                if head not in dirs:
                     continue
-            elif kind == "link":
-                diags.append(Diagnostic(level="warning", code="symlink", path=os.path.join(root, rel),
+            elif head not in files or safefs.is_secret_name(head):
+                continue
+            out.append((tuple(rel_dir.split("/")) if rel_dir else (), rel_dir, name))
+    out.sort(key=lambda t: t[0])  # pre-order by name: the order of the component tuples
+    for _parts, rel_dir, name in out:
+        rel = f"{rel_dir}/{name}" if rel_dir else name
+        path = os.path.join(root, rel)
+        if "/" in name:
+            if not Path(path).is_file() or Path(path).is_symlink():
+                continue
+        else:
+            try:
+                mode = os.lstat(path).st_mode
+            except OSError:
+                continue
+            if stat.S_ISLNK(mode):
+                diags.append(Diagnostic(level="warning", code="symlink", path=path,
                                         message="memory file is a symbolic link; links are not followed in projects"))
                 continue
-            elif kind != "file":
+            if not stat.S_ISREG(mode):
                 continue  # Gemini skips a folder named like the context file silently
-            yield rel_dir, rel, name
-        if settings.max_depth is not None and depth >= settings.max_depth:
-            return
-        for name in dirs:
-            if name in skip or name == GEMINI_DIR:
-                continue
-            child = f"{rel_dir}/{name}" if rel_dir else name
-            if depth + 1 >= _MAX_HELD:
-                yield from _walk_scan(root, names, settings, diags, child, depth + 1)
-                continue
-            yield from _visit(_Folder(folder, name, os.path.join(root, child)), root, child, depth + 1,
-                              names, keep, skip, settings, diags)
-    finally:
-        folder.close()
+        yield rel_dir, rel, name
 
 
 def _walk_scan(root: str, names: tuple[str, ...], settings: RuleSettings, diags: list[Diagnostic],

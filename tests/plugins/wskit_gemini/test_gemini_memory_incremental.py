@@ -1,5 +1,6 @@
-"""Issue 8, B3: on a reload the GEMINI.md walk reuses unchanged folders' listings
-(:func:`wskit.changes.reuse`, its own namespace) and gives exactly what a full walk gives."""
+"""Issue 8, B3: on a reload the GEMINI.md walk — the rule catalog's shared project walk
+(:func:`wskit.rules.walk.project_walk`) — reuses unchanged folders' listings
+(:func:`wskit.changes.reuse`) and gives exactly what a full walk gives."""
 
 from __future__ import annotations
 
@@ -11,10 +12,11 @@ from pathlib import Path
 import pytest
 from wskit_gemini import memory
 
-from wskit import changes, fdwalk
+from wskit import changes
 from wskit.cache import WorkspaceCache
 from wskit.host import HostProfile
 from wskit.rules.model import RuleSettings
+from wskit.rules.walk import _Walker
 from wskit.testing import write_tree
 from wskit.trust import TrustStore
 
@@ -102,13 +104,13 @@ def test_incremental_walk_equals_full_walk(tmp_path, monkeypatch, seed) -> None:
     root = write_tree(tmp_path / "ws", _tree())
     _age(root)
     listed: list[str] = []
-    real = fdwalk.list_fd
+    real = _Walker._list
 
-    def counting(fd, shown, keep=None):
+    def counting(self, fd, shown):
         listed.append(shown)
-        return real(fd, shown, keep)
+        return real(self, fd, shown)
 
-    monkeypatch.setattr(fdwalk, "list_fd", counting)
+    monkeypatch.setattr(_Walker, "_list", counting)
     _, _, memo = _walk(root, None)
     folders = len(listed)
     rng = random.Random(seed)
@@ -129,8 +131,8 @@ def test_unchanged_tree_lists_nothing_and_names_change_relists(tmp_path, monkeyp
     root = write_tree(tmp_path / "ws", _tree())
     _age(root)
     listed: list[str] = []
-    real = fdwalk.list_fd
-    monkeypatch.setattr(fdwalk, "list_fd", lambda fd, shown, keep=None: listed.append(shown) or real(fd, shown, keep))
+    real = _Walker._list
+    monkeypatch.setattr(_Walker, "_list", lambda self, fd, shown: listed.append(shown) or real(self, fd, shown))
     first, _, memo = _walk(root, None)
     assert listed
     listed.clear()
@@ -142,10 +144,10 @@ def test_unchanged_tree_lists_nothing_and_names_change_relists(tmp_path, monkeyp
     third, _, memo3 = _walk(root, memo2)
     assert listed == [str(root / "a/b/c")]
     assert ("a/b/c", "a/b/c/GEMINI.md", "GEMINI.md") in third
-    # another context.fileName: the kept names differ, so nothing is reused
+    # another context.fileName: the shared walk keeps every name, so nothing is listed again
     listed.clear()
     other, _, _ = _walk(root, memo3, ("CONTEXT.md",))
-    assert len(listed) > 1 and other == [("a/b", "a/b/CONTEXT.md", "CONTEXT.md")]
+    assert listed == [] and other == [("a/b", "a/b/CONTEXT.md", "CONTEXT.md")]
 
 
 def test_namespace_keeps_values_apart(tmp_path) -> None:
