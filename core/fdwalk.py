@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 
 from . import changes, safefs
 from .safefs import SafeFsError
@@ -137,3 +138,44 @@ def list_fd(fd: int, shown: str, keep: frozenset[str] | None = None) -> Listing:
                     if err.errno == errno.ELOOP:
                         links.append(name)
     return Listing(entries, dirs, links)
+
+
+def read_file_at(dir_fd: int, name: str, shown: str, max_bytes: int | None) -> safefs.ReadResult | None:
+    """Read the regular file ``name`` of the folder open as ``dir_fd`` whole, or None when
+    it cannot be read that simply (the caller then reads it with
+    :func:`wskit.safefs.read_bytes`, which names the refusal).
+
+    For a walk that already listed the folder (``d_type`` said "file"): one
+    ``openat(O_NOFOLLOW | O_NONBLOCK)``, one ``fstat`` (regular file, one link, at most
+    ``max_bytes`` bytes), the reads, one ``close`` — instead of opening every folder
+    from the base again (issue 8, B1). The file is noted to active change recordings
+    with its ``fstat`` signature, as :func:`~wskit.safefs.read_bytes` notes it.
+
+    :param shown: the file's absolute path (noted, and in the result).
+    """
+    try:
+        fd = os.open(name, safefs._O_BASE | safefs._O_NONBLOCK | safefs._O_NOFOLLOW, dir_fd=dir_fd)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_nlink > 1 or (max_bytes is not None and st.st_size > max_bytes):
+            return None
+        chunks = []
+        remaining = st.st_size if max_bytes is None else max_bytes + 1
+        while True:
+            chunk = os.read(fd, min(1 << 20, max(remaining, 1 << 16)))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+            if max_bytes is not None and remaining <= 0:
+                return None  # grew over the limit: read_bytes says so
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if changes.recording_active():
+        changes.note(shown, False, st)
+    raw = b"".join(chunks)
+    return safefs.ReadResult(raw=raw, size=len(raw), complete=True, path=shown, link_target=None)

@@ -47,7 +47,7 @@ def discover_project(root: str, profile, settings: RuleSettings) -> Discovery:
     walker = project_walk(root, profile, settings)
     out = Discovery(diagnostics=list(walker.diags))
     _load_all(out, root, sorted(walker.found.values(), key=lambda c: c.rel), settings,
-              follow_links=False, home=None)
+              follow_links=False, home=None, prefetched=walker.prefetched)
     return out
 
 
@@ -111,14 +111,15 @@ def discover_user(home: str, profile, settings: RuleSettings) -> Discovery:
 
 
 def _load_all(out: Discovery, base: str, cands: list[Candidate], settings: RuleSettings, *,
-              follow_links: bool, home: str | None) -> None:
+              follow_links: bool, home: str | None, prefetched: dict | None = None) -> None:
     for i, c in enumerate(cands):
         if settings.max_files is not None and i >= settings.max_files:
             out.diagnostics.append(Diagnostic(
                 level="error", code="rule-file-limit", path=os.path.join(base, c.rel),
                 message=f"more than {settings.max_files} rule files; this one was not loaded"))
             continue
-        rule, diags = _load_reusing(base, c, settings, follow_links, home)
+        rule, diags = _load_reusing(base, c, settings, follow_links, home,
+                                    prefetched.get(c.rel) if prefetched else None)
         out.diagnostics.extend(diags)
         if rule is not None:
             out.rules.append(rule)
@@ -128,7 +129,7 @@ _RULE_TAG = "wskit.rules.file"
 
 
 def _load_reusing(base: str, c: Candidate, settings: RuleSettings, follow_links: bool,
-                  home: str | None) -> tuple[RuleFile | None, list[Diagnostic]]:
+                  home: str | None, prefetched: safefs.ReadResult | None = None) -> tuple[RuleFile | None, list[Diagnostic]]:
     """:func:`load_rule_file`, or on a reload the previous load's rule when the file's
     stat signature is unchanged (:func:`wskit.changes.reuse`, issue 8 B3). Only a rule
     that imports nothing is remembered: an ``@`` import would make it depend on other files."""
@@ -138,7 +139,8 @@ def _load_reusing(base: str, c: Candidate, settings: RuleSettings, follow_links:
     if type(prev) is tuple and len(prev) == 4 and prev[0] == _RULE_TAG and prev[1] == key:
         return prev[2], list(prev[3])
     rule, diags = load_rule_file(base, c.rel, source=c.source, scope_dir=c.scope_dir, priority=c.priority,
-                                 file_kind=c.file_kind, follow_links=follow_links, settings=settings, home=home)
+                                 file_kind=c.file_kind, follow_links=follow_links, settings=settings, home=home,
+                                 prefetched=prefetched)
     if rule is not None and not rule.imports and "@" not in rule.body:
         changes.remember(path, follow_links, (_RULE_TAG, key, rule, tuple(diags)))
     return rule, diags
@@ -147,6 +149,7 @@ def _load_reusing(base: str, c: Candidate, settings: RuleSettings, follow_links:
 def load_rule_file(
     base: str, rel: str, *, source: str, scope_dir: str, priority: int, file_kind: str,
     follow_links: bool, settings: RuleSettings, home: str | None = None, import_depth: int | None = None,
+    prefetched: safefs.ReadResult | None = None,
 ) -> tuple[RuleFile | None, list[Diagnostic]]:
     """Read, check and build one :class:`RuleFile` (imports inlined).
 
@@ -160,6 +163,8 @@ def load_rule_file(
 
     :param import_depth: ``@path`` import hops allowed (default 4, Claude Code's;
         the Gemini CLI plugin passes 5).
+    :param prefetched: the file's bytes when a walk already read them safely
+        (:func:`wskit.fdwalk.read_file_at`); else the file is read here.
     :returns: the rule (or None) and diagnostics.
     """
     path = os.path.join(base, rel)
@@ -177,7 +182,8 @@ def load_rule_file(
         shown = bad_name if bad_name.startswith("U+") else f"U+{ord(bad_name):04X}"
         return err("rule-name-invalid", f"rule path holds the control or hidden character {shown}; not read")
     try:
-        res = safefs.read_bytes(base, rel, max_bytes=settings.max_file_bytes, follow_links=follow_links)
+        res = prefetched if prefetched is not None else safefs.read_bytes(
+            base, rel, max_bytes=settings.max_file_bytes, follow_links=follow_links)
         text = safefs.decode_text(res.raw, res.path)
     except safefs.SafeFsError as e:
         diags.append(Diagnostic(level="error", code=e.code, path=path, line=getattr(e, "line", None),

@@ -148,6 +148,8 @@ class _Walker:
         #: every folder entered, in walk order: ``(rel_dir, memo)`` (see :meth:`_listing`)
         self.folders: list[tuple[str, list]] = []
         self._secret: dict[str, bool] = {}  # is_secret_name of folder names, per walk
+        #: rule files read during the walk, by relative path (see :meth:`_prefetch`)
+        self.prefetched: dict[str, safefs.ReadResult] = {}
         #: what a folder's cached decisions depend on besides its listing and the specs
         self.config_key = (self.skip, self.claude, self.agents, self.host_dir, self.host_file,
                            settings.fallback_filenames, settings.honour_gitignore)
@@ -383,6 +385,8 @@ class _Walker:
                 adds = tuple(self.added[added:])
                 file_diags = tuple(self.diags[mark:])
                 decision = None
+                if adds and fd is not None:
+                    self._prefetch(fd, rel_dir, adds)
             else:  # nothing the walk looks up by name: no rule files, no config folders
                 adds = file_diags = ()
                 decision = None
@@ -431,6 +435,20 @@ class _Walker:
         finally:
             if fd is not None:
                 os.close(fd)
+
+    def _prefetch(self, fd: int, rel_dir: str, adds: tuple) -> None:
+        """Read the rule files found directly in the folder open as ``fd`` while it is
+        open (:func:`wskit.fdwalk.read_file_at`), so loading them does not open every
+        folder from the root again (issue 8, B1). What cannot be read so is read (and
+        refused with its diagnostic) by the loader."""
+        start = len(rel_dir) + 1 if rel_dir else 0
+        limit = self.settings.max_file_bytes
+        for cand in adds:
+            name = cand.rel[start:]
+            if "/" not in name:
+                got = fdwalk.read_file_at(fd, name, f"{self.prefix}{cand.rel}", limit)
+                if got is not None:
+                    self.prefetched[cand.rel] = got
 
     def _children(self, rel_dir: str, dirs: tuple[str, ...], specs: tuple,
                   dir_links: tuple[str, ...] = ()) -> tuple[tuple[str, ...], tuple]:
