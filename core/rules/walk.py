@@ -69,10 +69,11 @@ class GitIgnore:
     pattern). Tested against ``GitIgnoreSpec.check_file``.
     """
 
-    __slots__ = ("spec", "_any")
+    __slots__ = ("spec", "_any", "_literals")
 
     def __init__(self, spec: pathspec.GitIgnoreSpec) -> None:
         self.spec = spec
+        self._literals = _literals(spec)
         parts = []
         for pat in spec.patterns:
             regex = getattr(pat, "regex", None)
@@ -91,6 +92,13 @@ class GitIgnore:
 
     def check(self, path: str) -> bool | None:
         """True (ignored), False (re-included by a ``!`` pattern) or None (no pattern matches)."""
+        literals = self._literals
+        if literals is not None:
+            for lit in literals:
+                if lit in path:
+                    break
+            else:
+                return None  # no pattern's literal part is in the path: none can match
         if self._any is not None and self._any.match(path) is None:
             return None
         res = self.spec.check_file(path)
@@ -99,6 +107,32 @@ class GitIgnore:
 
 _NO_ENTRIES: dict = {}
 _CHILD_FLAGS = fdwalk._DIR_FLAGS | safefs._O_NOFOLLOW
+_GLOB_SPLIT = re.compile(r"\[[^\]]*\]|[*?]")
+
+
+def _literals(spec: pathspec.GitIgnoreSpec) -> tuple[str, ...] | None:
+    """One literal every match of each pattern must contain (its longest run of plain
+    characters, ``/`` stripped at both ends), or None when some pattern has no safe
+    literal (escapes, an open ``[``, trailing blanks): then only the regex pre-filter
+    runs. A path holding none of them matches no pattern (issue 8, B1)."""
+    out: list[str] = []
+    for pat in spec.patterns:
+        if getattr(pat, "include", None) is None:
+            continue  # comments and blank lines
+        text = getattr(pat, "pattern", None)
+        if not isinstance(text, str):
+            return None
+        text = text[1:] if text.startswith("!") else text
+        plain = _GLOB_SPLIT.sub("", text)
+        if "\\" in text or text != text.rstrip() or "[" in plain or "]" in plain:
+            return None
+        longest = max((piece.strip("/") for piece in _GLOB_SPLIT.split(text)), key=len, default="")
+        if not longest:
+            return None  # e.g. "*": may match anything
+        out.append(longest)
+    return tuple(out)
+
+
 _NAMED_GROUP = re.compile(r"\(\?P<[A-Za-z_][A-Za-z0-9_]*>")
 _NEVER = re.compile(r"(?!)")
 
