@@ -139,23 +139,24 @@ def _walk(root: str, names: tuple[str, ...], settings: RuleSettings, diags: list
     Open errors are reported once, by the rule catalog.
     """
     walker = project_walk(root, profile or _DefaultProfile, settings)
-    stopped: list[str] = []  # folders (with a trailing "/") under which nothing counts
-    out = []
+    heads = {name.split("/", 1)[0]: "/" in name for name in names}
+    plain = frozenset(h for h, nested in heads.items() if not nested and not safefs.is_secret_name(h))
+    nested = frozenset(h for h, is_nested in heads.items() if is_nested)
+    stop = None  # a folder ("…/") under which nothing counts; the walk is pre-order, so
+    out = []     # a subtree's folders follow it and one prefix at a time is enough
     for rel_dir, memo in walker.folders:
         if rel_dir:
-            if memo[7] or rel_dir == GEMINI_DIR or rel_dir.endswith("/" + GEMINI_DIR) or (
-                    "/" + GEMINI_DIR + "/") in ("/" + rel_dir + "/"):
-                stopped.append(rel_dir + "/")
+            if stop is not None and rel_dir.startswith(stop):
                 continue
-            if stopped and any(rel_dir.startswith(s) for s in stopped):
+            if memo[7] or rel_dir[rel_dir.rfind("/") + 1:] == GEMINI_DIR:
+                stop = rel_dir + "/"  # a nested repository, or a .gemini folder
                 continue
+        if plain.isdisjoint(memo[6]) and (not nested or nested.isdisjoint(memo[2])):
+            continue
         files, dirs = memo[6], memo[2]
         for name in names:
             head = name.split("/", 1)[0]
-            if "/" in name:
-                if head not in dirs:
-                    continue
-            elif head not in files or safefs.is_secret_name(head):
+            if not (head in dirs if "/" in name else head in plain and head in files):
                 continue
             out.append((tuple(rel_dir.split("/")) if rel_dir else (), rel_dir, name))
     out.sort(key=lambda t: t[0])  # pre-order by name: the order of the component tuples
