@@ -48,11 +48,25 @@ sep = st.sampled_from([": ", ":  ", ":", " : ", ":\t"])
 flat_line = st.builds(lambda k, s, v: f"{k}{s}{v}", key, sep, value)
 other_line = st.sampled_from(["", "  indented: x", "# comment", "  - item", "list:", "- a", "%YAML 1.1", "...",
                               "key: |", "  block", "k: [a, b]", "k: &a x", "j: *a", "\t", " "])
+prose = st.from_regex(r"[A-Za-z\u00e9\u2014][A-Za-z0-9 .,/()'!&*#:\u00e9\u2014-]{0,24}", fullmatch=True)
+# block sequences of strings (rule files' `paths:`): heads and items, well- and ill-formed
+seq_head = st.sampled_from(["paths:", "paths: ", "globs:", "yes:", "1:", "a b:"])
+seq_item = st.builds(lambda ind, v: f"{ind}- {v}", st.sampled_from(["", " ", "  ", "    "]), st.one_of(
+    st.sampled_from(['"**/*.md"', '"src/**/*.{ts,tsx}"', "'a b'", "'it''s'", '"a\\"b"', '"a: b"', '"x #y"', '""',
+                     "''", '"\t"', '"a\u2028b"', "**/*.md", "src/*.py", "a #c", "a: b", "- x", "true", "1", "~",
+                     "[a]", "a  ", '"a" ', "'q'x"]),
+    value, prose))
+seq_lines = st.builds(lambda h, items: [h, *items], seq_head, st.lists(seq_item, max_size=4))
 mixed = st.lists(st.one_of(flat_line, flat_line, flat_line, other_line), min_size=0, max_size=8)
 # mostly-accepted blocks: every line `key: value`, values drawn from all of the above
-prose = st.from_regex(r"[A-Za-z\u00e9\u2014][A-Za-z0-9 .,/()'!&*#:\u00e9\u2014-]{0,24}", fullmatch=True)
 flat_only = st.lists(st.builds(lambda k, v: f"{k}: {v}", key, st.one_of(value, prose, prose)), min_size=1, max_size=8)
-block = st.one_of(mixed, flat_only, flat_only).map(lambda lines: "\n".join(lines) + "\n")
+good_item = st.one_of(prose.map(lambda v: f'"{v}"'), prose.map(lambda v: f"'{v}'"), prose, st.sampled_from(
+    ['"**/*.md"', '"src/**/*.{ts,tsx}"', "'a b'", "src/*.py", "lib/x.py", '""', '"a: b # c"']))
+good_seq = st.builds(lambda k, ind, items: [f"{k}:", *(f"{ind}- {i}" for i in items)], key,
+                     st.sampled_from(["", "  ", "    "]), st.lists(good_item, min_size=1, max_size=4))
+with_seqs = st.lists(st.one_of(flat_line.map(lambda x: [x]), seq_lines, good_seq, good_seq, other_line.map(lambda x: [x])),
+                    min_size=1, max_size=5).map(lambda groups: [line for g in groups for line in g])
+block = st.one_of(mixed, flat_only, flat_only, with_seqs, with_seqs).map(lambda lines: "\n".join(lines) + "\n")
 
 
 @settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -67,7 +81,7 @@ def test_flat_reader_equals_the_yaml_loader(text: str) -> None:
     assert ok, f"fast reader accepted text the YAML loader refuses: {text!r}"
     assert got == want
     assert list(got) == list(want)  # same key order (a repeated key keeps its first place)
-    assert all(type(v) is str for v in got.values())
+    assert all(type(v) is str or (type(v) is list and all(type(i) is str for i in v)) for v in got.values())
     assert got == _pure(text)  # and the pure-Python loader agrees
 
 
@@ -111,3 +125,20 @@ def test_refusals_and_retry_keep_their_diagnostics() -> None:
     assert [d.code for d in fm.diagnostics] == ["yaml-quoted-retry"]
     fm = markdown.parse_frontmatter("---\nname: x\na: &x [1]\nb: *x\n---\n", "f.md")
     assert not fm.ok and fm.diagnostics[0].code == "yaml-refused"
+
+
+def test_rule_paths_lists_take_the_fast_path() -> None:
+    text = 'paths:\n  - "src/**/*.{ts,tsx}"\n  - \'docs/*.md\'\n  - lib/x.py\ndescription: rule 41\n'
+    want = {"paths": ["src/**/*.{ts,tsx}", "docs/*.md", "lib/x.py"], "description": "rule 41"}
+    assert load_flat(text) == want == yaml.load(text, Loader=LOADER)
+    assert load_flat("paths:\n- a\n") == {"paths": ["a"]}
+
+
+@pytest.mark.parametrize("text", [
+    "paths:\n", "paths:\na: b\n",  # a key without items is null
+    "paths:\n  - a\n - b\n", "paths:\n  - a\n    b\n",  # indents differ; a continued item
+    "paths:\n  - *x\n", "paths:\n  - 'it''s'\n", 'paths:\n  - "a\\tb"\n', "paths:\n  - a: b\n",  # alias, escapes, mapping
+    "a: b\n  - c\n", "- a\n",  # items without a head
+])
+def test_declines_sequences_it_does_not_know(text: str) -> None:
+    assert load_flat(text) is None
