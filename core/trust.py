@@ -26,11 +26,12 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import stat
+import time
 import tomllib
 from pathlib import Path
 from typing import Literal
 
-from . import safefs
+from . import changes, safefs
 from .atomic import atomic_write
 from .errors import TrustStoreError
 from .models import Frozen
@@ -77,6 +78,13 @@ def _canon(path: str | os.PathLike[str]) -> str:
     return os.path.realpath(os.path.abspath(os.path.expanduser(os.fspath(path))))
 
 
+#: Parsed stores by path: ``(stat signature, entries)``. A warm process does not parse
+#: an unchanged store on every workspace load (issue 8, B1); a store modified within
+#: the racy window is never kept (an edit in the same clock tick could go unseen).
+_PARSED: dict[str, tuple[tuple, dict[str, dict[str, str]]]] = {}
+_PARSED_MAX = 8
+
+
 class TrustStore:
     """The per-user trust store.
 
@@ -117,6 +125,11 @@ class TrustStore:
             raise TrustStoreError(
                 f"trust store {self.path} has mode {stat.S_IMODE(st.st_mode):04o}; it must be 0600"
             )
+        sig = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        hit = _PARSED.get(str(self.path))
+        if hit is not None and hit[0] == sig:
+            changes.note(str(self.path), False, st)  # what the read would have noted
+            return {k: dict(v) for k, v in hit[1].items()}
         try:
             # Bounded, link-refusing, non-blocking read: a store swapped for a
             # link, FIFO or huge file is refused, never followed or read whole.
@@ -149,6 +162,10 @@ class TrustStore:
             ):
                 raise TrustStoreError(f"trust store {self.path}: entry {i + 1} is malformed")
             out[entry["path"]] = {k: str(v) for k, v in entry.items()}
+        if time.time_ns() - st.st_mtime_ns > changes.RACY_WINDOW_NS:  # settled: safe to key by stat
+            if len(_PARSED) >= _PARSED_MAX:
+                _PARSED.pop(next(iter(_PARSED)))
+            _PARSED[str(self.path)] = (sig, {k: dict(v) for k, v in out.items()})
         return out
 
     def entries(self) -> list[dict[str, str]]:
