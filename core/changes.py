@@ -37,7 +37,7 @@ import contextlib
 import itertools
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextvars import ContextVar
 
 #: A recorded path younger than this (2 s: FAT's granularity, generous for
@@ -283,6 +283,47 @@ class Notes:
     def scratch(self) -> dict | None:
         """The current load's scratch space (:func:`scratch`)."""
         return None if self._cur is None else self._cur.scratch
+
+
+_MISSING = object()
+
+
+def unchanged(sigs: dict[tuple[str, bool], Signature | None]) -> bool:
+    """Whether every ``(path, follow) -> signature`` of ``sigs`` (what an earlier load
+    recorded) still holds: from the change check that started this reload
+    (``Memo.verified``) when it stat-ed the path, else by one ``stat`` now. Outside a
+    reload, False. Used to take a whole earlier result at once (issue 8, B3)."""
+    ctx = _REUSE.get()
+    if ctx is None or ctx[0] is None:
+        return False
+    verified = ctx[0].verified
+    if sigs.items() <= verified.items():  # the usual case, in C: all of it checked moments ago
+        return True
+    for key, sig in sigs.items():
+        now = verified.get(key, _MISSING)
+        if now is _MISSING:
+            now = stat_signature(*key)
+        if now != sig:
+            return False
+    return True
+
+
+def adopt(sigs: dict[tuple[str, bool], Signature | None], carry: Iterable[tuple]) -> None:
+    """After :func:`unchanged` said yes: note ``sigs`` to every active recording (the new
+    load depends on them as the old one did) and carry the previous load's memo
+    entries under the keys ``carry`` into the new load's memo."""
+    for deps in _ACTIVE.get():
+        paths = deps._paths
+        for key, sig in sigs.items():
+            if key not in paths:
+                paths[key] = sig
+    ctx = _REUSE.get()
+    if ctx is not None and ctx[0] is not None:
+        before, now = ctx[0]._items, ctx[1]._items
+        for key in carry:
+            item = before.get(key)
+            if item is not None:
+                now[key] = item
 
 
 def scratch() -> dict | None:

@@ -47,6 +47,7 @@ def _join(a: str, b: str) -> str:
 
 
 _MEMO_TAG = "wskit.rules.walk"
+_WHOLE_NAMESPACE = "wskit.rules.walk.whole"
 _GITIGNORE_TAG = "wskit.rules.gitignore"
 #: Folder descriptors a walk keeps open at most (one per level of depth).
 _MAX_HELD = 64
@@ -160,7 +161,10 @@ def project_walk(root: str, profile, settings: RuleSettings) -> "_Walker":
         if done is not None:
             return done
     walker = _Walker(root, profile, settings)
-    walker.walk()
+    if not walker.reuse_whole(key):
+        with changes.recording() as deps:
+            walker.walk()
+        walker.keep_whole(key, deps)
     if scratch is not None:
         scratch[key] = walker
     return walker
@@ -191,6 +195,35 @@ class _Walker:
         self.interesting = frozenset({
             "CLAUDE.md", "AGENTS.md", "AGENTS.override.md", "CLAUDE.local.md", ".gitignore", "pyvenv.cfg",
             ".claude", ".git", self.host_dir, self.host_file, *settings.fallback_filenames})
+
+    def reuse_whole(self, key: tuple) -> bool:
+        """On a reload: take the previous walk's whole result when nothing it depended on
+        changed (every folder listed, ``.gitignore`` and config folder read — not the
+        rule files it read ahead, which the loader checks by signature). One set
+        comparison against the change check's verified signatures instead of a pass
+        over every folder (issue 8, B3: one rule file edited)."""
+        prev = changes.reuse(self.root, False, namespace=_WHOLE_NAMESPACE)
+        if not (type(prev) is tuple and len(prev) == 6 and prev[0] == key):
+            return False
+        _key, sigs, found, diags, folders, carry = prev
+        if not changes.unchanged(sigs):
+            return False
+        changes.adopt(sigs, carry)
+        self.found = dict(found)
+        self.added = list(found.values())
+        self.diags = list(diags)
+        self.folders = folders
+        return True
+
+    def keep_whole(self, key: tuple, deps: changes.Dependencies) -> None:
+        """Remember this walk's result and what it depended on (see :meth:`reuse_whole`)."""
+        if deps.racy:
+            return
+        ahead = {(f"{self.prefix}{rel}", False) for rel in self.prefetched}
+        sigs = {k: v for k, v in deps._paths.items() if k not in ahead}
+        carry = tuple(k for k in sigs if not k[1])
+        changes.remember(self.root, False, (key, sigs, dict(self.found), tuple(self.diags), list(self.folders), carry),
+                         namespace=_WHOLE_NAMESPACE)
 
     def add(self, rel: str, source: str, scope: str, key: str, kind: str = "instruction") -> None:
         if rel not in self.found:
