@@ -105,10 +105,21 @@ class Dependencies:
         """
         if self.racy:
             return "<racy>"
-        for i, ((path, follow), sig) in enumerate(self._paths.items()):
-            if stat_signature(path, follow) != sig:
-                self.verified = i
-                return path
+        stat_ = os.stat
+        i = 0
+        for (path, follow), sig in self._paths.items():  # stat_signature, inlined (issue 8, B2)
+            try:
+                st = stat_(path, follow_symlinks=follow)
+            except (OSError, ValueError):
+                if sig is not None:
+                    self.verified = i
+                    return path
+            else:
+                if sig is None or sig != (st.st_mode >> 12, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns,
+                                          st.st_ctime_ns):
+                    self.verified = i
+                    return path
+            i += 1
         return None
 
     def unchanged_just_now(self) -> dict[tuple[str, bool], Signature | None]:
