@@ -96,3 +96,33 @@ def test_missing_root_and_change_notes(tmp_path) -> None:
             list(walk(str(root), NAMES, RuleSettings(), []))
         notes.append(sorted(rec.paths()))
     assert notes[0] == notes[1]
+
+
+def test_memory_comes_from_the_rule_walk_of_the_same_load(tmp_path, monkeypatch) -> None:
+    """One listing per folder and load, shared with the rule catalog (issue 8, B1);
+    so what that walk skips (gitignored and .claude folders) holds no memory."""
+    from wskit.rules.walk import _Walker
+
+    root = tmp_path / "r"
+    for rel, text in {
+        ".gitignore": "ignored/\n", "GEMINI.md": "root\n", "a/GEMINI.md": "a\n", "a/b/AGENTS.md": "agents\n",
+        "ignored/GEMINI.md": "not loaded\n", ".claude/GEMINI.md": "not loaded\n", "nested/.git": "gitdir: x\n",
+        "nested/GEMINI.md": "not loaded\n",
+    }.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    listed: list[str] = []
+    real = _Walker._list
+    monkeypatch.setattr(_Walker, "_list", lambda self, fd, shown: listed.append(shown) or real(self, fd, shown))
+    with changes.recording(), changes.reusing(None):
+        from wskit.rules.discovery import discover_project
+        from wskit_gemini.memory import _DefaultProfile
+
+        found = list(memory._walk(str(root), NAMES, RuleSettings(), []))
+        rules = discover_project(str(root), _DefaultProfile, RuleSettings())
+    assert [f[1] for f in found] == ["GEMINI.md", "a/GEMINI.md"]
+    assert "a/b/AGENTS.md" in {r.path for r in rules.rules}
+    assert sorted(listed) == sorted(set(listed))  # every folder listed once for both
+    assert str(root / "ignored") not in listed
+    # the old separate walk did find the ignored and .claude files: the documented difference
+    assert {"ignored/GEMINI.md", ".claude/GEMINI.md"} <= {f[1] for f in memory._walk_scan(str(root), NAMES, RuleSettings(), [])}
