@@ -86,6 +86,44 @@ def bare_walk(root: str) -> int:
     return n
 
 
+def _walked_folders(root: Path, pm, ctx: Context) -> list[str]:
+    """The folders a cold resolve's project walk enters, as paths relative to ``root``."""
+    try:
+        from wskit import changes
+        from wskit.rules.model import RuleSettings
+        from wskit.rules.walk import project_walk
+    except ImportError:
+        return []
+    settings, _ = RuleSettings.from_profile(ctx.profile())
+    with changes.recording(), changes.reusing(None):
+        return [rel for rel, _memo in project_walk(str(root), ctx.profile(), settings).folders]
+
+
+def descriptor_listing(root: str, folders: list[str]) -> int:
+    """The floor of a safe walk (issue 8, B1 analysis): for each folder, what wskit's walk
+    cannot skip — open it from its parent's descriptor without following links, ``fstat``
+    it (change detection), list it with ``d_type``, close it — and nothing else."""
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC | os.O_NOFOLLOW
+    chain: list[tuple[str, int]] = []  # the open ancestors of the folder being listed
+    n = 0
+    try:
+        for rel in folders:  # pre-order: a parent comes before its children
+            parent, _, name = rel.rpartition("/")
+            while chain and chain[-1][0] != parent:
+                os.close(chain.pop()[1])
+            fd = os.open(name, flags, dir_fd=chain[-1][1]) if rel else os.open(root, flags & ~os.O_NOFOLLOW)
+            chain.append((rel, fd))
+            os.fstat(fd)
+            with os.scandir(fd) as it:
+                for e in it:
+                    n += 1
+                    e.is_dir(follow_symlinks=False)
+    finally:
+        for _rel, fd in chain:
+            os.close(fd)
+    return n
+
+
 def _counts(ws) -> str:
     c = {k: v for k, v in ws.counts().items() if v}
     for name, cat in (getattr(ws, "catalogs", None) or {}).items():  # rule catalog (issue 3), when present
@@ -115,6 +153,13 @@ def b123(ctx: Context) -> list[Row]:
     ws = ws_box["ws"]
     rows = [Row("B1", "cold resolve of `monorepo`", b1, "bare os.scandir walk (skips .git)", walk, "≤ 1.5×",
                 b1 <= 1.5 * walk, f"{n_entries} entries walked; resolve found: {_counts(ws)}")]
+    folders = _walked_folders(root, pm, ctx)
+    if folders:
+        floor = median_time(lambda: descriptor_listing(str(root), folders), ctx.repeat)
+        rows.append(Row("B1 floor", "safe listing alone of the folders B1 walks", floor,
+                        "bare os.scandir walk (skips .git)", walk, "(report)", None,
+                        f"{len(folders)} folders: openat(O_NOFOLLOW) from the parent + fstat + scandir + close, "
+                        "no decisions, no reads"))
     cache = ctx.cache(pm)
     first = cache.resolve(root)
     b2 = median_time(lambda: cache.resolve(root), max(ctx.repeat, 50))
