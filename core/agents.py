@@ -25,7 +25,6 @@ from __future__ import annotations
 import re
 
 from . import safefs
-from .markdown import parse_frontmatter
 from .mdscan import (description_too_long, hidden_chars_diag, is_agents_convention, list_field, text_field,
                      walk_markdown)
 from .models import Diagnostic, LoadResult, Provenance, ResourceSource, sha256_hex
@@ -69,6 +68,8 @@ def _load_one(source: ResourceSource, rel: str, segments: tuple[str, ...]) -> tu
         text = safefs.decode_text(res.raw, res.path)
     except safefs.SafeFsError as err:
         return None, [err.diagnostic(level="warning", plugin=source.plugin)]
+    from .markdown import parse_frontmatter  # lazily: PyYAML only when a file is parsed (issue 8, B7)
+
     fm = parse_frontmatter(text, path)
     diags = [d.model_copy(update={"plugin": source.plugin, "level": "warning"}) for d in fm.diagnostics]
     hidden = hidden_chars_diag(text, path, source, "subagent file")

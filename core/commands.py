@@ -22,7 +22,6 @@ from __future__ import annotations
 import re
 
 from . import safefs
-from .markdown import parse_frontmatter
 from .mdscan import (bool_field, description_too_long, first_line, hidden_chars_diag, is_agents_convention,
                      list_field, text_field, walk_markdown)
 from .models import Diagnostic, LoadResult, Provenance, ResourceSource, sha256_hex
@@ -78,6 +77,8 @@ def _load_one(source: ResourceSource, rel: str, segments: tuple[str, ...]) -> tu
         text = safefs.decode_text(res.raw, res.path)
     except safefs.SafeFsError as err:
         return None, [err.diagnostic(plugin=source.plugin)]
+    from .markdown import parse_frontmatter  # lazily: PyYAML only when a file is parsed (issue 8, B7)
+
     fm = parse_frontmatter(text, path)
     diags = [d.model_copy(update={"plugin": source.plugin}) for d in fm.diagnostics]
     hidden = hidden_chars_diag(text, path, source, "command file")

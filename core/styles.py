@@ -24,7 +24,6 @@ import re
 from dataclasses import dataclass
 
 from . import safefs
-from .markdown import parse_frontmatter
 from .mdscan import bool_field, component_dirs, first_line, join, root_rel, text_field, walk_markdown
 from .models import Diagnostic, LoadResult, Provenance, ResourceSource, Scope, sha256_hex
 from .resources.style import Style
@@ -115,6 +114,8 @@ def _load_one(source, prefix, rel, segments, limits: StyleLimits) -> tuple[Style
         if err.code == "too-large":
             return skip(f"Output style exceeds {limits.max_file_bytes} bytes")
         return skip(err.args[0])
+    from .markdown import parse_frontmatter  # lazily: PyYAML only when a file is parsed (issue 8, B7)
+
     fm = parse_frontmatter(text, path)
     if fm.present and not fm.ok:
         d = fm.diagnostics[0] if fm.diagnostics else None
