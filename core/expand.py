@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import re
 import shlex
-import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,6 +64,8 @@ class SubprocessRunner:
     """
 
     def __call__(self, command: str, cwd: str, timeout: float) -> str:
+        import subprocess  # lazily: loading commands never runs one (issue 8, B7)
+
         proc = subprocess.run(["/bin/sh", "-c", command], cwd=cwd, capture_output=True, timeout=timeout,
                               stdin=subprocess.DEVNULL)
         if proc.returncode != 0:
@@ -179,6 +180,8 @@ def run_shell(cmd: str, runner: "Runner | None", root: str | Path | None, timeou
     """
     if runner is None or root is None:
         return ShellRun("not-run", detail="no runner was passed" if runner is None else "no workspace root")
+    import subprocess  # for TimeoutExpired; imported here, not at start-up (issue 8, B7)
+
     try:
         output = runner(cmd, str(root), timeout)
     except subprocess.TimeoutExpired:
