@@ -28,10 +28,13 @@ import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import safefs
 from .models import Diagnostic
-from .resources.command import Command
+
+if TYPE_CHECKING:
+    from .resources.command import Command
 
 #: Default timeout of one ``!`cmd``` in seconds (Blade: 30 s).
 DEFAULT_TIMEOUT = 30.0
