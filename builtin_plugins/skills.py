@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wskit import safefs
 from wskit.kinds import ResourceKind
-from wskit.markdown import read_frontmatter
 from wskit.mdscan import bool_field, component_dirs, text_field
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, Scope, sha256_hex
 from wskit.plugin import hookimpl
-from wskit.resources.skill import Skill
-from wskit.toolpolicy import SelectorError, parse_selectors, split_value
+
+if TYPE_CHECKING:
+    from wskit.resources.skill import Skill
+
+# wskit.markdown (PyYAML), wskit.resources.skill and wskit.toolpolicy are imported where a
+# SKILL.md is read, so a workspace without skills does not pay for them (issue 8, B7)
 
 KIND = "skill"
 #: Agent Skills name rule: 1-64 of lowercase letters, digits, single hyphens.
@@ -101,6 +104,7 @@ def check_skill(fm, slug: str, path: str, has_bom: bool = False, plugin: str | N
         ``warning`` with the code strict validation uses as an error.
     """
     from wskit.skillcheck import spec_findings
+    from wskit.toolpolicy import SelectorError, parse_selectors
 
     diags: list[Diagnostic] = [d.model_copy(update={"plugin": plugin}) for d in fm.diagnostics]
     if has_bom:
@@ -139,6 +143,9 @@ def check_skill(fm, slug: str, path: str, has_bom: bool = False, plugin: str | N
 def _load_one(
     source: ResourceSource, rel_dir: str, slug: str, link_target: str | None
 ) -> tuple[Skill | None, list[Diagnostic]]:
+    from wskit.markdown import read_frontmatter
+    from wskit.resources.skill import Skill
+
     diags: list[Diagnostic] = []
     rel = f"{rel_dir}/SKILL.md"
     path = os.path.join(source.base, rel)
@@ -231,6 +238,8 @@ def _canonical_keys(data: dict[str, Any]) -> dict[str, Any]:
 def _tools(v: Any) -> tuple[str, ...] | None:
     """The raw selectors of an ``allowed-tools`` value (None: absent; ``()``: deny all).
     Values the grammar cannot even split are kept as one item, so they fail closed."""
+    from wskit.toolpolicy import SelectorError, split_value
+
     try:
         items = split_value(v)
     except SelectorError:

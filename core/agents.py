@@ -23,13 +23,15 @@ content plugin's ``agents/``.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from . import safefs
-from .markdown import parse_frontmatter
 from .mdscan import (description_too_long, hidden_chars_diag, is_agents_convention, list_field, text_field,
                      walk_markdown)
 from .models import Diagnostic, LoadResult, Provenance, ResourceSource, sha256_hex
-from .resources.agent import Agent
+
+if TYPE_CHECKING:
+    from .resources.agent import Agent
 
 KIND = "agent"
 DEFAULT_DIR = "agents"
@@ -69,6 +71,8 @@ def _load_one(source: ResourceSource, rel: str, segments: tuple[str, ...]) -> tu
         text = safefs.decode_text(res.raw, res.path)
     except safefs.SafeFsError as err:
         return None, [err.diagnostic(level="warning", plugin=source.plugin)]
+    from .markdown import parse_frontmatter  # lazily: PyYAML only when a file is parsed (issue 8, B7)
+
     fm = parse_frontmatter(text, path)
     diags = [d.model_copy(update={"plugin": source.plugin, "level": "warning"}) for d in fm.diagnostics]
     hidden = hidden_chars_diag(text, path, source, "subagent file")
@@ -103,6 +107,8 @@ def _load_one(source: ResourceSource, rel: str, segments: tuple[str, ...]) -> tu
         return None, diags + [_warn("agent-invalid-isolation", path, source,
                                     f"isolation must be 'none' or 'worktree', not {isolation!r}", fm.line_of("isolation"))]
     aid = f"plugin:{source.plugin}:{name}" if source.plugin else f"{source.scope.value}:{name}"
+    from .resources.agent import Agent  # the model class is built where a file defines one (issue 8, B7)
+
     agent = Agent(
         id=aid, name=name, description=description,
         provenance=Provenance(scope=source.scope, source_root=source.base, path=rel, plugin=source.plugin,

@@ -20,13 +20,15 @@ Sources (design §5, conventions.md §1.4, blade.md §10): user and project
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from . import safefs
-from .markdown import parse_frontmatter
 from .mdscan import (bool_field, description_too_long, first_line, hidden_chars_diag, is_agents_convention,
                      list_field, text_field, walk_markdown)
 from .models import Diagnostic, LoadResult, Provenance, ResourceSource, sha256_hex
-from .resources.command import Command
+
+if TYPE_CHECKING:
+    from .resources.command import Command
 
 KIND = "command"
 DEFAULT_DIR = "commands"
@@ -78,6 +80,8 @@ def _load_one(source: ResourceSource, rel: str, segments: tuple[str, ...]) -> tu
         text = safefs.decode_text(res.raw, res.path)
     except safefs.SafeFsError as err:
         return None, [err.diagnostic(plugin=source.plugin)]
+    from .markdown import parse_frontmatter  # lazily: PyYAML only when a file is parsed (issue 8, B7)
+
     fm = parse_frontmatter(text, path)
     diags = [d.model_copy(update={"plugin": source.plugin}) for d in fm.diagnostics]
     hidden = hidden_chars_diag(text, path, source, "command file")
@@ -101,6 +105,8 @@ def _load_one(source: ResourceSource, rel: str, segments: tuple[str, ...]) -> tu
                                     fm.line_of("description"))
     if too_long is not None:
         return None, diags + [too_long]
+    from .resources.command import Command  # the model class is built where a file defines one (issue 8, B7)
+
     cmd = Command(
         id=cid, name=name, description=description,
         provenance=Provenance(scope=source.scope, source_root=source.base, path=rel,

@@ -25,14 +25,16 @@ from __future__ import annotations
 
 import re
 import shlex
-import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import safefs
 from .models import Diagnostic
-from .resources.command import Command
+
+if TYPE_CHECKING:
+    from .resources.command import Command
 
 #: Default timeout of one ``!`cmd``` in seconds (Blade: 30 s).
 DEFAULT_TIMEOUT = 30.0
@@ -65,6 +67,8 @@ class SubprocessRunner:
     """
 
     def __call__(self, command: str, cwd: str, timeout: float) -> str:
+        import subprocess  # lazily: loading commands never runs one (issue 8, B7)
+
         proc = subprocess.run(["/bin/sh", "-c", command], cwd=cwd, capture_output=True, timeout=timeout,
                               stdin=subprocess.DEVNULL)
         if proc.returncode != 0:
@@ -179,6 +183,8 @@ def run_shell(cmd: str, runner: "Runner | None", root: str | Path | None, timeou
     """
     if runner is None or root is None:
         return ShellRun("not-run", detail="no runner was passed" if runner is None else "no workspace root")
+    import subprocess  # for TimeoutExpired; imported here, not at start-up (issue 8, B7)
+
     try:
         output = runner(cmd, str(root), timeout)
     except subprocess.TimeoutExpired:

@@ -40,7 +40,7 @@ Level = Literal["error", "warning", "info"]
 class Frozen(BaseModel):
     """Base of every wskit value: frozen, no extra fields, arbitrary types allowed."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True, defer_build=True)
 
     def model_post_init(self, context: Any, /) -> None:
         """Share one ``__pydantic_fields_set__`` set between instances that set the same

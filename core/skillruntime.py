@@ -25,14 +25,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import safefs
 from .errors import WskitError
-from .markdown import parse_frontmatter
 from .models import sha256_hex
-from .resources.skill import Skill
-from .toolpolicy import SelectorError, parse_selectors
+
+if TYPE_CHECKING:  # imported where used (issue 8, B7: `inspect` of a workspace with no skills)
+    from .resources.skill import Skill
 
 #: Folders skipped by :meth:`SkillRuntime.list_files`.
 SCAN_SKIP = frozenset({"node_modules", "__pycache__", ".git"})
@@ -244,6 +244,9 @@ class SkillRuntime:
         if sk.allowed_tools is not None:
             clauses.append(tuple(sk.allowed_tools))
         if rel_file == "SKILL.md":
+            from .markdown import parse_frontmatter  # lazily (issue 8, B7): PyYAML, only to read a skill
+            from .toolpolicy import SelectorError, parse_selectors
+
             fm = parse_frontmatter(text, res.path)
             if not fm.present or not fm.ok:
                 raise SkillError("SKILL_CONTENT_REJECTED", f"{res.path}: SKILL.md frontmatter no longer parses")

@@ -22,12 +22,14 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from . import safefs
-from .markdown import parse_frontmatter
 from .mdscan import bool_field, component_dirs, first_line, join, root_rel, text_field, walk_markdown
 from .models import Diagnostic, LoadResult, Provenance, ResourceSource, Scope, sha256_hex
-from .resources.style import Style
+
+if TYPE_CHECKING:
+    from .resources.style import Style
 
 KIND = "style"
 DEFAULT_DIR = "output-styles"
@@ -115,6 +117,8 @@ def _load_one(source, prefix, rel, segments, limits: StyleLimits) -> tuple[Style
         if err.code == "too-large":
             return skip(f"Output style exceeds {limits.max_file_bytes} bytes")
         return skip(err.args[0])
+    from .markdown import parse_frontmatter  # lazily: PyYAML only when a file is parsed (issue 8, B7)
+
     fm = parse_frontmatter(text, path)
     if fm.present and not fm.ok:
         d = fm.diagnostics[0] if fm.diagnostics else None
@@ -142,6 +146,8 @@ def _load_one(source, prefix, rel, segments, limits: StyleLimits) -> tuple[Style
         return skip("Description contains hidden control characters", fm.line_of("description"))
     sid = f"{prefix}:{key}"
     keep = bool_field(fm.data.get("keep-coding-instructions"), False)
+    from .resources.style import Style  # the model class is built where a file defines one (issue 8, B7)
+
     style = Style(
         id=sid, name=sid, key=key, title=title, description=description, prompt=prompt,
         content_sha256=sha256_hex(prompt.encode("utf-8")), keep_coding_instructions=bool(keep),

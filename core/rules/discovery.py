@@ -23,7 +23,6 @@ import os
 from dataclasses import dataclass, field
 
 from .. import changes, safefs
-from ..markdown import parse_frontmatter
 from ..models import Diagnostic, Provenance, Scope
 from .imports import MAX_DEPTH as IMPORT_MAX_DEPTH, expand_imports
 from .model import PRIORITY, RuleFile, RuleSettings, rule_digest, rule_id
@@ -195,6 +194,8 @@ def load_rule_file(
     patterns: tuple[str, ...] = ()
     body = text
     if file_kind == "rule":
+        from ..markdown import parse_frontmatter  # lazily: PyYAML only when a file is parsed (issue 8, B7)
+
         fm = parse_frontmatter(text, path)
         diags.extend(fm.diagnostics)
         if fm.present and not fm.ok:

@@ -15,12 +15,14 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-
-import pathspec
+from typing import TYPE_CHECKING
 
 from .. import changes, fdwalk, safefs
 from ..models import Diagnostic
 from .model import PRIORITY, RuleSettings
+
+if TYPE_CHECKING:  # imported where a .gitignore is parsed (issue 8, B7)
+    import pathspec
 
 #: Folder names never walked (VCS, dependencies, virtual environments, caches, build output).
 SKIP_DIRS = frozenset({
@@ -264,6 +266,8 @@ class _Walker:
         return ignore
 
     def _parse_gitignore(self, rel: str) -> pathspec.GitIgnoreSpec | None:
+        import pathspec  # lazily: only a tree with a .gitignore needs it (issue 8, B7)
+
         try:
             res = safefs.read_bytes(self.root, rel, max_bytes=1024 * 1024)
             return pathspec.GitIgnoreSpec.from_lines(safefs.decode_text(res.raw, res.path).split("\n"))

@@ -14,11 +14,13 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..models import Diagnostic, LoadResult, ResourceSource
-from ..resources.hooks import HOOK_EVENTS, HookDefinition
 from .common import blocks, ident, provenance
+
+if TYPE_CHECKING:
+    from ..resources.hooks import HookDefinition
 
 KIND = "hook"
 _EXACT = re.compile(r"^[A-Za-z0-9_\- ,|]*$")
@@ -62,6 +64,8 @@ def load_hook_definitions(source: ResourceSource) -> LoadResult:
     found, diags = blocks(source, KIND, "hooks/hooks.json", "hooks")
     out: list[HookDefinition] = []
     for block in found:
+        from ..resources.hooks import HOOK_EVENTS  # the model class is built where a file defines one (issue 8, B7)
+
         path = os.path.join(source.base, block.rel)
         data = block.data
         if block.file_level and isinstance(data, dict) and isinstance(data.get("hooks"), dict):
@@ -87,6 +91,8 @@ def load_hook_definitions(source: ResourceSource) -> LoadResult:
 
 
 def _entry(source, block, path, event, i, entry, diags) -> list[HookDefinition]:
+    from ..resources.hooks import HookDefinition
+
     def bad(msg: str, level: str = "error", code: str = "hooks-invalid") -> None:
         diags.append(Diagnostic(level=level, code=code, path=path, plugin=source.plugin,
                                 message=f"{event}[{i}]: {msg}"))

@@ -16,10 +16,12 @@ from __future__ import annotations
 import json
 import os
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..models import Diagnostic, LoadResult, Provenance, ResourceSource
-from ..resources.servers import LspServer
+
+if TYPE_CHECKING:
+    from ..resources.servers import LspServer
 from .common import blocks, fixed_vars, ident, path_field_problem, provenance, server_map
 from .expand import expand_tree
 
@@ -106,6 +108,8 @@ def parse_lsp_server(name: str, raw: Any, *, rid: str, prov: Provenance, plugin:
         return bad("'workspaceFolder' must be a string")
     if isinstance(wf, str) and (problem := path_field_problem(wf, prov.scope, fixed)):
         return bad(f"'workspaceFolder' {wf!r} {problem}")
+    from ..resources.servers import LspServer  # the model class is built where a file defines one (issue 8, B7)
+
     return LspServer(
         id=rid, name=name, description=str(cfg.get("description", "")), provenance=prov, command=command,
         args=tuple(args), env=dict(env), extension_to_language=ext_map,

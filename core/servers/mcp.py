@@ -14,16 +14,18 @@ import json
 import os
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..jsonsafe import check_depth
 from ..models import Diagnostic, LoadResult, Provenance, ResourceSource, Scope
 from ..registry import Candidate, Registry
-from ..resources.servers import McpServer
 from ..safefs import SafeFsError
 from .common import (ConfigBlock, blocks, canonical_sha, fixed_vars, ident, path_field_problem, provenance,
                      server_map)
 from .expand import expand_tree
+
+if TYPE_CHECKING:
+    from ..resources.servers import McpServer
 
 KIND = "mcp_server"
 _TRANSPORTS = ("stdio", "sse", "http")
@@ -86,6 +88,8 @@ def parse_server(name: str, raw: Any, *, rid: str, prov: Provenance, plugin: str
         diags.append(Diagnostic(level="warning", code="mcp-undefined-variable", path=path, plugin=plugin,
                                 message=f"MCP server {name!r}: undefined variable(s) {', '.join(missing)} without "
                                 "default; the server will not be started"))
+    from ..resources.servers import McpServer  # the model class is built where a file defines one (issue 8, B7)
+
     return McpServer(
         id=rid, name=name, description=str(cfg.get("description", "")), provenance=prov, transport=kind,
         command=command if kind == "stdio" else None, args=tuple(args), env=dict(env_map), cwd=cwd,
@@ -174,6 +178,8 @@ def resolve_mcp_servers(workspace: Any, *, session: Iterable[McpServer] = (), ex
         servers, d = parse_mcp_config(cfg, str(binding.cwd), env)
         diags.extend(d)
         cands += [Candidate(s, EXPLICIT_RANK, i) for s in servers]
+    from ..resources.servers import McpServer
+
     fixed: list[Candidate] = []
     for c in cands:
         s = c.resource

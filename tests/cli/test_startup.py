@@ -78,3 +78,51 @@ def test_plugin_manager_is_built_once_per_run(tmp_path: Path, monkeypatch) -> No
     ws.mkdir()
     assert main(["--home", str(tmp_path / "home"), "--json", "inspect", str(ws)]) == 0
     assert len(calls) == 1
+
+
+#: imported only where a file needs them (issue 8, B7): PyYAML and the markdown
+#: reader for frontmatter, pathspec for a .gitignore, json5 for Gemini settings,
+#: subprocess for a shell injection, the resource model classes for a resource
+_LAZY_ON_EMPTY = {
+    "yaml", "pathspec", "json5", "subprocess", "wskit.markdown", "wskit.flatyaml", "wskit.toolpolicy",
+    "wskit.resources.skill", "wskit.resources.agent", "wskit.resources.command", "wskit.resources.style",
+    "wskit.resources.servers", "wskit.resources.hooks", "wskit.servers.hook_trust",
+}
+
+
+def _workspace(tmp_path: Path, name: str) -> Path:
+    ws = tmp_path / name
+    (ws / ".git").mkdir(parents=True)
+    (ws / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    return ws
+
+
+def test_empty_workspace_inspect_skips_parsers_and_resource_models(tmp_path: Path) -> None:
+    ws = _workspace(tmp_path, "ws")
+    home = tmp_path / "home"
+    from wskit.cli import main
+
+    assert main(["--home", str(home), "trust", "grant", str(ws)]) == 0  # project sources are read too
+    rc, mods = _modules_after("--home", str(home), "--json", "inspect", str(ws))
+    assert rc == 0 and "wskit.rules.walk" in mods  # the project was walked for rule files
+    assert not _LAZY_ON_EMPTY & mods
+
+
+def test_workspace_with_files_imports_what_it_parses(tmp_path: Path) -> None:
+    """The other side of the lazy imports: once files exist, the same run loads them."""
+    ws = _workspace(tmp_path, "ws")
+    (ws / ".gitignore").write_text("build/\n")
+    skill = ws / ".claude" / "skills" / "demo"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: demo\ndescription: A demo skill.\n---\nBody.\n")
+    (ws / ".claude" / "agents").mkdir()
+    (ws / ".claude" / "agents" / "helper.md").write_text("---\nname: helper\ndescription: Helps.\n---\nPrompt.\n")
+    (ws / ".mcp.json").write_text('{"mcpServers": {"srv": {"command": "run-srv"}}}')
+    home = tmp_path / "home"
+    from wskit.cli import main
+
+    assert main(["--home", str(home), "trust", "grant", str(ws)]) == 0
+    rc, mods = _modules_after("--home", str(home), "--json", "inspect", str(ws))
+    assert rc == 0
+    assert {"yaml", "pathspec", "wskit.markdown", "wskit.resources.skill", "wskit.resources.agent",
+            "wskit.resources.servers"} <= mods

@@ -34,11 +34,14 @@ import re
 import shlex
 import tomllib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from wskit import safefs
 from wskit.expand import DEFAULT_FILE_CAP, DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Expansion, Runner, run_shell
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, sha256_hex
-from wskit.resources.command import Command
+
+if TYPE_CHECKING:
+    from wskit.resources.command import Command
 
 FORMAT = "gemini-toml"
 MAX_DEPTH = 8
@@ -132,6 +135,8 @@ def _load_one(source: ResourceSource, rel: str, segs: tuple[str, ...]) -> tuple[
         desc = None
     name = ":".join(segs)
     cid = f"plugin:{source.plugin}:{name}" if source.plugin else f"{source.scope.value}:{name}"
+    from wskit.resources.command import Command  # the model class is built where a file defines one (issue 8, B7)
+
     cmd = Command(
         id=cid, name=name, description=desc or f"Custom command from {Path(rel).name}",
         provenance=Provenance(scope=source.scope, source_root=source.base, path=rel, plugin=source.plugin,

@@ -31,8 +31,6 @@ def read_jsonc(base: str | Path, rel: str, *, follow_links: bool = False, code: 
         (no diagnostic), refused by safe file access (its code), or unparseable
         (``code``, with the line when the parser names one).
     """
-    import json5
-
     try:
         res = safefs.read_bytes(str(base), rel, max_bytes=MAX_JSON_BYTES, follow_links=follow_links)
         text = safefs.decode_text(res.raw, res.path)
@@ -41,6 +39,8 @@ def read_jsonc(base: str | Path, rel: str, *, follow_links: bool = False, code: 
             return None, []
         return None, [err.diagnostic()]
     path = os.path.join(str(base), rel)
+    import json5  # only once a file was read (issue 8, B7: no settings, no json5)
+
     try:
         return json5.loads(text), []
     except RecursionError:
