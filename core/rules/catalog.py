@@ -31,9 +31,19 @@ from .patterns import PathMatcher, compiled
 
 Policy = Literal["strict", "refresh"]
 _EMPTY: frozenset[str] = frozenset()
+_new = object.__new__
+#: at most this many one-target query plans per catalog (the oldest goes first)
+_PLANS_MAX = 4096
 
 #: a path component that ``os.path.normpath`` would change: empty, ``.`` or ``..`` (or a trailing ``/``)
 _UNCLEAN = re.compile(r"/(?:\.{1,2})?(?=/|$)")
+_POSIX = os.sep == "/"
+
+
+def _clean(path: str) -> bool:
+    """A quick sufficient test that :data:`_UNCLEAN` finds nothing in ``path`` (non-empty):
+    no ``//``, no ``/.``, no trailing ``/`` (False says nothing)."""
+    return "/." not in path and "//" not in path and path[-1] != "/"
 
 
 def ancestors(rel: str) -> list[str]:
@@ -66,6 +76,20 @@ def _query_entry(r: RuleFile, m: PathMatcher | None) -> tuple:
     if filters is not None and len(filters) == 1:
         return (r.id, r, m, filters[0][0], filters[0][1])
     return (r.id, r, m, None, None)
+
+
+def _selection(files: tuple, skipped: tuple, trig: tuple, budget: int | None) -> RuleSelection:
+    """``RuleSelection("contextual", files, skipped, trig, budget)`` without the frozen
+    dataclass's per-field ``object.__setattr__`` (half the cost of a small query; same object)."""
+    sel = _new(RuleSelection)
+    d = sel.__dict__
+    d["kind"] = "contextual"
+    d["files"] = files
+    d["skipped"] = skipped
+    d["trigger_paths"] = trig
+    d["budget"] = budget
+    d["diagnostics"] = ()
+    return sel
 
 
 def apply_budget(rules: Sequence[RuleFile], budget: int | None) -> tuple[list[RuleFile], list[SkippedRule]]:
@@ -142,6 +166,8 @@ class RuleCatalog:
         self._query_user = tuple((r.id, r, matchers.get(r.id) if r.patterns else None) for r in user)
         self._query_scopes = {k: tuple(_query_entry(r, matchers.get(r.id) if r.patterns else None) for r in v)
                               for k, v in scopes.items()}
+        # one-target plans by (cwd, target folder): see _plan; bounded, valid because the catalog never changes
+        self._plans: dict[Any, tuple] = {}
         self.diagnostics: tuple[Diagnostic, ...] = tuple(diags)
 
     @classmethod
@@ -185,8 +211,8 @@ class RuleCatalog:
         # lexical first: no file-system call on the query path (issue 8, B4); the
         # realpath fallback only runs for a path that is lexically outside the root
         prefix = self._prefix
-        if type(path) is str and path.startswith(prefix) and os.sep == "/" \
-                and _UNCLEAN.search(path, len(prefix) - 1) is None:
+        if type(path) is str and _POSIX and path.startswith(prefix) \
+                and (_clean(path) or _UNCLEAN.search(path, len(prefix) - 1) is None):
             return path[len(prefix):]  # already normal: what normpath would give
         p = os.path.normpath(os.path.join(self.root, os.fspath(path)))
         if p == self.root:
@@ -270,12 +296,43 @@ class RuleCatalog:
 
         :raises RuleQueryError: when ``cwd`` lies outside the catalog root.
         """
-        cwd_rel = self.cwd_relative(cwd)
+        cwd_rel = "" if type(cwd) is str and cwd == self.root else self.cwd_relative(cwd)
         loaded = set(loaded_ids) if loaded_ids else _EMPTY
         targets = target_paths if isinstance(target_paths, (list, tuple)) else list(target_paths)
         if len(targets) == 1:  # the common case: no set, no sort
-            rel = self.relative(targets[0])
-            trig: tuple[str, ...] = (rel,) if rel else ()
+            t = targets[0]
+            if type(t) is str and _POSIX and t.startswith(self._prefix) \
+                    and "/." not in t and "//" not in t and t[-1] != "/":  # _clean(t), inlined
+                rel = t[len(self._prefix):]  # relative()'s lexical fast path, inlined
+            else:
+                rel = self.relative(t)
+            if not rel:
+                return _selection((), (), (), budget)
+            cut = rel.rfind("/")
+            if rel not in self._query_scopes and rel[-1] != "/":
+                # the target is not itself a scope folder: its folder's plan decides (issue 8, B4)
+                folder = rel[:cut] if cut > 0 else ""
+                plans = self._plans
+                plan = plans.get(folder if not cwd_rel else (cwd_rel, folder))
+                if plan is None:
+                    plan = self._plan(cwd_rel, folder)
+                fixed, suffixes, entries = plan
+                if not loaded and not rel.endswith(suffixes):
+                    files = fixed  # no conditional rule can match: every suffix fails (none is "")
+                else:
+                    files = []
+                    for rid, r, m, off, pre, suf in entries:
+                        if rid in loaded:
+                            continue
+                        if m is None or (rel.startswith(pre, off) and rel.endswith(suf, off)
+                                         and m.match(rel[off:] if off else rel)):
+                            files.append(r)
+                    files = tuple(files)
+                if budget is None:
+                    return _selection(files, (), (rel,), None)
+                kept, skipped = apply_budget(files, budget)
+                return _selection(tuple(kept), tuple(skipped), (rel,), budget)
+            trig: tuple[str, ...] = (rel,)
         else:
             trig = self.triggers(targets)
         chosen: dict[str, RuleFile] = {}
@@ -320,6 +377,58 @@ class RuleCatalog:
         order = self._order
         kept, skipped = apply_budget(sorted(chosen.values(), key=lambda r: order[r.id]), budget)
         return RuleSelection("contextual", tuple(kept), tuple(skipped), trig, budget)
+
+    def _plan(self, cwd_rel: str, folder: str) -> tuple:
+        """What a one-target query must test for any target directly inside ``folder`` (which
+        is not itself the target), given the query's ``cwd_rel``; cached in ``self._plans``.
+
+        ``(fixed, suffixes, entries)``: ``entries`` is a tuple of
+        ``(id, rule, matcher, offset, prefix, suffix)`` in definition order:
+        the conditional user rules and every rule of ``folder``'s ancestor scopes
+        (``folder`` included) except the static ones of ``cwd_rel``. ``matcher`` is None for
+        an unconditional rule (it applies); a conditional one applies when ``rel[offset:]``
+        (the target relative to the rule's scope) starts with ``prefix``, ends with
+        ``suffix`` (the one-pattern literal pre-filter, or ``""``) and the matcher matches.
+        A prefix that lies inside ``folder`` is decided here once: a rule it refuses is left
+        out. ``fixed`` holds the unconditional rules of ``entries`` (the answer when no
+        conditional one matches); ``suffixes`` the conditional ones' distinct suffixes: a
+        target ending with none of them gets ``fixed`` (a ``""`` suffix ends every target). The answer is the same as the scope walk of :meth:`contextual_rules`
+        (property-tested, tests/core/rules/test_rules_query_plan.py).
+        """
+        entries = []
+        for rid, r, m in self._query_user:
+            if m is not None:  # unconditional user rules are static
+                _, _, _, pre, suf = _query_entry(r, m)
+                entries.append((rid, r, m, 0, pre or "", suf or ""))
+        n = len(folder)
+        for scope in ancestors(folder):
+            scoped = self._query_scopes.get(scope)
+            if scoped is None:
+                continue
+            static = is_ancestor(scope, cwd_rel)
+            off = len(scope) + 1 if scope else 0
+            for rid, r, m, pre, suf in scoped:
+                if m is None:
+                    if not static:
+                        entries.append((rid, r, None, 0, "", ""))
+                    continue
+                if pre is None:
+                    pre = suf = ""
+                elif off + len(pre) <= n and not folder.startswith(pre, off):
+                    continue  # the target's part under the scope cannot start with the prefix
+                entries.append((rid, r, m, off, pre, suf))
+        order = self._order
+        entries.sort(key=lambda e: order[e[0]])
+        plan = (tuple(e[1] for e in entries if e[2] is None), tuple({e[5] for e in entries if e[2] is not None}),
+                tuple(entries))
+        plans = self._plans
+        if len(plans) >= _PLANS_MAX:
+            try:
+                del plans[next(iter(plans))]  # the oldest one
+            except (KeyError, RuntimeError, StopIteration):  # another thread got there first
+                pass
+        plans[folder if not cwd_rel else (cwd_rel, folder)] = plan
+        return plan
 
     def shell_rules(self, cwd: str | os.PathLike[str], loaded_ids: Iterable[str] = (),
                     budget: int | None = None) -> RuleSelection:
