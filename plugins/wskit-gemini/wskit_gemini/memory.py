@@ -35,7 +35,10 @@ folders ``AGENTS.md``/``AGENTS.override.md`` (agents conventions on),
 from __future__ import annotations
 
 import os
+import sys
+from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 
 from wskit import changes, fdwalk, safefs
 from wskit.models import Diagnostic, LoadResult, ResourceSource, Scope
@@ -193,9 +196,28 @@ def _listing(folder: _Folder, keep: frozenset[str], diags: list[Diagnostic]) -> 
         if e is not None:
             types[name] = e.type
     stop = "pyvenv.cfg" in listing or ".git" in listing.kept()
-    memo = (_MEMO_TAG, keep, types, tuple(sorted(listing.dirs)), stop)
+    memo = _memo(keep, types, tuple(sorted(map(sys.intern, listing.dirs))), stop)
     changes.remember(folder.shown, False, memo, namespace=_MEMO_NAMESPACE)
     return memo
+
+
+#: one shared memo per ``keep`` for a folder without kept names or sub-folders (most of them)
+_LEAVES: dict[frozenset[str], tuple] = {}
+_NO_TYPES: Mapping[str, str] = MappingProxyType({})
+
+
+def _memo(keep: frozenset[str], types: dict[str, str], dirs: tuple[str, ...], stop: bool) -> tuple:
+    """The memo tuple of :func:`_listing`, sharing what repeats across folders and cached
+    workspaces (issue 8, B8): an empty ``types`` is one read-only mapping, a leaf folder's
+    whole memo one tuple per ``keep``, sub-folder names are interned."""
+    if types or dirs or stop:
+        return (_MEMO_TAG, keep, types or _NO_TYPES, dirs, stop)
+    leaf = _LEAVES.get(keep)
+    if leaf is None:
+        if len(_LEAVES) >= 64:
+            _LEAVES.clear()  # bounded: ``keep`` comes from the settings' file names
+        leaf = _LEAVES.setdefault(keep, (_MEMO_TAG, keep, _NO_TYPES, (), False))
+    return leaf
 
 
 def _visit(folder, root, rel_dir, depth, names, keep, skip, settings, diags):
