@@ -28,12 +28,12 @@ from .model import (
     provenance_digest,
 )
 from .patterns import PathMatcher, compiled
+from .plans import build_plan, keep_plan
+from .plans import query_entry as _query_entry
+from .plans import selection as _selection
 
 Policy = Literal["strict", "refresh"]
 _EMPTY: frozenset[str] = frozenset()
-_new = object.__new__
-#: at most this many one-target query plans per catalog (the oldest goes first)
-_PLANS_MAX = 4096
 
 #: a path component that ``os.path.normpath`` would change: empty, ``.`` or ``..`` (or a trailing ``/``)
 _UNCLEAN = re.compile(r"/(?:\.{1,2})?(?=/|$)")
@@ -67,29 +67,6 @@ def is_ancestor(scope: str, rel: str) -> bool:
 def relative_to_scope(rel: str, scope: str) -> str:
     """``rel`` made relative to its ancestor folder ``scope``."""
     return rel[len(scope) + 1:] if scope else rel
-
-
-def _query_entry(r: RuleFile, m: PathMatcher | None) -> tuple:
-    """``(id, rule, matcher, prefix, suffix)``: prefix/suffix are the matcher's pre-filter
-    when it has exactly one pattern (else None), tested inline by contextual queries."""
-    filters = getattr(m, "_filters", None) if m is not None else None
-    if filters is not None and len(filters) == 1:
-        return (r.id, r, m, filters[0][0], filters[0][1])
-    return (r.id, r, m, None, None)
-
-
-def _selection(files: tuple, skipped: tuple, trig: tuple, budget: int | None) -> RuleSelection:
-    """``RuleSelection("contextual", files, skipped, trig, budget)`` without the frozen
-    dataclass's per-field ``object.__setattr__`` (half the cost of a small query; same object)."""
-    sel = _new(RuleSelection)
-    d = sel.__dict__
-    d["kind"] = "contextual"
-    d["files"] = files
-    d["skipped"] = skipped
-    d["trigger_paths"] = trig
-    d["budget"] = budget
-    d["diagnostics"] = ()
-    return sel
 
 
 def apply_budget(rules: Sequence[RuleFile], budget: int | None) -> tuple[list[RuleFile], list[SkippedRule]]:
@@ -166,7 +143,7 @@ class RuleCatalog:
         self._query_user = tuple((r.id, r, matchers.get(r.id) if r.patterns else None) for r in user)
         self._query_scopes = {k: tuple(_query_entry(r, matchers.get(r.id) if r.patterns else None) for r in v)
                               for k, v in scopes.items()}
-        # one-target plans by (cwd, target folder): see _plan; bounded, valid because the catalog never changes
+        # one-target plans by (cwd, target folder): see .plans; bounded, valid because the catalog never changes
         self._plans: dict[Any, tuple] = {}
         self.diagnostics: tuple[Diagnostic, ...] = tuple(diags)
 
@@ -379,55 +356,9 @@ class RuleCatalog:
         return RuleSelection("contextual", tuple(kept), tuple(skipped), trig, budget)
 
     def _plan(self, cwd_rel: str, folder: str) -> tuple:
-        """What a one-target query must test for any target directly inside ``folder`` (which
-        is not itself the target), given the query's ``cwd_rel``; cached in ``self._plans``.
-
-        ``(fixed, suffixes, entries)``: ``entries`` is a tuple of
-        ``(id, rule, matcher, offset, prefix, suffix)`` in definition order:
-        the conditional user rules and every rule of ``folder``'s ancestor scopes
-        (``folder`` included) except the static ones of ``cwd_rel``. ``matcher`` is None for
-        an unconditional rule (it applies); a conditional one applies when ``rel[offset:]``
-        (the target relative to the rule's scope) starts with ``prefix``, ends with
-        ``suffix`` (the one-pattern literal pre-filter, or ``""``) and the matcher matches.
-        A prefix that lies inside ``folder`` is decided here once: a rule it refuses is left
-        out. ``fixed`` holds the unconditional rules of ``entries`` (the answer when no
-        conditional one matches); ``suffixes`` the conditional ones' distinct suffixes: a
-        target ending with none of them gets ``fixed`` (a ``""`` suffix ends every target). The answer is the same as the scope walk of :meth:`contextual_rules`
-        (property-tested, tests/core/rules/test_rules_query_plan.py).
-        """
-        entries = []
-        for rid, r, m in self._query_user:
-            if m is not None:  # unconditional user rules are static
-                _, _, _, pre, suf = _query_entry(r, m)
-                entries.append((rid, r, m, 0, pre or "", suf or ""))
-        n = len(folder)
-        for scope in ancestors(folder):
-            scoped = self._query_scopes.get(scope)
-            if scoped is None:
-                continue
-            static = is_ancestor(scope, cwd_rel)
-            off = len(scope) + 1 if scope else 0
-            for rid, r, m, pre, suf in scoped:
-                if m is None:
-                    if not static:
-                        entries.append((rid, r, None, 0, "", ""))
-                    continue
-                if pre is None:
-                    pre = suf = ""
-                elif off + len(pre) <= n and not folder.startswith(pre, off):
-                    continue  # the target's part under the scope cannot start with the prefix
-                entries.append((rid, r, m, off, pre, suf))
-        order = self._order
-        entries.sort(key=lambda e: order[e[0]])
-        plan = (tuple(e[1] for e in entries if e[2] is None), tuple({e[5] for e in entries if e[2] is not None}),
-                tuple(entries))
-        plans = self._plans
-        if len(plans) >= _PLANS_MAX:
-            try:
-                del plans[next(iter(plans))]  # the oldest one
-            except (KeyError, RuntimeError, StopIteration):  # another thread got there first
-                pass
-        plans[folder if not cwd_rel else (cwd_rel, folder)] = plan
+        """The one-target plan of ``folder`` for ``cwd_rel`` (:func:`.plans.build_plan`), kept in ``self._plans``."""
+        plan = build_plan(self._query_user, self._query_scopes, self._order, cwd_rel, folder)
+        keep_plan(self._plans, folder if not cwd_rel else (cwd_rel, folder), plan)
         return plan
 
     def shell_rules(self, cwd: str | os.PathLike[str], loaded_ids: Iterable[str] = (),

@@ -11,9 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wskit.models import Provenance, Scope
-from wskit.rules import catalog as catalog_mod
-from wskit.rules.catalog import RuleCatalog, _selection, apply_budget
+from wskit.rules import plans as plans_mod
+from wskit.rules.catalog import RuleCatalog, apply_budget
 from wskit.rules.model import RuleFile, RuleSelection, rule_digest, rule_id
+from wskit.rules.plans import selection as _selection
 from wskit.rules.patterns import reference_match
 
 ROOT = "/nonexistent-wskit-root/proj"
@@ -125,7 +126,7 @@ def test_plan_is_per_cwd_and_folder():
 
 
 def test_plan_cache_is_bounded(monkeypatch):
-    monkeypatch.setattr(catalog_mod, "_PLANS_MAX", 8)
+    monkeypatch.setattr(plans_mod, "PLANS_MAX", 8)
     rules = [_rule("project", "", ".claude/rules/r.md", ("**/*.py",), 2), _rule("project", "d3", "AGENTS.md", (), 2)]
     cat = RuleCatalog(ROOT, rules)
     for i in range(50):
