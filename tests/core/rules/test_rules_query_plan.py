@@ -143,3 +143,13 @@ def test_selection_shortcut_equals_the_dataclass(files, skipped, trig, budget):
     slow = RuleSelection("contextual", files, skipped, trig, budget)
     assert type(fast) is RuleSelection and fast == slow and hash(fast) == hash(slow) and repr(fast) == repr(slow)
     assert vars(fast) == vars(slow)
+
+
+def test_catalog_at_the_file_system_root():
+    # normpath keeps a leading "//": with root "/", "//a" is "/a" relative to it, which the
+    # scope walk tests as "/a" and "a" under the root scope; the plan path must not differ
+    cat = RuleCatalog("/", [_rule("project", "", ".claude/rules/r.md", ("a",), 2),
+                            _rule("project", "x", ".claude/rules/s.md", ("*.py",), 2)])
+    for target in ("//a", "/a", "/x/m.py", "//x/m.py", "/x/y/m.py"):
+        assert cat.contextual_rules("/", [target]) == cat.contextual_rules("/", [target, target]), target
+    assert cat.contextual_rules("/", ["//a"]).files == cat.contextual_rules("/", ["/a"]).files != ()
