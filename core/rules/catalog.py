@@ -28,7 +28,7 @@ from .model import (
     provenance_digest,
 )
 from .patterns import PathMatcher, compiled
-from .plans import build_plan, keep_plan
+from .plans import BY_SUFFIX, build_plan, keep_plan
 from .plans import query_entry as _query_entry
 from .plans import selection as _selection
 
@@ -303,7 +303,7 @@ class RuleCatalog:
                         if rid in loaded:
                             continue
                         if m is None or (rel.startswith(pre, off) and rel.endswith(suf, off)
-                                         and m.match(rel[off:] if off else rel)):
+                                         and (m is BY_SUFFIX or m.match(rel[off:] if off else rel))):
                             files.append(r)
                     files = tuple(files)
                 if budget is None:

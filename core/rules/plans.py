@@ -11,6 +11,7 @@ catalog (the oldest is dropped first).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from .model import RuleFile, RuleSelection
@@ -20,6 +21,21 @@ from .patterns import PathMatcher
 PLANS_MAX = 4096
 
 _new = object.__new__
+
+#: stands for the matcher of a rule whose one pattern is ``**/*<literal>`` in a plan entry: on the
+#: normalised targets of a query (no empty, ``.`` or ``..`` segment, no trailing ``/``) it
+#: matches exactly the paths ending with the literal, which the suffix test already checked
+#: (property-tested against wcmatch, tests/core/rules/test_rules_query_plan.py)
+BY_SUFFIX = object()
+_ANY_FILE_ENDING = re.compile(r"\*\*/\*([^*?\[\]{}\\!/]+)")
+
+
+def _decided_by_suffix(m: PathMatcher, suffix: str) -> bool:
+    """Whether ``m`` is one usable pattern ``**/*<suffix>`` (a literal without glob characters)."""
+    if len(m.patterns) != 1:
+        return False
+    found = _ANY_FILE_ENDING.fullmatch(m.patterns[0])
+    return found is not None and found.group(1) == suffix
 
 
 def query_entry(r: RuleFile, m: PathMatcher | None) -> tuple:
@@ -60,7 +76,8 @@ def build_plan(query_user: tuple, query_scopes: Mapping[str, tuple], order: Mapp
         ``cwd_rel``. ``matcher`` is None for an unconditional rule (it applies); a
         conditional one applies to ``rel`` when ``rel[offset:]`` (the target relative to
         the rule's scope) starts with ``prefix``, ends with ``suffix`` (the one-pattern
-        literal pre-filter, or ``""``) and the matcher matches it. A prefix lying inside
+        literal pre-filter, or ``""``) and the matcher matches it (:data:`BY_SUFFIX`: the
+        suffix test decides; the target must then be normalised). A prefix lying inside
         ``folder`` is decided here: a rule it refuses is left out. ``fixed``: the
         unconditional rules of ``entries`` (the answer when no conditional one matches);
         ``suffixes``: the conditional ones' distinct suffixes — a target ending with none
@@ -71,7 +88,8 @@ def build_plan(query_user: tuple, query_scopes: Mapping[str, tuple], order: Mapp
     for rid, r, m in query_user:
         if m is not None:  # unconditional user rules are static
             _, _, _, pre, suf = query_entry(r, m)
-            entries.append((rid, r, m, 0, pre or "", suf or ""))
+            pre, suf = pre or "", suf or ""
+            entries.append((rid, r, BY_SUFFIX if pre == "" and _decided_by_suffix(m, suf) else m, 0, pre, suf))
     n = len(folder)
     scopes = [""]  # the root, each ancestor of folder, folder itself
     if folder:
@@ -95,7 +113,7 @@ def build_plan(query_user: tuple, query_scopes: Mapping[str, tuple], order: Mapp
                 pre = suf = ""
             elif off + len(pre) <= n and not folder.startswith(pre, off):
                 continue  # the target's part under the scope cannot start with the prefix
-            entries.append((rid, r, m, off, pre, suf))
+            entries.append((rid, r, BY_SUFFIX if pre == "" and _decided_by_suffix(m, suf) else m, off, pre, suf))
     entries.sort(key=lambda e: order[e[0]])
     fixed = tuple(e[1] for e in entries if e[2] is None)
     return (fixed, tuple({e[5] for e in entries if e[2] is not None}), tuple(entries))

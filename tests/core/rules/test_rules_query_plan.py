@@ -15,13 +15,15 @@ from wskit.rules import plans as plans_mod
 from wskit.rules.catalog import RuleCatalog, apply_budget
 from wskit.rules.model import RuleFile, RuleSelection, rule_digest, rule_id
 from wskit.rules.plans import selection as _selection
-from wskit.rules.patterns import reference_match
+from wskit.rules.patterns import compiled, reference_match
+from wskit.rules.plans import BY_SUFFIX, _decided_by_suffix
 
 ROOT = "/nonexistent-wskit-root/proj"
 FOLDERS = ["", "a", "b", "a/b", "a/src", "src", "a/b/c", "src/x", "a/.claude", "x.py"]
 PATTERNS = [("**/*.py",), ("*.md",), ("src*/**",), ("src/**/*.ts",), ("b",), ("**",), ("*.{py,md}",),
-            ("c/*.py", "**/*.md"), ("a*/b*/*.py",), ("x.py",), ("**/.claude/*",), ("[ab]/**",)]
-NAMES = ["", "a", "b", "c", "src", "x.py", "y.md", "z.ts", ".claude", "srcx", "q"]
+            ("c/*.py", "**/*.md"), ("a*/b*/*.py",), ("x.py",), ("**/.claude/*",), ("[ab]/**",), ("**/*.d.ts",),
+            ("**/*md",), ("**/*.{md,ts}",), ("**/*.py", "[bad")]
+NAMES = ["", "a", "b", "c", "src", "x.py", "y.md", "z.ts", ".claude", "srcx", "q", "q.d.ts", ".md", "md"]
 
 
 def _rule(source: str, scope: str, name: str, pats: tuple[str, ...], size: int) -> RuleFile:
@@ -153,3 +155,31 @@ def test_catalog_at_the_file_system_root():
     for target in ("//a", "/a", "/x/m.py", "//x/m.py", "/x/y/m.py"):
         assert cat.contextual_rules("/", [target]) == cat.contextual_rules("/", [target, target]), target
     assert cat.contextual_rules("/", ["//a"]).files == cat.contextual_rules("/", ["/a"]).files != ()
+
+
+segments = st.text(alphabet="ab.-_ \u00e9\nM*", min_size=1, max_size=6).filter(lambda s: s not in (".", ".."))
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(segments, min_size=1, max_size=5).map("/".join),
+       st.text(alphabet="ab.-_ \u00e9\nM$^~%#/*{}[]?!\\", min_size=1, max_size=4))
+def test_any_file_ending_pattern_is_decided_by_the_suffix(path, literal):
+    # on a normalised path (no empty, "." or ".." segment, no trailing "/"), as the plan's targets are
+    pattern = "**/*" + literal
+    m = compiled((pattern,))
+    if _decided_by_suffix(m, literal):
+        assert reference_match(path, pattern) == m.match(path) == path.endswith(literal), (path, pattern)
+    else:
+        assert any(c in literal for c in "*?[]{}\\!/") or not m.patterns
+
+
+def test_plan_entries_use_the_suffix_only_for_one_any_file_ending_pattern():
+    rules = [_rule("project", "", ".claude/rules/a.md", ("**/*.md",), 2),
+             _rule("project", "", ".claude/rules/b.md", ("**/*.md", "x/*"), 2),
+             _rule("project", "", ".claude/rules/c.md", ("**/*.{md,ts}",), 2),
+             _rule("project", "", ".claude/rules/d.md", ("src/**/*.md",), 2)]
+    cat = RuleCatalog(ROOT, rules)
+    cat.contextual_rules(ROOT, [f"{ROOT}/src/q.md"])
+    kinds = {e[1].path: e[2] is BY_SUFFIX for e in cat._plans["src"][2]}
+    assert kinds == {".claude/rules/a.md": True, ".claude/rules/b.md": False, ".claude/rules/c.md": False,
+                     ".claude/rules/d.md": False}
