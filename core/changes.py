@@ -36,6 +36,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import struct
 import time
 from collections.abc import Iterable, Iterator
 from contextvars import ContextVar
@@ -44,15 +45,26 @@ from contextvars import ContextVar
 #: ext4/xfs/btrfs/tmpfs/NFS) makes a recording racy.
 RACY_WINDOW_NS = 2_000_000_000
 
-Signature = tuple[int, int, int, int, int, int]
+#: packed ``stat`` fields (bytes; a tuple only if a field does not fit 64 bits): compared, never read
+Signature = bytes | tuple[int, int, int, int, int, int]
+
+#: type bits, st_dev, st_ino, st_size, st_mtime_ns, st_ctime_ns: 41 bytes, a 74-byte object
+#: where the tuple of six ints took ≈ 270 (issue 8, B8: one per recorded path and cached load)
+_PACKED = struct.Struct("<BQQqqq")
 
 _ACTIVE: ContextVar[tuple["Dependencies", ...]] = ContextVar("wskit_changes_active", default=())
 
 
 def signature(st: os.stat_result) -> Signature:
     """The parts of a ``stat`` result that change when a file or folder changes:
-    ``(type bits, st_dev, st_ino, st_size, st_mtime_ns, st_ctime_ns)``."""
-    return (st.st_mode >> 12, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    ``(type bits, st_dev, st_ino, st_size, st_mtime_ns, st_ctime_ns)``, packed into
+    bytes (the tuple itself when a field is out of 64-bit range). Two signatures are
+    equal exactly when those six fields are."""
+    fields = (st.st_mode >> 12, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    try:
+        return _PACKED.pack(*fields)
+    except struct.error:
+        return fields
 
 
 def stat_signature(path: str, follow: bool) -> Signature | None:
@@ -115,8 +127,7 @@ class Dependencies:
                     self.verified = i
                     return path
             else:
-                if sig is None or sig != (st.st_mode >> 12, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns,
-                                          st.st_ctime_ns):
+                if sig is None or sig != signature(st):
                     self.verified = i
                     return path
             i += 1
@@ -149,7 +160,8 @@ def recording() -> Iterator[Dependencies]:
 
 
 def _is_racy(sig: Signature) -> bool:
-    return time.time_ns() - sig[4] < RACY_WINDOW_NS
+    mtime = sig[4] if type(sig) is tuple else _PACKED.unpack(sig)[4]
+    return time.time_ns() - mtime < RACY_WINDOW_NS
 
 
 class Memo:
@@ -266,9 +278,9 @@ class Notes:
         """:func:`note` of folder or file ``path`` (not following links) with its ``stat`` ``st``."""
         if not self._deps:
             return
-        sig = (st.st_mode >> 12, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        sig = signature(st)
         key = (path, False)
-        racy = sig[4] > self._threshold
+        racy = st.st_mtime_ns > self._threshold
         for deps in self._deps:
             paths = deps._paths
             if key not in paths:
@@ -281,7 +293,7 @@ class Notes:
         if self._cur is None or self._last is None:
             return
         sig = self._last.get((path, False))
-        if sig is None or sig[4] > self._threshold:
+        if sig is None or _is_racy(sig):
             return
         self._cur._items[_key(path, False, namespace)] = (sig, value)
 

@@ -28,12 +28,22 @@ from .model import (
     provenance_digest,
 )
 from .patterns import PathMatcher, compiled
+from .plans import BY_SUFFIX, build_plan, keep_plan
+from .plans import query_entry as _query_entry
+from .plans import selection as _selection
 
 Policy = Literal["strict", "refresh"]
 _EMPTY: frozenset[str] = frozenset()
 
 #: a path component that ``os.path.normpath`` would change: empty, ``.`` or ``..`` (or a trailing ``/``)
 _UNCLEAN = re.compile(r"/(?:\.{1,2})?(?=/|$)")
+_POSIX = os.sep == "/"
+
+
+def _clean(path: str) -> bool:
+    """A quick sufficient test that :data:`_UNCLEAN` finds nothing in ``path`` (non-empty):
+    no ``//``, no ``/.``, no trailing ``/`` (False says nothing)."""
+    return "/." not in path and "//" not in path and path[-1] != "/"
 
 
 def ancestors(rel: str) -> list[str]:
@@ -57,15 +67,6 @@ def is_ancestor(scope: str, rel: str) -> bool:
 def relative_to_scope(rel: str, scope: str) -> str:
     """``rel`` made relative to its ancestor folder ``scope``."""
     return rel[len(scope) + 1:] if scope else rel
-
-
-def _query_entry(r: RuleFile, m: PathMatcher | None) -> tuple:
-    """``(id, rule, matcher, prefix, suffix)``: prefix/suffix are the matcher's pre-filter
-    when it has exactly one pattern (else None), tested inline by contextual queries."""
-    filters = getattr(m, "_filters", None) if m is not None else None
-    if filters is not None and len(filters) == 1:
-        return (r.id, r, m, filters[0][0], filters[0][1])
-    return (r.id, r, m, None, None)
 
 
 def apply_budget(rules: Sequence[RuleFile], budget: int | None) -> tuple[list[RuleFile], list[SkippedRule]]:
@@ -142,6 +143,8 @@ class RuleCatalog:
         self._query_user = tuple((r.id, r, matchers.get(r.id) if r.patterns else None) for r in user)
         self._query_scopes = {k: tuple(_query_entry(r, matchers.get(r.id) if r.patterns else None) for r in v)
                               for k, v in scopes.items()}
+        # one-target plans by (cwd, target folder): see .plans; bounded, valid because the catalog never changes
+        self._plans: dict[Any, tuple] = {}
         self.diagnostics: tuple[Diagnostic, ...] = tuple(diags)
 
     @classmethod
@@ -185,8 +188,8 @@ class RuleCatalog:
         # lexical first: no file-system call on the query path (issue 8, B4); the
         # realpath fallback only runs for a path that is lexically outside the root
         prefix = self._prefix
-        if type(path) is str and path.startswith(prefix) and os.sep == "/" \
-                and _UNCLEAN.search(path, len(prefix) - 1) is None:
+        if type(path) is str and _POSIX and path.startswith(prefix) \
+                and (_clean(path) or _UNCLEAN.search(path, len(prefix) - 1) is None):
             return path[len(prefix):]  # already normal: what normpath would give
         p = os.path.normpath(os.path.join(self.root, os.fspath(path)))
         if p == self.root:
@@ -270,12 +273,44 @@ class RuleCatalog:
 
         :raises RuleQueryError: when ``cwd`` lies outside the catalog root.
         """
-        cwd_rel = self.cwd_relative(cwd)
+        cwd_rel = "" if type(cwd) is str and cwd == self.root else self.cwd_relative(cwd)
         loaded = set(loaded_ids) if loaded_ids else _EMPTY
         targets = target_paths if isinstance(target_paths, (list, tuple)) else list(target_paths)
         if len(targets) == 1:  # the common case: no set, no sort
-            rel = self.relative(targets[0])
-            trig: tuple[str, ...] = (rel,) if rel else ()
+            t = targets[0]
+            if type(t) is str and _POSIX and t.startswith(self._prefix) \
+                    and "/." not in t and "//" not in t and t[-1] != "/":  # _clean(t), inlined
+                rel = t[len(self._prefix):]  # relative()'s lexical fast path, inlined
+            else:
+                rel = self.relative(t)
+            if not rel:
+                return _selection((), (), (), budget)
+            cut = rel.rfind("/")
+            if cut != 0 and rel not in self._query_scopes and rel[-1] != "/":
+                # the target is not itself a scope folder (nor "/…", from a root "/" and "//…"):
+                # its folder's plan decides (issue 8, B4)
+                folder = rel[:cut] if cut > 0 else ""
+                plans = self._plans
+                plan = plans.get(folder if not cwd_rel else (cwd_rel, folder))
+                if plan is None:
+                    plan = self._plan(cwd_rel, folder)
+                fixed, suffixes, entries = plan
+                if not loaded and not rel.endswith(suffixes):
+                    files = fixed  # no conditional rule can match: every suffix fails (none is "")
+                else:
+                    files = []
+                    for rid, r, m, off, pre, suf in entries:
+                        if rid in loaded:
+                            continue
+                        if m is None or (rel.startswith(pre, off) and rel.endswith(suf, off)
+                                         and (m is BY_SUFFIX or m.match(rel[off:] if off else rel))):
+                            files.append(r)
+                    files = tuple(files)
+                if budget is None:
+                    return _selection(files, (), (rel,), None)
+                kept, skipped = apply_budget(files, budget)
+                return _selection(tuple(kept), tuple(skipped), (rel,), budget)
+            trig: tuple[str, ...] = (rel,)
         else:
             trig = self.triggers(targets)
         chosen: dict[str, RuleFile] = {}
@@ -320,6 +355,12 @@ class RuleCatalog:
         order = self._order
         kept, skipped = apply_budget(sorted(chosen.values(), key=lambda r: order[r.id]), budget)
         return RuleSelection("contextual", tuple(kept), tuple(skipped), trig, budget)
+
+    def _plan(self, cwd_rel: str, folder: str) -> tuple:
+        """The one-target plan of ``folder`` for ``cwd_rel`` (:func:`.plans.build_plan`), kept in ``self._plans``."""
+        plan = build_plan(self._query_user, self._query_scopes, self._order, cwd_rel, folder)
+        keep_plan(self._plans, folder if not cwd_rel else (cwd_rel, folder), plan)
+        return plan
 
     def shell_rules(self, cwd: str | os.PathLike[str], loaded_ids: Iterable[str] = (),
                     budget: int | None = None) -> RuleSelection:
