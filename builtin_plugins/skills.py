@@ -14,7 +14,7 @@ from typing import Any
 
 from wskit import safefs
 from wskit.kinds import ResourceKind
-from wskit.markdown import read_frontmatter
+from wskit.markdown import read_frontmatter, read_frontmatter_in
 from wskit.mdscan import bool_field, component_dirs, text_field
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, Scope, sha256_hex
 from wskit.plugin import hookimpl
@@ -57,30 +57,45 @@ def wskit_load_skills(source: ResourceSource) -> LoadResult:
             continue
         rel_dir = _join(root_rel, sub)
         try:
-            entries = safefs.scan_dir(source.base, rel_dir, follow_links=source.follow_links)
+            fd, shown_dir = safefs.open_dir(source.base, rel_dir, follow_links=source.follow_links)
         except safefs.SafeFsError as err:
             if err.code != "not-found":
                 diags.append(err.diagnostic(plugin=source.plugin))
             continue
-        for entry in entries:
-            if entry.type == "link":
-                diags.append(
-                    Diagnostic(
-                        level="warning", code="symlink", plugin=source.plugin,
-                        path=os.path.join(source.base, rel_dir, entry.name),
-                        message=f"skill folder is a symbolic link; links are not followed in {source.scope.value} sources",
-                    )
-                )
-                continue
-            if entry.type != "dir":
-                continue
-            if source.names is not None and entry.name not in source.names:
-                continue
-            skill, found = _load_one(source, _join(rel_dir, entry.name), entry.name, entry.link_target)
-            diags.extend(found)
-            if skill is not None:
-                resources.append(skill)
+        try:
+            _load_folder(source, rel_dir, fd, shown_dir, resources, diags)
+        finally:
+            os.close(fd)
     return LoadResult(resources=tuple(resources), diagnostics=tuple(diags))
+
+
+def _load_folder(
+    source: ResourceSource, rel_dir: str, fd: int, shown_dir: str, resources: list[Skill], diags: list[Diagnostic]
+) -> None:
+    """Load every ``<slug>/SKILL.md`` of the skills folder open as ``fd`` (listed as
+    :func:`wskit.safefs.scan_dir` lists it). Without ``follow_links`` each file is
+    opened relative to ``fd`` (issue 8, B6: two ``openat`` per skill instead of one
+    per path component from the base); a followed link is resolved from its path."""
+    held = None if source.follow_links else fd
+    for entry in safefs.scan_fd(fd, shown_dir, follow_links=source.follow_links):
+        if entry.type == "link":
+            diags.append(
+                Diagnostic(
+                    level="warning", code="symlink", plugin=source.plugin,
+                    path=os.path.join(source.base, rel_dir, entry.name),
+                    message=f"skill folder is a symbolic link; links are not followed in {source.scope.value} sources",
+                )
+            )
+            continue
+        if entry.type != "dir":
+            continue
+        if source.names is not None and entry.name not in source.names:
+            continue
+        skill, found = _load_one(source, _join(rel_dir, entry.name), entry.name, entry.link_target,
+                                 held, shown_dir)
+        diags.extend(found)
+        if skill is not None:
+            resources.append(skill)
 
 
 def _join(a: str, b: str) -> str:
@@ -137,7 +152,8 @@ def check_skill(fm, slug: str, path: str, has_bom: bool = False, plugin: str | N
 
 
 def _load_one(
-    source: ResourceSource, rel_dir: str, slug: str, link_target: str | None
+    source: ResourceSource, rel_dir: str, slug: str, link_target: str | None,
+    dir_fd: int | None = None, shown_dir: str = "",
 ) -> tuple[Skill | None, list[Diagnostic]]:
     diags: list[Diagnostic] = []
     rel = f"{rel_dir}/SKILL.md"
@@ -145,7 +161,13 @@ def _load_one(
     plugin = source.plugin
     limit = ADMIN_FILE_LIMIT if source.scope is Scope.ADMIN else None
     try:
-        fm, res = read_frontmatter(source.base, rel, follow_links=source.follow_links)
+        if dir_fd is None or "\\" in slug or safefs._DRIVE_OR_URL.match(rel):
+            # no held folder, or a name the path checks of read_frontmatter refuse
+            fm, res = read_frontmatter(source.base, rel, follow_links=source.follow_links)
+        else:
+            # rel_dir passed those checks when its folder was opened, and the
+            # listing hid secret names: <slug>/SKILL.md below the held folder
+            fm, res = read_frontmatter_in(dir_fd, (slug, "SKILL.md"), os.path.join(shown_dir, slug, "SKILL.md"))
     except safefs.SafeFsError as err:
         if err.code == "not-found":
             return None, []  # a folder without SKILL.md is not a skill
@@ -268,7 +290,8 @@ _load_one_read = _load_one
 
 
 def _load_one(  # noqa: F811 - deliberate rebinding, see above
-    source: ResourceSource, rel_dir: str, slug: str, link_target: str | None
+    source: ResourceSource, rel_dir: str, slug: str, link_target: str | None,
+    dir_fd: int | None = None, shown_dir: str = "",
 ) -> tuple[Skill | None, list[Diagnostic]]:
     """:func:`_load_one_read`, reusing what the previous load built from an
     unchanged ``SKILL.md`` when :class:`~wskit.cache.WorkspaceCache` reloads
@@ -283,6 +306,6 @@ def _load_one(  # noqa: F811 - deliberate rebinding, see above
     hit = changes.reuse(path, source.follow_links)
     if hit is not None and hit[0] == key:
         return hit[1], list(hit[2])
-    skill, diags = _load_one_read(source, rel_dir, slug, link_target)
+    skill, diags = _load_one_read(source, rel_dir, slug, link_target, dir_fd, shown_dir)
     changes.remember(path, source.follow_links, (key, skill, tuple(diags)))
     return skill, diags

@@ -137,3 +137,49 @@ def list_fd(fd: int, shown: str, keep: frozenset[str] | None = None) -> Listing:
                     if err.errno == errno.ELOOP:
                         links.append(name)
     return Listing(entries, dirs, links)
+
+
+def read_head_in(
+    dir_fd: int,
+    parts: tuple[str, ...] | list[str],
+    shown: str,
+    *,
+    done,
+    max_bytes: int,
+    chunk_size: int = 256,
+) -> safefs.ReadResult:
+    """:func:`wskit.safefs.read_head` of ``parts`` (already-validated names: no
+    ``/``, ``..``, NUL or secret name) below the open folder ``dir_fd``, without
+    following links (issue 8, B6: a loader holding its folder's descriptor opens
+    ``<slug>/SKILL.md`` with two ``openat`` calls instead of one per component
+    from the base).
+
+    Same refusals, reads and change notes as ``read_head(..., follow_links=False)``
+    of the same file: every folder in ``parts[:-1]`` is opened with
+    ``O_DIRECTORY | O_NOFOLLOW`` (a link: ``symlink``); the file goes through
+    :func:`wskit.safefs._open_in` (``stat`` before opening, ``O_NONBLOCK |
+    O_NOFOLLOW``, ``fstat`` after: no FIFO, device, folder, link or hard-linked
+    file). ``shown`` (the absolute path of the file) is noted to active
+    :mod:`wskit.changes` recordings with the file's ``fstat`` signature, or
+    without one when refused. ``dir_fd`` stays open.
+
+    :raises SafeFsError: as ``read_head``.
+    """
+    try:
+        dfd = dir_fd
+        try:
+            for name in parts[:-1]:
+                nfd = open_child(dfd, name, shown)
+                if dfd != dir_fd:
+                    os.close(dfd)
+                dfd = nfd
+            fd, st, _ = safefs._open_in(dfd, parts[-1], shown, False)
+        finally:
+            if dfd != dir_fd:
+                os.close(dfd)
+    except SafeFsError:
+        changes.note(shown, False)
+        raise
+    if changes.recording_active():
+        changes.note(shown, False, st)
+    return safefs._read_head_fd(fd, st, shown, None, done, max_bytes, chunk_size)

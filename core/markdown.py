@@ -25,6 +25,7 @@ from typing import Any
 import yaml
 
 from . import safefs
+from .fdwalk import read_head_in
 from .flatyaml import load_flat
 from .models import Diagnostic
 
@@ -331,6 +332,30 @@ def read_frontmatter(
         within ``max_bytes``.
     """
     res = safefs.read_head(base, rel, done=_head_done, max_bytes=max_bytes, follow_links=follow_links)
+    return frontmatter_of_head(res, max_bytes)
+
+
+def read_frontmatter_in(
+    dir_fd: int, parts: tuple[str, ...], shown: str, *, max_bytes: int = MAX_FRONTMATTER_BYTES
+) -> tuple[Frontmatter, safefs.ReadResult]:
+    """:func:`read_frontmatter` of ``parts`` below the open folder ``dir_fd``
+    (no links followed), read by :func:`wskit.fdwalk.read_head_in`: the same
+    bytes, result and refusals as ``read_frontmatter(base, rel)`` of the file
+    ``shown`` (issue 8, B6).
+
+    :raises wskit.safefs.SafeFsError: as :func:`read_frontmatter`.
+    """
+    res = read_head_in(dir_fd, parts, shown, done=_head_done, max_bytes=max_bytes)
+    return frontmatter_of_head(res, max_bytes)
+
+
+def frontmatter_of_head(res: safefs.ReadResult, max_bytes: int) -> tuple[Frontmatter, safefs.ReadResult]:
+    """Parse the head :func:`wskit.safefs.read_head` read with :func:`_head_done`
+    (the second half of :func:`read_frontmatter`).
+
+    :returns: as :func:`read_frontmatter`.
+    :raises wskit.safefs.SafeFsError: ``frontmatter-too-large``, ``invalid-utf8``.
+    """
     raw = res.raw
     h0 = raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw
     if not h0.startswith(b"---"):
