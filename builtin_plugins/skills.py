@@ -12,14 +12,19 @@ import os
 import re
 from typing import Any
 
-from wskit import safefs
+from wskit import changes, safefs
 from wskit.kinds import ResourceKind
-from wskit.markdown import read_frontmatter, read_frontmatter_in
+from wskit.fdwalk import read_head_in
+from wskit.markdown import MAX_FRONTMATTER_BYTES, flat_head, frontmatter_of_head, read_frontmatter
+from wskit.markdown import _head_done as head_done
+from wskit.skillcheck import MAX_COMPATIBILITY as _MAX_COMPATIBILITY
+from wskit.skillcheck import MAX_DESCRIPTION as _MAX_DESCRIPTION
+from wskit.skillcheck import SPEC_FIELDS as _SPEC_FIELDS
 from wskit.mdscan import bool_field, component_dirs, text_field
-from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, Scope, sha256_hex
+from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, Scope, construct_valid, sha256_hex
 from wskit.plugin import hookimpl
 from wskit.resources.skill import Skill
-from wskit.toolpolicy import SelectorError, parse_selectors, split_value
+from wskit.toolpolicy import SelectorError, parse_selector, split_value
 
 KIND = "skill"
 #: Agent Skills name rule: 1-64 of lowercase letters, digits, single hyphens.
@@ -76,30 +81,58 @@ def _load_folder(
     :func:`wskit.safefs.scan_dir` lists it). Without ``follow_links`` each file is
     opened relative to ``fd`` (issue 8, B6: two ``openat`` per skill instead of one
     per path component from the base); a followed link is resolved from its path."""
-    held = None if source.follow_links else fd
-    for entry in safefs.scan_fd(fd, shown_dir, follow_links=source.follow_links):
-        if entry.type == "link":
+    folder = _Folder(source, None if source.follow_links else fd, _prefix(shown_dir))
+    names = source.names
+    for name, kind, link_target in safefs.scan_fd_tuples(fd, shown_dir, follow_links=source.follow_links):
+        if kind == "link":
             diags.append(
                 Diagnostic(
                     level="warning", code="symlink", plugin=source.plugin,
-                    path=os.path.join(source.base, rel_dir, entry.name),
+                    path=os.path.join(source.base, rel_dir, name),
                     message=f"skill folder is a symbolic link; links are not followed in {source.scope.value} sources",
                 )
             )
             continue
-        if entry.type != "dir":
+        if kind != "dir":
             continue
-        if source.names is not None and entry.name not in source.names:
+        if names is not None and name not in names:
             continue
-        skill, found = _load_one(source, _join(rel_dir, entry.name), entry.name, entry.link_target,
-                                 held, shown_dir)
-        diags.extend(found)
+        skill, found = _load_one(folder, _join(rel_dir, name), name, link_target)
+        if found:
+            diags.extend(found)
         if skill is not None:
             resources.append(skill)
 
 
+class _Folder:
+    """One skills folder being loaded: the source's fields read once (an attribute
+    of a pydantic model costs a ``__getattr__`` hook call), the held descriptor
+    (None in follow mode) and the prefix of the paths shown for its files."""
+
+    __slots__ = ("source", "base", "base_pre", "plugin", "scope", "follow", "limit", "trusted", "fd",
+                 "shown_pre", "key")
+
+    def __init__(self, source: ResourceSource, fd: int | None, shown_pre: str) -> None:
+        self.source = source
+        self.base = source.base
+        self.base_pre = _prefix(source.base)
+        self.plugin = source.plugin
+        self.scope = source.scope
+        self.follow = source.follow_links
+        self.limit = ADMIN_FILE_LIMIT if source.scope is Scope.ADMIN else None
+        self.trusted = _trusted_source(source)
+        self.fd = fd
+        self.shown_pre = shown_pre
+        self.key = (source.scope.value, source.base, source.plugin)
+
+
 def _join(a: str, b: str) -> str:
     return b if a in ("", ".") else f"{a}/{b}"
+
+
+def _prefix(folder: str) -> str:
+    """``p`` such that ``p + rel == os.path.join(folder, rel)`` for every relative ``rel``."""
+    return folder if not folder or folder.endswith("/") else folder + "/"
 
 
 #: Per-file byte limit of admin-installed skills (Sakura B3: 524,288 loads, one more is refused).
@@ -115,59 +148,119 @@ def check_skill(fm, slug: str, path: str, has_bom: bool = False, plugin: str | N
         the specification (:func:`wskit.skillcheck.spec_findings`) is a
         ``warning`` with the code strict validation uses as an error.
     """
+    return _check(fm, slug, path, has_bom, plugin)[0]
+
+
+def _check(fm, slug: str, path: str, has_bom: bool, plugin: str | None
+           ) -> tuple[list[Diagnostic], tuple[str, ...] | None]:
+    """:func:`check_skill`, also returning the skill's ``allowed_tools`` (see
+    :func:`_tools_of`; None when the checks stopped early), so the selectors are
+    split and parsed once per skill."""
     from wskit.skillcheck import spec_findings
 
-    diags: list[Diagnostic] = [d.model_copy(update={"plugin": plugin}) for d in fm.diagnostics]
+    diags: list[Diagnostic] = [d.model_copy(update={"plugin": plugin}) for d in fm.diagnostics] if fm.diagnostics else []
     if has_bom:
         diags.append(_warn(path, plugin, "skill-bom", 1, "SKILL.md starts with a byte-order mark (stripped)"))
     if not fm.present:
         diags.append(_err(path, plugin, "skill-no-frontmatter", 1,
                           "SKILL.md must start with a '---' YAML frontmatter block"))
-        return diags
+        return diags, None
     if not fm.ok:
-        return diags
+        return diags, None
     data: dict[str, Any] = fm.data
     for d in spec_findings(data, slug, fm, path):
         level = "error" if d.code in _LENIENT_FATAL else "warning"
         diags.append(d.model_copy(update={"level": level, "plugin": plugin}))
-    display = text_field(data.get("name")) or ""
-    description = text_field(data.get("description")) or ""
     if not SPEC_NAME.match(slug):
         diags.append(_warn(path, plugin, "skill-folder-format", None,
                            f"folder name {slug!r} is not 1-64 lowercase letters, digits and single hyphens"))
-    for _line_no, cp in safefs.find_hidden_chars(display + "\n" + description):
-        diags.append(_warn(path, plugin, "hidden-characters", None,
-                           f"name or description contains the hidden character {cp}"))
-        break
+    display = _text(data.get("name")) or ""
+    description = _text(data.get("description")) or ""
+    # printable ASCII holds none of the hidden characters: the search is skipped
+    if not (display.isascii() and description.isascii() and display.isprintable() and description.isprintable()):
+        for _line_no, cp in safefs.find_hidden_chars(display + "\n" + description):
+            diags.append(_warn(path, plugin, "hidden-characters", None,
+                               f"name or description contains the hidden character {cp}"))
+            break
     key = "allowed_tools" if "allowed_tools" in data else "allowed-tools"
-    try:
-        parse_selectors(data.get(key))
-    except SelectorError as err:
+    allowed, problem = _tools_of(data.get(key))
+    if problem is not None:
         diags.append(_warn(path, plugin, "invalid-allowed-tools", _line(fm, key),
-                           f"{err}; activating this skill denies every tool (fail closed)"))
+                           f"{problem}; activating this skill denies every tool (fail closed)"))
     for k in ("user-invocable", "disable-model-invocation"):
-        if bool_field(data.get(k), False) is None:
+        v = data.get(k)
+        if v is not None and v.__class__ is not bool and bool_field(v, False) is None:
             diags.append(_warn(path, plugin, "invalid-boolean", _line(fm, k), f"{k} must be a boolean"))
-    return diags
+    return diags, allowed
+
+
+
+_HIDDEN = safefs._HIDDEN
+
+
+def _tools_of(value: Any) -> tuple[tuple[str, ...] | None, str | None]:
+    """``allowed-tools`` parsed once: ``(allowed_tools, problem)``.
+
+    ``allowed_tools`` is what :func:`_tools` keeps (None: absent; ``()``: deny
+    all; items the grammar cannot split are one item, so they fail closed);
+    ``problem`` is the message of the :class:`SelectorError`
+    :func:`wskit.toolpolicy.parse_selectors` raises for the value, or None.
+    A text value's answer is cached (skills repeat the same few lists).
+    """
+    if value.__class__ is str:
+        hit = _TOOLS_CACHE.get(value)
+        if hit is None:
+            if len(_TOOLS_CACHE) >= _TOOLS_CACHE_SIZE:
+                _TOOLS_CACHE.clear()
+            hit = _TOOLS_CACHE[value] = _parse_tools(value)
+        return hit
+    return _parse_tools(value)
+
+
+_TOOLS_CACHE: dict[str, tuple[tuple[str, ...] | None, str | None]] = {}
+_TOOLS_CACHE_SIZE = 1024
+
+
+def _parse_tools(value: Any) -> tuple[tuple[str, ...] | None, str | None]:
+    try:
+        items = split_value(value)
+    except SelectorError as err:
+        return (str(value),), str(err)
+    if items is None:
+        return None, None
+    problem = None
+    try:
+        for item in items:
+            parse_selector(item)
+    except SelectorError as err:
+        problem = str(err)
+    return tuple(str(x).strip() if isinstance(x, str) else f"<not a string: {x!r}>" for x in items), problem
 
 
 def _load_one(
-    source: ResourceSource, rel_dir: str, slug: str, link_target: str | None,
-    dir_fd: int | None = None, shown_dir: str = "",
+    folder: _Folder, rel_dir: str, slug: str, link_target: str | None
 ) -> tuple[Skill | None, list[Diagnostic]]:
     diags: list[Diagnostic] = []
     rel = f"{rel_dir}/SKILL.md"
-    path = os.path.join(source.base, rel)
-    plugin = source.plugin
-    limit = ADMIN_FILE_LIMIT if source.scope is Scope.ADMIN else None
+    source = folder.source
+    base = folder.base
+    base_pre = folder.base_pre
+    path = base_pre + rel  # os.path.join(base, rel): rel is relative
+    plugin = folder.plugin
+    limit = folder.limit
+    flat = None
     try:
-        if dir_fd is None or "\\" in slug or safefs._DRIVE_OR_URL.match(rel):
+        if folder.fd is None or "\\" in slug or safefs._DRIVE_OR_URL.match(rel):
             # no held folder, or a name the path checks of read_frontmatter refuse
-            fm, res = read_frontmatter(source.base, rel, follow_links=source.follow_links)
+            fm, res = read_frontmatter(base, rel, follow_links=folder.follow)
         else:
             # rel_dir passed those checks when its folder was opened, and the
             # listing hid secret names: <slug>/SKILL.md below the held folder
-            fm, res = read_frontmatter_in(dir_fd, (slug, "SKILL.md"), os.path.join(shown_dir, slug, "SKILL.md"))
+            res = read_head_in(folder.fd, (slug, "SKILL.md"), f"{folder.shown_pre}{slug}/SKILL.md",
+                               done=head_done, max_bytes=MAX_FRONTMATTER_BYTES)
+            flat = flat_head(res)
+            if flat is None:
+                fm, res = frontmatter_of_head(res, MAX_FRONTMATTER_BYTES)
     except safefs.SafeFsError as err:
         if err.code == "not-found":
             return None, []  # a folder without SKILL.md is not a skill
@@ -184,58 +277,150 @@ def _load_one(
                           f"folder name {slug!r} holds the character U+{ord(bad.group()):04X}; "
                           "skill names may not contain ':' or control, bidirectional or invisible characters"))
         return None, diags
+    if flat is not None:
+        skill = _clean_flat_skill(folder, slug, rel_dir, rel, *flat)
+        if skill is not None:
+            return skill, diags
+        fm, res = frontmatter_of_head(res, MAX_FRONTMATTER_BYTES)  # same bytes: cannot raise
     if link_target or res.link_target:
         diags.append(
             Diagnostic(level="info", code="followed-link", path=path, plugin=plugin,
                        message=f"followed link to {link_target or res.link_target}")
         )
-    found = check_skill(fm, slug, path, res.raw.startswith(b"\xef\xbb\xbf"), plugin)
-    diags.extend(found)
-    if any(d.level == "error" for d in found) or not fm.present or not fm.ok:
+    found, allowed = _check(fm, slug, path, res.raw.startswith(b"\xef\xbb\xbf"), plugin)
+    if found:
+        diags.extend(found)
+        if any(d.level == "error" for d in found):
+            return None, diags
+    if not fm.present or not fm.ok:
         return None, diags
-    data: dict[str, Any] = _canonical_keys(fm.data)
-    description = text_field(data.get("description")) or ""
-    display = text_field(data.get("name")) or ""
-    tools_raw = data["allowed_tools"] if "allowed_tools" in data else data.get("allowed-tools")
-    allowed = _tools(tools_raw)
-    bools: dict[str, bool] = {}
-    for key, default in (("user-invocable", True), ("disable-model-invocation", False)):
-        value = bool_field(data.get(key), default)
-        bools[key] = default if value is None else value
-    if plugin:
-        sid = f"plugin:{plugin}:{slug}"
-    else:
-        sid = f"{source.scope.value}:{slug}"
-    metadata = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
-    args = data.get("arguments")
+    data: dict[str, Any] = fm.data
+    if not _SNAKE_KEYS.isdisjoint(data):
+        data = _canonical_keys(data)
+    get = data.get
+    description = _text(get("description")) or ""
+    display = _text(get("name")) or ""
+    user_invocable = bool_field(get("user-invocable"), True)
+    disable_model = bool_field(get("disable-model-invocation"), False)
+    sid = f"plugin:{plugin}:{slug}" if plugin else f"{source.scope.value}:{slug}"
+    metadata = get("metadata")
+    if metadata.__class__ is not dict:
+        metadata = {} if not isinstance(metadata, dict) else metadata
+    args = get("arguments")
     arguments = tuple(str(a) for a in args) if isinstance(args, list) else tuple(str(args or "").split())
-    skill = Skill(
-        id=sid,
-        name=slug,
-        description=description,
-        display_name=display or slug,
-        directory=os.path.join(source.base, rel_dir),
-        provenance=Provenance(
-            scope=source.scope, source_root=source.base, path=rel, plugin=plugin, sha256=sha256_hex(res.raw)
-        ),
-        allowed_tools=allowed,
-        argument_hint=text_field(data.get("argument-hint")),
-        user_invocable=bools["user-invocable"],
-        disable_model_invocation=bools["disable-model-invocation"],
-        model=text_field(data.get("model")),
-        license=text_field(data.get("license")),
-        compatibility=text_field(data.get("compatibility")),
-        when_to_use=text_field(data.get("when-to-use")),
-        arguments=arguments,
-        metadata=metadata,
-        extra={k: v for k, v in data.items() if k not in _KNOWN},
-        follow_links=source.follow_links,
-        max_file_bytes=limit,
-    )
-    return skill, diags
+    fields = {
+        "id": sid,
+        "name": slug,
+        "kind": "skill",
+        "description": description,
+        "provenance": None,
+        "display_name": display or slug,
+        "directory": base_pre + rel_dir,
+        "allowed_tools": allowed,
+        "argument_hint": _text(get("argument-hint")),
+        "user_invocable": True if user_invocable is None else user_invocable,
+        "disable_model_invocation": False if disable_model is None else disable_model,
+        "model": _text(get("model")),
+        "license": _text(get("license")),
+        "compatibility": _text(get("compatibility")),
+        "when_to_use": _text(get("when-to-use")),
+        "arguments": arguments,
+        "metadata": metadata,
+        "extra": {k: v for k, v in data.items() if k not in _KNOWN},
+        "follow_links": source.follow_links,
+        "max_file_bytes": limit,
+    }
+    prov = {"scope": source.scope, "source_root": base, "path": rel, "plugin": plugin, "sha256": sha256_hex(res.raw)}
+    if folder.trusted and (metadata.__class__ is dict and all(k.__class__ is str for k in metadata)):
+        # every value above is already what validation stores (tests/builtin_plugins/test_skills_fast.py)
+        fields["metadata"] = dict(metadata)
+        fields["provenance"] = construct_valid(Provenance, prov)
+        return construct_valid(Skill, fields, _UNSET), diags
+    fields["provenance"] = Provenance(**prov)
+    del fields["kind"]  # as before: the default
+    return Skill(**fields), diags
+
+
+_UNSET = frozenset({"kind"})  # the one field left to its default (not in model_fields_set)
+
+
+def _clean_flat_skill(
+    folder: _Folder, slug: str, rel_dir: str, rel: str, raw: bytes, block: str, data: dict[str, str],
+) -> Skill | None:
+    """The skill :func:`_load_one_read` builds from a flat frontmatter
+    (:func:`wskit.markdown.flat_head`: every value a string) that has no
+    diagnostic at all, built directly (issue 8, B6); None when any check of
+    :func:`_check` could report something (the general path then runs).
+
+    No diagnostic means: only specification fields (so no alias, extra,
+    boolean, ``arguments`` or ``metadata`` map), ``name`` equal to its folder
+    name, which matches :data:`SPEC_NAME` (then every name check of
+    :func:`wskit.skillcheck.spec_findings` passes); a non-blank description of
+    at most 1,024 characters without hidden characters; no flow collection;
+    ``compatibility`` of at most 500 characters; ``allowed-tools`` that parses.
+    The link and admin-size checks ran before; a held folder is never read
+    following links. ``tests/builtin_plugins/test_skills_fast.py`` compares the
+    result with the loader as it was.
+    """
+    if not _SPEC_FIELDS.issuperset(data) or not folder.trusted:
+        return None
+    name = data.get("name")
+    desc = data.get("description")
+    if name is None or desc is None or name.strip() != slug or not SPEC_NAME.match(slug):
+        return None
+    description = desc.strip()
+    if not description or len(desc) > _MAX_DESCRIPTION or "[" in block or "{" in block:
+        return None
+    # flat values passed flatyaml's character check: ASCII ones are printable
+    if not description.isascii() and _HIDDEN.search(description):
+        return None
+    comp = data.get("compatibility")
+    if comp is not None and len(comp) > _MAX_COMPATIBILITY:
+        return None
+    allowed, problem = _tools_of(data.get("allowed-tools"))
+    if problem is not None:
+        return None
+    lic = data.get("license")
+    prov = {"scope": folder.scope, "source_root": folder.base, "path": rel, "plugin": folder.plugin,
+            "sha256": sha256_hex(raw)}
+    plugin = folder.plugin
+    return construct_valid(Skill, {
+        "id": f"plugin:{plugin}:{slug}" if plugin else f"{folder.key[0]}:{slug}",
+        "name": slug,
+        "kind": "skill",
+        "description": description,
+        "provenance": construct_valid(Provenance, prov),
+        "display_name": slug,
+        "directory": folder.base_pre + rel_dir,
+        "allowed_tools": allowed,
+        "argument_hint": None,
+        "user_invocable": True,
+        "disable_model_invocation": False,
+        "model": None,
+        "license": None if lic is None else lic.strip(),
+        "compatibility": None if comp is None else comp.strip(),
+        "when_to_use": None,
+        "arguments": (),
+        "metadata": {},
+        "extra": {},
+        "follow_links": folder.follow,
+        "max_file_bytes": folder.limit,
+    }, _UNSET)
+
+
+def _text(v: object) -> str | None:
+    """:func:`wskit.mdscan.text_field` (a plain ``str`` is stripped)."""
+    return v.strip() if v.__class__ is str else text_field(v)
+
+
+def _trusted_source(source: ResourceSource) -> bool:
+    """The source's fields are the types :func:`construct_valid` may store as they are."""
+    return (source.scope.__class__ is Scope and source.base.__class__ is str
+            and (source.plugin is None or source.plugin.__class__ is str) and source.follow_links.__class__ is bool)
 
 
 _SNAKE_ALIASES = ("argument-hint", "user-invocable", "disable-model-invocation", "when-to-use")
+_SNAKE_KEYS = frozenset(k.replace("-", "_") for k in _SNAKE_ALIASES)
 
 
 def _canonical_keys(data: dict[str, Any]) -> dict[str, Any]:
@@ -290,8 +475,7 @@ _load_one_read = _load_one
 
 
 def _load_one(  # noqa: F811 - deliberate rebinding, see above
-    source: ResourceSource, rel_dir: str, slug: str, link_target: str | None,
-    dir_fd: int | None = None, shown_dir: str = "",
+    folder: _Folder, rel_dir: str, slug: str, link_target: str | None
 ) -> tuple[Skill | None, list[Diagnostic]]:
     """:func:`_load_one_read`, reusing what the previous load built from an
     unchanged ``SKILL.md`` when :class:`~wskit.cache.WorkspaceCache` reloads
@@ -299,13 +483,13 @@ def _load_one(  # noqa: F811 - deliberate rebinding, see above
     folder chain was just re-opened without following links by ``scan_dir`` and
     the entry was seen as a real folder; a changed signature (edit, replace,
     new link count) means a fresh read."""
-    from wskit import changes
-
-    path = os.path.join(source.base, f"{rel_dir}/SKILL.md")
-    key = (source.scope.value, source.base, source.plugin, link_target)
-    hit = changes.reuse(path, source.follow_links)
+    if not changes.reuse_offered():
+        return _load_one_read(folder, rel_dir, slug, link_target)  # reuse and remember would do nothing
+    path = f"{folder.base_pre}{rel_dir}/SKILL.md"
+    key = (*folder.key, link_target)
+    hit = changes.reuse(path, folder.follow)
     if hit is not None and hit[0] == key:
         return hit[1], list(hit[2])
-    skill, diags = _load_one_read(source, rel_dir, slug, link_target, dir_fd, shown_dir)
-    changes.remember(path, source.follow_links, (key, skill, tuple(diags)))
+    skill, diags = _load_one_read(folder, rel_dir, slug, link_target)
+    changes.remember(path, folder.follow, (key, skill, tuple(diags)))
     return skill, diags

@@ -43,6 +43,19 @@ _LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]{0,127}):( +)([^\s\-?:,\[\]{}#&*!|>'
 _BAD_VALUE = re.compile(
     r": |:$| #|[^\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
 )
+_BAD_CHAR = re.compile(r"[^\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+
+
+def _bad(value: str) -> bool:
+    """``_BAD_VALUE.search(value) is not None`` for a value without ``"\\n"`` (a
+    line's), with substring tests: the alternation was tried at every position
+    (issue 8, B6). An ASCII text holds a refused character exactly when it is
+    not printable (``\\x00-\\x1f``, ``\\x7f``)."""
+    if ": " in value or " #" in value or value.endswith(":"):
+        return True
+    if value.isascii():
+        return not value.isprintable()
+    return _BAD_CHAR.search(value) is not None
 _STR_TAG = "tag:yaml.org,2002:str"
 _LOADER = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
 
@@ -69,19 +82,63 @@ def load_flat(block: str) -> dict[str, str] | None:
         ``None`` when the block is not of the accepted shape (then nothing is
         known about it: use the full loader).
     """
+    got = load_flat_lines(block.split("\n"))
+    return None if got is None else got[0]
+
+
+def load_flat_lines(lines: list[str], ascii_ok: bool = False) -> tuple[dict[str, str], dict[str, int]] | None:
+    """:func:`load_flat` of the block ``"\\n".join(lines)``, also returning the
+    0-based index of the first line of each key (a flat block's top-level keys,
+    which is what :mod:`wskit.markdown` reports lines for).
+
+    :param ascii_ok: the caller checked that the block is ASCII, holds no control
+        character but line feeds, no ``": "`` beyond one per non-empty line and
+        no ``" #"`` (:func:`block_precheck`); the per-value character tests are then
+        skipped (issue 8, B6).
+    :returns: ``(mapping, first line index per key)`` or None (not flat).
+    """
+    if not _usable():
+        return None
     out: dict[str, str] = {}
+    first: dict[str, int] = {}
     match = _LINE.fullmatch
-    bad = _BAD_VALUE.search
-    for line in block.split("\n"):
+    bad = _bad
+    resolvers = _LOADER.yaml_implicit_resolvers
+    for i, line in enumerate(lines):
         if not line:
             continue
         m = match(line)
         if m is None:
             return None
-        key, value = m.group(1), m.group(3).rstrip(" ")  # trailing blanks are not part of a plain scalar
-        if bad(value) or not _is_str(key) or not _is_str(value):
+        key = m[1]
+        value = m[3].rstrip(" ")  # trailing blanks are not part of a plain scalar
+        if (value[-1] == ":") if ascii_ok else bad(value):
             return None
+        # _is_str of key and value, inline: most first characters have no resolver
+        if resolvers.get(key[0]) and not _is_str(key):
+            return None
+        if resolvers.get(value[0]) and not _is_str(value):
+            return None
+        if key not in first:
+            first[key] = i
         out[key] = value
-    if not out or not _usable():
+    if not out:
         return None
-    return out
+    return out, first
+
+
+#: bytes a flat ASCII block may hold: printable ASCII and the line feed
+_ASCII_KEEP = bytes(range(0x20, 0x7F)) + b"\n"
+
+
+def block_precheck(block: bytes, lines: int) -> bool:
+    """True when the ASCII ``block`` (its bytes; ``lines`` non-empty lines) passes
+    every per-value character test of :func:`load_flat` at once, *provided* each
+    non-empty line matches the line pattern (which :func:`load_flat_lines`
+    still checks): no byte outside printable ASCII and ``\\n`` (a control
+    character is refused in a value and cannot appear in a key or after the
+    colon), exactly one ``": "`` per line (the one after the key: another is in
+    a value), no ``" #"`` (only a value can hold one). A value ending in ``:``
+    is still tested per value."""
+    return (not block.translate(None, _ASCII_KEEP) and block.count(b": ") == lines
+            and b" #" not in block)

@@ -439,7 +439,13 @@ def open_dir(
 def scan_fd(fd: int, shown: str, *, follow_links: bool = False) -> list[DirEntry]:
     """:func:`scan_dir`'s listing of the folder open as ``fd`` (absolute path
     ``shown``); the descriptor stays open."""
-    out: list[DirEntry] = []
+    return [DirEntry(*e) for e in scan_fd_tuples(fd, shown, follow_links=follow_links)]
+
+
+def scan_fd_tuples(fd: int, shown: str, *, follow_links: bool = False) -> list[tuple[str, str, str | None]]:
+    """:func:`scan_fd` as ``(name, type, link_target)`` tuples (issue 8, B6: a
+    thousand-entry skills folder built a thousand frozen dataclasses)."""
+    out: list[tuple[str, str, str | None]] = []
     with os.scandir(fd) as it:
         for entry in it:
             name = entry.name
@@ -448,16 +454,16 @@ def scan_fd(fd: int, shown: str, *, follow_links: bool = False) -> list[DirEntry
             try:
                 if entry.is_symlink():
                     if not follow_links:
-                        out.append(DirEntry(name, "link"))
+                        out.append((name, "link", None))
                         continue
                     full = os.path.join(shown, name)
                     try:
                         st = os.stat(full)
                     except OSError:
-                        out.append(DirEntry(name, "link"))
+                        out.append((name, "link", None))
                         continue
                     kind = _kind(st.st_mode)
-                    out.append(DirEntry(name, kind, os.path.realpath(full)))
+                    out.append((name, kind, os.path.realpath(full)))
                     continue
                 # the type from the directory entry itself (d_type): no stat per entry;
                 # file systems without d_type fall back to lstat inside is_dir/is_file
@@ -468,11 +474,15 @@ def scan_fd(fd: int, shown: str, *, follow_links: bool = False) -> list[DirEntry
                 else:
                     kind = "special"
             except OSError:
-                out.append(DirEntry(name, "special"))
+                out.append((name, "special", None))
                 continue
-            out.append(DirEntry(name, kind))
-    out.sort(key=lambda e: e.name)
+            out.append((name, kind, None))
+    out.sort(key=_first)
     return out
+
+
+def _first(e: tuple) -> str:
+    return e[0]
 
 
 def _kind(mode: int) -> str:
