@@ -14,7 +14,7 @@ from typing import Any
 
 from wskit import changes, safefs
 from wskit.kinds import ResourceKind
-from wskit.fdwalk import read_head_in
+from wskit.fdwalk import read_head_bytes_in
 from wskit.markdown import MAX_FRONTMATTER_BYTES, flat_head, frontmatter_of_head, read_frontmatter
 from wskit.markdown import _head_done as head_done
 from wskit.skillcheck import MAX_COMPATIBILITY as _MAX_COMPATIBILITY
@@ -256,18 +256,21 @@ def _load_one(
         else:
             # rel_dir passed those checks when its folder was opened, and the
             # listing hid secret names: <slug>/SKILL.md below the held folder
-            res = read_head_in(folder.fd, (slug, "SKILL.md"), f"{folder.shown_pre}{slug}/SKILL.md",
-                               done=head_done, max_bytes=MAX_FRONTMATTER_BYTES)
-            flat = flat_head(res)
-            if flat is None:
+            shown = f"{folder.shown_pre}{slug}/SKILL.md"
+            raw, size, complete = read_head_bytes_in(folder.fd, (slug, "SKILL.md"), shown,
+                                                     done=head_done, max_bytes=MAX_FRONTMATTER_BYTES)
+            flat = flat_head(raw, complete)
+            res = safefs.ReadResult(raw, size, complete, shown) if flat is None else None
+            if res is not None:
                 fm, res = frontmatter_of_head(res, MAX_FRONTMATTER_BYTES)
     except safefs.SafeFsError as err:
         if err.code == "not-found":
             return None, []  # a folder without SKILL.md is not a skill
         return None, [err.diagnostic(plugin=plugin)]
-    if limit is not None and res.size > limit:
+    res_size = size if flat is not None else res.size
+    if limit is not None and res_size > limit:
         return None, [_err(path, plugin, "too-large", None,
-                           f"admin skill file is {res.size} bytes, over the limit of {limit} bytes")]
+                           f"admin skill file is {res_size} bytes, over the limit of {limit} bytes")]
     bad = _UNSAFE_NAME.search(slug)
     if bad:
         # ':' is the namespace separator (a bare name holding it could never
@@ -281,7 +284,8 @@ def _load_one(
         skill = _clean_flat_skill(folder, slug, rel_dir, rel, *flat)
         if skill is not None:
             return skill, diags
-        fm, res = frontmatter_of_head(res, MAX_FRONTMATTER_BYTES)  # same bytes: cannot raise
+        fm, res = frontmatter_of_head(safefs.ReadResult(raw, size, complete, shown),
+                                      MAX_FRONTMATTER_BYTES)  # same bytes: cannot raise
     if link_target or res.link_target:
         diags.append(
             Diagnostic(level="info", code="followed-link", path=path, plugin=plugin,

@@ -165,6 +165,25 @@ def read_head_in(
 
     :raises SafeFsError: as ``read_head``.
     """
+    raw, size, complete = read_head_bytes_in(dir_fd, parts, shown, done=done, max_bytes=max_bytes,
+                                             chunk_size=chunk_size)
+    return safefs.ReadResult(raw, size, complete, shown, None)
+
+
+def read_head_bytes_in(
+    dir_fd: int,
+    parts: tuple[str, ...] | list[str],
+    shown: str,
+    *,
+    done,
+    max_bytes: int,
+    chunk_size: int = 256,
+) -> tuple[bytes, int, bool]:
+    """:func:`read_head_in` as ``(raw, size, complete)``, the fields of its
+    :class:`~wskit.safefs.ReadResult` (built by callers that need one).
+
+    :raises SafeFsError: as :func:`read_head_in`.
+    """
     try:
         dfd = dir_fd
         try:
@@ -182,4 +201,5 @@ def read_head_in(
         raise
     if changes.recording_active():
         changes.note(shown, False, st)
-    return safefs._read_head_fd(fd, st, shown, None, done, max_bytes, chunk_size)
+    raw, complete = safefs._read_head_raw(fd, st.st_size, done, max_bytes, chunk_size)
+    return raw, st.st_size, complete

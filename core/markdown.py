@@ -392,21 +392,22 @@ def read_frontmatter_in(
     return frontmatter_of_head(res, max_bytes)
 
 
-def flat_head(res: safefs.ReadResult) -> tuple[bytes, str, dict[str, str]] | None:
+def flat_head(raw: bytes, complete: bool) -> tuple[bytes, str, dict[str, str]] | None:
     """The common case of :func:`frontmatter_of_head`, without building its objects
     (issue 8, B6): a head that starts with ``---`` and a line feed, has no carriage
     return, is valid UTF-8, is closed by a ``---`` line and whose block is flat
     (:func:`wskit.flatyaml.load_flat_lines`).
 
+    :param raw, complete: the head's bytes and whether they are the whole file
+        (:class:`~wskit.safefs.ReadResult` ``res``'s ``raw`` and ``complete``).
     :returns: ``(raw, block, data)``: the bytes ``frontmatter_of_head(res)``
         keeps in its result (cut after the closing line unless the whole file was
         read) and its frontmatter's ``block`` and ``data``; or None for any other head (``frontmatter_of_head`` then
         answers, diagnostics and refusals included). Never raises.
     """
-    raw = res.raw
     if not raw.startswith(b"---\n"):
         return None
-    if not res.complete:
+    if not complete:
         end = _close_end(raw)
         if end is None:
             return None

@@ -375,18 +375,26 @@ def _read_head_fd(
     done: Callable[[bytes], bool], max_bytes: int, chunk_size: int,
 ) -> ReadResult:
     """:func:`read_head`'s reads on the open ``fd`` (``st``: its ``fstat``); closes ``fd``."""
+    raw, complete = _read_head_raw(fd, st.st_size, done, max_bytes, chunk_size)
+    return ReadResult(raw, st.st_size, complete, shown, target)
+
+
+def _read_head_raw(
+    fd: int, size: int, done: Callable[[bytes], bool], max_bytes: int, chunk_size: int
+) -> tuple[bytes, bool]:
+    """The reads of :func:`_read_head_fd` (``size``: the ``fstat`` size): ``(head, complete)``; closes ``fd``."""
     try:
-        buf = bytearray()
+        buf = b""
         step = chunk_size
         while len(buf) < max_bytes:
             chunk = os.read(fd, min(step, max_bytes - len(buf)))
             if not chunk:
-                return ReadResult(bytes(buf), st.st_size, True, shown, target)
+                return buf, True
             buf += chunk
-            if done(bytes(buf)):
+            if done(buf):
                 break
             step = max(_MIN_HEAD_STEP, len(buf) >> 3)
-        return ReadResult(bytes(buf), st.st_size, len(buf) >= st.st_size, shown, target)
+        return buf, len(buf) >= size
     finally:
         os.close(fd)
 

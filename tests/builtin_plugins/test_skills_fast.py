@@ -157,7 +157,7 @@ def test_fast_discovery_equals_the_old_loader_on_random_trees(tmp_path_factory, 
 def test_flat_head_equals_frontmatter_of_head(raw):
     for complete in (True, False):
         res = safefs.ReadResult(raw, len(raw) + (0 if complete else 100), complete, "/x/SKILL.md")
-        fast = markdown.flat_head(res)
+        fast = markdown.flat_head(res.raw, res.complete)
         if fast is None:
             continue
         fm, res2 = markdown.frontmatter_of_head(res, markdown.MAX_FRONTMATTER_BYTES)
