@@ -81,7 +81,7 @@ def _load_folder(
     :func:`wskit.safefs.scan_dir` lists it). Without ``follow_links`` each file is
     opened relative to ``fd`` (issue 8, B6: two ``openat`` per skill instead of one
     per path component from the base); a followed link is resolved from its path."""
-    folder = _Folder(source, None if source.follow_links else fd, _prefix(shown_dir))
+    folder = _Folder(source, None if source.follow_links else fd, _prefix(shown_dir), rel_dir)
     names = source.names
     for name, kind, link_target in safefs.scan_fd_tuples(fd, shown_dir, follow_links=source.follow_links):
         if kind == "link":
@@ -110,9 +110,9 @@ class _Folder:
     (None in follow mode) and the prefix of the paths shown for its files."""
 
     __slots__ = ("source", "base", "base_pre", "plugin", "scope", "follow", "limit", "trusted", "fd",
-                 "shown_pre", "key")
+                 "shown_pre", "key", "drive")
 
-    def __init__(self, source: ResourceSource, fd: int | None, shown_pre: str) -> None:
+    def __init__(self, source: ResourceSource, fd: int | None, shown_pre: str, rel_dir: str) -> None:
         self.source = source
         self.base = source.base
         self.base_pre = _prefix(source.base)
@@ -124,6 +124,9 @@ class _Folder:
         self.fd = fd
         self.shown_pre = shown_pre
         self.key = (source.scope.value, source.base, source.plugin)
+        # whether safefs.split_relative refuses "<rel_dir>/<slug>/SKILL.md" as absolute-looking
+        # ("c:…", "x://…"): decided by the folder part alone unless that part is empty
+        self.drive = None if rel_dir in ("", ".") else safefs._DRIVE_OR_URL.match(f"{rel_dir}/x/SKILL.md") is not None
 
 
 def _join(a: str, b: str) -> str:
@@ -250,7 +253,8 @@ def _load_one(
     limit = folder.limit
     flat = None
     try:
-        if folder.fd is None or "\\" in slug or safefs._DRIVE_OR_URL.match(rel):
+        drive = folder.drive
+        if folder.fd is None or "\\" in slug or (safefs._DRIVE_OR_URL.match(rel) if drive is None else drive):
             # no held folder, or a name the path checks of read_frontmatter refuse
             fm, res = read_frontmatter(base, rel, follow_links=folder.follow)
         else:

@@ -286,11 +286,11 @@ def _open_in(
         pre = os.stat(name, dir_fd=dfd, follow_symlinks=follow_links)
     except OSError as err:
         raise _oserror(err, shown, final=True) from None
-    if stat.S_ISLNK(pre.st_mode):
-        raise SafeFsError("symlink", shown, "refusing to follow a symbolic link")
-    if stat.S_ISDIR(pre.st_mode):
-        raise SafeFsError("not-a-file", shown, "is a folder, not a file")
     if not stat.S_ISREG(pre.st_mode):
+        if stat.S_ISLNK(pre.st_mode):
+            raise SafeFsError("symlink", shown, "refusing to follow a symbolic link")
+        if stat.S_ISDIR(pre.st_mode):
+            raise SafeFsError("not-a-file", shown, "is a folder, not a file")
         raise SafeFsError("special-file", shown, "refusing a FIFO, socket or device node")
     flags = _O_BASE | _O_NONBLOCK | (0 if follow_links else _O_NOFOLLOW)
     try:
