@@ -368,6 +368,11 @@ def note(path: str, follow: bool = False, st: os.stat_result | None = None) -> N
         deps.note(path, follow, st)
 
 
+def reuse_offered() -> bool:
+    """True inside a :func:`reusing` block (else :func:`reuse` and :func:`remember` do nothing)."""
+    return _REUSE.get() is not None
+
+
 def recording_active() -> bool:
     """True inside a :func:`recording` block."""
     return bool(_ACTIVE.get())

@@ -179,3 +179,68 @@ def read_file_at(dir_fd: int, name: str, shown: str, max_bytes: int | None) -> s
         changes.note(shown, False, st)
     raw = b"".join(chunks)
     return safefs.ReadResult(raw=raw, size=len(raw), complete=True, path=shown, link_target=None)
+
+def read_head_in(
+    dir_fd: int,
+    parts: tuple[str, ...] | list[str],
+    shown: str,
+    *,
+    done,
+    max_bytes: int,
+    chunk_size: int = 256,
+) -> safefs.ReadResult:
+    """:func:`wskit.safefs.read_head` of ``parts`` (already-validated names: no
+    ``/``, ``..``, NUL or secret name) below the open folder ``dir_fd``, without
+    following links (issue 8, B6: a loader holding its folder's descriptor opens
+    ``<slug>/SKILL.md`` with two ``openat`` calls instead of one per component
+    from the base).
+
+    Same refusals, reads and change notes as ``read_head(..., follow_links=False)``
+    of the same file: every folder in ``parts[:-1]`` is opened with
+    ``O_DIRECTORY | O_NOFOLLOW`` (a link: ``symlink``); the file goes through
+    :func:`wskit.safefs._open_in` (``stat`` before opening, ``O_NONBLOCK |
+    O_NOFOLLOW``, ``fstat`` after: no FIFO, device, folder, link or hard-linked
+    file). ``shown`` (the absolute path of the file) is noted to active
+    :mod:`wskit.changes` recordings with the file's ``fstat`` signature, or
+    without one when refused. ``dir_fd`` stays open.
+
+    :raises SafeFsError: as ``read_head``.
+    """
+    raw, size, complete = read_head_bytes_in(dir_fd, parts, shown, done=done, max_bytes=max_bytes,
+                                             chunk_size=chunk_size)
+    return safefs.ReadResult(raw, size, complete, shown, None)
+
+
+def read_head_bytes_in(
+    dir_fd: int,
+    parts: tuple[str, ...] | list[str],
+    shown: str,
+    *,
+    done,
+    max_bytes: int,
+    chunk_size: int = 256,
+) -> tuple[bytes, int, bool]:
+    """:func:`read_head_in` as ``(raw, size, complete)``, the fields of its
+    :class:`~wskit.safefs.ReadResult` (built by callers that need one).
+
+    :raises SafeFsError: as :func:`read_head_in`.
+    """
+    try:
+        dfd = dir_fd
+        try:
+            for name in parts[:-1]:
+                nfd = open_child(dfd, name, shown)
+                if dfd != dir_fd:
+                    os.close(dfd)
+                dfd = nfd
+            fd, st, _ = safefs._open_in(dfd, parts[-1], shown, False)
+        finally:
+            if dfd != dir_fd:
+                os.close(dfd)
+    except SafeFsError:
+        changes.note(shown, False)
+        raise
+    if changes.recording_active():
+        changes.note(shown, False, st)
+    raw, complete = safefs._read_head_raw(fd, st.st_size, done, max_bytes, chunk_size)
+    return raw, st.st_size, complete

@@ -21,7 +21,11 @@ What is accepted (everything else returns ``None``):
   treats as a line break or refuses as non-printable;
 - the value resolves to ``str`` under the same implicit resolvers PyYAML uses
   (so ``true``, ``1.0``, ``2024-01-01``, ``~`` fall back to the full loader);
-- the block is not empty.
+- the block is not empty;
+- a key may instead stand alone (``paths:``) and hold a block sequence of
+  strings on the lines below, all at one indent: plain items as above, or
+  quoted items without escapes (``"src/**"``, ``'a b'``), as rule files write
+  their ``paths`` (issue 8, B1).
 
 A repeated key keeps the last value in the first key's position, as PyYAML's
 ``construct_mapping`` does. There are no aliases, anchors, tags, flow
@@ -43,13 +47,33 @@ _LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]{0,127}):( +)([^\s\-?:,\[\]{}#&*!|>'
 _BAD_VALUE = re.compile(
     r": |:$| #|[^\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
 )
+_BAD_CHAR = re.compile(r"[^\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+
+
+def _bad(value: str) -> bool:
+    """``_BAD_VALUE.search(value) is not None`` for a value without ``"\\n"`` (a
+    line's), with substring tests: the alternation was tried at every position
+    (issue 8, B6). An ASCII text holds a refused character exactly when it is
+    not printable (``\\x00-\\x1f``, ``\\x7f``)."""
+    if ": " in value or " #" in value or value.endswith(":"):
+        return True
+    if value.isascii():
+        return not value.isprintable()
+    return _BAD_CHAR.search(value) is not None
 _STR_TAG = "tag:yaml.org,2002:str"
 _LOADER = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
 
 
+#: ``key:`` alone on its line (the head of a block sequence)
+_SEQ_HEAD = re.compile(r"([A-Za-z_][A-Za-z0-9_-]{0,127}): *")
+#: one sequence item: ``<indent>- value`` (plain as above, or quoted without escapes)
+_ITEM = re.compile(r"( *)- +(?:\"([^\"\\]*)\"|'([^']*)'|([^\s\-?:,\[\]{}#&*!|>'\"%@`].*?)) *")
+_SEQ_TAG = "tag:yaml.org,2002:seq"
+
+
 def _usable() -> bool:
-    """The fast path is only equal to the loader while ``str`` is constructed
-    by PyYAML's own ``construct_yaml_str`` (no one re-registered it)."""
+    """The fast path is only equal to the loader while ``str`` and sequences are
+    constructed by PyYAML's own constructors (no one re-registered them)."""
     ctor = _LOADER.yaml_constructors.get(_STR_TAG)
     seq = _LOADER.yaml_constructors.get(_SEQ_TAG)
     return ctor is yaml.constructor.SafeConstructor.construct_yaml_str and \
@@ -63,48 +87,58 @@ def _is_str(value: str) -> bool:
     return True
 
 
-#: ``key:`` alone on its line (the head of a block sequence)
-_SEQ_HEAD = re.compile(r"([A-Za-z_][A-Za-z0-9_-]{0,127}): *")
-#: one sequence item: ``<indent>- value`` (plain as above, or quoted without escapes)
-_ITEM = re.compile(r"( *)- +(?:\"([^\"\\]*)\"|'([^']*)'|([^\s\-?:,\[\]{}#&*!|>'\"%@`].*?)) *")
-_NONPRINTABLE = re.compile(
-    r"[^\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
-_SEQ_TAG = "tag:yaml.org,2002:seq"
-
-
 def load_flat(block: str) -> dict[str, str | list[str]] | None:
-    """Parse ``block`` when it is flat ``key: plain string`` YAML, where a key may
-    also hold a block sequence of such strings (``paths:`` then ``  - "src/**"``
-    lines: plain items, or quoted ones without escapes), as rule files write it.
+    """Parse ``block`` when it is flat ``key: plain string`` YAML (a key may hold a
+    block sequence of such strings: ``paths:`` then ``  - "src/**"`` lines).
 
     :param block: the text between the ``---`` lines (LF line ends).
     :returns: the mapping ``yaml.load(block, Loader=CSafeLoader)`` returns, or
         ``None`` when the block is not of the accepted shape (then nothing is
         known about it: use the full loader).
     """
+    got = load_flat_lines(block.split("\n"))
+    return None if got is None else got[0]
+
+
+def load_flat_lines(lines: list[str], ascii_ok: bool = False
+                    ) -> tuple[dict[str, str | list[str]], dict[str, int]] | None:
+    """:func:`load_flat` of the block ``"\\n".join(lines)``, also returning the
+    0-based index of the first line of each key (a flat block's top-level keys,
+    which is what :mod:`wskit.markdown` reports lines for).
+
+    :param ascii_ok: the caller checked that the block is ASCII, holds no control
+        character but line feeds, no ``": "`` beyond one per non-empty line and
+        no ``" #"`` (:func:`block_precheck`); the per-value character tests are then
+        skipped (issue 8, B6).
+    :returns: ``(mapping, first line index per key)`` or None (not flat).
+    """
+    if not _usable():
+        return None
     out: dict[str, str | list[str]] = {}
+    first: dict[str, int] = {}
     match = _LINE.fullmatch
-    bad = _BAD_VALUE.search
+    bad = _bad
+    resolvers = _LOADER.yaml_implicit_resolvers
     seq: list[str] | None = None  # the sequence being read, and its items' indent
     indent = -1
-    for line in block.split("\n"):
+    for i, line in enumerate(lines):
         if not line:
             continue
         if seq is not None:
             item = _ITEM.fullmatch(line)
             if item is not None:
                 if indent < 0:
-                    indent = len(item.group(1))
-                elif len(item.group(1)) != indent:
+                    indent = len(item[1])
+                elif len(item[1]) != indent:
                     return None
-                dq, sq, plain = item.group(2), item.group(3), item.group(4)
+                dq, sq, plain = item[2], item[3], item[4]
                 if plain is not None:
                     if bad(plain) or not _is_str(plain):
                         return None
                     seq.append(plain)
                 else:
                     text = dq if dq is not None else sq
-                    if _NONPRINTABLE.search(text):
+                    if _BAD_CHAR.search(text):
                         return None
                     seq.append(text)
                 continue
@@ -114,17 +148,46 @@ def load_flat(block: str) -> dict[str, str | list[str]] | None:
         m = match(line)
         if m is None:
             head = _SEQ_HEAD.fullmatch(line)
-            if head is None or not _is_str(head.group(1)):
+            if head is None or not _is_str(head[1]):
                 return None
+            if ascii_ok:  # block_precheck counted ": " per line, which a sequence breaks
+                return load_flat_lines(lines, False)
             seq, indent = [], -1
-            out[head.group(1)] = seq
+            if head[1] not in first:
+                first[head[1]] = i
+            out[head[1]] = seq
             continue
-        key, value = m.group(1), m.group(3).rstrip(" ")  # trailing blanks are not part of a plain scalar
-        if bad(value) or not _is_str(key) or not _is_str(value):
+        key = m[1]
+        value = m[3].rstrip(" ")  # trailing blanks are not part of a plain scalar
+        if (value[-1] == ":") if ascii_ok else bad(value):
             return None
+        # _is_str of key and value, inline: most first characters have no resolver
+        if resolvers.get(key[0]) and not _is_str(key):
+            return None
+        if resolvers.get(value[0]) and not _is_str(value):
+            return None
+        if key not in first:
+            first[key] = i
         out[key] = value
     if seq is not None and indent < 0:
         return None
-    if not out or not _usable():
+    if not out:
         return None
-    return out
+    return out, first
+
+
+#: bytes a flat ASCII block may hold: printable ASCII and the line feed
+_ASCII_KEEP = bytes(range(0x20, 0x7F)) + b"\n"
+
+
+def block_precheck(block: bytes, lines: int) -> bool:
+    """True when the ASCII ``block`` (its bytes; ``lines`` non-empty lines) passes
+    every per-value character test of :func:`load_flat` at once, *provided* each
+    non-empty line matches the line pattern (which :func:`load_flat_lines`
+    still checks): no byte outside printable ASCII and ``\\n`` (a control
+    character is refused in a value and cannot appear in a key or after the
+    colon), exactly one ``": "`` per line (the one after the key: another is in
+    a value), no ``" #"`` (only a value can hold one). A value ending in ``:``
+    is still tested per value."""
+    return (not block.translate(None, _ASCII_KEEP) and block.count(b": ") == lines
+            and b" #" not in block)

@@ -25,7 +25,8 @@ from typing import Any
 import yaml
 
 from . import safefs
-from .flatyaml import load_flat
+from .fdwalk import read_head_in
+from .flatyaml import block_precheck, load_flat, load_flat_lines
 from .models import Diagnostic
 
 #: Largest frontmatter block read during discovery, in bytes.
@@ -35,7 +36,44 @@ MAX_DEPTH = 32
 
 _OPEN = re.compile(r"---[ \t]*\n")
 _CLOSE = re.compile(r"^---[ \t]*$", re.M)
-_CLOSE_BYTES = re.compile(rb"(\r\n|\r|\n)---[ \t]*(\r\n|\r|\n)")
+#: the closing ``---`` line of a head in bytes, any line end: what follows its ``---``
+_CLOSE_TAIL = re.compile(rb"[ \t]*(?:\r\n|\r|\n)")
+_TEXT_CLOSE_TAIL = re.compile(r"[ \t]*(?=\n|\Z)")
+
+
+def _close_end(h: bytes, pos: int = 3) -> int | None:
+    """``end()`` of ``re.search(rb"(\\r\\n|\\r|\\n)---[ \\t]*(\\r\\n|\\r|\\n)", h, pos)``,
+    or None: the first ``---`` line after ``pos``, with any line ends.
+
+    Found with ``bytes.find`` of ``---`` instead: that regular expression has no
+    literal prefix, so the engine tried it at every position (≈ 9 µs for a 288-byte
+    head, twice per skill; issue 8, B6). The match ends where the ``---`` line's
+    blanks and line end end, whichever line-end character starts it, so only the
+    ``---`` (a line end just before it, at ``pos`` or later) has to be found.
+    """
+    find = h.find
+    q = find(b"---", pos + 1)
+    while q >= 0:
+        if h[q - 1] in b"\r\n":
+            m = _CLOSE_TAIL.match(h, q + 3)
+            if m is not None:
+                return m.end()
+        q = find(b"---", q + 1)
+    return None
+
+
+def _close_line(text: str, start: int) -> tuple[int, int] | None:
+    """``(m.start(), m.end())`` of ``_CLOSE.search(text, start)`` (a ``---`` line,
+    LF line ends) with ``str.find`` (issue 8, B6: no literal prefix, see :func:`_close_end`)."""
+    find = text.find
+    q = find("---", start)
+    while q >= 0:
+        if q == 0 or text[q - 1] == "\n":
+            m = _TEXT_CLOSE_TAIL.match(text, q + 3)
+            if m is not None:
+                return q, m.end()
+        q = find("---", q + 1)
+    return None
 _TOP_KEY = re.compile(r"^([A-Za-z0-9_-]+)\s*:")
 # the value starts at a non-space: with "\s+(.*" both parts could take the same
 # blanks, and a 64 KiB line of blanks took seconds to fail (quadratic backtracking)
@@ -205,7 +243,7 @@ def parse_frontmatter(text: str, path: str | None = None) -> Frontmatter:
     if not _OPEN.match(text) and text.rstrip(" \t") != "---":
         return Frontmatter(present=False, body=text)
     start = text.index("\n") + 1 if "\n" in text else len(text)
-    m = _CLOSE.search(text, start)
+    m = _close_line(text, start)
     if m is None:
         return Frontmatter(
             present=True,
@@ -220,10 +258,16 @@ def parse_frontmatter(text: str, path: str | None = None) -> Frontmatter:
                 )
             ],
         )
-    block = text[start : m.start()]
-    body = text[m.end() + 1 :] if m.end() < len(text) else ""
+    block = text[start : m[0]]
+    body = text[m[1] + 1 :] if m[1] < len(text) else ""
+    lines = block.split("\n")
+    flat = load_flat_lines(lines)
+    if flat is not None:
+        # a flat block's keys are its top-level keys, the same _TOP_KEY finds (issue 8, B6)
+        return Frontmatter(present=True, data=flat[0], body=body, block=block,
+                           key_lines={k: i + 2 for k, i in flat[1].items()})
     fm = Frontmatter(present=True, body=body, block=block)
-    for i, line in enumerate(block.split("\n")):
+    for i, line in enumerate(lines):
         km = _TOP_KEY.match(line)
         if km and km.group(1) not in fm.key_lines:
             fm.key_lines[km.group(1)] = i + 2
@@ -311,7 +355,7 @@ def _head_done(head: bytes) -> bool:
         return False
     if not h.startswith(b"---"):
         return True
-    return _CLOSE_BYTES.search(h, 3) is not None
+    return _close_end(h) is not None
 
 
 def read_frontmatter(
@@ -331,21 +375,84 @@ def read_frontmatter(
         within ``max_bytes``.
     """
     res = safefs.read_head(base, rel, done=_head_done, max_bytes=max_bytes, follow_links=follow_links)
+    return frontmatter_of_head(res, max_bytes)
+
+
+def read_frontmatter_in(
+    dir_fd: int, parts: tuple[str, ...], shown: str, *, max_bytes: int = MAX_FRONTMATTER_BYTES
+) -> tuple[Frontmatter, safefs.ReadResult]:
+    """:func:`read_frontmatter` of ``parts`` below the open folder ``dir_fd``
+    (no links followed), read by :func:`wskit.fdwalk.read_head_in`: the same
+    bytes, result and refusals as ``read_frontmatter(base, rel)`` of the file
+    ``shown`` (issue 8, B6).
+
+    :raises wskit.safefs.SafeFsError: as :func:`read_frontmatter`.
+    """
+    res = read_head_in(dir_fd, parts, shown, done=_head_done, max_bytes=max_bytes)
+    return frontmatter_of_head(res, max_bytes)
+
+
+def flat_head(raw: bytes, complete: bool) -> tuple[bytes, str, dict[str, str]] | None:
+    """The common case of :func:`frontmatter_of_head`, without building its objects
+    (issue 8, B6): a head that starts with ``---`` and a line feed, has no carriage
+    return, is valid UTF-8, is closed by a ``---`` line and whose block is flat
+    (:func:`wskit.flatyaml.load_flat_lines`).
+
+    :param raw, complete: the head's bytes and whether they are the whole file
+        (:class:`~wskit.safefs.ReadResult` ``res``'s ``raw`` and ``complete``).
+    :returns: ``(raw, block, data)``: the bytes ``frontmatter_of_head(res)``
+        keeps in its result (cut after the closing line unless the whole file was
+        read) and its frontmatter's ``block`` and ``data``; or None for any other head (``frontmatter_of_head`` then
+        answers, diagnostics and refusals included). Never raises.
+    """
+    if not raw.startswith(b"---\n"):
+        return None
+    if not complete:
+        end = _close_end(raw)
+        if end is None:
+            return None
+        raw = raw[:end]
+    if b"\r" in raw:
+        return None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    m = _close_line(text, 4)
+    if m is None:
+        return None
+    block = text[4 : m[0]]
+    lines = block.split("\n")
+    # an ASCII text's characters are its bytes: the per-value tests on the block at once
+    ascii_ok = text.isascii() and block_precheck(raw[4 : m[0]], len(lines) - lines.count(""))
+    flat = load_flat_lines(lines, ascii_ok)
+    if flat is None:
+        return None
+    return raw, block, flat[0]
+
+
+def frontmatter_of_head(res: safefs.ReadResult, max_bytes: int) -> tuple[Frontmatter, safefs.ReadResult]:
+    """Parse the head :func:`wskit.safefs.read_head` read with :func:`_head_done`
+    (the second half of :func:`read_frontmatter`).
+
+    :returns: as :func:`read_frontmatter`.
+    :raises wskit.safefs.SafeFsError: ``frontmatter-too-large``, ``invalid-utf8``.
+    """
     raw = res.raw
     h0 = raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw
     if not h0.startswith(b"---"):
         return Frontmatter(present=False), res
     if not res.complete:
         h = raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw
-        m = _CLOSE_BYTES.search(h, 3) if h.startswith(b"---") else None
-        if h.startswith(b"---") and m is None:
+        end = _close_end(h) if h.startswith(b"---") else None
+        if h.startswith(b"---") and end is None:
             raise safefs.SafeFsError(
                 "frontmatter-too-large",
                 res.path,
                 f"no closing '---' within the first {max_bytes} bytes",
             )
-        if m is not None:
-            cut = m.end() + (len(raw) - len(h))
+        if end is not None:
+            cut = end + (len(raw) - len(h))
             raw = raw[:cut]
             res = safefs.ReadResult(raw, res.size, False, res.path, res.link_target)
     text = safefs.decode_text(raw, res.path)

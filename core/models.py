@@ -69,6 +69,60 @@ class Frozen(BaseModel):
 #: canonical ``__pydantic_fields_set__`` per distinct set of field names (few: one per
 #: model shape), see :meth:`Frozen.model_post_init`
 _FIELDS_SETS: dict[frozenset[str], set[str]] = {}
+#: per class accepted by :func:`construct_valid`: its field names in declaration order
+_CONSTRUCTIBLE: dict[type, tuple[str, ...]] = {}
+
+
+def construct_valid(cls: type[Frozen], values: dict[str, Any], unset: frozenset[str] = frozenset()) -> Any:
+    """An instance of the :class:`Frozen` model ``cls`` holding ``values`` as given,
+    without validation (issue 8, B6: validating a :class:`~wskit.resources.skill.Skill`
+    and its :class:`Provenance` was ~18 µs of the ~40 µs a skill may take).
+
+    The caller guarantees what validation would otherwise check: ``values`` holds
+    every field of ``cls``, in declaration order, each already exactly the value
+    validating it would store (a ``str`` for ``str``, a ``Scope`` member for
+    :class:`Scope`, a ``tuple`` of ``str`` for ``tuple[str, ...]``, a fresh ``dict``
+    with ``str`` keys for ``dict[str, Any]``, a model instance for a model field).
+    ``unset`` names the fields that hold their default and were not passed
+    (``model_fields_set`` leaves them out). The result then equals
+    ``cls(**{k: v for k, v in values.items() if k not in unset})``: same
+    ``__dict__``, same fields set (the shared set :meth:`Frozen.model_post_init`
+    uses), no extra or private values. ``model_construct`` does the same in general and is slower
+    than validating (defaults, aliases, a Python loop per field).
+
+    :raises TypeError: for a class with private attributes, extra fields allowed,
+        a ``model_post_init`` of its own, or ``values`` whose keys are not exactly
+        its fields in order (checked by key order, not by value).
+    """
+    names = _CONSTRUCTIBLE.get(cls)
+    if names is None:
+        if (cls.__private_attributes__ or cls.model_config.get("extra") != "forbid"
+                or cls.model_post_init is not Frozen.model_post_init or not cls.model_config.get("frozen")):
+            raise TypeError(f"{cls.__name__} cannot be built by construct_valid")
+        names = _CONSTRUCTIBLE.setdefault(cls, tuple(cls.model_fields))
+    if len(values) != len(names) or tuple(values) != names:
+        raise TypeError(f"construct_valid({cls.__name__}) needs exactly its fields, in order")
+    obj = cls.__new__(cls)
+    _setattr(obj, "__dict__", values)
+    _setattr(obj, "__pydantic_fields_set__", _fields_set(cls, names, unset))
+    _setattr(obj, "__pydantic_extra__", None)
+    _setattr(obj, "__pydantic_private__", None)
+    return obj
+
+
+_setattr = object.__setattr__
+
+
+def _fields_set(cls: type, names: tuple[str, ...], unset: frozenset[str]) -> set[str]:
+    shared = _SETS.get((cls, unset))
+    if shared is None:
+        key = frozenset(names) - unset
+        shared = _FIELDS_SETS.setdefault(key, set(key))
+        _SETS[(cls, unset)] = shared
+    return shared
+
+
+_SETS: dict[tuple[type, frozenset[str]], set[str]] = {}
 
 
 class Provenance(Frozen):
@@ -231,8 +285,17 @@ class ResourceSource(Frozen):
 
 
 def sha256_hex(data: bytes) -> str:
-    """Hex SHA-256 of ``data``."""
-    return hashlib.sha256(data).hexdigest()
+    """Hex SHA-256 of ``data``.
+
+    Copies a ready hasher instead of constructing one: construction looks the
+    digest up by name in OpenSSL each time (a third of hashing a 300-byte
+    frontmatter; issue 8, B6)."""
+    h = _SHA256.copy()
+    h.update(data)
+    return h.hexdigest()
+
+
+_SHA256 = hashlib.sha256()
 
 
 def display_path(path: str | Path, relative_to: str | Path) -> str:

@@ -263,23 +263,40 @@ def _open_file_at(
             link_target = real
     dfd = _open_dir_chain(base, parts[:-1], shown, follow_links)
     try:
-        try:
-            pre = os.stat(parts[-1], dir_fd=dfd, follow_symlinks=follow_links)
-        except OSError as err:
-            raise _oserror(err, shown, final=True) from None
+        fd, st, link_target = _open_in(dfd, parts[-1], shown, follow_links, base, link_target)
+    finally:
+        os.close(dfd)
+    return fd, st, shown, link_target
+
+
+def _open_in(
+    dfd: int, name: str, shown: str, follow_links: bool, base: str = "", link_target: str | None = None
+) -> tuple[int, os.stat_result, str | None]:
+    """Open the regular file ``name`` inside the folder ``dfd``: ``stat`` first (no
+    FIFO, device or folder is ever opened), ``O_NONBLOCK`` (and ``O_NOFOLLOW``
+    unless ``follow_links``), then ``fstat``: the same file, still regular, one link.
+    ``link_target`` (follow mode: ``realpath`` of ``shown`` when it differs) is
+    re-read from the open descriptor and must not be a secret under ``base``.
+
+    :returns: ``(fd, fstat result, link target)``; the caller closes ``fd``.
+    :raises SafeFsError: ``symlink``, ``not-a-file``, ``special-file``, ``hardlink``,
+        ``not-found``, ``io-error``, naming ``shown``.
+    """
+    try:
+        pre = os.stat(name, dir_fd=dfd, follow_symlinks=follow_links)
+    except OSError as err:
+        raise _oserror(err, shown, final=True) from None
+    if not stat.S_ISREG(pre.st_mode):
         if stat.S_ISLNK(pre.st_mode):
             raise SafeFsError("symlink", shown, "refusing to follow a symbolic link")
         if stat.S_ISDIR(pre.st_mode):
             raise SafeFsError("not-a-file", shown, "is a folder, not a file")
-        if not stat.S_ISREG(pre.st_mode):
-            raise SafeFsError("special-file", shown, "refusing a FIFO, socket or device node")
-        flags = _O_BASE | _O_NONBLOCK | (0 if follow_links else _O_NOFOLLOW)
-        try:
-            fd = os.open(parts[-1], flags, dir_fd=dfd)
-        except OSError as err:
-            raise _oserror(err, shown, final=True) from None
-    finally:
-        os.close(dfd)
+        raise SafeFsError("special-file", shown, "refusing a FIFO, socket or device node")
+    flags = _O_BASE | _O_NONBLOCK | (0 if follow_links else _O_NOFOLLOW)
+    try:
+        fd = os.open(name, flags, dir_fd=dfd)
+    except OSError as err:
+        raise _oserror(err, shown, final=True) from None
     try:
         if link_target is not None:
             link_target = _opened_path(fd, link_target)
@@ -292,7 +309,7 @@ def _open_file_at(
     except BaseException:
         os.close(fd)
         raise
-    return fd, st, shown, link_target
+    return fd, st, link_target
 
 
 def read_bytes(
@@ -350,18 +367,34 @@ def read_head(
     :raises SafeFsError: as :func:`read_bytes`.
     """
     fd, st, shown, target = _open_file(str(base), rel, follow_links)
+    return _read_head_fd(fd, st, shown, target, done, max_bytes, chunk_size)
+
+
+def _read_head_fd(
+    fd: int, st: os.stat_result, shown: str, target: str | None,
+    done: Callable[[bytes], bool], max_bytes: int, chunk_size: int,
+) -> ReadResult:
+    """:func:`read_head`'s reads on the open ``fd`` (``st``: its ``fstat``); closes ``fd``."""
+    raw, complete = _read_head_raw(fd, st.st_size, done, max_bytes, chunk_size)
+    return ReadResult(raw, st.st_size, complete, shown, target)
+
+
+def _read_head_raw(
+    fd: int, size: int, done: Callable[[bytes], bool], max_bytes: int, chunk_size: int
+) -> tuple[bytes, bool]:
+    """The reads of :func:`_read_head_fd` (``size``: the ``fstat`` size): ``(head, complete)``; closes ``fd``."""
     try:
-        buf = bytearray()
+        buf = b""
         step = chunk_size
         while len(buf) < max_bytes:
             chunk = os.read(fd, min(step, max_bytes - len(buf)))
             if not chunk:
-                return ReadResult(bytes(buf), st.st_size, True, shown, target)
+                return buf, True
             buf += chunk
-            if done(bytes(buf)):
+            if done(buf):
                 break
             step = max(_MIN_HEAD_STEP, len(buf) >> 3)
-        return ReadResult(bytes(buf), st.st_size, len(buf) >= st.st_size, shown, target)
+        return buf, len(buf) >= size
     finally:
         os.close(fd)
 
@@ -377,6 +410,24 @@ def scan_dir(
 
     :raises SafeFsError: when the folder itself is refused or missing.
     """
+    fd, shown = open_dir(base, rel, follow_links=follow_links)
+    try:
+        return scan_fd(fd, shown, follow_links=follow_links)
+    finally:
+        os.close(fd)
+
+
+def open_dir(
+    base: str | Path, rel: str | PurePosixPath | None = None, *, follow_links: bool = False
+) -> tuple[int, str]:
+    """Open the folder ``base/rel`` as :func:`scan_dir` does (every component of
+    ``rel`` without following links unless ``follow_links``; noted to active
+    :mod:`wskit.changes` recordings with its ``fstat`` signature, or without one
+    when refused).
+
+    :returns: ``(descriptor, absolute path shown in errors)``; the caller closes it.
+    :raises SafeFsError: when the folder is refused or missing.
+    """
     parts = split_relative(rel) if rel not in (None, "", ".") else []
     shown = os.path.join(str(base), *parts)
     try:
@@ -385,44 +436,61 @@ def scan_dir(
         changes.note(shown, follow_links)
         raise
     if changes.recording_active():
-        changes.note(shown, follow_links, os.fstat(fd))
-    out: list[DirEntry] = []
-    try:
-        with os.scandir(fd) as it:
-            for entry in it:
-                name = entry.name
-                if is_secret_name(name):
-                    continue
-                try:
-                    if entry.is_symlink():
-                        if not follow_links:
-                            out.append(DirEntry(name, "link"))
-                            continue
-                        full = os.path.join(shown, name)
-                        try:
-                            st = os.stat(full)
-                        except OSError:
-                            out.append(DirEntry(name, "link"))
-                            continue
-                        kind = _kind(st.st_mode)
-                        out.append(DirEntry(name, kind, os.path.realpath(full)))
+        try:
+            changes.note(shown, follow_links, os.fstat(fd))
+        except BaseException:
+            os.close(fd)
+            raise
+    return fd, shown
+
+
+def scan_fd(fd: int, shown: str, *, follow_links: bool = False) -> list[DirEntry]:
+    """:func:`scan_dir`'s listing of the folder open as ``fd`` (absolute path
+    ``shown``); the descriptor stays open."""
+    return [DirEntry(*e) for e in scan_fd_tuples(fd, shown, follow_links=follow_links)]
+
+
+def scan_fd_tuples(fd: int, shown: str, *, follow_links: bool = False) -> list[tuple[str, str, str | None]]:
+    """:func:`scan_fd` as ``(name, type, link_target)`` tuples (issue 8, B6: a
+    thousand-entry skills folder built a thousand frozen dataclasses)."""
+    out: list[tuple[str, str, str | None]] = []
+    with os.scandir(fd) as it:
+        for entry in it:
+            name = entry.name
+            if is_secret_name(name):
+                continue
+            try:
+                if entry.is_symlink():
+                    if not follow_links:
+                        out.append((name, "link", None))
                         continue
-                    # the type from the directory entry itself (d_type): no stat per entry;
-                    # file systems without d_type fall back to lstat inside is_dir/is_file
-                    if entry.is_dir(follow_symlinks=False):
-                        kind = "dir"
-                    elif entry.is_file(follow_symlinks=False):
-                        kind = "file"
-                    else:
-                        kind = "special"
-                except OSError:
-                    out.append(DirEntry(name, "special"))
+                    full = os.path.join(shown, name)
+                    try:
+                        st = os.stat(full)
+                    except OSError:
+                        out.append((name, "link", None))
+                        continue
+                    kind = _kind(st.st_mode)
+                    out.append((name, kind, os.path.realpath(full)))
                     continue
-                out.append(DirEntry(name, kind))
-    finally:
-        os.close(fd)
-    out.sort(key=lambda e: e.name)
+                # the type from the directory entry itself (d_type): no stat per entry;
+                # file systems without d_type fall back to lstat inside is_dir/is_file
+                if entry.is_dir(follow_symlinks=False):
+                    kind = "dir"
+                elif entry.is_file(follow_symlinks=False):
+                    kind = "file"
+                else:
+                    kind = "special"
+            except OSError:
+                out.append((name, "special", None))
+                continue
+            out.append((name, kind, None))
+    out.sort(key=_first)
     return out
+
+
+def _first(e: tuple) -> str:
+    return e[0]
 
 
 def _kind(mode: int) -> str:

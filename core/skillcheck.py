@@ -61,6 +61,11 @@ def _scalar(v: Any) -> Any:
     return v
 
 
+def _nfkc(text: str) -> str:
+    """``unicodedata.normalize("NFKC", text)``; ASCII text is its own NFKC form."""
+    return text if text.isascii() else unicodedata.normalize("NFKC", text)
+
+
 def flow_style_line(block: str) -> int | None:
     """1-based line (inside the block) of the first YAML flow collection, or None.
 
@@ -95,10 +100,10 @@ def spec_findings(data: dict[str, Any], slug: str, fm: Frontmatter, path: str) -
         out.append(Diagnostic(level="error", code=code, path=path,
                               line=fm.line_of(key) if key else None, message=msg))
 
-    extra = sorted(set(data) - SPEC_FIELDS)
-    for key in extra:
-        err("skill-unknown-field", key, f"field {key!r} is not part of the Agent Skills specification "
-            f"(allowed: {', '.join(sorted(SPEC_FIELDS))})")
+    if not SPEC_FIELDS.issuperset(data):
+        for key in sorted(set(data) - SPEC_FIELDS):
+            err("skill-unknown-field", key, f"field {key!r} is not part of the Agent Skills specification "
+                f"(allowed: {', '.join(sorted(SPEC_FIELDS))})")
     if "name" not in data:
         err("skill-missing-name", None, "required field 'name' is missing")
     else:
@@ -106,7 +111,7 @@ def spec_findings(data: dict[str, Any], slug: str, fm: Frontmatter, path: str) -
         if not isinstance(name, str) or not name.strip():
             err("skill-missing-name", "name", "field 'name' must be a non-empty string")
         else:
-            name = unicodedata.normalize("NFKC", name.strip())
+            name = _nfkc(name.strip())
             if len(name) > MAX_NAME:
                 err("skill-name-too-long", "name", f"name {name!r} is {len(name)} characters (limit {MAX_NAME})")
             if name != name.lower():
@@ -115,9 +120,10 @@ def spec_findings(data: dict[str, Any], slug: str, fm: Frontmatter, path: str) -
                 err("skill-name-format", "name", f"name {name!r} starts or ends with a hyphen")
             if "--" in name:
                 err("skill-name-format", "name", f"name {name!r} contains consecutive hyphens")
-            if not all(c.isalnum() or c == "-" for c in name):
+            bare = name.replace("-", "")  # every character a letter, a digit or '-'
+            if bare and not bare.isalnum():
                 err("skill-name-format", "name", f"name {name!r} may only hold letters, digits and hyphens")
-            if unicodedata.normalize("NFKC", slug) != name:
+            if _nfkc(slug) != name:
                 err("skill-name-mismatch", "name", f"name {name!r} differs from its folder {slug!r}")
     if "description" not in data:
         err("skill-missing-description", None, "required field 'description' is missing")
@@ -176,7 +182,7 @@ def validate_skill(path: str | os.PathLike[str], *, strict: bool = False) -> Val
 
     Reads through safe file access (links, special files and secret paths are
     refused and reported). In lenient mode the loader's rules apply
-    (:func:`wskit.builtin_plugins.skills.check_skill`); in strict mode
+    (:func:`wskit.skilllint.check_skill`); in strict mode
     :func:`spec_findings` and the parse rules above are errors.
 
     :returns: :class:`ValidationReport` (never raises for bad content).
@@ -201,7 +207,7 @@ def validate_skill(path: str | os.PathLike[str], *, strict: bool = False) -> Val
         report.errors.append(Diagnostic(level="error", code=code, path=skill_md, message=msg,
                                         line=getattr(e, "line", None)))
         return report
-    from wskit.builtin_plugins.skills import check_skill
+    from wskit.skilllint import check_skill
 
     for d in check_skill(fm, p.name, skill_md, res.raw.startswith(BOM)):
         if strict and d.level == "warning" and d.code in STRICT_CODES:
