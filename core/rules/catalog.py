@@ -286,9 +286,11 @@ class RuleCatalog:
             if not rel:
                 return _selection((), (), (), budget)
             cut = rel.rfind("/")
-            if cut != 0 and rel not in self._query_scopes and rel[-1] != "/":
-                # the target is not itself a scope folder (nor "/…", from a root "/" and "//…"):
-                # its folder's plan decides (issue 8, B4)
+            if cut != 0 and rel not in self._query_scopes and rel[-1] != "/" and "\n" not in rel:
+                # the target is not itself a scope folder (nor "/…", from a root "/" and "//…"),
+                # and holds no line feed (wcmatch's "$" matches before a final "\n", so ".\n"
+                # is read as "."; the scope walk asks wcmatch itself): its folder's plan
+                # decides (issue 8, B4)
                 folder = rel[:cut] if cut > 0 else ""
                 plans = self._plans
                 plan = plans.get(folder if not cwd_rel else (cwd_rel, folder))
