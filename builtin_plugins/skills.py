@@ -21,8 +21,22 @@ from wskit.plugin import hookimpl
 if TYPE_CHECKING:
     from wskit.resources.skill import Skill
 
-# wskit.markdown (PyYAML), wskit.resources.skill and wskit.toolpolicy are imported where a
-# SKILL.md is read, so a workspace without skills does not pay for them (issue 8, B7)
+_DEPS: tuple | None = None
+
+
+def _deps() -> tuple:
+    """``(read_frontmatter, Skill, SelectorError, parse_selectors, split_value)``, imported by
+    the first SKILL.md read and kept: a workspace without skills never imports PyYAML, the
+    Skill model or the tool-selector grammar (issue 8, B7). A cached tuple, not a
+    function-level import, which costs ~2 µs per call in the per-skill loop."""
+    global _DEPS
+    if _DEPS is None:
+        from wskit.markdown import read_frontmatter
+        from wskit.resources.skill import Skill
+        from wskit.toolpolicy import SelectorError, parse_selectors, split_value
+        _DEPS = (read_frontmatter, Skill, SelectorError, parse_selectors, split_value)
+    return _DEPS
+
 
 KIND = "skill"
 #: Agent Skills name rule: 1-64 of lowercase letters, digits, single hyphens.
@@ -104,7 +118,8 @@ def check_skill(fm, slug: str, path: str, has_bom: bool = False, plugin: str | N
         ``warning`` with the code strict validation uses as an error.
     """
     from wskit.skillcheck import spec_findings
-    from wskit.toolpolicy import SelectorError, parse_selectors
+
+    _, _, SelectorError, parse_selectors, _ = _deps()
 
     diags: list[Diagnostic] = [d.model_copy(update={"plugin": plugin}) for d in fm.diagnostics]
     if has_bom:
@@ -143,9 +158,7 @@ def check_skill(fm, slug: str, path: str, has_bom: bool = False, plugin: str | N
 def _load_one(
     source: ResourceSource, rel_dir: str, slug: str, link_target: str | None
 ) -> tuple[Skill | None, list[Diagnostic]]:
-    from wskit.markdown import read_frontmatter
-    from wskit.resources.skill import Skill
-
+    read_frontmatter, Skill, _, _, _ = _deps()
     diags: list[Diagnostic] = []
     rel = f"{rel_dir}/SKILL.md"
     path = os.path.join(source.base, rel)
@@ -238,8 +251,7 @@ def _canonical_keys(data: dict[str, Any]) -> dict[str, Any]:
 def _tools(v: Any) -> tuple[str, ...] | None:
     """The raw selectors of an ``allowed-tools`` value (None: absent; ``()``: deny all).
     Values the grammar cannot even split are kept as one item, so they fail closed."""
-    from wskit.toolpolicy import SelectorError, split_value
-
+    _, _, SelectorError, _, split_value = _deps()
     try:
         items = split_value(v)
     except SelectorError:
