@@ -71,8 +71,7 @@ def _load_one(source: ResourceSource, rel: str, segments: tuple[str, ...]) -> tu
         text = safefs.decode_text(res.raw, res.path)
     except safefs.SafeFsError as err:
         return None, [err.diagnostic(level="warning", plugin=source.plugin)]
-    from .markdown import parse_frontmatter  # lazily: PyYAML only when a file is parsed (issue 8, B7)
-
+    parse_frontmatter, Agent = _deps()
     fm = parse_frontmatter(text, path)
     diags = [d.model_copy(update={"plugin": source.plugin, "level": "warning"}) for d in fm.diagnostics]
     hidden = hidden_chars_diag(text, path, source, "subagent file")
@@ -107,8 +106,6 @@ def _load_one(source: ResourceSource, rel: str, segments: tuple[str, ...]) -> tu
         return None, diags + [_warn("agent-invalid-isolation", path, source,
                                     f"isolation must be 'none' or 'worktree', not {isolation!r}", fm.line_of("isolation"))]
     aid = f"plugin:{source.plugin}:{name}" if source.plugin else f"{source.scope.value}:{name}"
-    from .resources.agent import Agent  # the model class is built where a file defines one (issue 8, B7)
-
     agent = Agent(
         id=aid, name=name, description=description,
         provenance=Provenance(scope=source.scope, source_root=source.base, path=rel, plugin=source.plugin,
@@ -136,6 +133,21 @@ def agents_filter(resources: list[Agent], profile) -> tuple[list[Agent], list[Di
             continue
         kept.append(a)
     return kept, diags
+
+
+_DEPS: tuple | None = None
+
+
+def _deps() -> tuple:
+    """``(parse_frontmatter, Agent)``, imported by the first subagent file read and kept: a workspace
+    without one never imports PyYAML or builds the model (issue 8, B7). A cached tuple,
+    not a function-level import, which costs ~2 µs per call in a per-file loop."""
+    global _DEPS
+    if _DEPS is None:
+        from .markdown import parse_frontmatter
+        from .resources.agent import Agent
+        _DEPS = (parse_frontmatter, Agent)
+    return _DEPS
 
 
 def _warn(code, path, source: ResourceSource, message, line=None) -> Diagnostic:

@@ -80,8 +80,7 @@ def _load_one(source: ResourceSource, rel: str, segments: tuple[str, ...]) -> tu
         text = safefs.decode_text(res.raw, res.path)
     except safefs.SafeFsError as err:
         return None, [err.diagnostic(plugin=source.plugin)]
-    from .markdown import parse_frontmatter  # lazily: PyYAML only when a file is parsed (issue 8, B7)
-
+    parse_frontmatter, Command = _deps()
     fm = parse_frontmatter(text, path)
     diags = [d.model_copy(update={"plugin": source.plugin}) for d in fm.diagnostics]
     hidden = hidden_chars_diag(text, path, source, "command file")
@@ -105,8 +104,6 @@ def _load_one(source: ResourceSource, rel: str, segments: tuple[str, ...]) -> tu
                                     fm.line_of("description"))
     if too_long is not None:
         return None, diags + [too_long]
-    from .resources.command import Command  # the model class is built where a file defines one (issue 8, B7)
-
     cmd = Command(
         id=cid, name=name, description=description,
         provenance=Provenance(scope=source.scope, source_root=source.base, path=rel,
@@ -117,6 +114,21 @@ def _load_one(source: ResourceSource, rel: str, segments: tuple[str, ...]) -> tu
         arguments=arguments, extra={k: v for k, v in data.items() if k not in _KNOWN},
     )
     return cmd, diags
+
+
+_DEPS: tuple | None = None
+
+
+def _deps() -> tuple:
+    """``(parse_frontmatter, Command)``, imported by the first command file read and kept: a workspace
+    without one never imports PyYAML or builds the model (issue 8, B7). A cached tuple,
+    not a function-level import, which costs ~2 µs per call in a per-file loop."""
+    global _DEPS
+    if _DEPS is None:
+        from .markdown import parse_frontmatter
+        from .resources.command import Command
+        _DEPS = (parse_frontmatter, Command)
+    return _DEPS
 
 
 def _diag(level, code, path, source: ResourceSource, message, line=None) -> Diagnostic:

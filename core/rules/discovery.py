@@ -125,6 +125,18 @@ def _load_all(out: Discovery, base: str, cands: list[Candidate], settings: RuleS
 
 
 _RULE_TAG = "wskit.rules.file"
+_PARSE = None
+
+
+def _parse_frontmatter():
+    """:func:`wskit.markdown.parse_frontmatter`, imported by the first rule file with frontmatter
+    and kept (issue 8, B7: a project without rules never imports PyYAML)."""
+    global _PARSE
+    if _PARSE is None:
+        from ..markdown import parse_frontmatter
+
+        _PARSE = parse_frontmatter
+    return _PARSE
 
 
 def _load_reusing(base: str, c: Candidate, settings: RuleSettings, follow_links: bool,
@@ -194,9 +206,7 @@ def load_rule_file(
     patterns: tuple[str, ...] = ()
     body = text
     if file_kind == "rule":
-        from ..markdown import parse_frontmatter  # lazily: PyYAML only when a file is parsed (issue 8, B7)
-
-        fm = parse_frontmatter(text, path)
+        fm = _parse_frontmatter()(text, path)
         diags.extend(fm.diagnostics)
         if fm.present and not fm.ok:
             return None, diags
