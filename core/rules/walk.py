@@ -13,6 +13,7 @@ from __future__ import annotations
 import errno
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -147,10 +148,8 @@ def project_walk(root: str, profile, settings: RuleSettings) -> "_Walker":
     their own instruction files (wskit-gemini's ``GEMINI.md``) without listing the
     project a second time (issue 8, B1). Outside a load each call walks afresh.
 
-    The result is read-only: :attr:`_Walker.folders` lists every folder entered,
-    in walk order, as ``(rel_dir, memo)``; ``memo[6]`` holds the folder's names other
-    than sub-folders and ``memo[7]`` whether it has a ``.git`` entry (see
-    :meth:`_Walker._listing`). Folders the walk does not enter are not listed:
+    The result is read-only: :meth:`_Walker.listing` gives every folder entered,
+    in walk order, with its names. Folders the walk does not enter are not listed:
     skipped names (:data:`SKIP_DIRS`, ``settings.extra_skip_dirs``), ``.claude`` and
     ``.<host>`` folders (only their ``rules/`` are read), what ``.gitignore`` ignores,
     links, virtual environments and linked worktrees. Only call it for a trusted project.
@@ -197,6 +196,14 @@ class _Walker:
         self.interesting = frozenset({
             "CLAUDE.md", "AGENTS.md", "AGENTS.override.md", "CLAUDE.local.md", ".gitignore", "pyvenv.cfg",
             ".claude", ".git", self.host_dir, self.host_file, *settings.fallback_filenames})
+
+    def listing(self) -> Iterator[tuple[str, tuple[str, ...], tuple[str, ...], bool]]:
+        """Every folder the walk entered, in walk order (pre-order: a folder's subtree
+        follows it): ``(rel_dir, names, sub_folders, has_git)`` — ``names``: every entry
+        that is not a folder (files, links, special files; unsorted), ``sub_folders``:
+        sorted, secret-looking names left out, ``has_git``: a ``.git`` entry of any type."""
+        for rel_dir, memo in self.folders:
+            yield rel_dir, memo[6], memo[2], memo[7]
 
     def reuse_whole(self, key: tuple) -> bool:
         """On a reload: take the previous walk's whole result when nothing it depended on

@@ -38,7 +38,7 @@ import os
 import stat
 from pathlib import Path
 
-from wskit import changes, fdwalk, safefs
+from wskit import safefs
 from wskit.models import Diagnostic, LoadResult, ResourceSource, Scope
 from wskit.rules.discovery import SKIP_DIRS, load_rule_file
 from wskit.rules.model import RuleSettings
@@ -144,16 +144,15 @@ def _walk(root: str, names: tuple[str, ...], settings: RuleSettings, diags: list
     nested = frozenset(h for h, is_nested in heads.items() if is_nested)
     stop = None  # a folder ("…/") under which nothing counts; the walk is pre-order, so
     out = []     # a subtree's folders follow it and one prefix at a time is enough
-    for rel_dir, memo in walker.folders:
+    for rel_dir, files, dirs, has_git in walker.listing():
         if rel_dir:
             if stop is not None and rel_dir.startswith(stop):
                 continue
-            if memo[7] or rel_dir[rel_dir.rfind("/") + 1:] == GEMINI_DIR:
+            if has_git or rel_dir[rel_dir.rfind("/") + 1:] == GEMINI_DIR:
                 stop = rel_dir + "/"  # a nested repository, or a .gemini folder
                 continue
-        if plain.isdisjoint(memo[6]) and (not nested or nested.isdisjoint(memo[2])):
+        if plain.isdisjoint(files) and (not nested or nested.isdisjoint(dirs)):
             continue
-        files, dirs = memo[6], memo[2]
         for name in names:
             head = name.split("/", 1)[0]
             if not (head in dirs if "/" in name else head in plain and head in files):
