@@ -27,7 +27,8 @@ from ..models import Diagnostic, Provenance, Scope
 from .imports import MAX_DEPTH as IMPORT_MAX_DEPTH, expand_imports
 from .model import PRIORITY, RuleFile, RuleSettings, rule_digest, rule_id
 from .patterns import compiled, normalise, split_paths
-from .walk import SKIP_DIRS, Candidate, _Walker, project_walk  # noqa: F401  (SKIP_DIRS re-exported)
+from .projectwalk import project_walk
+from .walk import SKIP_DIRS, Candidate, _Walker  # noqa: F401  (SKIP_DIRS re-exported)
 
 
 @dataclass

@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import errno
 import os
-import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import changes, fdwalk, safefs
 from ..models import Diagnostic
-from .model import PRIORITY, RuleSettings
+from .gitignore import GitIgnore
+from .model import RuleSettings
+from .rulefiles import Candidate, RuleFiles, _join  # noqa: F401  (Candidate re-exported)
 
 if TYPE_CHECKING:  # imported where a .gitignore is parsed (issue 8, B7)
     import pathspec
@@ -34,23 +34,7 @@ SKIP_DIRS = frozenset({
 })
 
 
-@dataclass
-class Candidate:
-    """A rule file found by the walk, before it is read."""
-
-    rel: str
-    source: str
-    scope_dir: str
-    priority: int
-    file_kind: str
-
-
-def _join(a: str, b: str) -> str:
-    return f"{a}/{b}" if a else b
-
-
 _MEMO_TAG = "wskit.rules.walk"
-_WHOLE_NAMESPACE = "wskit.rules.walk.whole"
 _GITIGNORE_TAG = "wskit.rules.gitignore"
 #: Folder descriptors a walk keeps open at most (one per level of depth).
 _MAX_HELD = 64
@@ -65,113 +49,9 @@ def _same_specs(a: tuple, b: tuple) -> bool:
     return len(a) == len(b) and all(x[0] == y[0] and x[1] is y[1] for x, y in zip(a, b))
 
 
-class GitIgnore:
-    """One parsed ``.gitignore`` with a pre-filter: the alternation of its patterns'
-    regular expressions. A path none of them matches has no result in pathspec
-    (its backends decide only among matching patterns), so :meth:`check` answers
-    None without pathspec's per-pattern loop (issue 8, B1: most folders match no
-    pattern). Tested against ``GitIgnoreSpec.check_file``.
-    """
-
-    __slots__ = ("spec", "_any", "_literals")
-
-    def __init__(self, spec: pathspec.GitIgnoreSpec) -> None:
-        self.spec = spec
-        self._literals = _literals(spec)
-        parts = []
-        for pat in spec.patterns:
-            regex = getattr(pat, "regex", None)
-            if getattr(pat, "include", None) is None or regex is None:
-                continue
-            if not isinstance(getattr(regex, "pattern", None), str) or regex.flags & ~re.UNICODE:
-                parts = None  # a pattern we cannot fold in safely: no pre-filter
-                break
-            # named groups (pathspec's directory mark) cannot repeat in one alternation
-            parts.append(_NAMED_GROUP.sub("(?:", regex.pattern))
-        try:
-            self._any = re.compile("|".join(f"(?:{p})" for p in parts)) if parts else (
-                None if parts is None else _NEVER)
-        except re.error:
-            self._any = None  # e.g. a back-reference to a renamed group: no pre-filter
-
-    def check(self, path: str) -> bool | None:
-        """True (ignored), False (re-included by a ``!`` pattern) or None (no pattern matches)."""
-        literals = self._literals
-        if literals is not None:
-            for lit in literals:
-                if lit in path:
-                    break
-            else:
-                return None  # no pattern's literal part is in the path: none can match
-        if self._any is not None and self._any.match(path) is None:
-            return None
-        res = self.spec.check_file(path)
-        return None if res.include is None else bool(res.include)
-
-
-_NO_ENTRIES: dict = {}
+_NO_ENTRIES: dict = {}  # the kept names of most folders (never mutated)
 _CHILD_FLAGS = fdwalk._DIR_FLAGS | safefs._O_NOFOLLOW
-_GLOB_SPLIT = re.compile(r"\[[^\]]*\]|[*?]")
-
-
-def _literals(spec: pathspec.GitIgnoreSpec) -> tuple[str, ...] | None:
-    """One literal every match of each pattern must contain (its longest run of plain
-    characters, ``/`` stripped at both ends), or None when some pattern has no safe
-    literal (escapes, an open ``[``, trailing blanks): then only the regex pre-filter
-    runs. A path holding none of them matches no pattern (issue 8, B1)."""
-    out: list[str] = []
-    for pat in spec.patterns:
-        if getattr(pat, "include", None) is None:
-            continue  # comments and blank lines
-        text = getattr(pat, "pattern", None)
-        if not isinstance(text, str):
-            return None
-        text = text[1:] if text.startswith("!") else text
-        plain = _GLOB_SPLIT.sub("", text)
-        if "\\" in text or text != text.rstrip() or "[" in plain or "]" in plain:
-            return None
-        longest = max((piece.strip("/") for piece in _GLOB_SPLIT.split(text)), key=len, default="")
-        if not longest:
-            return None  # e.g. "*": may match anything
-        out.append(longest)
-    return tuple(out)
-
-
-_NAMED_GROUP = re.compile(r"\(\?P<[A-Za-z_][A-Za-z0-9_]*>")
-_NEVER = re.compile(r"(?!)")
-
-
-def project_walk(root: str, profile, settings: RuleSettings) -> "_Walker":
-    """The rule catalog's walk of the project at ``root`` (absolute, canonical), done
-    once per workspace load and shared by everyone who asks during that load
-    (:func:`wskit.changes.scratch`): the rule discovery, and plugins that look for
-    their own instruction files (wskit-gemini's ``GEMINI.md``) without listing the
-    project a second time (issue 8, B1). Outside a load each call walks afresh.
-
-    The result is read-only: :meth:`_Walker.listing` gives every folder entered,
-    in walk order, with its names. Folders the walk does not enter are not listed:
-    skipped names (:data:`SKIP_DIRS`, ``settings.extra_skip_dirs``), ``.claude`` and
-    ``.<host>`` folders (only their ``rules/`` are read), what ``.gitignore`` ignores,
-    links, virtual environments and linked worktrees. Only call it for a trusted project.
-    """
-    scratch = changes.scratch()
-    key = (_MEMO_TAG, root, profile.claude_conventions, profile.agents_conventions, profile.host_dir,
-           profile.instruction_file, settings)
-    if scratch is not None:
-        done = scratch.get(key)
-        if done is not None:
-            return done
-    walker = _Walker(root, profile, settings)
-    if not walker.reuse_whole(key):
-        with changes.recording() as deps:
-            walker.walk()
-        walker.keep_whole(key, deps)
-    if scratch is not None:
-        scratch[key] = walker
-    return walker
-
-
-class _Walker:
+class _Walker(RuleFiles):
     def __init__(self, root: str, profile, settings: RuleSettings) -> None:
         self.root = root
         self.settings = settings
@@ -204,58 +84,6 @@ class _Walker:
         sorted, secret-looking names left out, ``has_git``: a ``.git`` entry of any type."""
         for rel_dir, memo in self.folders:
             yield rel_dir, memo[6], memo[2], memo[7]
-
-    def reuse_whole(self, key: tuple) -> bool:
-        """On a reload: take the previous walk's whole result when nothing it depended on
-        changed (every folder listed, ``.gitignore`` and config folder read — not the
-        rule files it read ahead, which the loader checks by signature). One set
-        comparison against the change check's verified signatures instead of a pass
-        over every folder (issue 8, B3: one rule file edited)."""
-        prev = changes.reuse(self.root, False, namespace=_WHOLE_NAMESPACE)
-        if not (type(prev) is tuple and len(prev) == 6 and prev[0] == key):
-            return False
-        _key, sigs, found, diags, folders, carry = prev
-        if not changes.unchanged(sigs):
-            return False
-        changes.adopt(sigs, carry)
-        self.found = dict(found)
-        self.added = list(found.values())
-        self.diags = list(diags)
-        self.folders = folders
-        return True
-
-    def keep_whole(self, key: tuple, deps: changes.Dependencies) -> None:
-        """Remember this walk's result and what it depended on (see :meth:`reuse_whole`)."""
-        if deps.racy:
-            return
-        ahead = {(f"{self.prefix}{rel}", False) for rel in self.prefetched}
-        sigs = {k: v for k, v in deps._paths.items() if k not in ahead}
-        carry = tuple(k for k in sigs if not k[1])
-        changes.remember(self.root, False, (key, sigs, dict(self.found), tuple(self.diags), list(self.folders), carry),
-                         namespace=_WHOLE_NAMESPACE)
-
-    def add(self, rel: str, source: str, scope: str, key: str, kind: str = "instruction") -> None:
-        if rel not in self.found:
-            cand = self.found[rel] = Candidate(rel, source, scope, PRIORITY[key], kind)
-            self.added.append(cand)
-
-    def refuse_link(self, rel: str) -> None:
-        self.diags.append(Diagnostic(
-            level="warning", code="symlink", path=os.path.join(self.root, rel),
-            message="rule file is a symbolic link; links are not followed in project sources"))
-
-    def shadow(self, rel: str, by: str) -> None:
-        self.diags.append(Diagnostic(
-            level="info", code="rule-shadowed", path=os.path.join(self.root, rel),
-            message=f"not loaded: shadowed by {by} in the same folder"))
-
-    def scan(self, rel_dir: str) -> list[safefs.DirEntry] | None:
-        try:
-            return safefs.scan_dir(self.root, rel_dir or None)
-        except safefs.SafeFsError as err:
-            if err.code != "not-found":
-                self.diags.append(err.diagnostic(level="warning"))
-            return None
 
     def gitignore(self, rel_dir: str) -> GitIgnore | None:
         """The parsed ``.gitignore`` of ``rel_dir``: the previous load's object when the
@@ -553,75 +381,3 @@ class _Walker:
             if not self.ignored(sub, True, specs):
                 out.append(name)
         return tuple(out), tuple(diags)
-
-    def _file(self, rel_dir: str, by: dict, name: str, specs: tuple, *, gitignore: bool = True) -> str | None:
-        e = by.get(name)
-        if e is None:
-            return None
-        rel = _join(rel_dir, name)
-        if gitignore and self.ignored(rel, False, specs):
-            return None
-        if e.type == "link":
-            self.refuse_link(rel)
-            return None
-        if e.type != "file":
-            if e.type == "special":
-                self.diags.append(Diagnostic(level="warning", code="special-file", path=os.path.join(self.root, rel),
-                                             message="rule file is not a regular file"))
-            return None
-        return rel
-
-    def folder_files(self, rel_dir: str, by: dict, specs: tuple) -> None:
-        if self.claude and (rel := self._file(rel_dir, by, "CLAUDE.md", specs)):
-            self.add(rel, "project", rel_dir, "CLAUDE.md")
-        if self.agents:
-            override = self._file(rel_dir, by, "AGENTS.override.md", specs)
-            if override:
-                self.add(override, "project", rel_dir, "AGENTS.override.md")
-            plain = by.get("AGENTS.md")
-            if plain is not None and "AGENTS.override.md" in by:
-                self.shadow(_join(rel_dir, "AGENTS.md"), "AGENTS.override.md")
-            elif (rel := self._file(rel_dir, by, "AGENTS.md", specs)):
-                self.add(rel, "project", rel_dir, "AGENTS.md")
-            else:
-                taken = None
-                for name in self.settings.fallback_filenames:
-                    if name in by and taken is not None:
-                        self.shadow(_join(rel_dir, name), taken)
-                    elif (rel := self._file(rel_dir, by, name, specs)):
-                        taken = name
-                        self.add(rel, "project", rel_dir, "AGENTS.md")
-        if (rel := self._file(rel_dir, by, self.host_file, specs)):
-            self.add(rel, "project", rel_dir, "<HOST>.md")
-        if self.claude and (rel := self._file(rel_dir, by, "CLAUDE.local.md", specs, gitignore=False)):
-            self.add(rel, "local", rel_dir, "CLAUDE.local.md")
-
-    def config_dir(self, rel_dir: str, cfg: str, specs: tuple) -> None:
-        cfg_rel = _join(rel_dir, cfg)
-        entries = self.scan(cfg_rel)
-        if entries is None:
-            return
-        by = {e.name: e for e in entries}
-        if cfg == ".claude" and self.claude and (rel := self._file(cfg_rel, by, "CLAUDE.md", specs)):
-            self.add(rel, "project", rel_dir, ".claude/CLAUDE.md")
-        if cfg == self.host_dir and (rel := self._file(cfg_rel, by, "AGENTS.md", specs)):
-            self.add(rel, "project", rel_dir, ".<host>/AGENTS.md")
-        key = ".claude/rules" if cfg == ".claude" else ".<host>/rules"
-        if "rules" in by and by["rules"].type == "dir":
-            self.rules_dir(_join(cfg_rel, "rules"), rel_dir, key, specs)
-
-    def rules_dir(self, rules_rel: str, scope: str, key: str, specs: tuple) -> None:
-        stack = [rules_rel]
-        while stack:
-            cur = stack.pop()
-            if self.ignored(cur, True, specs):
-                continue
-            for e in self.scan(cur) or []:
-                rel = _join(cur, e.name)
-                if e.type == "dir":
-                    stack.append(rel)
-                elif e.name.endswith(".md"):
-                    if (ok := self._file(cur, {e.name: e}, e.name, specs)):
-                        self.add(ok, "project", scope, key, "rule")
-                elif e.type == "link":
-                    self.refuse_link(rel)

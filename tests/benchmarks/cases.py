@@ -91,7 +91,7 @@ def _walked_folders(root: Path, pm, ctx: Context) -> list[str]:
     try:
         from wskit import changes
         from wskit.rules.model import RuleSettings
-        from wskit.rules.walk import project_walk
+        from wskit.rules.projectwalk import project_walk
     except ImportError:
         return []
     settings, _ = RuleSettings.from_profile(ctx.profile())

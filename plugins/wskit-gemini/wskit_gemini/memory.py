@@ -42,7 +42,7 @@ from wskit import safefs
 from wskit.models import Diagnostic, LoadResult, ResourceSource, Scope
 from wskit.rules.discovery import SKIP_DIRS, load_rule_file
 from wskit.rules.model import RuleSettings
-from wskit.rules.walk import project_walk
+from wskit.rules.projectwalk import project_walk
 
 from .config import GEMINI_DIR, memory_file_names
 from .extensions import find_extensions
@@ -130,7 +130,7 @@ def _walk(root: str, names: tuple[str, ...], settings: RuleSettings, diags: list
     """``(folder, file, name)`` triples (relative to ``root``) of every memory file in the project.
 
     Pre-order, sorted by name. The project is not listed again: the folders are
-    those of the rule catalog's walk of this load (:func:`wskit.rules.walk.project_walk`,
+    those of the rule catalog's walk of this load (:func:`wskit.rules.projectwalk.project_walk`,
     issue 8 B1: a second listing of every folder cost as much as the rule walk
     itself), so the same folders are skipped (links, :data:`SKIP_DIRS`, virtual
     environments, what ``.gitignore`` ignores, ``.claude``/``.<host>`` folders);

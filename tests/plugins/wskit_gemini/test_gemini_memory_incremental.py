@@ -1,5 +1,5 @@
 """Issue 8, B3: on a reload the GEMINI.md walk — the rule catalog's shared project walk
-(:func:`wskit.rules.walk.project_walk`) — reuses unchanged folders' listings
+(:func:`wskit.rules.projectwalk.project_walk`) — reuses unchanged folders' listings
 (:func:`wskit.changes.reuse`) and gives exactly what a full walk gives."""
 
 from __future__ import annotations
