@@ -126,7 +126,11 @@ class _Walker(RuleFiles):
     def linked_worktree(self, rel_dir: str) -> bool:
         """A git worktree checked out inside the project holds copies of its rules: never walked."""
         full = os.path.join(self.root, rel_dir)
-        if not os.path.isfile(os.path.join(full, ".git")):
+        marker = os.path.join(full, ".git")
+        # what the .git file says decides: a rewrite must reach change detection (the
+        # folder's own signature does not change when a file's content does)
+        changes.note(marker, False)
+        if not os.path.isfile(marker):
             return False
         from ..binding import _git_marker
 

@@ -65,3 +65,28 @@ def test_gitignore_edit_is_not_taken_whole(loaded, listed):
     assert "ignored/AGENTS.md" in {r.path for r in again.catalog("rules").rules()}
     assert str(root / "ignored") in listed
     assert _view(again) == _view(cold())
+
+
+def test_a_rewritten_git_file_reaches_the_cache(tmp_path, wskit_home, wskit_profile, wskit_pm):
+    """A folder whose .git file starts (or stops) pointing into the project's worktrees is
+    skipped (or walked) after the edit, although the folder's own signature is unchanged
+    (found by a newcomer test)."""
+    import subprocess
+
+    root = tmp_path / "ws"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    (root / "wt").mkdir()
+    (root / "wt" / "AGENTS.md").write_text("agents of wt\n")
+    (root / "wt" / ".git").write_text("not a pointer\n")
+    TrustStore.for_home(wskit_home).grant(root)
+    _age(root, wskit_home)
+    cache = WorkspaceCache(wskit_profile, wskit_pm)
+    assert "wt/AGENTS.md" in {r.path for r in cache.resolve(root).catalog("rules").rules()}
+    (root / ".git" / "worktrees" / "wt").mkdir(parents=True)
+    (root / "wt" / ".git").write_text(f"gitdir: {root / '.git' / 'worktrees' / 'wt'}\n")  # same folder entries
+    _age(root)
+    again = cache.resolve(root)
+    fresh = WorkspaceCache(wskit_profile, wskit_pm).resolve(root)
+    assert "wt/AGENTS.md" not in {r.path for r in again.catalog("rules").rules()}
+    assert _view(again) == _view(fresh)
