@@ -1,0 +1,41 @@
+"""load_workspace pauses the cyclic garbage collector and always puts it back (issue 8, B1)."""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+
+from wskit import workspace
+from wskit.workspace import gc_paused
+
+
+def test_paused_inside_and_restored_after_even_on_error() -> None:
+    assert gc.isenabled()
+    with gc_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError), gc_paused():
+        raise RuntimeError("boom")
+    assert gc.isenabled()
+
+
+def test_a_collector_the_host_turned_off_stays_off() -> None:
+    gc.disable()
+    try:
+        with gc_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_load_workspace_runs_with_the_collector_paused(tmp_path, wskit_pm, wskit_profile, monkeypatch) -> None:
+    from wskit.binding import Binding
+    from wskit.plugin.hooks import WskitHooks
+
+    seen = []
+    real = workspace._load_workspace
+    monkeypatch.setattr(workspace, "_load_workspace", lambda *a, **k: seen.append(gc.isenabled()) or real(*a, **k))
+    ws = workspace.load_workspace(WskitHooks(wskit_pm), Binding.discover(tmp_path), wskit_profile)
+    assert seen == [False] and gc.isenabled() and ws.binding.source_root == tmp_path
