@@ -130,14 +130,18 @@ def list_fd(fd: int, shown: str, keep: frozenset[str] | None = None) -> Listing:
                 continue
             if is_dir and not secret(name):
                 dirs.append(name)
-            elif not is_dir and e.is_symlink() and not secret(name):
-                try:  # one stat per link (d_type says 'link'): links are rare
-                    if e.is_dir(follow_symlinks=True):
-                        links.append(name)
-                except OSError as err:
-                    if err.errno == errno.ELOOP:
-                        links.append(name)
+            elif not is_dir and e.is_symlink() and not secret(name) and leads_to_folder(e):
+                links.append(name)
     return Listing(entries, dirs, links)
+
+
+def leads_to_folder(entry: os.DirEntry) -> bool:
+    """Whether a link entry points at a folder or loops (``ELOOP``): what a walk reports
+    as a folder link it does not follow. One ``stat`` (links are rare)."""
+    try:
+        return entry.is_dir(follow_symlinks=True)
+    except OSError as err:
+        return err.errno == errno.ELOOP
 
 
 def read_file_at(dir_fd: int, name: str, shown: str, max_bytes: int | None) -> safefs.ReadResult | None:
@@ -161,26 +165,18 @@ def read_file_at(dir_fd: int, name: str, shown: str, max_bytes: int | None) -> s
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode) or st.st_nlink > 1 or (max_bytes is not None and st.st_size > max_bytes):
             return None
-        chunks = []
-        remaining = st.st_size if max_bytes is None else max_bytes + 1
-        while True:
-            chunk = os.read(fd, min(1 << 20, max(remaining, 1 << 16)))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            remaining -= len(chunk)
-            if max_bytes is not None and remaining <= 0:
-                return None  # grew over the limit: read_bytes says so
+        raw = safefs._read_all(fd, st.st_size, max_bytes)
+        if raw is None:
+            return None  # grew over the limit: read_bytes says so
     except OSError:
         return None
     finally:
         os.close(fd)
     if changes.recording_active():
         changes.note(shown, False, st)
-    raw = b"".join(chunks)
     return safefs.ReadResult(raw=raw, size=len(raw), complete=True, path=shown, link_target=None)
 
-def read_head_in(
+def read_head_bytes_in(
     dir_fd: int,
     parts: tuple[str, ...] | list[str],
     shown: str,
@@ -188,12 +184,13 @@ def read_head_in(
     done,
     max_bytes: int,
     chunk_size: int = 256,
-) -> safefs.ReadResult:
+) -> tuple[bytes, int, bool]:
     """:func:`wskit.safefs.read_head` of ``parts`` (already-validated names: no
     ``/``, ``..``, NUL or secret name) below the open folder ``dir_fd``, without
-    following links (issue 8, B6: a loader holding its folder's descriptor opens
-    ``<slug>/SKILL.md`` with two ``openat`` calls instead of one per component
-    from the base).
+    following links, as ``(raw, size, complete)`` — the fields of its
+    :class:`~wskit.safefs.ReadResult`, built by callers that need one (issue 8,
+    B6: a loader holding its folder's descriptor opens ``<slug>/SKILL.md`` with two
+    ``openat`` calls instead of one per component from the base).
 
     Same refusals, reads and change notes as ``read_head(..., follow_links=False)``
     of the same file: every folder in ``parts[:-1]`` is opened with
@@ -205,25 +202,6 @@ def read_head_in(
     without one when refused. ``dir_fd`` stays open.
 
     :raises SafeFsError: as ``read_head``.
-    """
-    raw, size, complete = read_head_bytes_in(dir_fd, parts, shown, done=done, max_bytes=max_bytes,
-                                             chunk_size=chunk_size)
-    return safefs.ReadResult(raw, size, complete, shown, None)
-
-
-def read_head_bytes_in(
-    dir_fd: int,
-    parts: tuple[str, ...] | list[str],
-    shown: str,
-    *,
-    done,
-    max_bytes: int,
-    chunk_size: int = 256,
-) -> tuple[bytes, int, bool]:
-    """:func:`read_head_in` as ``(raw, size, complete)``, the fields of its
-    :class:`~wskit.safefs.ReadResult` (built by callers that need one).
-
-    :raises SafeFsError: as :func:`read_head_in`.
     """
     try:
         dfd = dir_fd

@@ -25,7 +25,6 @@ from typing import Any
 import yaml
 
 from . import safefs
-from .fdwalk import read_head_in
 from .flatyaml import block_precheck, load_flat, load_flat_lines
 from .models import Diagnostic
 
@@ -375,20 +374,6 @@ def read_frontmatter(
         within ``max_bytes``.
     """
     res = safefs.read_head(base, rel, done=_head_done, max_bytes=max_bytes, follow_links=follow_links)
-    return frontmatter_of_head(res, max_bytes)
-
-
-def read_frontmatter_in(
-    dir_fd: int, parts: tuple[str, ...], shown: str, *, max_bytes: int = MAX_FRONTMATTER_BYTES
-) -> tuple[Frontmatter, safefs.ReadResult]:
-    """:func:`read_frontmatter` of ``parts`` below the open folder ``dir_fd``
-    (no links followed), read by :func:`wskit.fdwalk.read_head_in`: the same
-    bytes, result and refusals as ``read_frontmatter(base, rel)`` of the file
-    ``shown`` (issue 8, B6).
-
-    :raises wskit.safefs.SafeFsError: as :func:`read_frontmatter`.
-    """
-    res = read_head_in(dir_fd, parts, shown, done=_head_done, max_bytes=max_bytes)
     return frontmatter_of_head(res, max_bytes)
 
 

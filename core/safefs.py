@@ -329,20 +329,28 @@ def read_bytes(
             raise SafeFsError(
                 "too-large", shown, f"file is {st.st_size} bytes, over the limit of {max_bytes} bytes"
             )
-        chunks = []
-        remaining = st.st_size if max_bytes is None else max_bytes + 1
-        while True:
-            chunk = os.read(fd, min(1 << 20, max(remaining, 1 << 16)))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            remaining -= len(chunk)
-            if max_bytes is not None and remaining <= 0:
-                raise SafeFsError("too-large", shown, f"file grew over the limit of {max_bytes} bytes")
-        raw = b"".join(chunks)
+        raw = _read_all(fd, st.st_size, max_bytes)
+        if raw is None:
+            raise SafeFsError("too-large", shown, f"file grew over the limit of {max_bytes} bytes")
         return ReadResult(raw=raw, size=len(raw), complete=True, path=shown, link_target=target)
     finally:
         os.close(fd)
+
+
+def _read_all(fd: int, size: int, max_bytes: int | None) -> bytes | None:
+    """Read the open file ``fd`` to its end (``size``: its ``fstat`` size in bytes, the
+    first read's hint), or None when it grows over ``max_bytes`` while being read."""
+    chunks = []
+    remaining = size if max_bytes is None else max_bytes + 1
+    while True:
+        chunk = os.read(fd, min(1 << 20, max(remaining, 1 << 16)))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        remaining -= len(chunk)
+        if max_bytes is not None and remaining <= 0:
+            return None
+    return b"".join(chunks)
 
 
 def read_head(

@@ -10,7 +10,6 @@ listings and decisions of folders whose stat signature is unchanged
 
 from __future__ import annotations
 
-import errno
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -232,13 +231,8 @@ class _Walker(RuleFiles):
                         dirs.append(name)
                     continue
                 files.append(name)
-                if e.is_symlink() and not safefs.is_secret_name(name):
-                    try:  # one stat per link (d_type says 'link'): links are rare
-                        if e.is_dir(follow_symlinks=True):
-                            links.append(name)
-                    except OSError as err:
-                        if err.errno == errno.ELOOP:
-                            links.append(name)
+                if e.is_symlink() and not safefs.is_secret_name(name) and fdwalk.leads_to_folder(e):
+                    links.append(name)
         if kept:
             by = {n: safefs.DirEntry(n, fdwalk.entry_type(e)) for n, e in kept.items() if not safefs.is_secret_name(n)}
             git_any = ".git" in kept
