@@ -19,6 +19,7 @@ links (design §5), cycle-safe. Every read goes through :mod:`wskit.safefs`.
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass, field
 
@@ -28,7 +29,7 @@ from .imports import MAX_DEPTH as IMPORT_MAX_DEPTH, expand_imports
 from .model import PRIORITY, RuleFile, RuleSettings, rule_digest, rule_id
 from .patterns import compiled, normalise, split_paths
 from .projectwalk import project_walk
-from .walk import SKIP_DIRS, Candidate, _Walker  # noqa: F401  (SKIP_DIRS re-exported)
+from .walk import SKIP_DIRS, Candidate  # noqa: F401  (SKIP_DIRS re-exported)
 
 
 @dataclass
@@ -126,18 +127,13 @@ def _load_all(out: Discovery, base: str, cands: list[Candidate], settings: RuleS
 
 
 _RULE_TAG = "wskit.rules.file"
-_PARSE = None
-
-
+@functools.cache
 def _parse_frontmatter():
     """:func:`wskit.markdown.parse_frontmatter`, imported by the first rule file with frontmatter
-    and kept (issue 8, B7: a project without rules never imports PyYAML)."""
-    global _PARSE
-    if _PARSE is None:
-        from ..markdown import parse_frontmatter
+    (issue 8, B7: a project without rules never imports PyYAML); cached for the per-file loop."""
+    from ..markdown import parse_frontmatter
 
-        _PARSE = parse_frontmatter
-    return _PARSE
+    return parse_frontmatter
 
 
 def _load_reusing(base: str, c: Candidate, settings: RuleSettings, follow_links: bool,
