@@ -40,7 +40,7 @@ from pathlib import Path
 
 from wskit import safefs
 from wskit.models import Diagnostic, LoadResult, ResourceSource, Scope
-from wskit.rules.discovery import SKIP_DIRS, load_rule_file
+from wskit.rules.discovery import load_rule_file
 from wskit.rules.model import RuleSettings
 from wskit.rules.projectwalk import project_walk
 
@@ -113,10 +113,6 @@ def _load(found, diags, base, rel, source, scope_dir, priority, settings, *, fol
         found.append(rule)
 
 
-#: deepest level of the reference walk :func:`_walk_scan` with held descriptors (kept for tests)
-_MAX_HELD = 64
-
-
 class _DefaultProfile:
     """The conventions of host ``wskit`` (what :func:`_walk` assumes without a profile)."""
 
@@ -177,43 +173,3 @@ def _walk(root: str, names: tuple[str, ...], settings: RuleSettings, diags: list
             if not stat.S_ISREG(mode):
                 continue  # Gemini skips a folder named like the context file silently
         yield rel_dir, rel, name
-
-
-def _walk_scan(root: str, names: tuple[str, ...], settings: RuleSettings, diags: list[Diagnostic],
-               start: str = "", start_depth: int = 0):
-    """:func:`_walk` of the subtree ``start`` with :func:`wskit.safefs.scan_dir` (each
-    folder opened from ``root``): used below :data:`_MAX_HELD` levels of descriptors."""
-    skip = SKIP_DIRS | set(settings.extra_skip_dirs)
-    stack: list[tuple[str, int]] = [(start, start_depth)]
-    while stack:
-        rel_dir, depth = stack.pop()
-        try:
-            entries = safefs.scan_dir(root, rel_dir or None)
-        except safefs.SafeFsError as err:
-            if err.code != "not-found":
-                diags.append(err.diagnostic(level="warning"))
-            continue
-        by = {e.name: e for e in entries}
-        if rel_dir and ("pyvenv.cfg" in by or os.path.lexists(os.path.join(root, rel_dir, ".git"))):
-            continue  # a nested repository (Gemini's walk stops at its .git) or a virtual environment
-        for name in names:
-            rel = f"{rel_dir}/{name}" if rel_dir else name
-            head = name.split("/", 1)[0]
-            e = by.get(head)
-            if e is None:
-                continue
-            if "/" in name:
-                if e.type != "dir" or not Path(root, rel).is_file() or Path(root, rel).is_symlink():
-                    continue
-            elif e.type == "link":
-                diags.append(Diagnostic(level="warning", code="symlink", path=os.path.join(root, rel),
-                                        message="memory file is a symbolic link; links are not followed in projects"))
-                continue
-            elif e.type != "file":
-                continue  # Gemini skips a folder named like the context file silently
-            yield rel_dir, rel, name
-        if settings.max_depth is not None and depth >= settings.max_depth:
-            continue
-        for e in reversed(entries):
-            if e.type == "dir" and e.name not in skip and e.name != GEMINI_DIR:
-                stack.append((f"{rel_dir}/{e.name}" if rel_dir else e.name, depth + 1))

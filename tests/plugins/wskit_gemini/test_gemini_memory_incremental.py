@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from wskit_gemini import memory
 
+from tests.plugins.wskit_gemini.memory_reference import walk_scan
+
 from wskit import changes
 from wskit.cache import WorkspaceCache
 from wskit.host import HostProfile
@@ -122,7 +124,7 @@ def test_incremental_walk_equals_full_walk(tmp_path, monkeypatch, seed) -> None:
         relisted = len(listed)
         full, full_diags, _ = _walk(root, None)
         assert (got, got_diags) == (full, full_diags), f"step {step}: {what}"
-        assert (got, got_diags) == (list(memory._walk_scan(str(root), NAMES, RuleSettings(), d := [])), d)
+        assert (got, got_diags) == (list(walk_scan(str(root), NAMES, RuleSettings(), d := [])), d)
         # only the folders whose entries changed are listed again
         assert relisted < folders, f"step {step}: {what}"
 

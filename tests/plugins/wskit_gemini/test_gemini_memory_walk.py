@@ -7,6 +7,8 @@ import random
 
 from wskit_gemini import memory
 
+from tests.plugins.wskit_gemini.memory_reference import MAX_HELD, walk_scan
+
 from wskit import changes
 from wskit.rules.model import RuleSettings
 
@@ -18,7 +20,7 @@ def _both(root, settings=None):
     d1: list = []
     d2: list = []
     fast = list(memory._walk(str(root), NAMES, settings, d1))
-    slow = list(memory._walk_scan(str(root), NAMES, settings, d2))
+    slow = list(walk_scan(str(root), NAMES, settings, d2))
     return fast, slow, d1, d2
 
 
@@ -72,7 +74,7 @@ def test_same_files_order_and_diagnostics_on_random_trees(tmp_path) -> None:
 def test_max_depth_and_deep_trees_beyond_the_held_descriptors(tmp_path) -> None:
     deep = tmp_path / "deep"
     p = deep
-    for i in range(memory._MAX_HELD + 10):
+    for i in range(MAX_HELD + 10):
         p = p / f"d{i}"
     p.mkdir(parents=True)
     (p / "GEMINI.md").write_text("deep\n")
@@ -91,7 +93,7 @@ def test_missing_root_and_change_notes(tmp_path) -> None:
     (root / "a" / "b").mkdir(parents=True)
     (root / "a" / "GEMINI.md").write_text("x\n")
     notes = []
-    for walk in (memory._walk, memory._walk_scan):
+    for walk in (memory._walk, walk_scan):
         with changes.recording() as rec:
             list(walk(str(root), NAMES, RuleSettings(), []))
         notes.append(sorted(rec.paths()))
@@ -125,4 +127,4 @@ def test_memory_comes_from_the_rule_walk_of_the_same_load(tmp_path, monkeypatch)
     assert sorted(listed) == sorted(set(listed))  # every folder listed once for both
     assert str(root / "ignored") not in listed
     # the old separate walk did find the ignored and .claude files: the documented difference
-    assert {"ignored/GEMINI.md", ".claude/GEMINI.md"} <= {f[1] for f in memory._walk_scan(str(root), NAMES, RuleSettings(), [])}
+    assert {"ignored/GEMINI.md", ".claude/GEMINI.md"} <= {f[1] for f in walk_scan(str(root), NAMES, RuleSettings(), [])}
