@@ -71,10 +71,12 @@ def wskit_register_commands(cli):
 
 
 def __getattr__(name: str) -> Any:
-    """``check_skill``, ``SPEC_NAME``, ``ADMIN_FILE_LIMIT`` … from :mod:`wskit.skillscan` (PEP 562)."""
+    """``check_skill``, ``SPEC_NAME``, ``ADMIN_FILE_LIMIT`` (:mod:`wskit.skilllint`) and the
+    discovery engine's names (:mod:`wskit.skillscan`), imported on first use (PEP 562)."""
+    import wskit.skilllint as lint
     import wskit.skillscan as scan
 
-    try:
-        return getattr(scan, name)
-    except AttributeError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    for module in (lint, scan):
+        if hasattr(module, name):
+            return getattr(module, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

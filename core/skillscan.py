@@ -27,9 +27,7 @@ from wskit.mdscan import bool_field
 from wskit.models import Diagnostic, Provenance, ResourceSource, Scope, construct_valid, sha256_hex
 from wskit.resources.skill import Skill
 from wskit.toolpolicy import SelectorError, split_value
-from wskit.skilllint import (  # noqa: F401  (check_skill, SPEC_NAME, ADMIN_FILE_LIMIT re-exported)
-    _HIDDEN, ADMIN_FILE_LIMIT, SPEC_NAME, _check, _err, _text, _tools_of, check_skill,
-)
+from wskit.skilllint import _HIDDEN, ADMIN_FILE_LIMIT, SPEC_NAME, _check, _err, _text, _tools_of
 
 KIND = "skill"
 _KNOWN = {
@@ -105,7 +103,7 @@ def _prefix(folder: str) -> str:
     return folder if not folder or folder.endswith("/") else folder + "/"
 
 
-def _load_one(
+def _read_one(
     folder: _Folder, rel_dir: str, slug: str, link_target: str | None
 ) -> tuple[Skill | None, list[Diagnostic]]:
     diags: list[Diagnostic] = []
@@ -220,7 +218,7 @@ _UNSET = frozenset({"kind"})  # the one field left to its default (not in model_
 def _clean_flat_skill(
     folder: _Folder, slug: str, rel_dir: str, rel: str, raw: bytes, block: str, data: dict[str, str],
 ) -> Skill | None:
-    """The skill :func:`_load_one_read` builds from a flat frontmatter
+    """The skill :func:`_read_one` builds from a flat frontmatter
     (:func:`wskit.markdown.flat_head`: every value a string) that has no
     diagnostic at all, built directly (issue 8, B6); None when any check of
     :func:`_check` could report something (the general path then runs).
@@ -317,28 +315,24 @@ def _tools(v: Any) -> tuple[str, ...] | None:
 
 
 # -- reuse across reloads (issue 8, B3) ----------------------------------------
-# Appended, not woven into _load_one, so the loader above stays as it is: the
-# name _load_one is rebound to a wrapper that wskit_load_skills calls.
-
-_load_one_read = _load_one
 
 
-def _load_one(  # noqa: F811 - deliberate rebinding, see above
+def _load_one(
     folder: _Folder, rel_dir: str, slug: str, link_target: str | None
 ) -> tuple[Skill | None, list[Diagnostic]]:
-    """:func:`_load_one_read`, reusing what the previous load built from an
+    """:func:`_read_one`, reusing what the previous load built from an
     unchanged ``SKILL.md`` when :class:`~wskit.cache.WorkspaceCache` reloads
     (:func:`wskit.changes.reuse`; the file is then not read). Safe because the
     folder chain was just re-opened without following links by ``scan_dir`` and
     the entry was seen as a real folder; a changed signature (edit, replace,
     new link count) means a fresh read."""
     if not changes.reuse_offered():
-        return _load_one_read(folder, rel_dir, slug, link_target)  # reuse and remember would do nothing
+        return _read_one(folder, rel_dir, slug, link_target)  # reuse and remember would do nothing
     path = f"{folder.base_pre}{rel_dir}/SKILL.md"
     key = (*folder.key, link_target)
     hit = changes.reuse(path, folder.follow)
     if hit is not None and hit[0] == key:
         return hit[1], list(hit[2])
-    skill, diags = _load_one_read(folder, rel_dir, slug, link_target)
+    skill, diags = _read_one(folder, rel_dir, slug, link_target)
     changes.remember(path, folder.follow, (key, skill, tuple(diags)))
     return skill, diags
