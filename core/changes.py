@@ -38,7 +38,7 @@ import itertools
 import os
 import struct
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextvars import ContextVar
 
 #: A recorded path younger than this (2 s: FAT's granularity, generous for
@@ -331,10 +331,10 @@ def unchanged(sigs: dict[tuple[str, bool], Signature | None]) -> bool:
     return True
 
 
-def adopt(sigs: dict[tuple[str, bool], Signature | None], carry: Iterable[tuple]) -> None:
+def adopt(sigs: dict[tuple[str, bool], Signature | None]) -> None:
     """After :func:`unchanged` said yes: note ``sigs`` to every active recording (the new
     load depends on them as the old one did) and carry the previous load's memo
-    entries under the keys ``carry`` into the new load's memo."""
+    entries of those paths (shared namespace) into the new load's memo."""
     for deps in _ACTIVE.get():
         paths = deps._paths
         for key, sig in sigs.items():
@@ -343,7 +343,7 @@ def adopt(sigs: dict[tuple[str, bool], Signature | None], carry: Iterable[tuple]
     ctx = _REUSE.get()
     if ctx is not None and ctx[0] is not None:
         before, now = ctx[0]._items, ctx[1]._items
-        for key in carry:
+        for key in sigs:
             item = before.get(key)
             if item is not None:
                 now[key] = item

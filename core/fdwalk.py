@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import errno
 import os
-import stat
 
 from . import changes, safefs
 from .safefs import SafeFsError
@@ -145,25 +144,25 @@ def leads_to_folder(entry: os.DirEntry) -> bool:
 
 
 def read_file_at(dir_fd: int, name: str, shown: str, max_bytes: int | None) -> safefs.ReadResult | None:
-    """Read the regular file ``name`` of the folder open as ``dir_fd`` whole, or None when
-    it cannot be read that simply (the caller then reads it with
-    :func:`wskit.safefs.read_bytes`, which names the refusal).
+    """Read the file ``name`` of the folder open as ``dir_fd`` whole, or None when it
+    cannot be read so (the caller then reads it with :func:`wskit.safefs.read_bytes`,
+    which names the refusal).
 
-    For a walk that already listed the folder (``d_type`` said "file"): one
-    ``openat(O_NOFOLLOW | O_NONBLOCK)``, one ``fstat`` (regular file, one link, at most
-    ``max_bytes`` bytes), the reads, one ``close`` — instead of opening every folder
-    from the base again (issue 8, B1). The file is noted to active change recordings
-    with its ``fstat`` signature, as :func:`~wskit.safefs.read_bytes` notes it.
+    For a walk that holds the folder's descriptor: the file is opened by
+    :func:`wskit.safefs._open_in` below it (``stat`` first, ``O_NOFOLLOW |
+    O_NONBLOCK``, ``fstat`` after: regular, one link) instead of opening every folder
+    from the base again (issue 8, B1), and must be at most ``max_bytes`` bytes. It is
+    noted to active change recordings with its ``fstat`` signature, as
+    :func:`~wskit.safefs.read_bytes` notes it.
 
     :param shown: the file's absolute path (noted, and in the result).
     """
     try:
-        fd = os.open(name, safefs._O_BASE | safefs._O_NONBLOCK | safefs._O_NOFOLLOW, dir_fd=dir_fd)
-    except OSError:
+        fd, st, _ = safefs._open_in(dir_fd, name, shown, False)
+    except SafeFsError:
         return None
     try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_nlink > 1 or (max_bytes is not None and st.st_size > max_bytes):
+        if max_bytes is not None and st.st_size > max_bytes:
             return None
         raw = safefs._read_all(fd, st.st_size, max_bytes)
         if raw is None:
@@ -175,6 +174,7 @@ def read_file_at(dir_fd: int, name: str, shown: str, max_bytes: int | None) -> s
     if changes.recording_active():
         changes.note(shown, False, st)
     return safefs.ReadResult(raw=raw, size=len(raw), complete=True, path=shown, link_target=None)
+
 
 def read_head_bytes_in(
     dir_fd: int,

@@ -45,31 +45,31 @@ def project_walk(root: str, profile, settings: RuleSettings) -> _Walker:
     return walker
 
 
-def _reuse_whole(self: _Walker, key: tuple) -> bool:
+def _reuse_whole(walker: _Walker, key: tuple) -> bool:
     """On a reload: take the previous walk's whole result when nothing it depended on
     changed (every folder listed, ``.gitignore`` and config folder read — not the
     rule files it read ahead, which the loader checks by signature). One set
     comparison against the change check's verified signatures instead of a pass
     over every folder (issue 8, B3: one rule file edited)."""
-    prev = changes.reuse(self.root, False, namespace=_WHOLE_NAMESPACE)
-    if not (type(prev) is tuple and len(prev) == 6 and prev[0] == key):
+    prev = changes.reuse(walker.root, False, namespace=_WHOLE_NAMESPACE)
+    if not (type(prev) is tuple and len(prev) == 5 and prev[0] == key):
         return False
-    _key, sigs, found, diags, folders, carry = prev
+    _key, sigs, found, diags, folders = prev
     if not changes.unchanged(sigs):
         return False
-    changes.adopt(sigs, carry)
-    self.found = dict(found)
-    self.added = list(found.values())
-    self.diags = list(diags)
-    self.folders = folders
+    changes.adopt(sigs)
+    walker.found = dict(found)
+    walker.added = list(found.values())
+    walker.diags = list(diags)
+    walker.folders = folders
     return True
 
-def _keep_whole(self: _Walker, key: tuple, deps: changes.Dependencies) -> None:
-    """Remember this walk's result and what it depended on (see :meth:`reuse_whole`)."""
+
+def _keep_whole(walker: _Walker, key: tuple, deps: changes.Dependencies) -> None:
+    """Remember this walk's result and what it depended on (see :func:`_reuse_whole`)."""
     if deps.racy:
         return
-    ahead = {(f"{self.prefix}{rel}", False) for rel in self.prefetched}
+    ahead = {(f"{walker.prefix}{rel}", False) for rel in walker.prefetched}
     sigs = {k: v for k, v in deps._paths.items() if k not in ahead}
-    carry = tuple(k for k in sigs if not k[1])
-    changes.remember(self.root, False, (key, sigs, dict(self.found), tuple(self.diags), list(self.folders), carry),
+    changes.remember(walker.root, False, (key, sigs, dict(walker.found), tuple(walker.diags), list(walker.folders)),
                      namespace=_WHOLE_NAMESPACE)

@@ -192,7 +192,13 @@ class _Walker(RuleFiles):
             prev = notes.reuse(shown)
             if type(prev) is list and prev and prev[0] == _MEMO_TAG:
                 return prev, None
-        fd = self._open(rel_dir, parent_fd, name, shown)
+        if parent_fd is not None:
+            try:  # the common case: one openat from the held parent (issue 8, B1)
+                fd = os.open(name, _CHILD_FLAGS, dir_fd=parent_fd)
+            except OSError:
+                fd = self._open(rel_dir, parent_fd, name, shown)  # refusals and their diagnostics
+        else:
+            fd = self._open(rel_dir, parent_fd, name, shown)
         if fd is None:
             return None, None
         try:
@@ -247,21 +253,7 @@ class _Walker(RuleFiles):
     def _enter(self, rel_dir: str, depth: int, specs: tuple, parent_fd: int | None, name: str,
                frames: list[list]) -> None:
         shown = f"{self.prefix}{rel_dir}" if rel_dir else self.root  # os.path.join(root, rel_dir)
-        if parent_fd is not None and not self.notes.reloading:  # the common case, inlined (B1)
-            try:
-                fd = os.open(name, _CHILD_FLAGS, dir_fd=parent_fd)
-            except OSError:
-                memo, fd = self._listing(rel_dir, parent_fd, name, shown)  # refusals and diagnostics
-            else:
-                try:
-                    memo = self._list(fd, shown)
-                except OSError as err:
-                    os.close(fd)
-                    self.diags.append(safefs._oserror(err, shown, final=False).diagnostic(level="warning"))
-                    return
-                self.notes.remember(shown, memo)
-        else:
-            memo, fd = self._listing(rel_dir, parent_fd, name, shown)
+        memo, fd = self._listing(rel_dir, parent_fd, name, shown)
         if memo is None:
             return
         try:
