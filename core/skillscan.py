@@ -45,7 +45,14 @@ def load_folder(
     """Load every ``<slug>/SKILL.md`` of the skills folder open as ``fd`` (listed as
     :func:`wskit.safefs.scan_dir` lists it). Without ``follow_links`` each file is
     opened relative to ``fd`` (issue 8, B6: two ``openat`` per skill instead of one
-    per path component from the base); a followed link is resolved from its path."""
+    per path component from the base); a followed link is resolved from its path.
+
+    :param rel_dir: the folder relative to ``source.base`` (``/`` separators).
+    :param shown_dir: its absolute path, as diagnostics and change notes name it.
+    :param resources: receives the skills, in listing order (appended).
+    :param diags: receives every diagnostic (appended); nothing is raised for bad
+        content. ``fd`` stays open (the caller closes it).
+    """
     folder = _Folder(source, None if source.follow_links else fd, _prefix(shown_dir), rel_dir)
     names = source.names
     for name, kind, link_target in safefs.scan_fd_tuples(fd, shown_dir, follow_links=source.follow_links):
