@@ -6,9 +6,11 @@ with ``--for``, the files newly applicable to a touched file (Gemini's
 just-in-time memory), each wrapped in ``--- Context from: <path> ---`` …
 ``--- End of Context from: <path> ---``. JSON::
 
-    {"catalog_root", "files": [{"path", "source", "scope_dir", "bytes", "trigger"}]}
+    {"catalog_root", "trusted", "files": [{"path", "source", "scope_dir", "bytes", "trigger"}]}
 
-``trigger`` is ``cwd`` or ``touched``; ``path`` is absolute.
+``trigger`` is ``cwd`` or ``touched``; ``path`` is absolute. ``trusted`` is false
+when no trust decision lets the project's files be read (only user memory
+applies then); the human output says so on its first line, like ``wsctl rules``.
 """
 
 from __future__ import annotations
@@ -43,13 +45,18 @@ def memory_cmd(obj: WsctlContext, path: str, targets: tuple[str, ...]) -> None:
             mapped = [str(ws.binding.to_source(os.path.abspath(t))) for t in targets]
             ctx = catalog.contextual_rules(cwd, mapped, static.ids)
             files += [("touched", r) for r in ctx.files]
+    trusted = catalog.trusted if catalog is not None else False
     data = {
         "catalog_root": str(ws.binding.source_root),
+        "trusted": trusted,
         "files": [{"path": str(r.provenance.absolute_path), "source": r.source, "scope_dir": r.scope_dir,
                    "bytes": r.bytes, "trigger": trig} for trig, r in files],
     }
 
     def human() -> None:
+        if not trusted:
+            click.echo(f"{ws.binding.source_root}: untrusted, project memory files not read "
+                       "(run 'wsctl trust grant PATH')", err=True)
         if not files:
             click.echo("no memory files apply")
         for _trig, r in files:

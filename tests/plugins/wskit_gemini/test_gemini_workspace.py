@@ -56,6 +56,17 @@ def test_wsctl_gemini_memory_assembles_like_gemini(wsctl, gemini_repo, gemini_ho
                             json=True, pm=gemini_pm, home=gemini_home).stdout)
     assert [f["trigger"] for f in data["files"]][-1] == "touched"
     assert set(data["files"][0]) == {"path", "source", "scope_dir", "bytes", "trigger"}
+    assert data["trusted"] is True
+
+
+def test_wsctl_gemini_memory_says_when_the_project_is_untrusted(wsctl, gemini_repo, gemini_home, gemini_pm):
+    res = wsctl("gemini", "memory", str(gemini_repo / "packages/core"), pm=gemini_pm, home=gemini_home)
+    assert res.exit_code == 0, res.output
+    assert "untrusted, project memory files not read" in res.stderr
+    assert f"--- Context from: {gemini_home / '.gemini/GEMINI.md'} ---" in res.stdout  # user memory still applies
+    assert str(gemini_repo / "GEMINI.md") not in res.stdout
+    data = json.loads(wsctl("gemini", "memory", str(gemini_repo), json=True, pm=gemini_pm, home=gemini_home).stdout)
+    assert data["trusted"] is False
 
 
 def test_skills_agents_commands_and_extensions_namespaced(gemini_repo, gemini_home, gemini_pm):
