@@ -17,20 +17,21 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
 from ..models import Diagnostic
 from .model import (
-    RuleFile, RuleProvenanceMismatch, RuleQueryError, RuleSelection, RuleSettings, SkippedRule,
+    RuleFile, RuleProvenanceMismatch, RuleQueryError, RuleSelection, RuleSettings,
     provenance_digest,
 )
 from .patterns import PathMatcher, compiled
 from .plans import BY_SUFFIX, build_plan, keep_plan
 from .plans import query_entry as _query_entry
 from .plans import selection as _selection
+from .scopes import ancestors, apply_budget, is_ancestor, relative_to_scope  # noqa: F401  (public here since issue 3)
 
 Policy = Literal["strict", "refresh"]
 _EMPTY: frozenset[str] = frozenset()
@@ -44,54 +45,6 @@ def _clean(path: str) -> bool:
     """A quick sufficient test that :data:`_UNCLEAN` finds nothing in ``path`` (non-empty):
     no ``//``, no ``/.``, no trailing ``/`` (False says nothing)."""
     return "/." not in path and "//" not in path and path[-1] != "/"
-
-
-def ancestors(rel: str) -> list[str]:
-    """``""`` and every prefix folder of ``rel``, ending with ``rel`` itself (``"a/b"`` → ``["", "a", "a/b"]``)."""
-    if not rel:
-        return [""]
-    out = [""]
-    i = rel.find("/")
-    while i != -1:
-        out.append(rel[:i])
-        i = rel.find("/", i + 1)
-    out.append(rel)
-    return out
-
-
-def is_ancestor(scope: str, rel: str) -> bool:
-    """True when folder ``scope`` is ``rel`` or one of its ancestors (``""`` is everyone's)."""
-    return scope == "" or rel == scope or rel.startswith(scope + "/")
-
-
-def relative_to_scope(rel: str, scope: str) -> str:
-    """``rel`` made relative to its ancestor folder ``scope``."""
-    return rel[len(scope) + 1:] if scope else rel
-
-
-def apply_budget(rules: Sequence[RuleFile], budget: int | None) -> tuple[list[RuleFile], list[SkippedRule]]:
-    """Keep whole files from the most specific end while they fit ``budget`` bytes.
-
-    Iterates from the last rule backwards; a rule whose body (UTF-8 bytes)
-    does not fit the remaining budget is skipped with reason ``over-budget``
-    and earlier (smaller) ones are still tried (reference/blade.md §4.9).
-    Nothing is truncated.
-    """
-    if budget is None:
-        return list(rules), []
-    remaining = budget
-    kept: list[RuleFile] = []
-    skipped: list[SkippedRule] = []
-    for r in reversed(rules):
-        if r.bytes <= remaining:
-            kept.append(r)
-            remaining -= r.bytes
-        else:
-            skipped.append(SkippedRule(r, "over-budget",
-                                       f"{r.bytes} bytes do not fit the {remaining} bytes left of a {budget}-byte budget"))
-    kept.reverse()
-    skipped.reverse()
-    return kept, skipped
 
 
 class RuleCatalog:
