@@ -16,7 +16,7 @@ import os
 import re
 from typing import Any
 
-from wskit import changes, safefs
+from wskit import changes, safefs, skillfast
 from wskit.fdwalk import read_head_bytes_in
 from wskit.markdown import MAX_FRONTMATTER_BYTES, flat_head, frontmatter_of_head, read_frontmatter
 from wskit.markdown import _head_done as head_done
@@ -55,6 +55,7 @@ def load_folder(
     """
     folder = _Folder(source, None if source.follow_links else fd, _prefix(shown_dir), rel_dir)
     names = source.names
+    fast = skillfast.lane(folder, rel_dir)
     for name, kind, link_target in safefs.scan_fd_tuples(fd, shown_dir, follow_links=source.follow_links):
         if kind == "link":
             diags.append(
@@ -69,7 +70,17 @@ def load_folder(
             continue
         if names is not None and name not in names:
             continue
-        skill, found = _load_one(folder, _join(rel_dir, name), name, link_target)
+        if fast is not None:
+            got = skillfast.one(fast, name)  # the common case in one pass (issue 8, B6)
+            if got.__class__ is Skill:
+                resources.append(got)
+                continue
+            if got is not None:  # read, not of that shape: built from the same bytes
+                skill, found = _read_one(folder, _join(rel_dir, name), name, None, got)
+            else:
+                skill, found = _load_one(folder, _join(rel_dir, name), name, link_target)
+        else:
+            skill, found = _load_one(folder, _join(rel_dir, name), name, link_target)
         if found:
             diags.extend(found)
         if skill is not None:
@@ -111,8 +122,11 @@ def _prefix(folder: str) -> str:
 
 
 def _read_one(
-    folder: _Folder, rel_dir: str, slug: str, link_target: str | None
+    folder: _Folder, rel_dir: str, slug: str, link_target: str | None, head: tuple | None = None
 ) -> tuple[Skill | None, list[Diagnostic]]:
+    """The skill in ``<base>/<rel_dir>/SKILL.md`` and its diagnostics; ``head`` is
+    ``(raw, size, complete)`` already read below the held folder by
+    :func:`wskit.skillfast.one` (then not read again)."""
     diags: list[Diagnostic] = []
     rel = f"{rel_dir}/SKILL.md"
     source = folder.source
@@ -124,15 +138,16 @@ def _read_one(
     flat = None
     try:
         drive = folder.drive
-        if folder.fd is None or "\\" in slug or (safefs._DRIVE_OR_URL.match(rel) if drive is None else drive):
+        if head is None and (folder.fd is None or "\\" in slug
+                             or (safefs._DRIVE_OR_URL.match(rel) if drive is None else drive)):
             # no held folder, or a name the path checks of read_frontmatter refuse
             fm, res = read_frontmatter(base, rel, follow_links=folder.follow)
         else:
             # rel_dir passed those checks when its folder was opened, and the
             # listing hid secret names: <slug>/SKILL.md below the held folder
             shown = f"{folder.shown_pre}{slug}/SKILL.md"
-            raw, size, complete = read_head_bytes_in(folder.fd, (slug, "SKILL.md"), shown,
-                                                     done=head_done, max_bytes=MAX_FRONTMATTER_BYTES)
+            raw, size, complete = head or read_head_bytes_in(folder.fd, (slug, "SKILL.md"), shown,
+                                                             done=head_done, max_bytes=MAX_FRONTMATTER_BYTES)
             flat = flat_head(raw, complete)
             res = safefs.ReadResult(raw, size, complete, shown) if flat is None else None
             if res is not None:
