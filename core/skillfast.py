@@ -31,7 +31,7 @@ from wskit.flatyaml import _LOADER, _is_str, _usable
 from wskit.markdown import MAX_FRONTMATTER_BYTES, _close_end, _head_done
 from wskit.models import _SHA256, Provenance, Scope, _new, valid_shape
 from wskit.resources.skill import Skill
-from wskit.skillcheck import MAX_COMPATIBILITY, MAX_DESCRIPTION
+from wskit.skillcheck import MAX_COMPATIBILITY, MAX_DESCRIPTION, SPEC_FIELDS
 from wskit.skilllint import SPEC_NAME, _tools_of
 
 _DIR_FLAGS = safefs._O_BASE | safefs._O_DIRECTORY | safefs._O_NOFOLLOW  # as fdwalk.open_child
@@ -43,16 +43,20 @@ _MIN_STEP = safefs._MIN_HEAD_STEP
 #: every non-empty line of a flat block: what ``flatyaml._LINE.fullmatch`` accepts,
 #: found for the whole block at once (``re.M``: a match is one whole line)
 PAIR = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]{0,127}): +([^\s\-?:,\[\]{}#&*!|>'\"%@`].*)$", re.M)
-#: bytes a clean ASCII block may hold: printable ASCII and the line feed
-_KEEP = bytes(range(0x20, 0x7F)) + b"\n"
+#: bytes a clean block may hold: printable ASCII but "[" and "{", and the line feed
+_KEEP = bytes(b for b in range(0x20, 0x7F) if b not in b"[{") + b"\n"
 _UNSET = frozenset({"kind"})  # as skillscan: the field left to its default
+#: the specification's fields :func:`one` builds (a ``metadata`` text takes the general path)
+_FAST_KEYS = SPEC_FIELDS - {"metadata"}
+#: keys that resolve to strings under PyYAML's implicit resolvers (checked by :func:`lane`)
+_STR_KEYS = SPEC_FIELDS
 
 
 class Lane:
     """One skills folder's constants for :func:`one` (built by :func:`lane`)."""
 
     __slots__ = ("fd", "shown_pre", "rel_pre", "dir_pre", "id_pre", "note", "prov", "skill",
-                 "prov_set", "skill_set")
+                 "prov_set", "skill_set", "prov_slots", "skill_slots")
 
 
 def lane(folder, rel_dir: str) -> Lane | None:
@@ -66,7 +70,7 @@ def lane(folder, rel_dir: str) -> Lane | None:
     :param rel_dir: its path relative to ``source.base`` (``/`` separators).
     """
     if (folder.fd is None or folder.limit is not None or not folder.trusted or folder.drive
-            or changes.reuse_offered() or not _usable()):
+            or changes.reuse_offered() or not _usable() or not all(_is_str(k) for k in _STR_KEYS)):
         return None
     out = Lane()
     out.fd = folder.fd
@@ -88,13 +92,35 @@ def lane(folder, rel_dir: str) -> Lane | None:
     skill_names, out.skill_set = valid_shape(Skill, _UNSET)
     if tuple(out.prov) != prov_names or tuple(out.skill) != skill_names or folder.scope.__class__ is not Scope:
         return None  # the models changed shape: construct_valid's contract no longer holds here
+    out.prov_slots = _slot_setters(Provenance)
+    out.skill_slots = _slot_setters(Skill)
+    if out.prov_slots is None or out.skill_slots is None:
+        return None
     return out
+
+
+_SLOTS = ("__dict__", "__pydantic_fields_set__", "__pydantic_extra__", "__pydantic_private__")
+
+
+def _slot_setters(cls: type) -> tuple | None:
+    """The ``__set__`` of the data descriptors ``object.__setattr__(obj, name, v)``
+    calls for the four names :func:`wskit.models.construct_valid` sets on a ``cls``
+    instance (found along the MRO as the interpreter finds them; calling them
+    directly skips that lookup), or None when one is not a data descriptor."""
+    out = []
+    for name in _SLOTS:
+        found = next((k.__dict__[name] for k in cls.__mro__ if name in k.__dict__), None)
+        setter = getattr(type(found), "__set__", None)
+        if setter is None:
+            return None
+        out.append(found.__set__)
+    return tuple(out)
 
 
 _open, _close, _stat, _fstat, _read = os.open, os.close, os.stat, os.fstat, os.read
 _spec_name = SPEC_NAME.match
+_pairs = PAIR.findall
 _resolvers = _LOADER.yaml_implicit_resolvers.get
-_setattr = object.__setattr__
 _note = changes.note
 
 
@@ -136,30 +162,38 @@ def one(lane: Lane, slug: str):
         # the reads of safefs._read_head_raw with markdown._head_done, the close
         # found inline for a head that starts with "---\n"
         size = st.st_size
-        buf = b""
-        step = 256
+        complete = None
         end = None
         q = -1
-        complete = None
-        while len(buf) < _MAX:
-            chunk = _read(f, min(step, _MAX - len(buf)))
-            if not chunk:
-                complete = True
-                break
-            buf += chunk
-            if buf.startswith(b"---\n"):
-                q = buf.find(b"---", 4)
-                if q >= 0:
-                    if buf[q - 1] == 10 and buf[q + 3:q + 4] == b"\n":
-                        end = q + 4
-                        break
-                    end = _close_end(buf)
-                    if end is not None:
-                        q = buf.rfind(b"---", 0, end)  # the close: only blanks and its line end follow
-                        break
-            elif _head_done(buf):
-                break
-            step = max(_MIN_STEP, len(buf) >> 3)
+        buf = _read(f, 256)
+        if not buf:
+            complete = True
+        else:
+            start = 4  # no "---" starts before it (a head that starts with "---\n")
+            while True:
+                if buf[:4] == b"---\n":
+                    q = buf.find(b"---", start)
+                    if q >= 0:
+                        if buf[q - 1] == 10 and buf[q + 3:q + 4] == b"\n":
+                            end = q + 4
+                            break
+                        end = _close_end(buf)
+                        if end is not None:
+                            q = buf.rfind(b"---", 0, end)  # the close: only blanks and its line end follow
+                            break
+                    else:
+                        start = len(buf) - 2 if len(buf) > 6 else 4
+                elif _head_done(buf):
+                    break
+                n = len(buf)
+                if n >= _MAX:
+                    break
+                step = n >> 3 if n >> 3 > _MIN_STEP else _MIN_STEP
+                chunk = _read(f, step if step < _MAX - n else _MAX - n)
+                if not chunk:
+                    complete = True
+                    break
+                buf += chunk
         if complete is None:
             complete = len(buf) >= size
     finally:
@@ -168,36 +202,22 @@ def one(lane: Lane, slug: str):
         return buf, size, complete
     # markdown.flat_head: the head cut after its closing line unless the whole file was read
     raw = buf if complete else buf[:end]
-    if b"\r" in raw or not raw.isascii():
+    if 13 in raw or (complete and not raw.isascii()):  # a carriage return, or a body not ASCII
         return buf, size, complete
+    # flatyaml.block_precheck (printable ASCII, one ": " per non-empty line, no " #")
+    # and skillscan._clean_flat_skill's "no flow collection" ("[", "{")
     block = raw[4:q]
-    # flatyaml.block_precheck (printable ASCII, one ": " per line, no " #"), and
-    # skillscan._clean_flat_skill's "no flow collection"
-    if b"[" in block or b"{" in block or b" #" in block or block.translate(None, _KEEP):
+    if block.translate(None, _KEEP):
         return buf, size, complete
-    n = block.count(b": ")
-    pairs = PAIR.findall(block.decode("ascii"))
-    if not pairs or len(pairs) != n or (n != block.count(b"\n") and n != _nonempty(block)):
+    fields = flat_fields(block.decode("ascii"))
+    if fields is None or not _FAST_KEYS.issuperset(fields):
         return buf, size, complete
-    name = desc = lic = comp = tools = None
-    for key, value in pairs:
-        if value[-1] == " ":
-            value = value.rstrip(" ")  # not part of a plain scalar
-        if value[-1] == ":" or (_resolvers(value[0]) and not _is_str(value)):
-            return buf, size, complete  # not a flat string value
-        # the specification's fields (keys that resolve to strings) but metadata
-        if key == "description":
-            desc = value
-        elif key == "name":
-            name = value
-        elif key == "allowed-tools":
-            tools = value
-        elif key == "license":
-            lic = value
-        elif key == "compatibility":
-            comp = value
-        else:
-            return buf, size, complete
+    get = fields.get
+    name = get("name")
+    desc = get("description")
+    comp = get("compatibility")
+    lic = get("license")
+    tools = get("allowed-tools")
     # skillscan._clean_flat_skill's checks (ASCII values: no hidden character)
     if name is None or desc is None or name.strip() != slug:
         return buf, size, complete
@@ -214,11 +234,12 @@ def one(lane: Lane, slug: str):
     values = lane.prov.copy()
     values["path"] = f"{lane.rel_pre}{slug}/SKILL.md"
     values["sha256"] = h.hexdigest()
-    prov = _new(Provenance)
-    _setattr(prov, "__dict__", values)
-    _setattr(prov, "__pydantic_fields_set__", lane.prov_set)
-    _setattr(prov, "__pydantic_extra__", None)
-    _setattr(prov, "__pydantic_private__", None)
+    prov = _new(Provenance)  # construct_valid's four slots
+    set_dict, set_fields, set_extra, set_private = lane.prov_slots
+    set_dict(prov, values)
+    set_fields(prov, lane.prov_set)
+    set_extra(prov, None)
+    set_private(prov, None)
     values = lane.skill.copy()
     values["id"] = lane.id_pre + slug
     values["name"] = slug
@@ -234,14 +255,41 @@ def one(lane: Lane, slug: str):
     values["metadata"] = {}
     values["extra"] = {}
     skill = _new(Skill)
-    _setattr(skill, "__dict__", values)
-    _setattr(skill, "__pydantic_fields_set__", lane.skill_set)
-    _setattr(skill, "__pydantic_extra__", None)
-    _setattr(skill, "__pydantic_private__", None)
+    set_dict, set_fields, set_extra, set_private = lane.skill_slots
+    set_dict(skill, values)
+    set_fields(skill, lane.skill_set)
+    set_extra(skill, None)
+    set_private(skill, None)
     return skill
 
 
-def _nonempty(block: bytes) -> int:
+def flat_fields(text: str) -> dict[str, str] | None:
+    """The mapping :func:`wskit.flatyaml.load_flat_lines` reads from the block
+    ``text`` when its precheck holds (:func:`wskit.flatyaml.block_precheck`):
+    every non-empty line ``key: value`` with one ``": "``, no ``" #"``; or None.
+
+    :param text: the block between the ``---`` lines; the caller checked it holds
+        only printable ASCII and line feeds.
+    :returns: key → plain string value (a repeated key keeps its last value, in
+        its first place), or None: not of that shape (nothing is known then).
+    """
+    n = text.count(": ")
+    pairs = _pairs(text)
+    if not pairs or len(pairs) != n or " #" in text or (n != text.count("\n") and n != _nonempty(text)):
+        return None
+    out = {}
+    for key, value in pairs:
+        if value[-1] == " ":
+            value = value.rstrip(" ")  # not part of a plain scalar
+        # a value ending in ':' is not flat; key and value must resolve to strings
+        if (value[-1] == ":" or (_resolvers(value[0]) and not _is_str(value))
+                or (key not in _STR_KEYS and _resolvers(key[0]) and not _is_str(key))):
+            return None
+        out[key] = value
+    return out
+
+
+def _nonempty(block: str) -> int:
     """The number of non-empty lines of ``block``."""
-    lines = block.split(b"\n")
-    return len(lines) - lines.count(b"")
+    lines = block.split("\n")
+    return len(lines) - lines.count("")
