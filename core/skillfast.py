@@ -12,9 +12,10 @@ flat block matched by one regular expression over the block instead of one per
 line, and the two models built from per-folder templates.
 
 Anything else is handed back, never decided here: a refusal or odd file type
-(``None``: :func:`wskit.skillscan._load_one` reads it again and names the
+(``None``: :func:`wskit.skillscan._read_one` reads it again and names the
 refusal), or a head that is not of that shape (the bytes read: the general build
-of :func:`wskit.skillscan._read_one` parses them, diagnostics included). A
+of :func:`wskit.skillscan._read_one` parses them, diagnostics included). Reuse
+across reloads stays around it (:func:`wskit.skillscan._load_one`). A
 skill built here has no diagnostic, exactly as the general path would build it;
 ``tests/builtin_plugins/test_skills_fast.py`` compares the whole discovery with
 the loader before issue 8, and ``tests/core/test_skillfast.py`` this module's
@@ -63,14 +64,15 @@ def lane(folder, rel_dir: str) -> Lane | None:
     """The constants :func:`one` needs for the folder being loaded, or None when
     this folder's skills must all take the general path: no held descriptor
     (links followed), an admin source (size limit), source fields of unusual
-    types, a folder path ``read_frontmatter`` would refuse, PyYAML constructors
-    replaced, or a reload offering reuse (:func:`wskit.changes.reuse`).
+    types, a folder path ``read_frontmatter`` would refuse, or PyYAML's
+    constructors or resolvers changed. A lane notes what it reads to the
+    recordings active when it was made (:func:`wskit.changes.note`).
 
     :param folder: the :class:`wskit.skillscan._Folder` being loaded.
     :param rel_dir: its path relative to ``source.base`` (``/`` separators).
     """
     if (folder.fd is None or folder.limit is not None or not folder.trusted or folder.drive
-            or changes.reuse_offered() or not _usable() or not all(_is_str(k) for k in _STR_KEYS)):
+            or not _usable() or not all(_is_str(k) for k in _STR_KEYS)):
         return None
     out = Lane()
     out.fd = folder.fd

@@ -56,6 +56,7 @@ def load_folder(
     folder = _Folder(source, None if source.follow_links else fd, _prefix(shown_dir), rel_dir)
     names = source.names
     fast = skillfast.lane(folder, rel_dir)
+    direct = fast is not None and not changes.reuse_offered()
     for name, kind, link_target in safefs.scan_fd_tuples(fd, shown_dir, follow_links=source.follow_links):
         if kind == "link":
             diags.append(
@@ -70,17 +71,14 @@ def load_folder(
             continue
         if names is not None and name not in names:
             continue
-        if fast is not None:
-            got = skillfast.one(fast, name)  # the common case in one pass (issue 8, B6)
+        if direct:  # the common case in one pass (issue 8, B6), no reuse to offer
+            got = skillfast.one(fast, name)
             if got.__class__ is Skill:
                 resources.append(got)
                 continue
-            if got is not None:  # read, not of that shape: built from the same bytes
-                skill, found = _read_one(folder, _join(rel_dir, name), name, None, got)
-            else:
-                skill, found = _load_one(folder, _join(rel_dir, name), name, link_target)
+            skill, found = _read_one(folder, _join(rel_dir, name), name, link_target, got)
         else:
-            skill, found = _load_one(folder, _join(rel_dir, name), name, link_target)
+            skill, found = _load_one(folder, _join(rel_dir, name), name, link_target, fast)
         if found:
             diags.extend(found)
         if skill is not None:
@@ -126,7 +124,7 @@ def _read_one(
 ) -> tuple[Skill | None, list[Diagnostic]]:
     """The skill in ``<base>/<rel_dir>/SKILL.md`` and its diagnostics; ``head`` is
     ``(raw, size, complete)`` already read below the held folder by
-    :func:`wskit.skillfast.one` (then not read again)."""
+    :func:`wskit.skillfast.one` (then not read again), or None (read here)."""
     diags: list[Diagnostic] = []
     rel = f"{rel_dir}/SKILL.md"
     source = folder.source
@@ -340,21 +338,35 @@ def _tools(v: Any) -> tuple[str, ...] | None:
 
 
 def _load_one(
-    folder: _Folder, rel_dir: str, slug: str, link_target: str | None
+    folder: _Folder, rel_dir: str, slug: str, link_target: str | None, lane: skillfast.Lane | None = None
 ) -> tuple[Skill | None, list[Diagnostic]]:
-    """:func:`_read_one`, reusing what the previous load built from an
+    """:func:`_read_lane`, reusing what the previous load built from an
     unchanged ``SKILL.md`` when :class:`~wskit.cache.WorkspaceCache` reloads
     (:func:`wskit.changes.reuse`; the file is then not read). Safe because the
     folder chain was just re-opened without following links by ``scan_dir`` and
     the entry was seen as a real folder; a changed signature (edit, replace,
     new link count) means a fresh read."""
     if not changes.reuse_offered():
-        return _read_one(folder, rel_dir, slug, link_target)  # reuse and remember would do nothing
+        return _read_lane(folder, rel_dir, slug, link_target, lane)  # reuse and remember would do nothing
     path = f"{folder.base_pre}{rel_dir}/SKILL.md"
     key = (*folder.key, link_target)
     hit = changes.reuse(path, folder.follow)
     if hit is not None and hit[0] == key:
         return hit[1], list(hit[2])
-    skill, diags = _read_one(folder, rel_dir, slug, link_target)
+    skill, diags = _read_lane(folder, rel_dir, slug, link_target, lane)
     changes.remember(path, folder.follow, (key, skill, tuple(diags)))
     return skill, diags
+
+
+def _read_lane(
+    folder: _Folder, rel_dir: str, slug: str, link_target: str | None, lane: skillfast.Lane | None
+) -> tuple[Skill | None, list[Diagnostic]]:
+    """:func:`_read_one`, the common case in one pass when the folder has a
+    lane (:func:`wskit.skillfast.one`; issue 8, B6): its skill, or the head it
+    read built here from the same bytes, or (refused or odd) read again here."""
+    if lane is not None:
+        got = skillfast.one(lane, slug)
+        if got.__class__ is Skill:
+            return got, []
+        return _read_one(folder, rel_dir, slug, link_target, got)
+    return _read_one(folder, rel_dir, slug, link_target)

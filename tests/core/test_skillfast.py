@@ -195,11 +195,34 @@ def test_lane_is_off_where_the_general_path_must_run(tmp_path):
         folder, fd = _folder(str(tmp_path), scope)
         try:
             assert (skillfast.lane(folder, "s/skills") is not None) is usable
-            with changes.reusing(None):
-                assert skillfast.lane(folder, "s/skills") is None
         finally:
             os.close(fd)
     folder, fd = _folder(str(tmp_path))
     os.close(fd)
     folder.fd = None  # links followed: no held folder
     assert skillfast.lane(folder, "s/skills") is None
+
+
+def test_reloads_take_the_lane_and_reuse_around_it(tmp_path, monkeypatch):
+    """Workspace caches load under :func:`wskit.changes.reusing`: the lane builds
+    there too, a reload reuses what did not change and rebuilds the rest."""
+    from wskit.builtin_plugins.skills import wskit_load_skills
+
+    skills = tmp_path / "skills"
+    for name in ("a", "b"):
+        (skills / name).mkdir(parents=True)
+        (skills / name / "SKILL.md").write_text(f"---\nname: {name}\ndescription: d\n---\n")
+        os.utime(skills / name / "SKILL.md", ns=(1_000_000_000, 1_000_000_000))
+    built = []
+    real = skillfast.one
+    monkeypatch.setattr(skillfast, "one", lambda lane, slug: built.append(slug) or real(lane, slug))
+    src = ResourceSource(scope=Scope.PROJECT, root=str(tmp_path), base=str(tmp_path))
+    plain = wskit_load_skills(src)
+    with changes.reusing(None) as memo, changes.recording():
+        first = wskit_load_skills(src)
+    assert built == ["a", "b", "a", "b"] and first == plain
+    (skills / "b" / "SKILL.md").write_text("---\nname: b\ndescription: changed\n---\n")
+    with changes.reusing(memo), changes.recording():
+        second = wskit_load_skills(src)
+    assert built[4:] == ["b"]  # a: reused unread
+    assert second.resources[0] is first.resources[0] and second.resources[1].description == "changed"
