@@ -122,7 +122,6 @@ def _slot_setters(cls: type) -> tuple | None:
 _open, _close, _stat, _fstat, _read = os.open, os.close, os.stat, os.fstat, os.read
 _spec_name = SPEC_NAME.match
 _pairs = PAIR.findall
-_resolvers = _LOADER.yaml_implicit_resolvers.get
 _note = changes.note
 
 
@@ -280,12 +279,13 @@ def flat_fields(text: str) -> dict[str, str] | None:
     if not pairs or len(pairs) != n or " #" in text or (n != text.count("\n") and n != _nonempty(text)):
         return None
     out = {}
+    resolvers = _LOADER.yaml_implicit_resolvers.get  # read now: adding a resolver replaces the dict
     for key, value in pairs:
         if value[-1] == " ":
             value = value.rstrip(" ")  # not part of a plain scalar
         # a value ending in ':' is not flat; key and value must resolve to strings
-        if (value[-1] == ":" or (_resolvers(value[0]) and not _is_str(value))
-                or (key not in _STR_KEYS and _resolvers(key[0]) and not _is_str(key))):
+        if (value[-1] == ":" or (resolvers(value[0]) and not _is_str(value))
+                or (key not in _STR_KEYS and resolvers(key[0]) and not _is_str(key))):
             return None
         out[key] = value
     return out
