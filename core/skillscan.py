@@ -45,7 +45,8 @@ def load_folder(
     """Load every ``<slug>/SKILL.md`` of the skills folder open as ``fd`` (listed as
     :func:`wskit.safefs.scan_dir` lists it). Without ``follow_links`` each file is
     opened relative to ``fd`` (issue 8, B6: two ``openat`` per skill instead of one
-    per path component from the base); a followed link is resolved from its path.
+    per path component from the base), and a clean skill is built in one pass by
+    :func:`wskit.skillfast.one`; a followed link is resolved from its path.
 
     :param rel_dir: the folder relative to ``source.base`` (``/`` separators).
     :param shown_dir: its absolute path, as diagnostics and change notes name it.
