@@ -16,7 +16,7 @@ import os
 import re
 from typing import Any
 
-from wskit import changes, safefs
+from wskit import changes, safefs, skillfast
 from wskit.fdwalk import read_head_bytes_in
 from wskit.markdown import MAX_FRONTMATTER_BYTES, flat_head, frontmatter_of_head, read_frontmatter
 from wskit.markdown import _head_done as head_done
@@ -45,7 +45,8 @@ def load_folder(
     """Load every ``<slug>/SKILL.md`` of the skills folder open as ``fd`` (listed as
     :func:`wskit.safefs.scan_dir` lists it). Without ``follow_links`` each file is
     opened relative to ``fd`` (issue 8, B6: two ``openat`` per skill instead of one
-    per path component from the base); a followed link is resolved from its path.
+    per path component from the base), and a clean skill is built in one pass by
+    :func:`wskit.skillfast.one`; a followed link is resolved from its path.
 
     :param rel_dir: the folder relative to ``source.base`` (``/`` separators).
     :param shown_dir: its absolute path, as diagnostics and change notes name it.
@@ -55,6 +56,8 @@ def load_folder(
     """
     folder = _Folder(source, None if source.follow_links else fd, _prefix(shown_dir), rel_dir)
     names = source.names
+    fast = skillfast.lane(folder, rel_dir)
+    direct = fast is not None and not changes.reuse_offered()
     for name, kind, link_target in safefs.scan_fd_tuples(fd, shown_dir, follow_links=source.follow_links):
         if kind == "link":
             diags.append(
@@ -69,7 +72,14 @@ def load_folder(
             continue
         if names is not None and name not in names:
             continue
-        skill, found = _load_one(folder, _join(rel_dir, name), name, link_target)
+        if direct:  # the common case in one pass (issue 8, B6), no reuse to offer
+            got = skillfast.one(fast, name)
+            if got.__class__ is Skill:
+                resources.append(got)
+                continue
+            skill, found = _read_one(folder, _join(rel_dir, name), name, link_target, got)
+        else:
+            skill, found = _load_one(folder, _join(rel_dir, name), name, link_target, fast)
         if found:
             diags.extend(found)
         if skill is not None:
@@ -111,8 +121,11 @@ def _prefix(folder: str) -> str:
 
 
 def _read_one(
-    folder: _Folder, rel_dir: str, slug: str, link_target: str | None
+    folder: _Folder, rel_dir: str, slug: str, link_target: str | None, head: tuple | None = None
 ) -> tuple[Skill | None, list[Diagnostic]]:
+    """The skill in ``<base>/<rel_dir>/SKILL.md`` and its diagnostics; ``head`` is
+    ``(raw, size, complete)`` already read below the held folder by
+    :func:`wskit.skillfast.one` (then not read again), or None (read here)."""
     diags: list[Diagnostic] = []
     rel = f"{rel_dir}/SKILL.md"
     source = folder.source
@@ -124,15 +137,16 @@ def _read_one(
     flat = None
     try:
         drive = folder.drive
-        if folder.fd is None or "\\" in slug or (safefs._DRIVE_OR_URL.match(rel) if drive is None else drive):
+        if head is None and (folder.fd is None or "\\" in slug
+                             or (safefs._DRIVE_OR_URL.match(rel) if drive is None else drive)):
             # no held folder, or a name the path checks of read_frontmatter refuse
             fm, res = read_frontmatter(base, rel, follow_links=folder.follow)
         else:
             # rel_dir passed those checks when its folder was opened, and the
             # listing hid secret names: <slug>/SKILL.md below the held folder
             shown = f"{folder.shown_pre}{slug}/SKILL.md"
-            raw, size, complete = read_head_bytes_in(folder.fd, (slug, "SKILL.md"), shown,
-                                                     done=head_done, max_bytes=MAX_FRONTMATTER_BYTES)
+            raw, size, complete = head or read_head_bytes_in(folder.fd, (slug, "SKILL.md"), shown,
+                                                             done=head_done, max_bytes=MAX_FRONTMATTER_BYTES)
             flat = flat_head(raw, complete)
             res = safefs.ReadResult(raw, size, complete, shown) if flat is None else None
             if res is not None:
@@ -325,21 +339,35 @@ def _tools(v: Any) -> tuple[str, ...] | None:
 
 
 def _load_one(
-    folder: _Folder, rel_dir: str, slug: str, link_target: str | None
+    folder: _Folder, rel_dir: str, slug: str, link_target: str | None, lane: skillfast.Lane | None = None
 ) -> tuple[Skill | None, list[Diagnostic]]:
-    """:func:`_read_one`, reusing what the previous load built from an
+    """:func:`_read_lane`, reusing what the previous load built from an
     unchanged ``SKILL.md`` when :class:`~wskit.cache.WorkspaceCache` reloads
     (:func:`wskit.changes.reuse`; the file is then not read). Safe because the
     folder chain was just re-opened without following links by ``scan_dir`` and
     the entry was seen as a real folder; a changed signature (edit, replace,
     new link count) means a fresh read."""
     if not changes.reuse_offered():
-        return _read_one(folder, rel_dir, slug, link_target)  # reuse and remember would do nothing
+        return _read_lane(folder, rel_dir, slug, link_target, lane)  # reuse and remember would do nothing
     path = f"{folder.base_pre}{rel_dir}/SKILL.md"
     key = (*folder.key, link_target)
     hit = changes.reuse(path, folder.follow)
     if hit is not None and hit[0] == key:
         return hit[1], list(hit[2])
-    skill, diags = _read_one(folder, rel_dir, slug, link_target)
+    skill, diags = _read_lane(folder, rel_dir, slug, link_target, lane)
     changes.remember(path, folder.follow, (key, skill, tuple(diags)))
     return skill, diags
+
+
+def _read_lane(
+    folder: _Folder, rel_dir: str, slug: str, link_target: str | None, lane: skillfast.Lane | None
+) -> tuple[Skill | None, list[Diagnostic]]:
+    """:func:`_read_one`, the common case in one pass when the folder has a
+    lane (:func:`wskit.skillfast.one`; issue 8, B6): its skill, or the head it
+    read built here from the same bytes, or (refused or odd) read again here."""
+    if lane is not None:
+        got = skillfast.one(lane, slug)
+        if got.__class__ is Skill:
+            return got, []
+        return _read_one(folder, rel_dir, slug, link_target, got)
+    return _read_one(folder, rel_dir, slug, link_target)
