@@ -288,20 +288,44 @@ class Notes:
                 if racy:
                     deps.racy = True
 
-    def remember(self, path: str, value: object, namespace: str = "") -> None:
-        """:func:`remember` (not following links) after :meth:`stat`."""
+    def remember(self, path: str, value: object, namespace: str = "", follow: bool = False) -> None:
+        """:func:`remember` after the path was noted (:meth:`stat` or safe file access)."""
         if self._cur is None or self._last is None:
             return
-        sig = self._last.get((path, False))
+        sig = self._last.get((path, follow))
         if sig is None or _is_racy(sig):
             return
-        self._cur._items[_key(path, False, namespace)] = (sig, value)
+        self._cur._items[_key(path, follow, namespace)] = (sig, value)
 
-    def reuse(self, path: str, namespace: str = "") -> object | None:
-        """:func:`reuse` (not following links); None at once on a cold load."""
-        if self._prev is None:
+    def reuse(self, path: str, namespace: str = "", follow: bool = False) -> object | None:
+        """:func:`reuse`, with the context read once per walk (issue 8, B3s: 1,000
+        unchanged skills reused per reload); None at once on a cold load. A path
+        noted here is racy by the walk's threshold (never less often than by
+        :func:`reuse`, which takes the time at each call)."""
+        prev = self._prev
+        if prev is None:
             return None
-        return reuse(path, False, namespace=namespace)
+        pkey = (path, follow)
+        key = (path, follow, namespace) if namespace else pkey
+        item = prev._items.get(key)
+        if item is None:
+            return None
+        sig = prev.verified.get(pkey)
+        if sig is None and self._last is not None:
+            sig = self._last.get(pkey)
+        if sig is None:
+            sig = stat_signature(path, follow)
+        if sig != item[0]:
+            return None
+        self._cur._items[key] = item
+        racy = (sig[4] if type(sig) is tuple else _PACKED.unpack(sig)[4]) > self._threshold
+        for deps in self._deps:
+            paths = deps._paths
+            if pkey not in paths:
+                paths[pkey] = sig
+            if racy:
+                deps.racy = True
+        return item[1]
 
     def scratch(self) -> dict | None:
         """The current load's scratch space (:func:`scratch`)."""

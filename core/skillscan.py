@@ -57,7 +57,9 @@ def load_folder(
     folder = _Folder(source, None if source.follow_links else fd, _prefix(shown_dir), rel_dir)
     names = source.names
     fast = skillfast.lane(folder, rel_dir)
-    direct = fast is not None and not changes.reuse_offered()
+    offered = changes.reuse_offered()
+    direct = fast is not None and not offered
+    notes = changes.Notes() if offered else None  # the reuse context, read once per folder
     for name, kind, link_target in safefs.scan_fd_tuples(fd, shown_dir, follow_links=source.follow_links):
         if kind == "link":
             diags.append(
@@ -79,7 +81,7 @@ def load_folder(
                 continue
             skill, found = _read_one(folder, _join(rel_dir, name), name, link_target, got)
         else:
-            skill, found = _load_one(folder, _join(rel_dir, name), name, link_target, fast)
+            skill, found = _load_one(folder, _join(rel_dir, name), name, link_target, fast, notes)
         if found:
             diags.extend(found)
         if skill is not None:
@@ -339,23 +341,27 @@ def _tools(v: Any) -> tuple[str, ...] | None:
 
 
 def _load_one(
-    folder: _Folder, rel_dir: str, slug: str, link_target: str | None, lane: skillfast.Lane | None = None
+    folder: _Folder, rel_dir: str, slug: str, link_target: str | None, lane: skillfast.Lane | None = None,
+    notes: changes.Notes | None = None,
 ) -> tuple[Skill | None, list[Diagnostic]]:
     """:func:`_read_lane`, reusing what the previous load built from an
     unchanged ``SKILL.md`` when :class:`~wskit.cache.WorkspaceCache` reloads
     (:func:`wskit.changes.reuse`; the file is then not read). Safe because the
     folder chain was just re-opened without following links by ``scan_dir`` and
     the entry was seen as a real folder; a changed signature (edit, replace,
-    new link count) means a fresh read."""
-    if not changes.reuse_offered():
-        return _read_lane(folder, rel_dir, slug, link_target, lane)  # reuse and remember would do nothing
+    new link count) means a fresh read. ``notes``: the folder's reuse context
+    (:class:`wskit.changes.Notes`, made once per folder; issue 8, B3s)."""
+    if notes is None:
+        if not changes.reuse_offered():
+            return _read_lane(folder, rel_dir, slug, link_target, lane)  # reuse and remember would do nothing
+        notes = changes.Notes()
     path = f"{folder.base_pre}{rel_dir}/SKILL.md"
     key = (*folder.key, link_target)
-    hit = changes.reuse(path, folder.follow)
+    hit = notes.reuse(path, follow=folder.follow)
     if hit is not None and hit[0] == key:
-        return hit[1], list(hit[2])
+        return hit[1], list(hit[2]) if hit[2] else []
     skill, diags = _read_lane(folder, rel_dir, slug, link_target, lane)
-    changes.remember(path, folder.follow, (key, skill, tuple(diags)))
+    notes.remember(path, (key, skill, tuple(diags)), follow=folder.follow)
     return skill, diags
 
 
