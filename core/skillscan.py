@@ -60,7 +60,16 @@ def load_folder(
     offered = changes.reuse_offered()
     direct = fast is not None and not offered
     notes = changes.Notes() if offered else None  # the reuse context, read once per folder
-    for name, kind, link_target in safefs.scan_fd_tuples(fd, shown_dir, follow_links=source.follow_links):
+    if notes is not None and not source.follow_links:
+        # an unchanged folder signature means the same names and types: the listing of
+        # the previous load is taken (issue 8, B3s), as the rule walk does per folder
+        entries = notes.reuse(shown_dir, _LISTING)
+        if entries is None:
+            entries = tuple(safefs.scan_fd_tuples(fd, shown_dir))
+            notes.remember(shown_dir, entries, _LISTING)
+    else:
+        entries = safefs.scan_fd_tuples(fd, shown_dir, follow_links=source.follow_links)
+    for name, kind, link_target in entries:
         if kind == "link":
             diags.append(
                 Diagnostic(
@@ -86,6 +95,10 @@ def load_folder(
             diags.extend(found)
         if skill is not None:
             resources.append(skill)
+
+
+#: :mod:`wskit.changes` namespace of a skills folder's listing kept for the next reload
+_LISTING = "wskit.skillscan.listing"
 
 
 class _Folder:

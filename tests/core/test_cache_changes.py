@@ -150,3 +150,28 @@ def test_reused_bad_skill_keeps_its_diagnostic(cache, ws) -> None:
     assert second is not first
     assert [d.code for d in second.diagnostics if "broken" in (d.path or "")] == codes
     assert "broken" not in second.registry("skill")
+
+
+def test_unchanged_skills_folder_is_not_listed_again_on_a_reload(cache, ws, monkeypatch) -> None:
+    """Issue 8, B3s: a reload takes the previous listing of a skills folder whose
+    signature is unchanged; a folder that changed (an entry added, removed or renamed)
+    is listed again."""
+    from wskit import safefs
+
+    write_tree(ws, {".claude/skills/beta/SKILL.md": _skill("beta", "second skill")})
+    _age(ws)
+    skills_dir = str(ws / ".claude/skills")
+    listed: list[str] = []
+    real = safefs.scan_fd_tuples
+    monkeypatch.setattr(safefs, "scan_fd_tuples", lambda fd, shown, **kw: listed.append(shown) or real(fd, shown, **kw))
+    first = cache.resolve(ws)
+    assert listed.count(skills_dir) == 1
+    (ws / ".claude/skills/alpha/SKILL.md").write_text(_skill("alpha", "edited"))
+    second = cache.resolve(ws)
+    assert second is not first and _desc(second, "alpha") == "edited"
+    assert listed.count(skills_dir) == 1, "the unchanged skills folder was listed again"
+    assert second.registry("skill").get("beta") is first.registry("skill").get("beta")
+    os.rename(ws / ".claude/skills/beta", ws / ".claude/skills/gamma")  # the folder's signature changes
+    third = cache.resolve(ws)
+    assert listed.count(skills_dir) == 2
+    assert "gamma" in third.registry("skill") and "beta" not in third.registry("skill")
