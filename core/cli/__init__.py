@@ -19,10 +19,15 @@ import click
 from .. import __version__
 from .context import WsctlContext
 
+#: (name, "module:attr", help): imported when used (:mod:`wskit.cli.lazy`)
 _CORE_COMMANDS = (
-    ("wskit.cli.inspect", "inspect_cmd"),
-    ("wskit.cli.plugins", "plugins_group"),
-    ("wskit.cli.snapshot", "snapshot_cmd"),
+    ("inspect", "wskit.cli.inspect:inspect_cmd",
+     "Show the workspace holding PATH: binding, trust, resources, diagnostics."),
+    ("plugins", "wskit.cli.plugins:plugins_group",
+     "List Python plugins (built-ins and entry points of group 'wskit') and the\n"
+     "content plugins (bundles) of the workspace at --path."),
+    ("snapshot", "wskit.cli.snapshot:snapshot_cmd",
+     "Snapshot the workspace holding PATH into a session state file (JSON)."),
 )
 
 
@@ -36,7 +41,9 @@ class WsctlError(click.ClickException):
 
 
 class LazyGroup(click.Group):
-    """A group whose plugin commands are registered on first lookup."""
+    """A group whose plugin commands are registered on first lookup, each imported
+    when first needed (:func:`wskit.cli.lazy.add_lazy_command`; ``add_command``
+    works as on any group)."""
 
     def __init__(self, *args, pm=None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -48,10 +55,11 @@ class LazyGroup(click.Group):
         if self._loaded:
             return
         self._loaded = True
-        import importlib
+        from .lazy import CommandTable, add_lazy_command  # not for `wsctl --version`
 
-        for module, attr in _CORE_COMMANDS:
-            self.add_command(getattr(importlib.import_module(module), attr))
+        self.commands = CommandTable(self.commands)
+        for name, target, help_text in _CORE_COMMANDS:
+            add_lazy_command(self, name, target, help_text)
         obj = ctx.find_object(WsctlContext) if ctx is not None else None
         if obj is not None and self._pm is not None:
             obj.pm = self._pm
@@ -93,6 +101,27 @@ class LazyGroup(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str):
         self._ensure(ctx)
         return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list of ``--help``, as click writes it, with each command not
+        imported yet shown by the help it was registered with (nothing imported)."""
+        from .lazy import LazySpec
+
+        commands = []
+        for name in self.list_commands(ctx):
+            spec = dict.get(self.commands, name)
+            cmd = spec if isinstance(spec, LazySpec) else self.get_command(ctx, name)
+            if cmd is None or (not isinstance(cmd, LazySpec) and cmd.hidden):
+                continue
+            commands.append((name, cmd))
+        if commands:
+            limit = formatter.width - 6 - max(len(name) for name, _ in commands)
+            rows = [(name, cmd.short_help(limit) if isinstance(cmd, LazySpec) else cmd.get_short_help_str(limit))
+                    for name, cmd in commands]
+            from gettext import gettext as _  # as click.Group.format_commands
+
+            with formatter.section(_("Commands")):
+                formatter.write_dl(rows)
 
 
 def make_cli(pm=None) -> click.Group:

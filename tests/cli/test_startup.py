@@ -126,3 +126,29 @@ def test_workspace_with_files_imports_what_it_parses(tmp_path: Path) -> None:
     assert rc == 0
     assert {"yaml", "pathspec", "wskit.markdown", "wskit.resources.skill", "wskit.resources.agent",
             "wskit.resources.servers"} <= mods
+
+
+#: the command modules; an empty ``inspect`` imports only its own (wskit.cli.lazy)
+_COMMAND_MODULES = {
+    "wskit.cli.plugins", "wskit.cli.snapshot", "wskit.cli.bundles", "wskit.cli.workspaces", "wskit.cli.skills",
+    "wskit.cli.servers", "wskit.cli.rules", "wskit.cli.trust", "wskit.cli.styles", "wskit.cli.agents",
+    "wskit.cli.commands", "wskit.runtime.commands", "wskit_gemini.cli", "wskit_mcp.cli", "wskit_lsp.cli",
+}
+
+
+def test_inspect_imports_no_other_command_module(tmp_path: Path) -> None:
+    ws = _workspace(tmp_path, "ws")
+    rc, mods = _modules_after("--home", str(tmp_path / "home"), "--json", "inspect", str(ws))
+    assert rc == 0 and "wskit.cli.inspect" in mods
+    assert not _COMMAND_MODULES & mods
+
+
+def test_help_lists_every_command_and_imports_none() -> None:
+    code = "import sys; from wskit.cli import main; sys.exit(main(['--help']))"
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    listed = {line.split()[0] for line in out.stdout.split("Commands:")[1].splitlines() if line.strip()}
+    assert {"inspect", "plugins", "snapshot", "trust", "skills", "mcp", "lsp", "hooks", "session", "rules",
+            "styles", "agents", "commands", "marketplace", "workspace", "worktree", "ref", "gemini"} <= listed
+    rc, mods = _modules_after("--help")
+    assert rc == 0
+    assert not (_COMMAND_MODULES | {"wskit.cli.inspect"}) & mods
