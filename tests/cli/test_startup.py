@@ -50,7 +50,7 @@ def test_read_only_inspect_skips_async_and_session_machinery(tmp_path: Path) -> 
     rc, mods = _modules_after("--home", str(tmp_path / "home"), "--json", "inspect", str(ws))
     assert rc == 0
     assert "wskit.cache" in mods  # it did resolve the workspace
-    assert not {"asyncio", "wskit.session"} & mods
+    assert not {"asyncio", "wskit.session", "concurrent.futures", "logging"} & mods
 
 
 def test_cache_and_trust_import_no_write_or_async_machinery() -> None:
