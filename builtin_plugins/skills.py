@@ -21,7 +21,7 @@ KIND = "skill"
 
 @hookimpl
 def wskit_resource_kinds():
-    from wskit.skillruntime import skills_filter
+    from wskit.skillswitch import skills_filter
 
     return [ResourceKind(name=KIND, hook="wskit_load_skills", default_dir="skills", filter=skills_filter)]
 
