@@ -7,9 +7,10 @@ from pathlib import Path
 
 from pydantic import Field, field_validator
 
+from .lazyre import lazy_pattern
 from .models import Frozen
 
-_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
+_NAME = lazy_pattern(globals(), "_NAME", r"^[a-z][a-z0-9_-]{0,31}$")
 
 
 class HostProfile(Frozen):

@@ -22,6 +22,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
+from ..lazyre import lazy_pattern
 from ..models import Diagnostic
 from .model import (
     RuleFile, RuleProvenanceMismatch, RuleQueryError, RuleSelection, RuleSettings, SkippedRule,
@@ -36,7 +37,7 @@ Policy = Literal["strict", "refresh"]
 _EMPTY: frozenset[str] = frozenset()
 
 #: a path component that ``os.path.normpath`` would change: empty, ``.`` or ``..`` (or a trailing ``/``)
-_UNCLEAN = re.compile(r"/(?:\.{1,2})?(?=/|$)")
+_UNCLEAN = lazy_pattern(globals(), "_UNCLEAN", r"/(?:\.{1,2})?(?=/|$)")
 _POSIX = os.sep == "/"
 
 

@@ -155,6 +155,22 @@ class RuleSettings(Frozen):
         return cls(**values)
 
     @classmethod
+    def defaults(cls) -> "RuleSettings":
+        """``cls()``: for :class:`RuleSettings` itself one shared instance made without
+        validation (the defaults are stored as given either way), so a profile
+        without rule settings does not build the model's validator (issue 8, B7)."""
+        if cls is not RuleSettings:
+            return cls()
+        made = _DEFAULTS.get(cls)
+        if made is None:
+            from ..models import construct_valid
+
+            names = tuple(cls.model_fields)
+            values = {n: f.get_default(call_default_factory=True) for n, f in cls.model_fields.items()}
+            made = _DEFAULTS.setdefault(cls, construct_valid(cls, values, frozenset(names)))
+        return made
+
+    @classmethod
     def from_profile(cls, profile: Any) -> tuple["RuleSettings", str | None]:
         """Settings from ``profile.settings["rules"]`` (a mapping; ``preset: blade`` allowed).
 
@@ -163,7 +179,7 @@ class RuleSettings(Frozen):
         """
         raw = (getattr(profile, "settings", None) or {}).get("rules")
         if raw is None:
-            return cls(), None
+            return cls.defaults(), None
         if isinstance(raw, RuleSettings):
             return raw, None
         if not isinstance(raw, dict):
@@ -178,6 +194,10 @@ class RuleSettings(Frozen):
             return cls(**data), None
         except Exception as err:  # pydantic.ValidationError
             return cls(), f"invalid rules settings: {err}"
+
+
+#: :meth:`RuleSettings.defaults`, made once
+_DEFAULTS: dict[type, RuleSettings] = {}
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from ..lazyre import lazy_pattern
 from .model import RuleFile, RuleSelection
 from .patterns import PathMatcher
 
@@ -27,7 +28,7 @@ _new = object.__new__
 #: matches exactly the paths ending with the literal, which the suffix test already checked
 #: (property-tested against wcmatch, tests/core/rules/test_rules_query_plan.py)
 BY_SUFFIX = object()
-_ANY_FILE_ENDING = re.compile(r"\*\*/\*([^*?\[\]{}\\!/]+)")
+_ANY_FILE_ENDING = lazy_pattern(globals(), "_ANY_FILE_ENDING", r"\*\*/\*([^*?\[\]{}\\!/]+)")
 
 
 def _decided_by_suffix(m: PathMatcher, suffix: str) -> bool:

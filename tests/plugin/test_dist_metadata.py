@@ -57,3 +57,33 @@ def test_plain_headers_take_the_fast_path() -> None:
 
     assert _name_version_headers("Metadata-Version: 2.1\nName: x\nVersion: 1.0\n\nName: y") == ("x", "1.0")
     assert _name_version_headers("Name: x\n folded\nVersion: 1\n") is None
+
+
+def _dist_info(site, folder: str, name: str, entry_points: str | None) -> None:
+    d = site / folder
+    d.mkdir(parents=True)
+    (d / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
+    if entry_points is not None:
+        (d / "entry_points.txt").write_text(entry_points)
+
+
+def test_entry_point_scan_equals_importlib_metadata(tmp_path, monkeypatch) -> None:
+    """Same entry points, same order, same de-duplication (first folder on the path
+    of a normalized name wins) as ``importlib.metadata.entry_points(group="wskit")``."""
+    import sys
+
+    from wskit.plugin.manager import _entry_points
+
+    first, second = tmp_path / "site1", tmp_path / "site2"
+    _dist_info(first, "a_pkg-1.0.dist-info", "A.Pkg", "[wskit]\na = a_pkg.plugin\n[console_scripts]\nx = y:z\n")
+    _dist_info(first, "b-2.0.dist-info", "b", "[console_scripts]\nwskit-tool = b:main\n")  # 'wskit', other group
+    _dist_info(first, "c-1.0.dist-info", "c", None)
+    _dist_info(second, "a.pkg-9.0.dist-info", "a-pkg", "[wskit]\nshadowed = other:thing\n")  # same normalized name
+    _dist_info(second, "d-1.0.dist-info", "d", "[wskit]\nd1 = d.one\nd2 = d.two:obj\n[wskit.extra]\ne = e\n")
+    _dist_info(second, "legacy.egg-info", "legacy", "[wskit]\nlegacy = legacy.mod\n")
+    monkeypatch.setattr(sys, "path", [str(first), str(second)])
+    expected = list(md.entry_points(group="wskit"))
+    got = _entry_points()
+    assert got == expected
+    assert [(ep.name, ep.value, ep.dist.name) for ep in got] == [(ep.name, ep.value, ep.dist.name) for ep in expected]
+    assert sorted(ep.name for ep in got) == ["a", "d1", "d2", "legacy"]  # not "shadowed"

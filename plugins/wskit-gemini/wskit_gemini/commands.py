@@ -35,6 +35,7 @@ import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from wskit.lazyre import lazy_pattern
 from wskit import safefs
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, sha256_hex
 
@@ -45,8 +46,8 @@ FORMAT = "gemini-toml"
 MAX_DEPTH = 8
 #: Largest command file read, in bytes.
 MAX_COMMAND_BYTES = 256 * 1024
-_SEGMENT = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
-_LINE = re.compile(r"\(at line (\d+), column (\d+)\)")
+_SEGMENT = lazy_pattern(globals(), "_SEGMENT", r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
+_LINE = lazy_pattern(globals(), "_LINE", r"\(at line (\d+), column (\d+)\)")
 
 
 def _diag(level: str, code: str, path: str, source: ResourceSource, message: str, line: int | None = None):
