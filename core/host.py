@@ -1,6 +1,7 @@
 """Host profiles: which conventions a host adds on top of the cross-tool ones (design §3)."""
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: pydantic would compile and evaluate
+# every field's annotation string when the model classes are made (issue 8, B7).
 
 import re
 from pathlib import Path

@@ -9,7 +9,8 @@ only) < explicit directories (``profile.settings["plugin_dirs"]``,
 ``wsctl --plugin-dir``), which are never overridden.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: pydantic would compile and evaluate
+# every field's annotation string when the model classes are made (issue 8, B7).
 
 import os
 from pathlib import Path

@@ -5,7 +5,8 @@ the file set of issue 3 (``AGENTS.md``/``AGENTS.override.md`` from Codex,
 ``.<host>/`` folders, user-level files first).
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: pydantic would compile and evaluate
+# every field's annotation string when the model classes are made (issue 8, B7).
 
 import hashlib
 import json
