@@ -87,6 +87,10 @@ _LAZY_ON_EMPTY = {
     "yaml", "pathspec", "json5", "subprocess", "wskit.markdown", "wskit.flatyaml", "wskit.toolpolicy",
     "wskit.resources.skill", "wskit.resources.agent", "wskit.resources.command", "wskit.resources.style",
     "wskit.resources.servers", "wskit.resources.hooks", "wskit.servers.hook_trust",
+    # and, since the fifth round: the skill runtime, shell expansion, marketplaces, the Gemini
+    # extension model, the email parser (plugin metadata), thread futures and logging
+    "wskit.skillruntime", "wskit.expand", "shlex", "wskit.bundles.marketplace", "wskit_gemini.resource",
+    "wskit_gemini.expansion", "email.parser", "email.feedparser", "concurrent.futures", "logging",
 }
 
 
