@@ -20,7 +20,6 @@ Sources (design §5, conventions.md §1.4, blade.md §10): user and project
 from __future__ import annotations
 
 import functools
-import re
 from typing import TYPE_CHECKING
 
 from .lazyre import lazy_pattern

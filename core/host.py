@@ -3,7 +3,6 @@
 # No ``from __future__ import annotations`` here: pydantic would compile and evaluate
 # every field's annotation string when the model classes are made (issue 8, B7).
 
-import re
 from pathlib import Path
 
 from pydantic import Field, field_validator

@@ -16,18 +16,19 @@ target costs O(path depth + rules at its ancestor scopes), never O(catalog).
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..lazyre import lazy_pattern
 from ..models import Diagnostic
 from .model import (
-    RuleFile, RuleProvenanceMismatch, RuleQueryError, RuleSelection, RuleSettings, SkippedRule,
-    provenance_digest,
+    RuleProvenanceMismatch, RuleQueryError, RuleSelection, RuleSettings, SkippedRule, provenance_digest,
 )
+
+if TYPE_CHECKING:
+    from .rulefile import RuleFile
 from .patterns import PathMatcher, compiled
 from .plans import BY_SUFFIX, build_plan, keep_plan
 from .plans import query_entry as _query_entry
@@ -124,7 +125,12 @@ class RuleCatalog:
                                         message=f"rule id {r.id} was contributed twice; the first one is kept"))
                 continue
             by_id[r.id] = r
-        ordered = sorted(by_id.values(), key=RuleFile.sort_key)
+        if by_id:
+            from .rulefile import RuleFile  # built by the first rule (issue 8, B7)
+
+            ordered = sorted(by_id.values(), key=RuleFile.sort_key)
+        else:
+            ordered = []
         self._rules: tuple[RuleFile, ...] = tuple(ordered)
         self._order = MappingProxyType({r.id: i for i, r in enumerate(ordered)})
         self._by_id = MappingProxyType(by_id)

@@ -22,14 +22,18 @@ from __future__ import annotations
 import functools
 import os
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .. import changes, safefs
 from ..models import Diagnostic, Provenance, Scope
 from .imports import MAX_DEPTH as IMPORT_MAX_DEPTH, expand_imports
-from .model import PRIORITY, RuleFile, RuleSettings, rule_digest, rule_id
+from .model import PRIORITY, RuleSettings, rule_digest, rule_id
 from .patterns import compiled, normalise, split_paths
 from .projectwalk import project_walk
 from .walk import SKIP_DIRS, Candidate  # noqa: F401  (SKIP_DIRS re-exported)
+
+if TYPE_CHECKING:
+    from .rulefile import RuleFile
 
 
 @dataclass
@@ -230,6 +234,8 @@ def load_rule_file(
     if not body:
         return err("rule-empty", "rule has no content after its frontmatter; skipped", level="warning")
     scope = Scope.USER if source == "user" else Scope.LOCAL if source == "local" else Scope.PROJECT
+    from .rulefile import RuleFile  # the model class, built by the first rule (issue 8, B7)
+
     rule = RuleFile(
         id=rule_id(source, rel), name=rel, source=source, scope_dir=scope_dir, priority=priority,
         patterns=patterns, body=body, bytes=len(body.encode("utf-8")), imports=tuple(imp.imported),

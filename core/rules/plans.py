@@ -11,12 +11,15 @@ catalog (the oldest is dropped first).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from ..lazyre import lazy_pattern
-from .model import RuleFile, RuleSelection
+from .model import RuleSelection
 from .patterns import PathMatcher
+
+if TYPE_CHECKING:
+    from .rulefile import RuleFile
 
 #: at most this many one-target plans per catalog (the oldest goes first)
 PLANS_MAX = 4096

@@ -91,6 +91,7 @@ _LAZY_ON_EMPTY = {
     # extension model, the email parser (plugin metadata), thread futures and logging
     "wskit.skillruntime", "wskit.expand", "shlex", "wskit.bundles.marketplace", "wskit_gemini.resource",
     "wskit_gemini.expansion", "email.parser", "email.feedparser", "concurrent.futures", "logging",
+    "wskit.rules.rulefile",
 }
 
 
@@ -130,6 +131,9 @@ def test_workspace_with_files_imports_what_it_parses(tmp_path: Path) -> None:
     assert rc == 0
     assert {"yaml", "pathspec", "wskit.markdown", "wskit.resources.skill", "wskit.resources.agent",
             "wskit.resources.servers"} <= mods
+    (ws / "AGENTS.md").write_text("Be brief.\n")
+    rc, mods = _modules_after("--home", str(home), "--json", "inspect", str(ws))
+    assert rc == 0 and "wskit.rules.rulefile" in mods
 
 
 #: the command modules; an empty ``inspect`` imports only its own (wskit.cli.lazy)

@@ -30,7 +30,6 @@ cannot introduce a file read or a shell command.
 
 from __future__ import annotations
 
-import re
 import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
