@@ -12,6 +12,7 @@ failed (``error: …`` on stderr), 2 on usage errors.
 
 from __future__ import annotations
 
+import gc
 import sys
 
 import click
@@ -50,6 +51,8 @@ class LazyGroup(click.Group):
         self._pm = pm
         self._loaded = False
         self.registration_diagnostics: list = []
+        #: called once, after the first sub-command lookup (see :func:`main`)
+        self.after_lookup = None
 
     def _ensure(self, ctx: click.Context | None) -> None:
         if self._loaded:
@@ -102,6 +105,14 @@ class LazyGroup(click.Group):
         self._ensure(ctx)
         return super().get_command(ctx, cmd_name)
 
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        try:
+            return super().resolve_command(ctx, args)
+        finally:
+            hook, self.after_lookup = self.after_lookup, None
+            if hook is not None:
+                hook()
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The command list of ``--help``, as click writes it, with each command not
         imported yet shown by the help it was registered with (nothing imported)."""
@@ -152,8 +163,24 @@ def make_cli(pm=None) -> click.Group:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Console-script entry point: run ``wsctl`` and map errors to exit codes."""
+    """Console-script entry point: run ``wsctl`` and map errors to exit codes.
+
+    :param argv: the arguments; ``None`` (the ``wsctl`` console script) means this
+        process's own command line, and then the cyclic garbage collector is
+        paused while ``wsctl`` imports its modules and looks the command up, and
+        what exists at that point (modules, classes, the plugin manager: objects
+        that live until exit) is frozen (:func:`gc.freeze`) before the command
+        runs: no collection during start-up walks them, and neither does the one
+        at interpreter exit (issue 8, B7: ~7 % of the instructions of ``wsctl
+        inspect`` on an empty workspace). The command's own objects are collected
+        as usual. Callers passing ``argv`` (tests, hosts) are left alone.
+    """
+    pause = argv is None and gc.isenabled()
+    if pause:
+        gc.disable()
     cli = make_cli()
+    if pause:
+        cli.after_lookup = _end_startup
     try:
         rc = cli.main(args=argv, prog_name="wsctl", standalone_mode=False)
         if isinstance(rc, int):  # ctx.exit(n) returns n in non-standalone mode
@@ -166,7 +193,16 @@ def main(argv: list[str] | None = None) -> int:
     except click.Abort:
         click.echo("Aborted!", err=True)
         return 1
+    finally:
+        if pause and not gc.isenabled():
+            gc.enable()  # no command was looked up (--version, --help, a usage error)
     return 0
+
+
+def _end_startup() -> None:
+    """Freeze the start-up objects and resume the collector (see :func:`main`)."""
+    gc.freeze()
+    gc.enable()
 
 
 if __name__ == "__main__":  # pragma: no cover

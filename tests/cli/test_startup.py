@@ -160,3 +160,46 @@ def test_help_lists_every_command_and_imports_none() -> None:
     rc, mods = _modules_after("--help")
     assert rc == 0
     assert not (_COMMAND_MODULES | {"wskit.cli.inspect"}) & mods
+
+
+
+_GC_PROBE = """
+import gc, io, json, os, sys
+import wskit.cli as cli
+calls = []
+real_freeze = gc.freeze
+gc.freeze = lambda: (calls.append(gc.isenabled()), real_freeze())[1]
+out, sys.stdout = sys.stdout, io.StringIO()
+try:
+    rc = cli.main(None if os.environ["PROBE_MODE"] == "console" else sys.argv[1:])
+finally:
+    sys.stdout = out
+print(json.dumps({"rc": rc, "freeze_calls": calls, "enabled": gc.isenabled(), "frozen": gc.get_freeze_count()}))
+"""
+
+
+def _gc_run(mode: str, *argv: str) -> dict:
+    import os
+
+    out = subprocess.run([sys.executable, "-c", _GC_PROBE, *argv], check=True, capture_output=True, text=True,
+                         env={**os.environ, "PROBE_MODE": mode})
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_console_run_freezes_start_up_objects_once_and_resumes_the_collector(tmp_path: Path) -> None:
+    ws = _workspace(tmp_path, "ws")
+    got = _gc_run("console", "--home", str(tmp_path / "home"), "--json", "inspect", str(ws))
+    # frozen once, while the collector was paused, then resumed for the command
+    assert got["rc"] == 0 and got["freeze_calls"] == [False] and got["enabled"] is True and got["frozen"] > 0
+
+
+def test_in_process_callers_keep_the_collector_as_it_was(tmp_path: Path) -> None:
+    ws = _workspace(tmp_path, "ws")
+    got = _gc_run("args", "--home", str(tmp_path / "home"), "--json", "inspect", str(ws))
+    assert got == {"rc": 0, "freeze_calls": [], "enabled": True, "frozen": 0}
+
+
+def test_console_version_and_usage_errors_resume_the_collector_without_freezing() -> None:
+    assert _gc_run("console", "--version") == {"rc": 0, "freeze_calls": [], "enabled": True, "frozen": 0}
+    got = _gc_run("console", "no-such-command")
+    assert got["rc"] == 2 and got["enabled"] is True
