@@ -28,7 +28,6 @@ import os
 import threading
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -44,20 +43,27 @@ IDLE_CAPACITY = 32
 ACTIVE_CAPACITY = 64
 
 
-@dataclass(eq=False)
 class _Entry:
-    generation: int
-    binding: Binding
-    users: int = 0
-    #: made for the first waiter only (``concurrent.futures`` imports ``logging``: a
-    #: single-threaded resolve never needs it, issue 8 B7); see :meth:`waiter_future`
-    future: Any = None
-    #: the load's outcome once it ended: ``(True, resources)`` or ``(False, exception)``
-    outcome: tuple[bool, Any] | None = None
-    resources: WorkspaceResources | None = None
-    deps: Dependencies | None = None
-    memo: changes.Memo | None = None
-    previous: changes.Memo | None = None  # memo of the load this one replaces
+    """One cached workspace (a plain class: a dataclass costs ~3 M instructions to
+    make, each ``wsctl`` run paid it; issue 8, B7)."""
+
+    __slots__ = ("generation", "binding", "users", "future", "outcome", "resources", "deps", "memo", "previous")
+
+    def __init__(self, generation: int, binding: Binding, users: int = 0, future: Any = None,
+                 outcome: tuple[bool, Any] | None = None, resources: WorkspaceResources | None = None,
+                 deps: Dependencies | None = None, memo: changes.Memo | None = None,
+                 previous: changes.Memo | None = None) -> None:
+        self.generation, self.binding, self.users = generation, binding, users
+        #: made for the first waiter only (``concurrent.futures`` imports ``logging``: a
+        #: single-threaded resolve never needs it, issue 8 B7); see :meth:`waiter_future`
+        self.future = future
+        #: the load's outcome once it ended: ``(True, resources)`` or ``(False, exception)``
+        self.outcome = outcome
+        self.resources, self.deps, self.memo = resources, deps, memo
+        self.previous = previous  # memo of the load this one replaces
+
+    def __repr__(self) -> str:
+        return f"_Entry(generation={self.generation!r}, binding={self.binding!r}, users={self.users!r})"
 
     def waiter_future(self) -> Any:
         """The :class:`concurrent.futures.Future` waiters block on, made on first

@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING
 
 from .. import changes, safefs
 from ..models import Diagnostic, Provenance, Scope
-from .imports import MAX_DEPTH as IMPORT_MAX_DEPTH, expand_imports
 from .model import PRIORITY, RuleSettings, rule_digest, rule_id
 from .patterns import compiled, normalise, split_paths
 from .projectwalk import project_walk
@@ -226,6 +225,8 @@ def load_rule_file(
         for prob in compiled(patterns, settings.max_pattern_length).problems:
             diags.append(Diagnostic(level="warning", code=prob.code, path=path, line=line,
                                     message=f"pattern {prob.pattern[:80]!r}: {prob.message}; it matches nothing"))
+    from .imports import MAX_DEPTH as IMPORT_MAX_DEPTH, expand_imports  # where a rule file exists (issue 8, B7)
+
     imp = expand_imports(body, base=base, rel_path=rel, home=home, follow_links=follow_links,
                          max_bytes=settings.max_file_bytes,
                          max_depth=IMPORT_MAX_DEPTH if import_depth is None else import_depth)
