@@ -28,8 +28,8 @@ from .model import (
 )
 
 if TYPE_CHECKING:
+    from .patterns import PathMatcher
     from .rulefile import RuleFile
-from .patterns import PathMatcher, compiled
 from .plans import BY_SUFFIX, build_plan, keep_plan
 from .plans import query_entry as _query_entry
 from .plans import selection as _selection
@@ -138,6 +138,8 @@ class RuleCatalog:
         scopes: dict[str, list[RuleFile]] = {}
         user: list[RuleFile] = []
         matchers: dict[str, PathMatcher] = {}
+        if ordered:
+            from .patterns import compiled  # imported by the first rule (issue 8, B7)
         for r in ordered:
             (user if r.source == "user" else scopes.setdefault(r.scope_dir, [])).append(r)
             if r.conditional:

@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING
 from .. import changes, safefs
 from ..models import Diagnostic, Provenance, Scope
 from .model import PRIORITY, RuleSettings, rule_digest, rule_id
-from .patterns import compiled, normalise, split_paths
 from .projectwalk import project_walk
 from .walk import SKIP_DIRS, Candidate  # noqa: F401  (SKIP_DIRS re-exported)
 
@@ -212,6 +211,8 @@ def load_rule_file(
             return None, diags
         body = fm.body if fm.present else text
         line = fm.line_of("paths")
+        from .patterns import compiled, normalise, split_paths  # where a rule file exists (issue 8, B7)
+
         try:
             items, problems = split_paths(fm.data.get("paths"))
         except TypeError as e:

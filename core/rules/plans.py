@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 
 from ..lazyre import lazy_pattern
 from .model import RuleSelection
-from .patterns import PathMatcher
 
 if TYPE_CHECKING:
+    from .patterns import PathMatcher
     from .rulefile import RuleFile
 
 #: at most this many one-target plans per catalog (the oldest goes first)

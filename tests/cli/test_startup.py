@@ -91,7 +91,7 @@ _LAZY_ON_EMPTY = {
     # extension model, the email parser (plugin metadata), thread futures and logging
     "wskit.skillruntime", "wskit.expand", "shlex", "wskit.bundles.marketplace", "wskit_gemini.resource",
     "wskit_gemini.expansion", "email.parser", "email.feedparser", "concurrent.futures", "logging",
-    "wskit.rules.rulefile",
+    "wskit.rules.rulefile", "wskit.rules.patterns", "wskit.rules.imports",
 }
 
 
