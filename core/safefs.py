@@ -52,6 +52,7 @@ from pathlib import Path, PurePosixPath
 from . import changes
 from .errors import UnsafePathError
 from .models import Diagnostic
+from .namecheck import _is_drive_or_url, _secret_tests
 
 _O_BASE = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -85,8 +86,6 @@ _LAZY_RE = {
     #: (Blade §0). Tab, LF and CR are allowed.
     "_HIDDEN": ("[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]", 0),
 }
-_ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
-_SCHEME_CHARS = _ASCII_LETTERS | frozenset("0123456789+.-")
 
 
 def __getattr__(name: str):
@@ -108,16 +107,7 @@ def _re(name: str) -> re.Pattern[str]:
     return value if value is not None else __getattr__(name)
 
 
-def _is_drive_or_url(text: str) -> bool:
-    """``_DRIVE_OR_URL.match(text)``, without the regular expression: a drive
-    (``C:``) or a URL scheme (``[A-Za-z][A-Za-z0-9+.-]*://``) at the start.
-    Property-tested against the expression."""
-    if not text or text[0] not in _ASCII_LETTERS:
-        return False
-    colon = text.find(":")
-    if colon == 1:
-        return True
-    return colon > 1 and text.startswith("//", colon + 1) and all(c in _SCHEME_CHARS for c in text[1:colon])
+
 
 
 class SafeFsError(UnsafePathError):
@@ -178,24 +168,6 @@ def split_relative(rel: str | PurePosixPath) -> list[str]:
             raise SafeFsError("path-escape", text, "path escapes its root ('..')")
     check_not_secret(parts, text)
     return parts
-
-
-def _secret_tests(patterns: tuple[str, ...]) -> tuple[frozenset[str], tuple[str, ...], tuple[str, ...], bool]:
-    """:data:`SECRET_PATTERNS` as string tests: exact names, prefixes (``name*``),
-    suffixes (``*.ext``), and whether any pattern needs ``fnmatch`` (then the
-    joined ``_SECRET_RE`` decides). ``fnmatch.translate`` gives ``*`` any text
-    and anchors the whole name, so these tests equal the expression (property-tested)."""
-    exact, prefixes, suffixes, other = set(), [], [], False
-    for p in patterns:
-        if not any(c in p for c in "*?["):
-            exact.add(p)
-        elif p.endswith("*") and not any(c in p[:-1] for c in "*?["):
-            prefixes.append(p[:-1])
-        elif p.startswith("*") and not any(c in p[1:] for c in "*?["):
-            suffixes.append(p[1:])
-        else:
-            other = True
-    return frozenset(exact), tuple(prefixes), tuple(suffixes), other
 
 
 _SECRET_EXACT, _SECRET_PREFIXES, _SECRET_SUFFIXES, _SECRET_OTHER = _secret_tests(SECRET_PATTERNS)
