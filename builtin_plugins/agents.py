@@ -19,6 +19,8 @@ def wskit_load_agents(source):
 
 @hookimpl
 def wskit_register_commands(cli):
-    from wskit.cli.agents import agents_group
+    """Add ``agents`` to ``wsctl`` (imported when used)."""
+    from wskit.cli.lazy import add_lazy_command
 
-    cli.add_command(agents_group)
+    add_lazy_command(cli, "agents", "wskit.cli.agents:agents_group",
+                     "Subagents: .claude/agents, .<host>/agents and plugin agents.")

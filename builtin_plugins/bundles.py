@@ -20,6 +20,8 @@ def wskit_plugin_bundles(binding, profile, trust):
 
 @hookimpl
 def wskit_register_commands(cli):
-    from wskit.cli.bundles import marketplace_group
+    """Add ``marketplace`` to ``wsctl`` (imported when used)."""
+    from wskit.cli.lazy import add_lazy_command
 
-    cli.add_command(marketplace_group)
+    add_lazy_command(cli, "marketplace", "wskit.cli.bundles:marketplace_group",
+                     "Local plugin marketplaces (.claude-plugin/marketplace.json).")

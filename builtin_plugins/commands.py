@@ -19,6 +19,8 @@ def wskit_load_commands(source):
 
 @hookimpl
 def wskit_register_commands(cli):
-    from wskit.cli.commands import commands_group
+    """Add ``commands`` to ``wsctl`` (imported when used)."""
+    from wskit.cli.lazy import add_lazy_command
 
-    cli.add_command(commands_group)
+    add_lazy_command(cli, "commands", "wskit.cli.commands:commands_group",
+                     "Custom commands: .claude/commands, .<host>/commands and plugin commands.")

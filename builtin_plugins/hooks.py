@@ -29,6 +29,8 @@ def wskit_hook_trust(session):
 
 @hookimpl
 def wskit_register_commands(cli):
-    from wskit.cli.servers import hooks_group
+    """Add ``hooks`` to ``wsctl`` (imported when used)."""
+    from wskit.cli.lazy import add_lazy_command
 
-    cli.add_command(hooks_group)
+    add_lazy_command(cli, "hooks", "wskit.cli.servers:hooks_group",
+                     "Hook definitions and hook trust (approval by configuration digest).")

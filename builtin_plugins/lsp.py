@@ -33,6 +33,8 @@ def wskit_lsp_servers(source):
 
 @hookimpl
 def wskit_register_commands(cli):
-    from wskit.cli.servers import lsp_group
+    """Add ``lsp`` to ``wsctl`` (imported when used)."""
+    from wskit.cli.lazy import add_lazy_command
 
-    cli.add_command(lsp_group)
+    add_lazy_command(cli, "lsp", "wskit.cli.servers:lsp_group",
+                     "LSP server definitions (nothing is started).")

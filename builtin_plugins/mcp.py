@@ -33,6 +33,8 @@ def wskit_mcp_servers(source):
 
 @hookimpl
 def wskit_register_commands(cli):
-    from wskit.cli.servers import mcp_group
+    """Add ``mcp`` to ``wsctl`` (imported when used)."""
+    from wskit.cli.lazy import add_lazy_command
 
-    cli.add_command(mcp_group)
+    add_lazy_command(cli, "mcp", "wskit.cli.servers:mcp_group",
+                     "MCP server definitions (nothing is started).")

@@ -48,6 +48,8 @@ def wskit_workspace_catalogs(workspace):
 
 @hookimpl
 def wskit_register_commands(cli):
-    from wskit.cli.rules import rules_group
+    """Add ``rules`` to ``wsctl`` (imported when used)."""
+    from wskit.cli.lazy import add_lazy_command
 
-    cli.add_command(rules_group)
+    add_lazy_command(cli, "rules", "wskit.cli.rules:rules_group",
+                     "Which instruction files and rules apply under PATH (default '.'), in definition order.")

@@ -21,7 +21,7 @@ KIND = "skill"
 
 @hookimpl
 def wskit_resource_kinds():
-    from wskit.skillruntime import skills_filter
+    from wskit.skillswitch import skills_filter
 
     return [ResourceKind(name=KIND, hook="wskit_load_skills", default_dir="skills", filter=skills_filter)]
 
@@ -63,9 +63,11 @@ def wskit_load_skills(source: ResourceSource) -> LoadResult:
 
 @hookimpl
 def wskit_register_commands(cli):
-    from wskit.cli.skills import skills_group
+    """Add ``skills`` to ``wsctl`` (imported when used)."""
+    from wskit.cli.lazy import add_lazy_command
 
-    cli.add_command(skills_group)
+    add_lazy_command(cli, "skills", "wskit.cli.skills:skills_group",
+                     "Skills: <root>/<slug>/SKILL.md folders.")
 
 
 

@@ -23,6 +23,8 @@ def wskit_load_styles(source):
 
 @hookimpl
 def wskit_register_commands(cli):
-    from wskit.cli.styles import styles_group
+    """Add ``styles`` to ``wsctl`` (imported when used)."""
+    from wskit.cli.lazy import add_lazy_command
 
-    cli.add_command(styles_group)
+    add_lazy_command(cli, "styles", "wskit.cli.styles:styles_group",
+                     "Output styles: user:<key>, project:<key>, plugin:<plugin>:<key> and built-ins.")

@@ -23,6 +23,8 @@ def wskit_trust_decision(source_root: Path, store: TrustStore) -> TrustDecision:
 
 @hookimpl
 def wskit_register_commands(cli):
-    from wskit.cli.trust import trust_group
+    """Add ``trust`` to ``wsctl`` (imported when used)."""
+    from wskit.cli.lazy import add_lazy_command
 
-    cli.add_command(trust_group)
+    add_lazy_command(cli, "trust", "wskit.cli.trust:trust_group",
+                     "Folder trust: only trusted projects load project resources.")

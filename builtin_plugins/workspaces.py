@@ -8,9 +8,12 @@ from wskit.plugin import hookimpl
 
 @hookimpl
 def wskit_register_commands(cli):
-    """Add ``workspace``, ``worktree`` and ``ref`` to ``wsctl``."""
-    from wskit.cli.workspaces import ref_group, workspace_group, worktree_group
+    """Add ``workspace``, ``worktree``, ``ref`` to ``wsctl`` (imported when used)."""
+    from wskit.cli.lazy import add_lazy_command
 
-    cli.add_command(workspace_group)
-    cli.add_command(worktree_group)
-    cli.add_command(ref_group)
+    add_lazy_command(cli, "workspace", "wskit.cli.workspaces:workspace_group",
+                     "Workspaces bound to an agent: list, attach, detach, switch, state.")
+    add_lazy_command(cli, "worktree", "wskit.cli.workspaces:worktree_group",
+                     "Managed git worktrees: create (or safely reuse) and remove (never forced).")
+    add_lazy_command(cli, "ref", "wskit.cli.workspaces:ref_group",
+                     "File references: absolute paths, paths relative to a file, workspace:// URIs.")

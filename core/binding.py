@@ -14,7 +14,8 @@ Holon's worktree rule (reference/holon-sakura.md A1):
   root = the path itself.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: pydantic would compile and evaluate
+# every field's annotation string when the model classes are made (issue 8, B7).
 
 import os
 import stat

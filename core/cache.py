@@ -23,15 +23,14 @@ Evicting an entry never mutates it, so sessions snapshotted from it keep working
 
 from __future__ import annotations
 
-import concurrent.futures
 import contextlib
 import functools
 import os
 import threading
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from . import changes
 from .binding import DEFAULT_ROOT_MARKERS, Binding
@@ -45,16 +44,48 @@ IDLE_CAPACITY = 32
 ACTIVE_CAPACITY = 64
 
 
-@dataclass(eq=False)
 class _Entry:
-    generation: int
-    binding: Binding
-    users: int = 0
-    future: concurrent.futures.Future = field(default_factory=concurrent.futures.Future)
-    resources: WorkspaceResources | None = None
-    deps: Dependencies | None = None
-    memo: changes.Memo | None = None
-    previous: changes.Memo | None = None  # memo of the load this one replaces
+    """One cached workspace (a plain class: a dataclass costs ~3 M instructions to
+    make, each ``wsctl`` run paid it; issue 8, B7)."""
+
+    __slots__ = ("generation", "binding", "users", "future", "outcome", "resources", "deps", "memo", "previous")
+
+    def __init__(self, generation: int, binding: Binding, users: int = 0, future: Any = None,
+                 outcome: tuple[bool, Any] | None = None, resources: WorkspaceResources | None = None,
+                 deps: Dependencies | None = None, memo: changes.Memo | None = None,
+                 previous: changes.Memo | None = None) -> None:
+        self.generation, self.binding, self.users = generation, binding, users
+        #: made for the first waiter only (``concurrent.futures`` imports ``logging``: a
+        #: single-threaded resolve never needs it, issue 8 B7); see :meth:`waiter_future`
+        self.future = future
+        #: the load's outcome once it ended: ``(True, resources)`` or ``(False, exception)``
+        self.outcome = outcome
+        self.resources, self.deps, self.memo = resources, deps, memo
+        self.previous = previous  # memo of the load this one replaces
+
+    def __repr__(self) -> str:
+        return f"_Entry(generation={self.generation!r}, binding={self.binding!r}, users={self.users!r})"
+
+    def waiter_future(self) -> Any:
+        """The :class:`concurrent.futures.Future` waiters block on, made on first
+        call and completed at once when the load already ended. Call with the
+        cache lock held (the loader reads :attr:`future` under it)."""
+        if self.future is None:
+            import concurrent.futures
+
+            self.future = concurrent.futures.Future()
+            if self.outcome is not None:
+                ok, value = self.outcome
+                self.future.set_result(value) if ok else self.future.set_exception(value)
+        return self.future
+
+    def finish(self, lock: Any, ok: bool, value: Any) -> None:
+        """Record the outcome and complete the waiters' future if one was made."""
+        with lock:
+            self.outcome = (ok, value)
+            future = self.future
+        if future is not None:
+            future.set_result(value) if ok else future.set_exception(value)
 
 
 def _load_with(hooks, profile: HostProfile, binding: Binding) -> WorkspaceResources:
@@ -159,14 +190,14 @@ class WorkspaceCache:
                     del self._entries[key]
                 entry.users = max(0, entry.users - 1)
                 self._trim_locked()
-            entry.future.set_exception(err)
+            entry.finish(self._lock, False, err)
             raise
         with self._lock:
             if entry.generation == self._generation and self._entries.get(key) is entry:
                 entry.deps, entry.memo = deps, memo
                 entry.resources = res
                 self._trim_locked()
-        entry.future.set_result(res)
+        entry.finish(self._lock, True, res)
         return res
 
     def _fail_waiter(self, entry: _Entry) -> None:
@@ -179,10 +210,24 @@ class WorkspaceCache:
         if starter:
             return entry, self._run_load(key, entry)
         try:
-            return entry, entry.future.result()
+            done, value = self._waiter(entry)
+            return entry, (value if done else value.result())
         except BaseException:
             self._fail_waiter(entry)
             raise
+
+    def _waiter(self, entry: _Entry) -> tuple[bool, Any]:
+        """For a caller that did not start ``entry``'s load: ``(True, resources)``
+        when the load ended (its exception raised when it failed), else
+        ``(False, future)`` to wait on."""
+        with self._lock:
+            outcome = entry.outcome
+            if outcome is None:
+                return False, entry.waiter_future()
+        ok, value = outcome
+        if not ok:
+            raise value
+        return True, value
 
     async def _aacquire(self, path: str | os.PathLike[str]) -> tuple[_Entry, WorkspaceResources]:
         key, entry, starter = self._begin(path)
@@ -200,7 +245,8 @@ class WorkspaceCache:
         try:
             import asyncio
 
-            return entry, await asyncio.wrap_future(entry.future)
+            done, value = self._waiter(entry)
+            return entry, (value if done else await asyncio.wrap_future(value))
         except BaseException:
             self._fail_waiter(entry)
             raise

@@ -20,9 +20,9 @@ Sources (design §5, conventions.md §1.4, blade.md §10): user and project
 from __future__ import annotations
 
 import functools
-import re
 from typing import TYPE_CHECKING
 
+from .lazyre import lazy_pattern
 from . import safefs
 from .mdscan import (bool_field, description_too_long, first_line, hidden_chars_diag, is_agents_convention,
                      list_field, text_field, walk_markdown)
@@ -39,7 +39,7 @@ MAX_COMMAND_BYTES = 1024 * 1024
 #: Longest description, in characters (the Agent Skills limit, which Claude Code
 #: applies to skills and commands alike); a longer one is ``command-description-too-long``.
 MAX_DESCRIPTION = 1024
-_SEGMENT = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
+_SEGMENT = lazy_pattern(globals(), "_SEGMENT", r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 _KNOWN = {"description", "argument-hint", "allowed-tools", "model", "disable-model-invocation", "arguments"}
 
 

@@ -1,15 +1,16 @@
 """Host profiles: which conventions a host adds on top of the cross-tool ones (design §3)."""
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: pydantic would compile and evaluate
+# every field's annotation string when the model classes are made (issue 8, B7).
 
-import re
 from pathlib import Path
 
 from pydantic import Field, field_validator
 
+from .lazyre import lazy_pattern
 from .models import Frozen
 
-_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
+_NAME = lazy_pattern(globals(), "_NAME", r"^[a-z][a-z0-9_-]{0,31}$")
 
 
 class HostProfile(Frozen):

@@ -29,6 +29,7 @@ import re
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from .lazyre import lazy_pattern
 from . import safefs
 
 #: Deepest nesting of arrays and objects accepted by default.
@@ -37,7 +38,7 @@ MAX_DEPTH = 64
 MAX_BYTES = 4 * 1024 * 1024
 
 # Strings (with escapes) are skipped whole so brackets inside them do not count.
-_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
+_TOKENS = lazy_pattern(globals(), "_TOKENS", r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
 
 
 def _error(code: str, path: str | None, line: int | None, message: str) -> safefs.SafeFsError:

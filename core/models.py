@@ -5,7 +5,8 @@ All models are frozen pydantic v2 models. Because resources are immutable, a
 session snapshot can share them with the workspace it came from.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: pydantic would compile and evaluate
+# every field's annotation string when the model classes are made (issue 8, B7).
 
 import hashlib
 from enum import Enum

@@ -52,6 +52,7 @@ from pathlib import Path, PurePosixPath
 from . import changes
 from .errors import UnsafePathError
 from .models import Diagnostic
+from .namecheck import _is_drive_or_url, _secret_tests
 
 _O_BASE = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -77,13 +78,36 @@ SECRET_PATTERNS: tuple[str, ...] = (
     ".netrc",
 )
 
-_DRIVE_OR_URL = re.compile(r"^[A-Za-z]:|^[A-Za-z][A-Za-z0-9+.-]*://")
+#: regular expressions compiled on first use (issue 8, B7: an empty workspace
+#: needs none of them): name -> (pattern, flags); see :func:`__getattr__`
+_LAZY_RE = {
+    "_DRIVE_OR_URL": (r"^[A-Za-z]:|^[A-Za-z][A-Za-z0-9+.-]*://", 0),
+    #: Hidden control and bidirectional characters refused in rule and style text
+    #: (Blade §0). Tab, LF and CR are allowed.
+    "_HIDDEN": ("[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]", 0),
+}
 
-#: Hidden control and bidirectional characters refused in rule and style text
-#: (Blade §0). Tab, LF and CR are allowed.
-_HIDDEN = re.compile(
-    "[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]"
-)
+
+def __getattr__(name: str):
+    """``_DRIVE_OR_URL``, ``_HIDDEN`` and ``_SECRET_RE``, compiled on first use (PEP 562)."""
+    if name == "_SECRET_RE":
+        value = re.compile("|".join(f"(?:{translate(p)})" for p in SECRET_PATTERNS))
+    elif name in _LAZY_RE:
+        value = re.compile(*_LAZY_RE[name])
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def _re(name: str) -> re.Pattern[str]:
+    """One of the lazily compiled expressions (a module's own code does not go
+    through its ``__getattr__``)."""
+    value = globals().get(name)
+    return value if value is not None else __getattr__(name)
+
+
+
 
 
 class SafeFsError(UnsafePathError):
@@ -134,7 +158,7 @@ def split_relative(rel: str | PurePosixPath) -> list[str]:
         raise SafeFsError("path-invalid", text.replace("\x00", "\\0"), "path contains a NUL byte")
     if "\\" in text:
         raise SafeFsError("path-invalid", text, "path contains a backslash")
-    if text.startswith("/") or _DRIVE_OR_URL.match(text):
+    if text.startswith("/") or _is_drive_or_url(text):
         raise SafeFsError("path-absolute", text, "absolute paths are not allowed here")
     parts = [p for p in text.split("/") if p not in ("", ".")]
     if not parts:
@@ -146,9 +170,13 @@ def split_relative(rel: str | PurePosixPath) -> list[str]:
     return parts
 
 
-#: :data:`SECRET_PATTERNS` as one compiled regular expression (``fnmatch.translate``
-#: of each, joined): one match per component instead of one ``fnmatchcase`` per pattern.
-_SECRET_RE = re.compile("|".join(f"(?:{translate(p)})" for p in SECRET_PATTERNS))
+_SECRET_EXACT, _SECRET_PREFIXES, _SECRET_SUFFIXES, _SECRET_OTHER = _secret_tests(SECRET_PATTERNS)
+
+
+def _is_secret_lower(low: str) -> bool:
+    if low in _SECRET_EXACT or low.startswith(_SECRET_PREFIXES) or low.endswith(_SECRET_SUFFIXES):
+        return True
+    return _SECRET_OTHER and _re("_SECRET_RE").match(low) is not None
 
 
 def check_not_secret(parts: list[str], shown: str) -> None:
@@ -157,7 +185,7 @@ def check_not_secret(parts: list[str], shown: str) -> None:
     :raises SafeFsError: code ``secret-path``.
     """
     for part in parts:
-        if _SECRET_RE.match(part.lower()):
+        if _is_secret_lower(part.lower()):
             raise SafeFsError(
                 "secret-path", shown, f"refusing secret-looking path component {part!r}"
             )
@@ -165,7 +193,7 @@ def check_not_secret(parts: list[str], shown: str) -> None:
 
 def is_secret_name(name: str) -> bool:
     """True when a single file or folder name looks like a secret (see :data:`SECRET_PATTERNS`)."""
-    return _SECRET_RE.match(name.lower()) is not None
+    return _is_secret_lower(name.lower())
 
 
 def _oserror(err: OSError, shown: str, *, final: bool) -> SafeFsError:
@@ -532,7 +560,7 @@ def find_hidden_chars(text: str) -> Iterator[tuple[int, str]]:
     """Yield ``(line, "U+XXXX")`` for each hidden control or bidirectional
     character in ``text`` (Blade's set, §0; tab/LF/CR allowed)."""
     line, pos = 1, 0
-    for m in _HIDDEN.finditer(text):
+    for m in _re("_HIDDEN").finditer(text):
         # count newlines incrementally: recounting from 0 per match was
         # quadratic on text full of hidden characters
         line += text.count("\n", pos, m.start())

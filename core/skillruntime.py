@@ -30,14 +30,13 @@ from typing import TYPE_CHECKING, Any
 from . import safefs
 from .errors import WskitError
 from .models import sha256_hex
+from .skillswitch import _FALSE, _TRUE, skills_enabled, skills_filter  # noqa: F401 (public here)
 
 if TYPE_CHECKING:  # imported where used (issue 8, B7: `inspect` of a workspace with no skills)
     from .resources.skill import Skill
 
 #: Folders skipped by :meth:`SkillRuntime.list_files`.
 SCAN_SKIP = frozenset({"node_modules", "__pycache__", ".git"})
-_TRUE = {"true", "1"}
-_FALSE = {"false", "0"}
 
 
 class SkillError(WskitError):
@@ -47,31 +46,6 @@ class SkillError(WskitError):
     def __init__(self, code: str, message: str) -> None:
         self.code = code
         super().__init__(f"{message} [{code}]")
-
-
-def skills_enabled(profile: Any) -> bool:
-    """The ``skills_enabled`` host setting, read now (Sakura B2 values; invalid -> off)."""
-    settings = getattr(profile, "settings", None) or {}
-    if "skills_enabled" not in settings:
-        return True
-    v = settings["skills_enabled"]
-    if isinstance(v, bool):
-        return v
-    if isinstance(v, int):
-        return v == 1 if v in (0, 1) else False
-    if isinstance(v, str) and v.strip().lower() in _TRUE | _FALSE:
-        return v.strip().lower() in _TRUE
-    return False
-
-
-def skills_filter(resources: list[Any], profile: Any) -> tuple[list[Any], list[Any]]:
-    """:class:`~wskit.kinds.ResourceKind` filter of skills: nothing when the switch is off."""
-    from .models import Diagnostic
-
-    if skills_enabled(profile):
-        return resources, []
-    return [], [Diagnostic(level="info", code="skills-disabled",
-                           message=f"skills_enabled is off: {len(resources)} skill(s) not offered")]
 
 
 def substitute(text: str, args: str | list[str] | None, names: tuple[str, ...] = ()) -> str:

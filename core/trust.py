@@ -21,7 +21,8 @@ regular file, or is readable or writable by others raises
 :class:`~wskit.errors.TrustStoreError`; the trust gate then fails closed.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: pydantic would compile and evaluate
+# every field's annotation string when the model classes are made (issue 8, B7).
 
 import datetime as _dt
 import os

@@ -9,11 +9,12 @@ only) < explicit directories (``profile.settings["plugin_dirs"]``,
 ``wsctl --plugin-dir``), which are never overridden.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: pydantic would compile and evaluate
+# every field's annotation string when the model classes are made (issue 8, B7).
 
 import os
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from .. import safefs
 from ..binding import Binding
@@ -23,7 +24,9 @@ from ..trust import TrustDecision
 from .jsonfile import read_json
 from .ledger import LedgerError, read_ledger, tree_digest
 from .manifest import Manifest, parse_manifest
-from .marketplace import MarketplaceEntry, entry_manifest, find_entry_for
+
+if TYPE_CHECKING:  # imported where a plugin folder is read (issue 8, B7: none in an empty workspace)
+    from .marketplace import MarketplaceEntry
 from .settings import config_dirs
 
 BundleState = Literal["active", "inactive", "error"]
@@ -61,7 +64,7 @@ class Bundle(Frozen):
         return self.model_copy(update={"state": state, "issues": issues})
 
 
-def read_manifest(root: str, profile: HostProfile | None = None, *, entry: MarketplaceEntry | None = None,
+def read_manifest(root: str, profile: HostProfile | None = None, *, entry: "MarketplaceEntry | None" = None,
                   search_marketplace: bool = True) -> tuple[Manifest | None, dict[str, Any], list[Diagnostic]]:
     """Read the manifest of the plugin folder ``root``.
 
@@ -88,6 +91,8 @@ def read_manifest(root: str, profile: HostProfile | None = None, *, entry: Marke
             break
     if data is None and diags:
         return None, info, diags
+    from .marketplace import entry_manifest, find_entry_for
+
     found = None
     if entry is None and search_marketplace:
         found = find_entry_for(root)
@@ -129,6 +134,8 @@ def load_bundle(root: str, origin: str, label: str, rank: int, profile: HostProf
     entry = None
     issues: list[Diagnostic] = []
     if ledger_record is not None:
+        from .marketplace import MarketplaceEntry
+
         raw = ledger_record.get("entry") or {"name": ledger_record.get("name"), "source": "./"}
         entry = MarketplaceEntry(name=str(raw.get("name")), source=raw.get("source"), source_kind="path",
                                  path=root, strict=raw.get("strict", True) is not False, installable=True, entry=raw)

@@ -29,10 +29,11 @@ from ..atomic import atomic_write
 from ..errors import WskitError
 from ..host import HostProfile
 from .manifest import NAME_RE
-from .marketplace import Marketplace, MarketplaceError
 
 if TYPE_CHECKING:
     from filelock import FileLock
+
+    from .marketplace import Marketplace  # imported by install (issue 8, B7)
 
 LEDGER_VERSION = 1
 #: Largest plugin ledger read, in bytes (a bigger one is refused unread).
@@ -164,6 +165,8 @@ def install(profile: HostProfile, marketplace: Marketplace, name: str) -> dict[s
         (nothing is done then).
     :raises LedgerError: the target folder exists and is not a managed install.
     """
+    from .marketplace import MarketplaceError
+
     _check_name(name)
     entry = marketplace.entry(name)
     if not entry.installable or entry.path is None:

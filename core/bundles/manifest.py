@@ -7,7 +7,8 @@ Blade reference/blade.md §8.1–8.2).
 ``manifest-invalid`` errors naming the key, unknown keys are ignored.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: pydantic would compile and evaluate
+# every field's annotation string when the model classes are made (issue 8, B7).
 
 import re
 from typing import Any

@@ -8,7 +8,8 @@ installed). ``strict: false`` entries carry their whole definition (component
 fields such as ``lspServers``) and need no ``plugin.json``.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: pydantic would compile and evaluate
+# every field's annotation string when the model classes are made (issue 8, B7).
 
 import os
 import re

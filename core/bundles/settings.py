@@ -9,7 +9,8 @@ even for an untrusted project, flagged ``trusted=False``: callers decide
 what such a layer may do (only disable plugins).
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: pydantic would compile and evaluate
+# every field's annotation string when the model classes are made (issue 8, B7).
 
 from typing import Any
 

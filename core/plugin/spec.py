@@ -222,7 +222,9 @@ def wskit_register_commands(cli: "click.Group") -> None:
     When: once, when ``wsctl`` first needs its command list (never for
     ``wsctl --version``).
 
-    :param cli: the root :class:`click.Group`; call ``cli.add_command(...)``.
+    :param cli: the root :class:`click.Group`; call ``cli.add_command(...)``, or
+        :func:`wskit.cli.lazy.add_lazy_command` to import the command only when
+        it is used (every ``wsctl`` run calls this hook).
     :returns: nothing.
 
     .. versionadded:: 0.1

@@ -13,11 +13,14 @@ of them; anything else is a ``bad-contribution`` diagnostic.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..models import Diagnostic, LoadResult, ResourceSource, Scope
 from .catalog import RuleCatalog
-from .model import RuleFile, RuleSettings
+from .model import RuleSettings
+
+if TYPE_CHECKING:
+    from .rulefile import RuleFile
 
 
 def rule_sources(root: Path, profile, trusted: bool) -> list[ResourceSource]:
@@ -60,6 +63,8 @@ def build_catalog(hooks, binding, profile, trust) -> RuleCatalog:
         diags.extend(res.diagnostics)
         for plugin, value in res.values:
             for item in _flatten(value):
+                from .rulefile import RuleFile  # the model class, built by the first rule (issue 8, B7)
+
                 if isinstance(item, RuleFile):
                     rules.append(item)
                 elif isinstance(item, Diagnostic):

@@ -16,18 +16,20 @@ target costs O(path depth + rules at its ancestor scopes), never O(catalog).
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterable
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
+from ..lazyre import lazy_pattern
 from ..models import Diagnostic
 from .model import (
-    RuleFile, RuleProvenanceMismatch, RuleQueryError, RuleSelection, RuleSettings,
-    provenance_digest,
+    RuleProvenanceMismatch, RuleQueryError, RuleSelection, RuleSettings, provenance_digest,
 )
-from .patterns import PathMatcher, compiled
+
+if TYPE_CHECKING:
+    from .patterns import PathMatcher
+    from .rulefile import RuleFile
 from .plans import BY_SUFFIX, build_plan, keep_plan
 from .plans import query_entry as _query_entry
 from .plans import selection as _selection
@@ -37,7 +39,7 @@ Policy = Literal["strict", "refresh"]
 _EMPTY: frozenset[str] = frozenset()
 
 #: a path component that ``os.path.normpath`` would change: empty, ``.`` or ``..`` (or a trailing ``/``)
-_UNCLEAN = re.compile(r"/(?:\.{1,2})?(?=/|$)")
+_UNCLEAN = lazy_pattern(globals(), "_UNCLEAN", r"/(?:\.{1,2})?(?=/|$)")
 _POSIX = os.sep == "/"
 
 
@@ -76,7 +78,12 @@ class RuleCatalog:
                                         message=f"rule id {r.id} was contributed twice; the first one is kept"))
                 continue
             by_id[r.id] = r
-        ordered = sorted(by_id.values(), key=RuleFile.sort_key)
+        if by_id:
+            from .rulefile import RuleFile  # built by the first rule (issue 8, B7)
+
+            ordered = sorted(by_id.values(), key=RuleFile.sort_key)
+        else:
+            ordered = []
         self._rules: tuple[RuleFile, ...] = tuple(ordered)
         self._order = MappingProxyType({r.id: i for i, r in enumerate(ordered)})
         self._by_id = MappingProxyType(by_id)
@@ -84,6 +91,8 @@ class RuleCatalog:
         scopes: dict[str, list[RuleFile]] = {}
         user: list[RuleFile] = []
         matchers: dict[str, PathMatcher] = {}
+        if ordered:
+            from .patterns import compiled  # imported by the first rule (issue 8, B7)
         for r in ordered:
             (user if r.source == "user" else scopes.setdefault(r.scope_dir, [])).append(r)
             if r.conditional:

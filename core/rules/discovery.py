@@ -22,14 +22,16 @@ from __future__ import annotations
 import functools
 import os
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .. import changes, safefs
 from ..models import Diagnostic, Provenance, Scope
-from .imports import MAX_DEPTH as IMPORT_MAX_DEPTH, expand_imports
-from .model import PRIORITY, RuleFile, RuleSettings, rule_digest, rule_id
-from .patterns import compiled, normalise, split_paths
+from .model import PRIORITY, RuleSettings, rule_digest, rule_id
 from .projectwalk import project_walk
 from .walk import SKIP_DIRS, Candidate  # noqa: F401  (SKIP_DIRS re-exported)
+
+if TYPE_CHECKING:
+    from .rulefile import RuleFile
 
 
 @dataclass
@@ -209,6 +211,8 @@ def load_rule_file(
             return None, diags
         body = fm.body if fm.present else text
         line = fm.line_of("paths")
+        from .patterns import compiled, normalise, split_paths  # where a rule file exists (issue 8, B7)
+
         try:
             items, problems = split_paths(fm.data.get("paths"))
         except TypeError as e:
@@ -222,6 +226,8 @@ def load_rule_file(
         for prob in compiled(patterns, settings.max_pattern_length).problems:
             diags.append(Diagnostic(level="warning", code=prob.code, path=path, line=line,
                                     message=f"pattern {prob.pattern[:80]!r}: {prob.message}; it matches nothing"))
+    from .imports import MAX_DEPTH as IMPORT_MAX_DEPTH, expand_imports  # where a rule file exists (issue 8, B7)
+
     imp = expand_imports(body, base=base, rel_path=rel, home=home, follow_links=follow_links,
                          max_bytes=settings.max_file_bytes,
                          max_depth=IMPORT_MAX_DEPTH if import_depth is None else import_depth)
@@ -230,6 +236,8 @@ def load_rule_file(
     if not body:
         return err("rule-empty", "rule has no content after its frontmatter; skipped", level="warning")
     scope = Scope.USER if source == "user" else Scope.LOCAL if source == "local" else Scope.PROJECT
+    from .rulefile import RuleFile  # the model class, built by the first rule (issue 8, B7)
+
     rule = RuleFile(
         id=rule_id(source, rel), name=rel, source=source, scope_dir=scope_dir, priority=priority,
         patterns=patterns, body=body, bytes=len(body.encode("utf-8")), imports=tuple(imp.imported),

@@ -9,6 +9,8 @@ property-tested against ``GitIgnoreSpec.check_file``.
 from __future__ import annotations
 
 import re
+
+from ..lazyre import lazy_pattern
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # imported where a .gitignore is parsed (issue 8, B7)
@@ -59,7 +61,7 @@ class GitIgnore:
         return None if res.include is None else bool(res.include)
 
 
-_GLOB_SPLIT = re.compile(r"\[[^\]]*\]|[*?]")
+_GLOB_SPLIT = lazy_pattern(globals(), "_GLOB_SPLIT", r"\[[^\]]*\]|[*?]")
 
 
 def _literals(spec: pathspec.GitIgnoreSpec) -> tuple[str, ...] | None:
@@ -85,5 +87,5 @@ def _literals(spec: pathspec.GitIgnoreSpec) -> tuple[str, ...] | None:
     return tuple(out)
 
 
-_NAMED_GROUP = re.compile(r"\(\?P<[A-Za-z_][A-Za-z0-9_]*>")
+_NAMED_GROUP = lazy_pattern(globals(), "_NAMED_GROUP", r"\(\?P<[A-Za-z_][A-Za-z0-9_]*>")
 _NEVER = re.compile(r"(?!)")

@@ -26,13 +26,14 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 
+from ..lazyre import lazy_pattern
 from .. import safefs
 from ..models import Diagnostic
 
 MAX_DEPTH = 4
 
-_TOKEN = re.compile(r"(?:^|(?<=[ \t]))@([A-Za-z0-9_./~][^\s`]*)", re.M)
-_FENCE = re.compile(r"^[ \t]{0,3}(```+|~~~+)")
+_TOKEN = lazy_pattern(globals(), "_TOKEN", r"(?:^|(?<=[ \t]))@([A-Za-z0-9_./~][^\s`]*)", re.M)
+_FENCE = lazy_pattern(globals(), "_FENCE", r"^[ \t]{0,3}(```+|~~~+)")
 _TRAIL = ".,;:!?)]}>\"'"
 
 

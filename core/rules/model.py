@@ -5,7 +5,8 @@ the file set of issue 3 (``AGENTS.md``/``AGENTS.override.md`` from Codex,
 ``.<host>/`` folders, user-level files first).
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: pydantic would compile and evaluate
+# every field's annotation string when the model classes are made (issue 8, B7).
 
 import hashlib
 import json
@@ -15,7 +16,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from ..errors import WskitError
-from ..models import Frozen, Resource
+from ..models import Frozen
 
 KIND = "rule"
 
@@ -36,75 +37,15 @@ PRIORITY: dict[str, int] = {
 RuleSource = Literal["user", "project", "local"]
 
 
-class RuleFile(Resource):
-    """One instruction or rule file, loaded, with its imports inlined.
+def __getattr__(name: str) -> Any:
+    """:class:`~wskit.rules.rulefile.RuleFile`, imported (its model class built) on first
+    use: a workspace without rule files never needs it (PEP 562; issue 8, B7)."""
+    if name == "RuleFile":
+        from .rulefile import RuleFile
 
-    A :class:`~wskit.models.Resource` of kind ``rule``: ``id`` is
-    ``<source>:`` + the first 20 hex digits of SHA-256 of the relative path;
-    ``name`` is the relative path; ``provenance.path`` the file relative to
-    ``provenance.source_root`` (the catalog root, or the user home for user
-    files); ``provenance.sha256`` the rule digest (see :func:`rule_digest`).
-
-    :ivar source: ``user``, ``project`` or ``local`` (``CLAUDE.local.md``).
-    :ivar scope_dir: the folder (relative to the catalog root, ``""`` for the
-        root; ``""`` for user files) whose subtree the rule covers: the file's
-        folder, or the folder holding its ``.claude``/``.<host>`` folder.
-    :ivar priority: order inside one scope (see :data:`PRIORITY`).
-    :ivar patterns: ``paths`` globs of a conditional rule (empty: unconditional).
-    :ivar body: the text delivered to the model (frontmatter removed, trimmed,
-        ``@imports`` inlined); never truncated.
-    :ivar bytes: UTF-8 size of ``body`` in bytes.
-    :ivar imports: files inlined, relative to ``provenance.source_root``.
-    :ivar file_kind: ``instruction`` (a memory file) or ``rule`` (rules folder).
-    :ivar follow_links: the file was read following links (user scope).
-    """
-
-    kind: str = KIND
-    source: RuleSource
-    scope_dir: str = ""
-    priority: int
-    patterns: tuple[str, ...] = ()
-    body: str
-    bytes: int = 0
-    imports: tuple[str, ...] = ()
-    file_kind: Literal["instruction", "rule"] = "instruction"
-    follow_links: bool = False
-
-    @property
-    def sha256(self) -> str:
-        """The rule digest (path, patterns and body, imports included)."""
-        return self.provenance.sha256
-
-    @property
-    def path(self) -> str:
-        """Relative path (to the catalog root; to the home for user files)."""
-        return self.provenance.path
-
-    @property
-    def conditional(self) -> bool:
-        return bool(self.patterns)
-
-    @property
-    def display_path(self) -> str:
-        """Path shown to models and users: ``~/…`` for user files, else relative."""
-        return f"~/{self.path}" if self.source == "user" else self.path
-
-    def sort_key(self) -> tuple[int, int, int, str]:
-        """Definition order: user first, then scope depth, priority, path (later = more specific)."""
-        depth = 0 if not self.scope_dir else self.scope_dir.count("/") + 1
-        return (0 if self.source == "user" else 1, depth, self.priority, self.path)
-
-    def rule_ref(self) -> dict[str, Any]:
-        """The persisted reference: ``{"id", "path", "source", "sha256"}`` (never the body)."""
-        return {"id": self.id, "path": self.path, "source": self.source, "sha256": self.sha256}
-
-    def to_ref_json(self) -> dict[str, Any]:
-        """The ``wsctl rules --json`` ref: id, path, scope_dir, source, priority, conditional, sha256, bytes."""
-        return {
-            "id": self.id, "path": self.display_path, "scope_dir": self.scope_dir, "source": self.source,
-            "priority": self.priority, "conditional": self.conditional, "sha256": self.sha256,
-            "bytes": self.bytes,
-        }
+        globals()["RuleFile"] = RuleFile  # for get_type_hints of the dataclasses below
+        return RuleFile
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class RuleSettings(Frozen):
@@ -155,6 +96,22 @@ class RuleSettings(Frozen):
         return cls(**values)
 
     @classmethod
+    def defaults(cls) -> "RuleSettings":
+        """``cls()``: for :class:`RuleSettings` itself one shared instance made without
+        validation (the defaults are stored as given either way), so a profile
+        without rule settings does not build the model's validator (issue 8, B7)."""
+        if cls is not RuleSettings:
+            return cls()
+        made = _DEFAULTS.get(cls)
+        if made is None:
+            from ..models import construct_valid
+
+            names = tuple(cls.model_fields)
+            values = {n: f.get_default(call_default_factory=True) for n, f in cls.model_fields.items()}
+            made = _DEFAULTS.setdefault(cls, construct_valid(cls, values, frozenset(names)))
+        return made
+
+    @classmethod
     def from_profile(cls, profile: Any) -> tuple["RuleSettings", str | None]:
         """Settings from ``profile.settings["rules"]`` (a mapping; ``preset: blade`` allowed).
 
@@ -163,7 +120,7 @@ class RuleSettings(Frozen):
         """
         raw = (getattr(profile, "settings", None) or {}).get("rules")
         if raw is None:
-            return cls(), None
+            return cls.defaults(), None
         if isinstance(raw, RuleSettings):
             return raw, None
         if not isinstance(raw, dict):
@@ -180,11 +137,15 @@ class RuleSettings(Frozen):
             return cls(), f"invalid rules settings: {err}"
 
 
+#: :meth:`RuleSettings.defaults`, made once
+_DEFAULTS: dict[type, RuleSettings] = {}
+
+
 @dataclass(frozen=True)
 class SkippedRule:
     """A rule a query selected but did not deliver: ``reason`` says why (``over-budget``)."""
 
-    rule: RuleFile
+    rule: "RuleFile"
     reason: str
     detail: str = ""
 
@@ -204,7 +165,7 @@ class RuleSelection:
     """
 
     kind: Literal["static", "contextual"]
-    files: tuple[RuleFile, ...] = ()
+    files: "tuple[RuleFile, ...]" = ()
     skipped: tuple[SkippedRule, ...] = ()
     trigger_paths: tuple[str, ...] = ()
     budget: int | None = None

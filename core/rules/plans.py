@@ -11,11 +11,15 @@ catalog (the oldest is dropped first).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-from .model import RuleFile, RuleSelection
-from .patterns import PathMatcher
+from ..lazyre import lazy_pattern
+from .model import RuleSelection
+
+if TYPE_CHECKING:
+    from .patterns import PathMatcher
+    from .rulefile import RuleFile
 
 #: at most this many one-target plans per catalog (the oldest goes first)
 PLANS_MAX = 4096
@@ -27,7 +31,7 @@ _new = object.__new__
 #: matches exactly the paths ending with the literal, which the suffix test already checked
 #: (property-tested against wcmatch, tests/core/rules/test_rules_query_plan.py)
 BY_SUFFIX = object()
-_ANY_FILE_ENDING = re.compile(r"\*\*/\*([^*?\[\]{}\\!/]+)")
+_ANY_FILE_ENDING = lazy_pattern(globals(), "_ANY_FILE_ENDING", r"\*\*/\*([^*?\[\]{}\\!/]+)")
 
 
 def _decided_by_suffix(m: PathMatcher, suffix: str) -> bool:

@@ -5,8 +5,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from .model import RuleFile, SkippedRule
+from .model import SkippedRule
+
+if TYPE_CHECKING:
+    from .rulefile import RuleFile
 
 
 def ancestors(rel: str) -> list[str]:

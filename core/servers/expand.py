@@ -10,10 +10,12 @@
 from __future__ import annotations
 
 import re
+
+from ..lazyre import lazy_pattern
 from collections.abc import Mapping
 from typing import Any
 
-_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+_VAR = lazy_pattern(globals(), "_VAR", r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 
 
 def plugin_root_vars(root: str | None, host: str | None) -> dict[str, str]:

@@ -16,6 +16,7 @@ import os
 import re
 from typing import TYPE_CHECKING, Any
 
+from ..lazyre import lazy_pattern
 from ..models import Diagnostic, LoadResult, ResourceSource
 from .common import blocks, ident, provenance
 
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from ..resources.hooks import HookDefinition
 
 KIND = "hook"
-_EXACT = re.compile(r"^[A-Za-z0-9_\- ,|]*$")
+_EXACT = lazy_pattern(globals(), "_EXACT", r"^[A-Za-z0-9_\- ,|]*$")
 
 
 def matcher_matches(matcher: str | None, value: str | None) -> bool:

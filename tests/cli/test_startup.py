@@ -50,7 +50,7 @@ def test_read_only_inspect_skips_async_and_session_machinery(tmp_path: Path) -> 
     rc, mods = _modules_after("--home", str(tmp_path / "home"), "--json", "inspect", str(ws))
     assert rc == 0
     assert "wskit.cache" in mods  # it did resolve the workspace
-    assert not {"asyncio", "wskit.session"} & mods
+    assert not {"asyncio", "wskit.session", "concurrent.futures", "logging"} & mods
 
 
 def test_cache_and_trust_import_no_write_or_async_machinery() -> None:
@@ -87,6 +87,11 @@ _LAZY_ON_EMPTY = {
     "yaml", "pathspec", "json5", "subprocess", "wskit.markdown", "wskit.flatyaml", "wskit.toolpolicy",
     "wskit.resources.skill", "wskit.resources.agent", "wskit.resources.command", "wskit.resources.style",
     "wskit.resources.servers", "wskit.resources.hooks", "wskit.servers.hook_trust",
+    # and, since the fifth round: the skill runtime, shell expansion, marketplaces, the Gemini
+    # extension model, the email parser (plugin metadata), thread futures and logging
+    "wskit.skillruntime", "wskit.expand", "shlex", "wskit.bundles.marketplace", "wskit_gemini.resource",
+    "wskit_gemini.expansion", "email.parser", "email.feedparser", "concurrent.futures", "logging",
+    "wskit.rules.rulefile", "wskit.rules.patterns", "wskit.rules.imports",
 }
 
 
@@ -126,3 +131,75 @@ def test_workspace_with_files_imports_what_it_parses(tmp_path: Path) -> None:
     assert rc == 0
     assert {"yaml", "pathspec", "wskit.markdown", "wskit.resources.skill", "wskit.resources.agent",
             "wskit.resources.servers"} <= mods
+    (ws / "AGENTS.md").write_text("Be brief.\n")
+    rc, mods = _modules_after("--home", str(home), "--json", "inspect", str(ws))
+    assert rc == 0 and "wskit.rules.rulefile" in mods
+
+
+#: the command modules; an empty ``inspect`` imports only its own (wskit.cli.lazy)
+_COMMAND_MODULES = {
+    "wskit.cli.plugins", "wskit.cli.snapshot", "wskit.cli.bundles", "wskit.cli.workspaces", "wskit.cli.skills",
+    "wskit.cli.servers", "wskit.cli.rules", "wskit.cli.trust", "wskit.cli.styles", "wskit.cli.agents",
+    "wskit.cli.commands", "wskit.runtime.commands", "wskit_gemini.cli", "wskit_mcp.cli", "wskit_lsp.cli",
+}
+
+
+def test_inspect_imports_no_other_command_module(tmp_path: Path) -> None:
+    ws = _workspace(tmp_path, "ws")
+    rc, mods = _modules_after("--home", str(tmp_path / "home"), "--json", "inspect", str(ws))
+    assert rc == 0 and "wskit.cli.inspect" in mods
+    assert not _COMMAND_MODULES & mods
+
+
+def test_help_lists_every_command_and_imports_none() -> None:
+    code = "import sys; from wskit.cli import main; sys.exit(main(['--help']))"
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    listed = {line.split()[0] for line in out.stdout.split("Commands:")[1].splitlines() if line.strip()}
+    assert {"inspect", "plugins", "snapshot", "trust", "skills", "mcp", "lsp", "hooks", "session", "rules",
+            "styles", "agents", "commands", "marketplace", "workspace", "worktree", "ref", "gemini"} <= listed
+    rc, mods = _modules_after("--help")
+    assert rc == 0
+    assert not (_COMMAND_MODULES | {"wskit.cli.inspect"}) & mods
+
+
+
+_GC_PROBE = """
+import gc, io, json, os, sys
+import wskit.cli as cli
+calls = []
+real_freeze = gc.freeze
+gc.freeze = lambda: (calls.append(gc.isenabled()), real_freeze())[1]
+out, sys.stdout = sys.stdout, io.StringIO()
+try:
+    rc = cli.main(None if os.environ["PROBE_MODE"] == "console" else sys.argv[1:])
+finally:
+    sys.stdout = out
+print(json.dumps({"rc": rc, "freeze_calls": calls, "enabled": gc.isenabled(), "frozen": gc.get_freeze_count()}))
+"""
+
+
+def _gc_run(mode: str, *argv: str) -> dict:
+    import os
+
+    out = subprocess.run([sys.executable, "-c", _GC_PROBE, *argv], check=True, capture_output=True, text=True,
+                         env={**os.environ, "PROBE_MODE": mode})
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_console_run_freezes_start_up_objects_once_and_resumes_the_collector(tmp_path: Path) -> None:
+    ws = _workspace(tmp_path, "ws")
+    got = _gc_run("console", "--home", str(tmp_path / "home"), "--json", "inspect", str(ws))
+    # frozen once, while the collector was paused, then resumed for the command
+    assert got["rc"] == 0 and got["freeze_calls"] == [False] and got["enabled"] is True and got["frozen"] > 0
+
+
+def test_in_process_callers_keep_the_collector_as_it_was(tmp_path: Path) -> None:
+    ws = _workspace(tmp_path, "ws")
+    got = _gc_run("args", "--home", str(tmp_path / "home"), "--json", "inspect", str(ws))
+    assert got == {"rc": 0, "freeze_calls": [], "enabled": True, "frozen": 0}
+
+
+def test_console_version_and_usage_errors_resume_the_collector_without_freezing() -> None:
+    assert _gc_run("console", "--version") == {"rc": 0, "freeze_calls": [], "enabled": True, "frozen": 0}
+    got = _gc_run("console", "no-such-command")
+    assert got["rc"] == 2 and got["enabled"] is True

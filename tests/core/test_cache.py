@@ -115,6 +115,39 @@ def test_concurrent_resolves_share_one_load(wskit_profile, folders):
     assert len({id(r) for r in results}) == 1 and len(results) == 16
 
 
+def test_concurrent_waiters_of_a_failing_load_all_see_its_error(wskit_profile, folders):
+    """Waiters block on a future made for the first of them (the single-caller path
+    makes none); a failure reaches every waiter and leaves no entry or pin."""
+    cache, calls, ref = counting_cache(wskit_profile)
+    ref["delay"], ref["fail"] = 0.2, True
+    (d,) = folders(1)
+    errors = []
+    barrier = threading.Barrier(8)
+
+    def run():
+        barrier.wait()
+        try:
+            cache.resolve(d)
+        except RuntimeError as err:
+            errors.append(err)
+
+    threads = [threading.Thread(target=run) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(calls) == 1 and len(errors) == 8 and len({id(e) for e in errors}) == 1
+    assert cache.stats() == {**cache.stats(), "entries": 0, "active_users": 0}
+
+
+def test_resolve_after_the_load_ended_makes_no_future(wskit_profile, folders):
+    cache, calls, _ = counting_cache(wskit_profile)
+    (d,) = folders(1)
+    first = cache.resolve(d)
+    assert cache.resolve(d) is first and len(calls) == 1
+    assert all(e.future is None for e in cache._entries.values())
+
+
 def test_failed_load_caches_nothing(wskit_profile, folders):
     cache, calls, ref = counting_cache(wskit_profile)
     (d,) = folders(1)

@@ -107,6 +107,7 @@ def wskit_trust_decision(source_root, store, profile):
 
 @wskit.hookimpl
 def wskit_register_commands(cli):
-    from .cli import gemini_group
+    """Add ``wsctl gemini`` (imported when used)."""
+    from wskit.cli.lazy import add_lazy_command
 
-    cli.add_command(gemini_group)
+    add_lazy_command(cli, "gemini", "wskit_gemini.cli:gemini_group", "Gemini CLI conventions (plugin wskit-gemini).")

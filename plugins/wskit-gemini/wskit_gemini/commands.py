@@ -30,14 +30,12 @@ cannot introduce a file read or a shell command.
 
 from __future__ import annotations
 
-import re
-import shlex
 import tomllib
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from wskit.lazyre import lazy_pattern
 from wskit import safefs
-from wskit.expand import DEFAULT_FILE_CAP, DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Expansion, Runner, run_shell
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, sha256_hex
 
 if TYPE_CHECKING:
@@ -47,8 +45,8 @@ FORMAT = "gemini-toml"
 MAX_DEPTH = 8
 #: Largest command file read, in bytes.
 MAX_COMMAND_BYTES = 256 * 1024
-_SEGMENT = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
-_LINE = re.compile(r"\(at line (\d+), column (\d+)\)")
+_SEGMENT = lazy_pattern(globals(), "_SEGMENT", r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
+_LINE = lazy_pattern(globals(), "_LINE", r"\(at line (\d+), column (\d+)\)")
 
 
 def _diag(level: str, code: str, path: str, source: ResourceSource, message: str, line: int | None = None):
@@ -147,112 +145,10 @@ def _load_one(source: ResourceSource, rel: str, segs: tuple[str, ...]) -> tuple[
     return cmd, diags
 
 
-# -- expansion ---------------------------------------------------------------
+def __getattr__(name: str) -> Any:
+    """:func:`expand_toml_command` (:mod:`wskit_gemini.expansion`), imported on first use (PEP 562)."""
+    if name == "expand_toml_command":
+        from .expansion import expand_toml_command
 
-_AT = re.compile(r"@\{([^}\n]*)\}")
-
-
-def _shell_spans(text: str) -> list[tuple[int, int, str]]:
-    """``!{...}`` spans with balanced braces: (start, end, inner)."""
-    out = []
-    i = 0
-    while (i := text.find("!{", i)) != -1:
-        depth, j = 1, i + 2
-        while j < len(text) and depth:
-            depth += {"{": 1, "}": -1}.get(text[j], 0)
-            j += 1
-        if depth:
-            break  # unbalanced: left as written
-        out.append((i, j, text[i + 2:j - 1]))
-        i = j
-    return out
-
-
-def expand_toml_command(
-    command: Command,
-    args: str = "",
-    runner: Runner | None = None,
-    *,
-    root: str | Path | None = None,
-    timeout: float = DEFAULT_TIMEOUT,
-    output_cap: int = DEFAULT_OUTPUT_CAP,
-    file_cap: int = DEFAULT_FILE_CAP,
-) -> Expansion:
-    """Expand a Gemini TOML command (see the module docstring).
-
-    :param args: the raw argument text typed after the command name.
-    :param root: the workspace root for ``@{}`` and ``!{}``; default the command's
-        source root for project commands, else none (they then stay, with diagnostics).
-    :param timeout: seconds per ``!{}``; :param output_cap: bytes per ``!{}``; :param file_cap: bytes per ``@{}``.
-    :returns: :class:`wskit.expand.Expansion`; never raises for bad content.
-    """
-    path = str(command.provenance.absolute_path)
-    if root is None and command.scope.value in ("project", "local"):
-        root = command.provenance.source_root
-    diags: list[Diagnostic] = []
-
-    def diag(level, code, msg):
-        diags.append(Diagnostic(level=level, code=code, path=path, message=msg, plugin=command.plugin))
-
-    def inject(m: re.Match[str]) -> str:
-        ref = m.group(1).strip()
-        if root is None:
-            diag("warning", "command-file-refused", f"@{{{ref}}} not injected: no workspace root")
-            return m.group(0)
-        try:
-            try:
-                res = safefs.read_bytes(str(root), ref, max_bytes=file_cap)
-                return safefs.decode_text(res.raw, res.path)
-            except safefs.SafeFsError as err:
-                if err.code not in ("is-a-directory", "not-a-file"):
-                    raise
-                names = [e.name + ("/" if e.type == "dir" else "") for e in safefs.scan_dir(str(root), ref)]
-                return "\n".join(names)
-        except safefs.SafeFsError as err:
-            diag("warning", "command-file-refused", f"@{{{ref}}} not injected: {err.args[0]}")
-            return m.group(0)
-
-    # @{} first, on the template; then !{} and {{args}} on the result's template parts only
-    parts: list[tuple[str, bool]] = []  # (text, is_template)
-    pos = 0
-    body = command.body
-    for m in _AT.finditer(body):
-        parts.append((body[pos:m.start()], True))
-        parts.append((inject(m), False))
-        pos = m.end()
-    parts.append((body[pos:], True))
-    has_args = "{{args}}" in body
-    out: list[str] = []
-    for text, template in parts:
-        if not template:
-            out.append(text)
-            continue
-        last = 0
-        for start, end, inner in _shell_spans(text):
-            out.append(text[last:start].replace("{{args}}", args))
-            out.append(_run(inner.replace("{{args}}", shlex.quote(args)), runner, root, timeout, output_cap, diag,
-                            text[start:end]))
-            last = end
-        out.append(text[last:].replace("{{args}}", args))
-    result = "".join(out)
-    if not has_args and args.strip():
-        result = f"{result}\n\n/{command.name} {args}"
-    return Expansion(result, diags)
-
-
-def _run(cmd: str, runner, root, timeout, cap, diag, raw: str) -> str:
-    """Gemini's ``!{cmd}`` through :func:`wskit.expand.run_shell` (the host's runner
-    only), with Gemini CLI's placeholders for failures."""
-    run = run_shell(cmd, runner, root, timeout, cap)
-    if run.status == "ok":
-        return run.output.rstrip("\n")
-    shown = raw if run.status == "not-run" else f"!{{{cmd}}}"
-    verb = {"not-run": "was not executed:", "failed": "failed:"}.get(run.status, "")
-    diag(run.level, run.code, f"{shown} {verb} {run.detail}".replace("  ", " "))
-    if run.status == "not-run":
-        return raw
-    if run.status == "timeout":
-        return f"[Shell command timed out after {timeout:g} s]"
-    if run.status == "too-large":
-        return f"[Shell command output exceeds {cap} bytes]"
-    return f"{run.detail}\n[Shell command exited with an error]"
+        return expand_toml_command
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

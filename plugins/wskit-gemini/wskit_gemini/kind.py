@@ -9,30 +9,22 @@ what has no other home in wskit: the version, the context files and
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any
 
 from wskit.kinds import ResourceKind
-from wskit.models import LoadResult, Provenance, Resource, ResourceSource, sha256_hex
+from wskit.models import LoadResult, Provenance, ResourceSource, sha256_hex
 
 KIND = "gemini_extension"
 
 
-class GeminiExtension(Resource):
-    """A Gemini CLI extension (``gemini-extension.json``).
+def __getattr__(name: str) -> Any:
+    """:class:`~wskit_gemini.resource.GeminiExtension`, imported (and its model class
+    built) where an extension is loaded (PEP 562; issue 8, B7)."""
+    if name == "GeminiExtension":
+        from .resource import GeminiExtension
 
-    :ivar version: manifest ``version`` (may be empty).
-    :ivar origin: ``user`` (``~/.gemini/extensions``) or ``project``.
-    :ivar context_files: context files, relative to the extension folder.
-    :ivar exclude_tools: manifest ``excludeTools``.
-    :ivar mcp_servers: names of the MCP servers it declares (ids ``plugin:<ext>:<server>``).
-    """
-
-    kind: Literal["gemini_extension"] = KIND
-    version: str = ""
-    origin: str = "user"
-    context_files: tuple[str, ...] = ()
-    exclude_tools: tuple[str, ...] = ()
-    mcp_servers: tuple[str, ...] = ()
+        return GeminiExtension
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def load_extension_resource(source: ResourceSource) -> LoadResult:
@@ -44,6 +36,8 @@ def load_extension_resource(source: ResourceSource) -> LoadResult:
 
     if not is_extension_source(source):
         return LoadResult()
+    from .resource import GeminiExtension
+
     origin = "user" if source.rank == USER_RANK else "project"
     ext, _ = load_extension(source.root, origin, source.base, None)
     if ext is None:

@@ -31,7 +31,10 @@ def wskit_session_services():
 
 @wskit.hookimpl
 def wskit_register_commands(cli):
-    """Add ``check`` to the ``wsctl mcp`` group (created when no other plugin made it)."""
-    from .cli import register
+    """Add ``check`` to the ``wsctl mcp`` group (created when no other plugin made it),
+    imported when used (the same as :func:`wskit_mcp.cli.register`)."""
+    from wskit.cli.lazy import add_lazy_command
 
-    register(cli)
+    add_lazy_command(cli, "check", "wskit_mcp.cli:mcp_check_cmd",
+                     "Connect to the MCP server NAME of the workspace holding PATH, list its tools, disconnect.",
+                     parent="mcp", parent_help="MCP servers of a workspace.")

@@ -1,0 +1,38 @@
+"""String tests behind :mod:`wskit.safefs`'s path checks, without regular
+expressions (issue 8, B7: compiling them was paid by every process); each equals
+the expression it replaces (property-tested in tests/core/test_safefs_lazy_re.py)."""
+
+from __future__ import annotations
+
+_ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+_SCHEME_CHARS = _ASCII_LETTERS | frozenset("0123456789+.-")
+
+
+def _is_drive_or_url(text: str) -> bool:
+    """``wskit.safefs._DRIVE_OR_URL.match(text)``, without the regular expression: a drive
+    (``C:``) or a URL scheme (``[A-Za-z][A-Za-z0-9+.-]*://``) at the start.
+    Property-tested against the expression."""
+    if not text or text[0] not in _ASCII_LETTERS:
+        return False
+    colon = text.find(":")
+    if colon == 1:
+        return True
+    return colon > 1 and text.startswith("//", colon + 1) and all(c in _SCHEME_CHARS for c in text[1:colon])
+
+
+def _secret_tests(patterns: tuple[str, ...]) -> tuple[frozenset[str], tuple[str, ...], tuple[str, ...], bool]:
+    """:data:`wskit.safefs.SECRET_PATTERNS` as string tests: exact names, prefixes (``name*``),
+    suffixes (``*.ext``), and whether any pattern needs ``fnmatch`` (then the
+    joined ``wskit.safefs._SECRET_RE`` decides). ``fnmatch.translate`` gives ``*`` any text
+    and anchors the whole name, so these tests equal the expression (property-tested)."""
+    exact, prefixes, suffixes, other = set(), [], [], False
+    for p in patterns:
+        if not any(c in p for c in "*?["):
+            exact.add(p)
+        elif p.endswith("*") and not any(c in p[:-1] for c in "*?["):
+            prefixes.append(p[:-1])
+        elif p.startswith("*") and not any(c in p[1:] for c in "*?["):
+            suffixes.append(p[1:])
+        else:
+            other = True
+    return frozenset(exact), tuple(prefixes), tuple(suffixes), other
