@@ -22,7 +22,7 @@ import os
 import sys
 import time
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import pluggy
@@ -187,77 +187,24 @@ def _own_version() -> str:
 def _entry_points() -> list[Any]:
     """``importlib.metadata.entry_points(group="wskit")``, as a list.
 
-    That call parses the ``entry_points.txt`` of every installed distribution
-    into entry points of every group (console scripts…) to keep one group. Here
-    the distributions are walked in the same order with the same de-duplication
-    (first of each normalized name), and a file is parsed only when its text
-    contains ``wskit``, which a ``[wskit]`` section needs (issue 8, B7: ~half of
-    the scan). Falls back to the library call where distributions lack the
-    normalized name it de-duplicates by. Tested against the library call.
+    The library call, not a faster walk of our own: it parses every installed
+    distribution's ``entry_points.txt`` (≈ half of this call's cost in B7), but
+    its de-duplication and metadata rules are the ones packaging tools follow
+    (issue 8, B7: a hand-rolled scan and ``METADATA`` header reader were tried and
+    left out for that reason; see docs/performance.md).
     """
     # the standard library's (Python >= 3.10 has entry_points(group=...)); pydantic has
     # usually imported it already, the backport cost ~8 ms more at start-up (issue 8, B7)
     import importlib.metadata as md
 
-    out: list[Any] = []
-    seen: set[str] = set()
-    for dist in md.distributions():
-        key = getattr(dist, "_normalized_name", None)
-        if not isinstance(key, str):
-            return list(md.entry_points(group=NAME))
-        if key in seen:
-            continue
-        seen.add(key)
-        text = dist.read_text("entry_points.txt")
-        if text and NAME in text:
-            out.extend(ep for ep in dist.entry_points if ep.group == NAME)
-    return out
-
-
-def dist_name_version(dist: Any) -> tuple[str | None, str | None]:
-    """``(dist.name, dist.version)`` of an :mod:`importlib.metadata` distribution
-    (``(None, None)`` for ``None``).
-
-    Both come from the ``Name`` and ``Version`` headers of its ``METADATA``, which
-    :mod:`importlib.metadata` parses whole with :mod:`email` (the parser's import
-    and the parse were ~2 ms of ``wsctl`` start-up; issue 8, B7). A header block
-    of plain ``Field: value`` lines (no folding, no ``\r``, both fields present)
-    is read here with the parser's rules: the first field of that name (any
-    case), the value after the colon with leading blanks removed; anything else
-    goes through ``dist.name``/``dist.version``. Property-tested against them.
-    """
-    if dist is None:
-        return None, None
-    read = getattr(dist, "read_text", None)
-    text = read("METADATA") if read is not None else None
-    found = _name_version_headers(text) if text else None
-    if found is not None:
-        return found
-    return getattr(dist, "name", None), getattr(dist, "version", None)
-
-
-def _name_version_headers(text: str) -> tuple[str, str] | None:
-    head = text.split("\n\n", 1)[0].rstrip("\n")
-    if "\r" in head:
-        return None
-    name = version = None
-    for line in head.split("\n"):
-        field, colon, value = line.partition(":")
-        if not colon or not field or not all("\041" <= c <= "\176" for c in field):
-            return None  # folded, "From ", or not a header line: the full parser decides
-        low = field.lower()
-        if low == "name" and name is None:
-            name = value.lstrip(" \t")
-        elif low == "version" and version is None:
-            version = value.lstrip(" \t")
-    if name is None or version is None:
-        return None
-    return name, version
+    return list(md.entry_points(group=NAME))
 
 
 def _load_entrypoints(pm: WskitPluginManager, only: list[str] | None) -> None:
     for ep in _entry_points():
-        dist_name, version = dist_name_version(getattr(ep, "dist", None))
+        dist = getattr(ep, "dist", None)
+        dist_name = getattr(dist, "name", None) if dist is not None else None
+        version = getattr(dist, "version", None) if dist is not None else None
         if only is not None and ep.name not in only and (dist_name not in only):
             continue
         if pm.is_blocked(ep.name) or pm.has_plugin(ep.name):

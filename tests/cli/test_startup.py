@@ -88,9 +88,10 @@ _LAZY_ON_EMPTY = {
     "wskit.resources.skill", "wskit.resources.agent", "wskit.resources.command", "wskit.resources.style",
     "wskit.resources.servers", "wskit.resources.hooks", "wskit.servers.hook_trust",
     # and, since the fifth round: the skill runtime, shell expansion, marketplaces, the Gemini
-    # extension model, the email parser (plugin metadata), thread futures and logging
+    # extension model, thread futures and logging (plugin metadata is read by importlib.metadata,
+    # which parses it with the email package)
     "wskit.skillruntime", "wskit.expand", "shlex", "wskit.bundles.marketplace", "wskit_gemini.resource",
-    "wskit_gemini.expansion", "email.parser", "email.feedparser", "concurrent.futures", "logging",
+    "wskit_gemini.expansion", "concurrent.futures", "logging",
     "wskit.rules.rulefile", "wskit.rules.patterns", "wskit.rules.imports",
 }
 
