@@ -278,15 +278,15 @@ class Notes:
         """:func:`note` of folder or file ``path`` (not following links) with its ``stat`` ``st``."""
         if not self._deps:
             return
-        sig = signature(st)
-        key = (path, False)
-        racy = st.st_mtime_ns > self._threshold
+        self._note((path, False), signature(st), st.st_mtime_ns > self._threshold)
+
+    def _note(self, key: tuple[str, bool], sig: Signature, racy: bool) -> None:
         for deps in self._deps:
             paths = deps._paths
             if key not in paths:
                 paths[key] = sig
-                if racy:
-                    deps.racy = True
+            if racy:
+                deps.racy = True
 
     def remember(self, path: str, value: object, namespace: str = "", follow: bool = False) -> None:
         """:func:`remember` after the path was noted (:meth:`stat` or safe file access)."""
@@ -318,13 +318,7 @@ class Notes:
         if sig != item[0]:
             return None
         self._cur._items[key] = item
-        racy = (sig[4] if type(sig) is tuple else _PACKED.unpack(sig)[4]) > self._threshold
-        for deps in self._deps:
-            paths = deps._paths
-            if pkey not in paths:
-                paths[pkey] = sig
-            if racy:
-                deps.racy = True
+        self._note(pkey, sig, (sig[4] if type(sig) is tuple else _PACKED.unpack(sig)[4]) > self._threshold)
         return item[1]
 
     def scratch(self) -> dict | None:
