@@ -53,15 +53,14 @@ class LazySpec:
 
         :raises click.UsageError: a sub-command was registered under a command
             that is not a group (``ensure_group`` raises the same at once).
+        :raises click.ClickException: (``error: …``, exit status 1) the target
+            cannot be imported or is not a click command; the message names the
+            command and the target, never a traceback.
         """
         if self.target is None:
             cmd: click.Command = click.Group(name=self.name, help=self.help)
         else:
-            module, _, attr = self.target.partition(":")
-            obj: Any = importlib.import_module(module)
-            for part in attr.split("."):
-                obj = getattr(obj, part)
-            cmd = obj
+            cmd = self._import()
         old = self.previous.realize() if isinstance(self.previous, LazySpec) else self.previous
         if isinstance(old, click.Group) and isinstance(cmd, click.Group) and old is not cmd:
             for sub_name, sub in old.commands.items():
@@ -72,6 +71,25 @@ class LazySpec:
             for sub in self.subs:
                 cmd.add_command(sub.realize(), sub.name)
         return cmd
+
+
+    def _import(self) -> click.Command:
+        module, _, attr = self.target.partition(":")
+        try:
+            obj: Any = importlib.import_module(module)
+            for part in attr.split("."):
+                obj = getattr(obj, part)
+        except Exception as err:  # a plugin's broken registration: said, not a traceback
+            raise _broken(self, f"{type(err).__name__}: {err}") from err
+        if not isinstance(obj, click.Command):
+            raise _broken(self, f"{type(obj).__name__} is not a click command")
+        return obj
+
+
+def _broken(spec: LazySpec, why: str) -> click.ClickException:
+    from . import WsctlError  # the root group's error type (``error: …``, exit status 1)
+
+    return WsctlError(f"wsctl command {spec.name!r} cannot be loaded from {spec.target!r}: {why}")
 
 
 class CommandTable(dict):

@@ -181,3 +181,31 @@ def test_command_table_reads_import_names_do_not() -> None:
     assert table.get("g") is _Holder.group_a and table.pending("g") is None
     assert table.get("missing", 1) == 1 and table.setdefault("g") is _Holder.group_a
     assert table.pop("g") is _Holder.group_a and "g" not in table
+
+
+@pytest.mark.parametrize("target, why", [
+    ("wskit_no_such_module_xyz:cmd", "ModuleNotFoundError"),
+    ("wskit.cli.lazy:does_not_exist", "AttributeError"),
+    ("wskit.cli.lazy:LazySpec", "is not a click command"),
+])
+def test_a_broken_lazy_command_is_an_error_line_not_a_traceback(target, why) -> None:
+    """A plugin's registration that cannot be imported: ``error: …`` naming the command
+    and its target, exit status 1, for the command and for its ``--help``."""
+    from wskit.plugin import hookimpl
+
+    class Broken:
+        @hookimpl
+        def wskit_register_commands(self, cli):
+            add_lazy_command(cli, "broken", target, "Broken on purpose.")
+
+    pm = make_plugin_manager(load_entrypoints=False, env={})
+    pm.register(Broken(), name="broken-plugin")
+    runner = CliRunner()
+    listed = runner.invoke(make_cli(pm), ["--help"])
+    assert listed.exit_code == 0 and "Broken on purpose." in listed.output  # listing imports nothing
+    for argv in (["broken"], ["broken", "--help"]):
+        res = runner.invoke(make_cli(pm), argv)
+        assert res.exit_code == 1, res.output
+        assert res.exception is None or isinstance(res.exception, SystemExit)
+        assert f"error: wsctl command 'broken' cannot be loaded from '{target}'" in res.output
+        assert why in res.output and "Traceback" not in res.output
