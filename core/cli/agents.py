@@ -55,7 +55,7 @@ def show_cmd(obj: WsctlContext, name: str, path: str) -> None:
     def human() -> None:
         click.echo(safe_text(f"{a.id} ({a.scope.value}, model {a.model}) — {a.description}"))
         if a.tools is not None:
-            click.echo(f"tools: {', '.join(a.tools)}")
+            click.echo(safe_text(f"tools: {', '.join(a.tools)}"))
         click.echo("---")
         click.echo(a.prompt)
 

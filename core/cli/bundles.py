@@ -72,13 +72,13 @@ def show_cmd(obj: WsctlContext, name: str, path: str) -> None:
             "issues": [i.to_json() for i in b.issues], "counts": plugin_counts(ws, name), "resources": res}
 
     def human() -> None:
-        click.echo(f"{b.name} {b.version or ''}  [{b.state}]  {b.origin}  {b.root}")
+        click.echo(safe_text(f"{b.name} {b.version or ''}  [{b.state}]  {b.origin}  {b.root}"))
         if b.description:
             click.echo(safe_text(f"  {b.description}"))
         for i in b.issues:
-            click.echo(f"  {i.level}: {i.code}: {i.message}")
+            click.echo(safe_text(f"  {i.level}: {i.code}: {i.message}"))
         for rid in res:
-            click.echo(f"  - {rid}")
+            click.echo(safe_text(f"  - {rid}"))
     obj.emit(data, human)
 
 
@@ -109,7 +109,7 @@ def validate_cmd(obj: WsctlContext, directory: str) -> None:
 
     def human() -> None:
         for d in diags:
-            click.echo(f"{d.level}: {d.code}: {d.message}" + (f" ({d.path})" if d.path else ""))
+            click.echo(safe_text(f"{d.level}: {d.code}: {d.message}" + (f" ({d.path})" if d.path else "")))
         click.echo(f"{b.name}: {'ok' if not errors else f'{len(errors)} error(s)'}"
                    + (f" ({', '.join(f'{k}={v}' for k, v in counts.items())})" if counts else ""))
     obj.emit(data, human)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..models import display_path
-from .context import WsctlContext, json_option, path_argument, table
+from .context import WsctlContext, json_option, path_argument, safe_text, table
 from .inspect import print_diagnostics
 
 
@@ -67,6 +67,6 @@ def render_cmd(obj: WsctlContext, name: str, args: tuple[str, ...], path: str) -
     def human() -> None:
         click.echo(result.text.rstrip("\n"))
         for d in result.diagnostics:
-            click.echo(f"{d.level}: {d.code}: {d.message}", err=True)
+            click.echo(safe_text(f"{d.level}: {d.code}: {d.message}"), err=True)
 
     obj.emit(data, human)

@@ -16,7 +16,7 @@ import os
 
 import click
 
-from .context import WsctlContext, json_option, table
+from .context import WsctlContext, json_option, safe_text, table
 
 
 class _RulesGroup(click.Group):
@@ -110,7 +110,7 @@ def rules_group(ctx: click.Context, cwd, targets, shell, loaded, budget) -> None
                 click.echo(table([[r["path"], r["source"], str(r["priority"]), "yes" if r["conditional"] else "",
                                    str(r["bytes"])] for r in refs], ["PATH", "SOURCE", "PRIO", "COND", "BYTES"]))
         for s in skipped:
-            click.echo(f"skipped {s.rule.display_path}: {s.reason} ({s.detail})")
+            click.echo(safe_text(f"skipped {s.rule.display_path}: {s.reason} ({s.detail})"))
         _print_diags(data["diagnostics"])
 
     obj.emit(data, human)
@@ -122,7 +122,7 @@ def _print_diags(diags: list[dict]) -> None:
     click.echo(f"\ndiagnostics ({len(diags)}):")
     for d in diags:
         where = (d["path"] or "") + (f":{d['line']}" if d["line"] else "")
-        click.echo(f"  {d['level']:<7} {d['code']:<24} {where} {d['message']}".rstrip())
+        click.echo(safe_text(f"  {d['level']:<7} {d['code']:<24} {where} {d['message']}".rstrip()))
 
 
 @rules_group.command("explain")

@@ -76,7 +76,7 @@ def show_cmd(obj: WsctlContext, name: str, path: str, file: str, args: str | Non
     def human() -> None:
         click.echo(safe_text(f"{skill.id} ({skill.scope.value}) — {skill.description}"))
         if content.clauses:
-            click.echo(f"allowed-tools: {', '.join(data['allowed_tools'])}")
+            click.echo(safe_text(f"allowed-tools: {', '.join(data['allowed_tools'])}"))
         click.echo(f"--- {content.file} (sha256 {content.content_hash[:12]})")
         click.echo("\n".join(safe_text(line) for line in content.content.rstrip("\n").split("\n")))
 
@@ -115,7 +115,7 @@ def validate_cmd(ctx: click.Context, obj: WsctlContext, path: str, strict: bool)
         for level, items in (("error", data["errors"]), ("warning", data["warnings"])):
             for d in items:
                 where = d["path"] + (f":{d['line']}" if d["line"] else "")
-                click.echo(f"  {level:<7} {d['code']:<28} {where} {d['message']}")
+                click.echo(safe_text(f"  {level:<7} {d['code']:<28} {where} {d['message']}"))
 
     obj.emit(data, human)
     if not report.valid:

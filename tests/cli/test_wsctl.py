@@ -181,3 +181,17 @@ def test_terminal_escapes_in_descriptions_are_neutralised(wsctl, make_tree):
     assert "\\x1b]52" in out and "done" in out
     data = json.loads(wsctl("skills", "list", str(root), json=True).stdout)  # JSON keeps the data exact
     assert "\x1b]52" in data["skills"][0]["description"]
+
+
+def test_rule_and_bundle_diagnostics_in_human_output_are_escaped(capsys):
+    """Found by the newcomer test: ``wsctl rules`` printed diagnostic paths and messages
+    raw (a file name holding ESC or a line feed reached the terminal); every human
+    diagnostic line now goes through ``safe_text`` (docs/security.md)."""
+    from wskit.cli.rules import _print_diags
+
+    _print_diags([{"level": "error", "code": "rule-name-invalid", "path": ".claude/rules/\x1b[31mred\nx.md",
+                   "line": None, "message": "bad \x9b31m name"}])
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x9b" not in out
+    assert "\\x1b[31mred\\x0ax.md" in out and "bad \\x9b31m name" in out
+    assert out.count("\n") == 3  # a blank line, the heading and one diagnostic line: nothing split
