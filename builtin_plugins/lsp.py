@@ -37,4 +37,4 @@ def wskit_register_commands(cli):
     from wskit.cli.lazy import add_lazy_command
 
     add_lazy_command(cli, "lsp", "wskit.cli.servers:lsp_group",
-                     "LSP server definitions (nothing is started).")
+                     "LSP server definitions; `check` starts one.")

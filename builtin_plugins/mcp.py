@@ -37,4 +37,4 @@ def wskit_register_commands(cli):
     from wskit.cli.lazy import add_lazy_command
 
     add_lazy_command(cli, "mcp", "wskit.cli.servers:mcp_group",
-                     "MCP server definitions (nothing is started).")
+                     "MCP server definitions; `check` starts one.")

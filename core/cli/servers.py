@@ -20,7 +20,7 @@ def _diags(ws, kind_codes: tuple[str, ...]) -> list[dict[str, Any]]:
 
 @click.group("mcp")
 def mcp_group() -> None:
-    """MCP server definitions (nothing is started)."""
+    """MCP server definitions; `check` starts one."""
 
 
 @mcp_group.command("list")
@@ -48,7 +48,7 @@ def mcp_list_cmd(obj: WsctlContext, path: str, configs: tuple[str, ...], strict:
 
 @click.group("lsp")
 def lsp_group() -> None:
-    """LSP server definitions (nothing is started)."""
+    """LSP server definitions; `check` starts one."""
 
 
 @lsp_group.command("list")

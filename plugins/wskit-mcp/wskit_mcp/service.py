@@ -98,10 +98,16 @@ class McpService:
     def connect(self, server_id: str) -> McpConnection:
         """The live connection to ``server_id``, started on first use.
 
-        :raises McpConnectError: start, transport or handshake failed (the process is stopped).
+        :raises McpConnectError: start, transport or handshake failed (the process is
+            stopped), or the definition is not startable (a ``${VAR}`` without default
+            was undefined when it was loaded: nothing is started, as ``wsctl mcp list``
+            and its diagnostic say).
         :raises WskitError: the service is closed.
         """
         server = self.definition(server_id)
+        if not server.startable:
+            raise McpConnectError(f"MCP server {server.id} is not startable: undefined "
+                                  f"{', '.join(server.unresolved)} (no default); nothing was started")
         with self._lock:
             if self.closed:
                 raise WskitError("MCP service is closed")

@@ -106,6 +106,25 @@ def test_unknown_server_and_bad_command(worktree, hooks_facade):
         s.close()
 
 
+def test_a_definition_with_an_undefined_variable_is_never_started(worktree, hooks_facade, tmp_path):
+    """Found by the newcomer test: ``wsctl mcp list`` said "no: UNDEFINED_XYZ" and the
+    diagnostic "the server will not be started", but ``mcp check`` tried to start it."""
+    from wskit_mcp import McpConnectError
+
+    marker = tmp_path / "started"
+    d = mcp_def("needsvar", command=sys.executable, args=("-c", f"open({str(marker)!r}, 'w')"),
+                unresolved=("UNDEFINED_XYZ",))
+    assert not d.startable
+    s = session_from_resources(worktree, [d], hooks=hooks_facade)
+    try:
+        with pytest.raises(McpConnectError, match="not startable: undefined UNDEFINED_XYZ"):
+            s.mcp.connect("needsvar")
+        assert s.mcp.connected() == []
+    finally:
+        s.close()
+    assert not marker.exists()  # no process ran
+
+
 def _free_port() -> int:
     with socket.socket() as so:
         so.bind(("127.0.0.1", 0))
