@@ -89,7 +89,14 @@ def rules_group(ctx: click.Context, cwd, targets, shell, loaded, budget) -> None
         contextual = catalog.contextual_rules(cwd_s, mapped, loaded_ids, budget)
     else:
         contextual = None
+    from ..models import Diagnostic
     from ..rules.explain import diagnostic_json
+
+    # a target outside the catalog cannot match a rule: said, not dropped in silence
+    outside = [Diagnostic(level="warning", code="target-outside-project", path=m,
+                          message=f"--for {t!r} is outside the catalog root {catalog.root}; no rule applies to "
+                                  "it (a relative FILE is taken from the current folder, not from PATH)")
+               for t, m in zip(targets, mapped if targets and not shell else ()) if catalog.relative(m) is None]
 
     skipped = [*static.skipped, *(contextual.skipped if contextual else ())]
     data = {
@@ -97,7 +104,7 @@ def rules_group(ctx: click.Context, cwd, targets, shell, loaded, budget) -> None
         "static": [r.to_ref_json() for r in static.files],
         "contextual": [r.to_ref_json() for r in contextual.files] if contextual else [],
         "skipped": [{"path": s.rule.display_path, "reason": s.reason} for s in skipped],
-        "diagnostics": diagnostic_json(list(catalog.diagnostics), catalog),
+        "diagnostics": diagnostic_json([*catalog.diagnostics, *outside], catalog),
     }
 
     def human() -> None:

@@ -136,3 +136,16 @@ def test_host_settings_root_markers_and_fallbacks(tmp_path, wsctl, wskit_pm):
         data = json.loads(wsctl("--host", "codexish", "rules", str(outer / "sub"), json=True).output)
     assert data["catalog_root"] == str(outer.resolve())
     assert [r["path"] for r in data["static"]] == ["TEAM.md"]
+
+
+def test_a_target_outside_the_catalog_is_reported_not_dropped(project, wsctl, tmp_path):
+    """Found by the newcomer test: ``--for`` a file outside the catalog (a relative FILE
+    taken from the shell's folder) gave ``contextual (0)`` and nothing else."""
+    outside = tmp_path / "elsewhere" / "a.ts"
+    data = json.loads(wsctl("rules", str(project), "--for", str(outside), "--for", str(project / "api/a.ts"),
+                            json=True).stdout)
+    assert [r["path"] for r in data["contextual"]] == ["api/AGENTS.md", "api/.claude/rules/ts.md"]
+    found = [d for d in data["diagnostics"] if d["code"] == "target-outside-project"]
+    assert len(found) == 1 and found[0]["path"] == str(outside) and found[0]["level"] == "warning"
+    human = wsctl("rules", str(project), "--for", str(outside)).stdout
+    assert "target-outside-project" in human and "outside the catalog root" in human
