@@ -175,7 +175,7 @@ class PathMatcher:
                 if type(err).__name__ == "PatternLimitException":
                     problems.append(PatternProblem(
                         p, "rule-pattern-limit",
-                        f"brace expansion exceeds the rule's budget of {EXPANSION_LIMIT} patterns; it matches nothing"))
+                        f"brace expansion exceeds the rule's budget of {EXPANSION_LIMIT} patterns"))
                 else:
                     problems.append(PatternProblem(p, "rule-pattern-invalid", f"invalid glob: {err}"))
                 continue

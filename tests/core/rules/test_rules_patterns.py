@@ -95,3 +95,18 @@ def test_paths_of_wrong_type_make_the_rule_invalid(rules_ws):
     cat = rules_ws({".claude/rules/bad.md": "---\npaths: {a: 1}\n---\nbody\n"}).catalog("rules")
     assert len(cat) == 0
     assert [d.code for d in cat.diagnostics] == ["rule-paths-invalid"]
+
+
+def test_pattern_limit_diagnostic_says_it_matches_nothing_once(tmp_path):
+    """Found by the newcomer test: 'it matches nothing; it matches nothing'."""
+    from wskit.rules.discovery import load_rule_file
+    from wskit.rules.model import RuleSettings
+    from wskit.testing import write_tree
+
+    over = "{a,b,c,d,e,f,g,h,i,j}{a,b,c,d,e,f,g,h,i,j}{a,b,c,d,e,f,g,h,i,j}{a,b}.md"
+    write_tree(tmp_path, {".claude/rules/r.md": f"---\npaths: ['{over}', 'ok.md']\n---\nbody\n"})
+    rule, diags = load_rule_file(str(tmp_path), ".claude/rules/r.md", source="project", scope_dir="",
+                                 priority=70, file_kind="rule", follow_links=False, settings=RuleSettings())
+    assert rule is not None and rule.patterns
+    [d] = [d for d in diags if d.code == "rule-pattern-limit"]
+    assert d.message.count("it matches nothing") == 1, d.message
