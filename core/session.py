@@ -84,15 +84,17 @@ class SessionState(BaseModel):
         return self.model_dump_json(indent=indent)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> "SessionState":
+    def from_json(cls, text: str | bytes, path: str | None = None) -> "SessionState":
         """Parse a state written by :meth:`to_json`.
 
+        :param path: the file the text came from, named in errors.
         :raises SessionStateError: malformed JSON, a missing or wrong field
-            (named), or a format newer than :data:`STATE_FORMAT`.
+            (named; ``resources`` must be present, as :meth:`to_json` always
+            writes it), or a format newer than :data:`STATE_FORMAT`.
         """
         try:
             # depth-bounded: json.loads raises RecursionError on deep nesting
-            raw = jsonsafe.loads(text, max_depth=STATE_MAX_DEPTH)
+            raw = jsonsafe.loads(text, max_depth=STATE_MAX_DEPTH, path=path)
         except SafeFsError as err:
             raise SessionStateError(f"session state is not JSON: {err.args[0]}") from None
         if not isinstance(raw, dict):
@@ -102,6 +104,8 @@ class SessionState(BaseModel):
             raise SessionStateError(
                 f"session state format {fmt} is newer than this wskit understands ({STATE_FORMAT}); upgrade wskit"
             )
+        if "resources" not in raw:  # a default for building states, not for reading one
+            raise SessionStateError("session state field 'resources': Field required")
         try:
             return cls.model_validate(raw)
         except ValidationError as err:

@@ -104,7 +104,7 @@ def session_verify_cmd(obj: WsctlContext, file: str, path: str | None, strict: b
     from ..session import SessionState
     from .resume import restore
 
-    state = SessionState.from_json(read_user_file(file))
+    state = SessionState.from_json(read_user_file(file), path=str(Path(file).absolute()))
     ws = obj.resolve(path or state.workspace.source_root)
     restored = restore(state, ws, policy="refresh")
     data = {"file": file, **restored.to_json()}

@@ -114,6 +114,18 @@ def test_bad_state_fails_closed_naming_the_problem(text, match):
         SessionState.from_json(text)
 
 
+def test_state_without_resources_and_errors_naming_the_file(project, wskit_profile, wskit_pm):
+    """Found by the newcomer test: a state with no 'resources' key verified as 'everything
+    added', and a file that is not JSON was named '<json>'."""
+    good = json.loads(snapshot(WorkspaceCache(wskit_profile, wskit_pm).resolve(project)).state().to_json())
+    assert SessionState.from_json(json.dumps(good)).resources
+    del good["resources"]
+    with pytest.raises(SessionStateError, match="'resources'"):
+        SessionState.from_json(json.dumps(good))
+    with pytest.raises(SessionStateError, match="/some/state.json"):
+        SessionState.from_json("not json", path="/some/state.json")
+
+
 def test_snapshot_with_worktree_binding(git_repo, tmp_path, wskit_profile, wskit_pm):
     repo = git_repo("main", {".claude/skills/alpha/SKILL.md": skill_md("alpha")})
     wt = tmp_path / "wt"
