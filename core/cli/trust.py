@@ -41,6 +41,15 @@ def _set(obj: WsctlContext, path: str, state: str | None, exact: bool) -> None:
     recorded = store.set(target, state)  # type: ignore[arg-type]
     d = store.decide(recorded)
     data = {"path": recorded, "state": d.state, "decided_by": d.decided_by}
+    project = _project(path) if exact else recorded
+    if project != recorded:
+        # loads decide trust for the source project holding a folder, never for the folder
+        # itself: said, so an --exact decision inside a project is not mistaken for one
+        # that took effect (found by a newcomer: revoke --exact src changed nothing)
+        p = store.decide(project)
+        data["project"] = {"path": project, "state": p.state, "decided_by": p.decided_by}
+        click.echo(f"warning: {recorded} is inside the project {project}; loading decides trust for the "
+                   f"project ({p.state}), so this decision does not apply to it", err=True)
     obj.emit(data, lambda: click.echo(f"{recorded}: {d.state}"))
 
 

@@ -195,3 +195,20 @@ def test_rule_and_bundle_diagnostics_in_human_output_are_escaped(capsys):
     assert "\x1b" not in out and "\x9b" not in out
     assert "\\x1b[31mred\\x0ax.md" in out and "bad \\x9b31m name" in out
     assert out.count("\n") == 3  # a blank line, the heading and one diagnostic line: nothing split
+
+
+def test_exact_trust_decision_inside_a_project_says_it_does_not_apply(wsctl, make_tree):
+    """Found by the newcomer test: ``trust revoke --exact src`` inside a trusted git
+    project was recorded and changed nothing, without a word."""
+    root = make_tree({".git/HEAD": "ref: refs/heads/main\n", "src/AGENTS.md": "x\n"})
+    wsctl("trust", "grant", str(root))
+    res = wsctl("trust", "revoke", "--exact", str(root / "src"), json=True)
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["path"] == str(root / "src") and data["state"] == "untrusted"
+    assert data["project"] == {"path": str(root), "state": "trusted", "decided_by": str(root)}
+    assert "does not apply" in res.stderr
+    status = json.loads(wsctl("trust", "status", str(root / "src"), json=True).stdout)
+    assert status["state"] == "trusted"  # what the warning said
+    plain = wsctl("trust", "revoke", str(root / "src"), json=True)  # without --exact: the project
+    assert "project" not in json.loads(plain.stdout) and "does not apply" not in plain.stderr
