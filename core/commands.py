@@ -91,6 +91,8 @@ def _load_one(source: ResourceSource, rel: str, segments: tuple[str, ...]) -> tu
         return None, diags
     data = fm.data
     body = fm.body if fm.present else text
+    # the file line the body starts on (its diagnostics name file lines, not body lines)
+    body_line = text.count("\n", 0, len(text) - len(body)) + 1 if body and text.endswith(body) else 1
     name = ":".join(segments)
     dmi = bool_field(data.get("disable-model-invocation"), False)
     if dmi is None:
@@ -109,7 +111,7 @@ def _load_one(source: ResourceSource, rel: str, segments: tuple[str, ...]) -> tu
         id=cid, name=name, description=description,
         provenance=Provenance(scope=source.scope, source_root=source.base, path=rel,
                               plugin=source.plugin, sha256=sha256_hex(res.raw)),
-        namespace=":".join(segments[:-1]) or None, body=body,
+        namespace=":".join(segments[:-1]) or None, body=body, body_line=body_line,
         argument_hint=text_field(data.get("argument-hint")), model=text_field(data.get("model")),
         allowed_tools=list_field(data.get("allowed-tools")), disable_model_invocation=dmi,
         arguments=arguments, extra={k: v for k, v in data.items() if k not in _KNOWN},

@@ -136,7 +136,7 @@ def expand(
     for m in _TOKENS.finditer(body):
         out.append(substitute_args(body[pos:m.start()], argv, command.arguments))
         pos = m.end()
-        line = body.count("\n", 0, m.start()) + 1
+        line = body.count("\n", 0, m.start()) + command.body_line
         if m.group("shell") is not None:
             out.append(_shell(m.group(0), m.group("shell"), runner, root, timeout, output_cap, path, line, diags))
         else:

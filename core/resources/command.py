@@ -14,6 +14,8 @@ class Command(Resource):
         by ``:`` (``a/b.md`` -> ``a:b``; Gemini's rule, design §5: no collisions).
     :ivar namespace: the folder part (``a``), or None at the top level.
     :ivar body: the template (text after the frontmatter).
+    :ivar body_line: the 1-based line of the file where ``body`` starts (diagnostics
+        about the body name file lines: 1 plus the frontmatter's lines).
     :ivar argument_hint, model: as in frontmatter.
     :ivar allowed_tools: raw ``allowed-tools`` selectors (None: absent).
     :ivar disable_model_invocation: hide from the model (default False).
@@ -24,6 +26,7 @@ class Command(Resource):
     kind: Literal["command"] = "command"
     namespace: str | None = None
     body: str = ""
+    body_line: int = 1
     argument_hint: str | None = None
     model: str | None = None
     allowed_tools: tuple[str, ...] | None = None

@@ -80,7 +80,8 @@ def test_at_file_inside_workspace_only(make_tree, wskit_home, tmp_path):
     assert "@../outside.txt" in out.text and "@no/such.md" in out.text and "a@b.com" in out.text
     refused = {d.message.split(" ")[0] for d in out.diagnostics if d.code == "command-file-refused"}
     assert refused == {"@../outside.txt", "@.env"}
-    assert all(d.path.endswith(".claude/commands/x.md") and d.line == 1 for d in out.diagnostics)
+    # the body starts on file line 4, after _cmd's three-line frontmatter
+    assert all(d.path.endswith(".claude/commands/x.md") and d.line == 4 for d in out.diagnostics)
 
 
 def test_shell_never_runs_without_runner(make_tree, wskit_home):
@@ -145,3 +146,18 @@ def test_hidden_characters_warn_and_long_description_refused(make_tree, tmp_path
     long = sorted((d.path.rsplit("/", 1)[-1], d.level, d.line) for d in res.diagnostics
                   if d.code == "command-description-too-long")
     assert long == [("long.md", "error", 2), ("longline.md", "error", None)]
+
+
+def test_body_diagnostics_name_file_lines_after_the_frontmatter(make_tree, wskit_home):
+    """Found by the newcomer test: a diagnostic about a body line named the line within
+    the body (3) instead of the file (7) when a frontmatter came first."""
+    ws = make_tree({
+        ".claude/commands/x.md": "---\ndescription: d\nallowed-tools: Bash(git status:*)\n---\nintro\n\nSee @.env here\n",
+        ".claude/commands/plain.md": "no frontmatter\nSee @.env\n",
+    })
+    w = load(ws, wskit_home)
+    cmd, plain = w.registry("command").get("x"), w.registry("command").get("plain")
+    assert (cmd.body_line, plain.body_line) == (5, 1)
+    [d] = [d for d in expand(cmd, [], root=w.binding.execution_root).diagnostics if d.code == "command-file-refused"]
+    assert d.line == 7
+    assert [d.line for d in expand(plain, [], root=w.binding.execution_root).diagnostics] == [2]
