@@ -80,3 +80,17 @@ def test_validate_exit_status_through_the_real_entry_point(tmp_path, wskit_home)
     assert subprocess.run(run, capture_output=True).returncode == 0
     strict = subprocess.run([*run, "--strict", "--json"], capture_output=True, text=True)
     assert strict.returncode == 1 and json.loads(strict.stdout)["valid"] is False
+
+
+def test_list_diagnostics_are_about_skills_not_rules(wsctl, make_tree, wskit_home):
+    """Found by the newcomer test: 'skills list' showed a rule file's yaml-error."""
+    ws = make_tree({
+        ".git/HEAD": "ref: refs/heads/main\n",
+        ".claude/skills/bad/SKILL.md": "---\nname: bad\ndescription: [unclosed\n---\nx\n",
+        ".claude/rules/badyaml.md": "---\npaths: [unclosed\n---\nx\n",
+    })
+    TrustStore.for_home(wskit_home).grant(ws)
+    diags = json.loads(wsctl("skills", "list", str(ws), "--json").output)["diagnostics"]
+    paths = [d["path"] for d in diags]
+    assert any(p and p.endswith(".claude/skills/bad/SKILL.md") for p in paths)
+    assert not any(p and "rules" in p for p in paths), paths
