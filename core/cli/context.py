@@ -122,6 +122,18 @@ def safe_text(value: object) -> str:
         lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text)
 
 
+def print_diag_dicts(diags: list[dict]) -> None:
+    """Print JSON-form diagnostics (``level``, ``code``, ``path``, ``line``, ``message``)
+    under a ``diagnostics (N):`` heading, each line through :func:`safe_text`; nothing
+    when there are none."""
+    if not diags:
+        return
+    click.echo(f"\ndiagnostics ({len(diags)}):")
+    for d in diags:
+        where = (d.get("path") or "") + (f":{d['line']}" if d.get("line") else "")
+        click.echo(safe_text(f"  {d['level']:<7} {d['code']:<24} {where} {d['message']}".rstrip()))
+
+
 def table(rows: list[list[str]], headers: list[str]) -> str:
     """A plain, aligned text table (cells pass through :func:`safe_text`)."""
     rows = [[safe_text(c) for c in r] for r in rows]

@@ -16,7 +16,7 @@ import os
 
 import click
 
-from .context import WsctlContext, json_option, safe_text, table
+from .context import WsctlContext, json_option, print_diag_dicts, safe_text, table
 
 
 class _RulesGroup(click.Group):
@@ -118,18 +118,9 @@ def rules_group(ctx: click.Context, cwd, targets, shell, loaded, budget) -> None
                                    str(r["bytes"])] for r in refs], ["PATH", "SOURCE", "PRIO", "COND", "BYTES"]))
         for s in skipped:
             click.echo(safe_text(f"skipped {s.rule.display_path}: {s.reason} ({s.detail})"))
-        _print_diags(data["diagnostics"])
+        print_diag_dicts(data["diagnostics"])
 
     obj.emit(data, human)
-
-
-def _print_diags(diags: list[dict]) -> None:
-    if not diags:
-        return
-    click.echo(f"\ndiagnostics ({len(diags)}):")
-    for d in diags:
-        where = (d["path"] or "") + (f":{d['line']}" if d["line"] else "")
-        click.echo(safe_text(f"  {d['level']:<7} {d['code']:<24} {where} {d['message']}".rstrip()))
 
 
 @rules_group.command("explain")

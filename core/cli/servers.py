@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from ..models import display_path
-from .context import WsctlContext, json_option, path_argument, table
+from .context import WsctlContext, json_option, path_argument, print_diag_dicts, table
 
 # wskit.servers.mcp and .hook_trust are imported by the commands that use them: registering
 # these commands happens on every run, `inspect` included (issue 8, B7)
@@ -40,10 +40,11 @@ def mcp_list_cmd(obj: WsctlContext, path: str, configs: tuple[str, ...], strict:
              "startable": s.startable, "unresolved": list(s.unresolved),
              "path": display_path(s.provenance.absolute_path, ws.source_root)} for s in reg.active()]
     data = {"servers": rows, "diagnostics": _diags(ws, ("mcp", "invalid-json")) + [d.to_json() for d in diags]}
-    obj.emit(data, lambda: click.echo(table(
+    obj.emit(data, lambda: (click.echo(table(
         [[r["id"], r["alias"], r["transport"], r["command"] or r["url"] or "",
           "yes" if r["startable"] else "no: " + ",".join(r["unresolved"])] for r in rows],
-        ["ID", "ALIAS", "TRANSPORT", "TARGET", "STARTABLE"]) if rows else "no MCP servers"))
+        ["ID", "ALIAS", "TRANSPORT", "TARGET", "STARTABLE"]) if rows else "no MCP servers"),
+        print_diag_dicts(data["diagnostics"])))
 
 
 @click.group("lsp")
@@ -63,9 +64,9 @@ def lsp_list_cmd(obj: WsctlContext, path: str) -> None:
              "path": display_path(s.provenance.absolute_path, ws.source_root)}
             for s in ws.registry("lsp_server").active()]
     data = {"servers": rows, "diagnostics": _diags(ws, ("lsp",))}
-    obj.emit(data, lambda: click.echo(table(
+    obj.emit(data, lambda: (click.echo(table(
         [[r["id"], r["command"], " ".join(sorted(r["extension_to_language"]))] for r in rows],
-        ["ID", "COMMAND", "EXTENSIONS"]) if rows else "no LSP servers"))
+        ["ID", "COMMAND", "EXTENSIONS"]) if rows else "no LSP servers"), print_diag_dicts(data["diagnostics"])))
 
 
 @click.group("hooks")
@@ -98,9 +99,10 @@ def hooks_list_cmd(obj: WsctlContext, path: str) -> None:
              "command": h.command, "url": h.url, "scope": h.scope.value, "plugin": h.plugin,
              "path": display_path(h.provenance.absolute_path, ws.source_root)} for h in ws.registry("hook").active()]
     data = {"hooks": rows, "diagnostics": _diags(ws, ("hook",))}
-    obj.emit(data, lambda: click.echo(table(
+    obj.emit(data, lambda: (click.echo(table(
         [[r["event"], r["matcher"] or "*", r["type"], r["command"] or r["url"] or "", r["plugin"] or r["scope"]]
-         for r in rows], ["EVENT", "MATCHER", "TYPE", "RUNS", "FROM"]) if rows else "no hooks"))
+         for r in rows], ["EVENT", "MATCHER", "TYPE", "RUNS", "FROM"]) if rows else "no hooks"),
+        print_diag_dicts(data["diagnostics"])))
 
 
 def _status_json(st) -> dict[str, Any]:

@@ -51,3 +51,20 @@ def test_hooks_status_trust_revoke(wsctl, wskit_home, make_tree):
     (ws / ".wskit").mkdir()
     (ws / ".wskit/settings.json").write_text(json.dumps({"disableAllHooks": True}))
     assert json.loads(wsctl("hooks", "status", str(ws), json=True).output)["state"] == "disabled"
+
+
+def test_lists_show_their_diagnostics_in_human_output(wsctl, wskit_home, make_tree):
+    """Found by the newcomer test: a broken .mcp.json, hooks block or .lsp.json gave a
+    shorter list and no hint unless --json or inspect was used."""
+    ws = make_tree({
+        ".mcp.json": "{not json",
+        ".lsp.json": json.dumps({"go": {"command": 5}}),
+        ".claude/settings.json": json.dumps({"hooks": {"PreToolUse": 5}}),
+    })
+    TrustStore.for_home(wskit_home).grant(ws)
+    for group, code in (("mcp", "invalid-json"), ("hooks", "hooks-invalid"), ("lsp", "lsp")):
+        res = wsctl(group, "list", str(ws))
+        assert res.exit_code == 0, res.output
+        data = json.loads(wsctl(group, "list", str(ws), json=True).stdout)
+        assert data["diagnostics"], (group, data)
+        assert "diagnostics (" in res.stdout and code in res.stdout, (group, res.stdout)

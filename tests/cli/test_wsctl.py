@@ -187,7 +187,7 @@ def test_rule_and_bundle_diagnostics_in_human_output_are_escaped(capsys):
     """Found by the newcomer test: ``wsctl rules`` printed diagnostic paths and messages
     raw (a file name holding ESC or a line feed reached the terminal); every human
     diagnostic line now goes through ``safe_text`` (docs/security.md)."""
-    from wskit.cli.rules import _print_diags
+    from wskit.cli.context import print_diag_dicts as _print_diags
 
     _print_diags([{"level": "error", "code": "rule-name-invalid", "path": ".claude/rules/\x1b[31mred\nx.md",
                    "line": None, "message": "bad \x9b31m name"}])
