@@ -92,7 +92,15 @@ class UnsafePathError(WskitError):
     def __init__(self, code: str, path: str, message: str) -> None:
         self.code = code
         self.path = path
+        #: the reason alone (``args[0]`` is ``"<path>: <reason> [<code>]"``)
+        self.reason = message
         super().__init__(f"{path}: {message} [{code}]")
+
+    def message_for(self, path: str | None) -> str:
+        """The message of a diagnostic about ``path`` that carries this refusal's code:
+        the reason, prefixed with the refused path only when that is another path
+        (a link component, an imported file)."""
+        return self.reason if path == self.path else f"{self.path}: {self.reason}"
 
 
 class SessionStateError(WskitError):

@@ -115,8 +115,10 @@ class SafeFsError(UnsafePathError):
 
     def diagnostic(self, level: str = "error", plugin: str | None = None) -> Diagnostic:
         """This refusal as a :class:`Diagnostic` (level ``error`` by default)."""
+        # the path and code are fields of the diagnostic: the message is the reason alone
+        # (printing both gave "<path>: <path>: … [symlink] [symlink]"; newcomer finding)
         return Diagnostic(
-            level=level, code=self.code, path=self.path, message=self.args[0], plugin=plugin
+            level=level, code=self.code, path=self.path, message=self.reason, plugin=plugin
         )
 
 

@@ -203,7 +203,7 @@ def validate_skill(path: str | os.PathLike[str], *, strict: bool = False) -> Val
         fm, res = read_frontmatter(str(p.parent), f"{p.name}/SKILL.md", max_bytes=1 << 20)
     except safefs.SafeFsError as e:
         code = "skill-missing-file" if e.code == "not-found" else e.code
-        msg = "required file SKILL.md is missing" if e.code == "not-found" else e.args[0]
+        msg = "required file SKILL.md is missing" if e.code == "not-found" else e.message_for(str(skill_md))
         report.errors.append(Diagnostic(level="error", code=code, path=skill_md, message=msg,
                                         line=getattr(e, "line", None)))
         return report

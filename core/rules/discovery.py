@@ -197,7 +197,7 @@ def load_rule_file(
         text = safefs.decode_text(res.raw, res.path)
     except safefs.SafeFsError as e:
         diags.append(Diagnostic(level="error", code=e.code, path=path, line=getattr(e, "line", None),
-                                message=e.args[0]))
+                                message=e.message_for(path)))
         return None, diags
     hidden = next(iter(safefs.find_hidden_chars(text)), None)
     if hidden is not None:

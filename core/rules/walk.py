@@ -107,7 +107,7 @@ class _Walker(RuleFiles):
             return pathspec.GitIgnoreSpec.from_lines(safefs.decode_text(res.raw, res.path).split("\n"))
         except safefs.SafeFsError as err:
             self.diags.append(Diagnostic(level="warning", code="gitignore-unreadable", path=err.path,
-                                         message=f"{err.args[0]}; its patterns are not applied"))
+                                         message=f"{err.reason}; its patterns are not applied"))
         except Exception as err:  # pathspec refusing a pattern
             self.diags.append(Diagnostic(level="warning", code="gitignore-invalid",
                                          path=os.path.join(self.root, rel), message=str(err)))

@@ -132,3 +132,20 @@ def test_hidden_characters_found_with_line():
     found = list(safefs.find_hidden_chars("ok\nbad\u202eline\n"))
     assert found == [(2, "U+202E")]
     assert list(safefs.find_hidden_chars("tab\tand\r\nnewline")) == []
+
+
+def test_a_refusal_as_a_diagnostic_does_not_repeat_its_path_or_code(tmp_path):
+    """Found by the newcomer test: '<path>: <path>: refusing … [symlink] [symlink]' when a
+    diagnostic (which has path and code fields) was printed as 'path: message [code]'."""
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "f.md").write_text("x")
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    with pytest.raises(SafeFsError) as info:
+        safefs.read_bytes(tmp_path, "link/f.md")
+    err = info.value
+    d = err.diagnostic()
+    assert d.code == "symlink" and d.path == err.path
+    assert err.path not in d.message and "[symlink]" not in d.message and d.message == err.reason
+    assert err.message_for(err.path) == err.reason
+    assert err.message_for(str(tmp_path / "other")) == f"{err.path}: {err.reason}"
+    assert str(err) == f"{err.path}: {err.reason} [symlink]"  # the exception text is unchanged
