@@ -60,7 +60,10 @@ class WsctlContext:
             try:
                 base = match or HostProfile(name=self.host)
             except ValueError as err:
-                raise click.BadParameter(str(err), param_hint="--host") from None
+                # the validator's own words, not pydantic's report around them (newcomer finding)
+                errors = getattr(err, "errors", None)
+                why = errors()[0].get("msg", str(err)).removeprefix("Value error, ") if callable(errors) else str(err)
+                raise click.UsageError(f"--host: {why}") from None
             self._profile = base.with_home(self.home)
             if self.plugin_dirs:
                 dirs = [str(Path(d).expanduser().absolute()) for d in self.plugin_dirs]

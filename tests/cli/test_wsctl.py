@@ -212,3 +212,11 @@ def test_exact_trust_decision_inside_a_project_says_it_does_not_apply(wsctl, mak
     assert status["state"] == "trusted"  # what the warning said
     plain = wsctl("trust", "revoke", str(root / "src"), json=True)  # without --exact: the project
     assert "project" not in json.loads(plain.stdout) and "does not apply" not in plain.stderr
+
+
+def test_bad_host_name_is_a_usage_error_in_plain_words(wsctl, make_tree):
+    root = make_tree({"a.md": "x"})
+    res = wsctl("--host", "bad host", "inspect", str(root))
+    assert res.exit_code == 2
+    assert "--host: invalid host name 'bad host'" in res.output
+    assert "pydantic" not in res.output and "validation error" not in res.output
