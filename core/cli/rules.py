@@ -63,7 +63,8 @@ def _cwd(ws, cwd: str | None) -> str:
     return str(b.to_source(os.path.abspath(cwd))) if cwd else str(b.to_source(b.cwd))
 
 
-@click.group("rules", cls=_RulesGroup, invoke_without_command=True)
+@click.group("rules", cls=_RulesGroup, invoke_without_command=True,
+             subcommand_metavar="[PATH] | explain FILE [PATH]")
 @click.option("--cwd", "cwd", type=click.Path(exists=True, file_okay=False), help="Session working folder (default: PATH).")
 @click.option("--for", "targets", multiple=True, metavar="FILE", help="A file a tool touches (repeatable).")
 @click.option("--shell", is_flag=True, help="A shell command: every rule that could apply.")
