@@ -264,7 +264,15 @@ def marketplace_show_cmd(obj: WsctlContext, directory: str, name: str) -> None:
     e = mk.entry(name)
     data = {"marketplace": mk.name, "name": e.name, "source": e.source, "source_kind": e.source_kind,
             "path": e.path, "strict": e.strict, "installable": e.installable, "reason": e.reason, "entry": e.entry}
-    obj.emit(data, lambda: click.echo(json.dumps(data, indent=2)))
+
+    def human() -> None:  # the entry itself stays JSON (it is the marketplace's own text)
+        click.echo(safe_text(f"{e.name} in {mk.name}: {e.source_kind} source" + (f" {e.path}" if e.path else "")))
+        click.echo("installable" if e.installable else safe_text(f"not installable: {e.reason}"))
+        click.echo("strict" if e.strict else "not strict (the marketplace entry defines the plugin)")
+        click.echo("entry:")
+        click.echo("\n".join(safe_text("  " + line) for line in json.dumps(e.entry, indent=2).splitlines()))
+
+    obj.emit(data, human)
 
 
 __all__ = ["PLUGIN_SUBCOMMANDS", "bundle_rows", "human_bundles", "marketplace_group", "LedgerError"]

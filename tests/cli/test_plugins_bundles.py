@@ -64,6 +64,9 @@ def test_marketplace_list_and_install_uninstall(tmp_path, wsctl, wskit_home):
     assert not rows["net"]["installable"] and "fetch" in rows["net"]["reason"]
     r = wsctl("marketplace", "show", str(mk), "net", json=True)
     assert json.loads(r.output)["source_kind"] == "npm"
+    human = wsctl("marketplace", "show", str(mk), "net").output  # text without --json (newcomer finding)
+    assert human.startswith("net in mk: npm source") and "not installable: " in human and "entry:" in human
+    assert not human.lstrip().startswith("{")
     r = wsctl("plugins", "install", "net@mk", "--from", str(mk))
     assert r.exit_code == 1 and "needs a fetch" in r.output
     r = wsctl("plugins", "install", "tool@mk", "--from", str(mk), json=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from wskit.cli.context import WsctlContext, json_option
+from wskit.cli.context import WsctlContext, json_option, safe_text
 from wskit.runtime.commands import ensure_group
 
 
@@ -29,10 +29,10 @@ def mcp_check_cmd(obj: WsctlContext, name: str, path: str) -> None:
             "tools": [{"name": t["name"], "description": t["description"]} for t in tools], "close_errors": errors}
 
     def human() -> None:
-        click.echo(f"{server.id}: ok ({server.transport}, {info.get('name')} {info.get('version')}), "
-                   f"{len(tools)} tool(s)")
+        who = " ".join(str(v) for v in (info.get("name"), info.get("version")) if v)
+        click.echo(safe_text(f"{server.id}: ok ({server.transport}{', ' + who if who else ''}), {len(tools)} tool(s)"))
         for t in tools:
-            click.echo(f"  {t['name']}  {t['description'].splitlines()[0] if t['description'] else ''}".rstrip())
+            click.echo(safe_text(f"  {t['name']}  {t['description'].splitlines()[0] if t['description'] else ''}".rstrip()))
 
     obj.emit(data, human)
 
