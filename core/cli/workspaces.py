@@ -45,9 +45,15 @@ def _command(f):
         except WorkspaceError as err:
             if obj.json:
                 click.echo(json.dumps({"error": err.to_json()}, indent=2, default=str))
-            raise WsctlError(f"{err} [{err.kind}]") from err
+            hint = _FLAG_HINTS.get(err.kind)
+            raise WsctlError(f"{err} [{err.kind}]" + (f"; {hint}" if hint else "")) from err
 
     return wrapper
+
+
+#: what a library error asking for a parameter means on the command line (newcomer finding:
+#: "requires `return_to`" did not name the --return-to flag)
+_FLAG_HINTS = {"return_to_required": "pass --return-to canonical|agent_home|ROOT_ID"}
 
 
 def _finish(obj: WsctlContext, data: dict, human) -> None:

@@ -82,8 +82,9 @@ def test_worktree_create_remove_and_refs(wsctl, repo: Path):
     refs, _ = run(wsctl, "ref", "resolve", str(path / "a.txt"), f"workspace://{ws}/b.txt")
     assert [r["execution_root_id"] for r in refs["results"]] == [rid, f"canonical_root:{ws}"]
     assert set(refs) == {"results", "resolved", "gone", "unknown", "invalid"}
-    err, _ = run(wsctl, "worktree", "remove", rid, code=1)
+    err, res = run(wsctl, "worktree", "remove", rid, code=1)
     assert err["error"]["kind"] == "return_to_required"
+    assert "pass --return-to" in res.stderr  # the flag, not the library's parameter name
     (path / "dirty.txt").write_text("x")
     dirty, res = run(wsctl, "worktree", "remove", rid, "--return-to", "canonical", code=1)
     assert dirty["disposition"] == "retained_dirty" and dirty["changed_files"] == ["?? dirty.txt"]
