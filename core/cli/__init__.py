@@ -193,6 +193,16 @@ def main(argv: list[str] | None = None) -> int:
     except click.Abort:
         click.echo("Aborted!", err=True)
         return 1
+    except Exception as ex:
+        from ..errors import WskitError
+
+        if not isinstance(ex, WskitError):
+            raise
+        # raised outside a command's invocation (listing the commands for --help while
+        # a plugin failed to load under WSKIT_STRICT_PLUGINS): the same one-line error
+        # as inside one, not a traceback (newcomer finding)
+        WsctlError(str(ex)).show()
+        return 1
     finally:
         if pause and not gc.isenabled():
             gc.enable()  # no command was looked up (--version, --help, a usage error)

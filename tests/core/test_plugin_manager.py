@@ -172,3 +172,16 @@ def test_importing_wskit_is_lazy():
         capture_output=True, text=True, check=True,
     ).stdout.strip()
     assert out == "[]"
+
+
+def test_strict_plugins_failure_in_wsctl_is_one_error_line_for_help_too(site, monkeypatch, capsys):
+    """Found by the newcomer test: under WSKIT_STRICT_PLUGINS a plugin that fails to load
+    gave a traceback for ``wsctl --help`` and a one-line error for ``wsctl inspect``."""
+    from wskit.cli import main
+
+    fake_dist(site, "wskit-fake-broken3", "wskit_fake_broken3", "raise ImportError('nope')\n", "broken3")
+    monkeypatch.setenv("WSKIT_STRICT_PLUGINS", "1")
+    for argv in (["--help"], ["inspect", str(site)]):
+        assert main(argv) == 1
+        err = capsys.readouterr().err
+        assert err.startswith("error: ") and "wskit-fake-broken3" in err and "Traceback" not in err
