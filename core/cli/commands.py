@@ -56,11 +56,10 @@ def list_cmd(obj: WsctlContext, path: str) -> None:
 @click.pass_obj
 def render_cmd(obj: WsctlContext, name: str, args: tuple[str, ...], path: str) -> None:
     """Expand command NAME with ARGS. Shell embeds (!`cmd`) are never run here."""
-    from ..expand import expand
-
     ws = obj.resolve(path)
     cmd = ws.registry("command").get(name)
-    result = expand(cmd, list(args), None, root=ws.binding.execution_root)
+    # a plugin that owns the command's format expands it (Gemini TOML: {{args}}, @{}, !{})
+    result = ws.hooks.expand_command(cmd, list(args), str(ws.binding.execution_root))
     root = ws.binding.source_root
     data = {"id": cmd.id, "text": result.text, "diagnostics": [d.to_json(root) for d in result.diagnostics]}
 

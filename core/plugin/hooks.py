@@ -124,6 +124,21 @@ class WskitHooks:
         value = res.values[0][1] if res.values else None
         return value, res.diagnostics
 
+    def expand_command(self, command: Any, args: list[str], root: str | None) -> Any:
+        """The :class:`wskit.expand.Expansion` of ``command``: the first plugin that owns
+        its format (``wskit_expand_command``), else wskit's markdown expansion; shell
+        embeds are never run. A plugin that raises is reported in the expansion's
+        diagnostics and the next answer is used."""
+        from ..expand import Expansion, expand
+
+        res = self.call("wskit_expand_command", firstresult=True, command=command, args=list(args), root=root)
+        value = res.values[0][1] if res.values else None
+        if not isinstance(value, Expansion):
+            value = expand(command, list(args), None, root=root)
+        if res.diagnostics:
+            value = Expansion(value.text, [*res.diagnostics, *value.diagnostics])
+        return value
+
     def resource_sources(
         self, binding: "Binding", profile: "HostProfile", trust: "TrustDecision"
     ) -> tuple[list[ResourceSource], list[Diagnostic]]:

@@ -294,3 +294,21 @@ def wskit_hook_trust(session: "SessionResources") -> Any:
 
     .. versionadded:: 0.1
     """
+
+
+@hookspec(firstresult=True)
+def wskit_expand_command(command: "Resource", args: "list[str]", root: "str | None") -> Any:
+    """Expand a custom command whose format a plugin owns (Gemini's TOML commands).
+
+    When: ``wsctl commands render`` (and a host's own rendering through
+    :meth:`~wskit.plugin.hooks.WskitHooks.expand_command`), before wskit's markdown
+    expansion (:func:`wskit.expand.expand`), which is used when every plugin returns None.
+
+    :param command: the :class:`~wskit.resources.command.Command`; a plugin answers
+        only for its own format (e.g. ``command.extra["format"]``).
+    :param args: the arguments as typed, one per word.
+    :param root: the execution root ``@path`` is resolved in; shell embeds are never run here.
+    :returns: a :class:`wskit.expand.Expansion`, or None to leave the command to others.
+
+    .. versionadded:: 0.1
+    """

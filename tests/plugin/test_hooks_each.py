@@ -180,6 +180,35 @@ def test_hook_wskit_load_commands(wskit_pm, project, home):
     _check_loader_hook(wskit_pm, project, home, "wskit_load_commands", "command")
 
 
+def test_hook_wskit_expand_command(wskit_pm, project, home):
+    """A plugin expands the commands of its own format; the others keep wskit's
+    markdown expansion; a plugin that raises is a diagnostic of the expansion."""
+    from wskit.expand import Expansion
+
+    ws = load(wskit_pm, project, home)
+    cmd = ws.registry("command").get("tmpl")
+    hooks = WskitHooks(wskit_pm)
+    assert hooks.expand_command(cmd, ["x"], str(project)).text == "Do it\n"  # nobody owns it: markdown
+
+    class Owner:
+        @wskit.hookimpl
+        def wskit_expand_command(self, command, args):
+            return Expansion(f"owned {command.name} {' '.join(args)}") if command.name == "tmpl" else None
+
+    with register_plugin(wskit_pm, Owner(), "owner"):
+        assert hooks.expand_command(cmd, ["a", "b"], str(project)).text == "owned tmpl a b"
+
+    class Broken:
+        @wskit.hookimpl
+        def wskit_expand_command(self, command):
+            raise RuntimeError("boom")
+
+    with register_plugin(wskit_pm, Broken(), "broken-expander"):
+        out = hooks.expand_command(cmd, [], str(project))
+    assert out.text == "Do it\n"
+    assert [(d.code, d.plugin) for d in out.diagnostics] == [("hook-failed", "broken-expander")]
+
+
 def test_hook_wskit_load_agents(wskit_pm, project, home):
     _check_loader_hook(wskit_pm, project, home, "wskit_load_agents", "agent")
 

@@ -83,6 +83,22 @@ def wskit_load_commands(source):
 
 
 @wskit.hookimpl
+def wskit_expand_command(command, args, root):
+    """Gemini TOML commands (``extra["format"] == "gemini-toml"``) through
+    :func:`wskit_gemini.expansion.expand_toml_command` (``{{args}}`` is the raw
+    argument text: the words joined as a shell would quote them)."""
+    from .commands import FORMAT
+
+    if (getattr(command, "extra", None) or {}).get("format") != FORMAT:
+        return None
+    import shlex
+
+    from .expansion import expand_toml_command
+
+    return expand_toml_command(command, shlex.join(args), None, root=root)
+
+
+@wskit.hookimpl
 def wskit_discover_rules(source, catalog_root, profile):
     """``GEMINI.md`` memory files (see :mod:`wskit_gemini.memory`)."""
     from .memory import discover_memory

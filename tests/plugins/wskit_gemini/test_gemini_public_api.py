@@ -37,7 +37,7 @@ def test_hook_implementations_are_exactly_public_hookspecs():
     pm = make_plugin_manager(load_entrypoints=False, builtins=False, env={})
     pm.register_checked(wskit_gemini, "gemini")  # raises for an unknown hook or argument
     hooks = sorted(c.name for c in pm.get_hookcallers(wskit_gemini))
-    assert hooks == ["wskit_discover_rules", "wskit_load_commands", "wskit_plugin_bundles",
+    assert hooks == ["wskit_discover_rules", "wskit_expand_command", "wskit_load_commands", "wskit_plugin_bundles",
                      "wskit_register_commands", "wskit_resource_kinds", "wskit_resource_sources",
                      "wskit_trust_decision"]
 

@@ -167,3 +167,17 @@ def test_wsctl_shows_skills_commands_and_mcp_servers_with_the_installed_plugin(w
             assert inspect["counts"]["gemini_extension"] == 3
         else:
             assert not servers and not skills and not commands and "gemini_extension" not in inspect["counts"]
+
+
+def test_wsctl_commands_render_expands_gemini_toml_commands(wsctl, tmp_path, gemini_pm):
+    """Found by the newcomer test: ``wsctl commands render`` used the markdown expander
+    for Gemini TOML commands, so ``{{args}}`` stayed in the text."""
+    from wskit.testing import write_tree
+
+    home = tmp_path / "home"
+    root = write_tree(tmp_path / "p", {".git/HEAD": "ref: refs/heads/main\n",
+                                       ".gemini/commands/hi.toml": 'prompt = "Hello {{args}}!"\n'})
+    TrustStore.for_home(home).grant(root)
+    res = wsctl("commands", "render", "-C", str(root), "hi", "big", "world", pm=gemini_pm, home=home)
+    assert res.exit_code == 0, res.output
+    assert res.stdout.strip() == "Hello big world!"
