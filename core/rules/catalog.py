@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from ..lazyre import lazy_pattern
 from ..models import Diagnostic
 from .model import (
-    RuleProvenanceMismatch, RuleQueryError, RuleSelection, RuleSettings, provenance_digest,
+    RuleProvenanceMismatch, RuleQueryError, RuleSelection, RuleSettings, SkippedRule, provenance_digest,
 )
 
 if TYPE_CHECKING:
@@ -205,8 +205,9 @@ class RuleCatalog:
         :param budget: byte budget over bodies (None: no budget).
         :raises RuleQueryError: when ``cwd`` lies outside the catalog root.
         """
-        kept, skipped = apply_budget(self._static(self.cwd_relative(cwd)), budget)
-        return RuleSelection("static", tuple(kept), tuple(skipped), (), budget)
+        rules, inlined = _without_inlined(self._static(self.cwd_relative(cwd)))
+        kept, skipped = apply_budget(rules, budget)
+        return RuleSelection("static", tuple(kept), (*inlined, *skipped), (), budget)
 
     def triggers(self, target_paths: Iterable[str | os.PathLike[str]]) -> tuple[str, ...]:
         """Targets made catalog-relative, outside ones and the root dropped, de-duplicated, sorted."""
@@ -381,3 +382,26 @@ class RuleCatalog:
         gone = {d["id"] for d in drift if d["change"] == "missing"}
         files = self.order(self._by_id[r["id"]] for r in refs if r.get("id") not in gone and r.get("id") in self._by_id)
         return RuleSelection("contextual", tuple(files)), drift
+
+
+def _without_inlined(rules: list[RuleFile]) -> tuple[list[RuleFile], list[SkippedRule]]:
+    """``rules`` without those whose whole text another rule of the same answer already
+    delivers through an ``@import`` (a ``CLAUDE.md`` holding ``@AGENTS.md`` — Claude
+    Code's way to share one file — would otherwise deliver ``AGENTS.md`` twice;
+    found by the newcomer test), each reported as skipped with reason ``inlined``.
+    Two rules that import each other (a cycle the expander cut) are both kept."""
+    if not any(r.imports for r in rules):
+        return rules, []
+    importers: dict[tuple[bool, str], RuleFile] = {}
+    for r in rules:
+        for path in r.imports:
+            importers.setdefault((r.source == "user", path), r)
+    kept: list[RuleFile] = []
+    skipped: list[SkippedRule] = []
+    for r in rules:
+        by = importers.get((r.source == "user", r.path))
+        if by is not None and by is not r and by.path not in r.imports:
+            skipped.append(SkippedRule(r, "inlined", f"its text is delivered inside {by.display_path}"))
+        else:
+            kept.append(r)
+    return kept, skipped

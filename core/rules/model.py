@@ -143,7 +143,8 @@ _DEFAULTS: dict[type, RuleSettings] = {}
 
 @dataclass(frozen=True)
 class SkippedRule:
-    """A rule a query selected but did not deliver: ``reason`` says why (``over-budget``)."""
+    """A rule a query selected but did not deliver: ``reason`` says why (``over-budget``,
+    or ``inlined``: another rule of the answer delivers its text through an ``@import``)."""
 
     rule: "RuleFile"
     reason: str

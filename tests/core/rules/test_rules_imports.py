@@ -78,3 +78,22 @@ def test_user_file_imports_confined_to_home(rules_ws):
     cat = rules_ws({}, home_files={".claude/CLAUDE.md": "@~/shared/style.md", "shared/style.md": "home style"}
                    ).catalog("rules")
     assert cat.rules()[0].body == "home style"
+
+
+def test_a_rule_inlined_by_another_static_rule_is_not_delivered_twice(rules_ws, tmp_path):
+    """Found by the newcomer test: a CLAUDE.md holding @AGENTS.md (Claude Code's way to
+    share one file) delivered AGENTS.md twice, inlined and on its own."""
+    ws = rules_ws({"CLAUDE.md": "Claude notes\n@AGENTS.md\n", "AGENTS.md": "Shared rules\n",
+                   "sub/AGENTS.md": "Sub rules\n"})
+    cat = ws.catalog("rules")
+    sel = cat.static_rules(str(tmp_path / "ws" / "sub"))
+    assert [r.path for r in sel.files] == ["CLAUDE.md", "sub/AGENTS.md"]
+    assert [(s.rule.path, s.reason) for s in sel.skipped] == [("AGENTS.md", "inlined")]
+    assert "CLAUDE.md" in sel.skipped[0].detail
+    assert "Shared rules" in sel.files[0].body  # the text is delivered, once
+
+
+def test_rules_importing_each_other_are_both_kept(rules_ws, tmp_path):
+    ws = rules_ws({"CLAUDE.md": "C @AGENTS.md", "AGENTS.md": "A @CLAUDE.md"})
+    sel = ws.catalog("rules").static_rules(str(tmp_path / "ws"))
+    assert sorted(r.path for r in sel.files) == ["AGENTS.md", "CLAUDE.md"] and not sel.skipped
