@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .context import WsctlContext, json_option, path_argument, table, safe_text
+from .context import WsctlContext, json_option, path_argument, print_diag_dicts, safe_text, table
 
 
 @click.group("styles")
@@ -31,12 +31,15 @@ def _row(s) -> dict:
 @click.pass_obj
 def list_cmd(obj: WsctlContext, path: str) -> None:
     """List the styles of the workspace holding PATH (fails when a catalog limit is broken)."""
-    _, cat = _catalog(obj, path)
+    ws, cat = _catalog(obj, path)
     rows = [_row(s) for s in cat.list()]
-    data = {"styles": rows}
-    obj.emit(data, lambda: click.echo(
+    # diagnostics about styles (a skipped file, a plugin style's name…), as `skills list` does
+    diags = [d.to_json(ws.source_root) for d in ws.diagnostics
+             if d.code.startswith("style") or (d.path and "/output-styles/" in d.path)]
+    data = {"styles": rows, "diagnostics": diags}
+    obj.emit(data, lambda: (click.echo(
         table([[r["id"], r["source"], r["description"][:60]] for r in rows], ["ID", "SOURCE", "DESCRIPTION"])
-        if rows else "no styles"))
+        if rows else "no styles"), print_diag_dicts(diags)))
 
 
 @styles_group.command("show")
