@@ -38,12 +38,17 @@ def human_bundles(rows: list[dict[str, Any]]) -> str:
     if not rows:
         return "no content plugins"
     out = []
+    notes = []
     for r in rows:
         counts = ", ".join(f"{k}={v}" for k, v in r["counts"].items()) or "-"
-        why = "; ".join(i["message"] for i in r["issues"] if i["level"] == "error")
-        out.append([r["name"], r["version"] or "-", r["scope"], r["state"] + (f": {why}" if why else ""), counts,
-                    r["root"]])
-    return table(out, ["BUNDLE", "VERSION", "SCOPE", "STATE", "RESOURCES", "ROOT"])
+        errors = [i["message"] for i in r["issues"] if i["level"] == "error"]
+        # the reasons go under the table, whole: a long one in the STATE cell stretched
+        # every row to its width (newcomer finding)
+        state = r["state"] + (f" ({len(errors)} error{'s' if len(errors) > 1 else ''}, below)" if errors else "")
+        out.append([r["name"], r["version"] or "-", r["scope"], state, counts, r["root"]])
+        notes += [safe_text(f"  {r['name']}: {why}") for why in errors]
+    text = table(out, ["BUNDLE", "VERSION", "SCOPE", "STATE", "RESOURCES", "ROOT"])
+    return text + ("\n\nerrors:\n" + "\n".join(notes) if notes else "")
 
 
 def _find(obj: WsctlContext, name: str, path: str):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .context import WsctlContext, json_option, table
+from .context import WsctlContext, json_option, print_diag_dicts, table
 
 
 def plugin_rows(pm) -> list[dict]:
@@ -70,14 +70,18 @@ def _list(obj: WsctlContext, timings: bool, path: str) -> None:
 
     pm = obj.plugin_manager()
     bundles: list[dict] = []
+    diags: list[dict] = []
     try:
         bundles = bundle_rows(obj, path)  # resolves the workspace: plugins failing in a hook show up
+        ws = obj.resolve(path)
+        # a --plugin-dir that is missing or not a plugin (newcomer finding: only inspect said so)
+        diags = [d.to_json(ws.source_root) for d in ws.diagnostics if d.code.startswith("plugin-dir")]
     except Exception as err:  # listing plugins must work even when resolution cannot
         click.echo(f"wsctl: could not resolve {path} to exercise plugin hooks: {err}", err=True)
     rows = plugin_rows(pm)
     timing_keys = ("seconds", "import_seconds", "register_seconds")
     data = {"plugins": [{k: v for k, v in r.items() if k not in timing_keys or timings} for r in rows],
-            "bundles": bundles}
+            "bundles": bundles, "diagnostics": diags}
 
     def human() -> None:
         headers = ["NAME", "VERSION", "DISTRIBUTION", "BUILTIN", "HOOKS", "STATUS"]
@@ -94,6 +98,7 @@ def _list(obj: WsctlContext, timings: bool, path: str) -> None:
         click.echo(table(out, headers))
         click.echo("")
         click.echo(human_bundles(bundles))
+        print_diag_dicts(diags)
 
     obj.emit(data, human)
 

@@ -95,3 +95,22 @@ def test_enable_disable_write_settings(tmp_path, wsctl, wskit_home, make_tree):
     assert (ws / ".wskit/settings.local.json").is_file()
     r = wsctl("plugins", "list", str(ws), json=True)
     assert json.loads(r.output)["bundles"][0]["state"] == "active"
+
+
+def test_plugins_list_reports_a_missing_plugin_dir_and_keeps_errors_out_of_the_table(tmp_path, wsctl, make_tree):
+    """Found by the newcomer test: a missing --plugin-dir showed only in inspect, and a
+    long error in the STATE column stretched the whole table."""
+    ws = make_tree({"x": "y"})
+    r = wsctl("--plugin-dir", str(tmp_path / "nonexistent"), "plugins", "list", str(ws), json=True)
+    assert r.exit_code == 0, r.output
+    assert [d["code"] for d in json.loads(r.output)["diagnostics"]] == ["plugin-dir-missing"]
+    assert "plugin-dir-missing" in wsctl("--plugin-dir", str(tmp_path / "nonexistent"), "plugins", "list",
+                                         str(ws)).output
+    from wskit.cli.bundles import human_bundles
+
+    long = "x" * 300
+    text = human_bundles([{"name": "b", "version": None, "root": "/r", "scope": "cli", "state": "invalid",
+                           "issues": [{"level": "error", "message": long}], "counts": {}}])
+    table_lines = text.split("\n\nerrors:\n")[0].splitlines()
+    assert all(len(line) < 120 for line in table_lines), table_lines
+    assert "invalid (1 error, below)" in text and f"  b: {long}" in text  # whole, under the table
