@@ -363,11 +363,10 @@ def _load_one(
     folder chain was just re-opened without following links by ``scan_dir`` and
     the entry was seen as a real folder; a changed signature (edit, replace,
     new link count) means a fresh read. ``notes``: the folder's reuse context
-    (:class:`wskit.changes.Notes`, made once per folder; issue 8, B3s)."""
+    (:class:`wskit.changes.Notes`, made once per folder by :func:`load_folder`;
+    issue 8, B3s), None when no reuse is offered (nothing reused or remembered)."""
     if notes is None:
-        if not changes.reuse_offered():
-            return _read_lane(folder, rel_dir, slug, link_target, lane)  # reuse and remember would do nothing
-        notes = changes.Notes()
+        return _read_lane(folder, rel_dir, slug, link_target, lane)
     path = f"{folder.base_pre}{rel_dir}/SKILL.md"
     key = (*folder.key, link_target)
     hit = notes.reuse(path, follow=folder.follow)

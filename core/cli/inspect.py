@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..models import display_path
-from .context import WsctlContext, json_option, path_argument, safe_text, table
+from .context import WsctlContext, json_option, path_argument, print_diag_dicts, table
 
 
 def resource_row(res, root) -> dict:
@@ -22,16 +22,9 @@ def resource_row(res, root) -> dict:
 
 
 def print_diagnostics(diags, root) -> None:
-    """Human form of diagnostics (stdout), one per line."""
-    if not diags:
-        return
-    click.echo("")
-    click.echo(f"diagnostics ({len(diags)}):")
-    for d in diags:
-        where = display_path(d.path, root) if d.path else ""
-        if where and d.line:
-            where += f":{d.line}"
-        click.echo(safe_text(f"  {d.level:<7} {d.code:<24} {where} {d.message}".rstrip()))
+    """Human form of :class:`~wskit.models.Diagnostic` objects (stdout), one per line,
+    paths relative to ``root``: :func:`~wskit.cli.context.print_diag_dicts` of their JSON form."""
+    print_diag_dicts([d.to_json(root) for d in diags])
 
 
 @click.command("inspect")
