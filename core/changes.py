@@ -214,27 +214,7 @@ def reuse(path: str, follow: bool = False, *, namespace: str = "") -> object | N
     ctx = _REUSE.get()
     if ctx is None or ctx[0] is None:
         return None
-    previous, current = ctx
-    key = _key(path, follow, namespace)
-    item = previous._items.get(key)
-    if item is None:
-        return None
-    # a signature the change check of this very reload found unchanged (same resolve
-    # call, moments ago), or that this load already recorded for the path (another
-    # loader read or reused it), stands for a stat now; a later edit is caught by the
-    # next check, since that is the signature the load depends on
-    active = _ACTIVE.get()
-    sig = previous.verified.get((path, follow))
-    if sig is None and active:
-        sig = active[-1].signature_of(path, follow)
-    if sig is None:
-        sig = stat_signature(path, follow)
-    if sig != item[0]:
-        return None
-    current._items[key] = item
-    for deps in active:
-        deps._note_sig(path, follow, sig)
-    return item[1]
+    return Notes().reuse(path, namespace, follow)  # one implementation: Notes reads the context once
 
 
 def remember(path: str, follow: bool, value: object, *, namespace: str = "") -> None:
@@ -242,14 +222,8 @@ def remember(path: str, follow: bool, value: object, *, namespace: str = "") -> 
     the signature safe file access recorded when it read the file. Nothing is
     kept outside :func:`reusing`, for a path not read under a recording, or for
     a racy signature. ``namespace``: as for :func:`reuse`."""
-    ctx = _REUSE.get()
-    active = _ACTIVE.get()
-    if ctx is None or not active:
-        return
-    sig = active[-1].signature_of(path, follow)
-    if sig is None or _is_racy(sig):
-        return
-    ctx[1]._items[_key(path, follow, namespace)] = (sig, value)
+    if _REUSE.get() is not None and _ACTIVE.get():
+        Notes().remember(path, value, namespace, follow)
 
 
 class Notes:
