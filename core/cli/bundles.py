@@ -22,10 +22,11 @@ from .inspect import print_diagnostics
 from .context import WsctlContext, json_option, table, safe_text
 
 
-def bundle_rows(obj: WsctlContext, path: str = ".") -> list[dict[str, Any]]:
-    """One row per content plugin of the workspace holding ``path``:
+def bundle_rows(obj: WsctlContext, path: str = ".", ws=None) -> list[dict[str, Any]]:
+    """One row per content plugin of the workspace holding ``path`` (or of ``ws``, the
+    :class:`~wskit.workspace.WorkspaceResources` already resolved for it):
     ``{"name", "version", "root", "scope", "state", "issues", "counts"}``."""
-    ws = obj.resolve(path)
+    ws = ws if ws is not None else obj.resolve(path)
     bundles, _ = find_bundles(ws.binding, obj.profile(), ws.trust)
     return [{
         "name": b.name, "version": b.version, "root": b.root, "scope": b.origin, "state": b.state,

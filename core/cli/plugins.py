@@ -72,8 +72,8 @@ def _list(obj: WsctlContext, timings: bool, path: str) -> None:
     bundles: list[dict] = []
     diags: list[dict] = []
     try:
-        bundles = bundle_rows(obj, path)  # resolves the workspace: plugins failing in a hook show up
-        ws = obj.resolve(path)
+        ws = obj.resolve(path)  # plugins failing in a hook show up
+        bundles = bundle_rows(obj, path, ws)
         # a --plugin-dir that is missing or not a plugin (newcomer finding: only inspect said so)
         diags = [d.to_json(ws.source_root) for d in ws.diagnostics if d.code.startswith("plugin-dir")]
     except Exception as err:  # listing plugins must work even when resolution cannot
