@@ -15,21 +15,32 @@ keeps the proxy, which forwards every attribute).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 
 class LazyPattern:
     """``re.compile(pattern, flags)``, made by the first attribute access.
 
-    :ivar pattern: the source text; :ivar flags: the ``re`` flags given.
+    :ivar flags: the ``re`` flags given. :attr:`pattern` is the source text; it may
+    be given as a function returning it, called once when first needed (for a
+    source that is itself costly to build, e.g. joined ``fnmatch.translate`` texts).
     """
 
-    __slots__ = ("pattern", "flags", "_namespace", "_name", "_compiled")
+    __slots__ = ("_source", "flags", "_namespace", "_name", "_compiled")
 
-    def __init__(self, namespace: dict[str, Any], name: str, pattern: str, flags: int = 0) -> None:
-        self.pattern, self.flags = pattern, flags
+    def __init__(self, namespace: dict[str, Any], name: str, pattern: str | Callable[[], str],
+                 flags: int = 0) -> None:
+        self._source, self.flags = pattern, flags
         self._namespace, self._name = namespace, name
         self._compiled: re.Pattern[str] | None = None
+
+    @property
+    def pattern(self) -> str:
+        """The source text (built now when it was given as a function)."""
+        if callable(self._source):
+            self._source = self._source()
+        return self._source
 
     def compiled(self) -> re.Pattern[str]:
         """The compiled pattern (compiled once; then bound to the module name)."""
@@ -44,13 +55,15 @@ class LazyPattern:
         return getattr(self.compiled(), attr)
 
     def __repr__(self) -> str:
-        return f"LazyPattern({self.pattern!r}, {self.flags!r})"
+        return f"LazyPattern({self._source!r}, {self.flags!r})"
 
 
-def lazy_pattern(namespace: dict[str, Any], name: str, pattern: str, flags: int = 0) -> LazyPattern:
+def lazy_pattern(namespace: dict[str, Any], name: str, pattern: str | Callable[[], str],
+                 flags: int = 0) -> LazyPattern:
     """A :class:`LazyPattern` that replaces ``namespace[name]`` when compiled.
 
     :param namespace: the module's ``globals()``.
     :param name: the module-level name it is assigned to.
+    :param pattern: the source text, or a function returning it (called once, when needed).
     """
     return LazyPattern(namespace, name, pattern, flags)

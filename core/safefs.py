@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import errno
 import os
-import re
 import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -51,6 +50,7 @@ from pathlib import Path, PurePosixPath
 
 from . import changes
 from .errors import UnsafePathError
+from .lazyre import lazy_pattern
 from .models import Diagnostic
 from .namecheck import _is_drive_or_url, _secret_tests
 
@@ -78,33 +78,17 @@ SECRET_PATTERNS: tuple[str, ...] = (
     ".netrc",
 )
 
-#: regular expressions compiled on first use (issue 8, B7: an empty workspace
-#: needs none of them): name -> (pattern, flags); see :func:`__getattr__`
-_LAZY_RE = {
-    "_DRIVE_OR_URL": (r"^[A-Za-z]:|^[A-Za-z][A-Za-z0-9+.-]*://", 0),
-    #: Hidden control and bidirectional characters refused in rule and style text
-    #: (Blade §0). Tab, LF and CR are allowed.
-    "_HIDDEN": ("[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]", 0),
-}
-
-
-def __getattr__(name: str):
-    """``_DRIVE_OR_URL``, ``_HIDDEN`` and ``_SECRET_RE``, compiled on first use (PEP 562)."""
-    if name == "_SECRET_RE":
-        value = re.compile("|".join(f"(?:{translate(p)})" for p in SECRET_PATTERNS))
-    elif name in _LAZY_RE:
-        value = re.compile(*_LAZY_RE[name])
-    else:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    globals()[name] = value
-    return value
-
-
-def _re(name: str) -> re.Pattern[str]:
-    """One of the lazily compiled expressions (a module's own code does not go
-    through its ``__getattr__``)."""
-    value = globals().get(name)
-    return value if value is not None else __getattr__(name)
+#: regular expressions compiled on first use (issue 8, B7: an empty workspace needs
+#: none of them; :mod:`wskit.lazyre`): a drive or URL at the start of a path ...
+_DRIVE_OR_URL = lazy_pattern(globals(), "_DRIVE_OR_URL", r"^[A-Za-z]:|^[A-Za-z][A-Za-z0-9+.-]*://")
+#: ... hidden control and bidirectional characters refused in rule and style text
+#: (Blade §0; tab, LF and CR are allowed) ...
+_HIDDEN = lazy_pattern(
+    globals(), "_HIDDEN", "[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]")
+#: ... and :data:`SECRET_PATTERNS` as one expression (only consulted for patterns the
+#: string tests of :mod:`wskit.namecheck` cannot decide; its source is built when needed)
+_SECRET_RE = lazy_pattern(globals(), "_SECRET_RE",
+                          lambda: "|".join(f"(?:{translate(p)})" for p in SECRET_PATTERNS))
 
 
 
@@ -178,7 +162,7 @@ _SECRET_EXACT, _SECRET_PREFIXES, _SECRET_SUFFIXES, _SECRET_OTHER = _secret_tests
 def _is_secret_lower(low: str) -> bool:
     if low in _SECRET_EXACT or low.startswith(_SECRET_PREFIXES) or low.endswith(_SECRET_SUFFIXES):
         return True
-    return _SECRET_OTHER and _re("_SECRET_RE").match(low) is not None
+    return _SECRET_OTHER and _SECRET_RE.match(low) is not None
 
 
 def check_not_secret(parts: list[str], shown: str) -> None:
@@ -460,7 +444,7 @@ def find_hidden_chars(text: str) -> Iterator[tuple[int, str]]:
     """Yield ``(line, "U+XXXX")`` for each hidden control or bidirectional
     character in ``text`` (Blade's set, §0; tab/LF/CR allowed)."""
     line, pos = 1, 0
-    for m in _re("_HIDDEN").finditer(text):
+    for m in _HIDDEN.finditer(text):
         # count newlines incrementally: recounting from 0 per match was
         # quadratic on text full of hidden characters
         line += text.count("\n", pos, m.start())

@@ -25,6 +25,7 @@ from wskit.skillcheck import MAX_DESCRIPTION as _MAX_DESCRIPTION
 from wskit.skillcheck import SPEC_FIELDS as _SPEC_FIELDS
 from wskit.mdscan import bool_field
 from wskit.models import Diagnostic, Provenance, ResourceSource, Scope, construct_valid, sha256_hex
+from wskit.namecheck import _is_drive_or_url
 from wskit.resources.skill import Skill
 from wskit.toolpolicy import SelectorError, split_value
 from wskit.skilllint import _HIDDEN, ADMIN_FILE_LIMIT, SPEC_NAME, _check, _err, _text, _tools_of
@@ -123,7 +124,7 @@ class _Folder:
         self.key = (source.scope.value, source.base, source.plugin)
         # whether safefs.split_relative refuses "<rel_dir>/<slug>/SKILL.md" as absolute-looking
         # ("c:…", "x://…"): decided by the folder part alone unless that part is empty
-        self.drive = None if rel_dir in ("", ".") else safefs._DRIVE_OR_URL.match(f"{rel_dir}/x/SKILL.md") is not None
+        self.drive = None if rel_dir in ("", ".") else _is_drive_or_url(f"{rel_dir}/x/SKILL.md")
 
 
 def _join(a: str, b: str) -> str:
@@ -153,7 +154,7 @@ def _read_one(
     try:
         drive = folder.drive
         if head is None and (folder.fd is None or "\\" in slug
-                             or (safefs._DRIVE_OR_URL.match(rel) if drive is None else drive)):
+                             or (_is_drive_or_url(rel) if drive is None else drive)):
             # no held folder, or a name the path checks of read_frontmatter refuse
             fm, res = read_frontmatter(base, rel, follow_links=folder.follow)
         else:

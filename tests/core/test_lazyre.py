@@ -36,3 +36,12 @@ def test_importing_wskit_modules_compiles_none_of_their_lazy_patterns() -> None:
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
     assert int(out.stdout) >= 14
 
+
+
+def test_a_source_given_as_a_function_is_built_once_when_needed() -> None:
+    calls = []
+    ns: dict = {}
+    ns["_P"] = p = lazy_pattern(ns, "_P", lambda: calls.append(1) or "x+", re.I)
+    assert calls == []  # nothing built at definition
+    assert p.fullmatch("XX") and p.pattern == "x+" and calls == [1]
+    assert isinstance(ns["_P"], re.Pattern) and ns["_P"].pattern == "x+"
