@@ -83,21 +83,22 @@ def rules_group(ctx: click.Context, cwd, targets, shell, loaded, budget) -> None
     cwd_s = _cwd(ws, cwd)
     static = catalog.static_rules(cwd_s, budget)
     loaded_ids = set(loaded) | set(static.ids)
+    outside: list = []
     if shell:
         contextual = catalog.shell_rules(cwd_s, loaded_ids, budget)
     elif targets:
+        from ..models import Diagnostic
+
         mapped = [str(ws.binding.to_source(os.path.abspath(t))) for t in targets]
         contextual = catalog.contextual_rules(cwd_s, mapped, loaded_ids, budget)
+        # a target outside the catalog cannot match a rule: said, not dropped in silence
+        outside = [Diagnostic(level="warning", code="target-outside-project", path=m,
+                              message=f"--for {t!r} is outside the catalog root {catalog.root}; no rule applies "
+                                      "to it (a relative FILE is taken from the current folder, not from PATH)")
+                   for t, m in zip(targets, mapped) if catalog.relative(m) is None]
     else:
         contextual = None
-    from ..models import Diagnostic
     from ..rules.explain import diagnostic_json
-
-    # a target outside the catalog cannot match a rule: said, not dropped in silence
-    outside = [Diagnostic(level="warning", code="target-outside-project", path=m,
-                          message=f"--for {t!r} is outside the catalog root {catalog.root}; no rule applies to "
-                                  "it (a relative FILE is taken from the current folder, not from PATH)")
-               for t, m in zip(targets, mapped if targets and not shell else ()) if catalog.relative(m) is None]
 
     skipped = [*static.skipped, *(contextual.skipped if contextual else ())]
     data = {
