@@ -9,6 +9,7 @@ from pathlib import Path
 
 from . import safefs
 from .models import Diagnostic, ResourceSource
+from .namecheck import shown_path, undecodable
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +112,14 @@ def walk_markdown(
                 if e.name.startswith("."):
                     continue
                 rel = join(rel_dir, e.name)
+                bad_byte = undecodable(e.name)
+                if bad_byte is not None:
+                    if e.type == "dir" or e.name.lower().endswith(".md"):
+                        diags.append(Diagnostic(
+                            level="warning", code="name-not-utf8", plugin=source.plugin,
+                            path=shown_path(os.path.join(source.base, rel)),
+                            message=f"name holds the byte {bad_byte}, which is not UTF-8; not loaded"))
+                    continue
                 if e.type == "dir":
                     if not recursive:
                         continue

@@ -36,3 +36,33 @@ def _secret_tests(patterns: tuple[str, ...]) -> tuple[frozenset[str], tuple[str,
         else:
             other = True
     return frozenset(exact), tuple(prefixes), tuple(suffixes), other
+
+
+def undecodable(name: str) -> str | None:
+    """The first byte of ``name`` that was not UTF-8, as ``"0xFF"``, or None.
+
+    ``os.listdir``/``os.scandir`` on POSIX decode file names with the
+    ``surrogateescape`` handler: a byte that is not UTF-8 comes back as a lone
+    surrogate U+DC80–U+DCFF. Such a name cannot be encoded as UTF-8 (JSON,
+    a session state file, a prompt), so the loaders refuse the file with a
+    diagnostic instead of carrying it (Claude Code would show a replacement
+    character and address a different path).
+
+    :param name: a file or folder name, or a relative path.
+    :returns: ``"0x.."`` (the original byte) or None when every character is text.
+    """
+    if name.isascii():
+        return None
+    for c in name:
+        if "\udc80" <= c <= "\udcff":
+            return f"0x{ord(c) - 0xDC00:02X}"
+    return None
+
+
+def shown_path(path: str) -> str:
+    """``path`` with every byte that was not UTF-8 written as ``\\xNN`` (for
+    diagnostics: the text stays valid Unicode, so JSON and session files can
+    hold it; the name itself is not usable to open the file)."""
+    if undecodable(path) is None:
+        return path
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")

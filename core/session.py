@@ -80,8 +80,16 @@ class SessionState(BaseModel):
     extensions: dict[str, Any] = {}
 
     def to_json(self, indent: int | None = 2) -> str:
-        """The JSON text of this state."""
-        return self.model_dump_json(indent=indent)
+        """The JSON text of this state.
+
+        :raises SessionStateError: a value cannot be written as UTF-8 text (a
+            path holding bytes that are not UTF-8: the loaders refuse such names,
+            so only a caller-built state or a project folder named so gets here).
+        """
+        try:
+            return self.model_dump_json(indent=indent)
+        except (ValueError, UnicodeError) as err:  # PydanticSerializationError is a ValueError
+            raise SessionStateError(f"session state cannot be written as JSON: {err}") from None
 
     @classmethod
     def from_json(cls, text: str | bytes, path: str | None = None) -> "SessionState":

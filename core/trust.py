@@ -36,6 +36,7 @@ from . import changes, safefs
 from .atomic import atomic_write
 from .errors import TrustStoreError
 from .models import Frozen
+from .namecheck import shown_path, undecodable
 
 TrustState = Literal["trusted", "untrusted", "unknown"]
 STORE_VERSION = 1
@@ -204,11 +205,16 @@ class TrustStore:
 
         :returns: the canonical path recorded.
         :raises TrustStoreError: when the existing store is unusable (it is
-            never overwritten then).
+            never overwritten then), or when ``path`` holds bytes that are not
+            UTF-8 (TOML cannot hold them; nothing is written).
         """
         if state not in (None, "trusted", "untrusted"):
             raise ValueError(f"invalid trust state {state!r}")
         target = _canon(path)
+        bad_byte = undecodable(target)
+        if bad_byte is not None:
+            raise TrustStoreError(f"cannot record a decision for {shown_path(target)}: the path holds the byte "
+                                  f"{bad_byte}, which is not UTF-8 (the trust store is UTF-8 TOML)")
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self._lock:
             entries = self._read()

@@ -24,6 +24,7 @@ from .binding import Binding
 from .errors import TrustStoreError
 from .host import HostProfile
 from .models import TRUST_GATED_SCOPES, Diagnostic, ResourceSource
+from .namecheck import shown_path, undecodable
 from .registry import Candidate, Registry
 from .trust import TrustDecision, TrustStore
 
@@ -182,6 +183,14 @@ def _load_workspace(
     diags.extend(d)
     all_sources: list[ResourceSource] = []
     for src in [*sources, *bundles, *extra_sources]:
+        bad_byte = undecodable(str(src.root))
+        if bad_byte is not None:  # its resources could not be named in JSON, ids or a session file
+            diags.append(
+                Diagnostic(level="error", code="name-not-utf8", path=shown_path(str(src.root)), plugin=src.plugin,
+                           message=f"source {shown_path(src.label or str(src.root))} ignored: its folder name "
+                                   f"holds the byte {bad_byte}, which is not UTF-8")
+            )
+            continue
         if src.scope in TRUST_GATED_SCOPES and not trust.trusted:
             diags.append(
                 Diagnostic(level="warning", code="source-untrusted", path=src.root,

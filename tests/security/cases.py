@@ -265,4 +265,6 @@ CASES: list[Case] = [
          resource_name="evil\u202egpj"),
     Case("name-non-ascii", "a non-ASCII resource name", _codes("skill-name-format", "skill-folder-format"),
          resource_name="café-日本"),
+    Case("name-not-utf8", "a resource name holding a byte that is not UTF-8 (0xFF)", _codes("skill-name-invalid"),
+         resource_name="evil\udcff"),
 ]
