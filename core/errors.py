@@ -114,13 +114,18 @@ class SafeFsError(UnsafePathError):
 
     def diagnostic(self, level: str = "error", plugin: str | None = None) -> Diagnostic:
         """This refusal as a :class:`~wskit.models.Diagnostic` (level ``error`` by default)."""
-        from .models import Diagnostic  # here, not at the top: errors stays free of pydantic
-
+        global _Diagnostic
+        if _Diagnostic is None:  # imported here, once: errors stays free of pydantic
+            from .models import Diagnostic as _Diagnostic
         # the path and code are fields of the diagnostic: the message is the reason alone
         # (printing both gave "<path>: <path>: … [symlink] [symlink]"; newcomer finding)
-        return Diagnostic(
+        return _Diagnostic(
             level=level, code=self.code, path=self.path, message=self.reason, plugin=plugin
         )
+
+
+#: :class:`wskit.models.Diagnostic`, once :meth:`SafeFsError.diagnostic` has imported it
+_Diagnostic: type[Diagnostic] | None = None
 
 
 class SessionStateError(WskitError):
