@@ -8,6 +8,10 @@ never raises: it becomes a :class:`wskit.models.Diagnostic` (design §4).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .models import Diagnostic
 
 
 class WskitError(Exception):
@@ -101,6 +105,27 @@ class UnsafePathError(WskitError):
         the reason, prefixed with the refused path only when that is another path
         (a link component, an imported file)."""
         return self.reason if path == self.path else f"{self.path}: {self.reason}"
+
+
+class SafeFsError(UnsafePathError):
+    """A refusal by safe file access; ``code`` is one of the codes of :mod:`wskit.safefs`
+    (defined here, below both :mod:`wskit.safepath` and :mod:`wskit.safefs`, which raise it;
+    importable from :mod:`wskit.safefs` as before)."""
+
+    def diagnostic(self, level: str = "error", plugin: str | None = None) -> Diagnostic:
+        """This refusal as a :class:`~wskit.models.Diagnostic` (level ``error`` by default)."""
+        global _Diagnostic
+        if _Diagnostic is None:  # imported here, once: errors stays free of pydantic
+            from .models import Diagnostic as _Diagnostic
+        # the path and code are fields of the diagnostic: the message is the reason alone
+        # (printing both gave "<path>: <path>: … [symlink] [symlink]"; newcomer finding)
+        return _Diagnostic(
+            level=level, code=self.code, path=self.path, message=self.reason, plugin=plugin
+        )
+
+
+#: :class:`wskit.models.Diagnostic`, once :meth:`SafeFsError.diagnostic` has imported it
+_Diagnostic: type[Diagnostic] | None = None
 
 
 class SessionStateError(WskitError):

@@ -1,6 +1,6 @@
-"""String tests behind :mod:`wskit.safefs`'s path checks, without regular
+"""String tests behind :mod:`wskit.safepath`'s path checks, without regular
 expressions (issue 8, B7: compiling them was paid by every process); each equals
-the expression it replaces (property-tested in tests/core/test_safefs_lazy_re.py)."""
+the expression it replaces (property-tested in tests/core/test_safepath.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ _SCHEME_CHARS = _ASCII_LETTERS | frozenset("0123456789+.-")
 
 
 def _is_drive_or_url(text: str) -> bool:
-    """``wskit.safefs._DRIVE_OR_URL.match(text)``, without the regular expression: a drive
+    """``wskit.safepath._DRIVE_OR_URL.match(text)``, without the regular expression: a drive
     (``C:``) or a URL scheme (``[A-Za-z][A-Za-z0-9+.-]*://``) at the start.
     Property-tested against the expression."""
     if not text or text[0] not in _ASCII_LETTERS:
@@ -21,9 +21,9 @@ def _is_drive_or_url(text: str) -> bool:
 
 
 def _secret_tests(patterns: tuple[str, ...]) -> tuple[frozenset[str], tuple[str, ...], tuple[str, ...], bool]:
-    """:data:`wskit.safefs.SECRET_PATTERNS` as string tests: exact names, prefixes (``name*``),
+    """:data:`wskit.safepath.SECRET_PATTERNS` as string tests: exact names, prefixes (``name*``),
     suffixes (``*.ext``), and whether any pattern needs ``fnmatch`` (then the
-    joined ``wskit.safefs._SECRET_RE`` decides). ``fnmatch.translate`` gives ``*`` any text
+    joined ``wskit.safepath._SECRET_RE`` decides). ``fnmatch.translate`` gives ``*`` any text
     and anchors the whole name, so these tests equal the expression (property-tested)."""
     exact, prefixes, suffixes, other = set(), [], [], False
     for p in patterns:

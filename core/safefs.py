@@ -36,6 +36,12 @@ can later tell by ``stat`` alone whether a load is still current.
 User-scope sources (the user's own home folders) may pass ``follow_links=True``:
 file and folder links are then followed (GNU Stow, Home Manager), and the read
 reports the link target so loaders can emit a ``followed-link`` diagnostic.
+
+This module opens and reads files; every public name of safe file access is
+importable from it. The parts that never open a file live beside it:
+:mod:`wskit.safepath` (the lexical checks: ``path-*`` and ``secret-path``),
+:mod:`wskit.safetext` (:func:`decode_text`, :func:`find_hidden_chars`),
+:mod:`wskit.safescan` (folder listing) and :class:`SafeFsError` in :mod:`wskit.errors`.
 """
 
 from __future__ import annotations
@@ -43,67 +49,24 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
-from fnmatch import translate
 from pathlib import Path, PurePosixPath
 
 from . import changes
-from .errors import UnsafePathError
-from .lazyre import lazy_pattern
-from .models import Diagnostic
-from .namecheck import _is_drive_or_url, _secret_tests
+from .errors import SafeFsError
+# re-exported (see the module docstring); the private expressions too, for modules
+# that have not moved to the new homes
+from .safepath import (  # noqa: F401
+    _DRIVE_OR_URL, _SECRET_RE, SECRET_PATTERNS, check_not_secret, is_secret_name, split_relative,
+)
+from .safetext import _HIDDEN, decode_text, find_hidden_chars  # noqa: F401
 
 _O_BASE = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _O_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
 _MIN_HEAD_STEP = 32
-
-#: Component patterns refused everywhere (matched case-insensitively).
-SECRET_PATTERNS: tuple[str, ...] = (
-    ".env",
-    ".env.*",
-    ".ssh",
-    ".aws",
-    ".gnupg",
-    "id_rsa*",
-    "id_dsa*",
-    "id_ecdsa*",
-    "id_ed25519*",
-    "*.pem",
-    "*.key",
-    "credentials*",
-    ".git",
-    ".netrc",
-)
-
-#: regular expressions compiled on first use (issue 8, B7: an empty workspace needs
-#: none of them; :mod:`wskit.lazyre`): a drive or URL at the start of a path ...
-_DRIVE_OR_URL = lazy_pattern(globals(), "_DRIVE_OR_URL", r"^[A-Za-z]:|^[A-Za-z][A-Za-z0-9+.-]*://")
-#: ... hidden control and bidirectional characters refused in rule and style text
-#: (Blade §0; tab, LF and CR are allowed) ...
-_HIDDEN = lazy_pattern(
-    globals(), "_HIDDEN", "[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]")
-#: ... and :data:`SECRET_PATTERNS` as one expression (only consulted for patterns the
-#: string tests of :mod:`wskit.namecheck` cannot decide; its source is built when needed)
-_SECRET_RE = lazy_pattern(globals(), "_SECRET_RE",
-                          lambda: "|".join(f"(?:{translate(p)})" for p in SECRET_PATTERNS))
-
-
-
-
-
-class SafeFsError(UnsafePathError):
-    """A refusal by safe file access; ``code`` is one of the codes above."""
-
-    def diagnostic(self, level: str = "error", plugin: str | None = None) -> Diagnostic:
-        """This refusal as a :class:`Diagnostic` (level ``error`` by default)."""
-        # the path and code are fields of the diagnostic: the message is the reason alone
-        # (printing both gave "<path>: <path>: … [symlink] [symlink]"; newcomer finding)
-        return Diagnostic(
-            level=level, code=self.code, path=self.path, message=self.reason, plugin=plugin
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,55 +94,6 @@ class DirEntry:
     name: str
     type: str
     link_target: str | None = None
-
-
-def split_relative(rel: str | PurePosixPath) -> list[str]:
-    """Validate a relative path lexically and return its components.
-
-    :raises SafeFsError: ``path-absolute``, ``path-escape``, ``path-invalid``
-        or ``secret-path``.
-    """
-    text = str(rel)
-    if "\x00" in text:
-        raise SafeFsError("path-invalid", text.replace("\x00", "\\0"), "path contains a NUL byte")
-    if "\\" in text:
-        raise SafeFsError("path-invalid", text, "path contains a backslash")
-    if text.startswith("/") or _is_drive_or_url(text):
-        raise SafeFsError("path-absolute", text, "absolute paths are not allowed here")
-    parts = [p for p in text.split("/") if p not in ("", ".")]
-    if not parts:
-        raise SafeFsError("path-invalid", text, "empty path")
-    for part in parts:
-        if part == "..":
-            raise SafeFsError("path-escape", text, "path escapes its root ('..')")
-    check_not_secret(parts, text)
-    return parts
-
-
-_SECRET_EXACT, _SECRET_PREFIXES, _SECRET_SUFFIXES, _SECRET_OTHER = _secret_tests(SECRET_PATTERNS)
-
-
-def _is_secret_lower(low: str) -> bool:
-    if low in _SECRET_EXACT or low.startswith(_SECRET_PREFIXES) or low.endswith(_SECRET_SUFFIXES):
-        return True
-    return _SECRET_OTHER and _SECRET_RE.match(low) is not None
-
-
-def check_not_secret(parts: list[str], shown: str) -> None:
-    """Refuse secret-looking components (``.env*``, ``.ssh``, ``*.pem``, ``.git`` …).
-
-    :raises SafeFsError: code ``secret-path``.
-    """
-    for part in parts:
-        if _is_secret_lower(part.lower()):
-            raise SafeFsError(
-                "secret-path", shown, f"refusing secret-looking path component {part!r}"
-            )
-
-
-def is_secret_name(name: str) -> bool:
-    """True when a single file or folder name looks like a secret (see :data:`SECRET_PATTERNS`)."""
-    return _is_secret_lower(name.lower())
 
 
 def _oserror(err: OSError, shown: str, *, final: bool) -> SafeFsError:
@@ -419,37 +333,6 @@ def _read_head_raw(
         return buf, len(buf) >= size
     finally:
         os.close(fd)
-
-
-def decode_text(raw: bytes, path: str | None = None) -> str:
-    """Decode UTF-8 with one leading BOM stripped, CRLF and CR normalised to LF.
-
-    :raises SafeFsError: ``invalid-utf8`` naming the 1-based line of the first bad byte.
-    """
-    if raw.startswith(b"\xef\xbb\xbf"):
-        raw = raw[3:]
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = raw[: err.start].count(b"\n") + 1
-        exc = SafeFsError("invalid-utf8", path or "<bytes>", f"invalid UTF-8 at line {line}")
-        exc.line = line  # type: ignore[attr-defined]
-        raise exc from None
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return text
-
-
-def find_hidden_chars(text: str) -> Iterator[tuple[int, str]]:
-    """Yield ``(line, "U+XXXX")`` for each hidden control or bidirectional
-    character in ``text`` (Blade's set, §0; tab/LF/CR allowed)."""
-    line, pos = 1, 0
-    for m in _HIDDEN.finditer(text):
-        # count newlines incrementally: recounting from 0 per match was
-        # quadratic on text full of hidden characters
-        line += text.count("\n", pos, m.start())
-        pos = m.start()
-        yield line, f"U+{ord(m.group()):04X}"
 
 
 # the folder listing lives in wskit.safescan (split to keep this module under ~400

@@ -11,7 +11,9 @@ import stat
 from pathlib import Path, PurePosixPath
 
 from . import changes
-from .safefs import DirEntry, SafeFsError, _open_dir_chain, is_secret_name, split_relative
+from .errors import SafeFsError
+from .safefs import DirEntry, _open_dir_chain
+from .safepath import is_secret_name, split_relative
 
 
 def scan_dir(

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from wskit import safefs
 from wskit.mdscan import bool_field, text_field
 from wskit.models import Diagnostic
+from wskit.safetext import find_hidden_chars
 from wskit.toolpolicy import SelectorError, parse_selector, split_value
 
 #: Agent Skills name rule: 1-64 of lowercase letters, digits, single hyphens.
@@ -62,7 +62,7 @@ def _check(fm, slug: str, path: str, has_bom: bool, plugin: str | None
     description = _text(data.get("description")) or ""
     # printable ASCII holds none of the hidden characters: the search is skipped
     if not (display.isascii() and description.isascii() and display.isprintable() and description.isprintable()):
-        for _line_no, cp in safefs.find_hidden_chars(display + "\n" + description):
+        for _line_no, cp in find_hidden_chars(display + "\n" + description):
             diags.append(_warn(path, plugin, "hidden-characters", None,
                                f"name or description contains the hidden character {cp}"))
             break
@@ -77,9 +77,6 @@ def _check(fm, slug: str, path: str, has_bom: bool, plugin: str | None
             diags.append(_warn(path, plugin, "invalid-boolean", _line(fm, k), f"{k} must be a boolean"))
     return diags, allowed
 
-
-
-_HIDDEN = safefs._HIDDEN
 
 
 def _tools_of(value: Any) -> tuple[tuple[str, ...] | None, str | None]:

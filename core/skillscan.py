@@ -28,7 +28,8 @@ from wskit.models import Diagnostic, Provenance, ResourceSource, Scope, construc
 from wskit.namecheck import _is_drive_or_url, shown_path, undecodable
 from wskit.resources.skill import Skill
 from wskit.toolpolicy import SelectorError, split_value
-from wskit.skilllint import _HIDDEN, ADMIN_FILE_LIMIT, SPEC_NAME, _check, _err, _text, _tools_of
+from wskit.safetext import _HIDDEN
+from wskit.skilllint import ADMIN_FILE_LIMIT, SPEC_NAME, _check, _err, _text, _tools_of
 
 KIND = "skill"
 _KNOWN = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..models import display_path
-from .context import WsctlContext, json_option, path_argument, table, safe_text
+from .context import WsctlContext, json_option, path_argument, print_diag_dicts, safe_text, table
 from .inspect import print_diagnostics
 
 
@@ -106,18 +106,23 @@ def files_cmd(obj: WsctlContext, name: str, path: str) -> None:
 @click.pass_obj
 @click.pass_context
 def validate_cmd(ctx: click.Context, obj: WsctlContext, path: str, strict: bool) -> None:
-    """Validate the skill folder PATH; exit status 1 when it is invalid."""
+    """Validate the skill folder PATH; exit status 1 when it is invalid.
+
+    Prints the verdict (PATH: valid|invalid (strict|lenient)), then its errors and
+    warnings in the diagnostics format of every wsctl command. Strict mode agrees
+    with the reference validator skills-ref on the verdict, not on the wording.
+    \f
+    (the common printer: :func:`wskit.cli.context.print_diag_dicts`)
+    """
     from ..skillcheck import validate_skill
 
     report = validate_skill(path, strict=strict)
     data = report.to_json()
 
     def human() -> None:
-        click.echo(f"{report.path}: {'valid' if report.valid else 'invalid'} ({'strict' if strict else 'lenient'})")
-        for level, items in (("error", data["errors"]), ("warning", data["warnings"])):
-            for d in items:
-                where = d["path"] + (f":{d['line']}" if d["line"] else "")
-                click.echo(safe_text(f"  {level:<7} {d['code']:<28} {where} {d['message']}"))
+        click.echo(safe_text(f"{report.path}: {'valid' if report.valid else 'invalid'} "
+                             f"({'strict' if strict else 'lenient'})"))
+        print_diag_dicts([{**d, "level": level} for level in ("error", "warning") for d in data[f"{level}s"]])
 
     obj.emit(data, human)
     if not report.valid:

@@ -11,6 +11,8 @@ design §5 (optional budgets, whole files, every skipped file reported;
 
 The index maps a scope folder to its rules in definition order, so one
 target costs O(path depth + rules at its ancestor scopes), never O(catalog).
+A one-target query is answered from a cached plan (:mod:`.plans`), any other
+by the scope walk (:mod:`.scopewalk`); scope arithmetic and budgets: :mod:`.scopes`.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
 from .plans import BY_SUFFIX, build_plan, keep_plan
 from .plans import query_entry as _query_entry
 from .plans import selection as _selection
+from .scopewalk import walk_scopes
 from .scopes import ancestors, apply_budget, is_ancestor, relative_to_scope  # noqa: F401  (public here since issue 3)
 
 Policy = Literal["strict", "refresh"]
@@ -278,45 +281,7 @@ class RuleCatalog:
             trig: tuple[str, ...] = (rel,)
         else:
             trig = self.triggers(targets)
-        chosen: dict[str, RuleFile] = {}
-        scopes = self._query_scopes
-        for rel in trig:
-            # user rules count as root scope; a project rule found under an ancestor scope
-            # is in scope by construction, so only its patterns are left to test
-            for rid, r, m in self._query_user:
-                if rid in loaded or rid in chosen or m is None:
-                    continue  # unconditional user rules are static
-                if m.match(rel):
-                    chosen[rid] = r
-            n = len(rel)
-            end = -1  # -1: the root scope ""; then each "/" of rel; then rel itself (== ancestors(rel))
-            while True:
-                scope = rel[:end] if end >= 0 else ""
-                entries = scopes.get(scope)
-                if entries is not None:
-                    sub = rel[end + 1:] if end >= 0 else rel
-                if end == n:
-                    end = n + 1
-                else:
-                    nxt = rel.find("/", end + 1)
-                    end = n if nxt == -1 else nxt
-                if entries is None:
-                    if end > n:
-                        break
-                    continue
-                static = is_ancestor(scope, cwd_rel)
-                for rid, r, m, pre, suf in entries:
-                    if rid in loaded or rid in chosen:
-                        continue
-                    if m is None:
-                        if not static:
-                            chosen[rid] = r
-                    elif pre is not None and not (sub.startswith(pre) and (sub.endswith(suf) or sub[-1:] == "/")):
-                        continue  # the matcher's own one-pattern pre-filter, inlined
-                    elif m.match(sub):
-                        chosen[rid] = r
-                if end > n:
-                    break
+        chosen = walk_scopes(self._query_user, self._query_scopes, trig, cwd_rel, loaded)
         order = self._order
         kept, skipped = apply_budget(sorted(chosen.values(), key=lambda r: order[r.id]), budget)
         return RuleSelection("contextual", tuple(kept), tuple(skipped), trig, budget)

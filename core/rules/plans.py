@@ -86,7 +86,7 @@ def build_plan(query_user: tuple, query_scopes: Mapping[str, tuple], order: Mapp
         unconditional rules of ``entries`` (the answer when no conditional one matches);
         ``suffixes``: the conditional ones' distinct suffixes — a target ending with none
         of them gets ``fixed`` (``""`` ends every target). The answers equal the scope walk
-        of ``contextual_rules`` (property-tested, tests/core/rules/test_rules_query_plan.py).
+        of :func:`wskit.rules.scopewalk.walk_scopes` (property-tested, tests/core/rules/test_rules_query_plan.py).
     """
     entries = []
     for rid, r, m in query_user:

@@ -54,6 +54,30 @@ def test_validate_json_and_exit_status(wsctl, tmp_path):
     assert "invalid (strict)" in wsctl("skills", "validate", str(d), "--strict").output
 
 
+def test_validate_prints_diagnostics_with_the_common_printer(wsctl, tmp_path, capsys):
+    """The human diagnostics of ``skills validate`` are those of every command
+    (print_diag_dicts), errors then warnings; ``--json`` keeps its own keys."""
+    from wskit.cli.context import print_diag_dicts
+
+    d = tmp_path / "other-name"
+    d.mkdir()
+    (d / "SKILL.md").write_text(skill_md("my-skill", extra="foo: 1\n"))
+    strict = wsctl("skills", "validate", str(d), "--strict")
+    data = json.loads(wsctl("skills", "validate", str(d), "--strict", "--json").output)
+    assert strict.exit_code == 1 and len(data["errors"]) == 2 and "level" not in data["errors"][0]
+    capsys.readouterr()
+    print_diag_dicts([{**e, "level": "error"} for e in data["errors"]])
+    expected = capsys.readouterr().out
+    assert strict.output == f"{d}/SKILL.md: invalid (strict)\n{expected}"
+    assert "\ndiagnostics (2):\n  error   skill-unknown-field" in strict.output
+    lenient = wsctl("skills", "validate", str(d))
+    assert lenient.exit_code == 0 and "diagnostics (2):\n  warning skill-unknown-field" in lenient.output
+    ok = tmp_path / "my-skill"
+    ok.mkdir()
+    (ok / "SKILL.md").write_text(skill_md("my-skill"))
+    assert wsctl("skills", "validate", str(ok), "--strict").output == f"{ok}/SKILL.md: valid (strict)\n"
+
+
 def test_install_enable_disable(wsctl, make_tree, wskit_home, tmp_path):
     ws = _ws(make_tree, wskit_home)
     src = make_tree({"greet/SKILL.md": skill_md("greet", "Admin greet.")}, root=tmp_path / "src")

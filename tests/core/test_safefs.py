@@ -108,14 +108,6 @@ def test_read_head_stops_early(tmp_path: Path):
     assert len(res.raw) == 4096 and not res.complete and res.size == 100_000
 
 
-def test_decode_text_strips_bom_and_normalises_newlines():
-    assert safefs.decode_text(b"\xef\xbb\xbfa\r\nb\rc\n") == "a\nb\nc\n"
-    assert safefs.decode_text(b"\xef\xbb\xbf\xef\xbb\xbfx") == "\ufeffx"  # only one BOM stripped
-    with pytest.raises(SafeFsError) as info:
-        safefs.decode_text(b"ok\nok\n\xff\n", "f.md")
-    assert info.value.code == "invalid-utf8" and "line 3" in str(info.value)
-
-
 def test_scan_dir_lists_links_without_following(tmp_path: Path):
     (tmp_path / "d").mkdir()
     (tmp_path / "f").write_text("x")
@@ -126,12 +118,6 @@ def test_scan_dir_lists_links_without_following(tmp_path: Path):
     assert entries == {"d": "dir", "f": "file", "l": "link", "p": "special"}
     followed = {e.name: (e.type, e.link_target) for e in safefs.scan_dir(tmp_path, follow_links=True)}
     assert followed["l"] == ("dir", str(tmp_path / "d"))
-
-
-def test_hidden_characters_found_with_line():
-    found = list(safefs.find_hidden_chars("ok\nbad\u202eline\n"))
-    assert found == [(2, "U+202E")]
-    assert list(safefs.find_hidden_chars("tab\tand\r\nnewline")) == []
 
 
 def test_a_refusal_as_a_diagnostic_does_not_repeat_its_path_or_code(tmp_path):

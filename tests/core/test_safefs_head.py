@@ -1,12 +1,9 @@
-"""safefs.read_head reads little past the frontmatter; the secret check is one regex."""
+"""safefs.read_head reads little past the frontmatter; scan_dir types entries without stat
+(the secret-name property moved to test_safepath.py with the code)."""
 
 from __future__ import annotations
 
-from fnmatch import fnmatchcase
 from pathlib import Path
-
-from hypothesis import given
-from hypothesis import strategies as st
 
 from wskit import safefs
 from wskit.markdown import read_frontmatter
@@ -49,12 +46,6 @@ def test_small_file_is_complete(tmp_path: Path) -> None:
     root = write_tree(tmp_path, {"a.md": "no frontmatter here\n"})
     res = safefs.read_head(root, "a.md", done=lambda b: False, max_bytes=65536)
     assert res.complete and res.raw == b"no frontmatter here\n"
-
-
-@given(st.text(alphabet="._-abcdeknprsvwyzAEGHINKPSTW0123456789*", min_size=1, max_size=14))
-def test_secret_regex_matches_fnmatch(name: str) -> None:
-    expect = any(fnmatchcase(name.lower(), p) for p in safefs.SECRET_PATTERNS)
-    assert safefs.is_secret_name(name) is expect
 
 
 def test_scan_dir_types_without_stat(tmp_path: Path) -> None:
