@@ -12,7 +12,6 @@ from pathlib import Path, PurePosixPath
 
 from . import changes
 from .errors import SafeFsError
-from .safefs import DirEntry, _open_dir_chain
 from .safepath import is_secret_name, split_relative
 
 
@@ -116,3 +115,9 @@ def _kind(mode: int) -> str:
     if stat.S_ISREG(mode):
         return "file"
     return "special"
+
+
+# imported last: wskit.safefs re-exports this module's names from its own last
+# line, so whichever of the two is imported first, the other finds every name
+# it needs already defined (the functions above look these up when called)
+from .safefs import DirEntry, _open_dir_chain  # noqa: E402
