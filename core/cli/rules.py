@@ -54,7 +54,9 @@ def _load(obj: WsctlContext, path: str):
     settings, _ = RuleSettings.from_profile(obj.profile())
     cache = WorkspaceCache(obj.profile(), obj.plugin_manager(), markers=tuple(settings.project_root_markers))
     ws = cache.resolve(path)
-    catalog = ws.catalog("rules") or RuleCatalog.empty(ws.binding.source_root, trusted=ws.trust.trusted)
+    catalog = ws.catalog("rules")
+    if catalog is None:  # not `or`: a catalog without rules is falsy, and its diagnostics count
+        catalog = RuleCatalog.empty(ws.binding.source_root, trusted=ws.trust.trusted)
     return ws, catalog
 
 

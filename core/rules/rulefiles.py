@@ -42,10 +42,10 @@ class RuleFiles:
             cand = self.found[rel] = Candidate(rel, source, scope, PRIORITY[key], kind)
             self.added.append(cand)
 
-    def refuse_link(self, rel: str) -> None:
+    def refuse_link(self, rel: str, what: str = "rule file") -> None:
         self.diags.append(Diagnostic(
             level="warning", code="symlink", path=os.path.join(self.root, rel),
-            message="rule file is a symbolic link; links are not followed in project sources"))
+            message=f"{what} is a symbolic link; links are not followed in project sources"))
 
     def shadow(self, rel: str, by: str) -> None:
         self.diags.append(Diagnostic(
@@ -129,5 +129,5 @@ class RuleFiles:
                 elif e.name.endswith(".md"):
                     if (ok := self._file(cur, {e.name: e}, e.name, specs)):
                         self.add(ok, "project", scope, key, "rule")
-                elif e.type == "link":
-                    self.refuse_link(rel)
+                elif e.type == "link":  # a link to a folder or to a file not named *.md
+                    self.refuse_link(rel, "entry of a rules folder")

@@ -149,3 +149,17 @@ def test_a_target_outside_the_catalog_is_reported_not_dropped(project, wsctl, tm
     assert len(found) == 1 and found[0]["path"] == str(outside) and found[0]["level"] == "warning"
     human = wsctl("rules", str(project), "--for", str(outside)).stdout
     assert "target-outside-project" in human and "outside the catalog root" in human
+
+
+def test_diagnostics_shown_when_no_rule_loads(tmp_path, wsctl):
+    # a catalog without rules is falsy: `catalog or RuleCatalog.empty(...)` dropped its
+    # diagnostics, so a project whose only rule was refused said "static (0)" and nothing else
+    root = write_tree(tmp_path / "ws", {".git/HEAD": "ref: refs/heads/main\n", ".claude/rules/x.txt": "x"})
+    (root / ".claude" / "rules" / "etc").symlink_to("/etc")
+    assert wsctl("trust", "grant", str(root)).exit_code == 0
+    data = json.loads(wsctl("rules", str(root), json=True).stdout)
+    assert data["static"] == []
+    assert [(d["code"], d["path"]) for d in data["diagnostics"]] == [("symlink", ".claude/rules/etc")]
+    assert "entry of a rules folder is a symbolic link" in data["diagnostics"][0]["message"]
+    human = wsctl("rules", str(root)).stdout
+    assert "symlink" in human and ".claude/rules/etc" in human
