@@ -7,7 +7,7 @@ import yaml
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from wskit import markdown
+from wskit import markdown, yamlsafe
 from wskit.flatyaml import load_flat
 
 LOADER = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
@@ -22,7 +22,7 @@ def _yaml(block: str):
 
 
 def _pure(block: str):
-    loader = markdown._SafeLimitedLoader(block)
+    loader = yamlsafe.SafeLimitedLoader(block)
     try:
         return loader.get_single_data()
     finally:

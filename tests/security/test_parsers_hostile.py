@@ -71,11 +71,11 @@ def test_find_hidden_chars_lines_and_linear_time():
     ],
 )
 def test_frontmatter_codes_do_not_depend_on_libyaml(block, code, libyaml, monkeypatch):
-    from wskit import markdown
+    from wskit import markdown, yamlsafe
 
-    if libyaml and markdown._CSAFE is None:  # noqa: SLF001
+    if libyaml and yamlsafe._CSAFE is None:  # noqa: SLF001
         pytest.skip("PyYAML built without libyaml")
     if not libyaml:
-        monkeypatch.setattr(markdown, "_CSAFE", None)
+        monkeypatch.setattr(yamlsafe, "_CSAFE", None)
     fm = markdown.parse_frontmatter(f"---\n{block}\n---\n", "f.md")
     assert [d.code for d in fm.diagnostics] == [code]

@@ -1,4 +1,5 @@
-"""Frontmatter parsing through libyaml keeps the pure loader's values and refusals."""
+"""The frontmatter YAML loader (:mod:`wskit.yamlsafe`): libyaml keeps the pure
+loader's values and refusals."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wskit import markdown
+from wskit import markdown, yamlsafe
 
-pytestmark = pytest.mark.skipif(markdown._CSAFE is None, reason="PyYAML built without libyaml")
+libyaml = pytest.mark.skipif(yamlsafe._CSAFE is None, reason="PyYAML built without libyaml")
 
 SAMPLES = [
     "name: pdf\ndescription: Extract text from PDFs\n",
@@ -23,36 +24,41 @@ SAMPLES = [
 
 
 def _pure(text: str):
-    loader = markdown._SafeLimitedLoader(text)
+    loader = yamlsafe.SafeLimitedLoader(text)
     try:
         return loader.get_single_data()
     finally:
         loader.dispose()
 
 
+@libyaml
 @pytest.mark.parametrize("text", SAMPLES)
 def test_same_values_as_the_pure_python_loader(text: str) -> None:
-    assert markdown._load(text) == _pure(text)
+    assert yamlsafe.load(text) == _pure(text)
 
 
+@libyaml
 def test_alias_refused_with_its_line() -> None:
     fm = markdown.parse_frontmatter("---\nname: x\na: &x [1, 2]\nb: *x\n---\nbody\n")
     assert not fm.ok
     assert [(d.code, d.line) for d in fm.diagnostics] == [("yaml-refused", 4)]
 
 
+@libyaml
 def test_deep_nesting_refused() -> None:
     fm = markdown.parse_frontmatter("---\nk: " + "[" * 40 + "]" * 40 + "\n---\n")
     assert not fm.ok and fm.diagnostics[0].code == "yaml-refused"
     assert "deeper than" in fm.diagnostics[0].message
 
 
+@libyaml
 def test_nesting_at_the_limit_is_accepted() -> None:
-    depth = markdown.MAX_DEPTH - 1  # root mapping + 30 lists + scalar = 32 nodes deep
+    depth = yamlsafe.MAX_DEPTH - 1  # root mapping + 30 lists + scalar = 32 nodes deep
     text = "k: " + "[" * (depth - 1) + "1" + "]" * (depth - 1) + "\n"
-    assert markdown._load(text) == _pure(text)
+    assert yamlsafe.load(text) == _pure(text)
 
 
+@libyaml
 def test_errors_keep_their_line() -> None:
     fm = markdown.parse_frontmatter("---\nname: x\nbad: [unclosed\n---\n")
     assert not fm.ok and fm.diagnostics[0].code == "yaml-error" and fm.diagnostics[0].line is not None
@@ -73,13 +79,15 @@ def _depth(v) -> int:
     return 1
 
 
+@libyaml
 @settings(max_examples=150, deadline=None)
 @given(_values, st.booleans())
 def test_skipping_the_event_scan_is_sound(value, flow: bool) -> None:
     """When the cheap pre-check skips the event scan, the text has no alias and
     is provably within MAX_DEPTH: loading it agrees with the pure loader."""
     text = yaml.safe_dump({"k": value}, default_flow_style=flow)
-    if not markdown._needs_event_check(text):
+    if not yamlsafe.needs_event_check(text):
         assert "*" not in text
-        assert _depth({"k": value}) <= markdown.MAX_DEPTH
-        assert markdown._load(text) == _pure(text)
+        assert _depth({"k": value}) <= yamlsafe.MAX_DEPTH
+        assert yamlsafe.load(text) == _pure(text)
+
