@@ -7,7 +7,9 @@ Lenient parsing as design §5 and reference/conventions.md §6.1 say:
   ``---`` line;
 - parsed with a PyYAML *safe* loader (:mod:`wskit.yamlsafe`) that refuses
   aliases (no alias-expansion bombs) and nesting deeper than :data:`MAX_DEPTH`
-  (``yaml-refused``);
+  (``yaml-refused``), and a mapping that repeats a key (``yaml-duplicate-key``,
+  naming the key and both lines: PyYAML would keep the last value silently;
+  Claude Code and the Agent Skills reference validator refuse it);
 - on a YAML error, one retry with values containing ``": "`` quoted, which
   succeeds with a ``yaml-quoted-retry`` warning; otherwise a ``yaml-error``
   diagnostic with the file's 1-based line.
@@ -31,7 +33,7 @@ import yaml
 from . import safefs, yamlsafe
 from .flatyaml import block_precheck, load_flat, load_flat_lines
 from .models import Diagnostic
-from .yamlsafe import MAX_DEPTH, Refused, err_line
+from .yamlsafe import MAX_DEPTH, DuplicateKey, Refused, err_line
 
 __all__ = ["MAX_DEPTH", "MAX_FRONTMATTER_BYTES", "Frontmatter", "err_line", "flat_head", "frontmatter_of_head",
            "parse_frontmatter", "read_frontmatter"]
@@ -189,11 +191,13 @@ def parse_frontmatter(text: str, path: str | None = None) -> Frontmatter:
         if km and km.group(1) not in fm.key_lines:
             fm.key_lines[km.group(1)] = i + 2
     data, err = _try_load(block)
-    if err is not None:
+    if err is not None and not isinstance(err, DuplicateKey):  # that block parsed: quoting cannot help
         retried = _quote_colon_values(block)
         if retried != block:
             data2, err2 = _try_load(retried)
-            if err2 is None:
+            if isinstance(err2, DuplicateKey):
+                err = err2  # parses once quoted, but repeats a key (quoting keeps every line where it is)
+            elif err2 is None:
                 first_line = _line_of(err_line(err))
                 data, err = data2, None
                 fm.diagnostics.append(
@@ -236,10 +240,15 @@ def _try_load(block: str) -> tuple[Any, Exception | None]:
 
 
 def _yaml_diagnostic(err: Exception, path: str | None) -> Diagnostic:
-    """The error diagnostic of a block that did not load: ``yaml-refused`` or
-    ``yaml-error``, with the file's 1-based line."""
-    code = "yaml-refused" if isinstance(err, Refused) else "yaml-error"
-    message = f"invalid YAML frontmatter: {_first_line(err)}"
+    """The error diagnostic of a block that did not load: ``yaml-duplicate-key``,
+    ``yaml-refused`` or ``yaml-error``, with the file's 1-based line."""
+    if isinstance(err, DuplicateKey):
+        code = "yaml-duplicate-key"
+        message = (f"invalid YAML frontmatter: duplicate key {err.key!r} (first at line "
+                   f"{_line_of(err.first_line)}); a YAML mapping may not repeat a key")
+    else:
+        code = "yaml-refused" if isinstance(err, Refused) else "yaml-error"
+        message = f"invalid YAML frontmatter: {_first_line(err)}"
     return Diagnostic(level="error", code=code, path=path, line=_line_of(err_line(err)), message=message)
 
 

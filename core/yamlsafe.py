@@ -2,9 +2,27 @@
 
 PyYAML's safe loader (libyaml's ``CSafeLoader`` when PyYAML was built with it,
 about 10× faster than the pure-Python one; the same resolver and constructors,
-so the same values) that refuses an alias (no alias-expansion bombs) and
-nesting deeper than :data:`MAX_DEPTH` (:class:`Refused`, naming a 0-based line
-of the text it loads).
+so the same values) with three refusals added, each naming a 0-based line of
+the text it loads:
+
+- an alias (no alias-expansion bombs) and nesting deeper than
+  :data:`MAX_DEPTH`: :class:`Refused`;
+- a mapping that repeats a key: :class:`DuplicateKey`. PyYAML keeps the last
+  value without a word; the YAML specification requires keys to be unique,
+  Claude Code's parser refuses such a mapping and the Agent Skills reference
+  validator (strictyaml) raises ``DuplicateKeysDisallowed``
+  (reference/conventions.md §5.2). A merge key (``<<``) is not a repeated key,
+  nor are the keys it merges (a key written next to a merge overrides the merged
+  one, as YAML says); a key written in two different mappings is not repeated.
+  Keys are compared as the values they construct to (``1`` and ``1.0`` are one
+  Python key); the top-level mapping's keys also as text, since
+  :func:`wskit.markdown.parse_frontmatter` keeps them as ``str(key)`` (``1`` and
+  ``"1"`` would collide there).
+
+The check runs in the constructor, which is Python code for both loaders (the C
+loader only parses in C): a subclass whose ``construct_mapping`` compares the
+mapping's size with its number of keys and looks for the repeated key only when
+they differ (or when the mapping merges another).
 """
 
 from __future__ import annotations
@@ -17,6 +35,10 @@ import yaml
 #: Deepest YAML nesting accepted in frontmatter.
 MAX_DEPTH = 32
 
+_MERGE = "tag:yaml.org,2002:merge"
+_VALUE = "tag:yaml.org,2002:value"
+
+
 class Refused(yaml.YAMLError):
     """An alias or nesting deeper than :data:`MAX_DEPTH`; ``line`` is 0-based (or None)."""
 
@@ -25,8 +47,77 @@ class Refused(yaml.YAMLError):
         self.line = line
 
 
-class SafeLimitedLoader(yaml.SafeLoader):
-    """The pure-Python safe loader with the refusals."""
+class DuplicateKey(yaml.YAMLError):
+    """A mapping repeats a key.
+
+    :ivar key: the key as read (``str`` for the top-level mapping, else the constructed value).
+    :ivar line: 0-based line of the repeated key.
+    :ivar first_line: 0-based line of its first occurrence in the same mapping.
+    """
+
+    def __init__(self, key: Any, line: int, first_line: int) -> None:
+        super().__init__(f"duplicate key {key!r}")
+        self.key = key
+        self.line = line
+        self.first_line = first_line
+
+
+class _UniqueKeys:
+    """Constructor mixin for a PyYAML safe loader: a mapping that repeats a key
+    raises :class:`DuplicateKey` (rules in the module docstring)."""
+
+    _root: yaml.Node | None = None
+
+    def construct_document(self, node):  # type: ignore[no-untyped-def]
+        self._root = node
+        return super().construct_document(node)  # type: ignore[misc]
+
+    def construct_mapping(self, node, deep=False):  # type: ignore[no-untyped-def]
+        if not isinstance(node, yaml.MappingNode):
+            return super().construct_mapping(node, deep=deep)  # type: ignore[misc]
+        pairs = node.value
+        as_text = node is self._root
+        for key_node, _ in pairs:
+            if key_node.tag == _MERGE:
+                # before flatten_mapping rewrites this node and the merged ones
+                self._check_keys(node, as_text)
+                return super().construct_mapping(node, deep=deep)  # type: ignore[misc]
+        n = len(pairs)
+        data = super().construct_mapping(node, deep=deep)  # type: ignore[misc]
+        if len(data) != n or (as_text and len(set(map(str, data))) != n):
+            self._check_keys(node, as_text)
+        return data
+
+    def _check_keys(self, node: yaml.MappingNode, as_text: bool) -> None:
+        """Raise :class:`DuplicateKey` at the first key of ``node`` that repeats an
+        earlier one; the mappings a merge key brings are checked on their own."""
+        seen: dict[Any, yaml.Node] = {}
+        seen_text: dict[str, yaml.Node] = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == _MERGE:
+                merged = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
+                for sub in merged:
+                    if isinstance(sub, yaml.MappingNode):
+                        self._check_keys(sub, False)
+                continue
+            if key_node.tag == _VALUE:  # '=': flatten_mapping makes it the string
+                key = key_node.value
+            else:
+                key = self.construct_object(key_node)  # type: ignore[attr-defined]  # cached: built once
+            try:
+                hash(key)
+            except TypeError:
+                continue  # a collection as a key: PyYAML's own "unhashable key" error follows
+            first = seen.setdefault(key, key_node)
+            if as_text and first is key_node:
+                key = str(key)
+                first = seen_text.setdefault(key, key_node)
+            if first is not key_node:
+                raise DuplicateKey(key, key_node.start_mark.line, first.start_mark.line)
+
+
+class SafeLimitedLoader(_UniqueKeys, yaml.SafeLoader):
+    """The pure-Python safe loader with all three refusals."""
 
     def __init__(self, stream: str) -> None:
         super().__init__(stream)
@@ -46,8 +137,13 @@ class SafeLimitedLoader(yaml.SafeLoader):
             self._depth -= 1
 
 
-#: libyaml's safe loader when PyYAML was built with it (refusals: :func:`check_events`).
-_CSAFE = getattr(yaml, "CSafeLoader", None)
+if hasattr(yaml, "CSafeLoader"):
+    class CSafeUniqueLoader(_UniqueKeys, yaml.CSafeLoader):  # type: ignore[name-defined,misc]
+        """libyaml's safe loader refusing repeated keys (aliases and depth: :func:`check_events`)."""
+
+    _CSAFE: type | None = CSafeUniqueLoader
+else:  # pragma: no cover - PyYAML built without libyaml
+    _CSAFE = None
 _OPENING = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
 _CLOSING = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
 
@@ -104,13 +200,14 @@ def load(text: str) -> Any:
     :param text: the YAML text (LF line ends).
     :returns: what ``yaml.safe_load`` returns for an accepted text.
     :raises Refused: an alias or nesting deeper than :data:`MAX_DEPTH`.
+    :raises DuplicateKey: a mapping repeats a key.
     :raises yaml.YAMLError: any other YAML error (and whatever PyYAML's
         constructors raise: ``ValueError``, ``RecursionError``…).
     """
     if _CSAFE is not None:
         if needs_event_check(text):
             check_events(text)
-        return yaml.load(text, Loader=_CSAFE)  # noqa: S506 - CSafeLoader is the safe loader
+        return yaml.load(text, Loader=_CSAFE)  # noqa: S506 - a CSafeLoader subclass
     loader = SafeLimitedLoader(text)
     try:
         return loader.get_single_data()
@@ -120,7 +217,7 @@ def load(text: str) -> Any:
 
 def err_line(err: Exception) -> int | None:
     """0-based line inside the loaded text of a YAML error, if known."""
-    if isinstance(err, Refused):
+    if isinstance(err, (Refused, DuplicateKey)):
         return err.line
     mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
     return None if mark is None else mark.line

@@ -1,5 +1,5 @@
 """The frontmatter YAML loader (:mod:`wskit.yamlsafe`): libyaml keeps the pure
-loader's values and refusals."""
+loader's values and refusals; both refuse a mapping that repeats a key."""
 
 from __future__ import annotations
 
@@ -91,3 +91,141 @@ def test_skipping_the_event_scan_is_sound(value, flow: bool) -> None:
         assert _depth({"k": value}) <= yamlsafe.MAX_DEPTH
         assert yamlsafe.load(text) == _pure(text)
 
+
+# -- repeated keys -------------------------------------------------------------------
+
+
+@pytest.fixture(params=["libyaml", "pure"])
+def loader(request, monkeypatch):
+    """:func:`wskit.yamlsafe.load` through libyaml's loader, or the pure-Python one."""
+    if request.param == "libyaml":
+        if yamlsafe._CSAFE is None:
+            pytest.skip("PyYAML built without libyaml")
+    else:
+        monkeypatch.setattr(yamlsafe, "_CSAFE", None)
+    return yamlsafe.load
+
+
+@pytest.mark.parametrize(("text", "key", "line", "first"), [
+    ("name: a\ndescription: b\nname: c\n", "name", 2, 0),  # top level
+    ("a:\n  x: 1\n  y: 2\n  x: 3\n", "x", 3, 1),  # nested
+    ("l:\n  - {p: 1, q: 2}\n  - p: 1\n    p: 2\n", "p", 3, 2),  # in a sequence item
+    ("k: {a: 1, b: 2, a: 3}\n", "a", 0, 0),  # flow mapping
+    ("k:\n  <<: {a: 1, a: 2}\n", "a", 1, 1),  # inside a merged mapping
+    ("a: 1\nb: 2\n'a': 3\n", "a", 2, 0),  # quoted or not, the same string
+    ("1: a\n\"1\": b\n", "1", 1, 0),  # top level: kept as text, so the same key
+    ("k:\n  1: a\n  1.0: b\n", 1.0, 2, 1),  # one Python key
+    ("k:\n  true: a\n  1: b\n", 1, 2, 1),
+    ("k:\n  ? x\n  : 1\n  x: 2\n", "x", 3, 1),  # explicit key
+    ("a: 1\nb: [1, {c: 2}]\nb: 3\n", "b", 2, 1),
+])
+def test_a_repeated_key_is_refused_with_its_lines(loader, text, key, line, first):
+    with pytest.raises(yamlsafe.DuplicateKey) as info:
+        loader(text)
+    assert (info.value.key, info.value.line, info.value.first_line) == (key, line, first)
+    assert type(info.value.key) is type(key)
+    assert yamlsafe.err_line(info.value) == line
+
+
+@pytest.mark.parametrize("text", [
+    "a:\n  x: 1\nb:\n  x: 2\n",  # the same key in two mappings
+    "l:\n  - x: 1\n  - x: 2\n",
+    "k:\n  <<: {a: 1, b: 2}\n  a: 3\n",  # a key next to a merge overrides the merged one
+    "k:\n  <<: [{a: 1}, {a: 2}]\n",  # merged mappings may share keys
+    "k:\n  <<: {a: 1}\n  <<: {b: 2}\n",  # a merge key is not a repeated key
+    "<<: {a: 1}\na: 2\n",
+    "k:\n  1: a\n  '1': b\n",  # below the top level the keys stay 1 and '1'
+    "=: a\nb: c\n",  # the value key, read as the string '='
+    "a: 1\nA: 2\n",
+])
+def test_what_is_not_a_repeated_key_loads_as_pyyaml_loads_it(loader, text):
+    assert loader(text) == yaml.safe_load(text)
+
+
+def test_an_unhashable_key_keeps_pyyaml_s_error(loader):
+    with pytest.raises(yaml.constructor.ConstructorError, match="unhashable"):
+        loader("? [a]\n: 1\n? [a]\n: 2\n")
+
+
+# generated nested mappings with keys from a small set, so that repeats are common:
+# a mapping is a list of (key, value) pairs, a value a scalar, a mapping or a list of mappings
+_key = st.sampled_from(["a", "b", "c", "1", "'a'", "<<"])
+_tree = st.recursive(
+    st.sampled_from(["x", "1", "y z"]),
+    lambda inner: st.one_of(st.lists(st.tuples(_key, inner), min_size=1, max_size=4),
+                            st.lists(st.lists(st.tuples(_key, inner), min_size=1, max_size=3), min_size=1, max_size=2)
+                            .map(tuple)),
+    max_leaves=12,
+)
+
+
+def _render(value, indent: int) -> list[str]:
+    pad = " " * indent
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, tuple):  # a sequence of mappings
+        out = []
+        for item in value:
+            body = _render(item, indent + 2)
+            out.append(f"{pad}- {body[0].lstrip()}")
+            out.extend(body[1:])
+        return out
+    out = []
+    for key, val in value:
+        if isinstance(val, str):
+            out.append(f"{pad}{key}: {val}")
+        else:
+            out.append(f"{pad}{key}:")
+            out.extend(_render(val, indent + 2))
+    return out
+
+
+def _merge_ok(pairs) -> bool:
+    """PyYAML merges only mappings: a '<<' holding anything else is its own error."""
+    return all(not isinstance(v, str) and (isinstance(v, list) or all(isinstance(i, list) for i in v))
+               for k, v in pairs if k == "<<")
+
+
+def _repeats(value, top: bool) -> bool | None:
+    """True when some mapping repeats a key (not '<<'; 'a' and "'a'" are one key; at
+    the top level '1' is the text of the integer 1, so only its own repeats count);
+    None when a merge key holds a scalar (PyYAML's error)."""
+    if isinstance(value, str):
+        return False
+    if isinstance(value, tuple):
+        found = [_repeats(item, False) for item in value]
+        return None if None in found else any(found)
+    if not _merge_ok(value):
+        return None
+    keys = [k.strip("'") for k, _ in value if k != "<<"]
+    found = [_repeats(v, False) for _, v in value]
+    if None in found:
+        return None
+    return len(keys) != len(set(keys)) or any(found)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(_key, _tree), min_size=1, max_size=5))
+def test_refused_exactly_when_a_mapping_repeats_a_key(pairs):
+    from hypothesis import assume
+
+    want = _repeats(pairs, True)
+    assume(want is not None)
+    text = "\n".join(_render(pairs, 0)) + "\n"
+    results = []
+    for c_loader in (yamlsafe._CSAFE, None):
+        if c_loader is None and results and yamlsafe._CSAFE is None:
+            continue
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(yamlsafe, "_CSAFE", c_loader)
+            try:
+                results.append(("ok", yamlsafe.load(text)))
+            except yamlsafe.DuplicateKey as err:
+                results.append(("dup", err.key, err.line, err.first_line))
+    assert all(r == results[0] for r in results), text  # libyaml and the pure loader agree
+    if want:
+        assert results[0][0] == "dup", text
+        lines = text.split("\n")
+        assert lines[results[0][2]].lstrip(" -").startswith((f"{results[0][1]}:", f"'{results[0][1]}':")), text
+    else:
+        assert results[0] == ("ok", yaml.safe_load(text)), text
