@@ -88,9 +88,11 @@ class _UniqueKeys:
             self._check_keys(node, as_text)
         return data
 
-    def _check_keys(self, node: yaml.MappingNode, as_text: bool) -> None:
+    def _check_keys(self, node: yaml.MappingNode, as_text: bool, deep: bool = False) -> None:
         """Raise :class:`DuplicateKey` at the first key of ``node`` that repeats an
-        earlier one; the mappings a merge key brings are checked on their own."""
+        earlier one. The mappings a merge key brings are checked on their own, with
+        every mapping below them (``deep``): a merged value PyYAML overrides is
+        never constructed, so the constructor would not see it."""
         seen: dict[Any, yaml.Node] = {}
         seen_text: dict[str, yaml.Node] = {}
         for key_node, value_node in node.value:
@@ -98,8 +100,10 @@ class _UniqueKeys:
                 merged = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
                 for sub in merged:
                     if isinstance(sub, yaml.MappingNode):
-                        self._check_keys(sub, False)
+                        self._check_keys(sub, False, True)
                 continue
+            if deep:
+                self._check_below(value_node)
             if key_node.tag == _VALUE:  # '=': flatten_mapping makes it the string
                 key = key_node.value
             else:
@@ -114,6 +118,16 @@ class _UniqueKeys:
                 first = seen_text.setdefault(key, key_node)
             if first is not key_node:
                 raise DuplicateKey(key, key_node.start_mark.line, first.start_mark.line)
+
+
+    def _check_below(self, node: yaml.Node) -> None:
+        """:meth:`_check_keys` (deep) on every mapping at or below ``node`` (nesting
+        is bounded: deeper than :data:`MAX_DEPTH` is refused before construction)."""
+        if isinstance(node, yaml.MappingNode):
+            self._check_keys(node, False, True)
+        elif isinstance(node, yaml.SequenceNode):
+            for item in node.value:
+                self._check_below(item)
 
 
 class SafeLimitedLoader(_UniqueKeys, yaml.SafeLoader):

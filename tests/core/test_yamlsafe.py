@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 import yaml
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from wskit import markdown, yamlsafe
@@ -112,6 +112,8 @@ def loader(request, monkeypatch):
     ("l:\n  - {p: 1, q: 2}\n  - p: 1\n    p: 2\n", "p", 3, 2),  # in a sequence item
     ("k: {a: 1, b: 2, a: 3}\n", "a", 0, 0),  # flow mapping
     ("k:\n  <<: {a: 1, a: 2}\n", "a", 1, 1),  # inside a merged mapping
+    ("<<:\n  <<:\n    a: x\n  a:\n    a: x\n    a: x\n", "a", 5, 4),  # below one (PyYAML drops that value)
+    ("<<:\n  - {b: [{c: 1, c: 2}]}\n", "c", 1, 1),
     ("a: 1\nb: 2\n'a': 3\n", "a", 2, 0),  # quoted or not, the same string
     ("1: a\n\"1\": b\n", "1", 1, 0),  # top level: kept as text, so the same key
     ("k:\n  1: a\n  1.0: b\n", 1.0, 2, 1),  # one Python key
@@ -206,6 +208,7 @@ def _repeats(value, top: bool) -> bool | None:
 
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.tuples(_key, _tree), min_size=1, max_size=5))
+@example([("<<", [("<<", [("a", "x")]), ("a", [("a", "x"), ("a", "x")])])])
 def test_refused_exactly_when_a_mapping_repeats_a_key(pairs):
     from hypothesis import assume
 
