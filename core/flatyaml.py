@@ -27,8 +27,8 @@ What is accepted (everything else returns ``None``):
   quoted items without escapes (``"src/**"``, ``'a b'``), as rule files write
   their ``paths`` (issue 8, B1).
 
-A repeated key keeps the last value in the first key's position, as PyYAML's
-``construct_mapping`` does. There are no aliases, anchors, tags, flow
+A repeated key is declined (``None``): the full loader refuses it with a
+``yaml-duplicate-key`` diagnostic (:mod:`wskit.yamlsafe`). There are no aliases, anchors, tags, flow
 collections, block scalars, nesting or multi-line scalars in an accepted block,
 so the loader's refusals (aliases, depth) cannot apply. Equality with
 ``yaml.load(block, Loader=CSafeLoader)`` on generated flat and non-flat blocks
@@ -93,8 +93,8 @@ def load_flat(block: str) -> dict[str, str | list[str]] | None:
 
     :param block: the text between the ``---`` lines (LF line ends).
     :returns: the mapping ``yaml.load(block, Loader=CSafeLoader)`` returns, or
-        ``None`` when the block is not of the accepted shape (then nothing is
-        known about it: use the full loader).
+        ``None`` when the block is not of the accepted shape or repeats a key
+        (then nothing is known about it: use the full loader).
     """
     got = load_flat_lines(block.split("\n"))
     return None if got is None else got[0]
@@ -103,14 +103,14 @@ def load_flat(block: str) -> dict[str, str | list[str]] | None:
 def load_flat_lines(lines: list[str], ascii_ok: bool = False
                     ) -> tuple[dict[str, str | list[str]], dict[str, int]] | None:
     """:func:`load_flat` of the block ``"\\n".join(lines)``, also returning the
-    0-based index of the first line of each key (a flat block's top-level keys,
+    0-based index of the line of each key (a flat block's top-level keys,
     which is what :mod:`wskit.markdown` reports lines for).
 
     :param ascii_ok: the caller checked that the block is ASCII, holds no control
         character but line feeds, no ``": "`` beyond one per non-empty line and
         no ``" #"`` (:func:`block_precheck`); the per-value character tests are then
         skipped (issue 8, B6).
-    :returns: ``(mapping, first line index per key)`` or None (not flat).
+    :returns: ``(mapping, line index per key)`` or None (not flat, or a key repeated).
     """
     if not _usable():
         return None
@@ -153,8 +153,9 @@ def load_flat_lines(lines: list[str], ascii_ok: bool = False
             if ascii_ok:  # block_precheck counted ": " per line, which a sequence breaks
                 return load_flat_lines(lines, False)
             seq, indent = [], -1
-            if head[1] not in first:
-                first[head[1]] = i
+            if head[1] in first:
+                return None  # a repeated key: the full loader names it
+            first[head[1]] = i
             out[head[1]] = seq
             continue
         key = m[1]
@@ -166,8 +167,9 @@ def load_flat_lines(lines: list[str], ascii_ok: bool = False
             return None
         if resolvers.get(value[0]) and not _is_str(value):
             return None
-        if key not in first:
-            first[key] = i
+        if key in first:
+            return None  # a repeated key: the full loader names it
+        first[key] = i
         out[key] = value
     if seq is not None and indent < 0:
         return None

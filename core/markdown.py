@@ -5,11 +5,17 @@ Lenient parsing as design §5 and reference/conventions.md §6.1 say:
 - one leading BOM stripped, CRLF/CR normalised (by :func:`wskit.safefs.decode_text`);
 - the first line must be exactly ``---`` (trailing blanks allowed), closed by a
   ``---`` line;
-- parsed with a PyYAML *safe* loader that refuses aliases (no alias-expansion
-  bombs) and nesting deeper than :data:`MAX_DEPTH`;
+- parsed with a PyYAML *safe* loader (:mod:`wskit.yamlsafe`) that refuses
+  aliases (no alias-expansion bombs) and nesting deeper than :data:`MAX_DEPTH`
+  (``yaml-refused``), and a mapping that repeats a key (``yaml-duplicate-key``,
+  naming the key and both lines: PyYAML would keep the last value silently;
+  Claude Code and the Agent Skills reference validator refuse it);
 - on a YAML error, one retry with values containing ``": "`` quoted, which
   succeeds with a ``yaml-quoted-retry`` warning; otherwise a ``yaml-error``
   diagnostic with the file's 1-based line.
+
+Every refusal leaves :attr:`Frontmatter.ok` False: the loaders skip the
+resource with the diagnostic, whichever of these codes it has.
 
 :func:`read_frontmatter` reads only the head of a file (until the closing
 ``---``), so discovery never reads bodies.
@@ -24,14 +30,16 @@ from typing import Any
 
 import yaml
 
-from . import safefs
+from . import safefs, yamlsafe
 from .flatyaml import block_precheck, load_flat, load_flat_lines
 from .models import Diagnostic
+from .yamlsafe import MAX_DEPTH, DuplicateKey, Refused, err_line
+
+__all__ = ["MAX_DEPTH", "MAX_FRONTMATTER_BYTES", "Frontmatter", "err_line", "flat_head", "frontmatter_of_head",
+           "parse_frontmatter", "read_frontmatter"]
 
 #: Largest frontmatter block read during discovery, in bytes.
 MAX_FRONTMATTER_BYTES = 64 * 1024
-#: Deepest YAML nesting accepted in frontmatter.
-MAX_DEPTH = 32
 
 _OPEN = re.compile(r"---[ \t]*\n")
 _CLOSE = re.compile(r"^---[ \t]*$", re.M)
@@ -79,35 +87,6 @@ _TOP_KEY = re.compile(r"^([A-Za-z0-9_-]+)\s*:")
 _KEY_VALUE = re.compile(r"^(\s*[A-Za-z0-9_-]+\s*:\s+)(\S.*:\s.*)$")
 
 
-class _Refused(yaml.YAMLError):
-    def __init__(self, message: str, line: int | None) -> None:
-        super().__init__(message)
-        self.line = line
-
-
-class _SafeLimitedLoader(yaml.SafeLoader):
-    """SafeLoader that refuses aliases and deep nesting."""
-
-    def __init__(self, stream: str) -> None:
-        super().__init__(stream)
-        self._depth = 0
-
-    def compose_node(self, parent, index):  # type: ignore[override]
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
-            raise _Refused("YAML aliases are not allowed in frontmatter", event.start_mark.line)
-        self._depth += 1
-        try:
-            if self._depth > MAX_DEPTH:
-                event = self.peek_event()
-                raise _Refused(
-                    f"YAML nested deeper than {MAX_DEPTH} levels", event.start_mark.line
-                )
-            return super().compose_node(parent, index)
-        finally:
-            self._depth -= 1
-
-
 @dataclass
 class Frontmatter:
     """Result of :func:`parse_frontmatter`.
@@ -134,72 +113,13 @@ class Frontmatter:
         return self.key_lines.get(key)
 
 
-#: libyaml's safe loader when PyYAML was built with it (about 10× faster than the
-#: pure-Python one; same resolver and constructors, so the same values).
-_CSAFE = getattr(yaml, "CSafeLoader", None)
-_OPENING = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
-_CLOSING = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
-
-
-def _check_events(text: str) -> None:
-    """Apply :class:`_SafeLimitedLoader`'s refusals on libyaml's event stream:
-    an alias, or a node nested deeper than :data:`MAX_DEPTH`, raises :class:`_Refused`."""
-    depth = 0
-    try:
-        for event in yaml.parse(text, Loader=_CSAFE):
-            if isinstance(event, yaml.AliasEvent):
-                raise _Refused("YAML aliases are not allowed in frontmatter", event.start_mark.line)
-            if isinstance(event, _CLOSING):
-                depth -= 1
-            elif isinstance(event, (yaml.ScalarEvent, *_OPENING)):
-                if depth + 1 > MAX_DEPTH:
-                    raise _Refused(f"YAML nested deeper than {MAX_DEPTH} levels", event.start_mark.line)
-                if isinstance(event, _OPENING):
-                    depth += 1
-    except _Refused:
-        raise
-    except yaml.YAMLError as err:
-        # libyaml's scanner stops very deep flow nesting itself, before our
-        # depth check sees the events: report it as the same refusal, so the
-        # code does not depend on whether PyYAML was built with libyaml
-        if "nesting depth" in str(err):
-            mark = getattr(err, "problem_mark", None)
-            raise _Refused(f"YAML nested deeper than {MAX_DEPTH} levels", mark.line if mark else None) from None
-        raise
-
-
-#: Characters that can open a collection (``[``, ``{``, ``:``, ``?``, and ``-``
-#: followed by a blank). Each nesting level needs at least one of its own, so
-#: a text with fewer than MAX_DEPTH of them cannot nest too deep.
-_NESTERS = re.compile(r"[\[{:?]|-(?=[ \t\r\n]|$)")
-
-
-def _needs_event_check(text: str) -> bool:
-    """False when ``text`` provably has no alias (no ``*``) and cannot nest past
-    :data:`MAX_DEPTH` (too few collection indicators): then the event scan is skipped."""
-    if "*" in text:
-        return True
-    n = 0
-    for _ in _NESTERS.finditer(text):
-        n += 1
-        if n + 1 > MAX_DEPTH:
-            return True
-    return False
-
-
 def _load(text: str) -> Any:
-    flat = load_flat(text)  # flat `key: string` blocks: same dict, no YAML parse
+    """The mapping of a frontmatter block: :func:`wskit.flatyaml.load_flat` for a flat
+    block (the same dict, no YAML parse), else :func:`wskit.yamlsafe.load` (its refusals)."""
+    flat = load_flat(text)
     if flat is not None:
         return flat
-    if _CSAFE is not None:
-        if _needs_event_check(text):
-            _check_events(text)
-        return yaml.load(text, Loader=_CSAFE)  # noqa: S506 - CSafeLoader is the safe loader
-    loader = _SafeLimitedLoader(text)
-    try:
-        return loader.get_single_data()
-    finally:
-        loader.dispose()
+    return yamlsafe.load(text)
 
 
 #: ``[a] [b c] [d]``: bracketed words side by side (an argument hint), which YAML rejects.
@@ -271,11 +191,13 @@ def parse_frontmatter(text: str, path: str | None = None) -> Frontmatter:
         if km and km.group(1) not in fm.key_lines:
             fm.key_lines[km.group(1)] = i + 2
     data, err = _try_load(block)
-    if err is not None:
+    if err is not None and not isinstance(err, DuplicateKey):  # that block parsed: quoting cannot help
         retried = _quote_colon_values(block)
         if retried != block:
             data2, err2 = _try_load(retried)
-            if err2 is None:
+            if isinstance(err2, DuplicateKey):
+                err = err2  # parses once quoted, but repeats a key (quoting keeps every line where it is)
+            elif err2 is None:
                 first_line = _line_of(err_line(err))
                 data, err = data2, None
                 fm.diagnostics.append(
@@ -290,15 +212,7 @@ def parse_frontmatter(text: str, path: str | None = None) -> Frontmatter:
                 )
     if err is not None:
         fm.ok = False
-        fm.diagnostics.append(
-            Diagnostic(
-                level="error",
-                code="yaml-refused" if isinstance(err, _Refused) else "yaml-error",
-                path=path,
-                line=_line_of(err_line(err)),
-                message=f"invalid YAML frontmatter: {_first_line(err)}",
-            )
-        )
+        fm.diagnostics.append(_yaml_diagnostic(err, path))
         return fm
     if data is None:
         data = {}
@@ -325,12 +239,17 @@ def _try_load(block: str) -> tuple[Any, Exception | None]:
         return None, err
 
 
-def err_line(err: Exception) -> int | None:
-    """0-based line inside the frontmatter block of a YAML error, if known."""
-    if isinstance(err, _Refused):
-        return err.line
-    mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
-    return None if mark is None else mark.line
+def _yaml_diagnostic(err: Exception, path: str | None) -> Diagnostic:
+    """The error diagnostic of a block that did not load: ``yaml-duplicate-key``,
+    ``yaml-refused`` or ``yaml-error``, with the file's 1-based line."""
+    if isinstance(err, DuplicateKey):
+        code = "yaml-duplicate-key"
+        message = (f"invalid YAML frontmatter: duplicate key {err.key!r} (first at line "
+                   f"{_line_of(err.first_line)}); a YAML mapping may not repeat a key")
+    else:
+        code = "yaml-refused" if isinstance(err, Refused) else "yaml-error"
+        message = f"invalid YAML frontmatter: {_first_line(err)}"
+    return Diagnostic(level="error", code=code, path=path, line=_line_of(err_line(err)), message=message)
 
 
 def _line_of(block_line: int | None) -> int | None:

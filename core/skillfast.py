@@ -271,8 +271,8 @@ def flat_fields(text: str) -> dict[str, str] | None:
 
     :param text: the block between the ``---`` lines; the caller checked it holds
         only printable ASCII and line feeds.
-    :returns: key → plain string value (a repeated key keeps its last value, in
-        its first place), or None: not of that shape (nothing is known then).
+    :returns: key → plain string value, or None: not of that shape, or a key
+        repeated (nothing is known then; the general path names a repeated key).
     """
     n = text.count(": ")
     pairs = _pairs(text)
@@ -288,6 +288,8 @@ def flat_fields(text: str) -> dict[str, str] | None:
                 or (key not in _STR_KEYS and resolvers(key[0]) and not _is_str(key))):
             return None
         out[key] = value
+    if len(out) != len(pairs):
+        return None  # a repeated key (yaml-duplicate-key on the general path)
     return out
 
 

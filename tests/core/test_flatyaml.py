@@ -7,7 +7,7 @@ import yaml
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from wskit import markdown
+from wskit import markdown, yamlsafe
 from wskit.flatyaml import load_flat
 
 LOADER = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
@@ -22,7 +22,7 @@ def _yaml(block: str):
 
 
 def _pure(block: str):
-    loader = markdown._SafeLimitedLoader(block)
+    loader = yamlsafe.SafeLimitedLoader(block)
     try:
         return loader.get_single_data()
     finally:
@@ -80,7 +80,7 @@ def test_flat_reader_equals_the_yaml_loader(text: str) -> None:
         return
     assert ok, f"fast reader accepted text the YAML loader refuses: {text!r}"
     assert got == want
-    assert list(got) == list(want)  # same key order (a repeated key keeps its first place)
+    assert list(got) == list(want)  # same key order
     assert all(type(v) is str or (type(v) is list and all(type(i) is str for i in v)) for v in got.values())
     assert got == _pure(text)  # and the pure-Python loader agrees
 
@@ -142,3 +142,56 @@ def test_rule_paths_lists_take_the_fast_path() -> None:
 ])
 def test_declines_sequences_it_does_not_know(text: str) -> None:
     assert load_flat(text) is None
+
+
+# blocks that repeat a key: a flat block with one of its lines written again with
+# another value, or flat lines whose keys come from a small set
+_dup_keys = st.sampled_from(["name", "description", "a", "paths", "yes", "1", "="])
+_repeated = st.one_of(
+    st.builds(lambda lines, i, v, j: lines[:j] + [f"{lines[i % len(lines)].split(':', 1)[0]}: {v}"] + lines[j:],
+              flat_only, st.integers(0, 7), st.one_of(value, prose), st.integers(0, 8)),
+    st.lists(st.builds(lambda k, v: f"{k}: {v}", _dup_keys, st.one_of(prose, value)), min_size=2, max_size=6),
+    st.lists(st.one_of(st.builds(lambda k, v: f"{k}: {v}", _dup_keys, prose),
+                       good_seq.map(lambda g: ["paths:", *g[1:]])), min_size=2, max_size=4)
+    .map(lambda items: [x for it in items for x in ([it] if isinstance(it, str) else it)]),
+).map(lambda lines: "\n".join(lines) + "\n")
+
+
+def _repeats_a_key(text: str) -> bool:
+    """The top-level keys of a block PyYAML loads, as the loader reads them, repeat."""
+    keys = [n.value if n.tag == "tag:yaml.org,2002:value" else yaml.load(yaml.serialize(n), Loader=LOADER)
+            for n, _ in yaml.compose(text, Loader=LOADER).value if n.tag != "tag:yaml.org,2002:merge"]
+    return len({str(k) for k in keys}) != len(keys) or len(set(keys)) != len(keys)
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_repeated)
+@example("name: a\ndescription: b\nname: a\n")
+@example('paths:\n  - "a"\ndescription: b\npaths:\n  - "b"\n')
+def test_fast_and_general_paths_agree_on_repeated_keys(text: str) -> None:
+    """The flat reader declines a block that repeats a key; the frontmatter it then
+    gets from the general path is the one the general path alone gives, and a
+    block that loads but repeats a key is ``yaml-duplicate-key`` on its line."""
+    assert load_flat(text) is None or not _loads_with_repeats(text)
+    doc = f"---\n{text}---\nbody\n"
+    fast = markdown.parse_frontmatter(doc, "f.md")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(markdown, "load_flat", lambda _t: None)
+        mp.setattr(markdown, "load_flat_lines", lambda _lines, _a=False: None)
+        slow = markdown.parse_frontmatter(doc, "f.md")
+    assert (fast.present, fast.ok, fast.data, fast.key_lines, fast.block) == (
+        slow.present, slow.ok, slow.data, slow.key_lines, slow.block)
+    assert fast.diagnostics == slow.diagnostics
+    if _loads_with_repeats(text):
+        assert not fast.ok and [d.code for d in fast.diagnostics] == ["yaml-duplicate-key"]
+        d = fast.diagnostics[0]
+        assert d.path == "f.md" and d.line is not None and "duplicate key" in d.message
+
+
+def _loads_with_repeats(text: str) -> bool:
+    """PyYAML's stock safe loader takes the block (keeping the last value) and it repeats a key."""
+    try:
+        data = yaml.load(text, Loader=LOADER)  # noqa: S506 - safe loader
+    except (yaml.YAMLError, ValueError, TypeError):
+        return False
+    return isinstance(data, dict) and _repeats_a_key(text)

@@ -26,12 +26,12 @@ from hypothesis import strategies as st
 from wskit import changes, skillfast, skillscan
 from wskit.fdwalk import read_head_bytes_in
 from wskit.flatyaml import block_precheck, load_flat_lines
-from wskit.markdown import MAX_FRONTMATTER_BYTES, _head_done
+from wskit.markdown import MAX_FRONTMATTER_BYTES, _head_done, parse_frontmatter
 from wskit.models import ResourceSource, Scope
 from wskit.resources.skill import Skill
 
 from tests.builtin_plugins.test_skills_fast import _shape
-from tests.core.test_flatyaml import TRICKY_KEYS, TRICKY_VALUES
+from tests.core.test_flatyaml import TRICKY_KEYS, TRICKY_VALUES, _loads_with_repeats
 
 LOADER = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
 
@@ -68,6 +68,27 @@ def test_flat_fields_equals_load_flat_lines_and_the_yaml_loader(text: str) -> No
         return
     assert slow is not None and got == slow[0] and list(got) == list(slow[0])
     assert got == yaml.load(text, Loader=LOADER)  # noqa: S506 - safe loader
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(["name", "description", "license", "a", "yes", "1"]), _value),
+                min_size=2, max_size=6))
+@example([("name", "pdf"), ("description", "d"), ("name", "pdf")])
+def test_flat_fields_declines_a_repeated_key_as_load_flat_lines_does(pairs) -> None:
+    """On lane blocks whose keys come from a small set: flat_fields, load_flat_lines and the
+    frontmatter parser agree, and a key written twice is never read (yaml-duplicate-key)."""
+    text = "".join(f"{k}: {v}\n" for k, v in pairs)
+    if not _lane_block(text):
+        return
+    got = skillfast.flat_fields(text)
+    slow = load_flat_lines(text.split("\n"))
+    fm = parse_frontmatter(f"---\n{text}---\n", "f.md")
+    if len({k for k, _ in pairs}) != len(pairs):
+        assert got is None and slow is None
+        if _loads_with_repeats(text):  # (not when a quoted value spans lines, or YAML refuses it)
+            assert not fm.ok and [d.code for d in fm.diagnostics] == ["yaml-duplicate-key"]
+    elif got is not None:
+        assert slow is not None and got == slow[0] == fm.data
 
 
 def test_flat_fields_reads_the_common_block():
@@ -133,6 +154,8 @@ def skill_files(draw) -> bytes:
                              unique=True, max_size=3)):
         fields.append((key, draw(st.sampled_from(["MIT", "Read Grep", "Bash(rm:*)", "c" * 501, "x"]))))
     fields = draw(st.permutations(fields))
+    if draw(st.integers(0, 5)) == 0:  # a field written twice (yaml-duplicate-key on the general path)
+        fields.insert(draw(st.integers(0, len(fields))), (draw(st.sampled_from(fields))[0], draw(_desc)))
     lines = [f"{k}: {v}" for k, v in fields]
     if draw(st.integers(0, 4)) == 0:
         lines.insert(draw(st.integers(0, len(lines))), draw(st.sampled_from(["", "--- not a close", "x---"])))
@@ -148,6 +171,26 @@ def test_one_equals_the_general_path(tmp_path_factory, raw, scope):
     os.makedirs(root / "s" / "skills" / "sk")
     (root / "s" / "skills" / "sk" / "SKILL.md").write_bytes(raw)
     _compare(str(root), "sk", scope)
+
+
+@pytest.mark.parametrize("block", [
+    "name: sk\ndescription: d\nname: sk\n",
+    "name: sk\ndescription: d\ndescription: e\n",
+    "description: d\nlicense: MIT\nname: sk\nlicense: MIT\n",
+])
+def test_one_hands_back_a_repeated_key(tmp_path, block):
+    """The lane never builds a skill whose frontmatter repeats a key: it hands the head
+    back and the general path names the key (its file line) and skips the skill."""
+    os.makedirs(tmp_path / "s" / "skills" / "sk")
+    (tmp_path / "s" / "skills" / "sk" / "SKILL.md").write_text(f"---\n{block}---\nbody\n")
+    assert _compare(str(tmp_path), "sk") == "head"
+    folder, fd = _folder(str(tmp_path))
+    try:
+        skill, diags = skillscan._read_one(folder, "s/skills/sk", "sk", None)
+    finally:
+        os.close(fd)
+    assert skill is None and [d.code for d in diags] == ["yaml-duplicate-key"]
+    assert diags[0].line == block.count("\n") + 1 and diags[0].path.endswith("sk/SKILL.md")
 
 
 @pytest.mark.parametrize("fm_len", [200, 250, 252, 253, 256, 257, 260, 287, 288, 289, 300, 324, 325, 600, 5000])

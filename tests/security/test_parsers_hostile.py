@@ -32,13 +32,15 @@ def test_colon_retry_is_linear_on_a_line_of_blanks():
         "? " + "[" * 40 + "]" * 40 + "\n: x",
         "a: &x 1\nb: *x",
         "<<: {a: 1}\n<<: {b: 2}",
+        "k:\n" + "".join(f"  k{i}: {i}\n" for i in range(20_000)) + "  k0: again",  # repeated last of 20,000
+        "k: [" + "{a: 1, a: 2}, " * 5_000 + "]",
     ],
 )
 def test_yaml_oddities_end_in_a_diagnostic(block):
     fm = bounded(lambda: parse_frontmatter(f"---\n{block}\n---\n", "f.md"), 20)
     assert isinstance(fm.data, dict)
     if not fm.ok:
-        assert fm.diagnostics[0].code in {"yaml-error", "yaml-refused", "frontmatter-not-mapping"}
+        assert fm.diagnostics[0].code in {"yaml-error", "yaml-refused", "yaml-duplicate-key", "frontmatter-not-mapping"}
         assert fm.diagnostics[0].path == "f.md"
 
 
@@ -68,14 +70,16 @@ def test_find_hidden_chars_lines_and_linear_time():
         ("x: " + "[" * 40 + "]" * 40, "yaml-refused"),
         ("a: &a [1]\nb: *a", "yaml-refused"),
         ("a: b: c", "yaml-quoted-retry"),
+        ("a:\n  x: 1\n  x: 2", "yaml-duplicate-key"),
+        ("k: {a: 1, a: 2}", "yaml-duplicate-key"),
     ],
 )
 def test_frontmatter_codes_do_not_depend_on_libyaml(block, code, libyaml, monkeypatch):
-    from wskit import markdown
+    from wskit import markdown, yamlsafe
 
-    if libyaml and markdown._CSAFE is None:  # noqa: SLF001
+    if libyaml and yamlsafe._CSAFE is None:  # noqa: SLF001
         pytest.skip("PyYAML built without libyaml")
     if not libyaml:
-        monkeypatch.setattr(markdown, "_CSAFE", None)
+        monkeypatch.setattr(yamlsafe, "_CSAFE", None)
     fm = markdown.parse_frontmatter(f"---\n{block}\n---\n", "f.md")
     assert [d.code for d in fm.diagnostics] == [code]
