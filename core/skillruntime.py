@@ -150,9 +150,11 @@ class SkillRuntime:
         """Regular files of the skill folder, recursively, relative and sorted; reads no file.
 
         Dot-names and :data:`SCAN_SKIP` folders are left out; links are not
-        followed (user-scope skills excepted).
+        followed (user-scope skills excepted): a link, and a FIFO, socket or
+        device, is listed under ``skipped`` with its reason instead of vanishing.
 
-        :returns: ``{"slug", "name", "files", "file_count", "has_attachments"}``.
+        :returns: ``{"slug", "name", "files", "file_count", "has_attachments",
+            "skipped": [{"path", "reason": "symlink" | "special-file"}]}``.
         :raises SkillError: as :meth:`get`.
         """
         sk = self._skill(skill)
@@ -161,6 +163,7 @@ class SkillRuntime:
         base = sk.provenance.source_root
         top = sk.provenance.path.rsplit("/", 1)[0]
         files: list[str] = []
+        skipped: list[dict[str, str]] = []
         stack = [""]
         while stack:
             sub = stack.pop()
@@ -176,9 +179,12 @@ class SkillRuntime:
                     stack.append(rel)
                 elif e.type == "file":
                     files.append(rel)
+                else:  # never read through: said, not dropped in silence
+                    skipped.append({"path": rel, "reason": "symlink" if e.type == "link" else "special-file"})
         files.sort()
+        skipped.sort(key=lambda x: x["path"])
         return {"slug": sk.name, "name": sk.display_name or sk.name, "files": files,
-                "file_count": len(files), "has_attachments": len(files) > 1}
+                "file_count": len(files), "has_attachments": len(files) > 1, "skipped": skipped}
 
     def read(self, skill: Skill | str, file: str = "SKILL.md", args: str | list[str] | None = None) -> SkillContent:
         """Read one file of a skill now, with arguments substituted.

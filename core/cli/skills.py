@@ -96,7 +96,13 @@ def files_cmd(obj: WsctlContext, name: str, path: str) -> None:
 
     ws = obj.resolve(path)
     data = SkillRuntime(ws, ws.profile).list_files(name)
-    obj.emit(data, lambda: click.echo("\n".join(data["files"]) or "no files"))
+
+    def human() -> None:
+        click.echo("\n".join(safe_text(f) for f in data["files"]) or "no files")
+        for s in data["skipped"]:
+            click.echo(safe_text(f"skipped {s['path']}: {s['reason']} (not followed)"))
+
+    obj.emit(data, human)
 
 
 @skills_group.command("validate")

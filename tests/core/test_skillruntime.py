@@ -50,10 +50,14 @@ def test_substitution(ws):
 def test_list_files_reads_nothing(ws):
     skill_dir = os.path.join(ws.binding.source_root, ".claude/skills/greet")
     os.mkfifo(os.path.join(skill_dir, "pipe"))  # a read would block; listing must not touch it
+    os.symlink("/etc/hostname", os.path.join(skill_dir, "scripts", "host"))  # project scope: never followed
     out = SkillRuntime(ws, ws.profile).list_files("greet")
     assert out["files"] == ["SKILL.md", "bin.dat", "references/a.md", "scripts/run.sh"]
     assert out["file_count"] == 4 and out["has_attachments"] is True
-    assert set(out) == {"slug", "name", "files", "file_count", "has_attachments"}
+    assert set(out) == {"slug", "name", "files", "file_count", "has_attachments", "skipped"}
+    # left out, but said: they used to vanish from the listing without a word
+    assert out["skipped"] == [{"path": "pipe", "reason": "special-file"},
+                              {"path": "scripts/host", "reason": "symlink"}]
 
 
 @pytest.mark.parametrize("file,fragment", [
