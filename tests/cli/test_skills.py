@@ -31,7 +31,7 @@ def test_list_show_files(wsctl, make_tree, wskit_home):
     assert ref["content"] == "A"
     files = json.loads(wsctl("skills", "files", "greet", str(ws), "--json").output)
     assert files == {"slug": "greet", "name": "greet", "files": ["SKILL.md", "ref/a.md"], "file_count": 2,
-                     "has_attachments": True}
+                     "has_attachments": True, "skipped": []}
     bad = wsctl("skills", "show", "greet", str(ws), "--file", "../../x")
     assert bad.exit_code == 1 and "error:" in bad.output and "path-escape" in bad.output
     human = wsctl("skills", "show", "greet", str(ws))
