@@ -13,10 +13,16 @@ def styles_group() -> None:
 
 
 def _catalog(obj: WsctlContext, path: str):
-    from ..stylecatalog import StyleCatalog
+    from ..stylecatalog import StyleCatalog, StyleCatalogError
 
     ws = obj.resolve(path)
-    return ws, StyleCatalog.for_resources(ws, hooks=obj.hooks())
+    try:
+        return ws, StyleCatalog.for_resources(ws, hooks=obj.hooks())
+    except StyleCatalogError as err:
+        # `wsctl inspect` still lists the style files that loaded; say why none is usable here
+        raise StyleCatalogError(f"{err} — the style catalog fails as a whole on this (Blade's rule, "
+                                "docs/styles.md), so no style can be listed or selected until it is fixed; "
+                                "`wsctl inspect` shows the style files that did load") from None
 
 
 def _row(s) -> dict:

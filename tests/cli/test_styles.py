@@ -21,6 +21,7 @@ def test_styles_list_show_and_catalog_failure(wsctl, make_tree, wskit_home):
         (ws / f".claude/output-styles/s{i}.md").write_text("x")
     failed = wsctl("styles", "list", str(ws), "--json")
     assert failed.exit_code == 1 and "exceeds 32 files" in failed.output
+    assert "fails as a whole" in failed.output and "wsctl inspect" in failed.output  # says why none is listed
 
 
 def test_styles_list_shows_skipped_style_files(wsctl, make_tree, wskit_home):
