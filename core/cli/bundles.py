@@ -26,13 +26,21 @@ def bundle_rows(obj: WsctlContext, path: str = ".", ws=None) -> list[dict[str, A
     """One row per content plugin of the workspace holding ``path`` (or of ``ws``, the
     :class:`~wskit.workspace.WorkspaceResources` already resolved for it):
     ``{"name", "version", "root", "scope", "state", "issues", "counts"}``."""
-    ws = ws if ws is not None else obj.resolve(path)
-    bundles, _ = find_bundles(ws.binding, obj.profile(), ws.trust)
+    return bundle_report(obj, ws if ws is not None else obj.resolve(path))[0]
+
+
+def bundle_report(obj: WsctlContext, ws) -> tuple[list[dict[str, Any]], list]:
+    """The rows of :func:`bundle_rows` for the resolved workspace ``ws`` and the
+    diagnostics about its set of content plugins (:func:`~wskit.bundles.active.find_bundles`:
+    discovery, ``enabledPlugins`` layers such as ``plugin-enable-untrusted``,
+    dependencies, ``plugin-failed``) — the ones ``wsctl inspect`` shows among all
+    (:class:`~wskit.models.Diagnostic` objects)."""
+    bundles, diags = find_bundles(ws.binding, obj.profile(), ws.trust)
     return [{
         "name": b.name, "version": b.version, "root": b.root, "scope": b.origin, "state": b.state,
         "issues": [i.to_json() for i in b.issues if i.level != "info"],
         "counts": plugin_counts(ws, b.name) if b.state == "active" else {},
-    } for b in bundles]
+    } for b in bundles], diags
 
 
 def human_bundles(rows: list[dict[str, Any]]) -> str:
