@@ -133,26 +133,53 @@ def validate_cmd(obj: WsctlContext, directory: str) -> None:
 
 def _marketplace_for(obj: WsctlContext, market: str, from_dirs: tuple[str, ...]) -> Marketplace:
     """A marketplace by directory (``--from`` or a path) or known name
-    (``extraKnownMarketplaces`` directory sources, or one installed from before)."""
+    (``extraKnownMarketplaces`` directory sources, or one installed from before).
+
+    :raises MarketplaceError: none of them is called ``market``; when ``--from``
+        folders were given, the message names the marketplace each of them holds
+        (newcomer finding: "pass its folder with --from" when --from was passed).
+    """
     cands: list[str] = list(from_dirs)
     if os.path.isdir(market):
         cands.insert(0, market)
-    profile = obj.profile()
-    from ..bundles.settings import settings_layers
-    layers, _ = settings_layers(None, profile, None)
-    for layer in layers:
-        known = layer.data.get("extraKnownMarketplaces")
-        if isinstance(known, dict) and isinstance(known.get(market), dict):
-            src = known[market].get("source")
-            if isinstance(src, dict) and isinstance(src.get("path"), str):
-                cands.append(os.path.expanduser(src["path"]))
-    cands += [r.get("marketplace_root") for r in read_ledger(profile).values()
-              if r.get("marketplace") == market and r.get("marketplace_root")]
+    cands += _known_marketplace_dirs(obj, market)
+    seen: dict[str, str] = {}
     for c in cands:
         mk = load_marketplace(c)
         if mk.name == market or c == market:
             return mk
+        seen[c] = mk.name
+    given = [d for d in dict.fromkeys(from_dirs) if d in seen]
+    if given:
+        held = (f"the folder given with --from ({given[0]}) holds marketplace {seen[given[0]]!r}" if len(given) == 1
+                else "the folders given with --from hold " + ", ".join(f"{seen[d]!r} ({d})" for d in given))
+        raise MarketplaceError(f"{held}, not {market!r}: install NAME@{seen[given[0]]}, "
+                               f"or pass the folder of marketplace {market!r}")
     raise MarketplaceError(f"unknown marketplace {market!r}: pass its folder with --from DIR")
+
+
+def _known_marketplace_dirs(obj: WsctlContext, market: str | None = None) -> list[str]:
+    """Folders of the marketplaces wskit knows by name (all, or those called
+    ``market``): ``extraKnownMarketplaces`` directory sources of the user settings,
+    then the marketplaces of earlier installs (ledger).
+
+    :raises LedgerError: the ledger is unreadable.
+    """
+    profile = obj.profile()
+    from ..bundles.settings import settings_layers
+    layers, _ = settings_layers(None, profile, None)
+    out: list[str] = []
+    for layer in layers:
+        known = layer.data.get("extraKnownMarketplaces")
+        if not isinstance(known, dict):
+            continue
+        for key, spec in known.items():
+            src = spec.get("source") if isinstance(spec, dict) and market in (None, key) else None
+            if isinstance(src, dict) and isinstance(src.get("path"), str):
+                out.append(os.path.expanduser(src["path"]))
+    out += [r.get("marketplace_root") for r in read_ledger(profile).values()
+            if market in (None, r.get("marketplace")) and r.get("marketplace_root")]
+    return out
 
 
 @click.command("install")
