@@ -235,8 +235,55 @@ def _set_enabled(obj: WsctlContext, name: str, value: bool, scope: str, path: st
     emap[name] = value
     data["enabledPlugins"] = emap
     atomic_write(target, (json.dumps(data, indent=2) + "\n").encode("utf-8"), mode=mode)
-    out = {"name": name, "enabled": value, "scope": scope, "settings": str(target)}
+    # an entry for a plugin not installed yet is valid (Claude Code's project settings list
+    # the plugins a team uses before each member installs them): written, but a name that
+    # matches nothing is most likely a typo, so it is said (newcomer finding)
+    known = _plugin_known(obj, name, path)
+    if not known:
+        click.echo(safe_text(f"warning: no plugin {name!r} is known (installed, in a known marketplace, or in a "
+                             f"user or project plugin folder); {target} names it anyway"), err=True)
+    out = {"name": name, "enabled": value, "scope": scope, "settings": str(target), "known": known}
     obj.emit(out, lambda: click.echo(f"{'enabled' if value else 'disabled'} {name} in {target}"))
+
+
+def _plugin_known(obj: WsctlContext, key: str, path: str) -> bool:
+    """Whether the ``enabledPlugins`` key ``key`` (``name`` or ``name@marketplace``)
+    names a plugin wskit can find: a content plugin of the workspace holding ``path``
+    (user, managed, trusted project or ``--plugin-dir``), a managed install (ledger),
+    a plugin folder of that project even when it is untrusted (folder names only;
+    nothing in it is read), or an entry of a known marketplace
+    (:func:`_known_marketplace_dirs`). Unreadable sources count as not knowing it.
+    """
+    name, _, market = key.partition("@")
+    try:
+        ws = obj.resolve(path)
+        bundles, _ = find_bundles(ws.binding, obj.profile(), ws.trust)
+    except (WskitError, OSError):
+        ws, bundles = None, []
+    if any(b.name == name and (not market or b.marketplace in (None, market)) for b in bundles):
+        return True
+    try:
+        ledger = read_ledger(obj.profile())
+        dirs = _known_marketplace_dirs(obj, market or None)
+    except LedgerError:
+        ledger, dirs = {}, []
+    if any(k == name and (not market or r.get("marketplace") == market) for k, r in ledger.items()):
+        return True
+    if ws is not None and not ws.trust.trusted and not market:
+        from ..bundles.settings import config_dirs
+
+        for d in config_dirs(obj.profile()):
+            folder = os.path.join(ws.binding.source_root, d, "plugins", name)
+            if os.path.isdir(folder) and not os.path.islink(folder):
+                return True
+    for d in dirs:
+        try:
+            mk = load_marketplace(d)
+        except (MarketplaceError, OSError):
+            continue
+        if (not market or mk.name == market) and any(e.name == name for e in mk.plugins):
+            return True
+    return False
 
 
 _scope = click.option("--scope", type=click.Choice(["user", "project", "local"]), default="user", show_default=True,
