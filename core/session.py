@@ -20,7 +20,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, StrictInt, ValidationError
 
 from .binding import Binding
 from . import jsonsafe
@@ -64,13 +64,14 @@ class WorkspaceRef(BaseModel):
 class SessionState(BaseModel):
     """Serialisable session state (JSON), references and digests only.
 
-    :ivar format: :data:`STATE_FORMAT`; a larger value is refused.
+    :ivar format: :data:`STATE_FORMAT`; a larger value is refused, and so is a value
+        that is not a JSON integer (``"1"``, ``true``, ``1.0``: not coerced).
     :ivar extensions: per-capability state (rules delivered, workflows…),
         keyed by capability name; values must be JSON.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-    format: int = STATE_FORMAT
+    format: StrictInt = STATE_FORMAT
     session_id: str
     parent_id: str | None = None
     created_at: str
@@ -95,31 +96,38 @@ class SessionState(BaseModel):
     def from_json(cls, text: str | bytes, path: str | None = None) -> "SessionState":
         """Parse a state written by :meth:`to_json`.
 
-        :param path: the file the text came from, named in errors.
+        :param path: the file the text came from, named in errors (``<path>: …``).
         :raises SessionStateError: malformed JSON, a missing or wrong field
             (named; ``resources`` must be present, as :meth:`to_json` always
-            writes it), or a format newer than :data:`STATE_FORMAT`.
+            writes it; ``format`` must be a JSON integer, never coerced from
+            ``"1"`` or ``true``), or a format newer than :data:`STATE_FORMAT`.
         """
+
+        def fail(message: str) -> SessionStateError:
+            return SessionStateError(f"{path}: {message}" if path else message)
+
         try:
             # depth-bounded: json.loads raises RecursionError on deep nesting
             raw = jsonsafe.loads(text, max_depth=STATE_MAX_DEPTH, path=path)
         except SafeFsError as err:
+            # jsonsafe's message names the file already
             raise SessionStateError(f"session state is not JSON: {err.args[0]}") from None
         if not isinstance(raw, dict):
-            raise SessionStateError("session state must be a JSON object")
+            raise fail("session state must be a JSON object")
         fmt = raw.get("format")
+        if "format" in raw and type(fmt) is not int:  # noqa: E721 -- bool is an int subclass
+            # checked before the version test: "99" or true passed it and were coerced (newcomer finding)
+            raise fail(f"session state field 'format': must be an integer, got {json.dumps(fmt)}")
         if isinstance(fmt, int) and fmt > STATE_FORMAT:
-            raise SessionStateError(
-                f"session state format {fmt} is newer than this wskit understands ({STATE_FORMAT}); upgrade wskit"
-            )
+            raise fail(f"session state format {fmt} is newer than this wskit understands ({STATE_FORMAT}); upgrade wskit")
         if "resources" not in raw:  # a default for building states, not for reading one
-            raise SessionStateError("session state field 'resources': Field required")
+            raise fail("session state field 'resources': Field required")
         try:
             return cls.model_validate(raw)
         except ValidationError as err:
             first = err.errors()[0]
             where = ".".join(str(x) for x in first["loc"]) or "<root>"
-            raise SessionStateError(f"session state field {where!r}: {first['msg']}") from None
+            raise fail(f"session state field {where!r}: {first['msg']}") from None
 
     def drift(self, session: "SessionResources") -> list[dict[str, str]]:
         """Compare the recorded resources with ``session`` (or a fresh snapshot).

@@ -30,7 +30,7 @@ def list_cmd(obj: WsctlContext, path: str) -> None:
     ws = obj.resolve(path)
     root = ws.binding.source_root
     agents = ws.registry("agent").active()
-    diags = kind_diagnostics(ws, "agents", ("agent",))
+    diags = obj.listing_diagnostics(ws, kind_diagnostics(ws, "agents", ("agent",)))
     data = {"agents": [_row(a, root) for a in agents], "diagnostics": [d.to_json(root) for d in diags]}
 
     def human() -> None:

@@ -26,13 +26,21 @@ def bundle_rows(obj: WsctlContext, path: str = ".", ws=None) -> list[dict[str, A
     """One row per content plugin of the workspace holding ``path`` (or of ``ws``, the
     :class:`~wskit.workspace.WorkspaceResources` already resolved for it):
     ``{"name", "version", "root", "scope", "state", "issues", "counts"}``."""
-    ws = ws if ws is not None else obj.resolve(path)
-    bundles, _ = find_bundles(ws.binding, obj.profile(), ws.trust)
+    return bundle_report(obj, ws if ws is not None else obj.resolve(path))[0]
+
+
+def bundle_report(obj: WsctlContext, ws) -> tuple[list[dict[str, Any]], list]:
+    """The rows of :func:`bundle_rows` for the resolved workspace ``ws`` and the
+    diagnostics about its set of content plugins (:func:`~wskit.bundles.active.find_bundles`:
+    discovery, ``enabledPlugins`` layers such as ``plugin-enable-untrusted``,
+    dependencies, ``plugin-failed``) — the ones ``wsctl inspect`` shows among all
+    (:class:`~wskit.models.Diagnostic` objects)."""
+    bundles, diags = find_bundles(ws.binding, obj.profile(), ws.trust)
     return [{
         "name": b.name, "version": b.version, "root": b.root, "scope": b.origin, "state": b.state,
         "issues": [i.to_json() for i in b.issues if i.level != "info"],
         "counts": plugin_counts(ws, b.name) if b.state == "active" else {},
-    } for b in bundles]
+    } for b in bundles], diags
 
 
 def human_bundles(rows: list[dict[str, Any]]) -> str:
@@ -125,26 +133,53 @@ def validate_cmd(obj: WsctlContext, directory: str) -> None:
 
 def _marketplace_for(obj: WsctlContext, market: str, from_dirs: tuple[str, ...]) -> Marketplace:
     """A marketplace by directory (``--from`` or a path) or known name
-    (``extraKnownMarketplaces`` directory sources, or one installed from before)."""
+    (``extraKnownMarketplaces`` directory sources, or one installed from before).
+
+    :raises MarketplaceError: none of them is called ``market``; when ``--from``
+        folders were given, the message names the marketplace each of them holds
+        (newcomer finding: "pass its folder with --from" when --from was passed).
+    """
     cands: list[str] = list(from_dirs)
     if os.path.isdir(market):
         cands.insert(0, market)
-    profile = obj.profile()
-    from ..bundles.settings import settings_layers
-    layers, _ = settings_layers(None, profile, None)
-    for layer in layers:
-        known = layer.data.get("extraKnownMarketplaces")
-        if isinstance(known, dict) and isinstance(known.get(market), dict):
-            src = known[market].get("source")
-            if isinstance(src, dict) and isinstance(src.get("path"), str):
-                cands.append(os.path.expanduser(src["path"]))
-    cands += [r.get("marketplace_root") for r in read_ledger(profile).values()
-              if r.get("marketplace") == market and r.get("marketplace_root")]
+    cands += _known_marketplace_dirs(obj, market)
+    seen: dict[str, str] = {}
     for c in cands:
         mk = load_marketplace(c)
         if mk.name == market or c == market:
             return mk
+        seen[c] = mk.name
+    given = [d for d in dict.fromkeys(from_dirs) if d in seen]
+    if given:
+        held = (f"the folder given with --from ({given[0]}) holds marketplace {seen[given[0]]!r}" if len(given) == 1
+                else "the folders given with --from hold " + ", ".join(f"{seen[d]!r} ({d})" for d in given))
+        raise MarketplaceError(f"{held}, not {market!r}: install NAME@{seen[given[0]]}, "
+                               f"or pass the folder of marketplace {market!r}")
     raise MarketplaceError(f"unknown marketplace {market!r}: pass its folder with --from DIR")
+
+
+def _known_marketplace_dirs(obj: WsctlContext, market: str | None = None) -> list[str]:
+    """Folders of the marketplaces wskit knows by name (all, or those called
+    ``market``): ``extraKnownMarketplaces`` directory sources of the user settings,
+    then the marketplaces of earlier installs (ledger).
+
+    :raises LedgerError: the ledger is unreadable.
+    """
+    profile = obj.profile()
+    from ..bundles.settings import settings_layers
+    layers, _ = settings_layers(None, profile, None)
+    out: list[str] = []
+    for layer in layers:
+        known = layer.data.get("extraKnownMarketplaces")
+        if not isinstance(known, dict):
+            continue
+        for key, spec in known.items():
+            src = spec.get("source") if isinstance(spec, dict) and market in (None, key) else None
+            if isinstance(src, dict) and isinstance(src.get("path"), str):
+                out.append(os.path.expanduser(src["path"]))
+    out += [r.get("marketplace_root") for r in read_ledger(profile).values()
+            if market in (None, r.get("marketplace")) and r.get("marketplace_root")]
+    return out
 
 
 @click.command("install")
@@ -200,8 +235,55 @@ def _set_enabled(obj: WsctlContext, name: str, value: bool, scope: str, path: st
     emap[name] = value
     data["enabledPlugins"] = emap
     atomic_write(target, (json.dumps(data, indent=2) + "\n").encode("utf-8"), mode=mode)
-    out = {"name": name, "enabled": value, "scope": scope, "settings": str(target)}
+    # an entry for a plugin not installed yet is valid (Claude Code's project settings list
+    # the plugins a team uses before each member installs them): written, but a name that
+    # matches nothing is most likely a typo, so it is said (newcomer finding)
+    known = _plugin_known(obj, name, path)
+    if not known:
+        click.echo(safe_text(f"warning: no plugin {name!r} is known (installed, in a known marketplace, or in a "
+                             f"user or project plugin folder); {target} names it anyway"), err=True)
+    out = {"name": name, "enabled": value, "scope": scope, "settings": str(target), "known": known}
     obj.emit(out, lambda: click.echo(f"{'enabled' if value else 'disabled'} {name} in {target}"))
+
+
+def _plugin_known(obj: WsctlContext, key: str, path: str) -> bool:
+    """Whether the ``enabledPlugins`` key ``key`` (``name`` or ``name@marketplace``)
+    names a plugin wskit can find: a content plugin of the workspace holding ``path``
+    (user, managed, trusted project or ``--plugin-dir``), a managed install (ledger),
+    a plugin folder of that project even when it is untrusted (folder names only;
+    nothing in it is read), or an entry of a known marketplace
+    (:func:`_known_marketplace_dirs`). Unreadable sources count as not knowing it.
+    """
+    name, _, market = key.partition("@")
+    try:
+        ws = obj.resolve(path)
+        bundles, _ = find_bundles(ws.binding, obj.profile(), ws.trust)
+    except (WskitError, OSError):
+        ws, bundles = None, []
+    if any(b.name == name and (not market or b.marketplace in (None, market)) for b in bundles):
+        return True
+    try:
+        ledger = read_ledger(obj.profile())
+        dirs = _known_marketplace_dirs(obj, market or None)
+    except LedgerError:
+        ledger, dirs = {}, []
+    if any(k == name and (not market or r.get("marketplace") == market) for k, r in ledger.items()):
+        return True
+    if ws is not None and not ws.trust.trusted and not market:
+        from ..bundles.settings import config_dirs
+
+        for d in config_dirs(obj.profile()):
+            folder = os.path.join(ws.binding.source_root, d, "plugins", name)
+            if os.path.isdir(folder) and not os.path.islink(folder):
+                return True
+    for d in dirs:
+        try:
+            mk = load_marketplace(d)
+        except (MarketplaceError, OSError):
+            continue
+        if (not market or mk.name == market) and any(e.name == name for e in mk.plugins):
+            return True
+    return False
 
 
 _scope = click.option("--scope", type=click.Choice(["user", "project", "local"]), default="user", show_default=True,

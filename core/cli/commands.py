@@ -28,7 +28,7 @@ def list_cmd(obj: WsctlContext, path: str) -> None:
     ws = obj.resolve(path)
     root = ws.binding.source_root
     cmds = ws.registry("command").active()
-    diags = kind_diagnostics(ws, "commands", ("command",))
+    diags = obj.listing_diagnostics(ws, kind_diagnostics(ws, "commands", ("command",)))
     data = {
         "commands": [
             {"id": c.id, "name": c.name, "description": c.description, "scope": c.scope.value,
@@ -61,11 +61,12 @@ def render_cmd(obj: WsctlContext, name: str, args: tuple[str, ...], path: str) -
     # a plugin that owns the command's format expands it (Gemini TOML: {{args}}, @{}, !{})
     result = ws.hooks.expand_command(cmd, list(args), str(ws.binding.execution_root))
     root = ws.binding.source_root
-    data = {"id": cmd.id, "text": result.text, "diagnostics": [d.to_json(root) for d in result.diagnostics]}
+    diags = obj.listing_diagnostics(ws, result.diagnostics)
+    data = {"id": cmd.id, "text": result.text, "diagnostics": [d.to_json(root) for d in diags]}
 
     def human() -> None:
         click.echo(result.text.rstrip("\n"))
-        for d in result.diagnostics:
+        for d in diags:
             click.echo(safe_text(f"{d.level}: {d.code}: {d.message}"), err=True)
 
     obj.emit(data, human)

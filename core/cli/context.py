@@ -26,6 +26,9 @@ class WsctlContext:
         self._cache = None
         #: content plugin folders from ``--plugin-dir`` (put in ``profile.settings["plugin_dirs"]``)
         self.plugin_dirs: tuple[str, ...] = ()
+        #: failures of ``--plugin-dir`` folders not reported yet (see :meth:`listing_diagnostics`)
+        self._plugin_dir_failures: list = []
+        self._flush_registered = False
 
     def plugin_manager(self):
         """The plugin manager (built on first use)."""
@@ -66,7 +69,8 @@ class WsctlContext:
                 raise click.UsageError(f"--host: {why}") from None
             self._profile = base.with_home(self.home)
             if self.plugin_dirs:
-                dirs = [str(Path(d).expanduser().absolute()) for d in self.plugin_dirs]
+                # normalised: a missing ../x is named /abs/x, not /abs/cwd/../x
+                dirs = [os.path.abspath(Path(d).expanduser()) for d in self.plugin_dirs]
                 settings = {**self._profile.settings, "plugin_dirs": dirs}
                 self._profile = self._profile.model_copy(update={"settings": settings})
         return self._profile
@@ -80,8 +84,47 @@ class WsctlContext:
         return self._cache
 
     def resolve(self, path: str | os.PathLike[str]):
-        """Load the workspace holding ``path``."""
-        return self.cache().resolve(path)
+        """Load the workspace holding ``path``.
+
+        When a ``--plugin-dir`` folder failed (missing, not a plugin, a bad
+        manifest, an unmet dependency…), its diagnostics are kept until the command
+        reports them (:meth:`listing_diagnostics`); those it did not report are
+        printed on stderr when the command ends, so no command that loads the
+        workspace is silent about a plugin the user named (newcomer finding).
+        """
+        ws = self.cache().resolve(path)
+        self.note_plugin_dir_failures(ws)
+        return ws
+
+    def note_plugin_dir_failures(self, ws) -> None:
+        """Keep the failures of the explicit plugin folders (``--plugin-dir``, or
+        ``plugin_dirs`` of the host profile's settings) in ``ws`` to be reported
+        (:func:`plugin_dir_failures`); called by :meth:`resolve`, and by commands
+        that resolve a workspace another way (``wsctl rules`` builds its own cache)."""
+        dirs = self.profile().settings.get("plugin_dirs") or ()
+        if not dirs:
+            return
+        ctx = click.get_current_context(silent=True)
+        if ctx is not None and not self._flush_registered:
+            self._flush_registered = True
+            ctx.call_on_close(self._flush_plugin_dir_failures)
+        for d in plugin_dir_failures(ws, dirs):
+            if d not in self._plugin_dir_failures:
+                self._plugin_dir_failures.append(d)
+
+    def listing_diagnostics(self, ws, diags) -> list:
+        """``diags`` (:class:`~wskit.models.Diagnostic` objects a command reports for
+        ``ws``) followed by the failures of ``--plugin-dir`` folders not among them;
+        those count as reported (nothing more on stderr)."""
+        out = list(diags)
+        out += [d for d in self._plugin_dir_failures if d not in out]
+        self._plugin_dir_failures = []
+        return out
+
+    def _flush_plugin_dir_failures(self) -> None:
+        pending, self._plugin_dir_failures = self._plugin_dir_failures, []
+        for d in pending:
+            click.echo(safe_text(f"wsctl: {d.level} {d.code} {d.path}: {d.message}"), err=True)
 
     def emit(self, data: Any, human: Callable[[], None]) -> None:
         """Print ``data`` as one JSON document when ``--json``, else call ``human``."""
@@ -91,6 +134,28 @@ class WsctlContext:
             click.echo(_json.dumps(data, indent=2, sort_keys=False, default=str))
         else:
             human()
+
+
+#: codes of discovery that concern one plugin folder (its path is the diagnostic's path)
+_PLUGIN_DIR_CODES = ("plugin-failed", "plugin-dir-missing", "plugin-shadowed")
+
+
+def plugin_dir_failures(ws, dirs) -> list:
+    """The diagnostics of ``ws`` saying that one of the explicit plugin folders
+    ``dirs`` (``--plugin-dir``) failed: missing (``plugin-dir-missing``), not loaded
+    (``plugin-failed``: no manifest and no marketplace entry, a bad manifest, an unmet
+    dependency…) or given twice (``plugin-shadowed`` warning). Info lines are left out.
+
+    :param ws: a resolved workspace (its ``diagnostics`` are read).
+    :param dirs: the explicit folders (absolute or relative to the current folder).
+    :returns: :class:`~wskit.models.Diagnostic` objects, in the workspace's order.
+    """
+    wanted = {os.path.realpath(str(d)) for d in dirs}
+    if not wanted:
+        return []
+    return [d for d in ws.diagnostics
+            if d.code in _PLUGIN_DIR_CODES and d.level != "info" and d.path
+            and os.path.realpath(d.path) in wanted]
 
 
 def json_option(f):

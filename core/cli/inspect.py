@@ -35,6 +35,7 @@ def inspect_cmd(obj: WsctlContext, path: str) -> None:
     """Show the workspace holding PATH: binding, trust, resources, diagnostics."""
     ws = obj.resolve(path)
     root = ws.binding.source_root
+    diags = obj.listing_diagnostics(ws, ws.diagnostics)  # all of them: --plugin-dir failures included
     resources = list(ws.resources())
     counts = ws.counts()
     rules = ws.catalog("rules")
@@ -51,7 +52,7 @@ def inspect_cmd(obj: WsctlContext, path: str) -> None:
         "trust": {"state": ws.trust.state, "decided_by": ws.trust.decided_by},
         "counts": dict(sorted(counts.items())),
         "resources": [resource_row(r, root) for r in resources],
-        "diagnostics": [d.to_json(root) for d in ws.diagnostics],
+        "diagnostics": [d.to_json(root) for d in diags],
     }
 
     def human() -> None:
@@ -66,6 +67,6 @@ def inspect_cmd(obj: WsctlContext, path: str) -> None:
         if rows:
             click.echo("")
             click.echo(table(rows, ["KIND", "ID", "SCOPE", "PATH"]))
-        print_diagnostics(ws.diagnostics, root)
+        print_diagnostics(diags, root)
 
     obj.emit(data, human)

@@ -66,16 +66,18 @@ def list_cmd(obj: WsctlContext, path: str, timings: bool) -> None:
 
 
 def _list(obj: WsctlContext, timings: bool, path: str) -> None:
-    from .bundles import bundle_rows, human_bundles
+    from .bundles import bundle_report, human_bundles
 
     pm = obj.plugin_manager()
     bundles: list[dict] = []
     diags: list[dict] = []
     try:
         ws = obj.resolve(path)  # plugins failing in a hook show up
-        bundles = bundle_rows(obj, path, ws)
-        # a --plugin-dir that is missing or not a plugin (newcomer finding: only inspect said so)
-        diags = [d.to_json(ws.source_root) for d in ws.diagnostics if d.code.startswith("plugin-dir")]
+        bundles, found = bundle_report(obj, ws)
+        # the diagnostics about the plugin set, as inspect shows them: a --plugin-dir that
+        # is missing or not a plugin, an enablement an untrusted project may not make
+        # (newcomer findings: only inspect said so)
+        diags = [d.to_json(ws.source_root) for d in obj.listing_diagnostics(ws, found)]
     except Exception as err:  # listing plugins must work even when resolution cannot
         click.echo(f"wsctl: could not resolve {path} to exercise plugin hooks: {err}", err=True)
     rows = plugin_rows(pm)

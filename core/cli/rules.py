@@ -54,6 +54,7 @@ def _load(obj: WsctlContext, path: str):
     settings, _ = RuleSettings.from_profile(obj.profile())
     cache = WorkspaceCache(obj.profile(), obj.plugin_manager(), markers=tuple(settings.project_root_markers))
     ws = cache.resolve(path)
+    obj.note_plugin_dir_failures(ws)  # a failing --plugin-dir is said (WsctlContext.resolve)
     catalog = ws.catalog("rules")
     if catalog is None:  # not `or`: a catalog without rules is falsy, and its diagnostics count
         catalog = RuleCatalog.empty(ws.binding.source_root, trusted=ws.trust.trusted)
@@ -108,7 +109,7 @@ def rules_group(ctx: click.Context, cwd, targets, shell, loaded, budget) -> None
         "static": [r.to_ref_json() for r in static.files],
         "contextual": [r.to_ref_json() for r in contextual.files] if contextual else [],
         "skipped": [{"path": s.rule.display_path, "reason": s.reason} for s in skipped],
-        "diagnostics": diagnostic_json([*catalog.diagnostics, *outside], catalog),
+        "diagnostics": diagnostic_json(obj.listing_diagnostics(ws, [*catalog.diagnostics, *outside]), catalog),
     }
 
     def human() -> None:

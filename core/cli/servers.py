@@ -14,8 +14,11 @@ from .context import WsctlContext, json_option, path_argument, print_diag_dicts,
 # these commands happens on every run, `inspect` included (issue 8, B7)
 
 
-def _diags(ws, kind_codes: tuple[str, ...]) -> list[dict[str, Any]]:
-    return [d.to_json(ws.source_root) for d in ws.diagnostics if d.code.startswith(kind_codes)]
+def _diags(obj: WsctlContext, ws, kind_codes: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The JSON form of ``ws``'s diagnostics with one of ``kind_codes``, and the
+    failures of ``--plugin-dir`` folders (:meth:`WsctlContext.listing_diagnostics`)."""
+    return [d.to_json(ws.source_root)
+            for d in obj.listing_diagnostics(ws, (d for d in ws.diagnostics if d.code.startswith(kind_codes)))]
 
 
 @click.group("mcp")
@@ -39,7 +42,7 @@ def mcp_list_cmd(obj: WsctlContext, path: str, configs: tuple[str, ...], strict:
              "transport": s.transport, "command": s.command, "args": list(s.args), "url": s.url, "cwd": s.cwd,
              "startable": s.startable, "unresolved": list(s.unresolved),
              "path": display_path(s.provenance.absolute_path, ws.source_root)} for s in reg.active()]
-    data = {"servers": rows, "diagnostics": _diags(ws, ("mcp", "invalid-json")) + [d.to_json() for d in diags]}
+    data = {"servers": rows, "diagnostics": _diags(obj, ws, ("mcp", "invalid-json")) + [d.to_json() for d in diags]}
     obj.emit(data, lambda: (click.echo(table(
         [[r["id"], r["alias"], r["transport"], r["command"] or r["url"] or "",
           "yes" if r["startable"] else "no: " + ",".join(r["unresolved"])] for r in rows],
@@ -63,7 +66,7 @@ def lsp_list_cmd(obj: WsctlContext, path: str) -> None:
              "args": list(s.args), "extension_to_language": s.extension_to_language, "enabled": s.enabled,
              "path": display_path(s.provenance.absolute_path, ws.source_root)}
             for s in ws.registry("lsp_server").active()]
-    data = {"servers": rows, "diagnostics": _diags(ws, ("lsp",))}
+    data = {"servers": rows, "diagnostics": _diags(obj, ws, ("lsp",))}
     obj.emit(data, lambda: (click.echo(table(
         [[r["id"], r["command"], " ".join(sorted(r["extension_to_language"]))] for r in rows],
         ["ID", "COMMAND", "EXTENSIONS"]) if rows else "no LSP servers"), print_diag_dicts(data["diagnostics"])))
@@ -98,7 +101,7 @@ def hooks_list_cmd(obj: WsctlContext, path: str) -> None:
     rows = [{"id": h.id, "event": h.event, "matcher": h.matcher, "type": h.type,
              "command": h.command, "url": h.url, "scope": h.scope.value, "plugin": h.plugin,
              "path": display_path(h.provenance.absolute_path, ws.source_root)} for h in ws.registry("hook").active()]
-    data = {"hooks": rows, "diagnostics": _diags(ws, ("hook",))}
+    data = {"hooks": rows, "diagnostics": _diags(obj, ws, ("hook",))}
     obj.emit(data, lambda: (click.echo(table(
         [[r["event"], r["matcher"] or "*", r["type"], r["command"] or r["url"] or "", r["plugin"] or r["scope"]]
          for r in rows], ["EVENT", "MATCHER", "TYPE", "RUNS", "FROM"]) if rows else "no hooks"),

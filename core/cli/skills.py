@@ -34,7 +34,7 @@ def list_cmd(obj: WsctlContext, path: str) -> None:
     ws = obj.resolve(path)
     root = ws.binding.source_root
     skills = SkillRuntime(ws, ws.profile).list()
-    diags = _skill_diags(ws)
+    diags = obj.listing_diagnostics(ws, _skill_diags(ws))
     data = {
         "skills": [
             {

@@ -40,8 +40,8 @@ def list_cmd(obj: WsctlContext, path: str) -> None:
     ws, cat = _catalog(obj, path)
     rows = [_row(s) for s in cat.list()]
     # diagnostics about styles (a skipped file, a plugin style's name…), as `skills list` does
-    diags = [d.to_json(ws.source_root) for d in ws.diagnostics
-             if d.code.startswith("style") or (d.path and "/output-styles/" in d.path)]
+    diags = [d.to_json(ws.source_root) for d in obj.listing_diagnostics(ws, (
+        d for d in ws.diagnostics if d.code.startswith("style") or (d.path and "/output-styles/" in d.path)))]
     data = {"styles": rows, "diagnostics": diags}
     obj.emit(data, lambda: (click.echo(
         table([[r["id"], r["source"], r["description"][:60]] for r in rows], ["ID", "SOURCE", "DESCRIPTION"])

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from pathlib import Path
+
 from ..binding import Binding
 from ..trust import TrustStore
 from .context import WsctlContext, json_option, path_argument, table
@@ -39,6 +41,8 @@ def _set(obj: WsctlContext, path: str, state: str | None, exact: bool) -> None:
     target = str(click.format_filename(path)) if exact else _project(path)
     store = _store(obj)
     recorded = store.set(target, state)  # type: ignore[arg-type]
+    if state == "trusted":
+        _warn_broad(obj, recorded)
     d = store.decide(recorded)
     data = {"path": recorded, "state": d.state, "decided_by": d.decided_by}
     project = _project(path) if exact else recorded
@@ -51,6 +55,26 @@ def _set(obj: WsctlContext, path: str, state: str | None, exact: bool) -> None:
         click.echo(f"warning: {recorded} is inside the project {project}; loading decides trust for the "
                    f"project ({p.state}), so this decision does not apply to it", err=True)
     obj.emit(data, lambda: click.echo(f"{recorded}: {d.state}"))
+
+
+def _warn_broad(obj: WsctlContext, recorded: str) -> None:
+    """Warn (stderr) when a grant covers a file-system root or a home folder
+    (``--home`` or the real one): every project below is trusted by it, which is
+    rarely what was meant (newcomer finding: ``trust grant /`` said nothing). The
+    grant is kept: it is what was asked."""
+    import os
+
+    real = os.path.realpath(recorded)
+    homes = {os.path.realpath(str(h)) for h in (obj.home, Path.home())}
+    if os.path.dirname(real) == real:
+        what = "the file-system root"
+    elif real in homes:
+        what = "your home folder"
+    else:
+        return
+    click.echo(f"warning: {recorded} is {what}: every folder below it is now trusted, so any project there "
+               "loads its hooks, servers and plugins; grant single projects instead and 'wsctl trust forget "
+               f"{recorded}' to undo", err=True)
 
 
 _exact = click.option("--exact", is_flag=True,

@@ -4,7 +4,9 @@
 import time):
 
 1. hookspecs from :mod:`wskit.plugin.spec`;
-2. ``WSKIT_DISABLE_PLUGINS=a,b`` blocks those names (built-ins too);
+2. ``WSKIT_DISABLE_PLUGINS=a,b`` blocks those names (built-ins too); names that
+   are neither a built-in nor an entry point of group ``wskit`` (a typo, a
+   distribution name) are named in one stderr warning;
 3. entry points of group ``wskit``, each loaded in its own failure path: a
    plugin that fails to import or register becomes a :class:`PluginLoadFailure`
    naming its distribution, one line goes to stderr, and the rest load
@@ -154,10 +156,14 @@ def make_plugin_manager(
     pm = WskitPluginManager()
     pm.add_hookspecs(spec)
     pm.strict = env.get("WSKIT_STRICT_PLUGINS", "") not in ("", "0", "false", "no")
-    for name in _env_list(env.get("WSKIT_DISABLE_PLUGINS")) or []:
+    disabled = _env_list(env.get("WSKIT_DISABLE_PLUGINS")) or []
+    for name in disabled:
         pm.set_blocked(name)
     if load_entrypoints:
-        _load_entrypoints(pm, _env_list(env.get("WSKIT_LOAD_PLUGINS")))
+        seen = _load_entrypoints(pm, _env_list(env.get("WSKIT_LOAD_PLUGINS")))
+        if disabled:
+            _warn_unknown_disabled(disabled, seen | {n for n, _ in DEFAULT_PLUGINS}
+                                   | {getattr(o, "__name__", None) for o in plugins})
     if builtins:
         for name, module in DEFAULT_PLUGINS:
             if pm.is_blocked(name) or pm.has_plugin(name):
@@ -176,6 +182,19 @@ def make_plugin_manager(
         pm.register_checked(obj, name)
         pm.info[name] = PluginInfo(name=name)
     return pm
+
+
+def _warn_unknown_disabled(disabled: list[str], known: set[str | None]) -> None:
+    """One stderr line naming the ``WSKIT_DISABLE_PLUGINS`` names that match no
+    plugin in ``known`` (built-ins, entry-point names, extra plugins): blocking
+    them does nothing, and a typo would otherwise leave the plugin loaded in
+    silence (newcomer finding). Only when entry points were scanned: without
+    them a name cannot be known to match nothing."""
+    unknown = [n for n in dict.fromkeys(disabled) if n not in known]
+    if unknown:
+        print(f"wskit: WSKIT_DISABLE_PLUGINS names no plugin called {', '.join(map(repr, unknown))} "
+              "(names are those of built-ins and of entry points of group 'wskit', as 'wsctl plugins' lists "
+              "them); ignored", file=sys.stderr)
 
 
 def _own_version() -> str:
@@ -200,8 +219,14 @@ def _entry_points() -> list[Any]:
     return list(md.entry_points(group=NAME))
 
 
-def _load_entrypoints(pm: WskitPluginManager, only: list[str] | None) -> None:
+def _load_entrypoints(pm: WskitPluginManager, only: list[str] | None) -> set[str]:
+    """Load the entry points of group ``wskit`` (see the module doc).
+
+    :returns: the names of every entry point of the group, loaded or not.
+    """
+    names: set[str] = set()
     for ep in _entry_points():
+        names.add(ep.name)
         dist = getattr(ep, "dist", None)
         dist_name = getattr(dist, "name", None) if dist is not None else None
         version = getattr(dist, "version", None) if dist is not None else None
@@ -237,3 +262,4 @@ def _load_entrypoints(pm: WskitPluginManager, only: list[str] | None) -> None:
             name=ep.name, distribution=dist_name, version=version, seconds=t2 - t0,
             import_seconds=t1 - t0, register_seconds=t2 - t1,
         )
+    return names

@@ -59,6 +59,9 @@ def parse_server(name: str, raw: Any, *, rid: str, prov: Provenance, plugin: str
     missing: list[str] = []
     cfg = expand_tree(raw, env, fixed, missing)
     kind = cfg.get("type") or ("stdio" if "command" in cfg else "http" if "url" in cfg else None)
+    if kind is None and "type" not in cfg:
+        # nothing to infer the transport from: say what is missing, not "type None" (newcomer finding)
+        return bad("has neither 'command' (stdio server) nor 'url' (http or sse server)")
     if kind not in _TRANSPORTS:
         return bad(f"'type' must be one of {', '.join(_TRANSPORTS)} (got {cfg.get('type')!r})")
     command, args, env_map, url = cfg.get("command"), cfg.get("args", []), cfg.get("env", {}), cfg.get("url")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from wskit.trust import TrustStore
 from wskit.testing import write_tree
 
@@ -114,3 +116,127 @@ def test_plugins_list_reports_a_missing_plugin_dir_and_keeps_errors_out_of_the_t
     table_lines = text.split("\n\nerrors:\n")[0].splitlines()
     assert all(len(line) < 120 for line in table_lines), table_lines
     assert "invalid (1 error, below)" in text and f"  b: {long}" in text  # whole, under the table
+
+
+# --- newcomer findings (helper climisc) ----------------------------------------------
+
+#: every command that lists what a workspace holds, with the key of its JSON list
+_LISTINGS = [("inspect",), ("skills", "list"), ("commands", "list"), ("agents", "list"), ("styles", "list"),
+             ("mcp", "list"), ("lsp", "list"), ("hooks", "list"), ("rules",), ("plugins", "list")]
+
+
+def _failing_plugin_dirs(tmp_path):
+    """A folder without a manifest nor a marketplace entry, one with a broken
+    manifest, and one that does not exist."""
+    bare = write_tree(tmp_path / "no-manifest", {"skills/s/SKILL.md": skill()})
+    broken = write_tree(tmp_path / "broken", {".claude-plugin/plugin.json": "{not json"})
+    return bare, broken, tmp_path / "nonexistent"
+
+
+@pytest.mark.parametrize("command", _LISTINGS, ids=" ".join)
+def test_every_listing_reports_a_failing_plugin_dir(tmp_path, wsctl, make_tree, command):
+    """Found by the newcomer test: `skills list` and the other listings said "no
+    skills", exit 0, when a --plugin-dir failed; only inspect and plugins list said why."""
+    bare, broken, missing = _failing_plugin_dirs(tmp_path)
+    ws = make_tree({"x": "y"})
+    argv = ("--plugin-dir", str(bare), "--plugin-dir", str(broken), "--plugin-dir", str(missing), *command, str(ws))
+    r = wsctl(*argv, json=True)
+    assert r.exit_code == 0, r.output
+    found = {(d["code"], d["path"]) for d in json.loads(r.stdout)["diagnostics"]}
+    assert {("plugin-failed", str(bare)), ("plugin-failed", str(broken)),
+            ("plugin-dir-missing", str(missing))} <= found, found
+    bare_failed = [d for d in json.loads(r.stdout)["diagnostics"] if d["path"] == str(bare)]
+    assert len(bare_failed) == 1 and "no marketplace entry defines it" in bare_failed[0]["message"]
+    assert r.stderr == ""  # reported once, in the document
+    r = wsctl(*argv)
+    assert r.exit_code == 0, r.output
+    lines = [line for line in r.stdout.splitlines() if "plugin-failed" in line or "plugin-dir-missing" in line]
+    assert len(lines) == 3 and any(str(bare) in line and "Not a valid plugin directory" in line for line in lines)
+    assert "plugin-failed" not in r.stderr
+
+
+def test_other_commands_say_a_plugin_dir_failed_on_stderr(tmp_path, wsctl, make_tree):
+    """Commands without a diagnostics list (show, snapshot…) still name the failing
+    --plugin-dir (stderr, once), and their JSON document stays what it was."""
+    bare, _, _ = _failing_plugin_dirs(tmp_path)
+    ws = make_tree({".claude/commands/hi.md": "Say hi\n"})
+    TrustStore.for_home(ws.parent / "home").grant(ws)
+    r = wsctl("--plugin-dir", str(bare), "snapshot", str(ws), json=True)
+    assert r.exit_code == 0, r.output
+    assert "diagnostics" not in json.loads(r.stdout)
+    assert r.stderr.count("plugin-failed") == 1 and str(bare) in r.stderr
+    r = wsctl("--plugin-dir", str(bare), "skills", "show", "s", str(ws))
+    assert r.exit_code == 1 and "plugin-failed" in r.stderr and "unknown skill" in r.stderr
+    # a working --plugin-dir adds nothing
+    good = plugin(tmp_path / "good", "good", {"skills/g/SKILL.md": skill()})
+    r = wsctl("--plugin-dir", str(good), "skills", "list", str(ws), json=True)
+    assert not [d for d in json.loads(r.stdout)["diagnostics"] if d["code"].startswith("plugin")]
+    assert r.stderr == ""
+
+
+def test_a_marketplace_defined_plugin_dir_is_still_a_plugin(tmp_path, wsctl, make_tree):
+    """The documented refusal is kept, and so is its exception (docs/plugins.md)."""
+    mk = _market(tmp_path / "market")
+    (mk / "plugins/tool/.claude-plugin/plugin.json").unlink()
+    r = wsctl("--plugin-dir", str(mk / "plugins/tool"), "skills", "list", str(make_tree({"x": "y"})), json=True)
+    data = json.loads(r.stdout)
+    assert [s["id"] for s in data["skills"]] == ["plugin:tool:s"]
+    assert not [d for d in data["diagnostics"] if d["code"].startswith("plugin")] and r.stderr == ""
+
+
+def test_install_names_the_marketplace_the_from_folder_holds(tmp_path, wsctl, monkeypatch):
+    """Found by the newcomer test: "unknown marketplace 'mkt': pass its folder with
+    --from DIR" although --from was passed (its marketplace has another name)."""
+    _market(tmp_path / "mkt")  # holds marketplace "mk"
+    monkeypatch.chdir(tmp_path / "mkt")
+    (tmp_path / "proj").mkdir()
+    monkeypatch.chdir(tmp_path / "proj")
+    r = wsctl("plugins", "install", "tool@mkt", "--from", "../mkt")
+    assert r.exit_code == 1
+    assert "the folder given with --from (../mkt) holds marketplace 'mk', not 'mkt'" in r.stderr
+    assert "pass its folder with --from" not in r.stderr
+    r = wsctl("plugins", "install", "tool@mk", "--from", "../mkt", json=True)
+    assert r.exit_code == 0 and json.loads(r.stdout)["marketplace"] == "mk"
+    r = wsctl("plugins", "install", "tool@other")  # no --from: the old advice stands
+    assert r.exit_code == 1 and "unknown marketplace 'other': pass its folder with --from DIR" in r.stderr
+
+
+def test_enable_disable_warn_about_an_unknown_plugin_and_still_write(tmp_path, wsctl, wskit_home, make_tree,
+                                                                      monkeypatch):
+    """Found by the newcomer test: `plugins disable nonexistent-plugin` wrote it in
+    silence. Entries for plugins not installed are valid (a project lists what its
+    team uses), so it is written, with a warning."""
+    ws = make_tree({"x": "y"})
+    monkeypatch.chdir(ws)
+    r = wsctl("plugins", "disable", "nonexistent-plugin", json=True)
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["known"] is False
+    assert "no plugin 'nonexistent-plugin' is known" in r.stderr
+    settings = json.loads((wskit_home / ".wskit/settings.json").read_text())
+    assert settings == {"enabledPlugins": {"nonexistent-plugin": False}}
+    # known: a user plugin, a managed install, a marketplace entry, an untrusted project's plugin folder
+    plugin(wskit_home / ".claude/plugins/demo", "demo")
+    mk = _market(tmp_path / "market")
+    assert wsctl("plugins", "install", "tool@mk", "--from", str(mk)).exit_code == 0
+    write_tree(wskit_home, {".wskit/settings.json": json.dumps({"extraKnownMarketplaces": {
+        "mk": {"source": {"source": "directory", "path": str(mk)}}}})})
+    plugin(ws / ".claude/plugins/local-one", "local-one")
+    for name in ("demo", "tool", "tool@mk", "net@mk", "local-one"):
+        r = wsctl("plugins", "enable", name, json=True)
+        assert r.exit_code == 0 and json.loads(r.stdout)["known"] is True, (name, r.output)
+        assert "warning" not in r.stderr, name
+    r = wsctl("plugins", "enable", "tool@elsewhere")
+    assert r.exit_code == 0 and "no plugin 'tool@elsewhere' is known" in r.stderr
+
+
+def test_plugins_list_shows_the_enablement_diagnostics_inspect_shows(wsctl, make_tree):
+    """Found by the newcomer test: an untrusted project enabling a plugin showed
+    `plugin-enable-untrusted` in inspect only."""
+    ws = make_tree({".claude/settings.json": json.dumps({"enabledPlugins": {"hookify": False, "feature-dev": True}})})
+    inspect = json.loads(wsctl("inspect", str(ws), json=True).stdout)["diagnostics"]
+    wanted = [d for d in inspect if d["code"] == "plugin-enable-untrusted"]
+    assert wanted and wanted[0]["plugin"] == "feature-dev"
+    r = wsctl("plugins", "list", str(ws), json=True)
+    assert r.exit_code == 0 and json.loads(r.stdout)["diagnostics"] == wanted
+    assert "plugin-enable-untrusted" in wsctl("plugins", "list", str(ws)).stdout
+    assert "plugin-enable-untrusted" in wsctl("plugins", "--path", str(ws)).stdout

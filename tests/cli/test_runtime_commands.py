@@ -81,6 +81,9 @@ def test_session_verify(wsctl, project, tmp_path):
 
 @pytest.mark.parametrize("mutate,msg", [
     (lambda r: r.__setitem__("format", 7), "newer than this wskit"),
+    # found by the newcomer test: these verified (coerced to 1)
+    (lambda r: r.__setitem__("format", "1"), "state.json: session state field 'format': must be an integer, got \"1\""),
+    (lambda r: r.__setitem__("format", True), "state.json: session state field 'format': must be an integer, got true"),
     (lambda r: r["extensions"].__setitem__("workflows", [{"skill": "x"}]), "workflows[0].sha256"),
 ])
 def test_session_verify_fails_closed(wsctl, project, tmp_path, mutate, msg):

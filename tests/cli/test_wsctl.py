@@ -76,6 +76,23 @@ def test_trust_commands(wsctl, project, wskit_home):
     assert json.loads(wsctl("trust", "list", json=True).stdout)["decisions"] == []
 
 
+def test_trust_grant_of_the_root_or_the_home_warns_and_still_grants(wsctl, project, wskit_home, monkeypatch):
+    """Found by the newcomer test: `trust grant /` trusted every folder in silence."""
+    r = wsctl("trust", "grant", "/", json=True)
+    assert r.exit_code == 0 and json.loads(r.stdout) == {"path": "/", "state": "trusted", "decided_by": "/"}
+    assert "warning: / is the file-system root: every folder below it is now trusted" in r.stderr
+    r = wsctl("trust", "grant", str(wskit_home))
+    assert r.exit_code == 0 and f"warning: {wskit_home.resolve()} is your home folder" in r.stderr
+    monkeypatch.setenv("HOME", str(project.parent))  # the real home, when --home is another folder
+    r = wsctl("trust", "grant", str(project.parent))
+    assert r.exit_code == 0 and "is your home folder" in r.stderr
+    paths = {d["path"] for d in json.loads(wsctl("trust", "list", json=True).stdout)["decisions"]}
+    assert {"/", str(wskit_home.resolve()), str(project.parent.resolve())} <= paths
+    for quiet in (("grant", str(project)), ("revoke", "/"), ("forget", "/")):
+        r = wsctl("trust", *quiet)
+        assert r.exit_code == 0 and "warning" not in r.stderr, quiet
+
+
 def test_corrupt_trust_store_is_an_error_not_a_traceback(wsctl, project, wskit_home):
     store = TrustStore.for_home(wskit_home)
     store.grant(project)

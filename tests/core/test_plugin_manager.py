@@ -185,3 +185,20 @@ def test_strict_plugins_failure_in_wsctl_is_one_error_line_for_help_too(site, mo
         assert main(argv) == 1
         err = capsys.readouterr().err
         assert err.startswith("error: ") and "wskit-fake-broken3" in err and "Traceback" not in err
+
+
+def test_disable_plugins_warns_once_about_names_that_match_no_plugin(site, capsys):
+    """Found by the newcomer test: WSKIT_DISABLE_PLUGINS=nosuch was accepted in silence
+    (a typo leaves the plugin loaded). Built-ins and entry-point names are known (a
+    blocked entry point too); a distribution name is not a plugin name."""
+    fake_dist(site, "wskit-fake-good", "wskit_fake_good", GOOD, "good")
+    pm = make_plugin_manager(env={"WSKIT_DISABLE_PLUGINS": "nosuch, skills,good,wskit-fake-good,nosuch"})
+    assert pm.is_blocked("nosuch") and pm.get_plugin("skills") is None and pm.get_plugin("good") is None
+    err = capsys.readouterr().err
+    assert err.count("WSKIT_DISABLE_PLUGINS") == 1
+    assert "no plugin called 'nosuch', 'wskit-fake-good'" in err
+    make_plugin_manager(env={"WSKIT_DISABLE_PLUGINS": "skills,good"})
+    assert "WSKIT_DISABLE_PLUGINS" not in capsys.readouterr().err
+    # without the entry-point scan nothing can be said about a name
+    make_plugin_manager(load_entrypoints=False, env={"WSKIT_DISABLE_PLUGINS": "nosuch"})
+    assert capsys.readouterr().err == ""

@@ -126,6 +126,20 @@ def test_state_without_resources_and_errors_naming_the_file(project, wskit_profi
         SessionState.from_json("not json", path="/some/state.json")
 
 
+@pytest.mark.parametrize("fmt", ["1", True, 1.0, None, [1], "99"])
+def test_format_of_the_wrong_type_is_malformed_naming_file_and_field(project, wskit_profile, wskit_pm, fmt):
+    """Found by the newcomer test: "format": "1" or true passed (pydantic coerced them
+    to 1) while 99 was refused; a wrong type is malformed, not coerced."""
+    good = json.loads(snapshot(WorkspaceCache(wskit_profile, wskit_pm).resolve(project)).state().to_json())
+    assert SessionState.from_json(json.dumps(good), path="/s/state.json").format == 1
+    good["format"] = fmt
+    with pytest.raises(SessionStateError) as err:
+        SessionState.from_json(json.dumps(good), path="/s/state.json")
+    assert str(err.value) == f"/s/state.json: session state field 'format': must be an integer, got {json.dumps(fmt)}"
+    with pytest.raises(ValueError, match="format"):  # the model too (pydantic ValidationError): never coerced
+        SessionState.model_validate({**good, "format": "1"})
+
+
 def test_snapshot_with_worktree_binding(git_repo, tmp_path, wskit_profile, wskit_pm):
     repo = git_repo("main", {".claude/skills/alpha/SKILL.md": skill_md("alpha")})
     wt = tmp_path / "wt"
