@@ -98,12 +98,12 @@ def _status(obj: WsctlContext, ws):
 def hooks_list_cmd(obj: WsctlContext, path: str) -> None:
     """List the hooks configured for the workspace holding PATH."""
     ws = obj.resolve(path)
-    rows = [{"id": h.id, "event": h.event, "matcher": h.matcher, "type": h.type,
+    rows = [{"id": h.id, "event": h.event, "matcher": h.matcher, "if": h.if_condition, "type": h.type,
              "command": h.command, "url": h.url, "scope": h.scope.value, "plugin": h.plugin,
              "path": display_path(h.provenance.absolute_path, ws.source_root)} for h in ws.registry("hook").active()]
     data = {"hooks": rows, "diagnostics": _diags(obj, ws, ("hook",))}
     obj.emit(data, lambda: (click.echo(table(
-        [[r["event"], r["matcher"] or "*", r["type"], r["command"] or r["url"] or "", r["plugin"] or r["scope"]]
+        [[r["event"], (r["matcher"] or "*") + (f" if {r['if']}" if r["if"] else ""), r["type"], r["command"] or r["url"] or "", r["plugin"] or r["scope"]]
          for r in rows], ["EVENT", "MATCHER", "TYPE", "RUNS", "FROM"]) if rows else "no hooks"),
         print_diag_dicts(data["diagnostics"])))
 
@@ -136,8 +136,15 @@ def hooks_trust_cmd(obj: WsctlContext, path: str, digest: str) -> None:
     ws = obj.resolve(path)
     from ..servers.hook_trust import HookTrustStore
 
+    from ..errors import WskitError
+    from ..servers.hook_trust import HookTrustDigestMismatchError
+
     store = HookTrustStore.for_home(obj.home)
-    store.trust(ws.source_root, ws.registry("hook").active(), digest)
+    try:
+        store.trust(ws.source_root, ws.registry("hook").active(), digest)
+    except HookTrustDigestMismatchError as err:
+        raise WskitError(f"{err} ('wsctl hooks status {path}' shows it, 'wsctl hooks list {path}' the hooks "
+                         "it covers)") from None
     _, st = _status(obj, ws)
     obj.emit(_status_json(st), lambda: click.echo(f"{st.root}: {st.state}"))
 

@@ -30,6 +30,8 @@ class HookDefinition(Resource):
     :ivar matcher: tool-name pattern: empty or ``*`` = all, ``a|b`` = list, else a regex.
     :ivar type: ``command``, ``http``, ``prompt`` (kept for the host) or ``function``.
     :ivar command: for ``command`` hooks. :ivar url, headers: for ``http`` hooks.
+    :ivar if_condition: the handler's ``if`` (one permission rule such as ``Bash(git *)``;
+        tool events only; :mod:`wskit.servers.hook_if`), None when absent. Shown as ``if``.
     :ivar prompt: for ``prompt`` hooks. :ivar timeout: seconds (None: the runner default, 60 s).
     :ivar plugin_root: absolute root of the plugin that brought it (for ``CLAUDE_PLUGIN_ROOT``).
     :ivar config: the entry as read.
@@ -38,6 +40,7 @@ class HookDefinition(Resource):
     kind: Literal["hook"] = "hook"
     event: str
     matcher: str = ""
+    if_condition: str | None = None
     type: Literal["command", "http", "prompt", "function"] = "command"
     command: str | None = None
     url: str | None = None

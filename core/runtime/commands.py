@@ -80,10 +80,18 @@ def hooks_run_cmd(obj: WsctlContext, event: str, path: str, payload_file: str | 
         session.close()
 
     def human() -> None:
-        verdict = f"blocked: {outcome.reason}" if outcome.blocked else "allowed"
+        decision = outcome.permission_decision
+        if outcome.blocked:
+            verdict = f"blocked: {outcome.reason}"
+        elif decision in ("ask", "defer"):
+            verdict = decision + (f": {outcome.reason}" if outcome.reason else "")
+        else:
+            verdict = "allowed" + (f": {outcome.reason}" if decision == "allow" and outcome.reason else "")
         click.echo(f"{event}: {verdict} ({len(outcome.results)} hook(s))")
         for r in outcome.results:
             click.echo(f"  {r.status:8} {r.hook_id}" + (f"  {r.message}" if r.message else ""))
+        for ctx in outcome.additional_context:
+            click.echo("added context: " + ctx.replace("\n", "\n  "))
         for w in outcome.warnings:
             click.echo(f"warning: {w}", err=True)
         if outcome.updated_input is not None:

@@ -6,10 +6,12 @@
 - Trust: every non-function hook asks a :class:`HookTrust` just before running;
   anything but ``trusted``/``not_required`` skips it with the warning
   ``hook <id> skipped: project hook trust is <state>``.
+- Selection: event, matcher, then the handler's ``if`` (:mod:`wskit.servers.hook_if`).
 - Ordering: ``PreToolUse`` and ``PermissionRequest`` run serially, merge
   ``updatedInput`` into the input the next hook sees, and stop at the first block
-  (or ``ask``); every other event runs concurrently, at most ``max_concurrent``
-  at a time. Each (tool call, event) runs at most once: a second call with the
+  (the hooks after it are reported ``skipped``); permission decisions combine as
+  deny > defer > ask > allow (Claude Code). Every other event runs concurrently,
+  at most ``max_concurrent`` at a time. Each (tool call, event) runs at most once: a second call with the
   same ``tool_use_id`` returns the recorded outcome with ``repeated=True``.
 """
 
@@ -35,6 +37,8 @@ from .outcome import HookOutcome, HookResult, apply_output, merge, parse_json_ob
 DEFAULT_TIMEOUT = 60.0
 #: Events that run serially and stop at the first block.
 SERIAL_EVENTS = frozenset({"PreToolUse", "PermissionRequest"})
+#: Events where plain (non-JSON) stdout of a command hook that exits 0 becomes added context (Claude Code).
+PLAIN_CONTEXT_EVENTS = frozenset({"SessionStart", "UserPromptSubmit", "UserPromptExpansion"})
 #: Values of ``timeout_behavior`` / ``failure_behavior``.
 BEHAVIORS = frozenset({"ignore", "deny", "ask"})
 #: Trust states under which a hook runs.
@@ -177,21 +181,48 @@ class HookRunner:
         Claude Code output fields (a dict) or None; raising is a non-blocking error."""
         self._functions.append(_Fn(event, matcher, name or getattr(fn, "__name__", "fn"), fn, timeout))
 
-    def matching(self, event: str, tool: str | None = None) -> list[HookDefinition | _Fn]:
-        """Definitions and function hooks that match ``event`` and ``tool``, in order,
-        identical command/URL hooks kept once (Claude Code de-duplicates them)."""
+    def matching(self, event: str, tool: str | None = None,
+                 payload: Mapping[str, Any] | None = None) -> list[HookDefinition | _Fn]:
+        """Definitions and function hooks that match ``event`` and ``tool`` (and whose
+        ``if`` matches the call in ``payload``, see :meth:`_if_allows`), in order; identical
+        command/URL hooks with the same ``if`` kept once (Claude Code de-duplicates them)."""
+        return self._select(event, tool, payload or {})[0]
+
+    def _select(self, event: str, tool: str | None,
+                data: Mapping[str, Any]) -> tuple[list[HookDefinition | _Fn], list[str]]:
         out: list[HookDefinition | _Fn] = []
+        notes: list[str] = []
         seen: set[tuple] = set()
         for h in self.definitions:
             if h.event != event or not matches(h.matcher, tool):
                 continue
-            key = (h.type, h.command, h.url, h.prompt, h.name if h.type == "function" else None)
+            if h.if_condition is not None and not self._if_allows(h, event, tool, data, notes):
+                continue
+            key = (h.type, h.command, h.url, h.prompt, h.if_condition, h.name if h.type == "function" else None)
             if key in seen:
                 continue
             seen.add(key)
             out.append(h)
         out.extend(f for f in self._functions if f.event == event and matches(f.matcher, tool))
-        return out
+        return out, notes
+
+    def _if_allows(self, h: HookDefinition, event: str, tool: str | None, data: Mapping[str, Any],
+                   notes: list[str]) -> bool:
+        """Claude Code's ``if`` (:mod:`wskit.servers.hook_if`): evaluated on tool events only
+        (elsewhere the handler never runs); an unparsable value is ignored with a warning,
+        so the handler runs as if it had none (a guard meant to restrict still runs)."""
+        from ..servers.hook_if import TOOL_EVENTS, IfRuleError, if_matches, parse_if
+
+        if event not in TOOL_EVENTS:
+            return False
+        try:
+            rule = parse_if(h.if_condition)
+        except IfRuleError as err:
+            notes.append(f"hook {h.id}: {err}; ran it without the condition")
+            return True
+        home = self.config.env.get("HOME") or os.environ.get("HOME")
+        return if_matches(rule, tool, data.get("tool_input"), cwd=str(data.get("cwd") or self.execution_root),
+                          project_dir=self.execution_root, home=home)
 
     # -- running ---------------------------------------------------------
 
@@ -221,7 +252,8 @@ class HookRunner:
                 return prev
         outcome = HookOutcome(event=event)
         if not self.config.disable_all:
-            todo = self.matching(event, tool)
+            todo, notes = self._select(event, tool, data)
+            outcome.warnings.extend(notes)
             if event in SERIAL_EVENTS:
                 self._serial(todo, data, outcome)
             else:
@@ -233,11 +265,17 @@ class HookRunner:
 
     def _serial(self, todo, data: dict[str, Any], outcome: HookOutcome) -> None:
         tool_input = data.get("tool_input") if isinstance(data.get("tool_input"), dict) else None
-        for h in todo:
+        for i, h in enumerate(todo):
             cur = {**data, "tool_input": tool_input} if tool_input is not None else data
             result = self._one(h, cur, outcome)
             tool_input = merge(outcome, result, tool_input)
-            if outcome.blocked or outcome.permission_decision == "ask":
+            if outcome.blocked:
+                # the call is denied whatever the rest say (deny wins): they are not run, and say so
+                for rest in todo[i + 1:]:
+                    rid = f"function:{rest.name}" if isinstance(rest, _Fn) else rest.id
+                    rtype = "function" if isinstance(rest, _Fn) else rest.type
+                    merge(outcome, HookResult(rid, rtype, "skipped", f"not run: {result.hook_id} already blocked "
+                                              "the call"), tool_input)
                 break
 
     def _concurrent(self, todo, data: dict[str, Any], outcome: HookOutcome) -> None:
@@ -341,6 +379,8 @@ class HookRunner:
                 apply_output(r, fields, event)
             else:
                 r.message = res.stdout.strip()
+                if event in PLAIN_CONTEXT_EVENTS and r.message:
+                    r.context = r.message
         return r
 
     def _http(self, h: HookDefinition, data: dict[str, Any]) -> HookResult:

@@ -25,6 +25,9 @@ class HookResult:
     :ivar exit_code: command hooks only. :ivar output: the parsed JSON object, if any.
     :ivar stdout_truncated, stderr_truncated: output went past the cap (command hooks).
     :ivar duration: seconds.
+    :ivar context: plain (non-JSON) stdout of a command hook that exited 0 on an event
+        where Claude Code adds it to the context (``SessionStart``, ``UserPromptSubmit``,
+        ``UserPromptExpansion``); merged into ``HookOutcome.additional_context``.
     """
 
     hook_id: str
@@ -36,6 +39,7 @@ class HookResult:
     stdout_truncated: bool = False
     stderr_truncated: bool = False
     duration: float = 0.0
+    context: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -52,8 +56,10 @@ class HookOutcome:
     :ivar event: the event name. :ivar blocked: a hook blocked (exit 2, ``decision: block``,
         ``permissionDecision: deny``, or an HTTP hook URL the policy refused — a blocking
         error, as Blade's ``HttpHookSecurityError``).
-    :ivar reason: the blocking hook's reason.
-    :ivar permission_decision: ``allow``, ``deny``, ``ask`` or None (PreToolUse).
+    :ivar reason: the blocking hook's reason; when nothing blocked, the
+        ``permissionDecisionReason`` of the hook whose decision won.
+    :ivar permission_decision: ``allow``, ``ask``, ``defer``, ``deny`` or None (PreToolUse);
+        several hooks combine as deny > defer > ask > allow (Claude Code).
     :ivar updated_input: the tool input after every ``updatedInput`` merge (None: unchanged).
     :ivar additional_context: ``additionalContext`` strings in hook order.
     :ivar system_messages: ``systemMessage`` strings in hook order.
@@ -126,6 +132,13 @@ def apply_output(result: HookResult, fields: dict[str, Any], event: str) -> None
     elif isinstance(spec, dict) and spec.get("permissionDecision") == "deny":
         result.status = "blocked"
         result.message = str(spec.get("permissionDecisionReason") or fields.get("reason") or "Hook denied the tool call")
+    elif isinstance(spec, dict) and spec.get("permissionDecision") in ("allow", "ask", "defer"):
+        why = spec.get("permissionDecisionReason")
+        result.message = spec["permissionDecision"] + (f": {why}" if why else "")
+
+
+#: Precedence of permission decisions from several hooks (Claude Code: deny > defer > ask > allow).
+DECISION_RANK = {"allow": 1, "ask": 2, "defer": 3, "deny": 4}
 
 
 def merge(outcome: HookOutcome, result: HookResult, tool_input: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -143,12 +156,17 @@ def merge(outcome: HookOutcome, result: HookResult, tool_input: dict[str, Any] |
     ctx = spec.get("additionalContext")
     if isinstance(ctx, str) and ctx:
         outcome.additional_context.append(ctx)
+    if result.context and result.status == "success":
+        outcome.additional_context.append(result.context)
     if fields.get("continue") is False:
         outcome.continue_ = False
         outcome.stop_reason = outcome.stop_reason or str(fields.get("stopReason") or "")
     decision = spec.get("permissionDecision") or {"approve": "allow"}.get(fields.get("decision"))
-    if decision in ("allow", "ask") and not outcome.blocked and outcome.permission_decision != "ask":
+    if decision in ("allow", "ask", "defer") and not outcome.blocked \
+            and DECISION_RANK[decision] > DECISION_RANK.get(outcome.permission_decision or "", 0):
         outcome.permission_decision = decision
+        why = spec.get("permissionDecisionReason") if spec.get("permissionDecision") else fields.get("reason")
+        outcome.reason = str(why or "")
     upd = spec.get("updatedInput")
     if isinstance(upd, dict) and result.status == "success":
         tool_input = {**(tool_input or {}), **upd}

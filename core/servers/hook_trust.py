@@ -22,6 +22,7 @@ import datetime as _dt
 import hashlib
 import json
 import os
+import re
 import stat
 from collections.abc import Iterable
 from pathlib import Path
@@ -46,7 +47,16 @@ class HookTrustError(WskitError):
 
 
 class HookTrustDigestMismatchError(HookTrustError):
-    """``trust(expected_digest)`` was asked for a configuration that changed since it was shown."""
+    """``trust(expected_digest)`` was given a digest that is not the current configuration's
+    (the configuration changed since it was shown, or the digest was mistyped).
+
+    :ivar current_digest: the digest of the configuration as it is now.
+    """
+
+    def __init__(self, message: str, *, current_digest: str | None = None) -> None:
+        super().__init__(message)
+        self.current_digest = current_digest
+
 
 
 class HookTrustStatus(Frozen):
@@ -180,14 +190,21 @@ class HookTrustStore:
         :param expected_digest: the digest that was shown to the user.
         :returns: the digest recorded.
         :raises HookTrustError: no external hooks, or the store is unusable (never overwritten then).
-        :raises HookTrustDigestMismatchError: the configuration changed since it was shown.
+        :raises HookTrustDigestMismatchError: ``expected_digest`` is not the current digest (the
+            configuration changed since it was shown, or the digest is mistyped); the message
+            names the current digest.
         """
         digest = hook_config_digest(hooks)
         if digest is None:
             raise HookTrustError("No configured external hooks require trust")
         if digest != expected_digest:
-            raise HookTrustDigestMismatchError("Hook configuration changed after review; reload before trusting "
-                                               f"(now {digest}, reviewed {expected_digest})")
+            if not re.fullmatch(r"sha256:[0-9a-f]{64}", expected_digest or ""):
+                what = f"{expected_digest!r} is not a hook configuration digest (sha256: and 64 hex digits)"
+            else:
+                what = (f"Digest {expected_digest} matches no current hook configuration of {root}; if it is "
+                        "the one you reviewed, the hooks changed after review: review them again")
+            raise HookTrustDigestMismatchError(f"{what}. The current digest is {digest}; nothing was trusted",
+                                               current_digest=digest)
         with self._lock():
             projects = self.read()
             projects[str(root)] = {"digest": digest,

@@ -7,11 +7,13 @@ Shape: ``{"hooks": {"<Event>": [{"matcher": "<m>", "hooks": [<handler>…]}]}}``
 handler. Handler types ``command`` and ``http`` (and ``prompt``, kept for the
 host); others (``agent``, ``mcp_tool``) are reported and skipped. Commands are
 kept unexpanded: the runner sets ``CLAUDE_PLUGIN_ROOT`` from ``plugin_root``.
+A handler's ``if`` is kept as ``if_condition`` (:mod:`wskit.servers.hook_if`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 from typing import TYPE_CHECKING, Any
@@ -58,6 +60,30 @@ def _matcher_text(raw: Any) -> tuple[str | None, str | None]:
         if isinstance(tools, list) and all(isinstance(t, str) for t in tools):
             return "|".join(tools), None
     return None, "'matcher' must be a string (or Blade's {tools, paths, commands} object)"
+
+
+def _if_condition(event: str, j: int, h: dict[str, Any], bad) -> str | None:
+    """The handler's ``if`` as kept on the definition (None: absent or empty), with a
+    warning when it can never be evaluated as written (see :mod:`wskit.servers.hook_if`):
+    on a non-tool event the handler never runs (Claude Code); an unparsable value is
+    kept and the runner ignores it, running the handler on every call its matcher
+    matches, so a guard that was meant to restrict calls still runs (fails closed)."""
+    raw = h.get("if")
+    if raw is None or raw == "":
+        return None
+    from .hook_if import TOOL_EVENTS, IfRuleError, parse_if
+
+    text = raw if isinstance(raw, str) else json.dumps(raw)
+    if event not in TOOL_EVENTS:
+        bad(f"hook {j}: 'if' {text!r} applies to tool events only; on {event} this handler never runs",
+            "warning", "hook-if-not-tool-event")
+        return text
+    try:
+        parse_if(raw)
+    except IfRuleError as err:
+        bad(f"hook {j}: {err}; the condition is ignored and the handler runs on every call its matcher "
+            "matches", "warning", "hook-if-invalid")
+    return text
 
 
 def load_hook_definitions(source: ResourceSource) -> LoadResult:
@@ -133,12 +159,13 @@ def _entry(source, block, path, event, i, entry, diags) -> list[HookDefinition]:
         if not (isinstance(headers, dict) and all(isinstance(v, str) for v in headers.values())):
             bad(f"hook {j}: 'headers' must be an object of strings")
             continue
+        cond = _if_condition(event, j, h, bad)
         tag = hashlib.sha256(f"{block.scope.value}|{block.rel}|{event}|{i}|{j}".encode()).hexdigest()[:8]
         name = f"{event}-{i}-{j}-{tag}"
         out.append(HookDefinition(
             id=ident(source, block.scope, name), name=name, description=str(h.get("statusMessage", "")),
             provenance=provenance(source, block, {"matcher": entry.get("matcher"), "hook": h}),
-            event=event, matcher=matcher or "", type=htype, command=h.get("command") if htype == "command" else None,
+            event=event, matcher=matcher or "", if_condition=cond, type=htype, command=h.get("command") if htype == "command" else None,
             url=h.get("url") if htype == "http" else None, headers=dict(headers),
             prompt=h.get("prompt") if htype == "prompt" else None,
             timeout=float(timeout) if timeout is not None else None,
