@@ -29,6 +29,7 @@ from typing import Any, Protocol
 
 from ..models import Scope
 from ..resources.hooks import HookDefinition
+from ..servers.hook_if import if_allows, if_unparsable
 from .command import DEFAULT_OUTPUT_CAP, run_command
 from .http import HttpHookError, HttpHookSecurityError, UrlPolicy, expand_headers, post_json
 from .outcome import HookOutcome, HookResult, apply_output, merge, parse_json_object
@@ -184,7 +185,7 @@ class HookRunner:
     def matching(self, event: str, tool: str | None = None,
                  payload: Mapping[str, Any] | None = None) -> list[HookDefinition | _Fn]:
         """Definitions and function hooks that match ``event`` and ``tool`` (and whose
-        ``if`` matches the call in ``payload``, see :meth:`_if_allows`), in order; identical
+        ``if`` matches the call in ``payload``, see :func:`wskit.servers.hook_if.if_allows`), in order; identical
         command/URL hooks with the same ``if`` kept once (Claude Code de-duplicates them)."""
         return self._select(event, tool, payload or {})[0]
 
@@ -196,7 +197,8 @@ class HookRunner:
         for h in self.definitions:
             if h.event != event or not matches(h.matcher, tool):
                 continue
-            if h.if_condition is not None and not self._if_allows(h, event, tool, data, notes):
+            if h.if_condition is not None and not if_allows(h.id, h.if_condition, event, tool, data, notes, self.execution_root,
+                                                           self.config.env.get("HOME") or os.environ.get("HOME")):
                 continue
             key = (h.type, h.command, h.url, h.prompt, h.if_condition, h.name if h.type == "function" else None)
             if key in seen:
@@ -205,24 +207,6 @@ class HookRunner:
             out.append(h)
         out.extend(f for f in self._functions if f.event == event and matches(f.matcher, tool))
         return out, notes
-
-    def _if_allows(self, h: HookDefinition, event: str, tool: str | None, data: Mapping[str, Any],
-                   notes: list[str]) -> bool:
-        """Claude Code's ``if`` (:mod:`wskit.servers.hook_if`): evaluated on tool events only
-        (elsewhere the handler never runs); an unparsable value is ignored with a warning,
-        so the handler runs as if it had none (a guard meant to restrict still runs)."""
-        from ..servers.hook_if import TOOL_EVENTS, IfRuleError, if_matches, parse_if
-
-        if event not in TOOL_EVENTS:
-            return False
-        try:
-            rule = parse_if(h.if_condition)
-        except IfRuleError as err:
-            notes.append(f"hook {h.id}: {err}; ran it without the condition")
-            return True
-        home = self.config.env.get("HOME") or os.environ.get("HOME")
-        return if_matches(rule, tool, data.get("tool_input"), cwd=str(data.get("cwd") or self.execution_root),
-                          project_dir=self.execution_root, home=home)
 
     # -- running ---------------------------------------------------------
 
@@ -300,6 +284,8 @@ class HookRunner:
                     outcome.warnings.append(msg)
                 return HookResult(h.id, h.type, "skipped", msg)
             r = self._run_definition(h, data)
+            # ran without its unparsable `if`: it may still restrict, never grant (hook_if.if_allows)
+            r.restrict_only = h.if_condition is not None and if_unparsable(h.if_condition)
         r.duration = r.duration or (time.monotonic() - start)
         behavior = {"timeout": self.config.timeout_behavior, "error": self.config.failure_behavior}.get(r.status)
         if behavior == "deny":

@@ -28,6 +28,8 @@ class HookResult:
     :ivar context: plain (non-JSON) stdout of a command hook that exited 0 on an event
         where Claude Code adds it to the context (``SessionStart``, ``UserPromptSubmit``,
         ``UserPromptExpansion``); merged into ``HookOutcome.additional_context``.
+    :ivar restrict_only: the handler ran without its unparsable ``if``: its ``allow``
+        decision and ``updatedInput`` are dropped, blocks and ``ask`` still count.
     """
 
     hook_id: str
@@ -40,6 +42,7 @@ class HookResult:
     stderr_truncated: bool = False
     duration: float = 0.0
     context: str = ""
+    restrict_only: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -162,13 +165,15 @@ def merge(outcome: HookOutcome, result: HookResult, tool_input: dict[str, Any] |
         outcome.continue_ = False
         outcome.stop_reason = outcome.stop_reason or str(fields.get("stopReason") or "")
     decision = spec.get("permissionDecision") or {"approve": "allow"}.get(fields.get("decision"))
+    if result.restrict_only and decision == "allow":
+        decision = None  # ran without its broken `if`: may restrict, never grant
     if decision in ("allow", "ask", "defer") and not outcome.blocked \
             and DECISION_RANK[decision] > DECISION_RANK.get(outcome.permission_decision or "", 0):
         outcome.permission_decision = decision
         why = spec.get("permissionDecisionReason") if spec.get("permissionDecision") else fields.get("reason")
         outcome.reason = str(why or "")
     upd = spec.get("updatedInput")
-    if isinstance(upd, dict) and result.status == "success":
+    if isinstance(upd, dict) and result.status == "success" and not result.restrict_only:
         tool_input = {**(tool_input or {}), **upd}
         outcome.updated_input = tool_input
     return tool_input

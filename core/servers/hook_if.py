@@ -216,3 +216,37 @@ def path_matches(pattern: str, path: str, *, cwd: str, project_dir: str, home: s
     if rel == os.curdir:
         return spec.match_file("x")
     return spec.match_file(rel) or (folder and spec.match_file(os.path.join(rel, "x")))
+
+
+def if_unparsable(value: Any) -> bool:
+    """True when ``value`` is not one permission rule (:func:`parse_if` raises)."""
+    try:
+        parse_if(value)
+    except IfRuleError:
+        return False if value in (None, "") else True
+    return False
+
+
+def if_allows(hook_id: str, value: Any, event: str, tool: str | None, payload: Mapping[str, Any],
+              notes: list[str], project_dir: str, home: str | None) -> bool:
+    """Whether a handler whose ``if`` is ``value`` runs for this call.
+
+    On events outside :data:`TOOL_EVENTS` it never runs (Claude Code). An
+    unparsable value is ignored with a note in ``notes`` and the handler runs as
+    if it had none — unlike Claude Code, where such a handler silently never runs,
+    which would switch off a guard. Such a run may only restrict: the runtime
+    drops its ``allow`` decision and ``updatedInput`` (``HookResult.restrict_only``),
+    so a broken condition can never widen what a hook grants.
+
+    :param payload: the hook input (``tool_input``, ``cwd``).
+    :param project_dir: the execution root (``/p`` patterns); ``home``: for ``~/p``.
+    """
+    if event not in TOOL_EVENTS:
+        return False
+    try:
+        rule = parse_if(value)
+    except IfRuleError as err:
+        notes.append(f"hook {hook_id}: {err}; ran it without the condition (it may block or ask, not allow)")
+        return True
+    return if_matches(rule, tool, payload.get("tool_input"), cwd=str(payload.get("cwd") or project_dir),
+                      project_dir=project_dir, home=home)

@@ -74,6 +74,25 @@ def test_unparsable_if_runs_the_handler_with_a_warning(make_session):
     assert "ran it without the condition" in out.warnings[0]
 
 
+def test_unparsable_if_may_restrict_but_never_grant(make_session):
+    """Running a handler without its broken condition must not widen what it grants: an
+    auto-approver meant for one command would otherwise allow (or rewrite) every call."""
+    upd = json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+                                             "permissionDecisionReason": "auto", "updatedInput": {"command": "id"}}})
+    s = make_session(hook("PreToolUse", name="ok", matcher="Bash", if_condition="Bash(git status",
+                          command=f"echo '{upd}'"))
+    out = pre(s, "rm -rf /tmp/x")
+    assert out.results[0].status == "success" and out.results[0].restrict_only
+    assert out.permission_decision is None and out.updated_input is None and not out.blocked
+    s2 = make_session(hook("PreToolUse", name="ask", matcher="Bash", if_condition="Bash(git status",
+                           command=f"echo '{ASK}'"))
+    assert pre(s2, "ls").permission_decision == "ask"  # restricting still counts
+    s3 = make_session(hook("PreToolUse", name="fine", matcher="Bash", if_condition="Bash(rm *)",
+                           command=f"echo '{upd}'"))
+    good = pre(s3, "rm -rf /tmp/x")  # a readable condition that matches grants as before
+    assert good.permission_decision == "allow" and good.updated_input == {"command": "id"}
+
+
 def test_same_command_with_different_if_is_not_deduplicated(make_session, project: Path):
     s = make_session(hook("PostToolUse", name="a", if_condition="Bash(git push *)", command="echo x >> log"),
                      hook("PostToolUse", name="b", if_condition="Bash(git commit *)", command="echo x >> log"),
