@@ -2,11 +2,14 @@
 
 Design §5 and reference/blade.md §10.3, with wskit's safety choices:
 
-- ``$ARGUMENTS`` -> all arguments joined by single spaces; ``$1`` … ``$9`` ->
-  positional arguments (``""`` when missing; ``$10`` is ``$1`` then ``0``);
-  ``$name`` / ``${name}`` -> the positional value of each name declared in the
-  command's ``arguments``; unknown placeholders stay as written. A string of
-  arguments is split like a shell would (:func:`shlex.split`), without running one;
+- arguments follow Claude Code (reference/conventions.md "Body substitutions";
+  :mod:`wskit.argsubst`, shared with skills): ``$ARGUMENTS`` -> the whole
+  argument string; ``$ARGUMENTS[N]`` and ``$N`` -> the 0-based N-th argument,
+  split like a POSIX shell would without running one (a missing index stays
+  literal; ``$10`` is index 10); ``$name`` / ``${name}`` -> the value of each
+  name declared in ``arguments``; ``\\$1`` is a literal ``$1``; a body where
+  no placeholder was replaced gets ``ARGUMENTS: <value>`` appended. Blade
+  differs (1-based ``$1``…``$9``, missing -> ``""``, nothing appended);
 - ``@path`` (a token of ``[\\w./-]`` holding a ``/`` or an extension) is inlined
   as a fenced block when the file exists *inside the workspace root*; it is read
   through safe file access, so ``@../outside``, absolute paths, links and
@@ -24,7 +27,6 @@ substituted, so argument text can never introduce a file read or a command
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,7 +49,6 @@ DEFAULT_FILE_CAP = 256 * 1024
 Runner = Callable[[str, str, float], str]
 
 _TOKENS = re.compile(r"(?:(?<=\s)|^)!`(?P<shell>[^`\n]+)`|(?<![\w@/`])@(?P<file>[\w./-]+)", re.M)
-_PLACEHOLDER = re.compile(r"\$\{(?P<braced>[A-Za-z_][A-Za-z0-9_-]*)\}|\$(?P<pos>[1-9])|\$(?P<name>[A-Za-z_][A-Za-z0-9_]*)")
 
 
 @dataclass
@@ -78,31 +79,23 @@ class SubprocessRunner:
 
 
 def split_args(args: str | list[str] | tuple[str, ...] | None) -> list[str]:
-    """Arguments as a list: a string is split like a shell would (never run)."""
-    if args is None:
-        return []
-    if isinstance(args, str):
-        try:
-            return shlex.split(args)
-        except ValueError:
-            return args.split()
-    return [str(a) for a in args]
+    """Arguments as a list: a string is split like a POSIX shell would, never run
+    (:func:`wskit.argsubst.split_words`: an unterminated quote closes at the end);
+    a list is taken as the words; None is no words."""
+    from .argsubst import parse_args
+
+    return parse_args(args)[1]
 
 
-def substitute_args(text: str, args: list[str], names: tuple[str, ...] = ()) -> str:
-    """Replace ``$ARGUMENTS``, ``$1``…``$9`` and declared ``$name``/``${name}`` in ``text``."""
-    named = {n: (args[i] if i < len(args) else "") for i, n in enumerate(names)}
+def substitute_args(text: str, args: str | list[str] | None, names: tuple[str, ...] = ()) -> str:
+    """Replace ``$ARGUMENTS``, 0-based ``$ARGUMENTS[N]``/``$N`` and declared
+    ``$name``/``${name}`` in ``text`` (:func:`wskit.argsubst.substitute`, the
+    code skills use too); appends nothing (see :func:`expand` for the
+    ``ARGUMENTS:`` rule)."""
+    from .argsubst import parse_args, substitute
 
-    def repl(m: re.Match[str]) -> str:
-        if m.group("pos"):
-            i = int(m.group("pos")) - 1
-            return args[i] if i < len(args) else ""
-        name = m.group("braced") or m.group("name")
-        if name == "ARGUMENTS":
-            return " ".join(args)
-        return named[name] if name in named else m.group(0)
-
-    return _PLACEHOLDER.sub(repl, text)
+    whole, words = parse_args(args)
+    return substitute(text, whole, words, names)[0]
 
 
 def expand(
@@ -125,7 +118,17 @@ def expand(
     :param file_cap: bytes per ``@path`` file.
     :returns: :class:`Expansion`; never raises for bad content.
     """
-    argv = split_args(args)
+    from .argsubst import append_arguments, parse_args, substitute
+
+    whole, words = parse_args(args)
+    used_any = False
+
+    def subst(part: str) -> str:
+        nonlocal used_any
+        text, used = substitute(part, whole, words, command.arguments)
+        used_any = used_any or used
+        return text
+
     path = str(command.provenance.absolute_path)
     if root is None and command.scope.value in ("project", "local"):
         root = command.provenance.source_root
@@ -134,15 +137,16 @@ def expand(
     pos = 0
     body = command.body
     for m in _TOKENS.finditer(body):
-        out.append(substitute_args(body[pos:m.start()], argv, command.arguments))
+        out.append(subst(body[pos:m.start()]))
         pos = m.end()
         line = body.count("\n", 0, m.start()) + command.body_line
         if m.group("shell") is not None:
             out.append(_shell(m.group(0), m.group("shell"), runner, root, timeout, output_cap, path, line, diags))
         else:
             out.append(_file(m.group(0), m.group("file"), root, file_cap, path, line, diags))
-    out.append(substitute_args(body[pos:], argv, command.arguments))
-    return Expansion("".join(out), diags)
+    out.append(subst(body[pos:]))
+    text = "".join(out)
+    return Expansion(text if used_any else append_arguments(text, whole), diags)
 
 
 @dataclass(frozen=True)

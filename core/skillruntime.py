@@ -14,16 +14,17 @@ lazy body loading (reference/blade.md §9.5):
 - the content cache is keyed by the SHA-256 of the raw bytes, so a file
   rewritten with the same size and mtime still returns its new content;
   ``cached`` is True only when the bytes of ``[skill, file, args]`` are unchanged;
-- ``$ARGUMENTS`` and the names declared in ``arguments`` (``$name``/``${name}``)
-  are substituted as plain text (never template execution); missing values
-  become ``""``, unknown placeholders stay;
+- arguments are substituted as plain text (never template execution) by
+  :mod:`wskit.argsubst`, the code commands use: in ``SKILL.md`` Claude Code's
+  ``$ARGUMENTS``, 0-based ``$ARGUMENTS[N]``/``$N``, declared ``$name`` and the
+  ``ARGUMENTS:`` line appended to a body where no placeholder was replaced; in the skill's
+  other files only ``$ARGUMENTS`` and declared names (Sakura);
 - re-reading ``SKILL.md`` re-parses its ``allowed-tools``: the restriction of a
   load is the discovered clause *and* the current one, so an edit only narrows.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -48,26 +49,17 @@ class SkillError(WskitError):
         super().__init__(f"{message} [{code}]")
 
 
-def substitute(text: str, args: str | list[str] | None, names: tuple[str, ...] = ()) -> str:
-    """Replace ``$ARGUMENTS`` with the whole argument string and ``$name`` /
-    ``${name}`` (for each declared name) with the whitespace-split positional
-    value; plain text replacement only."""
-    if args is None:
-        whole, parts = "", []
-    elif isinstance(args, str):
-        whole, parts = args, args.split()
-    else:
-        parts = [str(a) for a in args]
-        whole = " ".join(parts)
-    values = {n: (parts[i] if i < len(parts) else "") for i, n in enumerate(names)}
+def substitute(text: str, args: str | list[str] | None, names: tuple[str, ...] = (), *,
+               skill_md: bool = True) -> str:
+    """Substitute ``args`` into a skill file's text: :func:`wskit.argsubst.render`
+    (Claude Code's rules, shared with commands). For ``SKILL.md`` (``skill_md``)
+    all of them, including ``ARGUMENTS: <value>`` appended when no placeholder
+    was replaced; for the skill's other files Sakura's rule only (``$ARGUMENTS``
+    and declared names; ``$N`` stays, nothing is appended). Plain text, never
+    template execution; never raises."""
+    from .argsubst import render
 
-    def repl(m: re.Match[str]) -> str:
-        name = m.group(1) or m.group(2)
-        if name == "ARGUMENTS":
-            return whole
-        return values[name] if name in values else m.group(0)
-
-    return re.sub(r"\$\{([A-Za-z_][A-Za-z0-9_-]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)", repl, text)
+    return render(text, args, names, indexed=skill_md, append=skill_md)
 
 
 @dataclass(frozen=True)
@@ -247,6 +239,6 @@ class SkillRuntime:
         self._last[key] = digest
         return SkillContent(
             slug=sk.name, name=sk.display_name or sk.name, description=sk.description,
-            when_to_use=sk.when_to_use, file=rel_file, content=substitute(body, args, sk.arguments),
+            when_to_use=sk.when_to_use, file=rel_file, content=substitute(body, args, sk.arguments, skill_md=rel_file == "SKILL.md"),
             content_hash=digest, cached=cached, clauses=tuple(clauses), arguments=sk.arguments,
         )

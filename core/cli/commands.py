@@ -55,7 +55,8 @@ def list_cmd(obj: WsctlContext, path: str) -> None:
 @json_option
 @click.pass_obj
 def render_cmd(obj: WsctlContext, name: str, args: tuple[str, ...], path: str) -> None:
-    """Expand command NAME with ARGS. Shell embeds (!`cmd`) are never run here."""
+    """Expand command NAME with ARGS (one argument each: $0, $1..; $ARGUMENTS is all of them).
+    Shell embeds (!`cmd`) are never run here."""
     ws = obj.resolve(path)
     cmd = ws.registry("command").get(name)
     # a plugin that owns the command's format expands it (Gemini TOML: {{args}}, @{}, !{})

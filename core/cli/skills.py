@@ -61,7 +61,7 @@ def list_cmd(obj: WsctlContext, path: str) -> None:
 @click.argument("name")
 @path_argument
 @click.option("--file", "file", default="SKILL.md", show_default=True, help="File inside the skill folder.")
-@click.option("--args", "args", default=None, help="Argument string for $ARGUMENTS and named arguments.")
+@click.option("--args", "args", default=None, help="Argument string: $ARGUMENTS, 0-based $0.. / $ARGUMENTS[N] (shell-style words), $name; appended as 'ARGUMENTS: ...' when the body uses none.")
 @json_option
 @click.pass_obj
 def show_cmd(obj: WsctlContext, name: str, path: str, file: str, args: str | None) -> None:

@@ -8,7 +8,7 @@ from wskit.trust import TrustStore
 def _ws(make_tree, wskit_home):
     ws = make_tree({
         ".git/HEAD": "ref: refs/heads/main\n",
-        ".claude/commands/git/commit.md": "---\ndescription: Commit\nargument-hint: MSG\n---\nCommit $1: @notes.md !`date`\n",
+        ".claude/commands/git/commit.md": "---\ndescription: Commit\nargument-hint: MSG\n---\nCommit $0: @notes.md !`date`\n",
         "notes.md": "N\n",
         ".claude/agents/rev.md": "---\nname: reviewer\ndescription: Reviews\ntools: Read\n---\nYou review.\n",
     })
@@ -31,6 +31,25 @@ def test_commands_list_and_render(wsctl, make_tree, wskit_home):
     assert [d["code"] for d in out["diagnostics"]] == ["command-shell-not-run"]
     unknown = wsctl("commands", "render", "nope", "-C", str(ws))
     assert unknown.exit_code == 1 and "unknown command" in unknown.output
+
+
+def test_render_never_drops_arguments(wsctl, make_tree, wskit_home):
+    """Found by a newcomer: ``render plain "important arg"`` dropped the argument
+    silently. A body with no placeholder gets ``ARGUMENTS: <value>`` (Claude Code);
+    each command-line word is one argument."""
+    ws = make_tree({
+        ".git/HEAD": "ref: refs/heads/main\n",
+        ".claude/commands/plain.md": "---\ndescription: Plain\n---\nJust do it.\n",
+        ".claude/commands/idx.md": "---\ndescription: Idx\n---\n$0 then $1; all: $ARGUMENTS; $2\n",
+    })
+    TrustStore.for_home(wskit_home).grant(ws)
+
+    def render(*args):
+        return json.loads(wsctl("commands", "render", *args, "-C", str(ws), "--json").output)["text"]
+
+    assert render("plain", "important arg") == "Just do it.\n\nARGUMENTS: important arg\n"
+    assert render("plain") == "Just do it.\n"
+    assert render("idx", "important arg", "x") == "important arg then x; all: important arg x; $2\n"
 
 
 def test_agents_list_and_show(wsctl, make_tree, wskit_home):

@@ -118,3 +118,25 @@ def test_list_diagnostics_are_about_skills_not_rules(wsctl, make_tree, wskit_hom
     paths = [d["path"] for d in diags]
     assert any(p and p.endswith(".claude/skills/bad/SKILL.md") for p in paths)
     assert not any(p and "rules" in p for p in paths), paths
+
+
+def test_show_never_drops_arguments(wsctl, make_tree, wskit_home):
+    """Found by a newcomer: a body without $ARGUMENTS dropped --args silently, and
+    $ARGUMENTS[0] became the whole string followed by "[0]" (Claude Code's rules)."""
+    ws = make_tree({
+        ".git/HEAD": "ref: refs/heads/main\n",
+        ".claude/skills/plain/SKILL.md": skill_md("plain", body="Do the thing.\n"),
+        ".claude/skills/idx/SKILL.md": skill_md("idx", body="first=$0 second=$1 br=$ARGUMENTS[0] lit=\\$1\n"),
+        ".claude/skills/idx/run.sh": "echo $1 $ARGUMENTS\n",
+    })
+    TrustStore.for_home(wskit_home).grant(ws)
+
+    def show(name, *extra):
+        return json.loads(wsctl("skills", "show", name, str(ws), *extra, "--json").output)["content"]
+
+    assert show("plain", "--args", "please do X") == "Do the thing.\n\nARGUMENTS: please do X\n"
+    assert show("plain") == "Do the thing.\n"
+    assert show("idx", "--args", "a b") == "first=a second=b br=a lit=$1\n"
+    assert show("idx", "--args", "'a b' c") == "first=a b second=c br=a b lit=$1\n"
+    # other files of a skill: $ARGUMENTS and declared names only, nothing appended (Sakura)
+    assert show("idx", "--file", "run.sh", "--args", "a b") == "echo $1 a b\n"

@@ -58,10 +58,11 @@ def test_frontmatter_fields(make_tree, wskit_home):
 
 
 def test_arguments():
-    assert substitute_args("$ARGUMENTS|$1|$2|$3|$10|${who}|$who|$other", ["a", "b c"], ("x", "who")) == \
-        "a b c|a|b c||a0|b c|b c|$other"
+    # 0-based (Claude Code); a missing index stays literal; $10 is index 10 (rules: tests/core/test_argsubst.py)
+    assert substitute_args("$ARGUMENTS|$0|$1|$2|$10|${who}|$who|$other", ["a", "b c"], ("x", "who")) == \
+        "a b c|a|b c|$2|$10|b c|b c|$other"
     assert split_args("one 'two three'") == ["one", "two three"]
-    assert split_args("unbalanced 'quote") == ["unbalanced", "'quote"]
+    assert split_args("unbalanced 'quote") == ["unbalanced", "quote"]  # closed at the end, never an error
 
 
 def _cmd(make_tree, wskit_home, body, files=None):
@@ -161,3 +162,17 @@ def test_body_diagnostics_name_file_lines_after_the_frontmatter(make_tree, wskit
     [d] = [d for d in expand(cmd, [], root=w.binding.execution_root).diagnostics if d.code == "command-file-refused"]
     assert d.line == 7
     assert [d.line for d in expand(plain, [], root=w.binding.execution_root).diagnostics] == [2]
+
+
+def test_arguments_around_embeds_and_appended(make_tree, wskit_home):
+    """Placeholders are replaced in the text between embeds (one pass, wskit.argsubst);
+    a shell embed never receives arguments, so a body whose only $ARGUMENTS is inside
+    one has replaced nothing and gets ``ARGUMENTS:`` appended; so does a body without any."""
+    w, cmd = _cmd(make_tree, wskit_home, "A $0 !`echo $ARGUMENTS` B ${ARGUMENTS} @src/a.py $1\n",
+                  {"src/a.py": "print(1)\n"})
+    out = expand(cmd, "x 'y z'", root=w.binding.execution_root)
+    assert out.text.startswith("A x !`echo $ARGUMENTS` B x 'y z' \n```py\nprint(1)\n```\n y z\n")
+    assert "ARGUMENTS:" not in out.text
+    w, cmd = _cmd(make_tree, wskit_home, "Only !`echo $ARGUMENTS`\n")
+    assert expand(cmd, ["a", "b"], root=w.binding.execution_root).text == \
+        "Only !`echo $ARGUMENTS`\n\nARGUMENTS: a b\n"

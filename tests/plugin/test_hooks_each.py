@@ -188,7 +188,8 @@ def test_hook_wskit_expand_command(wskit_pm, project, home):
     ws = load(wskit_pm, project, home)
     cmd = ws.registry("command").get("tmpl")
     hooks = WskitHooks(wskit_pm)
-    assert hooks.expand_command(cmd, ["x"], str(project)).text == "Do it\n"  # nobody owns it: markdown
+    # nobody owns it: markdown (Claude Code's rules: a body without placeholders gets the arguments appended)
+    assert hooks.expand_command(cmd, ["x"], str(project)).text == "Do it\n\nARGUMENTS: x\n"
 
     class Owner:
         @wskit.hookimpl

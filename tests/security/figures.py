@@ -47,9 +47,11 @@ AREAS = {
     "tests.core.test_jsonsafe": ("depth-bounded JSON", "-"),
     "tests.core.test_safewalk": ("bounded tree walk", "20 s"),
     "tests.core.test_toolpolicy_split": ("allowed-tools splitting (linear)", "20 s (child process)"),
+    "tests.core.test_argsubst": ("skill/command argument substitution and word splitting (linear)",
+                                 "20 s (child process)"),
 }
 PATHS = ["tests/security", "tests/core/test_jsonsafe.py", "tests/core/test_safewalk.py",
-         "tests/core/test_toolpolicy_split.py"]
+         "tests/core/test_toolpolicy_split.py", "tests/core/test_argsubst.py"]
 
 
 def run_suite() -> tuple[list[dict], float]:

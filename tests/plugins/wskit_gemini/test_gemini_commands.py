@@ -80,3 +80,11 @@ def test_arguments_appended_without_placeholder(tmp_path):
     _, cmds, _ = _load(tmp_path, {".gemini/commands/git/commit.toml": 'prompt = "Write a message."\n'})
     assert expand_toml_command(cmds["git:commit"], "--amend").text == "Write a message.\n\n/git:commit --amend"
     assert expand_toml_command(cmds["git:commit"]).text == "Write a message."
+    assert expand_toml_command(cmds["git:commit"], "  \t ").text == "Write a message."  # blank: nothing appended
+
+
+def test_claude_code_placeholders_mean_nothing_in_toml(tmp_path):
+    """Gemini CLI knows only {{args}}: $ARGUMENTS and $0 stay, and without {{args}}
+    the typed command is appended (not Claude Code's ``ARGUMENTS:`` line)."""
+    _, cmds, _ = _load(tmp_path, {".gemini/commands/c.toml": 'prompt = "Use $ARGUMENTS and $0"\n'})
+    assert expand_toml_command(cmds["c"], "a b").text == "Use $ARGUMENTS and $0\n\n/c a b"
