@@ -57,7 +57,9 @@ def _check(fm, slug: str, path: str, has_bom: bool, plugin: str | None
         diags.append(d.model_copy(update={"level": level, "plugin": plugin}))
     if not SPEC_NAME.match(slug):
         diags.append(_warn(path, plugin, "skill-folder-format", None,
-                           f"folder name {slug!r} is not 1-64 lowercase letters, digits and single hyphens"))
+                           f"folder name {slug!r} is not 1-64 lowercase ASCII letters, digits and single hyphens "
+                           "(Anthropic's platform rule; the Agent Skills validator, skills-ref, also accepts "
+                           "Unicode letters: strict validation may still pass)"))
     display = _text(data.get("name")) or ""
     description = _text(data.get("description")) or ""
     # printable ASCII holds none of the hidden characters: the search is skipped

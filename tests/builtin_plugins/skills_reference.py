@@ -103,7 +103,9 @@ def check_skill(fm, slug: str, path: str, has_bom: bool = False, plugin: str | N
     description = text_field(data.get("description")) or ""
     if not SPEC_NAME.match(slug):
         diags.append(_warn(path, plugin, "skill-folder-format", None,
-                           f"folder name {slug!r} is not 1-64 lowercase letters, digits and single hyphens"))
+                           f"folder name {slug!r} is not 1-64 lowercase ASCII letters, digits and single hyphens "
+                           "(Anthropic's platform rule; the Agent Skills validator, skills-ref, also accepts "
+                           "Unicode letters: strict validation may still pass)"))  # wording of 2026-12-01
     for _line_no, cp in safefs.find_hidden_chars(display + "\n" + description):
         diags.append(_warn(path, plugin, "hidden-characters", None,
                            f"name or description contains the hidden character {cp}"))
