@@ -135,3 +135,27 @@ def _warn(path, plugin, code, line, message) -> Diagnostic:
 def _text(v: object) -> str | None:
     """:func:`wskit.mdscan.text_field` (a plain ``str`` is stripped)."""
     return v.strip() if v.__class__ is str else text_field(v)
+
+
+_KEY_TEXT = {True: "true", False: "false", None: "null"}
+
+
+def _text_keys(metadata: dict, path: str, plugin: str | None, diags: list[Diagnostic]) -> dict[str, Any]:
+    """``metadata`` with every key as text, as a JavaScript YAML reader keys a map
+    (``1:`` → ``"1"``, ``true:`` → ``"true"``, ``~:`` → ``"null"``): a skill whose
+    metadata had a number key made the whole skills loader fail (pydantic refuses
+    the key), taking every other skill with it. Two keys that become the same text
+    keep the last, with a warning."""
+    out: dict[str, Any] = {}
+    for k, v in metadata.items():
+        if k.__class__ is str:
+            text = k
+        elif k is None or k.__class__ is bool:
+            text = _KEY_TEXT[k]
+        else:
+            text = str(k)  # numbers, dates
+        if text in out:
+            diags.append(_warn(path, plugin, "skill-metadata-key", None,
+                               f"metadata keys {text!r} collide once read as text; the last one is kept"))
+        out[text] = v
+    return out

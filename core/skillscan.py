@@ -29,7 +29,7 @@ from wskit.namecheck import _is_drive_or_url, shown_path, undecodable
 from wskit.resources.skill import Skill
 from wskit.toolpolicy import SelectorError, split_value
 from wskit.safetext import _HIDDEN
-from wskit.skilllint import ADMIN_FILE_LIMIT, SPEC_NAME, _check, _err, _text, _tools_of
+from wskit.skilllint import ADMIN_FILE_LIMIT, SPEC_NAME, _check, _err, _text, _text_keys, _tools_of
 
 KIND = "skill"
 _KNOWN = {
@@ -85,14 +85,18 @@ def load_folder(
             continue
         if names is not None and name not in names:
             continue
-        if direct:  # the common case in one pass (issue 8, B6), no reuse to offer
-            got = skillfast.one(fast, name)
-            if got.__class__ is Skill:
-                resources.append(got)
-                continue
-            skill, found = _read_one(folder, _join(rel_dir, name), name, link_target, got)
-        else:
-            skill, found = _load_one(folder, _join(rel_dir, name), name, link_target, fast, notes)
+        try:
+            if direct:  # the common case in one pass (issue 8, B6), no reuse to offer
+                got = skillfast.one(fast, name)
+                if got.__class__ is Skill:
+                    resources.append(got)
+                    continue
+                skill, found = _read_one(folder, _join(rel_dir, name), name, link_target, got)
+            else:
+                skill, found = _load_one(folder, _join(rel_dir, name), name, link_target, fast, notes)
+        except (ValueError, TypeError) as err:  # one skill's surprise must not take its siblings down
+            skill, found = None, [_err(f"{shown_dir}/{name}/SKILL.md", source.plugin, "skill-invalid", None,
+                                       f"{type(err).__name__}: {str(err).splitlines()[0]}")]
         if found:
             diags.extend(found)
         if skill is not None:
@@ -220,6 +224,8 @@ def _read_one(
     metadata = get("metadata")
     if metadata.__class__ is not dict:
         metadata = {} if not isinstance(metadata, dict) else metadata
+    if not all(k.__class__ is str for k in metadata):
+        metadata = _text_keys(metadata, path, plugin, diags)
     args = get("arguments")
     arguments = tuple(str(a) for a in args) if isinstance(args, list) else tuple(str(args or "").split())
     fields = {

@@ -56,3 +56,44 @@ def test_bom_crlf_colon_skill_is_discovered_with_warnings(make_tree, wskit_home)
     codes = {d.code for d in w.diagnostics if d.path and d.path.endswith("colon/SKILL.md")}
     assert {"skill-bom", "yaml-quoted-retry"} <= codes
     assert all(d.level != "error" for d in w.diagnostics if d.path and d.path.endswith("colon/SKILL.md"))
+
+
+def test_metadata_keys_that_are_not_text_do_not_take_every_skill_down(make_tree, wskit_home):
+    # a number key in one skill's metadata made pydantic refuse that Skill, and the
+    # exception failed the whole skills hook: `skills list` said "no skills"
+    ws = make_tree({
+        ".claude/skills/good/SKILL.md": skill_md("good"),
+        ".claude/skills/num/SKILL.md": skill_md(
+            "num", extra="metadata:\n  2: a\n  true: b\n  ~: c\n  2020-01-01: d\n  1.5: e\n  k: 2\n"),
+        ".claude/skills/clash/SKILL.md": skill_md("clash", extra="metadata:\n  1: a\n  '1': b\n"),
+    })
+    w = load(ws, wskit_home)
+    reg = w.registry("skill")
+    assert sorted(s.name for s in reg.active()) == ["clash", "good", "num"]
+    assert reg.get("num").metadata == {"2": "a", "true": "b", "null": "c", "2020-01-01": "d", "1.5": "e", "k": 2}
+    assert reg.get("clash").metadata == {"1": "b"}
+    assert [(d.code, d.level) for d in w.diagnostics if "clash" in (d.path or "")] == [
+        ("skill-metadata-key", "warning")]
+    assert not [d for d in w.diagnostics if d.code == "hook-failed"]
+
+
+def test_one_skill_that_raises_is_refused_alone(make_tree, wskit_home, monkeypatch):
+    """The guard behind the fix above: any ValueError/TypeError while one skill is
+    built is that skill's diagnostic, not the loader's failure."""
+    import wskit.skillscan as scan
+
+    ws = make_tree({".claude/skills/good/SKILL.md": skill_md("good"),
+                    ".claude/skills/boom/SKILL.md": skill_md("boom")})
+    real_one = scan.skillfast.one
+
+    def one(lane, slug):
+        if slug == "boom":
+            raise ValueError("surprise\nsecond line")
+        return real_one(lane, slug)
+
+    monkeypatch.setattr(scan.skillfast, "one", one)
+    w = load(ws, wskit_home)
+    assert [s.name for s in w.registry("skill").active()] == ["good"]
+    (d,) = [d for d in w.diagnostics if d.code == "skill-invalid"]
+    assert d.level == "error" and d.path.endswith(".claude/skills/boom/SKILL.md")
+    assert d.message == "ValueError: surprise"
