@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -240,3 +241,38 @@ def test_plugins_list_shows_the_enablement_diagnostics_inspect_shows(wsctl, make
     assert r.exit_code == 0 and json.loads(r.stdout)["diagnostics"] == wanted
     assert "plugin-enable-untrusted" in wsctl("plugins", "list", str(ws)).stdout
     assert "plugin-enable-untrusted" in wsctl("plugins", "--path", str(ws)).stdout
+
+
+def _named_market(root, name, plugin_version):
+    plugin(root / "plugins/a", "a", {"skills/s/SKILL.md": skill()}, version=plugin_version)
+    write_tree(root, {".claude-plugin/marketplace.json": json.dumps(
+        {"name": name, "owner": {"name": "Me"}, "plugins": [{"name": "a", "source": "./plugins/a"}]})})
+    return root
+
+
+def test_install_from_wins_over_a_folder_of_the_working_directory(tmp_path, wsctl, wskit_home, monkeypatch):
+    """Found by the newcomer test: with ./zz holding marketplace "other", `plugins
+    install a@zz --from A` installed a@other from ./zz. MARKETPLACE is a name, checked
+    against what every folder holds; a folder of the cwd is never taken for it."""
+    _named_market(tmp_path / "A", "zz", "1.0.0")
+    _named_market(tmp_path / "zz", "other", "9.9.9")
+    monkeypatch.chdir(tmp_path)
+    r = wsctl("plugins", "install", "a@zz", "--from", "A", json=True)
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["marketplace"] == "zz"
+    manifest = json.loads((Path(data["root"]) / ".claude-plugin/plugin.json").read_text())
+    assert manifest["version"] == "1.0.0"  # the copy of A's plugin, not ./zz's
+    wsctl("plugins", "uninstall", "a")
+    # without --from, ./zz is not read (neither for "zz" nor as the folder path "./zz")
+    for spec in ("a@other", "a@zz", "a@./zz"):
+        r = wsctl("plugins", "install", spec)
+        assert r.exit_code == 1 and "unknown marketplace" in r.stderr, (spec, r.output)
+    assert "not a folder" in wsctl("plugins", "install", "a@./zz").stderr
+    assert not (wskit_home / ".wskit/plugins/a").exists()
+    # a cwd folder called like the marketplace but holding no marketplace does not break --from
+    (tmp_path / "B").mkdir()
+    monkeypatch.chdir(tmp_path / "B")
+    (tmp_path / "B/zz").mkdir()
+    r = wsctl("plugins", "install", "a@zz", "--from", str(tmp_path / "A"), json=True)
+    assert r.exit_code == 0 and json.loads(r.stdout)["marketplace"] == "zz", r.output
