@@ -212,6 +212,12 @@ def uninstall_cmd(obj: WsctlContext, name: str) -> None:
 
 
 def _set_enabled(obj: WsctlContext, name: str, value: bool, scope: str, path: str) -> None:
+    from ..bundles.enablement import valid_enable_name
+
+    if not valid_enable_name(name):  # what the settings reader refuses is never written (newcomer finding)
+        raise click.BadParameter(
+            safe_text(f"{name!r} is not a plugin name: expected kebab-case (a-z, 0-9, '-', at most 64 "
+                      "characters), optionally followed by @marketplace (the same)"), param_hint="NAME")
     profile = obj.profile()
     if scope == "user":
         target = profile.require_home() / profile.host_dir / "settings.json"

@@ -276,3 +276,20 @@ def test_install_from_wins_over_a_folder_of_the_working_directory(tmp_path, wsct
     (tmp_path / "B/zz").mkdir()
     r = wsctl("plugins", "install", "a@zz", "--from", str(tmp_path / "A"), json=True)
     assert r.exit_code == 0 and json.loads(r.stdout)["marketplace"] == "zz", r.output
+
+
+@pytest.mark.parametrize("name", ["", "Bad_Name", "a\udcff", "a@", "a@Mk", "a@\udcff", "a\n", "x" * 65, "@mk"])
+def test_enable_disable_refuse_a_name_the_settings_reader_refuses(tmp_path, wsctl, wskit_home, name):
+    """Found by the newcomer test: `plugins enable ''` (or a name with a byte that is
+    not UTF-8) was written, and every later command reported `settings-invalid …
+    enabledPlugins entry ''`. Refused as a usage error, nothing written."""
+    for verb in ("enable", "disable"):
+        r = wsctl("plugins", verb, name, "--scope", "user")
+        assert r.exit_code == 2 and "is not a plugin name" in r.output, (verb, r.output)
+    assert not (wskit_home / ".wskit/settings.json").exists()
+    r = wsctl("plugins", "enable", "good-name@some-market", json=True)
+    assert r.exit_code == 0, r.output
+    assert json.loads((wskit_home / ".wskit/settings.json").read_text()) == {
+        "enabledPlugins": {"good-name@some-market": True}}
+    listed = json.loads(wsctl("plugins", "list", str(tmp_path), json=True).stdout)
+    assert not [d for d in listed["diagnostics"] if d["code"] == "settings-invalid"]
