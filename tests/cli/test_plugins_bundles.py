@@ -152,7 +152,13 @@ def test_every_listing_reports_a_failing_plugin_dir(tmp_path, wsctl, make_tree, 
     r = wsctl(*argv)
     assert r.exit_code == 0, r.output
     lines = [line for line in r.stdout.splitlines() if "plugin-failed" in line or "plugin-dir-missing" in line]
-    assert len(lines) == 3 and any(str(bare) in line and "Not a valid plugin directory" in line for line in lines)
+    if command == ("plugins", "list"):
+        # stated once: in the errors block under the bundle table, not again as plugin-failed
+        assert len(lines) == 1 and "plugin-dir-missing" in lines[0]
+        errors = r.stdout.split("errors:\n", 1)[1]
+        assert "no-manifest: Not a valid plugin directory" in errors and "\n  broken: " in errors
+    else:
+        assert len(lines) == 3 and any(str(bare) in line and "Not a valid plugin directory" in line for line in lines)
     assert "plugin-failed" not in r.stderr
 
 
@@ -293,3 +299,24 @@ def test_enable_disable_refuse_a_name_the_settings_reader_refuses(tmp_path, wsct
         "enabledPlugins": {"good-name@some-market": True}}
     listed = json.loads(wsctl("plugins", "list", str(tmp_path), json=True).stdout)
     assert not [d for d in listed["diagnostics"] if d["code"] == "settings-invalid"]
+
+
+def test_plugins_list_states_a_failing_plugin_dir_once(tmp_path, wsctl, make_tree):
+    """Found by the newcomer test: a --plugin-dir that is not a plugin was stated in the
+    `errors:` block under the table and again as `plugin-failed` under `diagnostics`.
+    The JSON keeps the diagnostic; the human output says it once."""
+    bad = tmp_path / "notplugin"
+    bad.mkdir()
+    ws = make_tree({"x": "y"})
+    args = ("--plugin-dir", str(bad), "plugins", "list", str(ws))
+    data = json.loads(wsctl(*args, json=True).stdout)
+    assert [d["code"] for d in data["diagnostics"]] == ["plugin-failed"]
+    assert data["bundles"][0]["state"] == "error"
+    human = wsctl(*args).stdout
+    assert human.count("Not a valid plugin directory") == 1, human
+    assert "errors:\n  notplugin: Not a valid plugin directory" in human
+    assert "plugin-failed" not in human and "diagnostics (" not in human
+    # another diagnostic is still shown
+    human = wsctl("--plugin-dir", str(tmp_path / "missing"), *args).stdout
+    assert human.count("Not a valid plugin directory") == 1 and "diagnostics (1)" in human
+    assert "plugin-dir-missing" in human
