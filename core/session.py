@@ -20,7 +20,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, StrictInt, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from .binding import Binding
 from . import jsonsafe
@@ -28,7 +28,7 @@ from .errors import SessionStateError
 from .models import Resource
 from .registry import Registry
 from .safefs import SafeFsError
-from .trust import TrustDecision
+from .trust import TrustDecision, TrustState
 
 #: Format version written by this wskit; newer ones are refused.
 STATE_FORMAT = 1
@@ -65,18 +65,21 @@ class SessionState(BaseModel):
     """Serialisable session state (JSON), references and digests only.
 
     :ivar format: :data:`STATE_FORMAT`; a larger value is refused, and so is a value
-        that is not a JSON integer (``"1"``, ``true``, ``1.0``: not coerced).
+        that is not a JSON integer (``"1"``, ``true``, ``1.0``: not coerced) or is
+        below 1 (formats start at 1).
+    :ivar trust: the trust state at snapshot time, one of
+        :data:`~wskit.trust.TrustState` (``trusted``, ``untrusted``, ``unknown``).
     :ivar extensions: per-capability state (rules delivered, workflows…),
         keyed by capability name; values must be JSON.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-    format: StrictInt = STATE_FORMAT
+    format: StrictInt = Field(default=STATE_FORMAT, ge=1)
     session_id: str
     parent_id: str | None = None
     created_at: str
     workspace: WorkspaceRef
-    trust: str
+    trust: TrustState
     resources: tuple[ResourceRef, ...] = ()
     extensions: dict[str, Any] = {}
 
@@ -98,9 +101,11 @@ class SessionState(BaseModel):
 
         :param path: the file the text came from, named in errors (``<path>: …``).
         :raises SessionStateError: malformed JSON, a missing or wrong field
-            (named; ``resources`` must be present, as :meth:`to_json` always
-            writes it; ``format`` must be a JSON integer, never coerced from
-            ``"1"`` or ``true``), or a format newer than :data:`STATE_FORMAT`.
+            (named; ``format`` and ``resources`` must be present, as
+            :meth:`to_json` always writes them; ``format`` must be a JSON
+            integer ≥ 1, never coerced from ``"1"`` or ``true``; ``trust`` one of
+            ``trusted``, ``untrusted``, ``unknown``), or a format newer than
+            :data:`STATE_FORMAT`.
         """
 
         def fail(message: str) -> SessionStateError:
@@ -118,7 +123,11 @@ class SessionState(BaseModel):
         if "format" in raw and type(fmt) is not int:  # noqa: E721 -- bool is an int subclass
             # checked before the version test: "99" or true passed it and were coerced (newcomer finding)
             raise fail(f"session state field 'format': must be an integer, got {json.dumps(fmt)}")
-        if isinstance(fmt, int) and fmt > STATE_FORMAT:
+        if "format" not in raw:  # to_json always writes it; a default would hide a foreign file
+            raise fail("session state field 'format': Field required")
+        if fmt < 1:  # newcomer finding: 0 and -1 verified
+            raise fail(f"session state field 'format': must be at least 1, got {fmt}")
+        if fmt > STATE_FORMAT:
             raise fail(f"session state format {fmt} is newer than this wskit understands ({STATE_FORMAT}); upgrade wskit")
         if "resources" not in raw:  # a default for building states, not for reading one
             raise fail("session state field 'resources': Field required")

@@ -19,6 +19,29 @@ from .manifest import NAME_RE, satisfies
 from .settings import SettingsLayer
 
 
+def valid_enable_key(key: object) -> bool:
+    """Whether ``key`` is an ``enabledPlugins`` key this reader accepts: a plugin name
+    (kebab-case, :data:`~wskit.bundles.manifest.NAME_RE`), optionally followed by
+    ``@marketplace``. The marketplace part is not checked here (a plugin without a
+    marketplace matches any); ``wsctl plugins enable|disable`` checks it too
+    (:func:`valid_enable_name`). A trailing newline, which ``NAME_RE``'s ``$``
+    lets through, is refused."""
+    name = str(key).partition("@")[0]
+    return NAME_RE.match(name) is not None and not name.endswith("\n")
+
+
+def valid_enable_name(key: str) -> bool:
+    """Whether ``wsctl plugins enable|disable`` may write ``key``: accepted by
+    :func:`valid_enable_key`, and when it has ``@marketplace``, a marketplace part
+    that is a valid marketplace name (kebab-case, as ``marketplace.json`` names
+    must be), so what is written is never reported ``settings-invalid`` later and
+    can match a marketplace."""
+    if not valid_enable_key(key):
+        return False
+    _, sep, market = key.partition("@")
+    return not sep or (NAME_RE.match(market) is not None and not market.endswith("\n"))
+
+
 def _matches(key: str, bundle: Bundle) -> bool:
     name, _, market = key.partition("@")
     return name == bundle.name and (not market or bundle.marketplace in (None, market))
@@ -40,7 +63,7 @@ def apply_enablement(bundles: list[Bundle], layers: list[SettingsLayer]) -> tupl
                                     message="'enabledPlugins' must be an object of name -> boolean"))
             continue
         for key, value in emap.items():
-            if not isinstance(value, bool) or not NAME_RE.match(str(key).partition("@")[0]):
+            if not isinstance(value, bool) or not valid_enable_key(key):
                 diags.append(Diagnostic(level="error", code="settings-invalid", path=layer.path,
                                         message=f"enabledPlugins entry {key!r}: invalid plugin name or non-boolean value"))
                 continue

@@ -132,21 +132,21 @@ def validate_cmd(obj: WsctlContext, directory: str) -> None:
 
 
 def _marketplace_for(obj: WsctlContext, market: str, from_dirs: tuple[str, ...]) -> Marketplace:
-    """A marketplace by directory (``--from`` or a path) or known name
-    (``extraKnownMarketplaces`` directory sources, or one installed from before).
+    """The marketplace called ``market``: the first ``--from`` folder holding it, else
+    a known one (``extraKnownMarketplaces`` directory sources, or one installed from
+    before). Every candidate's ``marketplace.json`` name is checked against
+    ``market``; MARKETPLACE is a name, never a path, so a folder of the working
+    directory that happens to be called ``market`` is never read (newcomer finding:
+    ``./zz`` holding marketplace "other" took over ``install a@zz --from A``).
 
     :raises MarketplaceError: none of them is called ``market``; when ``--from``
         folders were given, the message names the marketplace each of them holds
         (newcomer finding: "pass its folder with --from" when --from was passed).
     """
-    cands: list[str] = list(from_dirs)
-    if os.path.isdir(market):
-        cands.insert(0, market)
-    cands += _known_marketplace_dirs(obj, market)
     seen: dict[str, str] = {}
-    for c in cands:
+    for c in list(from_dirs) + _known_marketplace_dirs(obj, market):
         mk = load_marketplace(c)
-        if mk.name == market or c == market:
+        if mk.name == market:
             return mk
         seen[c] = mk.name
     given = [d for d in dict.fromkeys(from_dirs) if d in seen]
@@ -155,7 +155,9 @@ def _marketplace_for(obj: WsctlContext, market: str, from_dirs: tuple[str, ...])
                 else "the folders given with --from hold " + ", ".join(f"{seen[d]!r} ({d})" for d in given))
         raise MarketplaceError(f"{held}, not {market!r}: install NAME@{seen[given[0]]}, "
                                f"or pass the folder of marketplace {market!r}")
-    raise MarketplaceError(f"unknown marketplace {market!r}: pass its folder with --from DIR")
+    raise MarketplaceError(f"unknown marketplace {market!r}: pass its folder with --from DIR"
+                           + (" (MARKETPLACE is the name in its marketplace.json, not a folder)"
+                              if os.sep in market or market.startswith(".") else ""))
 
 
 def _known_marketplace_dirs(obj: WsctlContext, market: str | None = None) -> list[str]:
@@ -210,6 +212,12 @@ def uninstall_cmd(obj: WsctlContext, name: str) -> None:
 
 
 def _set_enabled(obj: WsctlContext, name: str, value: bool, scope: str, path: str) -> None:
+    from ..bundles.enablement import valid_enable_name
+
+    if not valid_enable_name(name):  # what the settings reader refuses is never written (newcomer finding)
+        raise click.BadParameter(
+            safe_text(f"{name!r} is not a plugin name: expected kebab-case (a-z, 0-9, '-', at most 64 "
+                      "characters), optionally followed by @marketplace (the same)"), param_hint="NAME")
     profile = obj.profile()
     if scope == "user":
         target = profile.require_home() / profile.host_dir / "settings.json"

@@ -71,13 +71,20 @@ def _list(obj: WsctlContext, timings: bool, path: str) -> None:
     pm = obj.plugin_manager()
     bundles: list[dict] = []
     diags: list[dict] = []
+    shown: list[dict] = []
     try:
         ws = obj.resolve(path)  # plugins failing in a hook show up
         bundles, found = bundle_report(obj, ws)
         # the diagnostics about the plugin set, as inspect shows them: a --plugin-dir that
         # is missing or not a plugin, an enablement an untrusted project may not make
         # (newcomer findings: only inspect said so)
-        diags = [d.to_json(ws.source_root) for d in obj.listing_diagnostics(ws, found)]
+        listed = obj.listing_diagnostics(ws, found)
+        diags = [d.to_json(ws.source_root) for d in listed]
+        # human output says a failure once: the `plugin-failed` of a bundle whose errors the
+        # block under the table lists is not repeated among the diagnostics (newcomer finding)
+        stated = {(r["name"], r["root"]) for r in bundles if any(i["level"] == "error" for i in r["issues"])}
+        shown = [d.to_json(ws.source_root) for d in listed
+                 if not (d.code == "plugin-failed" and (d.plugin, d.path) in stated)]
     except Exception as err:  # listing plugins must work even when resolution cannot
         click.echo(f"wsctl: could not resolve {path} to exercise plugin hooks: {err}", err=True)
     rows = plugin_rows(pm)
@@ -100,7 +107,7 @@ def _list(obj: WsctlContext, timings: bool, path: str) -> None:
         click.echo(table(out, headers))
         click.echo("")
         click.echo(human_bundles(bundles))
-        print_diag_dicts(diags)
+        print_diag_dicts(shown)
 
     obj.emit(data, human)
 

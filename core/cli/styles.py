@@ -19,10 +19,14 @@ def _catalog(obj: WsctlContext, path: str):
     try:
         return ws, StyleCatalog.for_resources(ws, hooks=obj.hooks())
     except StyleCatalogError as err:
-        # `wsctl inspect` still lists the style files that loaded; say why none is usable here
+        # say why none is usable here, and where the details are: inspect lists the
+        # diagnostics (style-catalog-invalid with the folder, skipped files); it need not
+        # list any style (newcomer finding: "shows the style files that did load" was
+        # false when none had). Like every failed operation: nothing on stdout, even
+        # with --json (docs/wsctl.md, exit status).
         raise StyleCatalogError(f"{err} — the style catalog fails as a whole on this (Blade's rule, "
                                 "docs/styles.md), so no style can be listed or selected until it is fixed; "
-                                "`wsctl inspect` shows the style files that did load") from None
+                                "run `wsctl inspect` for the diagnostics") from None
 
 
 def _row(s) -> dict:

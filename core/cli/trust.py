@@ -59,9 +59,11 @@ def _set(obj: WsctlContext, path: str, state: str | None, exact: bool) -> None:
 
 def _warn_broad(obj: WsctlContext, recorded: str) -> None:
     """Warn (stderr) when a grant covers a file-system root or a home folder
-    (``--home`` or the real one): every project below is trusted by it, which is
-    rarely what was meant (newcomer finding: ``trust grant /`` said nothing). The
-    grant is kept: it is what was asked."""
+    (``--home`` or the real one): the folder itself or any folder holding it
+    (``/home``, ``/tmp`` when the home is below it). Every project below is then
+    trusted, which is rarely what was meant (newcomer findings: ``trust grant /``
+    said nothing, then ``trust grant /home`` did not either). The grant is kept:
+    it is what was asked. Paths are compared resolved (links followed)."""
     import os
 
     real = os.path.realpath(recorded)
@@ -70,6 +72,8 @@ def _warn_broad(obj: WsctlContext, recorded: str) -> None:
         what = "the file-system root"
     elif real in homes:
         what = "your home folder"
+    elif any(os.path.commonpath([real, h]) == real for h in homes):
+        what = "a folder holding your home folder"
     else:
         return
     click.echo(f"warning: {recorded} is {what}: every folder below it is now trusted, so any project there "

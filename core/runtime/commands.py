@@ -121,7 +121,8 @@ def session_verify_cmd(obj: WsctlContext, file: str, path: str | None, strict: b
         if restored.ok:
             click.echo(f"{file}: session {state.session_id} verified, no drift")
         for d in restored.drift:
-            click.echo(f"drift: {d['field']} {d.get('id') or ''} {d['change']}".replace("  ", " "))
+            extra = f" (recorded {d['recorded']}, now {d['current']})" if "recorded" in d else ""
+            click.echo(f"drift: {d['field']} {d.get('id') or ''} {d['change']}".replace("  ", " ") + extra)
 
     obj.emit(data, human)
     if strict and not restored.ok:

@@ -189,8 +189,9 @@ def restore(
     callable given (the rule catalog provides it); the hook trust digest
     through the callable given or, when the state recorded one, the digest of
     the trust a runtime would use now (``wskit_hook_trust`` or
-    :class:`~wskit.runtime.hooks.ScopeHookTrust`); and the recorded resources
-    (:meth:`SessionState.drift`).
+    :class:`~wskit.runtime.hooks.ScopeHookTrust`); the recorded workspace trust
+    against the current one (a ``trust`` drift entry with ``recorded`` and
+    ``current``); and the recorded resources (:meth:`SessionState.drift`).
 
     :param binding: the resumed session's binding (default: the recorded
         execution root if it still belongs to the workspace, else the workspace's).
@@ -250,6 +251,11 @@ def restore(
     strict = [d for d in drift if d["field"] in STRICT_FIELDS]
     if strict and policy == "strict":
         raise ProvenanceMismatchError(strict)
+    if state.trust != session.trust.state:
+        # the trust that decided which project resources loaded; reported like resource
+        # drift (newcomer finding: "untrusted" verified clean on a trusted workspace)
+        drift.append({"field": "trust", "id": None, "change": "changed",
+                      "recorded": state.trust, "current": session.trust.state})
     for d in state.drift(session):
         drift.append({"field": "resources", "id": d["id"], "kind": d["kind"], "change": d["change"]})
     monitor = RepetitionMonitor.from_state(ext["repetition_monitor"])

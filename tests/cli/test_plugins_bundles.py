@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -151,7 +152,13 @@ def test_every_listing_reports_a_failing_plugin_dir(tmp_path, wsctl, make_tree, 
     r = wsctl(*argv)
     assert r.exit_code == 0, r.output
     lines = [line for line in r.stdout.splitlines() if "plugin-failed" in line or "plugin-dir-missing" in line]
-    assert len(lines) == 3 and any(str(bare) in line and "Not a valid plugin directory" in line for line in lines)
+    if command == ("plugins", "list"):
+        # stated once: in the errors block under the bundle table, not again as plugin-failed
+        assert len(lines) == 1 and "plugin-dir-missing" in lines[0]
+        errors = r.stdout.split("errors:\n", 1)[1]
+        assert "no-manifest: Not a valid plugin directory" in errors and "\n  broken: " in errors
+    else:
+        assert len(lines) == 3 and any(str(bare) in line and "Not a valid plugin directory" in line for line in lines)
     assert "plugin-failed" not in r.stderr
 
 
@@ -240,3 +247,76 @@ def test_plugins_list_shows_the_enablement_diagnostics_inspect_shows(wsctl, make
     assert r.exit_code == 0 and json.loads(r.stdout)["diagnostics"] == wanted
     assert "plugin-enable-untrusted" in wsctl("plugins", "list", str(ws)).stdout
     assert "plugin-enable-untrusted" in wsctl("plugins", "--path", str(ws)).stdout
+
+
+def _named_market(root, name, plugin_version):
+    plugin(root / "plugins/a", "a", {"skills/s/SKILL.md": skill()}, version=plugin_version)
+    write_tree(root, {".claude-plugin/marketplace.json": json.dumps(
+        {"name": name, "owner": {"name": "Me"}, "plugins": [{"name": "a", "source": "./plugins/a"}]})})
+    return root
+
+
+def test_install_from_wins_over_a_folder_of_the_working_directory(tmp_path, wsctl, wskit_home, monkeypatch):
+    """Found by the newcomer test: with ./zz holding marketplace "other", `plugins
+    install a@zz --from A` installed a@other from ./zz. MARKETPLACE is a name, checked
+    against what every folder holds; a folder of the cwd is never taken for it."""
+    _named_market(tmp_path / "A", "zz", "1.0.0")
+    _named_market(tmp_path / "zz", "other", "9.9.9")
+    monkeypatch.chdir(tmp_path)
+    r = wsctl("plugins", "install", "a@zz", "--from", "A", json=True)
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["marketplace"] == "zz"
+    manifest = json.loads((Path(data["root"]) / ".claude-plugin/plugin.json").read_text())
+    assert manifest["version"] == "1.0.0"  # the copy of A's plugin, not ./zz's
+    wsctl("plugins", "uninstall", "a")
+    # without --from, ./zz is not read (neither for "zz" nor as the folder path "./zz")
+    for spec in ("a@other", "a@zz", "a@./zz"):
+        r = wsctl("plugins", "install", spec)
+        assert r.exit_code == 1 and "unknown marketplace" in r.stderr, (spec, r.output)
+    assert "not a folder" in wsctl("plugins", "install", "a@./zz").stderr
+    assert not (wskit_home / ".wskit/plugins/a").exists()
+    # a cwd folder called like the marketplace but holding no marketplace does not break --from
+    (tmp_path / "B").mkdir()
+    monkeypatch.chdir(tmp_path / "B")
+    (tmp_path / "B/zz").mkdir()
+    r = wsctl("plugins", "install", "a@zz", "--from", str(tmp_path / "A"), json=True)
+    assert r.exit_code == 0 and json.loads(r.stdout)["marketplace"] == "zz", r.output
+
+
+@pytest.mark.parametrize("name", ["", "Bad_Name", "a\udcff", "a@", "a@Mk", "a@\udcff", "a\n", "x" * 65, "@mk"])
+def test_enable_disable_refuse_a_name_the_settings_reader_refuses(tmp_path, wsctl, wskit_home, name):
+    """Found by the newcomer test: `plugins enable ''` (or a name with a byte that is
+    not UTF-8) was written, and every later command reported `settings-invalid …
+    enabledPlugins entry ''`. Refused as a usage error, nothing written."""
+    for verb in ("enable", "disable"):
+        r = wsctl("plugins", verb, name, "--scope", "user")
+        assert r.exit_code == 2 and "is not a plugin name" in r.output, (verb, r.output)
+    assert not (wskit_home / ".wskit/settings.json").exists()
+    r = wsctl("plugins", "enable", "good-name@some-market", json=True)
+    assert r.exit_code == 0, r.output
+    assert json.loads((wskit_home / ".wskit/settings.json").read_text()) == {
+        "enabledPlugins": {"good-name@some-market": True}}
+    listed = json.loads(wsctl("plugins", "list", str(tmp_path), json=True).stdout)
+    assert not [d for d in listed["diagnostics"] if d["code"] == "settings-invalid"]
+
+
+def test_plugins_list_states_a_failing_plugin_dir_once(tmp_path, wsctl, make_tree):
+    """Found by the newcomer test: a --plugin-dir that is not a plugin was stated in the
+    `errors:` block under the table and again as `plugin-failed` under `diagnostics`.
+    The JSON keeps the diagnostic; the human output says it once."""
+    bad = tmp_path / "notplugin"
+    bad.mkdir()
+    ws = make_tree({"x": "y"})
+    args = ("--plugin-dir", str(bad), "plugins", "list", str(ws))
+    data = json.loads(wsctl(*args, json=True).stdout)
+    assert [d["code"] for d in data["diagnostics"]] == ["plugin-failed"]
+    assert data["bundles"][0]["state"] == "error"
+    human = wsctl(*args).stdout
+    assert human.count("Not a valid plugin directory") == 1, human
+    assert "errors:\n  notplugin: Not a valid plugin directory" in human
+    assert "plugin-failed" not in human and "diagnostics (" not in human
+    # another diagnostic is still shown
+    human = wsctl("--plugin-dir", str(tmp_path / "missing"), *args).stdout
+    assert human.count("Not a valid plugin directory") == 1 and "diagnostics (1)" in human
+    assert "plugin-dir-missing" in human

@@ -85,6 +85,12 @@ def test_session_verify(wsctl, project, tmp_path):
     (lambda r: r.__setitem__("format", "1"), "state.json: session state field 'format': must be an integer, got \"1\""),
     (lambda r: r.__setitem__("format", True), "state.json: session state field 'format': must be an integer, got true"),
     (lambda r: r["extensions"].__setitem__("workflows", [{"skill": "x"}]), "workflows[0].sha256"),
+    # found by the newcomer test: these verified too
+    (lambda r: r.__setitem__("format", 0), "state.json: session state field 'format': must be at least 1, got 0"),
+    (lambda r: r.__setitem__("format", -1), "state.json: session state field 'format': must be at least 1, got -1"),
+    (lambda r: r.pop("format"), "state.json: session state field 'format': Field required"),
+    (lambda r: r.__setitem__("trust", "bogus"), "state.json: session state field 'trust'"),
+    (lambda r: r.__setitem__("trust", None), "state.json: session state field 'trust'"),
 ])
 def test_session_verify_fails_closed(wsctl, project, tmp_path, mutate, msg):
     state = tmp_path / "state.json"
@@ -94,3 +100,32 @@ def test_session_verify_fails_closed(wsctl, project, tmp_path, mutate, msg):
     state.write_text(json.dumps(raw))
     res = wsctl("session", "verify", str(state), "--json")
     assert res.exit_code == 1 and res.stdout == "" and msg in res.stderr
+
+
+def test_session_verify_reports_a_trust_change_as_drift(wsctl, project, tmp_path, wskit_home):
+    """Found by the newcomer test: a state recording "untrusted" verified with no drift
+    on a trusted workspace. The recorded trust decided which project resources the
+    session saw, so a different current trust is drift (reported, as resources are)."""
+    state = tmp_path / "state.json"
+    wsctl("snapshot", str(project), "-o", str(state))
+    raw = json.loads(state.read_text())
+    assert raw["trust"] == "trusted"
+    raw["trust"] = "untrusted"
+    state.write_text(json.dumps(raw))
+    res = wsctl("session", "verify", str(state), "--json")
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert not data["ok"]
+    assert data["drift"] == [{"field": "trust", "id": None, "change": "changed",
+                              "recorded": "untrusted", "current": "trusted"}]
+    human = wsctl("session", "verify", str(state))
+    assert "drift: trust changed (recorded untrusted, now trusted)" in human.stdout
+    assert wsctl("session", "verify", str(state), "--strict").exit_code == 1
+    # revoking the project after the snapshot: trust drift plus the project resources gone
+    state2 = tmp_path / "state2.json"
+    wsctl("snapshot", str(project), "-o", str(state2))
+    TrustStore.for_home(wskit_home).revoke(project)
+    data = json.loads(wsctl("session", "verify", str(state2), "--json").stdout)
+    assert {"field": "trust", "id": None, "change": "changed", "recorded": "trusted",
+            "current": "untrusted"} in data["drift"]
+    assert {"field": "resources", "id": "project:fmt", "kind": "skill", "change": "missing"} in data["drift"]

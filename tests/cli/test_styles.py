@@ -37,3 +37,25 @@ def test_styles_list_shows_skipped_style_files(wsctl, make_tree, wskit_home):
     assert codes and all(p.endswith("output-styles/empty.md") for _c, p in codes), codes
     human = wsctl("styles", "list", str(ws)).output
     assert "diagnostics (" in human and "empty.md" in human and "badyaml" not in human
+
+
+def test_styles_catalog_failure_follows_the_failed_operation_convention(wsctl, make_tree, wskit_home):
+    """Found by the newcomer test: the message claimed "`wsctl inspect` shows the style
+    files that did load", false when none did. A failed operation prints nothing on
+    stdout, even with --json (docs/wsctl.md), `error: …` on stderr, exit 1; the
+    message points at inspect's diagnostics, which do say it."""
+    ws = make_tree({".git/HEAD": "ref: refs/heads/main\n"})
+    for i in range(33):
+        (ws / ".claude/output-styles").mkdir(parents=True, exist_ok=True)
+        (ws / f".claude/output-styles/s{i}.md").write_text("x")
+    TrustStore.for_home(wskit_home).grant(ws)
+    for argv in (("styles", "list", str(ws)), ("styles", "show", "project:s1", str(ws))):
+        r = wsctl(*argv, json=True)
+        assert r.exit_code == 1 and r.stdout == "", r.output
+        assert r.stderr.startswith("error: Output style catalog exceeds 32 files")
+        assert "run `wsctl inspect` for the diagnostics" in r.stderr
+        assert "shows the style files that did load" not in r.stderr
+    inspect = json.loads(wsctl("inspect", str(ws), json=True).stdout)
+    assert inspect["counts"].get("style", 0) == 0  # nothing "did load"
+    assert any(d["code"] == "style-catalog-invalid" and "exceeds 32 files" in d["message"]
+               for d in inspect["diagnostics"])

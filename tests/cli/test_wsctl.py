@@ -93,6 +93,35 @@ def test_trust_grant_of_the_root_or_the_home_warns_and_still_grants(wsctl, proje
         assert r.exit_code == 0 and "warning" not in r.stderr, quiet
 
 
+def test_trust_grant_of_a_folder_holding_the_home_warns(wsctl, tmp_path, monkeypatch):
+    """Found by the newcomer test: `trust grant /home` (or `/tmp` with the home below
+    it) trusted the home folder and everything beside it without a word."""
+    home = tmp_path / "users/me"
+    home.mkdir(parents=True)
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    monkeypatch.setenv("HOME", str(other))
+    for parent in (tmp_path / "users", tmp_path):
+        r = wsctl("trust", "grant", str(parent), "--exact", home=home)
+        assert r.exit_code == 0, r.output
+        assert f"warning: {parent.resolve()} is a folder holding your home folder: every folder below it" in r.stderr
+    # the real $HOME counts too
+    real = tmp_path / "real/home"
+    real.mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(real))
+    r = wsctl("trust", "grant", str(tmp_path / "real"), "--exact", home=home)
+    assert r.exit_code == 0 and "is a folder holding your home folder" in r.stderr
+    # a sibling of the home, or a folder below it, is not
+    for quiet in (tmp_path / "users/you", home / "proj"):
+        quiet.mkdir(parents=True)
+        r = wsctl("trust", "grant", str(quiet), "--exact", home=home)
+        assert r.exit_code == 0 and "warning" not in r.stderr, quiet
+    # a name that only starts like the home's parent is not a parent
+    (tmp_path / "use").mkdir()
+    r = wsctl("trust", "grant", str(tmp_path / "use"), "--exact", home=home)
+    assert "warning" not in r.stderr
+
+
 def test_corrupt_trust_store_is_an_error_not_a_traceback(wsctl, project, wskit_home):
     store = TrustStore.for_home(wskit_home)
     store.grant(project)
