@@ -42,7 +42,7 @@ MAX_AGENT_BYTES = 1024 * 1024
 #: (the official corpus peaks at ~2,300), so the bound is looser than a
 #: command's; a longer one is ``agent-description-too-long``.
 MAX_DESCRIPTION = 8192
-_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
+_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*\Z")
 _KNOWN = {"name", "description", "tools", "disallowedTools", "disallowed-tools", "model", "skills", "color",
           "permissionMode", "permission-mode", "isolation"}
 

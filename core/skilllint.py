@@ -16,7 +16,7 @@ from wskit.safetext import find_hidden_chars
 from wskit.toolpolicy import SelectorError, parse_selector, split_value
 
 #: Agent Skills name rule: 1-64 of lowercase letters, digits, single hyphens.
-SPEC_NAME = re.compile(r"^(?=.{1,64}$)[a-z0-9]+(-[a-z0-9]+)*$")
+SPEC_NAME = re.compile(r"^(?=.{1,64}\Z)[a-z0-9]+(-[a-z0-9]+)*\Z")
 
 
 #: Per-file byte limit of admin-installed skills (Sakura B3: 524,288 loads, one more is refused).

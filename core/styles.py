@@ -36,7 +36,7 @@ KIND = "style"
 DEFAULT_DIR = "output-styles"
 #: Code of scan and catalog violations that fail the whole style resolution.
 FATAL = "style-catalog-invalid"
-SEGMENT = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
+SEGMENT = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}\Z")
 
 
 @dataclass(frozen=True)

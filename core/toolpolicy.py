@@ -42,7 +42,7 @@ SHELL_TOOLS = frozenset({"run_command"})
 #: Tools every workflow allows (Sakura B4: ``use_skill`` and ``finish_task``).
 ALWAYS_ALLOWED = frozenset({"use_skill", "finish_task"})
 
-_BARE = re.compile(r"^[A-Za-z][A-Za-z0-9_.:-]*$")
+_BARE = re.compile(r"^[A-Za-z][A-Za-z0-9_.:-]*\Z")
 _CALL = re.compile(r"^(Shell|Bash)\((.*)\)$", re.S)
 _FORBIDDEN = set(";&|<>$`\\(){}*?[]~\r\n")
 _SPLIT = re.compile(r"[,\s]+(?![^()]*\))")

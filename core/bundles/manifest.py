@@ -17,7 +17,7 @@ from .. import safefs
 from ..models import Diagnostic, Frozen
 
 #: Claude Code's kebab-case plugin name (Blade: 1–64 chars, lowercase, digits, hyphens).
-NAME_RE = re.compile(r"^(?=.{1,64}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?$")
+NAME_RE = re.compile(r"^(?=.{1,64}\Z)[a-z0-9]([a-z0-9-]*[a-z0-9])?\Z")
 
 #: manifest key -> resource kind(s) and default location (relative to the plugin root).
 #: ``skills`` adds to the default folder; the other folder kinds replace it (Claude Code).

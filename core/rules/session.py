@@ -36,7 +36,7 @@ from .tracker import ScopeTracker
 
 InvocationPolicy = Literal["writes", "batch"]
 WRITE_KINDS = frozenset({"write", "edit", "delete", "shell", "execute"})
-_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+_HEX64 = re.compile(r"^[0-9a-f]{64}\Z")
 
 
 @dataclass(frozen=True)

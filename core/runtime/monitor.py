@@ -25,7 +25,7 @@ from ..errors import SessionStateError
 #: Consecutive repetitions that trigger the notice (Sakura: 10).
 DEFAULT_THRESHOLD = 10
 STATE_VERSION = 1
-_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+_HEX64 = re.compile(r"^[0-9a-f]{64}\Z")
 
 
 def canonical(value: Any) -> str:

@@ -32,8 +32,8 @@ from ..errors import SessionStateError, WskitError
 from ..session import STATE_FORMAT, SessionResources, SessionState, snapshot
 from .monitor import RepetitionMonitor
 
-_HEX64 = re.compile(r"^[0-9a-f]{64}$")
-_TRUST_DIGEST = re.compile(r"^sha256:[0-9a-f]{64}$")
+_HEX64 = re.compile(r"^[0-9a-f]{64}\Z")
+_TRUST_DIGEST = re.compile(r"^sha256:[0-9a-f]{64}\Z")
 RULE_SOURCES = frozenset({"project", "local", "user", "admin", "builtin", "plugin", "cli"})
 #: Drift in these fields makes a ``strict`` restore fail (provenance mismatch).
 STRICT_FIELDS = ("rules", "rules.static_digest", "output_style", "workflows")

@@ -27,8 +27,8 @@ from .expand import expand_tree
 
 KIND = "lsp_server"
 MAX_SERVERS = 32
-NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$")
-EXT_RE = re.compile(r"^\.[A-Za-z0-9_+-]{1,32}$")
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}\Z")
+EXT_RE = re.compile(r"^\.[A-Za-z0-9_+-]{1,32}\Z")
 MAX_JSON_OPTIONS = 256 * 1024
 #: field -> (attribute, min, max, default) for Blade's integer limits.
 INT_FIELDS = {

@@ -26,7 +26,7 @@ __all__ = [
 ]
 
 #: Agent ids: a letter or digit, then letters, digits, ``.``, ``_``, ``-`` (max 64).
-AGENT_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+AGENT_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
 
 
 def workspace_id_for(anchor: str | os.PathLike[str]) -> str:

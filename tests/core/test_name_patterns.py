@@ -1,0 +1,31 @@
+"""Name and digest patterns are anchored at the very end of the text: Python's ``$``
+also matches before a final newline, so ``"good\\n"`` passed as a plugin name (a
+folder name on install), a skill or agent name, a style segment or a digest."""
+
+import pytest
+
+from wskit.agents import _NAME as AGENT_NAME
+from wskit.bundles.manifest import NAME_RE as PLUGIN_NAME
+from wskit.rules.session import _HEX64 as RULE_HEX64
+from wskit.runtime.monitor import _HEX64 as MONITOR_HEX64
+from wskit.runtime.resume import _HEX64 as RESUME_HEX64
+from wskit.runtime.resume import _TRUST_DIGEST
+from wskit.servers.lsp import EXT_RE, NAME_RE as LSP_NAME
+from wskit.skilllint import SPEC_NAME
+from wskit.styles import SEGMENT
+from wskit.toolpolicy import _BARE
+from wskit.workspaces.paths import AGENT_ID_RE
+
+HEX = "a" * 64
+CASES = [
+    (PLUGIN_NAME, "good"), (SPEC_NAME, "good"), (AGENT_NAME, "good"), (SEGMENT, "good"), (_BARE, "Read"),
+    (LSP_NAME, "pyright"), (EXT_RE, ".py"), (AGENT_ID_RE, "agent-1"), (RULE_HEX64, HEX), (MONITOR_HEX64, HEX),
+    (RESUME_HEX64, HEX), (_TRUST_DIGEST, "sha256:" + HEX),
+]
+
+
+@pytest.mark.parametrize("pattern,good", CASES, ids=lambda v: getattr(v, "pattern", v)[:30])
+def test_a_trailing_newline_is_refused(pattern, good):
+    assert pattern.match(good)
+    assert pattern.match(good + "\n") is None
+    assert pattern.match(good + "\n\n") is None
