@@ -39,7 +39,7 @@ MAX_COMMAND_BYTES = 1024 * 1024
 #: Longest description, in characters (the Agent Skills limit, which Claude Code
 #: applies to skills and commands alike); a longer one is ``command-description-too-long``.
 MAX_DESCRIPTION = 1024
-_SEGMENT = lazy_pattern(globals(), "_SEGMENT", r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
+_SEGMENT = lazy_pattern(globals(), "_SEGMENT", r"^[A-Za-z0-9_][A-Za-z0-9_.-]*\Z")
 _KNOWN = {"description", "argument-hint", "allowed-tools", "model", "disable-model-invocation", "arguments"}
 
 

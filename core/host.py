@@ -10,7 +10,7 @@ from pydantic import Field, field_validator
 from .lazyre import lazy_pattern
 from .models import Frozen
 
-_NAME = lazy_pattern(globals(), "_NAME", r"^[a-z][a-z0-9_-]{0,31}$")
+_NAME = lazy_pattern(globals(), "_NAME", r"^[a-z][a-z0-9_-]{0,31}\Z")
 
 
 class HostProfile(Frozen):

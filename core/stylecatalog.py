@@ -29,7 +29,7 @@ from .styles import BLADE_LIMITS, FATAL, StyleLimits
 EXTENSION_KEY = "output_style"
 MAX_SELECTION = 300
 _SEG = r"[a-z0-9][a-z0-9._-]{0,63}"
-_SELECTION = re.compile(rf"^(?:(?:user|project):{_SEG}(?::{_SEG}){{0,3}}|plugin:{_SEG}:{_SEG}(?::{_SEG}){{0,3}})$")
+_SELECTION = re.compile(rf"^(?:(?:user|project):{_SEG}(?::{_SEG}){{0,3}}|plugin:{_SEG}:{_SEG}(?::{_SEG}){{0,3}})\Z")
 
 
 class StyleCatalogError(WskitError):

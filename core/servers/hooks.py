@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from ..resources.hooks import HookDefinition
 
 KIND = "hook"
-_EXACT = lazy_pattern(globals(), "_EXACT", r"^[A-Za-z0-9_\- ,|]*$")
+_EXACT = lazy_pattern(globals(), "_EXACT", r"^[A-Za-z0-9_\- ,|]*\Z")
 
 
 def matcher_matches(matcher: str | None, value: str | None) -> bool:

@@ -29,3 +29,16 @@ def test_a_trailing_newline_is_refused(pattern, good):
     assert pattern.match(good)
     assert pattern.match(good + "\n") is None
     assert pattern.match(good + "\n\n") is None
+
+
+@pytest.mark.parametrize("module,attr,good", [
+    ("wskit.commands", "_SEGMENT", "deploy"), ("wskit.host", "_NAME", "claude"),
+    ("wskit.servers.hooks", "_EXACT", "Bash|Edit"), ("wskit.stylecatalog", "_SELECTION", "user:terse"),
+    ("wskit_gemini.extensions", "_NAME", "my-ext"), ("wskit_gemini.commands", "_SEGMENT", "deploy"),
+])
+def test_lazy_name_patterns_refuse_a_trailing_newline(module, attr, good):
+    import importlib
+
+    mod = importlib.import_module(module)
+    pattern = getattr(mod, attr)  # compiled on first use (wskit.lazyre)
+    assert pattern.match(good) and pattern.match(good + "\n") is None

@@ -45,7 +45,7 @@ FORMAT = "gemini-toml"
 MAX_DEPTH = 8
 #: Largest command file read, in bytes.
 MAX_COMMAND_BYTES = 256 * 1024
-_SEGMENT = lazy_pattern(globals(), "_SEGMENT", r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
+_SEGMENT = lazy_pattern(globals(), "_SEGMENT", r"^[A-Za-z0-9_][A-Za-z0-9_.-]*\Z")
 _LINE = lazy_pattern(globals(), "_LINE", r"\(at line (\d+), column (\d+)\)")
 
 

@@ -35,7 +35,7 @@ LABEL_PREFIX = "gemini-extension:"
 USER_RANK, PROJECT_RANK = 28, 29
 #: Kinds an extension contributes (its ``hooks/hooks.json`` is Gemini's own format: not read).
 KINDS = frozenset({"skill", "command", "agent", "mcp_server", "gemini_extension"})
-_NAME = lazy_pattern(globals(), "_NAME", r"^[a-z0-9][a-z0-9-]*$")
+_NAME = lazy_pattern(globals(), "_NAME", r"^[a-z0-9][a-z0-9-]*\Z")
 #: Largest extension context file, in bytes (the rule catalog applies its own limit too).
 MAX_CONTEXT_BYTES = 1 << 20
 
