@@ -287,3 +287,13 @@ def test_skill_files_not_utf8_are_skipped_and_refused(bad_names_ok, tmp_path, ws
     assert rt.read("good", file="ok.md").content == "y\n"
     res = wsctl("skills", "files", "good", str(proj))
     assert res.exit_code == 0 and "skipped ref\\xff.md: name-not-utf8" in res.output
+
+
+def test_rules_explain_shows_the_target_byte_escaped(bad_names_ok, wsctl, tmp_path, monkeypatch):
+    proj = tmp_path / "p"
+    write(proj, b"AGENTS.md", "rules\n")
+    assert wsctl("trust", "grant", str(proj)).exit_code == 0
+    monkeypatch.chdir(proj)
+    res = wsctl("rules", "explain", "x" + SUR)
+    assert res.exit_code == 0, res.output
+    assert res.output.splitlines()[0] == f"x\\xff in {proj}"
