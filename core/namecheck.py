@@ -4,6 +4,8 @@ the expression it replaces (property-tested in tests/core/test_safepath.py)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 _ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _SCHEME_CHARS = _ASCII_LETTERS | frozenset("0123456789+.-")
 
@@ -66,3 +68,24 @@ def shown_path(path: str) -> str:
     if undecodable(path) is None:
         return path
     return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def first_undecodable(value: Any, where: str = "") -> tuple[str, str, str] | None:
+    """The first string (a value or a key) in ``value`` (dicts, lists and tuples
+    of JSON-like data, e.g. a ``model_dump()``) that holds a byte that is not
+    UTF-8, to name it in an error instead of a serializer's "position 14".
+
+    :returns: ``(field path such as "sources[2].root", the string, "0xFF")``, or None.
+    """
+    if isinstance(value, str):
+        bad_byte = undecodable(value)
+        return None if bad_byte is None else (where or "value", value, bad_byte)
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, (list, tuple)) else ()
+    for key, item in items:
+        sub = f"{where}[{key}]" if isinstance(key, int) else f"{where}.{key}" if where else str(key)
+        if isinstance(key, str) and undecodable(key) is not None:
+            return sub, key, undecodable(key)
+        found = first_undecodable(item, sub)
+        if found is not None:
+            return found
+    return None

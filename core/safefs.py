@@ -9,6 +9,8 @@ code                      refused
 ``path-absolute``         an absolute target, or a drive/URL-looking one
 ``path-escape``           a ``..`` component (lexical escape)
 ``path-invalid``          NUL, backslash or an empty component
+``path-not-utf8``         a byte that is not UTF-8 in a path written in a file
+                          (:func:`split_written`: manifest path fields)
 ``secret-path``           ``.env*``, ``.ssh``, ``.aws``, ``id_rsa*``, ``*.pem``,
                           ``*.key``, ``credentials*``, ``.git`` internals
 ``symlink``               any symlinked component (unless ``follow_links``)
@@ -58,7 +60,7 @@ from .errors import SafeFsError
 # re-exported (see the module docstring); the private expressions too, for modules
 # that have not moved to the new homes
 from .safepath import (  # noqa: F401
-    _DRIVE_OR_URL, _SECRET_RE, SECRET_PATTERNS, check_not_secret, is_secret_name, split_relative,
+    _DRIVE_OR_URL, _SECRET_RE, SECRET_PATTERNS, check_not_secret, is_secret_name, split_relative, split_written,
 )
 from .safetext import _HIDDEN, decode_text, find_hidden_chars  # noqa: F401
 

@@ -4,7 +4,9 @@ test that :func:`wskit.safefs.scan_dir` and the walks apply to every entry.
 
 Codes (see the table of :mod:`wskit.safefs`): ``path-absolute`` (an absolute
 target, or a drive/URL-looking one), ``path-escape`` (a ``..`` component),
-``path-invalid`` (NUL, backslash or an empty path) and ``secret-path`` (a
+``path-invalid`` (NUL, backslash or an empty path), ``path-not-utf8`` (only
+:func:`split_written`: a byte that is not UTF-8, a lone surrogate U+DC80–U+DCFF,
+in a path written in a file such as a manifest's ``"./cmd\\udcff"``) and ``secret-path`` (a
 component matching :data:`SECRET_PATTERNS`, case-insensitively).
 
 Split from :mod:`wskit.safefs` (which re-exports every public name here) to keep
@@ -18,7 +20,7 @@ from pathlib import PurePosixPath
 
 from .errors import SafeFsError
 from .lazyre import lazy_pattern
-from .namecheck import _is_drive_or_url, _secret_tests
+from .namecheck import _is_drive_or_url, _secret_tests, shown_path, undecodable
 
 #: Component patterns refused everywhere (matched case-insensitively).
 SECRET_PATTERNS: tuple[str, ...] = (
@@ -53,6 +55,10 @@ _SECRET_EXACT, _SECRET_PREFIXES, _SECRET_SUFFIXES, _SECRET_OTHER = _secret_tests
 def split_relative(rel: str | PurePosixPath) -> list[str]:
     """Validate a relative path lexically and return its components.
 
+    Names that are not UTF-8 pass (a walk lists them and its loader refuses
+    the one file with its own code, e.g. ``rule-name-invalid``); a path
+    *written in a file* is checked with :func:`split_written`.
+
     :raises SafeFsError: ``path-absolute``, ``path-escape``, ``path-invalid``
         or ``secret-path``.
     """
@@ -71,6 +77,24 @@ def split_relative(rel: str | PurePosixPath) -> list[str]:
             raise SafeFsError("path-escape", text, "path escapes its root ('..')")
     check_not_secret(parts, text)
     return parts
+
+
+def split_written(rel: str | PurePosixPath) -> list[str]:
+    """:func:`split_relative` for a path written in a file or given by a caller
+    (a manifest's ``commands``/``hooks``/``mcpServers``… field, a server's
+    ``cwd``, a skill file asked for by name), which must also be UTF-8 text: a
+    JSON ``"\\udcff"`` escape decodes to a lone surrogate that names a file
+    whose name holds the byte 0xFF, which no id, JSON or session file can hold.
+
+    :raises SafeFsError: ``path-not-utf8`` (the error's path shows the byte as
+        ``\\xNN``), or as :func:`split_relative`.
+    """
+    text = str(rel)
+    if not text.isascii():
+        bad_byte = undecodable(text)
+        if bad_byte is not None:
+            raise SafeFsError("path-not-utf8", shown_path(text), f"path holds the byte {bad_byte}, which is not UTF-8")
+    return split_relative(text)
 
 
 def _is_secret_lower(low: str) -> bool:

@@ -93,7 +93,14 @@ class SessionState(BaseModel):
         try:
             return self.model_dump_json(indent=indent)
         except (ValueError, UnicodeError) as err:  # PydanticSerializationError is a ValueError
-            raise SessionStateError(f"session state cannot be written as JSON: {err}") from None
+            from .namecheck import first_undecodable, shown_path
+
+            where = first_undecodable(self.model_dump())
+            if where is None:
+                raise SessionStateError(f"session state cannot be written as JSON: {err}") from None
+            field, text, bad_byte = where
+            raise SessionStateError(f"session state cannot be written as JSON: {field} = '{shown_path(text)}' "
+                                    f"holds the byte {bad_byte}, which is not UTF-8") from None
 
     @classmethod
     def from_json(cls, text: str | bytes, path: str | None = None) -> "SessionState":

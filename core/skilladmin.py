@@ -93,12 +93,22 @@ def enabled_slugs(profile: HostProfile) -> frozenset[str]:
     return frozenset(s for s, on in read_manifest(profile).items() if on)
 
 
+def _require_utf8_slug(slug: str) -> None:
+    from .namecheck import shown_path, undecodable
+
+    bad_byte = undecodable(slug)
+    if bad_byte is not None:
+        raise AdminSkillError(f"skill name '{shown_path(slug)}' holds the byte {bad_byte}, which is not UTF-8 "
+                              "(no skill id, manifest or session file can hold it)")
+
+
 def set_enabled(profile: HostProfile, slug: str, enabled: bool) -> dict[str, bool]:
     """Enable or disable the admin skill ``slug`` (must be installed).
 
     :returns: the new manifest map.
     :raises AdminSkillError: unknown slug or unusable manifest.
     """
+    _require_utf8_slug(slug)
     if not (admin_root(profile) / slug / "SKILL.md").is_file():
         raise AdminSkillError(f"no admin skill {slug!r} in {admin_root(profile)}")
     path = manifest_path(profile)
@@ -146,11 +156,13 @@ def install(profile: HostProfile, source_dir: str | os.PathLike[str], *, enable:
     made in a temporary folder beside the target and renamed into place.
 
     :returns: the installed folder.
-    :raises AdminSkillError: invalid skill, link, special file or oversized file (named).
+    :raises AdminSkillError: invalid skill, link, special file or oversized file
+        (named), or a folder name that is not UTF-8 (nothing copied).
     """
     from .skillcheck import validate_skill
 
     src = Path(source_dir).absolute()
+    _require_utf8_slug(src.name)  # before anything is copied: the slug names a TOML key and a skill id
     report = validate_skill(src)
     if not report.valid:
         first = report.errors[0]

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from . import safefs
 from .errors import WskitError
 from .models import sha256_hex
+from .namecheck import shown_path, undecodable
 from .skillswitch import _FALSE, _TRUE, skills_enabled, skills_filter  # noqa: F401 (public here)
 
 if TYPE_CHECKING:  # imported where used (issue 8, B7: `inspect` of a workspace with no skills)
@@ -146,7 +147,9 @@ class SkillRuntime:
         device, is listed under ``skipped`` with its reason instead of vanishing.
 
         :returns: ``{"slug", "name", "files", "file_count", "has_attachments",
-            "skipped": [{"path", "reason": "symlink" | "special-file"}]}``.
+            "skipped": [{"path", "reason": "symlink" | "special-file" | "name-not-utf8"}]}``
+            (a name that is not UTF-8, a file or a folder, is shown with ``\\xNN``
+            and never descended into; :meth:`read` refuses it, ``path-not-utf8``).
         :raises SkillError: as :meth:`get`.
         """
         sk = self._skill(skill)
@@ -167,7 +170,9 @@ class SkillRuntime:
                 if e.name.startswith(".") or e.name in SCAN_SKIP:
                     continue
                 rel = f"{sub}/{e.name}" if sub else e.name
-                if e.type == "dir":
+                if undecodable(e.name) is not None:  # no prompt, JSON or read(file=…) can name it
+                    skipped.append({"path": shown_path(rel), "reason": "name-not-utf8"})
+                elif e.type == "dir":
                     stack.append(rel)
                 elif e.type == "file":
                     files.append(rel)
@@ -192,7 +197,7 @@ class SkillRuntime:
         if not self.enabled():
             raise SkillError("SKILLS_DISABLED", "skills are disabled (skills_enabled is off)")
         try:
-            parts = safefs.split_relative(file)
+            parts = safefs.split_written(file)
         except safefs.SafeFsError as err:
             raise SkillError("SKILL_CONTENT_REJECTED", str(err)) from None
         if any(p.startswith(".") for p in parts):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import itertools
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -182,8 +183,11 @@ def _load_workspace(
     bundles, d = hooks.plugin_bundles(binding, profile, trust)
     diags.extend(d)
     all_sources: list[ResourceSource] = []
+    bad_roots = _undecodable_roots(binding, profile, diags)
     for src in [*sources, *bundles, *extra_sources]:
         bad_byte = undecodable(str(src.root))
+        if bad_byte is not None and bad_roots and _under(str(src.root), bad_roots):
+            continue  # already reported once for the project folder or the home
         if bad_byte is not None:  # its resources could not be named in JSON, ids or a session file
             diags.append(
                 Diagnostic(level="error", code="name-not-utf8", path=shown_path(str(src.root)), plugin=src.plugin,
@@ -229,6 +233,27 @@ def _load_workspace(
     ws.catalogs = MappingProxyType(catalogs)
     ws.diagnostics = ws.diagnostics + tuple(d)
     return ws
+
+
+def _undecodable_roots(binding: Binding, profile: HostProfile, diags: list[Diagnostic]) -> tuple[str, ...]:
+    """The project folder and the home when their paths hold bytes that are not
+    UTF-8, each reported once (``name-not-utf8``): no source below them is loaded
+    (the rules catalog skips them too, :func:`wskit.rules.build.rule_sources`)."""
+    out: list[str] = []
+    home = profile.home
+    for what, path in (("project folder", str(binding.source_root)), ("home", None if home is None else str(home))):
+        bad_byte = None if path is None else undecodable(path)
+        if bad_byte is None:
+            continue
+        out.append(path)
+        diags.append(Diagnostic(level="error", code="name-not-utf8", path=shown_path(path),
+                                message=f"{what} {shown_path(path)} holds the byte {bad_byte}, which is not "
+                                        f"UTF-8: its sources, rules and plugins are not loaded"))
+    return tuple(out)
+
+
+def _under(path: str, roots: tuple[str, ...]) -> bool:
+    return any(path == r or path.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
 
 
 def _apply_filter(kind: "ResourceKind", cands: list[Candidate], profile: HostProfile,

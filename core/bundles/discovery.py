@@ -20,6 +20,7 @@ from .. import safefs
 from ..binding import Binding
 from ..host import HostProfile
 from ..models import Diagnostic, Frozen
+from ..namecheck import shown_path, undecodable
 from ..trust import TrustDecision
 from .jsonfile import read_json
 from .ledger import LedgerError, read_ledger, tree_digest
@@ -166,6 +167,8 @@ def load_bundle(root: str, origin: str, label: str, rank: int, profile: HostProf
 
 
 def _subdirs(base: str, rel: str, follow: bool) -> tuple[list[str], list[Diagnostic]]:
+    if undecodable(base) is not None:  # a home or project folder not UTF-8: reported once by the loader
+        return [], []
     try:
         entries = safefs.scan_dir(base, rel, follow_links=follow)
     except safefs.SafeFsError as err:
@@ -173,12 +176,21 @@ def _subdirs(base: str, rel: str, follow: bool) -> tuple[list[str], list[Diagnos
     out, diags = [], []
     for e in entries:
         full = os.path.join(base, rel, e.name)
-        if e.type == "dir" and not e.name.startswith("."):
+        bad_byte = undecodable(e.name)
+        if bad_byte is not None and e.type in ("dir", "link"):
+            diags.append(_not_utf8(full, bad_byte))
+        elif e.type == "dir" and not e.name.startswith("."):
             out.append(full)
         elif e.type == "link":
             diags.append(Diagnostic(level="warning", code="symlink", path=full,
                                     message="plugin folder is a symbolic link; not followed here"))
     return out, diags
+
+
+def _not_utf8(path: str, bad_byte: str) -> Diagnostic:
+    # a plugin folder named so could not be named in JSON, a ledger or a session file
+    return Diagnostic(level="error", code="name-not-utf8", path=shown_path(path),
+                      message=f"plugin folder name holds the byte {bad_byte}, which is not UTF-8; not loaded")
 
 
 def discover(binding: Binding | None, profile: HostProfile, trust: TrustDecision | None,
@@ -225,6 +237,10 @@ def discover(binding: Binding | None, profile: HostProfile, trust: TrustDecision
             diags.extend(dd)
             found.extend(load_bundle(sub, "project", f"project:{d}/plugins", RANKS[key], profile) for sub in dirs)
     for p in explicit:
+        bad_byte = undecodable(str(p))
+        if bad_byte is not None:
+            diags.append(_not_utf8(str(p), bad_byte))
+            continue
         if not os.path.isdir(p):
             diags.append(Diagnostic(level="error", code="plugin-dir-missing", path=str(p),
                                     message=f"plugin directory {p} does not exist"))

@@ -60,7 +60,7 @@ class Manifest(Frozen):
 
 
 def _norm(path: str) -> str:
-    parts = safefs.split_relative(path[2:] if path.startswith("./") else path)
+    parts = safefs.split_written(path[2:] if path.startswith("./") else path)
     return "/".join(parts)
 
 

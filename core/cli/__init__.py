@@ -38,7 +38,9 @@ class WsctlError(click.ClickException):
     exit_code = 1
 
     def show(self, file=None) -> None:  # noqa: D102
-        click.echo(f"error: {self.format_message()}", err=True, file=file)
+        from ..namecheck import shown_path  # a byte of a name that is not UTF-8 as \\xNN, never raw
+
+        click.echo(f"error: {shown_path(self.format_message())}", err=True, file=file)
 
 
 class LazyGroup(click.Group):
@@ -157,6 +159,13 @@ def make_cli(pm=None) -> click.Group:
         """Inspect and manage wskit workspaces: resources, trust, plugins, sessions."""
         # reuse the manager the group built to list its commands (one manager per run)
         ctx.obj = WsctlContext(home=home, host=host, json=as_json, pm=pm if pm is not None else ctx.command._pm)
+        for d in plugin_dirs:
+            from ..namecheck import shown_path, undecodable
+
+            bad_byte = undecodable(d)
+            if bad_byte is not None:  # its plugin could not be named in JSON, a ledger or a session file
+                raise click.UsageError(f"--plugin-dir {shown_path(d)}: the path holds the byte {bad_byte}, "
+                                       "which is not UTF-8")
         ctx.obj.plugin_dirs = tuple(plugin_dirs)
 
     return cli

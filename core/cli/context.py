@@ -131,9 +131,36 @@ class WsctlContext:
         if self.json:
             import json as _json  # lazily: keeps `wsctl --version` to click alone
 
-            click.echo(_json.dumps(data, indent=2, sort_keys=False, default=str))
+            click.echo(json_text(data))
         else:
             human()
+
+
+def json_text(data: Any) -> str:
+    """``data`` as the JSON document of ``--json`` (indent 2, ``str()`` of other
+    objects). A string holding a byte that is not UTF-8 (a lone surrogate
+    U+DC80–U+DCFF, how POSIX file names reach Python) is written as
+    :func:`wskit.namecheck.shown_path` text (``\\xNN``): a ``"\\udcff"``
+    escape is a lone surrogate that strict JSON parsers refuse. Such strings
+    are only looked for when the first text holds one (cheap otherwise)."""
+    import json as _json  # lazily: keeps `wsctl --version` to click alone
+
+    text = _json.dumps(data, indent=2, sort_keys=False, default=str)
+    if "\\udc" not in text:  # ensure_ascii writes every lone surrogate as \udcNN
+        return text
+    return _json.dumps(_shown(data), indent=2, sort_keys=False, default=lambda o: _shown(str(o)))
+
+
+def _shown(value: Any) -> Any:
+    from ..namecheck import shown_path
+
+    if isinstance(value, str):
+        return value if value.isascii() else shown_path(value)
+    if isinstance(value, dict):
+        return {_shown(k): _shown(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_shown(v) for v in value]
+    return value
 
 
 #: codes of discovery that concern one plugin folder (its path is the diagnostic's path)
@@ -179,15 +206,26 @@ def safe_text(value: object) -> str:
     description, a rule path) can never move the cursor, set the clipboard
     (OSC 52) or otherwise drive the terminal; bidirectional overrides and
     invisible characters (U+200B-U+200F, U+202A-U+202E, U+2060-U+206F, U+FEFF)
-    as ``\\uNNNN``, so they cannot reorder or hide what is shown."""
+    as ``\\uNNNN``, so they cannot reorder or hide what is shown; a byte of a
+    file name that is not UTF-8 (a lone surrogate U+DC80–U+DCFF) as ``\\xNN``,
+    the byte itself (printing it raw would write an invalid UTF-8 sequence)."""
     global _CONTROL
     if _CONTROL is None:
         import re
 
-        _CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]")
+        _CONTROL = re.compile(
+            "[\x00-\x08\x0a-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\udc80-\udcff]")
     text = str(value)
-    return _CONTROL.sub(
-        lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text)
+    return _CONTROL.sub(_escape, text)
+
+
+def _escape(m) -> str:
+    c = ord(m.group())
+    if c < 0x100:
+        return f"\\x{c:02x}"
+    if 0xDC80 <= c <= 0xDCFF:  # surrogateescape: the byte c - 0xDC00
+        return f"\\x{c - 0xDC00:02x}"
+    return f"\\u{c:04x}"
 
 
 def print_diag_dicts(diags: list[dict]) -> None:

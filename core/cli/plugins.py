@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .context import WsctlContext, json_option, print_diag_dicts, table
+from .context import WsctlContext, json_option, print_diag_dicts, safe_text, table
 
 
 def plugin_rows(pm) -> list[dict]:
@@ -86,7 +86,7 @@ def _list(obj: WsctlContext, timings: bool, path: str) -> None:
         shown = [d.to_json(ws.source_root) for d in listed
                  if not (d.code == "plugin-failed" and (d.plugin, d.path) in stated)]
     except Exception as err:  # listing plugins must work even when resolution cannot
-        click.echo(f"wsctl: could not resolve {path} to exercise plugin hooks: {err}", err=True)
+        click.echo(safe_text(f"wsctl: could not resolve {path} to exercise plugin hooks: {err}"), err=True)
     rows = plugin_rows(pm)
     timing_keys = ("seconds", "import_seconds", "register_seconds")
     data = {"plugins": [{k: v for k, v in r.items() if k not in timing_keys or timings} for r in rows],

@@ -113,7 +113,8 @@ def rules_group(ctx: click.Context, cwd, targets, shell, loaded, budget) -> None
     }
 
     def human() -> None:
-        click.echo(f"catalog root: {catalog.root}" + ("" if catalog.trusted else " (untrusted: project rules not read)"))
+        click.echo(safe_text(f"catalog root: {catalog.root}")
+                   + ("" if catalog.trusted else " (untrusted: project rules not read)"))
         for title, refs in (("static", data["static"]), ("contextual", data["contextual"])):
             if title == "contextual" and contextual is None:
                 continue
@@ -152,7 +153,7 @@ def explain_cmd(obj: WsctlContext, file: str, path: str | None, cwd: str | None,
     data = {"catalog_root": catalog.root, "target": rel, "trusted": catalog.trusted, "candidates": entries}
 
     def human() -> None:
-        click.echo(f"{rel} in {catalog.root}")
+        click.echo(safe_text(f"{rel} in {catalog.root}"))
         rows = [[e["path"], "applies" if e["applies"] else "no", e["reason"], e["detail"]] for e in entries]
         click.echo(table(rows, ["PATH", "APPLIES", "REASON", "WHY"]) if rows else "no candidate rule files")
 

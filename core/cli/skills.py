@@ -100,7 +100,8 @@ def files_cmd(obj: WsctlContext, name: str, path: str) -> None:
     def human() -> None:
         click.echo("\n".join(safe_text(f) for f in data["files"]) or "no files")
         for s in data["skipped"]:
-            click.echo(safe_text(f"skipped {s['path']}: {s['reason']} (not followed)"))
+            why = "name is not UTF-8" if s["reason"] == "name-not-utf8" else "not followed"
+            click.echo(safe_text(f"skipped {s['path']}: {s['reason']} ({why})"))
 
     obj.emit(data, human)
 

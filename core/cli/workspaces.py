@@ -13,11 +13,10 @@ With ``--json`` a refused operation prints ``{"error": {"kind", "message",
 from __future__ import annotations
 
 import functools
-import json
 
 import click
 
-from .context import WsctlContext, json_option, table
+from .context import WsctlContext, json_option, json_text, table
 
 #: Dispositions meaning "the requested change was not (fully) made": exit status 1.
 NOT_DONE = frozenset({"conflict", "already_exists", "retained_dirty", "failed", "removed_branch_retained"})
@@ -44,7 +43,7 @@ def _command(f):
             return f(obj, *args, **kwargs)
         except WorkspaceError as err:
             if obj.json:
-                click.echo(json.dumps({"error": err.to_json()}, indent=2, default=str))
+                click.echo(json_text({"error": err.to_json()}))
             hint = _FLAG_HINTS.get(err.kind)
             raise WsctlError(f"{err} [{err.kind}]" + (f"; {hint}" if hint else "")) from err
 

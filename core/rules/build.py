@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..models import Diagnostic, LoadResult, ResourceSource, Scope
+from ..namecheck import undecodable
 from .catalog import RuleCatalog
 from .model import RuleSettings
 
@@ -24,10 +25,17 @@ if TYPE_CHECKING:
 
 
 def rule_sources(root: Path, profile, trusted: bool) -> list[ResourceSource]:
-    """The user source (home, links followed) and, when trusted, the project source."""
+    """The user source (home, links followed) and, when trusted, the project source.
+
+    A home or project folder whose path holds a byte that is not UTF-8 gives no
+    source (its rules could not be named in ids, JSON or a session file; the
+    workspace loader reports it once as ``name-not-utf8``)."""
     home = profile.require_home()
-    out = [ResourceSource(scope=Scope.USER, root=str(home), base=str(home), label="user:rules", follow_links=True)]
-    if trusted:
+    out = []
+    if undecodable(str(home)) is None:
+        out.append(ResourceSource(scope=Scope.USER, root=str(home), base=str(home), label="user:rules",
+                                  follow_links=True))
+    if trusted and undecodable(str(root)) is None:
         out.append(ResourceSource(scope=Scope.PROJECT, root=str(root), base=str(root), rank=20, label="project:rules"))
     return out
 

@@ -145,7 +145,7 @@ def path_field_problem(value: str, scope: Scope, roots: Mapping[str, str] | None
     from .. import safefs
 
     try:
-        safefs.split_relative(value)
+        safefs.split_written(value)
     except safefs.SafeFsError as err:
         if err.code != "not-found":
             return f"is refused ({err.code}): {err.args[0]}"

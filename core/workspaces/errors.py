@@ -8,6 +8,7 @@ exits 1 when one is raised.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from ..errors import WskitError
@@ -60,3 +61,22 @@ class WorkspaceError(WskitError):
     def to_json(self) -> dict[str, Any]:
         """``{"kind", "message", "details"}`` for ``wsctl --json``."""
         return {"kind": self.kind, "message": str(self), "details": self.details}
+
+
+def require_utf8(field: str, value: str | os.PathLike[str] | None) -> None:
+    """Refuse a path, branch or label holding a byte that is not UTF-8 (a lone
+    surrogate, how POSIX names and ``surrogateescape`` git output reach Python):
+    the store is SQLite text and results are JSON, neither can hold it.
+
+    :raises WorkspaceError: ``invalid_tool_input`` naming ``field`` and the byte
+        (the value shown with ``\\xNN``); nothing has been written then.
+    """
+    if value is None:
+        return
+    from ..namecheck import shown_path, undecodable
+
+    text = os.fspath(value)
+    bad_byte = undecodable(text)
+    if bad_byte is not None:
+        raise WorkspaceError("invalid_tool_input", f"{field} `{shown_path(text)}` holds the byte {bad_byte}, "
+                             "which is not UTF-8", field=field)

@@ -1,7 +1,8 @@
 """Thin wrappers around real ``git`` subprocesses (never a git library, never ``--force``).
 
 Every call runs ``git -C <dir> …`` with ``GIT_TERMINAL_PROMPT=0`` and
-returns text; :class:`GitError` carries git's stderr.
+returns text (UTF-8, bytes that are not UTF-8 as lone surrogates:
+``surrogateescape``); :class:`GitError` carries git's stderr.
 """
 
 from __future__ import annotations
@@ -26,8 +27,11 @@ class GitError(Exception):
 def git(cwd: str | os.PathLike[str], *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
     """Run ``git -C cwd args…``; raises :class:`GitError` when ``check`` and it fails."""
     env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
-    proc = subprocess.run(["git", "-C", os.fspath(cwd), *args], capture_output=True, text=True, env=env,
-                          timeout=120)
+    # surrogateescape: a branch or path git names with a byte that is not UTF-8 comes back
+    # as a lone surrogate (as os.listdir gives it), never a UnicodeDecodeError; callers
+    # refuse or skip such entries (wskit.namecheck.undecodable)
+    proc = subprocess.run(["git", "-C", os.fspath(cwd), *args], capture_output=True, env=env, timeout=120,
+                          encoding="utf-8", errors="surrogateescape")
     if check and proc.returncode != 0:
         raise GitError(list(args), proc.returncode, proc.stderr)
     return proc

@@ -15,7 +15,7 @@ from typing import Any
 from . import git as g
 from .agent_home import ensure_agent_home
 from .discovery import discover_workspace_path
-from .errors import WorkspaceError
+from .errors import WorkspaceError, require_utf8
 from .models import (ActiveWorkspaceEntry, ExecutionProfile, ExecutionRootEntry, WorkspaceEntry,
                      WorktreeArtifactMetadata)
 from .paths import (agent_home_id, canonical_root_id, check_view, is_within, normalize_lexical, workspace_id_for,
@@ -44,6 +44,8 @@ class WorkspaceManager:
         self.home_id = agent_home_id(agent_id)
         self.host = host
         self.profile = profile or ExecutionProfile()
+        require_utf8("home", home)  # before the store is opened: nothing is written
+        require_utf8("agent home", agent_home)
         self.store = store or WorkspaceStore.for_home(home)
         self.agent_home = normalize_lexical(agent_home or Path(home) / ".wskit" / "agent-homes" / agent_id)
         self._ensure_agent()
@@ -130,6 +132,7 @@ class WorkspaceManager:
         :raises WorkspaceError: ``invalid_tool_input`` ("workspace path is not an
             existing directory"), ``unsupported_legacy_workspace_id``.
         """
+        require_utf8("path", path)
         p = normalize_lexical(path)
         if not p.is_dir():
             raise WorkspaceError("invalid_tool_input", "workspace path is not an existing directory",
@@ -250,6 +253,7 @@ class WorkspaceManager:
         return root
 
     def _root_for_path(self, path: str | os.PathLike[str]) -> tuple[ExecutionRootEntry, Path]:
+        require_utf8("path", path)
         p = normalize_lexical(path)
         if not p.exists():
             raise WorkspaceError("invalid_tool_input", "path does not exist", field="path", path=str(path))

@@ -13,7 +13,7 @@ import uuid
 from typing import TYPE_CHECKING, Any
 
 from . import git as g
-from .errors import WorkspaceError
+from .errors import WorkspaceError, require_utf8
 from .inspect import inspect_worktree
 from .models import ExecutionRootEntry
 from .paths import sanitize_label
@@ -65,6 +65,8 @@ def create_worktree(m: "WorkspaceManager", workspace_id: str, branch: str, base_
                              field="on_existing")
     if not m.profile.supports_managed_worktrees:
         raise WorkspaceError("managed_worktrees_disabled", "managed worktrees are disabled by the execution profile")
+    for name, value in (("branch", branch), ("base_ref", base_ref), ("label", label)):
+        require_utf8(name, value)
     ws = _git_workspace(m, workspace_id)
     anchor = ws.workspace_anchor
     if not g.valid_branch_name(anchor, branch):
