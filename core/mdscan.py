@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import safefs
 from .models import Diagnostic, ResourceSource
-from .namecheck import shown_path, undecodable
+from .namecheck import shown_path, not_utf8
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,13 +111,13 @@ def walk_markdown(
                 if e.name.startswith("."):
                     continue
                 rel = join(rel_dir, e.name)
-                bad_byte = undecodable(e.name)
-                if bad_byte is not None:
+                why = not_utf8(e.name)
+                if why is not None:
                     if e.type == "dir" or e.name.lower().endswith(".md"):
                         diags.append(Diagnostic(
                             level="warning", code="name-not-utf8", plugin=source.plugin,
                             path=shown_path(os.path.join(source.base, rel)),
-                            message=f"name holds the byte {bad_byte}, which is not UTF-8; not loaded"))
+                            message=f"name {why}; not loaded"))
                     continue
                 if e.type == "dir":
                     if not recursive:

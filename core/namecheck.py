@@ -61,6 +61,13 @@ def undecodable(name: str) -> str | None:
     return None
 
 
+def not_utf8(text: str) -> str | None:
+    """The reason every refusal of such a name gives — ``"holds the byte 0xFF,
+    which is not UTF-8"`` — or None when ``text`` is all text (:func:`undecodable`)."""
+    bad_byte = undecodable(text)
+    return None if bad_byte is None else f"holds the byte {bad_byte}, which is not UTF-8"
+
+
 def shown_path(path: str) -> str:
     """``path`` with every byte that was not UTF-8 written as ``\\xNN`` (for
     diagnostics: the text stays valid Unicode, so JSON and session files can

@@ -20,7 +20,7 @@ from pathlib import PurePosixPath
 
 from .errors import SafeFsError
 from .lazyre import lazy_pattern
-from .namecheck import _is_drive_or_url, _secret_tests, shown_path, undecodable
+from .namecheck import _is_drive_or_url, _secret_tests, shown_path, not_utf8
 
 #: Component patterns refused everywhere (matched case-insensitively).
 SECRET_PATTERNS: tuple[str, ...] = (
@@ -91,9 +91,9 @@ def split_written(rel: str | PurePosixPath) -> list[str]:
     """
     text = str(rel)
     if not text.isascii():
-        bad_byte = undecodable(text)
-        if bad_byte is not None:
-            raise SafeFsError("path-not-utf8", shown_path(text), f"path holds the byte {bad_byte}, which is not UTF-8")
+        why = not_utf8(text)
+        if why is not None:
+            raise SafeFsError("path-not-utf8", shown_path(text), f"path {why}")
     return split_relative(text)
 
 

@@ -94,11 +94,11 @@ def enabled_slugs(profile: HostProfile) -> frozenset[str]:
 
 
 def _require_utf8_slug(slug: str) -> None:
-    from .namecheck import shown_path, undecodable
+    from .namecheck import shown_path, not_utf8
 
-    bad_byte = undecodable(slug)
-    if bad_byte is not None:
-        raise AdminSkillError(f"skill name '{shown_path(slug)}' holds the byte {bad_byte}, which is not UTF-8 "
+    why = not_utf8(slug)
+    if why is not None:
+        raise AdminSkillError(f"skill name '{shown_path(slug)}' {why} "
                               "(no skill id, manifest or session file can hold it)")
 
 

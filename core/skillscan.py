@@ -25,7 +25,7 @@ from wskit.skillcheck import MAX_DESCRIPTION as _MAX_DESCRIPTION
 from wskit.skillcheck import SPEC_FIELDS as _SPEC_FIELDS
 from wskit.mdscan import bool_field
 from wskit.models import Diagnostic, Provenance, ResourceSource, Scope, construct_valid, sha256_hex
-from wskit.namecheck import _is_drive_or_url, shown_path, undecodable
+from wskit.namecheck import _is_drive_or_url, shown_path, not_utf8
 from wskit.resources.skill import Skill
 from wskit.toolpolicy import SelectorError, split_value
 from wskit.safetext import _HIDDEN
@@ -180,10 +180,10 @@ def _read_one(
     if limit is not None and res_size > limit:
         return None, [_err(path, plugin, "too-large", None,
                            f"admin skill file is {res_size} bytes, over the limit of {limit} bytes")]
-    bad_byte = undecodable(slug)
-    if bad_byte is not None:  # not UTF-8: no id, listing or session file can hold the name
+    why = not_utf8(slug)
+    if why is not None:  # not UTF-8: no id, listing or session file can hold the name
         diags.append(_err(shown_path(path), plugin, "skill-name-invalid", None,
-                          f"folder name holds the byte {bad_byte}, which is not UTF-8; not loaded"))
+                          f"folder name {why}; not loaded"))
         return None, diags
     bad = _UNSAFE_NAME.search(slug)
     if bad:

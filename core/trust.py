@@ -36,7 +36,7 @@ from . import changes, safefs
 from .atomic import atomic_write
 from .errors import TrustStoreError
 from .models import Frozen
-from .namecheck import shown_path, undecodable
+from .namecheck import shown_path, not_utf8
 
 TrustState = Literal["trusted", "untrusted", "unknown"]
 STORE_VERSION = 1
@@ -211,10 +211,10 @@ class TrustStore:
         if state not in (None, "trusted", "untrusted"):
             raise ValueError(f"invalid trust state {state!r}")
         target = _canon(path)
-        bad_byte = undecodable(target)
-        if bad_byte is not None:
-            raise TrustStoreError(f"cannot record a decision for {shown_path(target)}: the path holds the byte "
-                                  f"{bad_byte}, which is not UTF-8 (the trust store is UTF-8 TOML)")
+        why = not_utf8(target)
+        if why is not None:
+            raise TrustStoreError(f"cannot record a decision for {shown_path(target)}: the path {why} "
+                                  "(the trust store is UTF-8 TOML)")
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self._lock:
             entries = self._read()

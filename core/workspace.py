@@ -25,7 +25,7 @@ from .binding import Binding
 from .errors import TrustStoreError
 from .host import HostProfile
 from .models import TRUST_GATED_SCOPES, Diagnostic, ResourceSource
-from .namecheck import shown_path, undecodable
+from .namecheck import shown_path, not_utf8
 from .registry import Candidate, Registry
 from .trust import TrustDecision, TrustStore
 
@@ -185,14 +185,14 @@ def _load_workspace(
     all_sources: list[ResourceSource] = []
     bad_roots = _undecodable_roots(binding, profile, diags)
     for src in [*sources, *bundles, *extra_sources]:
-        bad_byte = undecodable(str(src.root))
-        if bad_byte is not None and bad_roots and _under(str(src.root), bad_roots):
+        why = not_utf8(str(src.root))
+        if why is not None and bad_roots and _under(str(src.root), bad_roots):
             continue  # already reported once for the project folder or the home
-        if bad_byte is not None:  # its resources could not be named in JSON, ids or a session file
+        if why is not None:  # its resources could not be named in JSON, ids or a session file
             diags.append(
                 Diagnostic(level="error", code="name-not-utf8", path=shown_path(str(src.root)), plugin=src.plugin,
                            message=f"source {shown_path(src.label or str(src.root))} ignored: its folder name "
-                                   f"holds the byte {bad_byte}, which is not UTF-8")
+                                   f"{why}")
             )
             continue
         if src.scope in TRUST_GATED_SCOPES and not trust.trusted:
@@ -242,13 +242,12 @@ def _undecodable_roots(binding: Binding, profile: HostProfile, diags: list[Diagn
     out: list[str] = []
     home = profile.home
     for what, path in (("project folder", str(binding.source_root)), ("home", None if home is None else str(home))):
-        bad_byte = None if path is None else undecodable(path)
-        if bad_byte is None:
+        why = None if path is None else not_utf8(path)
+        if why is None:
             continue
         out.append(path)
         diags.append(Diagnostic(level="error", code="name-not-utf8", path=shown_path(path),
-                                message=f"{what} {shown_path(path)} holds the byte {bad_byte}, which is not "
-                                        f"UTF-8: its sources, rules and plugins are not loaded"))
+                                message=f"{what} {shown_path(path)} {why}: its sources, rules and plugins are not loaded"))
     return tuple(out)
 
 

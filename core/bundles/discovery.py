@@ -20,7 +20,7 @@ from .. import safefs
 from ..binding import Binding
 from ..host import HostProfile
 from ..models import Diagnostic, Frozen
-from ..namecheck import shown_path, undecodable
+from ..namecheck import shown_path, not_utf8, undecodable
 from ..trust import TrustDecision
 from .jsonfile import read_json
 from .ledger import LedgerError, read_ledger, tree_digest
@@ -176,9 +176,9 @@ def _subdirs(base: str, rel: str, follow: bool) -> tuple[list[str], list[Diagnos
     out, diags = [], []
     for e in entries:
         full = os.path.join(base, rel, e.name)
-        bad_byte = undecodable(e.name)
-        if bad_byte is not None and e.type in ("dir", "link"):
-            diags.append(_not_utf8(full, bad_byte))
+        why = not_utf8(e.name)
+        if why is not None and e.type in ("dir", "link"):
+            diags.append(_not_utf8(full, why))
         elif e.type == "dir" and not e.name.startswith("."):
             out.append(full)
         elif e.type == "link":
@@ -187,10 +187,10 @@ def _subdirs(base: str, rel: str, follow: bool) -> tuple[list[str], list[Diagnos
     return out, diags
 
 
-def _not_utf8(path: str, bad_byte: str) -> Diagnostic:
+def _not_utf8(path: str, why: str) -> Diagnostic:
     # a plugin folder named so could not be named in JSON, a ledger or a session file
     return Diagnostic(level="error", code="name-not-utf8", path=shown_path(path),
-                      message=f"plugin folder name holds the byte {bad_byte}, which is not UTF-8; not loaded")
+                      message=f"plugin folder name {why}; not loaded")
 
 
 def discover(binding: Binding | None, profile: HostProfile, trust: TrustDecision | None,
@@ -237,9 +237,9 @@ def discover(binding: Binding | None, profile: HostProfile, trust: TrustDecision
             diags.extend(dd)
             found.extend(load_bundle(sub, "project", f"project:{d}/plugins", RANKS[key], profile) for sub in dirs)
     for p in explicit:
-        bad_byte = undecodable(str(p))
-        if bad_byte is not None:
-            diags.append(_not_utf8(str(p), bad_byte))
+        why = not_utf8(str(p))
+        if why is not None:
+            diags.append(_not_utf8(str(p), why))
             continue
         if not os.path.isdir(p):
             diags.append(Diagnostic(level="error", code="plugin-dir-missing", path=str(p),

@@ -110,7 +110,7 @@ def _entry(base: str, raw: dict[str, Any], plugin_root: Any) -> MarketplaceEntry
     src = raw["source"]
     strict = raw.get("strict", True) is not False
     common = dict(name=raw["name"], source=src, strict=strict, entry=raw)
-    from ..namecheck import shown_path, undecodable
+    from ..namecheck import shown_path, not_utf8
     from .manifest import NAME_RE
 
     if not NAME_RE.match(raw["name"]):  # the name becomes a folder name on install
@@ -126,12 +126,12 @@ def _entry(base: str, raw: dict[str, Any], plugin_root: Any) -> MarketplaceEntry
         rel = src
         if not rel.startswith(("./", "../")) and isinstance(plugin_root, str):
             rel = f"{plugin_root.rstrip('/')}/{rel}"
-        bad_byte = undecodable(rel)
-        if bad_byte is not None:
+        why = not_utf8(rel)
+        if why is not None:
             # a JSON "\udcff" escape names a folder whose name is not UTF-8: its plugin
             # could not be named in a ledger, a session file or JSON output
-            return MarketplaceEntry(source_kind="path", reason=f"source '{shown_path(rel)}' holds the byte "
-                                    f"{bad_byte}, which is not UTF-8; it cannot be installed", **common)
+            return MarketplaceEntry(source_kind="path", reason=f"source '{shown_path(rel)}' {why}; "
+                                    "it cannot be installed", **common)
         target = os.path.realpath(os.path.join(base, rel))
         if os.path.commonpath([target, base]) != base:
             return MarketplaceEntry(source_kind="path", reason=f"source {src!r} leaves the marketplace folder", **common)

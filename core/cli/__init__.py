@@ -160,12 +160,11 @@ def make_cli(pm=None) -> click.Group:
         # reuse the manager the group built to list its commands (one manager per run)
         ctx.obj = WsctlContext(home=home, host=host, json=as_json, pm=pm if pm is not None else ctx.command._pm)
         for d in plugin_dirs:
-            from ..namecheck import shown_path, undecodable
+            from ..namecheck import shown_path, not_utf8
 
-            bad_byte = undecodable(d)
-            if bad_byte is not None:  # its plugin could not be named in JSON, a ledger or a session file
-                raise click.UsageError(f"--plugin-dir {shown_path(d)}: the path holds the byte {bad_byte}, "
-                                       "which is not UTF-8")
+            why = not_utf8(d)
+            if why is not None:  # its plugin could not be named in JSON, a ledger or a session file
+                raise click.UsageError(f"--plugin-dir {shown_path(d)}: the path {why}")
         ctx.obj.plugin_dirs = tuple(plugin_dirs)
 
     return cli

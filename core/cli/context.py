@@ -129,8 +129,6 @@ class WsctlContext:
     def emit(self, data: Any, human: Callable[[], None]) -> None:
         """Print ``data`` as one JSON document when ``--json``, else call ``human``."""
         if self.json:
-            import json as _json  # lazily: keeps `wsctl --version` to click alone
-
             click.echo(json_text(data))
         else:
             human()

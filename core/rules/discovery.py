@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .. import changes, safefs
-from ..namecheck import shown_path, undecodable
+from ..namecheck import shown_path, not_utf8
 from ..models import Diagnostic, Provenance, Scope
 from .model import PRIORITY, RuleSettings, rule_digest, rule_id
 from .projectwalk import project_walk
@@ -185,11 +185,11 @@ def load_rule_file(
         diags.append(Diagnostic(level=level, code=code, path=path, line=line, message=msg))
         return None, diags
 
-    bad_byte = undecodable(rel)
-    if bad_byte is not None:
+    why = not_utf8(rel)
+    if why is not None:
         # a name that is not UTF-8 cannot be shown, hashed into an id or written to a session
         diags.append(Diagnostic(level="error", code="rule-name-invalid", path=shown_path(path),
-                                message=f"rule path holds the byte {bad_byte}, which is not UTF-8; not read"))
+                                message=f"rule path {why}; not read"))
         return None, diags
     bad_name = next((c for c in rel if c in "\t\n\r"), None) or next(
         (cp for _, cp in safefs.find_hidden_chars(rel)), None)

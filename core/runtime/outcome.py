@@ -3,7 +3,6 @@ fields, reference/conventions.md §1.7; Blade's outcome rules, reference/blade.m
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 

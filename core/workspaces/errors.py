@@ -73,10 +73,9 @@ def require_utf8(field: str, value: str | os.PathLike[str] | None) -> None:
     """
     if value is None:
         return
-    from ..namecheck import shown_path, undecodable
+    from ..namecheck import shown_path, not_utf8
 
     text = os.fspath(value)
-    bad_byte = undecodable(text)
-    if bad_byte is not None:
-        raise WorkspaceError("invalid_tool_input", f"{field} `{shown_path(text)}` holds the byte {bad_byte}, "
-                             "which is not UTF-8", field=field)
+    why = not_utf8(text)
+    if why is not None:
+        raise WorkspaceError("invalid_tool_input", f"{field} `{shown_path(text)}` {why}", field=field)
