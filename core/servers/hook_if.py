@@ -27,6 +27,7 @@ This is not :mod:`wskit.toolpolicy` (Sakura's ``allowed-tools`` grammar).
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Mapping
@@ -218,16 +219,30 @@ def path_matches(pattern: str, path: str, *, cwd: str, project_dir: str, home: s
     return spec.match_file(rel) or (folder and spec.match_file(os.path.join(rel, "x")))
 
 
-def if_unparsable(value: Any) -> bool:
-    """True when ``value`` is not one permission rule (:func:`parse_if` raises)."""
+@functools.lru_cache(maxsize=256)
+def _parsed(text: str) -> IfRule | IfRuleError:
+    """:func:`parse_if` of a kept ``if`` text, once per distinct text: the runner asks
+    at selection (:func:`if_allows`) and again for the result (:func:`if_unparsable`)
+    on every run; the refusal is returned, not raised, so it is cached too."""
     try:
-        parse_if(value)
-    except IfRuleError:
-        return False if value in (None, "") else True
-    return False
+        return parse_if(text)
+    except IfRuleError as err:
+        return err
 
 
-def if_allows(hook_id: str, value: Any, event: str, tool: str | None, payload: Mapping[str, Any],
+def if_problem(value: str) -> IfRuleError | None:
+    """Why the kept ``if`` text ``value`` is not one permission rule, or None (the
+    loader's ``hook-if-invalid`` warning and the runner decide on the same parse)."""
+    parsed = _parsed(value)
+    return parsed if isinstance(parsed, IfRuleError) else None
+
+
+def if_unparsable(value: str) -> bool:
+    """True when the kept ``if`` text ``value`` is not one permission rule (:func:`parse_if` raises)."""
+    return isinstance(_parsed(value), IfRuleError)
+
+
+def if_allows(hook_id: str, value: str, event: str, tool: str | None, payload: Mapping[str, Any],
               notes: list[str], project_dir: str, home: str | None) -> bool:
     """Whether a handler whose ``if`` is ``value`` runs for this call.
 
@@ -243,10 +258,9 @@ def if_allows(hook_id: str, value: Any, event: str, tool: str | None, payload: M
     """
     if event not in TOOL_EVENTS:
         return False
-    try:
-        rule = parse_if(value)
-    except IfRuleError as err:
-        notes.append(f"hook {hook_id}: {err}; ran it without the condition (it may block or ask, not allow)")
+    rule = _parsed(value)
+    if isinstance(rule, IfRuleError):
+        notes.append(f"hook {hook_id}: {rule}; ran it without the condition (it may block or ask, not allow)")
         return True
     return if_matches(rule, tool, payload.get("tool_input"), cwd=str(payload.get("cwd") or project_dir),
                       project_dir=project_dir, home=home)

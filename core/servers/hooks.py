@@ -71,17 +71,18 @@ def _if_condition(event: str, j: int, h: dict[str, Any], bad) -> str | None:
     raw = h.get("if")
     if raw is None or raw == "":
         return None
-    from .hook_if import TOOL_EVENTS, IfRuleError, parse_if
+    from .hook_if import TOOL_EVENTS, if_problem
 
-    text = raw if isinstance(raw, str) else json.dumps(raw)
+    # a non-string is kept as text the runner can never read as a rule ("5" or "true"
+    # alone would be a tool name): the runner and this warning decide on the same text
+    text = raw if isinstance(raw, str) else f"{json.dumps(raw)} (not a string)"
     if event not in TOOL_EVENTS:
         bad(f"hook {j}: 'if' {text!r} applies to tool events only; on {event} this handler never runs",
             "warning", "hook-if-not-tool-event")
         return text
-    try:
-        parse_if(raw)
-    except IfRuleError as err:
-        bad(f"hook {j}: {err}; the condition is ignored and the handler runs on every call its matcher "
+    problem = if_problem(text)
+    if problem is not None:
+        bad(f"hook {j}: {problem}; the condition is ignored and the handler runs on every call its matcher "
             "matches", "warning", "hook-if-invalid")
     return text
 

@@ -84,3 +84,17 @@ def test_trailing_space_star_is_a_word_prefix(prefix, rest):
     pattern = prefix + " *"
     assert wildcard_matches(pattern, prefix) and wildcard_matches(pattern, prefix + " " + rest)
     assert wildcard_matches(prefix + ":*", prefix + " " + rest)
+
+
+@pytest.mark.parametrize("raw", [5, True, 1.5, [1], {"a": 1}])
+def test_a_non_string_if_is_kept_as_text_the_runner_cannot_read(raw):
+    """The loader warns (hook-if-invalid) and the runner treats the kept text as
+    unparsable (runs restrict-only): "5" or "true" alone would parse as a tool name,
+    so the handler would silently never run."""
+    from wskit.servers.hook_if import if_unparsable
+    from wskit.servers.hooks import _if_condition
+
+    said = []
+    text = _if_condition("PreToolUse", 0, {"if": raw}, lambda msg, level, code: said.append((code, level)))
+    assert said == [("hook-if-invalid", "warning")]
+    assert text.endswith("(not a string)") and if_unparsable(text)
