@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import gc
 import itertools
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -186,7 +185,7 @@ def _load_workspace(
     bad_roots = _undecodable_roots(binding, profile, diags)
     for src in [*sources, *bundles, *extra_sources]:
         why = not_utf8(str(src.root))
-        if why is not None and bad_roots and _under(str(src.root), bad_roots):
+        if why is not None and bad_roots and _under(src.root, bad_roots):
             continue  # already reported once for the project folder or the home
         if why is not None:  # its resources could not be named in JSON, ids or a session file
             diags.append(
@@ -252,7 +251,9 @@ def _undecodable_roots(binding: Binding, profile: HostProfile, diags: list[Diagn
 
 
 def _under(path: str, roots: tuple[str, ...]) -> bool:
-    return any(path == r or path.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
+    from .workspaces.paths import is_within  # only when a root is not UTF-8 (rare; keeps uuid off the load path)
+
+    return any(is_within(path, r) for r in roots)
 
 
 def _apply_filter(kind: "ResourceKind", cands: list[Candidate], profile: HostProfile,
