@@ -126,12 +126,12 @@ class SessionState(BaseModel):
             raise SessionStateError(f"session state is not JSON: {err.args[0]}") from None
         if not isinstance(raw, dict):
             raise fail("session state must be a JSON object")
-        fmt = raw.get("format")
-        if "format" in raw and type(fmt) is not int:  # noqa: E721 -- bool is an int subclass
-            # checked before the version test: "99" or true passed it and were coerced (newcomer finding)
-            raise fail(f"session state field 'format': must be an integer, got {json.dumps(fmt)}")
         if "format" not in raw:  # to_json always writes it; a default would hide a foreign file
             raise fail("session state field 'format': Field required")
+        fmt = raw["format"]
+        if type(fmt) is not int:  # noqa: E721 -- bool is an int subclass
+            # checked before the version test: "99" or true passed it and were coerced (newcomer finding)
+            raise fail(f"session state field 'format': must be an integer, got {json.dumps(fmt)}")
         if fmt < 1:  # newcomer finding: 0 and -1 verified
             raise fail(f"session state field 'format': must be at least 1, got {fmt}")
         if fmt > STATE_FORMAT:
