@@ -160,10 +160,10 @@ def _marketplace_for(obj: WsctlContext, market: str, from_dirs: tuple[str, ...])
                               if os.sep in market or market.startswith(".") else ""))
 
 
-def _known_marketplace_dirs(obj: WsctlContext, market: str | None = None) -> list[str]:
+def _known_marketplace_dirs(obj: WsctlContext, market: str | None = None, ledger: dict | None = None) -> list[str]:
     """Folders of the marketplaces wskit knows by name (all, or those called
     ``market``): ``extraKnownMarketplaces`` directory sources of the user settings,
-    then the marketplaces of earlier installs (ledger).
+    then the marketplaces of earlier installs (``ledger``, read when not given).
 
     :raises LedgerError: the ledger is unreadable.
     """
@@ -179,7 +179,7 @@ def _known_marketplace_dirs(obj: WsctlContext, market: str | None = None) -> lis
             src = spec.get("source") if isinstance(spec, dict) and market in (None, key) else None
             if isinstance(src, dict) and isinstance(src.get("path"), str):
                 out.append(os.path.expanduser(src["path"]))
-    out += [r.get("marketplace_root") for r in read_ledger(profile).values()
+    out += [r.get("marketplace_root") for r in (read_ledger(profile) if ledger is None else ledger).values()
             if market in (None, r.get("marketplace")) and r.get("marketplace_root")]
     return out
 
@@ -272,7 +272,7 @@ def _plugin_known(obj: WsctlContext, key: str, path: str) -> bool:
         return True
     try:
         ledger = read_ledger(obj.profile())
-        dirs = _known_marketplace_dirs(obj, market or None)
+        dirs = _known_marketplace_dirs(obj, market or None, ledger)  # the ledger read once
     except LedgerError:
         ledger, dirs = {}, []
     if any(k == name and (not market or r.get("marketplace") == market) for k, r in ledger.items()):
