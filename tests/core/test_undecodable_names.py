@@ -15,15 +15,8 @@ from wskit.namecheck import shown_path, undecodable
 from wskit.trust import TrustStore
 
 from tests.markdown_helpers import load
+from tests.undecodable_helpers import BAD, bad_names_ok, write  # noqa: F401 (fixture)
 
-BAD = b"\xff"
-
-
-def write(root, rel: bytes, text: str) -> None:
-    path = os.path.join(os.fsencode(root), rel)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "wb") as f:
-        f.write(text.encode())
 
 
 @pytest.fixture
@@ -32,15 +25,6 @@ def proj(tmp_path, wskit_home):
     root = tmp_path / "p"
     root.mkdir()
     return root, lambda: load(root, wskit_home)
-
-
-@pytest.fixture
-def bad_names_ok(tmp_path):
-    try:
-        os.mkdir(os.path.join(os.fsencode(tmp_path), b"probe" + BAD))
-    except (OSError, UnicodeError):
-        pytest.skip("this file system refuses names that are not UTF-8")
-    os.rmdir(os.path.join(os.fsencode(tmp_path), b"probe" + BAD))
 
 
 @given(st.binary(max_size=12))

@@ -17,26 +17,10 @@ import pytest
 from wskit.trust import TrustStore
 
 from tests.markdown_helpers import load, skill_md
+from tests.undecodable_helpers import BAD, bad_names_ok, write  # noqa: F401 (fixture)
 
-BAD = b"\xff"
 SUR = BAD.decode("utf-8", "surrogateescape")  # '\udcff', how os.listdir hands the byte to Python
 GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "init.defaultBranch=main"]
-
-
-def write(root, rel: bytes, text: str) -> None:
-    path = os.path.join(os.fsencode(root), rel)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "wb") as f:
-        f.write(text.encode())
-
-
-@pytest.fixture
-def bad_names_ok(tmp_path):
-    try:
-        os.mkdir(os.path.join(os.fsencode(tmp_path), b"probe" + BAD))
-    except (OSError, UnicodeError):
-        pytest.skip("this file system refuses names that are not UTF-8")
-    os.rmdir(os.path.join(os.fsencode(tmp_path), b"probe" + BAD))
 
 
 def _all_text(ws) -> None:
