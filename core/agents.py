@@ -26,13 +26,13 @@ import functools
 import re
 from typing import TYPE_CHECKING
 
-from . import safefs
-from .mdscan import (description_too_long, hidden_chars_diag, is_agents_convention, list_field, text_field,
+from wskit import safefs
+from wskit.mdscan import (description_too_long, hidden_chars_diag, is_agents_convention, list_field, text_field,
                      walk_markdown)
-from .models import Diagnostic, LoadResult, Provenance, ResourceSource, sha256_hex
+from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, sha256_hex
 
 if TYPE_CHECKING:
-    from .resources.agent import Agent
+    from wskit.resources.agent import Agent
 
 KIND = "agent"
 DEFAULT_DIR = "agents"
@@ -141,8 +141,8 @@ def _deps() -> tuple:
     """``(parse_frontmatter, Agent)``, imported by the first subagent file read: a workspace
     without one never imports PyYAML or builds the model (issue 8, B7). Cached, so a
     per-file loop does not pay a function-level import (~2 µs) per file."""
-    from .markdown import parse_frontmatter
-    from .resources.agent import Agent
+    from wskit.markdown import parse_frontmatter
+    from wskit.resources.agent import Agent
 
     return parse_frontmatter, Agent
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .lazyre import lazy_pattern
+from wskit.lazyre import lazy_pattern
 
 #: Characters that separate words (the set :func:`shlex.split` uses).
 WHITESPACE = " \t\r\n"

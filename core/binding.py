@@ -21,7 +21,7 @@ import os
 import stat
 from pathlib import Path
 
-from .models import Frozen
+from wskit.models import Frozen
 
 DEFAULT_ROOT_MARKERS: tuple[str, ...] = (".git",)
 

@@ -32,13 +32,13 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from . import changes
-from .binding import DEFAULT_ROOT_MARKERS, Binding
-from .changes import Dependencies
-from .errors import WorkspaceCapacityError
-from .host import HostProfile
-from .trust import TrustStore
-from .workspace import WorkspaceResources, load_workspace
+from wskit import changes
+from wskit.binding import DEFAULT_ROOT_MARKERS, Binding
+from wskit.changes import Dependencies
+from wskit.errors import WorkspaceCapacityError
+from wskit.host import HostProfile
+from wskit.trust import TrustStore
+from wskit.workspace import WorkspaceResources, load_workspace
 
 IDLE_CAPACITY = 32
 ACTIVE_CAPACITY = 64
@@ -130,8 +130,8 @@ class WorkspaceCache:
         self._entries: OrderedDict[str, _Entry] = OrderedDict()
         self._generation = 0
         if loader is None:
-            from .plugin.hooks import WskitHooks
-            from .plugin.manager import make_plugin_manager
+            from wskit.plugin.hooks import WskitHooks
+            from wskit.plugin.manager import make_plugin_manager
 
             self.pm = pm if pm is not None else make_plugin_manager()
             self.hooks = WskitHooks(self.pm)

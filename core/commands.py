@@ -22,14 +22,14 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
-from .lazyre import lazy_pattern
-from . import safefs
-from .mdscan import (bool_field, description_too_long, first_line, hidden_chars_diag, is_agents_convention,
+from wskit.lazyre import lazy_pattern
+from wskit import safefs
+from wskit.mdscan import (bool_field, description_too_long, first_line, hidden_chars_diag, is_agents_convention,
                      list_field, text_field, walk_markdown)
-from .models import Diagnostic, LoadResult, Provenance, ResourceSource, sha256_hex
+from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, sha256_hex
 
 if TYPE_CHECKING:
-    from .resources.command import Command
+    from wskit.resources.command import Command
 
 KIND = "command"
 DEFAULT_DIR = "commands"
@@ -124,8 +124,8 @@ def _deps() -> tuple:
     """``(parse_frontmatter, Command)``, imported by the first command file read: a workspace
     without one never imports PyYAML or builds the model (issue 8, B7). Cached, so a
     per-file loop does not pay a function-level import (~2 µs) per file."""
-    from .markdown import parse_frontmatter
-    from .resources.command import Command
+    from wskit.markdown import parse_frontmatter
+    from wskit.resources.command import Command
 
     return parse_frontmatter, Command
 

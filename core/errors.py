@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .models import Diagnostic
+    from wskit.models import Diagnostic
 
 
 class WskitError(Exception):
@@ -116,7 +116,7 @@ class SafeFsError(UnsafePathError):
         """This refusal as a :class:`~wskit.models.Diagnostic` (level ``error`` by default)."""
         global _Diagnostic
         if _Diagnostic is None:  # imported here, once: errors stays free of pydantic
-            from .models import Diagnostic as _Diagnostic
+            from wskit.models import Diagnostic as _Diagnostic
         # the path and code are fields of the diagnostic: the message is the reason alone
         # (printing both gave "<path>: <path>: … [symlink] [symlink]"; newcomer finding)
         return _Diagnostic(

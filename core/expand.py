@@ -32,11 +32,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import safefs
-from .models import Diagnostic
+from wskit import safefs
+from wskit.models import Diagnostic
 
 if TYPE_CHECKING:
-    from .resources.command import Command
+    from wskit.resources.command import Command
 
 #: Default timeout of one ``!`cmd``` in seconds (Blade: 30 s).
 DEFAULT_TIMEOUT = 30.0
@@ -82,7 +82,7 @@ def split_args(args: str | list[str] | tuple[str, ...] | None) -> list[str]:
     """Arguments as a list: a string is split like a POSIX shell would, never run
     (:func:`wskit.argsubst.split_words`: an unterminated quote closes at the end);
     a list is taken as the words; None is no words."""
-    from .argsubst import parse_args
+    from wskit.argsubst import parse_args
 
     return parse_args(args)[1]
 
@@ -92,7 +92,7 @@ def substitute_args(text: str, args: str | list[str] | None, names: tuple[str, .
     ``$name``/``${name}`` in ``text`` (:func:`wskit.argsubst.substitute`, the
     code skills use too); appends nothing (see :func:`expand` for the
     ``ARGUMENTS:`` rule)."""
-    from .argsubst import parse_args, substitute
+    from wskit.argsubst import parse_args, substitute
 
     whole, words = parse_args(args)
     return substitute(text, whole, words, names)[0]
@@ -118,7 +118,7 @@ def expand(
     :param file_cap: bytes per ``@path`` file.
     :returns: :class:`Expansion`; never raises for bad content.
     """
-    from .argsubst import append_arguments, parse_args, substitute
+    from wskit.argsubst import append_arguments, parse_args, substitute
 
     whole, words = parse_args(args)
     used_any = False

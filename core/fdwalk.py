@@ -21,8 +21,8 @@ from __future__ import annotations
 import errno
 import os
 
-from . import changes, safefs
-from .safefs import SafeFsError
+from wskit import changes, safefs
+from wskit.safefs import SafeFsError
 
 _DIR_FLAGS = safefs._O_BASE | safefs._O_DIRECTORY
 

@@ -29,8 +29,8 @@ import re
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from .lazyre import lazy_pattern
-from . import safefs
+from wskit.lazyre import lazy_pattern
+from wskit import safefs
 
 #: Deepest nesting of arrays and objects accepted by default.
 MAX_DEPTH = 64

@@ -6,7 +6,7 @@
 from collections.abc import Callable
 from typing import Any
 
-from .models import Frozen
+from wskit.models import Frozen
 
 
 class ResourceKind(Frozen):

@@ -30,10 +30,10 @@ from typing import Any
 
 import yaml
 
-from . import safefs, yamlsafe
-from .flatyaml import block_precheck, load_flat, load_flat_lines
-from .models import Diagnostic
-from .yamlsafe import MAX_DEPTH, DuplicateKey, Refused, err_line
+from wskit import safefs, yamlsafe
+from wskit.flatyaml import block_precheck, load_flat, load_flat_lines
+from wskit.models import Diagnostic
+from wskit.yamlsafe import MAX_DEPTH, DuplicateKey, Refused, err_line
 
 __all__ = ["MAX_DEPTH", "MAX_FRONTMATTER_BYTES", "Frontmatter", "err_line", "flat_head", "frontmatter_of_head",
            "parse_frontmatter", "read_frontmatter"]

@@ -6,9 +6,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import safefs
-from .models import Diagnostic, ResourceSource
-from .namecheck import shown_path, not_utf8
+from wskit import safefs
+from wskit.models import Diagnostic, ResourceSource
+from wskit.namecheck import shown_path, not_utf8
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .sharedkeys import shared_keys_copy
+from wskit.sharedkeys import shared_keys_copy
 
 
 class Scope(str, Enum):

@@ -21,8 +21,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from .errors import AmbiguousNameError, UnknownResourceError
-from .models import Diagnostic, Resource, Scope
+from wskit.errors import AmbiguousNameError, UnknownResourceError
+from wskit.models import Diagnostic, Resource, Scope
 
 
 @dataclass(frozen=True, slots=True)

@@ -55,14 +55,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from . import changes
-from .errors import SafeFsError
+from wskit import changes
+from wskit.errors import SafeFsError
 # re-exported (see the module docstring); the private expressions too, for modules
 # that have not moved to the new homes
-from .safepath import (  # noqa: F401
+from wskit.safepath import (  # noqa: F401
     _DRIVE_OR_URL, _SECRET_RE, SECRET_PATTERNS, check_not_secret, is_secret_name, split_relative, split_written,
 )
-from .safetext import _HIDDEN, decode_text, find_hidden_chars  # noqa: F401
+from wskit.safetext import _HIDDEN, decode_text, find_hidden_chars  # noqa: F401
 
 _O_BASE = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -339,4 +339,4 @@ def _read_head_raw(
 
 # the folder listing lives in wskit.safescan (split to keep this module under ~400
 # lines); imported last, since it uses the names above
-from .safescan import open_dir, scan_dir, scan_fd, scan_fd_tuples  # noqa: E402
+from wskit.safescan import open_dir, scan_dir, scan_fd, scan_fd_tuples  # noqa: E402

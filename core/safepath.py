@@ -18,9 +18,9 @@ from __future__ import annotations
 from fnmatch import translate
 from pathlib import PurePosixPath
 
-from .errors import SafeFsError
-from .lazyre import lazy_pattern
-from .namecheck import _is_drive_or_url, _secret_tests, shown_path, not_utf8
+from wskit.errors import SafeFsError
+from wskit.lazyre import lazy_pattern
+from wskit.namecheck import _is_drive_or_url, _secret_tests, shown_path, not_utf8
 
 #: Component patterns refused everywhere (matched case-insensitively).
 SECRET_PATTERNS: tuple[str, ...] = (

@@ -10,9 +10,9 @@ import os
 import stat
 from pathlib import Path, PurePosixPath
 
-from . import changes
-from .errors import SafeFsError
-from .safepath import is_secret_name, split_relative
+from wskit import changes
+from wskit.errors import SafeFsError
+from wskit.safepath import is_secret_name, split_relative
 
 
 def scan_dir(
@@ -120,4 +120,4 @@ def _kind(mode: int) -> str:
 # imported last: wskit.safefs re-exports this module's names from its own last
 # line, so whichever of the two is imported first, the other finds every name
 # it needs already defined (the functions above look these up when called)
-from .safefs import DirEntry, _open_dir_chain  # noqa: E402
+from wskit.safefs import DirEntry, _open_dir_chain  # noqa: E402

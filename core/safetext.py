@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .errors import SafeFsError
-from .lazyre import lazy_pattern
+from wskit.errors import SafeFsError
+from wskit.lazyre import lazy_pattern
 
 #: hidden control and bidirectional characters (Blade §0; tab, LF and CR are allowed),
 #: compiled on first use (issue 8, B7; :mod:`wskit.lazyre`)

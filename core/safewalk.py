@@ -31,8 +31,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import safefs
-from .models import Diagnostic
+from wskit import safefs
+from wskit.models import Diagnostic
 
 #: Deepest folder level listed below the start folder by default.
 MAX_DEPTH = 32

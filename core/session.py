@@ -22,13 +22,13 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
-from .binding import Binding
-from . import jsonsafe
-from .errors import SessionStateError
-from .models import Resource
-from .registry import Registry
-from .safefs import SafeFsError
-from .trust import TrustDecision, TrustState
+from wskit.binding import Binding
+from wskit import jsonsafe
+from wskit.errors import SessionStateError
+from wskit.models import Resource
+from wskit.registry import Registry
+from wskit.safefs import SafeFsError
+from wskit.trust import TrustDecision, TrustState
 
 #: Format version written by this wskit; newer ones are refused.
 STATE_FORMAT = 1
@@ -93,7 +93,7 @@ class SessionState(BaseModel):
         try:
             return self.model_dump_json(indent=indent)
         except (ValueError, UnicodeError) as err:  # PydanticSerializationError is a ValueError
-            from .namecheck import first_undecodable, shown_path
+            from wskit.namecheck import first_undecodable, shown_path
 
             where = first_undecodable(self.model_dump())
             if where is None:
@@ -196,7 +196,7 @@ class SessionResources:
 
     def __post_init__(self) -> None:
         # session.hooks: the plugin-hook facade plus run(event, payload) (wskit.runtime.facade)
-        from .runtime.facade import bind
+        from wskit.runtime.facade import bind
 
         object.__setattr__(self, "hooks", bind(self.hooks, self))
 
@@ -204,7 +204,7 @@ class SessionResources:
     def runtime(self):
         """The live :class:`~wskit.runtime.session.SessionRuntime` (hook runner, services),
         made with default options on first use unless :func:`wskit.runtime.attach` gave one."""
-        from .runtime.session import runtime_of
+        from wskit.runtime.session import runtime_of
 
         return runtime_of(self)
 
@@ -233,7 +233,7 @@ class SessionResources:
         """This session's :class:`~wskit.rules.session.SessionRules` (made on first use,
         over the frozen rule catalog; an empty catalog when the ``rules`` plugin is off).
         Its mutable state (delivered rules) lives in :attr:`components`."""
-        from .rules.session import session_rules
+        from wskit.rules.session import session_rules
 
         return session_rules(self)
 

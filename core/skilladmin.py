@@ -26,10 +26,10 @@ import tomllib
 import uuid
 from pathlib import Path
 
-from . import safefs
-from .atomic import atomic_write
-from .errors import WskitError
-from .host import HostProfile
+from wskit import safefs
+from wskit.atomic import atomic_write
+from wskit.errors import WskitError
+from wskit.host import HostProfile
 
 #: Per-file byte limit of admin skills (Sakura B3).
 ADMIN_FILE_LIMIT = 512 * 1024
@@ -94,7 +94,7 @@ def enabled_slugs(profile: HostProfile) -> frozenset[str]:
 
 
 def _require_utf8_slug(slug: str) -> None:
-    from .namecheck import shown_path, not_utf8
+    from wskit.namecheck import shown_path, not_utf8
 
     why = not_utf8(slug)
     if why is not None:
@@ -159,7 +159,7 @@ def install(profile: HostProfile, source_dir: str | os.PathLike[str], *, enable:
     :raises AdminSkillError: invalid skill, link, special file or oversized file
         (named), or a folder name that is not UTF-8 (nothing copied).
     """
-    from .skillcheck import validate_skill
+    from wskit.skillcheck import validate_skill
 
     src = Path(source_dir).absolute()
     _require_utf8_slug(src.name)  # before anything is copied: the slug names a TOML key and a skill id

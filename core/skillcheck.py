@@ -31,9 +31,9 @@ from typing import Any
 
 import yaml
 
-from . import safefs
-from .markdown import Frontmatter, read_frontmatter
-from .models import Diagnostic
+from wskit import safefs
+from wskit.markdown import Frontmatter, read_frontmatter
+from wskit.models import Diagnostic
 
 #: Frontmatter fields the specification allows.
 SPEC_FIELDS = frozenset({"name", "description", "license", "allowed-tools", "metadata", "compatibility"})

@@ -28,14 +28,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from . import safefs
-from .errors import WskitError
-from .models import sha256_hex
-from .namecheck import shown_path, undecodable
-from .skillswitch import _FALSE, _TRUE, skills_enabled, skills_filter  # noqa: F401 (public here)
+from wskit import safefs
+from wskit.errors import WskitError
+from wskit.models import sha256_hex
+from wskit.namecheck import shown_path, undecodable
+from wskit.skillswitch import _FALSE, _TRUE, skills_enabled, skills_filter  # noqa: F401 (public here)
 
 if TYPE_CHECKING:  # imported where used (issue 8, B7: `inspect` of a workspace with no skills)
-    from .resources.skill import Skill
+    from wskit.resources.skill import Skill
 
 #: Folders skipped by :meth:`SkillRuntime.list_files`.
 SCAN_SKIP = frozenset({"node_modules", "__pycache__", ".git"})
@@ -58,7 +58,7 @@ def substitute(text: str, args: str | list[str] | None, names: tuple[str, ...] =
     was replaced; for the skill's other files Sakura's rule only (``$ARGUMENTS``
     and declared names; ``$N`` stays, nothing is appended). Plain text, never
     template execution; never raises."""
-    from .argsubst import render
+    from wskit.argsubst import render
 
     return render(text, args, names, indexed=skill_md, append=skill_md)
 
@@ -221,8 +221,8 @@ class SkillRuntime:
         if sk.allowed_tools is not None:
             clauses.append(tuple(sk.allowed_tools))
         if rel_file == "SKILL.md":
-            from .markdown import parse_frontmatter  # lazily (issue 8, B7): PyYAML, only to read a skill
-            from .toolpolicy import SelectorError, parse_selectors
+            from wskit.markdown import parse_frontmatter  # lazily (issue 8, B7): PyYAML, only to read a skill
+            from wskit.toolpolicy import SelectorError, parse_selectors
 
             fm = parse_frontmatter(text, res.path)
             if not fm.present or not fm.ok:

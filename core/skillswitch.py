@@ -29,7 +29,7 @@ def skills_enabled(profile: Any) -> bool:
 
 def skills_filter(resources: list[Any], profile: Any) -> tuple[list[Any], list[Any]]:
     """:class:`~wskit.kinds.ResourceKind` filter of skills: nothing when the switch is off."""
-    from .models import Diagnostic
+    from wskit.models import Diagnostic
 
     if skills_enabled(profile):
         return resources, []

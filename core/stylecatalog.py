@@ -21,10 +21,10 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .errors import WskitError
-from .models import Diagnostic
-from .resources.style import Style
-from .styles import BLADE_LIMITS, FATAL, StyleLimits
+from wskit.errors import WskitError
+from wskit.models import Diagnostic
+from wskit.resources.style import Style
+from wskit.styles import BLADE_LIMITS, FATAL, StyleLimits
 
 EXTENSION_KEY = "output_style"
 MAX_SELECTION = 300

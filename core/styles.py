@@ -25,12 +25,12 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from . import safefs
-from .mdscan import bool_field, component_dirs, first_line, join, root_rel, text_field, walk_markdown
-from .models import Diagnostic, LoadResult, Provenance, ResourceSource, Scope, sha256_hex
+from wskit import safefs
+from wskit.mdscan import bool_field, component_dirs, first_line, join, root_rel, text_field, walk_markdown
+from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, Scope, sha256_hex
 
 if TYPE_CHECKING:
-    from .resources.style import Style
+    from wskit.resources.style import Style
 
 KIND = "style"
 DEFAULT_DIR = "output-styles"
@@ -160,8 +160,8 @@ def _deps() -> tuple:
     """``(parse_frontmatter, Style)``, imported by the first style file read: a workspace
     without one never imports PyYAML or builds the model (issue 8, B7). Cached, so a
     per-file loop does not pay a function-level import (~2 µs) per file."""
-    from .markdown import parse_frontmatter
-    from .resources.style import Style
+    from wskit.markdown import parse_frontmatter
+    from wskit.resources.style import Style
 
     return parse_frontmatter, Style
 

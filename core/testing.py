@@ -42,7 +42,7 @@ def register_plugin(pm, plugin: object, name: str | None = None) -> Iterator[obj
     if register is None:
         name = pm.register(plugin, name=name)
     else:
-        from .plugin.manager import PluginInfo
+        from wskit.plugin.manager import PluginInfo
 
         name = name or getattr(plugin, "__name__", None) or pm.get_canonical_name(plugin)
         register(plugin, name)

@@ -32,8 +32,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .jsonsafe import check_depth
-from .safefs import SafeFsError
+from wskit.jsonsafe import check_depth
+from wskit.safefs import SafeFsError
 
 #: Aliases of bare names (Sakura B4).
 ALIASES = {"Read": "read_file", "Bash": "run_command", "Shell": "run_command"}

@@ -32,11 +32,11 @@ import tomllib
 from pathlib import Path
 from typing import Literal
 
-from . import changes, safefs
-from .atomic import atomic_write
-from .errors import TrustStoreError
-from .models import Frozen
-from .namecheck import shown_path, not_utf8
+from wskit import changes, safefs
+from wskit.atomic import atomic_write
+from wskit.errors import TrustStoreError
+from wskit.models import Frozen
+from wskit.namecheck import shown_path, not_utf8
 
 TrustState = Literal["trusted", "untrusted", "unknown"]
 STORE_VERSION = 1

@@ -29,8 +29,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .skillruntime import SkillContent, SkillRuntime
-from .toolpolicy import Decision, ToolPolicy
+from wskit.skillruntime import SkillContent, SkillRuntime
+from wskit.toolpolicy import Decision, ToolPolicy
 
 EXTENSION_KEY = "skill_workflows"
 RECORD_VERSION = 1

@@ -20,17 +20,17 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from .binding import Binding
-from .errors import TrustStoreError
-from .host import HostProfile
-from .models import TRUST_GATED_SCOPES, Diagnostic, ResourceSource
-from .namecheck import shown_path, not_utf8
-from .registry import Candidate, Registry
-from .trust import TrustDecision, TrustStore
+from wskit.binding import Binding
+from wskit.errors import TrustStoreError
+from wskit.host import HostProfile
+from wskit.models import TRUST_GATED_SCOPES, Diagnostic, ResourceSource
+from wskit.namecheck import shown_path, not_utf8
+from wskit.registry import Candidate, Registry
+from wskit.trust import TrustDecision, TrustStore
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .kinds import ResourceKind
-    from .plugin.hooks import WskitHooks
+    from wskit.kinds import ResourceKind
+    from wskit.plugin.hooks import WskitHooks
 
 _GENERATIONS = itertools.count(1)
 
@@ -251,7 +251,7 @@ def _undecodable_roots(binding: Binding, profile: HostProfile, diags: list[Diagn
 
 
 def _under(path: str, roots: tuple[str, ...]) -> bool:
-    from .workspaces.paths import is_within  # only when a root is not UTF-8 (rare; keeps uuid off the load path)
+    from wskit.workspaces.paths import is_within  # only when a root is not UTF-8 (rare; keeps uuid off the load path)
 
     return any(is_within(path, r) for r in roots)
 

@@ -14,14 +14,14 @@ from collections.abc import Iterable
 from types import MappingProxyType
 from typing import Any
 
-from ..binding import Binding
-from ..host import HostProfile
-from ..models import Diagnostic, ResourceSource, Scope
-from ..registry import Registry, with_plugin_resources
-from ..trust import TrustDecision
-from .discovery import Bundle, discover
-from .enablement import apply_enablement, resolve_dependencies
-from .settings import settings_layers
+from wskit.binding import Binding
+from wskit.host import HostProfile
+from wskit.models import Diagnostic, ResourceSource, Scope
+from wskit.registry import Registry, with_plugin_resources
+from wskit.trust import TrustDecision
+from wskit.bundles.discovery import Bundle, discover
+from wskit.bundles.enablement import apply_enablement, resolve_dependencies
+from wskit.bundles.settings import settings_layers
 
 
 def find_bundles(binding: Binding | None, profile: HostProfile, trust: TrustDecision | None,

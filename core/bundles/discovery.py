@@ -16,19 +16,19 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from .. import safefs
-from ..binding import Binding
-from ..host import HostProfile
-from ..models import Diagnostic, Frozen
-from ..namecheck import shown_path, not_utf8, undecodable
-from ..trust import TrustDecision
-from .jsonfile import read_json
-from .ledger import LedgerError, read_ledger, tree_digest
-from .manifest import Manifest, parse_manifest
+from wskit import safefs
+from wskit.binding import Binding
+from wskit.host import HostProfile
+from wskit.models import Diagnostic, Frozen
+from wskit.namecheck import shown_path, not_utf8, undecodable
+from wskit.trust import TrustDecision
+from wskit.bundles.jsonfile import read_json
+from wskit.bundles.ledger import LedgerError, read_ledger, tree_digest
+from wskit.bundles.manifest import Manifest, parse_manifest
 
 if TYPE_CHECKING:  # imported where a plugin folder is read (issue 8, B7: none in an empty workspace)
-    from .marketplace import MarketplaceEntry
-from .settings import config_dirs
+    from wskit.bundles.marketplace import MarketplaceEntry
+from wskit.bundles.settings import config_dirs
 
 BundleState = Literal["active", "inactive", "error"]
 #: Source ranks of plugin bundles (above native project folders 20-22, below admin 40).
@@ -92,7 +92,7 @@ def read_manifest(root: str, profile: HostProfile | None = None, *, entry: "Mark
             break
     if data is None and diags:
         return None, info, diags
-    from .marketplace import entry_manifest, find_entry_for
+    from wskit.bundles.marketplace import entry_manifest, find_entry_for
 
     found = None
     if entry is None and search_marketplace:
@@ -135,7 +135,7 @@ def load_bundle(root: str, origin: str, label: str, rank: int, profile: HostProf
     entry = None
     issues: list[Diagnostic] = []
     if ledger_record is not None:
-        from .marketplace import MarketplaceEntry
+        from wskit.bundles.marketplace import MarketplaceEntry
 
         raw = ledger_record.get("entry") or {"name": ledger_record.get("name"), "source": "./"}
         entry = MarketplaceEntry(name=str(raw.get("name")), source=raw.get("source"), source_kind="path",

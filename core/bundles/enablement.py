@@ -13,10 +13,10 @@ active (``dependency-inactive``) puts the dependent plugin in state
 
 from __future__ import annotations
 
-from ..models import Diagnostic
-from .discovery import Bundle
-from .manifest import NAME_RE, satisfies
-from .settings import SettingsLayer
+from wskit.models import Diagnostic
+from wskit.bundles.discovery import Bundle
+from wskit.bundles.manifest import NAME_RE, satisfies
+from wskit.bundles.settings import SettingsLayer
 
 
 def valid_enable_key(key: object) -> bool:

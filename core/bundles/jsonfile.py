@@ -6,8 +6,8 @@ import json
 import os
 from typing import Any
 
-from .. import jsonsafe, safefs
-from ..models import Diagnostic
+from wskit import jsonsafe, safefs
+from wskit.models import Diagnostic
 
 #: Largest JSON configuration file read (bytes): manifests, settings, .mcp.json…
 MAX_JSON_BYTES = 1 << 20

@@ -24,16 +24,16 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .. import jsonsafe, safefs
-from ..atomic import atomic_write
-from ..errors import WskitError
-from ..host import HostProfile
-from .manifest import NAME_RE
+from wskit import jsonsafe, safefs
+from wskit.atomic import atomic_write
+from wskit.errors import WskitError
+from wskit.host import HostProfile
+from wskit.bundles.manifest import NAME_RE
 
 if TYPE_CHECKING:
     from filelock import FileLock
 
-    from .marketplace import Marketplace  # imported by install (issue 8, B7)
+    from wskit.bundles.marketplace import Marketplace  # imported by install (issue 8, B7)
 
 LEDGER_VERSION = 1
 #: Largest plugin ledger read, in bytes (a bigger one is refused unread).
@@ -165,7 +165,7 @@ def install(profile: HostProfile, marketplace: Marketplace, name: str) -> dict[s
         (nothing is done then).
     :raises LedgerError: the target folder exists and is not a managed install.
     """
-    from .marketplace import MarketplaceError
+    from wskit.bundles.marketplace import MarketplaceError
 
     _check_name(name)
     entry = marketplace.entry(name)

@@ -13,8 +13,8 @@ Blade reference/blade.md §8.1–8.2).
 import re
 from typing import Any
 
-from .. import safefs
-from ..models import Diagnostic, Frozen
+from wskit import safefs
+from wskit.models import Diagnostic, Frozen
 
 #: Claude Code's kebab-case plugin name (Blade: 1–64 chars, lowercase, digits, hyphens).
 NAME_RE = re.compile(r"^(?=.{1,64}\Z)[a-z0-9]([a-z0-9-]*[a-z0-9])?\Z")

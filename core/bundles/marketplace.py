@@ -16,9 +16,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..errors import WskitError
-from ..models import Diagnostic, Frozen
-from .jsonfile import read_json
+from wskit.errors import WskitError
+from wskit.models import Diagnostic, Frozen
+from wskit.bundles.jsonfile import read_json
 
 MARKETPLACE_FILE = ".claude-plugin/marketplace.json"
 
@@ -110,8 +110,8 @@ def _entry(base: str, raw: dict[str, Any], plugin_root: Any) -> MarketplaceEntry
     src = raw["source"]
     strict = raw.get("strict", True) is not False
     common = dict(name=raw["name"], source=src, strict=strict, entry=raw)
-    from ..namecheck import shown_path, not_utf8
-    from .manifest import NAME_RE
+    from wskit.namecheck import shown_path, not_utf8
+    from wskit.bundles.manifest import NAME_RE
 
     if not NAME_RE.match(raw["name"]):  # the name becomes a folder name on install
         return MarketplaceEntry(source_kind="path" if isinstance(src, str) else "unknown",

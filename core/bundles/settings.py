@@ -14,11 +14,11 @@ what such a layer may do (only disable plugins).
 
 from typing import Any
 
-from ..binding import Binding
-from ..host import HostProfile
-from ..models import Diagnostic, Frozen
-from ..trust import TrustDecision
-from .jsonfile import read_json
+from wskit.binding import Binding
+from wskit.host import HostProfile
+from wskit.models import Diagnostic, Frozen
+from wskit.trust import TrustDecision
+from wskit.bundles.jsonfile import read_json
 
 
 class SettingsLayer(Frozen):

@@ -17,8 +17,8 @@ import sys
 
 import click
 
-from .. import __version__
-from .context import WsctlContext
+from wskit import __version__
+from wskit.cli.context import WsctlContext
 
 #: (name, "module:attr", help): imported when used (:mod:`wskit.cli.lazy`)
 _CORE_COMMANDS = (
@@ -38,7 +38,7 @@ class WsctlError(click.ClickException):
     exit_code = 1
 
     def show(self, file=None) -> None:  # noqa: D102
-        from ..namecheck import shown_path  # a byte of a name that is not UTF-8 as \\xNN, never raw
+        from wskit.namecheck import shown_path  # a byte of a name that is not UTF-8 as \\xNN, never raw
 
         click.echo(f"error: {shown_path(self.format_message())}", err=True, file=file)
 
@@ -60,7 +60,7 @@ class LazyGroup(click.Group):
         if self._loaded:
             return
         self._loaded = True
-        from .lazy import CommandTable, add_lazy_command  # not for `wsctl --version`
+        from wskit.cli.lazy import CommandTable, add_lazy_command  # not for `wsctl --version`
 
         self.commands = CommandTable(self.commands)
         for name, target, help_text in _CORE_COMMANDS:
@@ -69,13 +69,13 @@ class LazyGroup(click.Group):
         if obj is not None and self._pm is not None:
             obj.pm = self._pm
         pm = obj.plugin_manager() if obj is not None else self._get_pm()
-        from ..plugin.hooks import WskitHooks
+        from wskit.plugin.hooks import WskitHooks
 
         self.registration_diagnostics = WskitHooks(pm).register_commands(self)
 
     def _get_pm(self):
         if self._pm is None:
-            from ..plugin.manager import make_plugin_manager
+            from wskit.plugin.manager import make_plugin_manager
 
             self._pm = make_plugin_manager()
         return self._pm
@@ -92,7 +92,7 @@ class LazyGroup(click.Group):
         super().add_command(cmd, name)
 
     def invoke(self, ctx: click.Context):
-        from ..errors import WskitError
+        from wskit.errors import WskitError
 
         try:
             return super().invoke(ctx)
@@ -118,7 +118,7 @@ class LazyGroup(click.Group):
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The command list of ``--help``, as click writes it, with each command not
         imported yet shown by the help it was registered with (nothing imported)."""
-        from .lazy import LazySpec
+        from wskit.cli.lazy import LazySpec
 
         commands = []
         for name in self.list_commands(ctx):
@@ -160,7 +160,7 @@ def make_cli(pm=None) -> click.Group:
         # reuse the manager the group built to list its commands (one manager per run)
         ctx.obj = WsctlContext(home=home, host=host, json=as_json, pm=pm if pm is not None else ctx.command._pm)
         for d in plugin_dirs:
-            from ..namecheck import shown_path, not_utf8
+            from wskit.namecheck import shown_path, not_utf8
 
             why = not_utf8(d)
             if why is not None:  # its plugin could not be named in JSON, a ledger or a session file
@@ -202,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
         click.echo("Aborted!", err=True)
         return 1
     except Exception as ex:
-        from ..errors import WskitError
+        from wskit.errors import WskitError
 
         if not isinstance(ex, WskitError):
             raise

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import click
 
-from ..models import display_path
-from .commands import kind_diagnostics
-from .context import WsctlContext, json_option, path_argument, table, safe_text
-from .inspect import print_diagnostics
+from wskit.models import display_path
+from wskit.cli.commands import kind_diagnostics
+from wskit.cli.context import WsctlContext, json_option, path_argument, table, safe_text
+from wskit.cli.inspect import print_diagnostics
 
 
 @click.group("agents")

@@ -11,15 +11,15 @@ from typing import Any
 
 import click
 
-from ..atomic import atomic_write
-from ..bundles.active import bundle_source, find_bundles, plugin_counts
-from ..bundles.discovery import load_bundle
-from ..bundles.ledger import LedgerError, install, read_ledger, uninstall
-from ..bundles.marketplace import Marketplace, MarketplaceError, load_marketplace
-from .. import jsonsafe
-from ..errors import WskitError
-from .inspect import print_diagnostics
-from .context import WsctlContext, json_option, table, safe_text
+from wskit.atomic import atomic_write
+from wskit.bundles.active import bundle_source, find_bundles, plugin_counts
+from wskit.bundles.discovery import load_bundle
+from wskit.bundles.ledger import LedgerError, install, read_ledger, uninstall
+from wskit.bundles.marketplace import Marketplace, MarketplaceError, load_marketplace
+from wskit import jsonsafe
+from wskit.errors import WskitError
+from wskit.cli.inspect import print_diagnostics
+from wskit.cli.context import WsctlContext, json_option, table, safe_text
 
 
 def bundle_rows(obj: WsctlContext, path: str = ".", ws=None) -> list[dict[str, Any]]:
@@ -168,7 +168,7 @@ def _known_marketplace_dirs(obj: WsctlContext, market: str | None = None, ledger
     :raises LedgerError: the ledger is unreadable.
     """
     profile = obj.profile()
-    from ..bundles.settings import settings_layers
+    from wskit.bundles.settings import settings_layers
     layers, _ = settings_layers(None, profile, None)
     out: list[str] = []
     for layer in layers:
@@ -212,7 +212,7 @@ def uninstall_cmd(obj: WsctlContext, name: str) -> None:
 
 
 def _set_enabled(obj: WsctlContext, name: str, value: bool, scope: str, path: str) -> None:
-    from ..bundles.enablement import valid_enable_name
+    from wskit.bundles.enablement import valid_enable_name
 
     if not valid_enable_name(name):  # what the settings reader refuses is never written (newcomer finding)
         raise click.BadParameter(
@@ -222,7 +222,7 @@ def _set_enabled(obj: WsctlContext, name: str, value: bool, scope: str, path: st
     if scope == "user":
         target = profile.require_home() / profile.host_dir / "settings.json"
     else:
-        from ..binding import Binding
+        from wskit.binding import Binding
         root = Binding.discover(path).source_root
         target = root / profile.host_dir / ("settings.json" if scope == "project" else "settings.local.json")
     data: dict[str, Any] = {}
@@ -278,7 +278,7 @@ def _plugin_known(obj: WsctlContext, key: str, path: str) -> bool:
     if any(k == name and (not market or r.get("marketplace") == market) for k, r in ledger.items()):
         return True
     if ws is not None and not ws.trust.trusted and not market:
-        from ..bundles.settings import config_dirs
+        from wskit.bundles.settings import config_dirs
 
         for d in config_dirs(obj.profile()):
             folder = os.path.join(ws.binding.source_root, d, "plugins", name)

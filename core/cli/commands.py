@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from ..models import display_path
-from .context import WsctlContext, json_option, path_argument, safe_text, table
-from .inspect import print_diagnostics
+from wskit.models import display_path
+from wskit.cli.context import WsctlContext, json_option, path_argument, safe_text, table
+from wskit.cli.inspect import print_diagnostics
 
 
 def kind_diagnostics(ws, folder: str, prefixes: tuple[str, ...]):

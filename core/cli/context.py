@@ -38,14 +38,14 @@ class WsctlContext:
             ctx = click.get_current_context(silent=True)
             self.pm = getattr(ctx.find_root().command, "_pm", None) if ctx is not None else None
         if self.pm is None:
-            from ..plugin.manager import make_plugin_manager
+            from wskit.plugin.manager import make_plugin_manager
 
             self.pm = make_plugin_manager()
         return self.pm
 
     def hooks(self):
         """The :class:`~wskit.plugin.hooks.WskitHooks` facade."""
-        from ..plugin.hooks import WskitHooks
+        from wskit.plugin.hooks import WskitHooks
 
         return WskitHooks(self.plugin_manager())
 
@@ -56,7 +56,7 @@ class WsctlContext:
         when one has that name; otherwise ``HostProfile(name=host)``.
         """
         if self._profile is None:
-            from ..host import HostProfile
+            from wskit.host import HostProfile
 
             known, _ = self.hooks().host_profiles()
             match = next((p for p in known if p.name == self.host), None)
@@ -78,7 +78,7 @@ class WsctlContext:
     def cache(self):
         """A :class:`~wskit.cache.WorkspaceCache` for this run."""
         if self._cache is None:
-            from ..cache import WorkspaceCache
+            from wskit.cache import WorkspaceCache
 
             self._cache = WorkspaceCache(self.profile(), self.plugin_manager())
         return self._cache
@@ -150,7 +150,7 @@ def json_text(data: Any) -> str:
 
 
 def _shown(value: Any) -> Any:
-    from ..namecheck import shown_path
+    from wskit.namecheck import shown_path
 
     if isinstance(value, str):
         return value if value.isascii() else shown_path(value)

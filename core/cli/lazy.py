@@ -87,7 +87,7 @@ class LazySpec:
 
 
 def _broken(spec: LazySpec, why: str) -> click.ClickException:
-    from . import WsctlError  # the root group's error type (``error: …``, exit status 1)
+    from wskit.cli import WsctlError  # the root group's error type (``error: …``, exit status 1)
 
     return WsctlError(f"wsctl command {spec.name!r} cannot be loaded from {spec.target!r}: {why}")
 
@@ -167,7 +167,7 @@ def add_lazy_command(cli: click.Group, name: str, target: str, help: str,
         if parent is None:
             cli.add_command(cmd, name)
             return
-        from ..runtime.commands import ensure_group
+        from wskit.runtime.commands import ensure_group
 
         ensure_group(cli, parent, parent_help).add_command(cmd, name)
         return

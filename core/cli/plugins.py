@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .context import WsctlContext, json_option, print_diag_dicts, safe_text, table
+from wskit.cli.context import WsctlContext, json_option, print_diag_dicts, safe_text, table
 
 
 def plugin_rows(pm) -> list[dict]:
@@ -66,7 +66,7 @@ def list_cmd(obj: WsctlContext, path: str, timings: bool) -> None:
 
 
 def _list(obj: WsctlContext, timings: bool, path: str) -> None:
-    from .bundles import bundle_report, human_bundles
+    from wskit.cli.bundles import bundle_report, human_bundles
 
     pm = obj.plugin_manager()
     bundles: list[dict] = []
@@ -113,7 +113,7 @@ def _list(obj: WsctlContext, timings: bool, path: str) -> None:
 
 
 def _add_bundle_commands() -> None:
-    from .bundles import PLUGIN_SUBCOMMANDS
+    from wskit.cli.bundles import PLUGIN_SUBCOMMANDS
 
     for cmd in PLUGIN_SUBCOMMANDS:
         plugins_group.add_command(cmd)

@@ -16,7 +16,7 @@ import os
 
 import click
 
-from .context import WsctlContext, json_option, print_diag_dicts, safe_text, table
+from wskit.cli.context import WsctlContext, json_option, print_diag_dicts, safe_text, table
 
 
 class _RulesGroup(click.Group):
@@ -45,9 +45,9 @@ class _RulesGroup(click.Group):
 
 def _load(obj: WsctlContext, path: str):
     """The workspace of ``path`` (project-root markers from the host's rules settings) and its catalog."""
-    from ..cache import WorkspaceCache
-    from ..rules.catalog import RuleCatalog
-    from ..rules.model import RuleSettings
+    from wskit.cache import WorkspaceCache
+    from wskit.rules.catalog import RuleCatalog
+    from wskit.rules.model import RuleSettings
 
     if not os.path.exists(path):
         raise click.BadParameter(f"path {path!r} does not exist", param_hint="PATH")
@@ -90,7 +90,7 @@ def rules_group(ctx: click.Context, cwd, targets, shell, loaded, budget) -> None
     if shell:
         contextual = catalog.shell_rules(cwd_s, loaded_ids, budget)
     elif targets:
-        from ..models import Diagnostic
+        from wskit.models import Diagnostic
 
         mapped = [str(ws.binding.to_source(os.path.abspath(t))) for t in targets]
         contextual = catalog.contextual_rules(cwd_s, mapped, loaded_ids, budget)
@@ -101,7 +101,7 @@ def rules_group(ctx: click.Context, cwd, targets, shell, loaded, budget) -> None
                    for t, m in zip(targets, mapped) if catalog.relative(m) is None]
     else:
         contextual = None
-    from ..rules.explain import diagnostic_json
+    from wskit.rules.explain import diagnostic_json
 
     skipped = [*static.skipped, *(contextual.skipped if contextual else ())]
     data = {
@@ -138,7 +138,7 @@ def rules_group(ctx: click.Context, cwd, targets, shell, loaded, budget) -> None
 @click.pass_obj
 def explain_cmd(obj: WsctlContext, file: str, path: str | None, cwd: str | None, budget: int | None) -> None:
     """Every candidate rule file for FILE: applies or not, and why."""
-    from ..rules.explain import explain
+    from wskit.rules.explain import explain
 
     ws, catalog = _load(obj, path or ".")
     target = str(ws.binding.to_source(os.path.abspath(file)))

@@ -7,8 +7,8 @@ from typing import Any
 
 import click
 
-from ..models import display_path
-from .context import WsctlContext, json_option, path_argument, print_diag_dicts, table
+from wskit.models import display_path
+from wskit.cli.context import WsctlContext, json_option, path_argument, print_diag_dicts, table
 
 # wskit.servers.mcp and .hook_trust are imported by the commands that use them: registering
 # these commands happens on every run, `inspect` included (issue 8, B7)
@@ -35,7 +35,7 @@ def mcp_group() -> None:
 def mcp_list_cmd(obj: WsctlContext, path: str, configs: tuple[str, ...], strict: bool) -> None:
     """List the effective MCP servers of the workspace holding PATH."""
     ws = obj.resolve(path)
-    from ..servers.mcp import resolve_mcp_servers
+    from wskit.servers.mcp import resolve_mcp_servers
 
     reg, diags = resolve_mcp_servers(ws, explicit=configs, strict=strict)
     rows = [{"id": s.id, "name": s.name, "alias": s.alias, "scope": s.scope.value, "plugin": s.plugin,
@@ -79,13 +79,13 @@ def hooks_group() -> None:
 
 def hooks_enabled(ws, profile) -> bool:
     """See :func:`wskit.servers.hook_trust.hooks_enabled`."""
-    from ..servers.hook_trust import hooks_enabled as _hooks_enabled
+    from wskit.servers.hook_trust import hooks_enabled as _hooks_enabled
 
     return _hooks_enabled(ws.binding, ws.trust, profile)
 
 
 def _status(obj: WsctlContext, ws):
-    from ..servers.hook_trust import HookTrustStore
+    from wskit.servers.hook_trust import HookTrustStore
 
     store = HookTrustStore.for_home(obj.home)
     return store, store.status(ws.source_root, ws.registry("hook").active(), enabled=hooks_enabled(ws, obj.profile()))
@@ -134,10 +134,10 @@ def hooks_status_cmd(obj: WsctlContext, path: str) -> None:
 def hooks_trust_cmd(obj: WsctlContext, path: str, digest: str) -> None:
     """Trust the hooks of the project holding PATH, if they still have DIGEST."""
     ws = obj.resolve(path)
-    from ..servers.hook_trust import HookTrustStore
+    from wskit.servers.hook_trust import HookTrustStore
 
-    from ..errors import WskitError
-    from ..servers.hook_trust import HookTrustDigestMismatchError
+    from wskit.errors import WskitError
+    from wskit.servers.hook_trust import HookTrustDigestMismatchError
 
     store = HookTrustStore.for_home(obj.home)
     try:
@@ -156,7 +156,7 @@ def hooks_trust_cmd(obj: WsctlContext, path: str, digest: str) -> None:
 def hooks_revoke_cmd(obj: WsctlContext, path: str) -> None:
     """Remove the hook trust of the project holding PATH."""
     ws = obj.resolve(path)
-    from ..servers.hook_trust import HookTrustStore
+    from wskit.servers.hook_trust import HookTrustStore
 
     store = HookTrustStore.for_home(obj.home)
     removed = store.revoke(ws.source_root)

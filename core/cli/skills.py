@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from ..models import display_path
-from .context import WsctlContext, json_option, path_argument, print_diag_dicts, safe_text, table
-from .inspect import print_diagnostics
+from wskit.models import display_path
+from wskit.cli.context import WsctlContext, json_option, path_argument, print_diag_dicts, safe_text, table
+from wskit.cli.inspect import print_diagnostics
 
 
 @click.group("skills")
@@ -29,7 +29,7 @@ def _skill_diags(ws):
 @click.pass_obj
 def list_cmd(obj: WsctlContext, path: str) -> None:
     """List the active skills of the workspace holding PATH."""
-    from ..skillruntime import SkillRuntime
+    from wskit.skillruntime import SkillRuntime
 
     ws = obj.resolve(path)
     root = ws.binding.source_root
@@ -66,7 +66,7 @@ def list_cmd(obj: WsctlContext, path: str) -> None:
 @click.pass_obj
 def show_cmd(obj: WsctlContext, name: str, path: str, file: str, args: str | None) -> None:
     """Show a skill's metadata and the content of one of its files (read now)."""
-    from ..skillruntime import SkillRuntime
+    from wskit.skillruntime import SkillRuntime
 
     ws = obj.resolve(path)
     rt = SkillRuntime(ws, ws.profile)
@@ -92,7 +92,7 @@ def show_cmd(obj: WsctlContext, name: str, path: str, file: str, args: str | Non
 @click.pass_obj
 def files_cmd(obj: WsctlContext, name: str, path: str) -> None:
     """List the files of a skill folder (reads none of them)."""
-    from ..skillruntime import SkillRuntime
+    from wskit.skillruntime import SkillRuntime
 
     ws = obj.resolve(path)
     data = SkillRuntime(ws, ws.profile).list_files(name)
@@ -121,7 +121,7 @@ def validate_cmd(ctx: click.Context, obj: WsctlContext, path: str, strict: bool)
     \f
     (the common printer: :func:`wskit.cli.context.print_diag_dicts`)
     """
-    from ..skillcheck import validate_skill
+    from wskit.skillcheck import validate_skill
 
     report = validate_skill(path, strict=strict)
     data = report.to_json()
@@ -143,7 +143,7 @@ def validate_cmd(ctx: click.Context, obj: WsctlContext, path: str, strict: bool)
 @click.pass_obj
 def install_cmd(obj: WsctlContext, directory: str, disabled: bool) -> None:
     """Install the skill folder DIRECTORY as an admin skill (and enable it)."""
-    from ..skilladmin import install
+    from wskit.skilladmin import install
 
     target = install(obj.profile(), directory, enable=not disabled)
     data = {"slug": target.name, "path": str(target), "enabled": not disabled}
@@ -152,7 +152,7 @@ def install_cmd(obj: WsctlContext, directory: str, disabled: bool) -> None:
 
 
 def _toggle(obj: WsctlContext, slug: str, enabled: bool) -> None:
-    from ..skilladmin import set_enabled
+    from wskit.skilladmin import set_enabled
 
     set_enabled(obj.profile(), slug, enabled)
     data = {"slug": slug, "enabled": enabled}

@@ -6,8 +6,8 @@ import os
 
 import click
 
-from ..atomic import atomic_write
-from .context import WsctlContext, json_option, path_argument
+from wskit.atomic import atomic_write
+from wskit.cli.context import WsctlContext, json_option, path_argument
 
 
 @click.command("snapshot")
@@ -18,7 +18,7 @@ from .context import WsctlContext, json_option, path_argument
 def snapshot_cmd(obj: WsctlContext, path: str, output: str | None) -> None:
     """Snapshot the workspace holding PATH into a session state file (JSON)."""
     ws = obj.resolve(path)
-    from ..session import snapshot  # lazily: not on the path of other commands
+    from wskit.session import snapshot  # lazily: not on the path of other commands
 
     session = snapshot(ws)
     state = session.state()

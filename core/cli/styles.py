@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .context import WsctlContext, json_option, path_argument, print_diag_dicts, safe_text, table
+from wskit.cli.context import WsctlContext, json_option, path_argument, print_diag_dicts, safe_text, table
 
 
 @click.group("styles")
@@ -13,7 +13,7 @@ def styles_group() -> None:
 
 
 def _catalog(obj: WsctlContext, path: str):
-    from ..stylecatalog import StyleCatalog, StyleCatalogError
+    from wskit.stylecatalog import StyleCatalog, StyleCatalogError
 
     ws = obj.resolve(path)
     try:

@@ -6,9 +6,9 @@ import click
 
 from pathlib import Path
 
-from ..binding import Binding
-from ..trust import TrustStore
-from .context import WsctlContext, json_option, path_argument, table
+from wskit.binding import Binding
+from wskit.trust import TrustStore
+from wskit.cli.context import WsctlContext, json_option, path_argument, table
 
 
 def _store(obj: WsctlContext) -> TrustStore:

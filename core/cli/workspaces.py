@@ -16,7 +16,7 @@ import functools
 
 import click
 
-from .context import WsctlContext, json_option, json_text, table
+from wskit.cli.context import WsctlContext, json_option, json_text, table
 
 #: Dispositions meaning "the requested change was not (fully) made": exit status 1.
 NOT_DONE = frozenset({"conflict", "already_exists", "retained_dirty", "failed", "removed_branch_retained"})
@@ -26,7 +26,7 @@ agent_option = click.option("--agent", "agent", default="default", envvar="WSKIT
 
 
 def _manager(obj: WsctlContext, agent: str):
-    from ..workspaces import WorkspaceManager
+    from wskit.workspaces import WorkspaceManager
 
     return WorkspaceManager(obj.home, agent, host=obj.host)
 
@@ -36,8 +36,8 @@ def _command(f):
 
     @functools.wraps(f)
     def wrapper(obj: WsctlContext, *args, **kwargs):
-        from ..workspaces import WorkspaceError
-        from . import WsctlError
+        from wskit.workspaces import WorkspaceError
+        from wskit.cli import WsctlError
 
         try:
             return f(obj, *args, **kwargs)
@@ -56,7 +56,7 @@ _FLAG_HINTS = {"return_to_required": "pass --return-to canonical|agent_home|ROOT
 
 
 def _finish(obj: WsctlContext, data: dict, human) -> None:
-    from . import WsctlError
+    from wskit.cli import WsctlError
 
     obj.emit(data, human)
     disp = data.get("disposition")

@@ -13,17 +13,17 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..models import Diagnostic, LoadResult, Resource, ResourceSource
+from wskit.models import Diagnostic, LoadResult, Resource, ResourceSource
 
 if TYPE_CHECKING:  # pragma: no cover
     import click
 
-    from ..binding import Binding
-    from ..host import HostProfile
-    from ..kinds import ResourceKind
-    from ..session import SessionResources
-    from ..trust import TrustDecision, TrustStore
-    from .manager import WskitPluginManager
+    from wskit.binding import Binding
+    from wskit.host import HostProfile
+    from wskit.kinds import ResourceKind
+    from wskit.session import SessionResources
+    from wskit.trust import TrustDecision, TrustStore
+    from wskit.plugin.manager import WskitPluginManager
 
 
 class HookResults:
@@ -111,7 +111,7 @@ class WskitHooks:
 
     def host_profiles(self) -> tuple[list["HostProfile"], list[Diagnostic]]:
         """All host profiles plugins know."""
-        from ..host import HostProfile
+        from wskit.host import HostProfile
 
         return self._flat("wskit_host_profiles", HostProfile)
 
@@ -129,7 +129,7 @@ class WskitHooks:
         its format (``wskit_expand_command``), else wskit's markdown expansion; shell
         embeds are never run. A plugin that raises is reported in the expansion's
         diagnostics and the next answer is used."""
-        from ..expand import Expansion, expand
+        from wskit.expand import Expansion, expand
 
         res = self.call("wskit_expand_command", firstresult=True, command=command, args=list(args), root=root)
         value = res.values[0][1] if res.values else None
@@ -173,7 +173,7 @@ class WskitHooks:
 
     def resource_kinds(self) -> tuple[list["ResourceKind"], list[Diagnostic]]:
         """Every resource kind, first registration of a name wins."""
-        from ..kinds import ResourceKind
+        from wskit.kinds import ResourceKind
 
         kinds, diags = self._flat("wskit_resource_kinds", ResourceKind)
         seen: dict[str, ResourceKind] = {}
@@ -225,7 +225,7 @@ class WskitHooks:
 
     def builtin_styles(self) -> tuple[list[Any], list[Diagnostic]]:
         """Every plugin's built-in output styles (first contribution of an id wins)."""
-        from ..resources.style import Style
+        from wskit.resources.style import Style
 
         styles, diags = self._flat("wskit_builtin_styles", Style)
         seen: dict[str, Any] = {}

@@ -29,8 +29,8 @@ from typing import Any
 
 import pluggy
 
-from ..errors import PluginLoadError
-from . import NAME, spec
+from wskit.errors import PluginLoadError
+from wskit.plugin import NAME, spec
 
 #: Built-in plugins: (registered name, module).
 DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
@@ -198,7 +198,7 @@ def _warn_unknown_disabled(disabled: list[str], known: set[str | None]) -> None:
 
 
 def _own_version() -> str:
-    from .. import __version__
+    from wskit import __version__
 
     return __version__
 

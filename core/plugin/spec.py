@@ -16,17 +16,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import hookspec
+from wskit.plugin import hookspec
 
 if TYPE_CHECKING:  # pragma: no cover
     import click
 
-    from ..binding import Binding
-    from ..host import HostProfile
-    from ..kinds import ResourceKind
-    from ..models import LoadResult, ResourceSource
-    from ..session import SessionResources
-    from ..trust import TrustDecision, TrustStore
+    from wskit.binding import Binding
+    from wskit.host import HostProfile
+    from wskit.kinds import ResourceKind
+    from wskit.models import LoadResult, ResourceSource
+    from wskit.session import SessionResources
+    from wskit.trust import TrustDecision, TrustStore
 
 
 @hookspec

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from ..models import Resource
+from wskit.models import Resource
 
 
 class Command(Resource):

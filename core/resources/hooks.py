@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from ..models import Resource
+from wskit.models import Resource
 
 #: Union of Claude Code's and Blade's event names.
 HOOK_EVENTS: frozenset[str] = frozenset({

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from ..models import Resource
+from wskit.models import Resource
 
 
 class McpServer(Resource):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from ..models import Resource
+from wskit.models import Resource
 
 
 class Skill(Resource):

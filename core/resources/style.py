@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from ..models import Provenance, Resource, Scope, sha256_hex
+from wskit.models import Provenance, Resource, Scope, sha256_hex
 
 
 class Style(Resource):

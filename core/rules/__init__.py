@@ -26,13 +26,13 @@ _EXPORTS = {
 }
 
 if TYPE_CHECKING:
-    from .catalog import RuleCatalog, apply_budget
-    from .model import (
+    from wskit.rules.catalog import RuleCatalog, apply_budget
+    from wskit.rules.model import (
         RuleFile, RuleProvenanceMismatch, RuleQueryError, RuleSelection, RuleSettings, SkippedRule,
     )
-    from .render import render_json, render_text
-    from .session import Proceed, RulesRequired, SessionRules
-    from .tracker import ScopeTracker
+    from wskit.rules.render import render_json, render_text
+    from wskit.rules.session import Proceed, RulesRequired, SessionRules
+    from wskit.rules.tracker import ScopeTracker
 
 
 def __getattr__(name: str):

@@ -15,13 +15,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..models import Diagnostic, LoadResult, ResourceSource, Scope
-from ..namecheck import undecodable
-from .catalog import RuleCatalog
-from .model import RuleSettings
+from wskit.models import Diagnostic, LoadResult, ResourceSource, Scope
+from wskit.namecheck import undecodable
+from wskit.rules.catalog import RuleCatalog
+from wskit.rules.model import RuleSettings
 
 if TYPE_CHECKING:
-    from .rulefile import RuleFile
+    from wskit.rules.rulefile import RuleFile
 
 
 def rule_sources(root: Path, profile, trusted: bool) -> list[ResourceSource]:
@@ -71,7 +71,7 @@ def build_catalog(hooks, binding, profile, trust) -> RuleCatalog:
         diags.extend(res.diagnostics)
         for plugin, value in res.values:
             for item in _flatten(value):
-                from .rulefile import RuleFile  # the model class, built by the first rule (issue 8, B7)
+                from wskit.rules.rulefile import RuleFile  # the model class, built by the first rule (issue 8, B7)
 
                 if isinstance(item, RuleFile):
                     rules.append(item)

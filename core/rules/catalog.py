@@ -23,20 +23,20 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..lazyre import lazy_pattern
-from ..models import Diagnostic
-from .model import (
+from wskit.lazyre import lazy_pattern
+from wskit.models import Diagnostic
+from wskit.rules.model import (
     RuleProvenanceMismatch, RuleQueryError, RuleSelection, RuleSettings, SkippedRule, provenance_digest,
 )
 
 if TYPE_CHECKING:
-    from .patterns import PathMatcher
-    from .rulefile import RuleFile
-from .plans import BY_SUFFIX, build_plan, keep_plan
-from .plans import query_entry as _query_entry
-from .plans import selection as _selection
-from .scopewalk import walk_scopes
-from .scopes import ancestors, apply_budget, is_ancestor, relative_to_scope  # noqa: F401  (public here since issue 3)
+    from wskit.rules.patterns import PathMatcher
+    from wskit.rules.rulefile import RuleFile
+from wskit.rules.plans import BY_SUFFIX, build_plan, keep_plan
+from wskit.rules.plans import query_entry as _query_entry
+from wskit.rules.plans import selection as _selection
+from wskit.rules.scopewalk import walk_scopes
+from wskit.rules.scopes import ancestors, apply_budget, is_ancestor, relative_to_scope  # noqa: F401  (public here since issue 3)
 
 Policy = Literal["strict", "refresh"]
 _EMPTY: frozenset[str] = frozenset()
@@ -82,7 +82,7 @@ class RuleCatalog:
                 continue
             by_id[r.id] = r
         if by_id:
-            from .rulefile import RuleFile  # built by the first rule (issue 8, B7)
+            from wskit.rules.rulefile import RuleFile  # built by the first rule (issue 8, B7)
 
             ordered = sorted(by_id.values(), key=RuleFile.sort_key)
         else:
@@ -95,7 +95,7 @@ class RuleCatalog:
         user: list[RuleFile] = []
         matchers: dict[str, PathMatcher] = {}
         if ordered:
-            from .patterns import compiled  # imported by the first rule (issue 8, B7)
+            from wskit.rules.patterns import compiled  # imported by the first rule (issue 8, B7)
         for r in ordered:
             (user if r.source == "user" else scopes.setdefault(r.scope_dir, [])).append(r)
             if r.conditional:

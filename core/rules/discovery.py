@@ -24,15 +24,15 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .. import changes, safefs
-from ..namecheck import shown_path, not_utf8
-from ..models import Diagnostic, Provenance, Scope
-from .model import PRIORITY, RuleSettings, rule_digest, rule_id
-from .projectwalk import project_walk
-from .walk import SKIP_DIRS, Candidate  # noqa: F401  (SKIP_DIRS re-exported)
+from wskit import changes, safefs
+from wskit.namecheck import shown_path, not_utf8
+from wskit.models import Diagnostic, Provenance, Scope
+from wskit.rules.model import PRIORITY, RuleSettings, rule_digest, rule_id
+from wskit.rules.projectwalk import project_walk
+from wskit.rules.walk import SKIP_DIRS, Candidate  # noqa: F401  (SKIP_DIRS re-exported)
 
 if TYPE_CHECKING:
-    from .rulefile import RuleFile
+    from wskit.rules.rulefile import RuleFile
 
 
 @dataclass
@@ -134,7 +134,7 @@ _RULE_TAG = "wskit.rules.file"
 def _parse_frontmatter():
     """:func:`wskit.markdown.parse_frontmatter`, imported by the first rule file with frontmatter
     (issue 8, B7: a project without rules never imports PyYAML); cached for the per-file loop."""
-    from ..markdown import parse_frontmatter
+    from wskit.markdown import parse_frontmatter
 
     return parse_frontmatter
 
@@ -218,7 +218,7 @@ def load_rule_file(
             return None, diags
         body = fm.body if fm.present else text
         line = fm.line_of("paths")
-        from .patterns import compiled, normalise, split_paths  # where a rule file exists (issue 8, B7)
+        from wskit.rules.patterns import compiled, normalise, split_paths  # where a rule file exists (issue 8, B7)
 
         try:
             items, problems = split_paths(fm.data.get("paths"))
@@ -233,7 +233,7 @@ def load_rule_file(
         for prob in compiled(patterns, settings.max_pattern_length).problems:
             diags.append(Diagnostic(level="warning", code=prob.code, path=path, line=line,
                                     message=f"pattern {prob.pattern[:80]!r}: {prob.message}; it matches nothing"))
-    from .imports import MAX_DEPTH as IMPORT_MAX_DEPTH, expand_imports  # where a rule file exists (issue 8, B7)
+    from wskit.rules.imports import MAX_DEPTH as IMPORT_MAX_DEPTH, expand_imports  # where a rule file exists (issue 8, B7)
 
     imp = expand_imports(body, base=base, rel_path=rel, home=home, follow_links=follow_links,
                          max_bytes=settings.max_file_bytes,
@@ -243,7 +243,7 @@ def load_rule_file(
     if not body:
         return err("rule-empty", "rule has no content after its frontmatter; skipped", level="warning")
     scope = Scope.USER if source == "user" else Scope.LOCAL if source == "local" else Scope.PROJECT
-    from .rulefile import RuleFile  # the model class, built by the first rule (issue 8, B7)
+    from wskit.rules.rulefile import RuleFile  # the model class, built by the first rule (issue 8, B7)
 
     rule = RuleFile(
         id=rule_id(source, rel), name=rel, source=source, scope_dir=scope_dir, priority=priority,

@@ -22,9 +22,9 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ..models import Diagnostic, display_path
-from .catalog import RuleCatalog, is_ancestor, relative_to_scope
-from .model import RuleFile
+from wskit.models import Diagnostic, display_path
+from wskit.rules.catalog import RuleCatalog, is_ancestor, relative_to_scope
+from wskit.rules.model import RuleFile
 
 _INVALID_WARNINGS = {"symlink", "rule-empty", "special-file", "link-cycle"}
 
@@ -50,7 +50,7 @@ def explain(catalog: RuleCatalog, target: str, cwd: str, budget: int | None = No
     :param profile: host profile (names of candidate files of an untrusted project).
     :raises RuleQueryError: when ``target`` or ``cwd`` lies outside the catalog root.
     """
-    from .model import RuleQueryError
+    from wskit.rules.model import RuleQueryError
 
     rel = catalog.relative(target)
     if rel is None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ..lazyre import lazy_pattern
+from wskit.lazyre import lazy_pattern
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # imported where a .gitignore is parsed (issue 8, B7)

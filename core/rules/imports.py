@@ -26,9 +26,9 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 
-from ..lazyre import lazy_pattern
-from .. import safefs
-from ..models import Diagnostic
+from wskit.lazyre import lazy_pattern
+from wskit import safefs
+from wskit.models import Diagnostic
 
 MAX_DEPTH = 4
 

@@ -15,8 +15,8 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from ..errors import WskitError
-from ..models import Frozen
+from wskit.errors import WskitError
+from wskit.models import Frozen
 
 KIND = "rule"
 
@@ -41,7 +41,7 @@ def __getattr__(name: str) -> Any:
     """:class:`~wskit.rules.rulefile.RuleFile`, imported (its model class built) on first
     use: a workspace without rule files never needs it (PEP 562; issue 8, B7)."""
     if name == "RuleFile":
-        from .rulefile import RuleFile
+        from wskit.rules.rulefile import RuleFile
 
         globals()["RuleFile"] = RuleFile  # for get_type_hints of the dataclasses below
         return RuleFile
@@ -104,7 +104,7 @@ class RuleSettings(Frozen):
             return cls()
         made = _DEFAULTS.get(cls)
         if made is None:
-            from ..models import construct_valid
+            from wskit.models import construct_valid
 
             names = tuple(cls.model_fields)
             values = {n: f.get_default(call_default_factory=True) for n, f in cls.model_fields.items()}
@@ -198,13 +198,13 @@ class RuleSelection:
 
     def render_text(self) -> str:
         """The tagged text block (see :func:`wskit.rules.render.render_text`)."""
-        from .render import render_text
+        from wskit.rules.render import render_text
 
         return render_text(self)
 
     def render_json(self) -> dict[str, Any]:
         """The JSON form (see :func:`wskit.rules.render.render_json`)."""
-        from .render import render_json
+        from wskit.rules.render import render_json
 
         return render_json(self)
 

@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from ..lazyre import lazy_pattern
-from .model import RuleSelection
+from wskit.lazyre import lazy_pattern
+from wskit.rules.model import RuleSelection
 
 if TYPE_CHECKING:
-    from .patterns import PathMatcher
-    from .rulefile import RuleFile
+    from wskit.rules.patterns import PathMatcher
+    from wskit.rules.rulefile import RuleFile
 
 #: at most this many one-target plans per catalog (the oldest goes first)
 PLANS_MAX = 4096

@@ -8,9 +8,9 @@ the walk itself.
 
 from __future__ import annotations
 
-from .. import changes
-from .model import RuleSettings
-from .walk import _MEMO_TAG, _Walker
+from wskit import changes
+from wskit.rules.model import RuleSettings
+from wskit.rules.walk import _MEMO_TAG, _Walker
 
 _WHOLE_NAMESPACE = "wskit.rules.walk.whole"
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .model import RuleSelection
+from wskit.rules.model import RuleSelection
 
 
 def escape_attr(value: str) -> str:

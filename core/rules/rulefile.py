@@ -9,8 +9,8 @@ loaded or named (issue 8, B7: an empty workspace has none).
 
 from typing import Any, Literal
 
-from ..models import Resource
-from .model import KIND, RuleSource
+from wskit.models import Resource
+from wskit.rules.model import KIND, RuleSource
 
 
 class RuleFile(Resource):

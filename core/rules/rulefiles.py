@@ -12,9 +12,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from .. import safefs
-from ..models import Diagnostic
-from .model import PRIORITY
+from wskit import safefs
+from wskit.models import Diagnostic
+from wskit.rules.model import PRIORITY
 
 
 @dataclass

@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .model import SkippedRule
+from wskit.rules.model import SkippedRule
 
 if TYPE_CHECKING:
-    from .rulefile import RuleFile
+    from wskit.rules.rulefile import RuleFile
 
 
 def ancestors(rel: str) -> list[str]:

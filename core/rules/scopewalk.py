@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Container, Mapping
 from typing import TYPE_CHECKING
 
-from .scopes import is_ancestor
+from wskit.rules.scopes import is_ancestor
 
 if TYPE_CHECKING:
-    from .rulefile import RuleFile
+    from wskit.rules.rulefile import RuleFile
 
 
 def walk_scopes(query_user: tuple, query_scopes: Mapping[str, tuple], trig: tuple[str, ...],

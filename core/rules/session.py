@@ -29,10 +29,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..errors import SessionStateError
-from .catalog import RuleCatalog
-from .model import RuleFile, RuleProvenanceMismatch, RuleSelection
-from .tracker import ScopeTracker
+from wskit.errors import SessionStateError
+from wskit.rules.catalog import RuleCatalog
+from wskit.rules.model import RuleFile, RuleProvenanceMismatch, RuleSelection
+from wskit.rules.tracker import ScopeTracker
 
 InvocationPolicy = Literal["writes", "batch"]
 WRITE_KINDS = frozenset({"write", "edit", "delete", "shell", "execute"})

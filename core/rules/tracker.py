@@ -19,10 +19,10 @@ import os
 import threading
 from collections.abc import Callable, Iterable
 
-from ..models import Diagnostic
-from .catalog import RuleCatalog
-from .discovery import reload_rule
-from .model import RuleFile, RuleSelection
+from wskit.models import Diagnostic
+from wskit.rules.catalog import RuleCatalog
+from wskit.rules.discovery import reload_rule
+from wskit.rules.model import RuleFile, RuleSelection
 
 
 class ScopeTracker:

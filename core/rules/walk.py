@@ -15,11 +15,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .. import changes, fdwalk, safefs
-from ..models import Diagnostic
-from .gitignore import GitIgnore
-from .model import RuleSettings
-from .rulefiles import Candidate, RuleFiles, _join  # noqa: F401  (Candidate re-exported)
+from wskit import changes, fdwalk, safefs
+from wskit.models import Diagnostic
+from wskit.rules.gitignore import GitIgnore
+from wskit.rules.model import RuleSettings
+from wskit.rules.rulefiles import Candidate, RuleFiles, _join  # noqa: F401  (Candidate re-exported)
 
 if TYPE_CHECKING:  # imported where a .gitignore is parsed (issue 8, B7)
     import pathspec
@@ -131,7 +131,7 @@ class _Walker(RuleFiles):
         changes.note(marker, False)
         if not os.path.isfile(marker):
             return False
-        from ..binding import _git_marker
+        from wskit.binding import _git_marker
 
         found = _git_marker(Path(full))
         return found is not None and found[0] == "worktree"

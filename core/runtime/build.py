@@ -10,12 +10,12 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from ..binding import Binding
-from ..models import Provenance, Resource, Scope
-from ..plugin import hookimpl
-from ..registry import Candidate, Registry
-from ..session import SessionResources
-from ..trust import TrustDecision
+from wskit.binding import Binding
+from wskit.models import Provenance, Resource, Scope
+from wskit.plugin import hookimpl
+from wskit.registry import Candidate, Registry
+from wskit.session import SessionResources
+from wskit.trust import TrustDecision
 
 _RANK = {Scope.BUILTIN: 0, Scope.ADMIN: 1, Scope.USER: 2, Scope.PROJECT: 3, Scope.LOCAL: 4, Scope.PLUGIN: 5, Scope.CLI: 6}
 
@@ -62,7 +62,7 @@ class DefinitionsPlugin:
         self.host_dir = host_dir
 
     def _for(self, source, kind: str):
-        from ..models import LoadResult
+        from wskit.models import LoadResult
 
         if source.scope is not Scope.USER or Path(source.root).name != self.host_dir:
             return None
@@ -79,7 +79,7 @@ class DefinitionsPlugin:
     del _impl
 
     def kinds(self):
-        from ..kinds import ResourceKind
+        from wskit.kinds import ResourceKind
 
         return [ResourceKind(name="hook", hook="wskit_hook_definitions"),
                 ResourceKind(name="mcp_server", hook="wskit_mcp_servers"),
@@ -98,7 +98,7 @@ class _KindsPlugin:
 def register_definitions(pm, resources: Iterable[Resource], *, host_dir: str = ".wskit") -> DefinitionsPlugin:
     """Register a :class:`DefinitionsPlugin` on ``pm``, adding the three kinds only
     when no registered plugin contributes them yet. Returns the plugin."""
-    from ..plugin.hooks import WskitHooks
+    from wskit.plugin.hooks import WskitHooks
 
     plugin = DefinitionsPlugin(resources, host_dir=host_dir)
     pm.register(plugin, name=f"definitions-{id(plugin)}")

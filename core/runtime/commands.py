@@ -9,10 +9,10 @@ from pathlib import Path
 
 import click
 
-from .. import jsonsafe
-from ..cli.context import WsctlContext, json_option
-from ..errors import WskitError
-from ..safefs import SafeFsError, decode_text, read_bytes
+from wskit import jsonsafe
+from wskit.cli.context import WsctlContext, json_option
+from wskit.errors import WskitError
+from wskit.safefs import SafeFsError, decode_text, read_bytes
 
 
 def ensure_group(cli: click.Group, name: str, help: str) -> click.Group:
@@ -54,11 +54,11 @@ def read_user_file(path: str) -> str:
 def hooks_run_cmd(obj: WsctlContext, event: str, path: str, payload_file: str | None, tool: str | None,
                   allow_http: bool, allow_loopback: bool, allow_private: bool) -> None:
     """Run the hooks of EVENT for the workspace holding PATH and print the outcome."""
-    from ..resources.hooks import HOOK_EVENTS
-    from ..session import snapshot
-    from .hooks import HookRunnerConfig
-    from .http import UrlPolicy
-    from .session import RuntimeOptions, attach
+    from wskit.resources.hooks import HOOK_EVENTS
+    from wskit.session import snapshot
+    from wskit.runtime.hooks import HookRunnerConfig
+    from wskit.runtime.http import UrlPolicy
+    from wskit.runtime.session import RuntimeOptions, attach
 
     if event not in HOOK_EVENTS:
         raise click.BadParameter(f"unknown event {event!r}; one of: {', '.join(sorted(HOOK_EVENTS))}",
@@ -109,8 +109,8 @@ def hooks_run_cmd(obj: WsctlContext, event: str, path: str, payload_file: str | 
 def session_verify_cmd(obj: WsctlContext, file: str, path: str | None, strict: bool) -> None:
     """Restore the session state FILE against the workspace holding PATH (default:
     the recorded source project) and report what drifted."""
-    from ..session import SessionState
-    from .resume import restore
+    from wskit.session import SessionState
+    from wskit.runtime.resume import restore
 
     state = SessionState.from_json(read_user_file(file), path=str(Path(file).absolute()))
     ws = obj.resolve(path or state.workspace.source_root)

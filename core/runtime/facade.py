@@ -13,7 +13,7 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
-from ..plugin.hooks import WskitHooks
+from wskit.plugin.hooks import WskitHooks
 
 
 class SessionHooks(WskitHooks):

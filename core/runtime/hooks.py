@@ -27,12 +27,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..models import Scope
-from ..resources.hooks import HookDefinition
-from ..servers.hook_if import if_allows, if_unparsable
-from .command import DEFAULT_OUTPUT_CAP, run_command
-from .http import HttpHookError, HttpHookSecurityError, UrlPolicy, expand_headers, post_json
-from .outcome import HookOutcome, HookResult, apply_output, merge, parse_json_object
+from wskit.models import Scope
+from wskit.resources.hooks import HookDefinition
+from wskit.servers.hook_if import if_allows, if_unparsable
+from wskit.runtime.command import DEFAULT_OUTPUT_CAP, run_command
+from wskit.runtime.http import HttpHookError, HttpHookSecurityError, UrlPolicy, expand_headers, post_json
+from wskit.runtime.outcome import HookOutcome, HookResult, apply_output, merge, parse_json_object
 
 #: Default command timeout, seconds (Claude Code and Blade).
 DEFAULT_TIMEOUT = 60.0

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-from ..errors import WskitError
+from wskit.errors import WskitError
 
 #: Default response cap, bytes (Blade: maxResponseBytes 256 KiB).
 DEFAULT_MAX_RESPONSE = 256 * 1024

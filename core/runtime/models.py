@@ -29,10 +29,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import jsonsafe
-from ..errors import UnknownResourceError
-from ..models import Diagnostic
-from ..safefs import SafeFsError, decode_text, read_bytes
+from wskit import jsonsafe
+from wskit.errors import UnknownResourceError
+from wskit.models import Diagnostic
+from wskit.safefs import SafeFsError, decode_text, read_bytes
 
 #: Largest settings file read, bytes.
 MAX_SETTINGS_BYTES = 1024 * 1024

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import SessionStateError
+from wskit.errors import SessionStateError
 
 #: Consecutive repetitions that trigger the notice (Sakura: 10).
 DEFAULT_THRESHOLD = 10

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import jsonsafe
-from ..safefs import SafeFsError
+from wskit import jsonsafe
+from wskit.safefs import SafeFsError
 
 #: Status of one hook run.
 STATUSES = ("success", "blocked", "error", "timeout", "skipped", "refused")

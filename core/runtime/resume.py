@@ -28,9 +28,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import SessionStateError, WskitError
-from ..session import STATE_FORMAT, SessionResources, SessionState, snapshot
-from .monitor import RepetitionMonitor
+from wskit.errors import SessionStateError, WskitError
+from wskit.session import STATE_FORMAT, SessionResources, SessionState, snapshot
+from wskit.runtime.monitor import RepetitionMonitor
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}\Z")
 _TRUST_DIGEST = re.compile(r"^sha256:[0-9a-f]{64}\Z")
@@ -98,7 +98,7 @@ class Restored:
     def runtime(self, options: Any = None):
         """Attach a runtime to :attr:`session` that continues the recorded state:
         the monitor (a notice already given is not repeated) and the extensions."""
-        from .session import attach
+        from wskit.runtime.session import attach
 
         rt = attach(self.session, options)
         rt.monitor = self.monitor
@@ -127,7 +127,7 @@ def verify_extensions(ext: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     rules = ext.get("rules")
     if rules is not None:
-        from ..rules.session import validate_extension
+        from wskit.rules.session import validate_extension
 
         try:
             validate_extension(rules)
@@ -215,7 +215,7 @@ def restore(
     drift: list[dict[str, Any]] = []
     if ext["rules"] is not None:
         # the rule catalog checks its own provenance: static digest and delivered refs
-        from ..rules.model import RuleProvenanceMismatch
+        from wskit.rules.model import RuleProvenanceMismatch
 
         try:
             resumed = session.rules.resume(ext["rules"], policy)
@@ -239,7 +239,7 @@ def restore(
         if d:
             drift.append(d)
     if hook_trust_digest is None and "hook_trust" in state.extensions:
-        from .session import SessionRuntime
+        from wskit.runtime.session import SessionRuntime
 
         def hook_trust_digest(s: SessionResources) -> str | None:
             return SessionRuntime(s).hook_trust_digest  # the trust the runtime would use now

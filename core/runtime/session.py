@@ -17,13 +17,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..errors import WskitError
-from .hooks import HookRunner, HookRunnerConfig
-from .monitor import RepetitionMonitor
+from wskit.errors import WskitError
+from wskit.runtime.hooks import HookRunner, HookRunnerConfig
+from wskit.runtime.monitor import RepetitionMonitor
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..session import SessionResources
-    from .models import CredentialStore, ModelResources
+    from wskit.session import SessionResources
+    from wskit.runtime.models import CredentialStore, ModelResources
 
 
 class UnknownServiceError(WskitError, LookupError):
@@ -76,7 +76,7 @@ class SessionRuntime:
 
     def _hook_trust(self):
         """The host's trust, else a ``wskit_hook_trust`` plugin's, else :class:`ScopeHookTrust`."""
-        from .hooks import ScopeHookTrust
+        from wskit.runtime.hooks import ScopeHookTrust
 
         if self.options.hooks.trust is not None:
             return self.options.hooks.trust
@@ -94,7 +94,7 @@ class SessionRuntime:
 
         :raises SessionStateError: a host record is malformed (checked before it is written).
         """
-        from .resume import verify_extensions
+        from wskit.runtime.resume import verify_extensions
 
         ext = {**self.extensions, "repetition_monitor": self.monitor.state(),
                "hook_trust": {"digest": self.hook_trust_digest}}

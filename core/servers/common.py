@@ -18,9 +18,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..bundles.jsonfile import read_json
-from ..models import Diagnostic, Provenance, ResourceSource, Scope
-from .expand import plugin_root_vars
+from wskit.bundles.jsonfile import read_json
+from wskit.models import Diagnostic, Provenance, ResourceSource, Scope
+from wskit.servers.expand import plugin_root_vars
 
 
 @dataclass
@@ -142,7 +142,7 @@ def path_field_problem(value: str, scope: Scope, roots: Mapping[str, str] | None
             if norm == r or norm.startswith(r.rstrip("/") + "/"):
                 return None
         return f"is absolute and outside the {scope.value} source (path-absolute)"
-    from .. import safefs
+    from wskit import safefs
 
     try:
         safefs.split_written(value)

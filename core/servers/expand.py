@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ..lazyre import lazy_pattern
+from wskit.lazyre import lazy_pattern
 from collections.abc import Mapping
 from typing import Any
 

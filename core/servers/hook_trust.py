@@ -28,11 +28,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from .. import jsonsafe, safefs
-from ..atomic import atomic_write
-from ..errors import WskitError
-from ..models import Frozen
-from ..resources.hooks import HookDefinition
+from wskit import jsonsafe, safefs
+from wskit.atomic import atomic_write
+from wskit.errors import WskitError
+from wskit.models import Frozen
+from wskit.resources.hooks import HookDefinition
 
 if TYPE_CHECKING:
     from filelock import FileLock
@@ -234,7 +234,7 @@ def runnable_hooks(hooks: Iterable[HookDefinition], status: HookTrustStatus) -> 
 def hooks_enabled(binding, trust, profile) -> bool:
     """False when the host switched hooks off (``profile.settings["hooks_enabled"] is False``)
     or a trusted settings layer sets ``disableAllHooks: true`` (Claude Code, Blade §11.2)."""
-    from ..bundles.settings import settings_layers
+    from wskit.bundles.settings import settings_layers
 
     if profile.settings.get("hooks_enabled") is False:
         return False

@@ -18,12 +18,12 @@ import os
 import re
 from typing import TYPE_CHECKING, Any
 
-from ..lazyre import lazy_pattern
-from ..models import Diagnostic, LoadResult, ResourceSource
-from .common import blocks, ident, provenance
+from wskit.lazyre import lazy_pattern
+from wskit.models import Diagnostic, LoadResult, ResourceSource
+from wskit.servers.common import blocks, ident, provenance
 
 if TYPE_CHECKING:
-    from ..resources.hooks import HookDefinition
+    from wskit.resources.hooks import HookDefinition
 
 KIND = "hook"
 _EXACT = lazy_pattern(globals(), "_EXACT", r"^[A-Za-z0-9_\- ,|]*\Z")
@@ -71,7 +71,7 @@ def _if_condition(event: str, j: int, h: dict[str, Any], bad) -> str | None:
     raw = h.get("if")
     if raw is None or raw == "":
         return None
-    from .hook_if import TOOL_EVENTS, if_problem
+    from wskit.servers.hook_if import TOOL_EVENTS, if_problem
 
     # a non-string is kept as text the runner can never read as a rule ("5" or "true"
     # alone would be a tool name): the runner and this warning decide on the same text
@@ -92,7 +92,7 @@ def load_hook_definitions(source: ResourceSource) -> LoadResult:
     found, diags = blocks(source, KIND, "hooks/hooks.json", "hooks")
     out: list[HookDefinition] = []
     for block in found:
-        from ..resources.hooks import HOOK_EVENTS  # the model class is built where a file defines one (issue 8, B7)
+        from wskit.resources.hooks import HOOK_EVENTS  # the model class is built where a file defines one (issue 8, B7)
 
         path = os.path.join(source.base, block.rel)
         data = block.data
@@ -119,7 +119,7 @@ def load_hook_definitions(source: ResourceSource) -> LoadResult:
 
 
 def _entry(source, block, path, event, i, entry, diags) -> list[HookDefinition]:
-    from ..resources.hooks import HookDefinition
+    from wskit.resources.hooks import HookDefinition
 
     def bad(msg: str, level: str = "error", code: str = "hooks-invalid") -> None:
         diags.append(Diagnostic(level=level, code=code, path=path, plugin=source.plugin,

@@ -18,12 +18,12 @@ import os
 import re
 from typing import TYPE_CHECKING, Any
 
-from ..models import Diagnostic, LoadResult, Provenance, ResourceSource
+from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource
 
 if TYPE_CHECKING:
-    from ..resources.servers import LspServer
-from .common import blocks, fixed_vars, ident, path_field_problem, provenance, server_map
-from .expand import expand_tree
+    from wskit.resources.servers import LspServer
+from wskit.servers.common import blocks, fixed_vars, ident, path_field_problem, provenance, server_map
+from wskit.servers.expand import expand_tree
 
 KIND = "lsp_server"
 MAX_SERVERS = 32
@@ -108,7 +108,7 @@ def parse_lsp_server(name: str, raw: Any, *, rid: str, prov: Provenance, plugin:
         return bad("'workspaceFolder' must be a string")
     if isinstance(wf, str) and (problem := path_field_problem(wf, prov.scope, fixed)):
         return bad(f"'workspaceFolder' {wf!r} {problem}")
-    from ..resources.servers import LspServer  # the model class is built where a file defines one (issue 8, B7)
+    from wskit.resources.servers import LspServer  # the model class is built where a file defines one (issue 8, B7)
 
     return LspServer(
         id=rid, name=name, description=str(cfg.get("description", "")), provenance=prov, command=command,

@@ -16,16 +16,16 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..jsonsafe import check_depth
-from ..models import Diagnostic, LoadResult, Provenance, ResourceSource, Scope
-from ..registry import Candidate, Registry
-from ..safefs import SafeFsError
-from .common import (ConfigBlock, blocks, canonical_sha, fixed_vars, ident, path_field_problem, provenance,
+from wskit.jsonsafe import check_depth
+from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, Scope
+from wskit.registry import Candidate, Registry
+from wskit.safefs import SafeFsError
+from wskit.servers.common import (ConfigBlock, blocks, canonical_sha, fixed_vars, ident, path_field_problem, provenance,
                      server_map)
-from .expand import expand_tree
+from wskit.servers.expand import expand_tree
 
 if TYPE_CHECKING:
-    from ..resources.servers import McpServer
+    from wskit.resources.servers import McpServer
 
 KIND = "mcp_server"
 _TRANSPORTS = ("stdio", "sse", "http")
@@ -91,7 +91,7 @@ def parse_server(name: str, raw: Any, *, rid: str, prov: Provenance, plugin: str
         diags.append(Diagnostic(level="warning", code="mcp-undefined-variable", path=path, plugin=plugin,
                                 message=f"MCP server {name!r}: undefined variable(s) {', '.join(missing)} without "
                                 "default; the server will not be started"))
-    from ..resources.servers import McpServer  # the model class is built where a file defines one (issue 8, B7)
+    from wskit.resources.servers import McpServer  # the model class is built where a file defines one (issue 8, B7)
 
     return McpServer(
         id=rid, name=name, description=str(cfg.get("description", "")), provenance=prov, transport=kind,
@@ -181,7 +181,7 @@ def resolve_mcp_servers(workspace: Any, *, session: Iterable[McpServer] = (), ex
         servers, d = parse_mcp_config(cfg, str(binding.cwd), env)
         diags.extend(d)
         cands += [Candidate(s, EXPLICIT_RANK, i) for s in servers]
-    from ..resources.servers import McpServer
+    from wskit.resources.servers import McpServer
 
     fixed: list[Candidate] = []
     for c in cands:

@@ -7,18 +7,18 @@ Entry point: :class:`WorkspaceManager` (one agent's view of the registry in
 
 from __future__ import annotations
 
-from .agent_home import ensure_agent_home
-from .discovery import Discovery, discover_workspace_path
-from .errors import ERROR_KINDS, WorkspaceError
-from .manager import WorkspaceManager
-from .models import (ActiveWorkspaceEntry, CleanupEvidence, ExecutionPolicySnapshot, ExecutionProfile,
+from wskit.workspaces.agent_home import ensure_agent_home
+from wskit.workspaces.discovery import Discovery, discover_workspace_path
+from wskit.workspaces.errors import ERROR_KINDS, WorkspaceError
+from wskit.workspaces.manager import WorkspaceManager
+from wskit.workspaces.models import (ActiveWorkspaceEntry, CleanupEvidence, ExecutionPolicySnapshot, ExecutionProfile,
                      ExecutionRootEntry, OccupancyRecord, WorkspaceEntry, WorktreeArtifactMetadata)
-from .paths import (agent_home_id, canonical_root_id, check_view, normalize_lexical, resolve_read_path,
+from wskit.workspaces.paths import (agent_home_id, canonical_root_id, check_view, normalize_lexical, resolve_read_path,
                     resolve_write_path, sanitize_label, workspace_id_for, worktree_root_id)
-from .refs import resolve_references
-from .snapshot import ExecutionSnapshot, SnapshotRoot
-from .store import WorkspaceStore
-from .worktrees import create_worktree, remove_worktree
+from wskit.workspaces.refs import resolve_references
+from wskit.workspaces.snapshot import ExecutionSnapshot, SnapshotRoot
+from wskit.workspaces.store import WorkspaceStore
+from wskit.workspaces.worktrees import create_worktree, remove_worktree
 
 __all__ = [
     "ActiveWorkspaceEntry", "CleanupEvidence", "Discovery", "ERROR_KINDS", "ExecutionPolicySnapshot",

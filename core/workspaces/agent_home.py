@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..atomic import atomic_write
+from wskit.atomic import atomic_write
 
 #: Agent-owned folders created by :func:`ensure_agent_home` (seed 003 table).
 AGENT_HOME_DIRS: tuple[str, ...] = ("memory", "notes", "work-items", "skills", "tmp")

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from ..binding import Binding
-from .models import ProjectionKind
+from wskit.binding import Binding
+from wskit.workspaces.models import ProjectionKind
 
 
 class Discovery(BaseModel):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ..errors import WskitError
+from wskit.errors import WskitError
 
 #: Every kind raised by this package (the public contract, docs/workspaces.md).
 ERROR_KINDS: frozenset[str] = frozenset({
@@ -73,7 +73,7 @@ def require_utf8(field: str, value: str | os.PathLike[str] | None) -> None:
     """
     if value is None:
         return
-    from ..namecheck import shown_path, not_utf8
+    from wskit.namecheck import shown_path, not_utf8
 
     text = os.fspath(value)
     why = not_utf8(text)

@@ -12,7 +12,7 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .paths import normalize_lexical
+from wskit.workspaces.paths import normalize_lexical
 
 
 class GitError(Exception):

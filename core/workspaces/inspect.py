@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import git as g
-from .models import CleanupEvidence, ExecutionRootEntry, utc_now
-from .store import WorkspaceStore
+from wskit.workspaces import git as g
+from wskit.workspaces.models import CleanupEvidence, ExecutionRootEntry, utc_now
+from wskit.workspaces.store import WorkspaceStore
 
 
 def inspect_worktree(live: g.LiveWorktree | None) -> CleanupEvidence:

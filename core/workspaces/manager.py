@@ -12,16 +12,16 @@ import os
 from pathlib import Path
 from typing import Any
 
-from . import git as g
-from .agent_home import ensure_agent_home
-from .discovery import discover_workspace_path
-from .errors import WorkspaceError, require_utf8
-from .models import (ActiveWorkspaceEntry, ExecutionProfile, ExecutionRootEntry, WorkspaceEntry,
+from wskit.workspaces import git as g
+from wskit.workspaces.agent_home import ensure_agent_home
+from wskit.workspaces.discovery import discover_workspace_path
+from wskit.workspaces.errors import WorkspaceError, require_utf8
+from wskit.workspaces.models import (ActiveWorkspaceEntry, ExecutionProfile, ExecutionRootEntry, WorkspaceEntry,
                      WorktreeArtifactMetadata)
-from .paths import (agent_home_id, canonical_root_id, check_view, is_within, normalize_lexical, workspace_id_for,
+from wskit.workspaces.paths import (agent_home_id, canonical_root_id, check_view, is_within, normalize_lexical, workspace_id_for,
                     worktree_root_id)
-from .snapshot import ExecutionSnapshot, SnapshotRoot
-from .store import WorkspaceStore
+from wskit.workspaces.snapshot import ExecutionSnapshot, SnapshotRoot
+from wskit.workspaces.store import WorkspaceStore
 
 
 class WorkspaceManager:
@@ -324,7 +324,7 @@ class WorkspaceManager:
         live ``git worktree list``: each carries ``live`` and ``evidence``
         (``clean`` / ``dirty`` + ``changed_files`` / ``inspection_failed``;
         a locked worktree is noted in ``error``)."""
-        from .inspect import inspect_roots
+        from wskit.workspaces.inspect import inspect_roots
 
         attached = self.attached()
         roots = self.visible_roots()
@@ -364,19 +364,19 @@ class WorkspaceManager:
     def create_worktree(self, workspace_id: str, branch: str, base_ref: str, label: str | None = None,
                         on_existing: str = "reuse", activate: bool = True) -> dict[str, Any]:
         """See :func:`wskit.workspaces.worktrees.create_worktree`."""
-        from .worktrees import create_worktree
+        from wskit.workspaces.worktrees import create_worktree
 
         return create_worktree(self, workspace_id, branch, base_ref, label, on_existing, activate)
 
     def remove_worktree(self, execution_root_id: str, return_to: str | None = None,
                         branch_policy: str = "keep", merged_into: str | None = None) -> dict[str, Any]:
         """See :func:`wskit.workspaces.worktrees.remove_worktree`."""
-        from .worktrees import remove_worktree
+        from wskit.workspaces.worktrees import remove_worktree
 
         return remove_worktree(self, execution_root_id, return_to, branch_policy, merged_into)
 
     def resolve_references(self, refs: list[str], base_file: str | None = None) -> dict[str, Any]:
         """See :func:`wskit.workspaces.refs.resolve_references`."""
-        from .refs import resolve_references
+        from wskit.workspaces.refs import resolve_references
 
         return resolve_references(self.store, refs, base_file)

@@ -16,8 +16,8 @@ import re
 import uuid
 from pathlib import Path
 
-from ..binding import normalize_lexical
-from .errors import WorkspaceError
+from wskit.binding import normalize_lexical
+from wskit.workspaces.errors import WorkspaceError
 
 __all__ = [
     "normalize_lexical", "workspace_id_for", "agent_home_id", "canonical_root_id", "worktree_root_id",

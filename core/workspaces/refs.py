@@ -12,9 +12,9 @@ import os
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from .models import ExecutionRootEntry
-from .paths import canonical_root_id, is_within, normalize_lexical
-from .store import WorkspaceStore
+from wskit.workspaces.models import ExecutionRootEntry
+from wskit.workspaces.paths import canonical_root_id, is_within, normalize_lexical
+from wskit.workspaces.store import WorkspaceStore
 
 #: ``status`` values of one resolved reference.
 STATUSES = ("resolved", "gone", "unknown", "invalid")

@@ -14,9 +14,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ..binding import Binding
-from .models import AccessMode, ExecutionPolicySnapshot, ExecutionProfile, ProjectionKind
-from .paths import is_within, normalize_lexical
+from wskit.binding import Binding
+from wskit.workspaces.models import AccessMode, ExecutionPolicySnapshot, ExecutionProfile, ProjectionKind
+from wskit.workspaces.paths import is_within, normalize_lexical
 
 
 class SnapshotRoot(BaseModel):

@@ -19,10 +19,10 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
-from .errors import WorkspaceError
-from .models import (ActiveWorkspaceEntry, ExecutionRootEntry, OccupancyRecord, WorkspaceEntry,
+from wskit.workspaces.errors import WorkspaceError
+from wskit.workspaces.models import (ActiveWorkspaceEntry, ExecutionRootEntry, OccupancyRecord, WorkspaceEntry,
                      WorktreeArtifactMetadata, utc_now)
-from .paths import generation_id, normalize_lexical
+from wskit.workspaces.paths import generation_id, normalize_lexical
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS workspaces (

@@ -12,14 +12,14 @@ from __future__ import annotations
 import uuid
 from typing import TYPE_CHECKING, Any
 
-from . import git as g
-from .errors import WorkspaceError, require_utf8
-from .inspect import inspect_worktree
-from .models import ExecutionRootEntry
-from .paths import sanitize_label
+from wskit.workspaces import git as g
+from wskit.workspaces.errors import WorkspaceError, require_utf8
+from wskit.workspaces.inspect import inspect_worktree
+from wskit.workspaces.models import ExecutionRootEntry
+from wskit.workspaces.paths import sanitize_label
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .manager import WorkspaceManager
+    from wskit.workspaces.manager import WorkspaceManager
 
 ON_EXISTING = ("reuse", "error")
 BRANCH_POLICIES = ("keep", "delete_if_merged")
