@@ -1,4 +1,4 @@
-"""Built-in plugin ``admin_skills``: the admin-installed skills root (see :mod:`wskit.skilladmin`).
+"""Built-in plugin ``admin_skills``: the admin-installed skills root (see :mod:`wskit.builtin_plugins.skills.admin`).
 
 Contributes one ``admin`` source (rank 40, skills only, following no links)
 whose ``names`` are the slugs the manifest ``<home>/.wskit/skills.toml``
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from wskit.models import ResourceSource, Scope
 from wskit.plugin import hookimpl
-from wskit.skilladmin import ADMIN_RANK, admin_root, enabled_slugs
+from wskit.builtin_plugins.skills.admin import ADMIN_RANK, admin_root, enabled_slugs
 
 
 @hookimpl

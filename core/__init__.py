@@ -26,7 +26,7 @@ _LAZY = {
     "hookimpl": "wskit.plugin",
     "hookspec": "wskit.plugin",
     "make_plugin_manager": "wskit.plugin.manager",
-    "WskitHooks": "wskit.plugin.hooks",
+    "WskitHooks": "wskit.plugin.facade",
     "HostProfile": "wskit.host",
     "Binding": "wskit.binding",
     "Provenance": "wskit.models",

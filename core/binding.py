@@ -52,7 +52,7 @@ class Binding(Frozen):
             any other name counts when it exists.
         :param lexical: normalise paths lexically (:func:`normalize_lexical`,
             no symlink resolution) instead of resolving them, as Holon's
-            ``discover_workspace_path`` does; used by :mod:`wskit.workspaces`
+            ``discover_workspace_path`` does; used by :mod:`wskit.builtin_plugins.workspaces`
             so workspace ids depend on the path as written.
         :raises FileNotFoundError: when ``path`` does not exist.
         """

@@ -130,7 +130,7 @@ class WorkspaceCache:
         self._entries: OrderedDict[str, _Entry] = OrderedDict()
         self._generation = 0
         if loader is None:
-            from wskit.plugin.hooks import WskitHooks
+            from wskit.plugin.facade import WskitHooks
             from wskit.plugin.manager import make_plugin_manager
 
             self.pm = pm if pm is not None else make_plugin_manager()

@@ -1,6 +1,6 @@
 """Change detection by stat: what a load read, and whether any of it changed since.
 
-While a :func:`recording` block runs, :mod:`wskit.safefs` notes every folder
+While a :func:`recording` block runs, :mod:`wskit.fs` notes every folder
 it lists and every file it opens (or fails to find) with a *signature* of
 its ``stat``: type, device, inode, size, mtime and ctime in nanoseconds. A
 later :meth:`Dependencies.changed` re-stats those paths only — a few

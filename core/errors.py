@@ -108,9 +108,9 @@ class UnsafePathError(WskitError):
 
 
 class SafeFsError(UnsafePathError):
-    """A refusal by safe file access; ``code`` is one of the codes of :mod:`wskit.safefs`
-    (defined here, below both :mod:`wskit.safepath` and :mod:`wskit.safefs`, which raise it;
-    importable from :mod:`wskit.safefs` as before)."""
+    """A refusal by safe file access; ``code`` is one of the codes of :mod:`wskit.fs`
+    (defined here, below both :mod:`wskit.fs.paths` and :mod:`wskit.fs`, which raise it;
+    importable from :mod:`wskit.fs` as before)."""
 
     def diagnostic(self, level: str = "error", plugin: str | None = None) -> Diagnostic:
         """This refusal as a :class:`~wskit.models.Diagnostic` (level ``error`` by default)."""

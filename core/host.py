@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pydantic import Field, field_validator
 
-from wskit.lazyre import lazy_pattern
+from wskit.util.lazyre import lazy_pattern
 from wskit.models import Frozen
 
 _NAME = lazy_pattern(globals(), "_NAME", r"^[a-z][a-z0-9_-]{0,31}\Z")

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from wskit.sharedkeys import shared_keys_copy
+from wskit.util.sharedkeys import shared_keys_copy
 
 
 class Scope(str, Enum):
@@ -54,7 +54,7 @@ class Frozen(BaseModel):
         changes it. Subclasses overriding this must call ``super()``.
 
         The instance ``__dict__`` is replaced by an equal one that shares its key
-        table with the other instances (:func:`wskit.sharedkeys.shared_keys_copy`;
+        table with the other instances (:func:`wskit.util.sharedkeys.shared_keys_copy`;
         B8: 464 → 192 bytes for a 15-field model).
         """
         object.__setattr__(self, "__dict__", shared_keys_copy(self.__dict__))
@@ -110,7 +110,7 @@ def valid_shape(cls: type[Frozen], unset: frozenset[str] = frozenset()) -> tuple
     """What :func:`construct_valid` needs to build ``cls``: its field names in
     declaration order and the shared ``__pydantic_fields_set__`` of an instance
     whose ``unset`` fields hold their defaults. For a caller that builds many
-    instances of one shape itself (issue 8, B6: :mod:`wskit.skillfast` checks its
+    instances of one shape itself (issue 8, B6: :mod:`wskit.builtin_plugins.skills.fast` checks its
     ``__dict__`` template against the names once per folder and sets the four
     slots :func:`construct_valid` sets, in the same way).
 

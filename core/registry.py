@@ -206,7 +206,7 @@ def _dup(kind: str, res: Resource, prev: Resource) -> Diagnostic:
 def with_plugin_resources(registry: Registry, resources: "Iterable[Resource]") -> Registry:
     """A new registry: ``registry`` without its plugin resources, plus ``resources``
     (plugin-scope ones, kept side by side under their qualified ids). The input
-    registry is not changed (used by :func:`wskit.bundles.active.reconcile`)."""
+    registry is not changed (used by :func:`wskit.builtin_plugins.bundles.active.reconcile`)."""
     base = registry.without_plugins()
     by_id = dict(base._by_id)
     plugin: dict[str, list[Resource]] = {}

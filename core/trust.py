@@ -32,11 +32,12 @@ import tomllib
 from pathlib import Path
 from typing import Literal
 
-from wskit import changes, safefs
-from wskit.atomic import atomic_write
+from wskit import changes
+from wskit import fs
+from wskit.fs.atomic import atomic_write
 from wskit.errors import TrustStoreError
 from wskit.models import Frozen
-from wskit.namecheck import shown_path, not_utf8
+from wskit.fs.names import shown_path, not_utf8
 
 TrustState = Literal["trusted", "untrusted", "unknown"]
 STORE_VERSION = 1
@@ -135,8 +136,8 @@ class TrustStore:
         try:
             # Bounded, link-refusing, non-blocking read: a store swapped for a
             # link, FIFO or huge file is refused, never followed or read whole.
-            raw = safefs.read_bytes(self.path.parent, self.path.name, max_bytes=MAX_STORE_BYTES).raw
-        except safefs.SafeFsError as err:
+            raw = fs.read_bytes(self.path.parent, self.path.name, max_bytes=MAX_STORE_BYTES).raw
+        except fs.SafeFsError as err:
             if err.code == "not-found":
                 return {}
             raise TrustStoreError(f"trust store unusable: {err.args[0]}") from None

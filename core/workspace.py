@@ -24,13 +24,13 @@ from wskit.binding import Binding
 from wskit.errors import TrustStoreError
 from wskit.host import HostProfile
 from wskit.models import TRUST_GATED_SCOPES, Diagnostic, ResourceSource
-from wskit.namecheck import shown_path, not_utf8
+from wskit.fs.names import shown_path, not_utf8
 from wskit.registry import Candidate, Registry
 from wskit.trust import TrustDecision, TrustStore
 
 if TYPE_CHECKING:  # pragma: no cover
     from wskit.kinds import ResourceKind
-    from wskit.plugin.hooks import WskitHooks
+    from wskit.plugin.facade import WskitHooks
 
 _GENERATIONS = itertools.count(1)
 
@@ -53,7 +53,7 @@ class WorkspaceResources:
     :ivar diagnostics: every diagnostic of the load (registry ones included).
     :ivar generation: unique load number (monotonic per process).
     :ivar catalogs: indexes built after the registries by ``wskit_workspace_catalogs``
-        (``"rules"``: the :class:`~wskit.rules.catalog.RuleCatalog`).
+        (``"rules"``: the :class:`~wskit.builtin_plugins.rules.catalog.RuleCatalog`).
     """
 
     binding: Binding
@@ -237,7 +237,7 @@ def _load_workspace(
 def _undecodable_roots(binding: Binding, profile: HostProfile, diags: list[Diagnostic]) -> tuple[str, ...]:
     """The project folder and the home when their paths hold bytes that are not
     UTF-8, each reported once (``name-not-utf8``): no source below them is loaded
-    (the rules catalog skips them too, :func:`wskit.rules.build.rule_sources`)."""
+    (the rules catalog skips them too, :func:`wskit.builtin_plugins.rules.build.rule_sources`)."""
     out: list[str] = []
     home = profile.home
     for what, path in (("project folder", str(binding.source_root)), ("home", None if home is None else str(home))):
@@ -251,7 +251,7 @@ def _undecodable_roots(binding: Binding, profile: HostProfile, diags: list[Diagn
 
 
 def _under(path: str, roots: tuple[str, ...]) -> bool:
-    from wskit.workspaces.paths import is_within  # only when a root is not UTF-8 (rare; keeps uuid off the load path)
+    from wskit.builtin_plugins.workspaces.paths import is_within  # only when a root is not UTF-8 (rare; keeps uuid off the load path)
 
     return any(is_within(path, r) for r in roots)
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from wskit.binding import Binding
 from wskit.host import HostProfile
-from wskit.plugin.hooks import WskitHooks
+from wskit.plugin.facade import WskitHooks
 from wskit.plugin.manager import make_plugin_manager
 from wskit.trust import TrustStore
 from wskit.workspace import load_workspace

@@ -27,7 +27,7 @@ _CORE_COMMANDS = (
     ("plugins", "wskit.cli.plugins:plugins_group",
      "List Python plugins (built-ins and entry points of group 'wskit') and the\n"
      "content plugins (bundles) of the workspace at --path."),
-    ("snapshot", "wskit.cli.snapshot:snapshot_cmd",
+    ("snapshot", "wskit.cli.session:snapshot_cmd",
      "Snapshot the workspace holding PATH into a session state file (JSON)."),
 )
 
@@ -38,7 +38,7 @@ class WsctlError(click.ClickException):
     exit_code = 1
 
     def show(self, file=None) -> None:  # noqa: D102
-        from wskit.namecheck import shown_path  # a byte of a name that is not UTF-8 as \\xNN, never raw
+        from wskit.fs.names import shown_path  # a byte of a name that is not UTF-8 as \\xNN, never raw
 
         click.echo(f"error: {shown_path(self.format_message())}", err=True, file=file)
 
@@ -69,7 +69,7 @@ class LazyGroup(click.Group):
         if obj is not None and self._pm is not None:
             obj.pm = self._pm
         pm = obj.plugin_manager() if obj is not None else self._get_pm()
-        from wskit.plugin.hooks import WskitHooks
+        from wskit.plugin.facade import WskitHooks
 
         self.registration_diagnostics = WskitHooks(pm).register_commands(self)
 
@@ -160,7 +160,7 @@ def make_cli(pm=None) -> click.Group:
         # reuse the manager the group built to list its commands (one manager per run)
         ctx.obj = WsctlContext(home=home, host=host, json=as_json, pm=pm if pm is not None else ctx.command._pm)
         for d in plugin_dirs:
-            from wskit.namecheck import shown_path, not_utf8
+            from wskit.fs.names import shown_path, not_utf8
 
             why = not_utf8(d)
             if why is not None:  # its plugin could not be named in JSON, a ledger or a session file

@@ -44,8 +44,8 @@ class WsctlContext:
         return self.pm
 
     def hooks(self):
-        """The :class:`~wskit.plugin.hooks.WskitHooks` facade."""
-        from wskit.plugin.hooks import WskitHooks
+        """The :class:`~wskit.plugin.facade.WskitHooks` facade."""
+        from wskit.plugin.facade import WskitHooks
 
         return WskitHooks(self.plugin_manager())
 
@@ -138,7 +138,7 @@ def json_text(data: Any) -> str:
     """``data`` as the JSON document of ``--json`` (indent 2, ``str()`` of other
     objects). A string holding a byte that is not UTF-8 (a lone surrogate
     U+DC80–U+DCFF, how POSIX file names reach Python) is written as
-    :func:`wskit.namecheck.shown_path` text (``\\xNN``): a ``"\\udcff"``
+    :func:`wskit.fs.names.shown_path` text (``\\xNN``): a ``"\\udcff"``
     escape is a lone surrogate that strict JSON parsers refuse. Such strings
     are only looked for when the first text holds one (cheap otherwise)."""
     import json as _json  # lazily: keeps `wsctl --version` to click alone
@@ -150,7 +150,7 @@ def json_text(data: Any) -> str:
 
 
 def _shown(value: Any) -> Any:
-    from wskit.namecheck import shown_path
+    from wskit.fs.names import shown_path
 
     if isinstance(value, str):
         return value if value.isascii() else shown_path(value)
@@ -253,3 +253,24 @@ def table(rows: list[list[str]], headers: list[str]) -> str:
 path_argument = click.argument(
     "path", required=False, default=".", type=click.Path(exists=True, file_okay=True, dir_okay=True)
 )
+
+
+def read_user_file(path: str) -> str:
+    """Read a file named on the command line through safe file access (text).
+
+    :raises WskitError: refused or unreadable (with the safe-fs code)."""
+    from wskit.errors import WskitError
+    from wskit.fs import SafeFsError, decode_text, read_bytes
+
+    p = Path(path).absolute()
+    try:
+        return decode_text(read_bytes(p.parent, p.name).raw, str(p))
+    except SafeFsError as err:
+        raise WskitError(str(err)) from None
+
+
+def kind_diag_dicts(obj: WsctlContext, ws, kind_codes: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The JSON form of ``ws``'s diagnostics with one of ``kind_codes``, and the
+    failures of ``--plugin-dir`` folders (:meth:`WsctlContext.listing_diagnostics`)."""
+    return [d.to_json(ws.source_root)
+            for d in obj.listing_diagnostics(ws, (d for d in ws.diagnostics if d.code.startswith(kind_codes)))]

@@ -23,6 +23,8 @@ from typing import Any
 
 import click
 
+from wskit.errors import WskitError
+
 
 class LazySpec:
     """A command registered by path, not yet imported.
@@ -154,7 +156,7 @@ def add_lazy_command(cli: click.Group, name: str, target: str, help: str,
         ``wsctl --help`` shows its first sentence, as for an imported command).
     :param parent: put the command in this sub-group of ``cli``, created as a
         plain group with ``parent_help`` when no plugin made it
-        (like :func:`wskit.runtime.commands.ensure_group`).
+        (like :func:`ensure_group`).
     :param parent_help: help text of that group when created here.
 
     On a group without lazy support the command is imported and added at once.
@@ -167,8 +169,6 @@ def add_lazy_command(cli: click.Group, name: str, target: str, help: str,
         if parent is None:
             cli.add_command(cmd, name)
             return
-        from wskit.runtime.commands import ensure_group
-
         ensure_group(cli, parent, parent_help).add_command(cmd, name)
         return
     if parent is None:
@@ -186,3 +186,18 @@ def add_lazy_command(cli: click.Group, name: str, target: str, help: str,
     if not isinstance(existing, click.Group):
         raise click.UsageError(f"wsctl command {parent!r} exists and is not a group")
     existing.add_command(spec.realize(), name)
+
+
+def ensure_group(cli: click.Group, name: str, help: str) -> click.Group:
+    """The sub-group ``name`` of ``cli``, created (with ``help``) when absent.
+
+    :raises WskitError: ``name`` exists and is a command, not a group.
+    """
+    existing = cli.commands.get(name)
+    if existing is None:
+        grp = click.Group(name=name, help=help)
+        cli.add_command(grp)
+        return grp
+    if not isinstance(existing, click.Group):
+        raise WskitError(f"wsctl command {name!r} exists and is not a group")
+    return existing

@@ -66,7 +66,7 @@ def list_cmd(obj: WsctlContext, path: str, timings: bool) -> None:
 
 
 def _list(obj: WsctlContext, timings: bool, path: str) -> None:
-    from wskit.cli.bundles import bundle_report, human_bundles
+    from wskit.builtin_plugins.bundles.cli import bundle_report, human_bundles
 
     pm = obj.plugin_manager()
     bundles: list[dict] = []
@@ -113,7 +113,7 @@ def _list(obj: WsctlContext, timings: bool, path: str) -> None:
 
 
 def _add_bundle_commands() -> None:
-    from wskit.cli.bundles import PLUGIN_SUBCOMMANDS
+    from wskit.builtin_plugins.bundles.cli import PLUGIN_SUBCOMMANDS
 
     for cmd in PLUGIN_SUBCOMMANDS:
         plugins_group.add_command(cmd)

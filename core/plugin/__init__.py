@@ -15,7 +15,7 @@ Write a plugin in three steps::
 
 Hooks are listed in :mod:`wskit.plugin.spec`; the manager is built by
 :func:`wskit.plugin.manager.make_plugin_manager`; host code calls hooks only
-through the typed facade :class:`wskit.plugin.hooks.WskitHooks`.
+through the typed facade :class:`wskit.plugin.facade.WskitHooks`.
 """
 
 from __future__ import annotations

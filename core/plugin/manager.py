@@ -95,7 +95,7 @@ class WskitPluginManager(pluggy.PluginManager):
     :ivar load_failures: entry points that failed to load.
     :ivar info: :class:`PluginInfo` per registered plugin name.
     :ivar hook_failures: plugin name -> ``"hook: error"`` strings recorded by
-        :class:`~wskit.plugin.hooks.WskitHooks` when an implementation raised.
+        :class:`~wskit.plugin.facade.WskitHooks` when an implementation raised.
     :ivar strict: re-raise load and hook failures (``WSKIT_STRICT_PLUGINS=1``).
     """
 

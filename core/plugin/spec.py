@@ -9,7 +9,7 @@ firstresult hooks are ``trylast`` so any plugin can override them.
 While resources are being resolved, an implementation that raises is isolated:
 its error becomes a ``hook-failed`` diagnostic naming the plugin and the hook,
 and the results of the other implementations stand (see
-:class:`wskit.plugin.hooks.WskitHooks`).
+:class:`wskit.plugin.facade.WskitHooks`).
 """
 
 from __future__ import annotations
@@ -110,7 +110,7 @@ def wskit_discover_rules(source: "ResourceSource", catalog_root: "Path", profile
     :param source: the source to look in.
     :param catalog_root: the repository root rules are matched relative to.
     :param profile: the host profile (host folder and file names, ``settings["rules"]``).
-    :returns: a list of :class:`~wskit.rules.model.RuleFile` and
+    :returns: a list of :class:`~wskit.builtin_plugins.rules.model.RuleFile` and
         :class:`~wskit.models.Diagnostic` objects, or a LoadResult of them.
 
     .. versionadded:: 0.1
@@ -235,7 +235,7 @@ def wskit_register_commands(cli: "click.Group") -> None:
 def wskit_builtin_styles() -> list[Any]:
     """Built-in output styles the host offers (reference/blade.md §3.6).
 
-    When: each time a style catalog is built (:class:`wskit.stylecatalog.StyleCatalog`).
+    When: each time a style catalog is built (:class:`wskit.builtin_plugins.styles.catalog.StyleCatalog`).
 
     :returns: a list of :class:`~wskit.resources.style.Style` made with
         :func:`wskit.resources.style.builtin_style` (ids without a
@@ -272,7 +272,7 @@ def wskit_session_services() -> list[tuple[str, Any]]:
     When: the first time a session's runtime is asked for a service it has not started.
 
     :returns: ``[(name, factory)]``; ``factory(runtime)`` gets the
-        :class:`~wskit.runtime.session.SessionRuntime` and returns an object
+        :class:`~wskit.session.runtime.SessionRuntime` and returns an object
         with a ``close()`` method, called when the session closes. The first
         plugin naming a service wins.
 
@@ -290,7 +290,7 @@ def wskit_hook_trust(session: "SessionResources") -> Any:
     :returns: an object with ``state(hook) -> str`` (``trusted``, ``not_required``,
         ``untrusted``, ``modified``, ``disabled``, ``error``) and ``digest() -> str | None``,
         or None to leave it to the next plugin; with no answer the runtime uses
-        :class:`~wskit.runtime.hooks.ScopeHookTrust` (project, local and plugin hooks untrusted).
+        :class:`~wskit.builtin_plugins.hooks.runner.ScopeHookTrust` (project, local and plugin hooks untrusted).
 
     .. versionadded:: 0.1
     """
@@ -301,14 +301,14 @@ def wskit_expand_command(command: "Resource", args: "list[str]", root: "str | No
     """Expand a custom command whose format a plugin owns (Gemini's TOML commands).
 
     When: ``wsctl commands render`` (and a host's own rendering through
-    :meth:`~wskit.plugin.hooks.WskitHooks.expand_command`), before wskit's markdown
-    expansion (:func:`wskit.expand.expand`), which is used when every plugin returns None.
+    :meth:`~wskit.plugin.facade.WskitHooks.expand_command`), before wskit's markdown
+    expansion (:func:`wskit.builtin_plugins.commands.expand.expand`), which is used when every plugin returns None.
 
     :param command: the :class:`~wskit.resources.command.Command`; a plugin answers
         only for its own format (e.g. ``command.extra["format"]``).
     :param args: the arguments as typed, one per word.
     :param root: the execution root ``@path`` is resolved in; shell embeds are never run here.
-    :returns: a :class:`wskit.expand.Expansion`, or None to leave the command to others.
+    :returns: a :class:`wskit.builtin_plugins.commands.expand.Expansion`, or None to leave the command to others.
 
     .. versionadded:: 0.1
     """

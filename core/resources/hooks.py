@@ -31,7 +31,7 @@ class HookDefinition(Resource):
     :ivar type: ``command``, ``http``, ``prompt`` (kept for the host) or ``function``.
     :ivar command: for ``command`` hooks. :ivar url, headers: for ``http`` hooks.
     :ivar if_condition: the handler's ``if`` (one permission rule such as ``Bash(git *)``;
-        tool events only; :mod:`wskit.servers.hook_if`), None when absent. Shown as ``if``.
+        tool events only; :mod:`wskit.builtin_plugins.hooks.conditions`), None when absent. Shown as ``if``.
     :ivar prompt: for ``prompt`` hooks. :ivar timeout: seconds (None: the runner default, 60 s).
     :ivar plugin_root: absolute root of the plugin that brought it (for ``CLAUDE_PLUGIN_ROOT``).
     :ivar config: the entry as read.

@@ -11,7 +11,7 @@ from typing import Literal
 import click
 
 import wskit
-from wskit import safefs
+from wskit import fs
 from wskit.cli.context import WsctlContext, json_option
 from wskit.kinds import ResourceKind
 from wskit.models import Diagnostic, LoadResult, Provenance, Resource, sha256_hex
@@ -32,8 +32,8 @@ def load_snippets(source) -> LoadResult:
     rel_root = source.root[len(source.base):].strip("/")
     folder = "/".join(p for p in (rel_root, *source.dirs_for(KIND, "snippets")) if p)
     try:
-        entries = safefs.scan_dir(source.base, folder, follow_links=source.follow_links)
-    except safefs.SafeFsError as err:
+        entries = fs.scan_dir(source.base, folder, follow_links=source.follow_links)
+    except fs.SafeFsError as err:
         return LoadResult(diagnostics=() if err.code == "not-found" else (err.diagnostic(),))
     found, diags = [], []
     for e in entries:
@@ -41,9 +41,9 @@ def load_snippets(source) -> LoadResult:
             continue
         rel = f"{folder}/{e.name}"
         try:
-            res = safefs.read_bytes(source.base, rel, max_bytes=MAX_BYTES, follow_links=source.follow_links)
-            text = safefs.decode_text(res.raw, res.path)
-        except safefs.SafeFsError as err:
+            res = fs.read_bytes(source.base, rel, max_bytes=MAX_BYTES, follow_links=source.follow_links)
+            text = fs.decode_text(res.raw, res.path)
+        except fs.SafeFsError as err:
             diags.append(err.diagnostic(plugin=source.plugin))
             continue
         name = e.name[:-4]

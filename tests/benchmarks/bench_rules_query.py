@@ -11,8 +11,8 @@ from __future__ import annotations
 import time
 
 from wskit.models import Provenance, Scope
-from wskit.rules.catalog import RuleCatalog
-from wskit.rules.model import RuleFile, rule_digest, rule_id
+from wskit.builtin_plugins.rules.catalog import RuleCatalog
+from wskit.builtin_plugins.rules.model import RuleFile, rule_digest, rule_id
 
 
 def make(n: int) -> RuleCatalog:

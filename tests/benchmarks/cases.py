@@ -90,8 +90,8 @@ def _walked_folders(root: Path, pm, ctx: Context) -> list[str]:
     """The folders a cold resolve's project walk enters, as paths relative to ``root``."""
     try:
         from wskit import changes
-        from wskit.rules.model import RuleSettings
-        from wskit.rules.projectwalk import project_walk
+        from wskit.builtin_plugins.rules.model import RuleSettings
+        from wskit.builtin_plugins.rules.projectwalk import project_walk
     except ImportError:
         return []
     settings, _ = RuleSettings.from_profile(ctx.profile())
@@ -230,7 +230,7 @@ def _b3_skill(ctx: Context, pm) -> list[Row]:
 def b4(ctx: Context) -> list[Row]:
     """contextual_rules vs brute force; runs once the rule catalog (issue 3) is importable."""
     try:
-        import wskit.rules as rules  # noqa: F401
+        import wskit.builtin_plugins.rules as rules  # noqa: F401
     except ImportError:
         return [Row("B4", "contextual_rules, one random path", None, "brute-force scan of the catalog", None,
                     "≤ 50 µs/query and ≥ 20×", None, "n/a (rule catalog not present)")]

@@ -17,16 +17,16 @@ import os
 import unicodedata
 from typing import Any
 
-from wskit import safefs
-from wskit.markdown import Frontmatter, read_frontmatter
-from wskit.mdscan import bool_field, component_dirs, text_field
+from wskit import fs
+from wskit.formats.frontmatter import Frontmatter, read_frontmatter
+from wskit.formats.mdwalk import bool_field, component_dirs, text_field
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, Scope, sha256_hex
 from wskit.resources.skill import Skill
 # what the change left as it was is imported, not copied: only the rewritten code is frozen here
-from wskit.skillcheck import MAX_COMPATIBILITY, MAX_DESCRIPTION, MAX_NAME, SPEC_FIELDS, _scalar, flow_style_line
-from wskit.skilllint import _LENIENT_FATAL, ADMIN_FILE_LIMIT, SPEC_NAME, _err, _line, _warn
-from wskit.skillscan import _KNOWN, _UNSAFE_NAME, _canonical_keys, _tools
-from wskit.toolpolicy import SelectorError, parse_selectors
+from wskit.builtin_plugins.skills.check import MAX_COMPATIBILITY, MAX_DESCRIPTION, MAX_NAME, SPEC_FIELDS, _scalar, flow_style_line
+from wskit.builtin_plugins.skills.lint import _LENIENT_FATAL, ADMIN_FILE_LIMIT, SPEC_NAME, _err, _line, _warn
+from wskit.builtin_plugins.skills.discovery import _KNOWN, _UNSAFE_NAME, _canonical_keys, _tools
+from wskit.builtin_plugins.skills.tools import SelectorError, parse_selectors
 
 KIND = "skill"
 
@@ -40,15 +40,15 @@ def wskit_load_skills(source: ResourceSource) -> LoadResult:
             # a component folder is a path-naming field (manifests set it): it
             # must be relative and contained, checked before it is joined
             if sub not in ("", "."):  # "." is the source root itself
-                safefs.split_relative(sub)
-        except safefs.SafeFsError as err:
+                fs.split_relative(sub)
+        except fs.SafeFsError as err:
             diags.append(err.diagnostic(plugin=source.plugin).model_copy(
                 update={"path": os.path.join(source.root, err.path)}))
             continue
         rel_dir = _join(root_rel, sub)
         try:
-            entries = safefs.scan_dir(source.base, rel_dir, follow_links=source.follow_links)
-        except safefs.SafeFsError as err:
+            entries = fs.scan_dir(source.base, rel_dir, follow_links=source.follow_links)
+        except fs.SafeFsError as err:
             if err.code != "not-found":
                 diags.append(err.diagnostic(plugin=source.plugin))
             continue
@@ -83,7 +83,7 @@ def check_skill(fm, slug: str, path: str, has_bom: bool = False, plugin: str | N
 
     :returns: diagnostics; level ``error`` means the skill is not loaded
         (no frontmatter, unparseable YAML, no description); every violation of
-        the specification (:func:`wskit.skillcheck.spec_findings`) is a
+        the specification (:func:`wskit.builtin_plugins.skills.check.spec_findings`) is a
         ``warning`` with the code strict validation uses as an error.
     """
     diags: list[Diagnostic] = [d.model_copy(update={"plugin": plugin}) for d in fm.diagnostics]
@@ -106,7 +106,7 @@ def check_skill(fm, slug: str, path: str, has_bom: bool = False, plugin: str | N
                            f"folder name {slug!r} is not 1-64 lowercase ASCII letters, digits and single hyphens "
                            "(Anthropic's platform rule; the Agent Skills validator, skills-ref, also accepts "
                            "Unicode letters: strict validation may still pass)"))  # wording of 2026-12-01
-    for _line_no, cp in safefs.find_hidden_chars(display + "\n" + description):
+    for _line_no, cp in fs.find_hidden_chars(display + "\n" + description):
         diags.append(_warn(path, plugin, "hidden-characters", None,
                            f"name or description contains the hidden character {cp}"))
         break
@@ -132,7 +132,7 @@ def _load_one(
     limit = ADMIN_FILE_LIMIT if source.scope is Scope.ADMIN else None
     try:
         fm, res = read_frontmatter(source.base, rel, follow_links=source.follow_links)
-    except safefs.SafeFsError as err:
+    except fs.SafeFsError as err:
         if err.code == "not-found":
             return None, []  # a folder without SKILL.md is not a skill
         return None, [err.diagnostic(plugin=plugin)]

@@ -7,9 +7,9 @@ from wskit.binding import Binding
 from wskit.host import HostProfile
 from wskit.models import Provenance, Scope
 from wskit.plugin import hookimpl
-from wskit.plugin.hooks import WskitHooks
+from wskit.plugin.facade import WskitHooks
 from wskit.plugin.manager import DEFAULT_PLUGINS
-from wskit.rules.model import RuleFile, rule_digest, rule_id
+from wskit.builtin_plugins.rules.model import RuleFile, rule_digest, rule_id
 from wskit.session import snapshot
 from wskit.testing import register_plugin, write_tree
 from wskit.trust import TrustStore

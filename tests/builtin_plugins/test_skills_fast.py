@@ -18,9 +18,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wskit import changes, markdown, safefs
+from wskit import changes
+from wskit.formats import frontmatter as markdown
+from wskit import fs
 from wskit.builtin_plugins import skills as new
-from wskit.flatyaml import _BAD_VALUE, _bad, block_precheck, load_flat_lines
+from wskit.formats.flatyaml import _BAD_VALUE, _bad, block_precheck, load_flat_lines
 from wskit.models import Provenance, ResourceSource, Scope, construct_valid
 from wskit.resources.skill import Skill
 from wskit.testing import write_tree
@@ -156,7 +158,7 @@ def test_fast_discovery_equals_the_old_loader_on_random_trees(tmp_path_factory, 
 @given(raw=skill_texts())
 def test_flat_head_equals_frontmatter_of_head(raw):
     for complete in (True, False):
-        res = safefs.ReadResult(raw, len(raw) + (0 if complete else 100), complete, "/x/SKILL.md")
+        res = fs.ReadResult(raw, len(raw) + (0 if complete else 100), complete, "/x/SKILL.md")
         fast = markdown.flat_head(res.raw, res.complete)
         if fast is None:
             continue

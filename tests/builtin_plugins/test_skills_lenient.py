@@ -80,7 +80,7 @@ def test_metadata_keys_that_are_not_text_do_not_take_every_skill_down(make_tree,
 def test_one_skill_that_raises_is_refused_alone(make_tree, wskit_home, monkeypatch):
     """The guard behind the fix above: any ValueError/TypeError while one skill is
     built is that skill's diagnostic, not the loader's failure."""
-    import wskit.skillscan as scan
+    import wskit.builtin_plugins.skills.discovery as scan
 
     ws = make_tree({".claude/skills/good/SKILL.md": skill_md("good"),
                     ".claude/skills/boom/SKILL.md": skill_md("boom")})

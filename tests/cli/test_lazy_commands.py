@@ -29,7 +29,7 @@ class _EagerGroup(LazyGroup):
         if self._loaded:
             return
         from wskit.cli import _CORE_COMMANDS
-        from wskit.plugin.hooks import WskitHooks
+        from wskit.plugin.facade import WskitHooks
 
         self._loaded = True
         for name, target, help_text in _CORE_COMMANDS:

@@ -109,7 +109,7 @@ def test_plugins_list_reports_a_missing_plugin_dir_and_keeps_errors_out_of_the_t
     assert [d["code"] for d in json.loads(r.output)["diagnostics"]] == ["plugin-dir-missing"]
     assert "plugin-dir-missing" in wsctl("--plugin-dir", str(tmp_path / "nonexistent"), "plugins", "list",
                                          str(ws)).output
-    from wskit.cli.bundles import human_bundles
+    from wskit.builtin_plugins.bundles.cli import human_bundles
 
     long = "x" * 300
     text = human_bundles([{"name": "b", "version": None, "root": "/r", "scope": "cli", "state": "invalid",

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from wskit.resources.hooks import HookDefinition
-from wskit.runtime.build import provenance, register_definitions
+from wskit.session.build import provenance, register_definitions
 from wskit.trust import TrustStore
 
 

@@ -84,15 +84,15 @@ def test_plugin_manager_is_built_once_per_run(tmp_path: Path, monkeypatch) -> No
 #: reader for frontmatter, pathspec for a .gitignore, json5 for Gemini settings,
 #: subprocess for a shell injection, the resource model classes for a resource
 _LAZY_ON_EMPTY = {
-    "yaml", "pathspec", "json5", "subprocess", "wskit.markdown", "wskit.flatyaml", "wskit.toolpolicy",
+    "yaml", "pathspec", "json5", "subprocess", "wskit.formats.frontmatter", "wskit.formats.flatyaml", "wskit.builtin_plugins.skills.tools",
     "wskit.resources.skill", "wskit.resources.agent", "wskit.resources.command", "wskit.resources.style",
-    "wskit.resources.servers", "wskit.resources.hooks", "wskit.servers.hook_trust",
+    "wskit.resources.servers", "wskit.resources.hooks", "wskit.builtin_plugins.hooks.trust",
     # and, since the fifth round: the skill runtime, shell expansion, marketplaces, the Gemini
     # extension model, thread futures and logging (plugin metadata is read by importlib.metadata,
     # which parses it with the email package)
-    "wskit.skillruntime", "wskit.expand", "shlex", "wskit.bundles.marketplace", "wskit_gemini.resource",
+    "wskit.builtin_plugins.skills.runtime", "wskit.builtin_plugins.commands.expand", "shlex", "wskit.builtin_plugins.bundles.marketplace", "wskit_gemini.resource",
     "wskit_gemini.expansion", "concurrent.futures", "logging",
-    "wskit.rules.rulefile", "wskit.rules.patterns", "wskit.rules.imports",
+    "wskit.resources.rule", "wskit.builtin_plugins.rules.patterns", "wskit.builtin_plugins.rules.imports",
 }
 
 
@@ -110,7 +110,7 @@ def test_empty_workspace_inspect_skips_parsers_and_resource_models(tmp_path: Pat
 
     assert main(["--home", str(home), "trust", "grant", str(ws)]) == 0  # project sources are read too
     rc, mods = _modules_after("--home", str(home), "--json", "inspect", str(ws))
-    assert rc == 0 and "wskit.rules.walk" in mods  # the project was walked for rule files
+    assert rc == 0 and "wskit.builtin_plugins.rules.walk" in mods  # the project was walked for rule files
     assert not _LAZY_ON_EMPTY & mods
 
 
@@ -130,18 +130,18 @@ def test_workspace_with_files_imports_what_it_parses(tmp_path: Path) -> None:
     assert main(["--home", str(home), "trust", "grant", str(ws)]) == 0
     rc, mods = _modules_after("--home", str(home), "--json", "inspect", str(ws))
     assert rc == 0
-    assert {"yaml", "pathspec", "wskit.markdown", "wskit.resources.skill", "wskit.resources.agent",
+    assert {"yaml", "pathspec", "wskit.formats.frontmatter", "wskit.resources.skill", "wskit.resources.agent",
             "wskit.resources.servers"} <= mods
     (ws / "AGENTS.md").write_text("Be brief.\n")
     rc, mods = _modules_after("--home", str(home), "--json", "inspect", str(ws))
-    assert rc == 0 and "wskit.rules.rulefile" in mods
+    assert rc == 0 and "wskit.resources.rule" in mods
 
 
 #: the command modules; an empty ``inspect`` imports only its own (wskit.cli.lazy)
 _COMMAND_MODULES = {
-    "wskit.cli.plugins", "wskit.cli.snapshot", "wskit.cli.bundles", "wskit.cli.workspaces", "wskit.cli.skills",
-    "wskit.cli.servers", "wskit.cli.rules", "wskit.cli.trust", "wskit.cli.styles", "wskit.cli.agents",
-    "wskit.cli.commands", "wskit.runtime.commands", "wskit_gemini.cli", "wskit_mcp.cli", "wskit_lsp.cli",
+    "wskit.cli.plugins", "wskit.cli.session", "wskit.builtin_plugins.bundles.cli", "wskit.builtin_plugins.workspaces.cli", "wskit.builtin_plugins.skills.cli",
+    "wskit.builtin_plugins.hooks.cli", "wskit.builtin_plugins.rules.cli", "wskit.builtin_plugins.trust.cli", "wskit.builtin_plugins.styles.cli", "wskit.builtin_plugins.agents.cli",
+    "wskit.builtin_plugins.commands.cli", "wskit.builtin_plugins.hooks.cli", "wskit.cli.session", "wskit_gemini.cli", "wskit_mcp.cli", "wskit_lsp.cli",
 }
 
 

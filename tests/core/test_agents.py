@@ -1,6 +1,6 @@
 """Subagents (issue 4 item 8)."""
 
-from wskit.agents import load_agents
+from wskit.builtin_plugins.agents.loader import load_agents
 from wskit.models import ResourceSource, Scope
 
 from tests.markdown_helpers import load
@@ -48,7 +48,7 @@ def test_plugin_agents_named_by_path(make_tree, tmp_path):
 
 
 def test_hidden_characters_warn_and_long_description_skipped(make_tree, tmp_path):
-    from wskit.agents import MAX_DESCRIPTION
+    from wskit.builtin_plugins.agents.loader import MAX_DESCRIPTION
 
     root = make_tree({"agents/a.md": AGENT.format(n="a", d="d \u200b", x=""),
                       "agents/b.md": AGENT.format(n="b", d="x" * (MAX_DESCRIPTION + 1), x=""),

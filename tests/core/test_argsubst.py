@@ -1,4 +1,4 @@
-"""wskit.argsubst: the argument rules of skills and commands (Claude Code's), against a
+"""wskit.formats.argsubst: the argument rules of skills and commands (Claude Code's), against a
 plain reference implementation, one example per rule, and linear time."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.security.harness import bounded_process
-from wskit.argsubst import MAX_INDEX_DIGITS, append_arguments, parse_args, render, split_words, substitute
+from wskit.formats.argsubst import MAX_INDEX_DIGITS, append_arguments, parse_args, render, split_words, substitute
 
 # --- reference implementations: obvious, slow, independent of the real code ---------------
 

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from wskit.bundles.ledger import install
-from wskit.bundles.marketplace import load_marketplace
+from wskit.builtin_plugins.bundles.ledger import install
+from wskit.builtin_plugins.bundles.marketplace import load_marketplace
 
 from ._bundle_helpers import corpus, load
 

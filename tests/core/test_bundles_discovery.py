@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from wskit.binding import Binding
-from wskit.bundles.active import find_bundles
+from wskit.builtin_plugins.bundles.active import find_bundles
 from wskit.trust import TrustDecision
 
 from ._bundle_helpers import codes, load, plugin, skill

@@ -5,8 +5,8 @@ import os
 
 import pytest
 
-from wskit.bundles.ledger import LedgerError, install, ledger_path, plugins_dir, uninstall
-from wskit.bundles.marketplace import load_marketplace
+from wskit.builtin_plugins.bundles.ledger import LedgerError, install, ledger_path, plugins_dir, uninstall
+from wskit.builtin_plugins.bundles.marketplace import load_marketplace
 
 
 def marketplace(root, names):

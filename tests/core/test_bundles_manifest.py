@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from wskit.bundles.discovery import load_bundle, read_manifest
-from wskit.bundles.manifest import parse_manifest
+from wskit.builtin_plugins.bundles.discovery import load_bundle, read_manifest
+from wskit.builtin_plugins.bundles.manifest import parse_manifest
 from wskit.host import HostProfile
 
 from ._bundle_helpers import codes, load, plugin, skill

@@ -8,9 +8,9 @@ import os
 import pytest
 
 from wskit.binding import Binding
-from wskit.bundles.active import find_bundles
-from wskit.bundles.ledger import LedgerError, install, ledger_path, read_ledger, tree_digest, uninstall
-from wskit.bundles.marketplace import MarketplaceError, find_entry_for, load_marketplace
+from wskit.builtin_plugins.bundles.active import find_bundles
+from wskit.builtin_plugins.bundles.ledger import LedgerError, install, ledger_path, read_ledger, tree_digest, uninstall
+from wskit.builtin_plugins.bundles.marketplace import MarketplaceError, find_entry_for, load_marketplace
 from wskit.testing import write_tree
 from wskit.trust import TrustDecision
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from wskit.bundles.active import reconcile
+from wskit.builtin_plugins.bundles.active import reconcile
 from wskit.errors import AmbiguousNameError
 from wskit.session import snapshot
 

@@ -39,7 +39,7 @@ def counting_cache(profile, **kw):
             raise RuntimeError("load failed")
         return load_workspace(cache_ref["cache"].hooks_for_tests, binding, profile)
 
-    from wskit.plugin.hooks import WskitHooks
+    from wskit.plugin.facade import WskitHooks
     from wskit.plugin.manager import make_plugin_manager
 
     cache = WorkspaceCache(profile, loader=loader, **kw)

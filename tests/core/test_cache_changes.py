@@ -156,14 +156,14 @@ def test_unchanged_skills_folder_is_not_listed_again_on_a_reload(cache, ws, monk
     """Issue 8, B3s: a reload takes the previous listing of a skills folder whose
     signature is unchanged; a folder that changed (an entry added, removed or renamed)
     is listed again."""
-    from wskit import safefs
+    from wskit import fs
 
     write_tree(ws, {".claude/skills/beta/SKILL.md": _skill("beta", "second skill")})
     _age(ws)
     skills_dir = str(ws / ".claude/skills")
     listed: list[str] = []
-    real = safefs.scan_fd_tuples
-    monkeypatch.setattr(safefs, "scan_fd_tuples", lambda fd, shown, **kw: listed.append(shown) or real(fd, shown, **kw))
+    real = fs.scan_fd_tuples
+    monkeypatch.setattr(fs, "scan_fd_tuples", lambda fd, shown, **kw: listed.append(shown) or real(fd, shown, **kw))
     first = cache.resolve(ws)
     assert listed.count(skills_dir) == 1
     (ws / ".claude/skills/alpha/SKILL.md").write_text(_skill("alpha", "edited"))

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from wskit import changes, safefs
+from wskit import changes
+from wskit import fs
 from wskit.testing import write_tree
 
 OLD = 1_700_000_000
@@ -29,10 +30,10 @@ def tree(tmp_path: Path) -> Path:
 
 def test_records_read_files_listed_folders_and_missing_paths(tree: Path) -> None:
     with changes.recording() as deps:
-        safefs.scan_dir(tree, "d")
-        safefs.read_bytes(tree, "d/a.md")
-        with pytest.raises(safefs.SafeFsError):
-            safefs.read_bytes(tree, "d/missing.md")
+        fs.scan_dir(tree, "d")
+        fs.read_bytes(tree, "d/a.md")
+        with pytest.raises(fs.SafeFsError):
+            fs.read_bytes(tree, "d/missing.md")
     assert deps.paths() == [str(tree / "d"), str(tree / "d/a.md"), str(tree / "d/missing.md")]
     assert not deps.racy
     assert deps.changed() is None
@@ -41,17 +42,17 @@ def test_records_read_files_listed_folders_and_missing_paths(tree: Path) -> None
 def test_nothing_recorded_outside_a_recording(tree: Path) -> None:
     with changes.recording() as deps:
         pass
-    safefs.read_bytes(tree, "d/a.md")
+    fs.read_bytes(tree, "d/a.md")
     assert len(deps) == 0 and not changes.recording_active()
 
 
 @pytest.mark.parametrize("change", ["edit", "add", "create-missing", "replace"])
 def test_changes_are_seen_by_stat(tree: Path, change: str) -> None:
     with changes.recording() as deps:
-        safefs.scan_dir(tree, "d")
-        safefs.read_bytes(tree, "d/a.md")
-        with pytest.raises(safefs.SafeFsError):
-            safefs.read_bytes(tree, "e/new.md")
+        fs.scan_dir(tree, "d")
+        fs.read_bytes(tree, "d/a.md")
+        with pytest.raises(fs.SafeFsError):
+            fs.read_bytes(tree, "e/new.md")
     if change == "edit":  # same size, mtime forced back to the old value: ctime still moves
         (tree / "d/a.md").write_text("ALPHA\n")
         os.utime(tree / "d/a.md", (OLD, OLD))
@@ -75,16 +76,16 @@ def test_changes_are_seen_by_stat(tree: Path, change: str) -> None:
 def test_fresh_files_make_a_racy_recording(tmp_path: Path) -> None:
     root = write_tree(tmp_path / "ws", {"a.md": "x\n"})
     with changes.recording() as deps:
-        safefs.read_bytes(root, "a.md")
+        fs.read_bytes(root, "a.md")
     assert deps.racy
     assert deps.changed() == "<racy>"
 
 
 def test_nested_recordings_both_see_notes(tree: Path) -> None:
     with changes.recording() as outer:
-        safefs.read_bytes(tree, "d/a.md")
+        fs.read_bytes(tree, "d/a.md")
         with changes.recording() as inner:
-            safefs.read_bytes(tree, "d/b.md")
+            fs.read_bytes(tree, "d/b.md")
     assert outer.paths() == [str(tree / "d/a.md"), str(tree / "d/b.md")]
     assert inner.paths() == [str(tree / "d/b.md")]
 
@@ -101,7 +102,7 @@ def _load_with_memo(root: Path, previous):
     with changes.recording(), changes.reusing(previous) as memo:
         got = changes.reuse(str(root / "d/a.md"))
         if got is None:
-            got = ("built", safefs.read_bytes(root, "d/a.md").raw)
+            got = ("built", fs.read_bytes(root, "d/a.md").raw)
             changes.remember(str(root / "d/a.md"), False, got)
     return got, memo
 

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from wskit import changes, safefs
+from wskit import changes
+from wskit import fs
 from wskit.testing import write_tree
 
 OLD = 1_700_000_000
@@ -28,7 +29,7 @@ def _first_load(root: Path):
     one read following a link)."""
     with changes.recording(), changes.reusing(None) as memo:
         for rel, follow, ns in (("d/a.md", False, ""), ("d/b.md", False, "mine"), ("link/c.md", True, "")):
-            res = safefs.read_bytes(root, rel, follow_links=follow)
+            res = fs.read_bytes(root, rel, follow_links=follow)
             changes.remember(str(root / rel), follow, ("v", rel, res.raw), namespace=ns)
     assert len(memo) == 3
     return memo
@@ -93,7 +94,7 @@ def test_notes_remember_follows_the_follow_flag(tmp_path: Path) -> None:
     root = _tree(tmp_path)
     with changes.recording(), changes.reusing(None) as memo:
         notes = changes.Notes()
-        safefs.read_bytes(root, "link/c.md", follow_links=True)
+        fs.read_bytes(root, "link/c.md", follow_links=True)
         notes.remember(str(root / "link/c.md"), "followed", follow=True)
         notes.remember(str(root / "link/c.md"), "not read so", follow=False)  # never noted: not kept
     assert memo._items == {(str(root / "link/c.md"), True): (memo._items[(str(root / "link/c.md"), True)][0], "followed")}

@@ -2,8 +2,8 @@
 
 import subprocess
 
-from wskit.commands import load_commands
-from wskit.expand import SubprocessRunner, expand, split_args, substitute_args
+from wskit.builtin_plugins.commands.loader import load_commands
+from wskit.builtin_plugins.commands.expand import SubprocessRunner, expand, split_args, substitute_args
 from wskit.models import ResourceSource, Scope
 
 from tests.markdown_helpers import load
@@ -131,7 +131,7 @@ def test_plugin_manifest_component_spellings(make_tree, tmp_path):
 
 
 def test_hidden_characters_warn_and_long_description_refused(make_tree, tmp_path):
-    from wskit.commands import MAX_DESCRIPTION
+    from wskit.builtin_plugins.commands.loader import MAX_DESCRIPTION
 
     root = make_tree({
         "commands/bidi.md": CMD.format(d="ok", b="run\nthis \u202etxt.exe"),
@@ -165,7 +165,7 @@ def test_body_diagnostics_name_file_lines_after_the_frontmatter(make_tree, wskit
 
 
 def test_arguments_around_embeds_and_appended(make_tree, wskit_home):
-    """Placeholders are replaced in the text between embeds (one pass, wskit.argsubst);
+    """Placeholders are replaced in the text between embeds (one pass, wskit.formats.argsubst);
     a shell embed never receives arguments, so a body whose only $ARGUMENTS is inside
     one has replaced nothing and gets ``ARGUMENTS:`` appended; so does a body without any."""
     w, cmd = _cmd(make_tree, wskit_home, "A $0 !`echo $ARGUMENTS` B ${ARGUMENTS} @src/a.py $1\n",

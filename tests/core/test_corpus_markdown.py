@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from wskit.builtin_plugins.skills import wskit_load_skills
-from wskit.commands import load_commands
+from wskit.builtin_plugins.commands.loader import load_commands
 from wskit.models import ResourceSource, Scope
 
 from tests.markdown_helpers import SHARED
@@ -87,7 +87,7 @@ def test_strict_validation_agrees_with_skills_ref(wsctl):
 def test_every_corpus_agent_and_command_loads_without_hidden_or_length_findings():
     """The hidden-character warnings and description bounds of commands and
     agents (issue 9) leave every real command and agent loaded and unflagged."""
-    from wskit.agents import load_agents
+    from wskit.builtin_plugins.agents.loader import load_agents
 
     corpus = _need_corpus()
     expected, loaded, findings = set(), set(), []

@@ -1,4 +1,4 @@
-"""wskit.safewalk: descriptor-keeping listings keep safefs's refusals (issue 8, B1)."""
+"""wskit.fs.walk: descriptor-keeping listings keep safefs's refusals (issue 8, B1)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import os
 import pytest
 
 from wskit import changes
-from wskit import fdwalk as safewalk
-from wskit.safefs import SafeFsError
+from wskit.fs import fdwalk as safewalk
+from wskit.fs import SafeFsError
 from wskit.testing import write_tree
 
 

@@ -7,8 +7,9 @@ import yaml
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from wskit import markdown, yamlsafe
-from wskit.flatyaml import load_flat
+from wskit.formats import frontmatter as markdown
+from wskit.formats import yaml as yamlsafe
+from wskit.formats.flatyaml import load_flat
 
 LOADER = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
 

@@ -1,4 +1,4 @@
-"""The ``if`` grammar and matching of hook handlers (wskit.servers.hook_if)."""
+"""The ``if`` grammar and matching of hook handlers (wskit.builtin_plugins.hooks.conditions)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wskit.servers.hook_if import IfRule, IfRuleError, if_matches, parse_if, subcommands, wildcard_matches
+from wskit.builtin_plugins.hooks.conditions import IfRule, IfRuleError, if_matches, parse_if, subcommands, wildcard_matches
 
 
 @pytest.mark.parametrize("value,rule", [
@@ -91,8 +91,8 @@ def test_a_non_string_if_is_kept_as_text_the_runner_cannot_read(raw):
     """The loader warns (hook-if-invalid) and the runner treats the kept text as
     unparsable (runs restrict-only): "5" or "true" alone would parse as a tool name,
     so the handler would silently never run."""
-    from wskit.servers.hook_if import if_unparsable
-    from wskit.servers.hooks import _if_condition
+    from wskit.builtin_plugins.hooks.conditions import if_unparsable
+    from wskit.builtin_plugins.hooks.definitions import _if_condition
 
     said = []
     text = _if_condition("PreToolUse", 0, {"if": raw}, lambda msg, level, code: said.append((code, level)))

@@ -1,4 +1,4 @@
-"""wskit.jsonsafe: depth-bounded JSON for files strangers wrote."""
+"""wskit.fs.jsonsafe: depth-bounded JSON for files strangers wrote."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import os
 
 import pytest
 
-from wskit import jsonsafe
-from wskit.safefs import SafeFsError
+from wskit.fs import jsonsafe
+from wskit.fs import SafeFsError
 
 
 def test_parses_ordinary_json():

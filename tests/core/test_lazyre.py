@@ -1,4 +1,4 @@
-"""wskit.lazyre: module-level patterns compiled on first use (issue 8, B7)."""
+"""wskit.util.lazyre: module-level patterns compiled on first use (issue 8, B7)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import re
 import subprocess
 import sys
 
-from wskit.lazyre import LazyPattern, lazy_pattern
+from wskit.util.lazyre import LazyPattern, lazy_pattern
 
 
 def test_compiles_once_and_rebinds_the_module_name() -> None:
@@ -27,10 +27,10 @@ def test_a_copied_name_is_left_alone() -> None:
 
 def test_importing_wskit_modules_compiles_none_of_their_lazy_patterns() -> None:
     code = ("import re, sys\n"
-            "import wskit.host, wskit.commands, wskit.jsonsafe, wskit.servers.expand, wskit.servers.hooks\n"
-            "import wskit.rules.imports, wskit.rules.gitignore, wskit.rules.plans, wskit.rules.catalog\n"
+            "import wskit.host, wskit.builtin_plugins.commands.loader, wskit.fs.jsonsafe, wskit.formats.placeholders, wskit.builtin_plugins.hooks.definitions\n"
+            "import wskit.builtin_plugins.rules.imports, wskit.builtin_plugins.rules.gitignore, wskit.builtin_plugins.rules.plans, wskit.builtin_plugins.rules.catalog\n"
             "import wskit_gemini.extensions, wskit_gemini.commands\n"
-            "from wskit.lazyre import LazyPattern\n"
+            "from wskit.util.lazyre import LazyPattern\n"
             "mods = [m for n, m in sys.modules.items() if n.startswith(('wskit', 'wskit_gemini'))]\n"
             "print(sum(isinstance(v, LazyPattern) for m in mods for v in vars(m).values()))\n")
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)

@@ -2,8 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from wskit.markdown import MAX_DEPTH, parse_frontmatter, read_frontmatter
-from wskit.safefs import SafeFsError
+from wskit.formats.frontmatter import MAX_DEPTH, parse_frontmatter, read_frontmatter
+from wskit.fs import SafeFsError
 
 
 def test_parses_mapping_and_body():

@@ -14,9 +14,9 @@ import json
 
 import pytest
 
-from wskit.markdown import parse_frontmatter
+from wskit.formats.frontmatter import parse_frontmatter
 from wskit.models import ResourceSource, Scope
-from wskit.skillcheck import validate_skill
+from wskit.builtin_plugins.skills.check import validate_skill
 
 from tests.markdown_helpers import load
 
@@ -130,7 +130,7 @@ def test_rules_are_skipped_like_a_yaml_error(make_tree, wskit_home):
 
 
 def test_output_styles_are_skipped_like_a_yaml_error(make_tree, tmp_path):
-    from wskit.styles import load_styles
+    from wskit.builtin_plugins.styles.loader import load_styles
 
     root = make_tree({
         "output-styles/dup.md": "---\nname: Dup\ndescription: a\nname: Again\n---\nBe brief.\n",

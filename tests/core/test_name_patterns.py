@@ -4,17 +4,17 @@ folder name on install), a skill or agent name, a style segment or a digest."""
 
 import pytest
 
-from wskit.agents import _NAME as AGENT_NAME
-from wskit.bundles.manifest import NAME_RE as PLUGIN_NAME
-from wskit.rules.session import _HEX64 as RULE_HEX64
-from wskit.runtime.monitor import _HEX64 as MONITOR_HEX64
-from wskit.runtime.resume import _HEX64 as RESUME_HEX64
-from wskit.runtime.resume import _TRUST_DIGEST
-from wskit.servers.lsp import EXT_RE, NAME_RE as LSP_NAME
-from wskit.skilllint import SPEC_NAME
-from wskit.styles import SEGMENT
-from wskit.toolpolicy import _BARE
-from wskit.workspaces.paths import AGENT_ID_RE
+from wskit.builtin_plugins.agents.loader import _NAME as AGENT_NAME
+from wskit.builtin_plugins.bundles.manifest import NAME_RE as PLUGIN_NAME
+from wskit.builtin_plugins.rules.session import _HEX64 as RULE_HEX64
+from wskit.session.monitor import _HEX64 as MONITOR_HEX64
+from wskit.session.resume import _HEX64 as RESUME_HEX64
+from wskit.session.resume import _TRUST_DIGEST
+from wskit.builtin_plugins.lsp.loader import EXT_RE, NAME_RE as LSP_NAME
+from wskit.builtin_plugins.skills.lint import SPEC_NAME
+from wskit.builtin_plugins.styles.loader import SEGMENT
+from wskit.builtin_plugins.skills.tools import _BARE
+from wskit.builtin_plugins.workspaces.paths import AGENT_ID_RE
 
 HEX = "a" * 64
 CASES = [
@@ -32,13 +32,13 @@ def test_a_trailing_newline_is_refused(pattern, good):
 
 
 @pytest.mark.parametrize("module,attr,good", [
-    ("wskit.commands", "_SEGMENT", "deploy"), ("wskit.host", "_NAME", "claude"),
-    ("wskit.servers.hooks", "_EXACT", "Bash|Edit"), ("wskit.stylecatalog", "_SELECTION", "user:terse"),
+    ("wskit.builtin_plugins.commands.loader", "_SEGMENT", "deploy"), ("wskit.host", "_NAME", "claude"),
+    ("wskit.builtin_plugins.hooks.definitions", "_EXACT", "Bash|Edit"), ("wskit.builtin_plugins.styles.catalog", "_SELECTION", "user:terse"),
     ("wskit_gemini.extensions", "_NAME", "my-ext"), ("wskit_gemini.commands", "_SEGMENT", "deploy"),
 ])
 def test_lazy_name_patterns_refuse_a_trailing_newline(module, attr, good):
     import importlib
 
     mod = importlib.import_module(module)
-    pattern = getattr(mod, attr)  # compiled on first use (wskit.lazyre)
+    pattern = getattr(mod, attr)  # compiled on first use (wskit.util.lazyre)
     assert pattern.match(good) and pattern.match(good + "\n") is None

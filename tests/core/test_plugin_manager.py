@@ -7,7 +7,7 @@ import pytest
 import wskit
 from wskit.errors import PluginLoadError
 from wskit.models import ResourceSource
-from wskit.plugin.hooks import WskitHooks
+from wskit.plugin.facade import WskitHooks
 from wskit.plugin.manager import DEFAULT_PLUGINS, make_plugin_manager
 
 

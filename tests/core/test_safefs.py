@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from wskit import safefs
-from wskit.safefs import SafeFsError
+from wskit import fs
+from wskit.fs import SafeFsError
 
 
 def _code(fn, *a, **k) -> str:
@@ -18,7 +18,7 @@ def _code(fn, *a, **k) -> str:
 def test_reads_a_regular_file(tmp_path: Path):
     (tmp_path / "a").mkdir()
     (tmp_path / "a" / "f.md").write_bytes(b"hello")
-    res = safefs.read_bytes(tmp_path, "a/f.md")
+    res = fs.read_bytes(tmp_path, "a/f.md")
     assert res.raw == b"hello" and res.complete and res.size == 5
 
 
@@ -39,7 +39,7 @@ def test_reads_a_regular_file(tmp_path: Path):
     ],
 )
 def test_refuses_lexically_unsafe_paths(tmp_path: Path, rel: str, code: str):
-    assert _code(safefs.read_bytes, tmp_path, rel) == code
+    assert _code(fs.read_bytes, tmp_path, rel) == code
 
 
 def test_refuses_symlinked_file_and_folder(tmp_path: Path):
@@ -50,17 +50,17 @@ def test_refuses_symlinked_file_and_folder(tmp_path: Path):
     (base / "link.md").symlink_to(outside)
     (base / "dirlink").symlink_to(base / "real")
     (base / "real" / "f.md").write_text("x")
-    assert _code(safefs.read_bytes, base, "link.md") == "symlink"
-    assert _code(safefs.read_bytes, base, "dirlink/f.md") == "symlink"
+    assert _code(fs.read_bytes, base, "link.md") == "symlink"
+    assert _code(fs.read_bytes, base, "dirlink/f.md") == "symlink"
     # follow mode (user scope) follows and reports the target
-    res = safefs.read_bytes(base, "link.md", follow_links=True)
+    res = fs.read_bytes(base, "link.md", follow_links=True)
     assert res.raw == b"secret" and res.link_target == str(outside)
 
 
 def test_refuses_hard_links(tmp_path: Path):
     (tmp_path / "a.md").write_text("x")
     os.link(tmp_path / "a.md", tmp_path / "b.md")
-    assert _code(safefs.read_bytes, tmp_path, "b.md") == "hardlink"
+    assert _code(fs.read_bytes, tmp_path, "b.md") == "hardlink"
 
 
 def test_fifo_is_refused_without_blocking(tmp_path: Path):
@@ -69,7 +69,7 @@ def test_fifo_is_refused_without_blocking(tmp_path: Path):
     codes = []
 
     def run():
-        codes.append(_code(safefs.read_bytes, tmp_path, "pipe.md"))
+        codes.append(_code(fs.read_bytes, tmp_path, "pipe.md"))
         done.set()
 
     threading.Thread(target=run, daemon=True).start()
@@ -82,7 +82,7 @@ def test_socket_is_refused(tmp_path: Path):
     sock = socket.socket(socket.AF_UNIX)
     try:
         sock.bind(str(path))
-        assert _code(safefs.read_bytes, tmp_path, "s.md") == "special-file"
+        assert _code(fs.read_bytes, tmp_path, "s.md") == "special-file"
     finally:
         sock.close()
 
@@ -91,20 +91,20 @@ def test_size_is_checked_before_reading(tmp_path: Path):
     big = tmp_path / "big.md"
     with open(big, "wb") as fh:
         fh.truncate(10 * 1024 * 1024)  # sparse
-    assert _code(safefs.read_bytes, tmp_path, "big.md", max_bytes=1024) == "too-large"
+    assert _code(fs.read_bytes, tmp_path, "big.md", max_bytes=1024) == "too-large"
     (tmp_path / "ok.md").write_bytes(b"x" * 1024)
-    assert len(safefs.read_bytes(tmp_path, "ok.md", max_bytes=1024).raw) == 1024
+    assert len(fs.read_bytes(tmp_path, "ok.md", max_bytes=1024).raw) == 1024
 
 
 def test_missing_and_folder(tmp_path: Path):
     (tmp_path / "d").mkdir()
-    assert _code(safefs.read_bytes, tmp_path, "nope.md") == "not-found"
-    assert _code(safefs.read_bytes, tmp_path, "d") == "not-a-file"
+    assert _code(fs.read_bytes, tmp_path, "nope.md") == "not-found"
+    assert _code(fs.read_bytes, tmp_path, "d") == "not-a-file"
 
 
 def test_read_head_stops_early(tmp_path: Path):
     (tmp_path / "f").write_bytes(b"a" * 100_000)
-    res = safefs.read_head(tmp_path, "f", done=lambda b: len(b) >= 10, max_bytes=50_000, chunk_size=4096)
+    res = fs.read_head(tmp_path, "f", done=lambda b: len(b) >= 10, max_bytes=50_000, chunk_size=4096)
     assert len(res.raw) == 4096 and not res.complete and res.size == 100_000
 
 
@@ -114,9 +114,9 @@ def test_scan_dir_lists_links_without_following(tmp_path: Path):
     (tmp_path / "l").symlink_to(tmp_path / "d")
     (tmp_path / ".env").write_text("SECRET=1")
     os.mkfifo(tmp_path / "p")
-    entries = {e.name: e.type for e in safefs.scan_dir(tmp_path)}
+    entries = {e.name: e.type for e in fs.scan_dir(tmp_path)}
     assert entries == {"d": "dir", "f": "file", "l": "link", "p": "special"}
-    followed = {e.name: (e.type, e.link_target) for e in safefs.scan_dir(tmp_path, follow_links=True)}
+    followed = {e.name: (e.type, e.link_target) for e in fs.scan_dir(tmp_path, follow_links=True)}
     assert followed["l"] == ("dir", str(tmp_path / "d"))
 
 
@@ -127,7 +127,7 @@ def test_a_refusal_as_a_diagnostic_does_not_repeat_its_path_or_code(tmp_path):
     (tmp_path / "real" / "f.md").write_text("x")
     (tmp_path / "link").symlink_to(tmp_path / "real")
     with pytest.raises(SafeFsError) as info:
-        safefs.read_bytes(tmp_path, "link/f.md")
+        fs.read_bytes(tmp_path, "link/f.md")
     err = info.value
     d = err.diagnostic()
     assert d.code == "symlink" and d.path == err.path

@@ -1,6 +1,6 @@
-"""wskit.safepath: the lexical path checks of safe file access. Its string tests
+"""wskit.fs.paths: the lexical path checks of safe file access. Its string tests
 equal the regular expressions they replace on the hot path (issue 8, B7: the
-expressions are compiled only when used); split_relative refuses what safefs refuses."""
+expressions are compiled only when used); split_relative refuses what fs refuses."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from wskit import namecheck, safefs, safepath
+from wskit.fs import names as namecheck
+from wskit import fs
+from wskit.fs import paths as safepath
 from wskit.errors import SafeFsError
 
 _DRIVE = re.compile(r"^[A-Za-z]:|^[A-Za-z][A-Za-z0-9+.-]*://")
@@ -108,5 +110,5 @@ def test_check_not_secret_names_the_component_and_the_shown_path() -> None:
 
 def test_safefs_re_exports_the_same_objects() -> None:
     for name in ("SECRET_PATTERNS", "split_relative", "check_not_secret", "is_secret_name"):
-        assert getattr(safefs, name) is getattr(safepath, name)
-    assert safefs.SafeFsError is SafeFsError
+        assert getattr(fs, name) is getattr(safepath, name)
+    assert fs.SafeFsError is SafeFsError

@@ -1,10 +1,11 @@
-"""wskit.safetext: UTF-8 decoding of read files and the hidden-character search."""
+"""wskit.fs.text: UTF-8 decoding of read files and the hidden-character search."""
 
 from __future__ import annotations
 
 import pytest
 
-from wskit import safefs, safetext
+from wskit import fs
+from wskit.fs import text as safetext
 from wskit.errors import SafeFsError
 
 
@@ -36,5 +37,5 @@ def test_lazy_hidden_expression_is_the_documented_one() -> None:
 
 
 def test_safefs_re_exports_the_same_objects() -> None:
-    assert safefs.decode_text is safetext.decode_text
-    assert safefs.find_hidden_chars is safetext.find_hidden_chars
+    assert fs.decode_text is safetext.decode_text
+    assert fs.find_hidden_chars is safetext.find_hidden_chars

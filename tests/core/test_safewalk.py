@@ -1,4 +1,4 @@
-"""wskit.safewalk: bounded, non-recursive tree walks."""
+"""wskit.fs.walk: bounded, non-recursive tree walks."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import os
 import pytest
 
 from tests.security.harness import bounded
-from wskit import safefs
-from wskit.safewalk import walk_files
+from wskit import fs
+from wskit.fs.walk import walk_files
 
 
 def _codes(diags):
@@ -69,7 +69,7 @@ def test_link_diamonds_do_not_blow_up(tmp_path):
 
 
 def test_start_folder_refusals_raise(tmp_path):
-    with pytest.raises(safefs.SafeFsError, match="path-escape"):
+    with pytest.raises(fs.SafeFsError, match="path-escape"):
         walk_files(tmp_path, "../x")
-    with pytest.raises(safefs.SafeFsError, match="not-found"):
+    with pytest.raises(fs.SafeFsError, match="not-found"):
         walk_files(tmp_path, "missing")

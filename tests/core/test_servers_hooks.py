@@ -8,14 +8,14 @@ import shutil
 
 import pytest
 
-from wskit.servers.hook_trust import (
+from wskit.builtin_plugins.hooks.trust import (
     HookTrustDigestMismatchError,
     HookTrustError,
     HookTrustStore,
     hook_config_digest,
     runnable_hooks,
 )
-from wskit.servers.hooks import matcher_matches
+from wskit.builtin_plugins.hooks.definitions import matcher_matches
 
 from ._bundle_helpers import codes, load, plugin
 

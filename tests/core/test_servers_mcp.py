@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from wskit.servers.mcp import resolve_mcp_servers
+from wskit.builtin_plugins.mcp.loader import resolve_mcp_servers
 
 from ._bundle_helpers import codes, load, plugin
 

@@ -5,9 +5,9 @@ import tomllib
 import pytest
 
 from wskit.host import HostProfile
-from wskit.skilladmin import (ADMIN_FILE_LIMIT, AdminSkillError, admin_root, install, manifest_path,
+from wskit.builtin_plugins.skills.admin import (ADMIN_FILE_LIMIT, AdminSkillError, admin_root, install, manifest_path,
                               read_manifest, set_enabled)
-from wskit.skillruntime import SkillError, SkillRuntime
+from wskit.builtin_plugins.skills.runtime import SkillError, SkillRuntime
 
 from tests.markdown_helpers import load, skill_md
 

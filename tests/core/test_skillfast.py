@@ -1,12 +1,12 @@
-"""Issue 8, B6: the one-pass skill lane (:mod:`wskit.skillfast`) equals the general path.
+"""Issue 8, B6: the one-pass skill lane (:mod:`wskit.builtin_plugins.skills.fast`) equals the general path.
 
-- :func:`~wskit.skillfast.flat_fields` (one regular expression over the block)
-  builds what :func:`wskit.flatyaml.load_flat_lines` and the YAML safe loader
+- :func:`~wskit.builtin_plugins.skills.fast.flat_fields` (one regular expression over the block)
+  builds what :func:`wskit.formats.flatyaml.load_flat_lines` and the YAML safe loader
   build, on the blocks the lane hands it;
-- :func:`~wskit.skillfast.one` on real files: a skill it builds equals the one
-  :func:`wskit.skillscan._read_one` builds reading the file itself (no
+- :func:`~wskit.builtin_plugins.skills.fast.one` on real files: a skill it builds equals the one
+  :func:`wskit.builtin_plugins.skills.discovery._read_one` builds reading the file itself (no
   diagnostic), the head it hands back equals what
-  :func:`wskit.fdwalk.read_head_bytes_in` reads (frontmatter closes that cross
+  :func:`wskit.fs.fdwalk.read_head_bytes_in` reads (frontmatter closes that cross
   the 256-byte first read and later chunks, ``---`` inside values, files shorter
   than a read), and it never opens what the general path refuses.
 
@@ -23,10 +23,12 @@ import yaml
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from wskit import changes, skillfast, skillscan
-from wskit.fdwalk import read_head_bytes_in
-from wskit.flatyaml import block_precheck, load_flat_lines
-from wskit.markdown import MAX_FRONTMATTER_BYTES, _head_done, parse_frontmatter
+from wskit import changes
+from wskit.builtin_plugins.skills import fast as skillfast
+from wskit.builtin_plugins.skills import discovery as skillscan
+from wskit.fs.fdwalk import read_head_bytes_in
+from wskit.formats.flatyaml import block_precheck, load_flat_lines
+from wskit.formats.frontmatter import MAX_FRONTMATTER_BYTES, _head_done, parse_frontmatter
 from wskit.models import ResourceSource, Scope
 from wskit.resources.skill import Skill
 
@@ -46,7 +48,7 @@ _line = st.one_of(st.builds(lambda k, s, v: f"{k}{s}{v}", _key, st.sampled_from(
 
 
 def _lane_block(text: str) -> bool:
-    """The precondition :func:`wskit.skillfast.one` checks before calling flat_fields."""
+    """The precondition :func:`wskit.builtin_plugins.skills.fast.one` checks before calling flat_fields."""
     return text.isascii() and not text.encode().translate(None, skillfast._KEEP)
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from wskit.host import HostProfile
 from wskit.session import snapshot
-from wskit.skillruntime import SkillError, SkillRuntime, skills_enabled, substitute
+from wskit.builtin_plugins.skills.runtime import SkillError, SkillRuntime, skills_enabled, substitute
 
 from tests.markdown_helpers import load, skill_md
 

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 
-@pytest.mark.parametrize("module", ["wskit.safepath", "wskit.safetext", "wskit.safescan", "wskit.rules.scopewalk"])
+@pytest.mark.parametrize("module", ["wskit.fs.paths", "wskit.fs.text", "wskit.fs.scan", "wskit.builtin_plugins.rules.scopewalk"])
 def test_split_module_imports_first(module: str) -> None:
     run = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr

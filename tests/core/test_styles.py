@@ -7,9 +7,9 @@ from wskit.models import ResourceSource, Scope
 from wskit.plugin.manager import make_plugin_manager
 from wskit.resources.style import builtin_style
 from wskit.session import SessionState, snapshot
-from wskit.stylecatalog import (EXTENSION_KEY, StyleCatalog, StyleCatalogError, StyleProvenanceError,
+from wskit.builtin_plugins.styles.catalog import (EXTENSION_KEY, StyleCatalog, StyleCatalogError, StyleProvenanceError,
                                 StyleUnavailableError, restore_style, select_style)
-from wskit.styles import StyleLimits, load_styles
+from wskit.builtin_plugins.styles.loader import StyleLimits, load_styles
 
 from tests.markdown_helpers import load
 

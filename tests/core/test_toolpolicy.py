@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wskit.toolpolicy import SelectorError, ToolPolicy, parse_command, parse_selector, parse_selectors
+from wskit.builtin_plugins.skills.tools import SelectorError, ToolPolicy, parse_command, parse_selector, parse_selectors
 
 
 @pytest.mark.parametrize("text,tool,argv,prefix", [

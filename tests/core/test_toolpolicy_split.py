@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.security.harness import bounded_process
-from wskit.toolpolicy import _SPLIT, split_selector_text, split_value
+from wskit.builtin_plugins.skills.tools import _SPLIT, split_selector_text, split_value
 
 
 @settings(max_examples=400, deadline=None)

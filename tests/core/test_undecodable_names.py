@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from wskit.errors import SessionStateError, TrustStoreError
-from wskit.namecheck import shown_path, undecodable
+from wskit.fs.names import shown_path, undecodable
 from wskit.trust import TrustStore
 
 from tests.markdown_helpers import load

@@ -50,19 +50,19 @@ def test_a_manifest_path_field_not_utf8_refuses_that_plugin(bad_names_ok, tmp_pa
 
 
 def test_split_written_refuses_a_lone_surrogate_and_split_relative_lets_walks_through():
-    from wskit import safefs
+    from wskit import fs
 
-    with pytest.raises(safefs.SafeFsError) as err:
-        safefs.split_written("./cmd" + SUR)
+    with pytest.raises(fs.SafeFsError) as err:
+        fs.split_written("./cmd" + SUR)
     assert err.value.code == "path-not-utf8" and "0xFF" in str(err.value) and "cmd\\xff" in str(err.value)
     # a listed name is the loader's to refuse with its own code (rule-name-invalid …)
-    assert safefs.split_relative("d" + SUR + "/AGENTS.md") == ["d" + SUR, "AGENTS.md"]
-    assert safefs.split_written("a/b.md") == ["a", "b.md"]
+    assert fs.split_relative("d" + SUR + "/AGENTS.md") == ["d" + SUR, "AGENTS.md"]
+    assert fs.split_written("a/b.md") == ["a", "b.md"]
 
 
 def test_a_server_cwd_not_utf8_is_refused():
     from wskit.models import Scope
-    from wskit.servers.common import path_field_problem
+    from wskit.formats.definitions import path_field_problem
 
     why = path_field_problem("sub" + SUR, Scope.PROJECT)
     assert why is not None and "path-not-utf8" in why
@@ -70,7 +70,7 @@ def test_a_server_cwd_not_utf8_is_refused():
 
 
 def test_a_marketplace_source_not_utf8_is_not_installable(bad_names_ok, tmp_path):
-    from wskit.bundles.marketplace import load_marketplace
+    from wskit.builtin_plugins.bundles.marketplace import load_marketplace
 
     root = tmp_path / "mk"
     write(root, b"plugins/bad" + BAD + b"/.claude-plugin/plugin.json", '{"name": "bad"}')
@@ -91,7 +91,7 @@ def test_a_marketplace_source_not_utf8_is_not_installable(bad_names_ok, tmp_path
 # -- 2. a plugin folder named so -----------------------------------------------------
 
 def test_a_plugin_folder_not_utf8_is_refused_by_discovery(bad_names_ok, tmp_path, wskit_home, wskit_profile):
-    from wskit.bundles.discovery import discover
+    from wskit.builtin_plugins.bundles.discovery import discover
 
     write(wskit_home, b".claude/plugins/bad" + BAD + b"plug/.claude-plugin/plugin.json", '{"name": "badp"}')
     write(wskit_home, b".claude/plugins/good/.claude-plugin/plugin.json", '{"name": "good"}')
@@ -147,7 +147,7 @@ def test_a_project_folder_not_utf8_is_one_diagnostic_and_loads_nothing_of_it(bad
 
 
 def undecodable_free(text: str) -> bool:
-    from wskit.namecheck import undecodable
+    from wskit.fs.names import undecodable
 
     return undecodable(text) is None
 
@@ -167,7 +167,7 @@ def test_a_home_not_utf8_is_one_diagnostic_and_its_rules_are_not_loaded(bad_name
 
 
 def test_first_undecodable_names_the_field():
-    from wskit.namecheck import first_undecodable
+    from wskit.fs.names import first_undecodable
 
     assert first_undecodable({"a": [1, {"b": "ok"}, {"root": "x" + SUR}]}) == ("a[2].root", "x" + SUR, "0xFF")
     assert first_undecodable({"k" + SUR: 1}) == ("k" + SUR, "k" + SUR, "0xFF")
@@ -231,7 +231,7 @@ def test_a_repository_with_a_branch_and_worktree_not_utf8_still_works(bad_names_
     res = wsctl("worktree", "create", ws, "feat", "HEAD", json=True)
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout)["disposition"] == "created"
-    from wskit.workspaces.git import worktree_list
+    from wskit.builtin_plugins.workspaces.git import worktree_list
 
     branches = [w.branch for w in worktree_list(good)]
     assert "b" + SUR + "x" in branches and "feat" in branches  # decoded, never a UnicodeDecodeError
@@ -258,7 +258,7 @@ def test_skill_files_not_utf8_are_skipped_and_refused(bad_names_ok, tmp_path, ws
     write(proj, b".claude/skills/good/d" + BAD + b"/in.md", "x\n")
     write(proj, b".claude/skills/good/ok.md", "y\n")
     ws = load(proj, wskit_home)
-    from wskit.skillruntime import SkillError, SkillRuntime
+    from wskit.builtin_plugins.skills.runtime import SkillError, SkillRuntime
 
     rt = SkillRuntime(ws, ws.profile)
     files = rt.list_files("good")

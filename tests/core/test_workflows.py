@@ -6,8 +6,8 @@ import os
 import pytest
 
 from wskit.session import SessionState, snapshot
-from wskit.skillruntime import SkillError, SkillRuntime
-from wskit.workflows import CORRUPT, EXTENSION_KEY, SkillWorkflows
+from wskit.builtin_plugins.skills.runtime import SkillError, SkillRuntime
+from wskit.builtin_plugins.skills.workflows import CORRUPT, EXTENSION_KEY, SkillWorkflows
 
 from tests.markdown_helpers import load, skill_md
 

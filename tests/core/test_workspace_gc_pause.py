@@ -32,7 +32,7 @@ def test_a_collector_the_host_turned_off_stays_off() -> None:
 
 def test_load_workspace_runs_with_the_collector_paused(tmp_path, wskit_pm, wskit_profile, monkeypatch) -> None:
     from wskit.binding import Binding
-    from wskit.plugin.hooks import WskitHooks
+    from wskit.plugin.facade import WskitHooks
 
     seen = []
     real = workspace._load_workspace

@@ -1,4 +1,4 @@
-"""The frontmatter YAML loader (:mod:`wskit.yamlsafe`): libyaml keeps the pure
+"""The frontmatter YAML loader (:mod:`wskit.formats.yaml`): libyaml keeps the pure
 loader's values and refusals; both refuse a mapping that repeats a key."""
 
 from __future__ import annotations
@@ -8,7 +8,8 @@ import yaml
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from wskit import markdown, yamlsafe
+from wskit.formats import frontmatter as markdown
+from wskit.formats import yaml as yamlsafe
 
 libyaml = pytest.mark.skipif(yamlsafe._CSAFE is None, reason="PyYAML built without libyaml")
 
@@ -97,7 +98,7 @@ def test_skipping_the_event_scan_is_sound(value, flow: bool) -> None:
 
 @pytest.fixture(params=["libyaml", "pure"])
 def loader(request, monkeypatch):
-    """:func:`wskit.yamlsafe.load` through libyaml's loader, or the pure-Python one."""
+    """:func:`wskit.formats.yaml.load` through libyaml's loader, or the pure-Python one."""
     if request.param == "libyaml":
         if yamlsafe._CSAFE is None:
             pytest.skip("PyYAML built without libyaml")

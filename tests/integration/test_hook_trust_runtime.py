@@ -4,7 +4,7 @@ real settings files, the real trust store, real subprocesses."""
 import json
 
 from wskit.cache import WorkspaceCache
-from wskit.servers.hook_trust import HookTrustStore
+from wskit.builtin_plugins.hooks.trust import HookTrustStore
 from wskit.session import snapshot
 from wskit.trust import TrustStore
 

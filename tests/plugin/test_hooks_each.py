@@ -16,7 +16,7 @@ from wskit.binding import Binding
 from wskit.host import HostProfile
 from wskit.kinds import ResourceKind
 from wskit.models import Diagnostic, LoadResult, Provenance, Resource, ResourceSource, Scope
-from wskit.plugin.hooks import WskitHooks
+from wskit.plugin.facade import WskitHooks
 from wskit.session import snapshot
 from wskit.testing import register_plugin, write_tree
 from wskit.trust import TrustDecision, TrustStore
@@ -146,8 +146,8 @@ def test_hook_wskit_plugin_bundles(wskit_pm, project, home, tmp_path):
 
 
 def test_hook_wskit_discover_rules(wskit_pm, project, home):
-    from wskit.rules.discovery import load_rule_file
-    from wskit.rules.model import RuleSettings
+    from wskit.builtin_plugins.rules.discovery import load_rule_file
+    from wskit.builtin_plugins.rules.model import RuleSettings
 
     write_tree(project, {"ACME.md": "Acme rules.\n", "pkg/ACME.md": "Pkg rules.\n"})
     calls = []
@@ -183,7 +183,7 @@ def test_hook_wskit_load_commands(wskit_pm, project, home):
 def test_hook_wskit_expand_command(wskit_pm, project, home):
     """A plugin expands the commands of its own format; the others keep wskit's
     markdown expansion; a plugin that raises is a diagnostic of the expansion."""
-    from wskit.expand import Expansion
+    from wskit.builtin_plugins.commands.expand import Expansion
 
     ws = load(wskit_pm, project, home)
     cmd = ws.registry("command").get("tmpl")
@@ -315,7 +315,7 @@ def test_hook_wskit_register_commands(wsctl, wskit_pm):
 
 def test_hook_wskit_builtin_styles(wskit_pm, project, home):
     from wskit.resources.style import builtin_style
-    from wskit.stylecatalog import StyleCatalog
+    from wskit.builtin_plugins.styles.catalog import StyleCatalog
 
     class Styles:
         @wskit.hookimpl
@@ -349,7 +349,7 @@ def test_hook_wskit_workspace_catalogs(wskit_pm, project, home):
 
 
 def test_hook_wskit_session_services(wskit_pm, project, home):
-    from wskit.runtime.session import SessionRuntime, UnknownServiceError
+    from wskit.session.runtime import SessionRuntime, UnknownServiceError
 
     started, closed = [], []
 
@@ -378,7 +378,7 @@ def test_hook_wskit_session_services(wskit_pm, project, home):
 
 
 def test_hook_wskit_hook_trust(wskit_pm, project, home):
-    from wskit.runtime.session import SessionRuntime
+    from wskit.session.runtime import SessionRuntime
 
     asked = []
     DIGEST = "sha256:" + "ab" * 32

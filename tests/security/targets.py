@@ -16,7 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wskit import jsonsafe, markdown, safefs
+from wskit.fs import jsonsafe
+from wskit.formats import frontmatter as markdown
+from wskit import fs
 from wskit.models import Diagnostic, ResourceSource, Scope
 
 
@@ -88,7 +90,7 @@ def _skill_md(name: str) -> bytes:
 
 
 def _skills_loader(scope: Scope, follow: bool) -> Callable[[Ctx, str | None], Outcome]:
-    from wskit.plugin.hooks import WskitHooks
+    from wskit.plugin.facade import WskitHooks
     from wskit.plugin.manager import make_plugin_manager
 
     hooks = WskitHooks(make_plugin_manager(load_entrypoints=False, env={}))
@@ -108,7 +110,7 @@ def _skills_loader(scope: Scope, follow: bool) -> Callable[[Ctx, str | None], Ou
 def _kind_loader(kind: str) -> Callable[[Ctx, str | None], Outcome]:
     """Any markdown kind loaded through its hook from a project source (the
     path field goes into ``components``, as a plugin manifest would set it)."""
-    from wskit.plugin.hooks import WskitHooks
+    from wskit.plugin.facade import WskitHooks
     from wskit.plugin.manager import make_plugin_manager
 
     hooks = WskitHooks(make_plugin_manager(load_entrypoints=False, env={}))
@@ -162,9 +164,9 @@ def _file_reader(read: Callable[[Path, str], object]) -> Callable[[Ctx, str | No
         rel_root = os.path.relpath(ctx.root, ctx.base)
         rels = []
         try:
-            for e in safefs.scan_dir(ctx.base, f"{rel_root}/files"):
+            for e in fs.scan_dir(ctx.base, f"{rel_root}/files"):
                 rels.append((e.name.rsplit(".", 1)[0], f"{rel_root}/files/{e.name}"))
-        except safefs.SafeFsError as err:
+        except fs.SafeFsError as err:
             return Outcome(set(), [err.diagnostic()], str(err))
         if path_field is not None:
             rels.append(("<field>", path_field))
@@ -172,7 +174,7 @@ def _file_reader(read: Callable[[Path, str], object]) -> Callable[[Ctx, str | No
         for name, rel in rels:
             try:
                 value = read(ctx.base, rel)
-            except safefs.SafeFsError as err:
+            except fs.SafeFsError as err:
                 diags.append(err.diagnostic())
                 continue
             if isinstance(value, list):  # diagnostics from a successful read
@@ -185,9 +187,9 @@ def _file_reader(read: Callable[[Path, str], object]) -> Callable[[Ctx, str | No
 
 
 def _walker(ctx: Ctx, path_field: str | None) -> Outcome:
-    """A recursive loader's shape: walk ``root/tree`` with :func:`wskit.safewalk.walk_files`,
+    """A recursive loader's shape: walk ``root/tree`` with :func:`wskit.fs.walk.walk_files`,
     read every file found; the path field names another folder to walk."""
-    from wskit.safewalk import walk_files
+    from wskit.fs.walk import walk_files
 
     rel_root = os.path.relpath(ctx.root, ctx.base)
     names, diags, dump = set(), [], []
@@ -195,14 +197,14 @@ def _walker(ctx: Ctx, path_field: str | None) -> Outcome:
     for start in starts:
         try:
             files, found = walk_files(ctx.base, start)
-        except safefs.SafeFsError as err:
+        except fs.SafeFsError as err:
             diags.append(err.diagnostic())
             continue
         diags.extend(found)
         for f in files:
             try:
                 extra = _read_text(ctx.base, f.rel)
-            except safefs.SafeFsError as err:
+            except fs.SafeFsError as err:
                 diags.append(err.diagnostic())
                 continue
             diags.extend(extra)
@@ -212,10 +214,10 @@ def _walker(ctx: Ctx, path_field: str | None) -> Outcome:
 
 
 def _read_text(base: Path, rel: str) -> list[Diagnostic]:
-    res = safefs.read_bytes(base, rel, max_bytes=1024 * 1024)
-    text = safefs.decode_text(res.raw, res.path)
+    res = fs.read_bytes(base, rel, max_bytes=1024 * 1024)
+    text = fs.decode_text(res.raw, res.path)
     return [Diagnostic(level="warning", code="hidden-characters", path=res.path, line=line, message=cp)
-            for line, cp in safefs.find_hidden_chars(text)]
+            for line, cp in fs.find_hidden_chars(text)]
 
 
 def _read_fm(base: Path, rel: str) -> list[Diagnostic]:
@@ -224,9 +226,9 @@ def _read_fm(base: Path, rel: str) -> list[Diagnostic]:
     if fm.ok:
         text = "\n".join(str(v) for v in fm.data.values())
         out += [Diagnostic(level="warning", code="hidden-characters", path=res.path, line=line, message=cp)
-                for line, cp in safefs.find_hidden_chars(text)]
+                for line, cp in fs.find_hidden_chars(text)]
     if out and any(d.level == "error" for d in out):
-        raise safefs.SafeFsError(out[0].code, res.path, out[0].message)
+        raise fs.SafeFsError(out[0].code, res.path, out[0].message)
     return out
 
 
@@ -253,7 +255,7 @@ TARGETS: list[Target] = [
                    "symlink-dir-outside": frozenset({"followed-link"}),
                    "symlink-file-secret": frozenset({"secret-path"}),
                    "symlink-dir-loop": frozenset({"symlink", "link-cycle"})}),
-    Target("safefs-text", "text", lambda n: f"files/{n}.md", _skill_md, _file_reader(_read_text),
+    Target("fs-text", "text", lambda n: f"files/{n}.md", _skill_md, _file_reader(_read_text),
            expect={"sparse-2gib": frozenset({"too-large"})}, skip=_NAME_CASES),
     Target("frontmatter", "markdown", lambda n: f"files/{n}.md", _skill_md, _file_reader(_read_fm), skip=_NAME_CASES),
     Target("json-manifest", "json", lambda n: f"files/{n}.json",
@@ -284,15 +286,15 @@ def _rule_md(name: str) -> bytes:
 
 
 def _rules_loader(user: bool) -> Callable[[Ctx, str | None], Outcome]:
-    """Load rules with :func:`wskit.rules.discovery.discover_project` (or
+    """Load rules with :func:`wskit.builtin_plugins.rules.discovery.discover_project` (or
     ``discover_user``); the path-naming field is an ``@import`` target written
     into an instruction file ``CLAUDE.md`` at the top of the source. A rule's
     name is its path's first component below ``.claude/rules/`` (or its folder,
     for ``<n>/AGENTS.md``); the importer is ``<field>`` only when the import
     was inlined (its token is gone from the body)."""
     from wskit.host import HostProfile
-    from wskit.rules.discovery import discover_project, discover_user
-    from wskit.rules.model import RuleSettings
+    from wskit.builtin_plugins.rules.discovery import discover_project, discover_user
+    from wskit.builtin_plugins.rules.model import RuleSettings
 
     def name_of(rel: str) -> str:
         parts = rel.split("/")
@@ -322,7 +324,7 @@ def _rules_loader(user: bool) -> Callable[[Ctx, str | None], Outcome]:
 
 
 #: @import targets: refused before any read (outside the root, a URL, a drive)
-#: or by safe file access (``rule-import-refused`` carries the safefs code in
+#: or by safe file access (``rule-import-refused`` carries the fs code in
 #: its message); a NUL byte makes the importing file itself ``hidden-characters``
 #: (refused whole, before any import is looked at).
 _IMPORT_FIELDS: dict[str, frozenset[str] | None] = {

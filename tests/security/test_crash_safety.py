@@ -64,7 +64,7 @@ def _check_trust(home: Path) -> int:
 
 
 def _hook_trust_writer(home: Path, start: int) -> None:
-    from wskit.servers.hook_trust import HookTrustStore
+    from wskit.builtin_plugins.hooks.trust import HookTrustStore
 
     store = HookTrustStore.for_home(home)
     i = start
@@ -77,7 +77,7 @@ def _hook_trust_writer(home: Path, start: int) -> None:
 
 
 def _check_hook_trust(home: Path) -> int:
-    from wskit.servers.hook_trust import HookTrustStore
+    from wskit.builtin_plugins.hooks.trust import HookTrustStore
 
     store = HookTrustStore.for_home(home)
     if not store.path.exists():
@@ -94,7 +94,7 @@ def _profile(home: Path):
 
 
 def _manifest_writer(home: Path, start: int) -> None:
-    from wskit.skilladmin import admin_root, set_enabled
+    from wskit.builtin_plugins.skills.admin import admin_root, set_enabled
 
     profile = _profile(home)
     i = start
@@ -107,7 +107,7 @@ def _manifest_writer(home: Path, start: int) -> None:
 
 
 def _check_manifest(home: Path) -> int:
-    from wskit.skilladmin import manifest_path, read_manifest
+    from wskit.builtin_plugins.skills.admin import manifest_path, read_manifest
 
     profile = _profile(home)
     if not manifest_path(profile).exists():
@@ -118,7 +118,7 @@ def _check_manifest(home: Path) -> int:
 
 
 def _ledger_writer(home: Path, start: int) -> None:
-    from wskit.bundles import ledger
+    from wskit.builtin_plugins.bundles import ledger
 
     profile = _profile(home)
     i = start
@@ -131,7 +131,7 @@ def _ledger_writer(home: Path, start: int) -> None:
 
 
 def _check_ledger(home: Path) -> int:
-    from wskit.bundles.ledger import ledger_path, read_ledger
+    from wskit.builtin_plugins.bundles.ledger import ledger_path, read_ledger
 
     profile = _profile(home)
     if not ledger_path(profile).exists():
@@ -142,7 +142,7 @@ def _check_ledger(home: Path) -> int:
 
 
 def _workspace_db_writer(home: Path, start: int) -> None:
-    from wskit.workspaces.store import WorkspaceStore
+    from wskit.builtin_plugins.workspaces.store import WorkspaceStore
 
     store = WorkspaceStore.for_home(home)
     i = start
@@ -154,7 +154,7 @@ def _workspace_db_writer(home: Path, start: int) -> None:
 def _check_workspace_db(home: Path) -> int:
     import sqlite3
 
-    from wskit.workspaces.store import WorkspaceStore
+    from wskit.builtin_plugins.workspaces.store import WorkspaceStore
 
     path = home / ".wskit" / "workspaces.db"
     if not path.exists():
@@ -270,7 +270,7 @@ def _arm(point: str) -> None:
 @pytest.mark.parametrize(("point", "expect"), [("mid-write", 3), ("before-fsync", 3), ("before-replace", 3),
                                                 ("after-replace", 4)])
 def test_sigkill_at_each_step_of_an_atomic_write(point, expect, tmp_path):
-    """Deterministic kill points inside :func:`wskit.atomic.atomic_write`."""
+    """Deterministic kill points inside :func:`wskit.fs.atomic.atomic_write`."""
     home = tmp_path / "home"
     (home / "proj").mkdir(parents=True)
     for i in range(3):

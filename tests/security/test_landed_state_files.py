@@ -25,21 +25,21 @@ def _profile(tmp_path):
 
 
 def _hook_trust(tmp_path):
-    from wskit.servers.hook_trust import HookTrustError, HookTrustStore
+    from wskit.builtin_plugins.hooks.trust import HookTrustError, HookTrustStore
 
     store = HookTrustStore.for_home(_profile(tmp_path).home)
     return store.path, store.read, HookTrustError
 
 
 def _ledger(tmp_path):
-    from wskit.bundles.ledger import LedgerError, ledger_path, read_ledger
+    from wskit.builtin_plugins.bundles.ledger import LedgerError, ledger_path, read_ledger
 
     profile = _profile(tmp_path)
     return ledger_path(profile), lambda: read_ledger(profile), LedgerError
 
 
 def _skills_manifest(tmp_path):
-    from wskit.skilladmin import AdminSkillError, manifest_path, read_manifest
+    from wskit.builtin_plugins.skills.admin import AdminSkillError, manifest_path, read_manifest
 
     profile = _profile(tmp_path)
     return manifest_path(profile), lambda: read_manifest(profile), AdminSkillError
@@ -91,7 +91,7 @@ def test_state_file_swapped_for_fifo_does_not_hang(name, tmp_path):
 
 
 def test_bundle_json_reader_turns_deep_nesting_into_a_diagnostic(tmp_path):
-    from wskit.bundles.jsonfile import read_json
+    from wskit.fs.jsonfile import read_json
 
     (tmp_path / "plugin.json").write_bytes(b'{"name": "x", "a": ' + DEEP_JSON + b"}")
     data, diags = bounded(lambda: read_json(str(tmp_path), "plugin.json"), 20)
@@ -99,14 +99,14 @@ def test_bundle_json_reader_turns_deep_nesting_into_a_diagnostic(tmp_path):
 
 
 def test_allowed_tools_json_list_nested_deep_fails_closed():
-    from wskit.toolpolicy import SelectorError, split_value
+    from wskit.builtin_plugins.skills.tools import SelectorError, split_value
 
     with pytest.raises(SelectorError):
         bounded(lambda: split_value("[" * 30_000 + "]" * 30_000), 20)
 
 
 def test_mcp_config_argument_nested_deep_is_a_diagnostic(tmp_path):
-    from wskit.servers.mcp import parse_mcp_config
+    from wskit.builtin_plugins.mcp.loader import parse_mcp_config
 
     servers, diags = bounded(lambda: parse_mcp_config('{"a": ' + "[" * 100_000 + "]" * 100_000 + "}",
                                                        str(tmp_path)), 20)
@@ -118,7 +118,7 @@ def test_skill_with_deep_allowed_tools_does_not_take_its_siblings_down(tmp_path,
     every skill of that source was lost to a hook-failed diagnostic."""
     from tests.conftest import skill_md
     from wskit.models import ResourceSource, Scope
-    from wskit.plugin.hooks import WskitHooks
+    from wskit.plugin.facade import WskitHooks
     from wskit.testing import write_tree
 
     deep = '"' + "[" * 30_000 + "]" * 30_000 + '"'
@@ -143,7 +143,7 @@ def test_deep_json_config_in_a_trusted_project_is_a_diagnostic(rel, wskit_home, 
     file; the workspace still loads its skills and no hook fails."""
     from tests.conftest import skill_md
     from wskit.binding import Binding
-    from wskit.plugin.hooks import WskitHooks
+    from wskit.plugin.facade import WskitHooks
     from wskit.trust import TrustStore
     from wskit.workspace import load_workspace
 
@@ -158,7 +158,7 @@ def test_deep_json_config_in_a_trusted_project_is_a_diagnostic(rel, wskit_home, 
 
 
 def test_deep_plugin_manifest_is_a_diagnostic(tmp_path):
-    from wskit.bundles.discovery import read_manifest
+    from wskit.builtin_plugins.bundles.discovery import read_manifest
 
     (tmp_path / ".claude-plugin").mkdir()
     (tmp_path / ".claude-plugin" / "plugin.json").write_text('{"name": "p", "keywords": ' + DEEP + "}")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.security.harness import bounded, bounded_process
-from wskit import jsonsafe
-from wskit.markdown import parse_frontmatter
+from wskit.fs import jsonsafe
+from wskit.formats.frontmatter import parse_frontmatter
 
 
 def test_colon_retry_is_linear_on_a_line_of_blanks():
@@ -50,7 +50,7 @@ def test_json_of_many_quotes_and_backslashes_stays_linear():
 
 
 def test_find_hidden_chars_lines_and_linear_time():
-    from wskit.safefs import find_hidden_chars
+    from wskit.fs import find_hidden_chars
 
     assert list(find_hidden_chars("a\u200b\nb\n\u202ec\u200b")) == [(1, "U+200B"), (3, "U+202E"), (3, "U+200B")]
     text = ("\u200b" * 20 + "\n") * 10_000  # 200,000 hidden characters
@@ -75,7 +75,8 @@ def test_find_hidden_chars_lines_and_linear_time():
     ],
 )
 def test_frontmatter_codes_do_not_depend_on_libyaml(block, code, libyaml, monkeypatch):
-    from wskit import markdown, yamlsafe
+    from wskit.formats import frontmatter as markdown
+    from wskit.formats import yaml as yamlsafe
 
     if libyaml and yamlsafe._CSAFE is None:  # noqa: SLF001
         pytest.skip("PyYAML built without libyaml")

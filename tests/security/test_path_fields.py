@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 
 from tests.security.harness import bounded
-from wskit.bundles.discovery import read_manifest
-from wskit.bundles.marketplace import load_marketplace
+from wskit.builtin_plugins.bundles.discovery import read_manifest
+from wskit.builtin_plugins.bundles.marketplace import load_marketplace
 from wskit.models import ResourceSource, Scope
-from wskit.servers.lsp import load_lsp_servers
-from wskit.servers.mcp import load_mcp_servers
+from wskit.builtin_plugins.lsp.loader import load_lsp_servers
+from wskit.builtin_plugins.mcp.loader import load_mcp_servers
 
 HOSTILE = {
     "dotdot": "../outside",

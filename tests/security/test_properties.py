@@ -9,7 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wskit import jsonsafe, markdown, safefs
+from wskit.fs import jsonsafe
+from wskit.formats import frontmatter as markdown
+from wskit import fs
 from wskit.errors import AmbiguousNameError, UnknownResourceError
 from wskit.models import Provenance, Resource, Scope
 from wskit.registry import Candidate, Registry
@@ -26,15 +28,15 @@ path_text = st.one_of(st.lists(_path_chars, max_size=30).map("".join), st.text(m
 @given(path_text)
 def test_split_relative_never_yields_an_escaping_path(rel):
     try:
-        parts = safefs.split_relative(rel)
-    except safefs.SafeFsError as err:
+        parts = fs.split_relative(rel)
+    except fs.SafeFsError as err:
         assert err.code in SAFEFS_CODES
         return
     assert parts
     for p in parts:
         assert p not in ("", ".", "..")
         assert "/" not in p and "\\" not in p and "\x00" not in p
-        assert not safefs.is_secret_name(p)
+        assert not fs.is_secret_name(p)
     base = "/base/root"
     joined = posixpath.normpath(posixpath.join(base, *parts))
     assert joined == base or joined.startswith(base + "/")
@@ -47,9 +49,9 @@ def test_split_relative_accepts_exactly_dotdot_free_paths(comps):
     rel = "/".join(comps)
     ok = ".." not in comps and any(c not in ("", ".") for c in comps) and not rel.startswith("/")
     try:
-        safefs.split_relative(rel)
+        fs.split_relative(rel)
         assert ok
-    except safefs.SafeFsError:
+    except fs.SafeFsError:
         assert not ok
 
 
@@ -125,7 +127,7 @@ def test_read_frontmatter_any_bytes_only_safefs_errors(tmp_path, data):
     (tmp_path / "SKILL.md").write_bytes(data)
     try:
         fm, res = markdown.read_frontmatter(tmp_path, "SKILL.md")
-    except safefs.SafeFsError as err:
+    except fs.SafeFsError as err:
         assert err.code in {"invalid-utf8", "frontmatter-too-large"}
         return
     assert isinstance(fm.data, dict)
@@ -139,5 +141,5 @@ def test_read_frontmatter_any_bytes_only_safefs_errors(tmp_path, data):
 def test_jsonsafe_raises_only_safefs_errors(text):
     try:
         jsonsafe.loads(text, max_depth=16)
-    except safefs.SafeFsError as err:
+    except fs.SafeFsError as err:
         assert err.code in {"json-error", "json-too-deep", "json-duplicate-key"}

@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wskit.rules.catalog import apply_budget
-from wskit.rules.model import RuleFile
-from wskit.toolpolicy import ToolPolicy
+from wskit.builtin_plugins.rules.catalog import apply_budget
+from wskit.builtin_plugins.rules.model import RuleFile
+from wskit.builtin_plugins.skills.tools import ToolPolicy
 
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

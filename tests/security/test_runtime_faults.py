@@ -18,9 +18,12 @@ import pytest
 from tests.security.harness import bounded
 from wskit.binding import Binding
 from wskit.resources.hooks import HookDefinition
-from wskit.runtime import HookRunnerConfig, RuntimeOptions, UrlPolicy, attach
-from wskit.runtime.build import provenance, session_from_resources
-from wskit.runtime.testing import live_children
+from wskit.builtin_plugins.hooks.runner import HookRunnerConfig
+from wskit.session.runtime import RuntimeOptions
+from wskit.builtin_plugins.hooks.http import UrlPolicy
+from wskit.session.runtime import attach
+from wskit.session.build import provenance, session_from_resources
+from wskit.session.testing import live_children
 
 
 def _hook(event: str, name: str, **fields) -> HookDefinition:
@@ -132,7 +135,7 @@ def test_http_hook_endpoint_that_never_answers_times_out(project, silent_server)
 @pytest.fixture
 def mcp_hooks():
     wskit_mcp = pytest.importorskip("wskit_mcp")
-    from wskit.plugin.hooks import WskitHooks
+    from wskit.plugin.facade import WskitHooks
     from wskit.plugin.manager import make_plugin_manager
 
     pm = make_plugin_manager(load_entrypoints=False, env={})
@@ -214,7 +217,7 @@ def test_http_hook_returning_5_mb_is_capped_and_an_error(project, five_mb_server
 
 def test_lsp_server_that_exits_immediately_is_a_clear_error(project):
     wskit_lsp = pytest.importorskip("wskit_lsp")
-    from wskit.plugin.hooks import WskitHooks
+    from wskit.plugin.facade import WskitHooks
     from wskit.plugin.manager import make_plugin_manager
     from wskit.resources.servers import LspServer
 

@@ -10,7 +10,7 @@ import pytest
 
 from tests.security.cases import _deep_dirs, release_deep
 from tests.security.harness import bounded
-from wskit import safefs
+from wskit import fs
 
 DEPTH = 10_000
 
@@ -25,14 +25,14 @@ def deep_tree(tmp_path_factory):
 
 def test_file_10000_folders_deep_is_read_without_path_max_or_recursion(deep_tree):
     rel = "deep/" + "d/" * DEPTH + "SKILL.md"
-    res = bounded(lambda: safefs.read_bytes(deep_tree, rel, max_bytes=4096), 60)
+    res = bounded(lambda: fs.read_bytes(deep_tree, rel, max_bytes=4096), 60)
     assert res.raw == b"---\ndescription: deep\n---\n"
-    entries = safefs.scan_dir(deep_tree, "deep/" + "d/" * DEPTH)
+    entries = fs.scan_dir(deep_tree, "deep/" + "d/" * DEPTH)
     assert [e.name for e in entries] == ["SKILL.md"]
 
 
 def test_walk_of_10000_deep_tree_stops_at_the_depth_bound(deep_tree):
-    from wskit.safewalk import walk_files
+    from wskit.fs.walk import walk_files
 
     files, diags = bounded(lambda: walk_files(deep_tree, "deep"), 60)
     assert files == []
@@ -43,16 +43,16 @@ def test_walk_of_10000_deep_tree_stops_at_the_depth_bound(deep_tree):
 
 def test_escape_hidden_deep_in_a_long_path_is_refused():
     rel = "a/" * DEPTH + "../" * (DEPTH + 1) + "etc/passwd"
-    with pytest.raises(safefs.SafeFsError) as ei:
-        safefs.split_relative(rel)
+    with pytest.raises(fs.SafeFsError) as ei:
+        fs.split_relative(rel)
     assert ei.value.code == "path-escape"
 
 
 def test_file_name_with_newline_and_non_ascii_is_read_verbatim(tmp_path):
     name = "caf\u00e9 \u65e5\u672c\nline2.md"
     (tmp_path / name).write_bytes(b"ok")
-    assert safefs.read_bytes(tmp_path, name).raw == b"ok"
-    assert [e.name for e in safefs.scan_dir(tmp_path)] == [name]
+    assert fs.read_bytes(tmp_path, name).raw == b"ok"
+    assert [e.name for e in fs.scan_dir(tmp_path)] == [name]
 
 
 def test_component_swapped_for_link_during_walk_is_refused(tmp_path):
@@ -80,8 +80,8 @@ def test_component_swapped_for_link_during_walk_is_refused(tmp_path):
     try:
         while time.monotonic() < stop:
             try:
-                raw = safefs.read_bytes(base, "sub/f.md").raw
-            except safefs.SafeFsError as err:
+                raw = fs.read_bytes(base, "sub/f.md").raw
+            except fs.SafeFsError as err:
                 assert err.code in ("symlink", "not-found")
                 continue
             reads += 1

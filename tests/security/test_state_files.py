@@ -103,7 +103,7 @@ def test_huge_sparse_store_refused_unread(wskit_home):
 def test_workspace_load_with_corrupt_store_hides_project_keeps_user(wskit_home, wskit_pm, make_tree, wskit_profile):
     from tests.conftest import skill_md
     from wskit.binding import Binding
-    from wskit.plugin.hooks import WskitHooks
+    from wskit.plugin.facade import WskitHooks
     from wskit.workspace import load_workspace
 
     ws = make_tree({".git/": None, ".claude/skills/proj/SKILL.md": skill_md("proj")})

@@ -15,9 +15,9 @@ Expansion (:func:`expand_toml_command`), in Gemini's order but with wskit's
 safety choices (design §5):
 
 1. ``@{path}`` is replaced by the file's text, or a folder's listing, read
-   through :mod:`wskit.safefs` inside the workspace root only;
+   through :mod:`wskit.fs` inside the workspace root only;
 2. ``!{cmd}`` (balanced braces) runs only through the ``runner`` the integrator
-   passes (:data:`wskit.expand.Runner`); without one it stays as written with a
+   passes (:data:`wskit.builtin_plugins.commands.expand.Runner`); without one it stays as written with a
    ``command-shell-not-run`` diagnostic; a failure injects the error and
    ``[Shell command exited with an error]``;
 3. ``{{args}}`` is the raw argument text in the prompt and shell-quoted inside
@@ -34,8 +34,8 @@ import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wskit.lazyre import lazy_pattern
-from wskit import safefs
+from wskit.util.lazyre import lazy_pattern
+from wskit import fs
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, sha256_hex
 
 if TYPE_CHECKING:
@@ -55,8 +55,8 @@ def _diag(level: str, code: str, path: str, source: ResourceSource, message: str
 
 def _walk(source: ResourceSource, rel_dir: str, segs: tuple[str, ...], out: list, diags: list) -> None:
     try:
-        entries = safefs.scan_dir(source.base, rel_dir, follow_links=source.follow_links)
-    except safefs.SafeFsError as err:
+        entries = fs.scan_dir(source.base, rel_dir, follow_links=source.follow_links)
+    except fs.SafeFsError as err:
         if err.code != "not-found" or segs:
             diags.append(err.diagnostic(plugin=source.plugin))
         return
@@ -110,9 +110,9 @@ def load_toml_commands(source: ResourceSource) -> LoadResult:
 def _load_one(source: ResourceSource, rel: str, segs: tuple[str, ...]) -> tuple[Command | None, list[Diagnostic]]:
     path = f"{source.base}/{rel}"
     try:
-        res = safefs.read_bytes(source.base, rel, max_bytes=MAX_COMMAND_BYTES, follow_links=source.follow_links)
-        text = safefs.decode_text(res.raw, res.path)
-    except safefs.SafeFsError as err:
+        res = fs.read_bytes(source.base, rel, max_bytes=MAX_COMMAND_BYTES, follow_links=source.follow_links)
+        text = fs.decode_text(res.raw, res.path)
+    except fs.SafeFsError as err:
         return None, [err.diagnostic(plugin=source.plugin)]
     try:
         data = tomllib.loads(text)

@@ -3,7 +3,7 @@
 Gemini CLI reads ``settings.json``, ``trustedFolders.json`` and
 ``gemini-extension.json`` as JSON with comments (reference/conventions.md §3);
 they are parsed with the ``json5`` library (a superset), read through
-:mod:`wskit.safefs` (no links in project files, no FIFOs, size limit).
+:mod:`wskit.fs` (no links in project files, no FIFOs, size limit).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from wskit import safefs
+from wskit import fs
 from wskit.models import Diagnostic
 
 #: Largest Gemini JSON file read, in bytes.
@@ -32,9 +32,9 @@ def read_jsonc(base: str | Path, rel: str, *, follow_links: bool = False, code: 
         (``code``, with the line when the parser names one).
     """
     try:
-        res = safefs.read_bytes(str(base), rel, max_bytes=MAX_JSON_BYTES, follow_links=follow_links)
-        text = safefs.decode_text(res.raw, res.path)
-    except safefs.SafeFsError as err:
+        res = fs.read_bytes(str(base), rel, max_bytes=MAX_JSON_BYTES, follow_links=follow_links)
+        text = fs.decode_text(res.raw, res.path)
+    except fs.SafeFsError as err:
         if err.code == "not-found":
             return None, []
         return None, [err.diagnostic()]

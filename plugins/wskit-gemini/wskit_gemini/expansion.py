@@ -1,6 +1,6 @@
 """Expansion of Gemini TOML commands (:func:`expand_toml_command`; the rules are in
 :mod:`wskit_gemini.commands`). A module of its own so that loading commands does not
-import the shell machinery of :mod:`wskit.expand` (issue 8, B7)."""
+import the shell machinery of :mod:`wskit.builtin_plugins.commands.expand` (issue 8, B7)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from wskit import safefs
-from wskit.expand import DEFAULT_FILE_CAP, DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Expansion, Runner, run_shell
+from wskit import fs
+from wskit.builtin_plugins.commands.expand import DEFAULT_FILE_CAP, DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Expansion, Runner, run_shell
 from wskit.models import Diagnostic
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ def expand_toml_command(
     :param root: the workspace root for ``@{}`` and ``!{}``; default the command's
         source root for project commands, else none (they then stay, with diagnostics).
     :param timeout: seconds per ``!{}``; :param output_cap: bytes per ``!{}``; :param file_cap: bytes per ``@{}``.
-    :returns: :class:`wskit.expand.Expansion`; never raises for bad content.
+    :returns: :class:`wskit.builtin_plugins.commands.expand.Expansion`; never raises for bad content.
     """
     path = str(command.provenance.absolute_path)
     if root is None and command.scope.value in ("project", "local"):
@@ -68,14 +68,14 @@ def expand_toml_command(
             return m.group(0)
         try:
             try:
-                res = safefs.read_bytes(str(root), ref, max_bytes=file_cap)
-                return safefs.decode_text(res.raw, res.path)
-            except safefs.SafeFsError as err:
+                res = fs.read_bytes(str(root), ref, max_bytes=file_cap)
+                return fs.decode_text(res.raw, res.path)
+            except fs.SafeFsError as err:
                 if err.code not in ("is-a-directory", "not-a-file"):
                     raise
-                names = [e.name + ("/" if e.type == "dir" else "") for e in safefs.scan_dir(str(root), ref)]
+                names = [e.name + ("/" if e.type == "dir" else "") for e in fs.scan_dir(str(root), ref)]
                 return "\n".join(names)
-        except safefs.SafeFsError as err:
+        except fs.SafeFsError as err:
             diag("warning", "command-file-refused", f"@{{{ref}}} not injected: {err.args[0]}")
             return m.group(0)
 
@@ -108,7 +108,7 @@ def expand_toml_command(
 
 
 def _run(cmd: str, runner, root, timeout, cap, diag, raw: str) -> str:
-    """Gemini's ``!{cmd}`` through :func:`wskit.expand.run_shell` (the host's runner
+    """Gemini's ``!{cmd}`` through :func:`wskit.builtin_plugins.commands.expand.run_shell` (the host's runner
     only), with Gemini CLI's placeholders for failures."""
     run = run_shell(cmd, runner, root, timeout, cap)
     if run.status == "ok":

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wskit.lazyre import lazy_pattern
-from wskit import safefs
+from wskit.util.lazyre import lazy_pattern
+from wskit import fs
 from wskit.models import Diagnostic, ResourceSource, Scope
 
 from .config import GEMINI_DIR, read_jsonc
@@ -150,9 +150,9 @@ def load_extension(root: str, scope: str, base: str, workspace: str | None
                                     message=f"contextFileName entry {n!r} must be a relative path inside the extension"))
             continue
         try:
-            safefs.read_bytes(root, n, max_bytes=MAX_CONTEXT_BYTES, follow_links=scope == "user")
+            fs.read_bytes(root, n, max_bytes=MAX_CONTEXT_BYTES, follow_links=scope == "user")
             context.append(n)
-        except safefs.SafeFsError as err:
+        except fs.SafeFsError as err:
             if ctx is not None or err.code != "not-found":
                 diags.append(err.diagnostic(plugin=name))
     exclude = data.get("excludeTools", [])
@@ -179,8 +179,8 @@ def find_extensions(home: str | Path, project: str | Path | None) -> tuple[list[
     for scope, base in layers:
         rel = f"{GEMINI_DIR}/extensions"
         try:
-            entries = safefs.scan_dir(base, rel, follow_links=scope == "user")
-        except safefs.SafeFsError as err:
+            entries = fs.scan_dir(base, rel, follow_links=scope == "user")
+        except fs.SafeFsError as err:
             if err.code != "not-found":
                 diags.append(err.diagnostic())
             continue

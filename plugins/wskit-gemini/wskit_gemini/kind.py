@@ -30,7 +30,7 @@ def __getattr__(name: str) -> Any:
 def load_extension_resource(source: ResourceSource) -> LoadResult:
     """The :class:`GeminiExtension` of an extension source (an empty result for other sources).
     Manifest problems are reported by the bundle hook, not again here."""
-    from wskit import safefs
+    from wskit import fs
 
     from .extensions import MANIFEST, USER_RANK, is_extension_source, load_extension
 
@@ -43,8 +43,8 @@ def load_extension_resource(source: ResourceSource) -> LoadResult:
     if ext is None:
         return LoadResult()
     try:
-        raw = safefs.read_bytes(source.root, MANIFEST, follow_links=origin == "user").raw
-    except safefs.SafeFsError as err:
+        raw = fs.read_bytes(source.root, MANIFEST, follow_links=origin == "user").raw
+    except fs.SafeFsError as err:
         return LoadResult(diagnostics=(err.diagnostic(plugin=ext.name),))
     res = GeminiExtension(
         id=f"plugin:{ext.name}:{ext.name}", name=ext.name, description=ext.description,

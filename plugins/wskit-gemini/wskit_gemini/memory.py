@@ -38,11 +38,11 @@ import os
 import stat
 from pathlib import Path
 
-from wskit import safefs
+from wskit import fs
 from wskit.models import Diagnostic, LoadResult, ResourceSource, Scope
-from wskit.rules.discovery import load_rule_file
-from wskit.rules.model import RuleSettings
-from wskit.rules.projectwalk import project_walk
+from wskit.builtin_plugins.rules.discovery import load_rule_file
+from wskit.builtin_plugins.rules.model import RuleSettings
+from wskit.builtin_plugins.rules.projectwalk import project_walk
 
 from .config import GEMINI_DIR, memory_file_names
 from .extensions import find_extensions
@@ -67,7 +67,7 @@ def discover_memory(source: ResourceSource, profile) -> LoadResult | None:
 
     :param source: the ``user`` (home) or ``project`` (catalog root) rule source.
     :param profile: the host profile (home, conventions, ``settings["rules"]``).
-    :returns: a :class:`~wskit.models.LoadResult` of :class:`~wskit.rules.model.RuleFile`
+    :returns: a :class:`~wskit.models.LoadResult` of :class:`~wskit.builtin_plugins.rules.model.RuleFile`
         and diagnostics, or None for other scopes.
     """
     if profile is None or source.scope not in (Scope.USER, Scope.PROJECT):
@@ -126,7 +126,7 @@ def _walk(root: str, names: tuple[str, ...], settings: RuleSettings, diags: list
     """``(folder, file, name)`` triples (relative to ``root``) of every memory file in the project.
 
     Pre-order, sorted by name. The project is not listed again: the folders are
-    those of the rule catalog's walk of this load (:func:`wskit.rules.projectwalk.project_walk`,
+    those of the rule catalog's walk of this load (:func:`wskit.builtin_plugins.rules.projectwalk.project_walk`,
     issue 8 B1: a second listing of every folder cost as much as the rule walk
     itself), so the same folders are skipped (links, :data:`SKIP_DIRS`, virtual
     environments, what ``.gitignore`` ignores, ``.claude``/``.<host>`` folders);
@@ -136,7 +136,7 @@ def _walk(root: str, names: tuple[str, ...], settings: RuleSettings, diags: list
     """
     walker = project_walk(root, profile or _DefaultProfile, settings)
     heads = {name.split("/", 1)[0]: "/" in name for name in names}
-    plain = frozenset(h for h, nested in heads.items() if not nested and not safefs.is_secret_name(h))
+    plain = frozenset(h for h, nested in heads.items() if not nested and not fs.is_secret_name(h))
     nested = frozenset(h for h, is_nested in heads.items() if is_nested)
     stop = None  # a folder ("…/") under which nothing counts; the walk is pre-order, so
     out = []     # a subtree's folders follow it and one prefix at a time is enough

@@ -8,7 +8,7 @@ import click
 
 from wskit.cli.context import WsctlContext, json_option
 from wskit.errors import WskitError
-from wskit.runtime.commands import ensure_group
+from wskit.cli.lazy import ensure_group
 
 
 @click.command("check")

@@ -29,7 +29,7 @@ from typing import Any
 
 from wskit.errors import WskitError
 from wskit.resources.servers import LspServer
-from wskit.safefs import decode_text, read_bytes
+from wskit.fs import decode_text, read_bytes
 
 #: Variables of this process a server inherits (as the MCP SDK does); the rest come from the session and the definition.
 INHERITED_ENV = ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "TMPDIR")
@@ -55,7 +55,7 @@ class _Live:
 class LspService:
     """``session.lsp``: language servers for one session.
 
-    :param runtime: the :class:`~wskit.runtime.session.SessionRuntime`.
+    :param runtime: the :class:`~wskit.session.runtime.SessionRuntime`.
     """
 
     def __init__(self, runtime) -> None:

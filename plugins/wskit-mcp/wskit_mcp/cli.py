@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from wskit.cli.context import WsctlContext, json_option, safe_text
-from wskit.runtime.commands import ensure_group
+from wskit.cli.lazy import ensure_group
 
 
 @click.command("check")

@@ -55,7 +55,7 @@ class McpConnection:
 class McpService:
     """``session.mcp``: lazy MCP connections for one session.
 
-    :param runtime: the :class:`~wskit.runtime.session.SessionRuntime`.
+    :param runtime: the :class:`~wskit.session.runtime.SessionRuntime`.
     """
 
     def __init__(self, runtime) -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from wskit.binding import Binding
 from wskit.host import HostProfile
-from wskit.plugin.hooks import WskitHooks
+from wskit.plugin.facade import WskitHooks
 from wskit.testing import write_tree
 from wskit.trust import TrustStore
 from wskit.workspace import load_workspace

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wskit.rules import RuleQueryError
+from wskit.builtin_plugins.rules import RuleQueryError
 
 
 def _p(sel):

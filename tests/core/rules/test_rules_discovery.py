@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from wskit.rules.model import rule_id
+from wskit.builtin_plugins.rules.model import rule_id
 
 
 def _paths(sel):
@@ -66,16 +66,16 @@ def test_fallback_filenames_only_without_agents_md(rules_ws):
 
 
 def test_untrusted_project_reads_no_project_rule_file(rules_ws, monkeypatch):
-    from wskit import safefs
+    from wskit import fs
 
     seen = []
-    real = safefs.read_bytes
+    real = fs.read_bytes
 
     def spy(base, rel, **kw):
         seen.append(os.path.join(str(base), str(rel)))
         return real(base, rel, **kw)
 
-    monkeypatch.setattr(safefs, "read_bytes", spy)
+    monkeypatch.setattr(fs, "read_bytes", spy)
     ws = rules_ws({"CLAUDE.md": "project", ".gitignore": "x/\n"}, home_files={".claude/CLAUDE.md": "user"},
                   trusted=False)
     cat = ws.catalog("rules")
@@ -137,12 +137,12 @@ def test_invalid_settings_are_reported_and_defaults_used(rules_ws):
 
 def test_host_conventions_switch_off(rules_ws, wskit_home):
     from wskit.host import HostProfile
-    from wskit.rules.discovery import discover_project
+    from wskit.builtin_plugins.rules.discovery import discover_project
 
     rules_ws({"CLAUDE.md": "c", "AGENTS.md": "a", "BLADE.md": "b", ".blade/rules/x.md": "r"})
     root = str(wskit_home.parent / "ws")
     prof = HostProfile(name="blade", home=wskit_home, claude_conventions=False)
-    from wskit.rules.model import RuleSettings
+    from wskit.builtin_plugins.rules.model import RuleSettings
 
     found = discover_project(root, prof, RuleSettings())
     assert sorted(r.path for r in found.rules) == [".blade/rules/x.md", "AGENTS.md", "BLADE.md"]
@@ -168,8 +168,8 @@ def test_host_named_like_a_convention_does_not_duplicate(rules_ws, host):
 
 def test_project_folder_links_are_named_not_walked(rules_ws, wskit_home, tmp_path):
     from wskit.host import HostProfile
-    from wskit.rules.discovery import discover_project
-    from wskit.rules.model import RuleSettings
+    from wskit.builtin_plugins.rules.discovery import discover_project
+    from wskit.builtin_plugins.rules.model import RuleSettings
 
     outside = tmp_path / "outside"
     outside.mkdir()

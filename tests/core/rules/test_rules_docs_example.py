@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wskit.rules import RuleProvenanceMismatch, RulesRequired
+from wskit.builtin_plugins.rules import RuleProvenanceMismatch, RulesRequired
 from wskit.session import snapshot
 
 EXAMPLE = {

@@ -6,7 +6,7 @@ import pathspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wskit.rules.gitignore import GitIgnore
+from wskit.builtin_plugins.rules.gitignore import GitIgnore
 
 LINE = st.sampled_from([
     "node_modules/", "*.pyc", "build", "/dist", "!keep/", "a/**/b", "**/tmp", "x?", "[ab]c/", "!*.md", "docs/*.txt",

@@ -34,11 +34,11 @@ def test_import_cycle_is_reported_and_stops(rules_ws):
 
 def test_import_outside_project_is_a_diagnostic_not_a_read(rules_ws, tmp_path, monkeypatch):
     (tmp_path / "secret.md").write_text("outside")
-    from wskit import safefs
+    from wskit import fs
 
     reads = []
-    real = safefs.read_bytes
-    monkeypatch.setattr(safefs, "read_bytes", lambda b, r, **k: reads.append((str(b), str(r))) or real(b, r, **k))
+    real = fs.read_bytes
+    monkeypatch.setattr(fs, "read_bytes", lambda b, r, **k: reads.append((str(b), str(r))) or real(b, r, **k))
     ws = rules_ws({"CLAUDE.md": f"x @../secret.md y @{tmp_path}/secret.md z @~/notes.md"})
     cat = ws.catalog("rules")
     assert cat.rules()[0].body.count("@") == 3

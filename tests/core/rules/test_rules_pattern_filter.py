@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wskit.rules.patterns import PathMatcher, check_pattern, literal_filter, reference_match
+from wskit.builtin_plugins.rules.patterns import PathMatcher, check_pattern, literal_filter, reference_match
 
 PATTERN = st.text(alphabet="ab./*?[]{},\\!-", min_size=1, max_size=12)
 PATH = st.text(alphabet="ab./", min_size=1, max_size=12)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wskit.rules.patterns import PathMatcher, normalise, split_paths
+from wskit.builtin_plugins.rules.patterns import PathMatcher, normalise, split_paths
 
 
 @pytest.mark.parametrize("pattern,path,hit", [
@@ -99,8 +99,8 @@ def test_paths_of_wrong_type_make_the_rule_invalid(rules_ws):
 
 def test_pattern_limit_diagnostic_says_it_matches_nothing_once(tmp_path):
     """Found by the newcomer test: 'it matches nothing; it matches nothing'."""
-    from wskit.rules.discovery import load_rule_file
-    from wskit.rules.model import RuleSettings
+    from wskit.builtin_plugins.rules.discovery import load_rule_file
+    from wskit.builtin_plugins.rules.model import RuleSettings
     from wskit.testing import write_tree
 
     over = "{a,b,c,d,e,f,g,h,i,j}{a,b,c,d,e,f,g,h,i,j}{a,b,c,d,e,f,g,h,i,j}{a,b}.md"

@@ -7,7 +7,7 @@ import os
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wskit.rules.catalog import RuleCatalog
+from wskit.builtin_plugins.rules.catalog import RuleCatalog
 
 ROOT = "/nonexistent-wskit-root/proj"
 

@@ -1,4 +1,4 @@
-"""wskit.rules.scopewalk.walk_scopes (the scope walk of contextual queries with several
+"""wskit.builtin_plugins.rules.scopewalk.walk_scopes (the scope walk of contextual queries with several
 targets, or a target that is a scope folder) agrees with a brute-force scan over the
 catalog, for several cwds and loaded sets; contextual_rules of several targets is it."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import itertools
 
-from wskit.rules.scopes import is_ancestor
-from wskit.rules.scopewalk import walk_scopes
+from wskit.builtin_plugins.rules.scopes import is_ancestor
+from wskit.builtin_plugins.rules.scopewalk import walk_scopes
 
 
 def _rule(pattern: str, text: str) -> str:

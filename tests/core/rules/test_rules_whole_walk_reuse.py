@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from wskit.cache import WorkspaceCache
-from wskit.rules.walk import _Walker
+from wskit.builtin_plugins.rules.walk import _Walker
 from wskit.testing import write_tree
 from wskit.trust import TrustStore
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 def test_rule_settings_defaults_equal_a_validated_instance() -> None:
     """RuleSettings.defaults() (no validator built) is RuleSettings() in every respect."""
-    from wskit.rules.model import RuleSettings
+    from wskit.builtin_plugins.rules.model import RuleSettings
 
     made, plain = RuleSettings.defaults(), RuleSettings()
     assert made == plain and made.model_fields_set == plain.model_fields_set == set()

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from wskit.binding import Binding
-from wskit.runtime.build import session_from_resources
-from wskit.runtime.testing import no_leaked_children  # noqa: F401  (autouse: no process may outlive a test)
+from wskit.session.build import session_from_resources
+from wskit.session.testing import no_leaked_children  # noqa: F401  (autouse: no process may outlive a test)
 
 
 @pytest.fixture

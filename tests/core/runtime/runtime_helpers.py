@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from wskit.resources.hooks import HookDefinition
-from wskit.runtime.build import provenance
+from wskit.session.build import provenance
 
 
 def hook(event: str, *, scope: str = "user", name: str | None = None, root: Path | None = None, **fields) -> HookDefinition:

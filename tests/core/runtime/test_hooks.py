@@ -10,7 +10,10 @@ from pathlib import Path
 
 from runtime_helpers import alive, hook
 
-from wskit.runtime import HookRunnerConfig, RuntimeOptions, ScopeHookTrust, attach
+from wskit.builtin_plugins.hooks.runner import HookRunnerConfig
+from wskit.session.runtime import RuntimeOptions
+from wskit.builtin_plugins.hooks.runner import ScopeHookTrust
+from wskit.session.runtime import attach
 
 
 def run_pre(session, tool_input=None, tool="Bash", use_id="t1"):
@@ -160,7 +163,7 @@ def test_post_tool_use_runs_concurrently_with_a_bound(make_session, project):
 
 
 def test_matcher_rules(make_session):
-    from wskit.runtime.hooks import matches
+    from wskit.builtin_plugins.hooks.runner import matches
     assert matches("", "X") and matches("*", "X") and matches("Edit|Write", "Write")
     assert not matches("Edit|Write", "Read") and matches("mcp__.*", "mcp__gh__issue")
     assert not matches("Edit", "EditNotebook") and matches("Notebook.*", "NotebookEdit")
@@ -202,9 +205,9 @@ def test_hook_trust_from_a_plugin(project):
     """The wiring point for the hook-trust store: a ``wskit_hook_trust`` implementation."""
     from wskit.binding import Binding
     from wskit.plugin import hookimpl
-    from wskit.plugin.hooks import WskitHooks
+    from wskit.plugin.facade import WskitHooks
     from wskit.plugin.manager import make_plugin_manager
-    from wskit.runtime.build import session_from_resources
+    from wskit.session.build import session_from_resources
 
     class Approved:
         def state(self, h):
@@ -229,7 +232,7 @@ def test_hook_trust_from_a_plugin(project):
 def test_ensure_group_reuses_an_existing_group():
     import click
 
-    from wskit.runtime.commands import ensure_group
+    from wskit.cli.lazy import ensure_group
 
     cli = click.Group()
     mine = click.Group(name="hooks")
@@ -248,9 +251,9 @@ def test_session_hooks_run_spelling(project):
     """``session.hooks.run(event, payload)`` (the issue's API) runs the configured hooks,
     while ``session.hooks`` stays the plugin-hook facade."""
     from wskit.binding import Binding
-    from wskit.plugin.hooks import WskitHooks
+    from wskit.plugin.facade import WskitHooks
     from wskit.plugin.manager import make_plugin_manager
-    from wskit.runtime.build import session_from_resources
+    from wskit.session.build import session_from_resources
 
     pm = make_plugin_manager(load_entrypoints=False, env={})
     facade = WskitHooks(pm)

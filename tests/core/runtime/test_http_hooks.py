@@ -9,8 +9,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from runtime_helpers import hook
 
-from wskit.runtime import HookRunnerConfig, RuntimeOptions, UrlPolicy, attach
-from wskit.runtime.http import HttpHookSecurityError
+from wskit.builtin_plugins.hooks.runner import HookRunnerConfig
+from wskit.session.runtime import RuntimeOptions
+from wskit.builtin_plugins.hooks.http import UrlPolicy
+from wskit.session.runtime import attach
+from wskit.builtin_plugins.hooks.http import HttpHookSecurityError
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from wskit.runtime.models import CredentialStore, resolve_model_resources
+from wskit.builtin_plugins.providers.catalog import CredentialStore, resolve_model_resources
 
 
 def write(path: Path, data) -> None:
@@ -85,7 +85,8 @@ def test_snapshot_is_private_but_shares_credentials(tmp_path, wskit_home):
 def test_sessions_get_private_catalogs_and_disable_all_hooks(tmp_path, wskit_home, make_session):
     from runtime_helpers import hook
 
-    from wskit.runtime import RuntimeOptions, attach
+    from wskit.session.runtime import RuntimeOptions
+    from wskit.session.runtime import attach
 
     write(wskit_home / ".wskit" / "settings.json", {"disableAllHooks": True, "models": [{"id": "m", "provider": "p"}]})
     creds = CredentialStore()
@@ -101,8 +102,8 @@ def test_sessions_get_private_catalogs_and_disable_all_hooks(tmp_path, wskit_hom
 def test_models_for_workspace_uses_trust(tmp_path, wskit_home, wskit_pm):
     from wskit.binding import Binding
     from wskit.host import HostProfile
-    from wskit.plugin.hooks import WskitHooks
-    from wskit.runtime.models import models_for
+    from wskit.plugin.facade import WskitHooks
+    from wskit.builtin_plugins.providers.catalog import models_for
     from wskit.workspace import load_workspace
 
     p = tmp_path / "proj"

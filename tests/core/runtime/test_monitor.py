@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from wskit.errors import SessionStateError
-from wskit.runtime import RepetitionMonitor
+from wskit.session.monitor import RepetitionMonitor
 
 
 def test_tenth_identical_tool_call_gives_one_notice():

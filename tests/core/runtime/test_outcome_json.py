@@ -1,6 +1,6 @@
 """Hook stdout and payload files are untrusted JSON: deep nesting is refused, never a RecursionError."""
 
-from wskit.runtime.outcome import parse_json_object
+from wskit.builtin_plugins.hooks.outcome import parse_json_object
 
 DEEP = '{"a":' * 5000 + "1" + "}" * 5000
 

@@ -12,8 +12,8 @@ import pytest
 from wskit.binding import Binding
 from wskit.errors import SessionStateError
 from wskit.host import HostProfile
-from wskit.plugin.hooks import WskitHooks
-from wskit.runtime.resume import ProvenanceMismatchError, restore
+from wskit.plugin.facade import WskitHooks
+from wskit.session.resume import ProvenanceMismatchError, restore
 from wskit.session import snapshot
 from wskit.trust import TrustStore
 from wskit.workspace import load_workspace
@@ -129,7 +129,7 @@ def test_runtime_refuses_to_write_a_malformed_record(ws):
 def test_hook_trust_digest_drift_by_default(tmp_path, wskit_pm, wskit_home):
     """A project hook set that changed after the state was written is reported."""
     from wskit.resources.hooks import HookDefinition
-    from wskit.runtime.build import provenance, register_definitions
+    from wskit.session.build import provenance, register_definitions
 
     proj = tmp_path / "hp"
     (proj / ".git").mkdir(parents=True)

@@ -29,7 +29,7 @@ def repo(tmp_path: Path) -> Path:
 @pytest.fixture
 def manager(wskit_home: Path):
     """Factory: ``manager(agent="default")`` -> WorkspaceManager on ``wskit_home``."""
-    from wskit.workspaces import WorkspaceManager
+    from wskit.builtin_plugins.workspaces import WorkspaceManager
 
     def _make(agent: str = "default", **kw):
         return WorkspaceManager(wskit_home, agent, **kw)

@@ -7,7 +7,7 @@ from pathlib import Path
 from wsgit import commit, git
 
 from wskit.binding import Binding
-from wskit.workspaces import discover_workspace_path
+from wskit.builtin_plugins.workspaces import discover_workspace_path
 
 
 def test_repo_subdir_keeps_cwd_anchor_is_repo(repo: Path):

@@ -9,7 +9,7 @@ import pytest
 from wsgit import git
 
 from wskit.binding import Binding
-from wskit.workspaces import ExecutionSnapshot, WorkspaceError, ensure_agent_home, workspace_id_for
+from wskit.builtin_plugins.workspaces import ExecutionSnapshot, WorkspaceError, ensure_agent_home, workspace_id_for
 
 
 def test_agent_home_layout_and_agents_md_never_overwritten(tmp_path: Path):
@@ -216,7 +216,7 @@ def test_anchor_stored_under_a_legacy_id_is_refused(manager, tmp_path: Path):
 
 def test_resource_layer_loads_the_source_project_for_a_worktree_session(manager, repo: Path, tmp_path: Path,
                                                                          wskit_pm, wskit_profile, wskit_home):
-    from wskit.plugin.hooks import WskitHooks
+    from wskit.plugin.facade import WskitHooks
     from wskit.trust import TrustStore
     from wskit.workspace import load_workspace
     from wsgit import commit
@@ -246,7 +246,7 @@ def test_folders_of_the_agent_home_belong_to_the_agent_home(manager):
 
 
 def test_profile_without_managed_worktrees(manager, repo: Path, tmp_path: Path):
-    from wskit.workspaces import ExecutionProfile
+    from wskit.builtin_plugins.workspaces import ExecutionProfile
 
     m = manager(profile=ExecutionProfile(supports_managed_worktrees=False))
     ws = m.attach(repo)["workspace"]["workspace_id"]

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from wskit.binding import normalize_lexical
-from wskit.workspaces import (WorkspaceError, agent_home_id, canonical_root_id, check_view, resolve_read_path,
+from wskit.builtin_plugins.workspaces import (WorkspaceError, agent_home_id, canonical_root_id, check_view, resolve_read_path,
                               resolve_write_path, sanitize_label, workspace_id_for, worktree_root_id)
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from wsgit import git
 
-from wskit.workspaces import WorkspaceStore
+from wskit.builtin_plugins.workspaces import WorkspaceStore
 
 
 def test_resolve_paths_uris_gone_and_unknown(manager, repo: Path, tmp_path: Path):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from wskit.workspaces import WorkspaceError, WorkspaceStore
+from wskit.builtin_plugins.workspaces import WorkspaceError, WorkspaceStore
 
 
 @pytest.fixture
@@ -66,7 +66,7 @@ def test_occupancy_rules(store: WorkspaceStore):
 WORKER = textwrap.dedent("""
     import sys, time
     from pathlib import Path
-    from wskit.workspaces import WorkspaceManager
+    from wskit.builtin_plugins.workspaces import WorkspaceManager
     home, agent, base, go = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3]), Path(sys.argv[4])
     while not go.exists():
         time.sleep(0.005)
@@ -109,8 +109,8 @@ def test_two_processes_attach_and_occupy_concurrently_without_losing_records(wsk
 def test_corrupt_database_is_a_clear_error_not_a_traceback(tmp_path, wsctl, wskit_home):
     import pytest as _pytest
 
-    from wskit.workspaces.errors import WorkspaceError
-    from wskit.workspaces.store import WorkspaceStore
+    from wskit.builtin_plugins.workspaces.errors import WorkspaceError
+    from wskit.builtin_plugins.workspaces.store import WorkspaceStore
 
     db = wskit_home / ".wskit" / "workspaces.db"
     db.parent.mkdir(parents=True, exist_ok=True)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from wsgit import commit, git
 
-from wskit.workspaces import WorkspaceError, workspace_id_for
+from wskit.builtin_plugins.workspaces import WorkspaceError, workspace_id_for
 
 
 @pytest.fixture

@@ -1,3 +1,3 @@
 """Every test here fails if it leaves a server process running."""
 
-from wskit.runtime.testing import no_leaked_children  # noqa: F401  (autouse)
+from wskit.session.testing import no_leaked_children  # noqa: F401  (autouse)

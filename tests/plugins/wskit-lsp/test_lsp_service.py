@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from wskit.binding import Binding
-from wskit.plugin.hooks import WskitHooks
+from wskit.plugin.facade import WskitHooks
 from wskit.plugin.manager import make_plugin_manager
 from wskit.resources.servers import LspServer
-from wskit.runtime.build import provenance, session_from_resources
+from wskit.session.build import provenance, session_from_resources
 
 SERVER = Path(__file__).resolve().parent / "lsp_server.py"
 

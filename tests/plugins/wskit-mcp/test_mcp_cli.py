@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from wskit.resources.servers import McpServer
-from wskit.runtime.build import provenance, register_definitions
+from wskit.session.build import provenance, register_definitions
 
 SERVER = Path(__file__).resolve().parent / "mcp_server.py"
 

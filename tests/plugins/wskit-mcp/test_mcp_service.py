@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 
 from wskit.binding import Binding
-from wskit.plugin.hooks import WskitHooks
+from wskit.plugin.facade import WskitHooks
 from wskit.plugin.manager import make_plugin_manager
 from wskit.resources.servers import McpServer
-from wskit.runtime import RuntimeOptions, attach
-from wskit.runtime.build import provenance, session_from_resources
+from wskit.session.runtime import RuntimeOptions
+from wskit.session.runtime import attach
+from wskit.session.build import provenance, session_from_resources
 
 HERE = Path(__file__).resolve().parent
 SERVER = HERE / "mcp_server.py"

@@ -1,5 +1,5 @@
 """Reference for the GEMINI.md walk tests: wskit-gemini's own walk as it was before
-issue 8 (every folder listed with ``wskit.safefs.scan_dir``), which the shared-walk
+issue 8 (every folder listed with ``wskit.fs.scan_dir``), which the shared-walk
 selection (``wskit_gemini.memory._walk``) must agree with on trees without
 ``.gitignore`` or ``.claude``/``.<host>`` folders. Not used by wskit-gemini itself."""
 
@@ -8,10 +8,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from wskit import safefs
+from wskit import fs
 from wskit.models import Diagnostic
-from wskit.rules.discovery import SKIP_DIRS
-from wskit.rules.model import RuleSettings
+from wskit.builtin_plugins.rules.discovery import SKIP_DIRS
+from wskit.builtin_plugins.rules.model import RuleSettings
 from wskit_gemini.config import GEMINI_DIR
 
 #: levels of a deep test tree beyond which the old walk stopped holding descriptors
@@ -21,14 +21,14 @@ MAX_HELD = 64
 def walk_scan(root: str, names: tuple[str, ...], settings: RuleSettings, diags: list[Diagnostic],
                start: str = "", start_depth: int = 0):
     """``(folder, file, name)`` triples of every memory file under ``start``, pre-order,
-    sorted by name; each folder listed with :func:`wskit.safefs.scan_dir`."""
+    sorted by name; each folder listed with :func:`wskit.fs.scan_dir`."""
     skip = SKIP_DIRS | set(settings.extra_skip_dirs)
     stack: list[tuple[str, int]] = [(start, start_depth)]
     while stack:
         rel_dir, depth = stack.pop()
         try:
-            entries = safefs.scan_dir(root, rel_dir or None)
-        except safefs.SafeFsError as err:
+            entries = fs.scan_dir(root, rel_dir or None)
+        except fs.SafeFsError as err:
             if err.code != "not-found":
                 diags.append(err.diagnostic(level="warning"))
             continue

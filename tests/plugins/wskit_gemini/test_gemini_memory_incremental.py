@@ -1,5 +1,5 @@
 """Issue 8, B3: on a reload the GEMINI.md walk — the rule catalog's shared project walk
-(:func:`wskit.rules.projectwalk.project_walk`) — reuses unchanged folders' listings
+(:func:`wskit.builtin_plugins.rules.projectwalk.project_walk`) — reuses unchanged folders' listings
 (:func:`wskit.changes.reuse`) and gives exactly what a full walk gives."""
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from tests.plugins.wskit_gemini.memory_reference import walk_scan
 from wskit import changes
 from wskit.cache import WorkspaceCache
 from wskit.host import HostProfile
-from wskit.rules.model import RuleSettings
-from wskit.rules.walk import _Walker
+from wskit.builtin_plugins.rules.model import RuleSettings
+from wskit.builtin_plugins.rules.walk import _Walker
 from wskit.testing import write_tree
 from wskit.trust import TrustStore
 

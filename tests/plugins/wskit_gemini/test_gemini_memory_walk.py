@@ -10,7 +10,7 @@ from wskit_gemini import memory
 from tests.plugins.wskit_gemini.memory_reference import MAX_HELD, walk_scan
 
 from wskit import changes
-from wskit.rules.model import RuleSettings
+from wskit.builtin_plugins.rules.model import RuleSettings
 
 NAMES = ("GEMINI.md", "CONTEXT.md", "docs/MEM.md")
 
@@ -103,7 +103,7 @@ def test_missing_root_and_change_notes(tmp_path) -> None:
 def test_memory_comes_from_the_rule_walk_of_the_same_load(tmp_path, monkeypatch) -> None:
     """One listing per folder and load, shared with the rule catalog (issue 8, B1);
     so what that walk skips (gitignored and .claude folders) holds no memory."""
-    from wskit.rules.walk import _Walker
+    from wskit.builtin_plugins.rules.walk import _Walker
 
     root = tmp_path / "r"
     for rel, text in {
@@ -117,7 +117,7 @@ def test_memory_comes_from_the_rule_walk_of_the_same_load(tmp_path, monkeypatch)
     real = _Walker._list
     monkeypatch.setattr(_Walker, "_list", lambda self, fd, shown: listed.append(shown) or real(self, fd, shown))
     with changes.recording(), changes.reusing(None):
-        from wskit.rules.discovery import discover_project
+        from wskit.builtin_plugins.rules.discovery import discover_project
         from wskit_gemini.memory import _DefaultProfile
 
         found = list(memory._walk(str(root), NAMES, RuleSettings(), []))

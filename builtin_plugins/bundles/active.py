@@ -1,0 +1,103 @@
+"""The active set of content plugins, their resource sources, and
+:func:`reconcile` (design §4; Blade reference/blade.md §8.7).
+
+:func:`find_bundles` = discovery + enablement layers + dependencies.
+:func:`bundle_source` turns an active bundle into the plugin-scope
+:class:`~wskit.models.ResourceSource` the kind loaders read (``plugin`` = name,
+``root`` = ``base`` = plugin root, ``components`` from the manifest, ``inline``
+for inline definitions, ``host`` for ``${<HOST>_PLUGIN_ROOT}``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from types import MappingProxyType
+from typing import Any
+
+from wskit.binding import Binding
+from wskit.host import HostProfile
+from wskit.models import Diagnostic, ResourceSource, Scope
+from wskit.registry import Registry, with_plugin_resources
+from wskit.trust import TrustDecision
+from wskit.builtin_plugins.bundles.discovery import Bundle, discover
+from wskit.builtin_plugins.bundles.enablement import apply_enablement, resolve_dependencies
+from wskit.formats.settings import settings_layers
+
+
+def find_bundles(binding: Binding | None, profile: HostProfile, trust: TrustDecision | None,
+                 explicit: Iterable[str] = ()) -> tuple[list[Bundle], list[Diagnostic]]:
+    """Every plugin of a workspace with its state (``active``, ``inactive``, ``error``).
+
+    :param explicit: extra plugin folders (default: ``profile.settings["plugin_dirs"]``).
+    :returns: ``(bundles, diagnostics)``, bundles lowest rank first.
+    """
+    bundles, diags = discover(binding, profile, trust, tuple(explicit))
+    layers, d = settings_layers(binding, profile, trust)
+    diags += d
+    bundles, d = apply_enablement(bundles, layers)
+    diags += d
+    bundles = resolve_dependencies(bundles)
+    for b in bundles:
+        if b.state == "error":
+            why = "; ".join(i.message for i in b.issues if i.level == "error") or "failed to load"
+            diags.append(Diagnostic(level="error", code="plugin-failed", path=b.root, plugin=b.name,
+                                    message=f"plugin {b.name!r} at {b.root} not loaded: {why}"))
+    return bundles, diags
+
+
+def bundle_source(bundle: Bundle, host: str | None = None) -> ResourceSource:
+    """The plugin-scope source of ``bundle`` (see module doc)."""
+    m = bundle.manifest
+    return ResourceSource(
+        scope=Scope.PLUGIN, root=bundle.root, base=bundle.root, rank=bundle.rank, label=f"plugin:{bundle.name}",
+        plugin=bundle.name, components=dict(m.components) if m else {}, inline=dict(m.inline) if m else {},
+        host=host,
+    )
+
+
+def reconcile(workspace: Any) -> Any:
+    """Re-derive every plugin resource of ``workspace`` from the current active set.
+
+    Plugin-scope resources are removed from each registry and the active
+    bundles (found again through ``wskit_plugin_bundles``) are loaded anew. The
+    registries are *replaced* (new objects in a new mapping), never mutated,
+    so a session snapshotted earlier keeps what it saw.
+
+    :param workspace: a :class:`~wskit.workspace.WorkspaceResources` loaded by the pipeline
+        (it needs its ``hooks``).
+    :returns: the same workspace object, with new ``registries``, ``sources`` and ``diagnostics``.
+    """
+    hooks = workspace.hooks
+    if hooks is None:
+        raise ValueError("reconcile() needs a workspace loaded through the hook pipeline")
+    sources, diags = hooks.plugin_bundles(workspace.binding, workspace.profile, workspace.trust)
+    sources = sorted(sources, key=lambda s: s.rank)
+    registries: dict[str, Registry] = {}
+    for name, kind in workspace.kinds.items():
+        found = []
+        for src in sources:
+            if src.wants(name):
+                res, d = hooks.load(kind, src)
+                diags.extend(d)
+                found.extend(r for r in res if r.provenance.scope is Scope.PLUGIN)
+        old = workspace.registries.get(name) or Registry.empty(name)
+        registries[name] = with_plugin_resources(old, found)
+    kept = tuple(s for s in workspace.sources if s.scope is not Scope.PLUGIN)
+    old_names = {s.plugin for s in workspace.sources if s.scope is Scope.PLUGIN}
+    workspace.registries = MappingProxyType(registries)
+    workspace.sources = tuple(sorted(kept + tuple(sources), key=lambda s: s.rank))
+    workspace.diagnostics = tuple(d for d in workspace.diagnostics if d.plugin not in old_names) + tuple(diags)
+    return workspace
+
+
+def plugin_counts(workspace: Any, plugin: str) -> dict[str, int]:
+    """Active resources per kind that ``plugin`` brings into ``workspace``."""
+    out: dict[str, int] = {}
+    for kind, reg in workspace.registries.items():
+        n = sum(1 for r in reg.active() if r.provenance.scope is Scope.PLUGIN and r.provenance.plugin == plugin)
+        if n:
+            out[kind] = n
+    return out
+
+
+__all__ = ["Bundle", "bundle_source", "find_bundles", "plugin_counts", "reconcile"]

@@ -1,0 +1,374 @@
+"""``wsctl plugins list|show|validate|install|uninstall|enable|disable`` (content
+plugins) and ``wsctl marketplace list|show`` (docs/plugins.md, docs/wsctl.md)."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+import click
+
+from wskit.fs.atomic import atomic_write
+from wskit.builtin_plugins.bundles.active import bundle_source, find_bundles, plugin_counts
+from wskit.builtin_plugins.bundles.discovery import load_bundle
+from wskit.builtin_plugins.bundles.ledger import LedgerError, install, read_ledger, uninstall
+from wskit.builtin_plugins.bundles.marketplace import Marketplace, MarketplaceError, load_marketplace
+from wskit.fs import jsonsafe
+from wskit.errors import WskitError
+from wskit.cli.inspect import print_diagnostics
+from wskit.cli.context import WsctlContext, json_option, table, safe_text
+
+
+def bundle_rows(obj: WsctlContext, path: str = ".", ws=None) -> list[dict[str, Any]]:
+    """One row per content plugin of the workspace holding ``path`` (or of ``ws``, the
+    :class:`~wskit.workspace.WorkspaceResources` already resolved for it):
+    ``{"name", "version", "root", "scope", "state", "issues", "counts"}``."""
+    return bundle_report(obj, ws if ws is not None else obj.resolve(path))[0]
+
+
+def bundle_report(obj: WsctlContext, ws) -> tuple[list[dict[str, Any]], list]:
+    """The rows of :func:`bundle_rows` for the resolved workspace ``ws`` and the
+    diagnostics about its set of content plugins (:func:`~wskit.builtin_plugins.bundles.active.find_bundles`:
+    discovery, ``enabledPlugins`` layers such as ``plugin-enable-untrusted``,
+    dependencies, ``plugin-failed``) — the ones ``wsctl inspect`` shows among all
+    (:class:`~wskit.models.Diagnostic` objects)."""
+    bundles, diags = find_bundles(ws.binding, obj.profile(), ws.trust)
+    return [{
+        "name": b.name, "version": b.version, "root": b.root, "scope": b.origin, "state": b.state,
+        "issues": [i.to_json() for i in b.issues if i.level != "info"],
+        "counts": plugin_counts(ws, b.name) if b.state == "active" else {},
+    } for b in bundles], diags
+
+
+def human_bundles(rows: list[dict[str, Any]]) -> str:
+    if not rows:
+        return "no content plugins"
+    out = []
+    notes = []
+    for r in rows:
+        counts = ", ".join(f"{k}={v}" for k, v in r["counts"].items()) or "-"
+        errors = [i["message"] for i in r["issues"] if i["level"] == "error"]
+        # the reasons go under the table, whole: a long one in the STATE cell stretched
+        # every row to its width (newcomer finding)
+        state = r["state"] + (f" ({len(errors)} error{'s' if len(errors) > 1 else ''}, below)" if errors else "")
+        out.append([r["name"], r["version"] or "-", r["scope"], state, counts, r["root"]])
+        notes += [safe_text(f"  {r['name']}: {why}") for why in errors]
+    text = table(out, ["BUNDLE", "VERSION", "SCOPE", "STATE", "RESOURCES", "ROOT"])
+    return text + ("\n\nerrors:\n" + "\n".join(notes) if notes else "")
+
+
+def _find(obj: WsctlContext, name: str, path: str):
+    ws = obj.resolve(path)
+    bundles, _ = find_bundles(ws.binding, obj.profile(), ws.trust)
+    for b in bundles:
+        if b.name == name:
+            return ws, b
+    raise WskitError(f"no content plugin {name!r} (found: {', '.join(b.name for b in bundles) or 'none'})")
+
+
+@click.command("show")
+@click.argument("name")
+@click.option("--path", default=".", type=click.Path(exists=True), help="Workspace to look in.")
+@json_option
+@click.pass_obj
+def show_cmd(obj: WsctlContext, name: str, path: str) -> None:
+    """Show one content plugin: manifest, state, issues and resources."""
+    ws, b = _find(obj, name, path)
+    res = [r.id for r in ws.resources() if r.provenance.plugin == name and r.provenance.scope.value == "plugin"]
+    m = b.manifest
+    data = {"name": b.name, "version": b.version, "description": b.description, "root": b.root, "scope": b.origin,
+            "state": b.state, "manifest": b.manifest_path, "manifest_source": b.manifest_source,
+            "marketplace": b.marketplace, "dependencies": [{"name": n, "range": r} for n, r in (m.dependencies if m else ())],
+            "components": {k: list(v) for k, v in (m.components if m else {}).items()},
+            "issues": [i.to_json() for i in b.issues], "counts": plugin_counts(ws, name), "resources": res}
+
+    def human() -> None:
+        click.echo(safe_text(f"{b.name} {b.version or ''}  [{b.state}]  {b.origin}  {b.root}"))
+        if b.description:
+            click.echo(safe_text(f"  {b.description}"))
+        for i in b.issues:
+            click.echo(safe_text(f"  {i.level}: {i.code}: {i.message}"))
+        for rid in res:
+            click.echo(safe_text(f"  - {rid}"))
+    obj.emit(data, human)
+
+
+@click.command("validate")
+@click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@json_option
+@click.pass_obj
+def validate_cmd(obj: WsctlContext, directory: str) -> None:
+    """Validate the plugin in DIRECTORY: manifest and every component it brings.
+    Exit status 1 when an error is found."""
+    profile = obj.profile()
+    b = load_bundle(str(Path(directory).resolve()), "cli", "cli", 35, profile)
+    diags = list(b.issues)
+    counts: dict[str, int] = {}
+    if b.manifest is not None:
+        hooks = obj.hooks()
+        kinds, _ = hooks.resource_kinds()
+        src = bundle_source(b, profile.name)
+        for kind in kinds:
+            found, d = hooks.load(kind, src)
+            diags.extend(d)
+            if found:
+                counts[kind.name] = len(found)
+    errors = [d for d in diags if d.level == "error"]
+    data = {"path": b.root, "name": b.name, "version": b.version, "manifest_source": b.manifest_source,
+            "marketplace": b.marketplace, "ok": not errors, "counts": counts,
+            "diagnostics": [d.to_json() for d in diags]}
+
+    def human() -> None:
+        for d in diags:
+            click.echo(safe_text(f"{d.level}: {d.code}: {d.message}" + (f" ({d.path})" if d.path else "")))
+        click.echo(f"{b.name}: {'ok' if not errors else f'{len(errors)} error(s)'}"
+                   + (f" ({', '.join(f'{k}={v}' for k, v in counts.items())})" if counts else ""))
+    obj.emit(data, human)
+    if errors:
+        click.get_current_context().exit(1)
+
+
+def _marketplace_for(obj: WsctlContext, market: str, from_dirs: tuple[str, ...]) -> Marketplace:
+    """The marketplace called ``market``: the first ``--from`` folder holding it, else
+    a known one (``extraKnownMarketplaces`` directory sources, or one installed from
+    before). Every candidate's ``marketplace.json`` name is checked against
+    ``market``; MARKETPLACE is a name, never a path, so a folder of the working
+    directory that happens to be called ``market`` is never read (newcomer finding:
+    ``./zz`` holding marketplace "other" took over ``install a@zz --from A``).
+
+    :raises MarketplaceError: none of them is called ``market``; when ``--from``
+        folders were given, the message names the marketplace each of them holds
+        (newcomer finding: "pass its folder with --from" when --from was passed).
+    """
+    seen: dict[str, str] = {}
+    for c in list(from_dirs) + _known_marketplace_dirs(obj, market):
+        mk = load_marketplace(c)
+        if mk.name == market:
+            return mk
+        seen[c] = mk.name
+    given = [d for d in dict.fromkeys(from_dirs) if d in seen]
+    if given:
+        held = (f"the folder given with --from ({given[0]}) holds marketplace {seen[given[0]]!r}" if len(given) == 1
+                else "the folders given with --from hold " + ", ".join(f"{seen[d]!r} ({d})" for d in given))
+        raise MarketplaceError(f"{held}, not {market!r}: install NAME@{seen[given[0]]}, "
+                               f"or pass the folder of marketplace {market!r}")
+    raise MarketplaceError(f"unknown marketplace {market!r}: pass its folder with --from DIR"
+                           + (" (MARKETPLACE is the name in its marketplace.json, not a folder)"
+                              if os.sep in market or market.startswith(".") else ""))
+
+
+def _known_marketplace_dirs(obj: WsctlContext, market: str | None = None, ledger: dict | None = None) -> list[str]:
+    """Folders of the marketplaces wskit knows by name (all, or those called
+    ``market``): ``extraKnownMarketplaces`` directory sources of the user settings,
+    then the marketplaces of earlier installs (``ledger``, read when not given).
+
+    :raises LedgerError: the ledger is unreadable.
+    """
+    profile = obj.profile()
+    from wskit.formats.settings import settings_layers
+    layers, _ = settings_layers(None, profile, None)
+    out: list[str] = []
+    for layer in layers:
+        known = layer.data.get("extraKnownMarketplaces")
+        if not isinstance(known, dict):
+            continue
+        for key, spec in known.items():
+            src = spec.get("source") if isinstance(spec, dict) and market in (None, key) else None
+            if isinstance(src, dict) and isinstance(src.get("path"), str):
+                out.append(os.path.expanduser(src["path"]))
+    out += [r.get("marketplace_root") for r in (read_ledger(profile) if ledger is None else ledger).values()
+            if market in (None, r.get("marketplace")) and r.get("marketplace_root")]
+    return out
+
+
+@click.command("install")
+@click.argument("spec", metavar="NAME@MARKETPLACE")
+@click.option("--from", "from_dirs", multiple=True, type=click.Path(exists=True, file_okay=False),
+              help="Folder of a local marketplace (holding .claude-plugin/marketplace.json).")
+@json_option
+@click.pass_obj
+def install_cmd(obj: WsctlContext, spec: str, from_dirs: tuple[str, ...]) -> None:
+    """Install NAME from a local MARKETPLACE into the user plugin folder."""
+    name, sep, market = spec.partition("@")
+    if not sep or not name or not market:
+        raise click.BadParameter("expected NAME@MARKETPLACE", param_hint="NAME@MARKETPLACE")
+    mk = _marketplace_for(obj, market, from_dirs)
+    rec = install(obj.profile(), mk, name)
+    data = {k: rec[k] for k in ("name", "version", "marketplace", "source", "root", "digest", "skipped")}
+    obj.emit(data, lambda: click.echo(f"installed {name}@{mk.name} into {rec['root']} ({rec['digest']})"))
+
+
+@click.command("uninstall")
+@click.argument("name")
+@json_option
+@click.pass_obj
+def uninstall_cmd(obj: WsctlContext, name: str) -> None:
+    """Remove a managed plugin: its files and its ledger entry."""
+    data = uninstall(obj.profile(), name)
+    obj.emit(data, lambda: click.echo(f"uninstalled {name} ({data['root']})"))
+
+
+def _set_enabled(obj: WsctlContext, name: str, value: bool, scope: str, path: str) -> None:
+    from wskit.builtin_plugins.bundles.enablement import valid_enable_name
+
+    if not valid_enable_name(name):  # what the settings reader refuses is never written (newcomer finding)
+        raise click.BadParameter(
+            safe_text(f"{name!r} is not a plugin name: expected kebab-case (a-z, 0-9, '-', at most 64 "
+                      "characters), optionally followed by @marketplace (the same)"), param_hint="NAME")
+    profile = obj.profile()
+    if scope == "user":
+        target = profile.require_home() / profile.host_dir / "settings.json"
+    else:
+        from wskit.binding import Binding
+        root = Binding.discover(path).source_root
+        target = root / profile.host_dir / ("settings.json" if scope == "project" else "settings.local.json")
+    data: dict[str, Any] = {}
+    mode = 0o600 if scope != "project" else 0o644
+    if target.exists():
+        st = os.lstat(target)
+        if not stat.S_ISREG(st.st_mode):
+            raise WskitError(f"{target} is not a regular file; not changed")
+        try:
+            data = jsonsafe.loads(target.read_bytes(), path=str(target))
+        except (ValueError, OSError, WskitError) as err:
+            raise WskitError(f"{target} is not valid JSON ({err}); not changed") from None
+        if not isinstance(data, dict):
+            raise WskitError(f"{target} does not hold a JSON object; not changed")
+        mode = stat.S_IMODE(st.st_mode)
+    emap = data.get("enabledPlugins")
+    emap = dict(emap) if isinstance(emap, dict) else {}
+    emap[name] = value
+    data["enabledPlugins"] = emap
+    atomic_write(target, (json.dumps(data, indent=2) + "\n").encode("utf-8"), mode=mode)
+    # an entry for a plugin not installed yet is valid (Claude Code's project settings list
+    # the plugins a team uses before each member installs them): written, but a name that
+    # matches nothing is most likely a typo, so it is said (newcomer finding)
+    known = _plugin_known(obj, name, path)
+    if not known:
+        click.echo(safe_text(f"warning: no plugin {name!r} is known (installed, in a known marketplace, or in a "
+                             f"user or project plugin folder); {target} names it anyway"), err=True)
+    out = {"name": name, "enabled": value, "scope": scope, "settings": str(target), "known": known}
+    obj.emit(out, lambda: click.echo(f"{'enabled' if value else 'disabled'} {name} in {target}"))
+
+
+def _plugin_known(obj: WsctlContext, key: str, path: str) -> bool:
+    """Whether the ``enabledPlugins`` key ``key`` (``name`` or ``name@marketplace``)
+    names a plugin wskit can find: a content plugin of the workspace holding ``path``
+    (user, managed, trusted project or ``--plugin-dir``), a managed install (ledger),
+    a plugin folder of that project even when it is untrusted (folder names only;
+    nothing in it is read), or an entry of a known marketplace
+    (:func:`_known_marketplace_dirs`). Unreadable sources count as not knowing it.
+    """
+    name, _, market = key.partition("@")
+    try:
+        ws = obj.resolve(path)
+        bundles, _ = find_bundles(ws.binding, obj.profile(), ws.trust)
+    except (WskitError, OSError):
+        ws, bundles = None, []
+    if any(b.name == name and (not market or b.marketplace in (None, market)) for b in bundles):
+        return True
+    try:
+        ledger = read_ledger(obj.profile())
+        dirs = _known_marketplace_dirs(obj, market or None, ledger)  # the ledger read once
+    except LedgerError:
+        ledger, dirs = {}, []
+    if any(k == name and (not market or r.get("marketplace") == market) for k, r in ledger.items()):
+        return True
+    if ws is not None and not ws.trust.trusted and not market:
+        from wskit.formats.settings import config_dirs
+
+        for d in config_dirs(obj.profile()):
+            folder = os.path.join(ws.binding.source_root, d, "plugins", name)
+            if os.path.isdir(folder) and not os.path.islink(folder):
+                return True
+    for d in dirs:
+        try:
+            mk = load_marketplace(d)
+        except (MarketplaceError, OSError):
+            continue
+        if (not market or mk.name == market) and any(e.name == name for e in mk.plugins):
+            return True
+    return False
+
+
+_scope = click.option("--scope", type=click.Choice(["user", "project", "local"]), default="user", show_default=True,
+                      help="Settings layer to write (project/local: the .<host>/ folder of the project at --path).")
+_path = click.option("--path", default=".", type=click.Path(exists=True), help="Project for --scope project/local.")
+
+
+@click.command("enable")
+@click.argument("name")
+@_scope
+@_path
+@json_option
+@click.pass_obj
+def enable_cmd(obj: WsctlContext, name: str, scope: str, path: str) -> None:
+    """Enable plugin NAME (enabledPlugins[NAME] = true)."""
+    _set_enabled(obj, name, True, scope, path)
+
+
+@click.command("disable")
+@click.argument("name")
+@_scope
+@_path
+@json_option
+@click.pass_obj
+def disable_cmd(obj: WsctlContext, name: str, scope: str, path: str) -> None:
+    """Disable plugin NAME (enabledPlugins[NAME] = false)."""
+    _set_enabled(obj, name, False, scope, path)
+
+
+PLUGIN_SUBCOMMANDS = (show_cmd, validate_cmd, install_cmd, uninstall_cmd, enable_cmd, disable_cmd)
+
+
+@click.group("marketplace")
+def marketplace_group() -> None:
+    """Local plugin marketplaces (.claude-plugin/marketplace.json)."""
+
+
+@marketplace_group.command("list")
+@click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@json_option
+@click.pass_obj
+def marketplace_list_cmd(obj: WsctlContext, directory: str) -> None:
+    """List the plugins of the marketplace in DIRECTORY and whether each can be installed."""
+    mk = load_marketplace(directory)
+    data = {"name": mk.name, "owner": mk.owner, "plugins": [
+        {"name": e.name, "source": e.source, "installable": e.installable, "reason": e.reason} for e in mk.plugins],
+        "diagnostics": [d.to_json(mk.root) for d in mk.diagnostics]}
+
+    def human() -> None:
+        click.echo(f"{mk.name} ({mk.owner.get('name', '?')}): {len(mk.plugins)} plugins")
+        click.echo(table([[e.name, "yes" if e.installable else "no",
+                           e.source if isinstance(e.source, str) else e.source_kind, e.reason or ""]
+                          for e in mk.plugins], ["PLUGIN", "INSTALLABLE", "SOURCE", "REASON"]))
+        print_diagnostics(mk.diagnostics, mk.root)
+    obj.emit(data, human)
+
+
+@marketplace_group.command("show")
+@click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@click.argument("name")
+@json_option
+@click.pass_obj
+def marketplace_show_cmd(obj: WsctlContext, directory: str, name: str) -> None:
+    """Show the entry NAME of the marketplace in DIRECTORY."""
+    mk = load_marketplace(directory)
+    e = mk.entry(name)
+    data = {"marketplace": mk.name, "name": e.name, "source": e.source, "source_kind": e.source_kind,
+            "path": e.path, "strict": e.strict, "installable": e.installable, "reason": e.reason, "entry": e.entry}
+
+    def human() -> None:  # the entry itself stays JSON (it is the marketplace's own text)
+        click.echo(safe_text(f"{e.name} in {mk.name}: {e.source_kind} source" + (f" {e.path}" if e.path else "")))
+        click.echo("installable" if e.installable else safe_text(f"not installable: {e.reason}"))
+        click.echo("strict" if e.strict else "not strict (the marketplace entry defines the plugin)")
+        click.echo("entry:")
+        click.echo("\n".join(safe_text("  " + line) for line in json.dumps(e.entry, indent=2).splitlines()))
+
+    obj.emit(data, human)
+
+
+__all__ = ["PLUGIN_SUBCOMMANDS", "bundle_rows", "human_bundles", "marketplace_group", "LedgerError"]

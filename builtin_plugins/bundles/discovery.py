@@ -1,0 +1,261 @@
+"""Finding content plugins and reading their manifests (Blade reference/blade.md
+§8.1, §8.3; Claude Code reference/conventions.md §1.10).
+
+Ranking, lowest first (a later bundle of the same name replaces an earlier
+one, reported as ``plugin-shadowed``): user ``~/.claude/plugins/*`` <
+user ``~/.<host>/plugins/*`` < managed installs < project
+``<ws>/.claude/plugins/*`` < project ``<ws>/.<host>/plugins/*`` (trusted
+only) < explicit directories (``profile.settings["plugin_dirs"]``,
+``wsctl --plugin-dir``), which are never overridden.
+"""
+
+# No ``from __future__ import annotations`` here: pydantic would compile and evaluate
+# every field's annotation string when the model classes are made (issue 8, B7).
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from wskit import fs
+from wskit.binding import Binding
+from wskit.host import HostProfile
+from wskit.models import Diagnostic, Frozen
+from wskit.fs.names import shown_path, not_utf8, undecodable
+from wskit.trust import TrustDecision
+from wskit.fs.jsonfile import read_json
+from wskit.builtin_plugins.bundles.ledger import LedgerError, read_ledger, tree_digest
+from wskit.builtin_plugins.bundles.manifest import Manifest, parse_manifest
+
+if TYPE_CHECKING:  # imported where a plugin folder is read (issue 8, B7: none in an empty workspace)
+    from wskit.builtin_plugins.bundles.marketplace import MarketplaceEntry
+from wskit.formats.settings import config_dirs
+
+BundleState = Literal["active", "inactive", "error"]
+#: Source ranks of plugin bundles (above native project folders 20-22, below admin 40).
+RANKS = {"user:.claude": 30, "user:host": 31, "managed": 32, "project:.claude": 33, "project:host": 34, "cli": 35}
+
+
+class Bundle(Frozen):
+    """One content plugin found for a workspace.
+
+    :ivar origin: ``cli``, ``project``, ``managed`` or ``user``.
+    :ivar manifest_source: ``host`` (``.<host>-plugin``), ``claude``, ``marketplace``
+        (a ``strict: false`` entry) or None when no manifest was found.
+    :ivar state: ``active``, ``inactive`` or ``error`` (``issues`` say why).
+    :ivar issues: diagnostics about this plugin (errors explain ``error``).
+    """
+
+    name: str
+    root: str
+    origin: str
+    label: str
+    rank: int
+    version: str | None = None
+    description: str = ""
+    manifest_path: str | None = None
+    manifest_source: str | None = None
+    marketplace: str | None = None
+    manifest: Manifest | None = None
+    state: BundleState = "active"
+    issues: tuple[Diagnostic, ...] = ()
+
+    def with_state(self, state: BundleState, issue: Diagnostic | None = None) -> "Bundle":
+        """A copy in ``state`` with ``issue`` appended."""
+        issues = self.issues + ((issue,) if issue is not None else ())
+        return self.model_copy(update={"state": state, "issues": issues})
+
+
+def read_manifest(root: str, profile: HostProfile | None = None, *, entry: "MarketplaceEntry | None" = None,
+                  search_marketplace: bool = True) -> tuple[Manifest | None, dict[str, Any], list[Diagnostic]]:
+    """Read the manifest of the plugin folder ``root``.
+
+    Looks for ``.<host>-plugin/plugin.json`` then ``.claude-plugin/plugin.json``;
+    with a marketplace ``entry`` (or one found above ``root``) merges it per
+    :func:`~wskit.builtin_plugins.bundles.marketplace.entry_manifest`.
+
+    :returns: ``(manifest, info, diagnostics)``; ``info`` has ``manifest_path``,
+        ``manifest_source`` and ``marketplace``.
+    """
+    dirs = []
+    if profile is not None and profile.plugin_manifest_dir != ".claude-plugin":
+        dirs.append((profile.plugin_manifest_dir, "host"))
+    if profile is None or profile.claude_conventions or not dirs:
+        dirs.append((".claude-plugin", "claude"))
+    diags: list[Diagnostic] = []
+    data = None
+    info: dict[str, Any] = {"manifest_path": None, "manifest_source": None, "marketplace": None}
+    for folder, kind in dirs:
+        data, d = read_json(root, f"{folder}/plugin.json")
+        diags.extend(d)
+        if data is not None or d:
+            info.update(manifest_path=os.path.join(root, folder, "plugin.json"), manifest_source=kind)
+            break
+    if data is None and diags:
+        return None, info, diags
+    from wskit.builtin_plugins.bundles.marketplace import entry_manifest, find_entry_for
+
+    found = None
+    if entry is None and search_marketplace:
+        found = find_entry_for(root)
+        if found is not None and (data is None or found[1].strict):
+            mk, entry = found
+            info["marketplace"] = mk.name
+    if entry is not None:
+        if data is not None and not entry.strict:
+            comp = [k for k in ("commands", "agents", "skills", "hooks", "mcpServers", "lspServers", "outputStyles")
+                    if k in data]
+            if comp:
+                diags.append(Diagnostic(level="warning", code="manifest-conflict", path=info["manifest_path"],
+                                        message=f"marketplace entry is strict: false but plugin.json declares {comp}; "
+                                        "the entry is used"))
+        if data is None or not entry.strict:
+            info["manifest_source"] = "marketplace"
+        if data is None and info["marketplace"] is not None:
+            what = "a strict: false entry" if not entry.strict else "an entry"
+            diags.append(Diagnostic(level="info", code="marketplace-defined", path=root,
+                                    message=f"no plugin.json here: this plugin is {what} of marketplace "
+                                    f"{info['marketplace']!r}; its manifest lives in {found[0].root}/"
+                                    ".claude-plugin/marketplace.json"))
+        data = entry_manifest(entry, data if isinstance(data, dict) else None)
+    if data is None:
+        diags.append(Diagnostic(level="error", code="no-manifest", path=root,
+                                message=f"Not a valid plugin directory: {root} (no "
+                                + " or ".join(f"{f}/plugin.json" for f, _ in dirs)
+                                + " and no marketplace entry defines it)"))
+        return None, info, diags
+    manifest, d = parse_manifest(data, info["manifest_path"] or root, plugin_hint=os.path.basename(root))
+    diags.extend(d)
+    return manifest, info, diags
+
+
+def load_bundle(root: str, origin: str, label: str, rank: int, profile: HostProfile, *,
+                ledger_record: dict[str, Any] | None = None) -> Bundle:
+    """Read one plugin folder into a :class:`Bundle` (state ``error`` when it cannot load)."""
+    root = os.path.abspath(root)
+    entry = None
+    issues: list[Diagnostic] = []
+    if ledger_record is not None:
+        from wskit.builtin_plugins.bundles.marketplace import MarketplaceEntry
+
+        raw = ledger_record.get("entry") or {"name": ledger_record.get("name"), "source": "./"}
+        entry = MarketplaceEntry(name=str(raw.get("name")), source=raw.get("source"), source_kind="path",
+                                 path=root, strict=raw.get("strict", True) is not False, installable=True, entry=raw)
+    manifest, info, diags = read_manifest(root, profile, entry=entry, search_marketplace=ledger_record is None)
+    issues.extend(diags)
+    name = manifest.name if manifest else os.path.basename(root)
+    if ledger_record is not None:
+        info["marketplace"] = ledger_record.get("marketplace")
+        try:
+            actual = tree_digest(root)
+        except OSError as err:
+            actual = f"unreadable ({err})"
+        if actual != ledger_record.get("digest"):
+            issues.append(Diagnostic(level="error", code="managed-modified", path=root, plugin=name,
+                                     message=f"managed plugin files do not match the ledger digest "
+                                     f"{ledger_record.get('digest')} (now {actual}); reinstall it"))
+        if manifest and manifest.name != ledger_record.get("name"):
+            issues.append(Diagnostic(level="error", code="managed-identity", path=root, plugin=name,
+                                     message=f"Managed plugin identity mismatch: {ledger_record.get('name')}"))
+    failed = manifest is None or any(d.level == "error" for d in issues)
+    return Bundle(
+        name=name, root=root, origin=origin, label=label, rank=rank,
+        version=manifest.version if manifest else None, description=manifest.description if manifest else "",
+        manifest_path=info["manifest_path"], manifest_source=info["manifest_source"],
+        marketplace=info["marketplace"], manifest=manifest, state="error" if failed else "active",
+        issues=tuple(d.model_copy(update={"plugin": d.plugin or name}) for d in issues),
+    )
+
+
+def _subdirs(base: str, rel: str, follow: bool) -> tuple[list[str], list[Diagnostic]]:
+    if undecodable(base) is not None:  # a home or project folder not UTF-8: reported once by the loader
+        return [], []
+    try:
+        entries = fs.scan_dir(base, rel, follow_links=follow)
+    except fs.SafeFsError as err:
+        return [], ([] if err.code == "not-found" else [err.diagnostic()])
+    out, diags = [], []
+    for e in entries:
+        full = os.path.join(base, rel, e.name)
+        why = not_utf8(e.name)
+        if why is not None and e.type in ("dir", "link"):
+            diags.append(_not_utf8(full, why))
+        elif e.type == "dir" and not e.name.startswith("."):
+            out.append(full)
+        elif e.type == "link":
+            diags.append(Diagnostic(level="warning", code="symlink", path=full,
+                                    message="plugin folder is a symbolic link; not followed here"))
+    return out, diags
+
+
+def _not_utf8(path: str, why: str) -> Diagnostic:
+    # a plugin folder named so could not be named in JSON, a ledger or a session file
+    return Diagnostic(level="error", code="name-not-utf8", path=shown_path(path),
+                      message=f"plugin folder name {why}; not loaded")
+
+
+def discover(binding: Binding | None, profile: HostProfile, trust: TrustDecision | None,
+             explicit: tuple[str, ...] | list[str] = ()) -> tuple[list[Bundle], list[Diagnostic]]:
+    """Every plugin found, highest rank last, one per name (see the module ranking).
+
+    :param explicit: extra plugin folders (default ``profile.settings["plugin_dirs"]``).
+    :returns: ``(bundles, diagnostics)``; bundles that fail to load are included in state ``error``.
+    """
+    home = str(profile.require_home())
+    explicit = list(explicit) or [str(p) for p in profile.settings.get("plugin_dirs", ()) or ()]
+    diags: list[Diagnostic] = []
+    found: list[Bundle] = []
+    try:
+        ledger = read_ledger(profile)
+    except LedgerError as err:
+        ledger = {}
+        diags.append(Diagnostic(level="error", code="ledger-error", message=str(err)))
+    managed_roots = {os.path.abspath(r["root"]) for r in ledger.values()}
+    for d in config_dirs(profile):
+        key = "user:host" if d == profile.host_dir else "user:.claude"
+        dirs, dd = _subdirs(home, f"{d}/plugins", True)
+        diags.extend(dd)
+        for sub in dirs:
+            if os.path.abspath(sub) not in managed_roots:
+                found.append(load_bundle(sub, "user", f"user:{d}/plugins", RANKS[key], profile))
+    for name, rec in sorted(ledger.items()):
+        if not os.path.isdir(rec["root"]):
+            diags.append(Diagnostic(level="error", code="managed-missing", path=rec["root"], plugin=name,
+                                    message=f"managed plugin {name!r} is in the ledger but its folder is gone"))
+            continue
+        found.append(load_bundle(rec["root"], "managed", f"managed:{rec.get('marketplace')}", RANKS["managed"],
+                                 profile, ledger_record=rec))
+    if binding is not None:
+        root = str(binding.source_root)
+        for d in config_dirs(profile):
+            key = "project:host" if d == profile.host_dir else "project:.claude"
+            if not (trust and trust.trusted):
+                if os.path.isdir(os.path.join(root, d, "plugins")):
+                    diags.append(Diagnostic(level="warning", code="plugin-dir-untrusted", path=os.path.join(root, d, "plugins"),
+                                            message="project plugins ignored: project is not trusted"))
+                continue
+            dirs, dd = _subdirs(root, f"{d}/plugins", False)
+            diags.extend(dd)
+            found.extend(load_bundle(sub, "project", f"project:{d}/plugins", RANKS[key], profile) for sub in dirs)
+    for p in explicit:
+        why = not_utf8(str(p))
+        if why is not None:
+            diags.append(_not_utf8(str(p), why))
+            continue
+        if not os.path.isdir(p):
+            diags.append(Diagnostic(level="error", code="plugin-dir-missing", path=str(p),
+                                    message=f"plugin directory {p} does not exist"))
+            continue
+        found.append(load_bundle(str(Path(p).resolve()), "cli", "cli", RANKS["cli"], profile))
+    winners: dict[str, Bundle] = {}
+    for b in found:
+        prev = winners.get(b.name)
+        if prev is not None:
+            if prev.origin == "cli" and b.origin == "cli":
+                diags.append(Diagnostic(level="warning", code="plugin-shadowed", path=b.root, plugin=b.name,
+                                        message=f"plugin {b.name!r} given twice; {prev.root} is used"))
+                continue
+            diags.append(Diagnostic(level="info", code="plugin-shadowed", path=prev.root, plugin=b.name,
+                                    message=f"plugin {b.name!r} at {prev.root} ({prev.label}) is overridden by "
+                                    f"{b.root} ({b.label})"))
+        winners[b.name] = b
+    return sorted(winners.values(), key=lambda b: b.rank), diags

@@ -1,0 +1,114 @@
+"""Plugin enablement and dependencies (Blade reference/blade.md §8.4–8.5).
+
+``enabledPlugins`` maps (``{"name": true}`` or ``{"name@marketplace": false}``)
+are applied layer by layer, later wins: user < project < local < invocation.
+A layer of an untrusted project may only disable (an ``true`` there is
+ignored with ``plugin-enable-untrusted``). Explicit (``cli``) plugins are
+always active. Then dependencies are resolved to a fixed point: a missing
+dependency (``dependency-missing``), one whose version does not satisfy the
+npm-style range (``dependency-version``, via node-semver) or one that is not
+active (``dependency-inactive``) puts the dependent plugin in state
+``error``; this cascades transitively.
+"""
+
+from __future__ import annotations
+
+from wskit.models import Diagnostic
+from wskit.builtin_plugins.bundles.discovery import Bundle
+from wskit.builtin_plugins.bundles.manifest import NAME_RE, satisfies
+from wskit.formats.settings import SettingsLayer
+
+
+def valid_enable_key(key: object) -> bool:
+    """Whether ``key`` is an ``enabledPlugins`` key this reader accepts: a plugin name
+    (kebab-case, :data:`~wskit.builtin_plugins.bundles.manifest.NAME_RE`), optionally followed by
+    ``@marketplace``. The marketplace part is not checked here (a plugin without a
+    marketplace matches any); ``wsctl plugins enable|disable`` checks it too
+    (:func:`valid_enable_name`). A trailing newline, which ``NAME_RE``'s ``$``
+    lets through, is refused."""
+    name = str(key).partition("@")[0]
+    return NAME_RE.match(name) is not None and not name.endswith("\n")
+
+
+def valid_enable_name(key: str) -> bool:
+    """Whether ``wsctl plugins enable|disable`` may write ``key``: accepted by
+    :func:`valid_enable_key`, and when it has ``@marketplace``, a marketplace part
+    that is a valid marketplace name (kebab-case, as ``marketplace.json`` names
+    must be), so what is written is never reported ``settings-invalid`` later and
+    can match a marketplace."""
+    if not valid_enable_key(key):
+        return False
+    _, sep, market = key.partition("@")
+    return not sep or (NAME_RE.match(market) is not None and not market.endswith("\n"))
+
+
+def _matches(key: str, bundle: Bundle) -> bool:
+    name, _, market = key.partition("@")
+    return name == bundle.name and (not market or bundle.marketplace in (None, market))
+
+
+def apply_enablement(bundles: list[Bundle], layers: list[SettingsLayer]) -> tuple[list[Bundle], list[Diagnostic]]:
+    """Decide ``active``/``inactive`` for bundles not already in ``error``.
+
+    :returns: ``(bundles, diagnostics)`` in the same order.
+    """
+    diags: list[Diagnostic] = []
+    wanted: list[tuple[str, bool]] = []  # in layer order: the last match wins
+    for layer in layers:
+        emap = layer.data.get("enabledPlugins")
+        if emap is None:
+            continue
+        if not isinstance(emap, dict):
+            diags.append(Diagnostic(level="error", code="settings-invalid", path=layer.path,
+                                    message="'enabledPlugins' must be an object of name -> boolean"))
+            continue
+        for key, value in emap.items():
+            if not isinstance(value, bool) or not valid_enable_key(key):
+                diags.append(Diagnostic(level="error", code="settings-invalid", path=layer.path,
+                                        message=f"enabledPlugins entry {key!r}: invalid plugin name or non-boolean value"))
+                continue
+            if value and not layer.trusted:
+                diags.append(Diagnostic(level="warning", code="plugin-enable-untrusted", path=layer.path,
+                                        plugin=str(key).partition("@")[0],
+                                        message=f"{layer.scope} settings of an untrusted project cannot enable "
+                                        f"{key!r}; only disabling is allowed"))
+                continue
+            wanted.append((key, value))
+    out: list[Bundle] = []
+    for b in bundles:
+        if b.state == "error" or b.origin == "cli":
+            out.append(b)
+            continue
+        enabled = b.manifest.default_enabled if b.manifest else True
+        for key, value in wanted:
+            if _matches(key, b):
+                enabled = value
+        out.append(b if enabled else b.with_state("inactive"))
+    return out, diags
+
+
+def resolve_dependencies(bundles: list[Bundle]) -> list[Bundle]:
+    """Put active bundles with unmet dependencies in state ``error``, to a fixed point."""
+    by_name = {b.name: b for b in bundles}
+    changed = True
+    while changed:
+        changed = False
+        for name, b in list(by_name.items()):
+            if b.state != "active" or b.manifest is None:
+                continue
+            for dep, rng in b.manifest.dependencies:
+                other = by_name.get(dep)
+                if other is None:
+                    code, msg = "dependency-missing", f"Missing dependency {dep}@{rng}"
+                elif not satisfies(other.version, rng):
+                    code, msg = "dependency-version", f"dependency {dep} is version {other.version or 'unknown'}, " \
+                                                      f"which does not satisfy {rng}"
+                elif other.state != "active":
+                    code, msg = "dependency-inactive", f"dependency {dep} is {other.state}"
+                else:
+                    continue
+                by_name[name] = b.with_state("error", Diagnostic(level="error", code=code, path=b.root,
+                                                                  plugin=name, message=msg))
+                changed = True
+                break
+    return [by_name[b.name] for b in bundles]

@@ -1,0 +1,252 @@
+"""Managed installs: copy a plugin from a local marketplace into the user
+plugin folder ``<home>/.<host>/plugins/<name>`` and record it in the ledger
+``<home>/.<host>/plugin-ledger.json`` (Blade's package ledger, reference/blade.md §8.3).
+
+Ledger format (written atomically, mode 0600)::
+
+    {"version": 1, "plugins": {"<name>": {"name", "version", "marketplace",
+      "marketplace_root", "source", "digest": "sha256:<hex>", "root",
+      "installed_at", "entry": {...marketplace entry...}}}}
+
+The digest is :func:`tree_digest` of the installed folder; a managed plugin
+whose files no longer match loads in state ``error`` (never silently).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import os
+import shutil
+import stat
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from wskit.fs import jsonsafe
+from wskit import fs
+from wskit.fs.atomic import atomic_write
+from wskit.errors import WskitError
+from wskit.host import HostProfile
+from wskit.builtin_plugins.bundles.manifest import NAME_RE
+
+if TYPE_CHECKING:
+    from filelock import FileLock
+
+    from wskit.builtin_plugins.bundles.marketplace import Marketplace  # imported by install (issue 8, B7)
+
+LEDGER_VERSION = 1
+#: Largest plugin ledger read, in bytes (a bigger one is refused unread).
+MAX_LEDGER_BYTES = 16 * 1024 * 1024
+
+
+class LedgerError(WskitError):
+    """The ledger is unreadable or malformed, or an install/uninstall cannot be done."""
+
+
+def plugins_dir(profile: HostProfile) -> Path:
+    """The user plugin folder managed installs go to: ``<home>/.<host>/plugins``."""
+    return profile.require_home() / profile.host_dir / "plugins"
+
+
+def ledger_path(profile: HostProfile) -> Path:
+    """``<home>/.<host>/plugin-ledger.json``."""
+    return profile.require_home() / profile.host_dir / "plugin-ledger.json"
+
+
+def tree_digest(root: str | os.PathLike[str]) -> str:
+    """``sha256:<hex>`` over every file under ``root``, walked without following
+    links, in sorted order: ``<relative path>\\0<sha256 of the bytes>\\n`` per
+    file, ``<path>\\0link:<target>\\n`` per link. Folders alone add nothing.
+
+    :raises OSError: when the tree cannot be read.
+    """
+    h = hashlib.sha256()
+    base = os.fspath(root)
+    for dirpath, dirnames, filenames in os.walk(base, followlinks=False):
+        dirnames.sort()
+        rel_dir = os.path.relpath(dirpath, base)
+        names = sorted(filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))])
+        for name in names:
+            full = os.path.join(dirpath, name)
+            rel = name if rel_dir == "." else f"{rel_dir}/{name}".replace(os.sep, "/")
+            st = os.lstat(full)
+            if stat.S_ISLNK(st.st_mode):
+                h.update(f"{rel}\0link:{os.readlink(full)}\n".encode())
+            elif stat.S_ISREG(st.st_mode):
+                fh = hashlib.sha256()
+                with open(full, "rb") as f:
+                    for chunk in iter(lambda: f.read(1 << 20), b""):
+                        fh.update(chunk)
+                h.update(f"{rel}\0{fh.hexdigest()}\n".encode())
+            else:
+                h.update(f"{rel}\0special\n".encode())
+    return "sha256:" + h.hexdigest()
+
+
+def read_ledger(profile: HostProfile) -> dict[str, dict[str, Any]]:
+    """The ledger's entries by plugin name (empty when there is no ledger).
+
+    :raises LedgerError: not a regular file, not JSON, or malformed.
+    """
+    path = ledger_path(profile)
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return {}
+    if not stat.S_ISREG(st.st_mode):
+        raise LedgerError(f"plugin ledger {path} is not a regular file")
+    try:
+        # bounded, non-blocking read and depth-bounded JSON: read_text() read a
+        # huge ledger whole and json.loads raised RecursionError on deep nesting
+        raw = fs.read_bytes(path.parent, path.name, max_bytes=MAX_LEDGER_BYTES).raw
+        data = jsonsafe.loads(raw, path=str(path), max_depth=16)
+    except fs.SafeFsError as err:
+        raise LedgerError(f"plugin ledger {path} is unreadable: {err}") from None
+    if not isinstance(data, dict) or data.get("version") != LEDGER_VERSION or not isinstance(data.get("plugins"), dict):
+        raise LedgerError(f"plugin ledger {path} is malformed or of an unknown version")
+    for name, e in data["plugins"].items():
+        if not isinstance(e, dict) or not isinstance(e.get("digest"), str) or not isinstance(e.get("root"), str):
+            raise LedgerError(f"plugin ledger {path}: entry {name!r} is malformed")
+    return data["plugins"]
+
+
+def _write_ledger(profile: HostProfile, plugins: dict[str, dict[str, Any]]) -> None:
+    doc = {"version": LEDGER_VERSION, "plugins": {k: plugins[k] for k in sorted(plugins)}}
+    atomic_write(ledger_path(profile), (json.dumps(doc, indent=2) + "\n").encode("utf-8"), mode=0o600)
+
+
+def _lock(profile: HostProfile) -> "FileLock":
+    p = ledger_path(profile)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    from filelock import FileLock  # imported where a write needs it: not on read-only start-up (issue 8, B7)
+
+    return FileLock(str(p) + ".lock")
+
+
+def _copy_tree(src: str, dst: str, skipped: list[str]) -> None:
+    """Copy folders and regular files; links and special files are skipped (reported)."""
+    os.makedirs(dst)
+    for entry in sorted(os.scandir(src), key=lambda e: e.name):
+        if entry.name == ".git":
+            continue
+        target = os.path.join(dst, entry.name)
+        if entry.is_symlink():
+            skipped.append(os.path.relpath(entry.path, src))
+        elif entry.is_dir(follow_symlinks=False):
+            _copy_tree(entry.path, target, skipped)
+        elif entry.is_file(follow_symlinks=False):
+            shutil.copy2(entry.path, target, follow_symlinks=False)
+        else:
+            skipped.append(os.path.relpath(entry.path, src))
+
+
+def _check_name(name: str) -> None:
+    """Plugin names become folder names: only kebab-case names are installable.
+
+    :raises LedgerError: for any other name (``/x``, ``../x``, ``a/b``, …).
+    """
+    if not isinstance(name, str) or not NAME_RE.match(name):
+        raise LedgerError(
+            f"cannot install plugin {name!r}: names must be kebab-case "
+            "(lowercase letters, digits and hyphens, 1-64 characters)"
+        )
+
+
+def install(profile: HostProfile, marketplace: Marketplace, name: str) -> dict[str, Any]:
+    """Install plugin ``name`` of a local ``marketplace`` for the user.
+
+    Copies the source folder to a temporary sibling, renames it into
+    ``<home>/.<host>/plugins/<name>``, computes the tree digest and records the
+    ledger entry (atomic write). Reinstalling a managed plugin replaces it.
+
+    :returns: the ledger entry plus ``skipped`` (links and special files not copied).
+    :raises MarketplaceError: unknown plugin, or a source that needs the network
+        (nothing is done then).
+    :raises LedgerError: the target folder exists and is not a managed install.
+    """
+    from wskit.builtin_plugins.bundles.marketplace import MarketplaceError
+
+    _check_name(name)
+    entry = marketplace.entry(name)
+    if not entry.installable or entry.path is None:
+        raise MarketplaceError(f"cannot install {name}@{marketplace.name}: {entry.reason}")
+    dest_parent = plugins_dir(profile)
+    dest = dest_parent / name
+    skipped: list[str] = []
+    with _lock(profile):
+        ledger = read_ledger(profile)
+        if (dest.exists() or dest.is_symlink()) and name not in ledger:
+            raise LedgerError(f"{dest} exists and is not a managed install; remove it first")
+        dest_parent.mkdir(parents=True, exist_ok=True)
+        tmp = tempfile.mkdtemp(prefix=f".{name}.", suffix=".installing", dir=dest_parent)
+        os.rmdir(tmp)
+        try:
+            _copy_tree(entry.path, tmp, skipped)
+            digest = tree_digest(tmp)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        old = None
+        if dest.exists():
+            old = tempfile.mkdtemp(prefix=f".{name}.", suffix=".old", dir=dest_parent)
+            os.rmdir(old)
+            os.replace(dest, old)
+        os.replace(tmp, dest)
+        record = {
+            "name": name,
+            "version": entry.entry.get("version") if isinstance(entry.entry.get("version"), str) else None,
+            "marketplace": marketplace.name,
+            "marketplace_root": marketplace.root,
+            "source": entry.source,
+            "digest": digest,
+            "root": str(dest),
+            "installed_at": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+            "entry": entry.entry,
+        }
+        ledger[name] = record
+        try:
+            _write_ledger(profile, ledger)
+        except BaseException:
+            shutil.rmtree(dest, ignore_errors=True)
+            if old:
+                os.replace(old, dest)
+            raise
+        if old:
+            shutil.rmtree(old, ignore_errors=True)
+    return {**record, "skipped": skipped}
+
+
+def uninstall(profile: HostProfile, name: str) -> dict[str, Any]:
+    """Remove a managed plugin: its files and its ledger entry together (the
+    folder is moved aside first and restored if the ledger cannot be written).
+
+    :raises LedgerError: ``name`` is not a managed install.
+    """
+    with _lock(profile):
+        ledger = read_ledger(profile)
+        record = ledger.pop(name, None)
+        if record is None:
+            raise LedgerError(f"plugin {name!r} is not a managed install (see 'wsctl plugins list')")
+        root = Path(record["root"]) if isinstance(record, dict) and isinstance(record.get("root"), str) else None
+        expected = plugins_dir(profile) / name
+        if root is None or not NAME_RE.match(name) or os.path.abspath(root) != os.path.abspath(expected):
+            raise LedgerError(
+                f"ledger entry {name!r} names the folder {root}, not {expected}; refusing to delete it "
+                "(the ledger may have been tampered with)"
+            )
+        aside = None
+        if root.exists():
+            aside = tempfile.mkdtemp(prefix=f".{name}.", suffix=".removing", dir=root.parent)
+            os.rmdir(aside)
+            os.replace(root, aside)
+        try:
+            _write_ledger(profile, ledger)
+        except BaseException:
+            if aside:
+                os.replace(aside, root)
+            raise
+        if aside:
+            shutil.rmtree(aside, ignore_errors=True)
+    return {"name": name, "root": record["root"], "removed": True}

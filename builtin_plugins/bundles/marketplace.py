@@ -1,0 +1,192 @@
+"""Local marketplaces: ``<dir>/.claude-plugin/marketplace.json`` (Claude Code,
+reference/conventions.md §1.11).
+
+A marketplace lists plugins with a ``source``: a relative path inside the
+marketplace (installable here) or an object (``github``, ``git``, ``url``,
+``git-subdir``, ``npm``…) that needs a fetch the host must do (listed, never
+installed). ``strict: false`` entries carry their whole definition (component
+fields such as ``lspServers``) and need no ``plugin.json``.
+"""
+
+# No ``from __future__ import annotations`` here: pydantic would compile and evaluate
+# every field's annotation string when the model classes are made (issue 8, B7).
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from wskit.errors import WskitError
+from wskit.models import Diagnostic, Frozen
+from wskit.fs.jsonfile import read_json
+
+MARKETPLACE_FILE = ".claude-plugin/marketplace.json"
+
+
+class MarketplaceError(WskitError):
+    """A marketplace cannot be read, or an operation on one cannot be done."""
+
+
+class MarketplaceEntry(Frozen):
+    """One plugin of a marketplace.
+
+    :ivar source: ``source`` as written (a string or an object).
+    :ivar source_kind: ``path`` or the object's ``source`` value (``github``, ``url``…).
+    :ivar path: absolute folder of a ``path`` source (None for network sources).
+    :ivar strict: default True: ``plugin.json`` is authoritative; False: the entry is the definition.
+    :ivar installable: a local path that exists inside the marketplace.
+    :ivar reason: why it is not installable (None when it is).
+    :ivar entry: the entry object as read.
+    """
+
+    name: str
+    source: Any
+    source_kind: str
+    path: str | None = None
+    strict: bool = True
+    installable: bool = False
+    reason: str | None = None
+    entry: dict[str, Any] = {}
+
+
+class Marketplace(Frozen):
+    """A marketplace read from ``root/.claude-plugin/marketplace.json``."""
+
+    name: str
+    owner: dict[str, Any] = {}
+    root: str
+    plugins: tuple[MarketplaceEntry, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    def entry(self, name: str) -> MarketplaceEntry:
+        """The entry called ``name`` (``renames`` are not followed).
+
+        :raises MarketplaceError: no such entry; lists the names.
+        """
+        for e in self.plugins:
+            if e.name == name:
+                return e
+        names = ", ".join(sorted(e.name for e in self.plugins)[:20])
+        raise MarketplaceError(f"marketplace {self.name!r} has no plugin {name!r} (has: {names}…)")
+
+
+def load_marketplace(root: str | os.PathLike[str]) -> Marketplace:
+    """Read the marketplace at ``root`` (the folder holding ``.claude-plugin/``).
+
+    :raises MarketplaceError: no marketplace file, invalid JSON, or missing ``name``/``plugins``.
+    """
+    base = os.path.realpath(os.fspath(root))
+    data, diags = read_json(base, MARKETPLACE_FILE, missing_ok=False)
+    if data is None:
+        msg = diags[0].message if diags else "unreadable"
+        raise MarketplaceError(f"{os.path.join(base, MARKETPLACE_FILE)}: {msg}")
+    path = os.path.join(base, MARKETPLACE_FILE)
+    if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+        raise MarketplaceError(f"{path}: required key 'name' is missing or not a string")
+    if not isinstance(data.get("plugins"), list):
+        raise MarketplaceError(f"{path}: required key 'plugins' must be an array")
+    owner = data.get("owner") if isinstance(data.get("owner"), dict) else {}
+    if not isinstance(data.get("owner"), dict):
+        diags.append(Diagnostic(level="warning", code="marketplace-owner", path=path,
+                                message="'owner' should be an object with 'name'"))
+    plugin_root = (data.get("metadata") or {}).get("pluginRoot") if isinstance(data.get("metadata"), dict) else None
+    entries: list[MarketplaceEntry] = []
+    for i, raw in enumerate(data["plugins"]):
+        if not isinstance(raw, dict) or not isinstance(raw.get("name"), str) or "source" not in raw:
+            diags.append(Diagnostic(level="error", code="marketplace-entry", path=path,
+                                    message=f"plugin entry {i + 1} needs 'name' and 'source'"))
+            continue
+        entry = _entry(base, raw, plugin_root)
+        entries.append(entry)
+        if (entry.reason and entry.path is None and isinstance(entry.source, str)
+                and entry.reason.startswith("source ")):
+            # a hostile path source ('../..', '/etc', NUL, '\\', 'c:'): named, never followed
+            diags.append(Diagnostic(level="warning", code="marketplace-source-invalid", path=path,
+                                    message=f"plugin {entry.name!r}: {entry.reason}"))
+    return Marketplace(name=data["name"], owner=owner, root=base, plugins=tuple(entries), diagnostics=tuple(diags))
+
+
+def _entry(base: str, raw: dict[str, Any], plugin_root: Any) -> MarketplaceEntry:
+    src = raw["source"]
+    strict = raw.get("strict", True) is not False
+    common = dict(name=raw["name"], source=src, strict=strict, entry=raw)
+    from wskit.fs.names import shown_path, not_utf8
+    from wskit.builtin_plugins.bundles.manifest import NAME_RE
+
+    if not NAME_RE.match(raw["name"]):  # the name becomes a folder name on install
+        return MarketplaceEntry(source_kind="path" if isinstance(src, str) else "unknown",
+                                reason=f"plugin name {raw['name']!r} is not kebab-case; it cannot be installed",
+                                **common)
+    if isinstance(src, str):
+        if "\0" in src or "\\" in src or "\n" in src or re.match(r"^[A-Za-z]:|^[a-z][a-z0-9+.-]*://", src):
+            # NUL made os.path.realpath raise ValueError (a crash); a backslash or a
+            # drive names another path on Windows than on POSIX
+            return MarketplaceEntry(source_kind="path", reason=f"source {src!r} is not a portable relative path",
+                                    **common)
+        rel = src
+        if not rel.startswith(("./", "../")) and isinstance(plugin_root, str):
+            rel = f"{plugin_root.rstrip('/')}/{rel}"
+        why = not_utf8(rel)
+        if why is not None:
+            # a JSON "\udcff" escape names a folder whose name is not UTF-8: its plugin
+            # could not be named in a ledger, a session file or JSON output
+            return MarketplaceEntry(source_kind="path", reason=f"source '{shown_path(rel)}' {why}; "
+                                    "it cannot be installed", **common)
+        target = os.path.realpath(os.path.join(base, rel))
+        if os.path.commonpath([target, base]) != base:
+            return MarketplaceEntry(source_kind="path", reason=f"source {src!r} leaves the marketplace folder", **common)
+        if not os.path.isdir(target):
+            return MarketplaceEntry(source_kind="path", path=target, reason=f"source folder {src!r} does not exist",
+                                    **common)
+        return MarketplaceEntry(source_kind="path", path=target, installable=True, **common)
+    kind = src.get("source") if isinstance(src, dict) else None
+    kind = kind if isinstance(kind, str) else "unknown"
+    reason = (f"source type {kind!r} needs a fetch (network) that the host must do; "
+              "wskit installs only plugins whose source is a path inside a local marketplace")
+    return MarketplaceEntry(source_kind=kind, reason=reason, **common)
+
+
+def find_entry_for(plugin_dir: str | os.PathLike[str], max_up: int = 4) -> tuple[Marketplace, MarketplaceEntry] | None:
+    """The marketplace entry whose local source is ``plugin_dir``, looking in
+    up to ``max_up`` enclosing folders for a marketplace file (how a
+    ``strict: false`` plugin folder without ``plugin.json`` finds its definition)."""
+    target = os.path.realpath(os.fspath(plugin_dir))
+    cur = Path(target)
+    for _ in range(max_up + 1):
+        if (cur / MARKETPLACE_FILE).is_file():
+            try:
+                mk = load_marketplace(cur)
+            except MarketplaceError:
+                mk = None
+            if mk is not None:
+                for e in mk.plugins:
+                    if e.path == target:
+                        return mk, e
+        if cur.parent == cur:
+            break
+        cur = cur.parent
+    return None
+
+
+def entry_manifest(entry: MarketplaceEntry, plugin_json: dict[str, Any] | None) -> dict[str, Any]:
+    """The manifest object a plugin of this entry loads with.
+
+    ``strict: false``: the entry is the definition (marketplace-only keys dropped).
+    ``strict: true``: ``plugin.json`` is authoritative, entry component fields are
+    added to it (paths merged), and the entry name wins (the name
+    ``enabledPlugins`` keys use, Claude Code §1.10).
+    """
+    skip = {"source", "strict", "category", "tags", "relevance"}
+    from_entry = {k: v for k, v in entry.entry.items() if k not in skip}
+    if not entry.strict or plugin_json is None:
+        return from_entry
+    merged = dict(plugin_json)
+    for key in ("commands", "agents", "skills", "outputStyles", "hooks", "mcpServers", "lspServers"):
+        if key in from_entry and key not in merged:
+            merged[key] = from_entry[key]
+        elif key in from_entry and isinstance(merged[key], (str, list)) and isinstance(from_entry[key], (str, list)):
+            a = merged[key] if isinstance(merged[key], list) else [merged[key]]
+            b = from_entry[key] if isinstance(from_entry[key], list) else [from_entry[key]]
+            merged[key] = a + [x for x in b if x not in a]
+    merged["name"] = entry.name
+    return merged

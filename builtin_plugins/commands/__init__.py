@@ -1,0 +1,26 @@
+"""Built-in plugin ``commands``: markdown custom commands (see :mod:`wskit.builtin_plugins.commands.loader`)."""
+
+from __future__ import annotations
+
+from wskit.builtin_plugins.commands.loader import DEFAULT_DIR, KIND, load_commands
+from wskit.kinds import ResourceKind
+from wskit.plugin import hookimpl
+
+
+@hookimpl
+def wskit_resource_kinds():
+    return [ResourceKind(name=KIND, hook="wskit_load_commands", default_dir=DEFAULT_DIR)]
+
+
+@hookimpl
+def wskit_load_commands(source):
+    return load_commands(source)
+
+
+@hookimpl
+def wskit_register_commands(cli):
+    """Add ``commands`` to ``wsctl`` (imported when used)."""
+    from wskit.cli.lazy import add_lazy_command
+
+    add_lazy_command(cli, "commands", "wskit.builtin_plugins.commands.cli:commands_group",
+                     "Custom commands: .claude/commands, .<host>/commands and plugin commands.")

@@ -1,0 +1,170 @@
+"""``wsctl hooks list|status|trust|revoke`` (definitions and hook trust) and ``wsctl hooks run``
+(docs/hooks.md, docs/wsctl.md)."""
+
+from __future__ import annotations
+
+import json
+
+from typing import Any
+
+import click
+
+from wskit.models import display_path
+from wskit.cli.context import WsctlContext, json_option, path_argument, kind_diag_dicts, print_diag_dicts, read_user_file, table
+from wskit.errors import WskitError
+from wskit.fs import SafeFsError, jsonsafe
+
+# the hook trust and runner modules are imported by the commands that use them, so
+# registering these commands (every run) imports neither
+
+
+@click.group("hooks")
+def hooks_group() -> None:
+    """Hook definitions and hook trust (approval by configuration digest)."""
+
+
+def hooks_enabled(ws, profile) -> bool:
+    """See :func:`wskit.builtin_plugins.hooks.trust.hooks_enabled`."""
+    from wskit.builtin_plugins.hooks.trust import hooks_enabled as _hooks_enabled
+
+    return _hooks_enabled(ws.binding, ws.trust, profile)
+
+
+def _status(obj: WsctlContext, ws):
+    from wskit.builtin_plugins.hooks.trust import HookTrustStore
+
+    store = HookTrustStore.for_home(obj.home)
+    return store, store.status(ws.source_root, ws.registry("hook").active(), enabled=hooks_enabled(ws, obj.profile()))
+
+
+@hooks_group.command("list")
+@path_argument
+@json_option
+@click.pass_obj
+def hooks_list_cmd(obj: WsctlContext, path: str) -> None:
+    """List the hooks configured for the workspace holding PATH."""
+    ws = obj.resolve(path)
+    rows = [{"id": h.id, "event": h.event, "matcher": h.matcher, "if": h.if_condition, "type": h.type,
+             "command": h.command, "url": h.url, "scope": h.scope.value, "plugin": h.plugin,
+             "path": display_path(h.provenance.absolute_path, ws.source_root)} for h in ws.registry("hook").active()]
+    data = {"hooks": rows, "diagnostics": kind_diag_dicts(obj, ws, ("hook",))}
+    obj.emit(data, lambda: (click.echo(table(
+        [[r["event"], (r["matcher"] or "*") + (f" if {r['if']}" if r["if"] else ""), r["type"], r["command"] or r["url"] or "", r["plugin"] or r["scope"]]
+         for r in rows], ["EVENT", "MATCHER", "TYPE", "RUNS", "FROM"]) if rows else "no hooks"),
+        print_diag_dicts(data["diagnostics"])))
+
+
+def _status_json(st) -> dict[str, Any]:
+    return {"path": st.root, "state": st.state, "digest": st.digest, "trusted_digest": st.trusted_digest,
+            "count": st.count, "error": st.error}
+
+
+@hooks_group.command("status")
+@path_argument
+@json_option
+@click.pass_obj
+def hooks_status_cmd(obj: WsctlContext, path: str) -> None:
+    """Show the hook trust state of the project holding PATH and the digest to approve."""
+    ws = obj.resolve(path)
+    _, st = _status(obj, ws)
+    obj.emit(_status_json(st), lambda: click.echo(
+        f"{st.root}: {st.state} ({st.count} hooks)" + (f"\ndigest: {st.digest}" if st.digest else "")
+        + (f"\nerror: {st.error}" if st.error else "")))
+
+
+@hooks_group.command("trust")
+@path_argument
+@click.option("--digest", required=True, help="The digest shown by 'wsctl hooks status' (what you reviewed).")
+@json_option
+@click.pass_obj
+def hooks_trust_cmd(obj: WsctlContext, path: str, digest: str) -> None:
+    """Trust the hooks of the project holding PATH, if they still have DIGEST."""
+    ws = obj.resolve(path)
+    from wskit.builtin_plugins.hooks.trust import HookTrustStore
+
+    from wskit.errors import WskitError
+    from wskit.builtin_plugins.hooks.trust import HookTrustDigestMismatchError
+
+    store = HookTrustStore.for_home(obj.home)
+    try:
+        store.trust(ws.source_root, ws.registry("hook").active(), digest)
+    except HookTrustDigestMismatchError as err:
+        raise WskitError(f"{err} ('wsctl hooks status {path}' shows it, 'wsctl hooks list {path}' the hooks "
+                         "it covers)") from None
+    _, st = _status(obj, ws)
+    obj.emit(_status_json(st), lambda: click.echo(f"{st.root}: {st.state}"))
+
+
+@hooks_group.command("revoke")
+@path_argument
+@json_option
+@click.pass_obj
+def hooks_revoke_cmd(obj: WsctlContext, path: str) -> None:
+    """Remove the hook trust of the project holding PATH."""
+    ws = obj.resolve(path)
+    from wskit.builtin_plugins.hooks.trust import HookTrustStore
+
+    store = HookTrustStore.for_home(obj.home)
+    removed = store.revoke(ws.source_root)
+    _, st = _status(obj, ws)
+    data = {**_status_json(st), "removed": removed}
+    obj.emit(data, lambda: click.echo(f"{st.root}: {st.state}" + ("" if removed else " (nothing was trusted)")))
+
+
+@click.command("run")
+@click.argument("event")
+@click.argument("path", required=False, default=".", type=click.Path(exists=True, file_okay=False))
+@click.option("--payload", "payload_file", type=click.Path(dir_okay=False), help="JSON object given to the hooks.")
+@click.option("--tool", help="Tool name to match (default: the payload's tool_name).")
+@click.option("--allow-http", is_flag=True, help="HTTP hooks may use plain http.")
+@click.option("--allow-loopback", is_flag=True, help="HTTP hooks may post to loopback addresses.")
+@click.option("--allow-private", is_flag=True, help="HTTP hooks may post to private ranges.")
+@json_option
+@click.pass_obj
+def hooks_run_cmd(obj: WsctlContext, event: str, path: str, payload_file: str | None, tool: str | None,
+                  allow_http: bool, allow_loopback: bool, allow_private: bool) -> None:
+    """Run the hooks of EVENT for the workspace holding PATH and print the outcome."""
+    from wskit.resources.hooks import HOOK_EVENTS
+    from wskit.session import snapshot
+    from wskit.builtin_plugins.hooks.runner import HookRunnerConfig
+    from wskit.builtin_plugins.hooks.http import UrlPolicy
+    from wskit.session.runtime import RuntimeOptions, attach
+
+    if event not in HOOK_EVENTS:
+        raise click.BadParameter(f"unknown event {event!r}; one of: {', '.join(sorted(HOOK_EVENTS))}",
+                                 param_hint="EVENT")
+    payload = {}
+    if payload_file:
+        try:
+            payload = jsonsafe.loads(read_user_file(payload_file), path=payload_file)
+        except (ValueError, SafeFsError) as err:
+            raise WskitError(f"{payload_file}: not JSON: {err}") from None
+        if not isinstance(payload, dict):
+            raise WskitError(f"{payload_file}: the payload must be a JSON object")
+    session = snapshot(obj.resolve(path))
+    policy = UrlPolicy(allow_http=allow_http, allow_loopback=allow_loopback, allow_private=allow_private)
+    rt = attach(session, RuntimeOptions(hooks=HookRunnerConfig(http_policy=policy)))
+    try:
+        outcome = rt.hooks.run(event, payload, tool=tool)
+    finally:
+        session.close()
+
+    def human() -> None:
+        decision = outcome.permission_decision
+        if outcome.blocked:
+            verdict = f"blocked: {outcome.reason}"
+        elif decision in ("ask", "defer"):
+            verdict = decision + (f": {outcome.reason}" if outcome.reason else "")
+        else:
+            verdict = "allowed" + (f": {outcome.reason}" if decision == "allow" and outcome.reason else "")
+        click.echo(f"{event}: {verdict} ({len(outcome.results)} hook(s))")
+        for r in outcome.results:
+            click.echo(f"  {r.status:8} {r.hook_id}" + (f"  {r.message}" if r.message else ""))
+        for ctx in outcome.additional_context:
+            click.echo("added context: " + ctx.replace("\n", "\n  "))
+        for w in outcome.warnings:
+            click.echo(f"warning: {w}", err=True)
+        if outcome.updated_input is not None:
+            click.echo(f"updated input: {json.dumps(outcome.updated_input)}")
+
+    obj.emit(outcome.to_json(), human)

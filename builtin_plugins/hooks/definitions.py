@@ -1,0 +1,175 @@
+"""Hook definitions from settings files and plugins (Claude Code
+reference/conventions.md §1.7, Blade reference/blade.md §11.2–11.3).
+
+Shape: ``{"hooks": {"<Event>": [{"matcher": "<m>", "hooks": [<handler>…]}]}}``
+(plugin ``hooks/hooks.json`` may also be the event map itself, with an optional
+``description``). One :class:`~wskit.resources.hooks.HookDefinition` per
+handler. Handler types ``command`` and ``http`` (and ``prompt``, kept for the
+host); others (``agent``, ``mcp_tool``) are reported and skipped. Commands are
+kept unexpanded: the runner sets ``CLAUDE_PLUGIN_ROOT`` from ``plugin_root``.
+A handler's ``if`` is kept as ``if_condition`` (:mod:`wskit.builtin_plugins.hooks.conditions`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from typing import TYPE_CHECKING, Any
+
+from wskit.util.lazyre import lazy_pattern
+from wskit.models import Diagnostic, LoadResult, ResourceSource
+from wskit.formats.definitions import blocks, ident, provenance
+
+if TYPE_CHECKING:
+    from wskit.resources.hooks import HookDefinition
+
+KIND = "hook"
+_EXACT = lazy_pattern(globals(), "_EXACT", r"^[A-Za-z0-9_\- ,|]*\Z")
+
+
+def matcher_matches(matcher: str | None, value: str | None) -> bool:
+    """Claude Code's matcher rule: empty or ``*`` matches all; only letters,
+    digits, ``_``, ``-``, spaces, ``,`` and ``|`` -> exact names separated by
+    ``|`` or ``,``; anything else -> an unanchored regular expression (an
+    invalid one matches exactly, Blade §11.3)."""
+    m = (matcher or "").strip()
+    if m in ("", "*"):
+        return True
+    if value is None:
+        return False
+    if _EXACT.match(m):
+        return value in {p.strip() for p in re.split(r"[|,]", m) if p.strip()}
+    try:
+        return re.search(m, value) is not None
+    except re.error:
+        return m == value
+
+
+def _matcher_text(raw: Any) -> tuple[str | None, str | None]:
+    """The matcher as a string (Blade's ``{tools: [...]}`` object joined by ``|``), or an error."""
+    if raw is None or isinstance(raw, str):
+        return raw or "", None
+    if isinstance(raw, dict):
+        tools = raw.get("tools")
+        if tools is None:
+            return "", None
+        if isinstance(tools, str):
+            return tools, None
+        if isinstance(tools, list) and all(isinstance(t, str) for t in tools):
+            return "|".join(tools), None
+    return None, "'matcher' must be a string (or Blade's {tools, paths, commands} object)"
+
+
+def _if_condition(event: str, j: int, h: dict[str, Any], bad) -> str | None:
+    """The handler's ``if`` as kept on the definition (None: absent or empty), with a
+    warning when it can never be evaluated as written (see :mod:`wskit.builtin_plugins.hooks.conditions`):
+    on a non-tool event the handler never runs (Claude Code); an unparsable value is
+    kept and the runner ignores it, running the handler on every call its matcher
+    matches, so a guard that was meant to restrict calls still runs (fails closed)."""
+    raw = h.get("if")
+    if raw is None or raw == "":
+        return None
+    from wskit.builtin_plugins.hooks.conditions import TOOL_EVENTS, if_problem
+
+    # a non-string is kept as text the runner can never read as a rule ("5" or "true"
+    # alone would be a tool name): the runner and this warning decide on the same text
+    text = raw if isinstance(raw, str) else f"{json.dumps(raw)} (not a string)"
+    if event not in TOOL_EVENTS:
+        bad(f"hook {j}: 'if' {text!r} applies to tool events only; on {event} this handler never runs",
+            "warning", "hook-if-not-tool-event")
+        return text
+    problem = if_problem(text)
+    if problem is not None:
+        bad(f"hook {j}: {problem}; the condition is ignored and the handler runs on every call its matcher "
+            "matches", "warning", "hook-if-invalid")
+    return text
+
+
+def load_hook_definitions(source: ResourceSource) -> LoadResult:
+    """The hooks ``source`` holds (see :mod:`wskit.formats.definitions` for where)."""
+    found, diags = blocks(source, KIND, "hooks/hooks.json", "hooks")
+    out: list[HookDefinition] = []
+    for block in found:
+        from wskit.resources.hooks import HOOK_EVENTS  # the model class is built where a file defines one (issue 8, B7)
+
+        path = os.path.join(source.base, block.rel)
+        data = block.data
+        if block.file_level and isinstance(data, dict) and isinstance(data.get("hooks"), dict):
+            data = data["hooks"]
+        if not isinstance(data, dict):
+            diags.append(Diagnostic(level="error", code="hooks-invalid", path=path, plugin=source.plugin,
+                                    message="'hooks' must be an object of event -> matcher entries"))
+            continue
+        for event, entries in data.items():
+            if event == "description" and block.file_level:
+                continue
+            if event not in HOOK_EVENTS:
+                diags.append(Diagnostic(level="warning", code="hook-unknown-event", path=path, plugin=source.plugin,
+                                        message=f"unknown hook event {event!r} (names are case-sensitive); skipped"))
+                continue
+            if not isinstance(entries, list):
+                diags.append(Diagnostic(level="error", code="hooks-invalid", path=path, plugin=source.plugin,
+                                        message=f"hooks for {event} must be an array of matcher entries"))
+                continue
+            for i, entry in enumerate(entries):
+                out.extend(_entry(source, block, path, event, i, entry, diags))
+    return LoadResult(resources=tuple(out), diagnostics=tuple(diags))
+
+
+def _entry(source, block, path, event, i, entry, diags) -> list[HookDefinition]:
+    from wskit.resources.hooks import HookDefinition
+
+    def bad(msg: str, level: str = "error", code: str = "hooks-invalid") -> None:
+        diags.append(Diagnostic(level=level, code=code, path=path, plugin=source.plugin,
+                                message=f"{event}[{i}]: {msg}"))
+
+    if not isinstance(entry, dict) or not isinstance(entry.get("hooks"), list):
+        bad("a matcher entry needs a 'hooks' array")
+        return []
+    matcher, err = _matcher_text(entry.get("matcher"))
+    if err:
+        bad(err)
+        return []
+    if matcher and not _EXACT.match(matcher):
+        try:
+            re.compile(matcher)
+        except re.error as exc:
+            bad(f"matcher {matcher!r} is not a valid regular expression ({exc}); it matches exactly",
+                "warning", "hook-matcher-regex")
+    out = []
+    for j, h in enumerate(entry["hooks"]):
+        if not isinstance(h, dict):
+            bad(f"hook {j} must be an object")
+            continue
+        htype = h.get("type", "command")
+        need = {"command": "command", "http": "url", "prompt": "prompt"}.get(htype)
+        if need is None:
+            bad(f"hook type {htype!r} is not supported here (command, http, prompt); skipped",
+                "warning", "hook-type-unsupported")
+            continue
+        if not isinstance(h.get(need), str) or not h[need].strip():
+            bad(f"{htype} hook {j} needs a non-empty {need!r}")
+            continue
+        timeout = h.get("timeout")
+        if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0):
+            bad(f"hook {j}: 'timeout' must be a positive number of seconds")
+            continue
+        headers = h.get("headers", {})
+        if not (isinstance(headers, dict) and all(isinstance(v, str) for v in headers.values())):
+            bad(f"hook {j}: 'headers' must be an object of strings")
+            continue
+        cond = _if_condition(event, j, h, bad)
+        tag = hashlib.sha256(f"{block.scope.value}|{block.rel}|{event}|{i}|{j}".encode()).hexdigest()[:8]
+        name = f"{event}-{i}-{j}-{tag}"
+        out.append(HookDefinition(
+            id=ident(source, block.scope, name), name=name, description=str(h.get("statusMessage", "")),
+            provenance=provenance(source, block, {"matcher": entry.get("matcher"), "hook": h}),
+            event=event, matcher=matcher or "", if_condition=cond, type=htype, command=h.get("command") if htype == "command" else None,
+            url=h.get("url") if htype == "http" else None, headers=dict(headers),
+            prompt=h.get("prompt") if htype == "prompt" else None,
+            timeout=float(timeout) if timeout is not None else None,
+            plugin_root=source.root if source.plugin else None, config=dict(h),
+        ))
+    return out

@@ -1,0 +1,178 @@
+"""Hook results and the merged outcome of one event (Claude Code's hook output
+fields, reference/conventions.md §1.7; Blade's outcome rules, reference/blade.md §11.4)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from wskit.fs import jsonsafe
+from wskit.fs import SafeFsError
+
+#: Status of one hook run.
+STATUSES = ("success", "blocked", "error", "timeout", "skipped", "refused")
+
+
+@dataclass
+class HookResult:
+    """What one hook did.
+
+    :ivar hook_id: the :class:`~wskit.resources.hooks.HookDefinition` id (or ``function:<name>``).
+    :ivar type: ``command``, ``http``, ``prompt`` or ``function``.
+    :ivar status: one of :data:`STATUSES`; ``blocked`` stops a ``PreToolUse`` run.
+    :ivar message: reason, error text or skip warning.
+    :ivar exit_code: command hooks only. :ivar output: the parsed JSON object, if any.
+    :ivar stdout_truncated, stderr_truncated: output went past the cap (command hooks).
+    :ivar duration: seconds.
+    :ivar context: plain (non-JSON) stdout of a command hook that exited 0 on an event
+        where Claude Code adds it to the context (``SessionStart``, ``UserPromptSubmit``,
+        ``UserPromptExpansion``); merged into ``HookOutcome.additional_context``.
+    :ivar restrict_only: the handler ran without its unparsable ``if``: its ``allow``
+        decision and ``updatedInput`` are dropped, blocks and ``ask`` still count.
+    """
+
+    hook_id: str
+    type: str
+    status: str
+    message: str = ""
+    exit_code: int | None = None
+    output: dict[str, Any] | None = None
+    stdout_truncated: bool = False
+    stderr_truncated: bool = False
+    duration: float = 0.0
+    context: str = ""
+    restrict_only: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hook_id": self.hook_id, "type": self.type, "status": self.status, "message": self.message,
+            "exit_code": self.exit_code, "output": self.output, "stdout_truncated": self.stdout_truncated,
+            "stderr_truncated": self.stderr_truncated, "duration": round(self.duration, 3),
+        }
+
+
+@dataclass
+class HookOutcome:
+    """The merged outcome of one event.
+
+    :ivar event: the event name. :ivar blocked: a hook blocked (exit 2, ``decision: block``,
+        ``permissionDecision: deny``, or an HTTP hook URL the policy refused — a blocking
+        error, as Blade's ``HttpHookSecurityError``).
+    :ivar reason: the blocking hook's reason; when nothing blocked, the
+        ``permissionDecisionReason`` of the hook whose decision won.
+    :ivar permission_decision: ``allow``, ``ask``, ``defer``, ``deny`` or None (PreToolUse);
+        several hooks combine as deny > defer > ask > allow (Claude Code).
+    :ivar updated_input: the tool input after every ``updatedInput`` merge (None: unchanged).
+    :ivar additional_context: ``additionalContext`` strings in hook order.
+    :ivar system_messages: ``systemMessage`` strings in hook order.
+    :ivar continue_: False when a hook said ``continue: false``. :ivar stop_reason: its ``stopReason``.
+    :ivar warnings: skipped hooks (trust), malformed output…
+    :ivar results: one :class:`HookResult` per hook considered.
+    :ivar repeated: True when this outcome was recorded earlier for the same (tool call, event).
+    """
+
+    event: str
+    blocked: bool = False
+    reason: str = ""
+    permission_decision: str | None = None
+    updated_input: dict[str, Any] | None = None
+    additional_context: list[str] = field(default_factory=list)
+    system_messages: list[str] = field(default_factory=list)
+    continue_: bool = True
+    stop_reason: str = ""
+    warnings: list[str] = field(default_factory=list)
+    results: list[HookResult] = field(default_factory=list)
+    repeated: bool = False
+
+    @property
+    def context(self) -> str:
+        """``additional_context`` joined by blank lines (Blade's PostToolUse rule)."""
+        return "\n\n".join(self.additional_context)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form (``wsctl hooks run --json``): the keys documented in docs/wsctl.md."""
+        return {
+            "event": self.event, "blocked": self.blocked, "reason": self.reason,
+            "permission_decision": self.permission_decision, "updated_input": self.updated_input,
+            "additional_context": list(self.additional_context), "system_messages": list(self.system_messages),
+            "continue": self.continue_, "stop_reason": self.stop_reason, "warnings": list(self.warnings),
+            "repeated": self.repeated, "results": [r.to_json() for r in self.results],
+        }
+
+
+def parse_json_object(text: str) -> dict[str, Any] | None:
+    """``text`` as one JSON object, or None when it is not exactly one."""
+    s = text.strip()
+    if not s.startswith("{"):
+        return None
+    try:
+        value = jsonsafe.loads(s)
+    except (ValueError, SafeFsError):  # hook stdout is untrusted: never a RecursionError
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def apply_output(result: HookResult, fields: dict[str, Any], event: str) -> None:
+    """Interpret Claude Code's output fields into ``result`` (status, message).
+
+    ``decision: "block"`` and ``hookSpecificOutput.permissionDecision: "deny"``
+    block; a ``hookSpecificOutput.hookEventName`` naming another event is an
+    error (Blade validates it).
+    """
+    result.output = fields
+    spec = fields.get("hookSpecificOutput")
+    if spec is not None and not isinstance(spec, dict):
+        result.status, result.message = "error", "hookSpecificOutput must be an object"
+        return
+    if isinstance(spec, dict) and spec.get("hookEventName") not in (None, event):
+        result.status = "error"
+        result.message = f"hookSpecificOutput.hookEventName {spec.get('hookEventName')!r} does not match {event!r}"
+        return
+    if fields.get("decision") == "block":
+        result.status = "blocked"
+        result.message = str(fields.get("reason") or fields.get("systemMessage") or "Hook blocked execution")
+    elif isinstance(spec, dict) and spec.get("permissionDecision") == "deny":
+        result.status = "blocked"
+        result.message = str(spec.get("permissionDecisionReason") or fields.get("reason") or "Hook denied the tool call")
+    elif isinstance(spec, dict) and spec.get("permissionDecision") in ("allow", "ask", "defer"):
+        why = spec.get("permissionDecisionReason")
+        result.message = spec["permissionDecision"] + (f": {why}" if why else "")
+
+
+#: Precedence of permission decisions from several hooks (Claude Code: deny > defer > ask > allow).
+DECISION_RANK = {"allow": 1, "ask": 2, "defer": 3, "deny": 4}
+
+
+def merge(outcome: HookOutcome, result: HookResult, tool_input: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Fold ``result`` into ``outcome``; return the tool input after ``updatedInput``."""
+    outcome.results.append(result)
+    if result.status in ("blocked", "refused") and not outcome.blocked:
+        outcome.blocked, outcome.reason = True, result.message
+        outcome.permission_decision = "deny" if outcome.event in ("PreToolUse", "PermissionRequest") else None
+    fields = result.output or {}
+    if result.status not in ("success", "blocked"):
+        return tool_input
+    spec = fields.get("hookSpecificOutput") if isinstance(fields.get("hookSpecificOutput"), dict) else {}
+    if isinstance(fields.get("systemMessage"), str):
+        outcome.system_messages.append(fields["systemMessage"])
+    ctx = spec.get("additionalContext")
+    if isinstance(ctx, str) and ctx:
+        outcome.additional_context.append(ctx)
+    if result.context and result.status == "success":
+        outcome.additional_context.append(result.context)
+    if fields.get("continue") is False:
+        outcome.continue_ = False
+        outcome.stop_reason = outcome.stop_reason or str(fields.get("stopReason") or "")
+    decision = spec.get("permissionDecision") or {"approve": "allow"}.get(fields.get("decision"))
+    if result.restrict_only and decision == "allow":
+        decision = None  # ran without its broken `if`: may restrict, never grant
+    if decision in ("allow", "ask", "defer") and not outcome.blocked \
+            and DECISION_RANK[decision] > DECISION_RANK.get(outcome.permission_decision or "", 0):
+        outcome.permission_decision = decision
+        why = spec.get("permissionDecisionReason") if spec.get("permissionDecision") else fields.get("reason")
+        outcome.reason = str(why or "")
+    upd = spec.get("updatedInput")
+    if isinstance(upd, dict) and result.status == "success" and not result.restrict_only:
+        tool_input = {**(tool_input or {}), **upd}
+        outcome.updated_input = tool_input
+    return tool_input

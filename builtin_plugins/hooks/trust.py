@@ -1,0 +1,282 @@
+"""Hook trust: approval of a workspace's external hook configuration by
+content digest (Blade reference/blade.md §11.5; design §4).
+
+- Digest: ``sha256:`` + SHA-256 of the canonical JSON (sorted keys, no spaces)
+  of every non-``function`` hook of the workspace: event, matcher, type,
+  handler entry, scope, plugin name and file path relative to its root. The
+  absolute plugin root and source roots are excluded, so moving a plugin (or
+  the project) keeps trust; renaming the plugin or editing a hook does not.
+  None when there are no external hooks.
+- States: ``disabled`` (hooks switched off), ``not_required`` (no external
+  hooks), ``untrusted`` (no entry), ``trusted`` (digest equal), ``modified``
+  (digest differs), ``error`` (store unusable).
+- Store ``<home>/.wskit/hook-trust.json``: ``{"version": 1, "projects":
+  {"<root>": {"digest": "sha256:…", "trusted_at": "…"}}}``, a regular file of
+  mode 0600 owned by the user, at most 1 MiB, written atomically under a lock;
+  anything else about it is state ``error`` (fail closed).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import os
+import re
+import stat
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from wskit.fs import jsonsafe
+from wskit import fs
+from wskit.fs.atomic import atomic_write
+from wskit.errors import WskitError
+from wskit.models import Frozen
+from wskit.resources.hooks import HookDefinition
+
+if TYPE_CHECKING:
+    from filelock import FileLock
+
+HookTrustState = Literal["disabled", "not_required", "untrusted", "trusted", "modified", "error"]
+STORE_VERSION = 1
+MAX_STORE_BYTES = 1 << 20
+
+
+class HookTrustError(WskitError):
+    """The hook trust store is unusable, or a trust request does not match the configuration."""
+
+
+class HookTrustDigestMismatchError(HookTrustError):
+    """``trust(expected_digest)`` was given a digest that is not the current configuration's
+    (the configuration changed since it was shown, or the digest was mistyped).
+
+    :ivar current_digest: the digest of the configuration as it is now.
+    """
+
+    def __init__(self, message: str, *, current_digest: str | None = None) -> None:
+        super().__init__(message)
+        self.current_digest = current_digest
+
+
+
+class HookTrustStatus(Frozen):
+    """Hook trust of one project.
+
+    :ivar root: the trust root (the source project).
+    :ivar state: see module doc. :ivar digest: current digest (None: no external hooks).
+    :ivar trusted_digest: digest recorded in the store, if any.
+    :ivar count: number of external hooks. :ivar error: why the state is ``error``.
+    """
+
+    root: str
+    state: HookTrustState
+    digest: str | None = None
+    trusted_digest: str | None = None
+    count: int = 0
+    error: str | None = None
+
+    @property
+    def runs(self) -> bool:
+        """True only when external hooks may run (state ``trusted``)."""
+        return self.state == "trusted"
+
+
+def external_hooks(hooks: Iterable[HookDefinition]) -> list[HookDefinition]:
+    """Hooks that need trust: every type but in-process ``function`` hooks."""
+    return [h for h in hooks if h.type != "function"]
+
+
+def hook_config_digest(hooks: Iterable[HookDefinition]) -> str | None:
+    """``sha256:<hex>`` of the canonical configuration (see module doc), or None without external hooks."""
+    items = []
+    for h in external_hooks(hooks):
+        p = h.provenance
+        # the entry as written (placeholders unexpanded, so a moved plugin keeps trust); a
+        # definition made in code has no entry: its handler fields stand in
+        handler = h.config or {"command": h.command, "url": h.url, "headers": h.headers,
+                               "prompt": h.prompt, "timeout": h.timeout}
+        items.append({"event": h.event, "matcher": h.matcher, "type": h.type, "handler": handler,
+                      "scope": p.scope.value, "plugin": p.plugin, "path": p.path})
+    if not items:
+        return None
+    items.sort(key=lambda d: json.dumps(d, sort_keys=True, default=str))
+    text = json.dumps(items, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class HookTrustStore:
+    """The per-user hook trust store.
+
+    :param path: the JSON file (default ``<home>/.wskit/hook-trust.json`` via :meth:`for_home`).
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+
+    @classmethod
+    def for_home(cls, home: str | os.PathLike[str]) -> "HookTrustStore":
+        return cls(Path(home) / ".wskit" / "hook-trust.json")
+
+    def read(self) -> dict[str, dict[str, str]]:
+        """The recorded projects.
+
+        :raises HookTrustError: not a regular file, wrong owner or mode, too large, not the schema.
+        """
+        try:
+            st = os.lstat(self.path)
+        except FileNotFoundError:
+            return {}
+        except OSError as err:
+            raise HookTrustError(f"hook trust store {self.path} unreadable: {err.strerror}") from None
+        if not stat.S_ISREG(st.st_mode):
+            raise HookTrustError(f"Hook trust store must be a regular file: {self.path}")
+        if hasattr(os, "getuid") and st.st_uid != os.getuid():
+            raise HookTrustError(f"hook trust store {self.path} is not owned by the current user")
+        if stat.S_IMODE(st.st_mode) != 0o600:
+            raise HookTrustError(f"Hook trust store permissions must be 0600 ({self.path} has "
+                                 f"{stat.S_IMODE(st.st_mode):04o})")
+        if st.st_size > MAX_STORE_BYTES:
+            raise HookTrustError(f"hook trust store {self.path} is larger than {MAX_STORE_BYTES} bytes")
+        try:
+            # bounded, non-blocking, link-refusing read and depth-bounded JSON: a
+            # store swapped for a FIFO blocked here, a deep one raised RecursionError
+            raw = fs.read_bytes(self.path.parent, self.path.name, max_bytes=MAX_STORE_BYTES).raw
+            data = jsonsafe.loads(raw, path=str(self.path), max_depth=16)
+        except fs.SafeFsError as err:
+            raise HookTrustError(f"hook trust store {self.path} is corrupt: {err}") from None
+        if not isinstance(data, dict) or set(data) != {"version", "projects"} or data["version"] != STORE_VERSION \
+                or not isinstance(data["projects"], dict):
+            raise HookTrustError(f"hook trust store {self.path} has an unknown format")
+        for root, e in data["projects"].items():
+            if not isinstance(e, dict) or set(e) != {"digest", "trusted_at"} or not isinstance(e["digest"], str) \
+                    or not e["digest"].startswith("sha256:"):
+                raise HookTrustError(f"hook trust store {self.path}: entry {root!r} is malformed")
+        return data["projects"]
+
+    def _write(self, projects: dict[str, dict[str, str]]) -> None:
+        doc = {"version": STORE_VERSION, "projects": {k: projects[k] for k in sorted(projects)}}
+        atomic_write(self.path, (json.dumps(doc, indent=2) + "\n").encode("utf-8"), mode=0o600)
+
+    def _lock(self) -> "FileLock":
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        from filelock import FileLock  # imported where a write needs it, not at start-up (issue 8, B7)
+
+        return FileLock(str(self.path) + ".lock")
+
+    def status(self, root: str | os.PathLike[str], hooks: Iterable[HookDefinition], *,
+               enabled: bool = True) -> HookTrustStatus:
+        """The hook trust state of project ``root`` for its ``hooks`` (never raises)."""
+        root = str(root)
+        ext = external_hooks(hooks)
+        digest = hook_config_digest(ext)
+        if not enabled:
+            return HookTrustStatus(root=root, state="disabled", digest=digest, count=len(ext))
+        try:
+            entry = self.read().get(root)
+        except HookTrustError as err:
+            return HookTrustStatus(root=root, state="error", digest=digest, count=len(ext), error=str(err))
+        recorded = entry["digest"] if entry else None
+        if digest is None:
+            state: HookTrustState = "not_required"
+        elif recorded is None:
+            state = "untrusted"
+        else:
+            state = "trusted" if recorded == digest else "modified"
+        return HookTrustStatus(root=root, state=state, digest=digest, trusted_digest=recorded, count=len(ext))
+
+    def trust(self, root: str | os.PathLike[str], hooks: Iterable[HookDefinition], expected_digest: str) -> str:
+        """Record trust in the configuration the user reviewed.
+
+        :param expected_digest: the digest that was shown to the user.
+        :returns: the digest recorded.
+        :raises HookTrustError: no external hooks, or the store is unusable (never overwritten then).
+        :raises HookTrustDigestMismatchError: ``expected_digest`` is not the current digest (the
+            configuration changed since it was shown, or the digest is mistyped); the message
+            names the current digest.
+        """
+        digest = hook_config_digest(hooks)
+        if digest is None:
+            raise HookTrustError("No configured external hooks require trust")
+        if digest != expected_digest:
+            if not re.fullmatch(r"sha256:[0-9a-f]{64}", expected_digest or ""):
+                what = f"{expected_digest!r} is not a hook configuration digest (sha256: and 64 hex digits)"
+            else:
+                what = (f"Digest {expected_digest} matches no current hook configuration of {root}; if it is "
+                        "the one you reviewed, the hooks changed after review: review them again")
+            raise HookTrustDigestMismatchError(f"{what}. The current digest is {digest}; nothing was trusted",
+                                               current_digest=digest)
+        with self._lock():
+            projects = self.read()
+            projects[str(root)] = {"digest": digest,
+                                   "trusted_at": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
+            self._write(projects)
+        return digest
+
+    def revoke(self, root: str | os.PathLike[str]) -> bool:
+        """Remove the entry of ``root``. :returns: True when one was removed.
+        :raises HookTrustError: the store is unusable."""
+        with self._lock():
+            projects = self.read()
+            if projects.pop(str(root), None) is None:
+                return False
+            self._write(projects)
+        return True
+
+
+def runnable_hooks(hooks: Iterable[HookDefinition], status: HookTrustStatus) -> list[HookDefinition]:
+    """The hooks a runner may execute: in-process ``function`` hooks always,
+    external ones only when ``status`` is ``trusted`` (a ``modified``,
+    ``untrusted``, ``error`` or ``disabled`` configuration runs none of them;
+    Blade §11.5 enforcement)."""
+    return [h for h in hooks if h.type == "function" or status.runs]
+
+
+def hooks_enabled(binding, trust, profile) -> bool:
+    """False when the host switched hooks off (``profile.settings["hooks_enabled"] is False``)
+    or a trusted settings layer sets ``disableAllHooks: true`` (Claude Code, Blade §11.2)."""
+    from wskit.formats.settings import settings_layers
+
+    if profile.settings.get("hooks_enabled") is False:
+        return False
+    layers, _ = settings_layers(binding, profile, trust)
+    return not any(layer.trusted and layer.data.get("disableAllHooks") is True for layer in layers)
+
+
+#: Scopes whose hooks run without digest approval (issue 6: hooks from user settings need no trust).
+NO_TRUST_NEEDED = frozenset({"user", "admin", "builtin", "cli"})
+
+
+class DigestHookTrust:
+    """The runtime's view of digest approval (the ``HookTrust`` protocol of
+    :mod:`wskit.builtin_plugins.hooks.runner`): ``function`` hooks and hooks of user, admin,
+    builtin and cli scope are ``not_required``; project, local and plugin hooks
+    take the workspace's :class:`HookTrustStatus` state (``trusted`` runs;
+    ``modified``, ``untrusted``, ``disabled``, ``error`` do not).
+
+    :param status: the status computed when the session's runtime started.
+    """
+
+    def __init__(self, status: HookTrustStatus) -> None:
+        self.status = status
+
+    def state(self, hook: HookDefinition) -> str:
+        if self.status.state == "disabled":
+            return "disabled"
+        if hook.type == "function" or hook.provenance.scope.value in NO_TRUST_NEEDED:
+            return "not_required"
+        return self.status.state
+
+    def digest(self) -> str | None:
+        return self.status.digest
+
+
+def session_hook_trust(session) -> DigestHookTrust | None:
+    """The :class:`DigestHookTrust` of a session (None when it carries no profile with a home)."""
+    profile = getattr(session, "profile", None)
+    if profile is None or profile.home is None:
+        return None
+    hooks = list(session.registry("hook").active())
+    store = HookTrustStore.for_home(profile.home)
+    enabled = hooks_enabled(session.binding, session.trust, profile)
+    return DigestHookTrust(store.status(session.binding.source_root, hooks, enabled=enabled))

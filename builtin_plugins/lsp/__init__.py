@@ -1,0 +1,40 @@
+"""Built-in plugin ``lsp``: the ``lsp_server`` kind (definitions only), the
+project ``.lsp.json`` source, and ``wsctl lsp list``. See :mod:`wskit.builtin_plugins.lsp.loader`."""
+
+from __future__ import annotations
+
+from wskit.kinds import ResourceKind
+from wskit.models import ResourceSource, Scope
+from wskit.plugin import hookimpl
+from wskit.builtin_plugins.lsp.loader import KIND, load_lsp_servers
+
+#: ``.lsp.json`` ranks just below the project config folders (whose settings files win).
+ROOT_RANK = 19
+
+
+@hookimpl
+def wskit_resource_kinds():
+    return [ResourceKind(name=KIND, hook="wskit_lsp_servers", default_dir=".lsp.json", plural="lsp_servers")]
+
+
+@hookimpl
+def wskit_resource_sources(binding, profile, trust):
+    if not trust.trusted:
+        return []
+    root = str(binding.source_root)
+    return [ResourceSource(scope=Scope.PROJECT, root=root, base=root, rank=ROOT_RANK, label="project:.lsp.json",
+                           kinds=frozenset({KIND}))]
+
+
+@hookimpl
+def wskit_lsp_servers(source):
+    return load_lsp_servers(source)
+
+
+@hookimpl
+def wskit_register_commands(cli):
+    """Add ``lsp`` to ``wsctl`` (imported when used)."""
+    from wskit.cli.lazy import add_lazy_command
+
+    add_lazy_command(cli, "lsp", "wskit.builtin_plugins.lsp.cli:lsp_group",
+                     "LSP server definitions; `check` starts one.")

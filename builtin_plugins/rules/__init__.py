@@ -1,0 +1,99 @@
+"""Built-in plugin ``rules``: the project rule catalog (issue 3; docs/rules.md).
+
+- ``wskit_discover_rules`` finds the built-in file set (``CLAUDE.md``,
+  ``AGENTS.md``, ``AGENTS.override.md``, ``<HOST>.md``, ``.claude/rules``,
+  ``.<host>/rules``, ``CLAUDE.local.md`` and the user-level files) in the user
+  home and, for a trusted project, the source project;
+- ``wskit_workspace_catalogs`` builds the workspace's
+  :class:`~wskit.builtin_plugins.rules.catalog.RuleCatalog` (``workspace.catalog("rules")``);
+- ``wskit_register_commands`` adds ``wsctl rules`` and ``wsctl rules explain``.
+
+Blocking this plugin (``WSKIT_DISABLE_PLUGINS=rules``) leaves sessions with an
+empty catalog.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+from wskit.models import LoadResult, Scope
+from wskit.plugin import hookimpl
+
+
+@hookimpl
+def wskit_discover_rules(source, catalog_root, profile):
+    """The built-in rule files of a user (home) or project (catalog root) source."""
+    from wskit.builtin_plugins.rules.discovery import discover_project, discover_user
+    from wskit.builtin_plugins.rules.model import RuleSettings
+
+    if profile is None:
+        return None
+    settings, _problem = RuleSettings.from_profile(profile)  # reported once by the catalog build
+    if source.scope == Scope.USER:
+        found = discover_user(source.root, profile, settings)
+    elif source.scope == Scope.PROJECT:
+        found = discover_project(source.root, profile, settings)
+    else:
+        return None
+    return LoadResult(resources=tuple(found.rules), diagnostics=tuple(found.diagnostics))
+
+
+@hookimpl
+def wskit_workspace_catalogs(workspace):
+    """``{"rules": RuleCatalog}`` for the workspace."""
+    from wskit.builtin_plugins.rules.build import build_catalog
+
+    if workspace.hooks is None:
+        return None
+    return {"rules": build_catalog(workspace.hooks, workspace.binding, workspace.profile, workspace.trust)}
+
+
+@hookimpl
+def wskit_register_commands(cli):
+    """Add ``rules`` to ``wsctl`` (imported when used)."""
+    from wskit.cli.lazy import add_lazy_command
+
+    add_lazy_command(cli, "rules", "wskit.builtin_plugins.rules.cli:rules_group",
+                     "Which instruction files and rules apply under PATH (default '.'), in definition order.")
+
+
+#: public name -> submodule; imported on first access (PEP 562), so building a catalog
+#: does not import the session, tracker and render modules (issue 8, B7: start-up)
+_EXPORTS = {
+    "RuleCatalog": "catalog", "apply_budget": "catalog",
+    "RuleFile": "model", "RuleProvenanceMismatch": "model", "RuleQueryError": "model",
+    "RuleSelection": "model", "RuleSettings": "model", "SkippedRule": "model",
+    "render_json": "render", "render_text": "render",
+    "Proceed": "session", "RulesRequired": "session", "SessionRules": "session",
+    "ScopeTracker": "tracker",
+}
+
+if TYPE_CHECKING:
+    from wskit.builtin_plugins.rules.catalog import RuleCatalog, apply_budget
+    from wskit.builtin_plugins.rules.model import (
+        RuleFile, RuleProvenanceMismatch, RuleQueryError, RuleSelection, RuleSettings, SkippedRule,
+    )
+    from wskit.builtin_plugins.rules.render import render_json, render_text
+    from wskit.builtin_plugins.rules.session import Proceed, RulesRequired, SessionRules
+    from wskit.builtin_plugins.rules.tracker import ScopeTracker
+
+
+def __getattr__(name: str):
+    mod = _EXPORTS.get(name)
+    if mod is None:
+        raise AttributeError(f"module 'wskit.builtin_plugins.rules' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{mod}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))
+
+
+__all__ = [
+    "Proceed", "RuleCatalog", "RuleFile", "RuleProvenanceMismatch", "RuleQueryError", "RuleSelection",
+    "RuleSettings", "RulesRequired", "ScopeTracker", "SessionRules", "SkippedRule", "apply_budget",
+    "render_json", "render_text",
+]

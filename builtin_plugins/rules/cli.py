@@ -1,0 +1,163 @@
+"""``wsctl rules [PATH]`` and ``wsctl rules explain FILE [PATH]`` (issue 3 §9; docs/wsctl.md).
+
+``wsctl rules`` prints the static rules of ``--cwd`` and, with ``--for FILE``
+(repeatable) or ``--shell``, the contextual rules. JSON::
+
+    {"catalog_root", "static": [ref], "contextual": [ref],
+     "skipped": [{"path", "reason"}], "diagnostics": [...]}
+
+ref = ``{"id", "path", "scope_dir", "source", "priority", "conditional", "sha256", "bytes"}``,
+definition order.
+"""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from wskit.cli.context import WsctlContext, json_option, print_diag_dicts, safe_text, table
+
+
+class _RulesGroup(click.Group):
+    """A group whose first positional argument is PATH unless it names a sub-command."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        takes_value = {o for p in self.params if isinstance(p, click.Option) and not p.is_flag and not p.count
+                       for o in p.opts}
+        rest = list(args)
+        i = 0
+        while i < len(rest):
+            a = rest[i]
+            if a == "--":
+                if i + 1 < len(rest):
+                    ctx.meta["wskit.builtin_plugins.rules.path"] = rest.pop(i + 1)
+                rest.pop(i)
+                break
+            if a.startswith("-") and a != "-":
+                i += 1 if ("=" in a or a not in takes_value) else 2
+                continue
+            if a not in self.commands:
+                ctx.meta["wskit.builtin_plugins.rules.path"] = rest.pop(i)
+            break
+        return super().parse_args(ctx, rest)
+
+
+def _load(obj: WsctlContext, path: str):
+    """The workspace of ``path`` (project-root markers from the host's rules settings) and its catalog."""
+    from wskit.cache import WorkspaceCache
+    from wskit.builtin_plugins.rules.catalog import RuleCatalog
+    from wskit.builtin_plugins.rules.model import RuleSettings
+
+    if not os.path.exists(path):
+        raise click.BadParameter(f"path {path!r} does not exist", param_hint="PATH")
+    settings, _ = RuleSettings.from_profile(obj.profile())
+    cache = WorkspaceCache(obj.profile(), obj.plugin_manager(), markers=tuple(settings.project_root_markers))
+    ws = cache.resolve(path)
+    obj.note_plugin_dir_failures(ws)  # a failing --plugin-dir is said (WsctlContext.resolve)
+    catalog = ws.catalog("rules")
+    if catalog is None:  # not `or`: a catalog without rules is falsy, and its diagnostics count
+        catalog = RuleCatalog.empty(ws.binding.source_root, trusted=ws.trust.trusted)
+    return ws, catalog
+
+
+def _cwd(ws, cwd: str | None) -> str:
+    b = ws.binding
+    return str(b.to_source(os.path.abspath(cwd))) if cwd else str(b.to_source(b.cwd))
+
+
+@click.group("rules", cls=_RulesGroup, invoke_without_command=True,
+             subcommand_metavar="[PATH] | explain FILE [PATH]")
+@click.option("--cwd", "cwd", type=click.Path(exists=True, file_okay=False), help="Session working folder (default: PATH).")
+@click.option("--for", "targets", multiple=True, metavar="FILE", help="A file a tool touches (repeatable).")
+@click.option("--shell", is_flag=True, help="A shell command: every rule that could apply.")
+@click.option("--loaded", multiple=True, metavar="ID", help="Rule ids already delivered (repeatable).")
+@click.option("--budget", type=click.IntRange(min=0), metavar="BYTES", help="Byte budget per answer (whole files).")
+@json_option
+@click.pass_context
+def rules_group(ctx: click.Context, cwd, targets, shell, loaded, budget) -> None:
+    """Which instruction files and rules apply under PATH (default '.'), in definition order."""
+    if ctx.invoked_subcommand is not None:
+        if targets or shell or loaded or cwd or budget is not None:
+            raise click.UsageError("options of 'wsctl rules' go after 'explain' for the explain command")
+        return
+    obj: WsctlContext = ctx.find_object(WsctlContext)
+    ws, catalog = _load(obj, ctx.meta.get("wskit.builtin_plugins.rules.path", "."))
+    cwd_s = _cwd(ws, cwd)
+    static = catalog.static_rules(cwd_s, budget)
+    loaded_ids = set(loaded) | set(static.ids)
+    outside: list = []
+    if shell:
+        contextual = catalog.shell_rules(cwd_s, loaded_ids, budget)
+    elif targets:
+        from wskit.models import Diagnostic
+
+        mapped = [str(ws.binding.to_source(os.path.abspath(t))) for t in targets]
+        contextual = catalog.contextual_rules(cwd_s, mapped, loaded_ids, budget)
+        # a target outside the catalog cannot match a rule: said, not dropped in silence
+        outside = [Diagnostic(level="warning", code="target-outside-project", path=m,
+                              message=f"--for {t!r} is outside the catalog root {catalog.root}; no rule applies "
+                                      "to it (a relative FILE is taken from the current folder, not from PATH)")
+                   for t, m in zip(targets, mapped) if catalog.relative(m) is None]
+    else:
+        contextual = None
+    from wskit.builtin_plugins.rules.explain import diagnostic_json
+
+    skipped = [*static.skipped, *(contextual.skipped if contextual else ())]
+    data = {
+        "catalog_root": catalog.root,
+        "static": [r.to_ref_json() for r in static.files],
+        "contextual": [r.to_ref_json() for r in contextual.files] if contextual else [],
+        "skipped": [{"path": s.rule.display_path, "reason": s.reason} for s in skipped],
+        "diagnostics": diagnostic_json(obj.listing_diagnostics(ws, [*catalog.diagnostics, *outside]), catalog),
+    }
+
+    def human() -> None:
+        click.echo(safe_text(f"catalog root: {catalog.root}")
+                   + ("" if catalog.trusted else " (untrusted: project rules not read)"))
+        for title, refs in (("static", data["static"]), ("contextual", data["contextual"])):
+            if title == "contextual" and contextual is None:
+                continue
+            click.echo(f"\n{title} ({len(refs)}):")
+            if refs:
+                click.echo(table([[r["path"], r["source"], str(r["priority"]), "yes" if r["conditional"] else "",
+                                   str(r["bytes"])] for r in refs], ["PATH", "SOURCE", "PRIO", "COND", "BYTES"]))
+        for s in skipped:
+            click.echo(safe_text(f"skipped {s.rule.display_path}: {s.reason} ({s.detail})"))
+        print_diag_dicts(data["diagnostics"])
+
+    obj.emit(data, human)
+
+
+@rules_group.command("explain")
+@click.argument("file", type=click.Path())
+@click.argument("path", required=False)
+@click.option("--cwd", "cwd", type=click.Path(exists=True, file_okay=False), help="Session working folder.")
+@click.option("--budget", type=click.IntRange(min=0), metavar="BYTES", help="Byte budget per answer.")
+@json_option
+@click.pass_obj
+def explain_cmd(obj: WsctlContext, file: str, path: str | None, cwd: str | None, budget: int | None) -> None:
+    """Every candidate rule file for FILE: applies or not, and why."""
+    from wskit.builtin_plugins.rules.explain import explain
+
+    ws, catalog = _load(obj, path or ".")
+    target = str(ws.binding.to_source(os.path.abspath(file)))
+    if path is None and catalog.relative(target) is None:  # FILE lies in another project: use that one
+        start = os.path.abspath(file)
+        while not os.path.isdir(start):
+            start = os.path.dirname(start)
+        ws, catalog = _load(obj, start)
+        target = str(ws.binding.to_source(os.path.abspath(file)))
+    entries = explain(catalog, target, _cwd(ws, cwd), budget, ws.profile)
+    rel = catalog.relative(target)
+    data = {"catalog_root": catalog.root, "target": rel, "trusted": catalog.trusted, "candidates": entries}
+
+    def human() -> None:
+        click.echo(safe_text(f"{rel} in {catalog.root}"))
+        rows = [[e["path"], "applies" if e["applies"] else "no", e["reason"], e["detail"]] for e in entries]
+        click.echo(table(rows, ["PATH", "APPLIES", "REASON", "WHY"]) if rows else "no candidate rule files")
+
+    obj.emit(data, human)
+
+
+__all__ = ["rules_group", "explain_cmd"]

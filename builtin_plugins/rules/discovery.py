@@ -1,0 +1,262 @@
+"""Finding and loading instruction and rule files (issue 3 §1–4, reference/blade.md §4.3–4.6).
+
+Per folder, lowest to highest priority: ``CLAUDE.md``, ``.claude/CLAUDE.md``,
+``AGENTS.md`` (not read when ``AGENTS.override.md`` is present; Codex fallback
+names only when neither is), ``AGENTS.override.md``, ``.<host>/AGENTS.md``,
+``<HOST>.md``, ``.claude/rules/**/*.md``, ``.<host>/rules/**/*.md``,
+``CLAUDE.local.md``. User-level files: ``~/.claude/CLAUDE.md``,
+``~/.agents/AGENTS.md``, ``~/.<host>/AGENTS.md`` (or its ``AGENTS.override.md``),
+``~/.claude/rules/**/*.md``, ``~/.<host>/rules/**/*.md``.
+
+The project walk never follows links, skips VCS folders, ``node_modules``,
+virtual environments (by name or by ``pyvenv.cfg``), caches and build output,
+and whatever the repository's ``.gitignore`` files ignore (pathspec's
+``GitIgnoreSpec``; deeper files override shallower ones), and git worktrees
+checked out inside the project (they hold copies of its rules). ``CLAUDE.local.md``
+is exempt from ``.gitignore``: it is meant to be ignored. User folders follow
+links (design §5), cycle-safe. Every read goes through :mod:`wskit.fs`.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from wskit import changes
+from wskit import fs
+from wskit.fs.names import shown_path, not_utf8
+from wskit.models import Diagnostic, Provenance, Scope
+from wskit.builtin_plugins.rules.model import PRIORITY, RuleSettings, rule_digest, rule_id
+from wskit.builtin_plugins.rules.projectwalk import project_walk
+from wskit.builtin_plugins.rules.walk import SKIP_DIRS, Candidate  # noqa: F401  (SKIP_DIRS re-exported)
+
+if TYPE_CHECKING:
+    from wskit.resources.rule import RuleFile
+
+
+@dataclass
+class Discovery:
+    """Rules loaded and diagnostics (``rule-shadowed`` info entries name shadowed files)."""
+
+    rules: list[RuleFile] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def discover_project(root: str, profile, settings: RuleSettings) -> Discovery:
+    """Find and load every rule file of the project at ``root`` (absolute, canonical).
+
+    :returns: :class:`Discovery`; only call for a *trusted* project.
+    """
+    walker = project_walk(root, profile, settings)
+    out = Discovery(diagnostics=list(walker.diags))
+    _load_all(out, root, sorted(walker.found.values(), key=lambda c: c.rel), settings,
+              follow_links=False, home=None, prefetched=walker.prefetched)
+    return out
+
+
+def discover_user(home: str, profile, settings: RuleSettings) -> Discovery:
+    """Find and load the user-level rule files under ``home`` (links followed, cycle-safe)."""
+    found: dict[str, Candidate] = {}
+    diags: list[Diagnostic] = []
+    host = profile.host_dir
+
+    def add(rel: str, key: str, kind: str = "instruction") -> None:
+        found.setdefault(rel, Candidate(rel, "user", "", PRIORITY[key], kind))
+
+    def exists(rel: str) -> bool:
+        return os.path.isfile(os.path.join(home, rel))
+
+    if profile.claude_conventions and exists(".claude/CLAUDE.md"):
+        add(".claude/CLAUDE.md", ".claude/CLAUDE.md")
+    if profile.agents_conventions and exists(".agents/AGENTS.md"):
+        add(".agents/AGENTS.md", "AGENTS.md")
+    if exists(f"{host}/AGENTS.override.md"):
+        add(f"{host}/AGENTS.override.md", ".<host>/AGENTS.override.md")
+        if exists(f"{host}/AGENTS.md"):
+            diags.append(Diagnostic(level="info", code="rule-shadowed", path=os.path.join(home, host, "AGENTS.md"),
+                                    message="not loaded: shadowed by AGENTS.override.md in the same folder"))
+    elif exists(f"{host}/AGENTS.md"):
+        add(f"{host}/AGENTS.md", ".<host>/AGENTS.md")
+    dirs = [(".claude", ".claude/rules")] if profile.claude_conventions else []
+    dirs.append((host, ".<host>/rules"))
+    for cfg, key in dirs:
+        seen: set[str] = set()
+        stack = [f"{cfg}/rules"]
+        while stack:
+            cur = stack.pop()
+            real = os.path.realpath(os.path.join(home, cur))
+            if real in seen:
+                diags.append(Diagnostic(level="warning", code="link-cycle", path=os.path.join(home, cur),
+                                        message=f"folder link leads back to {real}; not walked again"))
+                continue
+            seen.add(real)
+            try:
+                entries = fs.scan_dir(home, cur, follow_links=True)
+            except fs.SafeFsError as err:
+                if err.code != "not-found":
+                    diags.append(err.diagnostic(level="warning"))
+                continue
+            for e in entries:
+                rel = f"{cur}/{e.name}"
+                if e.type == "dir":
+                    stack.append(rel)
+                elif e.type == "file" and e.name.endswith(".md"):
+                    add(rel, key, "rule")
+                elif e.type == "link":  # follow mode: only a broken link or a loop stays a link
+                    diags.append(Diagnostic(level="warning", code="symlink", path=os.path.join(home, rel),
+                                            message="link is broken or loops; not followed"))
+                elif e.name.endswith(".md"):  # a FIFO, socket or device: never opened
+                    diags.append(Diagnostic(level="warning", code="special-file", path=os.path.join(home, rel),
+                                            message=f"rule file is a {e.type} entry, not a regular file; not read"))
+    out = Discovery(diagnostics=diags)
+    _load_all(out, home, sorted(found.values(), key=lambda c: c.rel), settings, follow_links=True, home=home)
+    return out
+
+
+def _load_all(out: Discovery, base: str, cands: list[Candidate], settings: RuleSettings, *,
+              follow_links: bool, home: str | None, prefetched: dict | None = None) -> None:
+    for i, c in enumerate(cands):
+        if settings.max_files is not None and i >= settings.max_files:
+            out.diagnostics.append(Diagnostic(
+                level="error", code="rule-file-limit", path=os.path.join(base, c.rel),
+                message=f"more than {settings.max_files} rule files; this one was not loaded"))
+            continue
+        rule, diags = _load_reusing(base, c, settings, follow_links, home,
+                                    prefetched.get(c.rel) if prefetched else None)
+        out.diagnostics.extend(diags)
+        if rule is not None:
+            out.rules.append(rule)
+
+
+_RULE_TAG = "wskit.builtin_plugins.rules.file"
+@functools.cache
+def _parse_frontmatter():
+    """:func:`wskit.formats.frontmatter.parse_frontmatter`, imported by the first rule file with frontmatter
+    (issue 8, B7: a project without rules never imports PyYAML); cached for the per-file loop."""
+    from wskit.formats.frontmatter import parse_frontmatter
+
+    return parse_frontmatter
+
+
+def _load_reusing(base: str, c: Candidate, settings: RuleSettings, follow_links: bool,
+                  home: str | None, prefetched: fs.ReadResult | None = None) -> tuple[RuleFile | None, list[Diagnostic]]:
+    """:func:`load_rule_file`, or on a reload the previous load's rule when the file's
+    stat signature is unchanged (:func:`wskit.changes.reuse`, issue 8 B3). Only a rule
+    that imports nothing is remembered: an ``@`` import would make it depend on other files."""
+    path = os.path.join(base, c.rel)
+    key = (base, c.rel, c.source, c.scope_dir, c.priority, c.file_kind, follow_links, settings, home)
+    prev = changes.reuse(path, follow_links)
+    if type(prev) is tuple and len(prev) == 4 and prev[0] == _RULE_TAG and prev[1] == key:
+        return prev[2], list(prev[3])
+    rule, diags = load_rule_file(base, c.rel, source=c.source, scope_dir=c.scope_dir, priority=c.priority,
+                                 file_kind=c.file_kind, follow_links=follow_links, settings=settings, home=home,
+                                 prefetched=prefetched)
+    if rule is not None and not rule.imports and "@" not in rule.body:
+        changes.remember(path, follow_links, (_RULE_TAG, key, rule, tuple(diags)))
+    return rule, diags
+
+
+def load_rule_file(
+    base: str, rel: str, *, source: str, scope_dir: str, priority: int, file_kind: str,
+    follow_links: bool, settings: RuleSettings, home: str | None = None, import_depth: int | None = None,
+    prefetched: fs.ReadResult | None = None,
+) -> tuple[RuleFile | None, list[Diagnostic]]:
+    """Read, check and build one :class:`RuleFile` (imports inlined).
+
+    Refusals (each a diagnostic naming the file; the file is skipped): every
+    :mod:`wskit.fs` code (``too-large`` over ``settings.max_file_bytes``,
+    ``symlink``, ``hardlink``…), ``rule-name-invalid`` (a tab, newline, control or
+    bidi character in the path, which is rendered into the prompt),
+    ``hidden-characters``, frontmatter errors,
+    ``rule-paths-invalid`` and ``rule-empty``. Refused *patterns* are
+    ``rule-pattern-invalid``/``rule-pattern-limit`` warnings; the rule stays.
+
+    :param import_depth: ``@path`` import hops allowed (default 4, Claude Code's;
+        the Gemini CLI plugin passes 5).
+    :param prefetched: the file's bytes when a walk already read them safely
+        (:func:`wskit.fs.fdwalk.read_file_at`); else the file is read here.
+    :returns: the rule (or None) and diagnostics.
+    """
+    path = os.path.join(base, rel)
+    diags: list[Diagnostic] = []
+
+    def err(code: str, msg: str, line: int | None = None, level: str = "error"):
+        diags.append(Diagnostic(level=level, code=code, path=path, line=line, message=msg))
+        return None, diags
+
+    why = not_utf8(rel)
+    if why is not None:
+        # a name that is not UTF-8 cannot be shown, hashed into an id or written to a session
+        diags.append(Diagnostic(level="error", code="rule-name-invalid", path=shown_path(path),
+                                message=f"rule path {why}; not read"))
+        return None, diags
+    bad_name = next((c for c in rel if c in "\t\n\r"), None) or next(
+        (cp for _, cp in fs.find_hidden_chars(rel)), None)
+    if bad_name is not None:
+        # the path is rendered into the prompt (``<instruction-file path=…>``): a
+        # newline or bidi override in a file or folder name would forge text there
+        shown = bad_name if bad_name.startswith("U+") else f"U+{ord(bad_name):04X}"
+        return err("rule-name-invalid", f"rule path holds the control or hidden character {shown}; not read")
+    try:
+        res = prefetched if prefetched is not None else fs.read_bytes(
+            base, rel, max_bytes=settings.max_file_bytes, follow_links=follow_links)
+        text = fs.decode_text(res.raw, res.path)
+    except fs.SafeFsError as e:
+        diags.append(Diagnostic(level="error", code=e.code, path=path, line=getattr(e, "line", None),
+                                message=e.message_for(path)))
+        return None, diags
+    hidden = next(iter(fs.find_hidden_chars(text)), None)
+    if hidden is not None:
+        return err("hidden-characters", f"rule contains the hidden character {hidden[1]}", hidden[0])
+    patterns: tuple[str, ...] = ()
+    body = text
+    if file_kind == "rule":
+        fm = _parse_frontmatter()(text, path)
+        diags.extend(fm.diagnostics)
+        if fm.present and not fm.ok:
+            return None, diags
+        body = fm.body if fm.present else text
+        line = fm.line_of("paths")
+        from wskit.builtin_plugins.rules.patterns import compiled, normalise, split_paths  # where a rule file exists (issue 8, B7)
+
+        try:
+            items, problems = split_paths(fm.data.get("paths"))
+        except TypeError as e:
+            return err("rule-paths-invalid", str(e), line)
+        for p in problems:
+            diags.append(Diagnostic(level="warning", code="rule-paths-invalid", path=path, line=line, message=p))
+        patterns = normalise(items)
+        if settings.max_patterns is not None and len(patterns) > settings.max_patterns:
+            return err("rule-paths-invalid", f"paths has {len(patterns)} patterns, over the limit of "
+                       f"{settings.max_patterns}", line)
+        for prob in compiled(patterns, settings.max_pattern_length).problems:
+            diags.append(Diagnostic(level="warning", code=prob.code, path=path, line=line,
+                                    message=f"pattern {prob.pattern[:80]!r}: {prob.message}; it matches nothing"))
+    from wskit.builtin_plugins.rules.imports import MAX_DEPTH as IMPORT_MAX_DEPTH, expand_imports  # where a rule file exists (issue 8, B7)
+
+    imp = expand_imports(body, base=base, rel_path=rel, home=home, follow_links=follow_links,
+                         max_bytes=settings.max_file_bytes,
+                         max_depth=IMPORT_MAX_DEPTH if import_depth is None else import_depth)
+    diags.extend(imp.diagnostics)
+    body = imp.text.strip()
+    if not body:
+        return err("rule-empty", "rule has no content after its frontmatter; skipped", level="warning")
+    scope = Scope.USER if source == "user" else Scope.LOCAL if source == "local" else Scope.PROJECT
+    from wskit.resources.rule import RuleFile  # the model class, built by the first rule (issue 8, B7)
+
+    rule = RuleFile(
+        id=rule_id(source, rel), name=rel, source=source, scope_dir=scope_dir, priority=priority,
+        patterns=patterns, body=body, bytes=len(body.encode("utf-8")), imports=tuple(imp.imported),
+        file_kind=file_kind, follow_links=follow_links,
+        provenance=Provenance(scope=scope, source_root=base, path=rel, sha256=rule_digest(rel, patterns, body)),
+    )
+    return rule, diags
+
+
+def reload_rule(rule: RuleFile, settings: RuleSettings, home: str | None = None) -> tuple[RuleFile | None, list[Diagnostic]]:
+    """Read ``rule`` again from disk (same classification): the current version, or None when gone or invalid."""
+    return load_rule_file(rule.provenance.source_root, rule.path, source=rule.source, scope_dir=rule.scope_dir,
+                          priority=rule.priority, file_kind=rule.file_kind, follow_links=rule.follow_links,
+                          settings=settings, home=home if rule.source == "user" else None)

@@ -1,0 +1,248 @@
+"""Values of the rule catalog: rule files, settings, selections and errors.
+
+The file set, priorities, ids and digests follow reference/blade.md §4.5 with
+the file set of issue 3 (``AGENTS.md``/``AGENTS.override.md`` from Codex,
+``.<host>/`` folders, user-level files first).
+"""
+
+# No ``from __future__ import annotations`` here: pydantic would compile and evaluate
+# every field's annotation string when the model classes are made (issue 8, B7).
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import Field
+
+from wskit.errors import WskitError
+from wskit.models import Frozen
+
+KIND = "rule"
+
+#: Priorities inside one scope directory, lowest (least specific) first.
+PRIORITY: dict[str, int] = {
+    "CLAUDE.md": 10,
+    ".claude/CLAUDE.md": 20,
+    "AGENTS.md": 30,  # also Codex fallback file names (only when no AGENTS.md/override)
+    "AGENTS.override.md": 40,
+    ".<host>/AGENTS.md": 50,
+    ".<host>/AGENTS.override.md": 55,  # user level only (Codex's ~/.codex/AGENTS.override.md)
+    "<HOST>.md": 60,
+    ".claude/rules": 70,
+    ".<host>/rules": 80,
+    "CLAUDE.local.md": 90,
+}
+
+RuleSource = Literal["user", "project", "local"]
+
+
+def __getattr__(name: str) -> Any:
+    """:class:`~wskit.resources.rule.RuleFile`, imported (its model class built) on first
+    use: a workspace without rule files never needs it (PEP 562; issue 8, B7)."""
+    if name == "RuleFile":
+        from wskit.resources.rule import RuleFile
+
+        globals()["RuleFile"] = RuleFile  # for get_type_hints of the dataclasses below
+        return RuleFile
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class RuleSettings(Frozen):
+    """Settings of the rule catalog, read from ``HostProfile.settings["rules"]``.
+
+    Defaults follow design §5 (no caps but a per-file size limit);
+    :meth:`blade_preset` gives Blade's limits (reference/blade.md §4.1).
+
+    :ivar max_file_bytes: larger files are skipped with a ``too-large`` diagnostic (bytes; default 1 MiB).
+    :ivar max_files: at most this many rule files; later ones (walk order) are
+        skipped with ``rule-file-limit`` (None: no cap).
+    :ivar max_depth: folder levels walked below the catalog root (None: no cap).
+    :ivar max_patterns: ``paths`` entries per rule (None: no cap).
+    :ivar max_pattern_length: characters per pattern (None: no cap).
+    :ivar static_budget: default byte budget of :meth:`RuleCatalog.static_rules` in sessions (None: none).
+    :ivar contextual_budget: default byte budget of contextual queries in sessions (None: none).
+    :ivar fallback_filenames: Codex's ``project_doc_fallback_filenames``:
+        names read in a folder that has neither ``AGENTS.md`` nor ``AGENTS.override.md``.
+    :ivar project_root_markers: Codex's ``project_root_markers``, used by
+        ``wsctl rules`` to find the project (default ``.git``).
+    :ivar honour_gitignore: skip what ``.gitignore`` files ignore (default True).
+    :ivar extra_skip_dirs: more folder names never walked.
+    :ivar invocation_policy: default barrier policy of sessions: ``writes`` or ``batch``.
+    """
+
+    max_file_bytes: int | None = 1024 * 1024
+    max_files: int | None = None
+    max_depth: int | None = None
+    max_patterns: int | None = None
+    max_pattern_length: int | None = None
+    static_budget: int | None = None
+    contextual_budget: int | None = None
+    fallback_filenames: tuple[str, ...] = ()
+    project_root_markers: tuple[str, ...] = (".git",)
+    honour_gitignore: bool = True
+    extra_skip_dirs: tuple[str, ...] = Field(default=())
+    invocation_policy: Literal["writes", "batch"] = "writes"
+
+    @classmethod
+    def blade_preset(cls, **overrides: Any) -> "RuleSettings":
+        """Blade's limits: 32 KiB per file, 128 files, depth 24, 16 patterns of
+        at most 256 characters, budgets 48 KiB static and 32 KiB contextual."""
+        values: dict[str, Any] = dict(
+            max_file_bytes=32 * 1024, max_files=128, max_depth=24, max_patterns=16,
+            max_pattern_length=256, static_budget=48 * 1024, contextual_budget=32 * 1024,
+        )
+        values.update(overrides)
+        return cls(**values)
+
+    @classmethod
+    def defaults(cls) -> "RuleSettings":
+        """``cls()``: for :class:`RuleSettings` itself one shared instance made without
+        validation (the defaults are stored as given either way), so a profile
+        without rule settings does not build the model's validator (issue 8, B7)."""
+        if cls is not RuleSettings:
+            return cls()
+        made = _DEFAULTS.get(cls)
+        if made is None:
+            from wskit.models import construct_valid
+
+            names = tuple(cls.model_fields)
+            values = {n: f.get_default(call_default_factory=True) for n, f in cls.model_fields.items()}
+            made = _DEFAULTS.setdefault(cls, construct_valid(cls, values, frozenset(names)))
+        return made
+
+    @classmethod
+    def from_profile(cls, profile: Any) -> tuple["RuleSettings", str | None]:
+        """Settings from ``profile.settings["rules"]`` (a mapping; ``preset: blade`` allowed).
+
+        :returns: the settings and an error message when the mapping was invalid
+            (the defaults are then used).
+        """
+        raw = (getattr(profile, "settings", None) or {}).get("rules")
+        if raw is None:
+            return cls.defaults(), None
+        if isinstance(raw, RuleSettings):
+            return raw, None
+        if not isinstance(raw, dict):
+            return cls(), f"settings 'rules' must be a mapping, not {type(raw).__name__}"
+        data = dict(raw)
+        preset = data.pop("preset", None)
+        try:
+            if preset == "blade":
+                return cls.blade_preset(**data), None
+            if preset not in (None, "default"):
+                return cls(), f"unknown rules preset {preset!r}"
+            return cls(**data), None
+        except Exception as err:  # pydantic.ValidationError
+            return cls(), f"invalid rules settings: {err}"
+
+
+#: :meth:`RuleSettings.defaults`, made once
+_DEFAULTS: dict[type, RuleSettings] = {}
+
+
+@dataclass(frozen=True)
+class SkippedRule:
+    """A rule a query selected but did not deliver: ``reason`` says why (``over-budget``,
+    or ``inlined``: another rule of the answer delivers its text through an ``@import``)."""
+
+    rule: "RuleFile"
+    reason: str
+    detail: str = ""
+
+    def to_json(self) -> dict[str, str]:
+        return {"path": self.rule.display_path, "id": self.rule.id, "reason": self.reason, "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class RuleSelection:
+    """The answer of a catalog query.
+
+    :ivar kind: ``static`` or ``contextual``.
+    :ivar files: the selected rules, definition order (whole files only).
+    :ivar skipped: rules that applied but did not fit the budget.
+    :ivar trigger_paths: catalog-relative targets that triggered a contextual query.
+    :ivar budget: the byte budget applied (None: none).
+    """
+
+    kind: Literal["static", "contextual"]
+    files: "tuple[RuleFile, ...]" = ()
+    skipped: tuple[SkippedRule, ...] = ()
+    trigger_paths: tuple[str, ...] = ()
+    budget: int | None = None
+    diagnostics: tuple[Any, ...] = field(default=())
+
+    def __bool__(self) -> bool:
+        return bool(self.files)
+
+    def __len__(self) -> int:
+        return len(self.files)
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(r.id for r in self.files)
+
+    @property
+    def content_bytes(self) -> int:
+        """Sum of the bodies' UTF-8 sizes in bytes."""
+        return sum(r.bytes for r in self.files)
+
+    def refs(self) -> list[dict[str, Any]]:
+        """Persistable references ``{"id", "path", "source", "sha256"}``."""
+        return [r.rule_ref() for r in self.files]
+
+    @property
+    def provenance_sha256(self) -> str:
+        """SHA-256 of the lines ``<id>:<sha256>`` (Blade's provenanceSha256)."""
+        return provenance_digest(self.files)
+
+    def render_text(self) -> str:
+        """The tagged text block (see :func:`wskit.builtin_plugins.rules.render.render_text`)."""
+        from wskit.builtin_plugins.rules.render import render_text
+
+        return render_text(self)
+
+    def render_json(self) -> dict[str, Any]:
+        """The JSON form (see :func:`wskit.builtin_plugins.rules.render.render_json`)."""
+        from wskit.builtin_plugins.rules.render import render_json
+
+        return render_json(self)
+
+
+class RuleProvenanceMismatch(WskitError):
+    """Persisted rule references no longer match the catalog (policy ``strict``).
+
+    Matches Blade's fail-closed ``Project rule provenance mismatch`` (reference/blade.md §4.11, §6.2).
+
+    :ivar drift: ``[{"id", "path", "source", "change"}]`` with change
+        ``changed``, ``moved`` or ``missing`` (or ``static-changed``).
+    :ivar paths: the paths concerned.
+    """
+
+    def __init__(self, drift: list[dict[str, Any]], what: str = "rule") -> None:
+        self.drift = drift
+        self.paths = [d["path"] for d in drift]
+        listing = ", ".join(f"{d['path']} ({d['change']})" for d in drift)
+        super().__init__(f"project {what} provenance mismatch: {listing}")
+
+
+class RuleQueryError(WskitError):
+    """A rule query was asked about a folder outside the catalog root."""
+
+
+def rule_id(source: str, rel_path: str) -> str:
+    """``<source>:`` + the first 20 hex digits of SHA-256 of ``rel_path``."""
+    return f"{source}:{hashlib.sha256(rel_path.encode('utf-8')).hexdigest()[:20]}"
+
+
+def rule_digest(rel_path: str, patterns: tuple[str, ...], body: str) -> str:
+    """SHA-256 of the JSON ``{"content", "path", "patterns"}``: binds path, patterns and body."""
+    doc = json.dumps({"content": body, "path": rel_path, "patterns": list(patterns)},
+                     sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(doc.encode("utf-8")).hexdigest()
+
+
+def provenance_digest(rules: Any) -> str:
+    """SHA-256 of ``<id>:<sha256>`` lines joined by ``\\n`` (empty: SHA-256 of ``b""``)."""
+    text = "\n".join(f"{r.id}:{r.sha256}" for r in rules)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

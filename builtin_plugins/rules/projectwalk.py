@@ -1,0 +1,75 @@
+"""One project walk per workspace load, shared, and taken whole on a reload when
+nothing it depended on changed (issue 8, B1/B3).
+
+:func:`project_walk` is what the rule catalog and plugins that look for their own
+instruction files (wskit-gemini's ``GEMINI.md``) call; :mod:`wskit.builtin_plugins.rules.walk` is
+the walk itself.
+"""
+
+from __future__ import annotations
+
+from wskit import changes
+from wskit.builtin_plugins.rules.model import RuleSettings
+from wskit.builtin_plugins.rules.walk import _MEMO_TAG, _Walker
+
+_WHOLE_NAMESPACE = "wskit.builtin_plugins.rules.walk.whole"
+
+
+def project_walk(root: str, profile, settings: RuleSettings) -> _Walker:
+    """The rule catalog's walk of the project at ``root`` (absolute, canonical), done
+    once per workspace load and shared by everyone who asks during that load
+    (:func:`wskit.changes.scratch`): the rule discovery, and plugins that look for
+    their own instruction files (wskit-gemini's ``GEMINI.md``) without listing the
+    project a second time (issue 8, B1). Outside a load each call walks afresh.
+
+    The result is read-only: :meth:`_Walker.listing` gives every folder entered,
+    in walk order, with its names. Folders the walk does not enter are not listed:
+    skipped names (:data:`SKIP_DIRS`, ``settings.extra_skip_dirs``), ``.claude`` and
+    ``.<host>`` folders (only their ``rules/`` are read), what ``.gitignore`` ignores,
+    links, virtual environments and linked worktrees. Only call it for a trusted project.
+    """
+    scratch = changes.scratch()
+    key = (_MEMO_TAG, root, profile.claude_conventions, profile.agents_conventions, profile.host_dir,
+           profile.instruction_file, settings)
+    if scratch is not None:
+        done = scratch.get(key)
+        if done is not None:
+            return done
+    walker = _Walker(root, profile, settings)
+    if not _reuse_whole(walker, key):
+        with changes.recording() as deps:
+            walker.walk()
+        _keep_whole(walker, key, deps)
+    if scratch is not None:
+        scratch[key] = walker
+    return walker
+
+
+def _reuse_whole(walker: _Walker, key: tuple) -> bool:
+    """On a reload: take the previous walk's whole result when nothing it depended on
+    changed (every folder listed, ``.gitignore`` and config folder read — not the
+    rule files it read ahead, which the loader checks by signature). One set
+    comparison against the change check's verified signatures instead of a pass
+    over every folder (issue 8, B3: one rule file edited)."""
+    prev = changes.reuse(walker.root, False, namespace=_WHOLE_NAMESPACE)
+    if not (type(prev) is tuple and len(prev) == 5 and prev[0] == key):
+        return False
+    _key, sigs, found, diags, folders = prev
+    if not changes.unchanged(sigs):
+        return False
+    changes.adopt(sigs)
+    walker.found = dict(found)
+    walker.added = list(found.values())
+    walker.diags = list(diags)
+    walker.folders = folders
+    return True
+
+
+def _keep_whole(walker: _Walker, key: tuple, deps: changes.Dependencies) -> None:
+    """Remember this walk's result and what it depended on (see :func:`_reuse_whole`)."""
+    if deps.racy:
+        return
+    ahead = {(f"{walker.prefix}{rel}", False) for rel in walker.prefetched}
+    sigs = {k: v for k, v in deps._paths.items() if k not in ahead}
+    changes.remember(walker.root, False, (key, sigs, dict(walker.found), tuple(walker.diags), list(walker.folders)),
+                     namespace=_WHOLE_NAMESPACE)

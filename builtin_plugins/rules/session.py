@@ -1,0 +1,277 @@
+"""Session integration of the rule catalog: path mapping, the invocation barrier,
+delivery bookkeeping, provenance and resume (reference/blade.md §6, holon-sakura.md B1).
+
+One :class:`SessionRules` belongs to one :class:`~wskit.session.SessionResources`
+(``session.rules``); it is the session's only mutable rule state.
+
+- Paths given in the execution root (a worktree) are mapped to the source
+  project with :meth:`Binding.to_source` before matching; paths outside both
+  are dropped (Blade §6.3).
+- :meth:`check_invocation` returns :class:`Proceed` or :class:`RulesRequired`.
+  Policy ``writes`` (default, Blade): only write-kind tools (``write``,
+  ``edit``, ``delete``, ``shell``, ``execute``) are held back until the new
+  rules are delivered; a read proceeds and carries the rules to deliver with
+  its result. Policy ``batch`` (Sakura): any call with undelivered rules is
+  held back; :meth:`check_batch` holds back the whole batch.
+- A ``shell`` call without paths uses :meth:`RuleCatalog.shell_rules`.
+- The static rules count as delivered from the start (they are in the system prompt).
+- :meth:`to_extension` is what :meth:`SessionResources.state` stores under
+  ``extensions["rules"]``: the static provenance digest and references (id,
+  path, source, sha256), never bodies; :meth:`resume` checks and rebuilds them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from wskit.errors import SessionStateError
+from wskit.builtin_plugins.rules.catalog import RuleCatalog
+from wskit.builtin_plugins.rules.model import RuleFile, RuleProvenanceMismatch, RuleSelection
+from wskit.builtin_plugins.rules.tracker import ScopeTracker
+
+InvocationPolicy = Literal["writes", "batch"]
+WRITE_KINDS = frozenset({"write", "edit", "delete", "shell", "execute"})
+_HEX64 = re.compile(r"^[0-9a-f]{64}\Z")
+
+
+@dataclass(frozen=True)
+class Proceed:
+    """The call may run. ``rules``: newly applicable rules to deliver with its result (may be empty)."""
+
+    rules: RuleSelection
+    proceed: bool = True
+
+
+@dataclass(frozen=True)
+class RulesRequired:
+    """The call must not run yet: deliver ``rules`` (then :meth:`SessionRules.mark_delivered`) and retry.
+
+    Blade's message: "Applicable project instructions were loaded before this
+    write. Review the newly supplied rules, then retry the write."
+    """
+
+    rules: RuleSelection
+    tool_name: str = ""
+    proceed: bool = False
+    message: str = ("Applicable project instructions were loaded before this call. "
+                    "Review the newly supplied rules, then retry.")
+
+
+@dataclass
+class ResumeResult:
+    """What :meth:`SessionRules.resume` rebuilt: static and delivered rules, and every drift found."""
+
+    static: RuleSelection
+    contextual: RuleSelection
+    drift: list[dict[str, Any]] = field(default_factory=list)
+
+
+class SessionRules:
+    """The rule state of one session.
+
+    :param catalog: the session's (frozen) :class:`RuleCatalog`.
+    :param binding: the session's :class:`~wskit.binding.Binding`.
+    :param policy: ``writes`` (default) or ``batch``.
+    :param static_budget: byte budget of the static rules (default: the catalog settings').
+    :param contextual_budget: byte budget of each contextual answer (default: the settings').
+    :raises ValueError: for an unknown policy.
+    """
+
+    def __init__(self, catalog: RuleCatalog, binding, *, policy: InvocationPolicy = "writes",
+                 static_budget: int | None = None, contextual_budget: int | None = None) -> None:
+        if policy not in ("writes", "batch"):
+            raise ValueError(f"unknown invocation policy {policy!r}; use 'writes' or 'batch'")
+        self.catalog = catalog
+        self.binding = binding
+        self.policy: InvocationPolicy = policy
+        self.static_budget = static_budget if static_budget is not None else catalog.settings.static_budget
+        self.contextual_budget = (contextual_budget if contextual_budget is not None
+                                  else catalog.settings.contextual_budget)
+        self._lock = threading.RLock()
+        self._delivered: dict[str, dict[str, Any]] = {}
+        self._static: RuleSelection | None = None
+        self._tracker: ScopeTracker | None = None
+
+    # -- paths -------------------------------------------------------------
+
+    @property
+    def cwd(self) -> str:
+        """The session's working folder, mapped to the source project (the catalog
+        root when it lies outside, e.g. a binding for another checkout)."""
+        cwd = str(self.binding.to_source(self.binding.cwd))
+        return cwd if self.catalog.relative(cwd) is not None else self.catalog.root
+
+    def map_paths(self, paths: Iterable[str | os.PathLike[str]]) -> list[str]:
+        """Tool paths (relative to the session cwd, or absolute, in the execution
+        root or the source project) mapped into the source project; others dropped."""
+        out = []
+        for p in paths:
+            mapped = str(self.binding.to_source(os.fspath(p)))
+            if self.catalog.relative(mapped) is not None:
+                out.append(mapped)
+        return out
+
+    # -- queries -------------------------------------------------------------
+
+    def static(self) -> RuleSelection:
+        """The static rules of the session cwd (computed once; they count as delivered)."""
+        with self._lock:
+            if self._static is None:
+                self._static = self.catalog.static_rules(self.cwd, self.static_budget)
+                for r in self._static.files:
+                    self._delivered.setdefault(r.id, r.rule_ref())
+            return self._static
+
+    @property
+    def delivered_ids(self) -> frozenset[str]:
+        """Ids of every rule the model has seen (static ones included)."""
+        self.static()
+        with self._lock:
+            return frozenset(self._delivered)
+
+    def rules_for(self, paths: Iterable[str | os.PathLike[str]] = (), tool_kind: str = "read") -> RuleSelection:
+        """Undelivered rules a call touching ``paths`` needs (a ``shell`` call without paths: every rule)."""
+        paths = list(paths)
+        loaded = self.delivered_ids
+        if tool_kind == "shell" and not paths:
+            return self.catalog.shell_rules(self.cwd, loaded, self.contextual_budget)
+        return self.catalog.contextual_rules(self.cwd, self.map_paths(paths), loaded, self.contextual_budget)
+
+    def check_invocation(self, tool_name: str, tool_kind: str, paths: Iterable[str | os.PathLike[str]] = ()
+                         ) -> Proceed | RulesRequired:
+        """Decide whether a tool call may run before new rules are delivered.
+
+        :param tool_name: the tool (for messages). :param tool_kind: ``read``,
+            ``write``, ``edit``, ``delete``, ``shell``, ``execute`` or any other
+            string (treated as read).
+        :param paths: the paths the call touches (execution-root or source paths).
+        """
+        sel = self.rules_for(paths, tool_kind)
+        if sel.files and (self.policy == "batch" or tool_kind in WRITE_KINDS):
+            return RulesRequired(sel, tool_name)
+        return Proceed(sel)
+
+    def check_batch(self, calls: Sequence[tuple[str, str, Iterable[str]]]) -> list[Proceed | RulesRequired]:
+        """Check a batch of ``(tool_name, tool_kind, paths)`` calls.
+
+        Under ``batch`` any undelivered rule holds back *every* call, each
+        carrying the union of the rules; under ``writes`` each call is checked alone.
+        """
+        if self.policy == "writes":
+            return [self.check_invocation(*c) for c in calls]
+        sels = [self.rules_for(paths, kind) for _name, kind, paths in calls]
+        union = self.catalog.order(r for s in sels for r in s.files)
+        if not union:
+            return [Proceed(s) for s in sels]
+        trig = tuple(sorted({t for s in sels for t in s.trigger_paths}))
+        merged = RuleSelection("contextual", tuple(union), tuple(k for s in sels for k in s.skipped), trig,
+                               self.contextual_budget)
+        return [RulesRequired(merged, name) for name, _k, _p in calls]
+
+    def mark_delivered(self, refs: RuleSelection | Iterable[RuleFile | dict[str, Any] | str]) -> None:
+        """Record rules as delivered: a selection, rule files, ref mappings or ids."""
+        items = refs.files if isinstance(refs, RuleSelection) else refs
+        self.static()
+        with self._lock:
+            for item in items:
+                if isinstance(item, RuleFile):
+                    self._delivered[item.id] = item.rule_ref()
+                elif isinstance(item, dict):
+                    rule = self.catalog.get(item.get("id", ""))
+                    self._delivered[item["id"]] = rule.rule_ref() if rule else dict(item)
+                else:
+                    rule = self.catalog.get(str(item))
+                    self._delivered[str(item)] = rule.rule_ref() if rule else {"id": str(item)}
+
+    @property
+    def tracker(self) -> ScopeTracker:
+        """The Sakura :class:`ScopeTracker` of this session (paths mapped to the source project)."""
+        with self._lock:
+            if self._tracker is None:
+                self._tracker = ScopeTracker(self.catalog, self.binding.to_source)
+            return self._tracker
+
+    # -- provenance ------------------------------------------------------------
+
+    def to_extension(self) -> dict[str, Any]:
+        """``{"static_digest", "static": [ref], "delivered": [ref], "policy"}``: refs only, never bodies."""
+        static = self.static()
+        sids = set(static.ids)
+        with self._lock:
+            delivered = [ref for rid, ref in self._delivered.items() if rid not in sids]
+        return {"static_digest": static.provenance_sha256, "static": static.refs(), "delivered": delivered,
+                "policy": self.policy}
+
+    def hydrate(self, refs: Iterable[dict[str, Any]], policy: str = "strict") -> tuple[RuleSelection, list[dict]]:
+        """Rebuild persisted references from this session's catalog (see :meth:`RuleCatalog.hydrate`)."""
+        return self.catalog.hydrate(refs, policy)  # type: ignore[arg-type]
+
+    def resume(self, extension: dict[str, Any] | None, policy: str = "strict") -> ResumeResult:
+        """Check and restore what a previous session persisted (``SessionState.extensions["rules"]``).
+
+        The static digest must match the current static rules; delivered
+        references are hydrated and marked delivered.
+
+        :param policy: ``strict`` (default): any drift raises; ``refresh``: the
+            current content is used and the drift reported.
+        :raises RuleProvenanceMismatch: under ``strict`` when anything drifted.
+        :raises SessionStateError: when the extension is malformed.
+        """
+        static = self.static()
+        if not extension:
+            return ResumeResult(static, RuleSelection("contextual"))
+        _validate(extension)
+        drift: list[dict[str, Any]] = []
+        if extension["static_digest"] != static.provenance_sha256:
+            drift = self.catalog.drift(extension.get("static", []))
+            old = {r["id"] for r in extension.get("static", [])}
+            drift += [{"id": r.id, "path": r.path, "source": r.source, "change": "added"}
+                      for r in static.files if r.id not in old]
+            drift = drift or [{"id": None, "path": "(static rules)", "source": None, "change": "changed"}]
+            if policy == "strict":
+                raise RuleProvenanceMismatch(drift, "instruction")
+        sel, more = self.catalog.hydrate(extension.get("delivered", []), policy)  # type: ignore[arg-type]
+        self.mark_delivered(sel)
+        return ResumeResult(static, sel, drift + more)
+
+
+def validate_extension(ext: dict[str, Any]) -> None:
+    """Check the shape of ``SessionState.extensions["rules"]`` (as written by
+    :meth:`SessionRules.to_extension`).
+
+    :raises SessionStateError: naming what is malformed.
+    """
+    _validate(ext)
+
+
+def _validate(ext: dict[str, Any]) -> None:
+    if not isinstance(ext, dict) or not isinstance(ext.get("static_digest"), str) or not _HEX64.match(ext["static_digest"]):
+        raise SessionStateError("invalid session rule state: 'static_digest' must be 64 lowercase hex digits")
+    for key in ("static", "delivered"):
+        items = ext.get(key, [])
+        if not isinstance(items, list):
+            raise SessionStateError(f"invalid session rule state: {key!r} must be a list")
+        for ref in items:
+            if not (isinstance(ref, dict) and isinstance(ref.get("id"), str) and isinstance(ref.get("path"), str)
+                    and ref.get("source") in ("user", "project", "local")
+                    and isinstance(ref.get("sha256"), str) and _HEX64.match(ref["sha256"])):
+                raise SessionStateError(f"invalid session rule reference in {key!r}: {ref!r}")
+
+
+def session_rules(session) -> SessionRules:
+    """The :class:`SessionRules` of a :class:`~wskit.session.SessionResources`,
+    created on first use and kept in ``session.components["rules"]``."""
+    runtime = session.components
+    obj = runtime.get("rules")
+    if obj is None:
+        catalog = session.catalogs.get("rules") if session.catalogs else None
+        if catalog is None:
+            catalog = RuleCatalog.empty(session.binding.source_root, trusted=False)
+        obj = runtime.setdefault("rules", SessionRules(catalog, session.binding,
+                                                       policy=catalog.settings.invocation_policy))
+    return obj

@@ -1,0 +1,375 @@
+"""The project walk of the rule catalog: which files are rule candidates (issue 3 §1, §4).
+
+Split from :mod:`wskit.builtin_plugins.rules.discovery` (issue 8). The walk lists every folder
+once through descriptors (:mod:`wskit.fs.fdwalk`), never follows links, skips
+VCS folders, dependencies, virtual environments, git worktrees inside the
+project and what ``.gitignore`` files ignore; on a reload it reuses the
+listings and decisions of folders whose stat signature is unchanged
+(:func:`wskit.changes.reuse`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from wskit import changes
+from wskit.fs import fdwalk
+from wskit import fs
+from wskit.models import Diagnostic
+from wskit.builtin_plugins.rules.gitignore import GitIgnore
+from wskit.builtin_plugins.rules.model import RuleSettings
+from wskit.builtin_plugins.rules.rulefiles import Candidate, RuleFiles, _join  # noqa: F401  (Candidate re-exported)
+
+if TYPE_CHECKING:  # imported where a .gitignore is parsed (issue 8, B7)
+    import pathspec
+
+#: Folder names never walked (VCS, dependencies, virtual environments, caches, build output).
+SKIP_DIRS = frozenset({
+    ".git", ".hg", ".svn", ".bzr", "_darcs", "node_modules", "bower_components", "vendor",
+    ".venv", "venv", "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".tox", ".nox",
+    ".cache", ".hypothesis", ".gradle", ".next", ".nuxt", ".turbo", ".parcel-cache",
+    "dist", "build", "target", "coverage", "htmlcov", ".eggs",
+})
+
+
+_MEMO_TAG = "wskit.builtin_plugins.rules.walk"
+_GITIGNORE_TAG = "wskit.builtin_plugins.rules.gitignore"
+#: Folder descriptors a walk keeps open at most (one per level of depth).
+_MAX_HELD = 64
+#: Folder levels the project walk enters at most, whatever ``max_depth`` says: past
+#: :data:`_MAX_HELD` levels each folder is opened from the root (cost grows with the
+#: square of the depth), and 10,000 nested folders took minutes. Real projects stay
+#: far below; deeper folders are a ``rule-walk-too-deep`` warning and are not walked.
+MAX_WALK_DEPTH = 256
+
+
+def _same_specs(a: tuple, b: tuple) -> bool:
+    return len(a) == len(b) and all(x[0] == y[0] and x[1] is y[1] for x, y in zip(a, b))
+
+
+_NO_ENTRIES: dict = {}  # the kept names of most folders (never mutated)
+_CHILD_FLAGS = fdwalk._DIR_FLAGS | fs._O_NOFOLLOW
+class _Walker(RuleFiles):
+    def __init__(self, root: str, profile, settings: RuleSettings) -> None:
+        self.root = root
+        self.settings = settings
+        self.claude = profile.claude_conventions
+        self.agents = profile.agents_conventions
+        self.host_dir = profile.host_dir
+        self.host_file = profile.instruction_file
+        self.skip = SKIP_DIRS | set(settings.extra_skip_dirs)
+        self.prefix = root if root.endswith(os.sep) else root + os.sep
+        self.found: dict[str, Candidate] = {}
+        self.added: list[Candidate] = []  # self.found in insertion order
+        self.diags: list[Diagnostic] = []
+        #: every folder entered, in walk order: ``(rel_dir, memo)`` (see :meth:`_listing`)
+        self.folders: list[tuple[str, list]] = []
+        self._secret: dict[str, bool] = {}  # is_secret_name of folder names, per walk
+        #: rule files read during the walk, by relative path (see :meth:`_prefetch`)
+        self.prefetched: dict[str, fs.ReadResult] = {}
+        #: what a folder's cached decisions depend on besides its listing and the specs
+        self.config_key = (self.skip, self.claude, self.agents, self.host_dir, self.host_file,
+                           settings.fallback_filenames, settings.honour_gitignore)
+        #: names a folder listing keeps (everything the walk looks up by name)
+        self.interesting = frozenset({
+            "CLAUDE.md", "AGENTS.md", "AGENTS.override.md", "CLAUDE.local.md", ".gitignore", "pyvenv.cfg",
+            ".claude", ".git", self.host_dir, self.host_file, *settings.fallback_filenames})
+
+    def listing(self) -> Iterator[tuple[str, tuple[str, ...], tuple[str, ...], bool]]:
+        """Every folder the walk entered, in walk order (pre-order: a folder's subtree
+        follows it): ``(rel_dir, names, sub_folders, has_git)`` — ``names``: every entry
+        that is not a folder (files, links, special files; unsorted), ``sub_folders``:
+        sorted, secret-looking names left out, ``has_git``: a ``.git`` entry of any type."""
+        for rel_dir, memo in self.folders:
+            yield rel_dir, memo[6], memo[2], memo[7]
+
+    def gitignore(self, rel_dir: str) -> GitIgnore | None:
+        """The parsed ``.gitignore`` of ``rel_dir``: the previous load's object when the
+        file is unchanged (so decisions that depend on it can be reused too)."""
+        rel = _join(rel_dir, ".gitignore")
+        path = os.path.join(self.root, rel)
+        prev = changes.reuse(path)
+        if type(prev) is tuple and len(prev) == 3 and prev[0] == _GITIGNORE_TAG:
+            self.diags.extend(prev[2])
+            return prev[1]
+        mark = len(self.diags)
+        spec = self._parse_gitignore(rel)
+        ignore = None if spec is None else GitIgnore(spec)
+        changes.remember(path, False, (_GITIGNORE_TAG, ignore, tuple(self.diags[mark:])))
+        return ignore
+
+    def _parse_gitignore(self, rel: str) -> pathspec.GitIgnoreSpec | None:
+        import pathspec  # lazily: only a tree with a .gitignore needs it (issue 8, B7)
+
+        try:
+            res = fs.read_bytes(self.root, rel, max_bytes=1024 * 1024)
+            return pathspec.GitIgnoreSpec.from_lines(fs.decode_text(res.raw, res.path).split("\n"))
+        except fs.SafeFsError as err:
+            self.diags.append(Diagnostic(level="warning", code="gitignore-unreadable", path=err.path,
+                                         message=f"{err.reason}; its patterns are not applied"))
+        except Exception as err:  # pathspec refusing a pattern
+            self.diags.append(Diagnostic(level="warning", code="gitignore-invalid",
+                                         path=os.path.join(self.root, rel), message=str(err)))
+        return None
+
+    @staticmethod
+    def ignored(rel: str, is_dir: bool, specs: tuple) -> bool:
+        for base, ignore in reversed(specs):
+            sub = rel[len(base) + 1:] if base else rel
+            include = ignore.check(sub + "/" if is_dir else sub)
+            if include is not None:
+                return include
+        return False
+
+    def linked_worktree(self, rel_dir: str) -> bool:
+        """A git worktree checked out inside the project holds copies of its rules: never walked."""
+        full = os.path.join(self.root, rel_dir)
+        marker = os.path.join(full, ".git")
+        # what the .git file says decides: a rewrite must reach change detection (the
+        # folder's own signature does not change when a file's content does)
+        changes.note(marker, False)
+        if not os.path.isfile(marker):
+            return False
+        from wskit.binding import _git_marker
+
+        found = _git_marker(Path(full))
+        return found is not None and found[0] == "worktree"
+
+    def walk(self) -> None:
+        """Depth-first walk, pre-order, children in reverse name order (the order of
+        diagnostics since issue 3). Each folder is listed once through a descriptor
+        opened from its parent's (:mod:`wskit.fs.fdwalk`); on a reload, a folder
+        whose stat signature is unchanged is not listed again (its memo is reused,
+        :func:`wskit.changes.reuse`), nor are its ``ignored``/skip decisions redone
+        when the ``.gitignore`` specs above it are the same objects (issue 8, B1/B3).
+        Every folder entered is kept in :attr:`folders` (see :func:`project_walk`)."""
+        self.notes = changes.Notes()
+        frames: list[list] = []
+        try:
+            self._enter("", 0, (), None, "", frames)
+            while frames:
+                frame = frames[-1]
+                children = frame[4]
+                if not children:
+                    frames.pop()
+                    if frame[3] is not None:
+                        os.close(frame[3])
+                    continue
+                name = children.pop()
+                self._enter(_join(frame[0], name), frame[1] + 1, frame[2], frame[3], name, frames)
+        finally:
+            for frame in frames:
+                if frame[3] is not None:
+                    os.close(frame[3])
+
+    def _open(self, rel_dir: str, parent_fd: int | None, name: str, shown: str) -> int | None:
+        try:
+            if not rel_dir:
+                return fdwalk.open_root(self.root)
+            if parent_fd is not None:
+                return fdwalk.open_child(parent_fd, name, shown)
+            return fs._open_dir_chain(self.root, rel_dir.split("/"), shown, False)
+        except fs.SafeFsError as err:
+            changes.note(shown, False)
+            if err.code != "not-found":
+                self.diags.append(err.diagnostic(level="warning"))
+            return None
+
+    def _listing(self, rel_dir: str, parent_fd: int | None, name: str, shown: str) -> tuple[list | None, int | None]:
+        """The folder's memo entry (reused when unchanged) and its descriptor when it was opened.
+
+        The memo: ``[tag, by, dirs, git, decision, dir_links, files, git_any]`` — ``by``:
+        the kept names (:attr:`interesting`, secret names left out) as
+        :class:`~wskit.fs.DirEntry`; ``dirs``/``dir_links``: sorted sub-folders and
+        folder links (secret names left out); ``git``: a ``.git`` file or link (a
+        worktree's marker); ``decision``: the walk's cached decisions; ``files``: every
+        other name of the folder, unsorted (for :func:`project_walk`'s users);
+        ``git_any``: any ``.git`` entry.
+        """
+        notes = self.notes
+        if notes.reloading:
+            prev = notes.reuse(shown)
+            if type(prev) is list and prev and prev[0] == _MEMO_TAG:
+                return prev, None
+        if parent_fd is not None:
+            try:  # the common case: one openat from the held parent (issue 8, B1)
+                fd = os.open(name, _CHILD_FLAGS, dir_fd=parent_fd)
+            except OSError:
+                fd = self._open(rel_dir, parent_fd, name, shown)  # refusals and their diagnostics
+        else:
+            fd = self._open(rel_dir, parent_fd, name, shown)
+        if fd is None:
+            return None, None
+        try:
+            memo = self._list(fd, shown)
+        except OSError as err:
+            os.close(fd)
+            self.diags.append(fs._oserror(err, shown, final=False).diagnostic(level="warning"))
+            return None, None
+        notes.remember(shown, memo)
+        return memo, fd
+
+    def _list(self, fd: int, shown: str) -> list:
+        """List the folder open as ``fd`` (what :func:`wskit.fs.fdwalk.list_fd` does, inlined:
+        one ``fstat`` noted to the recordings, one ``scandir``, types from ``d_type``)."""
+        self.notes.stat(shown, os.fstat(fd))
+        interesting = self.interesting
+        secret = self._secret
+        kept: dict[str, os.DirEntry] = {}
+        dirs: list[str] = []
+        links: list[str] = []
+        files: list[str] = []
+        with os.scandir(fd) as it:
+            for e in it:
+                name = e.name
+                if name in interesting:
+                    kept[name] = e
+                try:
+                    is_dir = e.is_dir(follow_symlinks=False)
+                except OSError:
+                    continue
+                if is_dir:
+                    hidden = secret.get(name)
+                    if hidden is None:
+                        hidden = secret[name] = fs.is_secret_name(name)
+                    if not hidden:
+                        dirs.append(name)
+                    continue
+                files.append(name)
+                if e.is_symlink() and not fs.is_secret_name(name) and fdwalk.leads_to_folder(e):
+                    links.append(name)
+        if kept:
+            by = {n: fs.DirEntry(n, fdwalk.entry_type(e)) for n, e in kept.items() if not fs.is_secret_name(n)}
+            git_any = ".git" in kept
+            git = git_any and fdwalk.entry_type(kept[".git"]) in ("file", "link")
+        else:
+            by, git, git_any = _NO_ENTRIES, False, False
+        dirs.sort()
+        if links:
+            links.sort()
+        return [_MEMO_TAG, by, tuple(dirs), git, None, tuple(links), tuple(files), git_any]
+
+    def _enter(self, rel_dir: str, depth: int, specs: tuple, parent_fd: int | None, name: str,
+               frames: list[list]) -> None:
+        shown = f"{self.prefix}{rel_dir}" if rel_dir else self.root  # os.path.join(root, rel_dir)
+        memo, fd = self._listing(rel_dir, parent_fd, name, shown)
+        if memo is None:
+            return
+        try:
+            _tag, by, dirs, git, decision, dir_links, _files, _git_any = memo
+            if rel_dir and git and self.linked_worktree(rel_dir):
+                return  # a worktree checked out inside the project holds copies of its rules
+            if by:
+                if rel_dir and "pyvenv.cfg" in by:
+                    return  # a virtual environment under any name
+                if self.settings.honour_gitignore and by.get(".gitignore") and by[".gitignore"].type == "file":
+                    spec = self.gitignore(rel_dir)
+                    if spec is not None:
+                        specs = (*specs, (rel_dir, spec))
+            self.folders.append((rel_dir, memo))
+            if decision is not None and decision[0][0] == self.config_key and _same_specs(decision[0][1], specs):
+                adds, file_diags = decision[1], decision[2]
+                for cand in adds:
+                    if cand.rel not in self.found:
+                        self.found[cand.rel] = cand
+                        self.added.append(cand)
+                self.diags.extend(file_diags)
+            elif by:
+                mark, added = len(self.diags), len(self.added)
+                self.folder_files(rel_dir, by, specs)
+                adds = tuple(self.added[added:])
+                file_diags = tuple(self.diags[mark:])
+                decision = None
+                if adds and fd is not None:
+                    self._prefetch(fd, rel_dir, adds)
+            else:  # nothing the walk looks up by name: no rule files, no config folders
+                adds = file_diags = ()
+                decision = None
+            if by:
+                for cfg, conv in ((".claude", self.claude), (self.host_dir, True)):
+                    if conv and cfg in by and by[cfg].type == "dir" and not self.ignored(_join(rel_dir, cfg), True, specs):
+                        self.config_dir(rel_dir, cfg, specs)
+            if self.settings.max_depth is not None and depth >= self.settings.max_depth:
+                return
+            if depth >= MAX_WALK_DEPTH:
+                if dirs:
+                    self.diags.append(Diagnostic(
+                        level="warning", code="rule-walk-too-deep", path=shown,
+                        message=f"folders deeper than {MAX_WALK_DEPTH} levels are not searched for rules"))
+                return
+            if decision is not None:
+                children, diags = decision[3], decision[4]
+            else:
+                if dir_links or not specs:
+                    children, diags = self._children(rel_dir, dirs, specs, dir_links)
+                else:  # _children inlined for the common case (no folder links)
+                    out: list[str] = []
+                    skip = self.skip
+                    host_dir = self.host_dir
+                    ignored = self.ignored
+                    diags = ()
+                    for child in dirs:
+                        if child in skip or child == ".claude" or child == host_dir:
+                            continue
+                        if "\\" in child or ":" in child:
+                            children, diags = self._children(rel_dir, dirs, specs, dir_links)
+                            break
+                        if not ignored(f"{rel_dir}/{child}" if rel_dir else child, True, specs):
+                            out.append(child)
+                    else:
+                        children = tuple(out)
+                memo[4] = ((self.config_key, specs), adds, file_diags, children, diags)
+            if diags:
+                self.diags.extend(diags)
+            if children:
+                if fd is not None and len(frames) >= _MAX_HELD:
+                    os.close(fd)  # very deep trees: children open from the root instead
+                    fd = None
+                frames.append([rel_dir, depth, specs, fd, list(children)])
+                fd = None
+        finally:
+            if fd is not None:
+                os.close(fd)
+
+    def _prefetch(self, fd: int, rel_dir: str, adds: tuple) -> None:
+        """Read the rule files found directly in the folder open as ``fd`` while it is
+        open (:func:`wskit.fs.fdwalk.read_file_at`), so loading them does not open every
+        folder from the root again (issue 8, B1). What cannot be read so is read (and
+        refused with its diagnostic) by the loader."""
+        start = len(rel_dir) + 1 if rel_dir else 0
+        limit = self.settings.max_file_bytes
+        for cand in adds:
+            name = cand.rel[start:]
+            if "/" not in name:
+                got = fdwalk.read_file_at(fd, name, f"{self.prefix}{cand.rel}", limit)
+                if got is not None:
+                    self.prefetched[cand.rel] = got
+
+    def _children(self, rel_dir: str, dirs: tuple[str, ...], specs: tuple,
+                  dir_links: tuple[str, ...] = ()) -> tuple[tuple[str, ...], tuple]:
+        out: list[str] = []
+        diags: list[Diagnostic] = []
+        for name in dir_links:  # never followed in a project; said once, as info
+            sub = _join(rel_dir, name)
+            if name in self.skip or self.ignored(sub, True, specs):
+                continue
+            diags.append(Diagnostic(level="info", code="symlink", path=os.path.join(self.root, sub),
+                                    message="folder link (or a link loop) is not walked for rules; "
+                                    "links are not followed in project sources"))
+        for name in dirs:
+            if name in self.skip or name in (".claude", self.host_dir):
+                continue
+            sub = _join(rel_dir, name)
+            if "\\" in name or ":" in name:  # what fs.split_relative refuses in a listed name
+                try:
+                    fs.split_relative(sub)
+                except fs.SafeFsError as err:
+                    if err.code != "not-found":
+                        diags.append(err.diagnostic(level="warning"))
+                    continue
+            if not self.ignored(sub, True, specs):
+                out.append(name)
+        return tuple(out), tuple(diags)

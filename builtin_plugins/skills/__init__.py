@@ -1,0 +1,89 @@
+"""Built-in plugin ``skills``: discovers ``<root>/<slug>/SKILL.md`` skills.
+
+The discovery itself lives in :mod:`wskit.builtin_plugins.skills.discovery` and is imported on first use,
+so loading this plugin imports no parser and builds no resource model (issue 8, B7).
+:func:`check_skill` and the other names of that module stay importable from here.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from wskit import fs
+from wskit.kinds import ResourceKind
+from wskit.formats.mdwalk import component_dirs
+from wskit.models import Diagnostic, LoadResult, ResourceSource
+from wskit.plugin import hookimpl
+
+KIND = "skill"
+
+
+@hookimpl
+def wskit_resource_kinds():
+    from wskit.builtin_plugins.skills.switch import skills_filter
+
+    return [ResourceKind(name=KIND, hook="wskit_load_skills", default_dir="skills", filter=skills_filter)]
+
+
+@hookimpl
+def wskit_load_skills(source: ResourceSource) -> LoadResult:
+    """Every ``<slug>/SKILL.md`` of the source's skills folders (components of a bundle
+    may name others). A folder that does not exist costs one noted ``open``; the
+    discovery engine (:func:`wskit.builtin_plugins.skills.discovery.load_folder`) is imported only for a
+    folder that does."""
+    resources: list = []
+    diags: list[Diagnostic] = []
+    root_rel = os.path.relpath(source.root, source.base).replace(os.sep, "/")
+    for sub in component_dirs(source, KIND, "skills"):
+        try:
+            # a component folder is a path-naming field (manifests set it): it
+            # must be relative and contained, checked before it is joined
+            if sub not in ("", "."):  # "." is the source root itself
+                fs.split_relative(sub)
+        except fs.SafeFsError as err:
+            diags.append(err.diagnostic(plugin=source.plugin).model_copy(
+                update={"path": os.path.join(source.root, err.path)}))
+            continue
+        rel_dir = sub if root_rel in ("", ".") else f"{root_rel}/{sub}"
+        try:
+            fd, shown_dir = fs.open_dir(source.base, rel_dir, follow_links=source.follow_links)
+        except fs.SafeFsError as err:
+            if err.code != "not-found":
+                diags.append(err.diagnostic(plugin=source.plugin))
+            continue
+        try:
+            from wskit.builtin_plugins.skills.discovery import load_folder
+
+            load_folder(source, rel_dir, fd, shown_dir, resources, diags)
+        finally:
+            os.close(fd)
+    return LoadResult(resources=tuple(resources), diagnostics=tuple(diags))
+
+
+@hookimpl
+def wskit_register_commands(cli):
+    """Add ``skills`` to ``wsctl`` (imported when used)."""
+    from wskit.cli.lazy import add_lazy_command
+
+    add_lazy_command(cli, "skills", "wskit.builtin_plugins.skills.cli:skills_group",
+                     "Skills: <root>/<slug>/SKILL.md folders.")
+
+
+#: this package's modules: never looked up in the engine (``from . import fast`` imports the module)
+_SUBMODULES = frozenset({"admin", "check", "cli", "discovery", "fast", "lint", "runtime", "switch", "tools",
+                         "workflows"})
+
+
+def __getattr__(name: str) -> Any:
+    """``check_skill``, ``SPEC_NAME``, ``ADMIN_FILE_LIMIT`` (:mod:`wskit.builtin_plugins.skills.lint`) and the
+    discovery engine's names (:mod:`wskit.builtin_plugins.skills.discovery`), imported on first use (PEP 562)."""
+    if name in _SUBMODULES or name.startswith("__"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from wskit.builtin_plugins.skills import discovery as scan
+    from wskit.builtin_plugins.skills import lint
+
+    for module in (lint, scan):
+        if hasattr(module, name):
+            return getattr(module, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,185 @@
+"""Admin-installed skills: a configured root and a TOML enable/disable manifest.
+
+Follows Sakura's DB/admin skills (reference/holon-sakura.md B2, B3):
+
+- the admin skills root is ``HostProfile.settings["admin_skills_root"]`` when
+  set, else ``<home>/.wskit/admin-skills``; it holds ``<slug>/SKILL.md`` folders;
+- only the skills the manifest ``<home>/.wskit/skills.toml`` enables are
+  loaded (``[skills.<slug>] enabled = true``); a skill folder the manifest does
+  not name is disabled;
+- enabled admin skills outrank every repository and user skill of the same
+  slug (source rank :data:`ADMIN_RANK`, design §5);
+- every file of an admin skill is limited to :data:`ADMIN_FILE_LIMIT` bytes
+  (524,288 loads; one byte more is an error naming the file); repository skills
+  have no byte limit.
+
+The manifest is written with ``tomli-w`` through :func:`wskit.fs.atomic.atomic_write`
+under a file lock.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import tomllib
+import uuid
+from pathlib import Path
+
+from wskit import fs
+from wskit.fs.atomic import atomic_write
+from wskit.errors import WskitError
+from wskit.host import HostProfile
+
+#: Per-file byte limit of admin skills (Sakura B3).
+ADMIN_FILE_LIMIT = 512 * 1024
+#: Source rank of the admin skills root (above every project and user source).
+ADMIN_RANK = 40
+MANIFEST_NAME = "skills.toml"
+#: Largest admin skills manifest read, in bytes.
+MAX_MANIFEST_BYTES = 4 * 1024 * 1024
+
+
+class AdminSkillError(WskitError):
+    """An admin-skill operation failed (corrupt manifest, unknown slug, a file over the limit…)."""
+
+
+def admin_root(profile: HostProfile) -> Path:
+    """The admin skills root: setting ``admin_skills_root`` (``~`` expanded,
+    relative to the home) or ``<home>/.wskit/admin-skills``."""
+    raw = profile.settings.get("admin_skills_root")
+    home = profile.require_home()
+    if isinstance(raw, (str, os.PathLike)) and str(raw):
+        p = Path(raw).expanduser()
+        return p if p.is_absolute() else home / p
+    return profile.state_dir / "admin-skills"
+
+
+def manifest_path(profile: HostProfile) -> Path:
+    """``<home>/.wskit/skills.toml``."""
+    return profile.state_dir / MANIFEST_NAME
+
+
+def read_manifest(profile: HostProfile) -> dict[str, bool]:
+    """``slug -> enabled`` from the manifest (empty when there is none).
+
+    :raises AdminSkillError: when the manifest is not valid TOML or has the wrong shape.
+    """
+    path = manifest_path(profile)
+    try:
+        # bounded, non-blocking read: read_bytes() blocked on a FIFO and read a huge file whole
+        raw = fs.read_bytes(path.parent, path.name, max_bytes=MAX_MANIFEST_BYTES).raw
+    except fs.SafeFsError as err:
+        if err.code == "not-found":
+            return {}
+        raise AdminSkillError(f"{path}: cannot read the admin skills manifest: {err}") from None
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as err:
+        raise AdminSkillError(f"{path}: admin skills manifest is not valid TOML: {err}") from None
+    skills = data.get("skills", {})
+    if not isinstance(skills, dict):
+        raise AdminSkillError(f"{path}: [skills] must be a table")
+    out: dict[str, bool] = {}
+    for slug, entry in skills.items():
+        if not isinstance(entry, dict) or not isinstance(entry.get("enabled"), bool):
+            raise AdminSkillError(f"{path}: [skills.{slug}] needs 'enabled = true|false'")
+        out[slug] = entry["enabled"]
+    return out
+
+
+def enabled_slugs(profile: HostProfile) -> frozenset[str]:
+    """Slugs the manifest enables."""
+    return frozenset(s for s, on in read_manifest(profile).items() if on)
+
+
+def _require_utf8_slug(slug: str) -> None:
+    from wskit.fs.names import shown_path, not_utf8
+
+    why = not_utf8(slug)
+    if why is not None:
+        raise AdminSkillError(f"skill name '{shown_path(slug)}' {why} "
+                              "(no skill id, manifest or session file can hold it)")
+
+
+def set_enabled(profile: HostProfile, slug: str, enabled: bool) -> dict[str, bool]:
+    """Enable or disable the admin skill ``slug`` (must be installed).
+
+    :returns: the new manifest map.
+    :raises AdminSkillError: unknown slug or unusable manifest.
+    """
+    _require_utf8_slug(slug)
+    if not (admin_root(profile) / slug / "SKILL.md").is_file():
+        raise AdminSkillError(f"no admin skill {slug!r} in {admin_root(profile)}")
+    path = manifest_path(profile)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    import tomli_w  # imported where a write needs them: not on read-only start-up (issue 8, B7)
+    from filelock import FileLock
+
+    with FileLock(str(path) + ".lock"):
+        current = read_manifest(profile)
+        current[slug] = enabled
+        doc = {"skills": {s: {"enabled": on} for s, on in sorted(current.items())}}
+        atomic_write(path, tomli_w.dumps(doc).encode("utf-8"), mode=0o600)
+    return current
+
+
+def check_files(folder: Path, limit: int = ADMIN_FILE_LIMIT) -> list[Path]:
+    """Every regular file under ``folder`` (sorted), refusing what an admin skill may not hold.
+
+    :raises AdminSkillError: a link, special file, or a file over ``limit`` bytes (named).
+    """
+    files: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
+        dirnames.sort()
+        for name in sorted(dirnames + filenames):
+            p = Path(dirpath) / name
+            st = p.lstat()
+            if stat.S_ISLNK(st.st_mode):
+                raise AdminSkillError(f"{p}: admin skills may not contain links")
+            if stat.S_ISDIR(st.st_mode):
+                continue
+            if not stat.S_ISREG(st.st_mode):
+                raise AdminSkillError(f"{p}: admin skills may not contain special files")
+            if st.st_size > limit:
+                raise AdminSkillError(f"{p}: file is {st.st_size} bytes, over the admin skill limit of {limit} bytes")
+            files.append(p)
+    return files
+
+
+def install(profile: HostProfile, source_dir: str | os.PathLike[str], *, enable: bool = True) -> Path:
+    """Copy the skill folder ``source_dir`` into the admin root (replacing an
+    installed one of the same slug) and enable it.
+
+    The skill is validated first (lenient rules; an invalid skill is refused)
+    and every file is checked against :data:`ADMIN_FILE_LIMIT`. The copy is
+    made in a temporary folder beside the target and renamed into place.
+
+    :returns: the installed folder.
+    :raises AdminSkillError: invalid skill, link, special file or oversized file
+        (named), or a folder name that is not UTF-8 (nothing copied).
+    """
+    from wskit.builtin_plugins.skills.check import validate_skill
+
+    src = Path(source_dir).absolute()
+    _require_utf8_slug(src.name)  # before anything is copied: the slug names a TOML key and a skill id
+    report = validate_skill(src)
+    if not report.valid:
+        first = report.errors[0]
+        raise AdminSkillError(f"{first.path}: {first.message} [{first.code}]")
+    check_files(src)
+    root = admin_root(profile)
+    root.mkdir(parents=True, exist_ok=True)
+    target = root / src.name
+    tmp = root / f".{src.name}.{uuid.uuid4().hex[:8]}.tmp"
+    shutil.copytree(src, tmp, symlinks=True)
+    old = None
+    if target.exists():
+        old = root / f".{src.name}.{uuid.uuid4().hex[:8]}.old"
+        os.replace(target, old)
+    os.replace(tmp, target)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+    if enable:
+        set_enabled(profile, src.name, True)
+    return target

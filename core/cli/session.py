@@ -1,0 +1,65 @@
+"""``wsctl snapshot [PATH] -o FILE`` writes a session state (references and digests);
+``wsctl session verify FILE [PATH]`` restores one against the workspace and reports drift."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+from wskit.fs.atomic import atomic_write
+from wskit.cli.context import WsctlContext, json_option, path_argument, read_user_file
+from wskit.errors import WskitError
+
+
+@click.command("snapshot")
+@path_argument
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the state here (default: stdout).")
+@json_option
+@click.pass_obj
+def snapshot_cmd(obj: WsctlContext, path: str, output: str | None) -> None:
+    """Snapshot the workspace holding PATH into a session state file (JSON)."""
+    ws = obj.resolve(path)
+    from wskit.session import snapshot  # lazily: not on the path of other commands
+
+    session = snapshot(ws)
+    state = session.state()
+    text = state.to_json()
+    if output is not None and not os.path.isdir(os.path.dirname(os.path.abspath(output))):
+        raise click.BadParameter(f"folder of {output} does not exist", param_hint="-o/--output")
+    if output is None:
+        click.echo(text)
+        return
+    atomic_write(output, (text + "\n").encode("utf-8"), mode=0o600)
+    data = {"file": output, "session_id": state.session_id, "resources": len(state.resources)}
+    obj.emit(data, lambda: click.echo(f"wrote {output}: {len(state.resources)} resources, session {state.session_id}"))
+
+
+@click.command("verify")
+@click.argument("file", type=click.Path(dir_okay=False, exists=True))
+@click.argument("path", required=False, type=click.Path(exists=True, file_okay=False))
+@click.option("--strict", is_flag=True, help="Exit 1 when anything drifted.")
+@json_option
+@click.pass_obj
+def session_verify_cmd(obj: WsctlContext, file: str, path: str | None, strict: bool) -> None:
+    """Restore the session state FILE against the workspace holding PATH (default:
+    the recorded source project) and report what drifted."""
+    from wskit.session import SessionState
+    from wskit.session.resume import restore
+
+    state = SessionState.from_json(read_user_file(file), path=str(Path(file).absolute()))
+    ws = obj.resolve(path or state.workspace.source_root)
+    restored = restore(state, ws, policy="refresh")
+    data = {"file": file, **restored.to_json()}
+
+    def human() -> None:
+        if restored.ok:
+            click.echo(f"{file}: session {state.session_id} verified, no drift")
+        for d in restored.drift:
+            extra = f" (recorded {d['recorded']}, now {d['current']})" if "recorded" in d else ""
+            click.echo(f"drift: {d['field']} {d.get('id') or ''} {d['change']}".replace("  ", " ") + extra)
+
+    obj.emit(data, human)
+    if strict and not restored.ok:
+        raise WskitError(f"session state {file} drifted ({len(restored.drift)} item(s))")

@@ -1,0 +1,6 @@
+"""File formats that several capabilities read: markdown frontmatter
+(:mod:`.frontmatter`), safe YAML (:mod:`.yaml`, :mod:`.flatyaml`), a kind's
+markdown folders (:mod:`.mdwalk`), ``$ARGUMENTS`` substitution
+(:mod:`.argsubst`), Claude-style settings layers (:mod:`.settings`), where a
+source keeps MCP/LSP/hook definitions (:mod:`.definitions`) and ``${VAR}``
+placeholder expansion (:mod:`.placeholders`)."""

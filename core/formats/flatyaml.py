@@ -1,0 +1,195 @@
+"""A restricted fast reader for *flat* YAML frontmatter (issue 8, B6).
+
+Most ``SKILL.md`` frontmatter is a handful of top-level ``key: value`` lines
+whose values are plain strings (``name: pdf``, ``description: Extract text…``).
+Parsing those with libyaml costs ≈ 80 µs per file, almost all of it PyYAML's
+Python constructor walking the node graph. :func:`load_flat` recognises that
+shape with one regular expression per line and builds the same ``dict`` the
+YAML safe loader builds — or returns ``None`` and the caller uses the full
+loader (:func:`wskit.formats.frontmatter._load`) with all its refusals and diagnostics.
+
+What is accepted (everything else returns ``None``):
+
+- every line is either empty or ``key: value`` starting in column 0;
+- ``key`` is ``[A-Za-z_][A-Za-z0-9_-]*`` (at most 128 characters) and resolves
+  to a string under the loader's implicit resolvers (``yes:``/``null:`` do not);
+- one or more spaces after the colon, then a value that starts with a
+  character that cannot open any other YAML construct (no indicator
+  ``-?:,[]{}#&*!|>'"%@`` and no backquote), does not end in ``:`` (trailing
+  spaces are dropped, as YAML drops them), and
+  contains no ``": "``, no ``" #"`` (a comment), no tab and no character YAML
+  treats as a line break or refuses as non-printable;
+- the value resolves to ``str`` under the same implicit resolvers PyYAML uses
+  (so ``true``, ``1.0``, ``2024-01-01``, ``~`` fall back to the full loader);
+- the block is not empty;
+- a key may instead stand alone (``paths:``) and hold a block sequence of
+  strings on the lines below, all at one indent: plain items as above, or
+  quoted items without escapes (``"src/**"``, ``'a b'``), as rule files write
+  their ``paths`` (issue 8, B1).
+
+A repeated key is declined (``None``): the full loader refuses it with a
+``yaml-duplicate-key`` diagnostic (:mod:`wskit.formats.yaml`). There are no aliases, anchors, tags, flow
+collections, block scalars, nesting or multi-line scalars in an accepted block,
+so the loader's refusals (aliases, depth) cannot apply. Equality with
+``yaml.load(block, Loader=CSafeLoader)`` on generated flat and non-flat blocks
+is property-tested in ``tests/core/test_flatyaml.py``.
+"""
+
+from __future__ import annotations
+
+import re
+
+import yaml
+
+_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]{0,127}):( +)([^\s\-?:,\[\]{}#&*!|>'\"%@`].*)")
+# characters that end a plain value early, make it a comment, a nested mapping,
+# or that YAML treats as a line break / refuses (outside the printable set)
+_BAD_VALUE = re.compile(
+    r": |:$| #|[^\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
+)
+_BAD_CHAR = re.compile(r"[^\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+
+
+def _bad(value: str) -> bool:
+    """``_BAD_VALUE.search(value) is not None`` for a value without ``"\\n"`` (a
+    line's), with substring tests: the alternation was tried at every position
+    (issue 8, B6). An ASCII text holds a refused character exactly when it is
+    not printable (``\\x00-\\x1f``, ``\\x7f``)."""
+    if ": " in value or " #" in value or value.endswith(":"):
+        return True
+    if value.isascii():
+        return not value.isprintable()
+    return _BAD_CHAR.search(value) is not None
+_STR_TAG = "tag:yaml.org,2002:str"
+_LOADER = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
+
+
+#: ``key:`` alone on its line (the head of a block sequence)
+_SEQ_HEAD = re.compile(r"([A-Za-z_][A-Za-z0-9_-]{0,127}): *")
+#: one sequence item: ``<indent>- value`` (plain as above, or quoted without escapes)
+_ITEM = re.compile(r"( *)- +(?:\"([^\"\\]*)\"|'([^']*)'|([^\s\-?:,\[\]{}#&*!|>'\"%@`].*?)) *")
+_SEQ_TAG = "tag:yaml.org,2002:seq"
+
+
+def _usable() -> bool:
+    """The fast path is only equal to the loader while ``str`` and sequences are
+    constructed by PyYAML's own constructors (no one re-registered them)."""
+    ctor = _LOADER.yaml_constructors.get(_STR_TAG)
+    seq = _LOADER.yaml_constructors.get(_SEQ_TAG)
+    return ctor is yaml.constructor.SafeConstructor.construct_yaml_str and \
+        seq is yaml.constructor.SafeConstructor.construct_yaml_seq
+
+
+def _is_str(value: str) -> bool:
+    for _tag, regexp in _LOADER.yaml_implicit_resolvers.get(value[0], ()):
+        if regexp.match(value):
+            return False
+    return True
+
+
+def load_flat(block: str) -> dict[str, str | list[str]] | None:
+    """Parse ``block`` when it is flat ``key: plain string`` YAML (a key may hold a
+    block sequence of such strings: ``paths:`` then ``  - "src/**"`` lines).
+
+    :param block: the text between the ``---`` lines (LF line ends).
+    :returns: the mapping ``yaml.load(block, Loader=CSafeLoader)`` returns, or
+        ``None`` when the block is not of the accepted shape or repeats a key
+        (then nothing is known about it: use the full loader).
+    """
+    got = load_flat_lines(block.split("\n"))
+    return None if got is None else got[0]
+
+
+def load_flat_lines(lines: list[str], ascii_ok: bool = False
+                    ) -> tuple[dict[str, str | list[str]], dict[str, int]] | None:
+    """:func:`load_flat` of the block ``"\\n".join(lines)``, also returning the
+    0-based index of the line of each key (a flat block's top-level keys,
+    which is what :mod:`wskit.formats.frontmatter` reports lines for).
+
+    :param ascii_ok: the caller checked that the block is ASCII, holds no control
+        character but line feeds, no ``": "`` beyond one per non-empty line and
+        no ``" #"`` (:func:`block_precheck`); the per-value character tests are then
+        skipped (issue 8, B6).
+    :returns: ``(mapping, line index per key)`` or None (not flat, or a key repeated).
+    """
+    if not _usable():
+        return None
+    out: dict[str, str | list[str]] = {}
+    first: dict[str, int] = {}
+    match = _LINE.fullmatch
+    bad = _bad
+    resolvers = _LOADER.yaml_implicit_resolvers
+    seq: list[str] | None = None  # the sequence being read, and its items' indent
+    indent = -1
+    for i, line in enumerate(lines):
+        if not line:
+            continue
+        if seq is not None:
+            item = _ITEM.fullmatch(line)
+            if item is not None:
+                if indent < 0:
+                    indent = len(item[1])
+                elif len(item[1]) != indent:
+                    return None
+                dq, sq, plain = item[2], item[3], item[4]
+                if plain is not None:
+                    if bad(plain) or not _is_str(plain):
+                        return None
+                    seq.append(plain)
+                else:
+                    text = dq if dq is not None else sq
+                    if _BAD_CHAR.search(text):
+                        return None
+                    seq.append(text)
+                continue
+            if indent < 0:
+                return None  # "key:" without items is null
+            seq = None
+        m = match(line)
+        if m is None:
+            head = _SEQ_HEAD.fullmatch(line)
+            if head is None or not _is_str(head[1]):
+                return None
+            if ascii_ok:  # block_precheck counted ": " per line, which a sequence breaks
+                return load_flat_lines(lines, False)
+            seq, indent = [], -1
+            if head[1] in first:
+                return None  # a repeated key: the full loader names it
+            first[head[1]] = i
+            out[head[1]] = seq
+            continue
+        key = m[1]
+        value = m[3].rstrip(" ")  # trailing blanks are not part of a plain scalar
+        if (value[-1] == ":") if ascii_ok else bad(value):
+            return None
+        # _is_str of key and value, inline: most first characters have no resolver
+        if resolvers.get(key[0]) and not _is_str(key):
+            return None
+        if resolvers.get(value[0]) and not _is_str(value):
+            return None
+        if key in first:
+            return None  # a repeated key: the full loader names it
+        first[key] = i
+        out[key] = value
+    if seq is not None and indent < 0:
+        return None
+    if not out:
+        return None
+    return out, first
+
+
+#: bytes a flat ASCII block may hold: printable ASCII and the line feed
+_ASCII_KEEP = bytes(range(0x20, 0x7F)) + b"\n"
+
+
+def block_precheck(block: bytes, lines: int) -> bool:
+    """True when the ASCII ``block`` (its bytes; ``lines`` non-empty lines) passes
+    every per-value character test of :func:`load_flat` at once, *provided* each
+    non-empty line matches the line pattern (which :func:`load_flat_lines`
+    still checks): no byte outside printable ASCII and ``\\n`` (a control
+    character is refused in a value and cannot appear in a key or after the
+    colon), exactly one ``": "`` per line (the one after the key: another is in
+    a value), no ``" #"`` (only a value can hold one). A value ending in ``:``
+    is still tested per value."""
+    return (not block.translate(None, _ASCII_KEEP) and block.count(b": ") == lines
+            and b" #" not in block)

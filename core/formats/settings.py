@@ -1,0 +1,77 @@
+"""Settings layers read for plugin enablement, hooks and server definitions.
+
+Layers, lowest first (Claude Code §1.8, Blade §8.4): ``user``
+(``~/.claude/settings.json``, ``~/.<host>/settings.json``), ``project``
+(``<ws>/.claude/settings.json``, ``<ws>/.<host>/settings.json``), ``local``
+(the ``settings.local.json`` files), ``invocation`` (the host's
+``profile.settings["enabled_plugins"]``). Project and local layers are read
+even for an untrusted project, flagged ``trusted=False``: callers decide
+what such a layer may do (only disable plugins).
+"""
+
+# No ``from __future__ import annotations`` here: pydantic would compile and evaluate
+# every field's annotation string when the model classes are made (issue 8, B7).
+
+from typing import Any
+
+from wskit.binding import Binding
+from wskit.host import HostProfile
+from wskit.models import Diagnostic, Frozen
+from wskit.trust import TrustDecision
+from wskit.fs.jsonfile import read_json
+
+
+class SettingsLayer(Frozen):
+    """One settings file (or the invocation settings).
+
+    :ivar scope: ``user``, ``project``, ``local`` or ``invocation``.
+    :ivar path: absolute file path (None for the invocation layer).
+    :ivar data: the JSON object read.
+    :ivar trusted: False for project/local layers of an untrusted project.
+    """
+
+    scope: str
+    path: str | None
+    data: dict[str, Any]
+    trusted: bool = True
+
+
+def config_dirs(profile: HostProfile) -> list[str]:
+    """Config folder names read, lowest precedence first: ``.claude`` (if on) then ``.<host>``."""
+    out = [".claude"] if profile.claude_conventions else []
+    if profile.host_dir not in out:
+        out.append(profile.host_dir)
+    return out
+
+
+def settings_layers(binding: Binding | None, profile: HostProfile, trust: TrustDecision | None
+                    ) -> tuple[list[SettingsLayer], list[Diagnostic]]:
+    """Every settings layer that exists, lowest precedence first.
+
+    :param binding: the workspace (None: user and invocation layers only).
+    """
+    home = str(profile.require_home())
+    layers: list[SettingsLayer] = []
+    diags: list[Diagnostic] = []
+    plan: list[tuple[str, str, str, bool]] = [(home, f"{d}/settings.json", "user", True) for d in config_dirs(profile)]
+    if binding is not None:
+        root = str(binding.source_root)
+        trusted = bool(trust and trust.trusted)
+        plan += [(root, f"{d}/settings.json", "project", False) for d in config_dirs(profile)]
+        plan += [(root, f"{d}/settings.local.json", "local", False) for d in config_dirs(profile)]
+    for base, rel, scope, follow in plan:
+        data, d = read_json(base, rel, follow_links=follow)
+        diags.extend(d)
+        if data is None:
+            continue
+        path = f"{base}/{rel}"
+        if not isinstance(data, dict):
+            diags.append(Diagnostic(level="error", code="settings-invalid", path=path,
+                                    message="settings file must hold a JSON object"))
+            continue
+        layers.append(SettingsLayer(scope=scope, path=path, data=data,
+                                    trusted=True if scope == "user" else trusted))
+    inv = profile.settings.get("enabled_plugins")
+    if isinstance(inv, dict):
+        layers.append(SettingsLayer(scope="invocation", path=None, data={"enabledPlugins": inv}))
+    return layers, diags

@@ -1,0 +1,42 @@
+"""Reading small JSON files through safe file access, as diagnostics not exceptions."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from wskit.fs import jsonsafe
+from wskit import fs
+from wskit.models import Diagnostic
+
+#: Largest JSON configuration file read (bytes): manifests, settings, .mcp.json…
+MAX_JSON_BYTES = 1 << 20
+#: Deepest nesting of arrays/objects accepted in those files.
+MAX_JSON_DEPTH = 64
+
+
+def read_json(base: str, rel: str, *, plugin: str | None = None, follow_links: bool = False,
+              missing_ok: bool = True, max_bytes: int = MAX_JSON_BYTES) -> tuple[Any, list[Diagnostic]]:
+    """Read and parse ``base/rel``.
+
+    :returns: ``(data, diagnostics)``; ``data`` is None when the file is absent
+        (no diagnostic when ``missing_ok``), refused by safe file access
+        (its code), or not JSON (``invalid-json`` with the line).
+    """
+    try:
+        res = fs.read_bytes(base, rel, max_bytes=max_bytes, follow_links=follow_links)
+    except fs.SafeFsError as err:
+        if err.code == "not-found" and missing_ok:
+            return None, []
+        return None, [err.diagnostic(plugin=plugin)]
+    path = os.path.join(base, rel)
+    try:
+        text = fs.decode_text(res.raw, path)
+        jsonsafe.check_depth(text, MAX_JSON_DEPTH, path)  # json.loads recurses: RecursionError on deep files
+        return json.loads(text), []
+    except fs.SafeFsError as err:
+        return None, [err.diagnostic(plugin=plugin)]
+    except json.JSONDecodeError as err:
+        return None, [Diagnostic(level="error", code="invalid-json", path=path, line=err.lineno,
+                                 message=f"invalid JSON: {err.msg} (column {err.colno})", plugin=plugin)]

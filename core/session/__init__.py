@@ -1,0 +1,328 @@
+"""Session snapshots: what one running session sees, frozen (reference/blade.md §1.6).
+
+:func:`snapshot` copies the *mapping* of kind -> registry of a
+:class:`~wskit.workspace.WorkspaceResources`; registries and resources are
+immutable and shared, so a snapshot costs O(number of kinds) and later
+refreshes, plugin changes, trust revocations or file edits do not change it.
+(Skill bodies are read at use time: a snapshot freezes metadata, not bodies.)
+
+:class:`SessionState` is the serialisable part: references and digests,
+never bodies, with a JSON round trip.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
+
+from wskit.binding import Binding
+from wskit.fs import jsonsafe
+from wskit.errors import SessionStateError
+from wskit.models import Resource
+from wskit.registry import Registry
+from wskit.fs import SafeFsError
+from wskit.trust import TrustDecision, TrustState
+
+#: Format version written by this wskit; newer ones are refused.
+STATE_FORMAT = 1
+#: Deepest JSON nesting accepted in a session state (extensions included).
+STATE_MAX_DEPTH = 128
+
+
+class ResourceRef(BaseModel):
+    """A reference to a resource: kind, id, scope, path (relative to
+    ``source_root``), source_root, plugin and sha256 — no body."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    kind: str
+    id: str
+    name: str
+    scope: str
+    source_root: str
+    path: str
+    plugin: str | None = None
+    sha256: str
+
+
+class WorkspaceRef(BaseModel):
+    """The binding of a session: source project, execution root, cwd, host."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    source_root: str
+    execution_root: str
+    cwd: str
+    host: str
+
+
+class SessionState(BaseModel):
+    """Serialisable session state (JSON), references and digests only.
+
+    :ivar format: :data:`STATE_FORMAT`; a larger value is refused, and so is a value
+        that is not a JSON integer (``"1"``, ``true``, ``1.0``: not coerced) or is
+        below 1 (formats start at 1).
+    :ivar trust: the trust state at snapshot time, one of
+        :data:`~wskit.trust.TrustState` (``trusted``, ``untrusted``, ``unknown``).
+    :ivar extensions: per-capability state (rules delivered, workflows…),
+        keyed by capability name; values must be JSON.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    format: StrictInt = Field(default=STATE_FORMAT, ge=1)
+    session_id: str
+    parent_id: str | None = None
+    created_at: str
+    workspace: WorkspaceRef
+    trust: TrustState
+    resources: tuple[ResourceRef, ...] = ()
+    extensions: dict[str, Any] = {}
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """The JSON text of this state.
+
+        :raises SessionStateError: a value cannot be written as UTF-8 text (a
+            path holding bytes that are not UTF-8: the loaders refuse such names,
+            so only a caller-built state or a project folder named so gets here).
+        """
+        try:
+            return self.model_dump_json(indent=indent)
+        except (ValueError, UnicodeError) as err:  # PydanticSerializationError is a ValueError
+            from wskit.fs.names import first_undecodable, shown_path
+
+            where = first_undecodable(self.model_dump())
+            if where is None:
+                raise SessionStateError(f"session state cannot be written as JSON: {err}") from None
+            field, text, bad_byte = where
+            raise SessionStateError(f"session state cannot be written as JSON: {field} = '{shown_path(text)}' "
+                                    f"holds the byte {bad_byte}, which is not UTF-8") from None
+
+    @classmethod
+    def from_json(cls, text: str | bytes, path: str | None = None) -> "SessionState":
+        """Parse a state written by :meth:`to_json`.
+
+        :param path: the file the text came from, named in errors (``<path>: …``).
+        :raises SessionStateError: malformed JSON, a missing or wrong field
+            (named; ``format`` and ``resources`` must be present, as
+            :meth:`to_json` always writes them; ``format`` must be a JSON
+            integer ≥ 1, never coerced from ``"1"`` or ``true``; ``trust`` one of
+            ``trusted``, ``untrusted``, ``unknown``), or a format newer than
+            :data:`STATE_FORMAT`.
+        """
+
+        def fail(message: str) -> SessionStateError:
+            return SessionStateError(f"{path}: {message}" if path else message)
+
+        try:
+            # depth-bounded: json.loads raises RecursionError on deep nesting
+            raw = jsonsafe.loads(text, max_depth=STATE_MAX_DEPTH, path=path)
+        except SafeFsError as err:
+            # jsonsafe's message names the file already
+            raise SessionStateError(f"session state is not JSON: {err.args[0]}") from None
+        if not isinstance(raw, dict):
+            raise fail("session state must be a JSON object")
+        if "format" not in raw:  # to_json always writes it; a default would hide a foreign file
+            raise fail("session state field 'format': Field required")
+        fmt = raw["format"]
+        if type(fmt) is not int:  # noqa: E721 -- bool is an int subclass
+            # checked before the version test: "99" or true passed it and were coerced (newcomer finding)
+            raise fail(f"session state field 'format': must be an integer, got {json.dumps(fmt)}")
+        if fmt < 1:  # newcomer finding: 0 and -1 verified
+            raise fail(f"session state field 'format': must be at least 1, got {fmt}")
+        if fmt > STATE_FORMAT:
+            raise fail(f"session state format {fmt} is newer than this wskit understands ({STATE_FORMAT}); upgrade wskit")
+        if "resources" not in raw:  # a default for building states, not for reading one
+            raise fail("session state field 'resources': Field required")
+        try:
+            return cls.model_validate(raw)
+        except ValidationError as err:
+            first = err.errors()[0]
+            where = ".".join(str(x) for x in first["loc"]) or "<root>"
+            raise fail(f"session state field {where!r}: {first['msg']}") from None
+
+    def drift(self, session: "SessionResources") -> list[dict[str, str]]:
+        """Compare the recorded resources with ``session`` (or a fresh snapshot).
+
+        :returns: ``[{"id", "kind", "change"}]`` with change ``changed``
+            (digest differs), ``missing`` (gone) or ``added`` (new), sorted.
+        """
+        now = {(r.kind, r.id): r.provenance.sha256 for r in session.resources()}
+        was = {(r.kind, r.id): r.sha256 for r in self.resources}
+        out = []
+        for key, digest in was.items():
+            if key not in now:
+                out.append({"kind": key[0], "id": key[1], "change": "missing"})
+            elif now[key] != digest:
+                out.append({"kind": key[0], "id": key[1], "change": "changed"})
+        for key in now.keys() - was.keys():
+            out.append({"kind": key[0], "id": key[1], "change": "added"})
+        return sorted(out, key=lambda d: (d["kind"], d["id"]))
+
+
+@dataclass(frozen=True, eq=False)
+class SessionResources:
+    """The immutable resources of one session.
+
+    :ivar session_id: random id. :ivar parent_id: the parent's id for a child.
+    :ivar binding: source project, execution root and cwd of this session.
+    :ivar host: host name. :ivar trust: the trust decision seen at snapshot time.
+    :ivar registries: kind -> :class:`~wskit.registry.Registry` (read-only mapping).
+    :ivar generation: the workspace load it came from.
+    """
+
+    binding: Binding
+    host: str
+    trust: TrustDecision
+    registries: MappingProxyType
+    generation: int
+    session_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    parent_id: str | None = None
+    created_at: str = field(
+        default_factory=lambda: _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    )
+    hooks: Any = None
+    #: the workspace's :class:`~wskit.host.HostProfile` (home and settings), for runtime services
+    profile: Any = field(default=None, repr=False)
+    catalogs: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+    #: per-session capability state objects (e.g. "rules" -> SessionRules); each may
+    #: offer to_extension() for state(). Mutable by design: the resources are not.
+    components: dict = field(default_factory=dict, repr=False)
+    _runtime: Any = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        # session.hooks: the plugin-hook facade plus run(event, payload) (wskit.session.facade)
+        from wskit.session.facade import bind
+
+        object.__setattr__(self, "hooks", bind(self.hooks, self))
+
+    @property
+    def runtime(self):
+        """The live :class:`~wskit.session.runtime.SessionRuntime` (hook runner, services),
+        made with default options on first use unless :func:`wskit.runtime.attach` gave one."""
+        from wskit.session.runtime import runtime_of
+
+        return runtime_of(self)
+
+    @property
+    def mcp(self):
+        """The MCP service (plugin ``wskit-mcp``): ``session.mcp.connect(server_id)``."""
+        return self.runtime.service("mcp")
+
+    @property
+    def lsp(self):
+        """The LSP service (plugin ``wskit-lsp``): ``session.lsp.did_open(path)``."""
+        return self.runtime.service("lsp")
+
+    def close(self) -> list[str]:
+        """Close the session's runtime: every MCP/LSP server it started is stopped.
+        Idempotent. :returns: errors of services that failed to close (they are still released)."""
+        rt = self._runtime
+        return rt.close() if rt is not None else []
+
+    def registry(self, kind: str) -> Registry:
+        """The registry of ``kind`` (empty for an unknown kind)."""
+        return self.registries.get(kind) or Registry.empty(kind)
+
+    @property
+    def rules(self):
+        """This session's :class:`~wskit.builtin_plugins.rules.session.SessionRules` (made on first use,
+        over the frozen rule catalog; an empty catalog when the ``rules`` plugin is off).
+        Its mutable state (delivered rules) lives in :attr:`components`."""
+        from wskit.builtin_plugins.rules.session import session_rules
+
+        return session_rules(self)
+
+    def check_invocation(self, tool_name: str, tool_kind: str, paths=()):
+        """``Proceed`` or ``RulesRequired`` for a tool call (see :meth:`SessionRules.check_invocation`)."""
+        return self.rules.check_invocation(tool_name, tool_kind, paths)
+
+    def mark_delivered(self, refs) -> None:
+        """Record rules as delivered to the model (see :meth:`SessionRules.mark_delivered`)."""
+        self.rules.mark_delivered(refs)
+
+    def get(self, kind: str, name: str) -> Resource:
+        """Resolve ``name`` in ``kind``'s registry (see :meth:`Registry.get`)."""
+        return self.registry(kind).get(name)
+
+    def resources(self) -> list[Resource]:
+        """All active resources, by kind then id."""
+        out: list[Resource] = []
+        for kind in sorted(self.registries):
+            out.extend(self.registries[kind].active())
+        return out
+
+    def child(self) -> "SessionResources":
+        """A session for a subagent: same resources, new id, ``parent_id`` set."""
+        kid = SessionResources(
+            binding=self.binding, host=self.host, trust=self.trust,
+            registries=MappingProxyType(dict(self.registries)), generation=self.generation,
+            parent_id=self.session_id, hooks=self.hooks, catalogs=self.catalogs, profile=self.profile,
+        )
+        if self.hooks is not None:
+            self.hooks.session_created(kid)
+        return kid
+
+    def state(self, extensions: dict[str, Any] | None = None) -> SessionState:
+        """The serialisable :class:`SessionState` of this session (with ``extensions["rules"]``
+        — static provenance digest and delivered rule refs — when a rule catalog is present)."""
+        if self.catalogs.get("rules") is not None:
+            self.rules  # noqa: B018 - pins the static provenance digest into the state
+        b = self.binding
+        return SessionState(
+            session_id=self.session_id,
+            parent_id=self.parent_id,
+            created_at=self.created_at,
+            workspace=WorkspaceRef(source_root=str(b.source_root), execution_root=str(b.execution_root),
+                                   cwd=str(b.cwd), host=self.host),
+            trust=self.trust.state,
+            resources=tuple(ResourceRef(**{k: v for k, v in r.ref().items()}) for r in self.resources()),
+            extensions=_with_component_extensions(self.components, extensions),
+        )
+
+
+def snapshot(workspace, binding: Binding | None = None) -> SessionResources:
+    """Freeze ``workspace`` (a :class:`~wskit.workspace.WorkspaceResources`, or an
+    existing :class:`SessionResources` to re-snapshot) into a new session.
+
+    :param binding: the session's own binding (e.g. a worktree execution root);
+        must have the same ``source_root``. Default: the workspace's.
+    :raises ValueError: when ``binding`` belongs to another source project.
+    :returns: a :class:`SessionResources`; ``wskit_session_created`` fires.
+    """
+    if isinstance(workspace, SessionResources):
+        base_binding, host, trust, gen = workspace.binding, workspace.host, workspace.trust, workspace.generation
+    else:
+        base_binding, host, trust, gen = (
+            workspace.binding, workspace.profile.name, workspace.trust, workspace.generation,
+        )
+    if binding is not None and Path(binding.source_root) != Path(base_binding.source_root):
+        raise ValueError(
+            f"binding source project {binding.source_root} differs from the workspace's {base_binding.source_root}"
+        )
+    session = SessionResources(
+        binding=binding or base_binding,
+        host=host,
+        trust=trust,
+        registries=MappingProxyType(dict(workspace.registries)),
+        generation=gen,
+        hooks=workspace.hooks,
+        profile=getattr(workspace, "profile", None),
+        catalogs=MappingProxyType(dict(getattr(workspace, "catalogs", None) or {})),
+    )
+    if workspace.hooks is not None:
+        workspace.hooks.session_created(session)
+    return session
+
+
+def _with_component_extensions(components: dict, extensions: dict[str, Any] | None) -> dict[str, Any]:
+    """``extensions`` plus ``to_extension()`` of each per-session component (caller's keys win)."""
+    out = dict(extensions or {})
+    for name, obj in components.items():
+        if name not in out and hasattr(obj, "to_extension"):
+            out[name] = obj.to_extension()
+    return out

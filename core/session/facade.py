@@ -1,0 +1,47 @@
+"""``session.hooks``: the plugin-hook facade of a session, plus ``run`` for hook definitions.
+
+A :class:`~wskit.session.SessionResources` keeps the
+:class:`~wskit.plugin.facade.WskitHooks` facade it was made with in its
+``hooks`` field. :class:`SessionHooks` is that facade (same plugin manager,
+every method unchanged) with one more method, :meth:`SessionHooks.run`, so the
+issue's spelling ``session.hooks.run(event, payload)`` runs the session's
+configured hooks through its runtime's :class:`~wskit.builtin_plugins.hooks.runner.HookRunner`.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+from wskit.plugin.facade import WskitHooks
+
+
+class SessionHooks(WskitHooks):
+    """A :class:`WskitHooks` bound to one session.
+
+    :param base: the facade to share the plugin manager with.
+    :param session: the session (held weakly).
+    """
+
+    def __init__(self, base: WskitHooks, session: Any) -> None:
+        super().__init__(base.pm)
+        self._session = weakref.ref(session)
+
+    def run(self, event: str, payload: Any = None, *, tool: str | None = None):
+        """Run the session's hooks of ``event``: ``session.runtime.hooks.run(event, payload, tool=tool)``.
+
+        :returns: a :class:`~wskit.builtin_plugins.hooks.outcome.HookOutcome`.
+        :raises ReferenceError: the session no longer exists.
+        """
+        session = self._session()
+        if session is None:
+            raise ReferenceError("the session of this hook facade no longer exists")
+        return session.runtime.hooks.run(event, payload, tool=tool)
+
+
+def bind(hooks: Any, session: Any) -> Any:
+    """``hooks`` bound to ``session`` (a :class:`SessionHooks`), or ``hooks`` itself when it is
+    not a :class:`WskitHooks` (e.g. None)."""
+    if isinstance(hooks, WskitHooks):
+        return SessionHooks(hooks, session)
+    return hooks

@@ -1,0 +1,208 @@
+"""SessionRuntime: the live side of a session — hook runner, MCP and LSP
+services, the loop self-check and model resources (design §3, "lazy runtimes").
+
+A :class:`~wskit.session.SessionResources` stays immutable; its runtime is
+attached with :func:`attach` (or made with defaults on first use of
+``session.runtime``). Services such as ``mcp`` and ``lsp`` come from plugins
+through the ``wskit_session_services`` hook: each returns
+``[(name, factory)]`` and ``factory(runtime)`` is called the first time
+``runtime.service(name)`` is asked for. :meth:`SessionRuntime.close` closes
+every service that was started (in reverse order) and is idempotent.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from wskit.errors import WskitError
+from wskit.builtin_plugins.hooks.runner import HookRunner, HookRunnerConfig
+from wskit.session.monitor import RepetitionMonitor
+
+if TYPE_CHECKING:  # pragma: no cover
+    from wskit.session import SessionResources
+    from wskit.builtin_plugins.providers.catalog import CredentialStore, ModelResources
+
+
+class UnknownServiceError(WskitError, LookupError):
+    """No plugin provides the session service asked for (e.g. ``mcp`` without wskit-mcp installed)."""
+
+
+@dataclass
+class RuntimeOptions:
+    """What the host passes to a session's runtime.
+
+    :ivar hooks: :class:`~wskit.builtin_plugins.hooks.runner.HookRunnerConfig` (env, URL policy, trust, callbacks).
+    :ivar env: session variables also given to MCP/LSP server processes.
+    :ivar credentials: the :class:`~wskit.builtin_plugins.providers.catalog.CredentialStore` shared by snapshots.
+    :ivar models: resolved :class:`~wskit.builtin_plugins.providers.catalog.ModelResources`, if the host resolved them.
+    :ivar services: extra ``name -> factory(runtime)`` (override plugin ones).
+    """
+
+    hooks: HookRunnerConfig = field(default_factory=HookRunnerConfig)
+    env: Mapping[str, str] = field(default_factory=dict)
+    credentials: "CredentialStore | None" = None
+    models: "ModelResources | None" = None
+    services: Mapping[str, Callable[["SessionRuntime"], Any]] = field(default_factory=dict)
+
+
+class SessionRuntime:
+    """The live runtime of one session.
+
+    :ivar session: the :class:`~wskit.session.SessionResources`.
+    :ivar options: :class:`RuntimeOptions`.
+    :ivar hooks: the :class:`~wskit.builtin_plugins.hooks.runner.HookRunner` (built lazily).
+    :ivar monitor: the session's :class:`~wskit.session.monitor.RepetitionMonitor`.
+    """
+
+    def __init__(self, session: "SessionResources", options: RuntimeOptions | None = None) -> None:
+        self.session = session
+        self.options = options or RuntimeOptions()
+        self.monitor = RepetitionMonitor()
+        self._hooks: HookRunner | None = None
+        self._services: dict[str, Any] = {}
+        self._order: list[str] = []
+        self._lock = threading.RLock()
+        self.closed = False
+        #: Extension values the host records (``rules``, ``output_style``, ``workflows``,
+        #: or its own keys); see :mod:`wskit.session.resume`.
+        self.extensions: dict[str, Any] = {}
+        self._models = self.options.models.snapshot() if self.options.models is not None else None
+        self.trust = self._hook_trust()
+        #: The hook trust digest seen at start (recorded in the state).
+        self.hook_trust_digest: str | None = self.trust.digest() if hasattr(self.trust, "digest") else None
+
+    def _hook_trust(self):
+        """The host's trust, else a ``wskit_hook_trust`` plugin's, else :class:`ScopeHookTrust`."""
+        from wskit.builtin_plugins.hooks.runner import ScopeHookTrust
+
+        if self.options.hooks.trust is not None:
+            return self.options.hooks.trust
+        facade = self.session.hooks
+        if facade is not None and hasattr(facade.pm.hook, "wskit_hook_trust"):
+            res = facade.call("wskit_hook_trust", firstresult=True, session=self.session)
+            for _plugin, value in res.values:
+                if value is not None:
+                    return value
+        return ScopeHookTrust(list(self.session.registry("hook").active()))
+
+    def state(self):
+        """The :class:`~wskit.session.SessionState` of the session with the runtime's
+        extensions: the host's records, ``repetition_monitor`` and ``hook_trust``.
+
+        :raises SessionStateError: a host record is malformed (checked before it is written).
+        """
+        from wskit.session.resume import verify_extensions
+
+        ext = {**self.extensions, "repetition_monitor": self.monitor.state(),
+               "hook_trust": {"digest": self.hook_trust_digest}}
+        verify_extensions(ext)
+        return self.session.state(extensions=ext)
+
+    @property
+    def execution_root(self) -> str:
+        """The folder tools, hooks and servers work in (never the source project of a worktree)."""
+        return str(self.session.binding.execution_root)
+
+    @property
+    def hooks(self) -> HookRunner:
+        """The hook runner over the session's ``hook`` registry."""
+        with self._lock:
+            if self._hooks is None:
+                cfg = self.options.hooks
+                if cfg.trust is None:
+                    cfg = HookRunnerConfig(**{**cfg.__dict__, "trust": self.trust})
+                if self.options.env and not cfg.env:
+                    cfg = HookRunnerConfig(**{**cfg.__dict__, "env": dict(self.options.env)})
+                if self._models is not None and self._models.disable_all_hooks:
+                    cfg = HookRunnerConfig(**{**cfg.__dict__, "disable_all": True})
+                self._hooks = HookRunner(list(self.session.registry("hook").active()), host=self.session.host,
+                                         session_id=self.session.session_id,
+                                         execution_root=self.execution_root, config=cfg)
+            return self._hooks
+
+    @property
+    def models(self) -> "ModelResources | None":
+        """This session's private copy (:meth:`ModelResources.snapshot`: own config and
+        catalog, shared credential store) of the model resources the host passed, or None;
+        their ``disableAllHooks`` switches the hook runner off."""
+        return self._models
+
+    def _factories(self) -> dict[str, Callable[["SessionRuntime"], Any]]:
+        found: dict[str, Callable] = {}
+        facade = self.session.hooks
+        if facade is not None and hasattr(facade.pm.hook, "wskit_session_services"):
+            res = facade.call("wskit_session_services")
+            for _plugin, value in res.values:
+                for name, factory in value or ():
+                    found.setdefault(name, factory)
+        found.update(self.options.services)
+        return found
+
+    def service(self, name: str) -> Any:
+        """The session service ``name`` (``mcp``, ``lsp``…), started on first use.
+
+        :raises UnknownServiceError: no plugin provides it.
+        :raises WskitError: the runtime is closed.
+        """
+        with self._lock:
+            if self.closed:
+                raise WskitError(f"session {self.session.session_id} is closed")
+            if name not in self._services:
+                factory = self._factories().get(name)
+                if factory is None:
+                    raise UnknownServiceError(f"no plugin provides the session service {name!r} "
+                                              f"(install wskit-{name}?)")
+                self._services[name] = factory(self)
+                self._order.append(name)
+            return self._services[name]
+
+    def started(self) -> list[str]:
+        """Names of the services started so far."""
+        return list(self._order)
+
+    def close(self) -> list[str]:
+        """Close every started service, last started first; idempotent.
+
+        :returns: ``"<service>: <error>"`` for services whose ``close()`` raised
+            (the others are still closed).
+        """
+        errors: list[str] = []
+        with self._lock:
+            if self.closed:
+                return errors
+            self.closed = True
+            for name in reversed(self._order):
+                try:
+                    self._services[name].close()
+                except Exception as err:  # keep closing the others
+                    errors.append(f"{name}: {type(err).__name__}: {err}")
+        return errors
+
+
+_ATTACH_LOCK = threading.Lock()
+
+
+def attach(session: "SessionResources", options: RuntimeOptions | None = None) -> SessionRuntime:
+    """Give ``session`` a runtime built with ``options`` and return it.
+
+    :raises WskitError: the session already has a runtime (attach before first use).
+    """
+    with _ATTACH_LOCK:
+        if getattr(session, "_runtime", None) is not None:
+            raise WskitError(f"session {session.session_id} already has a runtime")
+        rt = SessionRuntime(session, options)
+        object.__setattr__(session, "_runtime", rt)
+        return rt
+
+
+def runtime_of(session: "SessionResources") -> SessionRuntime:
+    """The runtime of ``session``, made with default options on first use."""
+    with _ATTACH_LOCK:
+        rt = getattr(session, "_runtime", None)
+        if rt is None:
+            rt = SessionRuntime(session)
+            object.__setattr__(session, "_runtime", rt)
+        return rt
