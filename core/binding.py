@@ -119,6 +119,13 @@ def normalize_lexical(path: str | os.PathLike[str], base: str | os.PathLike[str]
     return Path(os.sep + os.sep.join(parts))
 
 
+def is_within(path: str | os.PathLike[str], root: str | os.PathLike[str]) -> bool:
+    """True when normalised ``path`` equals ``root`` or lies below it (component-wise,
+    lexically: :func:`normalize_lexical`, no file-system access)."""
+    p, r = normalize_lexical(path), normalize_lexical(root)
+    return p == r or r in p.parents
+
+
 def _git_marker(folder: Path, lexical: bool = False) -> tuple[str, Path | None] | None:
     """Classify ``folder/.git``: ``("repo", None)``, ``("worktree", main)``,
     ``("submodule", None)`` or None when it is absent or does not count."""

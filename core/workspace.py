@@ -251,7 +251,7 @@ def _undecodable_roots(binding: Binding, profile: HostProfile, diags: list[Diagn
 
 
 def _under(path: str, roots: tuple[str, ...]) -> bool:
-    from wskit.builtin_plugins.workspaces.paths import is_within  # only when a root is not UTF-8 (rare; keeps uuid off the load path)
+    from wskit.binding import is_within
 
     return any(is_within(path, r) for r in roots)
 

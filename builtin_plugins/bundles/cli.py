@@ -43,6 +43,33 @@ def bundle_report(obj: WsctlContext, ws) -> tuple[list[dict[str, Any]], list]:
     } for b in bundles], diags
 
 
+def bundle_listing(obj: WsctlContext, ws) -> tuple[list[dict[str, Any]], list[dict], list[dict], str]:
+    """The content-plugin part of ``wsctl plugins list`` (see :func:`wskit.cli.plugins.list_plugins`)."""
+    bundles, found = bundle_report(obj, ws)
+    # the diagnostics about the plugin set, as inspect shows them: a --plugin-dir that
+    # is missing or not a plugin, an enablement an untrusted project may not make
+    listed = obj.listing_diagnostics(ws, found)
+    diags = [d.to_json(ws.source_root) for d in listed]
+    # human output says a failure once: the `plugin-failed` of a bundle whose errors the
+    # block under the table lists is not repeated among the diagnostics
+    stated = {(r["name"], r["root"]) for r in bundles if any(i["level"] == "error" for i in r["issues"])}
+    shown = [d.to_json(ws.source_root) for d in listed
+             if not (d.code == "plugin-failed" and (d.plugin, d.path) in stated)]
+    return bundles, diags, shown, human_bundles(bundles)
+
+
+@click.command("list")
+@click.argument("path", required=False, default=".", type=click.Path(exists=True))
+@json_option
+@click.option("--timings", is_flag=True, help="Show import and registration time of each plugin.")
+@click.pass_obj
+def list_cmd(obj: WsctlContext, path: str, timings: bool) -> None:
+    """List Python plugins and the content plugins of the workspace holding PATH."""
+    from wskit.cli.plugins import list_plugins
+
+    list_plugins(obj, timings, path, bundles=bundle_listing)
+
+
 def human_bundles(rows: list[dict[str, Any]]) -> str:
     if not rows:
         return "no content plugins"
@@ -321,7 +348,7 @@ def disable_cmd(obj: WsctlContext, name: str, scope: str, path: str) -> None:
     _set_enabled(obj, name, False, scope, path)
 
 
-PLUGIN_SUBCOMMANDS = (show_cmd, validate_cmd, install_cmd, uninstall_cmd, enable_cmd, disable_cmd)
+PLUGIN_SUBCOMMANDS = (list_cmd, show_cmd, validate_cmd, install_cmd, uninstall_cmd, enable_cmd, disable_cmd)
 
 
 @click.group("marketplace")
@@ -371,4 +398,4 @@ def marketplace_show_cmd(obj: WsctlContext, directory: str, name: str) -> None:
     obj.emit(data, human)
 
 
-__all__ = ["PLUGIN_SUBCOMMANDS", "bundle_rows", "human_bundles", "marketplace_group", "LedgerError"]
+__all__ = ["PLUGIN_SUBCOMMANDS", "LedgerError", "bundle_listing", "bundle_rows", "human_bundles", "marketplace_group"]

@@ -17,6 +17,15 @@ def wskit_load_commands(source):
     return load_commands(source)
 
 
+@hookimpl(trylast=True)
+def wskit_expand_command(command, args, root):
+    """wskit's markdown expansion (:func:`wskit.builtin_plugins.commands.expand.expand`), the
+    answer when no plugin owns the command's format; shell embeds are never run."""
+    from wskit.builtin_plugins.commands.expand import expand
+
+    return expand(command, list(args), None, root=root)
+
+
 @hookimpl
 def wskit_register_commands(cli):
     """Add ``commands`` to ``wsctl`` (imported when used)."""

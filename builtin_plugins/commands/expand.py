@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 
 from wskit import fs
 from wskit.models import Diagnostic
+from wskit.resources.command import Expansion
 
 if TYPE_CHECKING:
     from wskit.resources.command import Command
@@ -49,15 +50,6 @@ DEFAULT_FILE_CAP = 256 * 1024
 Runner = Callable[[str, str, float], str]
 
 _TOKENS = re.compile(r"(?:(?<=\s)|^)!`(?P<shell>[^`\n]+)`|(?<![\w@/`])@(?P<file>[\w./-]+)", re.M)
-
-
-@dataclass
-class Expansion:
-    """The result of :func:`expand`: the prompt ``text`` and ``diagnostics``
-    (refused files, commands not run or failed, output over the cap)."""
-
-    text: str
-    diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
 class SubprocessRunner:

@@ -16,7 +16,7 @@ import re
 import uuid
 from pathlib import Path
 
-from wskit.binding import normalize_lexical
+from wskit.binding import is_within, normalize_lexical
 from wskit.builtin_plugins.workspaces.errors import WorkspaceError
 
 __all__ = [
@@ -64,12 +64,6 @@ def sanitize_label(label: str) -> str:
     out = "".join(c if (c.isascii() and c.isalnum()) or c in "-_" else "-" for c in label)
     out = re.sub(r"-{2,}", "-", out).strip("-")[:64].strip("-")
     return out or "worktree"
-
-
-def is_within(path: str | os.PathLike[str], root: str | os.PathLike[str]) -> bool:
-    """True when normalised ``path`` equals ``root`` or lies below it (component-wise)."""
-    p, r = normalize_lexical(path), normalize_lexical(root)
-    return p == r or r in p.parents
 
 
 def check_view(anchor: Path, execution_root: Path, cwd: Path, worktree_root: Path | None) -> None:

@@ -1,6 +1,10 @@
-"""``wsctl plugins``: the Python plugins loaded, their hooks and failures."""
+"""``wsctl plugins``: the Python plugins loaded, their hooks and failures. The ``bundles``
+built-in adds the content plugins and the ``show|validate|install|…`` sub-commands."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 import click
 
@@ -52,7 +56,14 @@ def plugins_group(ctx: click.Context, timings: bool, check_path: str) -> None:
     """
     if ctx.invoked_subcommand is not None:
         return
-    _list(ctx.obj, timings, check_path)
+    # the registered `list` (the bundles built-in replaces this module's with one that
+    # also lists content plugins)
+    group = ctx.command
+    assert isinstance(group, click.Group)
+    listing = group.get_command(ctx, "list")
+    if listing is None:  # pragma: no cover - this module always defines one
+        raise click.UsageError("wsctl plugins: no list command")
+    ctx.invoke(listing, path=check_path, timings=timings)
 
 
 @plugins_group.command("list")
@@ -62,35 +73,38 @@ def plugins_group(ctx: click.Context, timings: bool, check_path: str) -> None:
 @click.pass_obj
 def list_cmd(obj: WsctlContext, path: str, timings: bool) -> None:
     """List Python plugins and the content plugins of the workspace holding PATH."""
-    _list(obj, timings, path)
+    list_plugins(obj, timings, path)
 
 
-def _list(obj: WsctlContext, timings: bool, path: str) -> None:
-    from wskit.builtin_plugins.bundles.cli import bundle_report, human_bundles
+def list_plugins(obj: WsctlContext, timings: bool, path: str,
+                 bundles: Callable[[WsctlContext, Any], tuple[list[dict], list[dict], list[dict], str]] | None = None,
+                 ) -> None:
+    """Print the Python plugins (and, through ``bundles``, the content plugins) of the
+    workspace holding ``path``.
 
+    :param bundles: ``(obj, ws) -> (rows, diagnostics, shown, text)``: the content-plugin
+        rows for JSON, the diagnostics about them (JSON form), those of them human
+        output shows, and the human table. None (the ``bundles`` built-in blocked):
+        no content plugins are listed.
+    """
     pm = obj.plugin_manager()
-    bundles: list[dict] = []
+    rows_b: list[dict] = []
     diags: list[dict] = []
     shown: list[dict] = []
+    text = "no content plugins"
     try:
         ws = obj.resolve(path)  # plugins failing in a hook show up
-        bundles, found = bundle_report(obj, ws)
-        # the diagnostics about the plugin set, as inspect shows them: a --plugin-dir that
-        # is missing or not a plugin, an enablement an untrusted project may not make
-        # (newcomer findings: only inspect said so)
-        listed = obj.listing_diagnostics(ws, found)
-        diags = [d.to_json(ws.source_root) for d in listed]
-        # human output says a failure once: the `plugin-failed` of a bundle whose errors the
-        # block under the table lists is not repeated among the diagnostics (newcomer finding)
-        stated = {(r["name"], r["root"]) for r in bundles if any(i["level"] == "error" for i in r["issues"])}
-        shown = [d.to_json(ws.source_root) for d in listed
-                 if not (d.code == "plugin-failed" and (d.plugin, d.path) in stated)]
+        if bundles is not None:
+            rows_b, diags, shown, text = bundles(obj, ws)
+        else:
+            diags = [d.to_json(ws.source_root) for d in obj.listing_diagnostics(ws, ())]
+            shown = diags
     except Exception as err:  # listing plugins must work even when resolution cannot
         click.echo(safe_text(f"wsctl: could not resolve {path} to exercise plugin hooks: {err}"), err=True)
     rows = plugin_rows(pm)
     timing_keys = ("seconds", "import_seconds", "register_seconds")
     data = {"plugins": [{k: v for k, v in r.items() if k not in timing_keys or timings} for r in rows],
-            "bundles": bundles, "diagnostics": diags}
+            "bundles": rows_b, "diagnostics": diags}
 
     def human() -> None:
         headers = ["NAME", "VERSION", "DISTRIBUTION", "BUILTIN", "HOOKS", "STATUS"]
@@ -106,17 +120,10 @@ def _list(obj: WsctlContext, timings: bool, path: str) -> None:
             out.append(line)
         click.echo(table(out, headers))
         click.echo("")
-        click.echo(human_bundles(bundles))
+        click.echo(text)
         print_diag_dicts(shown)
 
     obj.emit(data, human)
 
 
-def _add_bundle_commands() -> None:
-    from wskit.builtin_plugins.bundles.cli import PLUGIN_SUBCOMMANDS
-
-    for cmd in PLUGIN_SUBCOMMANDS:
-        plugins_group.add_command(cmd)
-
-
-_add_bundle_commands()
+__all__ = ["list_plugins", "plugin_rows", "plugins_group"]

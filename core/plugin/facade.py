@@ -61,29 +61,36 @@ class WskitHooks:
         for impl in reversed(caller.get_hookimpls()):
             if getattr(impl, "hookwrapper", False) or getattr(impl, "wrapper", False):
                 continue
-            try:
-                value = impl.function(*[kwargs[a] for a in impl.argnames])
-            except Exception as err:
-                if getattr(self.pm, "strict", False):
-                    raise
-                name = impl.plugin_name
-                msg = f"{type(err).__name__}: {err}"
-                self.pm.hook_failures.setdefault(name, []).append(f"{hook}: {msg}")
-                out.diagnostics.append(
-                    Diagnostic(
-                        level="error",
-                        code="hook-failed",
-                        message=f"plugin {name!r} failed in {hook}: {msg}",
-                        plugin=name,
-                        hook=hook,
-                    )
-                )
-                continue
-            if value is None:
-                continue
-            out.values.append((impl.plugin_name, value))
-            if firstresult:
+            one = self._call_one(impl, hook, kwargs)
+            out.diagnostics.extend(one.diagnostics)
+            out.values.extend(one.values)
+            if firstresult and one.values:
                 break
+        return out
+
+    def _call_one(self, impl: Any, hook: str, kwargs: dict[str, Any]) -> HookResults:
+        """One implementation's answer (a value that is not None) or its ``hook-failed`` diagnostic."""
+        out = HookResults()
+        try:
+            value = impl.function(*[kwargs[a] for a in impl.argnames])
+        except Exception as err:
+            if getattr(self.pm, "strict", False):
+                raise
+            name = impl.plugin_name
+            msg = f"{type(err).__name__}: {err}"
+            self.pm.hook_failures.setdefault(name, []).append(f"{hook}: {msg}")
+            out.diagnostics.append(
+                Diagnostic(
+                    level="error",
+                    code="hook-failed",
+                    message=f"plugin {name!r} failed in {hook}: {msg}",
+                    plugin=name,
+                    hook=hook,
+                )
+            )
+            return out
+        if value is not None:
+            out.values.append((impl.plugin_name, value))
         return out
 
     def _flat(self, hook: str, expect: type, **kwargs: Any) -> tuple[list[Any], list[Diagnostic]]:
@@ -125,19 +132,36 @@ class WskitHooks:
         return value, res.diagnostics
 
     def expand_command(self, command: Any, args: list[str], root: str | None) -> Any:
-        """The :class:`wskit.builtin_plugins.commands.expand.Expansion` of ``command``: the first plugin that owns
-        its format (``wskit_expand_command``), else wskit's markdown expansion; shell
-        embeds are never run. A plugin that raises is reported in the expansion's
-        diagnostics and the next answer is used."""
-        from wskit.builtin_plugins.commands.expand import Expansion, expand
+        """The :class:`wskit.resources.command.Expansion` of ``command``: the first plugin
+        that owns its format (``wskit_expand_command``); the built-in ``commands`` plugin
+        answers last (``trylast``) with wskit's markdown expansion. Shell embeds are never
+        run. A plugin that raises, or answers with something that is not an ``Expansion``,
+        is reported in the expansion's diagnostics and the next answer is used.
 
-        res = self.call("wskit_expand_command", firstresult=True, command=command, args=list(args), root=root)
-        value = res.values[0][1] if res.values else None
-        if not isinstance(value, Expansion):
-            value = expand(command, list(args), None, root=root)
-        if res.diagnostics:
-            value = Expansion(value.text, [*res.diagnostics, *value.diagnostics])
-        return value
+        :raises LookupError: no plugin expanded it (the ``commands`` plugin is blocked and
+            no other plugin owns the command's format).
+        """
+        from wskit.resources.command import Expansion
+
+        diagnostics: list[Diagnostic] = []
+        for impl in reversed(self.pm.hook.wskit_expand_command.get_hookimpls()):
+            if getattr(impl, "hookwrapper", False) or getattr(impl, "wrapper", False):
+                continue
+            res = self._call_one(impl, "wskit_expand_command",
+                                 {"command": command, "args": list(args), "root": root})
+            diagnostics.extend(res.diagnostics)
+            value = res.values[0][1] if res.values else None
+            if value is None:
+                continue
+            if isinstance(value, Expansion):
+                if diagnostics:
+                    value = Expansion(value.text, [*diagnostics, *value.diagnostics])
+                return value
+            diagnostics.append(Diagnostic(
+                level="error", code="bad-contribution", plugin=impl.plugin_name, hook="wskit_expand_command",
+                message=f"plugin {impl.plugin_name!r} returned {type(value).__name__} from wskit_expand_command, "
+                        "expected Expansion"))
+        raise LookupError(f"no plugin expands the command {getattr(command, 'id', command)!r}")
 
     def resource_sources(
         self, binding: "Binding", profile: "HostProfile", trust: "TrustDecision"

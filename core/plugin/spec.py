@@ -301,14 +301,16 @@ def wskit_expand_command(command: "Resource", args: "list[str]", root: "str | No
     """Expand a custom command whose format a plugin owns (Gemini's TOML commands).
 
     When: ``wsctl commands render`` (and a host's own rendering through
-    :meth:`~wskit.plugin.facade.WskitHooks.expand_command`), before wskit's markdown
-    expansion (:func:`wskit.builtin_plugins.commands.expand.expand`), which is used when every plugin returns None.
+    :meth:`~wskit.plugin.facade.WskitHooks.expand_command`). The built-in ``commands``
+    plugin implements it ``trylast`` with wskit's markdown expansion
+    (:func:`wskit.builtin_plugins.commands.expand.expand`), the answer when every other
+    plugin returns None.
 
     :param command: the :class:`~wskit.resources.command.Command`; a plugin answers
         only for its own format (e.g. ``command.extra["format"]``).
     :param args: the arguments as typed, one per word.
     :param root: the execution root ``@path`` is resolved in; shell embeds are never run here.
-    :returns: a :class:`wskit.builtin_plugins.commands.expand.Expansion`, or None to leave the command to others.
+    :returns: a :class:`wskit.resources.command.Expansion`, or None to leave the command to others.
 
     .. versionadded:: 0.1
     """

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from wskit.models import Resource
+from wskit.models import Diagnostic, Resource
+
+__all__ = ["Command", "Expansion"]
 
 
 class Command(Resource):
@@ -33,3 +36,13 @@ class Command(Resource):
     disable_model_invocation: bool = False
     arguments: tuple[str, ...] = ()
     extra: dict[str, Any] = {}
+
+
+@dataclass
+class Expansion:
+    """The result of expanding a command (``wskit_expand_command``;
+    the markdown expansion is :func:`wskit.builtin_plugins.commands.expand.expand`): the prompt ``text`` and ``diagnostics``
+    (refused files, commands not run or failed, output over the cap)."""
+
+    text: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
