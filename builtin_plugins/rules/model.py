@@ -18,6 +18,8 @@ from pydantic import Field
 from wskit.errors import WskitError
 from wskit.models import Frozen
 
+#: The resource kind of rule files (the value of :data:`wskit.resources.rule.KIND`, which
+#: this module does not import: that would build the RuleFile model on every start-up).
 KIND = "rule"
 
 #: Priorities inside one scope directory, lowest (least specific) first.
@@ -34,6 +36,7 @@ PRIORITY: dict[str, int] = {
     "CLAUDE.local.md": 90,
 }
 
+#: :data:`wskit.resources.rule.RuleSource`, spelled again for the same reason.
 RuleSource = Literal["user", "project", "local"]
 
 

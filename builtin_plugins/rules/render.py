@@ -15,9 +15,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from wskit.builtin_plugins.rules.model import RuleSelection
+if TYPE_CHECKING:
+    from wskit.builtin_plugins.rules.model import RuleSelection
 
 
 def escape_attr(value: str) -> str:
@@ -25,7 +26,7 @@ def escape_attr(value: str) -> str:
     return value.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def render_text(selection: RuleSelection, tag: str | None = None) -> str:
+def render_text(selection: "RuleSelection", tag: str | None = None) -> str:
     """The tagged text block of ``selection`` (``""`` when it has no files).
 
     :param tag: wrapper tag (default by kind: ``project-instructions`` or
@@ -53,7 +54,7 @@ def scope_label(rule) -> str:
     return rule.scope_dir or "."
 
 
-def render_json(selection: RuleSelection, diagnostics: Any = ()) -> dict[str, Any]:
+def render_json(selection: "RuleSelection", diagnostics: Any = ()) -> dict[str, Any]:
     """The JSON form: ``{"instructions": [{"path", "scope", "content"}], "diagnostics": [...]}``.
 
     :param diagnostics: extra :class:`~wskit.models.Diagnostic` objects to include.

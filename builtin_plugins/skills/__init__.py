@@ -71,7 +71,7 @@ def wskit_register_commands(cli):
 
 
 #: this package's modules: never looked up in the engine (``from . import fast`` imports the module)
-_SUBMODULES = frozenset({"admin", "check", "cli", "discovery", "fast", "lint", "runtime", "switch", "tools",
+_SUBMODULES = frozenset({"admin", "cli", "discovery", "fast", "lint", "runtime", "spec", "switch", "tools", "validate",
                          "workflows"})
 
 

@@ -159,7 +159,7 @@ def install(profile: HostProfile, source_dir: str | os.PathLike[str], *, enable:
     :raises AdminSkillError: invalid skill, link, special file or oversized file
         (named), or a folder name that is not UTF-8 (nothing copied).
     """
-    from wskit.builtin_plugins.skills.check import validate_skill
+    from wskit.builtin_plugins.skills.validate import validate_skill
 
     src = Path(source_dir).absolute()
     _require_utf8_slug(src.name)  # before anything is copied: the slug names a TOML key and a skill id

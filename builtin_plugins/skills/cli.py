@@ -121,7 +121,7 @@ def validate_cmd(ctx: click.Context, obj: WsctlContext, path: str, strict: bool)
     \f
     (the common printer: :func:`wskit.cli.context.print_diag_dicts`)
     """
-    from wskit.builtin_plugins.skills.check import validate_skill
+    from wskit.builtin_plugins.skills.validate import validate_skill
 
     report = validate_skill(path, strict=strict)
     data = report.to_json()

@@ -22,9 +22,9 @@ from wskit.builtin_plugins.skills import fast as skillfast
 from wskit.fs.fdwalk import read_head_bytes_in
 from wskit.formats.frontmatter import MAX_FRONTMATTER_BYTES, flat_head, frontmatter_of_head, read_frontmatter
 from wskit.formats.frontmatter import _head_done as head_done
-from wskit.builtin_plugins.skills.check import MAX_COMPATIBILITY as _MAX_COMPATIBILITY
-from wskit.builtin_plugins.skills.check import MAX_DESCRIPTION as _MAX_DESCRIPTION
-from wskit.builtin_plugins.skills.check import SPEC_FIELDS as _SPEC_FIELDS
+from wskit.builtin_plugins.skills.spec import MAX_COMPATIBILITY as _MAX_COMPATIBILITY
+from wskit.builtin_plugins.skills.spec import MAX_DESCRIPTION as _MAX_DESCRIPTION
+from wskit.builtin_plugins.skills.spec import SPEC_FIELDS as _SPEC_FIELDS
 from wskit.formats.mdwalk import bool_field
 from wskit.models import Diagnostic, Provenance, ResourceSource, Scope, construct_valid, sha256_hex
 from wskit.fs.names import _is_drive_or_url, shown_path, not_utf8
@@ -277,7 +277,7 @@ def _clean_flat_skill(
     No diagnostic means: only specification fields (so no alias, extra,
     boolean, ``arguments`` or ``metadata`` map), ``name`` equal to its folder
     name, which matches :data:`SPEC_NAME` (then every name check of
-    :func:`wskit.builtin_plugins.skills.check.spec_findings` passes); a non-blank description of
+    :func:`wskit.builtin_plugins.skills.spec.spec_findings` passes); a non-blank description of
     at most 1,024 characters without hidden characters; no flow collection;
     ``compatibility`` of at most 500 characters; ``allowed-tools`` that parses.
     The link and admin-size checks ran before; a held folder is never read

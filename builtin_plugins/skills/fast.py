@@ -33,7 +33,7 @@ from wskit.formats.flatyaml import _LOADER, _is_str, _usable
 from wskit.formats.frontmatter import MAX_FRONTMATTER_BYTES, _close_end, _head_done
 from wskit.models import _SHA256, Provenance, Scope, _new, valid_shape
 from wskit.resources.skill import Skill
-from wskit.builtin_plugins.skills.check import MAX_COMPATIBILITY, MAX_DESCRIPTION, SPEC_FIELDS
+from wskit.builtin_plugins.skills.spec import MAX_COMPATIBILITY, MAX_DESCRIPTION, SPEC_FIELDS
 from wskit.builtin_plugins.skills.lint import SPEC_NAME, _tools_of
 
 _DIR_FLAGS = fs._O_BASE | fs._O_DIRECTORY | fs._O_NOFOLLOW  # as fdwalk.open_child

@@ -1,8 +1,8 @@
 """Lenient checks of a parsed ``<slug>/SKILL.md`` (design §5): what discovery reports
 about a skill it loads, and refuses it for.
 
-Split from the discovery engine :mod:`wskit.builtin_plugins.skills.discovery` (issue 8); the specification's
-own findings come from :func:`wskit.builtin_plugins.skills.check.spec_findings`.
+Used by the discovery engine :mod:`wskit.builtin_plugins.skills.discovery`; the specification's
+own findings come from :func:`wskit.builtin_plugins.skills.spec.spec_findings`.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def check_skill(fm, slug: str, path: str, has_bom: bool = False, plugin: str | N
 
     :returns: diagnostics; level ``error`` means the skill is not loaded
         (no frontmatter, unparseable YAML, no description); every violation of
-        the specification (:func:`wskit.builtin_plugins.skills.check.spec_findings`) is a
+        the specification (:func:`wskit.builtin_plugins.skills.spec.spec_findings`) is a
         ``warning`` with the code strict validation uses as an error.
     """
     return _check(fm, slug, path, has_bom, plugin)[0]
@@ -40,7 +40,7 @@ def _check(fm, slug: str, path: str, has_bom: bool, plugin: str | None
     """:func:`check_skill`, also returning the skill's ``allowed_tools`` (see
     :func:`_tools_of`; None when the checks stopped early), so the selectors are
     split and parsed once per skill."""
-    from wskit.builtin_plugins.skills.check import spec_findings
+    from wskit.builtin_plugins.skills.spec import spec_findings
 
     diags: list[Diagnostic] = [d.model_copy(update={"plugin": plugin}) for d in fm.diagnostics] if fm.diagnostics else []
     if has_bom:

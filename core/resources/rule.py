@@ -1,16 +1,24 @@
-"""The rule file resource (:class:`RuleFile`), re-exported by :mod:`wskit.builtin_plugins.rules.model`.
+"""The rule file resource (:class:`RuleFile`): one instruction or rule file the ``rules``
+built-in loaded (``wskit_discover_rules`` returns them).
 
-A module of its own so that its model class is built only where a rule file is
-loaded or named (issue 8, B7: an empty workspace has none).
+Importing this module builds the model class, so the rules engine imports it only
+where a rule file is loaded or named: an empty workspace has none.
 """
 
 # No ``from __future__ import annotations`` here: pydantic would compile and evaluate
-# every field's annotation string when the model class is made (issue 8, B7).
+# every field's annotation string when the model class is made.
 
 from typing import Any, Literal
 
 from wskit.models import Resource
-from wskit.builtin_plugins.rules.model import KIND, RuleSource
+
+__all__ = ["KIND", "RuleFile", "RuleSource"]
+
+#: The resource kind of rule files.
+KIND = "rule"
+
+#: Where a rule file comes from: the user home, the project, or ``CLAUDE.local.md``.
+RuleSource = Literal["user", "project", "local"]
 
 
 class RuleFile(Resource):

@@ -23,7 +23,7 @@ from wskit.formats.mdwalk import bool_field, component_dirs, text_field
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, Scope, sha256_hex
 from wskit.resources.skill import Skill
 # what the change left as it was is imported, not copied: only the rewritten code is frozen here
-from wskit.builtin_plugins.skills.check import MAX_COMPATIBILITY, MAX_DESCRIPTION, MAX_NAME, SPEC_FIELDS, _scalar, flow_style_line
+from wskit.builtin_plugins.skills.spec import MAX_COMPATIBILITY, MAX_DESCRIPTION, MAX_NAME, SPEC_FIELDS, _scalar, flow_style_line
 from wskit.builtin_plugins.skills.lint import _LENIENT_FATAL, ADMIN_FILE_LIMIT, SPEC_NAME, _err, _line, _warn
 from wskit.builtin_plugins.skills.discovery import _KNOWN, _UNSAFE_NAME, _canonical_keys, _tools
 from wskit.builtin_plugins.skills.tools import SelectorError, parse_selectors
@@ -83,7 +83,7 @@ def check_skill(fm, slug: str, path: str, has_bom: bool = False, plugin: str | N
 
     :returns: diagnostics; level ``error`` means the skill is not loaded
         (no frontmatter, unparseable YAML, no description); every violation of
-        the specification (:func:`wskit.builtin_plugins.skills.check.spec_findings`) is a
+        the specification (:func:`wskit.builtin_plugins.skills.spec.spec_findings`) is a
         ``warning`` with the code strict validation uses as an error.
     """
     diags: list[Diagnostic] = [d.model_copy(update={"plugin": plugin}) for d in fm.diagnostics]

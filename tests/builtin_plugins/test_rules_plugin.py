@@ -60,3 +60,15 @@ def test_catalog_diagnostics_reach_the_workspace_and_sessions_share_the_catalog(
 def test_wsctl_lists_the_rules_command(wsctl):
     res = wsctl("--help")
     assert res.exit_code == 0 and "rules" in res.output
+
+
+def test_rule_kind_and_sources_agree_with_the_resource_module() -> None:
+    """The rules engine spells the rule kind and its sources again (importing the
+    resource module builds its model class); both spellings must stay equal."""
+    from typing import get_args
+
+    from wskit.builtin_plugins.rules import model
+    from wskit.resources import rule
+
+    assert model.KIND == rule.KIND == rule.RuleFile.model_fields["kind"].default
+    assert get_args(model.RuleSource) == get_args(rule.RuleSource)

@@ -16,7 +16,7 @@ import pytest
 
 from wskit.formats.frontmatter import parse_frontmatter
 from wskit.models import ResourceSource, Scope
-from wskit.builtin_plugins.skills.check import validate_skill
+from wskit.builtin_plugins.skills.validate import validate_skill
 
 from tests.markdown_helpers import load
 

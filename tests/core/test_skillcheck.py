@@ -1,6 +1,6 @@
 """Strict and lenient skill validation (issue 4 item 1)."""
 
-from wskit.builtin_plugins.skills.check import validate_skill
+from wskit.builtin_plugins.skills.validate import validate_skill
 
 from tests.markdown_helpers import skill_md
 

@@ -7,7 +7,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wskit.builtin_plugins.skills.check import flow_style_line
+from wskit.builtin_plugins.skills.spec import flow_style_line
 
 
 def _reference(block: str) -> int | None:
