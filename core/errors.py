@@ -8,7 +8,7 @@ never raises: it becomes a :class:`wskit.models.Diagnostic` (design §4).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from wskit.models import Diagnostic
@@ -130,3 +130,16 @@ _Diagnostic: type[Diagnostic] | None = None
 
 class SessionStateError(WskitError):
     """A serialised :class:`wskit.session.SessionState` is malformed or from a newer format."""
+
+
+class ProvenanceMismatchError(WskitError):
+    """Recorded rule, style or workflow provenance differs from the workspace (``restore``
+    under the ``strict`` policy; Blade's fail-closed resume, reference/blade.md §4.11, §6.2).
+
+    :ivar drift: the drift entries, ``{"field", "id", "change", ...}`` (see
+        :func:`wskit.session.resume.restore`)."""
+
+    def __init__(self, drift: list[dict[str, Any]]) -> None:
+        self.drift = drift
+        what = ", ".join(f"{d['field']} {d.get('id') or ''}".strip() + f" ({d['change']})" for d in drift)
+        super().__init__(f"session provenance mismatch: {what}")

@@ -21,10 +21,40 @@ def wskit_hook_definitions(source):
 
 @hookimpl(trylast=True)
 def wskit_hook_trust(session):
-    """Digest approval from ``<home>/.wskit/hook-trust.json`` for the session runtime."""
+    """Digest approval from ``<home>/.wskit/hook-trust.json`` for the session runtime; a
+    session without a home gets :class:`~wskit.builtin_plugins.hooks.runner.ScopeHookTrust`
+    (project, local and plugin hooks untrusted)."""
     from wskit.builtin_plugins.hooks.trust import session_hook_trust
 
-    return session_hook_trust(session)
+    trust = session_hook_trust(session)
+    if trust is None:
+        from wskit.builtin_plugins.hooks.runner import ScopeHookTrust
+
+        trust = ScopeHookTrust(list(session.registry("hook").active()))
+    return trust
+
+
+@hookimpl
+def wskit_session_services():
+    """``hooks``: the session's :class:`~wskit.builtin_plugins.hooks.runner.HookRunner`
+    (``runtime.hooks``, ``session.hooks.run``)."""
+    return [("hooks", _start_runner)]
+
+
+def _start_runner(runtime):
+    from wskit.builtin_plugins.hooks.runner import HookRunner, HookRunnerConfig
+
+    cfg = runtime.options.hooks or HookRunnerConfig()
+    if cfg.trust is None:
+        cfg = HookRunnerConfig(**{**cfg.__dict__, "trust": runtime.trust})
+    if runtime.options.env and not cfg.env:
+        cfg = HookRunnerConfig(**{**cfg.__dict__, "env": dict(runtime.options.env)})
+    models = runtime.models
+    if models is not None and models.disable_all_hooks:
+        cfg = HookRunnerConfig(**{**cfg.__dict__, "disable_all": True})
+    session = runtime.session
+    return HookRunner(list(session.registry("hook").active()), host=session.host, session_id=session.session_id,
+                      execution_root=runtime.execution_root, config=cfg)
 
 
 @hookimpl

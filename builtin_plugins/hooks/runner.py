@@ -210,6 +210,10 @@ class HookRunner:
 
     # -- running ---------------------------------------------------------
 
+    def close(self) -> None:
+        """Release nothing: every hook process ends before :meth:`run` returns. Present
+        because the runner is the session service ``hooks``, which the runtime closes."""
+
     def run(self, event: str, payload: Mapping[str, Any] | None = None, *, tool: str | None = None) -> HookOutcome:
         """Run the hooks of ``event`` with ``payload`` (the JSON hooks get on stdin).
 

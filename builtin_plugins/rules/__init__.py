@@ -50,6 +50,56 @@ def wskit_workspace_catalogs(workspace):
 
 
 @hookimpl
+def wskit_session_components():
+    """The ``rules`` session component: a session's
+    :class:`~wskit.builtin_plugins.rules.session.SessionRules` (invocation barrier, delivered
+    rules), recorded under ``extensions["rules"]`` and resumed by :func:`_resume_rules`."""
+    from wskit.session.components import SessionComponent
+
+    return [SessionComponent(name="rules", create=_session_rules, check_extension=_check_rules_extension,
+                             resume=_resume_rules, pinned=_has_rule_catalog)]
+
+
+def _session_rules(session):
+    from wskit.builtin_plugins.rules.session import SessionRules
+    from wskit.builtin_plugins.rules.catalog import RuleCatalog
+
+    catalog = session.catalogs.get("rules") if session.catalogs else None
+    if catalog is None:
+        catalog = RuleCatalog.empty(session.binding.source_root, trusted=False)
+    return SessionRules(catalog, session.binding, policy=catalog.settings.invocation_policy)
+
+
+def _check_rules_extension(value) -> None:
+    from wskit.builtin_plugins.rules.session import validate_extension
+
+    validate_extension(value)
+
+
+def _has_rule_catalog(session) -> bool:
+    # the state pins the static provenance digest whenever the workspace has a catalog
+    return session.catalogs.get("rules") is not None
+
+
+def _resume_rules(session, value, policy: str) -> list:
+    """Resume ``extensions["rules"]`` into ``session``: drift entries ``{"field": "rules", …}``.
+
+    :raises ProvenanceMismatchError: under ``strict``, for any rule drift."""
+    from wskit.builtin_plugins.rules.model import RuleProvenanceMismatch
+    from wskit.errors import ProvenanceMismatchError
+
+    try:
+        resumed = session.component("rules").resume(value, policy)
+    except RuleProvenanceMismatch as err:
+        raise ProvenanceMismatchError(
+            [{"field": "rules", "id": d.get("id"), "path": d.get("path"), "change": d["change"]}
+             for d in err.drift]
+        ) from err
+    return [{"field": "rules", "id": d.get("id"), "path": d.get("path"), "change": d["change"]}
+            for d in resumed.drift]
+
+
+@hookimpl
 def wskit_register_commands(cli):
     """Add ``rules`` to ``wsctl`` (imported when used)."""
     from wskit.cli.lazy import add_lazy_command

@@ -261,17 +261,3 @@ def _validate(ext: dict[str, Any]) -> None:
                     and ref.get("source") in ("user", "project", "local")
                     and isinstance(ref.get("sha256"), str) and _HEX64.match(ref["sha256"])):
                 raise SessionStateError(f"invalid session rule reference in {key!r}: {ref!r}")
-
-
-def session_rules(session) -> SessionRules:
-    """The :class:`SessionRules` of a :class:`~wskit.session.SessionResources`,
-    created on first use and kept in ``session.components["rules"]``."""
-    runtime = session.components
-    obj = runtime.get("rules")
-    if obj is None:
-        catalog = session.catalogs.get("rules") if session.catalogs else None
-        if catalog is None:
-            catalog = RuleCatalog.empty(session.binding.source_root, trusted=False)
-        obj = runtime.setdefault("rules", SessionRules(catalog, session.binding,
-                                                       policy=catalog.settings.invocation_policy))
-    return obj

@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from wskit.kinds import ResourceKind
     from wskit.models import LoadResult, ResourceSource
     from wskit.session import SessionResources
+    from wskit.session.components import SessionComponent
     from wskit.trust import TrustDecision, TrustStore
 
 
@@ -275,6 +276,23 @@ def wskit_session_services() -> list[tuple[str, Any]]:
         :class:`~wskit.session.runtime.SessionRuntime` and returns an object
         with a ``close()`` method, called when the session closes. The first
         plugin naming a service wins.
+
+    .. versionadded:: 0.1
+    """
+
+
+@hookspec
+def wskit_session_components() -> list["SessionComponent"]:
+    """Per-session components a plugin attaches to sessions (the ``rules`` built-in's
+    invocation barrier and delivery bookkeeping).
+
+    When: the first time a session is asked for a component it has not made
+    (:meth:`~wskit.session.SessionResources.component`), before a session state is
+    written (pinned components) and when a state is restored.
+
+    :returns: a list of :class:`~wskit.session.components.SessionComponent`: the name,
+        ``create(session)``, and how a recorded value is checked and resumed. The first
+        plugin naming a component wins.
 
     .. versionadded:: 0.1
     """

@@ -228,22 +228,45 @@ class SessionResources:
         """The registry of ``kind`` (empty for an unknown kind)."""
         return self.registries.get(kind) or Registry.empty(kind)
 
+    def component(self, name: str) -> Any:
+        """The per-session component ``name`` a plugin registered through
+        ``wskit_session_components`` (``rules``: the rule barrier and delivery state),
+        made on first use and kept in :attr:`components`.
+
+        :raises UnknownComponentError: no plugin provides it (its plugin is blocked or
+            not installed).
+        """
+        obj = self.components.get(name)
+        if obj is not None:
+            return obj
+        from wskit.session.components import UnknownComponentError, component_specs
+
+        spec = component_specs(self.hooks).get(name)
+        if spec is None:
+            raise UnknownComponentError(f"no plugin provides the session component {name!r}")
+        return self.components.setdefault(name, spec.create(self))
+
     @property
     def rules(self):
-        """This session's :class:`~wskit.builtin_plugins.rules.session.SessionRules` (made on first use,
-        over the frozen rule catalog; an empty catalog when the ``rules`` plugin is off).
-        Its mutable state (delivered rules) lives in :attr:`components`."""
-        from wskit.builtin_plugins.rules.session import session_rules
+        """``component("rules")``: this session's
+        :class:`~wskit.builtin_plugins.rules.session.SessionRules` (over the frozen rule
+        catalog; its delivered-rule state lives in :attr:`components`). Kept as a short
+        spelling of :meth:`component`.
 
-        return session_rules(self)
+        :raises UnknownComponentError: the ``rules`` built-in is blocked."""
+        return self.component("rules")
 
     def check_invocation(self, tool_name: str, tool_kind: str, paths=()):
-        """``Proceed`` or ``RulesRequired`` for a tool call (see :meth:`SessionRules.check_invocation`)."""
-        return self.rules.check_invocation(tool_name, tool_kind, paths)
+        """``Proceed`` or ``RulesRequired`` for a tool call (see :meth:`SessionRules.check_invocation`).
+
+        :raises UnknownComponentError: the ``rules`` built-in is blocked."""
+        return self.component("rules").check_invocation(tool_name, tool_kind, paths)
 
     def mark_delivered(self, refs) -> None:
-        """Record rules as delivered to the model (see :meth:`SessionRules.mark_delivered`)."""
-        self.rules.mark_delivered(refs)
+        """Record rules as delivered to the model (see :meth:`SessionRules.mark_delivered`).
+
+        :raises UnknownComponentError: the ``rules`` built-in is blocked."""
+        self.component("rules").mark_delivered(refs)
 
     def get(self, kind: str, name: str) -> Resource:
         """Resolve ``name`` in ``kind``'s registry (see :meth:`Registry.get`)."""
@@ -268,10 +291,14 @@ class SessionResources:
         return kid
 
     def state(self, extensions: dict[str, Any] | None = None) -> SessionState:
-        """The serialisable :class:`SessionState` of this session (with ``extensions["rules"]``
-        — static provenance digest and delivered rule refs — when a rule catalog is present)."""
-        if self.catalogs.get("rules") is not None:
-            self.rules  # noqa: B018 - pins the static provenance digest into the state
+        """The serialisable :class:`SessionState` of this session, with the record of every
+        session component made so far or pinned (``extensions["rules"]``: static provenance
+        digest and delivered rule refs, whenever a rule catalog is present)."""
+        from wskit.session.components import component_specs
+
+        for name, spec in component_specs(self.hooks).items():
+            if name not in self.components and spec.pinned is not None and spec.pinned(self):
+                self.component(name)
         b = self.binding
         return SessionState(
             session_id=self.session_id,

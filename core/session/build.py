@@ -34,8 +34,16 @@ def session_from_resources(binding: Binding, resources: Iterable[Resource], *, h
 
     :param binding: source project, execution root and cwd.
     :param trusted: the trust decision recorded (``trusted`` or ``untrusted``).
-    :param hooks: a :class:`~wskit.plugin.facade.WskitHooks` facade (for services from plugins).
+    :param hooks: a :class:`~wskit.plugin.facade.WskitHooks` facade (services, session
+        components and hook trust come from its plugins); default: wskit's built-in plugins
+        alone (no entry points), so the hook runner and the rule barrier work as in a loaded
+        workspace.
     """
+    if hooks is None:
+        from wskit.plugin.facade import WskitHooks
+        from wskit.plugin.manager import make_plugin_manager
+
+        hooks = WskitHooks(make_plugin_manager(load_entrypoints=False))
     by_kind: dict[str, list[Candidate]] = {}
     for i, r in enumerate(resources):
         by_kind.setdefault(r.kind, []).append(Candidate(r, _RANK[r.provenance.scope], i))

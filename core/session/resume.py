@@ -9,7 +9,8 @@ key                      value
 =======================  ================================================================
 ``rules``                ``{"static_digest": <64 hex>|null, "delivered": [{"id", "path",
                          "source", "sha256"}]}`` — static rule provenance digest and the
-                         contextual rules already delivered (references only)
+                         contextual rules already delivered (references only); written,
+                         checked and resumed by the ``rules`` built-in's session component
 ``output_style``         ``{"id", "sha256"}`` or null — the selected output style
 ``workflows``            ``[{"skill", "sha256", "allowed_tools": [..]|null}]`` — skill
                          workflow records
@@ -17,66 +18,24 @@ key                      value
 ``hook_trust``           ``{"digest": "sha256:<64 hex>"|null}`` — seen at start
 =======================  ================================================================
 
-Other capabilities may keep their own keys; :func:`restore` leaves unknown keys alone.
+Other capabilities keep their own keys through session components
+(:mod:`wskit.session.components`); :func:`restore` leaves keys no component claims alone.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from wskit.errors import SessionStateError, WskitError
+from wskit.errors import ProvenanceMismatchError, SessionStateError
 from wskit.session import STATE_FORMAT, SessionResources, SessionState, snapshot
+from wskit.session.components import component_specs
+from wskit.session.extensions import STRICT_FIELDS, _bad, verify_extensions
 from wskit.session.monitor import RepetitionMonitor
 
-_HEX64 = re.compile(r"^[0-9a-f]{64}\Z")
-_TRUST_DIGEST = re.compile(r"^sha256:[0-9a-f]{64}\Z")
-RULE_SOURCES = frozenset({"project", "local", "user", "admin", "builtin", "plugin", "cli"})
-#: Drift in these fields makes a ``strict`` restore fail (provenance mismatch).
-STRICT_FIELDS = ("rules", "rules.static_digest", "output_style", "workflows")
-
-
-class ProvenanceMismatchError(WskitError):
-    """Recorded rule, style or workflow provenance differs from the workspace (strict policy).
-
-    :ivar drift: the drift entries (see :func:`restore`)."""
-
-    def __init__(self, drift: list[dict[str, Any]]) -> None:
-        self.drift = drift
-        what = ", ".join(f"{d['field']} {d.get('id') or ''}".strip() + f" ({d['change']})" for d in drift)
-        super().__init__(f"session provenance mismatch: {what}")
-
-
-def _bad(where: str, why: str) -> SessionStateError:
-    return SessionStateError(f"session state field {where!r}: {why}")
-
-
-def _hex(value: Any, where: str, *, null: bool = False) -> str | None:
-    if value is None and null:
-        return None
-    if not isinstance(value, str) or not _HEX64.match(value):
-        raise _bad(where, "must be 64 lowercase hex digits" + (" or null" if null else ""))
-    return value
-
-
-def _obj(value: Any, where: str, keys: set[str], required: set[str]) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise _bad(where, "must be an object")
-    for k in sorted(set(value) - keys):
-        raise _bad(f"{where}.{k}", "unknown field")
-    for k in sorted(required - set(value)):
-        raise _bad(f"{where}.{k}", "missing")
-    return value
-
-
-def _str(value: Any, where: str) -> str:
-    if not isinstance(value, str) or not value:
-        raise _bad(where, "must be a non-empty string")
-    return value
-
+__all__ = ["ProvenanceMismatchError", "Restored", "restore", "verify_extensions"]
 
 @dataclass
 class Restored:
@@ -117,49 +76,8 @@ class Restored:
                 "monitor": self.monitor.state(),
                 "hook_trust_digest": (self.extensions.get("hook_trust") or {}).get("digest")}
 
-
-def verify_extensions(ext: dict[str, Any]) -> dict[str, Any]:
-    """Check the shape of every runtime key of ``ext`` (see the module table).
-
-    :returns: the normalised values, with defaults for absent keys.
-    :raises SessionStateError: naming the first malformed field (``extensions.<key>…``).
-    """
-    out: dict[str, Any] = {}
-    rules = ext.get("rules")
-    if rules is not None:
-        from wskit.builtin_plugins.rules.session import validate_extension
-
-        try:
-            validate_extension(rules)
-        except SessionStateError as err:
-            raise _bad("extensions.rules", str(err)) from None
-    out["rules"] = rules
-    style = ext.get("output_style")
-    if style is not None:
-        _obj(style, "extensions.output_style", {"id", "sha256"}, {"id", "sha256"})
-        _str(style["id"], "extensions.output_style.id")
-        _hex(style["sha256"], "extensions.output_style.sha256")
-    out["output_style"] = style
-    wfs = ext.get("workflows", [])
-    if not isinstance(wfs, list):
-        raise _bad("extensions.workflows", "must be an array")
-    for i, wf in enumerate(wfs):
-        w = f"extensions.workflows[{i}]"
-        _obj(wf, w, {"skill", "sha256", "allowed_tools"}, {"skill", "sha256"})
-        _str(wf["skill"], f"{w}.skill")
-        _hex(wf["sha256"], f"{w}.sha256")
-        tools = wf.get("allowed_tools")
-        if tools is not None and (not isinstance(tools, list) or not all(isinstance(t, str) for t in tools)):
-            raise _bad(f"{w}.allowed_tools", "must be null or an array of strings")
-    out["workflows"] = [dict(w) for w in wfs]
-    mon = ext.get("repetition_monitor")
-    out["repetition_monitor"] = (RepetitionMonitor.from_state(mon) if mon is not None else RepetitionMonitor()).state()
-    ht = ext.get("hook_trust", {"digest": None})
-    _obj(ht, "extensions.hook_trust", {"digest"}, {"digest"})
-    if ht["digest"] is not None and (not isinstance(ht["digest"], str) or not _TRUST_DIGEST.match(ht["digest"])):
-        raise _bad("extensions.hook_trust.digest", "must be null or 'sha256:' and 64 lowercase hex digits")
-    out["hook_trust"] = {"digest": ht["digest"]}
-    return out
+#: extension keys this module checks itself
+_CORE_KEYS = frozenset({"output_style", "workflows", "repetition_monitor", "hook_trust"})
 
 
 def _compare(session: SessionResources, kind: str, rid: str, sha: str, where: str) -> dict[str, Any] | None:
@@ -209,24 +127,19 @@ def restore(
     src = str(workspace.binding.source_root)
     if state.workspace.source_root != src:
         raise _bad("workspace.source_root", f"{state.workspace.source_root} is not this workspace's source project {src}")
-    ext = verify_extensions(dict(state.extensions))
+    specs = component_specs(workspace.hooks)
+    ext = verify_extensions(dict(state.extensions), specs)
     session = dataclasses.replace(snapshot(workspace, binding=binding), session_id=state.session_id,
                                   parent_id=state.parent_id, created_at=state.created_at)
     drift: list[dict[str, Any]] = []
-    if ext["rules"] is not None:
-        # the rule catalog checks its own provenance: static digest and delivered refs
-        from wskit.builtin_plugins.rules.model import RuleProvenanceMismatch
-
-        try:
-            resumed = session.rules.resume(ext["rules"], policy)
-        except RuleProvenanceMismatch as err:
-            raise ProvenanceMismatchError(
-                [{"field": "rules", "id": d.get("id"), "path": d.get("path"), "change": d["change"]}
-                 for d in err.drift]
-            ) from err
-        drift.extend({"field": "rules", "id": d.get("id"), "path": d.get("path"), "change": d["change"]}
-                     for d in resumed.drift)
-    if static_rules_digest is not None and ext["rules"] is not None:
+    for name, spec in sorted(specs.items()):
+        # each component checks its own provenance (the rules: static digest, delivered refs)
+        if ext.get(name) is not None and spec.resume is not None:
+            drift.extend(spec.resume(session, ext[name], policy))
+    for name in sorted(set(STRICT_FIELDS) & set(state.extensions) - set(specs) - _CORE_KEYS):
+        # a record no plugin can check (its plugin is blocked) is not taken on trust
+        drift.append({"field": name, "id": None, "change": "unverified"})
+    if static_rules_digest is not None and ext.get("rules") is not None:
         now = static_rules_digest(session)
         if now != ext["rules"].get("static_digest"):
             drift.append({"field": "rules.static_digest", "id": None, "change": "changed"})
@@ -239,7 +152,7 @@ def restore(
         if d:
             drift.append(d)
     if hook_trust_digest is None and "hook_trust" in state.extensions:
-        from wskit.session.runtime import SessionRuntime
+        from wskit.session.runtime import SessionRuntime  # the runtime imports this module's callers only
 
         def hook_trust_digest(s: SessionResources) -> str | None:
             return SessionRuntime(s).hook_trust_digest  # the trust the runtime would use now

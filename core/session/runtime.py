@@ -1,13 +1,15 @@
-"""SessionRuntime: the live side of a session — hook runner, MCP and LSP
+"""SessionRuntime: the live side of a session — the hook runner, MCP and LSP
 services, the loop self-check and model resources (design §3, "lazy runtimes").
 
 A :class:`~wskit.session.SessionResources` stays immutable; its runtime is
 attached with :func:`attach` (or made with defaults on first use of
-``session.runtime``). Services such as ``mcp`` and ``lsp`` come from plugins
-through the ``wskit_session_services`` hook: each returns
-``[(name, factory)]`` and ``factory(runtime)`` is called the first time
-``runtime.service(name)`` is asked for. :meth:`SessionRuntime.close` closes
-every service that was started (in reverse order) and is idempotent.
+``session.runtime``). Services come from plugins through the
+``wskit_session_services`` hook: each returns ``[(name, factory)]`` and
+``factory(runtime)`` is called the first time ``runtime.service(name)`` is asked
+for. The ``hooks`` built-in provides ``hooks`` (the hook runner, also
+``runtime.hooks``), wskit-mcp and wskit-lsp provide ``mcp`` and ``lsp``.
+:meth:`SessionRuntime.close` closes every service that was started (in reverse
+order) and is idempotent.
 """
 
 from __future__ import annotations
@@ -18,12 +20,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from wskit.errors import WskitError
-from wskit.builtin_plugins.hooks.runner import HookRunner, HookRunnerConfig
 from wskit.session.monitor import RepetitionMonitor
 
 if TYPE_CHECKING:  # pragma: no cover
-    from wskit.session import SessionResources
+    from wskit.builtin_plugins.hooks.runner import HookRunner, HookRunnerConfig
     from wskit.builtin_plugins.providers.catalog import CredentialStore, ModelResources
+    from wskit.session import SessionResources
+
+__all__ = ["RuntimeOptions", "SessionRuntime", "UnknownServiceError", "attach", "runtime_of"]
 
 
 class UnknownServiceError(WskitError, LookupError):
@@ -34,14 +38,15 @@ class UnknownServiceError(WskitError, LookupError):
 class RuntimeOptions:
     """What the host passes to a session's runtime.
 
-    :ivar hooks: :class:`~wskit.builtin_plugins.hooks.runner.HookRunnerConfig` (env, URL policy, trust, callbacks).
+    :ivar hooks: a :class:`~wskit.builtin_plugins.hooks.runner.HookRunnerConfig` (env, URL policy,
+        trust, callbacks); None: the hooks built-in's defaults.
     :ivar env: session variables also given to MCP/LSP server processes.
     :ivar credentials: the :class:`~wskit.builtin_plugins.providers.catalog.CredentialStore` shared by snapshots.
     :ivar models: resolved :class:`~wskit.builtin_plugins.providers.catalog.ModelResources`, if the host resolved them.
     :ivar services: extra ``name -> factory(runtime)`` (override plugin ones).
     """
 
-    hooks: HookRunnerConfig = field(default_factory=HookRunnerConfig)
+    hooks: "HookRunnerConfig | None" = None
     env: Mapping[str, str] = field(default_factory=dict)
     credentials: "CredentialStore | None" = None
     models: "ModelResources | None" = None
@@ -53,7 +58,8 @@ class SessionRuntime:
 
     :ivar session: the :class:`~wskit.session.SessionResources`.
     :ivar options: :class:`RuntimeOptions`.
-    :ivar hooks: the :class:`~wskit.builtin_plugins.hooks.runner.HookRunner` (built lazily).
+    :ivar hooks: the :class:`~wskit.builtin_plugins.hooks.runner.HookRunner` (the ``hooks``
+        service, started on first use).
     :ivar monitor: the session's :class:`~wskit.session.monitor.RepetitionMonitor`.
     """
 
@@ -61,7 +67,6 @@ class SessionRuntime:
         self.session = session
         self.options = options or RuntimeOptions()
         self.monitor = RepetitionMonitor()
-        self._hooks: HookRunner | None = None
         self._services: dict[str, Any] = {}
         self._order: list[str] = []
         self._lock = threading.RLock()
@@ -75,18 +80,18 @@ class SessionRuntime:
         self.hook_trust_digest: str | None = self.trust.digest() if hasattr(self.trust, "digest") else None
 
     def _hook_trust(self):
-        """The host's trust, else a ``wskit_hook_trust`` plugin's, else :class:`ScopeHookTrust`."""
-        from wskit.builtin_plugins.hooks.runner import ScopeHookTrust
-
-        if self.options.hooks.trust is not None:
-            return self.options.hooks.trust
+        """The host's trust (``RuntimeOptions.hooks.trust``), else the first ``wskit_hook_trust``
+        answer (the ``hooks`` built-in answers last), else None (no plugin decides hook trust)."""
+        given = getattr(self.options.hooks, "trust", None)
+        if given is not None:
+            return given
         facade = self.session.hooks
         if facade is not None and hasattr(facade.pm.hook, "wskit_hook_trust"):
             res = facade.call("wskit_hook_trust", firstresult=True, session=self.session)
             for _plugin, value in res.values:
                 if value is not None:
                     return value
-        return ScopeHookTrust(list(self.session.registry("hook").active()))
+        return None
 
     def state(self):
         """The :class:`~wskit.session.SessionState` of the session with the runtime's
@@ -94,11 +99,12 @@ class SessionRuntime:
 
         :raises SessionStateError: a host record is malformed (checked before it is written).
         """
-        from wskit.session.resume import verify_extensions
+        from wskit.session.components import component_specs
+        from wskit.session.extensions import verify_extensions
 
         ext = {**self.extensions, "repetition_monitor": self.monitor.state(),
                "hook_trust": {"digest": self.hook_trust_digest}}
-        verify_extensions(ext)
+        verify_extensions(ext, component_specs(self.session.hooks))
         return self.session.state(extensions=ext)
 
     @property
@@ -107,21 +113,11 @@ class SessionRuntime:
         return str(self.session.binding.execution_root)
 
     @property
-    def hooks(self) -> HookRunner:
-        """The hook runner over the session's ``hook`` registry."""
-        with self._lock:
-            if self._hooks is None:
-                cfg = self.options.hooks
-                if cfg.trust is None:
-                    cfg = HookRunnerConfig(**{**cfg.__dict__, "trust": self.trust})
-                if self.options.env and not cfg.env:
-                    cfg = HookRunnerConfig(**{**cfg.__dict__, "env": dict(self.options.env)})
-                if self._models is not None and self._models.disable_all_hooks:
-                    cfg = HookRunnerConfig(**{**cfg.__dict__, "disable_all": True})
-                self._hooks = HookRunner(list(self.session.registry("hook").active()), host=self.session.host,
-                                         session_id=self.session.session_id,
-                                         execution_root=self.execution_root, config=cfg)
-            return self._hooks
+    def hooks(self) -> "HookRunner":
+        """The hook runner over the session's ``hook`` registry: ``service("hooks")``.
+
+        :raises UnknownServiceError: the ``hooks`` built-in is blocked."""
+        return self.service("hooks")
 
     @property
     def models(self) -> "ModelResources | None":

@@ -377,6 +377,55 @@ def test_hook_wskit_session_services(wskit_pm, project, home):
     assert closed == [echo]
 
 
+def test_hook_wskit_session_components(wskit_pm, project, home):
+    from wskit.errors import SessionStateError
+    from wskit.session.components import SessionComponent, UnknownComponentError
+    from wskit.session.resume import restore
+
+    made, resumed = [], []
+
+    class Pad:
+        def __init__(self, session):
+            self.notes = ["n1"]
+            made.append(session.session_id)
+
+        def to_extension(self):
+            return {"notes": list(self.notes)}
+
+    def check(value):
+        if not isinstance(value, dict) or not isinstance(value.get("notes"), list):
+            raise SessionStateError("'notes' must be a list")
+
+    def resume(session, value, policy):
+        resumed.append(value)
+        session.component("pad").notes = list(value["notes"])
+        return []
+
+    class Components:
+        @wskit.hookimpl
+        def wskit_session_components(self):
+            return [SessionComponent(name="pad", create=Pad, check_extension=check, resume=resume,
+                                     pinned=lambda s: True)]
+
+    with register_plugin(wskit_pm, Components(), name="components"):
+        ws = load(wskit_pm, project, home)
+        s = snapshot(ws)
+        pad = s.component("pad")
+        assert s.component("pad") is pad and made == [s.session_id]
+        with pytest.raises(UnknownComponentError):
+            s.component("nobody-provides-this")
+        pad.notes.append("n2")
+        state = s.state()
+        assert state.extensions["pad"] == {"notes": ["n1", "n2"]}
+        back = restore(state, ws)
+        assert resumed == [{"notes": ["n1", "n2"]}] and back.session.component("pad").notes == ["n1", "n2"]
+        bad = state.model_copy(update={"extensions": {**state.extensions, "pad": {"notes": 3}}})
+        with pytest.raises(SessionStateError, match="extensions.pad"):
+            restore(bad, ws)
+        fresh = snapshot(ws)
+        assert fresh.state().extensions["pad"] == {"notes": ["n1"]}  # pinned: made for the state
+
+
 def test_hook_wskit_hook_trust(wskit_pm, project, home):
     from wskit.session.runtime import SessionRuntime
 

@@ -177,8 +177,12 @@ def test_child_session_has_its_own_delivery_state(rules_ws):
     assert isinstance(kid.check_invocation("Edit", "write", ["api/x.py"]), RulesRequired)
 
 
-def test_session_without_rules_plugin_has_an_empty_catalog(tmp_path, wskit_home):
+def test_session_without_rules_plugin_has_no_rule_barrier(tmp_path, wskit_home):
+    """Blocking the ``rules`` built-in removes its session component: asking for the barrier
+    is an error naming it (never a barrier that silently lets every call through), and the
+    state records no rules."""
     from wskit.plugin.manager import make_plugin_manager
+    from wskit.session.components import UnknownComponentError
     from wskit.testing import write_tree
 
     write_tree(tmp_path / "p", {".git/HEAD": "ref: x\n", "AGENTS.md": "x"})
@@ -187,7 +191,11 @@ def test_session_without_rules_plugin_has_an_empty_catalog(tmp_path, wskit_home)
     ws = load_workspace(WskitHooks(pm), Binding.discover(tmp_path / "p"), HostProfile(home=wskit_home))
     assert ws.catalog("rules") is None
     s = snapshot(ws)
-    assert len(s.rules.catalog) == 0 and isinstance(s.check_invocation("W", "write", ["a.py"]), Proceed)
+    with pytest.raises(UnknownComponentError, match="'rules'"):
+        s.check_invocation("W", "write", ["a.py"])
+    with pytest.raises(UnknownComponentError):
+        s.rules  # noqa: B018
+    assert "rules" not in s.state().extensions
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git not installed")

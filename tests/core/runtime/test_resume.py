@@ -149,3 +149,20 @@ def test_hook_trust_digest_drift_by_default(tmp_path, wskit_pm, wskit_home):
                                        provenance=provenance("project", proj, ".wskit/settings.json", "v2"))]
     r = restore(state, load())
     assert {"field": "hook_trust.digest", "id": None, "change": "changed"} in r.drift
+
+
+def test_a_rules_record_nobody_can_check_is_unverified_drift(ws, wskit_home):
+    """With the ``rules`` built-in blocked, no component can check a recorded rules
+    extension: restore reports it as ``unverified`` drift (and refuses it under ``strict``)
+    instead of accepting it unchecked."""
+    from wskit.plugin.manager import make_plugin_manager
+
+    proj, load = ws
+    state = snapshot(load()).state()
+    assert state.extensions.get("rules") is not None
+    pm = make_plugin_manager(load_entrypoints=False, env={"WSKIT_DISABLE_PLUGINS": "rules"})
+    blocked = load_workspace(WskitHooks(pm), Binding.discover(proj), HostProfile(name="wskit", home=wskit_home))
+    r = restore(state, blocked, policy="refresh")
+    assert {"field": "rules", "id": None, "change": "unverified"} in r.drift
+    with pytest.raises(ProvenanceMismatchError, match="rules"):
+        restore(state, blocked)
