@@ -180,15 +180,6 @@ def wskit_hook_definitions(source: "ResourceSource") -> "LoadResult | None":
 
 
 @hookspec
-def wskit_model_providers(source: "ResourceSource") -> "LoadResult | None":
-    """Model provider and model definitions a source holds. Same contract as
-    :func:`wskit_load_skills`.
-
-    .. versionadded:: 0.1
-    """
-
-
-@hookspec
 def wskit_resource_kinds() -> list["ResourceKind"]:
     """Resource kinds a plugin adds (or the built-in kinds).
 

@@ -230,29 +230,8 @@ def test_hook_wskit_hook_definitions(wskit_pm, project, home):
     _check_loader_hook(wskit_pm, project, home, "wskit_hook_definitions", "hook")
 
 
-class ModelProvider(Resource):
-    kind: str = "model_provider"
-    endpoint: str = ""
-
-
-def test_hook_wskit_model_providers(wskit_pm, project, home):
-    class Providers:
-        @wskit.hookimpl
-        def wskit_resource_kinds(self):
-            return [ResourceKind(name="model_provider", hook="wskit_model_providers")]
-
-        @wskit.hookimpl
-        def wskit_model_providers(self, source):
-            if source.scope != Scope.USER or not source.root.endswith(".claude"):
-                return None
-            prov = Provenance(scope=Scope.USER, source_root=source.base, path=".claude/providers.toml", sha256="0" * 64)
-            return LoadResult(resources=(ModelProvider(id="user:local", name="local", provenance=prov,
-                                                       endpoint="http://127.0.0.1:11434"),))
-
-    with register_plugin(wskit_pm, Providers(), name="providers"):
-        ws = load(wskit_pm, project, home)
-    assert ws.registry("model_provider").get("local").endpoint == "http://127.0.0.1:11434"
-    assert ws.counts()["model_provider"] == 1
+class Snippet(Resource):
+    kind: str = "snippet"
 
 
 def test_hook_wskit_resource_kinds(wskit_pm, project, home):
@@ -262,7 +241,7 @@ def test_hook_wskit_resource_kinds(wskit_pm, project, home):
         folder = Path(source.root) / "snippets"
         if source.plugin or not folder.is_dir():
             return LoadResult()
-        res = [ModelProvider(id=f"{source.scope.value}:{p.stem}", name=p.stem, kind="snippet",
+        res = [Snippet(id=f"{source.scope.value}:{p.stem}", name=p.stem,
                              provenance=Provenance(scope=source.scope, source_root=source.base,
                                                    path=f"x/{p.name}", sha256="0" * 64))
                for p in sorted(folder.iterdir())]
