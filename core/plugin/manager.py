@@ -113,9 +113,15 @@ class WskitPluginManager(pluggy.PluginManager):
 
     def register_checked(self, plugin: object, name: str) -> None:
         """Register ``plugin`` and verify every ``wskit_*`` implementation names
-        a known hookspec with known arguments; roll back on failure.
+        a known hookspec with known arguments and is a plain implementation; roll
+        back on failure.
 
-        :raises pluggy.PluginValidationError: for an unknown hook or argument.
+        :class:`~wskit.plugin.facade.WskitHooks` calls each implementation on its own
+        (so one failing plugin cannot take a hook down), which leaves no place for a
+        pluggy wrapper: a ``wrapper=True`` or ``hookwrapper=True`` implementation is
+        refused here rather than registered and never called.
+
+        :raises pluggy.PluginValidationError: for an unknown hook or argument, or a wrapper.
         """
         self.register(plugin, name=name)
         try:
@@ -124,6 +130,12 @@ class WskitPluginManager(pluggy.PluginManager):
                     raise pluggy.PluginValidationError(
                         plugin, f"unknown hook {hookcaller.name!r} in plugin {name!r}"
                     )
+                for impl in hookcaller.get_hookimpls():
+                    if impl.plugin is plugin and (getattr(impl, "wrapper", False)
+                                                  or getattr(impl, "hookwrapper", False)):
+                        raise pluggy.PluginValidationError(
+                            plugin, f"{hookcaller.name!r} of plugin {name!r} is a hook wrapper; wskit calls "
+                            "every implementation on its own and does not run wrappers")
         except BaseException:
             self.unregister(plugin)
             raise

@@ -202,3 +202,33 @@ def test_disable_plugins_warns_once_about_names_that_match_no_plugin(site, capsy
     # without the entry-point scan nothing can be said about a name
     make_plugin_manager(load_entrypoints=False, env={"WSKIT_DISABLE_PLUGINS": "nosuch"})
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("marker", [{"wrapper": True}, {"hookwrapper": True}])
+def test_hook_wrappers_are_refused_not_dropped(marker, site):
+    """The facade calls implementations one by one and could never run a wrapper: a
+    plugin holding one is refused at registration (rolled back), and as an entry point
+    it is a load failure, not a plugin that silently does nothing."""
+    import pluggy
+
+    class Wrapping:
+        @wskit.hookimpl(**marker)
+        def wskit_resource_sources(self, binding, profile, trust):
+            yield
+
+    pm = make_plugin_manager(load_entrypoints=False)
+    plugin = Wrapping()
+    with pytest.raises(pluggy.PluginValidationError, match="wrapper"):
+        pm.register_checked(plugin, "wrapping")
+    assert not pm.is_registered(plugin)
+    flag = "wrapper=True" if "wrapper" in marker else "hookwrapper=True"
+    fake_dist(site, "wrap-dist", "wrapmod", f"""
+        import wskit
+
+        @wskit.hookimpl({flag})
+        def wskit_resource_sources(binding, profile, trust):
+            yield
+        """, "wrapping")
+    pm = make_plugin_manager(env={"WSKIT_LOAD_PLUGINS": "wrapping"})
+    assert [f.name for f in pm.load_failures] == ["wrapping"]
+    assert "wrapper" in pm.load_failures[0].error
