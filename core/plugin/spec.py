@@ -19,15 +19,47 @@ from typing import TYPE_CHECKING, Any
 from wskit.plugin import hookspec
 
 if TYPE_CHECKING:  # pragma: no cover
+    from pathlib import Path
+
     import click
 
     from wskit.binding import Binding
     from wskit.host import HostProfile
     from wskit.kinds import ResourceKind
-    from wskit.models import LoadResult, ResourceSource
+    from wskit.models import LoadResult, Resource, ResourceSource
+    from wskit.resources.command import Expansion
+    from wskit.resources.style import Style
     from wskit.session import SessionResources
     from wskit.session.components import SessionComponent
     from wskit.trust import TrustDecision, TrustStore
+    from wskit.workspace import WorkspaceResources
+
+__all__ = [
+    "wskit_builtin_styles",
+    "wskit_discover_rules",
+    "wskit_expand_command",
+    "wskit_hook_definitions",
+    "wskit_hook_trust",
+    "wskit_host_profiles",
+    "wskit_load_agents",
+    "wskit_load_commands",
+    "wskit_load_skills",
+    "wskit_load_styles",
+    "wskit_lsp_servers",
+    "wskit_mcp_servers",
+    "wskit_plugin_bundles",
+    "wskit_register_commands",
+    "wskit_resource_kinds",
+    "wskit_resource_sources",
+    "wskit_session_components",
+    "wskit_session_created",
+    "wskit_session_services",
+    "wskit_trust_decision",
+    "wskit_workspace_catalogs",
+]
+
+
+# ---- Host and trust: who the host is and whether a project may contribute ------------------
 
 
 @hookspec
@@ -62,6 +94,9 @@ def wskit_trust_decision(
 
     .. versionadded:: 0.1
     """
+
+
+# ---- Sources and kinds: where resources come from and what kinds there are -----------------
 
 
 @hookspec
@@ -101,21 +136,21 @@ def wskit_plugin_bundles(
 
 
 @hookspec
-def wskit_discover_rules(source: "ResourceSource", catalog_root: "Path", profile: "HostProfile") -> list[Any]:
-    """Rule and instruction files a source holds.
+def wskit_resource_kinds() -> list["ResourceKind"]:
+    """Resource kinds a plugin adds (or the built-in kinds).
 
-    When: while the rule catalog is built for a workspace (once for the user
-    home, scope ``user``; once for the catalog root, scope ``project``, only
-    when the project is trusted).
+    When: once per workspace load, before sources are read.
 
-    :param source: the source to look in.
-    :param catalog_root: the repository root rules are matched relative to.
-    :param profile: the host profile (host folder and file names, ``settings["rules"]``).
-    :returns: a list of :class:`~wskit.builtin_plugins.rules.model.RuleFile` and
-        :class:`~wskit.models.Diagnostic` objects, or a LoadResult of them.
+    :returns: a list of :class:`~wskit.kinds.ResourceKind`; each names the
+        hook (or a callable) that loads it from a source. A kind named twice
+        keeps the first registration and the second is a ``duplicate-kind``
+        diagnostic.
 
     .. versionadded:: 0.1
     """
+
+
+# ---- Loaders: one call per source for each kind (and the rule files) -----------------------
 
 
 @hookspec
@@ -156,6 +191,20 @@ def wskit_load_styles(source: "ResourceSource") -> "LoadResult | None":
 
 
 @hookspec
+def wskit_builtin_styles() -> "list[Style] | None":
+    """Built-in output styles the host offers (reference/blade.md §3.6).
+
+    When: each time a style catalog is built (:class:`wskit.builtin_plugins.styles.catalog.StyleCatalog`).
+
+    :returns: a list of :class:`~wskit.resources.style.Style` made with
+        :func:`wskit.resources.style.builtin_style` (ids without a
+        ``user:``/``project:``/``plugin:`` prefix), or None.
+
+    .. versionadded:: 0.1
+    """
+
+
+@hookspec
 def wskit_mcp_servers(source: "ResourceSource") -> "LoadResult | None":
     """MCP server definitions a source holds. Same contract as :func:`wskit_load_skills`.
 
@@ -180,65 +229,28 @@ def wskit_hook_definitions(source: "ResourceSource") -> "LoadResult | None":
 
 
 @hookspec
-def wskit_resource_kinds() -> list["ResourceKind"]:
-    """Resource kinds a plugin adds (or the built-in kinds).
+def wskit_discover_rules(source: "ResourceSource", catalog_root: "Path", profile: "HostProfile") -> list[Any]:
+    """Rule and instruction files a source holds.
 
-    When: once per workspace load, before sources are read.
+    When: while the rule catalog is built for a workspace (once for the user
+    home, scope ``user``; once for the catalog root, scope ``project``, only
+    when the project is trusted).
 
-    :returns: a list of :class:`~wskit.kinds.ResourceKind`; each names the
-        hook (or a callable) that loads it from a source. A kind named twice
-        keeps the first registration and the second is a ``duplicate-kind``
-        diagnostic.
-
-    .. versionadded:: 0.1
-    """
-
-
-@hookspec
-def wskit_session_created(session: "SessionResources") -> None:
-    """Notification after :func:`wskit.session.snapshot` made a session.
-
-    When: once per snapshot (and per :meth:`~wskit.session.SessionResources.child`).
-
-    :param session: the new, immutable :class:`~wskit.session.SessionResources`.
-    :returns: nothing; return values are ignored.
+    :param source: the source to look in.
+    :param catalog_root: the repository root rules are matched relative to.
+    :param profile: the host profile (host folder and file names, ``settings["rules"]``).
+    :returns: a list of :class:`~wskit.builtin_plugins.rules.model.RuleFile` and
+        :class:`~wskit.models.Diagnostic` objects, or a LoadResult of them.
 
     .. versionadded:: 0.1
     """
 
 
-@hookspec
-def wskit_register_commands(cli: "click.Group") -> None:
-    """Add ``wsctl`` sub-commands.
-
-    When: once, when ``wsctl`` first needs its command list (never for
-    ``wsctl --version``).
-
-    :param cli: the root :class:`click.Group`; call ``cli.add_command(...)``, or
-        :func:`wskit.cli.lazy.add_lazy_command` to import the command only when
-        it is used (every ``wsctl`` run calls this hook).
-    :returns: nothing.
-
-    .. versionadded:: 0.1
-    """
+# ---- Catalogs: indexes built over a loaded workspace ---------------------------------------
 
 
 @hookspec
-def wskit_builtin_styles() -> list[Any]:
-    """Built-in output styles the host offers (reference/blade.md §3.6).
-
-    When: each time a style catalog is built (:class:`wskit.builtin_plugins.styles.catalog.StyleCatalog`).
-
-    :returns: a list of :class:`~wskit.resources.style.Style` made with
-        :func:`wskit.resources.style.builtin_style` (ids without a
-        ``user:``/``project:``/``plugin:`` prefix), or None.
-
-    .. versionadded:: 0.1
-    """
-
-
-@hookspec
-def wskit_workspace_catalogs(workspace: Any) -> dict[str, Any] | None:
+def wskit_workspace_catalogs(workspace: "WorkspaceResources") -> dict[str, Any] | None:
     """Catalogs (indexes that are not registries) a plugin builds for a workspace.
 
     When: once per workspace load, after the registries are built.
@@ -253,20 +265,17 @@ def wskit_workspace_catalogs(workspace: Any) -> dict[str, Any] | None:
     """
 
 
-if TYPE_CHECKING:  # pragma: no cover
-    from pathlib import Path
+# ---- Sessions: what a snapshot carries and what its runtime starts -------------------------
 
 
 @hookspec
-def wskit_session_services() -> list[tuple[str, Any]]:
-    """Live services a plugin offers to sessions (``mcp``, ``lsp``…).
+def wskit_session_created(session: "SessionResources") -> None:
+    """Notification after :func:`wskit.session.snapshot` made a session.
 
-    When: the first time a session's runtime is asked for a service it has not started.
+    When: once per snapshot (and per :meth:`~wskit.session.SessionResources.child`).
 
-    :returns: ``[(name, factory)]``; ``factory(runtime)`` gets the
-        :class:`~wskit.session.runtime.SessionRuntime` and returns an object
-        with a ``close()`` method, called when the session closes. The first
-        plugin naming a service wins.
+    :param session: the new, immutable :class:`~wskit.session.SessionResources`.
+    :returns: nothing; return values are ignored.
 
     .. versionadded:: 0.1
     """
@@ -289,6 +298,21 @@ def wskit_session_components() -> list["SessionComponent"]:
     """
 
 
+@hookspec
+def wskit_session_services() -> list[tuple[str, Any]]:
+    """Live services a plugin offers to sessions (``mcp``, ``lsp``…).
+
+    When: the first time a session's runtime is asked for a service it has not started.
+
+    :returns: ``[(name, factory)]``; ``factory(runtime)`` gets the
+        :class:`~wskit.session.runtime.SessionRuntime` and returns an object
+        with a ``close()`` method, called when the session closes. The first
+        plugin naming a service wins.
+
+    .. versionadded:: 0.1
+    """
+
+
 @hookspec(firstresult=True)
 def wskit_hook_trust(session: "SessionResources") -> Any:
     """The hook trust of a session (the digest approval of issue 5 plugs in here).
@@ -306,7 +330,7 @@ def wskit_hook_trust(session: "SessionResources") -> Any:
 
 
 @hookspec(firstresult=True)
-def wskit_expand_command(command: "Resource", args: "list[str]", root: "str | None") -> Any:
+def wskit_expand_command(command: "Resource", args: "list[str]", root: "str | None") -> "Expansion | None":
     """Expand a custom command whose format a plugin owns (Gemini's TOML commands).
 
     When: ``wsctl commands render`` (and a host's own rendering through
@@ -320,6 +344,25 @@ def wskit_expand_command(command: "Resource", args: "list[str]", root: "str | No
     :param args: the arguments as typed, one per word.
     :param root: the execution root ``@path`` is resolved in; shell embeds are never run here.
     :returns: a :class:`wskit.resources.command.Expansion`, or None to leave the command to others.
+
+    .. versionadded:: 0.1
+    """
+
+
+# ---- CLI: wsctl sub-commands ---------------------------------------------------------------
+
+
+@hookspec
+def wskit_register_commands(cli: "click.Group") -> None:
+    """Add ``wsctl`` sub-commands.
+
+    When: once, when ``wsctl`` first needs its command list (never for
+    ``wsctl --version``).
+
+    :param cli: the root :class:`click.Group`; call ``cli.add_command(...)``, or
+        :func:`wskit.cli.lazy.add_lazy_command` to import the command only when
+        it is used (every ``wsctl`` run calls this hook).
+    :returns: nothing.
 
     .. versionadded:: 0.1
     """
