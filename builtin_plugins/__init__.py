@@ -3,3 +3,5 @@ through the same ``register`` call as entry-point plugins (see
 :data:`wskit.plugin.manager.DEFAULT_PLUGINS`). Block one with
 ``WSKIT_DISABLE_PLUGINS=<name>`` or replace it with an entry point of the
 same name."""
+
+__all__: list[str] = []

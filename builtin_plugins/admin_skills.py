@@ -12,6 +12,8 @@ from wskit.models import ResourceSource, Scope
 from wskit.plugin import hookimpl
 from wskit.builtin_plugins.skills.admin import ADMIN_RANK, admin_root, enabled_slugs
 
+__all__ = ["wskit_resource_sources"]
+
 
 @hookimpl
 def wskit_resource_sources(binding, profile, trust):

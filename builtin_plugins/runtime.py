@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from wskit.plugin import hookimpl
 
+__all__ = ["wskit_register_commands"]
+
 
 @hookimpl
 def wskit_register_commands(cli):

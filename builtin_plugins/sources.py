@@ -15,6 +15,9 @@ from __future__ import annotations
 from wskit.models import ResourceSource, Scope
 from wskit.plugin import hookimpl
 
+__all__ = ["PROJECT_RANK", "USER_RANK", "wskit_resource_sources"]
+
+
 USER_RANK = 10
 PROJECT_RANK = 20
 

@@ -23,6 +23,9 @@ from pathlib import Path
 
 from wskit.models import Frozen
 
+__all__ = ["Binding", "DEFAULT_ROOT_MARKERS", "is_within", "normalize_lexical"]
+
+
 DEFAULT_ROOT_MARKERS: tuple[str, ...] = (".git",)
 
 

@@ -40,6 +40,9 @@ from wskit.host import HostProfile
 from wskit.trust import TrustStore
 from wskit.workspace import WorkspaceResources, load_workspace
 
+__all__ = ["ACTIVE_CAPACITY", "IDLE_CAPACITY", "WorkspaceCache"]
+
+
 IDLE_CAPACITY = 32
 ACTIVE_CAPACITY = 64
 

@@ -41,6 +41,13 @@ import time
 from collections.abc import Iterator
 from contextvars import ContextVar
 
+__all__ = [
+    "adopt", "Dependencies", "Memo", "note", "Notes", "RACY_WINDOW_NS", "recording", "recording_active",
+    "remember", "reuse", "reuse_offered", "reusing", "scratch", "Signature", "signature", "stat_signature",
+    "unchanged"
+]
+
+
 #: A recorded path younger than this (2 s: FAT's granularity, generous for
 #: ext4/xfs/btrfs/tmpfs/NFS) makes a recording racy.
 RACY_WINDOW_NS = 2_000_000_000

@@ -13,6 +13,12 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from wskit.models import Diagnostic
 
+__all__ = [
+    "AmbiguousNameError", "PluginContributionError", "PluginLoadError", "ProvenanceMismatchError",
+    "SafeFsError", "SessionStateError", "TrustStoreError", "UnknownResourceError", "UnsafePathError",
+    "WorkspaceCapacityError", "WskitError"
+]
+
 
 class WskitError(Exception):
     """Base class of every error wskit raises on purpose.

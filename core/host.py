@@ -10,6 +10,9 @@ from pydantic import Field, field_validator
 from wskit.util.lazyre import lazy_pattern
 from wskit.models import Frozen
 
+__all__ = ["HostProfile"]
+
+
 _NAME = lazy_pattern(globals(), "_NAME", r"^[a-z][a-z0-9_-]{0,31}\Z")
 
 

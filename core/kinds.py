@@ -8,6 +8,8 @@ from typing import Any
 
 from wskit.models import Frozen
 
+__all__ = ["ResourceKind"]
+
 
 class ResourceKind(Frozen):
     """A resource kind contributed through ``wskit_resource_kinds``.

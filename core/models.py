@@ -17,6 +17,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from wskit.util.sharedkeys import shared_keys_copy
 
+__all__ = [
+    "construct_valid", "Diagnostic", "display_path", "Frozen", "Level", "LoadResult", "Provenance",
+    "Resource", "ResourceSource", "Scope", "sha256_hex", "TRUST_GATED_SCOPES", "valid_shape"
+]
+
 
 class Scope(str, Enum):
     """Where a resource comes from, lowest to highest default precedence.

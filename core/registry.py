@@ -24,6 +24,8 @@ from types import MappingProxyType
 from wskit.errors import AmbiguousNameError, UnknownResourceError
 from wskit.models import Diagnostic, Resource, Scope
 
+__all__ = ["Candidate", "Registry", "with_plugin_resources"]
+
 
 @dataclass(frozen=True, slots=True)
 class Candidate:

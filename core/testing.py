@@ -25,6 +25,8 @@ from pathlib import Path
 
 import pytest
 
+__all__ = ["make_tree", "register_plugin", "write_tree", "wsctl", "wskit_home", "wskit_pm", "wskit_profile"]
+
 
 @contextlib.contextmanager
 def register_plugin(pm, plugin: object, name: str | None = None) -> Iterator[object]:

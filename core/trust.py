@@ -39,6 +39,9 @@ from wskit.errors import TrustStoreError
 from wskit.models import Frozen
 from wskit.fs.names import shown_path, not_utf8
 
+__all__ = ["MAX_STORE_BYTES", "STORE_VERSION", "TrustDecision", "TrustState", "TrustStore"]
+
+
 TrustState = Literal["trusted", "untrusted", "unknown"]
 STORE_VERSION = 1
 #: Largest trust store read, in bytes (a bigger file is refused unread as corrupt).

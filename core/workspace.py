@@ -32,6 +32,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from wskit.kinds import ResourceKind
     from wskit.plugin.facade import WskitHooks
 
+__all__ = ["decide_trust", "gc_paused", "load_workspace", "WorkspaceResources"]
+
+
 _GENERATIONS = itertools.count(1)
 
 

@@ -6,6 +6,8 @@ from wskit.builtin_plugins.agents.loader import DEFAULT_DIR, KIND, agents_filter
 from wskit.kinds import ResourceKind
 from wskit.plugin import hookimpl
 
+__all__ = ["wskit_load_agents", "wskit_register_commands", "wskit_resource_kinds"]
+
 
 @hookimpl
 def wskit_resource_kinds():

@@ -9,6 +9,8 @@ from wskit.builtin_plugins.commands.cli import kind_diagnostics
 from wskit.cli.context import WsctlContext, json_option, path_argument, table, safe_text
 from wskit.cli.inspect import print_diagnostics
 
+__all__ = ["agents_group", "list_cmd", "show_cmd"]
+
 
 @click.group("agents")
 def agents_group() -> None:

@@ -34,6 +34,11 @@ from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, sha
 if TYPE_CHECKING:
     from wskit.resources.agent import Agent
 
+__all__ = [
+    "agents_filter", "DEFAULT_DIR", "KIND", "load_agents", "MAX_AGENT_BYTES", "MAX_DEPTH", "MAX_DESCRIPTION"
+]
+
+
 KIND = "agent"
 DEFAULT_DIR = "agents"
 MAX_DEPTH = 4

@@ -12,6 +12,8 @@ from __future__ import annotations
 from wskit.builtin_plugins.bundles.active import bundle_source, find_bundles
 from wskit.plugin import hookimpl
 
+__all__ = ["wskit_plugin_bundles", "wskit_register_commands"]
+
 
 @hookimpl
 def wskit_plugin_bundles(binding, profile, trust):

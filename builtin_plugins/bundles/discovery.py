@@ -30,6 +30,9 @@ if TYPE_CHECKING:  # imported where a plugin folder is read (issue 8, B7: none i
     from wskit.builtin_plugins.bundles.marketplace import MarketplaceEntry
 from wskit.formats.settings import config_dirs
 
+__all__ = ["Bundle", "BundleState", "discover", "load_bundle", "RANKS", "read_manifest"]
+
+
 BundleState = Literal["active", "inactive", "error"]
 #: Source ranks of plugin bundles (above native project folders 20-22, below admin 40).
 RANKS = {"user:.claude": 30, "user:host": 31, "managed": 32, "project:.claude": 33, "project:host": 34, "cli": 35}

@@ -18,6 +18,8 @@ from wskit.builtin_plugins.bundles.discovery import Bundle
 from wskit.builtin_plugins.bundles.manifest import NAME_RE, satisfies
 from wskit.formats.settings import SettingsLayer
 
+__all__ = ["apply_enablement", "resolve_dependencies", "valid_enable_key", "valid_enable_name"]
+
 
 def valid_enable_key(key: object) -> bool:
     """Whether ``key`` is an ``enabledPlugins`` key this reader accepts: a plugin name

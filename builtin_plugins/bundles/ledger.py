@@ -36,6 +36,12 @@ if TYPE_CHECKING:
 
     from wskit.builtin_plugins.bundles.marketplace import Marketplace  # imported by install (issue 8, B7)
 
+__all__ = [
+    "install", "ledger_path", "LEDGER_VERSION", "LedgerError", "MAX_LEDGER_BYTES", "plugins_dir",
+    "read_ledger", "tree_digest", "uninstall"
+]
+
+
 LEDGER_VERSION = 1
 #: Largest plugin ledger read, in bytes (a bigger one is refused unread).
 MAX_LEDGER_BYTES = 16 * 1024 * 1024

@@ -16,6 +16,9 @@ from typing import Any
 from wskit import fs
 from wskit.models import Diagnostic, Frozen
 
+__all__ = ["FILE_COMPONENTS", "FOLDER_COMPONENTS", "Manifest", "NAME_RE", "parse_manifest", "satisfies"]
+
+
 #: Claude Code's kebab-case plugin name (Blade: 1–64 chars, lowercase, digits, hyphens).
 NAME_RE = re.compile(r"^(?=.{1,64}\Z)[a-z0-9]([a-z0-9-]*[a-z0-9])?\Z")
 

@@ -20,6 +20,12 @@ from wskit.errors import WskitError
 from wskit.models import Diagnostic, Frozen
 from wskit.fs.jsonfile import read_json
 
+__all__ = [
+    "entry_manifest", "find_entry_for", "load_marketplace", "Marketplace", "MARKETPLACE_FILE",
+    "MarketplaceEntry", "MarketplaceError"
+]
+
+
 MARKETPLACE_FILE = ".claude-plugin/marketplace.json"
 
 

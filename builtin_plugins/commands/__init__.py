@@ -6,6 +6,8 @@ from wskit.builtin_plugins.commands.loader import DEFAULT_DIR, KIND, load_comman
 from wskit.kinds import ResourceKind
 from wskit.plugin import hookimpl
 
+__all__ = ["wskit_expand_command", "wskit_load_commands", "wskit_register_commands", "wskit_resource_kinds"]
+
 
 @hookimpl
 def wskit_resource_kinds():

@@ -31,6 +31,9 @@ from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, sha
 if TYPE_CHECKING:
     from wskit.resources.command import Command
 
+__all__ = ["DEFAULT_DIR", "KIND", "load_commands", "MAX_COMMAND_BYTES", "MAX_DEPTH", "MAX_DESCRIPTION"]
+
+
 KIND = "command"
 DEFAULT_DIR = "commands"
 MAX_DEPTH = 8

@@ -8,6 +8,11 @@ from wskit.kinds import ResourceKind
 from wskit.plugin import hookimpl
 from wskit.builtin_plugins.hooks.definitions import KIND, load_hook_definitions
 
+__all__ = [
+    "wskit_hook_definitions", "wskit_hook_trust", "wskit_register_commands", "wskit_resource_kinds",
+    "wskit_session_services"
+]
+
 
 @hookimpl
 def wskit_resource_kinds():

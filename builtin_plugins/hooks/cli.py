@@ -14,6 +14,12 @@ from wskit.cli.context import WsctlContext, json_option, path_argument, kind_dia
 from wskit.errors import WskitError
 from wskit.fs import SafeFsError, jsonsafe
 
+__all__ = [
+    "hooks_enabled", "hooks_group", "hooks_list_cmd", "hooks_revoke_cmd", "hooks_run_cmd",
+    "hooks_status_cmd", "hooks_trust_cmd"
+]
+
+
 # the hook trust and runner modules are imported by the commands that use them, so
 # registering these commands (every run) imports neither
 

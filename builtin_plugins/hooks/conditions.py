@@ -34,6 +34,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+__all__ = [
+    "command_matches", "FILE_TOOLS", "if_allows", "if_matches", "if_problem", "if_unparsable", "IfRule",
+    "IfRuleError", "parse_if", "PATH_KEYS", "path_matches", "subcommands", "TOOL_EVENTS", "wildcard_matches"
+]
+
+
 #: Events whose payload carries ``tool_name``/``tool_input``: the only ones where ``if`` is evaluated.
 TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"})
 #: Tools whose ``if`` pattern is a path.

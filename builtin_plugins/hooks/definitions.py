@@ -25,6 +25,9 @@ from wskit.formats.definitions import blocks, ident, provenance
 if TYPE_CHECKING:
     from wskit.resources.hooks import HookDefinition
 
+__all__ = ["KIND", "load_hook_definitions", "matcher_matches"]
+
+
 KIND = "hook"
 _EXACT = lazy_pattern(globals(), "_EXACT", r"^[A-Za-z0-9_\- ,|]*\Z")
 

@@ -24,6 +24,12 @@ from urllib.parse import urlsplit
 
 from wskit.errors import WskitError
 
+__all__ = [
+    "DEFAULT_MAX_RESPONSE", "expand_headers", "HttpHookError", "HttpHookSecurityError", "HttpResult",
+    "post_json", "process_env", "UrlPolicy"
+]
+
+
 #: Default response cap, bytes (Blade: maxResponseBytes 256 KiB).
 DEFAULT_MAX_RESPONSE = 256 * 1024
 _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")

@@ -9,6 +9,11 @@ from typing import Any
 from wskit.fs import jsonsafe
 from wskit.fs import SafeFsError
 
+__all__ = [
+    "apply_output", "DECISION_RANK", "HookOutcome", "HookResult", "merge", "parse_json_object", "STATUSES"
+]
+
+
 #: Status of one hook run.
 STATUSES = ("success", "blocked", "error", "timeout", "skipped", "refused")
 

@@ -34,6 +34,12 @@ from wskit.builtin_plugins.hooks.command import DEFAULT_OUTPUT_CAP, run_command
 from wskit.builtin_plugins.hooks.http import HttpHookError, HttpHookSecurityError, UrlPolicy, expand_headers, post_json
 from wskit.builtin_plugins.hooks.outcome import HookOutcome, HookResult, apply_output, merge, parse_json_object
 
+__all__ = [
+    "BEHAVIORS", "DEFAULT_TIMEOUT", "FunctionHook", "HookRunner", "HookRunnerConfig", "HookTrust",
+    "matches", "PLAIN_CONTEXT_EVENTS", "PromptHandler", "RUNNABLE", "ScopeHookTrust", "SERIAL_EVENTS"
+]
+
+
 #: Default command timeout, seconds (Claude Code and Blade).
 DEFAULT_TIMEOUT = 60.0
 #: Events that run serially and stop at the first block.

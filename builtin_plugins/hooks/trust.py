@@ -38,6 +38,13 @@ from wskit.resources.hooks import HookDefinition
 if TYPE_CHECKING:
     from filelock import FileLock
 
+__all__ = [
+    "DigestHookTrust", "external_hooks", "hook_config_digest", "hooks_enabled",
+    "HookTrustDigestMismatchError", "HookTrustError", "HookTrustState", "HookTrustStatus", "HookTrustStore",
+    "MAX_STORE_BYTES", "NO_TRUST_NEEDED", "runnable_hooks", "session_hook_trust", "STORE_VERSION"
+]
+
+
 HookTrustState = Literal["disabled", "not_required", "untrusted", "trusted", "modified", "error"]
 STORE_VERSION = 1
 MAX_STORE_BYTES = 1 << 20

@@ -7,6 +7,8 @@ import click
 from wskit.cli.context import WsctlContext, json_option, kind_diag_dicts, path_argument, print_diag_dicts, table
 from wskit.models import display_path
 
+__all__ = ["lsp_group", "lsp_list_cmd"]
+
 
 @click.group("lsp")
 def lsp_group() -> None:

@@ -25,6 +25,12 @@ if TYPE_CHECKING:
 from wskit.formats.definitions import blocks, fixed_vars, ident, path_field_problem, provenance, server_map
 from wskit.formats.placeholders import expand_tree
 
+__all__ = [
+    "EXT_RE", "INT_FIELDS", "KIND", "KNOWN", "load_lsp_servers", "MAX_JSON_OPTIONS", "MAX_SERVERS",
+    "NAME_RE", "parse_lsp_server"
+]
+
+
 KIND = "lsp_server"
 MAX_SERVERS = 32
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}\Z")

@@ -8,6 +8,12 @@ from wskit.models import ResourceSource, Scope
 from wskit.plugin import hookimpl
 from wskit.builtin_plugins.mcp.loader import KIND, load_mcp_servers
 
+__all__ = [
+    "ROOT_RANK", "wskit_mcp_servers", "wskit_register_commands", "wskit_resource_kinds",
+    "wskit_resource_sources"
+]
+
+
 #: ``.mcp.json`` ranks just below the project config folders (whose settings files win).
 ROOT_RANK = 19
 

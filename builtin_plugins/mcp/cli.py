@@ -7,6 +7,8 @@ import click
 from wskit.cli.context import WsctlContext, json_option, kind_diag_dicts, path_argument, print_diag_dicts, table
 from wskit.models import display_path
 
+__all__ = ["mcp_group", "mcp_list_cmd"]
+
 
 @click.group("mcp")
 def mcp_group() -> None:

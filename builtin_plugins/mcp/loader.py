@@ -27,6 +27,12 @@ from wskit.formats.placeholders import expand_tree
 if TYPE_CHECKING:
     from wskit.resources.servers import McpServer
 
+__all__ = [
+    "alias_for", "KIND", "load_mcp_servers", "parse_mcp_config", "parse_server", "resolve_mcp_servers",
+    "TIMEOUT_RANGE"
+]
+
+
 KIND = "mcp_server"
 _TRANSPORTS = ("stdio", "sse", "http")
 #: Blade's timeout bounds (ms).

@@ -34,6 +34,12 @@ from wskit.errors import UnknownResourceError
 from wskit.models import Diagnostic
 from wskit.fs import SafeFsError, decode_text, read_bytes
 
+__all__ = [
+    "CredentialStore", "MAX_SETTINGS_BYTES", "ModelCatalog", "ModelResources", "models_for",
+    "resolve_model_resources"
+]
+
+
 #: Largest settings file read, bytes.
 MAX_SETTINGS_BYTES = 1024 * 1024
 

@@ -23,6 +23,8 @@ from wskit.builtin_plugins.rules.model import RuleSettings
 if TYPE_CHECKING:
     from wskit.resources.rule import RuleFile
 
+__all__ = ["build_catalog", "rule_sources"]
+
 
 def rule_sources(root: Path, profile, trusted: bool) -> list[ResourceSource]:
     """The user source (home, links followed) and, when trusted, the project source.

@@ -38,6 +38,9 @@ from wskit.builtin_plugins.rules.plans import selection as _selection
 from wskit.builtin_plugins.rules.scopewalk import walk_scopes
 from wskit.builtin_plugins.rules.scopes import ancestors, apply_budget, is_ancestor, relative_to_scope  # noqa: F401  (public here since issue 3)
 
+__all__ = ["Policy", "RuleCatalog"]
+
+
 Policy = Literal["strict", "refresh"]
 _EMPTY: frozenset[str] = frozenset()
 

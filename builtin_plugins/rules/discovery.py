@@ -35,6 +35,8 @@ from wskit.builtin_plugins.rules.walk import SKIP_DIRS, Candidate  # noqa: F401 
 if TYPE_CHECKING:
     from wskit.resources.rule import RuleFile
 
+__all__ = ["discover_project", "discover_user", "Discovery", "load_rule_file", "reload_rule"]
+
 
 @dataclass
 class Discovery:

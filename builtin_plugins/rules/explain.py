@@ -26,6 +26,9 @@ from wskit.models import Diagnostic, display_path
 from wskit.builtin_plugins.rules.catalog import RuleCatalog, is_ancestor, relative_to_scope
 from wskit.builtin_plugins.rules.model import RuleFile
 
+__all__ = ["diagnostic_json", "explain", "untrusted_candidates"]
+
+
 _INVALID_WARNINGS = {"symlink", "rule-empty", "special-file", "link-cycle"}
 
 

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # imported where a .gitignore is parsed (issue 8, B7)
     import pathspec
 
+__all__ = ["GitIgnore"]
+
 
 class GitIgnore:
     """One parsed ``.gitignore`` with a pre-filter: the alternation of its patterns'

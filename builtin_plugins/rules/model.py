@@ -18,6 +18,12 @@ from pydantic import Field
 from wskit.errors import WskitError
 from wskit.models import Frozen
 
+__all__ = [
+    "KIND", "PRIORITY", "provenance_digest", "rule_digest", "rule_id", "RuleProvenanceMismatch",
+    "RuleQueryError", "RuleSelection", "RuleSettings", "RuleSource", "SkippedRule"
+]
+
+
 #: The resource kind of rule files (the value of :data:`wskit.resources.rule.KIND`, which
 #: this module does not import: that would build the RuleFile model on every start-up).
 KIND = "rule"

@@ -31,6 +31,10 @@ from typing import Any
 
 from wskit import fs
 
+__all__ = [
+    "bracket_problem", "check_pattern", "compiled", "EXPANSION_LIMIT", "literal_filter", "MatcherFactory",
+    "normalise", "PathMatcher", "PatternProblem", "reference_match", "split_paths"
+]
 
 
 def _wcglob():

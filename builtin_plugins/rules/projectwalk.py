@@ -12,6 +12,9 @@ from wskit import changes
 from wskit.builtin_plugins.rules.model import RuleSettings
 from wskit.builtin_plugins.rules.walk import _MEMO_TAG, _Walker
 
+__all__ = ["project_walk"]
+
+
 _WHOLE_NAMESPACE = "wskit.builtin_plugins.rules.walk.whole"
 
 

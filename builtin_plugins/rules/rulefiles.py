@@ -16,6 +16,8 @@ from wskit import fs
 from wskit.models import Diagnostic
 from wskit.builtin_plugins.rules.model import PRIORITY
 
+__all__ = ["Candidate", "RuleFiles"]
+
 
 @dataclass
 class Candidate:

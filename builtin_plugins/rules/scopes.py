@@ -12,6 +12,8 @@ from wskit.builtin_plugins.rules.model import SkippedRule
 if TYPE_CHECKING:
     from wskit.resources.rule import RuleFile
 
+__all__ = ["ancestors", "apply_budget", "is_ancestor", "relative_to_scope"]
+
 
 def ancestors(rel: str) -> list[str]:
     """``""`` and every prefix folder of ``rel``, ending with ``rel`` itself (``"a/b"`` → ``["", "a", "a/b"]``)."""

@@ -34,6 +34,12 @@ from wskit.builtin_plugins.rules.catalog import RuleCatalog
 from wskit.builtin_plugins.rules.model import RuleFile, RuleProvenanceMismatch, RuleSelection
 from wskit.builtin_plugins.rules.tracker import ScopeTracker
 
+__all__ = [
+    "InvocationPolicy", "Proceed", "ResumeResult", "RulesRequired", "SessionRules", "validate_extension",
+    "WRITE_KINDS"
+]
+
+
 InvocationPolicy = Literal["writes", "batch"]
 WRITE_KINDS = frozenset({"write", "edit", "delete", "shell", "execute"})
 _HEX64 = re.compile(r"^[0-9a-f]{64}\Z")

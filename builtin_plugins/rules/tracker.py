@@ -24,6 +24,8 @@ from wskit.builtin_plugins.rules.catalog import RuleCatalog
 from wskit.builtin_plugins.rules.discovery import reload_rule
 from wskit.builtin_plugins.rules.model import RuleFile, RuleSelection
 
+__all__ = ["ScopeTracker"]
+
 
 class ScopeTracker:
     """Per-session scope snapshot over a :class:`RuleCatalog`.

@@ -26,6 +26,9 @@ from wskit.builtin_plugins.rules.rulefiles import Candidate, RuleFiles, _join  #
 if TYPE_CHECKING:  # imported where a .gitignore is parsed (issue 8, B7)
     import pathspec
 
+__all__ = ["MAX_WALK_DEPTH", "SKIP_DIRS"]
+
+
 #: Folder names never walked (VCS, dependencies, virtual environments, caches, build output).
 SKIP_DIRS = frozenset({
     ".git", ".hg", ".svn", ".bzr", "_darcs", "node_modules", "bower_components", "vendor",

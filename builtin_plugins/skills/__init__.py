@@ -16,6 +16,9 @@ from wskit.formats.mdwalk import component_dirs
 from wskit.models import Diagnostic, LoadResult, ResourceSource
 from wskit.plugin import hookimpl
 
+__all__ = ["KIND", "wskit_load_skills", "wskit_register_commands", "wskit_resource_kinds"]
+
+
 KIND = "skill"
 
 

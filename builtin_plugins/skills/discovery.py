@@ -33,6 +33,9 @@ from wskit.builtin_plugins.skills.tools import SelectorError, split_value
 from wskit.fs.text import _HIDDEN
 from wskit.builtin_plugins.skills.lint import ADMIN_FILE_LIMIT, SPEC_NAME, _check, _err, _text, _text_keys, _tools_of
 
+__all__ = ["KIND", "load_folder"]
+
+
 KIND = "skill"
 _KNOWN = {
     "name", "description", "license", "compatibility", "metadata", "allowed-tools", "allowed_tools",

@@ -36,6 +36,9 @@ from wskit.resources.skill import Skill
 from wskit.builtin_plugins.skills.spec import MAX_COMPATIBILITY, MAX_DESCRIPTION, SPEC_FIELDS
 from wskit.builtin_plugins.skills.lint import SPEC_NAME, _tools_of
 
+__all__ = ["flat_fields", "Lane", "lane", "one", "PAIR"]
+
+
 _DIR_FLAGS = fs._O_BASE | fs._O_DIRECTORY | fs._O_NOFOLLOW  # as fdwalk.open_child
 _FILE_FLAGS = fs._O_BASE | fs._O_NONBLOCK | fs._O_NOFOLLOW  # as fs._open_in, no links
 _S_IFMT, _S_IFREG = 0o170000, 0o100000

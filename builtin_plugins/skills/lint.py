@@ -15,6 +15,9 @@ from wskit.models import Diagnostic
 from wskit.fs.text import find_hidden_chars
 from wskit.builtin_plugins.skills.tools import SelectorError, parse_selector, split_value
 
+__all__ = ["ADMIN_FILE_LIMIT", "check_skill", "SPEC_NAME"]
+
+
 #: Agent Skills name rule: 1-64 of lowercase letters, digits, single hyphens.
 SPEC_NAME = re.compile(r"^(?=.{1,64}\Z)[a-z0-9]+(-[a-z0-9]+)*\Z")
 

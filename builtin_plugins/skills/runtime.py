@@ -37,6 +37,9 @@ from wskit.builtin_plugins.skills.switch import _FALSE, _TRUE, skills_enabled, s
 if TYPE_CHECKING:  # imported where used (issue 8, B7: `inspect` of a workspace with no skills)
     from wskit.resources.skill import Skill
 
+__all__ = ["SCAN_SKIP", "SkillContent", "SkillError", "SkillRuntime", "substitute"]
+
+
 #: Folders skipped by :meth:`SkillRuntime.list_files`.
 SCAN_SKIP = frozenset({"node_modules", "__pycache__", ".git"})
 

@@ -10,6 +10,8 @@ from wskit.kinds import ResourceKind
 from wskit.plugin import hookimpl
 from wskit.builtin_plugins.styles.loader import DEFAULT_DIR, KIND, load_styles
 
+__all__ = ["wskit_load_styles", "wskit_register_commands", "wskit_resource_kinds"]
+
 
 @hookimpl
 def wskit_resource_kinds():

@@ -6,6 +6,8 @@ import click
 
 from wskit.cli.context import WsctlContext, json_option, path_argument, print_diag_dicts, safe_text, table
 
+__all__ = ["list_cmd", "show_cmd", "styles_group"]
+
 
 @click.group("styles")
 def styles_group() -> None:

@@ -32,6 +32,11 @@ from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, Sco
 if TYPE_CHECKING:
     from wskit.resources.style import Style
 
+__all__ = [
+    "BLADE_LIMITS", "DEFAULT_DIR", "FATAL", "KIND", "load_styles", "prefix_for", "SEGMENT", "StyleLimits"
+]
+
+
 KIND = "style"
 DEFAULT_DIR = "output-styles"
 #: Code of scan and catalog violations that fail the whole style resolution.

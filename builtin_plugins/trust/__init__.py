@@ -8,6 +8,8 @@ from wskit.plugin import hookimpl
 from wskit.errors import TrustStoreError
 from wskit.trust import TrustDecision, TrustStore
 
+__all__ = ["wskit_register_commands", "wskit_trust_decision"]
+
 
 @hookimpl(trylast=True)
 def wskit_trust_decision(source_root: Path, store: TrustStore) -> TrustDecision:

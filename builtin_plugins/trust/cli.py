@@ -10,6 +10,8 @@ from wskit.binding import Binding
 from wskit.trust import TrustStore
 from wskit.cli.context import WsctlContext, json_option, path_argument, table
 
+__all__ = ["forget_cmd", "grant_cmd", "list_cmd", "revoke_cmd", "status_cmd", "trust_group"]
+
 
 def _store(obj: WsctlContext) -> TrustStore:
     return TrustStore.for_home(obj.home)

@@ -14,6 +14,11 @@ from pathlib import Path
 
 from wskit.builtin_plugins.workspaces.paths import normalize_lexical
 
+__all__ = [
+    "branch_exists", "git", "git_dirs", "GitError", "is_ancestor", "LiveWorktree", "out", "rev_commit",
+    "status_changes", "valid_branch_name", "worktree_list"
+]
+
 
 class GitError(Exception):
     """A git command exited non-zero. :ivar stderr: git's message. :ivar returncode: exit status."""

@@ -23,6 +23,8 @@ from wskit.builtin_plugins.workspaces.paths import (agent_home_id, canonical_roo
 from wskit.builtin_plugins.workspaces.snapshot import ExecutionSnapshot, SnapshotRoot
 from wskit.builtin_plugins.workspaces.store import WorkspaceStore
 
+__all__ = ["WorkspaceManager"]
+
 
 class WorkspaceManager:
     """Workspaces, execution roots and occupancy of agent ``agent_id``.

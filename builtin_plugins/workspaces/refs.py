@@ -16,6 +16,9 @@ from wskit.builtin_plugins.workspaces.records import ExecutionRootEntry
 from wskit.builtin_plugins.workspaces.paths import canonical_root_id, is_within, normalize_lexical
 from wskit.builtin_plugins.workspaces.store import WorkspaceStore
 
+__all__ = ["resolve_references", "STATUSES"]
+
+
 #: ``status`` values of one resolved reference.
 STATUSES = ("resolved", "gone", "unknown", "invalid")
 

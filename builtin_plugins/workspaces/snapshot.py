@@ -18,6 +18,8 @@ from wskit.binding import Binding
 from wskit.builtin_plugins.workspaces.records import AccessMode, ExecutionPolicySnapshot, ExecutionProfile, ProjectionKind
 from wskit.builtin_plugins.workspaces.paths import is_within, normalize_lexical
 
+__all__ = ["ExecutionSnapshot", "SnapshotRoot"]
+
 
 class SnapshotRoot(BaseModel):
     """One registered, non-removed execution root of an attached workspace."""

@@ -24,6 +24,9 @@ from wskit.builtin_plugins.workspaces.records import (ActiveWorkspaceEntry, Exec
                      WorktreeArtifactMetadata, utc_now)
 from wskit.builtin_plugins.workspaces.paths import generation_id, normalize_lexical
 
+__all__ = ["SCHEMA", "WorkspaceStore"]
+
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS workspaces (
   workspace_id TEXT PRIMARY KEY, workspace_alias TEXT, workspace_kind TEXT, owner_agent_id TEXT,

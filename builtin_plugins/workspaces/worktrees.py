@@ -21,6 +21,9 @@ from wskit.builtin_plugins.workspaces.paths import sanitize_label
 if TYPE_CHECKING:  # pragma: no cover
     from wskit.builtin_plugins.workspaces.manager import WorkspaceManager
 
+__all__ = ["BRANCH_POLICIES", "create_worktree", "ON_EXISTING", "remove_worktree"]
+
+
 ON_EXISTING = ("reuse", "error")
 BRANCH_POLICIES = ("keep", "delete_if_merged")
 

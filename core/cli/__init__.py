@@ -20,6 +20,9 @@ import click
 from wskit import __version__
 from wskit.cli.context import WsctlContext
 
+__all__ = ["LazyGroup", "main", "make_cli", "WsctlError"]
+
+
 #: (name, "module:attr", help): imported when used (:mod:`wskit.cli.lazy`)
 _CORE_COMMANDS = (
     ("inspect", "wskit.cli.inspect:inspect_cmd",

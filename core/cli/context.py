@@ -9,6 +9,11 @@ from typing import Any
 
 import click
 
+__all__ = [
+    "json_option", "json_text", "kind_diag_dicts", "path_argument", "plugin_dir_failures",
+    "print_diag_dicts", "read_user_file", "safe_text", "table", "WsctlContext"
+]
+
 
 class WsctlContext:
     """Global options of one ``wsctl`` run and lazily built services.

@@ -7,6 +7,8 @@ import click
 from wskit.models import display_path
 from wskit.cli.context import WsctlContext, json_option, path_argument, print_diag_dicts, table
 
+__all__ = ["inspect_cmd", "print_diagnostics", "resource_row"]
+
 
 def resource_row(res, root) -> dict:
     """The JSON form of a resource in listings: kind, id, name, scope, path, plugin."""

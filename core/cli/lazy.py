@@ -25,6 +25,8 @@ import click
 
 from wskit.errors import WskitError
 
+__all__ = ["add_lazy_command", "CommandTable", "ensure_group", "LazySpec"]
+
 
 class LazySpec:
     """A command registered by path, not yet imported.

@@ -12,6 +12,8 @@ from wskit.fs.atomic import atomic_write
 from wskit.cli.context import WsctlContext, json_option, path_argument, read_user_file
 from wskit.errors import WskitError
 
+__all__ = ["session_verify_cmd", "snapshot_cmd"]
+
 
 @click.command("snapshot")
 @path_argument

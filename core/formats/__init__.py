@@ -4,3 +4,5 @@ markdown folders (:mod:`.mdwalk`), ``$ARGUMENTS`` substitution
 (:mod:`.argsubst`), Claude-style settings layers (:mod:`.settings`), where a
 source keeps MCP/LSP/hook definitions (:mod:`.definitions`) and ``${VAR}``
 placeholder expansion (:mod:`.placeholders`)."""
+
+__all__: list[str] = []

@@ -35,6 +35,12 @@ from collections.abc import Sequence
 
 from wskit.util.lazyre import lazy_pattern
 
+__all__ = [
+    "append_arguments", "MAX_INDEX_DIGITS", "parse_args", "render", "split_words", "substitute",
+    "WHITESPACE"
+]
+
+
 #: Characters that separate words (the set :func:`shlex.split` uses).
 WHITESPACE = " \t\r\n"
 #: Indexes longer than this many digits are never looked up (they stay literal):

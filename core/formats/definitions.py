@@ -22,6 +22,11 @@ from wskit.fs.jsonfile import read_json
 from wskit.models import Diagnostic, Provenance, ResourceSource, Scope
 from wskit.formats.placeholders import plugin_root_vars
 
+__all__ = [
+    "blocks", "canonical_sha", "ConfigBlock", "fixed_vars", "ident", "iter_named", "path_field_problem",
+    "provenance", "rel_root", "server_map"
+]
+
 
 @dataclass
 class ConfigBlock:

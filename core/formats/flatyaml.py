@@ -41,6 +41,9 @@ import re
 
 import yaml
 
+__all__ = ["block_precheck", "load_flat", "load_flat_lines"]
+
+
 _LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]{0,127}):( +)([^\s\-?:,\[\]{}#&*!|>'\"%@`].*)")
 # characters that end a plain value early, make it a comment, a nested mapping,
 # or that YAML treats as a line break / refuses (outside the printable set)

@@ -10,6 +10,12 @@ from wskit import fs
 from wskit.models import Diagnostic, ResourceSource
 from wskit.fs.names import shown_path, not_utf8
 
+__all__ = [
+    "bool_field", "COMPONENT_ALIASES", "component_dirs", "description_too_long", "first_line",
+    "hidden_chars_diag", "is_agents_convention", "join", "list_field", "MdEntry", "root_rel", "text_field",
+    "walk_markdown"
+]
+
 
 @dataclass(frozen=True, slots=True)
 class MdEntry:

@@ -15,6 +15,9 @@ from wskit.util.lazyre import lazy_pattern
 from collections.abc import Mapping
 from typing import Any
 
+__all__ = ["expand", "expand_tree", "plugin_root_vars"]
+
+
 _VAR = lazy_pattern(globals(), "_VAR", r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 
 

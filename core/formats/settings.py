@@ -20,6 +20,8 @@ from wskit.models import Diagnostic, Frozen
 from wskit.trust import TrustDecision
 from wskit.fs.jsonfile import read_json
 
+__all__ = ["config_dirs", "settings_layers", "SettingsLayer"]
+
 
 class SettingsLayer(Frozen):
     """One settings file (or the invocation settings).

@@ -32,6 +32,12 @@ from typing import Any
 
 import yaml
 
+__all__ = [
+    "check_events", "DuplicateKey", "err_line", "load", "MAX_DEPTH", "needs_event_check", "Refused",
+    "SafeLimitedLoader"
+]
+
+
 #: Deepest YAML nesting accepted in frontmatter.
 MAX_DEPTH = 32
 

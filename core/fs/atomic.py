@@ -6,6 +6,8 @@ import os
 import tempfile
 from pathlib import Path
 
+__all__ = ["atomic_write"]
+
 
 def atomic_write(path: str | os.PathLike[str], data: bytes, mode: int = 0o600) -> None:
     """Write ``data`` to ``path`` atomically: temp file in the same folder,

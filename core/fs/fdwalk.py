@@ -25,6 +25,12 @@ from wskit import changes
 from wskit import fs
 from wskit.fs import SafeFsError
 
+__all__ = [
+    "entry_type", "leads_to_folder", "list_fd", "Listing", "open_child", "open_root", "read_file_at",
+    "read_head_bytes_in"
+]
+
+
 _DIR_FLAGS = fs._O_BASE | fs._O_DIRECTORY
 
 

@@ -10,6 +10,9 @@ from wskit.fs import jsonsafe
 from wskit import fs
 from wskit.models import Diagnostic
 
+__all__ = ["MAX_JSON_BYTES", "MAX_JSON_DEPTH", "read_json"]
+
+
 #: Largest JSON configuration file read (bytes): manifests, settings, .mcp.json…
 MAX_JSON_BYTES = 1 << 20
 #: Deepest nesting of arrays/objects accepted in those files.

@@ -32,6 +32,9 @@ from typing import Any
 from wskit.util.lazyre import lazy_pattern
 from wskit import fs
 
+__all__ = ["check_depth", "loads", "MAX_BYTES", "MAX_DEPTH", "read_json"]
+
+
 #: Deepest nesting of arrays and objects accepted by default.
 MAX_DEPTH = 64
 #: Largest JSON file read by :func:`read_json` by default, in bytes (4 MiB).

@@ -22,6 +22,9 @@ from wskit.errors import SafeFsError
 from wskit.util.lazyre import lazy_pattern
 from wskit.fs.names import _is_drive_or_url, _secret_tests, shown_path, not_utf8
 
+__all__ = ["check_not_secret", "is_secret_name", "SECRET_PATTERNS", "split_relative", "split_written"]
+
+
 #: Component patterns refused everywhere (matched case-insensitively).
 SECRET_PATTERNS: tuple[str, ...] = (
     ".env",

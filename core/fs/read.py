@@ -18,6 +18,9 @@ from wskit.fs.paths import (  # noqa: F401
 )
 from wskit.fs.text import _HIDDEN, decode_text, find_hidden_chars  # noqa: F401
 
+__all__ = ["DirEntry", "read_bytes", "read_head", "ReadResult"]
+
+
 _O_BASE = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)

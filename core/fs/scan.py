@@ -15,6 +15,8 @@ from wskit.errors import SafeFsError
 from wskit.fs.paths import is_secret_name, split_relative
 from wskit.fs.read import DirEntry, _open_dir_chain
 
+__all__ = ["open_dir", "scan_dir", "scan_fd", "scan_fd_tuples"]
+
 
 def scan_dir(
     base: str | Path, rel: str | PurePosixPath | None = None, *, follow_links: bool = False

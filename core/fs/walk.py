@@ -34,6 +34,9 @@ from pathlib import Path
 from wskit import fs
 from wskit.models import Diagnostic
 
+__all__ = ["MAX_DEPTH", "MAX_ENTRIES", "walk_files", "WalkedFile"]
+
+
 #: Deepest folder level listed below the start folder by default.
 MAX_DEPTH = 32
 #: Most entries (files, folders, links) looked at by default.

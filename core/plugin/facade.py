@@ -25,6 +25,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from wskit.trust import TrustDecision, TrustStore
     from wskit.plugin.manager import WskitPluginManager
 
+__all__ = ["HookResults", "WskitHooks"]
+
 
 class HookResults:
     """Return values of one isolated hook call: ``(plugin_name, value)`` pairs

@@ -32,6 +32,9 @@ import pluggy
 from wskit.errors import PluginLoadError
 from wskit.plugin import NAME, spec
 
+__all__ = ["DEFAULT_PLUGINS", "make_plugin_manager", "PluginInfo", "PluginLoadFailure", "WskitPluginManager"]
+
+
 #: Built-in plugins: (registered name, module).
 DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
     ("trust", "wskit.builtin_plugins.trust"),

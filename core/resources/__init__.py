@@ -1,1 +1,3 @@
 """Resource kinds' models. Each kind is a frozen subclass of :class:`wskit.models.Resource`."""
+
+__all__: list[str] = []

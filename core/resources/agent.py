@@ -6,6 +6,8 @@ from typing import Any, Literal
 
 from wskit.models import Resource
 
+__all__ = ["Agent"]
+
 
 class Agent(Resource):
     """A subagent definition: markdown with frontmatter, the body is its system prompt.

@@ -11,6 +11,9 @@ from typing import Any, Literal
 
 from wskit.models import Resource
 
+__all__ = ["HOOK_EVENTS", "HookDefinition"]
+
+
 #: Union of Claude Code's and Blade's event names.
 HOOK_EVENTS: frozenset[str] = frozenset({
     "PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "Elicitation",

@@ -13,6 +13,8 @@ from typing import Any, Literal
 
 from wskit.models import Resource
 
+__all__ = ["LspServer", "McpServer"]
+
 
 class McpServer(Resource):
     """An MCP server definition.

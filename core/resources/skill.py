@@ -7,6 +7,8 @@ from typing import Any, Literal
 
 from wskit.models import Resource
 
+__all__ = ["Skill"]
+
 
 class Skill(Resource):
     """A skill: a folder ``<slug>/`` holding ``SKILL.md``.

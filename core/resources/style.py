@@ -6,6 +6,8 @@ from typing import Literal
 
 from wskit.models import Provenance, Resource, Scope, sha256_hex
 
+__all__ = ["builtin_style", "Style"]
+
 
 class Style(Resource):
     """An output style.

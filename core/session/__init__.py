@@ -30,6 +30,12 @@ from wskit.registry import Registry
 from wskit.fs import SafeFsError
 from wskit.trust import TrustDecision, TrustState
 
+__all__ = [
+    "ResourceRef", "SessionResources", "SessionState", "snapshot", "STATE_FORMAT", "STATE_MAX_DEPTH",
+    "WorkspaceRef"
+]
+
+
 #: Format version written by this wskit; newer ones are refused.
 STATE_FORMAT = 1
 #: Deepest JSON nesting accepted in a session state (extensions included).

@@ -15,6 +15,8 @@ from typing import Any
 
 from wskit.plugin.facade import WskitHooks
 
+__all__ = ["bind", "SessionHooks"]
+
 
 class SessionHooks(WskitHooks):
     """A :class:`WskitHooks` bound to one session.

@@ -22,6 +22,9 @@ from typing import Any
 
 from wskit.errors import SessionStateError
 
+__all__ = ["canonical", "DEFAULT_THRESHOLD", "RepetitionMonitor", "SelfCheckNotice", "STATE_VERSION"]
+
+
 #: Consecutive repetitions that trigger the notice (Sakura: 10).
 DEFAULT_THRESHOLD = 10
 STATE_VERSION = 1

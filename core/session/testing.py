@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+__all__ = ["live_children", "no_leaked_children"]
+
 
 def live_children(pid: int | None = None) -> dict[int, str]:
     """``{pid: command line}`` of the live (non-zombie) children of ``pid`` (default: this process)."""

@@ -18,6 +18,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+__all__ = ["lazy_pattern", "LazyPattern"]
+
 
 class LazyPattern:
     """``re.compile(pattern, flags)``, made by the first attribute access.
