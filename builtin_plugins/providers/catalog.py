@@ -22,7 +22,6 @@ URLs in one process. Bad files become diagnostics, never exceptions.
 from __future__ import annotations
 
 import copy
-import json
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field

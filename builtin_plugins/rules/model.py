@@ -11,12 +11,15 @@ the file set of issue 3 (``AGENTS.md``/``AGENTS.override.md`` from Codex,
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
 from wskit.errors import WskitError
 from wskit.models import Frozen
+
+if TYPE_CHECKING:  # pragma: no cover
+    from wskit.resources.rule import RuleFile
 
 __all__ = [
     "KIND", "PRIORITY", "provenance_digest", "rule_digest", "rule_id", "RuleProvenanceMismatch",

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from wskit.fs import descriptors
 from wskit import changes
 from wskit.fs import fdwalk
 from wskit import fs
@@ -54,7 +55,7 @@ def _same_specs(a: tuple, b: tuple) -> bool:
 
 
 _NO_ENTRIES: dict = {}  # the kept names of most folders (never mutated)
-_CHILD_FLAGS = fdwalk._DIR_FLAGS | fs._O_NOFOLLOW
+_CHILD_FLAGS = fdwalk._DIR_FLAGS | descriptors.O_NOFOLLOW
 class _Walker(RuleFiles):
     def __init__(self, root: str, profile, settings: RuleSettings) -> None:
         self.root = root
@@ -174,7 +175,7 @@ class _Walker(RuleFiles):
                 return fdwalk.open_root(self.root)
             if parent_fd is not None:
                 return fdwalk.open_child(parent_fd, name, shown)
-            return fs._open_dir_chain(self.root, rel_dir.split("/"), shown, False)
+            return descriptors.open_dir_chain(self.root, rel_dir.split("/"), shown, False)
         except fs.SafeFsError as err:
             changes.note(shown, False)
             if err.code != "not-found":
@@ -210,7 +211,7 @@ class _Walker(RuleFiles):
             memo = self._list(fd, shown)
         except OSError as err:
             os.close(fd)
-            self.diags.append(fs._oserror(err, shown, final=False).diagnostic(level="warning"))
+            self.diags.append(descriptors.oserror(err, shown, final=False).diagnostic(level="warning"))
             return None, None
         notes.remember(shown, memo)
         return memo, fd

@@ -27,8 +27,8 @@ from __future__ import annotations
 import os
 import re
 
+from wskit.fs import descriptors
 from wskit import changes
-from wskit import fs
 from wskit.formats.flatyaml import _LOADER, _is_str, _usable
 from wskit.formats.frontmatter import MAX_FRONTMATTER_BYTES, _close_end, _head_done
 from wskit.models import _SHA256, Provenance, Scope, _new, valid_shape
@@ -39,11 +39,11 @@ from wskit.builtin_plugins.skills.lint import SPEC_NAME, _tools_of
 __all__ = ["flat_fields", "Lane", "lane", "one", "PAIR"]
 
 
-_DIR_FLAGS = fs._O_BASE | fs._O_DIRECTORY | fs._O_NOFOLLOW  # as fdwalk.open_child
-_FILE_FLAGS = fs._O_BASE | fs._O_NONBLOCK | fs._O_NOFOLLOW  # as fs._open_in, no links
+_DIR_FLAGS = descriptors.O_BASE | descriptors.O_DIRECTORY | descriptors.O_NOFOLLOW  # as fdwalk.open_child
+_FILE_FLAGS = descriptors.O_BASE | descriptors.O_NONBLOCK | descriptors.O_NOFOLLOW  # as descriptors.open_in, no links
 _S_IFMT, _S_IFREG = 0o170000, 0o100000
 _MAX = MAX_FRONTMATTER_BYTES
-_MIN_STEP = fs._MIN_HEAD_STEP
+_MIN_STEP = descriptors.MIN_HEAD_STEP
 
 #: every non-empty line of a flat block: what ``flatyaml._LINE.fullmatch`` accepts,
 #: found for the whole block at once (``re.M``: a match is one whole line)
@@ -148,7 +148,7 @@ def one(lane: Lane, slug: str):
     except OSError:
         return None
     try:
-        # stat first: a FIFO or device node is never opened (fs._open_in)
+        # stat first: a FIFO or device node is never opened (descriptors.open_in)
         pre = _stat("SKILL.md", dir_fd=d, follow_symlinks=False)
         if pre.st_mode & _S_IFMT != _S_IFREG:
             return None
@@ -164,7 +164,7 @@ def one(lane: Lane, slug: str):
             return None
         if lane.note:
             _note(f"{lane.shown_pre}{slug}/SKILL.md", False, st)
-        # the reads of fs._read_head_raw with markdown._head_done, the close
+        # the reads of descriptors.read_head_raw with markdown._head_done, the close
         # found inline for a head that starts with "---\n"
         size = st.st_size
         complete = None

@@ -41,6 +41,7 @@ reports the link target so loaders can emit a ``followed-link`` diagnostic.
 
 Every public name of safe file access is importable from this package. Its modules:
 :mod:`wskit.fs.read` (opening and reading), :mod:`wskit.fs.scan` (folder listing),
+:mod:`wskit.fs.descriptors` (the descriptor-level primitives fast paths share),
 :mod:`wskit.fs.paths` (the lexical checks: ``path-*`` and ``secret-path``),
 :mod:`wskit.fs.text` (:func:`decode_text`, :func:`find_hidden_chars`),
 :mod:`wskit.fs.scan` (folder listing) and :class:`SafeFsError` in :mod:`wskit.errors`.
@@ -49,15 +50,10 @@ Every public name of safe file access is importable from this package. Its modul
 from __future__ import annotations
 
 from wskit.errors import SafeFsError
-from wskit.fs.paths import (
-    _DRIVE_OR_URL, _SECRET_RE, SECRET_PATTERNS, check_not_secret, is_secret_name, split_relative, split_written,
-)
-from wskit.fs.read import (
-    _MIN_HEAD_STEP, _O_BASE, _O_DIRECTORY, _O_NOFOLLOW, _O_NONBLOCK, DirEntry, ReadResult, _is_link, _open_dir_chain,
-    _open_in, _oserror, _read_all, _read_head_raw, read_bytes, read_head,
-)
+from wskit.fs.paths import SECRET_PATTERNS, check_not_secret, is_secret_name, split_relative, split_written
+from wskit.fs.read import DirEntry, ReadResult, read_bytes, read_head
 from wskit.fs.scan import open_dir, scan_dir, scan_fd, scan_fd_tuples
-from wskit.fs.text import _HIDDEN, decode_text, find_hidden_chars
+from wskit.fs.text import decode_text, find_hidden_chars
 
 __all__ = [
     "SECRET_PATTERNS", "DirEntry", "ReadResult", "SafeFsError", "check_not_secret", "decode_text",

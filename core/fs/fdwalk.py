@@ -21,6 +21,7 @@ from __future__ import annotations
 import errno
 import os
 
+from wskit.fs import descriptors
 from wskit import changes
 from wskit import fs
 from wskit.fs import SafeFsError
@@ -31,7 +32,7 @@ __all__ = [
 ]
 
 
-_DIR_FLAGS = fs._O_BASE | fs._O_DIRECTORY
+_DIR_FLAGS = descriptors.O_BASE | descriptors.O_DIRECTORY
 
 
 def open_root(base: str) -> int:
@@ -43,7 +44,7 @@ def open_root(base: str) -> int:
     try:
         return os.open(base, _DIR_FLAGS)
     except OSError as err:
-        raise fs._oserror(err, base, final=False) from None
+        raise descriptors.oserror(err, base, final=False) from None
 
 
 def open_child(parent_fd: int, name: str, shown: str) -> int:
@@ -53,11 +54,11 @@ def open_child(parent_fd: int, name: str, shown: str) -> int:
     :raises SafeFsError: ``symlink`` when ``name`` is (now) a link, ``not-found``, ``io-error``.
     """
     try:
-        return os.open(name, _DIR_FLAGS | fs._O_NOFOLLOW, dir_fd=parent_fd)
+        return os.open(name, _DIR_FLAGS | descriptors.O_NOFOLLOW, dir_fd=parent_fd)
     except OSError as err:
-        if err.errno in (errno.ENOTDIR, errno.ELOOP) and fs._is_link(name, parent_fd):
+        if err.errno in (errno.ENOTDIR, errno.ELOOP) and descriptors.is_link(name, parent_fd):
             raise SafeFsError("symlink", shown, f"refusing to follow the symbolic link {name!r}") from None
-        raise fs._oserror(err, shown, final=False) from None
+        raise descriptors.oserror(err, shown, final=False) from None
 
 
 def entry_type(entry: os.DirEntry) -> str:
@@ -156,7 +157,7 @@ def read_file_at(dir_fd: int, name: str, shown: str, max_bytes: int | None) -> f
     which names the refusal).
 
     For a walk that holds the folder's descriptor: the file is opened by
-    :func:`wskit.fs._open_in` below it (``stat`` first, ``O_NOFOLLOW |
+    :func:`wskit.descriptors.open_in` below it (``stat`` first, ``O_NOFOLLOW |
     O_NONBLOCK``, ``fstat`` after: regular, one link) instead of opening every folder
     from the base again (issue 8, B1), and must be at most ``max_bytes`` bytes. It is
     noted to active change recordings with its ``fstat`` signature, as
@@ -165,13 +166,13 @@ def read_file_at(dir_fd: int, name: str, shown: str, max_bytes: int | None) -> f
     :param shown: the file's absolute path (noted, and in the result).
     """
     try:
-        fd, st, _ = fs._open_in(dir_fd, name, shown, False)
+        fd, st, _ = descriptors.open_in(dir_fd, name, shown, False)
     except SafeFsError:
         return None
     try:
         if max_bytes is not None and st.st_size > max_bytes:
             return None
-        raw = fs._read_all(fd, st.st_size, max_bytes)
+        raw = descriptors.read_all(fd, st.st_size, max_bytes)
         if raw is None:
             return None  # grew over the limit: read_bytes says so
     except OSError:
@@ -202,7 +203,7 @@ def read_head_bytes_in(
     Same refusals, reads and change notes as ``read_head(..., follow_links=False)``
     of the same file: every folder in ``parts[:-1]`` is opened with
     ``O_DIRECTORY | O_NOFOLLOW`` (a link: ``symlink``); the file goes through
-    :func:`wskit.fs._open_in` (``stat`` before opening, ``O_NONBLOCK |
+    :func:`wskit.descriptors.open_in` (``stat`` before opening, ``O_NONBLOCK |
     O_NOFOLLOW``, ``fstat`` after: no FIFO, device, folder, link or hard-linked
     file). ``shown`` (the absolute path of the file) is noted to active
     :mod:`wskit.changes` recordings with the file's ``fstat`` signature, or
@@ -218,7 +219,7 @@ def read_head_bytes_in(
                 if dfd != dir_fd:
                     os.close(dfd)
                 dfd = nfd
-            fd, st, _ = fs._open_in(dfd, parts[-1], shown, False)
+            fd, st, _ = descriptors.open_in(dfd, parts[-1], shown, False)
         finally:
             if dfd != dir_fd:
                 os.close(dfd)
@@ -227,5 +228,5 @@ def read_head_bytes_in(
         raise
     if changes.recording_active():
         changes.note(shown, False, st)
-    raw, complete = fs._read_head_raw(fd, st.st_size, done, max_bytes, chunk_size)
+    raw, complete = descriptors.read_head_raw(fd, st.st_size, done, max_bytes, chunk_size)
     return raw, st.st_size, complete

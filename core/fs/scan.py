@@ -13,7 +13,8 @@ from pathlib import Path, PurePosixPath
 from wskit import changes
 from wskit.errors import SafeFsError
 from wskit.fs.paths import is_secret_name, split_relative
-from wskit.fs.read import DirEntry, _open_dir_chain
+from wskit.fs.descriptors import open_dir_chain
+from wskit.fs.read import DirEntry
 
 __all__ = ["open_dir", "scan_dir", "scan_fd", "scan_fd_tuples"]
 
@@ -50,7 +51,7 @@ def open_dir(
     parts = split_relative(rel) if rel not in (None, "", ".") else []
     shown = os.path.join(str(base), *parts)
     try:
-        fd = _open_dir_chain(str(base), parts, shown, follow_links)
+        fd = open_dir_chain(str(base), parts, shown, follow_links)
     except SafeFsError:
         changes.note(shown, follow_links)
         raise

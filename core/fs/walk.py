@@ -31,6 +31,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from wskit.fs import descriptors
 from wskit import fs
 from wskit.models import Diagnostic
 
@@ -58,7 +59,7 @@ class WalkedFile:
 
 def _dir_identity(base: str, rel: str, follow: bool) -> tuple[int, int]:
     parts = fs.split_relative(rel) if rel not in ("", ".") else []
-    fd = fs._open_dir_chain(base, parts, os.path.join(base, *parts), follow)  # noqa: SLF001
+    fd = descriptors.open_dir_chain(base, parts, os.path.join(base, *parts), follow)  # noqa: SLF001
     try:
         st = os.fstat(fd)
         return st.st_dev, st.st_ino

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from wskit.errors import ProvenanceMismatchError, SessionStateError
+from wskit.errors import ProvenanceMismatchError
 from wskit.session import STATE_FORMAT, SessionResources, SessionState, snapshot
 from wskit.session.components import component_specs
 from wskit.session.extensions import STRICT_FIELDS, _bad, verify_extensions

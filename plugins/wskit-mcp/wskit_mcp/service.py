@@ -127,7 +127,6 @@ class McpService:
     async def _hold(self, conn: McpConnection, *, task_status=anyio.TASK_STATUS_IGNORED) -> None:
         from mcp import ClientSession, types
 
-        server = conn.server
         root = self.root
 
         async def list_roots(_context):
