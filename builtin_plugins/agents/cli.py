@@ -5,8 +5,7 @@ from __future__ import annotations
 import click
 
 from wskit.models import display_path
-from wskit.builtin_plugins.commands.cli import kind_diagnostics
-from wskit.cli.context import WsctlContext, json_option, path_argument, table, safe_text
+from wskit.cli.context import kind_diagnostics, WsctlContext, json_option, path_argument, table, safe_text
 from wskit.cli.inspect import print_diagnostics
 
 __all__ = ["agents_group", "list_cmd", "show_cmd"]

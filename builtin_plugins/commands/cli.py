@@ -5,15 +5,10 @@ from __future__ import annotations
 import click
 
 from wskit.models import display_path
-from wskit.cli.context import WsctlContext, json_option, path_argument, safe_text, table
+from wskit.cli.context import kind_diagnostics, WsctlContext, json_option, path_argument, safe_text, table
 from wskit.cli.inspect import print_diagnostics
 
-__all__ = ["commands_group", "kind_diagnostics", "list_cmd", "render_cmd"]
-
-
-def kind_diagnostics(ws, folder: str, prefixes: tuple[str, ...]):
-    """Diagnostics of one markdown kind: by code prefix or a path inside ``/<folder>/``."""
-    return [d for d in ws.diagnostics if d.code.startswith(prefixes) or (d.path and f"/{folder}/" in d.path)]
+__all__ = ["commands_group", "list_cmd", "render_cmd"]
 
 
 @click.group("commands")

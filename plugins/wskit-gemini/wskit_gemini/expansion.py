@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wskit import fs
-from wskit.builtin_plugins.commands.expand import DEFAULT_FILE_CAP, DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Expansion, Runner, run_shell
+from wskit.builtin_plugins.commands.expand import DEFAULT_FILE_CAP, DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Runner, run_shell
+from wskit.resources.command import Expansion
 from wskit.models import Diagnostic
 
 if TYPE_CHECKING:
