@@ -9,6 +9,7 @@ the walk itself.
 from __future__ import annotations
 
 from wskit import changes
+from wskit.builtin_plugins.rules.conventions import Conventions
 from wskit.builtin_plugins.rules.model import RuleSettings
 from wskit.builtin_plugins.rules.walk import _MEMO_TAG, _Walker
 
@@ -32,8 +33,7 @@ def project_walk(root: str, profile, settings: RuleSettings) -> _Walker:
     links, virtual environments and linked worktrees. Only call it for a trusted project.
     """
     scratch = changes.scratch()
-    key = (_MEMO_TAG, root, profile.claude_conventions, profile.agents_conventions, profile.host_dir,
-           profile.instruction_file, settings)
+    key = (_MEMO_TAG, root, Conventions.of(profile, settings).key, profile.host_dir, settings)
     if scratch is not None:
         done = scratch.get(key)
         if done is not None:

@@ -1,10 +1,6 @@
-"""Which files of a folder are rule candidates (issue 3 §1, §4): the per-folder part of
-the project walk (:mod:`wskit.builtin_plugins.rules.walk`), as a mixin of its walker.
-
-Per folder, lowest to highest priority: ``CLAUDE.md``, ``.claude/CLAUDE.md``,
-``AGENTS.md`` (shadowed by ``AGENTS.override.md``; Codex fallback names only when
-neither is present), ``.<host>/AGENTS.md``, ``<HOST>.md``, ``.claude/rules/**/*.md``,
-``.<host>/rules/**/*.md``, ``CLAUDE.local.md`` (exempt from ``.gitignore``).
+"""Which files of a folder are rule candidates: the per-folder part of the project walk
+(:mod:`wskit.builtin_plugins.rules.walk`), as a mixin of its walker, applying the
+conventions table of :mod:`wskit.builtin_plugins.rules.conventions`.
 """
 
 from __future__ import annotations
@@ -14,6 +10,7 @@ from dataclasses import dataclass
 
 from wskit import fs
 from wskit.models import Diagnostic
+from wskit.builtin_plugins.rules.conventions import AGENTS_GROUP, ConfigDir
 from wskit.builtin_plugins.rules.model import PRIORITY
 
 __all__ = ["Candidate", "RuleFiles"]
@@ -35,9 +32,9 @@ def _join(a: str, b: str) -> str:
 
 
 class RuleFiles:
-    """Candidates of one walk: expects ``root``, ``claude``, ``agents``, ``host_dir``,
-    ``host_file``, ``settings``, ``found``, ``added``, ``diags`` and ``ignored()`` on
-    the walker (:class:`wskit.builtin_plugins.rules.walk._Walker`)."""
+    """Candidates of one walk: expects ``root``, ``conventions``
+    (:class:`~wskit.builtin_plugins.rules.conventions.Conventions`), ``found``, ``added``,
+    ``diags`` and ``ignored()`` on the walker (:class:`wskit.builtin_plugins.rules.walk._Walker`)."""
 
     def add(self, rel: str, source: str, scope: str, key: str, kind: str = "instruction") -> None:
         if rel not in self.found:
@@ -80,43 +77,47 @@ class RuleFiles:
         return rel
 
     def folder_files(self, rel_dir: str, by: dict, specs: tuple) -> None:
-        if self.claude and (rel := self._file(rel_dir, by, "CLAUDE.md", specs)):
-            self.add(rel, "project", rel_dir, "CLAUDE.md")
-        if self.agents:
-            override = self._file(rel_dir, by, "AGENTS.override.md", specs)
-            if override:
-                self.add(override, "project", rel_dir, "AGENTS.override.md")
-            plain = by.get("AGENTS.md")
-            if plain is not None and "AGENTS.override.md" in by:
-                self.shadow(_join(rel_dir, "AGENTS.md"), "AGENTS.override.md")
-            elif (rel := self._file(rel_dir, by, "AGENTS.md", specs)):
-                self.add(rel, "project", rel_dir, "AGENTS.md")
-            else:
-                taken = None
-                for name in self.settings.fallback_filenames:
-                    if name in by and taken is not None:
-                        self.shadow(_join(rel_dir, name), taken)
-                    elif (rel := self._file(rel_dir, by, name, specs)):
-                        taken = name
-                        self.add(rel, "project", rel_dir, "AGENTS.md")
-        if (rel := self._file(rel_dir, by, self.host_file, specs)):
-            self.add(rel, "project", rel_dir, "<HOST>.md")
-        if self.claude and (rel := self._file(rel_dir, by, "CLAUDE.local.md", specs, gitignore=False)):
-            self.add(rel, "local", rel_dir, "CLAUDE.local.md")
+        conv = self.conventions
+        for f in conv.before:
+            if (rel := self._file(rel_dir, by, f.name, specs, gitignore=f.gitignore)):
+                self.add(rel, f.source, rel_dir, f.slot)
+        if conv.agents:
+            self.agents_group(rel_dir, by, specs)
+        for f in conv.after:
+            if (rel := self._file(rel_dir, by, f.name, specs, gitignore=f.gitignore)):
+                self.add(rel, f.source, rel_dir, f.slot)
 
-    def config_dir(self, rel_dir: str, cfg: str, specs: tuple) -> None:
-        cfg_rel = _join(rel_dir, cfg)
+    def agents_group(self, rel_dir: str, by: dict, specs: tuple) -> None:
+        """Codex's choice in one folder: ``AGENTS.override.md`` (which shadows ``AGENTS.md``),
+        else ``AGENTS.md``, else the first fallback name present (shadowing the later ones)."""
+        override_name, plain_name = AGENTS_GROUP
+        override = self._file(rel_dir, by, override_name, specs)
+        if override:
+            self.add(override, "project", rel_dir, override_name)
+        if plain_name in by and override_name in by:
+            self.shadow(_join(rel_dir, plain_name), override_name)
+        elif (rel := self._file(rel_dir, by, plain_name, specs)):
+            self.add(rel, "project", rel_dir, plain_name)
+        else:
+            taken = None
+            for name in self.conventions.fallbacks:
+                if name in by and taken is not None:
+                    self.shadow(_join(rel_dir, name), taken)
+                elif (rel := self._file(rel_dir, by, name, specs)):
+                    taken = name
+                    self.add(rel, "project", rel_dir, plain_name)
+
+    def config_dir(self, rel_dir: str, cfg: ConfigDir, specs: tuple) -> None:
+        cfg_rel = _join(rel_dir, cfg.name)
         entries = self.scan(cfg_rel)
         if entries is None:
             return
         by = {e.name: e for e in entries}
-        if cfg == ".claude" and self.claude and (rel := self._file(cfg_rel, by, "CLAUDE.md", specs)):
-            self.add(rel, "project", rel_dir, ".claude/CLAUDE.md")
-        if cfg == self.host_dir and (rel := self._file(cfg_rel, by, "AGENTS.md", specs)):
-            self.add(rel, "project", rel_dir, ".<host>/AGENTS.md")
-        key = ".claude/rules" if cfg == ".claude" else ".<host>/rules"
+        for f in cfg.files:
+            if (rel := self._file(cfg_rel, by, f.name, specs, gitignore=f.gitignore)):
+                self.add(rel, f.source, rel_dir, f.slot)
         if "rules" in by and by["rules"].type == "dir":
-            self.rules_dir(_join(cfg_rel, "rules"), rel_dir, key, specs)
+            self.rules_dir(_join(cfg_rel, "rules"), rel_dir, cfg.rules_slot, specs)
 
     def rules_dir(self, rules_rel: str, scope: str, key: str, specs: tuple) -> None:
         stack = [rules_rel]

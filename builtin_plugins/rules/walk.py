@@ -21,6 +21,7 @@ from wskit.fs import fdwalk
 from wskit import fs
 from wskit.models import Diagnostic
 from wskit.builtin_plugins.rules.gitignore import GitIgnore
+from wskit.builtin_plugins.rules.conventions import Conventions
 from wskit.builtin_plugins.rules.model import RuleSettings
 from wskit.builtin_plugins.rules.rulefiles import Candidate, RuleFiles, _join  # noqa: F401  (Candidate re-exported)
 
@@ -60,10 +61,8 @@ class _Walker(RuleFiles):
     def __init__(self, root: str, profile, settings: RuleSettings) -> None:
         self.root = root
         self.settings = settings
-        self.claude = profile.claude_conventions
-        self.agents = profile.agents_conventions
+        self.conventions = Conventions.of(profile, settings)
         self.host_dir = profile.host_dir
-        self.host_file = profile.instruction_file
         self.skip = SKIP_DIRS | set(settings.extra_skip_dirs)
         self.prefix = root if root.endswith(os.sep) else root + os.sep
         self.found: dict[str, Candidate] = {}
@@ -75,12 +74,9 @@ class _Walker(RuleFiles):
         #: rule files read during the walk, by relative path (see :meth:`_prefetch`)
         self.prefetched: dict[str, fs.ReadResult] = {}
         #: what a folder's cached decisions depend on besides its listing and the specs
-        self.config_key = (self.skip, self.claude, self.agents, self.host_dir, self.host_file,
-                           settings.fallback_filenames, settings.honour_gitignore)
+        self.config_key = (self.skip, self.conventions.key, settings.honour_gitignore)
         #: names a folder listing keeps (everything the walk looks up by name)
-        self.interesting = frozenset({
-            "CLAUDE.md", "AGENTS.md", "AGENTS.override.md", "CLAUDE.local.md", ".gitignore", "pyvenv.cfg",
-            ".claude", ".git", self.host_dir, self.host_file, *settings.fallback_filenames})
+        self.interesting = self.conventions.names | {".gitignore", "pyvenv.cfg", ".git"}
 
     def listing(self) -> Iterator[tuple[str, tuple[str, ...], tuple[str, ...], bool]]:
         """Every folder the walk entered, in walk order (pre-order: a folder's subtree
@@ -293,8 +289,9 @@ class _Walker(RuleFiles):
                 adds = file_diags = ()
                 decision = None
             if by:
-                for cfg, conv in ((".claude", self.claude), (self.host_dir, True)):
-                    if conv and cfg in by and by[cfg].type == "dir" and not self.ignored(_join(rel_dir, cfg), True, specs):
+                for cfg in self.conventions.config_dirs:
+                    name = cfg.name
+                    if name in by and by[name].type == "dir" and not self.ignored(_join(rel_dir, name), True, specs):
                         self.config_dir(rel_dir, cfg, specs)
             if self.settings.max_depth is not None and depth >= self.settings.max_depth:
                 return

@@ -1,0 +1,98 @@
+"""The rule-file conventions of a walk, as data: which file names a folder may hold,
+which priority slot (:data:`~wskit.builtin_plugins.rules.model.PRIORITY`) and source each
+gets, which conventions switch them on, which are exempt from ``.gitignore``, and which
+config folders (``.claude``, ``.<host>``) hold more files and a ``rules/`` tree.
+
+Per folder, lowest to highest priority: ``CLAUDE.md``, ``.claude/CLAUDE.md``, the Codex
+group (``AGENTS.override.md`` over ``AGENTS.md``, fallback names only when neither is
+taken; :meth:`Conventions.agents_group`), ``.<host>/AGENTS.md``, ``<HOST>.md``,
+``.claude/rules/**/*.md``, ``.<host>/rules/**/*.md``, ``CLAUDE.local.md``.
+
+:attr:`Conventions.key` is derived from the whole table, so every cache of walk
+decisions keyed by it changes when any convention does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["AGENTS_GROUP", "ConfigDir", "Conventions", "FolderFile"]
+
+
+@dataclass(frozen=True)
+class FolderFile:
+    """A file name a folder may hold: ``name`` loaded at priority ``slot`` from ``source``
+    (``project`` or ``local``); ``gitignore=False``: read even when ``.gitignore`` ignores it
+    (``CLAUDE.local.md`` is meant to be ignored)."""
+
+    name: str
+    slot: str
+    source: str = "project"
+    gitignore: bool = True
+
+
+@dataclass(frozen=True)
+class ConfigDir:
+    """A config folder (``.claude``, ``.<host>``): the files read in it and the priority slot
+    of the ``*.md`` files of its ``rules/`` tree."""
+
+    name: str
+    files: tuple[FolderFile, ...]
+    rules_slot: str
+
+
+#: the Codex group: (override, plain) file names; a folder holding the override loads it and
+#: reports the plain file as shadowed (reference/conventions.md, Codex ``AGENTS.override.md``)
+AGENTS_GROUP = ("AGENTS.override.md", "AGENTS.md")
+
+
+_CROSS_TOOL = ("CLAUDE.md", "CLAUDE.local.md", ".claude")
+
+
+@dataclass(frozen=True)
+class Conventions:
+    """The conventions of one host profile and rule settings.
+
+    :ivar before: plain files checked before the Codex group (``CLAUDE.md``).
+    :ivar agents: whether the Codex group is read (``AGENTS.override.md``, ``AGENTS.md``,
+        then ``fallbacks``).
+    :ivar fallbacks: Codex's ``project_doc_fallback_filenames``, loaded at the ``AGENTS.md``
+        slot when neither group file is taken; the first one taken shadows the rest.
+    :ivar after: plain files checked after the group (``<HOST>.md``, ``CLAUDE.local.md``).
+    :ivar config_dirs: config folders of a folder, in the order they are read.
+    """
+
+    before: tuple[FolderFile, ...]
+    agents: bool
+    fallbacks: tuple[str, ...]
+    after: tuple[FolderFile, ...]
+    config_dirs: tuple[ConfigDir, ...]
+
+    @classmethod
+    def of(cls, profile, settings) -> "Conventions":
+        """The conventions ``profile`` (its ``claude_conventions``, ``agents_conventions``,
+        host folder and instruction file) and ``settings`` (``fallback_filenames``) switch on."""
+        claude = profile.claude_conventions
+        before = (FolderFile("CLAUDE.md", "CLAUDE.md"),) if claude else ()
+        after = (FolderFile(profile.instruction_file, "<HOST>.md"),)
+        if claude:
+            after += (FolderFile("CLAUDE.local.md", "CLAUDE.local.md", source="local", gitignore=False),)
+        dirs = []
+        if claude:
+            dirs.append(ConfigDir(".claude", (FolderFile("CLAUDE.md", ".claude/CLAUDE.md"),), ".claude/rules"))
+        dirs.append(ConfigDir(profile.host_dir, (FolderFile("AGENTS.md", ".<host>/AGENTS.md"),), ".<host>/rules"))
+        return cls(before=before, agents=profile.agents_conventions, fallbacks=tuple(settings.fallback_filenames),
+                   after=after, config_dirs=tuple(dirs))
+
+    @property
+    def key(self) -> tuple:
+        """A hashable value equal for equal conventions (for cache keys)."""
+        return (self.before, self.agents, self.fallbacks, self.after, self.config_dirs)
+
+    @property
+    def names(self) -> frozenset[str]:
+        """Every name a folder listing must keep for these conventions (files and config folders)."""
+        out = {f.name for f in (*self.before, *self.after)} | {d.name for d in self.config_dirs}
+        # the cross-tool names are kept whatever the profile switches off, so a folder's
+        # cached listing serves walks of every profile
+        return frozenset(out | {*_CROSS_TOOL, *AGENTS_GROUP, *self.fallbacks})
