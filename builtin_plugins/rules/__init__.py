@@ -6,10 +6,14 @@
   home and, for a trusted project, the source project;
 - ``wskit_workspace_catalogs`` builds the workspace's
   :class:`~wskit.builtin_plugins.rules.catalog.RuleCatalog` (``workspace.catalog("rules")``);
+- ``wskit_session_components`` gives each session its
+  :class:`~wskit.builtin_plugins.rules.session.SessionRules` (``session.rules``): the
+  invocation barrier, delivered rules, and the ``extensions["rules"]`` record;
 - ``wskit_register_commands`` adds ``wsctl rules`` and ``wsctl rules explain``.
 
-Blocking this plugin (``WSKIT_DISABLE_PLUGINS=rules``) leaves sessions with an
-empty catalog.
+Blocking this plugin (``WSKIT_DISABLE_PLUGINS=rules``) leaves workspaces without a
+catalog and sessions without a barrier (``session.check_invocation`` raises
+:class:`~wskit.session.components.UnknownComponentError`).
 """
 
 from __future__ import annotations
