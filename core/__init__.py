@@ -35,6 +35,7 @@ _LAZY = {
     "LoadResult": "wskit.models",
     "ResourceSource": "wskit.models",
     "Scope": "wskit.models",
+    "sha256_hex": "wskit.models",
     "Registry": "wskit.registry",
     "TrustStore": "wskit.trust",
     "TrustDecision": "wskit.trust",
@@ -45,6 +46,17 @@ _LAZY = {
     "SessionState": "wskit.session",
     "snapshot": "wskit.session",
     "Skill": "wskit.resources.skill",
+    # for plugin authors: kinds, session components, wsctl sub-commands
+    "ResourceKind": "wskit.kinds",
+    "SessionComponent": "wskit.session.components",
+    "add_lazy_command": "wskit.cli.lazy",
+    "ensure_group": "wskit.cli.lazy",
+    "WsctlContext": "wskit.cli.context",
+    "json_option": "wskit.cli.context",
+    # for integrators: the live side of a session
+    "RuntimeOptions": "wskit.session.runtime",
+    "attach": "wskit.session.runtime",
+    "restore": "wskit.session.resume",
 }
 
 __all__ = ["__version__", *sorted(_LAZY)]
