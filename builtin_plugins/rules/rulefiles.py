@@ -1,4 +1,4 @@
-"""Which files of a folder are rule candidates (issue 3 §1, §4): the per-folder part of
+"""Which files of a folder are rule candidates (docs/rules.md §1): the per-folder part of
 the project walk (:mod:`wskit.builtin_plugins.rules.walk`), as a mixin of its walker.
 
 Per folder, lowest to highest priority: ``CLAUDE.md``, ``.claude/CLAUDE.md``,
