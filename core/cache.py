@@ -13,9 +13,9 @@ source project, shared by every session of a process (reference/blade.md §1).
 - change detection (``detect_changes=True``, the default): a load records,
   through :mod:`wskit.changes`, every folder and file safe file access
   touched, plus the trust store; a later resolve re-``stat``s them and reloads
-  when any changed (a warm re-resolve costs one ``stat`` per recorded path,
-  issue 8 B2). The reload offers the old load's per-file results to loaders
-  (:func:`wskit.changes.reuse`), so unchanged files are not read again (B3).
+  when any changed (a warm re-resolve costs one ``stat`` per recorded path).
+  The reload offers the old load's per-file results to loaders
+  (:func:`wskit.changes.reuse`), so unchanged files are not read again.
   Sessions snapshotted from the old load keep what they saw.
 
 Evicting an entry never mutates it, so sessions snapshotted from it keep working.
@@ -48,8 +48,8 @@ ACTIVE_CAPACITY = 64
 
 
 class _Entry:
-    """One cached workspace (a plain class: a dataclass costs ~3 M instructions to
-    make, each ``wsctl`` run paid it; issue 8, B7)."""
+    """One cached workspace (a plain class: making a dataclass costs ~3 M instructions,
+    which every ``wsctl`` run would pay at start-up)."""
 
     __slots__ = ("generation", "binding", "users", "future", "outcome", "resources", "deps", "memo", "previous")
 
@@ -59,7 +59,7 @@ class _Entry:
                  previous: changes.Memo | None = None) -> None:
         self.generation, self.binding, self.users = generation, binding, users
         #: made for the first waiter only (``concurrent.futures`` imports ``logging``: a
-        #: single-threaded resolve never needs it, issue 8 B7); see :meth:`waiter_future`
+        #: single-threaded resolve never needs it); see :meth:`waiter_future`
         self.future = future
         #: the load's outcome once it ended: ``(True, resources)`` or ``(False, exception)``
         self.outcome = outcome
@@ -140,8 +140,8 @@ class WorkspaceCache:
             self.hooks = WskitHooks(self.pm)
             # no closure over self: a cache in a reference cycle outlives its last
             # reference until a cyclic collection, and so does every load it holds
-            # (issue 8, B1: a dropped cache's ~27,000 objects made the next load's
-            # collections cost up to 400 ms)
+            # (a dropped cache's ~27,000 objects can make the next load's collections
+            # cost up to 400 ms)
             loader = functools.partial(_load_with, self.hooks, profile)
         else:
             self.pm, self.hooks = pm, None
@@ -167,7 +167,7 @@ class WorkspaceCache:
                 self.reloads += 1
                 previous, entry = stale.memo, None
                 if previous is not None and stale.deps is not None:
-                    previous.verified = stale.deps.unchanged_just_now()  # not stat-ed twice (issue 8, B3)
+                    previous.verified = stale.deps.unchanged_just_now()  # so the reload does not stat them twice
             starter = False
             if entry is None:
                 self._trim_locked()

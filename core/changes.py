@@ -8,7 +8,7 @@ microseconds each — instead of re-reading anything. A folder's mtime changes
 when an entry is added, removed or renamed in it; a file's when it is
 written; an atomic replace changes the inode. This is how
 :class:`~wskit.cache.WorkspaceCache` makes a warm re-resolve cheap and still
-correct (issue 8: "change detection by directory stat").
+correct.
 
 Racy stats (the "racily clean" problem git solves the same way): a file
 written in the same clock tick as our stat, after it, keeps the recorded
@@ -21,7 +21,7 @@ Reuse across a reload: inside :func:`reusing`, a loader may call
 :func:`reuse` before reading a file and :func:`remember` after building what
 it made from it. When the same path has the same signature as in the previous
 load (and was not racy then), :func:`reuse` returns that previous value, so a
-reload after one file changed re-reads only that file (issue 8, B3). Values
+reload after one file changed re-reads only that file. Values
 must be immutable (resources are). A cold load has no previous memo: nothing
 is reused.
 
@@ -56,7 +56,7 @@ RACY_WINDOW_NS = 2_000_000_000
 Signature = bytes | tuple[int, int, int, int, int, int]
 
 #: type bits, st_dev, st_ino, st_size, st_mtime_ns, st_ctime_ns: 41 bytes, a 74-byte object
-#: where the tuple of six ints took ≈ 270 (issue 8, B8: one per recorded path and cached load)
+#: where the tuple of six ints takes ≈ 270 (one per recorded path and cached load)
 _PACKED = struct.Struct("<BQQqqq")
 
 _ACTIVE: ContextVar[tuple["Dependencies", ...]] = ContextVar("wskit_changes_active", default=())
@@ -126,7 +126,7 @@ class Dependencies:
             return "<racy>"
         stat_ = os.stat
         i = 0
-        for (path, follow), sig in self._paths.items():  # stat_signature, inlined (issue 8, B2)
+        for (path, follow), sig in self._paths.items():  # stat_signature inlined: a warm re-resolve is this loop
             try:
                 st = stat_(path, follow_symlinks=follow)
             except (OSError, ValueError):
@@ -143,7 +143,7 @@ class Dependencies:
     def unchanged_just_now(self) -> dict[tuple[str, bool], Signature | None]:
         """The paths the last :meth:`changed` call stat-ed and found unchanged, with their
         signatures: a reload started right after it may take them as current
-        (:func:`reusing`'s ``verified``) instead of stat-ing each again (issue 8, B3)."""
+        (:func:`reusing`'s ``verified``) instead of stat-ing each again."""
         return dict(itertools.islice(self._paths.items(), self.verified))
 
     def paths(self) -> list[str]:
@@ -234,7 +234,7 @@ def remember(path: str, follow: bool, value: object, *, namespace: str = "") -> 
 
 
 class Notes:
-    """One walk's fast path to the active recordings and the load's memo (issue 8, B1).
+    """One walk's fast path to the active recordings and the load's memo.
 
     What :func:`note`, :func:`remember` and :func:`reuse` do for a folder listed
     through a held descriptor, with the context variables read once per walk
@@ -279,8 +279,8 @@ class Notes:
         self._cur._items[_key(path, follow, namespace)] = (sig, value)
 
     def reuse(self, path: str, namespace: str = "", follow: bool = False) -> object | None:
-        """:func:`reuse`, with the context read once per walk (issue 8, B3s: 1,000
-        unchanged skills reused per reload); None at once on a cold load. A path
+        """:func:`reuse`, with the context read once per walk, not once per path (a
+        reload may reuse 1,000 unchanged skills); None at once on a cold load. A path
         noted here is racy by the walk's threshold (never less often than by
         :func:`reuse`, which takes the time at each call)."""
         prev = self._prev
@@ -314,7 +314,7 @@ def unchanged(sigs: dict[tuple[str, bool], Signature | None]) -> bool:
     """Whether every ``(path, follow) -> signature`` of ``sigs`` (what an earlier load
     recorded) still holds: from the change check that started this reload
     (``Memo.verified``) when it stat-ed the path, else by one ``stat`` now. Outside a
-    reload, False. Used to take a whole earlier result at once (issue 8, B3)."""
+    reload, False. Lets a caller take a whole earlier result at once (the project walk)."""
     ctx = _REUSE.get()
     if ctx is None or ctx[0] is None:
         return False

@@ -116,7 +116,7 @@ class UnsafePathError(WskitError):
 class SafeFsError(UnsafePathError):
     """A refusal by safe file access; ``code`` is one of the codes of :mod:`wskit.fs`
     (defined here, below both :mod:`wskit.fs.paths` and :mod:`wskit.fs`, which raise it;
-    importable from :mod:`wskit.fs` as before)."""
+    also importable from :mod:`wskit.fs`)."""
 
     def diagnostic(self, level: str = "error", plugin: str | None = None) -> Diagnostic:
         """This refusal as a :class:`~wskit.models.Diagnostic` (level ``error`` by default)."""
@@ -124,7 +124,7 @@ class SafeFsError(UnsafePathError):
         if _Diagnostic is None:  # imported here, once: errors stays free of pydantic
             from wskit.models import Diagnostic as _Diagnostic
         # the path and code are fields of the diagnostic: the message is the reason alone
-        # (printing both gave "<path>: <path>: … [symlink] [symlink]"; newcomer finding)
+        # (printing both would give "<path>: <path>: … [symlink] [symlink]")
         return _Diagnostic(
             level=level, code=self.code, path=self.path, message=self.reason, plugin=plugin
         )

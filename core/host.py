@@ -1,7 +1,7 @@
 """Host profiles: which conventions a host adds on top of the cross-tool ones (design §3)."""
 
 # No ``from __future__ import annotations`` here: pydantic would compile and evaluate
-# every field's annotation string when the model classes are made (issue 8, B7).
+# every field's annotation string when the model classes are made, a cost paid at start-up.
 
 from pathlib import Path
 

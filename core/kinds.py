@@ -1,7 +1,7 @@
 """Resource kinds: what a kind is called and how it is loaded from a source."""
 
 # No ``from __future__ import annotations`` here: pydantic would compile and evaluate
-# every field's annotation string when the model classes are made (issue 8, B7).
+# every field's annotation string when the model classes are made, a cost paid at start-up.
 
 from collections.abc import Callable
 from typing import Any

@@ -6,7 +6,7 @@ session snapshot can share them with the workspace it came from.
 """
 
 # No ``from __future__ import annotations`` here: pydantic would compile and evaluate
-# every field's annotation string when the model classes are made (issue 8, B7).
+# every field's annotation string when the model classes are made, a cost paid at start-up.
 
 import hashlib
 from enum import Enum
@@ -52,7 +52,7 @@ class Frozen(BaseModel):
 
     def model_post_init(self, context: Any, /) -> None:
         """Share one ``__pydantic_fields_set__`` set between instances that set the same
-        fields (issue 8, B8: a 5+-element set is 728 bytes, on every model instance).
+        fields (a 5+-element set is 728 bytes, on every model instance).
 
         Safe for frozen models: pydantic only mutates that set on attribute
         assignment (refused here) and copies it before ``model_copy(update=…)``
@@ -60,7 +60,7 @@ class Frozen(BaseModel):
 
         The instance ``__dict__`` is replaced by an equal one that shares its key
         table with the other instances (:func:`wskit.util.sharedkeys.shared_keys_copy`;
-        B8: 464 → 192 bytes for a 15-field model).
+        464 → 192 bytes for a 15-field model).
         """
         object.__setattr__(self, "__dict__", shared_keys_copy(self.__dict__))
         if not self.model_config.get("frozen"):
@@ -81,8 +81,8 @@ _CONSTRUCTIBLE: dict[type, tuple[str, ...]] = {}
 
 def construct_valid(cls: type[Frozen], values: dict[str, Any], unset: frozenset[str] = frozenset()) -> Any:
     """An instance of the :class:`Frozen` model ``cls`` holding ``values`` as given,
-    without validation (issue 8, B6: validating a :class:`~wskit.resources.skill.Skill`
-    and its :class:`Provenance` was ~18 µs of the ~40 µs a skill may take).
+    without validation (validating a :class:`~wskit.resources.skill.Skill` and its
+    :class:`Provenance` is ~18 µs of the ~40 µs a skill may take).
 
     The caller guarantees what validation would otherwise check: ``values`` holds
     every field of ``cls``, in declaration order, each already exactly the value
@@ -115,7 +115,7 @@ def valid_shape(cls: type[Frozen], unset: frozenset[str] = frozenset()) -> tuple
     """What :func:`construct_valid` needs to build ``cls``: its field names in
     declaration order and the shared ``__pydantic_fields_set__`` of an instance
     whose ``unset`` fields hold their defaults. For a caller that builds many
-    instances of one shape itself (issue 8, B6: :mod:`wskit.builtin_plugins.skills.fast` checks its
+    instances of one shape itself (:mod:`wskit.builtin_plugins.skills.fast` checks its
     ``__dict__`` template against the names once per folder and sets the four
     slots :func:`construct_valid` sets, in the same way).
 
@@ -133,7 +133,7 @@ def valid_shape(cls: type[Frozen], unset: frozenset[str] = frozenset()) -> tuple
 
 _setattr = object.__setattr__
 #: ``object.__new__``: what ``cls.__new__`` resolves to for a model, without the
-#: attribute lookup through pydantic's metaclass (≈ 3× faster; issue 8, B6)
+#: attribute lookup through pydantic's metaclass (≈ 3× faster)
 _new = object.__new__
 
 
@@ -313,7 +313,7 @@ def sha256_hex(data: bytes) -> str:
 
     Copies a ready hasher instead of constructing one: construction looks the
     digest up by name in OpenSSL each time (a third of hashing a 300-byte
-    frontmatter; issue 8, B6)."""
+    frontmatter)."""
     h = _SHA256.copy()
     h.update(data)
     return h.hexdigest()

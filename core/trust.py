@@ -22,7 +22,7 @@ regular file, or is readable or writable by others raises
 """
 
 # No ``from __future__ import annotations`` here: pydantic would compile and evaluate
-# every field's annotation string when the model classes are made (issue 8, B7).
+# every field's annotation string when the model classes are made, a cost paid at start-up.
 
 import datetime as _dt
 import os
@@ -85,7 +85,7 @@ def _canon(path: str | os.PathLike[str]) -> str:
 
 
 #: Parsed stores by path: ``(stat signature, entries)``. A warm process does not parse
-#: an unchanged store on every workspace load (issue 8, B1); a store modified within
+#: an unchanged store on every workspace load; a store modified within
 #: the racy window is never kept (an edit in the same clock tick could go unseen).
 _PARSED: dict[str, tuple[tuple, dict[str, dict[str, str]]]] = {}
 _PARSED_MAX = 8

@@ -144,7 +144,7 @@ def agents_filter(resources: list[Agent], profile) -> tuple[list[Agent], list[Di
 @functools.cache
 def _deps() -> tuple:
     """``(parse_frontmatter, Agent)``, imported by the first subagent file read: a workspace
-    without one never imports PyYAML or builds the model (issue 8, B7). Cached, so a
+    without one never imports PyYAML or builds the model. Cached, so a
     per-file loop does not pay a function-level import (~2 µs) per file."""
     from wskit.formats.frontmatter import parse_frontmatter
     from wskit.resources.agent import Agent

@@ -78,8 +78,8 @@ def human_bundles(rows: list[dict[str, Any]]) -> str:
     for r in rows:
         counts = ", ".join(f"{k}={v}" for k, v in r["counts"].items()) or "-"
         errors = [i["message"] for i in r["issues"] if i["level"] == "error"]
-        # the reasons go under the table, whole: a long one in the STATE cell stretched
-        # every row to its width (newcomer finding)
+        # the reasons go under the table, whole: a long one in the STATE cell would
+        # stretch every row to its width
         state = r["state"] + (f" ({len(errors)} error{'s' if len(errors) > 1 else ''}, below)" if errors else "")
         out.append([r["name"], r["version"] or "-", r["scope"], state, counts, r["root"]])
         notes += [safe_text(f"  {r['name']}: {why}") for why in errors]
@@ -163,12 +163,12 @@ def _marketplace_for(obj: WsctlContext, market: str, from_dirs: tuple[str, ...])
     a known one (``extraKnownMarketplaces`` directory sources, or one installed from
     before). Every candidate's ``marketplace.json`` name is checked against
     ``market``; MARKETPLACE is a name, never a path, so a folder of the working
-    directory that happens to be called ``market`` is never read (newcomer finding:
-    ``./zz`` holding marketplace "other" took over ``install a@zz --from A``).
+    directory that happens to be called ``market`` is never read (``./zz`` holding
+    marketplace "other" must not take over ``install a@zz --from A``).
 
     :raises MarketplaceError: none of them is called ``market``; when ``--from``
         folders were given, the message names the marketplace each of them holds
-        (newcomer finding: "pass its folder with --from" when --from was passed).
+        (not "pass its folder with --from" when --from was passed).
     """
     seen: dict[str, str] = {}
     for c in list(from_dirs) + _known_marketplace_dirs(obj, market):
@@ -241,7 +241,7 @@ def uninstall_cmd(obj: WsctlContext, name: str) -> None:
 def _set_enabled(obj: WsctlContext, name: str, value: bool, scope: str, path: str) -> None:
     from wskit.builtin_plugins.bundles.enablement import valid_enable_name
 
-    if not valid_enable_name(name):  # what the settings reader refuses is never written (newcomer finding)
+    if not valid_enable_name(name):  # what the settings reader refuses is never written
         raise click.BadParameter(
             safe_text(f"{name!r} is not a plugin name: expected kebab-case (a-z, 0-9, '-', at most 64 "
                       "characters), optionally followed by @marketplace (the same)"), param_hint="NAME")
@@ -272,7 +272,7 @@ def _set_enabled(obj: WsctlContext, name: str, value: bool, scope: str, path: st
     atomic_write(target, (json.dumps(data, indent=2) + "\n").encode("utf-8"), mode=mode)
     # an entry for a plugin not installed yet is valid (Claude Code's project settings list
     # the plugins a team uses before each member installs them): written, but a name that
-    # matches nothing is most likely a typo, so it is said (newcomer finding)
+    # matches nothing is most likely a typo, so it is said
     known = _plugin_known(obj, name, path)
     if not known:
         click.echo(safe_text(f"warning: no plugin {name!r} is known (installed, in a known marketplace, or in a "

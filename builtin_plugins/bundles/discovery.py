@@ -10,7 +10,7 @@ only) < explicit directories (``profile.settings["plugin_dirs"]``,
 """
 
 # No ``from __future__ import annotations`` here: pydantic would compile and evaluate
-# every field's annotation string when the model classes are made (issue 8, B7).
+# every field's annotation string when the model classes are made, a cost paid at start-up.
 
 import os
 from pathlib import Path
@@ -26,7 +26,7 @@ from wskit.fs.jsonfile import read_json
 from wskit.builtin_plugins.bundles.ledger import LedgerError, read_ledger, tree_digest
 from wskit.builtin_plugins.bundles.manifest import Manifest, parse_manifest
 
-if TYPE_CHECKING:  # imported where a plugin folder is read (issue 8, B7: none in an empty workspace)
+if TYPE_CHECKING:  # imported where a plugin folder is read (none in an empty workspace)
     from wskit.builtin_plugins.bundles.marketplace import MarketplaceEntry
 from wskit.formats.settings import config_dirs
 

@@ -34,7 +34,7 @@ from wskit.builtin_plugins.bundles.manifest import NAME_RE
 if TYPE_CHECKING:
     from filelock import FileLock
 
-    from wskit.builtin_plugins.bundles.marketplace import Marketplace  # imported by install (issue 8, B7)
+    from wskit.builtin_plugins.bundles.marketplace import Marketplace  # imported by install, not at start-up
 
 __all__ = [
     "install", "ledger_path", "LEDGER_VERSION", "LedgerError", "MAX_LEDGER_BYTES", "plugins_dir",
@@ -126,7 +126,7 @@ def _write_ledger(profile: HostProfile, plugins: dict[str, dict[str, Any]]) -> N
 def _lock(profile: HostProfile) -> "FileLock":
     p = ledger_path(profile)
     p.parent.mkdir(parents=True, exist_ok=True)
-    from filelock import FileLock  # imported where a write needs it: not on read-only start-up (issue 8, B7)
+    from filelock import FileLock  # imported where a write needs it: not on read-only start-up
 
     return FileLock(str(p) + ".lock")
 

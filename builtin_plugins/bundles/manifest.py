@@ -8,7 +8,7 @@ Blade reference/blade.md §8.1–8.2).
 """
 
 # No ``from __future__ import annotations`` here: pydantic would compile and evaluate
-# every field's annotation string when the model classes are made (issue 8, B7).
+# every field's annotation string when the model classes are made, a cost paid at start-up.
 
 import re
 from typing import Any
@@ -100,7 +100,7 @@ def parse_manifest(data: Any, path: str | None, *, plugin_hint: str | None = Non
         if key in data and not isinstance(data[key], str):
             err("manifest-invalid", f"key {key!r} must be a string, not {type(data[key]).__name__}")
     version = data.get("version") if isinstance(data.get("version"), str) else None
-    import nodesemver  # imported on first use: not on start-up (issue 8, B7)
+    import nodesemver  # imported on first use: not on start-up
 
     if version is not None and nodesemver.valid(version, False) is None:
         warn("manifest-version", f"'version' {version!r} is not a semantic version")

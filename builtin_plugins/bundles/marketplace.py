@@ -9,7 +9,7 @@ fields such as ``lspServers``) and need no ``plugin.json``.
 """
 
 # No ``from __future__ import annotations`` here: pydantic would compile and evaluate
-# every field's annotation string when the model classes are made (issue 8, B7).
+# every field's annotation string when the model classes are made, a cost paid at start-up.
 
 import os
 import re

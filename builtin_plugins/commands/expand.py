@@ -66,7 +66,7 @@ class SubprocessRunner:
     """
 
     def __call__(self, command: str, cwd: str, timeout: float) -> str:
-        import subprocess  # lazily: loading commands never runs one (issue 8, B7)
+        import subprocess  # lazily: loading commands never runs one
 
         proc = subprocess.run(["/bin/sh", "-c", command], cwd=cwd, capture_output=True, timeout=timeout,
                               stdin=subprocess.DEVNULL)
@@ -185,7 +185,7 @@ def run_shell(cmd: str, runner: "Runner | None", root: str | Path | None, timeou
     """
     if runner is None or root is None:
         return ShellRun("not-run", detail="no runner was passed" if runner is None else "no workspace root")
-    import subprocess  # for TimeoutExpired; imported here, not at start-up (issue 8, B7)
+    import subprocess  # for TimeoutExpired; imported here, not at start-up
 
     try:
         output = runner(cmd, str(root), timeout)

@@ -125,7 +125,7 @@ def _load_one(source: ResourceSource, rel: str, segments: tuple[str, ...]) -> tu
 @functools.cache
 def _deps() -> tuple:
     """``(parse_frontmatter, Command)``, imported by the first command file read: a workspace
-    without one never imports PyYAML or builds the model (issue 8, B7). Cached, so a
+    without one never imports PyYAML or builds the model. Cached, so a
     per-file loop does not pay a function-level import (~2 µs) per file."""
     from wskit.formats.frontmatter import parse_frontmatter
     from wskit.resources.command import Command

@@ -95,7 +95,7 @@ def load_hook_definitions(source: ResourceSource) -> LoadResult:
     found, diags = blocks(source, KIND, "hooks/hooks.json", "hooks")
     out: list[HookDefinition] = []
     for block in found:
-        from wskit.resources.hooks import HOOK_EVENTS  # the model class is built where a file defines one (issue 8, B7)
+        from wskit.resources.hooks import HOOK_EVENTS  # the model class is built where a file defines one
 
         path = os.path.join(source.base, block.rel)
         data = block.data

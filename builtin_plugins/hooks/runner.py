@@ -56,7 +56,8 @@ FunctionHook = Callable[[dict[str, Any]], "dict[str, Any] | None"]
 
 
 class HookTrust(Protocol):
-    """Where the runner asks whether a hook may run (issue 5 wires the digest store in).
+    """Where the runner asks whether a hook may run (the built-in one is the digest
+    approval of :mod:`wskit.builtin_plugins.hooks.trust`).
 
     ``state(hook)`` returns ``trusted``, ``not_required``, ``untrusted``,
     ``modified``, ``disabled`` or ``error``; ``digest()`` the digest of the hook

@@ -167,7 +167,7 @@ class HookTrustStore:
 
     def _lock(self) -> "FileLock":
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        from filelock import FileLock  # imported where a write needs it, not at start-up (issue 8, B7)
+        from filelock import FileLock  # imported where a write needs it, not at start-up
 
         return FileLock(str(self.path) + ".lock")
 
@@ -250,7 +250,8 @@ def hooks_enabled(binding, trust, profile) -> bool:
     return not any(layer.trusted and layer.data.get("disableAllHooks") is True for layer in layers)
 
 
-#: Scopes whose hooks run without digest approval (issue 6: hooks from user settings need no trust).
+#: Scopes whose hooks run without digest approval: the user's own settings, an administrator's,
+#: built-ins and the command line, none of which a project writes.
 NO_TRUST_NEEDED = frozenset({"user", "admin", "builtin", "cli"})
 
 

@@ -114,7 +114,7 @@ def parse_lsp_server(name: str, raw: Any, *, rid: str, prov: Provenance, plugin:
         return bad("'workspaceFolder' must be a string")
     if isinstance(wf, str) and (problem := path_field_problem(wf, prov.scope, fixed)):
         return bad(f"'workspaceFolder' {wf!r} {problem}")
-    from wskit.resources.servers import LspServer  # the model class is built where a file defines one (issue 8, B7)
+    from wskit.resources.servers import LspServer  # the model class is built where a file defines one
 
     return LspServer(
         id=rid, name=name, description=str(cfg.get("description", "")), provenance=prov, command=command,

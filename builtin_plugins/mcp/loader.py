@@ -66,7 +66,7 @@ def parse_server(name: str, raw: Any, *, rid: str, prov: Provenance, plugin: str
     cfg = expand_tree(raw, env, fixed, missing)
     kind = cfg.get("type") or ("stdio" if "command" in cfg else "http" if "url" in cfg else None)
     if kind is None and "type" not in cfg:
-        # nothing to infer the transport from: say what is missing, not "type None" (newcomer finding)
+        # nothing to infer the transport from: say what is missing, not "type None"
         return bad("has neither 'command' (stdio server) nor 'url' (http or sse server)")
     if kind not in _TRANSPORTS:
         return bad(f"'type' must be one of {', '.join(_TRANSPORTS)} (got {cfg.get('type')!r})")
@@ -97,7 +97,7 @@ def parse_server(name: str, raw: Any, *, rid: str, prov: Provenance, plugin: str
         diags.append(Diagnostic(level="warning", code="mcp-undefined-variable", path=path, plugin=plugin,
                                 message=f"MCP server {name!r}: undefined variable(s) {', '.join(missing)} without "
                                 "default; the server will not be started"))
-    from wskit.resources.servers import McpServer  # the model class is built where a file defines one (issue 8, B7)
+    from wskit.resources.servers import McpServer  # the model class is built where a file defines one
 
     return McpServer(
         id=rid, name=name, description=str(cfg.get("description", "")), provenance=prov, transport=kind,

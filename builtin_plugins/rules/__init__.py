@@ -1,4 +1,4 @@
-"""Built-in plugin ``rules``: the project rule catalog (issue 3; docs/rules.md).
+"""Built-in plugin ``rules``: the project rule catalog (docs/rules.md).
 
 - ``wskit_discover_rules`` finds the built-in file set (``CLAUDE.md``,
   ``AGENTS.md``, ``AGENTS.override.md``, ``<HOST>.md``, ``.claude/rules``,
@@ -113,7 +113,7 @@ def wskit_register_commands(cli):
 
 
 #: public name -> submodule; imported on first access (PEP 562), so building a catalog
-#: does not import the session, tracker and render modules (issue 8, B7: start-up)
+#: does not import the session, tracker and render modules (a start-up cost)
 _EXPORTS = {
     "RuleCatalog": "catalog", "apply_budget": "catalog",
     "RuleFile": "model", "RuleProvenanceMismatch": "model", "RuleQueryError": "model",

@@ -73,7 +73,7 @@ def build_catalog(hooks, binding, profile, trust) -> RuleCatalog:
         diags.extend(res.diagnostics)
         for plugin, value in res.values:
             for item in _flatten(value):
-                from wskit.resources.rule import RuleFile  # the model class, built by the first rule (issue 8, B7)
+                from wskit.resources.rule import RuleFile  # the model class, built by the first rule
 
                 if isinstance(item, RuleFile):
                     rules.append(item)

@@ -36,7 +36,8 @@ from wskit.builtin_plugins.rules.plans import BY_SUFFIX, build_plan, keep_plan
 from wskit.builtin_plugins.rules.plans import query_entry as _query_entry
 from wskit.builtin_plugins.rules.plans import selection as _selection
 from wskit.builtin_plugins.rules.scopewalk import walk_scopes
-from wskit.builtin_plugins.rules.scopes import ancestors, apply_budget, is_ancestor, relative_to_scope  # noqa: F401  (public here since issue 3)
+# re-exported: the package and its callers import the scope helpers from the catalog
+from wskit.builtin_plugins.rules.scopes import ancestors, apply_budget, is_ancestor, relative_to_scope  # noqa: F401
 
 __all__ = ["Policy", "RuleCatalog"]
 
@@ -85,7 +86,7 @@ class RuleCatalog:
                 continue
             by_id[r.id] = r
         if by_id:
-            from wskit.resources.rule import RuleFile  # built by the first rule (issue 8, B7)
+            from wskit.resources.rule import RuleFile  # built by the first rule
 
             ordered = sorted(by_id.values(), key=RuleFile.sort_key)
         else:
@@ -98,7 +99,7 @@ class RuleCatalog:
         user: list[RuleFile] = []
         matchers: dict[str, PathMatcher] = {}
         if ordered:
-            from wskit.builtin_plugins.rules.patterns import compiled  # imported by the first rule (issue 8, B7)
+            from wskit.builtin_plugins.rules.patterns import compiled  # imported by the first rule
         for r in ordered:
             (user if r.source == "user" else scopes.setdefault(r.scope_dir, [])).append(r)
             if r.conditional:
@@ -106,7 +107,7 @@ class RuleCatalog:
         self._scopes = MappingProxyType({k: tuple(v) for k, v in scopes.items()})
         self._user = tuple(user)
         self._matchers = MappingProxyType(matchers)
-        # the query index (issue 8, B4): per scope folder, (id, rule, matcher or None for an
+        # the query index: per scope folder, (id, rule, matcher or None for an
         # unconditional rule), so a contextual query does no property or mapping lookups per rule
         self._query_user = tuple((r.id, r, matchers.get(r.id) if r.patterns else None) for r in user)
         self._query_scopes = {k: tuple(_query_entry(r, matchers.get(r.id) if r.patterns else None) for r in v)
@@ -153,7 +154,7 @@ class RuleCatalog:
 
     def relative(self, path: str | os.PathLike[str]) -> str | None:
         """``path`` (absolute, or relative to the root) relative to the root with ``/``; None when outside."""
-        # lexical first: no file-system call on the query path (issue 8, B4); the
+        # lexical first: no file-system call on the query path; the
         # realpath fallback only runs for a path that is lexically outside the root
         prefix = self._prefix
         if type(path) is str and _POSIX and path.startswith(prefix) \
@@ -259,7 +260,7 @@ class RuleCatalog:
                 # the target is not itself a scope folder (nor "/…", from a root "/" and "//…"),
                 # and holds no line feed (wcmatch's "$" matches before a final "\n", so ".\n"
                 # is read as "."; the scope walk asks wcmatch itself): its folder's plan
-                # decides (issue 8, B4)
+                # decides
                 folder = rel[:cut] if cut > 0 else ""
                 plans = self._plans
                 plan = plans.get(folder if not cwd_rel else (cwd_rel, folder))
@@ -355,8 +356,8 @@ class RuleCatalog:
 def _without_inlined(rules: list[RuleFile]) -> tuple[list[RuleFile], list[SkippedRule]]:
     """``rules`` without those whose whole text another rule of the same answer already
     delivers through an ``@import`` (a ``CLAUDE.md`` holding ``@AGENTS.md`` — Claude
-    Code's way to share one file — would otherwise deliver ``AGENTS.md`` twice;
-    found by the newcomer test), each reported as skipped with reason ``inlined``.
+    Code's way to share one file — would otherwise deliver ``AGENTS.md`` twice),
+    each reported as skipped with reason ``inlined``.
     Two rules that import each other (a cycle the expander cut) are both kept."""
     if not any(r.imports for r in rules):
         return rules, []

@@ -1,4 +1,4 @@
-"""``wsctl rules [PATH]`` and ``wsctl rules explain FILE [PATH]`` (issue 3 §9; docs/wsctl.md).
+"""``wsctl rules [PATH]`` and ``wsctl rules explain FILE [PATH]`` (docs/wsctl.md, "wsctl rules").
 
 ``wsctl rules`` prints the static rules of ``--cwd`` and, with ``--for FILE``
 (repeatable) or ``--shell``, the contextual rules. JSON::

@@ -1,4 +1,4 @@
-"""Finding and loading instruction and rule files (issue 3 §1–4, reference/blade.md §4.3–4.6).
+"""Finding and loading instruction and rule files (docs/rules.md §1–3, reference/blade.md §4.3–4.6).
 
 Per folder, lowest to highest priority: ``CLAUDE.md``, ``.claude/CLAUDE.md``,
 ``AGENTS.md`` (not read when ``AGENTS.override.md`` is present; Codex fallback
@@ -136,7 +136,7 @@ _RULE_TAG = "wskit.builtin_plugins.rules.file"
 @functools.cache
 def _parse_frontmatter():
     """:func:`wskit.formats.frontmatter.parse_frontmatter`, imported by the first rule file with frontmatter
-    (issue 8, B7: a project without rules never imports PyYAML); cached for the per-file loop."""
+    (a project without rules never imports PyYAML); cached for the per-file loop."""
     from wskit.formats.frontmatter import parse_frontmatter
 
     return parse_frontmatter
@@ -145,7 +145,7 @@ def _parse_frontmatter():
 def _load_reusing(base: str, c: Candidate, settings: RuleSettings, follow_links: bool,
                   home: str | None, prefetched: fs.ReadResult | None = None) -> tuple[RuleFile | None, list[Diagnostic]]:
     """:func:`load_rule_file`, or on a reload the previous load's rule when the file's
-    stat signature is unchanged (:func:`wskit.changes.reuse`, issue 8 B3). Only a rule
+    stat signature is unchanged (:func:`wskit.changes.reuse`). Only a rule
     that imports nothing is remembered: an ``@`` import would make it depend on other files."""
     path = os.path.join(base, c.rel)
     key = (base, c.rel, c.source, c.scope_dir, c.priority, c.file_kind, follow_links, settings, home)
@@ -221,7 +221,7 @@ def load_rule_file(
             return None, diags
         body = fm.body if fm.present else text
         line = fm.line_of("paths")
-        from wskit.builtin_plugins.rules.patterns import compiled, normalise, split_paths  # where a rule file exists (issue 8, B7)
+        from wskit.builtin_plugins.rules.patterns import compiled, normalise, split_paths  # where a rule file exists
 
         try:
             items, problems = split_paths(fm.data.get("paths"))
@@ -236,7 +236,8 @@ def load_rule_file(
         for prob in compiled(patterns, settings.max_pattern_length).problems:
             diags.append(Diagnostic(level="warning", code=prob.code, path=path, line=line,
                                     message=f"pattern {prob.pattern[:80]!r}: {prob.message}; it matches nothing"))
-    from wskit.builtin_plugins.rules.imports import MAX_DEPTH as IMPORT_MAX_DEPTH, expand_imports  # where a rule file exists (issue 8, B7)
+    # imported where a rule file exists
+    from wskit.builtin_plugins.rules.imports import MAX_DEPTH as IMPORT_MAX_DEPTH, expand_imports
 
     imp = expand_imports(body, base=base, rel_path=rel, home=home, follow_links=follow_links,
                          max_bytes=settings.max_file_bytes,
@@ -246,7 +247,7 @@ def load_rule_file(
     if not body:
         return err("rule-empty", "rule has no content after its frontmatter; skipped", level="warning")
     scope = Scope.USER if source == "user" else Scope.LOCAL if source == "local" else Scope.PROJECT
-    from wskit.resources.rule import RuleFile  # the model class, built by the first rule (issue 8, B7)
+    from wskit.resources.rule import RuleFile  # the model class, built by the first rule
 
     rule = RuleFile(
         id=rule_id(source, rel), name=rel, source=source, scope_dir=scope_dir, priority=priority,

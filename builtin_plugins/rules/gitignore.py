@@ -1,4 +1,4 @@
-"""``.gitignore`` matching for the project walk, with pre-filters (issue 8, B1).
+"""``.gitignore`` matching for the project walk, with pre-filters.
 
 pathspec's ``GitIgnoreSpec`` decides; :class:`GitIgnore` answers "no pattern
 matches" first, without pathspec's per-pattern loop, from each pattern's literal
@@ -13,7 +13,7 @@ import re
 from wskit.util.lazyre import lazy_pattern
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # imported where a .gitignore is parsed (issue 8, B7)
+if TYPE_CHECKING:  # imported where a .gitignore is parsed
     import pathspec
 
 __all__ = ["GitIgnore"]
@@ -23,7 +23,7 @@ class GitIgnore:
     """One parsed ``.gitignore`` with a pre-filter: the alternation of its patterns'
     regular expressions. A path none of them matches has no result in pathspec
     (its backends decide only among matching patterns), so :meth:`check` answers
-    None without pathspec's per-pattern loop (issue 8, B1: most folders match no
+    None without pathspec's per-pattern loop (most folders match no
     pattern). Tested against ``GitIgnoreSpec.check_file``.
     """
 
@@ -70,7 +70,7 @@ def _literals(spec: pathspec.GitIgnoreSpec) -> tuple[str, ...] | None:
     """One literal every match of each pattern must contain (its longest run of plain
     characters, ``/`` stripped at both ends), or None when some pattern has no safe
     literal (escapes, an open ``[``, trailing blanks): then only the regex pre-filter
-    runs. A path holding none of them matches no pattern (issue 8, B1)."""
+    runs. A path holding none of them matches no pattern."""
     out: list[str] = []
     for pat in spec.patterns:
         if getattr(pat, "include", None) is None:

@@ -1,12 +1,12 @@
 """Values of the rule catalog: rule files, settings, selections and errors.
 
 The file set, priorities, ids and digests follow reference/blade.md §4.5 with
-the file set of issue 3 (``AGENTS.md``/``AGENTS.override.md`` from Codex,
+the file set of docs/rules.md §1 (``AGENTS.md``/``AGENTS.override.md`` from Codex,
 ``.<host>/`` folders, user-level files first).
 """
 
 # No ``from __future__ import annotations`` here: pydantic would compile and evaluate
-# every field's annotation string when the model classes are made (issue 8, B7).
+# every field's annotation string when the model classes are made, a cost paid at start-up.
 
 import hashlib
 import json
@@ -51,7 +51,7 @@ RuleSource = Literal["user", "project", "local"]
 
 def __getattr__(name: str) -> Any:
     """:class:`~wskit.resources.rule.RuleFile`, imported (its model class built) on first
-    use: a workspace without rule files never needs it (PEP 562; issue 8, B7)."""
+    use: a workspace without rule files never needs it (PEP 562)."""
     if name == "RuleFile":
         from wskit.resources.rule import RuleFile
 
@@ -111,7 +111,7 @@ class RuleSettings(Frozen):
     def defaults(cls) -> "RuleSettings":
         """``cls()``: for :class:`RuleSettings` itself one shared instance made without
         validation (the defaults are stored as given either way), so a profile
-        without rule settings does not build the model's validator (issue 8, B7)."""
+        without rule settings does not build the model's validator."""
         if cls is not RuleSettings:
             return cls()
         made = _DEFAULTS.get(cls)

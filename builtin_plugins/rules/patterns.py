@@ -39,7 +39,7 @@ __all__ = [
 
 def _wcglob():
     """wcmatch's glob module and the flags ``GLOBSTAR | BRACE | DOTGLOB | CASE``, imported
-    when a pattern is first compiled, not at start-up (issue 8, B7)."""
+    when a pattern is first compiled, not at start-up."""
     from wcmatch import glob as wcglob
 
     return wcglob, wcglob.GLOBSTAR | wcglob.BRACE | wcglob.DOTGLOB | wcglob.CASE
@@ -197,7 +197,7 @@ class PathMatcher:
         """True when some usable pattern matches ``rel_path`` (``/`` separators, no leading ``/``).
 
         A path that fails every pattern's :func:`literal_filter` (a necessary
-        condition) is refused without running the regular expression (issue 8, B4).
+        condition) is refused without running the regular expression.
         """
         if not rel_path:
             return False
@@ -253,7 +253,7 @@ def literal_filter(pattern: str) -> tuple[str, str]:
 @functools.lru_cache(maxsize=4096)
 def compiled(patterns: tuple[str, ...], max_length: int | None = None) -> PathMatcher:
     """A shared :class:`PathMatcher` for ``patterns`` (it is never mutated): rules with
-    the same patterns, and every rebuild of a catalog, compile them once (issue 8, B1/B3)."""
+    the same patterns, and every rebuild of a catalog, compile them once."""
     return PathMatcher(patterns, max_length)
 
 

@@ -1,4 +1,4 @@
-"""One-target query plans of the rule catalog (issue 8, B4).
+"""One-target query plans of the rule catalog.
 
 A contextual query for one target walks the target's ancestor folders and tests
 the rules of each scope found there. What it must test depends only on the

@@ -1,5 +1,5 @@
 """One project walk per workspace load, shared, and taken whole on a reload when
-nothing it depended on changed (issue 8, B1/B3).
+nothing it depended on changed.
 
 :func:`project_walk` is what the rule catalog and plugins that look for their own
 instruction files (wskit-gemini's ``GEMINI.md``) call; :mod:`wskit.builtin_plugins.rules.walk` is
@@ -24,7 +24,7 @@ def project_walk(root: str, profile, settings: RuleSettings) -> _Walker:
     once per workspace load and shared by everyone who asks during that load
     (:func:`wskit.changes.scratch`): the rule discovery, and plugins that look for
     their own instruction files (wskit-gemini's ``GEMINI.md``) without listing the
-    project a second time (issue 8, B1). Outside a load each call walks afresh.
+    project a second time. Outside a load each call walks afresh.
 
     The result is read-only: :meth:`_Walker.listing` gives every folder entered,
     in walk order, with its names. Folders the walk does not enter are not listed:
@@ -53,7 +53,7 @@ def _reuse_whole(walker: _Walker, key: tuple) -> bool:
     changed (every folder listed, ``.gitignore`` and config folder read — not the
     rule files it read ahead, which the loader checks by signature). One set
     comparison against the change check's verified signatures instead of a pass
-    over every folder (issue 8, B3: one rule file edited)."""
+    over every folder (the common reload: one rule file edited)."""
     prev = changes.reuse(walker.root, False, namespace=_WHOLE_NAMESPACE)
     if not (type(prev) is tuple and len(prev) == 5 and prev[0] == key):
         return False

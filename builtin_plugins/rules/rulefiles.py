@@ -1,4 +1,4 @@
-"""Which files of a folder are rule candidates: the per-folder part of the project walk
+"""Which files of a folder are rule candidates (docs/rules.md §1): the per-folder part of the project walk
 (:mod:`wskit.builtin_plugins.rules.walk`), as a mixin of its walker, applying the
 conventions table of :mod:`wskit.builtin_plugins.rules.conventions`.
 """

@@ -1,6 +1,5 @@
 """Scope-folder arithmetic and the byte budget of rule selections, used by
-:class:`wskit.builtin_plugins.rules.catalog.RuleCatalog` and re-exported there (split from
-:mod:`wskit.builtin_plugins.rules.catalog` to keep it under ~400 lines)."""
+:class:`wskit.builtin_plugins.rules.catalog.RuleCatalog` and re-exported there."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The project walk of the rule catalog: which files are rule candidates (issue 3 §1, §4).
+"""The project walk of the rule catalog: which files are rule candidates (docs/rules.md §1).
 
-Split from :mod:`wskit.builtin_plugins.rules.discovery` (issue 8). The walk lists every folder
+Used by :mod:`wskit.builtin_plugins.rules.discovery`. The walk lists every folder
 once through descriptors (:mod:`wskit.fs.fdwalk`), never follows links, skips
 VCS folders, dependencies, virtual environments, git worktrees inside the
 project and what ``.gitignore`` files ignore; on a reload it reuses the
@@ -25,7 +25,7 @@ from wskit.builtin_plugins.rules.conventions import Conventions
 from wskit.builtin_plugins.rules.model import RuleSettings
 from wskit.builtin_plugins.rules.rulefiles import Candidate, RuleFiles, _join  # noqa: F401  (Candidate re-exported)
 
-if TYPE_CHECKING:  # imported where a .gitignore is parsed (issue 8, B7)
+if TYPE_CHECKING:  # imported where a .gitignore is parsed
     import pathspec
 
 __all__ = ["MAX_WALK_DEPTH", "SKIP_DIRS"]
@@ -102,7 +102,7 @@ class _Walker(RuleFiles):
         return ignore
 
     def _parse_gitignore(self, rel: str) -> pathspec.GitIgnoreSpec | None:
-        import pathspec  # lazily: only a tree with a .gitignore needs it (issue 8, B7)
+        import pathspec  # lazily: only a tree with a .gitignore needs it
 
         try:
             res = fs.read_bytes(self.root, rel, max_bytes=1024 * 1024)
@@ -139,12 +139,12 @@ class _Walker(RuleFiles):
         return found is not None and found[0] == "worktree"
 
     def walk(self) -> None:
-        """Depth-first walk, pre-order, children in reverse name order (the order of
-        diagnostics since issue 3). Each folder is listed once through a descriptor
+        """Depth-first walk, pre-order, children in reverse name order (the order
+        diagnostics are reported in). Each folder is listed once through a descriptor
         opened from its parent's (:mod:`wskit.fs.fdwalk`); on a reload, a folder
         whose stat signature is unchanged is not listed again (its memo is reused,
         :func:`wskit.changes.reuse`), nor are its ``ignored``/skip decisions redone
-        when the ``.gitignore`` specs above it are the same objects (issue 8, B1/B3).
+        when the ``.gitignore`` specs above it are the same objects.
         Every folder entered is kept in :attr:`folders` (see :func:`project_walk`)."""
         self.notes = changes.Notes()
         frames: list[list] = []
@@ -195,7 +195,7 @@ class _Walker(RuleFiles):
             if type(prev) is list and prev and prev[0] == _MEMO_TAG:
                 return prev, None
         if parent_fd is not None:
-            try:  # the common case: one openat from the held parent (issue 8, B1)
+            try:  # the common case: one openat from the held parent
                 fd = os.open(name, _CHILD_FLAGS, dir_fd=parent_fd)
             except OSError:
                 fd = self._open(rel_dir, parent_fd, name, shown)  # refusals and their diagnostics
@@ -338,7 +338,7 @@ class _Walker(RuleFiles):
     def _prefetch(self, fd: int, rel_dir: str, adds: tuple) -> None:
         """Read the rule files found directly in the folder open as ``fd`` while it is
         open (:func:`wskit.fs.fdwalk.read_file_at`), so loading them does not open every
-        folder from the root again (issue 8, B1). What cannot be read so is read (and
+        folder from the root again. What cannot be read so is read (and
         refused with its diagnostic) by the loader."""
         start = len(rel_dir) + 1 if rel_dir else 0
         limit = self.settings.max_file_bytes

@@ -1,7 +1,7 @@
 """Built-in plugin ``skills``: discovers ``<root>/<slug>/SKILL.md`` skills.
 
 The discovery itself lives in :mod:`wskit.builtin_plugins.skills.discovery` and is imported on first use,
-so loading this plugin imports no parser and builds no resource model (issue 8, B7).
+so loading this plugin imports no parser and builds no resource model.
 :func:`check_skill` and the other names of that module stay importable from here.
 """
 

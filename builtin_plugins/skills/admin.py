@@ -119,7 +119,7 @@ def set_enabled(profile: HostProfile, slug: str, enabled: bool) -> dict[str, boo
         raise AdminSkillError(f"no admin skill {slug!r} in {admin_root(profile)}")
     path = manifest_path(profile)
     path.parent.mkdir(parents=True, exist_ok=True)
-    import tomli_w  # imported where a write needs them: not on read-only start-up (issue 8, B7)
+    import tomli_w  # imported where a write needs them: not on read-only start-up
     from filelock import FileLock
 
     with FileLock(str(path) + ".lock"):

@@ -22,7 +22,7 @@ def skills_group() -> None:
 def _skill_diags(ws):
     """Diagnostics about skills (skill codes, or any code about a file in a skills
     folder) and trust; not those of rule files or other kinds that share a generic
-    code (``yaml-error``, ``symlink``…) — found by the newcomer test."""
+    code (``yaml-error``, ``symlink``…)."""
     return [d for d in ws.diagnostics
             if d.code.startswith(("skill", "project-untrusted", "trust", "invalid-allowed-tools"))
             or (d.path and ("/skills/" in d.path.replace("\\", "/") or d.path.endswith("/skills")))]

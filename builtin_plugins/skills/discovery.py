@@ -1,10 +1,10 @@
 """Skill discovery: ``<root>/<slug>/SKILL.md`` skills of one source (design §5).
 
 The engine behind the built-in plugin ``skills`` (:mod:`wskit.builtin_plugins.skills`),
-kept apart so the plugin module stays import-light (issue 8, B7: a workspace without
+kept apart so the plugin module stays import-light (a workspace without
 skills does not import PyYAML or build the ``Skill`` model). Discovery reads only the
 frontmatter of each ``SKILL.md`` (never the body), through safe file access below
-the held skills-folder descriptor (issue 8, B6). Identity is the folder name; a bad
+the held skills-folder descriptor. Identity is the folder name; a bad
 skill becomes a diagnostic and is not registered, so a lower-precedence skill of the
 same name stays active.
 """
@@ -51,7 +51,7 @@ def load_folder(
 ) -> None:
     """Load every ``<slug>/SKILL.md`` of the skills folder open as ``fd`` (listed as
     :func:`wskit.fs.scan_dir` lists it). Without ``follow_links`` each file is
-    opened relative to ``fd`` (issue 8, B6: two ``openat`` per skill instead of one
+    opened relative to ``fd`` (two ``openat`` per skill instead of one
     per path component from the base), and a clean skill is built in one pass by
     :func:`wskit.builtin_plugins.skills.fast.one`; a followed link is resolved from its path.
 
@@ -69,7 +69,7 @@ def load_folder(
     notes = changes.Notes() if offered else None  # the reuse context, read once per folder
     if notes is not None and not source.follow_links:
         # an unchanged folder signature means the same names and types: the listing of
-        # the previous load is taken (issue 8, B3s), as the rule walk does per folder
+        # the previous load is taken, as the rule walk does per folder
         entries = notes.reuse(shown_dir, _LISTING)
         if entries is None:
             entries = tuple(fs.scan_fd_tuples(fd, shown_dir))
@@ -91,7 +91,7 @@ def load_folder(
         if names is not None and name not in names:
             continue
         try:
-            if direct:  # the common case in one pass (issue 8, B6), no reuse to offer
+            if direct:  # the common case in one pass, no reuse to offer
                 got = skillfast.one(fast, name)
                 if got.__class__ is Skill:
                     resources.append(got)
@@ -262,7 +262,7 @@ def _read_one(
         fields["provenance"] = construct_valid(Provenance, prov)
         return construct_valid(Skill, fields, _UNSET), diags
     fields["provenance"] = Provenance(**prov)
-    del fields["kind"]  # as before: the default
+    del fields["kind"]  # left to its default, as on the fast path (_UNSET)
     return Skill(**fields), diags
 
 
@@ -274,7 +274,7 @@ def _clean_flat_skill(
 ) -> Skill | None:
     """The skill :func:`_read_one` builds from a flat frontmatter
     (:func:`wskit.formats.frontmatter.flat_head`: every value a string) that has no
-    diagnostic at all, built directly (issue 8, B6); None when any check of
+    diagnostic at all, built directly (:func:`~wskit.models.construct_valid`); None when any check of
     :func:`_check` could report something (the general path then runs).
 
     No diagnostic means: only specification fields (so no alias, extra,
@@ -368,7 +368,7 @@ def _tools(v: Any) -> tuple[str, ...] | None:
 
 
 
-# -- reuse across reloads (issue 8, B3) ----------------------------------------
+# -- reuse across reloads ------------------------------------------------------
 
 
 def _load_one(
@@ -381,8 +381,8 @@ def _load_one(
     folder chain was just re-opened without following links by ``scan_dir`` and
     the entry was seen as a real folder; a changed signature (edit, replace,
     new link count) means a fresh read. ``notes``: the folder's reuse context
-    (:class:`wskit.changes.Notes`, made once per folder by :func:`load_folder`;
-    issue 8, B3s), None when no reuse is offered (nothing reused or remembered)."""
+    (:class:`wskit.changes.Notes`, made once per folder by :func:`load_folder`),
+    None when no reuse is offered (nothing reused or remembered)."""
     if notes is None:
         return _read_lane(folder, rel_dir, slug, link_target, lane)
     path = f"{folder.base_pre}{rel_dir}/SKILL.md"
@@ -399,7 +399,7 @@ def _read_lane(
     folder: _Folder, rel_dir: str, slug: str, link_target: str | None, lane: skillfast.Lane | None
 ) -> tuple[Skill | None, list[Diagnostic]]:
     """:func:`_read_one`, the common case in one pass when the folder has a
-    lane (:func:`wskit.builtin_plugins.skills.fast.one`; issue 8, B6): its skill, or the head it
+    lane (:func:`wskit.builtin_plugins.skills.fast.one`): its skill, or the head it
     read built here from the same bytes, or (refused or odd) read again here."""
     if lane is not None:
         got = skillfast.one(lane, slug)

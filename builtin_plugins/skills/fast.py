@@ -1,4 +1,4 @@
-"""The common skill in one pass: open, read, parse and build (issue 8, B6).
+"""The common skill in one pass: open, read, parse and build.
 
 Most ``SKILL.md`` files of a skills folder are regular, singly linked files whose
 frontmatter is a handful of ``key: value`` lines holding only specification
@@ -18,7 +18,8 @@ of :func:`wskit.builtin_plugins.skills.discovery._read_one` parses them, diagnos
 across reloads stays around it (:func:`wskit.builtin_plugins.skills.discovery._load_one`). A
 skill built here has no diagnostic, exactly as the general path would build it;
 ``tests/builtin_plugins/test_skills_fast.py`` compares the whole discovery with
-the loader before issue 8, and ``tests/core/test_skillfast.py`` this module's
+a reference loader without the fast paths (``skills_reference.py`` beside it),
+and ``tests/core/test_skillfast.py`` this module's
 block reading with :func:`wskit.formats.flatyaml.load_flat_lines`.
 """
 

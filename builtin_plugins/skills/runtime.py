@@ -34,7 +34,7 @@ from wskit.models import sha256_hex
 from wskit.fs.names import shown_path, undecodable
 from wskit.builtin_plugins.skills.switch import _FALSE, _TRUE, skills_enabled, skills_filter  # noqa: F401 (public here)
 
-if TYPE_CHECKING:  # imported where used (issue 8, B7: `inspect` of a workspace with no skills)
+if TYPE_CHECKING:  # imported where used (`inspect` of a workspace with no skills never needs it)
     from wskit.resources.skill import Skill
 
 __all__ = ["SCAN_SKIP", "SkillContent", "SkillError", "SkillRuntime", "substitute"]
@@ -224,7 +224,7 @@ class SkillRuntime:
         if sk.allowed_tools is not None:
             clauses.append(tuple(sk.allowed_tools))
         if rel_file == "SKILL.md":
-            from wskit.formats.frontmatter import parse_frontmatter  # lazily (issue 8, B7): PyYAML, only to read a skill
+            from wskit.formats.frontmatter import parse_frontmatter  # lazily: PyYAML, only to read a skill
             from wskit.builtin_plugins.skills.tools import SelectorError, parse_selectors
 
             fm = parse_frontmatter(text, res.path)

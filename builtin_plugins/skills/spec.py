@@ -51,8 +51,8 @@ def flow_style_line(block: str) -> int | None:
     """1-based line (inside the block) of the first YAML flow collection, or None.
 
     A flow collection starts with a ``[`` or ``{`` indicator, so a block without
-    either has none and is not composed at all (issue 8, B6: composing with
-    PyYAML's pure-Python loader was 3/4 of skill discovery); otherwise the block
+    either has none and is not composed at all (composing with PyYAML's
+    pure-Python loader would be 3/4 of skill discovery); otherwise the block
     is composed with libyaml when PyYAML has it.
     """
     if "[" not in block and "{" not in block:

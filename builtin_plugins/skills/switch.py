@@ -2,7 +2,7 @@
 filter (:func:`skills_filter`), re-exported by :mod:`wskit.builtin_plugins.skills.runtime`.
 
 A module of their own so that registering the skill kind, which every load does,
-does not import the skill runtime (issue 8, B7)."""
+does not import the skill runtime."""
 
 from __future__ import annotations
 

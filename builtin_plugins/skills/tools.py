@@ -101,7 +101,7 @@ def canonical_tool(name: str) -> str:
 
 
 def parse_command(command: str) -> tuple[str, ...] | None:
-    """Parse a command literally (the B4 rules); None when it holds a shell
+    """Parse a command literally (the Sakura B4 rules); None when it holds a shell
     operator, substitution, redirect, glob, ``~``, ``$``, newline, or does not parse."""
     if not isinstance(command, str) or not command.strip():
         return None
@@ -154,8 +154,8 @@ def split_selector_text(text: str) -> list[str]:
 
     Same result as ``_SPLIT.split(text)``, in linear time: the regex's
     lookahead rescans the rest of the text at every separator, so 60 KB of
-    ``a a a …`` in one SKILL.md took about 10 s (a 64 KiB frontmatter fits that).
-    Without parentheses every separator run splits (one ``re.split``, issue 8 B6).
+    ``a a a …`` in one SKILL.md takes about 10 s (a 64 KiB frontmatter fits that).
+    Without parentheses every separator run splits (one ``re.split``).
     """
     if "(" not in text and ")" not in text:
         return _SEPARATORS.split(text)  # ``\s`` is ``str.isspace`` for str patterns
@@ -272,7 +272,7 @@ class ToolPolicy:
     def check(self, tool: str, command: str | None = None) -> Decision:
         """Whether ``tool`` (a runtime name or an alias) may run, with ``command``
         for shell tools. Without a command, a command selector makes the shell
-        tool visible (schema projection, B4).
+        tool visible (schema projection, Sakura B4).
 
         :returns: :class:`Decision`; the reason names the denying owner.
         """

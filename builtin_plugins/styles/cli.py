@@ -23,8 +23,8 @@ def _catalog(obj: WsctlContext, path: str):
     except StyleCatalogError as err:
         # say why none is usable here, and where the details are: inspect lists the
         # diagnostics (style-catalog-invalid with the folder, skipped files); it need not
-        # list any style (newcomer finding: "shows the style files that did load" was
-        # false when none had). Like every failed operation: nothing on stdout, even
+        # list any style (so no "shows the style files that did load" when none did).
+        # Like every failed operation: nothing on stdout, even
         # with --json (docs/wsctl.md, exit status).
         raise StyleCatalogError(f"{err} — the style catalog fails as a whole on this (Blade's rule, "
                                 "docs/styles.md), so no style can be listed or selected until it is fixed; "

@@ -163,7 +163,7 @@ def _load_one(source, prefix, rel, segments, limits: StyleLimits) -> tuple[Style
 @functools.cache
 def _deps() -> tuple:
     """``(parse_frontmatter, Style)``, imported by the first style file read: a workspace
-    without one never imports PyYAML or builds the model (issue 8, B7). Cached, so a
+    without one never imports PyYAML or builds the model. Cached, so a
     per-file loop does not pay a function-level import (~2 µs) per file."""
     from wskit.formats.frontmatter import parse_frontmatter
     from wskit.resources.style import Style

@@ -51,7 +51,7 @@ def _set(obj: WsctlContext, path: str, state: str | None, exact: bool) -> None:
     if project != recorded:
         # loads decide trust for the source project holding a folder, never for the folder
         # itself: said, so an --exact decision inside a project is not mistaken for one
-        # that took effect (found by a newcomer: revoke --exact src changed nothing)
+        # that took effect (``revoke --exact src`` inside a project changes nothing)
         p = store.decide(project)
         data["project"] = {"path": project, "state": p.state, "decided_by": p.decided_by}
         click.echo(f"warning: {recorded} is inside the project {project}; loading decides trust for the "
@@ -63,8 +63,8 @@ def _warn_broad(obj: WsctlContext, recorded: str) -> None:
     """Warn (stderr) when a grant covers a file-system root or a home folder
     (``--home`` or the real one): the folder itself or any folder holding it
     (``/home``, ``/tmp`` when the home is below it). Every project below is then
-    trusted, which is rarely what was meant (newcomer findings: ``trust grant /``
-    said nothing, then ``trust grant /home`` did not either). The grant is kept:
+    trusted, which is rarely what was meant (``trust grant /``, ``trust grant
+    /home``). The grant is kept:
     it is what was asked. Paths are compared resolved (links followed)."""
     import os
 

@@ -56,8 +56,8 @@ def _command(f):
     return wrapper
 
 
-#: what a library error asking for a parameter means on the command line (newcomer finding:
-#: "requires `return_to`" did not name the --return-to flag)
+#: what a library error asking for a parameter means on the command line (the library's
+#: "requires `return_to`" does not name the --return-to flag)
 _FLAG_HINTS = {"return_to_required": "pass --return-to canonical|agent_home|ROOT_ID"}
 
 

@@ -182,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         what exists at that point (modules, classes, the plugin manager: objects
         that live until exit) is frozen (:func:`gc.freeze`) before the command
         runs: no collection during start-up walks them, and neither does the one
-        at interpreter exit (issue 8, B7: ~7 % of the instructions of ``wsctl
+        at interpreter exit (together ~7 % of the instructions of ``wsctl
         inspect`` on an empty workspace). The command's own objects are collected
         as usual. Callers passing ``argv`` (tests, hosts) are left alone.
     """
@@ -211,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
             raise
         # raised outside a command's invocation (listing the commands for --help while
         # a plugin failed to load under WSKIT_STRICT_PLUGINS): the same one-line error
-        # as inside one, not a traceback (newcomer finding)
+        # as inside one, not a traceback
         WsctlError(str(ex)).show()
         return 1
     finally:

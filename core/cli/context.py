@@ -68,7 +68,7 @@ class WsctlContext:
             try:
                 base = match or HostProfile(name=self.host)
             except ValueError as err:
-                # the validator's own words, not pydantic's report around them (newcomer finding)
+                # the validator's own words, not pydantic's report around them
                 errors = getattr(err, "errors", None)
                 why = errors()[0].get("msg", str(err)).removeprefix("Value error, ") if callable(errors) else str(err)
                 raise click.UsageError(f"--host: {why}") from None
@@ -95,7 +95,7 @@ class WsctlContext:
         manifest, an unmet dependency…), its diagnostics are kept until the command
         reports them (:meth:`listing_diagnostics`); those it did not report are
         printed on stderr when the command ends, so no command that loads the
-        workspace is silent about a plugin the user named (newcomer finding).
+        workspace is silent about a plugin the user named.
         """
         ws = self.cache().resolve(path)
         self.note_plugin_dir_failures(ws)

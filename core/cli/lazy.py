@@ -1,4 +1,4 @@
-"""Lazily imported ``wsctl`` sub-commands (issue 8, B7).
+"""Lazily imported ``wsctl`` sub-commands, so start-up imports only the command that runs.
 
 A plugin registers a command by name, the ``"module:attr"`` path of its click
 object and its help text; the module is imported only when the command is

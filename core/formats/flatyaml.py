@@ -1,4 +1,4 @@
-"""A restricted fast reader for *flat* YAML frontmatter (issue 8, B6).
+"""A restricted fast reader for *flat* YAML frontmatter, so the common ``SKILL.md`` skips the YAML loader.
 
 Most ``SKILL.md`` frontmatter is a handful of top-level ``key: value`` lines
 whose values are plain strings (``name: pdf``, ``description: Extract text…``).
@@ -25,7 +25,7 @@ What is accepted (everything else returns ``None``):
 - a key may instead stand alone (``paths:``) and hold a block sequence of
   strings on the lines below, all at one indent: plain items as above, or
   quoted items without escapes (``"src/**"``, ``'a b'``), as rule files write
-  their ``paths`` (issue 8, B1).
+  their ``paths``.
 
 A repeated key is declined (``None``): the full loader refuses it with a
 ``yaml-duplicate-key`` diagnostic (:mod:`wskit.formats.yaml`). There are no aliases, anchors, tags, flow
@@ -55,8 +55,8 @@ _BAD_CHAR = re.compile(r"[^\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-
 
 def _bad(value: str) -> bool:
     """``_BAD_VALUE.search(value) is not None`` for a value without ``"\\n"`` (a
-    line's), with substring tests: the alternation was tried at every position
-    (issue 8, B6). An ASCII text holds a refused character exactly when it is
+    line's), with substring tests: the regex engine tries the alternation at every
+    position. An ASCII text holds a refused character exactly when it is
     not printable (``\\x00-\\x1f``, ``\\x7f``)."""
     if ": " in value or " #" in value or value.endswith(":"):
         return True
@@ -112,7 +112,7 @@ def load_flat_lines(lines: list[str], ascii_ok: bool = False
     :param ascii_ok: the caller checked that the block is ASCII, holds no control
         character but line feeds, no ``": "`` beyond one per non-empty line and
         no ``" #"`` (:func:`block_precheck`); the per-value character tests are then
-        skipped (issue 8, B6).
+        skipped.
     :returns: ``(mapping, line index per key)`` or None (not flat, or a key repeated).
     """
     if not _usable():

@@ -54,8 +54,8 @@ def _close_end(h: bytes, pos: int = 3) -> int | None:
     or None: the first ``---`` line after ``pos``, with any line ends.
 
     Found with ``bytes.find`` of ``---`` instead: that regular expression has no
-    literal prefix, so the engine tried it at every position (≈ 9 µs for a 288-byte
-    head, twice per skill; issue 8, B6). The match ends where the ``---`` line's
+    literal prefix, so the engine tries it at every position (≈ 9 µs for a 288-byte
+    head, twice per skill). The match ends where the ``---`` line's
     blanks and line end end, whichever line-end character starts it, so only the
     ``---`` (a line end just before it, at ``pos`` or later) has to be found.
     """
@@ -72,7 +72,7 @@ def _close_end(h: bytes, pos: int = 3) -> int | None:
 
 def _close_line(text: str, start: int) -> tuple[int, int] | None:
     """``(m.start(), m.end())`` of ``_CLOSE.search(text, start)`` (a ``---`` line,
-    LF line ends) with ``str.find`` (issue 8, B6: no literal prefix, see :func:`_close_end`)."""
+    LF line ends) with ``str.find`` (the expression has no literal prefix, see :func:`_close_end`)."""
     find = text.find
     q = find("---", start)
     while q >= 0:
@@ -84,7 +84,7 @@ def _close_line(text: str, start: int) -> tuple[int, int] | None:
     return None
 _TOP_KEY = re.compile(r"^([A-Za-z0-9_-]+)\s*:")
 # the value starts at a non-space: with "\s+(.*" both parts could take the same
-# blanks, and a 64 KiB line of blanks took seconds to fail (quadratic backtracking)
+# blanks, and a 64 KiB line of blanks would take seconds to fail (quadratic backtracking)
 _KEY_VALUE = re.compile(r"^(\s*[A-Za-z0-9_-]+\s*:\s+)(\S.*:\s.*)$")
 
 
@@ -183,7 +183,7 @@ def parse_frontmatter(text: str, path: str | None = None) -> Frontmatter:
     lines = block.split("\n")
     flat = load_flat_lines(lines)
     if flat is not None:
-        # a flat block's keys are its top-level keys, the same _TOP_KEY finds (issue 8, B6)
+        # a flat block's keys are its top-level keys, the same _TOP_KEY finds
         return Frontmatter(present=True, data=flat[0], body=body, block=block,
                            key_lines={k: i + 2 for k, i in flat[1].items()})
     fm = Frontmatter(present=True, body=body, block=block)
@@ -299,7 +299,7 @@ def read_frontmatter(
 
 def flat_head(raw: bytes, complete: bool) -> tuple[bytes, str, dict[str, str]] | None:
     """The common case of :func:`frontmatter_of_head`, without building its objects
-    (issue 8, B6): a head that starts with ``---`` and a line feed, has no carriage
+    (so the common skill skips them): a head that starts with ``---`` and a line feed, has no carriage
     return, is valid UTF-8, is closed by a ``---`` line and whose block is flat
     (:func:`wskit.formats.flatyaml.load_flat_lines`).
 

@@ -10,7 +10,7 @@ what such a layer may do (only disable plugins).
 """
 
 # No ``from __future__ import annotations`` here: pydantic would compile and evaluate
-# every field's annotation string when the model classes are made (issue 8, B7).
+# every field's annotation string when the model classes are made, a cost paid at start-up.
 
 from typing import Any
 

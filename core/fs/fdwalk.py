@@ -1,4 +1,4 @@
-"""Descriptor-keeping folder walks with the refusals of :mod:`wskit.fs` (issue 8, B1).
+"""Descriptor-keeping folder walks with the refusals of :mod:`wskit.fs`.
 
 :func:`wskit.fs.scan_dir` opens every folder from its base again, one
 ``openat(O_NOFOLLOW)`` per path component: a walk of a 5,000-folder tree at
@@ -159,7 +159,7 @@ def read_file_at(dir_fd: int, name: str, shown: str, max_bytes: int | None) -> f
     For a walk that holds the folder's descriptor: the file is opened by
     :func:`wskit.descriptors.open_in` below it (``stat`` first, ``O_NOFOLLOW |
     O_NONBLOCK``, ``fstat`` after: regular, one link) instead of opening every folder
-    from the base again (issue 8, B1), and must be at most ``max_bytes`` bytes. It is
+    from the base again, and must be at most ``max_bytes`` bytes. It is
     noted to active change recordings with its ``fstat`` signature, as
     :func:`~wskit.fs.read_bytes` notes it.
 
@@ -196,9 +196,9 @@ def read_head_bytes_in(
     """:func:`wskit.fs.read_head` of ``parts`` (already-validated names: no
     ``/``, ``..``, NUL or secret name) below the open folder ``dir_fd``, without
     following links, as ``(raw, size, complete)`` — the fields of its
-    :class:`~wskit.fs.ReadResult`, built by callers that need one (issue 8,
-    B6: a loader holding its folder's descriptor opens ``<slug>/SKILL.md`` with two
-    ``openat`` calls instead of one per component from the base).
+    :class:`~wskit.fs.ReadResult`, built by callers that need one (a loader holding
+    its folder's descriptor opens ``<slug>/SKILL.md`` with two ``openat`` calls
+    instead of one per component from the base).
 
     Same refusals, reads and change notes as ``read_head(..., follow_links=False)``
     of the same file: every folder in ``parts[:-1]`` is opened with

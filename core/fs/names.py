@@ -1,5 +1,5 @@
 """String tests behind :mod:`wskit.fs.paths`'s path checks, without regular
-expressions (issue 8, B7: compiling them was paid by every process); each equals
+expressions (compiling them would cost every process at start-up); each equals
 the expression it replaces (property-tested in tests/core/test_safepath.py)."""
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ SECRET_PATTERNS: tuple[str, ...] = (
     ".netrc",
 )
 
-#: regular expressions compiled on first use (issue 8, B7: an empty workspace needs
+#: regular expressions compiled on first use (an empty workspace needs
 #: none of them; :mod:`wskit.util.lazyre`): a drive or URL at the start of a path (the
 #: definition :func:`wskit.fs.names._is_drive_or_url` is property-tested against) ...
 _DRIVE_OR_URL = lazy_pattern(globals(), "_DRIVE_OR_URL", r"^[A-Za-z]:|^[A-Za-z][A-Za-z0-9+.-]*://")

@@ -120,8 +120,8 @@ def read_head(
     The first read is ``chunk_size`` bytes (256); each further read is an
     eighth of what was read so far (at least 32 bytes), so a caller reads at
     most ~12.5 % (+32 bytes) past the point where ``done`` becomes true, in a
-    logarithmic number of reads (issue 8, B6: discovery reads ≤ 10 % of a
-    3 KB ``SKILL.md``).
+    logarithmic number of reads, so discovery reads only the head of each file
+    (≤ 10 % of a 3 KB ``SKILL.md``).
 
     :returns: :class:`ReadResult` with ``complete`` True when the whole file was read.
     :raises SafeFsError: as :func:`read_bytes`.

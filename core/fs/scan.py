@@ -71,8 +71,8 @@ def scan_fd(fd: int, shown: str, *, follow_links: bool = False) -> list[DirEntry
 
 
 def scan_fd_tuples(fd: int, shown: str, *, follow_links: bool = False) -> list[tuple[str, str, str | None]]:
-    """:func:`scan_fd` as ``(name, type, link_target)`` tuples (issue 8, B6: a
-    thousand-entry skills folder built a thousand frozen dataclasses)."""
+    """:func:`scan_fd` as ``(name, type, link_target)`` tuples (so a thousand-entry
+    skills folder does not build a thousand frozen dataclasses)."""
     out: list[tuple[str, str, str | None]] = []
     with os.scandir(fd) as it:
         for entry in it:

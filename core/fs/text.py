@@ -18,7 +18,7 @@ __all__ = ["decode_text", "find_hidden_chars"]
 
 
 #: hidden control and bidirectional characters (Blade §0; tab, LF and CR are allowed),
-#: compiled on first use (issue 8, B7; :mod:`wskit.util.lazyre`)
+#: compiled on first use, so start-up does not pay for it (:mod:`wskit.util.lazyre`)
 _HIDDEN = lazy_pattern(
     globals(), "_HIDDEN", "[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]")
 

@@ -203,7 +203,7 @@ def _warn_unknown_disabled(disabled: list[str], known: set[str | None]) -> None:
     """One stderr line naming the ``WSKIT_DISABLE_PLUGINS`` names that match no
     plugin in ``known`` (built-ins, entry-point names, extra plugins): blocking
     them does nothing, and a typo would otherwise leave the plugin loaded in
-    silence (newcomer finding). Only when entry points were scanned: without
+    silence. Only when entry points were scanned: without
     them a name cannot be known to match nothing."""
     unknown = [n for n in dict.fromkeys(disabled) if n not in known]
     if unknown:
@@ -222,13 +222,12 @@ def _entry_points() -> list[Any]:
     """``importlib.metadata.entry_points(group="wskit")``, as a list.
 
     The library call, not a faster walk of our own: it parses every installed
-    distribution's ``entry_points.txt`` (≈ half of this call's cost in B7), but
-    its de-duplication and metadata rules are the ones packaging tools follow
-    (issue 8, B7: a hand-rolled scan and ``METADATA`` header reader were tried and
-    left out for that reason; see docs/performance.md).
+    distribution's ``entry_points.txt`` (≈ half of what this call costs), but its
+    de-duplication and metadata rules are the ones packaging tools follow, which a
+    faster scan of our own would have to match (measurements in docs/performance.md).
     """
     # the standard library's (Python >= 3.10 has entry_points(group=...)); pydantic has
-    # usually imported it already, the backport cost ~8 ms more at start-up (issue 8, B7)
+    # usually imported it already, the backport costs ~8 ms more at start-up
     import importlib.metadata as md
 
     return list(md.entry_points(group=NAME))

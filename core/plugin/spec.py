@@ -315,7 +315,7 @@ def wskit_session_services() -> list[tuple[str, Any]]:
 
 @hookspec(firstresult=True)
 def wskit_hook_trust(session: "SessionResources") -> Any:
-    """The hook trust of a session (the digest approval of issue 5 plugs in here).
+    """The hook trust of a session (where the digest approval of hook configurations plugs in).
 
     When: once per session runtime, when its hook runner is first built.
 

@@ -136,9 +136,9 @@ class SessionState(BaseModel):
             raise fail("session state field 'format': Field required")
         fmt = raw["format"]
         if type(fmt) is not int:  # noqa: E721 -- bool is an int subclass
-            # checked before the version test: "99" or true passed it and were coerced (newcomer finding)
+            # checked before the version test, which "99" or true would pass, coerced to a number
             raise fail(f"session state field 'format': must be an integer, got {json.dumps(fmt)}")
-        if fmt < 1:  # newcomer finding: 0 and -1 verified
+        if fmt < 1:  # 0 and -1 name no format: refused, not verified
             raise fail(f"session state field 'format': must be at least 1, got {fmt}")
         if fmt > STATE_FORMAT:
             raise fail(f"session state format {fmt} is newer than this wskit understands ({STATE_FORMAT}); upgrade wskit")

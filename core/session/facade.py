@@ -4,7 +4,7 @@ A :class:`~wskit.session.SessionResources` keeps the
 :class:`~wskit.plugin.facade.WskitHooks` facade it was made with in its
 ``hooks`` field. :class:`SessionHooks` is that facade (same plugin manager,
 every method unchanged) with one more method, :meth:`SessionHooks.run`, so the
-issue's spelling ``session.hooks.run(event, payload)`` runs the session's
+call ``session.hooks.run(event, payload)`` runs the session's
 configured hooks through its runtime's :class:`~wskit.builtin_plugins.hooks.runner.HookRunner`.
 """
 

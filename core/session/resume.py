@@ -166,7 +166,7 @@ def restore(
         raise ProvenanceMismatchError(strict)
     if state.trust != session.trust.state:
         # the trust that decided which project resources loaded; reported like resource
-        # drift (newcomer finding: "untrusted" verified clean on a trusted workspace)
+        # drift (otherwise a state recorded "untrusted" verifies clean on a trusted workspace)
         drift.append({"field": "trust", "id": None, "change": "changed",
                       "recorded": state.trust, "current": session.trust.state})
     for d in state.drift(session):

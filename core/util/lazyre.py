@@ -1,4 +1,4 @@
-"""Module-level regular expressions compiled on first use (issue 8, B7).
+"""Module-level regular expressions compiled on first use, so start-up does not pay for them.
 
 ``re.compile`` runs the pure-Python ``re._parser``/``re._compiler``: 0.1–1 ms a
 pattern, paid at import by every process that imports the module, even when

@@ -1,4 +1,4 @@
-"""Instance dictionaries that share their key table (issue 8, B8: resident size).
+"""Instance dictionaries that share their key table, to cut resident size.
 
 pydantic-core gives every model instance a fresh ``__dict__`` with a private key
 table: a dictionary of 9–16 fields is 464 bytes on CPython 3.11, 240 of which are

@@ -133,7 +133,7 @@ def _load_one(source: ResourceSource, rel: str, segs: tuple[str, ...]) -> tuple[
         desc = None
     name = ":".join(segs)
     cid = f"plugin:{source.plugin}:{name}" if source.plugin else f"{source.scope.value}:{name}"
-    from wskit.resources.command import Command  # the model class is built where a file defines one (issue 8, B7)
+    from wskit.resources.command import Command  # the model class is built where a file defines one
 
     cmd = Command(
         id=cid, name=name, description=desc or f"Custom command from {Path(rel).name}",

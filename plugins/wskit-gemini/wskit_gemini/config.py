@@ -39,7 +39,7 @@ def read_jsonc(base: str | Path, rel: str, *, follow_links: bool = False, code: 
             return None, []
         return None, [err.diagnostic()]
     path = os.path.join(str(base), rel)
-    import json5  # only once a file was read (issue 8, B7: no settings, no json5)
+    import json5  # only once a file was read: no settings, no json5
 
     try:
         return json5.loads(text), []

@@ -1,6 +1,6 @@
 """Expansion of Gemini TOML commands (:func:`expand_toml_command`; the rules are in
 :mod:`wskit_gemini.commands`). A module of its own so that loading commands does not
-import the shell machinery of :mod:`wskit.builtin_plugins.commands.expand` (issue 8, B7)."""
+import the shell machinery of :mod:`wskit.builtin_plugins.commands.expand`."""
 
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ KIND = "gemini_extension"
 
 def __getattr__(name: str) -> Any:
     """:class:`~wskit_gemini.resource.GeminiExtension`, imported (and its model class
-    built) where an extension is loaded (PEP 562; issue 8, B7)."""
+    built) where an extension is loaded (PEP 562)."""
     if name == "GeminiExtension":
         from .resource import GeminiExtension
 

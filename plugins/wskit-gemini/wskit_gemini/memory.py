@@ -127,7 +127,7 @@ def _walk(root: str, names: tuple[str, ...], settings: RuleSettings, diags: list
 
     Pre-order, sorted by name. The project is not listed again: the folders are
     those of the rule catalog's walk of this load (:func:`wskit.builtin_plugins.rules.projectwalk.project_walk`,
-    issue 8 B1: a second listing of every folder cost as much as the rule walk
+    as a second listing of every folder would cost as much as the rule walk
     itself), so the same folders are skipped (links, :data:`SKIP_DIRS`, virtual
     environments, what ``.gitignore`` ignores, ``.claude``/``.<host>`` folders);
     in addition, as Gemini's walk does, a folder holding a ``.git`` entry (a nested
