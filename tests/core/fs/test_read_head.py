@@ -1,5 +1,5 @@
 """fs.read_head reads little past the frontmatter; scan_dir types entries without stat
-(the secret-name property moved to test_safepath.py with the code)."""
+(the secret-name property moved to test_paths.py with the code)."""
 
 from __future__ import annotations
 
