@@ -58,7 +58,7 @@ def test_frontmatter_fields(make_tree, wskit_home):
 
 
 def test_arguments():
-    # 0-based (Claude Code); a missing index stays literal; $10 is index 10 (rules: tests/core/test_argsubst.py)
+    # 0-based (Claude Code); a missing index stays literal; $10 is index 10 (rules: tests/core/formats/test_argsubst.py)
     assert substitute_args("$ARGUMENTS|$0|$1|$2|$10|${who}|$who|$other", ["a", "b c"], ("x", "who")) == \
         "a b c|a|b c|$2|$10|b c|b c|$other"
     assert split_args("one 'two three'") == ["one", "two three"]

@@ -33,7 +33,7 @@ from wskit.models import ResourceSource, Scope
 from wskit.resources.skill import Skill
 
 from tests.builtin_plugins.test_skills_fast import _shape
-from tests.core.test_flatyaml import TRICKY_KEYS, TRICKY_VALUES, _loads_with_repeats
+from tests.core.formats.test_flatyaml import TRICKY_KEYS, TRICKY_VALUES, _loads_with_repeats
 
 LOADER = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
 

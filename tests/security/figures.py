@@ -47,11 +47,11 @@ AREAS = {
     "tests.core.fs.test_jsonsafe": ("depth-bounded JSON", "-"),
     "tests.core.fs.test_walk": ("bounded tree walk", "20 s"),
     "tests.core.test_toolpolicy_split": ("allowed-tools splitting (linear)", "20 s (child process)"),
-    "tests.core.test_argsubst": ("skill/command argument substitution and word splitting (linear)",
+    "tests.core.formats.test_argsubst": ("skill/command argument substitution and word splitting (linear)",
                                  "20 s (child process)"),
 }
 PATHS = ["tests/security", "tests/core/fs/test_jsonsafe.py", "tests/core/fs/test_walk.py",
-         "tests/core/test_toolpolicy_split.py", "tests/core/test_argsubst.py"]
+         "tests/core/test_toolpolicy_split.py", "tests/core/formats/test_argsubst.py"]
 
 
 def run_suite() -> tuple[list[dict], float]:
