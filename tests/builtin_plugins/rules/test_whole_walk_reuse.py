@@ -11,7 +11,7 @@ from wskit.builtin_plugins.rules.walk import _Walker
 from wskit.testing import write_tree
 from wskit.trust import TrustStore
 
-from test_rules_incremental import _age, _rule, _tree, _view
+from tests.builtin_plugins.rules.test_incremental import _age, _rule, _tree, _view
 
 
 @pytest.fixture
