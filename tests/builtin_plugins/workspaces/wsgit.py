@@ -6,6 +6,8 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
+
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "wskit test", "GIT_AUTHOR_EMAIL": "test@example.invalid",
     "GIT_COMMITTER_NAME": "wskit test", "GIT_COMMITTER_EMAIL": "test@example.invalid",
@@ -30,3 +32,12 @@ def commit(repo: Path, name: str, text: str, message: str | None = None) -> str:
     git(repo, "add", name)
     git(repo, "commit", "-q", "-m", message or f"add {name}")
     return git(repo, "rev-parse", "HEAD")
+
+
+@pytest.fixture(autouse=True)
+def git_identity(monkeypatch):
+    """wskit's own git calls (worktree add, update-ref) need no identity; pin
+    one anyway and ignore the system and global git config. Autouse in every
+    module that imports it."""
+    for k, v in GIT_ENV.items():
+        monkeypatch.setenv(k, v)

@@ -1,19 +1,17 @@
-"""Real git repositories in tmp_path for the workspace tests."""
+"""Real git repositories in tmp_path for the workspace tests.
+
+The autouse fixture that pins a git identity (``git_identity``) lives in
+:mod:`wsgit` and is imported by the modules that use it, not defined here: the
+wsctl tests (test_cli.py) and the plugin test (test_plugin.py) share this folder
+and run without it, as they always have."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from wsgit import GIT_ENV, commit, git
 
-
-@pytest.fixture(autouse=True)
-def _git_identity(monkeypatch):
-    """wskit's own git calls (worktree add, update-ref) need no identity; pin
-    one anyway and ignore the system and global git config."""
-    for k, v in GIT_ENV.items():
-        monkeypatch.setenv(k, v)
+from tests.builtin_plugins.workspaces.wsgit import commit, git
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from wsgit import git
+from tests.builtin_plugins.workspaces.wsgit import git, git_identity  # noqa: F401  (git_identity: autouse)
 
 from wskit.binding import Binding
 from wskit.builtin_plugins.workspaces import ExecutionSnapshot, WorkspaceError, ensure_agent_home, workspace_id_for
@@ -219,7 +219,7 @@ def test_resource_layer_loads_the_source_project_for_a_worktree_session(manager,
     from wskit.plugin.facade import WskitHooks
     from wskit.trust import TrustStore
     from wskit.workspace import load_workspace
-    from wsgit import commit
+    from tests.builtin_plugins.workspaces.wsgit import commit
 
     commit(repo, ".agents/skills/only-in-main/SKILL.md",
            "---\nname: only-in-main\ndescription: d\n---\nbody\n")

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.builtin_plugins.workspaces.wsgit import git_identity  # noqa: F401  (git_identity: autouse)
 from wskit.builtin_plugins.workspaces import WorkspaceError, WorkspaceStore
 
 
