@@ -46,12 +46,12 @@ AREAS = {
     "tests.security.test_crash_safety": ("crash safety (SIGKILL, 8 processes)", "10 s kill budget per store, 30-120 s per child"),
     "tests.core.fs.test_jsonsafe": ("depth-bounded JSON", "-"),
     "tests.core.fs.test_walk": ("bounded tree walk", "20 s"),
-    "tests.core.test_toolpolicy_split": ("allowed-tools splitting (linear)", "20 s (child process)"),
+    "tests.builtin_plugins.skills.test_tools_split": ("allowed-tools splitting (linear)", "20 s (child process)"),
     "tests.core.formats.test_argsubst": ("skill/command argument substitution and word splitting (linear)",
-                                 "20 s (child process)"),
+                                         "20 s (child process)"),
 }
 PATHS = ["tests/security", "tests/core/fs/test_jsonsafe.py", "tests/core/fs/test_walk.py",
-         "tests/core/test_toolpolicy_split.py", "tests/core/formats/test_argsubst.py"]
+         "tests/builtin_plugins/skills/test_tools_split.py", "tests/core/formats/test_argsubst.py"]
 
 
 def run_suite() -> tuple[list[dict], float]:

@@ -27,7 +27,7 @@ from wskit.models import Provenance, ResourceSource, Scope, construct_valid
 from wskit.resources.skill import Skill
 from wskit.testing import write_tree
 
-from tests.builtin_plugins import skills_reference as ref
+from tests.builtin_plugins.skills import skills_reference as ref
 
 
 def _shape(model) -> tuple:

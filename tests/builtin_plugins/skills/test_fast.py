@@ -11,7 +11,7 @@
   than a read), and it never opens what the general path refuses.
 
 The whole discovery against the loader before issue 8 is
-``tests/builtin_plugins/test_skills_fast.py``.
+``tests/builtin_plugins/skills/test_discovery_reference.py``.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from wskit.formats.frontmatter import MAX_FRONTMATTER_BYTES, _head_done, parse_f
 from wskit.models import ResourceSource, Scope
 from wskit.resources.skill import Skill
 
-from tests.builtin_plugins.test_skills_fast import _shape
+from tests.builtin_plugins.skills.test_discovery_reference import _shape
 from tests.core.formats.test_flatyaml import TRICKY_KEYS, TRICKY_VALUES, _loads_with_repeats
 
 LOADER = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader

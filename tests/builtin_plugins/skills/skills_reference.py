@@ -5,7 +5,7 @@ kind registration were dropped). Helpers the change did not touch (constants,
 ``flow_style_line``, ``_canonical_keys``, ``_tools``, diagnostic builders) are
 imported from wskit rather than copied.
 
-``tests/builtin_plugins/test_skills_fast.py`` compares today's discovery with
+``tests/builtin_plugins/skills/test_discovery_reference.py`` compares today's discovery with
 this one: resources, diagnostics, order, digests and change notes must be
 identical. Not imported by wskit itself; do not "fix" it.
 """
