@@ -1,4 +1,4 @@
-"""``wsctl commands list|render`` and ``wsctl agents list|show``."""
+"""``wsctl commands list|render``."""
 
 import json
 
@@ -50,14 +50,3 @@ def test_render_never_drops_arguments(wsctl, make_tree, wskit_home):
     assert render("plain", "important arg") == "Just do it.\n\nARGUMENTS: important arg\n"
     assert render("plain") == "Just do it.\n"
     assert render("idx", "important arg", "x") == "important arg then x; all: important arg x; $2\n"
-
-
-def test_agents_list_and_show(wsctl, make_tree, wskit_home):
-    ws = _ws(make_tree, wskit_home)
-    data = json.loads(wsctl("agents", "list", str(ws), "--json").output)
-    assert data["agents"] == [{"id": "project:reviewer", "name": "reviewer", "description": "Reviews",
-                               "scope": "project", "path": ".claude/agents/rev.md", "plugin": None,
-                               "model": "inherit", "tools": ["Read"]}]
-    shown = json.loads(wsctl("agents", "show", "reviewer", str(ws), "--json").output)
-    assert shown["prompt"] == "You review." and shown["skills"] == []
-    assert "You review." in wsctl("agents", "show", "reviewer", str(ws)).output
