@@ -17,7 +17,7 @@ from wskit.builtin_plugins.hooks.trust import (
 )
 from wskit.builtin_plugins.hooks.definitions import matcher_matches
 
-from ._bundle_helpers import codes, load, plugin
+from tests.builtin_plugins._bundle_helpers import codes, load, plugin
 
 SETTINGS_HOOKS = {"hooks": {
     "PreToolUse": [{"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "./check.sh", "timeout": 5}]}],

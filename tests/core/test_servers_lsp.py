@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from ._bundle_helpers import load, plugin
+from tests.builtin_plugins._bundle_helpers import load, plugin
 
 GOOD = {"command": "pyright-langserver", "args": ["--stdio"], "extensionToLanguage": {".py": "python", "pyi": "python"}}
 

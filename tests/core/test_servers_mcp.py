@@ -6,7 +6,7 @@ import json
 
 from wskit.builtin_plugins.mcp.loader import resolve_mcp_servers
 
-from ._bundle_helpers import codes, load, plugin
+from tests.builtin_plugins._bundle_helpers import codes, load, plugin
 
 
 def test_sources_and_precedence(tmp_path, wskit_pm, wskit_profile, make_tree, monkeypatch):

@@ -14,7 +14,7 @@ from wskit.builtin_plugins.bundles.marketplace import MarketplaceError, find_ent
 from wskit.testing import write_tree
 from wskit.trust import TrustDecision
 
-from ._bundle_helpers import load, plugin, skill
+from tests.builtin_plugins._bundle_helpers import load, plugin, skill
 
 TRUSTED = TrustDecision(path="/", state="trusted")
 

@@ -9,7 +9,7 @@ import pytest
 from wskit.builtin_plugins.bundles.ledger import install
 from wskit.builtin_plugins.bundles.marketplace import load_marketplace
 
-from ._bundle_helpers import corpus, load
+from tests.builtin_plugins._bundle_helpers import corpus, load
 
 pytestmark = pytest.mark.corpus
 

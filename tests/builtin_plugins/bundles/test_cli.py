@@ -10,7 +10,7 @@ import pytest
 from wskit.trust import TrustStore
 from wskit.testing import write_tree
 
-from ..core._bundle_helpers import plugin, skill
+from tests.builtin_plugins._bundle_helpers import plugin, skill
 
 
 def _market(root):

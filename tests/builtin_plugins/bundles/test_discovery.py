@@ -8,7 +8,7 @@ from wskit.binding import Binding
 from wskit.builtin_plugins.bundles.active import find_bundles
 from wskit.trust import TrustDecision
 
-from ._bundle_helpers import codes, load, plugin, skill
+from tests.builtin_plugins._bundle_helpers import codes, load, plugin, skill
 
 TRUSTED = TrustDecision(path="/", state="trusted")
 UNTRUSTED = TrustDecision(path="/", state="untrusted")
