@@ -1,12 +1,17 @@
-"""Builders for runtime tests: hook definitions from explicit fields; a process liveness check."""
+"""Builders for runtime tests: hook definitions from explicit fields; a process liveness check;
+the ``project`` and ``make_session`` fixtures (a project folder and a session factory), which the
+conftest.py files of the hooks and providers tests import."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
+import pytest
+
+from wskit.binding import Binding
 from wskit.resources.hooks import HookDefinition
-from wskit.session.build import provenance
+from wskit.session.build import provenance, session_from_resources
 
 
 def hook(event: str, *, scope: str = "user", name: str | None = None, root: Path | None = None, **fields) -> HookDefinition:
@@ -30,3 +35,18 @@ def alive(pid: int) -> bool:
             return fh.read().split(")")[-1].split()[0] != "Z"
     except OSError:
         return False
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    p = tmp_path / "project"
+    p.mkdir()
+    return p
+
+
+@pytest.fixture
+def make_session(project: Path):
+    def _make(*resources, host: str = "wskit", hooks=None):
+        b = Binding(source_root=project, execution_root=project, cwd=project)
+        return session_from_resources(b, resources, host=host, hooks=hooks)
+    return _make

@@ -7,7 +7,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from runtime_helpers import hook
+from tests.builtin_plugins.hooks.runtime_helpers import hook
 
 from wskit.builtin_plugins.hooks.runner import HookRunnerConfig
 from wskit.session.runtime import RuntimeOptions

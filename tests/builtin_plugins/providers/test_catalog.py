@@ -83,7 +83,7 @@ def test_snapshot_is_private_but_shares_credentials(tmp_path, wskit_home):
 
 
 def test_sessions_get_private_catalogs_and_disable_all_hooks(tmp_path, wskit_home, make_session):
-    from runtime_helpers import hook
+    from tests.builtin_plugins.hooks.runtime_helpers import hook
 
     from wskit.session.runtime import RuntimeOptions
     from wskit.session.runtime import attach

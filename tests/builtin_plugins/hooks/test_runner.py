@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from runtime_helpers import alive, hook
+from tests.builtin_plugins.hooks.runtime_helpers import alive, hook
 
 from wskit.builtin_plugins.hooks.runner import HookRunnerConfig
 from wskit.session.runtime import RuntimeOptions
