@@ -1,4 +1,5 @@
-"""wsctl mcp list, lsp list, hooks list|status|trust|revoke."""
+"""wsctl mcp list and lsp list (tested together on one tree), and the human output of the
+mcp, lsp and hooks lists. wsctl hooks list|status|trust|revoke: tests/builtin_plugins/hooks/test_cli.py."""
 
 from __future__ import annotations
 
@@ -30,27 +31,6 @@ def test_mcp_and_lsp_list(wsctl, wskit_home, make_tree):
     data = json.loads(wsctl("lsp", "list", str(ws), json=True).output)
     assert data["servers"][0]["id"] == "project:go"
     assert data["servers"][0]["extension_to_language"] == {".go": "go"}
-
-
-def test_hooks_status_trust_revoke(wsctl, wskit_home, make_tree):
-    ws = _ws(make_tree, wskit_home)
-    data = json.loads(wsctl("hooks", "list", str(ws), json=True).output)
-    assert data["hooks"][0]["event"] == "PreToolUse" and data["hooks"][0]["matcher"] == "Bash"
-    st = json.loads(wsctl("hooks", "status", str(ws), json=True).output)
-    assert set(st) == {"path", "state", "digest", "trusted_digest", "count", "error"}
-    assert st["state"] == "untrusted" and st["count"] == 1
-    r = wsctl("hooks", "trust", str(ws), "--digest", "sha256:" + "1" * 64)
-    assert r.exit_code == 1 and "changed after review" in r.output
-    r = wsctl("hooks", "trust", str(ws), "--digest", st["digest"], json=True)
-    assert json.loads(r.output)["state"] == "trusted"
-    (ws / ".claude/settings.json").write_text(json.dumps({"hooks": {"PreToolUse": [
-        {"matcher": "Bash", "hooks": [{"type": "command", "command": "./other.sh"}]}]}}))
-    assert json.loads(wsctl("hooks", "status", str(ws), json=True).output)["state"] == "modified"
-    r = wsctl("hooks", "revoke", str(ws), json=True)
-    assert json.loads(r.output)["removed"] is True and json.loads(r.output)["state"] == "untrusted"
-    (ws / ".wskit").mkdir()
-    (ws / ".wskit/settings.json").write_text(json.dumps({"disableAllHooks": True}))
-    assert json.loads(wsctl("hooks", "status", str(ws), json=True).output)["state"] == "disabled"
 
 
 def test_lists_show_their_diagnostics_in_human_output(wsctl, wskit_home, make_tree):

@@ -1,4 +1,4 @@
-"""``wsctl hooks run`` and ``wsctl session verify`` (--json contract: docs/wsctl.md)."""
+"""``wsctl session verify`` (--json contract: docs/wsctl.md)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from wskit.resources.hooks import HookDefinition
-from wskit.session.build import provenance, register_definitions
 from wskit.trust import TrustStore
-
-
-def hookdef(name, scope="user", **fields):
-    return HookDefinition(id=f"{scope}:{name}", name=name, provenance=provenance(scope, "/h", "settings.json", fields),
-                          **fields)
 
 
 @pytest.fixture
@@ -26,40 +19,6 @@ def project(tmp_path: Path, wskit_home) -> Path:
     (p / ".claude" / "skills" / "fmt" / "SKILL.md").write_text("---\nname: fmt\ndescription: Format\n---\nbody\n")
     TrustStore.for_home(wskit_home).grant(p)
     return p
-
-
-def test_hooks_run_json(wsctl, wskit_pm, project, tmp_path):
-    register_definitions(wskit_pm, [
-        hookdef("guard", event="PreToolUse", matcher="Bash", command="echo 'no rm' >&2; exit 2"),
-        hookdef("proj", scope="project", event="PreToolUse", command="exit 0"),
-        hookdef("other", event="PreToolUse", matcher="Read", command="exit 2"),
-    ])
-    payload = tmp_path / "p.json"
-    payload.write_text(json.dumps({"tool_name": "Bash", "tool_input": {"command": "rm -rf x"}}))
-    res = wsctl("hooks", "run", "PreToolUse", str(project), "--payload", str(payload), "--json")
-    assert res.exit_code == 0, res.output
-    data = json.loads(res.stdout)
-    assert set(data) == {"event", "blocked", "reason", "permission_decision", "updated_input", "additional_context",
-                         "system_messages", "continue", "stop_reason", "warnings", "repeated", "results"}
-    assert data["blocked"] and data["reason"] == "no rm" and data["permission_decision"] == "deny"
-    assert {r["hook_id"]: r["status"] for r in data["results"]} == {"project:proj": "skipped", "user:guard": "blocked"}
-    assert data["warnings"] == ["hook project:proj skipped: project hook trust is untrusted"]
-    assert set(data["results"][0]) == {"hook_id", "type", "status", "message", "exit_code", "output",
-                                       "stdout_truncated", "stderr_truncated", "duration"}
-    human = wsctl("hooks", "run", "PreToolUse", str(project), "--tool", "Read")
-    assert human.exit_code == 0 and "blocked" in human.stdout
-
-
-def test_hooks_run_unknown_event_is_usage_error(wsctl, project):
-    res = wsctl("hooks", "run", "NoSuchEvent", str(project))
-    assert res.exit_code == 2 and "unknown event" in res.output
-
-
-def test_hooks_run_bad_payload(wsctl, project, tmp_path):
-    bad = tmp_path / "bad.json"
-    bad.write_text("[1, 2]")
-    res = wsctl("hooks", "run", "Stop", str(project), "--payload", str(bad))
-    assert res.exit_code == 1 and "error:" in res.stderr and "JSON object" in res.stderr
 
 
 def test_session_verify(wsctl, project, tmp_path):
