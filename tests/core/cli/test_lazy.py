@@ -91,14 +91,14 @@ def _cmd(name: str) -> click.Command:
 
 
 class _Holder:
-    """Targets for the specs below (``tests.cli.test_lazy_commands:_Holder.x``)."""
+    """Targets for the specs below (``tests.core.cli.test_lazy:_Holder.x``)."""
 
     group_a = click.Group("g", commands={"one": _cmd("one"), "both": _cmd("both-a")}, help="A.")
     group_b = click.Group("g", commands={"two": _cmd("two"), "both": _cmd("both-b")}, help="B.")
     plain = _cmd("p")
 
 
-_T = "tests.cli.test_lazy_commands:_Holder."
+_T = "tests.core.cli.test_lazy:_Holder."
 
 
 @pytest.fixture(autouse=True)
