@@ -44,14 +44,14 @@ AREAS = {
     "tests.security.test_concurrency": ("cache concurrency (32 threads, 1,000 tasks)", "2 s run + 60 s join"),
     "tests.security.test_runtime_faults": ("runtime faults: hooks, HTTP hooks, MCP servers", "hook 1 s, MCP connect 1 s; guard 30-60 s"),
     "tests.security.test_crash_safety": ("crash safety (SIGKILL, 8 processes)", "10 s kill budget per store, 30-120 s per child"),
-    "tests.core.test_jsonsafe": ("depth-bounded JSON", "-"),
-    "tests.core.test_safewalk": ("bounded tree walk", "20 s"),
-    "tests.core.test_toolpolicy_split": ("allowed-tools splitting (linear)", "20 s (child process)"),
-    "tests.core.test_argsubst": ("skill/command argument substitution and word splitting (linear)",
-                                 "20 s (child process)"),
+    "tests.core.fs.test_jsonsafe": ("depth-bounded JSON", "-"),
+    "tests.core.fs.test_walk": ("bounded tree walk", "20 s"),
+    "tests.builtin_plugins.skills.test_tools_split": ("allowed-tools splitting (linear)", "20 s (child process)"),
+    "tests.core.formats.test_argsubst": ("skill/command argument substitution and word splitting (linear)",
+                                         "20 s (child process)"),
 }
-PATHS = ["tests/security", "tests/core/test_jsonsafe.py", "tests/core/test_safewalk.py",
-         "tests/core/test_toolpolicy_split.py", "tests/core/test_argsubst.py"]
+PATHS = ["tests/security", "tests/core/fs/test_jsonsafe.py", "tests/core/fs/test_walk.py",
+         "tests/builtin_plugins/skills/test_tools_split.py", "tests/core/formats/test_argsubst.py"]
 
 
 def run_suite() -> tuple[list[dict], float]:

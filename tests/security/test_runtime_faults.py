@@ -1,7 +1,7 @@
 """Runtime faults (issue 6): hostile hooks and servers end within their
 timeouts with a clear error, leave no process behind, and the session keeps
 working. (Redirects, 300 KB responses and plain timeouts are covered by
-tests/core/runtime; these are the nastier combinations.)"""
+tests/builtin_plugins/hooks; these are the nastier combinations.)"""
 
 from __future__ import annotations
 

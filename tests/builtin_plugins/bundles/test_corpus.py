@@ -1,0 +1,79 @@
+"""Real input: ../shared/corpus/claude-plugins-official (skipped when absent)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from wskit.builtin_plugins.bundles.ledger import install
+from wskit.builtin_plugins.bundles.marketplace import load_marketplace
+
+from tests.builtin_plugins._bundle_helpers import corpus, load
+
+pytestmark = pytest.mark.corpus
+
+
+def _plugin_dirs():
+    root = corpus()
+    return sorted(p for sub in ("plugins", "external_plugins") for p in (root / sub).iterdir() if p.is_dir())
+
+
+def test_validate_every_plugin_with_a_manifest_reports_no_errors(wsctl):
+    checked = 0
+    for d in _plugin_dirs():
+        if not (d / ".claude-plugin/plugin.json").is_file():
+            continue
+        r = wsctl("plugins", "validate", str(d), json=True)
+        data = json.loads(r.output)
+        errors = [x for x in data["diagnostics"] if x["level"] == "error"]
+        assert r.exit_code == 0 and errors == [], (d.name, errors)
+        assert data["manifest_source"] == "claude"
+        checked += 1
+    assert checked >= 40
+
+
+def test_lsp_directories_say_they_are_strict_false_entries(wsctl):
+    lsp = [d for d in _plugin_dirs() if d.name.endswith("-lsp")]
+    assert len(lsp) >= 10
+    for d in lsp:
+        assert not (d / ".claude-plugin").exists()
+        data = json.loads(wsctl("plugins", "validate", str(d), json=True).output)
+        (note,) = [x for x in data["diagnostics"] if x["code"] == "marketplace-defined"]
+        assert "strict: false entry of marketplace 'claude-plugins-official'" in note["message"]
+        assert data["ok"] and data["manifest_source"] == "marketplace" and data["counts"] == {"lsp_server": 1}
+
+
+def test_marketplace_lists_all_entries(wsctl):
+    root = corpus()
+    raw = json.loads((root / ".claude-plugin/marketplace.json").read_text())
+    data = json.loads(wsctl("marketplace", "list", str(root), json=True).output)
+    assert data["name"] == "claude-plugins-official"
+    assert [p["name"] for p in data["plugins"]] == [p["name"] for p in raw["plugins"]]
+    for p in data["plugins"]:
+        assert p["installable"] is isinstance(p["source"], str)
+        assert (p["reason"] is None) is p["installable"]
+
+
+def test_install_clangd_yields_namespaced_lsp_server(wskit_pm, wskit_profile, make_tree):
+    mk = load_marketplace(corpus())
+    rec = install(wskit_profile, mk, "clangd-lsp")
+    assert rec["version"] == "1.0.0"
+    w = load(wskit_pm, make_tree({"main.c": "int main;"}), wskit_profile)
+    srv = w.registry("lsp_server").get("plugin:clangd-lsp:clangd")
+    assert srv.command == "clangd" and srv.args == ("--background-index",)
+    assert srv.extension_to_language[".cpp"] == "cpp" and srv.extension_to_language[".c"] == "c"
+    assert srv.extension_to_language[".C"] == "cpp" and len(srv.extension_to_language) == 9
+
+
+def test_plugin_mcp_json_is_namespaced_and_expanded(wskit_pm, wskit_profile, make_tree, monkeypatch):
+    root = corpus()
+    monkeypatch.setenv("CONTEXT7_API_KEY", "k-123")
+    dirs = [str(root / "external_plugins/discord"), str(root / "external_plugins/context7")]
+    w = load(wskit_pm, make_tree({"a": "b"}), wskit_profile, plugin_dirs=dirs)
+    reg = w.registry("mcp_server")
+    discord = reg.get("plugin:discord:discord")
+    assert discord.alias == "discord__discord"
+    assert discord.args[2] == str(root / "external_plugins/discord") and "${" not in " ".join(discord.args)
+    ctx7 = reg.get("context7:context7")
+    assert ctx7.transport == "http" and ctx7.headers == {"Authorization": "k-123"} and ctx7.startable

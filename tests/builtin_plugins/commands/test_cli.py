@@ -1,0 +1,52 @@
+"""``wsctl commands list|render``."""
+
+import json
+
+from wskit.trust import TrustStore
+
+
+def _ws(make_tree, wskit_home):
+    ws = make_tree({
+        ".git/HEAD": "ref: refs/heads/main\n",
+        ".claude/commands/git/commit.md": "---\ndescription: Commit\nargument-hint: MSG\n---\nCommit $0: @notes.md !`date`\n",
+        "notes.md": "N\n",
+        ".claude/agents/rev.md": "---\nname: reviewer\ndescription: Reviews\ntools: Read\n---\nYou review.\n",
+    })
+    TrustStore.for_home(wskit_home).grant(ws)
+    return ws
+
+
+def test_commands_list_and_render(wsctl, make_tree, wskit_home):
+    ws = _ws(make_tree, wskit_home)
+    data = json.loads(wsctl("commands", "list", str(ws), "--json").output)
+    assert data["commands"] == [{"id": "project:git:commit", "name": "git:commit", "description": "Commit",
+                                 "scope": "project", "path": ".claude/commands/git/commit.md", "plugin": None,
+                                 "argument_hint": "MSG"}]
+    assert data["diagnostics"] == []
+    res = wsctl("commands", "render", "git:commit", "fix", "-C", str(ws), "--json")
+    out = json.loads(res.output)
+    assert out["id"] == "project:git:commit"
+    assert out["text"].startswith("Commit fix: \n```md\nN\n```\n")
+    assert "!`date`" in out["text"]
+    assert [d["code"] for d in out["diagnostics"]] == ["command-shell-not-run"]
+    unknown = wsctl("commands", "render", "nope", "-C", str(ws))
+    assert unknown.exit_code == 1 and "unknown command" in unknown.output
+
+
+def test_render_never_drops_arguments(wsctl, make_tree, wskit_home):
+    """Found by a newcomer: ``render plain "important arg"`` dropped the argument
+    silently. A body with no placeholder gets ``ARGUMENTS: <value>`` (Claude Code);
+    each command-line word is one argument."""
+    ws = make_tree({
+        ".git/HEAD": "ref: refs/heads/main\n",
+        ".claude/commands/plain.md": "---\ndescription: Plain\n---\nJust do it.\n",
+        ".claude/commands/idx.md": "---\ndescription: Idx\n---\n$0 then $1; all: $ARGUMENTS; $2\n",
+    })
+    TrustStore.for_home(wskit_home).grant(ws)
+
+    def render(*args):
+        return json.loads(wsctl("commands", "render", *args, "-C", str(ws), "--json").output)["text"]
+
+    assert render("plain", "important arg") == "Just do it.\n\nARGUMENTS: important arg\n"
+    assert render("plain") == "Just do it.\n"
+    assert render("idx", "important arg", "x") == "important arg then x; all: important arg x; $2\n"

@@ -1,0 +1,94 @@
+"""``wsctl hooks run`` (--json contract: docs/wsctl.md) and ``wsctl hooks list|status|trust|revoke``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from wskit.resources.hooks import HookDefinition
+from wskit.session.build import provenance, register_definitions
+from wskit.trust import TrustStore
+
+
+def hookdef(name, scope="user", **fields):
+    return HookDefinition(id=f"{scope}:{name}", name=name, provenance=provenance(scope, "/h", "settings.json", fields),
+                          **fields)
+
+
+@pytest.fixture
+def project(tmp_path: Path, wskit_home) -> Path:
+    p = tmp_path / "proj"
+    (p / ".git").mkdir(parents=True)
+    (p / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    (p / ".claude" / "skills" / "fmt").mkdir(parents=True)
+    (p / ".claude" / "skills" / "fmt" / "SKILL.md").write_text("---\nname: fmt\ndescription: Format\n---\nbody\n")
+    TrustStore.for_home(wskit_home).grant(p)
+    return p
+
+
+def test_hooks_run_json(wsctl, wskit_pm, project, tmp_path):
+    register_definitions(wskit_pm, [
+        hookdef("guard", event="PreToolUse", matcher="Bash", command="echo 'no rm' >&2; exit 2"),
+        hookdef("proj", scope="project", event="PreToolUse", command="exit 0"),
+        hookdef("other", event="PreToolUse", matcher="Read", command="exit 2"),
+    ])
+    payload = tmp_path / "p.json"
+    payload.write_text(json.dumps({"tool_name": "Bash", "tool_input": {"command": "rm -rf x"}}))
+    res = wsctl("hooks", "run", "PreToolUse", str(project), "--payload", str(payload), "--json")
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert set(data) == {"event", "blocked", "reason", "permission_decision", "updated_input", "additional_context",
+                         "system_messages", "continue", "stop_reason", "warnings", "repeated", "results"}
+    assert data["blocked"] and data["reason"] == "no rm" and data["permission_decision"] == "deny"
+    assert {r["hook_id"]: r["status"] for r in data["results"]} == {"project:proj": "skipped", "user:guard": "blocked"}
+    assert data["warnings"] == ["hook project:proj skipped: project hook trust is untrusted"]
+    assert set(data["results"][0]) == {"hook_id", "type", "status", "message", "exit_code", "output",
+                                       "stdout_truncated", "stderr_truncated", "duration"}
+    human = wsctl("hooks", "run", "PreToolUse", str(project), "--tool", "Read")
+    assert human.exit_code == 0 and "blocked" in human.stdout
+
+
+def test_hooks_run_unknown_event_is_usage_error(wsctl, project):
+    res = wsctl("hooks", "run", "NoSuchEvent", str(project))
+    assert res.exit_code == 2 and "unknown event" in res.output
+
+
+def test_hooks_run_bad_payload(wsctl, project, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("[1, 2]")
+    res = wsctl("hooks", "run", "Stop", str(project), "--payload", str(bad))
+    assert res.exit_code == 1 and "error:" in res.stderr and "JSON object" in res.stderr
+
+
+def _ws(make_tree, home):
+    ws = make_tree({
+        ".mcp.json": json.dumps({"db": {"command": "db-server", "args": ["--ro"]}}),
+        ".lsp.json": json.dumps({"go": {"command": "gopls", "extensionToLanguage": {".go": "go"}}}),
+        ".claude/settings.json": json.dumps({"hooks": {"PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}),
+    })
+    TrustStore.for_home(home).grant(ws)
+    return ws
+
+
+def test_hooks_status_trust_revoke(wsctl, wskit_home, make_tree):
+    ws = _ws(make_tree, wskit_home)
+    data = json.loads(wsctl("hooks", "list", str(ws), json=True).output)
+    assert data["hooks"][0]["event"] == "PreToolUse" and data["hooks"][0]["matcher"] == "Bash"
+    st = json.loads(wsctl("hooks", "status", str(ws), json=True).output)
+    assert set(st) == {"path", "state", "digest", "trusted_digest", "count", "error"}
+    assert st["state"] == "untrusted" and st["count"] == 1
+    r = wsctl("hooks", "trust", str(ws), "--digest", "sha256:" + "1" * 64)
+    assert r.exit_code == 1 and "changed after review" in r.output
+    r = wsctl("hooks", "trust", str(ws), "--digest", st["digest"], json=True)
+    assert json.loads(r.output)["state"] == "trusted"
+    (ws / ".claude/settings.json").write_text(json.dumps({"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": "./other.sh"}]}]}}))
+    assert json.loads(wsctl("hooks", "status", str(ws), json=True).output)["state"] == "modified"
+    r = wsctl("hooks", "revoke", str(ws), json=True)
+    assert json.loads(r.output)["removed"] is True and json.loads(r.output)["state"] == "untrusted"
+    (ws / ".wskit").mkdir()
+    (ws / ".wskit/settings.json").write_text(json.dumps({"disableAllHooks": True}))
+    assert json.loads(wsctl("hooks", "status", str(ws), json=True).output)["state"] == "disabled"

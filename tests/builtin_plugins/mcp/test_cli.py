@@ -1,0 +1,50 @@
+"""wsctl mcp list and lsp list (tested together on one tree), and the human output of the
+mcp, lsp and hooks lists. wsctl hooks list|status|trust|revoke: tests/builtin_plugins/hooks/test_cli.py."""
+
+from __future__ import annotations
+
+import json
+
+from wskit.trust import TrustStore
+
+
+def _ws(make_tree, home):
+    ws = make_tree({
+        ".mcp.json": json.dumps({"db": {"command": "db-server", "args": ["--ro"]}}),
+        ".lsp.json": json.dumps({"go": {"command": "gopls", "extensionToLanguage": {".go": "go"}}}),
+        ".claude/settings.json": json.dumps({"hooks": {"PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}),
+    })
+    TrustStore.for_home(home).grant(ws)
+    return ws
+
+
+def test_mcp_and_lsp_list(wsctl, wskit_home, make_tree):
+    ws = _ws(make_tree, wskit_home)
+    data = json.loads(wsctl("mcp", "list", str(ws), json=True).output)
+    (srv,) = data["servers"]
+    assert srv["id"] == "project:db" and srv["alias"] == "db" and srv["args"] == ["--ro"]
+    assert srv["cwd"] == str(ws) and srv["startable"] is True and srv["path"] == ".mcp.json"
+    data = json.loads(wsctl("mcp", "list", str(ws), "--strict", "--mcp-config", '{"x": {"command": "y"}}',
+                            json=True).output)
+    assert [s["id"] for s in data["servers"]] == ["cli:x"]
+    data = json.loads(wsctl("lsp", "list", str(ws), json=True).output)
+    assert data["servers"][0]["id"] == "project:go"
+    assert data["servers"][0]["extension_to_language"] == {".go": "go"}
+
+
+def test_lists_show_their_diagnostics_in_human_output(wsctl, wskit_home, make_tree):
+    """Found by the newcomer test: a broken .mcp.json, hooks block or .lsp.json gave a
+    shorter list and no hint unless --json or inspect was used."""
+    ws = make_tree({
+        ".mcp.json": "{not json",
+        ".lsp.json": json.dumps({"go": {"command": 5}}),
+        ".claude/settings.json": json.dumps({"hooks": {"PreToolUse": 5}}),
+    })
+    TrustStore.for_home(wskit_home).grant(ws)
+    for group, code in (("mcp", "invalid-json"), ("hooks", "hooks-invalid"), ("lsp", "lsp")):
+        res = wsctl(group, "list", str(ws))
+        assert res.exit_code == 0, res.output
+        data = json.loads(wsctl(group, "list", str(ws), json=True).stdout)
+        assert data["diagnostics"], (group, data)
+        assert "diagnostics (" in res.stdout and code in res.stdout, (group, res.stdout)
