@@ -32,7 +32,7 @@ _new = object.__new__
 #: stands for the matcher of a rule whose one pattern is ``**/*<literal>`` in a plan entry: on the
 #: normalised targets of a query (no empty, ``.`` or ``..`` segment, no trailing ``/``) it
 #: matches exactly the paths ending with the literal, which the suffix test already checked
-#: (property-tested against wcmatch, tests/core/rules/test_rules_query_plan.py)
+#: (property-tested against wcmatch, tests/builtin_plugins/rules/test_query_plan.py)
 BY_SUFFIX = object()
 _ANY_FILE_ENDING = lazy_pattern(globals(), "_ANY_FILE_ENDING", r"\*\*/\*([^*?\[\]{}\\!/]+)")
 
@@ -89,7 +89,7 @@ def build_plan(query_user: tuple, query_scopes: Mapping[str, tuple], order: Mapp
         unconditional rules of ``entries`` (the answer when no conditional one matches);
         ``suffixes``: the conditional ones' distinct suffixes — a target ending with none
         of them gets ``fixed`` (``""`` ends every target). The answers equal the scope walk
-        of :func:`wskit.builtin_plugins.rules.scopewalk.walk_scopes` (property-tested, tests/core/rules/test_rules_query_plan.py).
+        of :func:`wskit.builtin_plugins.rules.scopewalk.walk_scopes` (property-tested, tests/builtin_plugins/rules/test_query_plan.py).
     """
     entries = []
     for rid, r, m in query_user:

@@ -4,8 +4,7 @@ for each target, the rules of its ancestor scope folders that apply to it.
 :meth:`wskit.builtin_plugins.rules.catalog.RuleCatalog.contextual_rules` answers a one-target query
 from a cached plan (:mod:`wskit.builtin_plugins.rules.plans`) and every other query (several targets,
 or a target that is itself a scope folder) with :func:`walk_scopes`; the plans are
-property-tested to equal this walk (tests/core/rules/test_rules_query_plan.py). Split
-from :mod:`wskit.builtin_plugins.rules.catalog` to keep it under ~400 lines.
+property-tested to equal this walk (tests/builtin_plugins/rules/test_query_plan.py).
 """
 
 from __future__ import annotations

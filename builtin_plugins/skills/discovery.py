@@ -257,7 +257,7 @@ def _read_one(
     }
     prov = {"scope": source.scope, "source_root": base, "path": rel, "plugin": plugin, "sha256": sha256_hex(res.raw)}
     if folder.trusted and (metadata.__class__ is dict and all(k.__class__ is str for k in metadata)):
-        # every value above is already what validation stores (tests/builtin_plugins/test_skills_fast.py)
+        # every value above is already what validation stores (tests/builtin_plugins/skills/test_discovery_reference.py)
         fields["metadata"] = dict(metadata)
         fields["provenance"] = construct_valid(Provenance, prov)
         return construct_valid(Skill, fields, _UNSET), diags
@@ -284,7 +284,7 @@ def _clean_flat_skill(
     at most 1,024 characters without hidden characters; no flow collection;
     ``compatibility`` of at most 500 characters; ``allowed-tools`` that parses.
     The link and admin-size checks ran before; a held folder is never read
-    following links. ``tests/builtin_plugins/test_skills_fast.py`` compares the
+    following links. ``tests/builtin_plugins/skills/test_discovery_reference.py`` compares the
     result with the loader as it was.
     """
     if not _SPEC_FIELDS.issuperset(data) or not folder.trusted:

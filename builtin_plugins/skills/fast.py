@@ -17,9 +17,9 @@ refusal), or a head that is not of that shape (the bytes read: the general build
 of :func:`wskit.builtin_plugins.skills.discovery._read_one` parses them, diagnostics included). Reuse
 across reloads stays around it (:func:`wskit.builtin_plugins.skills.discovery._load_one`). A
 skill built here has no diagnostic, exactly as the general path would build it;
-``tests/builtin_plugins/test_skills_fast.py`` compares the whole discovery with
+``tests/builtin_plugins/skills/test_discovery_reference.py`` compares the whole discovery with
 a reference loader without the fast paths (``skills_reference.py`` beside it),
-and ``tests/core/test_skillfast.py`` this module's
+and ``tests/builtin_plugins/skills/test_fast.py`` this module's
 block reading with :func:`wskit.formats.flatyaml.load_flat_lines`.
 """
 

@@ -48,7 +48,7 @@ WHITESPACE = " \t\r\n"
 MAX_INDEX_DIGITS = 6
 
 # One alternative per form; none can backtrack more than the identifier or digit run
-# right after its own ``$``, so a scan is linear (tests/core/test_argsubst.py).
+# right after its own ``$``, so a scan is linear (tests/core/formats/test_argsubst.py).
 _PLACEHOLDER = lazy_pattern(
     globals(), "_PLACEHOLDER",
     r"(\\?)\$(?:\{([A-Za-z_][A-Za-z0-9_-]*)\}|([0-9]+)|([A-Za-z_][A-Za-z0-9_]*)(\[[0-9]+\])?)")

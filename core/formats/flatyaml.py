@@ -32,7 +32,7 @@ A repeated key is declined (``None``): the full loader refuses it with a
 collections, block scalars, nesting or multi-line scalars in an accepted block,
 so the loader's refusals (aliases, depth) cannot apply. Equality with
 ``yaml.load(block, Loader=CSafeLoader)`` on generated flat and non-flat blocks
-is property-tested in ``tests/core/test_flatyaml.py``.
+is property-tested in ``tests/core/formats/test_flatyaml.py``.
 """
 
 from __future__ import annotations

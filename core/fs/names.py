@@ -1,6 +1,6 @@
 """String tests behind :mod:`wskit.fs.paths`'s path checks, without regular
 expressions (compiling them would cost every process at start-up); each equals
-the expression it replaces (property-tested in tests/core/test_safepath.py)."""
+the expression it replaces (property-tested in tests/core/fs/test_paths.py)."""
 
 from __future__ import annotations
 

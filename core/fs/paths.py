@@ -9,8 +9,7 @@ target, or a drive/URL-looking one), ``path-escape`` (a ``..`` component),
 in a path written in a file such as a manifest's ``"./cmd\\udcff"``) and ``secret-path`` (a
 component matching :data:`SECRET_PATTERNS`, case-insensitively).
 
-Split from :mod:`wskit.fs` (which re-exports every public name here) to keep
-modules under ~400 lines: nothing here opens a file.
+Part of :mod:`wskit.fs`, which re-exports every public name here; nothing here opens a file.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@ stripped and CRLF and CR normalised to LF (a bad byte is ``invalid-utf8`` naming
 line), and the hidden control and bidirectional characters refused in rule and style
 text (Blade §0).
 
-Split from :mod:`wskit.fs` (which re-exports :func:`decode_text` and
-:func:`find_hidden_chars`) to keep modules under ~400 lines: nothing here opens a file.
+Part of :mod:`wskit.fs`, which re-exports :func:`decode_text` and
+:func:`find_hidden_chars`; nothing here opens a file.
 """
 
 from __future__ import annotations

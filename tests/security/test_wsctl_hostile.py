@@ -9,7 +9,6 @@ escaped; ``--json`` output is JSON (escaped by the encoder).
 from __future__ import annotations
 
 import json
-import os
 
 from tests.conftest import skill_md
 from wskit.trust import TrustStore
