@@ -76,6 +76,7 @@ def test_flat_fields_equals_load_flat_lines_and_the_yaml_loader(text: str) -> No
 @given(st.lists(st.tuples(st.sampled_from(["name", "description", "license", "a", "yes", "1"]), _value),
                 min_size=2, max_size=6))
 @example([("name", "pdf"), ("description", "d"), ("name", "pdf")])
+@example([("name", "&a"), ("name", "*a")])
 def test_flat_fields_declines_a_repeated_key_as_load_flat_lines_does(pairs) -> None:
     """On lane blocks whose keys come from a small set: flat_fields, load_flat_lines and the
     frontmatter parser agree, and a key written twice is never read (yaml-duplicate-key)."""

@@ -190,9 +190,13 @@ def test_fast_and_general_paths_agree_on_repeated_keys(text: str) -> None:
 
 
 def _loads_with_repeats(text: str) -> bool:
-    """PyYAML's stock safe loader takes the block (keeping the last value) and it repeats a key."""
+    """PyYAML's stock safe loader takes the block (keeping the last value), the block repeats a
+    key, and it holds no anchor or alias (wskit refuses those first, as ``yaml-refused``)."""
     try:
         data = yaml.load(text, Loader=LOADER)  # noqa: S506 - safe loader
+        events = list(yaml.parse(text, Loader=LOADER))
     except (yaml.YAMLError, ValueError, TypeError):
+        return False
+    if any(isinstance(e, yaml.AliasEvent) or getattr(e, "anchor", None) for e in events):
         return False
     return isinstance(data, dict) and _repeats_a_key(text)
