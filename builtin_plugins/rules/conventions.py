@@ -60,6 +60,10 @@ class Conventions:
         slot when neither group file is taken; the first one taken shadows the rest.
     :ivar after: plain files checked after the group (``<HOST>.md``, ``CLAUDE.local.md``).
     :ivar config_dirs: config folders of a folder, in the order they are read.
+    :ivar user_files: files of the user home, by path below it, in the order they are read.
+    :ivar user_group: the home's Codex group, ``(override, plain)`` paths with their slots:
+        the override, when present, shadows the plain file.
+    :ivar user_rules: ``(folder, slot)`` of the home's ``rules/`` trees.
     """
 
     before: tuple[FolderFile, ...]
@@ -67,6 +71,9 @@ class Conventions:
     fallbacks: tuple[str, ...]
     after: tuple[FolderFile, ...]
     config_dirs: tuple[ConfigDir, ...]
+    user_files: tuple[FolderFile, ...] = ()
+    user_group: tuple[FolderFile, FolderFile] | None = None
+    user_rules: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def of(cls, profile, settings) -> "Conventions":
@@ -80,14 +87,22 @@ class Conventions:
         dirs = []
         if claude:
             dirs.append(ConfigDir(".claude", (FolderFile("CLAUDE.md", ".claude/CLAUDE.md"),), ".claude/rules"))
-        dirs.append(ConfigDir(profile.host_dir, (FolderFile("AGENTS.md", ".<host>/AGENTS.md"),), ".<host>/rules"))
+        host = profile.host_dir
+        dirs.append(ConfigDir(host, (FolderFile("AGENTS.md", ".<host>/AGENTS.md"),), ".<host>/rules"))
+        user_files = ((FolderFile(".claude/CLAUDE.md", ".claude/CLAUDE.md"),) if claude else ()) + (
+            (FolderFile(".agents/AGENTS.md", "AGENTS.md"),) if profile.agents_conventions else ())
+        user_group = (FolderFile(f"{host}/AGENTS.override.md", ".<host>/AGENTS.override.md"),
+                      FolderFile(f"{host}/AGENTS.md", ".<host>/AGENTS.md"))
+        user_rules = (((".claude", ".claude/rules"),) if claude else ()) + ((host, ".<host>/rules"),)
         return cls(before=before, agents=profile.agents_conventions, fallbacks=tuple(settings.fallback_filenames),
-                   after=after, config_dirs=tuple(dirs))
+                   after=after, config_dirs=tuple(dirs), user_files=user_files, user_group=user_group,
+                   user_rules=user_rules)
 
     @property
     def key(self) -> tuple:
         """A hashable value equal for equal conventions (for cache keys)."""
-        return (self.before, self.agents, self.fallbacks, self.after, self.config_dirs)
+        return (self.before, self.agents, self.fallbacks, self.after, self.config_dirs, self.user_files,
+                self.user_group, self.user_rules)
 
     @property
     def names(self) -> frozenset[str]:

@@ -28,6 +28,7 @@ from wskit import changes
 from wskit import fs
 from wskit.fs.names import shown_path, not_utf8
 from wskit.models import Diagnostic, Provenance, Scope
+from wskit.builtin_plugins.rules.conventions import Conventions
 from wskit.builtin_plugins.rules.model import PRIORITY, RuleSettings, rule_digest, rule_id
 from wskit.builtin_plugins.rules.projectwalk import project_walk
 from wskit.builtin_plugins.rules.walk import SKIP_DIRS, Candidate  # noqa: F401  (SKIP_DIRS re-exported)
@@ -62,7 +63,7 @@ def discover_user(home: str, profile, settings: RuleSettings) -> Discovery:
     """Find and load the user-level rule files under ``home`` (links followed, cycle-safe)."""
     found: dict[str, Candidate] = {}
     diags: list[Diagnostic] = []
-    host = profile.host_dir
+    conv = Conventions.of(profile, settings)
 
     def add(rel: str, key: str, kind: str = "instruction") -> None:
         found.setdefault(rel, Candidate(rel, "user", "", PRIORITY[key], kind))
@@ -70,19 +71,20 @@ def discover_user(home: str, profile, settings: RuleSettings) -> Discovery:
     def exists(rel: str) -> bool:
         return os.path.isfile(os.path.join(home, rel))
 
-    if profile.claude_conventions and exists(".claude/CLAUDE.md"):
-        add(".claude/CLAUDE.md", ".claude/CLAUDE.md")
-    if profile.agents_conventions and exists(".agents/AGENTS.md"):
-        add(".agents/AGENTS.md", "AGENTS.md")
-    if exists(f"{host}/AGENTS.override.md"):
-        add(f"{host}/AGENTS.override.md", ".<host>/AGENTS.override.md")
-        if exists(f"{host}/AGENTS.md"):
-            diags.append(Diagnostic(level="info", code="rule-shadowed", path=os.path.join(home, host, "AGENTS.md"),
-                                    message="not loaded: shadowed by AGENTS.override.md in the same folder"))
-    elif exists(f"{host}/AGENTS.md"):
-        add(f"{host}/AGENTS.md", ".<host>/AGENTS.md")
-    dirs = [(".claude", ".claude/rules")] if profile.claude_conventions else []
-    dirs.append((host, ".<host>/rules"))
+    for f in conv.user_files:
+        if exists(f.name):
+            add(f.name, f.slot)
+    if conv.user_group is not None:
+        override, plain = conv.user_group
+        if exists(override.name):
+            add(override.name, override.slot)
+            if exists(plain.name):
+                diags.append(Diagnostic(level="info", code="rule-shadowed", path=os.path.join(home, plain.name),
+                                        message=f"not loaded: shadowed by {os.path.basename(override.name)} "
+                                                "in the same folder"))
+        elif exists(plain.name):
+            add(plain.name, plain.slot)
+    dirs = conv.user_rules
     for cfg, key in dirs:
         seen: set[str] = set()
         stack = [f"{cfg}/rules"]
