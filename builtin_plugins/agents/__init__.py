@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from wskit.builtin_plugins.agents.loader import DEFAULT_DIR, KIND, agents_filter, load_agents
-from wskit.kinds import ResourceKind
+from wskit.builtin_plugins.agents.loader import AGENT_FOLDERS, agents_filter, load_agents
 from wskit.plugin import hookimpl
 
 
 @hookimpl
 def wskit_resource_kinds():
-    return [ResourceKind(name=KIND, hook="wskit_load_agents", default_dir=DEFAULT_DIR, filter=agents_filter)]
+    return [AGENT_FOLDERS.model_copy(update={"hook": "wskit_load_agents", "filter": agents_filter})]
 
 
 @hookimpl

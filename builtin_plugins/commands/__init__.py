@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from wskit.builtin_plugins.commands.loader import DEFAULT_DIR, KIND, load_commands
-from wskit.kinds import ResourceKind
+from wskit.builtin_plugins.commands.loader import COMMAND_FOLDERS, load_commands
 from wskit.plugin import hookimpl
 
 
 @hookimpl
 def wskit_resource_kinds():
-    return [ResourceKind(name=KIND, hook="wskit_load_commands", default_dir=DEFAULT_DIR)]
+    return [COMMAND_FOLDERS.model_copy(update={"hook": "wskit_load_commands"})]
 
 
 @hookimpl

@@ -6,14 +6,13 @@ wskit itself contributes no built-in style; hosts add theirs by implementing
 
 from __future__ import annotations
 
-from wskit.kinds import ResourceKind
 from wskit.plugin import hookimpl
-from wskit.builtin_plugins.styles.loader import DEFAULT_DIR, KIND, load_styles
+from wskit.builtin_plugins.styles.loader import STYLE_FOLDERS, load_styles
 
 
 @hookimpl
 def wskit_resource_kinds():
-    return [ResourceKind(name=KIND, hook="wskit_load_styles", default_dir=DEFAULT_DIR)]
+    return [STYLE_FOLDERS.model_copy(update={"hook": "wskit_load_styles"})]
 
 
 @hookimpl
