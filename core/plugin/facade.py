@@ -172,11 +172,17 @@ class WskitHooks:
         )
 
     def plugin_bundles(
-        self, binding: "Binding", profile: "HostProfile", trust: "TrustDecision"
+        self, binding: "Binding", profile: "HostProfile", trust: "TrustDecision",
+        kinds: "Iterable[ResourceKind] | None" = None,
     ) -> tuple[list[ResourceSource], list[Diagnostic]]:
         """Every plugin's content-plugin sources (implementations may also
-        return :class:`~wskit.models.Diagnostic` items: plugins that failed to load)."""
-        res = self.call("wskit_plugin_bundles", binding=binding, profile=profile, trust=trust)
+        return :class:`~wskit.models.Diagnostic` items: plugins that failed to load).
+
+        :param kinds: the registered resource kinds passed to the hook (default:
+            :meth:`resource_kinds`, whose diagnostics are then not returned here).
+        """
+        kinds = tuple(self.resource_kinds()[0] if kinds is None else kinds)
+        res = self.call("wskit_plugin_bundles", binding=binding, profile=profile, trust=trust, kinds=kinds)
         sources: list[ResourceSource] = []
         for plugin, value in res.values:
             for v in value if isinstance(value, (list, tuple)) else [value]:

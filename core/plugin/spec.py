@@ -84,11 +84,17 @@ def wskit_resource_sources(
 
 @hookspec
 def wskit_plugin_bundles(
-    binding: "Binding", profile: "HostProfile", trust: "TrustDecision"
+    binding: "Binding", profile: "HostProfile", trust: "TrustDecision", kinds: "tuple[ResourceKind, ...]"
 ) -> list["ResourceSource"]:
     """Content plugins (bundles with a manifest) found for this workspace.
 
     When: once per workspace load, after :func:`wskit_resource_sources`.
+
+    :param kinds: the workspace's resource kinds (:func:`wskit_resource_kinds`);
+        a manifest's component keys are their
+        :attr:`~wskit.kinds.ResourceKind.manifest_keys`
+        (:func:`wskit.kinds.manifest_table`), so a source's ``components`` can
+        name the folders of every registered kind.
 
     :returns: plugin-scope :class:`~wskit.models.ResourceSource` objects (one
         per active bundle, ``plugin`` set) whose resources are namespaced
@@ -191,7 +197,8 @@ def wskit_model_providers(source: "ResourceSource") -> "LoadResult | None":
 def wskit_resource_kinds() -> list["ResourceKind"]:
     """Resource kinds a plugin adds (or the built-in kinds).
 
-    When: once per workspace load, before sources are read.
+    When: once per workspace load, before content plugins are read (their
+    manifests name folders by the kinds' :attr:`~wskit.kinds.ResourceKind.manifest_keys`).
 
     :returns: a list of :class:`~wskit.kinds.ResourceKind`; each names the
         hook (or a callable) that loads it from a source. A kind named twice
