@@ -8,6 +8,8 @@ from typing import Any
 from wskit.builtin_plugins.agents.loader import AGENT_FOLDERS, agents_filter, load_agents
 from wskit.markdown_kind import MarkdownKind
 
+__all__ = ["AGENTS", "AgentsKind", "wskit_load_agents", "wskit_register_commands", "wskit_resource_kinds"]
+
 
 class AgentsKind(MarkdownKind):
     """The ``agent`` kind: listings add the model and tools, ``show`` prints the

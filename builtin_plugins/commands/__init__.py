@@ -10,6 +10,9 @@ from wskit.builtin_plugins.commands.loader import COMMAND_FOLDERS, load_commands
 from wskit.markdown_kind import MarkdownKind
 from wskit.plugin import hookimpl
 
+__all__ = ["COMMANDS", "CommandsKind", "wskit_expand_command", "wskit_load_commands", "wskit_register_commands",
+           "wskit_resource_kinds"]
+
 
 class CommandsKind(MarkdownKind):
     """The ``command`` kind: listings add the argument hint; the group has

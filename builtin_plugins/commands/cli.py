@@ -7,6 +7,8 @@ import click
 
 from wskit.cli.context import WsctlContext, json_option, safe_text
 
+__all__ = ["render_cmd"]
+
 
 @click.command("render")
 @click.argument("name")

@@ -13,6 +13,8 @@ from typing import Any
 from wskit.builtin_plugins.styles.loader import STYLE_FOLDERS, load_styles
 from wskit.markdown_kind import MarkdownKind
 
+__all__ = ["STYLES", "StylesKind", "wskit_load_styles", "wskit_register_commands", "wskit_resource_kinds"]
+
 
 def _source(style: Any) -> str:
     """``builtin``, ``plugin``, ``user`` or ``project``: where a style comes from."""

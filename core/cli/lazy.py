@@ -27,6 +27,8 @@ import click
 
 from wskit.errors import WskitError
 
+__all__ = ["CommandTable", "LazySpec", "Target", "add_lazy_command", "ensure_group"]
+
 #: What :func:`add_lazy_command` registers: ``"module:attr"`` or a function returning the command.
 Target = str | Callable[[], click.Command]
 

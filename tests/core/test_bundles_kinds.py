@@ -143,3 +143,37 @@ def test_manifest_table_is_sorted_and_shares_a_key():
     table = manifest_table([NOTE, other])
     assert list(table) == ["memos", "notes"]
     assert [k.name for k in table["notes"]] == ["note", "memo"]
+
+
+def test_the_built_in_kinds_declare_the_claude_code_component_keys():
+    from wskit.kinds import builtin_kinds
+
+    table = manifest_table(builtin_kinds())
+    assert {k: [x.name for x in v] for k, v in table.items()} == {
+        "agents": ["agent"], "commands": ["command"], "hooks": ["hook"], "lspServers": ["lsp_server"],
+        "mcpServers": ["mcp_server"], "outputStyles": ["style"], "skills": ["skill"]}
+    adds = {k.name for v in table.values() for k in v if k.manifest_adds}
+    inline = {k.name for v in table.values() for k in v if k.manifest_inline}
+    markdown = {k.name for k in builtin_kinds() if k.markdown}
+    assert adds == {"skill", "hook", "mcp_server", "lsp_server"} and inline == {"hook", "mcp_server", "lsp_server"}
+    assert markdown == {"agent", "command", "style"}
+
+
+def test_a_sources_components_may_name_a_kind_by_plural_or_manifest_key(tmp_path):
+    from wskit.formats.mdwalk import component_dirs
+    from wskit.models import ResourceSource, Scope
+
+    memo = ResourceKind(name="memo", default_dir="memos", manifest_keys=("memoFolders",),
+                        component_aliases=("memo-dir",))
+    assert memo.component_keys == ("memos", "memoFolders", "memo-dir")
+
+    def dirs(components):
+        src = ResourceSource(scope=Scope.PROJECT, root=str(tmp_path), base=str(tmp_path), components=components)
+        return component_dirs(src, memo)
+
+    assert dirs({}) == ("memos",)
+    assert dirs({"memo-dir": ("a",)}) == ("a",)
+    assert dirs({"memoFolders": ("b",), "memo-dir": ("a",)}) == ("b",)  # the manifest key before the alias
+    assert dirs({"memo": ("c",), "memos": ("d",)}) == ("c",)  # the kind's own name first
+    assert component_dirs(ResourceSource(scope=Scope.PROJECT, root=str(tmp_path), base=str(tmp_path),
+                                         components={"memos": ("d",)}), "memo", "memos") == ("memos",)

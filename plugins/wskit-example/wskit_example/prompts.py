@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from wskit.markdown_kind import MarkdownKind
 
+__all__ = ["PROMPTS", "wskit_register_commands", "wskit_resource_kinds"]
+
 PROMPTS = MarkdownKind(
     "prompt",
     help="Prompts: .example/prompts, .claude/prompts and plugin prompts.",
