@@ -182,7 +182,9 @@ def _load_workspace(
         )
     sources, d = hooks.resource_sources(binding, profile, trust)
     diags.extend(d)
-    bundles, d = hooks.plugin_bundles(binding, profile, trust)
+    # the kinds are known before bundles are read: a manifest names their folders
+    kinds, kind_diags = hooks.resource_kinds()
+    bundles, d = hooks.plugin_bundles(binding, profile, trust, kinds)
     diags.extend(d)
     all_sources: list[ResourceSource] = []
     bad_roots = _undecodable_roots(binding, profile, diags)
@@ -205,8 +207,7 @@ def _load_workspace(
             continue
         all_sources.append(src)
     all_sources.sort(key=lambda s: s.rank)
-    kinds, d = hooks.resource_kinds()
-    diags.extend(d)
+    diags.extend(kind_diags)
     registries: dict[str, Registry] = {}
     for kind in kinds:
         cands: list[Candidate] = []

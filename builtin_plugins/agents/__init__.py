@@ -1,28 +1,47 @@
-"""Built-in plugin ``agents``: subagent definitions (see :mod:`wskit.builtin_plugins.agents.loader`)."""
+"""Built-in plugin ``agents``: subagent definitions (see :mod:`wskit.builtin_plugins.agents.loader`)
+and ``wsctl agents list|show``, a :class:`~wskit.kinds.markdown.MarkdownKind`."""
 
 from __future__ import annotations
 
-from wskit.builtin_plugins.agents.loader import DEFAULT_DIR, KIND, agents_filter, load_agents
-from wskit.kinds import ResourceKind
-from wskit.plugin import hookimpl
+from typing import Any
+
+from wskit.builtin_plugins.agents.loader import AGENT_FOLDERS, agents_filter, load_agents
+from wskit.kinds.markdown import MarkdownKind
+
+__all__ = ["AGENTS", "AgentsKind", "wskit_load_agents", "wskit_register_commands", "wskit_resource_kinds"]
 
 __all__ = ["wskit_load_agents", "wskit_register_commands", "wskit_resource_kinds"]
 
 
-@hookimpl
-def wskit_resource_kinds():
-    return [ResourceKind(name=KIND, hook="wskit_load_agents", default_dir=DEFAULT_DIR, filter=agents_filter)]
+class AgentsKind(MarkdownKind):
+    """The ``agent`` kind: listings add the model and tools, ``show`` prints the
+    system prompt (and ``--json`` the preloaded skills)."""
+
+    def row(self, resource: Any, root: Any) -> dict[str, Any]:
+        return {**super().row(resource, root), "model": resource.model,
+                "tools": list(resource.tools) if resource.tools is not None else None}
+
+    def details(self, resource: Any) -> dict[str, Any]:
+        return {"skills": list(resource.skills), "prompt": resource.prompt}
+
+    def heading(self, resource: Any, data: dict[str, Any]) -> list[str]:
+        a = resource
+        lines = [f"{a.id} ({a.scope.value}, model {a.model}) — {a.description}"]
+        if a.tools is not None:
+            lines.append(f"tools: {', '.join(a.tools)}")
+        return lines
+
+    def body(self, resource: Any) -> str:
+        return resource.prompt
 
 
-@hookimpl
-def wskit_load_agents(source):
-    return load_agents(source)
+AGENTS = AgentsKind(
+    AGENT_FOLDERS.model_copy(update={"hook": "wskit_load_agents", "filter": agents_filter}), load=load_agents,
+    help="Subagents: .claude/agents, .<host>/agents and plugin agents.", noun="subagents",
+    columns=(("ID", lambda a: a.id), ("MODEL", lambda a: a.model), ("DESCRIPTION", lambda a: a.description[:60])),
+    show_help="Show one subagent, with its system prompt.",
+)
 
-
-@hookimpl
-def wskit_register_commands(cli):
-    """Add ``agents`` to ``wsctl`` (imported when used)."""
-    from wskit.cli.lazy import add_lazy_command
-
-    add_lazy_command(cli, "agents", "wskit.builtin_plugins.agents.cli:agents_group",
-                     "Subagents: .claude/agents, .<host>/agents and plugin agents.")
+wskit_resource_kinds = AGENTS.wskit_resource_kinds
+wskit_load_agents = AGENTS.hook_impl()
+wskit_register_commands = AGENTS.wskit_register_commands

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from wskit import fs
 from wskit.formats.mdwalk import (description_too_long, hidden_chars_diag, is_agents_convention, list_field, text_field,
                      walk_markdown)
+from wskit.kinds import ResourceKind
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, sha256_hex
 
 if TYPE_CHECKING:
@@ -41,6 +42,8 @@ __all__ = [
 
 KIND = "agent"
 DEFAULT_DIR = "agents"
+#: The kind's folders: ``agents/`` of a source, or what a plugin manifest's ``agents`` names instead.
+AGENT_FOLDERS = ResourceKind(name=KIND, default_dir=DEFAULT_DIR, manifest_keys=("agents",), markdown=True)
 MAX_DEPTH = 4
 MAX_AGENT_BYTES = 1024 * 1024
 #: Longest description, in characters. Agent descriptions carry usage examples
@@ -56,7 +59,7 @@ def load_agents(source: ResourceSource) -> LoadResult:
     """Load every subagent of ``source`` (see the module docstring)."""
     if is_agents_convention(source):
         return LoadResult()
-    entries, diags = walk_markdown(source, KIND, DEFAULT_DIR, max_depth=MAX_DEPTH)
+    entries, diags = walk_markdown(source, AGENT_FOLDERS, max_depth=MAX_DEPTH)
     out: list[Agent] = []
     for e in entries:
         path = f"{source.base}/{e.rel}"

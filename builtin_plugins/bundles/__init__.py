@@ -16,8 +16,8 @@ __all__ = ["wskit_plugin_bundles", "wskit_register_commands"]
 
 
 @hookimpl
-def wskit_plugin_bundles(binding, profile, trust):
-    bundles, diags = find_bundles(binding, profile, trust)
+def wskit_plugin_bundles(binding, profile, trust, kinds):
+    bundles, diags = find_bundles(binding, profile, trust, kinds=kinds)
     return [bundle_source(b, profile.name) for b in bundles if b.state == "active"] + diags
 
 

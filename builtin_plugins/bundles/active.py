@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wskit.binding import Binding
 from wskit.host import HostProfile
@@ -23,15 +23,21 @@ from wskit.builtin_plugins.bundles.discovery import Bundle, discover
 from wskit.builtin_plugins.bundles.enablement import apply_enablement, resolve_dependencies
 from wskit.formats.settings import settings_layers
 
+if TYPE_CHECKING:
+    from wskit.kinds import ResourceKind
+
 
 def find_bundles(binding: Binding | None, profile: HostProfile, trust: TrustDecision | None,
-                 explicit: Iterable[str] = ()) -> tuple[list[Bundle], list[Diagnostic]]:
+                 explicit: Iterable[str] = (), kinds: Iterable[ResourceKind] | None = None
+                 ) -> tuple[list[Bundle], list[Diagnostic]]:
     """Every plugin of a workspace with its state (``active``, ``inactive``, ``error``).
 
     :param explicit: extra plugin folders (default: ``profile.settings["plugin_dirs"]``).
+    :param kinds: the registered resource kinds, whose manifest keys locate each
+        kind in a plugin (default :func:`wskit.plugin.facade.builtin_kinds`).
     :returns: ``(bundles, diagnostics)``, bundles lowest rank first.
     """
-    bundles, diags = discover(binding, profile, trust, tuple(explicit))
+    bundles, diags = discover(binding, profile, trust, tuple(explicit), kinds)
     layers, d = settings_layers(binding, profile, trust)
     diags += d
     bundles, d = apply_enablement(bundles, layers)
@@ -70,7 +76,8 @@ def reconcile(workspace: Any) -> Any:
     hooks = workspace.hooks
     if hooks is None:
         raise ValueError("reconcile() needs a workspace loaded through the hook pipeline")
-    sources, diags = hooks.plugin_bundles(workspace.binding, workspace.profile, workspace.trust)
+    sources, diags = hooks.plugin_bundles(workspace.binding, workspace.profile, workspace.trust,
+                                          tuple(workspace.kinds.values()))
     sources = sorted(sources, key=lambda s: s.rank)
     registries: dict[str, Registry] = {}
     for name, kind in workspace.kinds.items():

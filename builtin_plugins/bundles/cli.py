@@ -35,7 +35,7 @@ def bundle_report(obj: WsctlContext, ws) -> tuple[list[dict[str, Any]], list]:
     discovery, ``enabledPlugins`` layers such as ``plugin-enable-untrusted``,
     dependencies, ``plugin-failed``) — the ones ``wsctl inspect`` shows among all
     (:class:`~wskit.models.Diagnostic` objects)."""
-    bundles, diags = find_bundles(ws.binding, obj.profile(), ws.trust)
+    bundles, diags = find_bundles(ws.binding, obj.profile(), ws.trust, kinds=ws.kinds.values())
     return [{
         "name": b.name, "version": b.version, "root": b.root, "scope": b.origin, "state": b.state,
         "issues": [i.to_json() for i in b.issues if i.level != "info"],
@@ -89,7 +89,7 @@ def human_bundles(rows: list[dict[str, Any]]) -> str:
 
 def _find(obj: WsctlContext, name: str, path: str):
     ws = obj.resolve(path)
-    bundles, _ = find_bundles(ws.binding, obj.profile(), ws.trust)
+    bundles, _ = find_bundles(ws.binding, obj.profile(), ws.trust, kinds=ws.kinds.values())
     for b in bundles:
         if b.name == name:
             return ws, b
@@ -131,12 +131,12 @@ def validate_cmd(obj: WsctlContext, directory: str) -> None:
     """Validate the plugin in DIRECTORY: manifest and every component it brings.
     Exit status 1 when an error is found."""
     profile = obj.profile()
-    b = load_bundle(str(Path(directory).resolve()), "cli", "cli", 35, profile)
+    hooks = obj.hooks()
+    kinds, _ = hooks.resource_kinds()
+    b = load_bundle(str(Path(directory).resolve()), "cli", "cli", 35, profile, kinds=kinds)
     diags = list(b.issues)
     counts: dict[str, int] = {}
     if b.manifest is not None:
-        hooks = obj.hooks()
-        kinds, _ = hooks.resource_kinds()
         src = bundle_source(b, profile.name)
         for kind in kinds:
             found, d = hooks.load(kind, src)
@@ -292,7 +292,7 @@ def _plugin_known(obj: WsctlContext, key: str, path: str) -> bool:
     name, _, market = key.partition("@")
     try:
         ws = obj.resolve(path)
-        bundles, _ = find_bundles(ws.binding, obj.profile(), ws.trust)
+        bundles, _ = find_bundles(ws.binding, obj.profile(), ws.trust, kinds=ws.kinds.values())
     except (WskitError, OSError):
         ws, bundles = None, []
     if any(b.name == name and (not market or b.marketplace in (None, market)) for b in bundles):

@@ -10,9 +10,10 @@ only) < explicit directories (``profile.settings["plugin_dirs"]``,
 """
 
 # No ``from __future__ import annotations`` here: pydantic would compile and evaluate
-# every field's annotation string when the model classes are made, a cost paid at start-up.
+# every field's annotation string when the model classes are made.
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -24,10 +25,11 @@ from wskit.fs.names import shown_path, not_utf8, undecodable
 from wskit.trust import TrustDecision
 from wskit.fs.jsonfile import read_json
 from wskit.builtin_plugins.bundles.ledger import LedgerError, read_ledger, tree_digest
-from wskit.builtin_plugins.bundles.manifest import Manifest, parse_manifest
+from wskit.builtin_plugins.bundles.manifest import Manifest, component_table, parse_manifest
 
 if TYPE_CHECKING:  # imported where a plugin folder is read (none in an empty workspace)
     from wskit.builtin_plugins.bundles.marketplace import MarketplaceEntry
+    from wskit.kinds import ResourceKind
 from wskit.formats.settings import config_dirs
 
 __all__ = ["Bundle", "BundleState", "discover", "load_bundle", "RANKS", "read_manifest"]
@@ -69,12 +71,16 @@ class Bundle(Frozen):
 
 
 def read_manifest(root: str, profile: HostProfile | None = None, *, entry: "MarketplaceEntry | None" = None,
-                  search_marketplace: bool = True) -> tuple[Manifest | None, dict[str, Any], list[Diagnostic]]:
+                  search_marketplace: bool = True, kinds: "Iterable[ResourceKind] | None" = None
+                  ) -> tuple[Manifest | None, dict[str, Any], list[Diagnostic]]:
     """Read the manifest of the plugin folder ``root``.
 
     Looks for ``.<host>-plugin/plugin.json`` then ``.claude-plugin/plugin.json``;
     with a marketplace ``entry`` (or one found above ``root``) merges it per
     :func:`~wskit.builtin_plugins.bundles.marketplace.entry_manifest`.
+
+    :param kinds: the registered resource kinds; their manifest keys are the
+        component keys (default :func:`wskit.plugin.facade.builtin_kinds`).
 
     :returns: ``(manifest, info, diagnostics)``; ``info`` has ``manifest_path``,
         ``manifest_source`` and ``marketplace``.
@@ -105,8 +111,7 @@ def read_manifest(root: str, profile: HostProfile | None = None, *, entry: "Mark
             info["marketplace"] = mk.name
     if entry is not None:
         if data is not None and not entry.strict:
-            comp = [k for k in ("commands", "agents", "skills", "hooks", "mcpServers", "lspServers", "outputStyles")
-                    if k in data]
+            comp = [k for k in component_table(kinds) if k in data]
             if comp:
                 diags.append(Diagnostic(level="warning", code="manifest-conflict", path=info["manifest_path"],
                                         message=f"marketplace entry is strict: false but plugin.json declares {comp}; "
@@ -119,21 +124,24 @@ def read_manifest(root: str, profile: HostProfile | None = None, *, entry: "Mark
                                     message=f"no plugin.json here: this plugin is {what} of marketplace "
                                     f"{info['marketplace']!r}; its manifest lives in {found[0].root}/"
                                     ".claude-plugin/marketplace.json"))
-        data = entry_manifest(entry, data if isinstance(data, dict) else None)
+        data = entry_manifest(entry, data if isinstance(data, dict) else None, kinds)
     if data is None:
         diags.append(Diagnostic(level="error", code="no-manifest", path=root,
                                 message=f"Not a valid plugin directory: {root} (no "
                                 + " or ".join(f"{f}/plugin.json" for f, _ in dirs)
                                 + " and no marketplace entry defines it)"))
         return None, info, diags
-    manifest, d = parse_manifest(data, info["manifest_path"] or root, plugin_hint=os.path.basename(root))
+    manifest, d = parse_manifest(data, info["manifest_path"] or root, plugin_hint=os.path.basename(root), kinds=kinds)
     diags.extend(d)
     return manifest, info, diags
 
 
 def load_bundle(root: str, origin: str, label: str, rank: int, profile: HostProfile, *,
-                ledger_record: dict[str, Any] | None = None) -> Bundle:
-    """Read one plugin folder into a :class:`Bundle` (state ``error`` when it cannot load)."""
+                ledger_record: dict[str, Any] | None = None, kinds: "Iterable[ResourceKind] | None" = None) -> Bundle:
+    """Read one plugin folder into a :class:`Bundle` (state ``error`` when it cannot load).
+
+    :param kinds: the registered resource kinds (see :func:`read_manifest`).
+    """
     root = os.path.abspath(root)
     entry = None
     issues: list[Diagnostic] = []
@@ -143,7 +151,8 @@ def load_bundle(root: str, origin: str, label: str, rank: int, profile: HostProf
         raw = ledger_record.get("entry") or {"name": ledger_record.get("name"), "source": "./"}
         entry = MarketplaceEntry(name=str(raw.get("name")), source=raw.get("source"), source_kind="path",
                                  path=root, strict=raw.get("strict", True) is not False, installable=True, entry=raw)
-    manifest, info, diags = read_manifest(root, profile, entry=entry, search_marketplace=ledger_record is None)
+    manifest, info, diags = read_manifest(root, profile, entry=entry, search_marketplace=ledger_record is None,
+                                          kinds=kinds)
     issues.extend(diags)
     name = manifest.name if manifest else os.path.basename(root)
     if ledger_record is not None:
@@ -197,13 +206,16 @@ def _not_utf8(path: str, why: str) -> Diagnostic:
 
 
 def discover(binding: Binding | None, profile: HostProfile, trust: TrustDecision | None,
-             explicit: tuple[str, ...] | list[str] = ()) -> tuple[list[Bundle], list[Diagnostic]]:
+             explicit: tuple[str, ...] | list[str] = (), kinds: "Iterable[ResourceKind] | None" = None
+             ) -> tuple[list[Bundle], list[Diagnostic]]:
     """Every plugin found, highest rank last, one per name (see the module ranking).
 
     :param explicit: extra plugin folders (default ``profile.settings["plugin_dirs"]``).
+    :param kinds: the registered resource kinds (see :func:`read_manifest`).
     :returns: ``(bundles, diagnostics)``; bundles that fail to load are included in state ``error``.
     """
     home = str(profile.require_home())
+    kinds = None if kinds is None else tuple(kinds)  # read once per plugin folder
     explicit = list(explicit) or [str(p) for p in profile.settings.get("plugin_dirs", ()) or ()]
     diags: list[Diagnostic] = []
     found: list[Bundle] = []
@@ -219,14 +231,14 @@ def discover(binding: Binding | None, profile: HostProfile, trust: TrustDecision
         diags.extend(dd)
         for sub in dirs:
             if os.path.abspath(sub) not in managed_roots:
-                found.append(load_bundle(sub, "user", f"user:{d}/plugins", RANKS[key], profile))
+                found.append(load_bundle(sub, "user", f"user:{d}/plugins", RANKS[key], profile, kinds=kinds))
     for name, rec in sorted(ledger.items()):
         if not os.path.isdir(rec["root"]):
             diags.append(Diagnostic(level="error", code="managed-missing", path=rec["root"], plugin=name,
                                     message=f"managed plugin {name!r} is in the ledger but its folder is gone"))
             continue
         found.append(load_bundle(rec["root"], "managed", f"managed:{rec.get('marketplace')}", RANKS["managed"],
-                                 profile, ledger_record=rec))
+                                 profile, ledger_record=rec, kinds=kinds))
     if binding is not None:
         root = str(binding.source_root)
         for d in config_dirs(profile):
@@ -238,7 +250,8 @@ def discover(binding: Binding | None, profile: HostProfile, trust: TrustDecision
                 continue
             dirs, dd = _subdirs(root, f"{d}/plugins", False)
             diags.extend(dd)
-            found.extend(load_bundle(sub, "project", f"project:{d}/plugins", RANKS[key], profile) for sub in dirs)
+            found.extend(load_bundle(sub, "project", f"project:{d}/plugins", RANKS[key], profile, kinds=kinds)
+                         for sub in dirs)
     for p in explicit:
         why = not_utf8(str(p))
         if why is not None:
@@ -248,7 +261,7 @@ def discover(binding: Binding | None, profile: HostProfile, trust: TrustDecision
             diags.append(Diagnostic(level="error", code="plugin-dir-missing", path=str(p),
                                     message=f"plugin directory {p} does not exist"))
             continue
-        found.append(load_bundle(str(Path(p).resolve()), "cli", "cli", RANKS["cli"], profile))
+        found.append(load_bundle(str(Path(p).resolve()), "cli", "cli", RANKS["cli"], profile, kinds=kinds))
     winners: dict[str, Bundle] = {}
     for b in found:
         prev = winners.get(b.name)

@@ -5,37 +5,33 @@ Blade reference/blade.md §8.1–8.2).
 :func:`parse_manifest` validates a manifest object (from a file or a
 ``strict: false`` marketplace entry) into a :class:`Manifest`; wrong types are
 ``manifest-invalid`` errors naming the key, unknown keys are ignored.
+
+The component keys (``skills``, ``commands``, ``outputStyles``, ``hooks``…) are
+those the registered resource kinds declare
+(:attr:`~wskit.kinds.ResourceKind.manifest_keys`, read through
+:func:`wskit.kinds.manifest_table`): a kind a plugin adds is located in content
+plugins the same way as the built-in ones.
 """
 
 # No ``from __future__ import annotations`` here: pydantic would compile and evaluate
-# every field's annotation string when the model classes are made, a cost paid at start-up.
+# every field's annotation string when the model classes are made.
 
 import re
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from wskit import fs
 from wskit.models import Diagnostic, Frozen
 
-__all__ = ["FILE_COMPONENTS", "FOLDER_COMPONENTS", "Manifest", "NAME_RE", "parse_manifest", "satisfies"]
+if TYPE_CHECKING:
+    from wskit.kinds import ResourceKind
+
+__all__ = ["Manifest", "NAME_RE", "component_table", "parse_manifest", "satisfies"]
 
 
 #: Claude Code's kebab-case plugin name (Blade: 1–64 chars, lowercase, digits, hyphens).
 NAME_RE = re.compile(r"^(?=.{1,64}\Z)[a-z0-9]([a-z0-9-]*[a-z0-9])?\Z")
 
-#: manifest key -> resource kind(s) and default location (relative to the plugin root).
-#: ``skills`` adds to the default folder; the other folder kinds replace it (Claude Code).
-FOLDER_COMPONENTS: dict[str, tuple[tuple[str, ...], str, bool]] = {
-    "skills": (("skill",), "skills", True),
-    "commands": (("command",), "commands", False),
-    "agents": (("agent",), "agents", False),
-    "outputStyles": (("style", "output_style"), "output-styles", False),
-}
-#: file components that may also be inline objects: key -> (kind, default file).
-FILE_COMPONENTS: dict[str, tuple[str, str]] = {
-    "hooks": ("hook", "hooks/hooks.json"),
-    "mcpServers": ("mcp_server", ".mcp.json"),
-    "lspServers": ("lsp_server", ".lsp.json"),
-}
 _STRINGS = ("version", "description", "homepage", "license", "displayName", "$schema")
 
 
@@ -43,10 +39,11 @@ class Manifest(Frozen):
     """A validated manifest.
 
     :ivar name: plugin name (namespace of everything it brings).
-    :ivar components: kind -> sub-paths relative to the plugin root, defaults
-        included, duplicates removed (a manifest entry naming a default file is
-        loaded once).
-    :ivar inline: kind -> inline definition object (``mcpServers``, ``lspServers``, ``hooks``).
+    :ivar components: kind -> sub-paths relative to the plugin root, for every
+        kind with manifest keys; defaults included, duplicates removed (a
+        manifest entry naming a default file is loaded once).
+    :ivar inline: kind -> inline definition object (``mcpServers``, ``lspServers``,
+        ``hooks``: kinds with :attr:`~wskit.kinds.ResourceKind.manifest_inline`).
     :ivar dependencies: ``(name, npm-style range)`` pairs (``"*"`` when none given).
     :ivar raw: the manifest object as read.
     """
@@ -67,12 +64,14 @@ def _norm(path: str) -> str:
     return "/".join(parts)
 
 
-def parse_manifest(data: Any, path: str | None, *, plugin_hint: str | None = None
-                   ) -> tuple[Manifest | None, list[Diagnostic]]:
+def parse_manifest(data: Any, path: str | None, *, plugin_hint: str | None = None,
+                   kinds: "Iterable[ResourceKind] | None" = None) -> tuple[Manifest | None, list[Diagnostic]]:
     """Validate ``data`` (a manifest object).
 
     :param path: file shown in diagnostics (``marketplace.json`` for an entry).
     :param plugin_hint: plugin name used in diagnostics before the name is known.
+    :param kinds: the registered resource kinds, whose manifest keys are the
+        component keys read (default :func:`wskit.plugin.facade.builtin_kinds`).
     :returns: ``(manifest, diagnostics)``; manifest is None when an error makes
         the plugin unusable (missing/invalid name, a wrong type of a known key,
         a component path escaping the root, an invalid dependency range).
@@ -120,29 +119,56 @@ def parse_manifest(data: Any, path: str | None, *, plugin_hint: str | None = Non
     if not isinstance(default_enabled, bool):
         err("manifest-invalid", "key 'defaultEnabled' must be a boolean")
         default_enabled = True
-    components: dict[str, list[str]] = {}
-    inline: dict[str, Any] = {}
-    for key, (kinds, default, additive) in FOLDER_COMPONENTS.items():
-        paths = _paths(data, key, False, err)
-        chosen = ([default] + paths) if (additive or not paths) else paths
-        for kind in kinds:
-            components[kind] = _dedup(chosen, err)
-    for key, (kind, default) in FILE_COMPONENTS.items():
-        value = data.get(key)
-        if isinstance(value, dict):
-            inline[kind] = value
-            paths = []
-        else:
-            paths = _paths(data, key, True, err)
-        components[kind] = _dedup([default] + paths, err)
+    components, inline = _components(data, component_table(kinds), err)
     deps = _dependencies(data.get("dependencies"), name, err)
     if any(d.level == "error" for d in diags):
         return None, diags
     return Manifest(
         name=name, version=version, description=data.get("description") or "", author=author,
-        default_enabled=default_enabled, components={k: tuple(v) for k, v in components.items()},
+        default_enabled=default_enabled, components=components,
         inline=inline, dependencies=deps, raw=data,
     ), diags
+
+
+def component_table(kinds: "Iterable[ResourceKind] | None" = None) -> "dict[str, tuple[ResourceKind, ...]]":
+    """Manifest key -> the kinds it names paths for (:func:`wskit.kinds.manifest_table`
+    of ``kinds``, default :func:`wskit.plugin.facade.builtin_kinds`)."""
+    from wskit.kinds import manifest_table
+    from wskit.plugin.facade import builtin_kinds
+
+    return manifest_table(builtin_kinds() if kinds is None else kinds)
+
+
+def _components(data: dict, table: "dict[str, tuple[ResourceKind, ...]]", err
+                ) -> tuple[dict[str, tuple[str, ...]], dict[str, Any]]:
+    """``(components, inline)`` of a manifest: for each kind of ``table``, the
+    paths its keys name (added to its ``default_dir`` or replacing it, see
+    :attr:`~wskit.kinds.ResourceKind.manifest_adds`) and an inline object under
+    a key of a kind that allows one."""
+    kinds: dict[str, ResourceKind] = {}
+    keys_of: dict[str, list[str]] = {}
+    for key, owners in table.items():
+        for kind in owners:
+            kinds.setdefault(kind.name, kind)
+            keys_of.setdefault(kind.name, []).append(key)
+    read: dict[str, list[str]] = {}  # key -> paths, each key checked (and reported) once
+    components: dict[str, tuple[str, ...]] = {}
+    inline: dict[str, Any] = {}
+    for name, kind in kinds.items():
+        paths: list[str] = []
+        for key in keys_of[name]:
+            if key not in read:
+                value = data.get(key)
+                inline_ok = any(k.manifest_inline for k in table[key])
+                read[key] = [] if inline_ok and isinstance(value, dict) else _paths(data, key, inline_ok, err)
+            value = data.get(key)
+            if kind.manifest_inline and isinstance(value, dict):
+                inline.setdefault(name, value)
+            paths += read[key]
+        default = [kind.default_dir] if kind.default_dir else []
+        chosen = (default + paths) if (kind.manifest_adds or not paths) else paths
+        components[name] = tuple(_dedup(chosen, err))
+    return components, inline
 
 
 def _paths(data: dict, key: str, inline_ok: bool, err) -> list[str]:

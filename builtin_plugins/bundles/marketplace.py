@@ -9,16 +9,20 @@ fields such as ``lspServers``) and need no ``plugin.json``.
 """
 
 # No ``from __future__ import annotations`` here: pydantic would compile and evaluate
-# every field's annotation string when the model classes are made, a cost paid at start-up.
+# every field's annotation string when the model classes are made.
 
 import os
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wskit.errors import WskitError
 from wskit.models import Diagnostic, Frozen
 from wskit.fs.jsonfile import read_json
+
+if TYPE_CHECKING:
+    from wskit.kinds import ResourceKind
 
 __all__ = [
     "entry_manifest", "find_entry_for", "load_marketplace", "Marketplace", "MARKETPLACE_FILE",
@@ -174,20 +178,26 @@ def find_entry_for(plugin_dir: str | os.PathLike[str], max_up: int = 4) -> tuple
     return None
 
 
-def entry_manifest(entry: MarketplaceEntry, plugin_json: dict[str, Any] | None) -> dict[str, Any]:
+def entry_manifest(entry: MarketplaceEntry, plugin_json: dict[str, Any] | None,
+                   kinds: "Iterable[ResourceKind] | None" = None) -> dict[str, Any]:
     """The manifest object a plugin of this entry loads with.
 
     ``strict: false``: the entry is the definition (marketplace-only keys dropped).
     ``strict: true``: ``plugin.json`` is authoritative, entry component fields are
     added to it (paths merged), and the entry name wins (the name
     ``enabledPlugins`` keys use, Claude Code §1.10).
+
+    :param kinds: the registered resource kinds; their manifest keys are the
+        component fields (default :func:`wskit.plugin.facade.builtin_kinds`).
     """
+    from wskit.builtin_plugins.bundles.manifest import component_table
+
     skip = {"source", "strict", "category", "tags", "relevance"}
     from_entry = {k: v for k, v in entry.entry.items() if k not in skip}
     if not entry.strict or plugin_json is None:
         return from_entry
     merged = dict(plugin_json)
-    for key in ("commands", "agents", "skills", "outputStyles", "hooks", "mcpServers", "lspServers"):
+    for key in component_table(kinds):
         if key in from_entry and key not in merged:
             merged[key] = from_entry[key]
         elif key in from_entry and isinstance(merged[key], (str, list)) and isinstance(from_entry[key], (str, list)):

@@ -1,22 +1,43 @@
-"""Built-in plugin ``commands``: markdown custom commands (see :mod:`wskit.builtin_plugins.commands.loader`)."""
+"""Built-in plugin ``commands``: markdown custom commands (see :mod:`wskit.builtin_plugins.commands.loader`),
+their expansion, and ``wsctl commands list|render`` (a :class:`~wskit.kinds.markdown.MarkdownKind`
+whose group adds ``render``)."""
 
 from __future__ import annotations
 
-from wskit.builtin_plugins.commands.loader import DEFAULT_DIR, KIND, load_commands
-from wskit.kinds import ResourceKind
+from typing import Any
+
+from wskit.builtin_plugins.commands.loader import COMMAND_FOLDERS, load_commands
+from wskit.kinds.markdown import MarkdownKind
 from wskit.plugin import hookimpl
 
-__all__ = ["wskit_expand_command", "wskit_load_commands", "wskit_register_commands", "wskit_resource_kinds"]
+__all__ = ["COMMANDS", "CommandsKind", "wskit_expand_command", "wskit_load_commands", "wskit_register_commands",
+           "wskit_resource_kinds"]
 
 
-@hookimpl
-def wskit_resource_kinds():
-    return [ResourceKind(name=KIND, hook="wskit_load_commands", default_dir=DEFAULT_DIR)]
+class CommandsKind(MarkdownKind):
+    """The ``command`` kind: listings add the argument hint; the group has
+    ``render`` (:mod:`wskit.builtin_plugins.commands.cli`) instead of ``show``."""
+
+    def row(self, resource: Any, root: Any) -> dict[str, Any]:
+        return {**super().row(resource, root), "argument_hint": resource.argument_hint}
+
+    def extra_commands(self) -> list:
+        from wskit.builtin_plugins.commands.cli import render_cmd
+
+        return [render_cmd]
 
 
-@hookimpl
-def wskit_load_commands(source):
-    return load_commands(source)
+COMMANDS = CommandsKind(
+    COMMAND_FOLDERS.model_copy(update={"hook": "wskit_load_commands"}), load=load_commands,
+    help="Custom commands: .claude/commands, .<host>/commands and plugin commands.",
+    noun="custom commands", empty="no commands", show=False,
+    columns=(("ID", lambda c: c.id), ("ARGUMENTS", lambda c: c.argument_hint or ""),
+             ("DESCRIPTION", lambda c: c.description[:60])),
+)
+
+wskit_resource_kinds = COMMANDS.wskit_resource_kinds
+wskit_load_commands = COMMANDS.hook_impl()
+wskit_register_commands = COMMANDS.wskit_register_commands
 
 
 @hookimpl(trylast=True)
@@ -26,12 +47,3 @@ def wskit_expand_command(command, args, root):
     from wskit.builtin_plugins.commands.expand import expand
 
     return expand(command, list(args), None, root=root)
-
-
-@hookimpl
-def wskit_register_commands(cli):
-    """Add ``commands`` to ``wsctl`` (imported when used)."""
-    from wskit.cli.lazy import add_lazy_command
-
-    add_lazy_command(cli, "commands", "wskit.builtin_plugins.commands.cli:commands_group",
-                     "Custom commands: .claude/commands, .<host>/commands and plugin commands.")

@@ -26,6 +26,7 @@ from wskit.util.lazyre import lazy_pattern
 from wskit import fs
 from wskit.formats.mdwalk import (bool_field, description_too_long, first_line, hidden_chars_diag, is_agents_convention,
                      list_field, text_field, walk_markdown)
+from wskit.kinds import ResourceKind
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, sha256_hex
 
 if TYPE_CHECKING:
@@ -36,6 +37,8 @@ __all__ = ["DEFAULT_DIR", "KIND", "load_commands", "MAX_COMMAND_BYTES", "MAX_DEP
 
 KIND = "command"
 DEFAULT_DIR = "commands"
+#: The kind's folders: ``commands/`` of a source, or what a plugin manifest's ``commands`` names instead.
+COMMAND_FOLDERS = ResourceKind(name=KIND, default_dir=DEFAULT_DIR, manifest_keys=("commands",), markdown=True)
 MAX_DEPTH = 8
 #: Largest command file read, in bytes.
 MAX_COMMAND_BYTES = 1024 * 1024
@@ -53,7 +56,7 @@ def load_commands(source: ResourceSource) -> LoadResult:
     """
     if is_agents_convention(source):
         return LoadResult()
-    entries, diags = walk_markdown(source, KIND, DEFAULT_DIR, max_depth=MAX_DEPTH)
+    entries, diags = walk_markdown(source, COMMAND_FOLDERS, max_depth=MAX_DEPTH)
     out: list[Command] = []
     for e in entries:
         path = f"{source.base}/{e.rel}"

@@ -16,7 +16,9 @@ __all__ = [
 
 @hookimpl
 def wskit_resource_kinds():
-    return [ResourceKind(name=KIND, hook="wskit_hook_definitions", default_dir="hooks/hooks.json")]
+    # a manifest's "hooks" adds files to hooks/hooks.json, or holds the definitions inline
+    return [ResourceKind(name=KIND, hook="wskit_hook_definitions", default_dir="hooks/hooks.json",
+                         manifest_keys=("hooks",), manifest_adds=True, manifest_inline=True)]
 
 
 @hookimpl

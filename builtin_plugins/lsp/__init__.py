@@ -20,7 +20,9 @@ ROOT_RANK = 19
 
 @hookimpl
 def wskit_resource_kinds():
-    return [ResourceKind(name=KIND, hook="wskit_lsp_servers", default_dir=".lsp.json", plural="lsp_servers")]
+    # a manifest's "lspServers" adds files to .lsp.json, or holds the servers inline
+    return [ResourceKind(name=KIND, hook="wskit_lsp_servers", default_dir=".lsp.json", plural="lsp_servers",
+                         manifest_keys=("lspServers",), manifest_adds=True, manifest_inline=True)]
 
 
 @hookimpl

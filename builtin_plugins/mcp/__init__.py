@@ -20,7 +20,9 @@ ROOT_RANK = 19
 
 @hookimpl
 def wskit_resource_kinds():
-    return [ResourceKind(name=KIND, hook="wskit_mcp_servers", default_dir=".mcp.json", plural="mcp_servers")]
+    # a manifest's "mcpServers" adds files to .mcp.json, or holds the servers inline
+    return [ResourceKind(name=KIND, hook="wskit_mcp_servers", default_dir=".mcp.json", plural="mcp_servers",
+                         manifest_keys=("mcpServers",), manifest_adds=True, manifest_inline=True)]
 
 
 @hookimpl

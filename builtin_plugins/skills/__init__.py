@@ -20,13 +20,15 @@ __all__ = ["KIND", "wskit_load_skills", "wskit_register_commands", "wskit_resour
 
 
 KIND = "skill"
+#: The kind's folders: ``skills/`` of a source, plus what a plugin manifest's ``skills`` names.
+SKILL_FOLDERS = ResourceKind(name=KIND, default_dir="skills", manifest_keys=("skills",), manifest_adds=True)
 
 
 @hookimpl
 def wskit_resource_kinds():
     from wskit.builtin_plugins.skills.switch import skills_filter
 
-    return [ResourceKind(name=KIND, hook="wskit_load_skills", default_dir="skills", filter=skills_filter)]
+    return [SKILL_FOLDERS.model_copy(update={"hook": "wskit_load_skills", "filter": skills_filter})]
 
 
 @hookimpl
@@ -38,7 +40,7 @@ def wskit_load_skills(source: ResourceSource) -> LoadResult:
     resources: list = []
     diags: list[Diagnostic] = []
     root_rel = os.path.relpath(source.root, source.base).replace(os.sep, "/")
-    for sub in component_dirs(source, KIND, "skills"):
+    for sub in component_dirs(source, SKILL_FOLDERS):
         try:
             # a component folder is a path-naming field (manifests set it): it
             # must be relative and contained, checked before it is joined

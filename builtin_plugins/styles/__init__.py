@@ -1,4 +1,6 @@
-"""Built-in plugin ``styles``: output styles (see :mod:`wskit.builtin_plugins.styles.loader`, :mod:`wskit.builtin_plugins.styles.catalog`).
+"""Built-in plugin ``styles``: output styles (see :mod:`wskit.builtin_plugins.styles.loader`,
+:mod:`wskit.builtin_plugins.styles.catalog`) and ``wsctl styles list|show``, a
+:class:`~wskit.kinds.markdown.MarkdownKind` that lists the style catalog.
 
 wskit itself contributes no built-in style; hosts add theirs by implementing
 ``wskit_builtin_styles``.
@@ -6,27 +8,59 @@ wskit itself contributes no built-in style; hosts add theirs by implementing
 
 from __future__ import annotations
 
-from wskit.kinds import ResourceKind
-from wskit.plugin import hookimpl
-from wskit.builtin_plugins.styles.loader import DEFAULT_DIR, KIND, load_styles
+from typing import Any
+
+from wskit.builtin_plugins.styles.loader import STYLE_FOLDERS, load_styles
+from wskit.kinds.markdown import MarkdownKind
+
+__all__ = ["STYLES", "StylesKind", "wskit_load_styles", "wskit_register_commands", "wskit_resource_kinds"]
 
 __all__ = ["wskit_load_styles", "wskit_register_commands", "wskit_resource_kinds"]
 
 
-@hookimpl
-def wskit_resource_kinds():
-    return [ResourceKind(name=KIND, hook="wskit_load_styles", default_dir=DEFAULT_DIR)]
+def _source(style: Any) -> str:
+    """``builtin``, ``plugin``, ``user`` or ``project``: where a style comes from."""
+    return "builtin" if style.builtin else ("plugin" if style.plugin else style.id.split(":", 1)[0])
 
 
-@hookimpl
-def wskit_load_styles(source):
-    return load_styles(source)
+class StylesKind(MarkdownKind):
+    """The ``style`` kind: ``list`` and ``show`` read the style catalog (built-in
+    styles included; a broken catalog limit fails both, see
+    :func:`wskit.builtin_plugins.styles.cli.style_catalog`)."""
+
+    def items(self, obj, ws) -> list[Any]:
+        from wskit.builtin_plugins.styles.cli import style_catalog
+
+        return style_catalog(obj, ws).list()
+
+    def lookup(self, obj, ws, name: str) -> Any:
+        from wskit.builtin_plugins.styles.cli import style_catalog
+
+        return style_catalog(obj, ws).resolve(name)
+
+    def row(self, resource: Any, root: Any) -> dict[str, Any]:
+        s = resource
+        return {"id": s.id, "name": s.title, "description": s.description, "source": _source(s),
+                "content_sha256": s.content_sha256}
+
+    def details(self, resource: Any) -> dict[str, Any]:
+        return {"prompt": resource.prompt}
+
+    def heading(self, resource: Any, data: dict[str, Any]) -> list[str]:
+        return [f"{resource.id} ({data['source']}) — {resource.description}"]
+
+    def body(self, resource: Any) -> str:
+        return resource.prompt
 
 
-@hookimpl
-def wskit_register_commands(cli):
-    """Add ``styles`` to ``wsctl`` (imported when used)."""
-    from wskit.cli.lazy import add_lazy_command
+STYLES = StylesKind(
+    STYLE_FOLDERS.model_copy(update={"hook": "wskit_load_styles"}), load=load_styles,
+    help="Output styles: user:<key>, project:<key>, plugin:<plugin>:<key> and built-ins.",
+    columns=(("ID", lambda s: s.id), ("SOURCE", _source), ("DESCRIPTION", lambda s: s.description[:60])),
+    list_help="List the styles of the workspace holding PATH (fails when a catalog limit is broken).",
+    show_help="Show one style with its prompt.", show_argument="style_id",
+)
 
-    add_lazy_command(cli, "styles", "wskit.builtin_plugins.styles.cli:styles_group",
-                     "Output styles: user:<key>, project:<key>, plugin:<plugin>:<key> and built-ins.")
+wskit_resource_kinds = STYLES.wskit_resource_kinds
+wskit_load_styles = STYLES.hook_impl()
+wskit_register_commands = STYLES.wskit_register_commands

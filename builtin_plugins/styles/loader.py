@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from wskit import fs
 from wskit.formats.mdwalk import bool_field, component_dirs, first_line, join, root_rel, text_field, walk_markdown
+from wskit.kinds import ResourceKind
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, Scope, sha256_hex
 
 if TYPE_CHECKING:
@@ -39,6 +40,11 @@ __all__ = [
 
 KIND = "style"
 DEFAULT_DIR = "output-styles"
+#: The kind's folders: ``output-styles/`` of a source, or what a plugin manifest's
+#: ``outputStyles`` names instead (Claude Code's spelling); a source's
+#: ``components`` may also say ``styles`` or ``output-styles``.
+STYLE_FOLDERS = ResourceKind(name=KIND, default_dir=DEFAULT_DIR, manifest_keys=("outputStyles",),
+                             component_aliases=(DEFAULT_DIR,), markdown=True)
 #: Code of scan and catalog violations that fail the whole style resolution.
 FATAL = "style-catalog-invalid"
 SEGMENT = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}\Z")
@@ -82,14 +88,14 @@ def load_styles(source: ResourceSource, limits: StyleLimits = BLADE_LIMITS) -> L
             message=f"plugin name {source.plugin!r} is not a safe style segment; its styles are not loaded"),))
     diags: list[Diagnostic] = []
     out: list[Style] = []
-    for sub in component_dirs(source, KIND, DEFAULT_DIR):
+    for sub in component_dirs(source, STYLE_FOLDERS):
         top = join(root_rel(source), sub)
         top_abs = os.path.join(source.base, top)
         if os.path.islink(top_abs) and not source.follow_links:
             diags.append(_fatal(top_abs, source, f"Output style root cannot be a symlink: {top_abs}"))
             continue
         one = source.model_copy(update={"components": {KIND: (sub,)}})
-        entries, found = walk_markdown(one, KIND, DEFAULT_DIR, max_depth=limits.max_depth)
+        entries, found = walk_markdown(one, STYLE_FOLDERS, max_depth=limits.max_depth)
         diags.extend(found)
         bad = [e for e in entries if e.type != "file"]
         if bad:

@@ -1,7 +1,8 @@
 """Lazily imported ``wsctl`` sub-commands, so start-up imports only the command that runs.
 
 A plugin registers a command by name, the ``"module:attr"`` path of its click
-object and its help text; the module is imported only when the command is
+object (or a function that builds it) and its help text; the module is
+imported (the function called) only when the command is
 looked up by name (invoked, or its own ``--help``), when a plugin reads it from
 ``cli.commands``, or when its values are listed. ``wsctl --help`` lists lazy
 commands with the help text given here, without importing them, so
@@ -19,22 +20,27 @@ merge are replayed when the command is first needed.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from typing import Any
 
 import click
 
 from wskit.errors import WskitError
 
-__all__ = ["add_lazy_command", "CommandTable", "ensure_group", "LazySpec"]
+__all__ = ["CommandTable", "LazySpec", "Target", "add_lazy_command", "ensure_group"]
+
+#: What :func:`add_lazy_command` registers: ``"module:attr"`` or a function returning the command.
+Target = str | Callable[[], click.Command]
 
 
 class LazySpec:
     """A command registered by path, not yet imported.
 
     :ivar name: the command name under its parent.
-    :ivar target: ``"module:attr"`` of the click command or group, or ``None``
-        for a plain :class:`click.Group` made on realization (a parent group
-        that :func:`add_lazy_command` created, like ``ensure_group`` does).
+    :ivar target: ``"module:attr"`` of the click command or group, a function
+        without arguments that returns it, or ``None`` for a plain
+        :class:`click.Group` made on realization (a parent group that
+        :func:`add_lazy_command` created, like ``ensure_group`` does).
     :ivar help: the help text shown in the parent's command list.
     :ivar previous: what this registration replaced (a command or a spec).
     :ivar subs: lazy sub-commands added to this group before it was imported.
@@ -42,7 +48,7 @@ class LazySpec:
 
     __slots__ = ("name", "target", "help", "previous", "subs")
 
-    def __init__(self, name: str, target: str | None, help: str, previous: Any = None) -> None:
+    def __init__(self, name: str, target: Target | None, help: str, previous: Any = None) -> None:
         self.name, self.target, self.help, self.previous = name, target, help, previous
         self.subs: list[LazySpec] = []
 
@@ -78,11 +84,14 @@ class LazySpec:
 
 
     def _import(self) -> click.Command:
-        module, _, attr = self.target.partition(":")
         try:
-            obj: Any = importlib.import_module(module)
-            for part in attr.split("."):
-                obj = getattr(obj, part)
+            if callable(self.target):
+                obj: Any = self.target()
+            else:
+                module, _, attr = self.target.partition(":")
+                obj = importlib.import_module(module)
+                for part in attr.split("."):
+                    obj = getattr(obj, part)
         except Exception as err:  # a plugin's broken registration: said, not a traceback
             raise _broken(self, f"{type(err).__name__}: {err}") from err
         if not isinstance(obj, click.Command):
@@ -93,7 +102,9 @@ class LazySpec:
 def _broken(spec: LazySpec, why: str) -> click.ClickException:
     from wskit.cli import WsctlError  # the root group's error type (``error: …``, exit status 1)
 
-    return WsctlError(f"wsctl command {spec.name!r} cannot be loaded from {spec.target!r}: {why}")
+    target = spec.target
+    shown = getattr(target, "__qualname__", repr(target)) if callable(target) else target
+    return WsctlError(f"wsctl command {spec.name!r} cannot be loaded from {shown!r}: {why}")
 
 
 class CommandTable(dict):
@@ -146,14 +157,17 @@ class CommandTable(dict):
         return value if isinstance(value, LazySpec) else None
 
 
-def add_lazy_command(cli: click.Group, name: str, target: str, help: str,
+def add_lazy_command(cli: click.Group, name: str, target: Target, help: str,
                      parent: str | None = None, parent_help: str = "") -> None:
     """Register the click command at ``target`` (``"module:attr"``) as ``name``,
     imported only when it is needed (see the module docstring).
 
     :param cli: the root group ``wskit_register_commands`` received.
     :param name: the command name (under ``parent`` when given).
-    :param target: ``"package.module:attribute"`` of a :class:`click.Command`.
+    :param target: ``"package.module:attribute"`` of a :class:`click.Command`,
+        or a function without arguments that returns one (called when the
+        command is needed; :class:`wskit.kinds.markdown.MarkdownKind` builds its
+        group so).
     :param help: the command's help text as its docstring has it (the list in
         ``wsctl --help`` shows its first sentence, as for an imported command).
     :param parent: put the command in this sub-group of ``cli``, created as a

@@ -1,19 +1,24 @@
-"""Walking a source's markdown folders (commands, agents, styles) through safe file access."""
+"""Walking a source's markdown folders (commands, agents, styles, and every kind
+whose :attr:`~wskit.kinds.ResourceKind.markdown` is set) through safe file access,
+and the frontmatter field helpers the markdown loaders share."""
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from wskit import fs
 from wskit.models import Diagnostic, ResourceSource
 from wskit.fs.names import shown_path, not_utf8
 
+if TYPE_CHECKING:
+    from wskit.kinds import ResourceKind
+
 __all__ = [
-    "bool_field", "COMPONENT_ALIASES", "component_dirs", "description_too_long", "first_line",
-    "hidden_chars_diag", "is_agents_convention", "join", "list_field", "MdEntry", "root_rel", "text_field",
-    "walk_markdown"
+    "MdEntry", "bool_field", "component_dirs", "description_too_long", "first_line", "hidden_chars_diag",
+    "is_agents_convention", "join", "list_field", "root_rel", "text_field", "walk_markdown",
 ]
 
 
@@ -55,28 +60,38 @@ def is_agents_convention(source: ResourceSource) -> bool:
     return source.plugin is None and Path(source.root).name == ".agents"
 
 
-#: Other spellings of a kind's ``components`` key (Claude Code plugin.json uses
-#: ``commands``, ``agents``, ``skills``, ``outputStyles``).
-COMPONENT_ALIASES = {
-    "skill": ("skills",), "command": ("commands",), "agent": ("agents",),
-    "style": ("styles", "outputStyles", "output-styles"),
-}
+def component_dirs(source: ResourceSource, kind: ResourceKind | str, default_dir: str | None = None
+                   ) -> tuple[str, ...]:
+    """Sub-folders of ``source`` holding ``kind``.
 
+    The entry of ``source.components`` under the kind's name, else under the
+    first of :attr:`~wskit.kinds.ResourceKind.component_keys` present (the
+    plural and the manifest keys: ``commands``, ``outputStyles``…), else
+    ``default_dir``. The kind says which keys are its own, so a kind a plugin
+    registers is found under its keys as the built-in ones are.
 
-def component_dirs(source: ResourceSource, kind: str, default_dir: str) -> tuple[str, ...]:
-    """Sub-folders holding ``kind``: ``source.dirs_for(kind, default_dir)``, also
-    honouring a ``components`` entry keyed by the plural or plugin.json spelling."""
-    if kind not in source.components:
-        for alias in COMPONENT_ALIASES.get(kind, ()):
-            if alias in source.components:
-                return tuple(source.components[alias])
-    return source.dirs_for(kind, default_dir)
+    :param kind: the registered kind; a bare name is looked up under that name
+        only (no other spelling is known for it).
+    :param default_dir: the folder when no entry names one (default: the kind's
+        :attr:`~wskit.kinds.ResourceKind.default_dir`).
+    """
+    if isinstance(kind, str):
+        return source.dirs_for(kind, default_dir or "")
+    if default_dir is None:
+        default_dir = kind.default_dir
+    if kind.name not in source.components:
+        for key in kind.component_keys:
+            if key in source.components:
+                return tuple(source.components[key])
+    return source.dirs_for(kind.name, default_dir)
 
 
 def walk_markdown(
-    source: ResourceSource, kind: str, default_dir: str, *, max_depth: int = 8, recursive: bool = True
+    source: ResourceSource, kind: ResourceKind | str, default_dir: str | None = None, *, max_depth: int = 8,
+    recursive: bool = True,
 ) -> tuple[list[MdEntry], list[Diagnostic]]:
-    """Every ``*.md`` entry under the source's folders for ``kind`` (sorted by path).
+    """Every ``*.md`` entry under the source's folders for ``kind`` (sorted by path;
+    the folders are :func:`component_dirs`).
 
     Links are followed only when ``source.follow_links`` (user scope); otherwise
     they come back as type ``link`` for the caller to refuse. Dot-names are skipped.

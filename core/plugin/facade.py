@@ -9,6 +9,7 @@ results stand. With ``WSKIT_STRICT_PLUGINS=1`` the error is re-raised.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,7 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from wskit.trust import TrustDecision, TrustStore
     from wskit.plugin.manager import WskitPluginManager
 
-__all__ = ["HookResults", "WskitHooks"]
+__all__ = ["HookResults", "WskitHooks", "builtin_kinds"]
 
 
 class HookResults:
@@ -174,11 +175,17 @@ class WskitHooks:
         )
 
     def plugin_bundles(
-        self, binding: "Binding", profile: "HostProfile", trust: "TrustDecision"
+        self, binding: "Binding", profile: "HostProfile", trust: "TrustDecision",
+        kinds: "Iterable[ResourceKind] | None" = None,
     ) -> tuple[list[ResourceSource], list[Diagnostic]]:
         """Every plugin's content-plugin sources (implementations may also
-        return :class:`~wskit.models.Diagnostic` items: plugins that failed to load)."""
-        res = self.call("wskit_plugin_bundles", binding=binding, profile=profile, trust=trust)
+        return :class:`~wskit.models.Diagnostic` items: plugins that failed to load).
+
+        :param kinds: the registered resource kinds passed to the hook (default:
+            :meth:`resource_kinds`, whose diagnostics are then not returned here).
+        """
+        kinds = tuple(self.resource_kinds()[0] if kinds is None else kinds)
+        res = self.call("wskit_plugin_bundles", binding=binding, profile=profile, trust=trust, kinds=kinds)
         sources: list[ResourceSource] = []
         for plugin, value in res.values:
             for v in value if isinstance(value, (list, tuple)) else [value]:
@@ -304,3 +311,20 @@ def _load_results(value: Any) -> Iterable[Any]:
         yield value
     else:
         yield value  # reported as bad-contribution by the caller
+
+
+@functools.cache
+def builtin_kinds() -> tuple[ResourceKind, ...]:
+    """The kinds wskit's built-in plugins register (no entry points, no
+    environment switches), for callers that parse a manifest without a
+    workspace at hand.
+
+    Built once per process from a plugin manager of the built-ins alone
+    (:func:`wskit.plugin.manager.make_plugin_manager`); kinds of third-party
+    plugins are not among them, so code that has a workspace or a plugin
+    manager passes its own kinds instead.
+    """
+    from wskit.plugin.manager import make_plugin_manager
+
+    kinds, _ = WskitHooks(make_plugin_manager(load_entrypoints=False, env={})).resource_kinds()
+    return tuple(kinds)

@@ -120,11 +120,17 @@ def wskit_resource_sources(
 
 @hookspec
 def wskit_plugin_bundles(
-    binding: "Binding", profile: "HostProfile", trust: "TrustDecision"
+    binding: "Binding", profile: "HostProfile", trust: "TrustDecision", kinds: "tuple[ResourceKind, ...]"
 ) -> list["ResourceSource"]:
     """Content plugins (bundles with a manifest) found for this workspace.
 
     When: once per workspace load, after :func:`wskit_resource_sources`.
+
+    :param kinds: the workspace's resource kinds (:func:`wskit_resource_kinds`);
+        a manifest's component keys are their
+        :attr:`~wskit.kinds.ResourceKind.manifest_keys`
+        (:func:`wskit.kinds.manifest_table`), so a source's ``components`` can
+        name the folders of every registered kind.
 
     :returns: plugin-scope :class:`~wskit.models.ResourceSource` objects (one
         per active bundle, ``plugin`` set) whose resources are namespaced
@@ -253,7 +259,8 @@ def wskit_discover_rules(source: "ResourceSource", catalog_root: "Path", profile
 def wskit_workspace_catalogs(workspace: "WorkspaceResources") -> dict[str, Any] | None:
     """Catalogs (indexes that are not registries) a plugin builds for a workspace.
 
-    When: once per workspace load, after the registries are built.
+    When: once per workspace load, before content plugins are read (their
+    manifests name folders by the kinds' :attr:`~wskit.kinds.ResourceKind.manifest_keys`).
 
     :param workspace: the :class:`~wskit.workspace.WorkspaceResources` being
         loaded (registries, trust, profile and hooks set).

@@ -16,6 +16,7 @@ def test_tutorial_code_is_the_repository_code():
     for rel in (
         "plugins/wskit-example/pyproject.toml",
         "plugins/wskit-example/wskit_example/__init__.py",
+        "plugins/wskit-example/wskit_example/prompts.py",
     ):
         assert blocks_after(doc, rel) == (REPO / rel).read_text(), rel
 
@@ -93,3 +94,44 @@ def test_acme_snippets_refuses_a_linked_project_snippet(wsctl, wskit_pm, make_tr
         inspect = json.loads(wsctl("inspect", str(root), json=True).stdout)
     assert inspect["counts"].get("snippet") == 0
     assert any(d["code"] == "symlink" for d in inspect["diagnostics"])
+
+
+# -- section 7: the prompt kind of plugins/wskit-example/wskit_example/prompts.py ------------
+
+def test_prompts_snippet_runs_as_written(wsctl, wskit_pm, make_tree):
+    """The section's test block, executed as it is in the document."""
+    import json
+
+    import wskit_example
+
+    from wskit.testing import register_plugin
+
+    doc = (REPO / "docs" / "writing-plugins.md").read_text()
+    scope = {"json": json, "wskit_example": wskit_example, "register_plugin": register_plugin}
+    exec(compile(blocks_after(doc, "test_prompts"), "docs/writing-plugins.md", "exec"), scope)
+    scope["test_prompts"](wsctl, wskit_pm, make_tree)
+
+
+def test_prompt_kind_in_a_named_bundle_folder_and_its_diagnostics(wsctl, wskit_pm, make_tree, tmp_path):
+    """What the section says beyond its snippet: a manifest's "prompts" replaces the
+    default folder, --plugin-dir bundles count, bad files are prompt-* diagnostics."""
+    import json
+
+    import wskit_example
+
+    from wskit.testing import register_plugin, write_tree
+
+    kit = write_tree(tmp_path / "kit", {
+        ".claude-plugin/plugin.json": '{"name": "kit", "prompts": "./mine"}',
+        "mine/ops/deploy.md": "---\ndescription: Deploy it\n---\nShip.\n",
+        "prompts/unread.md": "replaced by ./mine\n",
+    })
+    root = make_tree({".example/prompts/bad name.md": "x\n", ".example/prompts/ok.md": "Fine.\n"}, root=tmp_path / "p")
+    wsctl("trust", "grant", str(root))
+    with register_plugin(wskit_pm, wskit_example, name="example"):
+        data = json.loads(wsctl("--plugin-dir", str(kit), "prompts", "list", str(root), json=True).stdout)
+        human = wsctl("--plugin-dir", str(kit), "prompts", "list", str(root)).stdout
+    assert [p["id"] for p in data["prompts"]] == ["plugin:kit:ops:deploy", "project:ok"]
+    assert [(d["code"], d["path"]) for d in data["diagnostics"]] == [("prompt-name-invalid", ".example/prompts/bad name.md")]
+    assert human.splitlines()[0].split() == ["ID", "MODEL", "DESCRIPTION"]
+    assert "plugin:kit:ops:deploy" in human and "Deploy it" in human

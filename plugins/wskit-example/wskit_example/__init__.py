@@ -4,12 +4,15 @@ It adds one resource source: the folder ``.example/`` of a trusted project,
 laid out like ``.claude/`` (skills under ``.example/skills/<slug>/SKILL.md``,
 commands under ``.example/commands/``, …). It ranks just above the project's
 ``.<host>/`` folder, so a skill there wins a bare name over the same skill in
-``.claude/skills``.
+``.claude/skills``. :mod:`wskit_example.prompts` adds one resource kind, ``prompt``.
 """
 
 from __future__ import annotations
 
 import wskit
+
+# the prompt kind's hook implementations, as this plugin's (pluggy reads this module)
+from wskit_example.prompts import wskit_register_commands, wskit_resource_kinds  # noqa: F401
 
 #: Rank of the source: above the project's .agents (20), .claude (21) and .<host> (22).
 RANK = 23

@@ -27,6 +27,7 @@ from wskit.builtin_plugins.skills.spec import MAX_COMPATIBILITY, MAX_DESCRIPTION
 from wskit.builtin_plugins.skills.lint import _LENIENT_FATAL, ADMIN_FILE_LIMIT, SPEC_NAME, _err, _line, _warn
 from wskit.builtin_plugins.skills.discovery import _KNOWN, _UNSAFE_NAME, _canonical_keys, _tools
 from wskit.builtin_plugins.skills.tools import SelectorError, parse_selectors
+from wskit.builtin_plugins.skills import SKILL_FOLDERS
 
 KIND = "skill"
 
@@ -35,7 +36,7 @@ def wskit_load_skills(source: ResourceSource) -> LoadResult:
     resources: list[Skill] = []
     diags: list[Diagnostic] = []
     root_rel = os.path.relpath(source.root, source.base).replace(os.sep, "/")
-    for sub in component_dirs(source, KIND, "skills"):
+    for sub in component_dirs(source, SKILL_FOLDERS):
         try:
             # a component folder is a path-naming field (manifests set it): it
             # must be relative and contained, checked before it is joined

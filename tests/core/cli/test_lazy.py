@@ -209,3 +209,30 @@ def test_a_broken_lazy_command_is_an_error_line_not_a_traceback(target, why) -> 
         assert res.exception is None or isinstance(res.exception, SystemExit)
         assert f"error: wsctl command 'broken' cannot be loaded from '{target}'" in res.output
         assert why in res.output and "Traceback" not in res.output
+
+
+def test_a_function_target_is_called_when_the_command_is_needed() -> None:
+    calls: list[int] = []
+
+    def build() -> click.Command:
+        calls.append(1)
+        return _Holder.group_a
+
+    root = _root()
+    add_lazy_command(root, "g", build, "A.")
+    assert "g" in root.commands and calls == []  # registered, not built
+    assert isinstance(dict.get(root.commands, "g"), LazySpec)
+    assert root.commands["g"] is _Holder.group_a and calls == [1]
+    assert root.commands["g"] is _Holder.group_a and calls == [1]  # once per tree
+
+
+def test_a_broken_function_target_is_named_in_the_error() -> None:
+    def broken_builder() -> click.Command:
+        raise RuntimeError("no group today")
+
+    root = _root()
+    add_lazy_command(root, "g", broken_builder, "A.")
+    with pytest.raises(click.ClickException) as err:
+        root.commands["g"]  # noqa: B018
+    assert "cannot be loaded from" in err.value.message and "broken_builder" in err.value.message
+    assert "RuntimeError: no group today" in err.value.message

@@ -86,6 +86,7 @@ def test_plugin_manager_is_built_once_per_run(tmp_path: Path, monkeypatch) -> No
 _LAZY_ON_EMPTY = {
     "yaml", "pathspec", "json5", "subprocess", "wskit.formats.frontmatter", "wskit.formats.flatyaml", "wskit.builtin_plugins.skills.tools",
     "wskit.resources.skill", "wskit.resources.agent", "wskit.resources.command", "wskit.resources.style",
+    "wskit.resources.markdown",
     "wskit.resources.servers", "wskit.resources.hooks", "wskit.builtin_plugins.hooks.trust",
     # and, since the fifth round: the skill runtime, shell expansion, marketplaces, the Gemini
     # extension model, thread futures and logging (plugin metadata is read by importlib.metadata,
@@ -140,7 +141,7 @@ def test_workspace_with_files_imports_what_it_parses(tmp_path: Path) -> None:
 #: the command modules; an empty ``inspect`` imports only its own (wskit.cli.lazy)
 _COMMAND_MODULES = {
     "wskit.cli.plugins", "wskit.cli.session", "wskit.builtin_plugins.bundles.cli", "wskit.builtin_plugins.workspaces.cli", "wskit.builtin_plugins.skills.cli",
-    "wskit.builtin_plugins.hooks.cli", "wskit.builtin_plugins.rules.cli", "wskit.builtin_plugins.trust.cli", "wskit.builtin_plugins.styles.cli", "wskit.builtin_plugins.agents.cli",
+    "wskit.builtin_plugins.hooks.cli", "wskit.builtin_plugins.rules.cli", "wskit.builtin_plugins.trust.cli", "wskit.builtin_plugins.styles.cli", "wskit.cli.markdown_kind",
     "wskit.builtin_plugins.commands.cli", "wskit.builtin_plugins.hooks.cli", "wskit.cli.session", "wskit_gemini.cli", "wskit_mcp.cli", "wskit_lsp.cli",
 }
 
