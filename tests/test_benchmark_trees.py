@@ -1,5 +1,5 @@
 """The benchmark tree generator (tests/benchmarks/trees.py) is deterministic and
-builds the shapes issue 8 names; checked at a small scale so it stays fast."""
+builds the shapes docs/performance.md names; checked at a small scale so it stays fast."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``python -m tests.benchmarks``: run the issue-8 benchmarks and print the table."""
+"""``python -m tests.benchmarks``: run the benchmarks B1–B8 and print the table."""
 
 import sys
 

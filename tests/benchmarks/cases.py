@@ -1,8 +1,8 @@
-"""The issue-8 benchmarks B1–B8, each against a baseline measured in the same run.
+"""The benchmarks B1–B8 (docs/performance.md), each against a baseline measured in the same run.
 
 Every workspace benchmark calls only the public API (``WorkspaceCache``,
-``snapshot``, the loaders' hooks), so kinds that land later (rule catalog,
-commands, agents, bundles) are counted automatically: the ``note`` column
+``snapshot``, the loaders' hooks), so every kind a plugin adds (rule catalog,
+commands, agents, bundles) is counted automatically: the ``note`` column
 shows the resource counts each resolve produced.
 """
 
@@ -100,7 +100,7 @@ def _walked_folders(root: Path, pm, ctx: Context) -> list[str]:
 
 
 def descriptor_listing(root: str, folders: list[str]) -> int:
-    """The floor of a safe walk (issue 8, B1 analysis): for each folder, what wskit's walk
+    """The floor of a safe walk (the ``B1 floor`` row): for each folder, what wskit's walk
     cannot skip — open it from its parent's descriptor without following links, ``fstat``
     it (change detection), list it with ``d_type``, close it — and nothing else."""
     flags = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC | os.O_NOFOLLOW
@@ -126,7 +126,7 @@ def descriptor_listing(root: str, folders: list[str]) -> int:
 
 def _counts(ws) -> str:
     c = {k: v for k, v in ws.counts().items() if v}
-    for name, cat in (getattr(ws, "catalogs", None) or {}).items():  # rule catalog (issue 3), when present
+    for name, cat in (getattr(ws, "catalogs", None) or {}).items():  # the rule catalog, when present
         try:
             c[f"{name} catalog"] = len(cat)
         except TypeError:
@@ -189,7 +189,7 @@ def b123(ctx: Context) -> list[Row]:
 
 
 def _b3_skill(ctx: Context, pm) -> list[Row]:
-    """B3 variant on `skills`: one SKILL.md edited, so today's loader really reloads."""
+    """B3 variant on `skills`: one SKILL.md edited, so the workspace really reloads."""
     root = ctx.trusted(ctx.tree("skills"))
     cold = median_time(lambda: ctx.cache(pm).resolve(root), ctx.repeat)
     cache = ctx.cache(pm)
@@ -228,7 +228,7 @@ def _b3_skill(ctx: Context, pm) -> list[Row]:
 
 
 def b4(ctx: Context) -> list[Row]:
-    """contextual_rules vs brute force; runs once the rule catalog (issue 3) is importable."""
+    """contextual_rules vs brute force; runs when the rule catalog is importable."""
     try:
         import wskit.builtin_plugins.rules as rules  # noqa: F401
     except ImportError:

@@ -1,9 +1,9 @@
 """Timing helpers, the result table and the command line of ``python -m tests.benchmarks``.
 
 Every benchmark returns :class:`Row` objects: a median in seconds (or another
-unit), the baseline measured in the same run, their ratio and the issue's
-target. Nothing here asserts on time: the table *reports* (issue 8; speed
-targets live only in ``tests/benchmarks/``, never in the default test run).
+unit), the baseline measured in the same run, their ratio and the
+target. Nothing here asserts on time: the table *reports* (speed targets
+live only in ``tests/benchmarks/``, never in the default test run).
 """
 
 from __future__ import annotations

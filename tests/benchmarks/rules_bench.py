@@ -1,6 +1,6 @@
 """B4: ``contextual_rules`` for one random path vs a brute-force scan of the catalog.
 
-Runs once the rule catalog of issue 3 is present: the workspace's catalog is
+Runs when the rule catalog is present: the workspace's catalog is
 ``ws.catalog("rules")`` (built by the ``rules`` plugin through
 ``wskit_workspace_catalogs``). The brute force asks the same question of
 every rule in the catalog with ``catalog.applies`` (same matchers, no index).
@@ -73,7 +73,7 @@ def run(ctx) -> list[Row]:
                 slow, "≤ 50 µs/query and ≥ 20×", fast <= 50e-6 and slow / fast >= 20,
                 f"{fast * 1e6:.1f} µs/query, {slow / fast:.1f}× faster; median of 3 passes over {QUERIES} paths")]
     plans = getattr(catalog, "_plans", None)
-    if isinstance(plans, dict):  # the per-folder query plans (issue 8): what a first query costs
+    if isinstance(plans, dict):  # the per-folder query plans: what a first query costs
 
         def first(p: str) -> None:
             plans.clear()

@@ -1,6 +1,6 @@
 """Deterministic benchmark trees (standard library only, seeded).
 
-Shapes (issue 8), at ``scale=1.0``:
+Shapes (docs/performance.md), at ``scale=1.0``:
 
 ``monorepo``
     50,000 files in 5,000 directories (both counts *include* the ignored

@@ -153,7 +153,7 @@ def test_reused_bad_skill_keeps_its_diagnostic(cache, ws) -> None:
 
 
 def test_unchanged_skills_folder_is_not_listed_again_on_a_reload(cache, ws, monkeypatch) -> None:
-    """Issue 8, B3s: a reload takes the previous listing of a skills folder whose
+    """A reload takes the previous listing of a skills folder whose
     signature is unchanged; a folder that changed (an entry added, removed or renamed)
     is listed again."""
     from wskit import fs

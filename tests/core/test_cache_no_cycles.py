@@ -1,7 +1,7 @@
 """A dropped WorkspaceCache and what it loaded are freed by reference counting,
-not left for the cyclic collector (issue 8, B1: a cache whose default loader closed
-over the cache itself stayed alive, with every load it held, until a collection;
-that collection then cost up to 400 ms in the next load)."""
+not left for the cyclic collector: a cache whose default loader closed over the
+cache itself would stay alive, with every load it holds, until a collection, and
+that collection can cost up to 400 ms in the next load."""
 
 from __future__ import annotations
 

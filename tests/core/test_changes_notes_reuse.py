@@ -1,4 +1,4 @@
-"""changes.Notes.reuse/remember (the context read once per folder; issue 8, B3s)
+"""changes.Notes.reuse/remember (the context read once per folder)
 give what changes.reuse/remember give: the same value, the same carried memo
 items, the same recorded signatures, and a racy recording at least as often."""
 

@@ -1,4 +1,4 @@
-"""Packed stat signatures (issue 8, B8): equal exactly when the six stat fields are,
+"""Packed stat signatures (smaller in memory): equal exactly when the six stat fields are,
 racy by the same mtime rule, and a tuple when a field does not fit 64 bits."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Dependencies.unchanged_just_now (issue 8, B3): what a change check verified is handed to
+"""Dependencies.unchanged_just_now: what a change check verified is handed to
 the reload, and only that."""
 
 from __future__ import annotations

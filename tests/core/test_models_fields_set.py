@@ -1,4 +1,4 @@
-"""Frozen models share their ``__pydantic_fields_set__`` (issue 8, B8) without changing behaviour."""
+"""Frozen models share their ``__pydantic_fields_set__`` (to save memory) without changing behaviour."""
 
 from __future__ import annotations
 

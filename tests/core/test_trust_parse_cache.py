@@ -1,4 +1,4 @@
-"""The trust store's parse cache (issue 8, B1): an unchanged, settled store is parsed
+"""The trust store's parse cache: an unchanged, settled store is parsed
 once per process, every change is seen, and loads still depend on the file."""
 
 from __future__ import annotations

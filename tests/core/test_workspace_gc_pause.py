@@ -1,4 +1,5 @@
-"""load_workspace pauses the cyclic garbage collector and always puts it back (issue 8, B1)."""
+"""load_workspace pauses the cyclic garbage collector and always puts it back:
+each collection during a load traverses everything the load has built, none of it garbage."""
 
 from __future__ import annotations
 

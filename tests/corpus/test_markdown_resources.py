@@ -86,7 +86,7 @@ def test_strict_validation_agrees_with_skills_ref(wsctl):
 
 def test_every_corpus_agent_and_command_loads_without_hidden_or_length_findings():
     """The hidden-character warnings and description bounds of commands and
-    agents (issue 9) leave every real command and agent loaded and unflagged."""
+    agents (docs/security.md) leave every real command and agent loaded and unflagged."""
     from wskit.builtin_plugins.agents.loader import load_agents
 
     corpus = _need_corpus()

@@ -1,4 +1,4 @@
-"""Hook definitions (issue 5) + digest approval + the session hook runner (issue 6), end to end:
+"""Hook definitions + digest approval (docs/hooks.md) + the session hook runner (docs/runtime.md), end to end:
 real settings files, the real trust store, real subprocesses."""
 
 import json

@@ -279,7 +279,7 @@ TARGETS: list[Target] = [
 ]
 
 
-# -- the rule catalog (issue 3): instruction files, rules folders, @imports --------
+# -- the rule catalog (docs/rules.md): instruction files, rules folders, @imports --
 
 def _rule_md(name: str) -> bytes:
     return b"# A valid rule\n\nUse tabs.\n"

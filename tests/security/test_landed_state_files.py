@@ -114,8 +114,8 @@ def test_mcp_config_argument_nested_deep_is_a_diagnostic(tmp_path):
 
 
 def test_skill_with_deep_allowed_tools_does_not_take_its_siblings_down(tmp_path, wskit_pm):
-    """A RecursionError inside one SKILL.md used to escape the skills hook, so
-    every skill of that source was lost to a hook-failed diagnostic."""
+    """A RecursionError inside one SKILL.md is that skill's diagnostic: escaping the
+    skills hook, it would lose every skill of that source to a hook-failed diagnostic."""
     from tests.conftest import skill_md
     from wskit.models import ResourceSource, Scope
     from wskit.plugin.facade import WskitHooks

@@ -1,12 +1,12 @@
 """Hostile values in the path-naming fields of manifests and server configs
-(issue 9 §2), through the real loaders: ``plugin.json`` component paths, a
+(docs/security.md), through the real loaders: ``plugin.json`` component paths, a
 marketplace entry's ``source``, ``.mcp.json`` ``cwd`` and ``.lsp.json``
 ``workspaceFolder``. Each value ends in a diagnostic with a stable code naming
 the file, and the valid sibling (another plugin, entry or server) still loads.
 
 Settings hook ``command`` values are commands, not paths: they are run only
 after the hook configuration's digest is trusted (tests/security/test_runtime_faults.py,
-issue 5), so they have no path cases here.
+docs/hooks.md), so they have no path cases here.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def test_marketplace_source(tmp_path: Path, value: str):
     _write_json(root / ".claude-plugin/marketplace.json", {
         "name": "m", "owner": {"name": "o"},
         "plugins": [{"name": "evil", "source": value}, {"name": "good", "source": "./plugins/good"}]})
-    m = bounded(lambda: load_marketplace(root), 10)  # a NUL made os.path.realpath raise ValueError
+    m = bounded(lambda: load_marketplace(root), 10)  # a NUL makes os.path.realpath raise ValueError
     by = {e.name: e for e in m.plugins}
     assert not by["evil"].installable and by["evil"].path is None
     hits = [d for d in m.diagnostics if d.code == "marketplace-source-invalid"]

@@ -1,4 +1,4 @@
-"""Runtime faults (issue 6): hostile hooks and servers end within their
+"""Runtime faults (docs/runtime.md): hostile hooks and servers end within their
 timeouts with a clear error, leave no process behind, and the session keeps
 working. (Redirects, 300 KB responses and plain timeouts are covered by
 tests/builtin_plugins/hooks; these are the nastier combinations.)"""

@@ -1,4 +1,4 @@
-"""Subagents (issue 4 item 8)."""
+"""Subagents (docs/commands.md, "Subagents")."""
 
 from wskit.builtin_plugins.agents.loader import load_agents
 from wskit.models import ResourceSource, Scope

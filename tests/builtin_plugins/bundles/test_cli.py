@@ -67,7 +67,7 @@ def test_marketplace_list_and_install_uninstall(tmp_path, wsctl, wskit_home):
     assert not rows["net"]["installable"] and "fetch" in rows["net"]["reason"]
     r = wsctl("marketplace", "show", str(mk), "net", json=True)
     assert json.loads(r.output)["source_kind"] == "npm"
-    human = wsctl("marketplace", "show", str(mk), "net").output  # text without --json (newcomer finding)
+    human = wsctl("marketplace", "show", str(mk), "net").output  # without --json: text, not the JSON document
     assert human.startswith("net in mk: npm source") and "not installable: " in human and "entry:" in human
     assert not human.lstrip().startswith("{")
     r = wsctl("plugins", "install", "net@mk", "--from", str(mk))
@@ -101,8 +101,8 @@ def test_enable_disable_write_settings(tmp_path, wsctl, wskit_home, make_tree):
 
 
 def test_plugins_list_reports_a_missing_plugin_dir_and_keeps_errors_out_of_the_table(tmp_path, wsctl, make_tree):
-    """Found by the newcomer test: a missing --plugin-dir showed only in inspect, and a
-    long error in the STATE column stretched the whole table."""
+    """A missing --plugin-dir shows in plugins list, not only in inspect; a long error
+    goes under the table, whole, since in the STATE column it would stretch every row."""
     ws = make_tree({"x": "y"})
     r = wsctl("--plugin-dir", str(tmp_path / "nonexistent"), "plugins", "list", str(ws), json=True)
     assert r.exit_code == 0, r.output
@@ -119,7 +119,7 @@ def test_plugins_list_reports_a_missing_plugin_dir_and_keeps_errors_out_of_the_t
     assert "invalid (1 error, below)" in text and f"  b: {long}" in text  # whole, under the table
 
 
-# --- newcomer findings (helper climisc) ----------------------------------------------
+# --- failing --plugin-dir folders; the messages of install, enable and disable ------
 
 #: every command that lists what a workspace holds, with the key of its JSON list
 _LISTINGS = [("inspect",), ("skills", "list"), ("commands", "list"), ("agents", "list"), ("styles", "list"),
@@ -136,8 +136,8 @@ def _failing_plugin_dirs(tmp_path):
 
 @pytest.mark.parametrize("command", _LISTINGS, ids=" ".join)
 def test_every_listing_reports_a_failing_plugin_dir(tmp_path, wsctl, make_tree, command):
-    """Found by the newcomer test: `skills list` and the other listings said "no
-    skills", exit 0, when a --plugin-dir failed; only inspect and plugins list said why."""
+    """`skills list` and every other listing say why a --plugin-dir failed, not just "no
+    skills" with exit 0: otherwise only inspect and plugins list would tell."""
     bare, broken, missing = _failing_plugin_dirs(tmp_path)
     ws = make_tree({"x": "y"})
     argv = ("--plugin-dir", str(bare), "--plugin-dir", str(broken), "--plugin-dir", str(missing), *command, str(ws))
@@ -164,7 +164,7 @@ def test_every_listing_reports_a_failing_plugin_dir(tmp_path, wsctl, make_tree, 
 
 def test_other_commands_say_a_plugin_dir_failed_on_stderr(tmp_path, wsctl, make_tree):
     """Commands without a diagnostics list (show, snapshot…) still name the failing
-    --plugin-dir (stderr, once), and their JSON document stays what it was."""
+    --plugin-dir (stderr, once), and their JSON document gains no diagnostics key."""
     bare, _, _ = _failing_plugin_dirs(tmp_path)
     ws = make_tree({".claude/commands/hi.md": "Say hi\n"})
     TrustStore.for_home(ws.parent / "home").grant(ws)
@@ -192,8 +192,8 @@ def test_a_marketplace_defined_plugin_dir_is_still_a_plugin(tmp_path, wsctl, mak
 
 
 def test_install_names_the_marketplace_the_from_folder_holds(tmp_path, wsctl, monkeypatch):
-    """Found by the newcomer test: "unknown marketplace 'mkt': pass its folder with
-    --from DIR" although --from was passed (its marketplace has another name)."""
+    """When the --from folder holds a marketplace of another name, the error says so,
+    not "unknown marketplace 'mkt': pass its folder with --from DIR" (--from was passed)."""
     _market(tmp_path / "mkt")  # holds marketplace "mk"
     monkeypatch.chdir(tmp_path / "mkt")
     (tmp_path / "proj").mkdir()
@@ -204,15 +204,15 @@ def test_install_names_the_marketplace_the_from_folder_holds(tmp_path, wsctl, mo
     assert "pass its folder with --from" not in r.stderr
     r = wsctl("plugins", "install", "tool@mk", "--from", "../mkt", json=True)
     assert r.exit_code == 0 and json.loads(r.stdout)["marketplace"] == "mk"
-    r = wsctl("plugins", "install", "tool@other")  # no --from: the old advice stands
+    r = wsctl("plugins", "install", "tool@other")  # no --from: the advice to pass it stands
     assert r.exit_code == 1 and "unknown marketplace 'other': pass its folder with --from DIR" in r.stderr
 
 
 def test_enable_disable_warn_about_an_unknown_plugin_and_still_write(tmp_path, wsctl, wskit_home, make_tree,
                                                                       monkeypatch):
-    """Found by the newcomer test: `plugins disable nonexistent-plugin` wrote it in
-    silence. Entries for plugins not installed are valid (a project lists what its
-    team uses), so it is written, with a warning."""
+    """`plugins disable nonexistent-plugin` warns: written in silence, a typo would go
+    unnoticed. Entries for plugins not installed are valid (a project lists what its
+    team uses), so it is still written."""
     ws = make_tree({"x": "y"})
     monkeypatch.chdir(ws)
     r = wsctl("plugins", "disable", "nonexistent-plugin", json=True)
@@ -237,8 +237,8 @@ def test_enable_disable_warn_about_an_unknown_plugin_and_still_write(tmp_path, w
 
 
 def test_plugins_list_shows_the_enablement_diagnostics_inspect_shows(wsctl, make_tree):
-    """Found by the newcomer test: an untrusted project enabling a plugin showed
-    `plugin-enable-untrusted` in inspect only."""
+    """An untrusted project enabling a plugin: `plugin-enable-untrusted` shows in
+    plugins list as well, not in inspect only."""
     ws = make_tree({".claude/settings.json": json.dumps({"enabledPlugins": {"hookify": False, "feature-dev": True}})})
     inspect = json.loads(wsctl("inspect", str(ws), json=True).stdout)["diagnostics"]
     wanted = [d for d in inspect if d["code"] == "plugin-enable-untrusted"]
@@ -257,9 +257,9 @@ def _named_market(root, name, plugin_version):
 
 
 def test_install_from_wins_over_a_folder_of_the_working_directory(tmp_path, wsctl, wskit_home, monkeypatch):
-    """Found by the newcomer test: with ./zz holding marketplace "other", `plugins
-    install a@zz --from A` installed a@other from ./zz. MARKETPLACE is a name, checked
-    against what every folder holds; a folder of the cwd is never taken for it."""
+    """With ./zz holding marketplace "other", `plugins install a@zz --from A` installs
+    A's a@zz, not a@other from ./zz. MARKETPLACE is a name, checked against what every
+    folder holds; a folder of the cwd is never taken for it."""
     _named_market(tmp_path / "A", "zz", "1.0.0")
     _named_market(tmp_path / "zz", "other", "9.9.9")
     monkeypatch.chdir(tmp_path)
@@ -286,9 +286,9 @@ def test_install_from_wins_over_a_folder_of_the_working_directory(tmp_path, wsct
 
 @pytest.mark.parametrize("name", ["", "Bad_Name", "a\udcff", "a@", "a@Mk", "a@\udcff", "a\n", "x" * 65, "@mk"])
 def test_enable_disable_refuse_a_name_the_settings_reader_refuses(tmp_path, wsctl, wskit_home, name):
-    """Found by the newcomer test: `plugins enable ''` (or a name with a byte that is
-    not UTF-8) was written, and every later command reported `settings-invalid …
-    enabledPlugins entry ''`. Refused as a usage error, nothing written."""
+    """`plugins enable ''` (or a name with a byte that is not UTF-8) is refused as a
+    usage error, nothing written: once written, every later command would report
+    `settings-invalid … enabledPlugins entry ''`."""
     for verb in ("enable", "disable"):
         r = wsctl("plugins", verb, name, "--scope", "user")
         assert r.exit_code == 2 and "is not a plugin name" in r.output, (verb, r.output)
@@ -302,9 +302,9 @@ def test_enable_disable_refuse_a_name_the_settings_reader_refuses(tmp_path, wsct
 
 
 def test_plugins_list_states_a_failing_plugin_dir_once(tmp_path, wsctl, make_tree):
-    """Found by the newcomer test: a --plugin-dir that is not a plugin was stated in the
-    `errors:` block under the table and again as `plugin-failed` under `diagnostics`.
-    The JSON keeps the diagnostic; the human output says it once."""
+    """A --plugin-dir that is not a plugin is stated once in the human output, in the
+    `errors:` block under the table, not again as `plugin-failed` under `diagnostics`.
+    The JSON keeps the diagnostic."""
     bad = tmp_path / "notplugin"
     bad.mkdir()
     ws = make_tree({"x": "y"})

@@ -34,9 +34,9 @@ def test_commands_list_and_render(wsctl, make_tree, wskit_home):
 
 
 def test_render_never_drops_arguments(wsctl, make_tree, wskit_home):
-    """Found by a newcomer: ``render plain "important arg"`` dropped the argument
-    silently. A body with no placeholder gets ``ARGUMENTS: <value>`` (Claude Code);
-    each command-line word is one argument."""
+    """``render plain "important arg"`` never drops the argument silently: a body with
+    no placeholder gets ``ARGUMENTS: <value>`` (Claude Code); each command-line word is
+    one argument."""
     ws = make_tree({
         ".git/HEAD": "ref: refs/heads/main\n",
         ".claude/commands/plain.md": "---\ndescription: Plain\n---\nJust do it.\n",

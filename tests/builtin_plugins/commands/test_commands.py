@@ -1,4 +1,4 @@
-"""Custom commands: discovery, naming and expansion (issue 4 item 7)."""
+"""Custom commands: discovery, naming and expansion (docs/commands.md)."""
 
 import subprocess
 
@@ -150,8 +150,8 @@ def test_hidden_characters_warn_and_long_description_refused(make_tree, tmp_path
 
 
 def test_body_diagnostics_name_file_lines_after_the_frontmatter(make_tree, wskit_home):
-    """Found by the newcomer test: a diagnostic about a body line named the line within
-    the body (3) instead of the file (7) when a frontmatter came first."""
+    """A diagnostic about a body line names the line of the file (7), not the line
+    within the body (3), when a frontmatter comes first."""
     ws = make_tree({
         ".claude/commands/x.md": "---\ndescription: d\nallowed-tools: Bash(git status:*)\n---\nintro\n\nSee @.env here\n",
         ".claude/commands/plain.md": "no frontmatter\nSee @.env\n",

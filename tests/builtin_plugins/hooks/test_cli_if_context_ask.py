@@ -1,5 +1,5 @@
-"""The newcomer's reproductions, end to end with real files: ``.claude/settings.json``,
-trusted project and hooks, ``wsctl hooks run|list|trust``."""
+"""The handler field ``if``, plain stdout as context and ``ask``, end to end with real
+files: ``.claude/settings.json``, trusted project and hooks, ``wsctl hooks run|list|trust``."""
 
 from __future__ import annotations
 

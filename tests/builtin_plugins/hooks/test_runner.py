@@ -67,7 +67,7 @@ def test_pre_tool_use_stops_at_first_block(make_session, project):
     s = make_session(hook("PreToolUse", name="a", command="exit 2"),
                      hook("PreToolUse", name="b", command="touch ran-b"))
     out = run_pre(s)
-    # the hooks after the block are not run, and the outcome says so (they were dropped silently)
+    # the hooks after the block are not run, and the outcome says so (not dropped silently)
     assert out.blocked and [(r.hook_id, r.status) for r in out.results] == [("user:a", "blocked"),
                                                                             ("user:b", "skipped")]
     assert out.results[1].message == "not run: user:a already blocked the call"

@@ -1,7 +1,7 @@
-"""Newcomer findings in the hook runner, with real subprocesses: the handler field
-``if`` (was ignored), plain stdout as added context on SessionStart /
-UserPromptSubmit / UserPromptExpansion (was dropped), and ``ask`` combined with
-other hooks (it stopped the run and lost its reason)."""
+"""The hook runner, with real subprocesses: the handler field ``if`` restricts a
+handler to the calls it matches, plain stdout is added context on SessionStart /
+UserPromptSubmit / UserPromptExpansion, and ``ask`` combined with other hooks keeps
+its reason without stopping the run."""
 
 from __future__ import annotations
 

@@ -34,8 +34,8 @@ def test_mcp_and_lsp_list(wsctl, wskit_home, make_tree):
 
 
 def test_lists_show_their_diagnostics_in_human_output(wsctl, wskit_home, make_tree):
-    """Found by the newcomer test: a broken .mcp.json, hooks block or .lsp.json gave a
-    shorter list and no hint unless --json or inspect was used."""
+    """A broken .mcp.json, hooks block or .lsp.json is said in the human list too, not
+    only with --json or in inspect: a shorter list alone gives no hint why."""
     ws = make_tree({
         ".mcp.json": "{not json",
         ".lsp.json": json.dumps({"go": {"command": 5}}),

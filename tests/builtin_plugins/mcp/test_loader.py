@@ -85,10 +85,9 @@ def test_session_servers_sit_between_workspace_and_explicit(wskit_pm, wskit_prof
 
 
 def test_a_server_with_neither_command_nor_url_says_so(wskit_pm, wskit_profile, make_tree):
-    """Found by the newcomer test: {"args": ["x"]} was "'type' must be one of stdio,
-    sse, http (got None)". The transport is inferred from `command` (stdio) or `url`
-    (http); with neither, that is what the message says. An explicit bad type keeps
-    its own message."""
+    """{"args": ["x"]} is not "'type' must be one of stdio, sse, http (got None)". The
+    transport is inferred from `command` (stdio) or `url` (http); with neither, that is
+    what the message says. An explicit bad type keeps its own message."""
     ws = make_tree({".mcp.json": json.dumps({"mcpServers": {"x": {"args": ["x"]}, "w": {"type": "ws", "url": "u"},
                                                             "u": {"url": "https://u.example/mcp"}}})})
     w = load(wskit_pm, ws, wskit_profile)

@@ -1,4 +1,4 @@
-"""Issue 3 §5 and §8: queries, budgets and the two renderers."""
+"""Queries, budgets and the two renderers (docs/rules.md §4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``wsctl rules`` and ``wsctl rules explain``: flags, exit codes and the JSON contract of issue 3 §9."""
+"""``wsctl rules`` and ``wsctl rules explain``: flags, exit codes and the JSON contract (docs/wsctl.md)."""
 
 from __future__ import annotations
 
@@ -139,8 +139,8 @@ def test_host_settings_root_markers_and_fallbacks(tmp_path, wsctl, wskit_pm):
 
 
 def test_a_target_outside_the_catalog_is_reported_not_dropped(project, wsctl, tmp_path):
-    """Found by the newcomer test: ``--for`` a file outside the catalog (a relative FILE
-    taken from the shell's folder) gave ``contextual (0)`` and nothing else."""
+    """``--for`` a file outside the catalog (a relative FILE taken from the shell's
+    folder) is reported with a diagnostic, not answered with a bare ``contextual (0)``."""
     outside = tmp_path / "elsewhere" / "a.ts"
     data = json.loads(wsctl("rules", str(project), "--for", str(outside), "--for", str(project / "api/a.ts"),
                             json=True).stdout)
@@ -152,8 +152,8 @@ def test_a_target_outside_the_catalog_is_reported_not_dropped(project, wsctl, tm
 
 
 def test_diagnostics_shown_when_no_rule_loads(tmp_path, wsctl):
-    # a catalog without rules is falsy: `catalog or RuleCatalog.empty(...)` dropped its
-    # diagnostics, so a project whose only rule was refused said "static (0)" and nothing else
+    # a catalog without rules is falsy: `catalog or RuleCatalog.empty(...)` would drop its
+    # diagnostics, and a project whose only rule is refused would say "static (0)" and nothing else
     root = write_tree(tmp_path / "ws", {".git/HEAD": "ref: refs/heads/main\n", ".claude/rules/x.txt": "x"})
     (root / ".claude" / "rules" / "etc").symlink_to("/etc")
     assert wsctl("trust", "grant", str(root)).exit_code == 0

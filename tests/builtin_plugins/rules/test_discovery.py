@@ -1,4 +1,4 @@
-"""Issue 3 §1 and §4: the file set, precedence, definition order, trust, skipping and limits."""
+"""The file set, precedence, definition order, trust, skipping and limits (docs/rules.md §1)."""
 
 from __future__ import annotations
 

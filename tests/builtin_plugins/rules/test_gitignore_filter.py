@@ -1,4 +1,4 @@
-"""The walk's .gitignore pre-filter (issue 8, B1) answers exactly as pathspec's check_file."""
+"""The walk's .gitignore pre-filter answers exactly as pathspec's check_file."""
 
 from __future__ import annotations
 

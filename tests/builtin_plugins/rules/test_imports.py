@@ -1,4 +1,4 @@
-"""Issue 3 §3: @path imports: relative resolution, depth 4, cycles, confinement, code spans."""
+"""@path imports (docs/rules.md §3): relative resolution, depth 4, cycles, confinement, code spans."""
 
 from __future__ import annotations
 
@@ -81,8 +81,8 @@ def test_user_file_imports_confined_to_home(rules_ws):
 
 
 def test_a_rule_inlined_by_another_static_rule_is_not_delivered_twice(rules_ws, tmp_path):
-    """Found by the newcomer test: a CLAUDE.md holding @AGENTS.md (Claude Code's way to
-    share one file) delivered AGENTS.md twice, inlined and on its own."""
+    """A CLAUDE.md holding @AGENTS.md (Claude Code's way to share one file) delivers
+    AGENTS.md once, inlined; on its own too, it would reach the model twice."""
     ws = rules_ws({"CLAUDE.md": "Claude notes\n@AGENTS.md\n", "AGENTS.md": "Shared rules\n",
                    "sub/AGENTS.md": "Sub rules\n"})
     cat = ws.catalog("rules")

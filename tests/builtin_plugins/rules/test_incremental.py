@@ -1,4 +1,4 @@
-"""Issue 8, B3: a reload after edits rebuilds the rule catalog from reused folder
+"""A reload after edits rebuilds the rule catalog from reused folder
 listings and rule files, and must give exactly what a full (cold) rebuild gives."""
 
 from __future__ import annotations

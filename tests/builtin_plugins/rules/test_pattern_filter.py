@@ -1,4 +1,4 @@
-"""The literal pre-filter of PathMatcher (issue 8, B4) never refuses a path the glob matches."""
+"""The literal pre-filter of PathMatcher never refuses a path the glob matches."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 3 §2: conditional rules and Claude Code glob semantics."""
+"""Conditional rules and Claude Code glob semantics (docs/rules.md §2)."""
 
 from __future__ import annotations
 
@@ -98,7 +98,7 @@ def test_paths_of_wrong_type_make_the_rule_invalid(rules_ws):
 
 
 def test_pattern_limit_diagnostic_says_it_matches_nothing_once(tmp_path):
-    """Found by the newcomer test: 'it matches nothing; it matches nothing'."""
+    """The diagnostic says 'it matches nothing' once, not 'it matches nothing; it matches nothing'."""
     from wskit.builtin_plugins.rules.discovery import load_rule_file
     from wskit.builtin_plugins.rules.model import RuleSettings
     from wskit.testing import write_tree

@@ -1,4 +1,4 @@
-"""contextual_rules (index by scope, inlined pre-filters; issue 8 B4) agrees with a brute-force scan."""
+"""contextual_rules (index by scope, inlined pre-filters) agrees with a brute-force scan."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One-target ``contextual_rules`` through the per-folder plan cache (issue 8, B4) answers
+"""One-target ``contextual_rules`` through the per-folder plan cache answers
 exactly as the scope walk (the multi-target path) and a brute-force scan: cold and warm,
 for any cwd, loaded set, budget and target spelling, and the cache stays bounded."""
 

@@ -1,4 +1,4 @@
-"""Issue 3: ``contextual_rules`` (the scope index) against a brute-force reference
+"""``contextual_rules`` (the scope index) against a brute-force reference
 on a generated repository of 10,000 folders and 300 rule files (hypothesis).
 
 The repository is generated once per module from a fixed seed; hypothesis then

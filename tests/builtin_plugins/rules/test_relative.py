@@ -1,4 +1,4 @@
-"""RuleCatalog.relative: the lexical fast path (issue 8, B4) equals the normpath answer."""
+"""RuleCatalog.relative: the lexical fast path equals the normpath answer."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 3 §6 and §7: the invocation barrier, worktree mapping, provenance and resume."""
+"""The invocation barrier, worktree mapping, provenance and resume (docs/rules.md §5, §6)."""
 
 from __future__ import annotations
 

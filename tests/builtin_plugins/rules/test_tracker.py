@@ -1,4 +1,4 @@
-"""Issue 3 §6: the Sakura scope tracker (replace on new scope, once per path, re-read by digest)."""
+"""The Sakura scope tracker (docs/rules.md §5): replace on new scope, once per path, re-read by digest."""
 
 from __future__ import annotations
 

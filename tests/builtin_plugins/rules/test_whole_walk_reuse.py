@@ -1,4 +1,4 @@
-"""Issue 8, B3: when nothing the project walk depended on changed (only rule files did),
+"""When nothing the project walk depended on changed (only rule files did),
 a reload takes the previous walk whole — no folder is listed again — and still gives
 what a cold load gives; one folder changing falls back to the per-folder reuse."""
 
@@ -69,8 +69,7 @@ def test_gitignore_edit_is_not_taken_whole(loaded, listed):
 
 def test_a_rewritten_git_file_reaches_the_cache(tmp_path, wskit_home, wskit_profile, wskit_pm):
     """A folder whose .git file starts (or stops) pointing into the project's worktrees is
-    skipped (or walked) after the edit, although the folder's own signature is unchanged
-    (found by a newcomer test)."""
+    skipped (or walked) after the edit, although the folder's own signature is unchanged."""
     import subprocess
 
     root = tmp_path / "ws"

@@ -1,7 +1,7 @@
-"""Frozen reference: the skills loader as it was before issue 8's B6 fast path
+"""Frozen reference: the straightforward skills loader, without the one-pass fast path
 (``builtin_plugins/skills.py`` and ``spec_findings`` of ``core/skillcheck.py`` at
 commit 79d9d29, copied verbatim; only the hook markers, the CLI hook and the
-kind registration were dropped). Helpers the change did not touch (constants,
+kind registration are left out). Helpers the fast path does not replace (constants,
 ``flow_style_line``, ``_canonical_keys``, ``_tools``, diagnostic builders) are
 imported from wskit rather than copied.
 
@@ -22,7 +22,7 @@ from wskit.formats.frontmatter import Frontmatter, read_frontmatter
 from wskit.formats.mdwalk import bool_field, component_dirs, text_field
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, Scope, sha256_hex
 from wskit.resources.skill import Skill
-# what the change left as it was is imported, not copied: only the rewritten code is frozen here
+# what the fast path does not replace is imported, not copied: only the code it replaces is frozen here
 from wskit.builtin_plugins.skills.spec import MAX_COMPATIBILITY, MAX_DESCRIPTION, MAX_NAME, SPEC_FIELDS, _scalar, flow_style_line
 from wskit.builtin_plugins.skills.lint import _LENIENT_FATAL, ADMIN_FILE_LIMIT, SPEC_NAME, _err, _line, _warn
 from wskit.builtin_plugins.skills.discovery import _KNOWN, _UNSAFE_NAME, _canonical_keys, _tools
@@ -200,7 +200,7 @@ def _load_one(
     return skill, diags
 
 
-# -- reuse across reloads (issue 8, B3) ----------------------------------------
+# -- reuse across reloads: an unchanged SKILL.md is not read again -------------
 # Appended, not woven into _load_one, so the loader above stays as it is: the
 # name _load_one is rebound to a wrapper that wskit_load_skills calls.
 
@@ -228,7 +228,7 @@ def _load_one(  # noqa: F811 - deliberate rebinding, see above
     return skill, diags
 
 
-# -- spec_findings, as it was (the helpers it calls did not change) ------------
+# -- spec_findings, frozen (the helpers it calls are imported) -----------------
 
 
 def spec_findings(data: dict[str, Any], slug: str, fm: Frontmatter, path: str) -> list[Diagnostic]:

@@ -1,4 +1,4 @@
-"""Admin-installed skills: manifest, precedence, 512 KiB per-file limit (issue 4 item 2)."""
+"""Admin-installed skills: manifest, precedence, 512 KiB per-file limit (docs/skills.md)."""
 
 import tomllib
 

@@ -107,7 +107,7 @@ def test_validate_exit_status_through_the_real_entry_point(tmp_path, wskit_home)
 
 
 def test_list_diagnostics_are_about_skills_not_rules(wsctl, make_tree, wskit_home):
-    """Found by the newcomer test: 'skills list' showed a rule file's yaml-error."""
+    """'skills list' shows the skills' diagnostics, not a rule file's yaml-error."""
     ws = make_tree({
         ".git/HEAD": "ref: refs/heads/main\n",
         ".claude/skills/bad/SKILL.md": "---\nname: bad\ndescription: [unclosed\n---\nx\n",
@@ -121,8 +121,8 @@ def test_list_diagnostics_are_about_skills_not_rules(wsctl, make_tree, wskit_hom
 
 
 def test_show_never_drops_arguments(wsctl, make_tree, wskit_home):
-    """Found by a newcomer: a body without $ARGUMENTS dropped --args silently, and
-    $ARGUMENTS[0] became the whole string followed by "[0]" (Claude Code's rules)."""
+    """A body without $ARGUMENTS gets --args appended, never silently dropped, and
+    $ARGUMENTS[0] is the first argument, not the whole string and "[0]" (Claude Code's rules)."""
     ws = make_tree({
         ".git/HEAD": "ref: refs/heads/main\n",
         ".claude/skills/plain/SKILL.md": skill_md("plain", body="Do the thing.\n"),

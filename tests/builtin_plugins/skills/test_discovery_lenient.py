@@ -59,8 +59,8 @@ def test_bom_crlf_colon_skill_is_discovered_with_warnings(make_tree, wskit_home)
 
 
 def test_metadata_keys_that_are_not_text_do_not_take_every_skill_down(make_tree, wskit_home):
-    # a number key in one skill's metadata made pydantic refuse that Skill, and the
-    # exception failed the whole skills hook: `skills list` said "no skills"
+    # a number key in one skill's metadata would make pydantic refuse that Skill, and the
+    # exception would fail the whole skills hook: `skills list` would say "no skills"
     ws = make_tree({
         ".claude/skills/good/SKILL.md": skill_md("good"),
         ".claude/skills/num/SKILL.md": skill_md(
@@ -78,8 +78,8 @@ def test_metadata_keys_that_are_not_text_do_not_take_every_skill_down(make_tree,
 
 
 def test_one_skill_that_raises_is_refused_alone(make_tree, wskit_home, monkeypatch):
-    """The guard behind the fix above: any ValueError/TypeError while one skill is
-    built is that skill's diagnostic, not the loader's failure."""
+    """The general guard beside the case above: any ValueError/TypeError while one skill
+    is built is that skill's diagnostic, not the loader's failure."""
     import wskit.builtin_plugins.skills.discovery as scan
 
     ws = make_tree({".claude/skills/good/SKILL.md": skill_md("good"),

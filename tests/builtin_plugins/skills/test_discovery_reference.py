@@ -1,6 +1,6 @@
-"""Issue 8, B6: the fast skills discovery equals the loader as it was.
+"""The fast skills discovery equals the straightforward loader it stands in for.
 
-``skills_reference.py`` is the loader before the B6 work, verbatim. Both run on
+``skills_reference.py`` is that loader, frozen verbatim. Both run on
 the same trees (random and odd ones from hypothesis, the benchmark-like tree,
 ``../shared/corpus``) under a change recording; resources, diagnostics, their
 order, digests, fields sets, value types and the recorded change notes must be

@@ -1,4 +1,4 @@
-"""Issue 8, B6: the one-pass skill lane (:mod:`wskit.builtin_plugins.skills.fast`) equals the general path.
+"""The one-pass skill lane (:mod:`wskit.builtin_plugins.skills.fast`) equals the general path.
 
 - :func:`~wskit.builtin_plugins.skills.fast.flat_fields` (one regular expression over the block)
   builds what :func:`wskit.formats.flatyaml.load_flat_lines` and the YAML safe loader
@@ -10,7 +10,7 @@
   the 256-byte first read and later chunks, ``---`` inside values, files shorter
   than a read), and it never opens what the general path refuses.
 
-The whole discovery against the loader before issue 8 is
+The whole discovery against the frozen straightforward loader is
 ``tests/builtin_plugins/skills/test_discovery_reference.py``.
 """
 

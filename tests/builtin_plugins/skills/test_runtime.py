@@ -1,4 +1,4 @@
-"""Skill bodies and files at use time, the skills_enabled switch (issue 4 items 3 and 4)."""
+"""Skill bodies and files at use time, the skills_enabled switch (docs/skills.md)."""
 
 import os
 
@@ -55,7 +55,7 @@ def test_list_files_reads_nothing(ws):
     assert out["files"] == ["SKILL.md", "bin.dat", "references/a.md", "scripts/run.sh"]
     assert out["file_count"] == 4 and out["has_attachments"] is True
     assert set(out) == {"slug", "name", "files", "file_count", "has_attachments", "skipped"}
-    # left out, but said: they used to vanish from the listing without a word
+    # left out, but said: a listing that drops them without a word hides that they are there
     assert out["skipped"] == [{"path": "pipe", "reason": "special-file"},
                               {"path": "scripts/host", "reason": "symlink"}]
 

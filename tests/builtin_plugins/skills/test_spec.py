@@ -1,5 +1,5 @@
 """flow_style_line's shortcut (no '[' or '{': no compose) and libyaml composer agree with
-composing every block with PyYAML's pure-Python loader (issue 8, B6)."""
+composing every block with PyYAML's pure-Python loader."""
 
 from __future__ import annotations
 

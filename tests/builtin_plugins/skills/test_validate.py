@@ -1,4 +1,4 @@
-"""Strict and lenient skill validation (issue 4 item 1)."""
+"""Strict and lenient skill validation (docs/skills.md, "Validation: lenient and strict")."""
 
 from wskit.builtin_plugins.skills.validate import validate_skill
 

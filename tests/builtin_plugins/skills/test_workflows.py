@@ -1,4 +1,4 @@
-"""Workflow restrictions, end_skill and resume (issue 4 item 6; holon-sakura.md B4, B5)."""
+"""Workflow restrictions, end_skill and resume (docs/skills.md; holon-sakura.md B4, B5)."""
 
 import json
 import os

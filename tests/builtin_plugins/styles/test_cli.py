@@ -25,7 +25,7 @@ def test_styles_list_show_and_catalog_failure(wsctl, make_tree, wskit_home):
 
 
 def test_styles_list_shows_skipped_style_files(wsctl, make_tree, wskit_home):
-    """Found by the newcomer test: 'styles list' did not show style-skipped warnings."""
+    """'styles list' shows the style-skipped warnings."""
     ws = make_tree({".git/HEAD": "ref: refs/heads/main\n",
                     ".claude/output-styles/ok.md": "---\ndescription: Fine\n---\nBe brief.",
                     ".claude/output-styles/empty.md": "---\ndescription: nothing\n---\n",
@@ -40,8 +40,8 @@ def test_styles_list_shows_skipped_style_files(wsctl, make_tree, wskit_home):
 
 
 def test_styles_catalog_failure_follows_the_failed_operation_convention(wsctl, make_tree, wskit_home):
-    """Found by the newcomer test: the message claimed "`wsctl inspect` shows the style
-    files that did load", false when none did. A failed operation prints nothing on
+    """The message does not claim "`wsctl inspect` shows the style files that did
+    load", false when none did. A failed operation prints nothing on
     stdout, even with --json (docs/wsctl.md), `error: …` on stderr, exit 1; the
     message points at inspect's diagnostics, which do say it."""
     ws = make_tree({".git/HEAD": "ref: refs/heads/main\n"})

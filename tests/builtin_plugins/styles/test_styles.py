@@ -1,4 +1,4 @@
-"""Output styles: limits, ids, built-ins through a hook, selection and resume (issue 4 item 9)."""
+"""Output styles: limits, ids, built-ins through a hook, selection and resume (docs/styles.md)."""
 
 import pytest
 

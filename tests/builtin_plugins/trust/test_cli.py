@@ -33,7 +33,7 @@ def test_trust_commands(wsctl, project, wskit_home):
 
 
 def test_trust_grant_of_the_root_or_the_home_warns_and_still_grants(wsctl, project, wskit_home, monkeypatch):
-    """Found by the newcomer test: `trust grant /` trusted every folder in silence."""
+    """`trust grant /` still grants, with a warning: trusting every folder is rarely what is meant."""
     r = wsctl("trust", "grant", "/", json=True)
     assert r.exit_code == 0 and json.loads(r.stdout) == {"path": "/", "state": "trusted", "decided_by": "/"}
     assert "warning: / is the file-system root: every folder below it is now trusted" in r.stderr
@@ -50,8 +50,8 @@ def test_trust_grant_of_the_root_or_the_home_warns_and_still_grants(wsctl, proje
 
 
 def test_trust_grant_of_a_folder_holding_the_home_warns(wsctl, tmp_path, monkeypatch):
-    """Found by the newcomer test: `trust grant /home` (or `/tmp` with the home below
-    it) trusted the home folder and everything beside it without a word."""
+    """`trust grant /home` (or `/tmp` with the home below it) trusts the home folder and
+    everything beside it, so it says so."""
     home = tmp_path / "users/me"
     home.mkdir(parents=True)
     other = tmp_path / "elsewhere"
@@ -92,8 +92,8 @@ def test_corrupt_trust_store_is_an_error_not_a_traceback(wsctl, project, wskit_h
 
 
 def test_exact_trust_decision_inside_a_project_says_it_does_not_apply(wsctl, make_tree):
-    """Found by the newcomer test: ``trust revoke --exact src`` inside a trusted git
-    project was recorded and changed nothing, without a word."""
+    """``trust revoke --exact src`` inside a trusted git project is recorded but changes
+    nothing, so it says so: in silence, the user would believe src revoked."""
     root = make_tree({".git/HEAD": "ref: refs/heads/main\n", "src/AGENTS.md": "x\n"})
     wsctl("trust", "grant", str(root))
     res = wsctl("trust", "revoke", "--exact", str(root / "src"), json=True)

@@ -1,4 +1,4 @@
-"""Lazily imported ``wsctl`` commands (:mod:`wskit.cli.lazy`, issue 8 B7): the
+"""Lazily imported ``wsctl`` commands (:mod:`wskit.cli.lazy`, for start-up): the
 command tree and ``--help`` equal what eager ``add_command`` registration gives."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ def _tree(cmd: click.Command) -> dict:
 
 
 class _EagerGroup(LazyGroup):
-    """The old registration: every ``add_lazy_command`` imports and adds at once
+    """Eager registration: every ``add_lazy_command`` imports and adds at once
     (its fallback for a group without a :class:`CommandTable`)."""
 
     def _ensure(self, ctx) -> None:

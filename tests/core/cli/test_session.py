@@ -40,11 +40,11 @@ def test_session_verify(wsctl, project, tmp_path):
 
 @pytest.mark.parametrize("mutate,msg", [
     (lambda r: r.__setitem__("format", 7), "newer than this wskit"),
-    # found by the newcomer test: these verified (coerced to 1)
+    # a wrong type is refused, not coerced to 1; so is a workflow record without its digest
     (lambda r: r.__setitem__("format", "1"), "state.json: session state field 'format': must be an integer, got \"1\""),
     (lambda r: r.__setitem__("format", True), "state.json: session state field 'format': must be an integer, got true"),
     (lambda r: r["extensions"].__setitem__("workflows", [{"skill": "x"}]), "workflows[0].sha256"),
-    # found by the newcomer test: these verified too
+    # no format below 1, and none missing
     (lambda r: r.__setitem__("format", 0), "state.json: session state field 'format': must be at least 1, got 0"),
     (lambda r: r.__setitem__("format", -1), "state.json: session state field 'format': must be at least 1, got -1"),
     (lambda r: r.pop("format"), "state.json: session state field 'format': Field required"),
@@ -62,8 +62,8 @@ def test_session_verify_fails_closed(wsctl, project, tmp_path, mutate, msg):
 
 
 def test_session_verify_reports_a_trust_change_as_drift(wsctl, project, tmp_path, wskit_home):
-    """Found by the newcomer test: a state recording "untrusted" verified with no drift
-    on a trusted workspace. The recorded trust decided which project resources the
+    """A state recording "untrusted" does not verify clean on a trusted workspace. The
+    recorded trust decided which project resources the
     session saw, so a different current trust is drift (reported, as resources are)."""
     state = tmp_path / "state.json"
     wsctl("snapshot", str(project), "-o", str(state))

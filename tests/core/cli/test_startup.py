@@ -1,4 +1,4 @@
-"""What ``wsctl`` imports at start-up (issue 8, B7): checked in a fresh interpreter."""
+"""What ``wsctl`` imports at start-up, where every import costs time: checked in a fresh interpreter."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def test_plugin_manager_is_built_once_per_run(tmp_path: Path, monkeypatch) -> No
     assert len(calls) == 1
 
 
-#: imported only where a file needs them (issue 8, B7): PyYAML and the markdown
+#: imported only where a file needs them, so start-up does not pay: PyYAML and the markdown
 #: reader for frontmatter, pathspec for a .gitignore, json5 for Gemini settings,
 #: subprocess for a shell injection, the resource model classes for a resource
 _LAZY_ON_EMPTY = {
@@ -88,7 +88,7 @@ _LAZY_ON_EMPTY = {
     "wskit.resources.skill", "wskit.resources.agent", "wskit.resources.command", "wskit.resources.style",
     "wskit.resources.markdown",
     "wskit.resources.servers", "wskit.resources.hooks", "wskit.builtin_plugins.hooks.trust",
-    # and, since the fifth round: the skill runtime, shell expansion, marketplaces, the Gemini
+    # and the skill runtime, shell expansion, marketplaces, the Gemini
     # extension model, thread futures and logging (plugin metadata is read by importlib.metadata,
     # which parses it with the email package)
     "wskit.builtin_plugins.skills.runtime", "wskit.builtin_plugins.commands.expand", "shlex", "wskit.builtin_plugins.bundles.marketplace", "wskit_gemini.resource",

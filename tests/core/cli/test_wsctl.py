@@ -155,9 +155,9 @@ def test_terminal_escapes_in_descriptions_are_neutralised(wsctl, make_tree):
 
 
 def test_rule_and_bundle_diagnostics_in_human_output_are_escaped(capsys):
-    """Found by the newcomer test: ``wsctl rules`` printed diagnostic paths and messages
-    raw (a file name holding ESC or a line feed reached the terminal); every human
-    diagnostic line now goes through ``safe_text`` (docs/security.md)."""
+    """Diagnostic paths and messages in human output (``wsctl rules`` among others) are
+    escaped: raw, a file name holding ESC or a line feed would reach the terminal. Every human
+    diagnostic line goes through ``safe_text`` (docs/security.md)."""
     from wskit.cli.context import print_diag_dicts as _print_diags
 
     _print_diags([{"level": "error", "code": "rule-name-invalid", "path": ".claude/rules/\x1b[31mred\nx.md",

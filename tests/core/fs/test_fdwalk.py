@@ -1,4 +1,4 @@
-"""wskit.fs.fdwalk: descriptor-keeping listings keep safefs's refusals (issue 8, B1)."""
+"""wskit.fs.fdwalk: descriptor-keeping listings keep safefs's refusals."""
 
 from __future__ import annotations
 

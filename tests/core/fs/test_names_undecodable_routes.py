@@ -1,5 +1,5 @@
-"""The routes by which a name that is not UTF-8 still got through after the
-loaders refused such files (newcomer finding): manifest path fields, a
+"""The routes by which a name that is not UTF-8 could get past the loaders'
+refusal of such files: manifest path fields, a
 marketplace source, a plugin folder, the project folder or the home itself,
 workspace/worktree/skill commands, git output, and the CLI's human and JSON
 output. Each refuses the one bad entry with a diagnostic or an ``error:`` line
@@ -174,7 +174,7 @@ def test_first_undecodable_names_the_field():
     assert first_undecodable({"a": ["é", 3]}) is None
 
 
-# -- 4. commands that crashed -----------------------------------------------------------
+# -- 4. commands given such a name -----------------------------------------------------
 
 def test_skills_install_and_enable_refuse_before_writing(bad_names_ok, wsctl, tmp_path, wskit_home):
     src = tmp_path / "sk"

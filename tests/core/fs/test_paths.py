@@ -1,6 +1,6 @@
 """wskit.fs.paths: the lexical path checks of safe file access. Its string tests
-equal the regular expressions they replace on the hot path (issue 8, B7: the
-expressions are compiled only when used); split_relative refuses what fs refuses."""
+equal the regular expressions they stand in for on the hot path (the expressions
+are compiled only when used, not at start-up); split_relative refuses what fs refuses."""
 
 from __future__ import annotations
 

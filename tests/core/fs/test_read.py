@@ -121,8 +121,8 @@ def test_scan_dir_lists_links_without_following(tmp_path: Path):
 
 
 def test_a_refusal_as_a_diagnostic_does_not_repeat_its_path_or_code(tmp_path):
-    """Found by the newcomer test: '<path>: <path>: refusing … [symlink] [symlink]' when a
-    diagnostic (which has path and code fields) was printed as 'path: message [code]'."""
+    """Not '<path>: <path>: refusing … [symlink] [symlink]' when a diagnostic (which has
+    path and code fields) is printed as 'path: message [code]'."""
     (tmp_path / "real").mkdir()
     (tmp_path / "real" / "f.md").write_text("x")
     (tmp_path / "link").symlink_to(tmp_path / "real")

@@ -175,8 +175,8 @@ def test_importing_wskit_is_lazy():
 
 
 def test_strict_plugins_failure_in_wsctl_is_one_error_line_for_help_too(site, monkeypatch, capsys):
-    """Found by the newcomer test: under WSKIT_STRICT_PLUGINS a plugin that fails to load
-    gave a traceback for ``wsctl --help`` and a one-line error for ``wsctl inspect``."""
+    """Under WSKIT_STRICT_PLUGINS a plugin that fails to load is a one-line error for
+    ``wsctl --help`` as for ``wsctl inspect``, not a traceback."""
     from wskit.cli import main
 
     fake_dist(site, "wskit-fake-broken3", "wskit_fake_broken3", "raise ImportError('nope')\n", "broken3")
@@ -188,8 +188,8 @@ def test_strict_plugins_failure_in_wsctl_is_one_error_line_for_help_too(site, mo
 
 
 def test_disable_plugins_warns_once_about_names_that_match_no_plugin(site, capsys):
-    """Found by the newcomer test: WSKIT_DISABLE_PLUGINS=nosuch was accepted in silence
-    (a typo leaves the plugin loaded). Built-ins and entry-point names are known (a
+    """WSKIT_DISABLE_PLUGINS=nosuch is not accepted in silence: a typo leaves the
+    plugin loaded. Built-ins and entry-point names are known (a
     blocked entry point too); a distribution name is not a plugin name."""
     fake_dist(site, "wskit-fake-good", "wskit_fake_good", GOOD, "good")
     pm = make_plugin_manager(env={"WSKIT_DISABLE_PLUGINS": "nosuch, skills,good,wskit-fake-good,nosuch"})

@@ -114,8 +114,8 @@ def test_bad_state_fails_closed_naming_the_problem(text, match):
 
 
 def test_state_without_resources_and_errors_naming_the_file(project, wskit_profile, wskit_pm):
-    """Found by the newcomer test: a state with no 'resources' key verified as 'everything
-    added', and a file that is not JSON was named '<json>'."""
+    """A state with no 'resources' key is an error naming the key, not verified as
+    'everything added'; a file that is not JSON is named by its path, not '<json>'."""
     good = json.loads(snapshot(WorkspaceCache(wskit_profile, wskit_pm).resolve(project)).state().to_json())
     assert SessionState.from_json(json.dumps(good)).resources
     del good["resources"]
@@ -127,8 +127,8 @@ def test_state_without_resources_and_errors_naming_the_file(project, wskit_profi
 
 @pytest.mark.parametrize("fmt", ["1", True, 1.0, None, [1], "99"])
 def test_format_of_the_wrong_type_is_malformed_naming_file_and_field(project, wskit_profile, wskit_pm, fmt):
-    """Found by the newcomer test: "format": "1" or true passed (pydantic coerced them
-    to 1) while 99 was refused; a wrong type is malformed, not coerced."""
+    """A "format" of the wrong type is malformed, naming file and field, not coerced:
+    coerced to 1 by pydantic, "1" or true would pass while 99 is refused."""
     good = json.loads(snapshot(WorkspaceCache(wskit_profile, wskit_pm).resolve(project)).state().to_json())
     assert SessionState.from_json(json.dumps(good), path="/s/state.json").format == 1
     good["format"] = fmt

@@ -1,4 +1,4 @@
-"""wskit.util.lazyre: module-level patterns compiled on first use (issue 8, B7)."""
+"""wskit.util.lazyre: module-level patterns compiled on first use, not at start-up."""
 
 from __future__ import annotations
 

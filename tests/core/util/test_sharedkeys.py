@@ -1,4 +1,4 @@
-"""Frozen models keep their fields in key-sharing instance dictionaries (issue 8, B8)
+"""Frozen models keep their fields in key-sharing instance dictionaries (to save memory)
 without any visible change: same keys, order, values, equality, copies and pickles."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Reference for the GEMINI.md walk tests: wskit-gemini's own walk as it was before
-issue 8 (every folder listed with ``wskit.fs.scan_dir``), which the shared-walk
+"""Reference for the GEMINI.md walk tests: a separate walk of wskit-gemini's own
+(every folder listed with ``wskit.fs.scan_dir``), which the shared-walk
 selection (``wskit_gemini.memory._walk``) must agree with on trees without
 ``.gitignore`` or ``.claude``/``.<host>`` folders. Not used by wskit-gemini itself."""
 
@@ -14,7 +14,7 @@ from wskit.builtin_plugins.rules.discovery import SKIP_DIRS
 from wskit.builtin_plugins.rules.model import RuleSettings
 from wskit_gemini.config import GEMINI_DIR
 
-#: levels of a deep test tree beyond which the old walk stopped holding descriptors
+#: folder descriptors a descriptor-keeping walk holds at most (one per level); deep test trees go past it
 MAX_HELD = 64
 
 

@@ -1,4 +1,4 @@
-"""Issue 8, B3: on a reload the GEMINI.md walk — the rule catalog's shared project walk
+"""On a reload the GEMINI.md walk — the rule catalog's shared project walk
 (:func:`wskit.builtin_plugins.rules.projectwalk.project_walk`) — reuses unchanged folders' listings
 (:func:`wskit.changes.reuse`) and gives exactly what a full walk gives."""
 

@@ -1,4 +1,4 @@
-"""The descriptor-keeping memory walk finds what the scan_dir walk finds (issue 8, B1)."""
+"""The descriptor-keeping memory walk finds what the scan_dir walk finds."""
 
 from __future__ import annotations
 
@@ -101,7 +101,7 @@ def test_missing_root_and_change_notes(tmp_path) -> None:
 
 
 def test_memory_comes_from_the_rule_walk_of_the_same_load(tmp_path, monkeypatch) -> None:
-    """One listing per folder and load, shared with the rule catalog (issue 8, B1);
+    """One listing per folder and load, shared with the rule catalog;
     so what that walk skips (gitignored and .claude folders) holds no memory."""
     from wskit.builtin_plugins.rules.walk import _Walker
 
@@ -126,5 +126,5 @@ def test_memory_comes_from_the_rule_walk_of_the_same_load(tmp_path, monkeypatch)
     assert "a/b/AGENTS.md" in {r.path for r in rules.rules}
     assert sorted(listed) == sorted(set(listed))  # every folder listed once for both
     assert str(root / "ignored") not in listed
-    # the old separate walk did find the ignored and .claude files: the documented difference
+    # the separate scan_dir walk does find the ignored and .claude files: the documented difference
     assert {"ignored/GEMINI.md", ".claude/GEMINI.md"} <= {f[1] for f in walk_scan(str(root), NAMES, RuleSettings(), [])}

@@ -170,8 +170,8 @@ def test_wsctl_shows_skills_commands_and_mcp_servers_with_the_installed_plugin(w
 
 
 def test_wsctl_commands_render_expands_gemini_toml_commands(wsctl, tmp_path, gemini_pm):
-    """Found by the newcomer test: ``wsctl commands render`` used the markdown expander
-    for Gemini TOML commands, so ``{{args}}`` stayed in the text."""
+    """``wsctl commands render`` expands Gemini TOML commands with their own expander:
+    the markdown one would leave ``{{args}}`` in the text."""
     from wskit.testing import write_tree
 
     home = tmp_path / "home"

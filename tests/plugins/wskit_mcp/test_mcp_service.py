@@ -108,8 +108,8 @@ def test_unknown_server_and_bad_command(worktree, hooks_facade):
 
 
 def test_a_definition_with_an_undefined_variable_is_never_started(worktree, hooks_facade, tmp_path):
-    """Found by the newcomer test: ``wsctl mcp list`` said "no: UNDEFINED_XYZ" and the
-    diagnostic "the server will not be started", but ``mcp check`` tried to start it."""
+    """What ``wsctl mcp list`` says ("no: UNDEFINED_XYZ", and the diagnostic "the server
+    will not be started") holds for ``mcp check`` too: it never tries to start it."""
     from wskit_mcp import McpConnectError
 
     marker = tmp_path / "started"
