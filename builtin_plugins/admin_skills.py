@@ -8,9 +8,9 @@ enables. A corrupt manifest raises, which the hook facade turns into a
 
 from __future__ import annotations
 
+from wskit.builtin_plugins.skills.admin import ADMIN_RANK, admin_root, enabled_slugs
 from wskit.models import ResourceSource, Scope
 from wskit.plugin import hookimpl
-from wskit.builtin_plugins.skills.admin import ADMIN_RANK, admin_root, enabled_slugs
 
 __all__ = ["wskit_resource_sources"]
 

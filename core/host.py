@@ -7,8 +7,8 @@ from pathlib import Path
 
 from pydantic import Field, field_validator
 
-from wskit.util.lazyre import lazy_pattern
 from wskit.models import Frozen
+from wskit.util.lazyre import lazy_pattern
 
 __all__ = ["HostProfile"]
 

@@ -32,12 +32,11 @@ import tomllib
 from pathlib import Path
 from typing import Literal
 
-from wskit import changes
-from wskit import fs
-from wskit.fs.atomic import atomic_write
+from wskit import changes, fs
 from wskit.errors import TrustStoreError
+from wskit.fs.atomic import atomic_write
+from wskit.fs.names import not_utf8, shown_path
 from wskit.models import Frozen
-from wskit.fs.names import shown_path, not_utf8
 
 __all__ = ["MAX_STORE_BYTES", "STORE_VERSION", "TrustDecision", "TrustState", "TrustStore"]
 

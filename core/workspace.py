@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING, Any
 
 from wskit.binding import Binding
 from wskit.errors import TrustStoreError
+from wskit.fs.names import not_utf8, shown_path
 from wskit.host import HostProfile
 from wskit.models import TRUST_GATED_SCOPES, Diagnostic, ResourceSource
-from wskit.fs.names import shown_path, not_utf8
 from wskit.registry import Candidate, Registry
 from wskit.trust import TrustDecision, TrustStore
 

@@ -27,8 +27,14 @@ import re
 from typing import TYPE_CHECKING
 
 from wskit import fs
-from wskit.formats.mdwalk import (description_too_long, hidden_chars_diag, is_agents_convention, list_field, text_field,
-                     walk_markdown)
+from wskit.formats.mdwalk import (
+    description_too_long,
+    hidden_chars_diag,
+    is_agents_convention,
+    list_field,
+    text_field,
+    walk_markdown,
+)
 from wskit.kinds import ResourceKind
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, sha256_hex
 

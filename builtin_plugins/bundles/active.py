@@ -15,13 +15,13 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from wskit.binding import Binding
+from wskit.builtin_plugins.bundles.discovery import Bundle, discover
+from wskit.builtin_plugins.bundles.enablement import apply_enablement, resolve_dependencies
+from wskit.formats.settings import settings_layers
 from wskit.host import HostProfile
 from wskit.models import Diagnostic, ResourceSource, Scope
 from wskit.registry import Registry, with_plugin_resources
 from wskit.trust import TrustDecision
-from wskit.builtin_plugins.bundles.discovery import Bundle, discover
-from wskit.builtin_plugins.bundles.enablement import apply_enablement, resolve_dependencies
-from wskit.formats.settings import settings_layers
 
 if TYPE_CHECKING:
     from wskit.kinds import ResourceKind

@@ -11,15 +11,15 @@ from typing import Any
 
 import click
 
-from wskit.fs.atomic import atomic_write
 from wskit.builtin_plugins.bundles.active import bundle_source, find_bundles, plugin_counts
 from wskit.builtin_plugins.bundles.discovery import load_bundle
 from wskit.builtin_plugins.bundles.ledger import LedgerError, install, read_ledger, uninstall
 from wskit.builtin_plugins.bundles.marketplace import Marketplace, MarketplaceError, load_marketplace
-from wskit.fs import jsonsafe
-from wskit.errors import WskitError
+from wskit.cli.context import WsctlContext, json_option, safe_text, table
 from wskit.cli.inspect import print_diagnostics
-from wskit.cli.context import WsctlContext, json_option, table, safe_text
+from wskit.errors import WskitError
+from wskit.fs import jsonsafe
+from wskit.fs.atomic import atomic_write
 
 
 def bundle_rows(obj: WsctlContext, path: str = ".", ws=None) -> list[dict[str, Any]]:

@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from wskit import fs
 from wskit.binding import Binding
-from wskit.host import HostProfile
-from wskit.models import Diagnostic, Frozen
-from wskit.fs.names import shown_path, not_utf8, undecodable
-from wskit.trust import TrustDecision
-from wskit.fs.jsonfile import read_json
 from wskit.builtin_plugins.bundles.ledger import LedgerError, read_ledger, tree_digest
 from wskit.builtin_plugins.bundles.manifest import Manifest, component_table, parse_manifest
+from wskit.fs.jsonfile import read_json
+from wskit.fs.names import not_utf8, shown_path, undecodable
+from wskit.host import HostProfile
+from wskit.models import Diagnostic, Frozen
+from wskit.trust import TrustDecision
 
 if TYPE_CHECKING:  # imported where a plugin folder is read (none in an empty workspace)
     from wskit.builtin_plugins.bundles.marketplace import MarketplaceEntry

@@ -13,10 +13,10 @@ active (``dependency-inactive``) puts the dependent plugin in state
 
 from __future__ import annotations
 
-from wskit.models import Diagnostic
 from wskit.builtin_plugins.bundles.discovery import Bundle
 from wskit.builtin_plugins.bundles.manifest import NAME_RE, satisfies
 from wskit.formats.settings import SettingsLayer
+from wskit.models import Diagnostic
 
 __all__ = ["apply_enablement", "resolve_dependencies", "valid_enable_key", "valid_enable_name"]
 

@@ -24,12 +24,12 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wskit.fs import jsonsafe
 from wskit import fs
-from wskit.fs.atomic import atomic_write
-from wskit.errors import WskitError
-from wskit.host import HostProfile
 from wskit.builtin_plugins.bundles.manifest import NAME_RE
+from wskit.errors import WskitError
+from wskit.fs import jsonsafe
+from wskit.fs.atomic import atomic_write
+from wskit.host import HostProfile
 
 if TYPE_CHECKING:
     from filelock import FileLock

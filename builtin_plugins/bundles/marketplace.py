@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wskit.errors import WskitError
-from wskit.models import Diagnostic, Frozen
 from wskit.fs.jsonfile import read_json
+from wskit.models import Diagnostic, Frozen
 
 if TYPE_CHECKING:
     from wskit.kinds import ResourceKind
@@ -120,8 +120,8 @@ def _entry(base: str, raw: dict[str, Any], plugin_root: Any) -> MarketplaceEntry
     src = raw["source"]
     strict = raw.get("strict", True) is not False
     common = dict(name=raw["name"], source=src, strict=strict, entry=raw)
-    from wskit.fs.names import shown_path, not_utf8
     from wskit.builtin_plugins.bundles.manifest import NAME_RE
+    from wskit.fs.names import not_utf8, shown_path
 
     if not NAME_RE.match(raw["name"]):  # the name becomes a folder name on install
         return MarketplaceEntry(source_kind="path" if isinstance(src, str) else "unknown",

@@ -22,12 +22,20 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
-from wskit.util.lazyre import lazy_pattern
 from wskit import fs
-from wskit.formats.mdwalk import (bool_field, description_too_long, first_line, hidden_chars_diag, is_agents_convention,
-                     list_field, text_field, walk_markdown)
+from wskit.formats.mdwalk import (
+    bool_field,
+    description_too_long,
+    first_line,
+    hidden_chars_diag,
+    is_agents_convention,
+    list_field,
+    text_field,
+    walk_markdown,
+)
 from wskit.kinds import ResourceKind
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, sha256_hex
+from wskit.util.lazyre import lazy_pattern
 
 if TYPE_CHECKING:
     from wskit.resources.command import Command

@@ -4,9 +4,9 @@ Hook trust is :mod:`wskit.builtin_plugins.hooks.trust`; see docs/hooks.md."""
 
 from __future__ import annotations
 
+from wskit.builtin_plugins.hooks.definitions import KIND, load_hook_definitions
 from wskit.kinds import ResourceKind
 from wskit.plugin import hookimpl
-from wskit.builtin_plugins.hooks.definitions import KIND, load_hook_definitions
 
 __all__ = [
     "wskit_hook_definitions", "wskit_hook_trust", "wskit_register_commands", "wskit_resource_kinds",

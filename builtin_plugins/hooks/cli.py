@@ -4,15 +4,22 @@
 from __future__ import annotations
 
 import json
-
 from typing import Any
 
 import click
 
-from wskit.models import display_path
-from wskit.cli.context import WsctlContext, json_option, path_argument, kind_diag_dicts, print_diag_dicts, read_user_file, table
+from wskit.cli.context import (
+    WsctlContext,
+    json_option,
+    kind_diag_dicts,
+    path_argument,
+    print_diag_dicts,
+    read_user_file,
+    table,
+)
 from wskit.errors import WskitError
 from wskit.fs import SafeFsError, jsonsafe
+from wskit.models import display_path
 
 __all__ = [
     "hooks_enabled", "hooks_group", "hooks_list_cmd", "hooks_revoke_cmd", "hooks_run_cmd",
@@ -86,10 +93,8 @@ def hooks_status_cmd(obj: WsctlContext, path: str) -> None:
 def hooks_trust_cmd(obj: WsctlContext, path: str, digest: str) -> None:
     """Trust the hooks of the project holding PATH, if they still have DIGEST."""
     ws = obj.resolve(path)
-    from wskit.builtin_plugins.hooks.trust import HookTrustStore
-
+    from wskit.builtin_plugins.hooks.trust import HookTrustDigestMismatchError, HookTrustStore
     from wskit.errors import WskitError
-    from wskit.builtin_plugins.hooks.trust import HookTrustDigestMismatchError
 
     store = HookTrustStore.for_home(obj.home)
     try:
@@ -130,10 +135,10 @@ def hooks_revoke_cmd(obj: WsctlContext, path: str) -> None:
 def hooks_run_cmd(obj: WsctlContext, event: str, path: str, payload_file: str | None, tool: str | None,
                   allow_http: bool, allow_loopback: bool, allow_private: bool) -> None:
     """Run the hooks of EVENT for the workspace holding PATH and print the outcome."""
+    from wskit.builtin_plugins.hooks.http import UrlPolicy
+    from wskit.builtin_plugins.hooks.runner import HookRunnerConfig
     from wskit.resources.hooks import HOOK_EVENTS
     from wskit.session import snapshot
-    from wskit.builtin_plugins.hooks.runner import HookRunnerConfig
-    from wskit.builtin_plugins.hooks.http import UrlPolicy
     from wskit.session.runtime import RuntimeOptions, attach
 
     if event not in HOOK_EVENTS:

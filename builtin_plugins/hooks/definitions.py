@@ -18,9 +18,9 @@ import os
 import re
 from typing import TYPE_CHECKING, Any
 
-from wskit.util.lazyre import lazy_pattern
-from wskit.models import Diagnostic, LoadResult, ResourceSource
 from wskit.formats.definitions import blocks, ident, provenance
+from wskit.models import Diagnostic, LoadResult, ResourceSource
+from wskit.util.lazyre import lazy_pattern
 
 if TYPE_CHECKING:
     from wskit.resources.hooks import HookDefinition

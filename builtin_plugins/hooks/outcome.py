@@ -6,8 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from wskit.fs import jsonsafe
-from wskit.fs import SafeFsError
+from wskit.fs import SafeFsError, jsonsafe
 
 __all__ = [
     "apply_output", "DECISION_RANK", "HookOutcome", "HookResult", "merge", "parse_json_object", "STATUSES"

@@ -27,12 +27,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from wskit.models import Scope
-from wskit.resources.hooks import HookDefinition
-from wskit.builtin_plugins.hooks.conditions import if_allows, if_unparsable
 from wskit.builtin_plugins.hooks.command import DEFAULT_OUTPUT_CAP, run_command
+from wskit.builtin_plugins.hooks.conditions import if_allows, if_unparsable
 from wskit.builtin_plugins.hooks.http import HttpHookError, HttpHookSecurityError, UrlPolicy, expand_headers, post_json
 from wskit.builtin_plugins.hooks.outcome import HookOutcome, HookResult, apply_output, merge, parse_json_object
+from wskit.models import Scope
+from wskit.resources.hooks import HookDefinition
 
 __all__ = [
     "BEHAVIORS", "DEFAULT_TIMEOUT", "FunctionHook", "HookRunner", "HookRunnerConfig", "HookTrust",

@@ -28,10 +28,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from wskit.fs import jsonsafe
 from wskit import fs
-from wskit.fs.atomic import atomic_write
 from wskit.errors import WskitError
+from wskit.fs import jsonsafe
+from wskit.fs.atomic import atomic_write
 from wskit.models import Frozen
 from wskit.resources.hooks import HookDefinition
 

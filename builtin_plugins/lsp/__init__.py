@@ -3,10 +3,10 @@ project ``.lsp.json`` source, and ``wsctl lsp list``. See :mod:`wskit.builtin_pl
 
 from __future__ import annotations
 
+from wskit.builtin_plugins.lsp.loader import KIND, load_lsp_servers
 from wskit.kinds import ResourceKind
 from wskit.models import ResourceSource, Scope
 from wskit.plugin import hookimpl
-from wskit.builtin_plugins.lsp.loader import KIND, load_lsp_servers
 
 __all__ = [
     "ROOT_RANK", "wskit_lsp_servers", "wskit_register_commands", "wskit_resource_kinds",

@@ -3,10 +3,10 @@ project ``.mcp.json`` source, and ``wsctl mcp list``. See :mod:`wskit.builtin_pl
 
 from __future__ import annotations
 
+from wskit.builtin_plugins.mcp.loader import KIND, load_mcp_servers
 from wskit.kinds import ResourceKind
 from wskit.models import ResourceSource, Scope
 from wskit.plugin import hookimpl
-from wskit.builtin_plugins.mcp.loader import KIND, load_mcp_servers
 
 __all__ = [
     "ROOT_RANK", "wskit_mcp_servers", "wskit_register_commands", "wskit_resource_kinds",

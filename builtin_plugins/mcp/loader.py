@@ -16,13 +16,21 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from wskit.formats.definitions import (
+    ConfigBlock,
+    blocks,
+    canonical_sha,
+    fixed_vars,
+    ident,
+    path_field_problem,
+    provenance,
+    server_map,
+)
+from wskit.formats.placeholders import expand_tree
+from wskit.fs import SafeFsError
 from wskit.fs.jsonsafe import check_depth
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, Scope
 from wskit.registry import Candidate, Registry
-from wskit.fs import SafeFsError
-from wskit.formats.definitions import (ConfigBlock, blocks, canonical_sha, fixed_vars, ident, path_field_problem, provenance,
-                     server_map)
-from wskit.formats.placeholders import expand_tree
 
 if TYPE_CHECKING:
     from wskit.resources.servers import McpServer

@@ -28,10 +28,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wskit.fs import jsonsafe
 from wskit.errors import UnknownResourceError
+from wskit.fs import SafeFsError, decode_text, jsonsafe, read_bytes
 from wskit.models import Diagnostic
-from wskit.fs import SafeFsError, decode_text, read_bytes
 
 __all__ = [
     "CredentialStore", "MAX_SETTINGS_BYTES", "ModelCatalog", "ModelResources", "models_for",

@@ -65,8 +65,8 @@ def wskit_session_components():
 
 
 def _session_rules(session):
-    from wskit.builtin_plugins.rules.session import SessionRules
     from wskit.builtin_plugins.rules.catalog import RuleCatalog
+    from wskit.builtin_plugins.rules.session import SessionRules
 
     catalog = session.catalogs.get("rules") if session.catalogs else None
     if catalog is None:
@@ -126,7 +126,12 @@ _EXPORTS = {
 if TYPE_CHECKING:
     from wskit.builtin_plugins.rules.catalog import RuleCatalog, apply_budget
     from wskit.builtin_plugins.rules.model import (
-        RuleFile, RuleProvenanceMismatch, RuleQueryError, RuleSelection, RuleSettings, SkippedRule,
+        RuleFile,
+        RuleProvenanceMismatch,
+        RuleQueryError,
+        RuleSelection,
+        RuleSettings,
+        SkippedRule,
     )
     from wskit.builtin_plugins.rules.render import render_json, render_text
     from wskit.builtin_plugins.rules.session import Proceed, RulesRequired, SessionRules

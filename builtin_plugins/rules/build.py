@@ -15,10 +15,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wskit.models import Diagnostic, LoadResult, ResourceSource, Scope
-from wskit.fs.names import undecodable
 from wskit.builtin_plugins.rules.catalog import RuleCatalog
 from wskit.builtin_plugins.rules.model import RuleSettings
+from wskit.fs.names import undecodable
+from wskit.models import Diagnostic, LoadResult, ResourceSource, Scope
 
 if TYPE_CHECKING:
     from wskit.resources.rule import RuleFile

@@ -23,11 +23,16 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
-from wskit.util.lazyre import lazy_pattern
-from wskit.models import Diagnostic
 from wskit.builtin_plugins.rules.model import (
-    RuleProvenanceMismatch, RuleQueryError, RuleSelection, RuleSettings, SkippedRule, provenance_digest,
+    RuleProvenanceMismatch,
+    RuleQueryError,
+    RuleSelection,
+    RuleSettings,
+    SkippedRule,
+    provenance_digest,
 )
+from wskit.models import Diagnostic
+from wskit.util.lazyre import lazy_pattern
 
 if TYPE_CHECKING:
     from wskit.builtin_plugins.rules.patterns import PathMatcher
@@ -35,9 +40,10 @@ if TYPE_CHECKING:
 from wskit.builtin_plugins.rules.plans import BY_SUFFIX, build_plan, keep_plan
 from wskit.builtin_plugins.rules.plans import query_entry as _query_entry
 from wskit.builtin_plugins.rules.plans import selection as _selection
-from wskit.builtin_plugins.rules.scopewalk import walk_scopes
+
 # re-exported: the package and its callers import the scope helpers from the catalog
 from wskit.builtin_plugins.rules.scopes import ancestors, apply_budget, is_ancestor, relative_to_scope  # noqa: F401
+from wskit.builtin_plugins.rules.scopewalk import walk_scopes
 
 __all__ = ["Policy", "RuleCatalog"]
 

@@ -45,9 +45,9 @@ class _RulesGroup(click.Group):
 
 def _load(obj: WsctlContext, path: str):
     """The workspace of ``path`` (project-root markers from the host's rules settings) and its catalog."""
-    from wskit.cache import WorkspaceCache
     from wskit.builtin_plugins.rules.catalog import RuleCatalog
     from wskit.builtin_plugins.rules.model import RuleSettings
+    from wskit.cache import WorkspaceCache
 
     if not os.path.exists(path):
         raise click.BadParameter(f"path {path!r} does not exist", param_hint="PATH")

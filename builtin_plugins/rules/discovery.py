@@ -24,14 +24,13 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from wskit import changes
-from wskit import fs
-from wskit.fs.names import shown_path, not_utf8
-from wskit.models import Diagnostic, Provenance, Scope
+from wskit import changes, fs
 from wskit.builtin_plugins.rules.conventions import Conventions
 from wskit.builtin_plugins.rules.model import PRIORITY, RuleSettings, rule_digest, rule_id
 from wskit.builtin_plugins.rules.projectwalk import project_walk
 from wskit.builtin_plugins.rules.walk import SKIP_DIRS, Candidate  # noqa: F401  (SKIP_DIRS re-exported)
+from wskit.fs.names import not_utf8, shown_path
+from wskit.models import Diagnostic, Provenance, Scope
 
 if TYPE_CHECKING:
     from wskit.resources.rule import RuleFile
@@ -239,7 +238,8 @@ def load_rule_file(
             diags.append(Diagnostic(level="warning", code=prob.code, path=path, line=line,
                                     message=f"pattern {prob.pattern[:80]!r}: {prob.message}; it matches nothing"))
     # imported where a rule file exists
-    from wskit.builtin_plugins.rules.imports import MAX_DEPTH as IMPORT_MAX_DEPTH, expand_imports
+    from wskit.builtin_plugins.rules.imports import MAX_DEPTH as IMPORT_MAX_DEPTH
+    from wskit.builtin_plugins.rules.imports import expand_imports
 
     imp = expand_imports(body, base=base, rel_path=rel, home=home, follow_links=follow_links,
                          max_bytes=settings.max_file_bytes,

@@ -22,9 +22,9 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from wskit.models import Diagnostic, display_path
 from wskit.builtin_plugins.rules.catalog import RuleCatalog, is_ancestor, relative_to_scope
 from wskit.builtin_plugins.rules.model import RuleFile
+from wskit.models import Diagnostic, display_path
 
 __all__ = ["diagnostic_json", "explain", "untrusted_candidates"]
 

@@ -9,9 +9,9 @@ property-tested against ``GitIgnoreSpec.check_file``.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from wskit.util.lazyre import lazy_pattern
-from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # imported where a .gitignore is parsed
     import pathspec

@@ -26,9 +26,9 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 
-from wskit.util.lazyre import lazy_pattern
 from wskit import fs
 from wskit.models import Diagnostic
+from wskit.util.lazyre import lazy_pattern
 
 __all__ = ["expand_imports", "ImportResult", "MAX_DEPTH"]
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from wskit.util.lazyre import lazy_pattern
 from wskit.builtin_plugins.rules.model import RuleSelection
+from wskit.util.lazyre import lazy_pattern
 
 if TYPE_CHECKING:
     from wskit.builtin_plugins.rules.patterns import PathMatcher

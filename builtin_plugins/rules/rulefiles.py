@@ -9,9 +9,9 @@ import os
 from dataclasses import dataclass
 
 from wskit import fs
-from wskit.models import Diagnostic
 from wskit.builtin_plugins.rules.conventions import AGENTS_GROUP, ConfigDir
 from wskit.builtin_plugins.rules.model import PRIORITY
+from wskit.models import Diagnostic
 
 __all__ = ["Candidate", "RuleFiles"]
 

@@ -29,10 +29,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from wskit.errors import SessionStateError
 from wskit.builtin_plugins.rules.catalog import RuleCatalog
 from wskit.builtin_plugins.rules.model import RuleFile, RuleProvenanceMismatch, RuleSelection
 from wskit.builtin_plugins.rules.tracker import ScopeTracker
+from wskit.errors import SessionStateError
 
 __all__ = [
     "InvocationPolicy", "Proceed", "ResumeResult", "RulesRequired", "SessionRules", "validate_extension",

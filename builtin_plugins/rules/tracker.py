@@ -19,10 +19,10 @@ import os
 import threading
 from collections.abc import Callable, Iterable
 
-from wskit.models import Diagnostic
 from wskit.builtin_plugins.rules.catalog import RuleCatalog
 from wskit.builtin_plugins.rules.discovery import reload_rule
 from wskit.builtin_plugins.rules.model import RuleFile, RuleSelection
+from wskit.models import Diagnostic
 
 __all__ = ["ScopeTracker"]
 

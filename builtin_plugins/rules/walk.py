@@ -15,15 +15,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from wskit.fs import descriptors
-from wskit import changes
-from wskit.fs import fdwalk
-from wskit import fs
-from wskit.models import Diagnostic
-from wskit.builtin_plugins.rules.gitignore import GitIgnore
+from wskit import changes, fs
 from wskit.builtin_plugins.rules.conventions import Conventions
+from wskit.builtin_plugins.rules.gitignore import GitIgnore
 from wskit.builtin_plugins.rules.model import RuleSettings
 from wskit.builtin_plugins.rules.rulefiles import Candidate, RuleFiles, _join  # noqa: F401  (Candidate re-exported)
+from wskit.fs import descriptors, fdwalk
+from wskit.models import Diagnostic
 
 if TYPE_CHECKING:  # imported where a .gitignore is parsed
     import pathspec

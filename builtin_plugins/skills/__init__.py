@@ -11,8 +11,8 @@ import os
 from typing import Any
 
 from wskit import fs
-from wskit.kinds import ResourceKind
 from wskit.formats.mdwalk import component_dirs
+from wskit.kinds import ResourceKind
 from wskit.models import Diagnostic, LoadResult, ResourceSource
 from wskit.plugin import hookimpl
 

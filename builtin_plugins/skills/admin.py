@@ -27,8 +27,8 @@ import uuid
 from pathlib import Path
 
 from wskit import fs
-from wskit.fs.atomic import atomic_write
 from wskit.errors import WskitError
+from wskit.fs.atomic import atomic_write
 from wskit.host import HostProfile
 
 __all__ = [
@@ -100,7 +100,7 @@ def enabled_slugs(profile: HostProfile) -> frozenset[str]:
 
 
 def _require_utf8_slug(slug: str) -> None:
-    from wskit.fs.names import shown_path, not_utf8
+    from wskit.fs.names import not_utf8, shown_path
 
     why = not_utf8(slug)
     if why is not None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from wskit.models import display_path
 from wskit.cli.context import WsctlContext, json_option, path_argument, print_diag_dicts, safe_text, table
 from wskit.cli.inspect import print_diagnostics
+from wskit.models import display_path
 
 __all__ = [
     "disable_cmd", "enable_cmd", "files_cmd", "install_cmd", "list_cmd", "show_cmd", "skills_group",

@@ -16,22 +16,21 @@ import os
 import re
 from typing import Any
 
-from wskit import changes
-from wskit import fs
+from wskit import changes, fs
 from wskit.builtin_plugins.skills import fast as skillfast
-from wskit.fs.fdwalk import read_head_bytes_in
-from wskit.formats.frontmatter import MAX_FRONTMATTER_BYTES, flat_head, frontmatter_of_head, read_frontmatter
-from wskit.formats.frontmatter import _head_done as head_done
+from wskit.builtin_plugins.skills.lint import ADMIN_FILE_LIMIT, SPEC_NAME, _check, _err, _text, _text_keys, _tools_of
 from wskit.builtin_plugins.skills.spec import MAX_COMPATIBILITY as _MAX_COMPATIBILITY
 from wskit.builtin_plugins.skills.spec import MAX_DESCRIPTION as _MAX_DESCRIPTION
 from wskit.builtin_plugins.skills.spec import SPEC_FIELDS as _SPEC_FIELDS
-from wskit.formats.mdwalk import bool_field
-from wskit.models import Diagnostic, Provenance, ResourceSource, Scope, construct_valid, sha256_hex
-from wskit.fs.names import _is_drive_or_url, shown_path, not_utf8
-from wskit.resources.skill import Skill
 from wskit.builtin_plugins.skills.tools import SelectorError, split_value
+from wskit.formats.frontmatter import MAX_FRONTMATTER_BYTES, flat_head, frontmatter_of_head, read_frontmatter
+from wskit.formats.frontmatter import _head_done as head_done
+from wskit.formats.mdwalk import bool_field
+from wskit.fs.fdwalk import read_head_bytes_in
+from wskit.fs.names import _is_drive_or_url, not_utf8, shown_path
 from wskit.fs.text import _HIDDEN
-from wskit.builtin_plugins.skills.lint import ADMIN_FILE_LIMIT, SPEC_NAME, _check, _err, _text, _text_keys, _tools_of
+from wskit.models import Diagnostic, Provenance, ResourceSource, Scope, construct_valid, sha256_hex
+from wskit.resources.skill import Skill
 
 __all__ = ["KIND", "load_folder"]
 

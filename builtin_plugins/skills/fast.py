@@ -28,14 +28,14 @@ from __future__ import annotations
 import os
 import re
 
-from wskit.fs import descriptors
 from wskit import changes
+from wskit.builtin_plugins.skills.lint import SPEC_NAME, _tools_of
+from wskit.builtin_plugins.skills.spec import MAX_COMPATIBILITY, MAX_DESCRIPTION, SPEC_FIELDS
 from wskit.formats.flatyaml import _LOADER, _is_str, _usable
 from wskit.formats.frontmatter import MAX_FRONTMATTER_BYTES, _close_end, _head_done
+from wskit.fs import descriptors
 from wskit.models import _SHA256, Provenance, Scope, _new, valid_shape
 from wskit.resources.skill import Skill
-from wskit.builtin_plugins.skills.spec import MAX_COMPATIBILITY, MAX_DESCRIPTION, SPEC_FIELDS
-from wskit.builtin_plugins.skills.lint import SPEC_NAME, _tools_of
 
 __all__ = ["flat_fields", "Lane", "lane", "one", "PAIR"]
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from wskit.formats.mdwalk import bool_field, text_field
-from wskit.models import Diagnostic
-from wskit.fs.text import find_hidden_chars
 from wskit.builtin_plugins.skills.tools import SelectorError, parse_selector, split_value
+from wskit.formats.mdwalk import bool_field, text_field
+from wskit.fs.text import find_hidden_chars
+from wskit.models import Diagnostic
 
 __all__ = ["ADMIN_FILE_LIMIT", "check_skill", "SPEC_NAME"]
 

@@ -29,10 +29,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from wskit import fs
-from wskit.errors import WskitError
-from wskit.models import sha256_hex
-from wskit.fs.names import shown_path, undecodable
 from wskit.builtin_plugins.skills.switch import _FALSE, _TRUE, skills_enabled, skills_filter  # noqa: F401 (public here)
+from wskit.errors import WskitError
+from wskit.fs.names import shown_path, undecodable
+from wskit.models import sha256_hex
 
 if TYPE_CHECKING:  # imported where used (`inspect` of a workspace with no skills never needs it)
     from wskit.resources.skill import Skill
@@ -224,8 +224,8 @@ class SkillRuntime:
         if sk.allowed_tools is not None:
             clauses.append(tuple(sk.allowed_tools))
         if rel_file == "SKILL.md":
-            from wskit.formats.frontmatter import parse_frontmatter  # lazily: PyYAML, only to read a skill
             from wskit.builtin_plugins.skills.tools import SelectorError, parse_selectors
+            from wskit.formats.frontmatter import parse_frontmatter  # lazily: PyYAML, only to read a skill
 
             fm = parse_frontmatter(text, res.path)
             if not fm.present or not fm.ok:

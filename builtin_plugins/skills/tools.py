@@ -32,8 +32,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from wskit.fs.jsonsafe import check_depth
 from wskit.fs import SafeFsError
+from wskit.fs.jsonsafe import check_depth
 
 __all__ = [
     "ALIASES", "ALWAYS_ALLOWED", "canonical_tool", "Decision", "parse_command", "parse_selector",

@@ -21,10 +21,10 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from wskit.builtin_plugins.styles.loader import BLADE_LIMITS, FATAL, StyleLimits
 from wskit.errors import WskitError
 from wskit.models import Diagnostic
 from wskit.resources.style import Style
-from wskit.builtin_plugins.styles.loader import BLADE_LIMITS, FATAL, StyleLimits
 
 __all__ = [
     "EXTENSION_KEY", "MAX_SELECTION", "restore_style", "select_style", "StyleCatalog", "StyleCatalogError",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from wskit.plugin import hookimpl
 from wskit.errors import TrustStoreError
+from wskit.plugin import hookimpl
 from wskit.trust import TrustDecision, TrustStore
 
 __all__ = ["wskit_register_commands", "wskit_trust_decision"]

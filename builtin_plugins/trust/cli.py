@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import click
-
 from pathlib import Path
 
+import click
+
 from wskit.binding import Binding
-from wskit.trust import TrustStore
 from wskit.cli.context import WsctlContext, json_option, path_argument, table
+from wskit.trust import TrustStore
 
 __all__ = ["forget_cmd", "grant_cmd", "list_cmd", "revoke_cmd", "status_cmd", "trust_group"]
 

@@ -76,7 +76,7 @@ def require_utf8(field: str, value: str | os.PathLike[str] | None) -> None:
     """
     if value is None:
         return
-    from wskit.fs.names import shown_path, not_utf8
+    from wskit.fs.names import not_utf8, shown_path
 
     text = os.fspath(value)
     why = not_utf8(text)

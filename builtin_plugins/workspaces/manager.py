@@ -16,10 +16,22 @@ from wskit.builtin_plugins.workspaces import git as g
 from wskit.builtin_plugins.workspaces.agent_home import ensure_agent_home
 from wskit.builtin_plugins.workspaces.discovery import discover_workspace_path
 from wskit.builtin_plugins.workspaces.errors import WorkspaceError, require_utf8
-from wskit.builtin_plugins.workspaces.records import (ActiveWorkspaceEntry, ExecutionProfile, ExecutionRootEntry, WorkspaceEntry,
-                     WorktreeArtifactMetadata)
-from wskit.builtin_plugins.workspaces.paths import (agent_home_id, canonical_root_id, check_view, is_within, normalize_lexical, workspace_id_for,
-                    worktree_root_id)
+from wskit.builtin_plugins.workspaces.paths import (
+    agent_home_id,
+    canonical_root_id,
+    check_view,
+    is_within,
+    normalize_lexical,
+    workspace_id_for,
+    worktree_root_id,
+)
+from wskit.builtin_plugins.workspaces.records import (
+    ActiveWorkspaceEntry,
+    ExecutionProfile,
+    ExecutionRootEntry,
+    WorkspaceEntry,
+    WorktreeArtifactMetadata,
+)
 from wskit.builtin_plugins.workspaces.snapshot import ExecutionSnapshot, SnapshotRoot
 from wskit.builtin_plugins.workspaces.store import WorkspaceStore
 

@@ -12,8 +12,8 @@ import os
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from wskit.builtin_plugins.workspaces.records import ExecutionRootEntry
 from wskit.builtin_plugins.workspaces.paths import canonical_root_id, is_within, normalize_lexical
+from wskit.builtin_plugins.workspaces.records import ExecutionRootEntry
 from wskit.builtin_plugins.workspaces.store import WorkspaceStore
 
 __all__ = ["resolve_references", "STATUSES"]

@@ -15,8 +15,13 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from wskit.binding import Binding
-from wskit.builtin_plugins.workspaces.records import AccessMode, ExecutionPolicySnapshot, ExecutionProfile, ProjectionKind
 from wskit.builtin_plugins.workspaces.paths import is_within, normalize_lexical
+from wskit.builtin_plugins.workspaces.records import (
+    AccessMode,
+    ExecutionPolicySnapshot,
+    ExecutionProfile,
+    ProjectionKind,
+)
 
 __all__ = ["ExecutionSnapshot", "SnapshotRoot"]
 

@@ -20,9 +20,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from wskit.builtin_plugins.workspaces.errors import WorkspaceError
-from wskit.builtin_plugins.workspaces.records import (ActiveWorkspaceEntry, ExecutionRootEntry, OccupancyRecord, WorkspaceEntry,
-                     WorktreeArtifactMetadata, utc_now)
 from wskit.builtin_plugins.workspaces.paths import generation_id, normalize_lexical
+from wskit.builtin_plugins.workspaces.records import (
+    ActiveWorkspaceEntry,
+    ExecutionRootEntry,
+    OccupancyRecord,
+    WorkspaceEntry,
+    WorktreeArtifactMetadata,
+    utc_now,
+)
 
 __all__ = ["SCHEMA", "WorkspaceStore"]
 

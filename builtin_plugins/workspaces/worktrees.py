@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 from wskit.builtin_plugins.workspaces import git as g
 from wskit.builtin_plugins.workspaces.errors import WorkspaceError, require_utf8
 from wskit.builtin_plugins.workspaces.inspect import inspect_worktree
-from wskit.builtin_plugins.workspaces.records import ExecutionRootEntry
 from wskit.builtin_plugins.workspaces.paths import sanitize_label
+from wskit.builtin_plugins.workspaces.records import ExecutionRootEntry
 
 if TYPE_CHECKING:  # pragma: no cover
     from wskit.builtin_plugins.workspaces.manager import WorkspaceManager

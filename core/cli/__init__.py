@@ -163,7 +163,7 @@ def make_cli(pm=None) -> click.Group:
         # reuse the manager the group built to list its commands (one manager per run)
         ctx.obj = WsctlContext(home=home, host=host, json=as_json, pm=pm if pm is not None else ctx.command._pm)
         for d in plugin_dirs:
-            from wskit.fs.names import shown_path, not_utf8
+            from wskit.fs.names import not_utf8, shown_path
 
             why = not_utf8(d)
             if why is not None:  # its plugin could not be named in JSON, a ledger or a session file

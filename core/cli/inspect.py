@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from wskit.models import display_path
 from wskit.cli.context import WsctlContext, json_option, path_argument, print_diag_dicts, table
+from wskit.models import display_path
 
 __all__ = ["inspect_cmd", "print_diagnostics", "resource_row"]
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import click
 
-from wskit.fs.atomic import atomic_write
 from wskit.cli.context import WsctlContext, json_option, path_argument, read_user_file
 from wskit.errors import WskitError
+from wskit.fs.atomic import atomic_write
 
 __all__ = ["session_verify_cmd", "snapshot_cmd"]
 

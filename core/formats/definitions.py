@@ -18,9 +18,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from wskit.formats.placeholders import plugin_root_vars
 from wskit.fs.jsonfile import read_json
 from wskit.models import Diagnostic, Provenance, ResourceSource, Scope
-from wskit.formats.placeholders import plugin_root_vars
 
 __all__ = [
     "blocks", "canonical_sha", "ConfigBlock", "fixed_vars", "ident", "iter_named", "path_field_problem",

@@ -33,8 +33,8 @@ import yaml
 from wskit import fs
 from wskit.formats import yaml as yamlsafe
 from wskit.formats.flatyaml import block_precheck, load_flat, load_flat_lines
-from wskit.models import Diagnostic
 from wskit.formats.yaml import MAX_DEPTH, DuplicateKey, Refused, err_line
+from wskit.models import Diagnostic
 
 __all__ = ["MAX_DEPTH", "MAX_FRONTMATTER_BYTES", "Frontmatter", "err_line", "flat_head", "frontmatter_of_head",
            "parse_frontmatter", "read_frontmatter"]

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wskit import fs
+from wskit.fs.names import not_utf8, shown_path
 from wskit.models import Diagnostic, ResourceSource
-from wskit.fs.names import shown_path, not_utf8
 
 if TYPE_CHECKING:
     from wskit.kinds import ResourceKind

@@ -10,10 +10,10 @@
 from __future__ import annotations
 
 import re
-
-from wskit.util.lazyre import lazy_pattern
 from collections.abc import Mapping
 from typing import Any
+
+from wskit.util.lazyre import lazy_pattern
 
 __all__ = ["expand", "expand_tree", "plugin_root_vars"]
 

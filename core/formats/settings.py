@@ -15,10 +15,10 @@ what such a layer may do (only disable plugins).
 from typing import Any
 
 from wskit.binding import Binding
+from wskit.fs.jsonfile import read_json
 from wskit.host import HostProfile
 from wskit.models import Diagnostic, Frozen
 from wskit.trust import TrustDecision
-from wskit.fs.jsonfile import read_json
 
 __all__ = ["config_dirs", "settings_layers", "SettingsLayer"]
 

@@ -21,10 +21,8 @@ from __future__ import annotations
 import errno
 import os
 
-from wskit.fs import descriptors
-from wskit import changes
-from wskit import fs
-from wskit.fs import SafeFsError
+from wskit import changes, fs
+from wskit.fs import SafeFsError, descriptors
 
 __all__ = [
     "entry_type", "leads_to_folder", "list_fd", "Listing", "open_child", "open_root", "read_file_at",

@@ -6,8 +6,8 @@ import json
 import os
 from typing import Any
 
-from wskit.fs import jsonsafe
 from wskit import fs
+from wskit.fs import jsonsafe
 from wskit.models import Diagnostic
 
 __all__ = ["MAX_JSON_BYTES", "MAX_JSON_DEPTH", "read_json"]

@@ -29,8 +29,8 @@ import re
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from wskit.util.lazyre import lazy_pattern
 from wskit import fs
+from wskit.util.lazyre import lazy_pattern
 
 __all__ = ["check_depth", "loads", "MAX_BYTES", "MAX_DEPTH", "read_json"]
 

@@ -18,8 +18,8 @@ from fnmatch import translate
 from pathlib import PurePosixPath
 
 from wskit.errors import SafeFsError
+from wskit.fs.names import _is_drive_or_url, _secret_tests, not_utf8, shown_path
 from wskit.util.lazyre import lazy_pattern
-from wskit.fs.names import _is_drive_or_url, _secret_tests, shown_path, not_utf8
 
 __all__ = ["check_not_secret", "is_secret_name", "SECRET_PATTERNS", "split_relative", "split_written"]
 

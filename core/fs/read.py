@@ -10,11 +10,13 @@ from pathlib import Path, PurePosixPath
 
 from wskit import changes
 from wskit.errors import SafeFsError
-from wskit.fs.paths import split_relative
 from wskit.fs.descriptors import (
     open_dir_chain,
-    open_in, read_all, read_head_raw,
+    open_in,
+    read_all,
+    read_head_raw,
 )
+from wskit.fs.paths import split_relative
 
 __all__ = ["DirEntry", "read_bytes", "read_head", "ReadResult"]
 

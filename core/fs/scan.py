@@ -12,8 +12,8 @@ from pathlib import Path, PurePosixPath
 
 from wskit import changes
 from wskit.errors import SafeFsError
-from wskit.fs.paths import is_secret_name, split_relative
 from wskit.fs.descriptors import open_dir_chain
+from wskit.fs.paths import is_secret_name, split_relative
 from wskit.fs.read import DirEntry
 
 __all__ = ["open_dir", "scan_dir", "scan_fd", "scan_fd_tuples"]

@@ -31,8 +31,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from wskit.fs import descriptors
 from wskit import fs
+from wskit.fs import descriptors
 from wskit.models import Diagnostic
 
 __all__ = ["MAX_DEPTH", "MAX_ENTRIES", "walk_files", "WalkedFile"]

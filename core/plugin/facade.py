@@ -22,9 +22,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from wskit.binding import Binding
     from wskit.host import HostProfile
     from wskit.kinds import ResourceKind
+    from wskit.plugin.manager import WskitPluginManager
     from wskit.session import SessionResources
     from wskit.trust import TrustDecision, TrustStore
-    from wskit.plugin.manager import WskitPluginManager
 
 __all__ = ["HookResults", "WskitHooks", "builtin_kinds"]
 

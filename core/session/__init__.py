@@ -23,11 +23,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from wskit.binding import Binding
-from wskit.fs import jsonsafe
 from wskit.errors import SessionStateError
+from wskit.fs import SafeFsError, jsonsafe
 from wskit.models import Resource
 from wskit.registry import Registry
-from wskit.fs import SafeFsError
 from wskit.trust import TrustDecision, TrustState
 
 __all__ = [

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import time
 
-from wskit.models import Provenance, Scope
 from wskit.builtin_plugins.rules.catalog import RuleCatalog
 from wskit.builtin_plugins.rules.model import RuleFile, rule_digest, rule_id
+from wskit.models import Provenance, Scope
 
 
 def make(n: int) -> RuleCatalog:

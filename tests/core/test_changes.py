@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from wskit import changes
-from wskit import fs
+from wskit import changes, fs
 from wskit.testing import write_tree
 
 OLD = 1_700_000_000

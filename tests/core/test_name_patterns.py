@@ -6,15 +6,16 @@ import pytest
 
 from wskit.builtin_plugins.agents.loader import _NAME as AGENT_NAME
 from wskit.builtin_plugins.bundles.manifest import NAME_RE as PLUGIN_NAME
+from wskit.builtin_plugins.lsp.loader import EXT_RE
+from wskit.builtin_plugins.lsp.loader import NAME_RE as LSP_NAME
 from wskit.builtin_plugins.rules.session import _HEX64 as RULE_HEX64
-from wskit.session.monitor import _HEX64 as MONITOR_HEX64
+from wskit.builtin_plugins.skills.lint import SPEC_NAME
+from wskit.builtin_plugins.skills.tools import _BARE
+from wskit.builtin_plugins.styles.loader import SEGMENT
+from wskit.builtin_plugins.workspaces.paths import AGENT_ID_RE
 from wskit.session.extensions import _HEX64 as RESUME_HEX64
 from wskit.session.extensions import _TRUST_DIGEST
-from wskit.builtin_plugins.lsp.loader import EXT_RE, NAME_RE as LSP_NAME
-from wskit.builtin_plugins.skills.lint import SPEC_NAME
-from wskit.builtin_plugins.styles.loader import SEGMENT
-from wskit.builtin_plugins.skills.tools import _BARE
-from wskit.builtin_plugins.workspaces.paths import AGENT_ID_RE
+from wskit.session.monitor import _HEX64 as MONITOR_HEX64
 
 HEX = "a" * 64
 CASES = [

@@ -6,11 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from wskit.builtin_plugins.skills import wskit_load_skills
-from wskit.builtin_plugins.commands.loader import load_commands
-from wskit.models import ResourceSource, Scope
-
 from tests.markdown_helpers import SHARED
+from wskit.builtin_plugins.commands.loader import load_commands
+from wskit.builtin_plugins.skills import wskit_load_skills
+from wskit.models import ResourceSource, Scope
 
 CORPUS = SHARED / "corpus"
 pytestmark = pytest.mark.corpus

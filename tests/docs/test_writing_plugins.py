@@ -25,7 +25,6 @@ def test_tutorial_test_snippet_passes(wsctl, wskit_pm, make_tree):
     import json
 
     import wskit_example
-
     from wskit.testing import register_plugin
 
     skill = "---\nname: greet\ndescription: Greets.\n---\nHello.\n"
@@ -103,7 +102,6 @@ def test_prompts_snippet_runs_as_written(wsctl, wskit_pm, make_tree):
     import json
 
     import wskit_example
-
     from wskit.testing import register_plugin
 
     doc = (REPO / "docs" / "writing-plugins.md").read_text()
@@ -118,7 +116,6 @@ def test_prompt_kind_in_a_named_bundle_folder_and_its_diagnostics(wsctl, wskit_p
     import json
 
     import wskit_example
-
     from wskit.testing import register_plugin, write_tree
 
     kit = write_tree(tmp_path / "kit", {

@@ -3,8 +3,8 @@ real settings files, the real trust store, real subprocesses."""
 
 import json
 
-from wskit.cache import WorkspaceCache
 from wskit.builtin_plugins.hooks.trust import HookTrustStore
+from wskit.cache import WorkspaceCache
 from wskit.session import snapshot
 from wskit.trust import TrustStore
 

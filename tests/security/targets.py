@@ -16,9 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wskit.fs import jsonsafe
-from wskit.formats import frontmatter as markdown
 from wskit import fs
+from wskit.formats import frontmatter as markdown
+from wskit.fs import jsonsafe
 from wskit.models import Diagnostic, ResourceSource, Scope
 
 
@@ -292,9 +292,9 @@ def _rules_loader(user: bool) -> Callable[[Ctx, str | None], Outcome]:
     name is its path's first component below ``.claude/rules/`` (or its folder,
     for ``<n>/AGENTS.md``); the importer is ``<field>`` only when the import
     was inlined (its token is gone from the body)."""
-    from wskit.host import HostProfile
     from wskit.builtin_plugins.rules.discovery import discover_project, discover_user
     from wskit.builtin_plugins.rules.model import RuleSettings
+    from wskit.host import HostProfile
 
     def name_of(rel: str) -> str:
         parts = rel.split("/")

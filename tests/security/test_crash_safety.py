@@ -29,6 +29,7 @@ import pytest
 from tests.security.harness import fork_run, wait_exit
 from wskit.trust import TrustStore
 
+
 @dataclass(frozen=True)
 class StateFile:
     """One state file under the kill test (see the module docstring).

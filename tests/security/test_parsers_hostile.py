@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.security.harness import bounded, bounded_process
-from wskit.fs import jsonsafe
 from wskit.formats.frontmatter import parse_frontmatter
+from wskit.fs import jsonsafe
 
 
 def test_colon_retry_is_linear_on_a_line_of_blanks():

@@ -19,9 +19,9 @@ import pytest
 from tests.security.harness import bounded
 from wskit.builtin_plugins.bundles.discovery import read_manifest
 from wskit.builtin_plugins.bundles.marketplace import load_marketplace
-from wskit.models import ResourceSource, Scope
 from wskit.builtin_plugins.lsp.loader import load_lsp_servers
 from wskit.builtin_plugins.mcp.loader import load_mcp_servers
+from wskit.models import ResourceSource, Scope
 
 HOSTILE = {
     "dotdot": "../outside",

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wskit.fs import jsonsafe
-from wskit.formats import frontmatter as markdown
 from wskit import fs
 from wskit.errors import AmbiguousNameError, UnknownResourceError
+from wskit.formats import frontmatter as markdown
+from wskit.fs import jsonsafe
 from wskit.models import Provenance, Resource, Scope
 from wskit.registry import Candidate, Registry
 

@@ -17,12 +17,11 @@ import pytest
 
 from tests.security.harness import bounded
 from wskit.binding import Binding
-from wskit.resources.hooks import HookDefinition
-from wskit.builtin_plugins.hooks.runner import HookRunnerConfig
-from wskit.session.runtime import RuntimeOptions
 from wskit.builtin_plugins.hooks.http import UrlPolicy
-from wskit.session.runtime import attach
+from wskit.builtin_plugins.hooks.runner import HookRunnerConfig
+from wskit.resources.hooks import HookDefinition
 from wskit.session.build import provenance, session_from_resources
+from wskit.session.runtime import RuntimeOptions, attach
 from wskit.session.testing import live_children
 
 

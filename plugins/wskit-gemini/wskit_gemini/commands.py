@@ -34,9 +34,9 @@ import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wskit.util.lazyre import lazy_pattern
 from wskit import fs
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, sha256_hex
+from wskit.util.lazyre import lazy_pattern
 
 if TYPE_CHECKING:
     from wskit.resources.command import Command

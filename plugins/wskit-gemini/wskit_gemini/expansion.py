@@ -10,9 +10,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wskit import fs
-from wskit.builtin_plugins.commands.expand import DEFAULT_FILE_CAP, DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT, Runner, run_shell
-from wskit.resources.command import Expansion
+from wskit.builtin_plugins.commands.expand import (
+    DEFAULT_FILE_CAP,
+    DEFAULT_OUTPUT_CAP,
+    DEFAULT_TIMEOUT,
+    Runner,
+    run_shell,
+)
 from wskit.models import Diagnostic
+from wskit.resources.command import Expansion
 
 if TYPE_CHECKING:
     from wskit.resources.command import Command

@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wskit.util.lazyre import lazy_pattern
 from wskit import fs
 from wskit.models import Diagnostic, ResourceSource, Scope
+from wskit.util.lazyre import lazy_pattern
 
 from .config import GEMINI_DIR, read_jsonc
 

@@ -39,10 +39,10 @@ import stat
 from pathlib import Path
 
 from wskit import fs
-from wskit.models import Diagnostic, LoadResult, ResourceSource, Scope
 from wskit.builtin_plugins.rules.discovery import load_rule_file
 from wskit.builtin_plugins.rules.model import RuleSettings
 from wskit.builtin_plugins.rules.projectwalk import project_walk
+from wskit.models import Diagnostic, LoadResult, ResourceSource, Scope
 
 from .config import GEMINI_DIR, memory_file_names
 from .extensions import find_extensions

@@ -7,8 +7,8 @@ from pathlib import Path
 import click
 
 from wskit.cli.context import WsctlContext, json_option
-from wskit.errors import WskitError
 from wskit.cli.lazy import ensure_group
+from wskit.errors import WskitError
 
 
 @click.command("check")

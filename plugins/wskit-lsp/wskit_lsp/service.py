@@ -28,8 +28,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from wskit.errors import WskitError
-from wskit.resources.servers import LspServer
 from wskit.fs import decode_text, read_bytes
+from wskit.resources.servers import LspServer
 
 #: Variables of this process a server inherits (as the MCP SDK does); the rest come from the session and the definition.
 INHERITED_ENV = ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "TMPDIR")

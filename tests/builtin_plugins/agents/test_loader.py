@@ -1,9 +1,8 @@
 """Subagents (docs/commands.md, "Subagents")."""
 
+from tests.markdown_helpers import load
 from wskit.builtin_plugins.agents.loader import load_agents
 from wskit.models import ResourceSource, Scope
-
-from tests.markdown_helpers import load
 
 AGENT = "---\nname: {n}\ndescription: {d}\n{x}---\nYou are {n}.\n"
 

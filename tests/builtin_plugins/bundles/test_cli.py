@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from wskit.trust import TrustStore
-from wskit.testing import write_tree
-
 from tests.builtin_plugins._bundle_helpers import plugin, skill
+from wskit.testing import write_tree
+from wskit.trust import TrustStore
 
 
 def _market(root):

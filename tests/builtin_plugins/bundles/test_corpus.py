@@ -6,10 +6,9 @@ import json
 
 import pytest
 
+from tests.builtin_plugins._bundle_helpers import corpus, load
 from wskit.builtin_plugins.bundles.ledger import install
 from wskit.builtin_plugins.bundles.marketplace import load_marketplace
-
-from tests.builtin_plugins._bundle_helpers import corpus, load
 
 pytestmark = pytest.mark.corpus
 

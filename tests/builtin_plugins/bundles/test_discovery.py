@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import json
 
+from tests.builtin_plugins._bundle_helpers import codes, load, plugin, skill
 from wskit.binding import Binding
 from wskit.builtin_plugins.bundles.active import find_bundles
 from wskit.trust import TrustDecision
-
-from tests.builtin_plugins._bundle_helpers import codes, load, plugin, skill
 
 TRUSTED = TrustDecision(path="/", state="trusted")
 UNTRUSTED = TrustDecision(path="/", state="untrusted")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+from tests.builtin_plugins._bundle_helpers import load, plugin
 from wskit import fs
 from wskit.builtin_plugins.bundles.ledger import install
 from wskit.builtin_plugins.bundles.marketplace import load_marketplace
@@ -16,8 +17,6 @@ from wskit.models import LoadResult, Provenance, Resource, sha256_hex
 from wskit.plugin import hookimpl
 from wskit.plugin.manager import make_plugin_manager
 from wskit.testing import register_plugin, write_tree
-
-from tests.builtin_plugins._bundle_helpers import load, plugin
 
 NOTE = ResourceKind(name="note", default_dir="notes", manifest_keys=("notes",), markdown=True)
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
+from tests.builtin_plugins._bundle_helpers import codes, load, plugin, skill
 from wskit.builtin_plugins.bundles.discovery import load_bundle, read_manifest
 from wskit.builtin_plugins.bundles.manifest import parse_manifest
 from wskit.host import HostProfile
-
-from tests.builtin_plugins._bundle_helpers import codes, load, plugin, skill
 
 
 def test_minimal_manifest_gets_default_components():

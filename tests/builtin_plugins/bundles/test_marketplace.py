@@ -7,14 +7,13 @@ import os
 
 import pytest
 
+from tests.builtin_plugins._bundle_helpers import load, plugin, skill
 from wskit.binding import Binding
 from wskit.builtin_plugins.bundles.active import find_bundles
 from wskit.builtin_plugins.bundles.ledger import LedgerError, install, ledger_path, read_ledger, tree_digest, uninstall
 from wskit.builtin_plugins.bundles.marketplace import MarketplaceError, find_entry_for, load_marketplace
 from wskit.testing import write_tree
 from wskit.trust import TrustDecision
-
-from tests.builtin_plugins._bundle_helpers import load, plugin, skill
 
 TRUSTED = TrustDecision(path="/", state="trusted")
 

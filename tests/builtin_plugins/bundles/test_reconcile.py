@@ -6,11 +6,10 @@ import json
 
 import pytest
 
+from tests.builtin_plugins._bundle_helpers import load, plugin, skill
 from wskit.builtin_plugins.bundles.active import reconcile
 from wskit.errors import AmbiguousNameError
 from wskit.session import snapshot
-
-from tests.builtin_plugins._bundle_helpers import load, plugin, skill
 
 
 def test_plugin_ids_lookup_and_native_wins_bare_name(tmp_path, wskit_pm, wskit_profile, make_tree):

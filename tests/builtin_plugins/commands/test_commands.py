@@ -2,11 +2,10 @@
 
 import subprocess
 
-from wskit.builtin_plugins.commands.loader import load_commands
-from wskit.builtin_plugins.commands.expand import SubprocessRunner, expand, split_args, substitute_args
-from wskit.models import ResourceSource, Scope
-
 from tests.markdown_helpers import load
+from wskit.builtin_plugins.commands.expand import SubprocessRunner, expand, split_args, substitute_args
+from wskit.builtin_plugins.commands.loader import load_commands
+from wskit.models import ResourceSource, Scope
 
 CMD = "---\ndescription: {d}\n---\n{b}"
 

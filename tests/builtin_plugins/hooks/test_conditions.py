@@ -6,7 +6,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wskit.builtin_plugins.hooks.conditions import IfRule, IfRuleError, if_matches, parse_if, subcommands, wildcard_matches
+from wskit.builtin_plugins.hooks.conditions import (
+    IfRule,
+    IfRuleError,
+    if_matches,
+    parse_if,
+    subcommands,
+    wildcard_matches,
+)
 
 
 @pytest.mark.parametrize("value,rule", [

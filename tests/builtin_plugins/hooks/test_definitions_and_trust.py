@@ -8,6 +8,8 @@ import shutil
 
 import pytest
 
+from tests.builtin_plugins._bundle_helpers import codes, load, plugin
+from wskit.builtin_plugins.hooks.definitions import matcher_matches
 from wskit.builtin_plugins.hooks.trust import (
     HookTrustDigestMismatchError,
     HookTrustError,
@@ -15,9 +17,6 @@ from wskit.builtin_plugins.hooks.trust import (
     hook_config_digest,
     runnable_hooks,
 )
-from wskit.builtin_plugins.hooks.definitions import matcher_matches
-
-from tests.builtin_plugins._bundle_helpers import codes, load, plugin
 
 SETTINGS_HOOKS = {"hooks": {
     "PreToolUse": [{"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "./check.sh", "timeout": 5}]}],

@@ -7,13 +7,11 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from tests.builtin_plugins.hooks.runtime_helpers import hook
 
+from tests.builtin_plugins.hooks.runtime_helpers import hook
+from wskit.builtin_plugins.hooks.http import HttpHookSecurityError, UrlPolicy
 from wskit.builtin_plugins.hooks.runner import HookRunnerConfig
-from wskit.session.runtime import RuntimeOptions
-from wskit.builtin_plugins.hooks.http import UrlPolicy
-from wskit.session.runtime import attach
-from wskit.builtin_plugins.hooks.http import HttpHookSecurityError
+from wskit.session.runtime import RuntimeOptions, attach
 
 
 @pytest.fixture

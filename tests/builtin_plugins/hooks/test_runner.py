@@ -9,11 +9,8 @@ import time
 from pathlib import Path
 
 from tests.builtin_plugins.hooks.runtime_helpers import alive, hook
-
-from wskit.builtin_plugins.hooks.runner import HookRunnerConfig
-from wskit.session.runtime import RuntimeOptions
-from wskit.builtin_plugins.hooks.runner import ScopeHookTrust
-from wskit.session.runtime import attach
+from wskit.builtin_plugins.hooks.runner import HookRunnerConfig, ScopeHookTrust
+from wskit.session.runtime import RuntimeOptions, attach
 
 
 def run_pre(session, tool_input=None, tool="Bash", use_id="t1"):

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from tests.builtin_plugins.hooks.runtime_helpers import hook
 
 ASK = json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask",

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 
-from wskit.builtin_plugins.mcp.loader import resolve_mcp_servers
-
 from tests.builtin_plugins._bundle_helpers import codes, load, plugin
+from wskit.builtin_plugins.mcp.loader import resolve_mcp_servers
 
 
 def test_sources_and_precedence(tmp_path, wskit_pm, wskit_profile, make_tree, monkeypatch):

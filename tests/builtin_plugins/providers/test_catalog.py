@@ -84,9 +84,7 @@ def test_snapshot_is_private_but_shares_credentials(tmp_path, wskit_home):
 
 def test_sessions_get_private_catalogs_and_disable_all_hooks(tmp_path, wskit_home, make_session):
     from tests.builtin_plugins.hooks.runtime_helpers import hook
-
-    from wskit.session.runtime import RuntimeOptions
-    from wskit.session.runtime import attach
+    from wskit.session.runtime import RuntimeOptions, attach
 
     write(wskit_home / ".wskit" / "settings.json", {"disableAllHooks": True, "models": [{"id": "m", "provider": "p"}]})
     creds = CredentialStore()
@@ -101,9 +99,9 @@ def test_sessions_get_private_catalogs_and_disable_all_hooks(tmp_path, wskit_hom
 
 def test_models_for_workspace_uses_trust(tmp_path, wskit_home, wskit_pm):
     from wskit.binding import Binding
+    from wskit.builtin_plugins.providers.catalog import models_for
     from wskit.host import HostProfile
     from wskit.plugin.facade import WskitHooks
-    from wskit.builtin_plugins.providers.catalog import models_for
     from wskit.workspace import load_workspace
 
     p = tmp_path / "proj"

@@ -136,8 +136,8 @@ def test_invalid_settings_are_reported_and_defaults_used(rules_ws):
 
 
 def test_host_conventions_switch_off(rules_ws, wskit_home):
-    from wskit.host import HostProfile
     from wskit.builtin_plugins.rules.discovery import discover_project
+    from wskit.host import HostProfile
 
     rules_ws({"CLAUDE.md": "c", "AGENTS.md": "a", "BLADE.md": "b", ".blade/rules/x.md": "r"})
     root = str(wskit_home.parent / "ws")
@@ -167,9 +167,9 @@ def test_host_named_like_a_convention_does_not_duplicate(rules_ws, host):
 
 
 def test_project_folder_links_are_named_not_walked(rules_ws, wskit_home, tmp_path):
-    from wskit.host import HostProfile
     from wskit.builtin_plugins.rules.discovery import discover_project
     from wskit.builtin_plugins.rules.model import RuleSettings
+    from wskit.host import HostProfile
 
     outside = tmp_path / "outside"
     outside.mkdir()

@@ -4,12 +4,12 @@ and the workspace/session wiring."""
 from __future__ import annotations
 
 from wskit.binding import Binding
+from wskit.builtin_plugins.rules.model import RuleFile, rule_digest, rule_id
 from wskit.host import HostProfile
 from wskit.models import Provenance, Scope
 from wskit.plugin import hookimpl
 from wskit.plugin.facade import WskitHooks
 from wskit.plugin.manager import DEFAULT_PLUGINS
-from wskit.builtin_plugins.rules.model import RuleFile, rule_digest, rule_id
 from wskit.session import snapshot
 from wskit.testing import register_plugin, write_tree
 from wskit.trust import TrustStore

@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wskit.models import Provenance, Scope
 from wskit.builtin_plugins.rules import plans as plans_mod
 from wskit.builtin_plugins.rules.catalog import RuleCatalog, apply_budget
 from wskit.builtin_plugins.rules.model import RuleFile, RuleSelection, rule_digest, rule_id
-from wskit.builtin_plugins.rules.plans import selection as _selection
 from wskit.builtin_plugins.rules.patterns import compiled, reference_match
 from wskit.builtin_plugins.rules.plans import BY_SUFFIX, _decided_by_suffix
+from wskit.builtin_plugins.rules.plans import selection as _selection
+from wskit.models import Provenance, Scope
 
 ROOT = "/nonexistent-wskit-root/proj"
 FOLDERS = ["", "a", "b", "a/b", "a/src", "src", "a/b/c", "src/x", "a/.claude", "x.py"]

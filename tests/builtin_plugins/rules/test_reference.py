@@ -16,12 +16,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from wskit.binding import Binding
-from wskit.host import HostProfile
-from wskit.plugin.facade import WskitHooks
-from wskit.plugin.manager import make_plugin_manager
 from wskit.builtin_plugins.rules.catalog import apply_budget
 from wskit.builtin_plugins.rules.model import RuleFile
 from wskit.builtin_plugins.rules.patterns import reference_match
+from wskit.host import HostProfile
+from wskit.plugin.facade import WskitHooks
+from wskit.plugin.manager import make_plugin_manager
 from wskit.trust import TrustStore
 from wskit.workspace import load_workspace
 

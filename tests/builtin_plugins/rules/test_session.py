@@ -10,9 +10,9 @@ import subprocess
 import pytest
 
 from wskit.binding import Binding
+from wskit.builtin_plugins.rules import Proceed, RuleProvenanceMismatch, RulesRequired
 from wskit.host import HostProfile
 from wskit.plugin.facade import WskitHooks
-from wskit.builtin_plugins.rules import Proceed, RuleProvenanceMismatch, RulesRequired
 from wskit.session import SessionState, snapshot
 from wskit.trust import TrustStore
 from wskit.workspace import load_workspace

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from wskit.cache import WorkspaceCache
+from tests.builtin_plugins.rules.test_incremental import _age, _rule, _tree, _view
 from wskit.builtin_plugins.rules.walk import _Walker
+from wskit.cache import WorkspaceCache
 from wskit.testing import write_tree
 from wskit.trust import TrustStore
-
-from tests.builtin_plugins.rules.test_incremental import _age, _rule, _tree, _view
 
 
 @pytest.fixture

@@ -18,16 +18,24 @@ import unicodedata
 from typing import Any
 
 from wskit import fs
+from wskit.builtin_plugins.skills import SKILL_FOLDERS
+from wskit.builtin_plugins.skills.discovery import _KNOWN, _UNSAFE_NAME, _canonical_keys, _tools
+from wskit.builtin_plugins.skills.lint import _LENIENT_FATAL, ADMIN_FILE_LIMIT, SPEC_NAME, _err, _line, _warn
+
+# what the fast path does not replace is imported, not copied: only the code it replaces is frozen here
+from wskit.builtin_plugins.skills.spec import (
+    MAX_COMPATIBILITY,
+    MAX_DESCRIPTION,
+    MAX_NAME,
+    SPEC_FIELDS,
+    _scalar,
+    flow_style_line,
+)
+from wskit.builtin_plugins.skills.tools import SelectorError, parse_selectors
 from wskit.formats.frontmatter import Frontmatter, read_frontmatter
 from wskit.formats.mdwalk import bool_field, component_dirs, text_field
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, Scope, sha256_hex
 from wskit.resources.skill import Skill
-# what the fast path does not replace is imported, not copied: only the code it replaces is frozen here
-from wskit.builtin_plugins.skills.spec import MAX_COMPATIBILITY, MAX_DESCRIPTION, MAX_NAME, SPEC_FIELDS, _scalar, flow_style_line
-from wskit.builtin_plugins.skills.lint import _LENIENT_FATAL, ADMIN_FILE_LIMIT, SPEC_NAME, _err, _line, _warn
-from wskit.builtin_plugins.skills.discovery import _KNOWN, _UNSAFE_NAME, _canonical_keys, _tools
-from wskit.builtin_plugins.skills.tools import SelectorError, parse_selectors
-from wskit.builtin_plugins.skills import SKILL_FOLDERS
 
 KIND = "skill"
 

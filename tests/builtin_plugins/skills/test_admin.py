@@ -4,12 +4,18 @@ import tomllib
 
 import pytest
 
-from wskit.host import HostProfile
-from wskit.builtin_plugins.skills.admin import (ADMIN_FILE_LIMIT, AdminSkillError, admin_root, install, manifest_path,
-                              read_manifest, set_enabled)
-from wskit.builtin_plugins.skills.runtime import SkillError, SkillRuntime
-
 from tests.markdown_helpers import load, skill_md
+from wskit.builtin_plugins.skills.admin import (
+    ADMIN_FILE_LIMIT,
+    AdminSkillError,
+    admin_root,
+    install,
+    manifest_path,
+    read_manifest,
+    set_enabled,
+)
+from wskit.builtin_plugins.skills.runtime import SkillError, SkillRuntime
+from wskit.host import HostProfile
 
 
 def _profile(home, **settings):

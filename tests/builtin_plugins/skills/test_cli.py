@@ -2,9 +2,8 @@
 
 import json
 
-from wskit.trust import TrustStore
-
 from tests.markdown_helpers import skill_md
+from wskit.trust import TrustStore
 
 
 def _ws(make_tree, wskit_home):

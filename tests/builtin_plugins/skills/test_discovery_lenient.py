@@ -2,10 +2,9 @@
 
 import os
 
+from tests.markdown_helpers import load, skill_md
 from wskit.builtin_plugins.skills import wskit_load_skills
 from wskit.models import ResourceSource, Scope
-
-from tests.markdown_helpers import load, skill_md
 
 
 def test_lenient_discovery_reports_spec_violations_as_warnings(tmp_path, make_tree, wskit_home):

@@ -18,16 +18,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wskit import changes
-from wskit.formats import frontmatter as markdown
-from wskit import fs
+from tests.builtin_plugins.skills import skills_reference as ref
+from wskit import changes, fs
 from wskit.builtin_plugins import skills as new
+from wskit.formats import frontmatter as markdown
 from wskit.formats.flatyaml import _BAD_VALUE, _bad, block_precheck, load_flat_lines
 from wskit.models import Provenance, ResourceSource, Scope, construct_valid
 from wskit.resources.skill import Skill
 from wskit.testing import write_tree
-
-from tests.builtin_plugins.skills import skills_reference as ref
 
 
 def _shape(model) -> tuple:

@@ -23,17 +23,16 @@ import yaml
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from wskit import changes
-from wskit.builtin_plugins.skills import fast as skillfast
-from wskit.builtin_plugins.skills import discovery as skillscan
-from wskit.fs.fdwalk import read_head_bytes_in
-from wskit.formats.flatyaml import block_precheck, load_flat_lines
-from wskit.formats.frontmatter import MAX_FRONTMATTER_BYTES, _head_done, parse_frontmatter
-from wskit.models import ResourceSource, Scope
-from wskit.resources.skill import Skill
-
 from tests.builtin_plugins.skills.test_discovery_reference import _shape
 from tests.core.formats.test_flatyaml import TRICKY_KEYS, TRICKY_VALUES, _loads_with_repeats
+from wskit import changes
+from wskit.builtin_plugins.skills import discovery as skillscan
+from wskit.builtin_plugins.skills import fast as skillfast
+from wskit.formats.flatyaml import block_precheck, load_flat_lines
+from wskit.formats.frontmatter import MAX_FRONTMATTER_BYTES, _head_done, parse_frontmatter
+from wskit.fs.fdwalk import read_head_bytes_in
+from wskit.models import ResourceSource, Scope
+from wskit.resources.skill import Skill
 
 LOADER = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
 

@@ -4,11 +4,10 @@ import os
 
 import pytest
 
+from tests.markdown_helpers import load, skill_md
+from wskit.builtin_plugins.skills.runtime import SkillError, SkillRuntime, skills_enabled, substitute
 from wskit.host import HostProfile
 from wskit.session import snapshot
-from wskit.builtin_plugins.skills.runtime import SkillError, SkillRuntime, skills_enabled, substitute
-
-from tests.markdown_helpers import load, skill_md
 
 
 @pytest.mark.parametrize("value,expected", [

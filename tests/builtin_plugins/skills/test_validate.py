@@ -1,8 +1,7 @@
 """Strict and lenient skill validation (docs/skills.md, "Validation: lenient and strict")."""
 
-from wskit.builtin_plugins.skills.validate import validate_skill
-
 from tests.markdown_helpers import skill_md
+from wskit.builtin_plugins.skills.validate import validate_skill
 
 
 def _codes(items):

@@ -5,11 +5,10 @@ import os
 
 import pytest
 
-from wskit.session import SessionState, snapshot
+from tests.markdown_helpers import load, skill_md
 from wskit.builtin_plugins.skills.runtime import SkillError, SkillRuntime
 from wskit.builtin_plugins.skills.workflows import CORRUPT, EXTENSION_KEY, SkillWorkflows
-
-from tests.markdown_helpers import load, skill_md
+from wskit.session import SessionState, snapshot
 
 
 @pytest.fixture

@@ -2,16 +2,22 @@
 
 import pytest
 
+from tests.markdown_helpers import load
 from wskit import hookimpl
+from wskit.builtin_plugins.styles.catalog import (
+    EXTENSION_KEY,
+    StyleCatalog,
+    StyleCatalogError,
+    StyleProvenanceError,
+    StyleUnavailableError,
+    restore_style,
+    select_style,
+)
+from wskit.builtin_plugins.styles.loader import StyleLimits, load_styles
 from wskit.models import ResourceSource, Scope
 from wskit.plugin.manager import make_plugin_manager
 from wskit.resources.style import builtin_style
 from wskit.session import SessionState, snapshot
-from wskit.builtin_plugins.styles.catalog import (EXTENSION_KEY, StyleCatalog, StyleCatalogError, StyleProvenanceError,
-                                StyleUnavailableError, restore_style, select_style)
-from wskit.builtin_plugins.styles.loader import StyleLimits, load_styles
-
-from tests.markdown_helpers import load
 
 
 class HostStyles:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.builtin_plugins.workspaces.wsgit import commit, git, git_identity  # noqa: F401  (git_identity: autouse)
-
 from wskit.binding import Binding
 from wskit.builtin_plugins.workspaces import discover_workspace_path
 

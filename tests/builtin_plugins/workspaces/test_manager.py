@@ -6,8 +6,8 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from tests.builtin_plugins.workspaces.wsgit import git, git_identity  # noqa: F401  (git_identity: autouse)
 
+from tests.builtin_plugins.workspaces.wsgit import git, git_identity  # noqa: F401  (git_identity: autouse)
 from wskit.binding import Binding
 from wskit.builtin_plugins.workspaces import ExecutionSnapshot, WorkspaceError, ensure_agent_home, workspace_id_for
 
@@ -216,10 +216,10 @@ def test_anchor_stored_under_a_legacy_id_is_refused(manager, tmp_path: Path):
 
 def test_resource_layer_loads_the_source_project_for_a_worktree_session(manager, repo: Path, tmp_path: Path,
                                                                          wskit_pm, wskit_profile, wskit_home):
+    from tests.builtin_plugins.workspaces.wsgit import commit
     from wskit.plugin.facade import WskitHooks
     from wskit.trust import TrustStore
     from wskit.workspace import load_workspace
-    from tests.builtin_plugins.workspaces.wsgit import commit
 
     commit(repo, ".agents/skills/only-in-main/SKILL.md",
            "---\nname: only-in-main\ndescription: d\n---\nbody\n")

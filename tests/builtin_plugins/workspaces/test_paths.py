@@ -12,8 +12,17 @@ from hypothesis import strategies as st
 
 from tests.builtin_plugins.workspaces.wsgit import git_identity  # noqa: F401  (git_identity: autouse)
 from wskit.binding import normalize_lexical
-from wskit.builtin_plugins.workspaces import (WorkspaceError, agent_home_id, canonical_root_id, check_view, resolve_read_path,
-                              resolve_write_path, sanitize_label, workspace_id_for, worktree_root_id)
+from wskit.builtin_plugins.workspaces import (
+    WorkspaceError,
+    agent_home_id,
+    canonical_root_id,
+    check_view,
+    resolve_read_path,
+    resolve_write_path,
+    sanitize_label,
+    workspace_id_for,
+    worktree_root_id,
+)
 
 
 def test_workspace_id_is_ws_plus_15_hex_of_sha256_of_normalised_anchor():

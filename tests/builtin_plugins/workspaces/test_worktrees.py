@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.builtin_plugins.workspaces.wsgit import commit, git, git_identity  # noqa: F401  (git_identity: autouse)
 
+from tests.builtin_plugins.workspaces.wsgit import commit, git, git_identity  # noqa: F401  (git_identity: autouse)
 from wskit.builtin_plugins.workspaces import WorkspaceError, workspace_id_for
 
 

@@ -14,11 +14,10 @@ import json
 
 import pytest
 
+from tests.markdown_helpers import load
+from wskit.builtin_plugins.skills.validate import validate_skill
 from wskit.formats.frontmatter import parse_frontmatter
 from wskit.models import ResourceSource, Scope
-from wskit.builtin_plugins.skills.validate import validate_skill
-
-from tests.markdown_helpers import load
 
 DUP_TOP = "---\nname: {n}\ndescription: First.\nmodel: x\ndescription: Second.\n---\nBody.\n"
 DUP_NESTED = "---\nname: {n}\ndescription: D.\nmetadata:\n  owner: a\n  owner: b\n---\nBody.\n"

@@ -7,8 +7,8 @@ import os
 import pytest
 
 from wskit import changes
-from wskit.fs import fdwalk as safewalk
 from wskit.fs import SafeFsError
+from wskit.fs import fdwalk as safewalk
 from wskit.testing import write_tree
 
 

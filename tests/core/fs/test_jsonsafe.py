@@ -6,8 +6,7 @@ import os
 
 import pytest
 
-from wskit.fs import jsonsafe
-from wskit.fs import SafeFsError
+from wskit.fs import SafeFsError, jsonsafe
 
 
 def test_parses_ordinary_json():

@@ -10,13 +10,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.markdown_helpers import load
+from tests.undecodable_helpers import BAD, bad_names_ok, write  # noqa: F401 (fixture)
 from wskit.errors import SessionStateError, TrustStoreError
 from wskit.fs.names import shown_path, undecodable
 from wskit.trust import TrustStore
-
-from tests.markdown_helpers import load
-from tests.undecodable_helpers import BAD, bad_names_ok, write  # noqa: F401 (fixture)
-
 
 
 @pytest.fixture

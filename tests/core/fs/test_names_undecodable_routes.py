@@ -14,10 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from wskit.trust import TrustStore
-
 from tests.markdown_helpers import load, skill_md
 from tests.undecodable_helpers import BAD, bad_names_ok, write  # noqa: F401 (fixture)
+from wskit.trust import TrustStore
 
 SUR = BAD.decode("utf-8", "surrogateescape")  # '\udcff', how os.listdir hands the byte to Python
 GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "init.defaultBranch=main"]
@@ -61,8 +60,8 @@ def test_split_written_refuses_a_lone_surrogate_and_split_relative_lets_walks_th
 
 
 def test_a_server_cwd_not_utf8_is_refused():
-    from wskit.models import Scope
     from wskit.formats.definitions import path_field_problem
+    from wskit.models import Scope
 
     why = path_field_problem("sub" + SUR, Scope.PROJECT)
     assert why is not None and "path-not-utf8" in why

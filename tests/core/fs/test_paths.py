@@ -11,10 +11,10 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from wskit.fs import names as namecheck
 from wskit import fs
-from wskit.fs import paths as safepath
 from wskit.errors import SafeFsError
+from wskit.fs import names as namecheck
+from wskit.fs import paths as safepath
 
 _DRIVE = re.compile(r"^[A-Za-z]:|^[A-Za-z][A-Za-z0-9+.-]*://")
 _SECRET = re.compile("|".join(f"(?:{translate(p)})" for p in safepath.SECRET_PATTERNS))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from wskit import fs
-from wskit.fs import text as safetext
 from wskit.errors import SafeFsError
+from wskit.fs import text as safetext
 
 
 def test_decode_text_strips_bom_and_normalises_newlines():

@@ -293,8 +293,8 @@ def test_hook_wskit_register_commands(wsctl, wskit_pm):
 
 
 def test_hook_wskit_builtin_styles(wskit_pm, project, home):
-    from wskit.resources.style import builtin_style
     from wskit.builtin_plugins.styles.catalog import StyleCatalog
+    from wskit.resources.style import builtin_style
 
     class Styles:
         @wskit.hookimpl

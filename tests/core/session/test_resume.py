@@ -13,8 +13,8 @@ from wskit.binding import Binding
 from wskit.errors import SessionStateError
 from wskit.host import HostProfile
 from wskit.plugin.facade import WskitHooks
-from wskit.session.resume import ProvenanceMismatchError, restore
 from wskit.session import snapshot
+from wskit.session.resume import ProvenanceMismatchError, restore
 from wskit.trust import TrustStore
 from wskit.workspace import load_workspace
 

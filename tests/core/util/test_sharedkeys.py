@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wskit.util import sharedkeys
 from wskit.models import Frozen, Provenance, Scope
+from wskit.util import sharedkeys
 from wskit.util.sharedkeys import shared_keys_copy
 
 CPYTHON = platform.python_implementation() == "CPython"

@@ -74,7 +74,6 @@ def gemini_profile(gemini_home: Path) -> HostProfile:
 def gemini_pm():
     """Built-ins plus wskit-gemini (no other entry points)."""
     import wskit_gemini
-
     from wskit.plugin.manager import make_plugin_manager
 
     pm = make_plugin_manager(load_entrypoints=False, env={})

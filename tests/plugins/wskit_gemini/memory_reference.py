@@ -9,9 +9,9 @@ import os
 from pathlib import Path
 
 from wskit import fs
-from wskit.models import Diagnostic
 from wskit.builtin_plugins.rules.discovery import SKIP_DIRS
 from wskit.builtin_plugins.rules.model import RuleSettings
+from wskit.models import Diagnostic
 from wskit_gemini.config import GEMINI_DIR
 
 #: folder descriptors a descriptor-keeping walk holds at most (one per level); deep test trees go past it

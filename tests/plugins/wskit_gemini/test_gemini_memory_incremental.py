@@ -10,17 +10,16 @@ import shutil
 from pathlib import Path
 
 import pytest
-from wskit_gemini import memory
 
 from tests.plugins.wskit_gemini.memory_reference import walk_scan
-
 from wskit import changes
-from wskit.cache import WorkspaceCache
-from wskit.host import HostProfile
 from wskit.builtin_plugins.rules.model import RuleSettings
 from wskit.builtin_plugins.rules.walk import _Walker
+from wskit.cache import WorkspaceCache
+from wskit.host import HostProfile
 from wskit.testing import write_tree
 from wskit.trust import TrustStore
+from wskit_gemini import memory
 
 NAMES = ("GEMINI.md", "CONTEXT.md", "docs/MEM.md")
 OLD = 1_700_000_000

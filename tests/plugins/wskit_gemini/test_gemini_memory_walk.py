@@ -5,12 +5,10 @@ from __future__ import annotations
 import os
 import random
 
-from wskit_gemini import memory
-
 from tests.plugins.wskit_gemini.memory_reference import MAX_HELD, walk_scan
-
 from wskit import changes
 from wskit.builtin_plugins.rules.model import RuleSettings
+from wskit_gemini import memory
 
 NAMES = ("GEMINI.md", "CONTEXT.md", "docs/MEM.md")
 

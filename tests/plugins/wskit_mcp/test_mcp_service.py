@@ -17,9 +17,8 @@ from wskit.binding import Binding
 from wskit.plugin.facade import WskitHooks
 from wskit.plugin.manager import make_plugin_manager
 from wskit.resources.servers import McpServer
-from wskit.session.runtime import RuntimeOptions
-from wskit.session.runtime import attach
 from wskit.session.build import provenance, session_from_resources
+from wskit.session.runtime import RuntimeOptions, attach
 
 HERE = Path(__file__).resolve().parent
 SERVER = HERE / "mcp_server.py"
