@@ -92,6 +92,10 @@ def list_plugins(obj: WsctlContext, timings: bool, path: str,
     diags: list[dict] = []
     shown: list[dict] = []
     text = "no content plugins"
+    if bundles is None:
+        # the bundles built-in lists them (it replaces this command); say why none are shown
+        why = "the built-in 'bundles' is blocked" if pm.is_blocked("bundles") else "no plugin lists them"
+        text = f"content plugins are not listed: {why}"
     try:
         ws = obj.resolve(path)  # plugins failing in a hook show up
         if bundles is not None:

@@ -38,6 +38,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from wskit.errors import WskitError
 from wskit.kinds import ResourceKind
 from wskit.plugin import hookimpl
 
@@ -146,6 +147,9 @@ class MarkdownKind:
         max_bytes: int = 1024 * 1024,
         max_description: int = 1024,
     ) -> None:
+        name = kind if isinstance(kind, str) else kind.name
+        if not _is_kind_name(name):
+            raise ValueError(f"kind name {name!r}: use lowercase letters, digits and '_', starting with a letter")
         if isinstance(kind, str):
             plural = plural or f"{kind}s"
             kind = ResourceKind(name=kind, plural=plural, default_dir=default_dir or plural,
@@ -188,9 +192,18 @@ class MarkdownKind:
     @hookimpl
     def wskit_register_commands(self, cli: click.Group) -> None:
         """``wskit_register_commands``: the ``wsctl <plural>`` group, built by
-        :meth:`group` when it is first needed (``wsctl --help`` lists it without building it)."""
+        :meth:`group` when it is first needed (``wsctl --help`` lists it without building it).
+
+        :raises WskitError: ``wsctl <plural>`` already exists (a built-in's command, or another
+            plugin's kind of the same name): the kind's ``list``/``show`` would take that
+            command over, so none is added and the plugin is reported as failing in this hook.
+        """
         from wskit.cli.lazy import add_lazy_command
 
+        commands = getattr(cli, "commands", {})
+        if self.plural in commands:
+            raise WskitError(f"wsctl {self.plural} already exists; the {self.name!r} kind adds no commands "
+                             "(give the kind another name or plural)")
         add_lazy_command(cli, self.plural, self.group, self.help)
 
     def hook_impl(self) -> Callable[[ResourceSource], LoadResult]:
@@ -357,6 +370,12 @@ class MarkdownKind:
     def body(self, resource: Any) -> str:
         """The text ``show`` prints below ``---``."""
         return getattr(resource, "body", "")
+
+
+def _is_kind_name(name: str) -> bool:
+    """Kind names are ``snake_case``: a lowercase ASCII letter, then letters, digits or ``_``."""
+    return bool(name) and name.isascii() and name[0].isalpha() and name.islower() and \
+        name.replace("_", "a").isalnum()
 
 
 def _is_diagnostic(item: Any) -> bool:

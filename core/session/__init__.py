@@ -244,11 +244,12 @@ class SessionResources:
         obj = self.components.get(name)
         if obj is not None:
             return obj
-        from wskit.session.components import UnknownComponentError, component_specs
+        from wskit.session.components import UnknownComponentError, blocked_hint, component_specs
 
         spec = component_specs(self.hooks).get(name)
         if spec is None:
-            raise UnknownComponentError(f"no plugin provides the session component {name!r}")
+            raise UnknownComponentError(f"no plugin provides the session component {name!r}"
+                                        + blocked_hint(self.hooks))
         return self.components.setdefault(name, spec.create(self))
 
     @property

@@ -19,7 +19,7 @@ from wskit.errors import WskitError
 if TYPE_CHECKING:  # pragma: no cover
     from wskit.session import SessionResources
 
-__all__ = ["SessionComponent", "UnknownComponentError", "component_specs"]
+__all__ = ["SessionComponent", "UnknownComponentError", "blocked_hint", "component_specs"]
 
 
 class UnknownComponentError(WskitError, LookupError):
@@ -70,3 +70,13 @@ def component_specs(hooks: Any) -> dict[str, SessionComponent]:
                 hooks.pm.hook_failures.setdefault(plugin, []).append(
                     f"wskit_session_components: returned {type(spec).__name__}, expected SessionComponent")
     return found
+
+
+def blocked_hint(hooks: Any) -> str:
+    """``" (blocked plugins: a, b)"`` for an error saying no plugin provides something, or
+    ``""`` when no plugin is blocked (``WSKIT_DISABLE_PLUGINS``)."""
+    pm = getattr(hooks, "pm", None)
+    if pm is None:
+        return ""
+    blocked = sorted(name for name, plugin in pm.list_name_plugin() if plugin is None)
+    return f" (blocked plugins: {', '.join(blocked)})" if blocked else ""

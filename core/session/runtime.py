@@ -30,6 +30,10 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["RuntimeOptions", "SessionRuntime", "UnknownServiceError", "attach", "runtime_of"]
 
 
+#: services that come with a first-party plugin of their name (wskit-mcp, wskit-lsp)
+_PLUGIN_SERVICES = frozenset({"mcp", "lsp"})
+
+
 class UnknownServiceError(WskitError, LookupError):
     """No plugin provides the session service asked for (e.g. ``mcp`` without wskit-mcp installed)."""
 
@@ -149,8 +153,11 @@ class SessionRuntime:
             if name not in self._services:
                 factory = self._factories().get(name)
                 if factory is None:
-                    raise UnknownServiceError(f"no plugin provides the session service {name!r} "
-                                              f"(install wskit-{name}?)")
+                    from wskit.session.components import blocked_hint
+
+                    hint = blocked_hint(self.session.hooks) or (
+                        f" (install wskit-{name}?)" if name in _PLUGIN_SERVICES else "")
+                    raise UnknownServiceError(f"no plugin provides the session service {name!r}{hint}")
                 self._services[name] = factory(self)
                 self._order.append(name)
             return self._services[name]

@@ -61,3 +61,19 @@ def test_timings_table_and_keys_only_when_asked(slow_plugin_path, tmp_path):
     assert float(slow_line.split()[-3]) >= SLEEP
     plain = json.loads(_wsctl("--json", "plugins", path=slow_plugin_path, home=home).stdout)
     assert all("seconds" not in r and "import_seconds" not in r for r in plain["plugins"])
+
+
+def test_plugins_list_says_why_no_content_plugins_are_listed(tmp_path, wskit_home):
+    """Blocking the bundles built-in leaves wsctl's own ``plugins list``, which says that
+    content plugins are not listed and why (instead of "no content plugins")."""
+    from click.testing import CliRunner
+
+    from wskit.cli import make_cli
+    from wskit.plugin.manager import make_plugin_manager
+
+    (tmp_path / "ws").mkdir()
+    pm = make_plugin_manager(load_entrypoints=False, env={"WSKIT_DISABLE_PLUGINS": "bundles"})
+    out = CliRunner().invoke(make_cli(pm), ["--home", str(wskit_home), "plugins", "list", str(tmp_path / "ws")])
+    assert out.exit_code == 0, out.output
+    assert "content plugins are not listed: the built-in 'bundles' is blocked" in out.output
+    assert "bundles" not in [line.split()[0] for line in out.output.splitlines()[2:] if line.strip()][:20]

@@ -94,3 +94,27 @@ def test_folder_arguments_come_from_a_given_kind():
     kind = MarkdownKind("datum", plural="data", manifest_keys=()).kind
     assert (kind.plural_name, kind.default_dir, kind.manifest_keys, kind.markdown) == ("data", "data", (), True)
     assert kind.loader is not None and kind.hook is None
+
+
+def test_a_kind_never_takes_over_an_existing_command(wsctl, wskit_pm, project):
+    """A kind whose plural names a command that exists (``plugins`` is wsctl's own; a
+    second ``memo`` kind meets the first one's) adds no commands: the plugin is shown
+    failing in that hook with the reason, and the existing command keeps working."""
+    clash = MarkdownKind("plugin")
+    with register_plugin(wskit_pm, clash, name="clash"):
+        listing = wsctl("plugins", "list", str(project))
+        assert listing.exit_code == 0 and "NAME" in listing.stdout.splitlines()[0]
+        assert "wsctl plugins already exists" in listing.stdout and "failing" in listing.stdout
+    again = MarkdownKind("memo", help="the second memo kind")
+    with register_plugin(wskit_pm, MEMOS, name="memos"), register_plugin(wskit_pm, again, name="memos2"):
+        out = wsctl("memos", "list", str(project), json=True)
+        assert out.exit_code == 0 and json.loads(out.stdout)["memos"]
+        failing = {name for name in ("memos", "memos2") if name in wskit_pm.hook_failures}
+        assert len(failing) == 1  # the one whose kind and commands came second
+        assert "wsctl memos already exists" in wskit_pm.hook_failures[failing.pop()][0]
+
+
+@pytest.mark.parametrize("name", ["BadKind", "1st", "a-b", "", "_x", "é"])
+def test_kind_names_are_snake_case(name):
+    with pytest.raises(ValueError, match="kind name"):
+        MarkdownKind(name)

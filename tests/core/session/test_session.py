@@ -152,3 +152,28 @@ def test_snapshot_with_worktree_binding(git_repo, tmp_path, wskit_profile, wskit
     assert s.get("skill", "alpha").provenance.source_root == str(repo.resolve())
     with pytest.raises(ValueError):
         snapshot(ws, Binding.discover(tmp_path))
+
+
+def test_a_missing_service_or_component_names_the_blocked_plugins(tmp_path, wskit_home):
+    """With a built-in blocked, what it provided is missing and the error says which
+    plugins are blocked (not a suggestion to install a package that does not exist)."""
+    from wskit.binding import Binding
+    from wskit.host import HostProfile
+    from wskit.plugin.facade import WskitHooks
+    from wskit.plugin.manager import make_plugin_manager
+    from wskit.session import snapshot
+    from wskit.session.components import UnknownComponentError
+    from wskit.session.runtime import UnknownServiceError
+    from wskit.workspace import load_workspace
+
+    (tmp_path / "p" / ".git").mkdir(parents=True)
+    pm = make_plugin_manager(load_entrypoints=False, env={"WSKIT_DISABLE_PLUGINS": "hooks,rules"})
+    s = snapshot(load_workspace(WskitHooks(pm), Binding.discover(tmp_path / "p"), HostProfile(home=wskit_home)))
+    with pytest.raises(UnknownServiceError, match=r"'hooks' \(blocked plugins: hooks, rules\)"):
+        s.runtime.hooks  # noqa: B018
+    with pytest.raises(UnknownComponentError, match=r"'rules' \(blocked plugins: hooks, rules\)"):
+        s.component("rules")
+    plain = snapshot(load_workspace(WskitHooks(make_plugin_manager(load_entrypoints=False)),
+                                    Binding.discover(tmp_path / "p"), HostProfile(home=wskit_home)))
+    with pytest.raises(UnknownServiceError, match=r"'mcp' \(install wskit-mcp\?\)"):
+        plain.runtime.service("mcp")
