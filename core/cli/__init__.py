@@ -90,6 +90,9 @@ class LazyGroup(click.Group):
         name = name or cmd.name
         old = self.commands.get(name) if name else None
         if isinstance(old, click.Group) and isinstance(cmd, click.Group) and old is not cmd:
+            from wskit.cli.lazy import own_group
+
+            cmd = own_group(cmd)  # merge into this CLI's copy, not the module-level group
             for sub_name, sub in old.commands.items():
                 cmd.commands.setdefault(sub_name, sub)
         super().add_command(cmd, name)

@@ -27,7 +27,7 @@ import click
 
 from wskit.errors import WskitError
 
-__all__ = ["CommandTable", "LazySpec", "Target", "add_lazy_command", "ensure_group"]
+__all__ = ["CommandTable", "LazySpec", "Target", "add_lazy_command", "ensure_group", "own_group"]
 
 #: What :func:`add_lazy_command` registers: ``"module:attr"`` or a function returning the command.
 Target = str | Callable[[], click.Command]
@@ -72,7 +72,12 @@ class LazySpec:
         else:
             cmd = self._import()
         old = self.previous.realize() if isinstance(self.previous, LazySpec) else self.previous
-        if isinstance(old, click.Group) and isinstance(cmd, click.Group) and old is not cmd:
+        merge = isinstance(old, click.Group) and isinstance(cmd, click.Group) and old is not cmd
+        if self.target is not None and isinstance(cmd, click.Group) and (merge or self.subs):
+            # an imported group is a module-level object: this CLI merges and adds into its own
+            # copy, so another CLI in the process (another plugin set) never sees those changes
+            cmd = own_group(cmd)
+        if merge:
             for sub_name, sub in old.commands.items():
                 cmd.commands.setdefault(sub_name, sub)
         if self.subs:
@@ -97,6 +102,16 @@ class LazySpec:
         if not isinstance(obj, click.Command):
             raise _broken(self, f"{type(obj).__name__} is not a click command")
         return obj
+
+
+def own_group(group: click.Group) -> click.Group:
+    """A shallow copy of ``group`` with a command table of its own: what a CLI adds to or
+    merges into, so a module-level group shared by every CLI in the process is never changed."""
+    import copy
+
+    clone = copy.copy(group)
+    clone.commands = dict(group.commands)
+    return clone
 
 
 def _broken(spec: LazySpec, why: str) -> click.ClickException:
@@ -201,6 +216,8 @@ def add_lazy_command(cli: click.Group, name: str, target: Target, help: str,
     existing = table[parent]
     if not isinstance(existing, click.Group):
         raise click.UsageError(f"wsctl command {parent!r} exists and is not a group")
+    existing = own_group(existing)  # never add into a module-level group other CLIs share
+    dict.__setitem__(table, parent, existing)
     existing.add_command(spec.realize(), name)
 
 
@@ -216,4 +233,7 @@ def ensure_group(cli: click.Group, name: str, help: str) -> click.Group:
         return grp
     if not isinstance(existing, click.Group):
         raise WskitError(f"wsctl command {name!r} exists and is not a group")
-    return existing
+    # the caller adds to it: give this CLI its own copy of a group other CLIs may share
+    own = own_group(existing)
+    cli.commands[name] = own  # in place: nothing to merge, it is a copy of what was there
+    return own

@@ -235,7 +235,10 @@ def test_ensure_group_reuses_an_existing_group():
     mine = click.Group(name="hooks")
     mine.add_command(click.Command("list"))
     cli.add_command(mine)
-    assert ensure_group(cli, "hooks", "x") is mine
+    got = ensure_group(cli, "hooks", "x")
+    assert cli.commands["hooks"] is got and set(got.commands) == {"list"}  # the existing group's commands
+    got.add_command(click.Command("run"))
+    assert set(cli.commands["hooks"].commands) == {"list", "run"} and set(mine.commands) == {"list"}
     cli.add_command(click.Command("plain"))
     import pytest as _pytest
 

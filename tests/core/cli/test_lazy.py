@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from wskit.cli import LazyGroup, make_cli
-from wskit.cli.lazy import CommandTable, LazySpec, add_lazy_command
+from wskit.cli.lazy import CommandTable, LazySpec, add_lazy_command, ensure_group
 from wskit.plugin.manager import make_plugin_manager
 
 
@@ -103,7 +103,7 @@ _T = "tests.core.cli.test_lazy:_Holder."
 
 @pytest.fixture(autouse=True)
 def _fresh_holder(monkeypatch):
-    # each test merges into fresh groups (merging mutates the newer group, as add_command does)
+    # each test starts from fresh groups
     monkeypatch.setattr(_Holder, "group_a", click.Group("g", commands={"one": _cmd("one"), "both": _cmd("both-a")},
                                                         help="A."))
     monkeypatch.setattr(_Holder, "group_b", click.Group("g", commands={"two": _cmd("two"), "both": _cmd("both-b")},
@@ -122,8 +122,10 @@ def test_group_replacing_group_keeps_older_sub_commands() -> None:
     add_lazy_command(root, "g", _T + "group_a", "A.")
     add_lazy_command(root, "g", _T + "group_b", "B.")
     g = root.commands["g"]
-    assert g is _Holder.group_b
+    assert g.name == "g" and g.help == "B." and g.callback is _Holder.group_b.callback
     assert set(g.commands) == {"one", "two", "both"} and g.commands["both"].name == "both-b"
+    # merged into this CLI's copy: the module-level groups other CLIs import are unchanged
+    assert set(_Holder.group_b.commands) == {"two", "both"} and set(_Holder.group_a.commands) == {"one", "both"}
 
 
 def test_lazy_registration_merges_with_an_eager_group_both_ways() -> None:
@@ -134,7 +136,8 @@ def test_lazy_registration_merges_with_an_eager_group_both_ways() -> None:
     root = _root()
     add_lazy_command(root, "g", _T + "group_a", "A.")
     root.add_command(_Holder.group_b)  # realizes the lazy one, then merges as before
-    assert root.commands["g"] is _Holder.group_b and set(_Holder.group_b.commands) == {"one", "two", "both"}
+    assert root.commands["g"].help == "B." and set(root.commands["g"].commands) == {"one", "two", "both"}
+    assert set(_Holder.group_b.commands) == {"two", "both"}  # into a copy, not the shared group
 
 
 def test_sub_command_into_absent_lazy_and_eager_parents() -> None:
@@ -236,3 +239,19 @@ def test_a_broken_function_target_is_named_in_the_error() -> None:
         root.commands["g"]  # noqa: B018
     assert "cannot be loaded from" in err.value.message and "broken_builder" in err.value.message
     assert "RuntimeError: no group today" in err.value.message
+
+
+def test_sub_commands_added_by_one_cli_do_not_reach_another() -> None:
+    """Two CLIs in one process (two plugin sets): the sub-commands one adds under a shared
+    module-level group stay in that CLI (wskit-mcp's ``mcp check`` does not appear in a CLI
+    without it; the bundles built-in's ``plugins list`` does not survive it being blocked)."""
+    first = _root()
+    add_lazy_command(first, "g", _T + "group_a", "A.")
+    add_lazy_command(first, "x", _T + "plain", "P.", parent="g")
+    assert set(first.commands["g"].commands) == {"one", "both", "x"}
+    ensure_group(first, "g", "A.").add_command(_cmd("late"), "late")
+    assert "late" in first.commands["g"].commands
+    second = _root()
+    add_lazy_command(second, "g", _T + "group_a", "A.")
+    assert set(second.commands["g"].commands) == {"one", "both"}
+    assert set(_Holder.group_a.commands) == {"one", "both"}
