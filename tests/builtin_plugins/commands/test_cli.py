@@ -2,22 +2,12 @@
 
 import json
 
+from tests.builtin_plugins._cli_trees import markdown_workspace
 from wskit.trust import TrustStore
 
 
-def _ws(make_tree, wskit_home):
-    ws = make_tree({
-        ".git/HEAD": "ref: refs/heads/main\n",
-        ".claude/commands/git/commit.md": "---\ndescription: Commit\nargument-hint: MSG\n---\nCommit $0: @notes.md !`date`\n",
-        "notes.md": "N\n",
-        ".claude/agents/rev.md": "---\nname: reviewer\ndescription: Reviews\ntools: Read\n---\nYou review.\n",
-    })
-    TrustStore.for_home(wskit_home).grant(ws)
-    return ws
-
-
 def test_commands_list_and_render(wsctl, make_tree, wskit_home):
-    ws = _ws(make_tree, wskit_home)
+    ws = markdown_workspace(make_tree, wskit_home)
     data = json.loads(wsctl("commands", "list", str(ws), "--json").output)
     assert data["commands"] == [{"id": "project:git:commit", "name": "git:commit", "description": "Commit",
                                  "scope": "project", "path": ".claude/commands/git/commit.md", "plugin": None,

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.builtin_plugins._cli_trees import servers_workspace
 from wskit.resources.hooks import HookDefinition
 from wskit.session.build import provenance, register_definitions
 from wskit.trust import TrustStore
@@ -62,19 +63,10 @@ def test_hooks_run_bad_payload(wsctl, project, tmp_path):
     assert res.exit_code == 1 and "error:" in res.stderr and "JSON object" in res.stderr
 
 
-def _ws(make_tree, home):
-    ws = make_tree({
-        ".mcp.json": json.dumps({"db": {"command": "db-server", "args": ["--ro"]}}),
-        ".lsp.json": json.dumps({"go": {"command": "gopls", "extensionToLanguage": {".go": "go"}}}),
-        ".claude/settings.json": json.dumps({"hooks": {"PreToolUse": [
-            {"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}),
-    })
-    TrustStore.for_home(home).grant(ws)
-    return ws
 
 
 def test_hooks_status_trust_revoke(wsctl, wskit_home, make_tree):
-    ws = _ws(make_tree, wskit_home)
+    ws = servers_workspace(make_tree, wskit_home)
     data = json.loads(wsctl("hooks", "list", str(ws), json=True).output)
     assert data["hooks"][0]["event"] == "PreToolUse" and data["hooks"][0]["matcher"] == "Bash"
     st = json.loads(wsctl("hooks", "status", str(ws), json=True).output)

@@ -5,22 +5,12 @@ from __future__ import annotations
 
 import json
 
+from tests.builtin_plugins._cli_trees import servers_workspace
 from wskit.trust import TrustStore
 
 
-def _ws(make_tree, home):
-    ws = make_tree({
-        ".mcp.json": json.dumps({"db": {"command": "db-server", "args": ["--ro"]}}),
-        ".lsp.json": json.dumps({"go": {"command": "gopls", "extensionToLanguage": {".go": "go"}}}),
-        ".claude/settings.json": json.dumps({"hooks": {"PreToolUse": [
-            {"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}),
-    })
-    TrustStore.for_home(home).grant(ws)
-    return ws
-
-
 def test_mcp_and_lsp_list(wsctl, wskit_home, make_tree):
-    ws = _ws(make_tree, wskit_home)
+    ws = servers_workspace(make_tree, wskit_home)
     data = json.loads(wsctl("mcp", "list", str(ws), json=True).output)
     (srv,) = data["servers"]
     assert srv["id"] == "project:db" and srv["alias"] == "db" and srv["args"] == ["--ro"]
