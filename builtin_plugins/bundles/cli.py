@@ -17,6 +17,7 @@ from wskit.builtin_plugins.bundles.ledger import LedgerError, install, read_ledg
 from wskit.builtin_plugins.bundles.marketplace import Marketplace, MarketplaceError, load_marketplace
 from wskit.cli.context import WsctlContext, json_option, safe_text, table
 from wskit.cli.inspect import print_diagnostics
+from wskit.cli.plugins import list_command
 from wskit.errors import WskitError
 from wskit.fs import jsonsafe
 from wskit.fs.atomic import atomic_write
@@ -58,16 +59,8 @@ def bundle_listing(obj: WsctlContext, ws) -> tuple[list[dict[str, Any]], list[di
     return bundles, diags, shown, human_bundles(bundles)
 
 
-@click.command("list")
-@click.argument("path", required=False, default=".", type=click.Path(exists=True))
-@json_option
-@click.option("--timings", is_flag=True, help="Show import and registration time of each plugin.")
-@click.pass_obj
-def list_cmd(obj: WsctlContext, path: str, timings: bool) -> None:
-    """List Python plugins and the content plugins of the workspace holding PATH."""
-    from wskit.cli.plugins import list_plugins
-
-    list_plugins(obj, timings, path, bundles=bundle_listing)
+#: ``wsctl plugins list`` with the content plugins of the workspace
+list_cmd = list_command(bundle_listing)
 
 
 def human_bundles(rows: list[dict[str, Any]]) -> str:

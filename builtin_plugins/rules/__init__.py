@@ -92,15 +92,14 @@ def _resume_rules(session, value, policy: str) -> list:
     from wskit.builtin_plugins.rules.model import RuleProvenanceMismatch
     from wskit.errors import ProvenanceMismatchError
 
+    def entries(drift) -> list:
+        return [{"field": "rules", "id": d.get("id"), "path": d.get("path"), "change": d["change"]} for d in drift]
+
     try:
         resumed = session.component("rules").resume(value, policy)
     except RuleProvenanceMismatch as err:
-        raise ProvenanceMismatchError(
-            [{"field": "rules", "id": d.get("id"), "path": d.get("path"), "change": d["change"]}
-             for d in err.drift]
-        ) from err
-    return [{"field": "rules", "id": d.get("id"), "path": d.get("path"), "change": d["change"]}
-            for d in resumed.drift]
+        raise ProvenanceMismatchError(entries(err.drift)) from err
+    return entries(resumed.drift)
 
 
 @hookimpl

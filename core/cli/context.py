@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 __all__ = [
-    "json_option", "json_text", "kind_diag_dicts", "kind_diagnostics", "path_argument", "plugin_dir_failures",
+    "json_option", "json_text", "kind_diag_dicts", "path_argument", "plugin_dir_failures",
     "print_diag_dicts", "read_user_file", "safe_text", "table", "WsctlContext"
 ]
 
@@ -279,9 +279,3 @@ def kind_diag_dicts(obj: WsctlContext, ws, kind_codes: tuple[str, ...]) -> list[
     failures of ``--plugin-dir`` folders (:meth:`WsctlContext.listing_diagnostics`)."""
     return [d.to_json(ws.source_root)
             for d in obj.listing_diagnostics(ws, (d for d in ws.diagnostics if d.code.startswith(kind_codes)))]
-
-
-def kind_diagnostics(ws, folder: str, prefixes: tuple[str, ...]) -> list:
-    """The diagnostics of one markdown kind of ``ws``: those whose code starts with one of
-    ``prefixes`` or whose path lies inside a ``/<folder>/`` folder (list commands show them)."""
-    return [d for d in ws.diagnostics if d.code.startswith(prefixes) or (d.path and f"/{folder}/" in d.path)]

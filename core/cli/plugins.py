@@ -66,14 +66,25 @@ def plugins_group(ctx: click.Context, timings: bool, check_path: str) -> None:
     ctx.invoke(listing, path=check_path, timings=timings)
 
 
-@plugins_group.command("list")
-@click.argument("path", required=False, default=".", type=click.Path(exists=True))
-@json_option
-@click.option("--timings", is_flag=True, help="Show import and registration time of each plugin.")
-@click.pass_obj
-def list_cmd(obj: WsctlContext, path: str, timings: bool) -> None:
-    """List Python plugins and the content plugins of the workspace holding PATH."""
-    list_plugins(obj, timings, path)
+def list_command(bundles: Callable[[WsctlContext, Any], tuple[list[dict], list[dict], list[dict], str]] | None = None
+                 ) -> click.Command:
+    """A ``wsctl plugins list`` command over :func:`list_plugins` with ``bundles``: this
+    module's own (no content plugins) and the bundles built-in's (with them) are both
+    made here, so they take the same arguments and options."""
+
+    @click.command("list")
+    @click.argument("path", required=False, default=".", type=click.Path(exists=True))
+    @json_option
+    @click.option("--timings", is_flag=True, help="Show import and registration time of each plugin.")
+    @click.pass_obj
+    def list_cmd(obj: WsctlContext, path: str, timings: bool) -> None:
+        """List Python plugins and the content plugins of the workspace holding PATH."""
+        list_plugins(obj, timings, path, bundles=bundles)
+
+    return list_cmd
+
+
+plugins_group.add_command(list_command())
 
 
 def list_plugins(obj: WsctlContext, timings: bool, path: str,
@@ -130,4 +141,4 @@ def list_plugins(obj: WsctlContext, timings: bool, path: str,
     obj.emit(data, human)
 
 
-__all__ = ["list_plugins", "plugin_rows", "plugins_group"]
+__all__ = ["list_command", "list_plugins", "plugin_rows", "plugins_group"]
