@@ -208,7 +208,7 @@ class SessionResources:
     @property
     def runtime(self):
         """The live :class:`~wskit.session.runtime.SessionRuntime` (hook runner, services),
-        made with default options on first use unless :func:`wskit.runtime.attach` gave one."""
+        made with default options on first use unless :func:`wskit.session.runtime.attach` gave one."""
         from wskit.session.runtime import runtime_of
 
         return runtime_of(self)
