@@ -26,8 +26,9 @@ from wskit.plugin import hookimpl
 
 
 @hookimpl
-def wskit_discover_rules(source, catalog_root, profile):
-    """The built-in rule files of a user (home) or project (catalog root) source."""
+def wskit_discover_rules(source, catalog_root, profile, folders):
+    """The built-in rule files of a user (home) or project (catalog root) source
+    (for the project, only the folders of ``folders`` when it is a request)."""
     from wskit.builtin_plugins.rules.discovery import discover_project, discover_user
     from wskit.builtin_plugins.rules.model import RuleSettings
 
@@ -37,7 +38,7 @@ def wskit_discover_rules(source, catalog_root, profile):
     if source.scope == Scope.USER:
         found = discover_user(source.root, profile, settings)
     elif source.scope == Scope.PROJECT:
-        found = discover_project(source.root, profile, settings)
+        found = discover_project(source.root, profile, settings, folders)
     else:
         return None
     return LoadResult(resources=tuple(found.rules), diagnostics=tuple(found.diagnostics))
