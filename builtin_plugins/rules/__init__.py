@@ -115,7 +115,7 @@ def wskit_register_commands(cli):
 #: public name -> submodule; imported on first access (PEP 562), so building a catalog
 #: does not import the session, tracker and render modules (a start-up cost)
 _EXPORTS = {
-    "RuleCatalog": "catalog", "apply_budget": "catalog",
+    "RuleCatalog": "catalog", "apply_budget": "catalog", "FolderRequest": "lazy", "LazyRuleCatalog": "lazy",
     "RuleFile": "model", "RuleProvenanceMismatch": "model", "RuleQueryError": "model",
     "RuleSelection": "model", "RuleSettings": "model", "SkippedRule": "model",
     "render_json": "render", "render_text": "render",
@@ -125,6 +125,7 @@ _EXPORTS = {
 
 if TYPE_CHECKING:
     from wskit.builtin_plugins.rules.catalog import RuleCatalog, apply_budget
+    from wskit.builtin_plugins.rules.lazy import FolderRequest, LazyRuleCatalog
     from wskit.builtin_plugins.rules.model import (
         RuleFile,
         RuleProvenanceMismatch,
@@ -152,7 +153,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "Proceed", "RuleCatalog", "RuleFile", "RuleProvenanceMismatch", "RuleQueryError", "RuleSelection",
+    "FolderRequest", "LazyRuleCatalog", "Proceed", "RuleCatalog", "RuleFile", "RuleProvenanceMismatch", "RuleQueryError", "RuleSelection",
     "RuleSettings", "RulesRequired", "ScopeTracker", "SessionRules", "SkippedRule", "apply_budget",
     "render_json", "render_text",
 ]

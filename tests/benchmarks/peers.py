@@ -355,7 +355,7 @@ def run(ctx, hosts_dir: str, scales: tuple[float, ...] = SCALES) -> tuple[list[R
               f"{hi} ÷ at scale {lo}): " + ", ".join(
                   n + " " + _g(med(t(n + "@" + hi, na)), med(t(n + "@" + lo, na))) for n in names)]
     failed = {k: sum(1 for x in v if x is None) for k, v in times.items() if any(x is None for x in v)}
-    extra = [f"", f"Failed or timed-out runs (not counted): {failed}"] if failed else []
+    extra = ["", f"Failed or timed-out runs (not counted): {failed}"] if failed else []
     return rows, "\n".join(lines + growth + extra)
 
 
