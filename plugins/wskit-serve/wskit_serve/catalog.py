@@ -336,8 +336,13 @@ class ServedWorkspace:
             words = split_args(arguments.get("arguments", ""))
         result = self.workspace.hooks.expand_command(cmd, words, self.root)
         root = str(self.workspace.binding.source_root)
-        data = {"description": cmd.description or "", "text": result.text,
-                "diagnostics": [d.to_json(root) for d in result.diagnostics]}
+        diags = [d.to_json(root) for d in result.diagnostics]
+        description = cmd.description or ""
+        not_run = sum(1 for d in result.diagnostics if d.code == "command-shell-not-run")
+        if not_run:  # the model sees the raw !`cmd` text: say why, so it runs them itself if it should
+            description += (f"{' ' if description else ''}({not_run} shell embed(s) left as written: "
+                            "wsctl serve never runs commands)")
+        data = {"description": description, "text": result.text, "diagnostics": diags}
         self.bounded(result.text)
         return data
 

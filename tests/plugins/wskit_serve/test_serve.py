@@ -134,7 +134,9 @@ def test_skills_rules_commands_over_stdio(tmp_path):
                 prompts = {p.name: p for p in (await s.list_prompts()).prompts}
                 assert set(prompts) == {"review", "fix", "kit:ship"}
                 assert [a.name for a in prompts["fix"].arguments] == ["issue", "branch"]
-                text = (await s.get_prompt("review", {"arguments": "main.py"})).messages[0].content.text
+                review = await s.get_prompt("review", {"arguments": "main.py"})
+                assert review.description == "Review a file (1 shell embed(s) left as written: wsctl serve never runs commands)"
+                text = review.messages[0].content.text
                 assert text.startswith("Review main.py. Context: ") and "the notes" in text
                 assert "!`touch SHELL_RAN`" in text                                   # never run
                 fix = (await s.get_prompt("fix", {"issue": "#7", "branch": "dev"})).messages[0].content.text
