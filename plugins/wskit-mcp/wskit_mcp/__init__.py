@@ -11,6 +11,10 @@ import wskit
 def __getattr__(name: str):
     """Lazy public names: the service module (and its asyncio/SDK imports) loads on first use,
     so merely registering the plugin keeps ``wsctl`` start-up cheap."""
+    if name in _OPTIONS:
+        from . import options
+
+        return getattr(options, name)
     if name in __all__:
         from . import service
 
@@ -18,7 +22,13 @@ def __getattr__(name: str):
     raise AttributeError(name)
 
 
-__all__ = ["McpConnection", "McpConnectError", "McpService"]
+__all__ = [
+    "McpApprovalError", "McpAuthRequiredError", "McpCall", "McpCallCancelled", "McpConnection", "McpConnectError",
+    "McpElicitation", "McpElicitResponse", "McpLimits", "McpOptions", "McpRecovery", "McpSampleRequest",
+    "McpSampleResponse", "McpServerStatus", "McpService",
+]
+_OPTIONS = {"McpElicitation", "McpElicitResponse", "McpLimits", "McpOptions", "McpRecovery", "McpSampleRequest",
+            "McpSampleResponse"}
 
 
 @wskit.hookimpl

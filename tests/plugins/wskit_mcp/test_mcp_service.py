@@ -35,7 +35,7 @@ def alive(pid: int) -> bool:
         return False
 
 
-def mcp_def(name: str, scope: str = "project", **fields) -> McpServer:
+def mcp_def(name: str, scope: str = "user", **fields) -> McpServer:
     prov = provenance(scope, "/src", ".mcp.json", {name: fields})
     return McpServer(id=f"{scope}:{name}", name=name, alias=name, provenance=prov, **fields)
 
@@ -69,7 +69,7 @@ def test_stdio_round_trip_cwd_roots_and_close(worktree, hooks_facade, tmp_path):
     assert set(tools) >= {"echo", "where", "roots", "env"}
     assert tools["echo"]["input_schema"]["properties"]["text"]["type"] == "string"
     assert s.mcp.call_tool("tester", "echo", {"text": "abc"})["text"] == "cba"
-    assert s.mcp.call_tool("project:tester", "where")["text"] == str(worktree.execution_root)
+    assert s.mcp.call_tool("user:tester", "where")["text"] == str(worktree.execution_root)
     assert s.mcp.call_tool("tester", "roots")["text"] == worktree.execution_root.as_uri()
     assert s.mcp.call_tool("tester", "env", {"name": "SESSION_VAR"})["text"] == "from-session"
     pid = int(pid_file.read_text())
