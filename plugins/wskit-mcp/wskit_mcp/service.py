@@ -384,7 +384,10 @@ class McpService:
             rec.died_at = time.monotonic()
             auth = _find(err, McpAuthRequiredError)
             if auth is not None or _is_unauthorized(err):
-                rec.status, rec.error = "needs-auth", f"OAuth login needed: run `wsctl mcp login {server.name}`"
+                why = str(auth).removeprefix(f"MCP server {server.id}: ") if auth is not None else ""
+                if not why or "needs an OAuth login" in why:
+                    why = f"OAuth login needed: run `wsctl mcp login {server.name}`"
+                rec.status, rec.error = "needs-auth", self._mask(rec, why)
                 raise McpAuthRequiredError(f"MCP server {server.id}: {rec.error}") from None
             rec.status, rec.error = "failed", self._mask(rec, _describe(err))
             raise McpConnectError(f"MCP server {server.id}: {rec.error}") from None
