@@ -41,10 +41,14 @@ def wskit_session_services():
 
 @wskit.hookimpl
 def wskit_register_commands(cli):
-    """Add ``check`` to the ``wsctl mcp`` group (created when no other plugin made it),
-    imported when used (the same as :func:`wskit_mcp.cli.register`)."""
+    """Add ``check``, ``call``, ``login`` and ``logout`` to the ``wsctl mcp`` group (created
+    when no other plugin made it), imported when used (the same as :func:`wskit_mcp.cli.register`)."""
     from wskit.cli.lazy import add_lazy_command
 
-    add_lazy_command(cli, "check", "wskit_mcp.cli:mcp_check_cmd",
-                     "Connect to the MCP server NAME of the workspace holding PATH, list its tools, disconnect.",
-                     parent="mcp", parent_help="MCP servers of a workspace.")
+    for name, help_text in (
+            ("check", "Connect to the MCP server NAME of the workspace holding PATH, list its tools, disconnect."),
+            ("call", "Call TOOL of the MCP server NAME with --arg key=value pairs and print the result."),
+            ("login", "OAuth login to the HTTP MCP server NAME: opens the browser, stores its tokens."),
+            ("logout", "Forget the stored OAuth tokens of the MCP server NAME.")):
+        add_lazy_command(cli, name, f"wskit_mcp.cli:mcp_{name}_cmd", help_text,
+                         parent="mcp", parent_help="MCP servers of a workspace.")
