@@ -11,10 +11,9 @@ import os
 import sys
 
 import anyio
-from pydantic import BaseModel
-
 from mcp import types
 from mcp.server.mcpserver import Context, MCPServer
+from pydantic import BaseModel
 
 if os.environ.get("PID_FILE"):
     with open(os.environ["PID_FILE"], "w") as fh:
