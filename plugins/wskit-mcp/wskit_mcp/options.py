@@ -152,7 +152,7 @@ class McpOptions:
     :ivar interactive_oauth: False: a server that needs a login is ``needs-auth`` instead of
         opening a browser during a call (``wsctl mcp login`` sets it True).
     :ivar limits: :class:`McpLimits`. :ivar recovery: :class:`McpRecovery`.
-    :ivar connect_timeout: seconds for start and handshake.
+    :ivar connect_timeout: seconds for start and handshake (None: ``wskit_mcp.service.CONNECT_TIMEOUT``, 30).
     :ivar call_timeout: default seconds for one request (None: a server's ``timeout``, else no limit).
     """
 
@@ -166,5 +166,5 @@ class McpOptions:
     interactive_oauth: bool = False
     limits: McpLimits = field(default_factory=McpLimits)
     recovery: McpRecovery = field(default_factory=McpRecovery)
-    connect_timeout: float = 30.0
+    connect_timeout: float | None = None
     call_timeout: float | None = None

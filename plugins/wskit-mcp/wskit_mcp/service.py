@@ -109,7 +109,7 @@ class McpServerStatus:
     approval: str = "not-required"
 
     def to_json(self) -> dict[str, Any]:
-        """The fields as a JSON object (``restarts_left`` as ``restarts_left``)."""
+        """The fields as a JSON object."""
         return dict(self.__dict__)
 
 
@@ -244,6 +244,10 @@ class McpService:
             if rec is None:
                 rec = self._records[server.id] = _Record(server=server)
             return rec
+
+    @property
+    def _connect_timeout(self) -> float:
+        return self.options.connect_timeout if self.options.connect_timeout is not None else CONNECT_TIMEOUT
 
     @property
     def limits(self) -> McpLimits:
@@ -428,7 +432,7 @@ class McpService:
             async with AsyncExitStack() as stack:
                 read, write = await stack.enter_async_context(self._transport(conn, stack))
                 session = await stack.enter_async_context(ClientSession(_Watched(read, conn), write, **kwargs))
-                with anyio.fail_after(self.options.connect_timeout):  # never around a context entry
+                with anyio.fail_after(self._connect_timeout):  # never around a context entry
                     init = await session.initialize()
                 conn.session = session
                 info = getattr(init, "server_info", None) or getattr(init, "serverInfo", None)
@@ -648,7 +652,7 @@ class McpService:
         if cached is not None and rec.conn is conn:
             return list(cached)
         fut = self._portal.start_task_soon(self._list_async, rec, conn, kind)
-        return list(self._wait(rec, conn, fut, self.options.connect_timeout))
+        return list(self._wait(rec, conn, fut, self._connect_timeout))
 
     def list_tools(self, server_id: str) -> list[dict[str, Any]]:
         """Tools of ``server_id`` (connects lazily; listed again after ``tools/list_changed``).
@@ -766,10 +770,9 @@ class McpService:
         rec = self._record(server)
         with rec.lock:
             conn, rec.conn = rec.conn, None
-            rec.status, rec.generation, rec.tools = "idle", rec.generation, None
             if conn is not None:
                 self._teardown(conn)
-            rec.generation = 0
+            rec.status, rec.generation, rec.tools, rec.prompts, rec.resources = "idle", 0, None, None, None
 
     def _on_close(self, fn: Callable[[], None]) -> None:
         self._closers.append(fn)
