@@ -82,7 +82,7 @@ def test_host_environment_values_are_never_printed(wsctl, client, wskit_home, ma
         "argv": {"command": "${WSKIT_CANARY}", "args": ["--token=${WSKIT_CANARY}"], "env": {"T": "${WSKIT_CANARY}"}},
     }})})
     outputs = [wsctl("mcp", "list", str(ws)).output, wsctl("mcp", "list", str(ws), json=True).output,
-               wsctl("inspect", str(ws), json=True).output, wsctl("snapshot", str(ws), "-o", "-").output]
+               wsctl("inspect", str(ws), json=True).output, wsctl("snapshot", str(ws)).output]
     for out in outputs:
         assert SECRET not in out
     assert "${WSKIT_CANARY}" in outputs[1]
