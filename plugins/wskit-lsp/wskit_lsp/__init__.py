@@ -1,4 +1,4 @@
-"""wskit-lsp: the ``lsp`` session service (pygls/lsprotocol) and ``wsctl lsp check``.
+"""wskit-lsp: the ``lsp`` session service (pygls/lsprotocol), ``wsctl lsp check`` and ``wsctl lsp query``.
 
 Registered through the entry point group ``wskit``; wskit core does not depend on it.
 """
@@ -11,6 +11,10 @@ import wskit
 def __getattr__(name: str):
     """Lazy public names: the service module (and its asyncio/SDK imports) loads on first use,
     so merely registering the plugin keeps ``wsctl`` start-up cheap."""
+    if name in ("QueryResult", "WriteDiagnostics"):
+        from . import results
+
+        return getattr(results, name)
     if name in __all__:
         from . import service
 
@@ -18,7 +22,7 @@ def __getattr__(name: str):
     raise AttributeError(name)
 
 
-__all__ = ["LspError", "LspService"]
+__all__ = ["DiagnosticsNotReady", "LspError", "LspService", "QueryResult", "WriteDiagnostics"]
 
 
 @wskit.hookimpl
