@@ -25,13 +25,18 @@ Documents
     access (at most :data:`MAX_DOCUMENT_BYTES`).
 
 Diagnostics
-    A publish carrying a version belongs to that version. One without a version
-    belongs to the version the server had acknowledged when it arrived: after
-    every change the client sends a ``$/wskit/sync`` request, which the server
-    must answer (an error, ``MethodNotFound``) after it has processed the
-    change (LSP 3.17: ``$/`` requests a server does not know are answered with
-    an error). :meth:`~LspService.diagnostics` returns only the diagnostics of
-    the latest version, waiting (bounded) for them, and raises
+    A server that offers pull diagnostics (``diagnosticProvider``) is asked
+    (``textDocument/diagnostic``, answered for the text it has, which is the
+    latest: messages are processed in order). Otherwise the client waits for a
+    publish: one carrying a version belongs to that version; one without a
+    version belongs to the latest version only when nothing but the didOpen was
+    sent to this process, or when it arrives after the server acknowledged the
+    latest change — after every change the client sends a ``$/wskit/sync``
+    request, which a server answers (with an error: LSP 3.17 has servers
+    answer ``$/`` requests they do not know with ``MethodNotFound``) after it
+    has processed the change. Any other publish may describe an older text and
+    is left out. :meth:`~LspService.diagnostics` returns only the diagnostics
+    of the latest version, waiting (bounded) for them, and raises
     :class:`DiagnosticsNotReady` rather than return an older version's.
 
 Writes
@@ -105,6 +110,7 @@ class _Doc:
     version: int
     text: str
     owners: set[int] = field(default_factory=set)
+    opened: int = 1                   # version sent in the didOpen of the current process
     acked: int | None = None          # latest version the server acknowledged (sync barrier)
     diag_version: int | None = None   # version the stored diagnostics belong to
     diagnostics: list[dict[str, Any]] | None = None
@@ -197,9 +203,12 @@ class _Pool:
             doc = live.docs.get(params.uri)
             if doc is None:
                 return
-            version = params.version if params.version is not None else doc.acked
-            if version is None:
-                return
+            if params.version is not None:
+                version = params.version
+            elif doc.version == doc.opened or doc.acked == doc.version:
+                version = doc.version  # nothing else was sent since the open, or the change is acknowledged
+            else:
+                return  # may describe an older text: left out
             doc.diag_version = version
             doc.diagnostics = [self._diag(x, doc) for x in params.diagnostics]
             live.notify()
@@ -245,6 +254,7 @@ class _Pool:
         live.client, live.capabilities, live.generation = client, result.capabilities, generation
         for doc in live.docs.values():
             doc.acked = doc.diag_version = doc.diagnostics = None
+            doc.opened = doc.version
             client.text_document_did_open(types.DidOpenTextDocumentParams(
                 text_document=types.TextDocumentItem(uri=doc.uri, language_id=doc.language, version=doc.version,
                                                      text=doc.text)))
@@ -709,11 +719,34 @@ class LspService:
         if not d.diagnostics:
             return []
         wait = d.diagnostic_wait_timeout / 1000 if wait is None else wait
+        if getattr(live.capabilities, "diagnostic_provider", None):
+            return self._pull(d, live, doc, wait)
         got = self._pool.run(self._pool.wait_diagnostics(live, doc, wait), wait + 5)
         if got is None:
             raise DiagnosticsNotReady(f"{doc.rel}: {d.id} published no diagnostics for version {doc.version} "
                                       f"within {wait:g} s", doc.rel, doc.version)
         return got
+
+    def _pull(self, d: LspServer, live: _Live, doc: _Doc, wait: float) -> list[dict[str, Any]]:
+        from lsprotocol import types
+
+        version = doc.version
+
+        async def go():
+            return await self._pool.request(live, lambda client: client.text_document_diagnostic_async(
+                types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=doc.uri))))
+
+        try:
+            res = self._pool.run(go(), max(wait, d.request_timeout / 1000) + 1)
+        except LspError as err:
+            raise DiagnosticsNotReady(f"{doc.rel}: {d.id} did not answer textDocument/diagnostic for version "
+                                      f"{version}: {err}", doc.rel, version) from None
+        items = getattr(res, "items", None)
+        if items is None or doc.version != version:  # "unchanged" needs a previous result id we never send
+            raise DiagnosticsNotReady(f"{doc.rel}: {d.id} answered no full diagnostics for version {version}",
+                                      doc.rel, version)
+        doc.diagnostics, doc.diag_version = [self._pool._diag(x, doc) for x in items], version
+        return list(doc.diagnostics)
 
     def after_write(self, path: str | os.PathLike[str], *, wait: float | None = None) -> WriteDiagnostics | None:
         """Sync a file the host just wrote and collect its new diagnostics for the model:

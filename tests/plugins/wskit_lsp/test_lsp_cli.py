@@ -29,7 +29,7 @@ def test_lsp_check_json(wsctl, wskit_pm, tmp_path):
     data = json.loads(res.stdout)
     assert set(data) == {"server", "file", "ok", "pid", "diagnostics", "close_errors"}
     assert data["server"] == "user:pyls" and isinstance(data["pid"], int)
-    assert [(x["line"], x["message"]) for x in data["diagnostics"]] == [(1, "TODO left in code")]
+    assert [(x["line"], x["message"]) for x in data["diagnostics"]] == [(1, "TODO left in code: # TODO one")]
     deadline = time.monotonic() + 10
     while Path(f"/proc/{data['pid']}").exists() and time.monotonic() < deadline:
         time.sleep(0.05)
