@@ -332,6 +332,8 @@ class _Pool:
                 return await op(client)
             except JsonRpcException as err:
                 raise LspError(f"language server {live.definition.id}: {err}") from None
+            except RuntimeError as err:
+                raise LspError(f"language server {live.definition.id} failed again after a restart: {err}") from None
 
     # -- document sync -----------------------------------------------------------
 

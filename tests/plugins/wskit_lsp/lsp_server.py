@@ -1,7 +1,8 @@
 """A small real language server (pygls) used by the tests.
 
 Hover answers ``<word> @ <root folder name>`` (so a test sees the root it was
-initialised with); hover on the word ``crash`` makes the process exit at once.
+initialised with); hover on the word ``crash`` makes the process exit at once
+(only the first time when ``CRASH_ONCE`` names a marker file to create).
 Every line containing ``TODO`` gets a warning diagnostic.
 
 Environment:
@@ -111,7 +112,11 @@ def hover(ls: LanguageServer, params: types.HoverParams):
     if not words:
         return None
     if words[0].group() == "crash":
-        os._exit(3)
+        marker = os.environ.get("CRASH_ONCE")
+        if not marker or not os.path.exists(marker):
+            if marker:
+                open(marker, "w").close()
+            os._exit(3)
     root = ROOT.get("uri", "").rstrip("/").rsplit("/", 1)[-1]
     text = f"{words[0].group()} @ {root} (cwd {os.path.basename(ROOT.get('cwd', ''))})"
     return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.PlainText, value=text))
