@@ -35,10 +35,13 @@ def wskit_session_services():
 
 @wskit.hookimpl
 def wskit_register_commands(cli):
-    """Add ``check`` to the ``wsctl lsp`` group (created when no other plugin made it),
-    imported when used (the same as :func:`wskit_lsp.cli.register`)."""
+    """Add ``check`` and ``query`` to the ``wsctl lsp`` group (created when no other plugin
+    made it), imported when used (the same as :func:`wskit_lsp.cli.register`)."""
     from wskit.cli.lazy import add_lazy_command
 
     add_lazy_command(cli, "check", "wskit_lsp.cli:lsp_check_cmd",
                      "Open FILE in the language server NAME of its workspace, print its diagnostics, shut it down.",
+                     parent="lsp", parent_help="Language servers of a workspace.")
+    add_lazy_command(cli, "query", "wskit_lsp.cli:lsp_query_cmd",
+                     "Ask FILE's language server for a definition, references, hover or symbols; shut it down.",
                      parent="lsp", parent_help="Language servers of a workspace.")
