@@ -76,7 +76,6 @@ def pylsp_def(**fields):
 def lsp_pm():
     """A plugin manager with the built-ins and wskit-lsp registered (no entry points)."""
     import wskit_lsp
-
     from wskit.plugin.manager import make_plugin_manager
 
     pm = make_plugin_manager(load_entrypoints=False, env={})
