@@ -969,10 +969,13 @@ class LspService:
         return call_tool(self, name, arguments)
 
     def running_languages(self) -> dict[str, str]:
-        """``{extension: server id}`` for the servers whose process is running now."""
+        """``{extension: server id}`` for the servers that run now, or that died and will be
+        restarted by the next call (``restartOnCrash`` and restarts left)."""
         out: dict[str, str] = {}
         for live in self._pool.live.values():
-            if _alive(live.client):
+            d = live.definition
+            restartable = live.client is not None and d.restart_on_crash and live.restarts < d.max_restarts
+            if not self._pool.closed and (_alive(live.client) or restartable):
                 for ext in live.definition.extension_to_language:
                     out.setdefault(ext, live.definition.id)
         return out

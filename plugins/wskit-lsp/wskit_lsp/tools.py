@@ -6,7 +6,8 @@ Shape as Claude Code's LSP tool: one tool named ``LSP`` with an ``operation``
 difference, written down in docs/compatibility.md: ``workspaceSymbol`` takes a
 ``query`` (Claude Code's schema has none, so its servers get an empty query).
 
-The tool is offered only while a server runs, and its ``filePath`` must have the
+The tool is offered only while a server runs (or died and will be restarted by
+the next call), and its ``filePath`` must have the
 extension of a running server (the description names them); ``operation`` lists
 only what some running server advertises. Answers are text bounded to
 :data:`~wskit_lsp.results.MAX_TOOL_TEXT` characters, with paths relative to
@@ -55,7 +56,8 @@ def _offered(service: "LspService") -> tuple[dict[str, str], list[str]]:
 
 def tool_definitions(service: "LspService") -> list[dict[str, Any]]:
     """``[{"name", "description", "input_schema"}]``: the ``LSP`` tool for the servers
-    running now, or ``[]`` when none runs (or none advertises a query)."""
+    running now (see :meth:`LspService.running_languages`), or ``[]`` when none runs (or
+    none advertises a query)."""
     langs, ops = _offered(service)
     if not langs or not ops:
         return []
