@@ -6,7 +6,6 @@ is read or sent to the server."""
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 

@@ -209,6 +209,8 @@ class _Pool:
                 version = doc.version  # nothing else was sent since the open, or the change is acknowledged
             else:
                 return  # may describe an older text: left out
+            if version < (doc.diag_version or 0) or version > doc.version:
+                return  # a late publish for an older text than the one already known, or a bogus version
             doc.diag_version = version
             doc.diagnostics = [self._diag(x, doc) for x in params.diagnostics]
             live.notify()

@@ -12,6 +12,7 @@ Environment:
 - ``VERSIONED``: ``1`` to put the document version in every publish (default: none, as many servers).
 - ``STALE``: ``1`` to misbehave as slow servers do: on each change it first publishes
   the diagnostics of the *previous* text, then those of the new text after 0.3 s.
+- ``LATE``: ``1`` to publish, after each change's diagnostics, the previous text's again 0.1 s later.
 - ``PULL``: ``1`` to offer pull diagnostics (``textDocument/diagnostic``) as well.
 - ``LOG_FILE``: one JSON line per change received: ``{"version", "kind", "text"}``
   (the server's text after applying it) and per save: ``{"saved", "text"}``.
@@ -89,6 +90,9 @@ async def did_change(ls: LanguageServer, params: types.DidChangeTextDocumentPara
         if LAST[uri][0] != version:
             return
     _publish(ls, uri, doc.source, version)
+    if os.environ.get("LATE") == "1":
+        await asyncio.sleep(0.1)
+        _publish(ls, uri, old_text, old_version)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=True))

@@ -64,6 +64,18 @@ def test_diagnostics_are_never_an_older_versions(session_for, versioned):
         assert [d["message"] for d in diags] == [f"TODO left in code: x{i} = 1  # TODO {n}" for i in range(n + 2)]
 
 
+def test_a_late_publish_for_the_older_text_does_not_replace_the_current_one(session_for):
+    import time
+
+    s = session_for(lsp_def(env={"LATE": "1", "VERSIONED": "1"}))
+    s.lsp.did_open("app.py")
+    s.lsp.did_change("app.py", "clean = 1\n")
+    assert s.lsp.diagnostics("app.py", wait=10) == []
+    time.sleep(0.5)                                            # the version-1 publish has come by now
+    s.lsp.hover("app.py", 0, 1)
+    assert s.lsp.diagnostics("app.py", wait=0) == []
+
+
 def test_a_publish_that_may_be_older_is_not_returned(session_for):
     from wskit_lsp import DiagnosticsNotReady
 
