@@ -19,7 +19,9 @@ from wskit.cli.context import WsctlContext, json_option, safe_text, table
 from wskit.cli.inspect import print_diagnostics
 from wskit.cli.plugins import list_command
 from wskit.errors import WskitError
+from wskit import fs
 from wskit.fs import jsonsafe
+from wskit.fs.jsonfile import MAX_JSON_BYTES
 from wskit.fs.atomic import atomic_write
 
 
@@ -252,7 +254,8 @@ def _set_enabled(obj: WsctlContext, name: str, value: bool, scope: str, path: st
         if not stat.S_ISREG(st.st_mode):
             raise WskitError(f"{target} is not a regular file; not changed")
         try:
-            data = jsonsafe.loads(target.read_bytes(), path=str(target))
+            data = jsonsafe.loads(fs.read_bytes(target.parent, target.name, max_bytes=MAX_JSON_BYTES).raw,
+                                  path=str(target))
         except (ValueError, OSError, WskitError) as err:
             raise WskitError(f"{target} is not valid JSON ({err}); not changed") from None
         if not isinstance(data, dict):
