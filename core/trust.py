@@ -145,7 +145,7 @@ class TrustStore:
             raise TrustStoreError(f"trust store unusable: {err.args[0]}") from None
         try:
             data = tomllib.loads(raw.decode("utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as err:
+        except (ValueError, RecursionError) as err:  # TOMLDecodeError, UnicodeDecodeError, a 5,000-digit int
             # RecursionError: tomllib recurses per nesting level (a corrupt or
             # hostile store nested thousands deep must fail closed, not crash).
             raise TrustStoreError(f"trust store {self.path} is corrupt: {type(err).__name__}: {err}") from None

@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from wskit import fs
 from wskit.builtin_plugins.bundles.active import bundle_source, find_bundles, plugin_counts
 from wskit.builtin_plugins.bundles.discovery import load_bundle
 from wskit.builtin_plugins.bundles.ledger import LedgerError, install, read_ledger, uninstall
@@ -19,10 +20,9 @@ from wskit.cli.context import WsctlContext, json_option, safe_text, table
 from wskit.cli.inspect import print_diagnostics
 from wskit.cli.plugins import list_command
 from wskit.errors import WskitError
-from wskit import fs
 from wskit.fs import jsonsafe
-from wskit.fs.jsonfile import MAX_JSON_BYTES
 from wskit.fs.atomic import atomic_write
+from wskit.fs.jsonfile import MAX_JSON_BYTES
 
 
 def bundle_rows(obj: WsctlContext, path: str = ".", ws=None) -> list[dict[str, Any]]:

@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from wskit import fs
 from wskit.formats.definitions import (
     ConfigBlock,
     blocks,
@@ -27,7 +28,6 @@ from wskit.formats.definitions import (
     server_map,
 )
 from wskit.formats.placeholders import expand_tree
-from wskit import fs
 from wskit.fs import SafeFsError
 from wskit.fs.jsonfile import MAX_JSON_BYTES
 from wskit.fs.jsonsafe import check_depth

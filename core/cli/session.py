@@ -22,6 +22,8 @@ __all__ = ["session_verify_cmd", "snapshot_cmd"]
 @click.pass_obj
 def snapshot_cmd(obj: WsctlContext, path: str, output: str | None) -> None:
     """Snapshot the workspace holding PATH into a session state file (JSON)."""
+    if output == "":
+        raise click.BadParameter("an empty path names no file (use no -o for stdout)", param_hint="-o/--output")
     ws = obj.resolve(path)
     from wskit.session import snapshot  # lazily: not on the path of other commands
 
