@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from wskit.cli.context import WsctlContext, json_option, path_argument, read_user_file
+from wskit.cli.context import WsctlContext, json_option, path_argument, read_user_file, safe_text
 from wskit.errors import WskitError
 from wskit.fs.atomic import atomic_write
 
@@ -62,7 +62,8 @@ def session_verify_cmd(obj: WsctlContext, file: str, path: str | None, strict: b
             click.echo(f"{file}: session {state.session_id} verified, no drift")
         for d in restored.drift:
             extra = f" (recorded {d['recorded']}, now {d['current']})" if "recorded" in d else ""
-            click.echo(f"drift: {d['field']} {d.get('id') or ''} {d['change']}".replace("  ", " ") + extra)
+            where = f" ({safe_text(d['path'])})" if d.get("path") else ""
+            click.echo(f"drift: {d['field']} {d.get('id') or ''} {d['change']}".replace("  ", " ") + where + extra)
 
     obj.emit(data, human)
     if strict and not restored.ok:
