@@ -114,8 +114,8 @@ def test_a_file_that_grows_past_the_limit_while_read_is_refused_not_truncated(tm
 
 def test_skill_runtime_refuses_a_2gib_body(project, wskit_home):
     from wskit.builtin_plugins.skills.runtime import SkillError, SkillRuntime
-    from wskit.host import HostProfile
     from wskit.cache import WorkspaceCache
+    from wskit.host import HostProfile
 
     _sparse(project / ".claude/skills/huge/SKILL.md", b"---\nname: huge\ndescription: sparse\n---\n")
     profile = HostProfile(name="wskit", home=wskit_home)
