@@ -248,6 +248,10 @@ def main(argv: list[str] | None = None) -> int:
     except click.exceptions.Exit as ex:
         return ex.exit_code
     except click.ClickException as ex:
+        if not isinstance(ex, WsctlError) and isinstance(ex.message, str):
+            from wskit.fs.names import shown_path
+
+            ex.message = shorten_runs(shown_path(ex.message))  # a usage error echoing a 100,000-character value
         ex.show()
         return ex.exit_code
     except click.Abort:

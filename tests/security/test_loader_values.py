@@ -31,7 +31,7 @@ from wskit.plugin.manager import make_plugin_manager
 
 BIG_INT = "1" * 5000
 OK_SKILL = "---\nname: ok\ndescription: A sibling that must still load.\n---\nBody.\n"
-FUZZ = settings(max_examples=12, deadline=None, derandomize=True,
+FUZZ = settings(max_examples=12, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
 
@@ -66,14 +66,36 @@ def _deep_chain(top: Path, depth: int, leaf: str, text: bytes) -> None:
         os.close(fd)
 
 
-@pytest.fixture
-def deep_cleanup():
-    made: list[Path] = []
-    yield made.append
-    for top in made:
-        # shutil.rmtree recurses per level; rm walks iteratively (and fast)
-        if subprocess.run(["rm", "-rf", str(top)], check=False).returncode != 0 or top.exists():
+@pytest.fixture(scope="module")
+def deep_chain(tmp_path_factory):
+    """``place(at)``: a 1,100-folder chain ``at/d/d/…/x.md`` (and a ``SKILL.md`` beside
+    ``x.md``), built once per module and moved into place by one rename; moved back
+    out after each test, removed once at the end (shutil.rmtree recurses per level;
+    rm walks iteratively)."""
+    park = tmp_path_factory.mktemp("deep") / "chain"
+    _deep_chain(park, 1100, "x.md", b"x")
+    placed: list[Path] = []
+
+    def place(at: Path) -> None:
+        at.parent.mkdir(parents=True, exist_ok=True)
+        os.rename(park, at)
+        placed.append(at)
+
+    yield place, placed, park
+    for top in [park, *placed]:
+        if top.exists() and (subprocess.run(["rm", "-rf", str(top)], check=False).returncode or top.exists()):
             remove_deep(top)
+
+
+@pytest.fixture
+def deep_tree(deep_chain):
+    place, placed, park = deep_chain
+    yield place
+    while placed:
+        at = placed.pop()
+        if at.exists():
+            os.rename(at, park)
+            return
 
 
 # -- the named cases --------------------------------------------------------------------------
@@ -159,10 +181,9 @@ def _marketplace(tmp_path: Path, names: list[str]) -> Path:
     return root
 
 
-def test_a_1100_folder_deep_plugin_is_refused_at_install(tmp_path, wsctl, wskit_home, deep_cleanup):
+def test_a_1100_folder_deep_plugin_is_refused_at_install(tmp_path, wsctl, wskit_home, deep_tree):
     root = _marketplace(tmp_path, ["deep", "fine"])
-    _deep_chain(root / "deep" / "skills" / "chain", 1100, "SKILL.md", b"---\ndescription: deep\n---\n")
-    deep_cleanup(root / "deep" / "skills" / "chain")
+    deep_tree(root / "deep" / "skills" / "chain")
     res = wsctl("plugins", "install", "deep@mk", "--from", str(root))
     assert res.exit_code == 1 and "deeper than 128 levels" in res.stderr, res.output
     assert not (wskit_home / ".wskit/plugins/deep").exists()
@@ -171,25 +192,23 @@ def test_a_1100_folder_deep_plugin_is_refused_at_install(tmp_path, wsctl, wskit_
 
 
 def test_an_installed_plugin_grown_1100_deep_costs_only_that_plugin(tmp_path, wsctl, wskit_home, make_tree,
-                                                                     deep_cleanup):
+                                                                     deep_tree):
     root = _marketplace(tmp_path, ["deep", "fine"])
     for n in ("deep", "fine"):
         assert wsctl("plugins", "install", f"{n}@mk", "--from", str(root)).exit_code == 0
     installed = wskit_home / ".wskit/plugins/deep"
-    _deep_chain(installed / "skills" / "chain", 1100, "notes.txt", b"x")  # os.walk recursed per level
-    deep_cleanup(installed / "skills" / "chain")
+    deep_tree(installed / "skills" / "chain")  # os.walk recursed per level
     ws = make_tree({".git/HEAD": "ref: refs/heads/main\n"})
     res = wsctl("plugins", "list", str(ws), json=True)  # os.walk raised RecursionError: no listing at all
     assert res.exit_code == 0, res.output
     assert "managed-modified" in res.stdout and '"fine"' in res.stdout
 
 
-def test_a_1100_folder_deep_admin_skill_is_refused(tmp_path, wsctl, deep_cleanup):
+def test_a_1100_folder_deep_admin_skill_is_refused(tmp_path, wsctl, deep_tree):
     src = tmp_path / "deepskill"
     src.mkdir()
     (src / "SKILL.md").write_text("---\nname: deepskill\ndescription: deep\n---\nbody\n")
-    _deep_chain(src / "refs", 1100, "x.md", b"x")
-    deep_cleanup(src / "refs")
+    deep_tree(src / "refs")
     res = wsctl("skills", "install", str(src))
     assert res.exit_code == 1 and "deeper than 64 levels" in res.stderr, res.output
 
