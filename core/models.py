@@ -160,7 +160,8 @@ class Provenance(Frozen):
     :ivar plugin: content plugin (or Python plugin) name, if any.
     :ivar sha256: hex SHA-256 of the bytes the resource was built from (for
         skills discovered by metadata only: the bytes of the frontmatter block
-        that was read).
+        that was read; what a session records is
+        :meth:`Resource.content_digest`, the whole file).
     """
 
     scope: Scope
@@ -200,8 +201,17 @@ class Resource(Frozen):
     def plugin(self) -> str | None:
         return self.provenance.plugin
 
+    def content_digest(self) -> str:
+        """Hex SHA-256 a session records for this resource and compares on resume
+        (``ResourceRef.sha256``, drift): of every byte the model may be given from
+        its file. Here :attr:`Provenance.sha256` (loaders that read the whole file);
+        a kind that reads only part of its file at discovery (skills: the
+        frontmatter) computes the whole file's digest on demand."""
+        return self.provenance.sha256
+
     def ref(self) -> dict[str, Any]:
-        """A JSON-able reference (no body): kind, id, name, scope, path, plugin, sha256."""
+        """A JSON-able reference (no body): kind, id, name, scope, path, plugin,
+        sha256 (:meth:`content_digest`)."""
         p = self.provenance
         return {
             "kind": self.kind,
@@ -211,7 +221,7 @@ class Resource(Frozen):
             "source_root": p.source_root,
             "path": p.path,
             "plugin": p.plugin,
-            "sha256": p.sha256,
+            "sha256": self.content_digest(),
         }
 
 

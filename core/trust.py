@@ -145,7 +145,7 @@ class TrustStore:
             raise TrustStoreError(f"trust store unusable: {err.args[0]}") from None
         try:
             data = tomllib.loads(raw.decode("utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as err:
+        except (ValueError, RecursionError) as err:  # TOMLDecodeError, UnicodeDecodeError, a 5,000-digit int
             # RecursionError: tomllib recurses per nesting level (a corrupt or
             # hostile store nested thousands deep must fail closed, not crash).
             raise TrustStoreError(f"trust store {self.path} is corrupt: {type(err).__name__}: {err}") from None
@@ -154,7 +154,8 @@ class TrustStore:
             raise TrustStoreError(f"trust store {self.path} has unknown keys {unknown}; refusing to use it")
         version = data.get("version", STORE_VERSION)
         if not isinstance(version, int) or version > STORE_VERSION:
-            raise TrustStoreError(f"trust store {self.path} has unsupported version {version!r}")
+            shown = f"an integer of {version.bit_length()} bits" if isinstance(version, int) else repr(version)[:100]
+            raise TrustStoreError(f"trust store {self.path} has unsupported version {shown}")
         folders = data.get("folder", [])
         if not isinstance(folders, list):
             raise TrustStoreError(f"trust store {self.path}: 'folder' must be an array of tables")

@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from wskit import fs
 from wskit.builtin_plugins.bundles.active import bundle_source, find_bundles, plugin_counts
 from wskit.builtin_plugins.bundles.discovery import load_bundle
 from wskit.builtin_plugins.bundles.ledger import LedgerError, install, read_ledger, uninstall
@@ -21,6 +22,7 @@ from wskit.cli.plugins import list_command
 from wskit.errors import WskitError
 from wskit.fs import jsonsafe
 from wskit.fs.atomic import atomic_write
+from wskit.fs.jsonfile import MAX_JSON_BYTES
 
 
 def bundle_rows(obj: WsctlContext, path: str = ".", ws=None) -> list[dict[str, Any]]:
@@ -252,7 +254,8 @@ def _set_enabled(obj: WsctlContext, name: str, value: bool, scope: str, path: st
         if not stat.S_ISREG(st.st_mode):
             raise WskitError(f"{target} is not a regular file; not changed")
         try:
-            data = jsonsafe.loads(target.read_bytes(), path=str(target))
+            data = jsonsafe.loads(fs.read_bytes(target.parent, target.name, max_bytes=MAX_JSON_BYTES).raw,
+                                  path=str(target))
         except (ValueError, OSError, WskitError) as err:
             raise WskitError(f"{target} is not valid JSON ({err}); not changed") from None
         if not isinstance(data, dict):

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from wskit.builtin_plugins.bundles.marketplace import Marketplace  # imported by install, not at start-up
 
 __all__ = [
-    "install", "ledger_path", "LEDGER_VERSION", "LedgerError", "MAX_LEDGER_BYTES", "plugins_dir",
+    "install", "ledger_path", "LEDGER_VERSION", "LedgerError", "MAX_LEDGER_BYTES", "MAX_TREE_DEPTH", "plugins_dir",
     "read_ledger", "tree_digest", "uninstall"
 ]
 
@@ -49,6 +49,11 @@ MAX_LEDGER_BYTES = 16 * 1024 * 1024
 
 class LedgerError(WskitError):
     """The ledger is unreadable or malformed, or an install/uninstall cannot be done."""
+
+
+#: Deepest folder level below a plugin's root that :func:`install` copies; a deeper
+#: tree is refused (a real plugin is a few levels deep; a vendored node_modules a few dozen).
+MAX_TREE_DEPTH = 128
 
 
 def plugins_dir(profile: HostProfile) -> Path:
@@ -70,8 +75,20 @@ def tree_digest(root: str | os.PathLike[str]) -> str:
     """
     h = hashlib.sha256()
     base = os.fspath(root)
-    for dirpath, dirnames, filenames in os.walk(base, followlinks=False):
-        dirnames.sort()
+    # os.walk's top-down order (files and folder links of a folder, then its folders
+    # in name order), kept on an explicit stack: os.walk recurses once per level
+    # (Python 3.11), so a plugin 1,100 folders deep raised RecursionError and took
+    # every other plugin of the listing with it
+    stack = [base]
+    while stack:
+        dirpath = stack.pop()
+        try:
+            with os.scandir(dirpath) as it:
+                entries = list(it)
+        except OSError:
+            continue  # as os.walk: an unreadable folder adds nothing
+        dirnames = sorted(e.name for e in entries if _is_dir(e))
+        filenames = [e.name for e in entries if not _is_dir(e)]
         rel_dir = os.path.relpath(dirpath, base)
         names = sorted(filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))])
         for name in names:
@@ -81,14 +98,35 @@ def tree_digest(root: str | os.PathLike[str]) -> str:
             if stat.S_ISLNK(st.st_mode):
                 h.update(f"{rel}\0link:{os.readlink(full)}\n".encode())
             elif stat.S_ISREG(st.st_mode):
-                fh = hashlib.sha256()
-                with open(full, "rb") as f:
-                    for chunk in iter(lambda: f.read(1 << 20), b""):
-                        fh.update(chunk)
-                h.update(f"{rel}\0{fh.hexdigest()}\n".encode())
+                h.update(f"{rel}\0{_file_sha(full)}\n".encode())
             else:
                 h.update(f"{rel}\0special\n".encode())
+        stack.extend(os.path.join(dirpath, d) for d in reversed(dirnames)
+                     if not os.path.islink(os.path.join(dirpath, d)))
     return "sha256:" + h.hexdigest()
+
+
+def _is_dir(entry: os.DirEntry) -> bool:
+    """As os.walk classifies an entry: a folder or a link to one (not entered)."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def _file_sha(full: str) -> str:
+    """SHA-256 of a regular file, read in 1 MiB chunks, opened non-blocking and
+    without following a link (a file swapped for a FIFO or link is an error)."""
+    fd = os.open(full, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{full} is no longer a regular file")
+        fh = hashlib.sha256()
+        while chunk := os.read(fd, 1 << 20):
+            fh.update(chunk)
+        return fh.hexdigest()
+    finally:
+        os.close(fd)
 
 
 def read_ledger(profile: HostProfile) -> dict[str, dict[str, Any]]:
@@ -132,20 +170,33 @@ def _lock(profile: HostProfile) -> "FileLock":
 
 
 def _copy_tree(src: str, dst: str, skipped: list[str]) -> None:
-    """Copy folders and regular files; links and special files are skipped (reported)."""
-    os.makedirs(dst)
-    for entry in sorted(os.scandir(src), key=lambda e: e.name):
-        if entry.name == ".git":
-            continue
-        target = os.path.join(dst, entry.name)
-        if entry.is_symlink():
-            skipped.append(os.path.relpath(entry.path, src))
-        elif entry.is_dir(follow_symlinks=False):
-            _copy_tree(entry.path, target, skipped)
-        elif entry.is_file(follow_symlinks=False):
-            shutil.copy2(entry.path, target, follow_symlinks=False)
-        else:
-            skipped.append(os.path.relpath(entry.path, src))
+    """Copy folders and regular files; links and special files are skipped (reported).
+
+    Iterative (an explicit stack, no recursion per level) and bounded: a folder
+    more than :data:`MAX_TREE_DEPTH` levels below ``src`` refuses the install.
+
+    :raises LedgerError: the tree is deeper than :data:`MAX_TREE_DEPTH` (the folder named).
+    """
+    stack = [(src, dst, 0)]
+    while stack:
+        s_dir, d_dir, depth = stack.pop()
+        if depth > MAX_TREE_DEPTH:
+            raise LedgerError(f"{s_dir}: plugin folder tree is deeper than {MAX_TREE_DEPTH} levels; not installed")
+        os.makedirs(d_dir)
+        with os.scandir(s_dir) as it:
+            entries = sorted(it, key=lambda e: e.name)
+        for entry in entries:
+            if entry.name == ".git":
+                continue
+            target = os.path.join(d_dir, entry.name)
+            if entry.is_symlink():
+                skipped.append(os.path.relpath(entry.path, src))
+            elif entry.is_dir(follow_symlinks=False):
+                stack.append((entry.path, target, depth + 1))
+            elif entry.is_file(follow_symlinks=False):
+                shutil.copy2(entry.path, target, follow_symlinks=False)
+            else:
+                skipped.append(os.path.relpath(entry.path, src))
 
 
 def _check_name(name: str) -> None:

@@ -128,14 +128,16 @@ def _entry(base: str, raw: dict[str, Any], plugin_root: Any) -> MarketplaceEntry
                                 reason=f"plugin name {raw['name']!r} is not kebab-case; it cannot be installed",
                                 **common)
     if isinstance(src, str):
-        if "\0" in src or "\\" in src or "\n" in src or re.match(r"^[A-Za-z]:|^[a-z][a-z0-9+.-]*://", src):
-            # NUL made os.path.realpath raise ValueError (a crash); a backslash or a
-            # drive names another path on Windows than on POSIX
-            return MarketplaceEntry(source_kind="path", reason=f"source {src!r} is not a portable relative path",
-                                    **common)
         rel = src
         if not rel.startswith(("./", "../")) and isinstance(plugin_root, str):
             rel = f"{plugin_root.rstrip('/')}/{rel}"
+        if "\0" in rel or "\\" in rel or "\n" in rel or re.match(r"^[A-Za-z]:|^[a-z][a-z0-9+.-]*://", rel):
+            # checked on the path as joined with metadata.pluginRoot: NUL made
+            # os.path.realpath raise ValueError (a crash); a backslash or a drive
+            # names another path on Windows than on POSIX
+            shown = repr(src) if rel == src else f"{src!r} (under pluginRoot {plugin_root!r})"
+            return MarketplaceEntry(source_kind="path", reason=f"source {shown} is not a portable relative path",
+                                    **common)
         why = not_utf8(rel)
         if why is not None:
             # a JSON "\udcff" escape names a folder whose name is not UTF-8: its plugin

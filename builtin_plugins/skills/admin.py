@@ -33,7 +33,7 @@ from wskit.host import HostProfile
 
 __all__ = [
     "ADMIN_FILE_LIMIT", "ADMIN_RANK", "admin_root", "AdminSkillError", "check_files", "enabled_slugs",
-    "install", "MANIFEST_NAME", "manifest_path", "MAX_MANIFEST_BYTES", "read_manifest", "set_enabled"
+    "install", "MANIFEST_NAME", "manifest_path", "MAX_MANIFEST_BYTES", "MAX_SKILL_DEPTH", "read_manifest", "set_enabled"
 ]
 
 
@@ -61,6 +61,10 @@ def admin_root(profile: HostProfile) -> Path:
     return profile.state_dir / "admin-skills"
 
 
+#: Deepest folder level below an admin skill's folder that :func:`install` accepts.
+MAX_SKILL_DEPTH = 64
+
+
 def manifest_path(profile: HostProfile) -> Path:
     """``<home>/.wskit/skills.toml``."""
     return profile.state_dir / MANIFEST_NAME
@@ -81,7 +85,7 @@ def read_manifest(profile: HostProfile) -> dict[str, bool]:
         raise AdminSkillError(f"{path}: cannot read the admin skills manifest: {err}") from None
     try:
         data = tomllib.loads(raw.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as err:
+    except (ValueError, RecursionError) as err:  # TOMLDecodeError, UnicodeDecodeError, a 5,000-digit int
         raise AdminSkillError(f"{path}: admin skills manifest is not valid TOML: {err}") from None
     skills = data.get("skills", {})
     if not isinstance(skills, dict):
@@ -133,24 +137,34 @@ def set_enabled(profile: HostProfile, slug: str, enabled: bool) -> dict[str, boo
 def check_files(folder: Path, limit: int = ADMIN_FILE_LIMIT) -> list[Path]:
     """Every regular file under ``folder`` (sorted), refusing what an admin skill may not hold.
 
-    :raises AdminSkillError: a link, special file, or a file over ``limit`` bytes (named).
+    Walked with an explicit stack (no recursion per level), at most
+    :data:`MAX_SKILL_DEPTH` folders deep.
+
+    :raises AdminSkillError: a link, special file, a file over ``limit`` bytes or
+        a folder deeper than :data:`MAX_SKILL_DEPTH` levels (named).
     """
     files: list[Path] = []
-    for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
-        dirnames.sort()
-        for name in sorted(dirnames + filenames):
-            p = Path(dirpath) / name
+    stack = [(Path(folder), 0)]
+    while stack:
+        d, depth = stack.pop()
+        if depth > MAX_SKILL_DEPTH:
+            raise AdminSkillError(f"{d}: skill folder is deeper than {MAX_SKILL_DEPTH} levels")
+        subdirs = []
+        for name in sorted(os.listdir(d)):
+            p = d / name
             st = p.lstat()
             if stat.S_ISLNK(st.st_mode):
                 raise AdminSkillError(f"{p}: admin skills may not contain links")
             if stat.S_ISDIR(st.st_mode):
+                subdirs.append((p, depth + 1))
                 continue
             if not stat.S_ISREG(st.st_mode):
                 raise AdminSkillError(f"{p}: admin skills may not contain special files")
             if st.st_size > limit:
                 raise AdminSkillError(f"{p}: file is {st.st_size} bytes, over the admin skill limit of {limit} bytes")
             files.append(p)
-    return files
+        stack.extend(reversed(subdirs))
+    return sorted(files)
 
 
 def install(profile: HostProfile, source_dir: str | os.PathLike[str], *, enable: bool = True) -> Path:

@@ -10,8 +10,9 @@
 - a selection is a built-in id or ``user|project:<seg>(:<seg>){0,3}`` or
   ``plugin:<seg>:<seg>(:<seg>){0,3}`` (≤ 300 characters);
 - :func:`select_style` returns the record a session stores in
-  ``SessionState.extensions["output_style"]`` (``{"id", "digest", "builtin"}``);
-  :func:`restore_style` refuses a custom style whose prompt digest changed
+  ``SessionState.extensions["output_style"]`` (``{"id", "sha256"}``, the shape
+  :func:`wskit.session.resume.restore` verifies, with the digest it compares);
+  :func:`restore_style` refuses a custom style whose file changed
   (``Communication style provenance mismatch: <id>``).
 """
 
@@ -124,19 +125,26 @@ class StyleCatalog:
 
 
 def select_style(catalog: StyleCatalog, style_id: str) -> dict[str, Any]:
-    """The record to store under ``SessionState.extensions["output_style"]``.
+    """The record to store under ``SessionState.extensions["output_style"]``:
+    ``{"id", "sha256"}``, the shape :func:`wskit.session.resume.restore` verifies,
+    ``sha256`` being the digest a session records for the style
+    (:meth:`~wskit.models.Resource.content_digest`: the whole style file for a
+    custom style, so an edited prompt or frontmatter is drift; the prompt for a
+    built-in).
 
     :raises StyleUnavailableError: as :meth:`StyleCatalog.resolve`.
     """
     style = catalog.resolve(style_id)
-    return {"id": style.id, "digest": style.content_sha256, "builtin": style.builtin}
+    return {"id": style.id, "sha256": style.content_digest()}
 
 
 def restore_style(catalog: StyleCatalog, record: Mapping[str, Any] | None) -> Style | None:
     """The style of a resumed session (None when none was selected).
 
     A built-in selection always resolves; a custom one must still exist with
-    the recorded digest. A record without a digest gets none backfilled here:
+    the recorded digest (``sha256``: the style file's; a record of the earlier
+    shape ``{"id", "digest", "builtin"}`` is compared by its prompt digest). A
+    record without a digest gets none backfilled here:
     call :func:`select_style` again to record the current one.
 
     :raises StyleProvenanceError: the custom style's prompt changed (or the record is malformed).
@@ -149,7 +157,11 @@ def restore_style(catalog: StyleCatalog, record: Mapping[str, Any] | None) -> St
     style = catalog.resolve(record["id"])
     if style.builtin:
         return style
-    digest = record.get("digest")
+    if "sha256" in record:
+        if record["sha256"] != style.content_digest():
+            raise StyleProvenanceError(f"Communication style provenance mismatch: {record['id']}")
+        return style
+    digest = record.get("digest")  # the earlier record shape {"id", "digest" (of the prompt), "builtin"}
     if digest is not None and digest != style.content_sha256:
         raise StyleProvenanceError(f"Communication style provenance mismatch: {record['id']}")
     return style

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from wskit.cli.context import WsctlContext, json_option, path_argument, read_user_file
+from wskit.cli.context import WsctlContext, json_option, path_argument, read_user_file, safe_text
 from wskit.errors import WskitError
 from wskit.fs.atomic import atomic_write
 
@@ -22,6 +22,8 @@ __all__ = ["session_verify_cmd", "snapshot_cmd"]
 @click.pass_obj
 def snapshot_cmd(obj: WsctlContext, path: str, output: str | None) -> None:
     """Snapshot the workspace holding PATH into a session state file (JSON)."""
+    if output == "":
+        raise click.BadParameter("an empty path names no file (use no -o for stdout)", param_hint="-o/--output")
     ws = obj.resolve(path)
     from wskit.session import snapshot  # lazily: not on the path of other commands
 
@@ -60,7 +62,8 @@ def session_verify_cmd(obj: WsctlContext, file: str, path: str | None, strict: b
             click.echo(f"{file}: session {state.session_id} verified, no drift")
         for d in restored.drift:
             extra = f" (recorded {d['recorded']}, now {d['current']})" if "recorded" in d else ""
-            click.echo(f"drift: {d['field']} {d.get('id') or ''} {d['change']}".replace("  ", " ") + extra)
+            where = f" ({safe_text(d['path'])})" if d.get("path") else ""
+            click.echo(f"drift: {d['field']} {d.get('id') or ''} {d['change']}".replace("  ", " ") + where + extra)
 
     obj.emit(data, human)
     if strict and not restored.ok:

@@ -16,6 +16,7 @@ from wskit.fs.descriptors import (
     read_all,
     read_head_raw,
 )
+from wskit.fs.limits import read_limit
 from wskit.fs.paths import split_relative
 
 __all__ = ["DirEntry", "read_bytes", "read_head", "ReadResult"]
@@ -89,13 +90,17 @@ def read_bytes(
 
     :param base: absolute folder the path is relative to.
     :param rel: relative path with ``/`` separators.
-    :param max_bytes: refuse (``too-large``) a file whose raw size is larger, without reading it.
+    :param max_bytes: refuse (``too-large``) a file whose raw size is larger, without
+        reading it, and one that grows past it while being read (never a truncated
+        body). None: :func:`wskit.fs.limits.read_limit` (8 MiB unless set): no read is unbounded.
     :param follow_links: follow links (user-scope sources only).
     :raises SafeFsError: with one of the module's codes.
     """
+    if max_bytes is None:
+        max_bytes = read_limit()
     fd, st, shown, target = _open_file(str(base), rel, follow_links)
     try:
-        if max_bytes is not None and st.st_size > max_bytes:
+        if st.st_size > max_bytes:
             raise SafeFsError(
                 "too-large", shown, f"file is {st.st_size} bytes, over the limit of {max_bytes} bytes"
             )

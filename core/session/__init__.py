@@ -154,19 +154,25 @@ class SessionState(BaseModel):
     def drift(self, session: "SessionResources") -> list[dict[str, str]]:
         """Compare the recorded resources with ``session`` (or a fresh snapshot).
 
-        :returns: ``[{"id", "kind", "change"}]`` with change ``changed``
-            (digest differs), ``missing`` (gone) or ``added`` (new), sorted.
+        :returns: ``[{"id", "kind", "change", "path"}]`` with change ``changed``
+            (the digest of the resource's file differs:
+            :meth:`~wskit.models.Resource.content_digest`, for a skill its whole
+            ``SKILL.md``), ``missing`` (gone) or ``added`` (new), sorted; ``path``
+            names the file.
         """
-        now = {(r.kind, r.id): r.provenance.sha256 for r in session.resources()}
-        was = {(r.kind, r.id): r.sha256 for r in self.resources}
+        current = {(r.kind, r.id): r for r in session.resources()}
+        was = {(r.kind, r.id): r for r in self.resources}
         out = []
-        for key, digest in was.items():
-            if key not in now:
-                out.append({"kind": key[0], "id": key[1], "change": "missing"})
-            elif now[key] != digest:
-                out.append({"kind": key[0], "id": key[1], "change": "changed"})
-        for key in now.keys() - was.keys():
-            out.append({"kind": key[0], "id": key[1], "change": "added"})
+        for key, ref in was.items():
+            path = f"{ref.source_root}/{ref.path}"
+            if key not in current:
+                out.append({"kind": key[0], "id": key[1], "change": "missing", "path": path})
+            elif current[key].content_digest() != ref.sha256:
+                out.append({"kind": key[0], "id": key[1], "change": "changed",
+                            "path": str(current[key].provenance.absolute_path)})
+        for key in current.keys() - was.keys():
+            out.append({"kind": key[0], "id": key[1], "change": "added",
+                        "path": str(current[key].provenance.absolute_path)})
         return sorted(out, key=lambda d: (d["kind"], d["id"]))
 
 

@@ -67,7 +67,8 @@ def test_skill_drift_strict_fails_refresh_reports(ws):
         restore(state, load())
     r = restore(state, load(), policy="refresh")
     assert not r.ok
-    assert {"field": "workflows", "id": "project:fmt", "change": "changed"} in r.drift
+    assert {"field": "workflows", "id": "project:fmt", "change": "changed",
+            "path": str(proj / ".claude" / "skills" / "fmt" / "SKILL.md")} in r.drift
     assert any(d["field"] == "resources" and d["change"] == "changed" for d in r.drift)
 
 
