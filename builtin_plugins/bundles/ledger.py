@@ -28,11 +28,11 @@ from wskit import fs
 from wskit.builtin_plugins.bundles.manifest import NAME_RE
 from wskit.errors import WskitError
 from wskit.fs import jsonsafe
-from wskit.fs.atomic import atomic_write
+from wskit.fs.atomic import StateFileError, atomic_write, check_no_links, state_lock
 from wskit.host import HostProfile
 
 if TYPE_CHECKING:
-    from filelock import FileLock
+    from contextlib import AbstractContextManager
 
     from wskit.builtin_plugins.bundles.marketplace import Marketplace  # imported by install, not at start-up
 
@@ -98,6 +98,10 @@ def read_ledger(profile: HostProfile) -> dict[str, dict[str, Any]]:
     """
     path = ledger_path(profile)
     try:
+        check_no_links(path, profile.require_home())
+    except StateFileError as err:
+        raise LedgerError(f"plugin ledger unusable: {err}") from None
+    try:
         st = os.lstat(path)
     except FileNotFoundError:
         return {}
@@ -119,16 +123,25 @@ def read_ledger(profile: HostProfile) -> dict[str, dict[str, Any]]:
 
 
 def _write_ledger(profile: HostProfile, plugins: dict[str, dict[str, Any]]) -> None:
-    doc = {"version": LEDGER_VERSION, "plugins": {k: plugins[k] for k in sorted(plugins)}}
-    atomic_write(ledger_path(profile), (json.dumps(doc, indent=2) + "\n").encode("utf-8"), mode=0o600)
+    """Write ``plugins`` (the caller holds the lock), keeping every other top-level key
+    the ledger holds (a newer wskit's, or the user's)."""
+    path = ledger_path(profile)
+    doc: dict[str, Any] = {}
+    try:
+        raw = fs.read_bytes(path.parent, path.name, max_bytes=MAX_LEDGER_BYTES).raw
+        old = jsonsafe.loads(raw, path=str(path), max_depth=16)
+        if isinstance(old, dict):
+            doc = {k: v for k, v in old.items() if k not in ("version", "plugins")}
+    except fs.SafeFsError:
+        pass  # absent (read_ledger already refused anything else under this lock)
+    doc = {"version": LEDGER_VERSION, "plugins": {k: plugins[k] for k in sorted(plugins)}, **doc}
+    atomic_write(ledger_path(profile), (json.dumps(doc, indent=2) + "\n").encode("utf-8"), mode=0o600,
+                 anchor=profile.require_home())
 
 
-def _lock(profile: HostProfile) -> "FileLock":
-    p = ledger_path(profile)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    from filelock import FileLock  # imported where a write needs it: not on read-only start-up
-
-    return FileLock(str(p) + ".lock")
+def _lock(profile: HostProfile) -> "AbstractContextManager[None]":
+    """The ledger's lock (:func:`wskit.fs.atomic.state_lock`: no link below the home)."""
+    return state_lock(ledger_path(profile), profile.require_home())
 
 
 def _copy_tree(src: str, dst: str, skipped: list[str]) -> None:

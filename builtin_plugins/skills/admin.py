@@ -28,7 +28,7 @@ from pathlib import Path
 
 from wskit import fs
 from wskit.errors import WskitError
-from wskit.fs.atomic import atomic_write
+from wskit.fs.atomic import StateFileError, atomic_write, check_no_links, state_lock
 from wskit.host import HostProfile
 
 __all__ = [
@@ -66,12 +66,12 @@ def manifest_path(profile: HostProfile) -> Path:
     return profile.state_dir / MANIFEST_NAME
 
 
-def read_manifest(profile: HostProfile) -> dict[str, bool]:
-    """``slug -> enabled`` from the manifest (empty when there is none).
-
-    :raises AdminSkillError: when the manifest is not valid TOML or has the wrong shape.
-    """
-    path = manifest_path(profile)
+def _manifest_doc(profile: HostProfile, path: Path) -> dict:
+    """The whole manifest document (``{}`` when there is none): every key, known or not."""
+    try:
+        check_no_links(path, profile.require_home())
+    except StateFileError as err:
+        raise AdminSkillError(f"cannot read the admin skills manifest: {err}") from None
     try:
         # bounded, non-blocking read: read_bytes() blocked on a FIFO and read a huge file whole
         raw = fs.read_bytes(path.parent, path.name, max_bytes=MAX_MANIFEST_BYTES).raw
@@ -80,9 +80,18 @@ def read_manifest(profile: HostProfile) -> dict[str, bool]:
             return {}
         raise AdminSkillError(f"{path}: cannot read the admin skills manifest: {err}") from None
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
+        return tomllib.loads(raw.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as err:
         raise AdminSkillError(f"{path}: admin skills manifest is not valid TOML: {err}") from None
+
+
+def read_manifest(profile: HostProfile) -> dict[str, bool]:
+    """``slug -> enabled`` from the manifest (empty when there is none).
+
+    :raises AdminSkillError: when the manifest is not valid TOML or has the wrong shape.
+    """
+    path = manifest_path(profile)
+    data = _manifest_doc(profile, path)
     skills = data.get("skills", {})
     if not isinstance(skills, dict):
         raise AdminSkillError(f"{path}: [skills] must be a table")
@@ -118,15 +127,17 @@ def set_enabled(profile: HostProfile, slug: str, enabled: bool) -> dict[str, boo
     if not (admin_root(profile) / slug / "SKILL.md").is_file():
         raise AdminSkillError(f"no admin skill {slug!r} in {admin_root(profile)}")
     path = manifest_path(profile)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    import tomli_w  # imported where a write needs them: not on read-only start-up
-    from filelock import FileLock
+    import tomli_w  # imported where a write needs it: not on read-only start-up
 
-    with FileLock(str(path) + ".lock"):
-        current = read_manifest(profile)
+    home = profile.require_home()
+    with state_lock(path, home):
+        current = read_manifest(profile)  # validates the shape before anything is written
         current[slug] = enabled
-        doc = {"skills": {s: {"enabled": on} for s, on in sorted(current.items())}}
-        atomic_write(path, tomli_w.dumps(doc).encode("utf-8"), mode=0o600)
+        doc = _manifest_doc(profile, path)  # keys this version does not know are kept as they are
+        skills = dict(doc.get("skills", {}))
+        skills[slug] = {**skills.get(slug, {}), "enabled": enabled}
+        doc["skills"] = {s: skills[s] for s in sorted(skills)}
+        atomic_write(path, tomli_w.dumps(doc).encode("utf-8"), mode=0o600, anchor=home)
     return current
 
 
