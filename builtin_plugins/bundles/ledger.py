@@ -107,6 +107,9 @@ def read_ledger(profile: HostProfile) -> dict[str, dict[str, Any]]:
         return {}
     if not stat.S_ISREG(st.st_mode):
         raise LedgerError(f"plugin ledger {path} is not a regular file")
+    if st.st_mode & 0o022:  # anyone who can write it decides what counts as a managed install
+        raise LedgerError(f"plugin ledger {path} is writable by others (mode {stat.S_IMODE(st.st_mode):04o}); "
+                          "refusing to use it (chmod 600)")
     try:
         # bounded, non-blocking read and depth-bounded JSON: read_text() read a
         # huge ledger whole and json.loads raised RecursionError on deep nesting

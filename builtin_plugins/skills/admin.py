@@ -74,11 +74,16 @@ def _manifest_doc(profile: HostProfile, path: Path) -> dict:
         raise AdminSkillError(f"cannot read the admin skills manifest: {err}") from None
     try:
         # bounded, non-blocking read: read_bytes() blocked on a FIFO and read a huge file whole
-        raw = fs.read_bytes(path.parent, path.name, max_bytes=MAX_MANIFEST_BYTES).raw
+        res = fs.read_bytes(path.parent, path.name, max_bytes=MAX_MANIFEST_BYTES)
+        raw = res.raw
     except fs.SafeFsError as err:
         if err.code == "not-found":
             return {}
         raise AdminSkillError(f"{path}: cannot read the admin skills manifest: {err}") from None
+    mode = os.lstat(path).st_mode
+    if mode & 0o022:  # anyone who can write it enables admin skills
+        raise AdminSkillError(f"{path}: the admin skills manifest is writable by others (mode "
+                              f"{mode & 0o7777:04o}); refusing to use it (chmod 600)")
     try:
         return tomllib.loads(raw.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as err:
