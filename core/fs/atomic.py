@@ -37,7 +37,7 @@ from pathlib import Path
 from wskit.errors import WskitError
 
 __all__ = ["atomic_write", "check_no_links", "locked_update", "read_state", "state_dir", "state_lock",
-           "StateFileError"]
+           "StateFileError", "write_named"]
 
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
@@ -322,3 +322,56 @@ def locked_update(path: str | os.PathLike[str], update: Callable[[bytes | None],
             bits = mode(None if old_st is None else stat.S_IMODE(old_st.st_mode)) if callable(mode) else mode
             _write_in(dfd, target.name, new, bits, target)
             return new
+
+
+def write_named(path: str | os.PathLike[str], data: bytes, mode: int = 0o600) -> Path:
+    """Write ``data`` to a file the *user* named (``wsctl snapshot -o PATH``), as a
+    shell redirection would, but atomically where that is possible.
+
+    - a relative ``path`` is taken against the current folder;
+    - links are followed and never replaced: the file they lead to is written;
+    - a character device, FIFO or terminal is written through (opened
+      ``O_WRONLY``, never renamed over, never truncated); a FIFO without a
+      reader is an error, not a hang (``O_NONBLOCK`` open);
+    - a regular file (or a new name) is replaced atomically (:func:`atomic_write`
+      in its real folder), an existing file keeping its permission bits;
+    - a block device, socket or folder is refused.
+
+    :returns: the absolute path written (as named, made absolute against the cwd).
+    :raises StateFileError: refused (names the path and why); nothing written.
+    :raises OSError: the write failed.
+    """
+    shown = _absolute(path)
+    real = Path(os.path.realpath(shown))
+    try:
+        st = os.stat(real)
+    except FileNotFoundError:
+        st = None
+    except OSError as err:
+        raise StateFileError(f"{shown}: {err.strerror}", err.errno) from None
+    if st is None or stat.S_ISREG(st.st_mode):
+        keep = mode if st is None else stat.S_IMODE(st.st_mode)
+        atomic_write(real, data, mode=keep)
+        return shown
+    if stat.S_ISDIR(st.st_mode):
+        raise StateFileError(f"{shown} is a folder", errno.EISDIR)
+    if stat.S_ISBLK(st.st_mode) or stat.S_ISSOCK(st.st_mode):
+        what = "a block device" if stat.S_ISBLK(st.st_mode) else "a socket"
+        raise StateFileError(f"{shown} is {what}; refusing to write to it", errno.EINVAL)
+    try:  # character device, FIFO, terminal: write through, like '> PATH'
+        fd = os.open(real, os.O_WRONLY | _O_NONBLOCK | _O_CLOEXEC | getattr(os, "O_NOCTTY", 0))
+    except OSError as err:
+        if err.errno == errno.ENXIO:
+            raise StateFileError(f"{shown} is a FIFO nobody reads; nothing written", err.errno) from None
+        raise StateFileError(f"{shown}: {err.strerror}", err.errno) from None
+    try:
+        post = os.fstat(fd)
+        if (post.st_dev, post.st_ino) != (st.st_dev, st.st_ino):
+            raise StateFileError(f"{shown} changed while being opened; nothing written", errno.EAGAIN)
+        os.set_blocking(fd, True)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)
+    return shown
