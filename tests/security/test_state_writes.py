@@ -20,17 +20,11 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from wskit.errors import TrustStoreError
 from wskit.trust import TrustStore
-
-
-def _wsctl(home: Path, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "wskit", "--home", str(home), *args], capture_output=True,
-                          text=True, timeout=120, cwd=cwd)
 
 
 def test_8_concurrent_enable_disable_lose_no_change(tmp_path):
@@ -71,7 +65,7 @@ def untrusted(tmp_path):
 
 
 @pytest.mark.parametrize("how", ["folder-link", "file-link", "lock-link", "local-file-link"])
-def test_links_in_an_untrusted_repository_are_never_written_through(untrusted, tmp_path, how):
+def test_links_in_an_untrusted_repository_are_never_written_through(untrusted, tmp_path, how, wsctl):
     repo, decoy = untrusted
     home = tmp_path / "home"
     scope = "local" if how == "local-file-link" else "project"
@@ -86,15 +80,15 @@ def test_links_in_an_untrusted_repository_are_never_written_through(untrusted, t
         else:
             (claude / name).symlink_to(decoy / "settings.json")
     before = {p.name: p.read_bytes() for p in decoy.iterdir()}
-    res = _wsctl(home, "plugins", "enable", "evil", "--scope", scope, "--path", str(repo))
-    assert res.returncode == 1, res
-    assert "symbolic link" in res.stderr and "Traceback" not in res.stderr
+    res = wsctl("plugins", "enable", "evil", "--scope", scope, "--path", str(repo), home=home)
+    assert res.exit_code == 1, res.output
+    assert "symbolic link" in res.stderr and "Traceback" not in res.output
     assert {p.name: p.read_bytes() for p in decoy.iterdir()} == before  # nothing written, nothing truncated
     assert sorted(p.name for p in decoy.iterdir()) == ["precious.txt", "settings.json"]
 
 
-def test_state_in_a_linked_home_folder_is_refused_and_fails_closed(tmp_path):
-    home = tmp_path / "home"
+def test_state_in_a_linked_home_folder_is_refused_and_fails_closed(tmp_path, wsctl):
+    home = tmp_path / "userhome"
     home.mkdir()
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -108,11 +102,11 @@ def test_state_in_a_linked_home_folder_is_refused_and_fails_closed(tmp_path):
         store.decide(project)
     with pytest.raises(TrustStoreError, match="symbolic link"):
         store.grant(project / "x")
-    res = _wsctl(home, "--json", "inspect", str(project))
+    res = wsctl("inspect", str(project), home=home, json=True)
     assert json.loads(res.stdout)["trust"]["state"] != "trusted"
     for args in (("trust", "grant", str(project)), ("workspace", "attach", str(project))):
-        res = _wsctl(home, *args)
-        assert res.returncode == 1 and "symbolic link" in res.stderr and "Traceback" not in res.stderr, (args, res)
+        res = wsctl(*args, home=home)
+        assert res.exit_code == 1 and "symbolic link" in res.stderr, (args, res.output)
     assert sorted(p.name for p in elsewhere.iterdir()) == ["trust.toml", "trust.toml.lock"]
 
 
