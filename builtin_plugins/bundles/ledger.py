@@ -28,7 +28,7 @@ from wskit import fs
 from wskit.builtin_plugins.bundles.manifest import NAME_RE
 from wskit.errors import WskitError
 from wskit.fs import jsonsafe
-from wskit.fs.atomic import StateFileError, atomic_write, check_no_links, state_lock
+from wskit.fs.atomic import StateFileError, atomic_write, check_no_links, state_dir, state_lock
 from wskit.host import HostProfile
 
 if TYPE_CHECKING:
@@ -201,7 +201,11 @@ def install(profile: HostProfile, marketplace: Marketplace, name: str) -> dict[s
         ledger = read_ledger(profile)
         if (dest.exists() or dest.is_symlink()) and name not in ledger:
             raise LedgerError(f"{dest} exists and is not a managed install; remove it first")
-        dest_parent.mkdir(parents=True, exist_ok=True)
+        try:
+            with state_dir(dest, profile.require_home()):  # made below the home without following a link
+                pass
+        except StateFileError as err:
+            raise LedgerError(f"plugin folder unusable: {err}") from None
         tmp = tempfile.mkdtemp(prefix=f".{name}.", suffix=".installing", dir=dest_parent)
         os.rmdir(tmp)
         try:

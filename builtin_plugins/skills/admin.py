@@ -28,7 +28,7 @@ from pathlib import Path
 
 from wskit import fs
 from wskit.errors import WskitError
-from wskit.fs.atomic import StateFileError, atomic_write, check_no_links, state_lock
+from wskit.fs.atomic import StateFileError, atomic_write, check_no_links, state_dir, state_lock
 from wskit.host import HostProfile
 
 __all__ = [
@@ -191,17 +191,29 @@ def install(profile: HostProfile, source_dir: str | os.PathLike[str], *, enable:
         raise AdminSkillError(f"{first.path}: {first.message} [{first.code}]")
     check_files(src)
     root = admin_root(profile)
-    root.mkdir(parents=True, exist_ok=True)
+    home = profile.require_home()
+    # a configured admin root outside the home is the anchor itself (the admin's choice of path)
+    anchor = home if Path(os.path.abspath(root)).is_relative_to(os.path.abspath(home)) else root
+    try:
+        with state_dir(root / src.name, anchor):  # made below the anchor without following a link
+            pass
+    except StateFileError as err:
+        raise AdminSkillError(f"admin skills folder unusable: {err}") from None
     target = root / src.name
-    tmp = root / f".{src.name}.{uuid.uuid4().hex[:8]}.tmp"
-    shutil.copytree(src, tmp, symlinks=True)
-    old = None
-    if target.exists():
-        old = root / f".{src.name}.{uuid.uuid4().hex[:8]}.old"
-        os.replace(target, old)
-    os.replace(tmp, target)
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+    # installs of one home take turns (a lock of their own: set_enabled takes the manifest's)
+    with state_lock(profile.state_dir / "admin-skills-install", home):
+        tmp = root / f".{src.name}.{uuid.uuid4().hex[:8]}.tmp"
+        shutil.copytree(src, tmp, symlinks=True)
+        old = None
+        if target.exists() or target.is_symlink():
+            old = root / f".{src.name}.{uuid.uuid4().hex[:8]}.old"
+            os.replace(target, old)
+        os.replace(tmp, target)
+        if old is not None:
+            if old.is_symlink():
+                old.unlink()
+            else:
+                shutil.rmtree(old, ignore_errors=True)
     if enable:
         set_enabled(profile, src.name, True)
     return target
