@@ -14,6 +14,7 @@ whose files no longer match loads in state ``error`` (never silently).
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import hashlib
 import json
@@ -214,12 +215,6 @@ def install(profile: HostProfile, marketplace: Marketplace, name: str) -> dict[s
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
-        old = None
-        if dest.exists():
-            old = tempfile.mkdtemp(prefix=f".{name}.", suffix=".old", dir=dest_parent)
-            os.rmdir(old)
-            os.replace(dest, old)
-        os.replace(tmp, dest)
         record = {
             "name": name,
             "version": entry.entry.get("version") if isinstance(entry.entry.get("version"), str) else None,
@@ -231,13 +226,29 @@ def install(profile: HostProfile, marketplace: Marketplace, name: str) -> dict[s
             "installed_at": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
             "entry": entry.entry,
         }
+        previous = ledger.get(name)
+        old = None
+        if dest.exists() or dest.is_symlink():
+            old = tempfile.mkdtemp(prefix=f".{name}.", suffix=".old", dir=dest_parent)
+            os.rmdir(old)
+            os.replace(dest, old)
+        # the ledger first, then the folder: a writer killed in between leaves a ledger
+        # entry without its folder, which install and uninstall both recover from; the
+        # other order left an unmanaged folder that blocked every later install
         ledger[name] = record
         try:
             _write_ledger(profile, ledger)
+            os.replace(tmp, dest)
         except BaseException:
-            shutil.rmtree(dest, ignore_errors=True)
+            shutil.rmtree(tmp, ignore_errors=True)
             if old:
                 os.replace(old, dest)
+            if previous is None:
+                ledger.pop(name, None)
+            else:
+                ledger[name] = previous
+            with contextlib.suppress(Exception):
+                _write_ledger(profile, ledger)
             raise
         if old:
             shutil.rmtree(old, ignore_errors=True)

@@ -23,8 +23,9 @@ seconds) in the default run. What it does:
   exited 0, or of a command after it that was killed (a killed write may have
   landed or not); every store must still parse.
 
-Figures: commands run, exited 0, killed, failed otherwise, keys checked, changes
-lost (must be 0), wall time.
+Figures: commands run, exited 0, killed, refused by design without a change
+(``plugins uninstall`` of a plugin not installed), failed otherwise (must be
+0), keys checked, changes lost (must be 0), wall time.
 """
 
 from __future__ import annotations
@@ -45,6 +46,11 @@ from typing import Any
 
 __all__ = ["Outcome", "run"]
 
+#: An install whose ledger entry is written and whose folder is not (yet, or any more).
+PARTIAL = "ledger entry without its folder"
+#: Refusals that leave the state as it was (exit 1 by design, not a failure of a write).
+NO_CHANGE_REFUSALS = ("is not a managed install",)
+
 HOOKS = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}]}}
 
 
@@ -58,6 +64,7 @@ class Outcome:
     exited_0: int = 0
     killed: int = 0
     failed: int = 0
+    refused: int = 0
     keys: int = 0
     lost: list[str] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
@@ -65,7 +72,7 @@ class Outcome:
 
     def as_dict(self) -> dict[str, Any]:
         return {"procs": self.procs, "seconds": self.seconds, "commands": self.commands, "exited_0": self.exited_0,
-                "killed": self.killed, "failed": self.failed, "keys": self.keys, "lost": len(self.lost),
+                "killed": self.killed, "refused": self.refused, "failed": self.failed, "keys": self.keys, "lost": len(self.lost),
                 "wall": round(self.wall, 1)}
 
 
@@ -171,9 +178,11 @@ def _observe(env: dict[str, Any], keys: set[str]) -> dict[str, Any]:
         elif kind == "enable":
             out[key] = enabled.get(what)
         elif kind == "install":
-            present = what in ledger
-            if present != (plugins_dir(profile) / what).is_dir():
-                out[key] = "ledger and folder disagree"
+            present, folder = what in ledger, (plugins_dir(profile) / what).is_dir()
+            if present and not folder:
+                out[key] = PARTIAL  # a killed install or uninstall: both recover from it
+            elif folder and not present:
+                out[key] = "an unmanaged folder (blocks every later install)"
             else:
                 out[key] = present
         else:
@@ -223,6 +232,9 @@ def run(procs: int = 8, seconds: float = 30.0, *, seed: int = 17, root: Path | N
                     elif proc.returncode == -signal.SIGKILL:
                         out.killed += 1
                         result = "killed"
+                    elif any(m in err for m in NO_CHANGE_REFUSALS):
+                        out.refused += 1
+                        result = "refused"
                     else:
                         out.failed += 1
                         result = "failed"
@@ -260,13 +272,16 @@ def _allowed(key: str, steps: list[tuple[Any, str]]) -> set[Any] | None:
             last_ok = i
     base = {_absent(key)} if last_ok is None else {steps[last_ok][0]}
     tail = steps[(last_ok + 1) if last_ok is not None else 0:]
-    return base | {v for v, r in tail if r == "killed"}
+    killed = {v for v, r in tail if r == "killed"}
+    if killed and key.startswith("install:"):
+        killed.add(PARTIAL)
+    return base | killed
 
 
 def _row(res: Outcome) -> str:
     d = res.as_dict()
     return (f"| {d['procs']} | {d['seconds']:g} s ({d['wall']} s wall) | {d['commands']} | {d['exited_0']} | "
-            f"{d['killed']} | {d['failed']} | {d['keys']} | **{d['lost']}** |")
+            f"{d['killed']} | {d['refused']} | {d['failed']} | {d['keys']} | **{d['lost']}** |")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -281,8 +296,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps({**res.as_dict(), "lost_changes": res.lost, "failures": res.failures[:20]}, indent=2))
     else:
-        print("| processes | run | commands | exited 0 | SIGKILLed | failed otherwise | keys checked | changes lost |")
-        print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+        print("| processes | run | commands | exited 0 | SIGKILLed | refused, no change | failed otherwise "
+              "| keys checked | changes lost |")
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         print(_row(res))
         for line in res.lost + res.failures[:20]:
             print("  " + line)

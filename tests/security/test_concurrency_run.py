@@ -6,7 +6,7 @@ command exited 0 may be lost. The full 30 s run is on demand
 
 from __future__ import annotations
 
-from tests.security.concurrency_run import _allowed, run
+from tests.security.concurrency_run import PARTIAL, _allowed, run
 
 
 def test_concurrency_smoke_loses_no_acknowledged_change(tmp_path):
@@ -14,7 +14,7 @@ def test_concurrency_smoke_loses_no_acknowledged_change(tmp_path):
     assert res.commands >= 8
     assert res.lost == [], res.lost
     assert res.failed == 0, res.failures
-    assert res.exited_0 + res.killed == res.commands
+    assert res.exited_0 + res.killed + res.refused == res.commands
 
 
 def test_allowed_states_follow_the_last_acknowledged_change():
@@ -23,3 +23,5 @@ def test_allowed_states_follow_the_last_acknowledged_change():
     assert _allowed("trust:/x", [("trusted", "ok"), ("untrusted", "killed")]) == {"trusted", "untrusted"}
     assert _allowed("trust:/x", [("trusted", "killed")]) == {None, "trusted"}
     assert _allowed("install:p", [(True, "killed"), (False, "ok")]) == {False}
+    assert _allowed("install:p", [(True, "ok"), (False, "killed")]) == {True, False, PARTIAL}
+    assert _allowed("install:p", [(True, "ok"), (False, "refused")]) == {True}
