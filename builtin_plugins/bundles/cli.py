@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,7 @@ from wskit.cli.inspect import print_diagnostics
 from wskit.cli.plugins import list_command
 from wskit.errors import WskitError
 from wskit.fs import jsonsafe
-from wskit.fs.atomic import atomic_write
+from wskit.fs.atomic import StateFileError, locked_update
 from wskit.fs.jsonfile import MAX_JSON_BYTES
 
 
@@ -242,30 +241,38 @@ def _set_enabled(obj: WsctlContext, name: str, value: bool, scope: str, path: st
                       "characters), optionally followed by @marketplace (the same)"), param_hint="NAME")
     profile = obj.profile()
     if scope == "user":
-        target = profile.require_home() / profile.host_dir / "settings.json"
+        anchor = profile.require_home()
+        target = anchor / profile.host_dir / "settings.json"
     else:
         from wskit.binding import Binding
-        root = Binding.discover(path).source_root
-        target = root / profile.host_dir / ("settings.json" if scope == "project" else "settings.local.json")
-    data: dict[str, Any] = {}
-    mode = 0o600 if scope != "project" else 0o644
-    if target.exists():
-        st = os.lstat(target)
-        if not stat.S_ISREG(st.st_mode):
-            raise WskitError(f"{target} is not a regular file; not changed")
-        try:
-            data = jsonsafe.loads(fs.read_bytes(target.parent, target.name, max_bytes=MAX_JSON_BYTES).raw,
-                                  path=str(target))
-        except (ValueError, OSError, WskitError) as err:
-            raise WskitError(f"{target} is not valid JSON ({err}); not changed") from None
-        if not isinstance(data, dict):
-            raise WskitError(f"{target} does not hold a JSON object; not changed")
-        mode = stat.S_IMODE(st.st_mode)
-    emap = data.get("enabledPlugins")
-    emap = dict(emap) if isinstance(emap, dict) else {}
-    emap[name] = value
-    data["enabledPlugins"] = emap
-    atomic_write(target, (json.dumps(data, indent=2) + "\n").encode("utf-8"), mode=mode)
+        anchor = Binding.discover(path).source_root
+        target = anchor / profile.host_dir / ("settings.json" if scope == "project" else "settings.local.json")
+
+    def update(raw: bytes | None) -> bytes:
+        data: dict[str, Any] = {}
+        if raw is not None:
+            try:
+                data = jsonsafe.loads(raw, path=str(target))
+            except (ValueError, WskitError) as err:
+                raise WskitError(f"{target} is not valid JSON ({err}); not changed") from None
+            if not isinstance(data, dict):
+                raise WskitError(f"{target} does not hold a JSON object; not changed")
+        emap = data.get("enabledPlugins")
+        emap = dict(emap) if isinstance(emap, dict) else {}
+        emap[name] = value
+        data["enabledPlugins"] = emap  # every other key is kept as it was
+        return (json.dumps(data, indent=2) + "\n").encode("utf-8")
+
+    # locked read-modify-write below the project root or home, no link followed (a
+    # '.claude' of an untrusted repository linked into the user's own files is refused);
+    # a new file gets 0600 (0644 in the project, where it is meant to be shared),
+    # an existing one keeps its mode
+    default_mode = 0o600 if scope != "project" else 0o644
+    try:
+        locked_update(target, update, anchor=anchor, max_bytes=MAX_JSON_BYTES, dir_mode=0o755,
+                      mode=lambda old: default_mode if old is None else old)
+    except StateFileError as err:
+        raise WskitError(f"{err}; not changed") from None
     # an entry for a plugin not installed yet is valid (Claude Code's project settings list
     # the plugins a team uses before each member installs them): written, but a name that
     # matches nothing is most likely a typo, so it is said

@@ -31,12 +31,12 @@ from typing import TYPE_CHECKING, Literal
 from wskit import fs
 from wskit.errors import WskitError
 from wskit.fs import jsonsafe
-from wskit.fs.atomic import atomic_write
+from wskit.fs.atomic import StateFileError, atomic_write, check_no_links, state_lock
 from wskit.models import Frozen
 from wskit.resources.hooks import HookDefinition
 
 if TYPE_CHECKING:
-    from filelock import FileLock
+    from contextlib import AbstractContextManager
 
 __all__ = [
     "DigestHookTrust", "external_hooks", "hook_config_digest", "hooks_enabled",
@@ -118,18 +118,26 @@ class HookTrustStore:
     :param path: the JSON file (default ``<home>/.wskit/hook-trust.json`` via :meth:`for_home`).
     """
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], anchor: str | os.PathLike[str] | None = None) -> None:
         self.path = Path(path)
+        #: no link may lead from here to the store (:mod:`wskit.fs.atomic`)
+        self.anchor = Path(anchor) if anchor is not None else self.path.parent
 
     @classmethod
     def for_home(cls, home: str | os.PathLike[str]) -> "HookTrustStore":
-        return cls(Path(home) / ".wskit" / "hook-trust.json")
+        """``<home>/.wskit/hook-trust.json``, with no link allowed below the home."""
+        return cls(Path(home) / ".wskit" / "hook-trust.json", anchor=home)
 
     def read(self) -> dict[str, dict[str, str]]:
         """The recorded projects.
 
-        :raises HookTrustError: not a regular file, wrong owner or mode, too large, not the schema.
+        :raises HookTrustError: not a regular file, reached through a link, wrong owner or
+            mode, too large, not the schema.
         """
+        try:
+            check_no_links(self.path, self.anchor)
+        except StateFileError as err:
+            raise HookTrustError(f"hook trust store unusable: {err}") from None
         try:
             st = os.lstat(self.path)
         except FileNotFoundError:
@@ -163,13 +171,10 @@ class HookTrustStore:
 
     def _write(self, projects: dict[str, dict[str, str]]) -> None:
         doc = {"version": STORE_VERSION, "projects": {k: projects[k] for k in sorted(projects)}}
-        atomic_write(self.path, (json.dumps(doc, indent=2) + "\n").encode("utf-8"), mode=0o600)
+        atomic_write(self.path, (json.dumps(doc, indent=2) + "\n").encode("utf-8"), mode=0o600, anchor=self.anchor)
 
-    def _lock(self) -> "FileLock":
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        from filelock import FileLock  # imported where a write needs it, not at start-up
-
-        return FileLock(str(self.path) + ".lock")
+    def _lock(self) -> "AbstractContextManager[None]":
+        return state_lock(self.path, self.anchor)
 
     def status(self, root: str | os.PathLike[str], hooks: Iterable[HookDefinition], *,
                enabled: bool = True) -> HookTrustStatus:

@@ -10,14 +10,15 @@ import click
 
 from wskit.cli.context import WsctlContext, json_option, path_argument, read_user_file, safe_text
 from wskit.errors import WskitError
-from wskit.fs.atomic import atomic_write
 
 __all__ = ["session_verify_cmd", "snapshot_cmd"]
 
 
 @click.command("snapshot")
 @path_argument
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the state here (default: stdout).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Write the state here (default or '-': stdout; a device, FIFO or terminal is written "
+                   "through; a link is followed, never replaced).")
 @json_option
 @click.pass_obj
 def snapshot_cmd(obj: WsctlContext, path: str, output: str | None) -> None:
@@ -30,14 +31,24 @@ def snapshot_cmd(obj: WsctlContext, path: str, output: str | None) -> None:
     session = snapshot(ws)
     state = session.state()
     text = state.to_json()
-    if output is not None and not os.path.isdir(os.path.dirname(os.path.abspath(output))):
-        raise click.BadParameter(f"folder of {output} does not exist", param_hint="-o/--output")
-    if output is None:
+    if output is None or output == "-":  # '-': standard output, as for most tools
         click.echo(text)
         return
-    atomic_write(output, (text + "\n").encode("utf-8"), mode=0o600)
-    data = {"file": output, "session_id": state.session_id, "resources": len(state.resources)}
-    obj.emit(data, lambda: click.echo(f"wrote {output}: {len(state.resources)} resources, session {state.session_id}"))
+    from wskit.fs.atomic import StateFileError, write_named
+
+    if output == "":
+        raise click.BadParameter("an empty path names no file (use '-' for standard output)",
+                                 param_hint="-o/--output")
+    folder = os.path.dirname(os.path.abspath(output))
+    if not os.path.isdir(folder):
+        raise click.BadParameter(f"folder {folder} of {output} does not exist", param_hint="-o/--output")
+    try:
+        written = write_named(output, (text + "\n").encode("utf-8"), mode=0o600)
+    except StateFileError as err:
+        raise WskitError(f"{err}; the session state was not written") from None
+    data = {"file": str(written), "session_id": state.session_id, "resources": len(state.resources)}
+    obj.emit(data, lambda: click.echo(safe_text(f"wrote {written}: {len(state.resources)} resources, "
+                                                f"session {state.session_id}")))
 
 
 @click.command("verify")

@@ -280,11 +280,16 @@ class SessionResources:
         :raises UnknownComponentError: the ``rules`` built-in is blocked."""
         return self.component("rules")
 
-    def check_invocation(self, tool_name: str, tool_kind: str, paths=()):
+    def check_invocation(self, tool_name: str, tool_kind, paths=()):
         """``Proceed`` or ``RulesRequired`` for a tool call (see :meth:`SessionRules.check_invocation`).
 
+        :param tool_kind: a :class:`~wskit.models.ToolKind` or its string value.
+        :raises ValueError: an unknown ``tool_kind`` (checked here, before any
+            component sees it: a replacement rules component cannot be handed a typo).
         :raises UnknownComponentError: the ``rules`` built-in is blocked."""
-        return self.component("rules").check_invocation(tool_name, tool_kind, paths)
+        from wskit.models import ToolKind
+
+        return self.component("rules").check_invocation(tool_name, ToolKind.coerce(tool_kind), paths)
 
     def mark_delivered(self, refs) -> None:
         """Record rules as delivered to the model (see :meth:`SessionRules.mark_delivered`).
