@@ -15,12 +15,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 from typing import TYPE_CHECKING, Any
 
+from wskit.builtin_plugins.hooks.patterns import matcher_matches as _matcher_matches
+from wskit.builtin_plugins.hooks.patterns import matcher_problem
 from wskit.formats.definitions import blocks, ident, provenance
 from wskit.models import Diagnostic, LoadResult, ResourceSource
-from wskit.util.lazyre import lazy_pattern
 
 if TYPE_CHECKING:
     from wskit.resources.hooks import HookDefinition
@@ -29,25 +29,18 @@ __all__ = ["KIND", "load_hook_definitions", "matcher_matches"]
 
 
 KIND = "hook"
-_EXACT = lazy_pattern(globals(), "_EXACT", r"^[A-Za-z0-9_\- ,|]*\Z")
 
 
 def matcher_matches(matcher: str | None, value: str | None) -> bool:
-    """Claude Code's matcher rule: empty or ``*`` matches all; only letters,
-    digits, ``_``, ``-``, spaces, ``,`` and ``|`` -> exact names separated by
-    ``|`` or ``,``; anything else -> an unanchored regular expression (an
-    invalid one matches exactly, Blade §11.3)."""
-    m = (matcher or "").strip()
-    if m in ("", "*"):
-        return True
-    if value is None:
-        return False
-    if _EXACT.match(m):
-        return value in {p.strip() for p in re.split(r"[|,]", m) if p.strip()}
-    try:
-        return re.search(m, value) is not None
-    except re.error:
-        return m == value
+    """Claude Code's matcher rule, the one the runner applies:
+    :func:`wskit.builtin_plugins.hooks.patterns.matcher_matches` (empty or ``*`` matches
+    all; only letters, digits, ``_``, ``-``, spaces, ``,`` and ``|`` -> exact names
+    separated by ``|`` or ``,``; anything else -> an unanchored regular expression on
+    the linear-time engine; an invalid one matches exactly, Blade §11.3). ``value`` None
+    (an event with nothing to match): True.
+
+    :raises PatternRefused: a regular expression past the bounds of that module."""
+    return _matcher_matches(matcher, value)
 
 
 def _matcher_text(raw: Any) -> tuple[str | None, str | None]:
@@ -135,12 +128,13 @@ def _entry(source, block, path, event, i, entry, diags) -> list[HookDefinition]:
     if err:
         bad(err)
         return []
-    if matcher and not _EXACT.match(matcher):
-        try:
-            re.compile(matcher)
-        except re.error as exc:
-            bad(f"matcher {matcher!r} is not a valid regular expression ({exc}); it matches exactly",
-                "warning", "hook-matcher-regex")
+    problem = matcher_problem(matcher)
+    if problem is not None and problem[0] == "invalid":
+        bad(f"matcher {matcher!r} is not a valid regular expression ({problem[1]}); it matches exactly",
+            "warning", "hook-matcher-regex")
+    elif problem is not None:
+        bad(f"matcher {matcher[:80]!r} is refused ({problem[1]}); its handlers run on every {event} call and "
+            "may block or ask, never allow", "warning", "hook-matcher-refused")
     out = []
     for j, h in enumerate(entry["hooks"]):
         if not isinstance(h, dict):

@@ -41,7 +41,8 @@ def test_hooks_run_json(wsctl, wskit_pm, project, tmp_path):
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
     assert set(data) == {"event", "blocked", "reason", "permission_decision", "updated_input", "additional_context",
-                         "system_messages", "continue", "stop_reason", "warnings", "repeated", "results"}
+                         "system_messages", "continue", "stop_reason", "warnings", "repeated", "results",
+                         "skipped", "awaiting_approval"}
     assert data["blocked"] and data["reason"] == "no rm" and data["permission_decision"] == "deny"
     assert {r["hook_id"]: r["status"] for r in data["results"]} == {"project:proj": "skipped", "user:guard": "blocked"}
     assert data["warnings"] == ["hook project:proj skipped: project hook trust is untrusted"]

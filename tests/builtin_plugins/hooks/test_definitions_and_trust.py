@@ -50,7 +50,7 @@ def test_settings_and_plugin_hooks(tmp_path, wskit_pm, wskit_profile, make_tree)
 @pytest.mark.parametrize("matcher,value,expected", [
     ("", "Bash", True), ("*", "x", True), ("Edit|Write", "Write", True), ("Edit|Write", "NotebookEdit", False),
     ("Edit, Write", "Write", True), ("Edit.*", "NotebookEdit", True), ("^Edit$", "NotebookEdit", False),
-    ("mcp__.*", "mcp__x__y", True), ("Bash", None, False), ("[bad", "[bad", True),
+    ("mcp__.*", "mcp__x__y", True), ("Bash", None, True), ("[bad", "[bad", True),
 ])
 def test_matcher_semantics(matcher, value, expected):
     assert matcher_matches(matcher, value) is expected
