@@ -32,6 +32,8 @@ import functools
 import re
 from typing import Any
 
+from wskit.util.lazyre import lazy_pattern
+
 __all__ = [
     "compile_bounded", "exact_names", "matcher_matches", "matcher_problem", "MAX_PATTERN_CHARS",
     "MAX_PROGRAM_BYTES", "MAX_SUBJECT_CHARS", "PatternRefused", "search", "fullmatch"
@@ -46,7 +48,7 @@ MAX_PROGRAM_BYTES = 1 << 20
 MAX_SUBJECT_CHARS = 256 * 1024
 
 _EXACT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_- ,|")
-_SPLIT = re.compile(r"[|,]")
+_SPLIT = lazy_pattern(globals(), "_SPLIT", r"[|,]")
 
 
 class PatternRefused(ValueError):

@@ -28,7 +28,14 @@ from typing import Any, Protocol
 
 from wskit.builtin_plugins.hooks.command import DEFAULT_OUTPUT_CAP, run_command
 from wskit.builtin_plugins.hooks.conditions import if_allows, if_unparsable
-from wskit.builtin_plugins.hooks.http import HttpHookError, HttpHookSecurityError, UrlPolicy, expand_headers, post_json
+from wskit.builtin_plugins.hooks.http import (
+    HttpHookError,
+    HttpHookSecurityError,
+    UrlPolicy,
+    allowed_env_vars,
+    expand_headers,
+    post_json,
+)
 from wskit.builtin_plugins.hooks.outcome import (
     HookOutcome,
     HookResult,
@@ -461,11 +468,15 @@ class HookRunner:
 
     def _http(self, h: HookDefinition, data: dict[str, Any]) -> HookResult:
         event = data["hook_event_name"]
-        env = {**os.environ, **self.config.env}
+        # ${VAR} in headers: the hook's allowedEnvVars from the host environment, the
+        # session's own variables, nothing else (Claude Code's allowedEnvVars)
+        allowed = allowed_env_vars(h.config)
+        source = {**{k: os.environ[k] for k in allowed if k in os.environ}, **self.config.env}
         timeout = h.timeout if h.timeout is not None else 10.0
         start = time.monotonic()
         try:
-            res = post_json(h.url or "", json.dumps(data).encode(), headers=expand_headers(h.headers, env),
+            res = post_json(h.url or "", json.dumps(data).encode(),
+                            headers=expand_headers(h.headers, source, allowed, self.config.env),
                             timeout=timeout, policy=self.config.http_policy)
         except HttpHookSecurityError as err:
             return HookResult(h.id, "http", "refused", str(err), duration=time.monotonic() - start)

@@ -44,6 +44,9 @@ def inspect_cmd(obj: WsctlContext, path: str) -> None:
     if rules is not None:  # instruction files and rules live in a catalog, not a registry
         resources.extend(rules.rules())
         counts["rule"] = len(rules.rules())
+    approval = ws.catalog("hooks")  # the hooks capability's status, when it is installed
+    st = approval.status() if approval is not None else None
+    hooks_note = approval.summary() if approval is not None else None
     data = {
         "workspace": {
             "source_root": str(root),
@@ -52,6 +55,9 @@ def inspect_cmd(obj: WsctlContext, path: str) -> None:
             "host": ws.profile.name,
         },
         "trust": {"state": ws.trust.state, "decided_by": ws.trust.decided_by},
+        "hooks": None if st is None else {"state": st.state, "count": st.count,
+                                          "awaiting_approval": st.awaiting_approval, "digest": st.digest,
+                                          "summary": hooks_note},
         "counts": dict(sorted(counts.items())),
         "resources": [resource_row(r, root) for r in resources],
         "diagnostics": [d.to_json(root) for d in diags],
@@ -63,6 +69,8 @@ def inspect_cmd(obj: WsctlContext, path: str) -> None:
             click.echo(f"execution root : {ws.binding.execution_root} (worktree)")
         click.echo(f"host           : {ws.profile.name}")
         click.echo(f"trust          : {ws.trust.state} — {ws.trust.reason()}")
+        if hooks_note:
+            click.echo(f"hooks          : {hooks_note}")
         counts = ", ".join(f"{k}: {n}" for k, n in data["counts"].items()) or "none"
         click.echo(f"resources      : {counts}")
         rows = [[r["kind"], r["id"], r["scope"], r["path"]] for r in data["resources"]]

@@ -71,7 +71,8 @@ def test_hooks_status_trust_revoke(wsctl, wskit_home, make_tree):
     data = json.loads(wsctl("hooks", "list", str(ws), json=True).output)
     assert data["hooks"][0]["event"] == "PreToolUse" and data["hooks"][0]["matcher"] == "Bash"
     st = json.loads(wsctl("hooks", "status", str(ws), json=True).output)
-    assert set(st) == {"path", "state", "digest", "trusted_digest", "count", "error"}
+    assert set(st) == {"path", "state", "digest", "trusted_digest", "count", "error", "awaiting_approval", "files",
+                       "headers"}
     assert st["state"] == "untrusted" and st["count"] == 1
     r = wsctl("hooks", "trust", str(ws), "--digest", "sha256:" + "1" * 64)
     assert r.exit_code == 1 and "changed after review" in r.output

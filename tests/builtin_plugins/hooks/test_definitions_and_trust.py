@@ -91,12 +91,12 @@ def test_store_with_mode_0644_is_error(wskit_pm, wskit_profile, make_tree):
     ws = _hook_ws(make_tree)
     store = HookTrustStore.for_home(wskit_profile.home)
     hooks = load(wskit_pm, ws, wskit_profile).registry("hook").active()
-    store.trust(ws, hooks, hook_config_digest(hooks))
+    store.trust(ws, hooks, hook_config_digest(hooks, ws))  # the files its command names are read in ws
     os.chmod(store.path, 0o644)
     st = store.status(ws, hooks)
     assert st.state == "error" and "0600" in st.error
     with pytest.raises(HookTrustError):
-        store.trust(ws, hooks, hook_config_digest(hooks))
+        store.trust(ws, hooks, hook_config_digest(hooks, ws))
 
 
 def test_store_that_is_a_link_or_corrupt_is_error(tmp_path, wskit_profile):
