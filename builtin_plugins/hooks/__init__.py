@@ -43,9 +43,9 @@ def wskit_hook_trust(session):
 
 @hookimpl
 def wskit_workspace_catalogs(workspace):
-    """``hooks``: :class:`~wskit.builtin_plugins.hooks.trust.HookApproval`, the hook trust
+    """``hooks``: :class:`~wskit.builtin_plugins.hooks.approval.HookApproval`, the hook trust
     status of the workspace, computed when asked (``wsctl inspect`` shows its summary)."""
-    from wskit.builtin_plugins.hooks.trust import HookApproval
+    from wskit.builtin_plugins.hooks.approval import HookApproval
 
     return {"hooks": HookApproval(workspace)}
 

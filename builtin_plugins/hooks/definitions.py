@@ -31,7 +31,7 @@ __all__ = ["header_problem", "KIND", "load_hook_definitions", "matcher_matches",
 
 
 KIND = "hook"
-_ENV_NAME = lazy_pattern(globals(), "_ENV_NAME", r"[A-Za-z_][A-Za-z0-9_]*")
+_ENV_NAME = lazy_pattern(globals(), "_ENV_NAME", r"[A-Za-z_][A-Za-z0-9_]*\Z")
 #: Longest ``timeout`` a hook definition may ask for, seconds (one day); more is refused at load.
 MAX_TIMEOUT = 86400.0
 _TOKEN = lazy_pattern(globals(), "_TOKEN", r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from filelock import FileLock
 
 __all__ = [
-    "DigestHookTrust", "external_hooks", "HookApproval", "hook_config_digest", "hooks_enabled",
+    "DigestHookTrust", "external_hooks", "hook_config_digest", "hooks_enabled",
     "HookTrustDigestMismatchError", "HookTrustError", "HookTrustState", "HookTrustStatus", "HookTrustStore",
     "MAX_REFERENCED_BYTES", "MAX_STORE_BYTES", "NO_TRUST_NEEDED", "ReferencedFile", "referenced_files",
     "runnable_hooks", "session_hook_trust", "STORE_VERSION"
@@ -422,38 +422,3 @@ def session_hook_trust(session) -> DigestHookTrust | None:
     return DigestHookTrust(store.status(session.binding.source_root, hooks, enabled=enabled,
                                         files_root=session.binding.execution_root))
 
-
-class HookApproval:
-    """The workspace catalog ``hooks`` (``ws.catalog("hooks")``): the hook trust status of a
-    loaded workspace, computed when asked (the registries are complete by then), for
-    ``wsctl inspect`` and any integrator that shows it.
-
-    :param workspace: a loaded :class:`~wskit.workspace.WorkspaceResources` with a profile home.
-    """
-
-    def __init__(self, workspace) -> None:
-        self._ws = workspace
-
-    def status(self) -> HookTrustStatus | None:
-        """The :class:`HookTrustStatus` of the workspace's hooks (None without a home)."""
-        ws = self._ws
-        profile = getattr(ws, "profile", None)
-        if profile is None or profile.home is None:
-            return None
-        store = HookTrustStore.for_home(profile.home)
-        return store.status(ws.binding.source_root, ws.registry("hook").active(),
-                            enabled=hooks_enabled(ws.binding, ws.trust, profile), files_root=ws.binding.execution_root)
-
-    def summary(self) -> str | None:
-        """``"N project hooks await approval …"`` when some do (state ``untrusted`` or
-        ``modified``), the store's error when it is unusable, else None."""
-        st = self.status()
-        if st is None:
-            return None
-        if st.state == "error":
-            return f"project hooks do not run: hook trust store unusable ({st.error})"
-        if not st.awaiting_approval:
-            return None
-        what = "changed since they were approved" if st.state == "modified" else "not approved"
-        return (f"{st.awaiting_approval} project hook{'s' if st.awaiting_approval != 1 else ''} await approval "
-                f"({what}; review with 'wsctl hooks list', approve with 'wsctl hooks trust --digest {st.digest}')")

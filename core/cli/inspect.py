@@ -55,9 +55,10 @@ def inspect_cmd(obj: WsctlContext, path: str) -> None:
             "host": ws.profile.name,
         },
         "trust": {"state": ws.trust.state, "decided_by": ws.trust.decided_by},
-        "hooks": None if st is None else {"state": st.state, "count": st.count,
-                                          "awaiting_approval": st.awaiting_approval, "digest": st.digest,
-                                          "summary": hooks_note},
+        "hooks": None if approval is None else {
+            "state": st.state if st else "not_required", "count": st.count if st else 0,
+            "awaiting_approval": st.awaiting_approval if st else 0, "digest": st.digest if st else None,
+            "summary": hooks_note},
         "counts": dict(sorted(counts.items())),
         "resources": [resource_row(r, root) for r in resources],
         "diagnostics": [d.to_json(root) for d in diags],
