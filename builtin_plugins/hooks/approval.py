@@ -51,5 +51,5 @@ class HookApproval:
         if not st.awaiting_approval:
             return None
         what = "changed since they were approved" if st.state == "modified" else "not approved"
-        return (f"{st.awaiting_approval} project hook{'s' if st.awaiting_approval != 1 else ''} await approval "
+        return (f"{st.awaiting_approval} project hook{'s await' if st.awaiting_approval != 1 else ' awaits'} approval "
                 f"({what}; review with 'wsctl hooks list', approve with 'wsctl hooks trust --digest {st.digest}')")

@@ -93,7 +93,7 @@ def _status_json(st, ws=None) -> dict[str, Any]:
 def _status_text(st, data: dict[str, Any]) -> str:
     lines = [f"{st.root}: {st.state} ({st.count} hooks)"]
     if st.awaiting_approval:
-        lines.append(f"{st.awaiting_approval} project hook{'s' if st.awaiting_approval != 1 else ''} await approval"
+        lines.append(f"{st.awaiting_approval} project hook{'s await' if st.awaiting_approval != 1 else ' awaits'} approval"
                      + (" (changed since approved)" if st.state == "modified" else ""))
     if st.digest:
         lines.append(f"digest: {st.digest}")

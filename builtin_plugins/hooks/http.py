@@ -304,6 +304,7 @@ class _Pinned:
 
     def _init_pin(self, addrs: list[str], deadline: float) -> None:
         self._addrs, self._deadline, self.aborted = addrs, deadline, False
+        self._raw: socket.socket | None = None
 
     def _left(self) -> float:
         left = self._deadline - time.monotonic()
@@ -317,6 +318,9 @@ class _Pinned:
             try:
                 sock = socket.create_connection((a, self.port), timeout=self._left())
                 sock.settimeout(self._left())
+                self._raw = sock  # kept: http.client hands the socket to the response and forgets it
+                if self.aborted:
+                    self.abort()
                 return sock
             except OSError as e:
                 err = e
@@ -324,7 +328,7 @@ class _Pinned:
 
     def abort(self) -> None:
         self.aborted = True
-        sock = getattr(self, "sock", None)
+        sock = self._raw
         if sock is not None:
             try:
                 sock.shutdown(socket.SHUT_RDWR)

@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import threading
 import time
@@ -28,6 +29,7 @@ from typing import Any, Protocol
 
 from wskit.builtin_plugins.hooks.command import DEFAULT_OUTPUT_CAP, run_command
 from wskit.builtin_plugins.hooks.conditions import if_allows, if_unparsable
+from wskit.builtin_plugins.hooks.definitions import MAX_TIMEOUT
 from wskit.builtin_plugins.hooks.http import (
     HttpHookError,
     HttpHookSecurityError,
@@ -407,6 +409,11 @@ class HookRunner:
 
     def _run_definition(self, h: HookDefinition, data: dict[str, Any]) -> HookResult:
         event = data["hook_event_name"]
+        t = h.timeout
+        if t is not None and not (isinstance(t, (int, float)) and math.isfinite(t) and 0 < t <= MAX_TIMEOUT):
+            # the loader refuses such a definition; one made in code gets the same answer here
+            return HookResult(h.id, h.type, "error", f"hook {h.id}: timeout {t!r} is not between 0 and "
+                                                     f"{MAX_TIMEOUT:g} s; not run")
         if h.type == "command":
             return self._command(h, data)
         if h.type == "http":
