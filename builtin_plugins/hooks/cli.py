@@ -216,6 +216,10 @@ def hooks_run_cmd(obj: WsctlContext, event: str, path: str, payload_file: str | 
             click.echo("added context: " + ctx.replace("\n", "\n  "))
         for w in outcome.warnings:
             click.echo(f"warning: {w}", err=True)
+        n = outcome.awaiting_approval
+        if n:
+            click.echo(f"{n} project hook{'s await' if n != 1 else ' awaits'} approval "
+                       f"('wsctl hooks status {path}' shows the digest)", err=True)
         if outcome.updated_input is not None:
             click.echo(f"updated input: {json.dumps(outcome.updated_input)}")
 
