@@ -3,10 +3,15 @@
 
 - Hooks come from the session's ``hook`` registry (:class:`~wskit.resources.hooks.HookDefinition`)
   plus in-process function hooks registered with :meth:`HookRunner.register_function`.
-- Trust: every non-function hook asks a :class:`HookTrust` just before running;
-  anything but ``trusted``/``not_required`` skips it with the warning
-  ``hook <id> skipped: project hook trust is <state>``.
-- Selection: event, matcher, then the handler's ``if`` (:mod:`wskit.builtin_plugins.hooks.conditions`).
+- Trust first: every non-function hook of the event asks a :class:`HookTrust`
+  before anything of it is evaluated; anything but ``trusted``/``not_required``
+  skips it (``HookOutcome.skipped``, and the warning ``hook <id> skipped: project
+  hook trust is <state>``) without its matcher or ``if`` being looked at.
+- Selection: event, trust, matcher (:func:`~wskit.builtin_plugins.hooks.patterns.matcher_matches`,
+  the grammar the loader and ``wsctl hooks list`` use), then the handler's ``if``
+  (:mod:`wskit.builtin_plugins.hooks.conditions`), all on the bounded linear-time engine;
+  a refused pattern runs the hook restrict-only. Duplicates are dropped among the
+  hooks that may run. No definition can raise out of :meth:`HookRunner.run`.
 - Ordering: ``PreToolUse`` and ``PermissionRequest`` run serially, merge
   ``updatedInput`` into the input the next hook sees, and stop at the first block
   (the hooks after it are reported ``skipped``); permission decisions combine as
