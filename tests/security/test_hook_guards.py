@@ -101,10 +101,11 @@ def test_session_start_matcher_compares_the_source(wsctl, wskit_home, tmp_path, 
 EVIL_TOOL = "a" * 40 + "!"
 
 
-def _runner(project: Path, *defs: HookDefinition, trust=None):
+def _runner(project: Path, *defs: HookDefinition, trust=None, policy=None):
     b = Binding(source_root=project, execution_root=project, cwd=project)
     s = session_from_resources(b, defs)
-    attach(s, RuntimeOptions(hooks=HookRunnerConfig(trust=trust) if trust else None))
+    cfg = HookRunnerConfig(trust=trust, http_policy=policy or UrlPolicy())
+    attach(s, RuntimeOptions(hooks=cfg))
     return s
 
 
@@ -391,10 +392,11 @@ def test_no_definition_raises_out_of_run(tmp_path):
     with CR/LF, a trust that raises — each is one error result; the guard after them runs."""
     project = _project(tmp_path)
     bad = [_hook("PreToolUse", "huge", type="command", command="true 1", timeout=1e308),
-           _hook("PreToolUse", "crlf", type="http", url="https://h.example.com/", headers={"X": "a\r\nb"}),
+           _hook("PreToolUse", "crlf", type="http", url="http://127.0.0.1:9/", headers={"X": "a\r\nb"}),
            _hook("PreToolUse", "nan", type="command", command="true 2", timeout=float("nan"))]
     guard = _hook("PreToolUse", "z-guard", type="command", command=BLOCK)  # the registry orders by id
-    out = _runner(project, *bad, guard).runtime.hooks.run("PreToolUse", {"tool_name": "Bash"})
+    out = _runner(project, *bad, guard, policy=UrlPolicy.local_testing()).runtime.hooks.run(
+        "PreToolUse", {"tool_name": "Bash"})
     assert out.blocked and [r.status for r in out.results] == ["error", "error", "error", "blocked"], out.results
 
     class Raising:
