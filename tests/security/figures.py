@@ -45,6 +45,8 @@ AREAS = {
     "tests.security.test_runtime_faults": ("runtime faults: hooks, HTTP hooks, MCP servers", "hook 1 s, MCP connect 1 s; guard 30-60 s"),
     "tests.security.test_hook_guards": ("hook guards: matchers, trust order, approval, HTTP hooks, untrusted settings",
                                         "20 s (child process) for patterns, 10 s per HTTP request"),
+    "tests.security.test_mcp_guarantees": ("MCP servers: approval, ${VAR} never printed, approval store",
+                                           "MCP connect 30 s"),
     "tests.security.test_crash_safety": ("crash safety (SIGKILL, 8 processes)", "10 s kill budget per store, 30-120 s per child"),
     "tests.core.fs.test_jsonsafe": ("depth-bounded JSON", "-"),
     "tests.core.fs.test_walk": ("bounded tree walk", "20 s"),
