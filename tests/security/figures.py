@@ -47,6 +47,7 @@ AREAS = {
                                         "20 s (child process) for patterns, 10 s per HTTP request"),
     "tests.security.test_mcp_guarantees": ("MCP servers: approval, ${VAR} never printed, approval store",
                                            "MCP connect 30 s"),
+    "tests.security.test_lsp_hostile": ("LSP servers: paths a write tool names outside the execution root", "-"),
     "tests.security.test_crash_safety": ("crash safety (SIGKILL, 8 processes)", "10 s kill budget per store, 30-120 s per child"),
     "tests.core.fs.test_jsonsafe": ("depth-bounded JSON", "-"),
     "tests.core.fs.test_walk": ("bounded tree walk", "20 s"),
