@@ -34,7 +34,7 @@ def bundle_rows(obj: WsctlContext, path: str = ".", ws=None) -> list[dict[str, A
 def bundle_report(obj: WsctlContext, ws) -> tuple[list[dict[str, Any]], list]:
     """The rows of :func:`bundle_rows` for the resolved workspace ``ws`` and the
     diagnostics about its set of content plugins (:func:`~wskit.builtin_plugins.bundles.active.find_bundles`:
-    discovery, ``enabledPlugins`` layers such as ``plugin-enable-untrusted``,
+    discovery, settings layers such as ``settings-untrusted``,
     dependencies, ``plugin-failed``) — the ones ``wsctl inspect`` shows among all
     (:class:`~wskit.models.Diagnostic` objects)."""
     bundles, diags = find_bundles(ws.binding, obj.profile(), ws.trust, kinds=ws.kinds.values())
@@ -49,7 +49,7 @@ def bundle_listing(obj: WsctlContext, ws) -> tuple[list[dict[str, Any]], list[di
     """The content-plugin part of ``wsctl plugins list`` (see :func:`wskit.cli.plugins.list_plugins`)."""
     bundles, found = bundle_report(obj, ws)
     # the diagnostics about the plugin set, as inspect shows them: a --plugin-dir that
-    # is missing or not a plugin, an enablement an untrusted project may not make
+    # is missing or not a plugin, an untrusted project's settings file that was not read
     listed = obj.listing_diagnostics(ws, found)
     diags = [d.to_json(ws.source_root) for d in listed]
     # human output says a failure once: the `plugin-failed` of a bundle whose errors the

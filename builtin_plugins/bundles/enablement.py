@@ -2,8 +2,8 @@
 
 ``enabledPlugins`` maps (``{"name": true}`` or ``{"name@marketplace": false}``)
 are applied layer by layer, later wins: user < project < local < invocation.
-A layer of an untrusted project may only disable (an ``true`` there is
-ignored with ``plugin-enable-untrusted``). Explicit (``cli``) plugins are
+A layer of an untrusted project changes nothing (settings_layers does not
+read one; a layer flagged ``trusted=False`` is skipped). Explicit (``cli``) plugins are
 always active. Then dependencies are resolved to a fixed point: a missing
 dependency (``dependency-missing``), one whose version does not satisfy the
 npm-style range (``dependency-version``, via node-semver) or one that is not
@@ -57,6 +57,8 @@ def apply_enablement(bundles: list[Bundle], layers: list[SettingsLayer]) -> tupl
     diags: list[Diagnostic] = []
     wanted: list[tuple[str, bool]] = []  # in layer order: the last match wins
     for layer in layers:
+        if not layer.trusted:  # disabling a user's plugin is a change too: an untrusted layer makes none
+            continue
         emap = layer.data.get("enabledPlugins")
         if emap is None:
             continue
@@ -68,12 +70,6 @@ def apply_enablement(bundles: list[Bundle], layers: list[SettingsLayer]) -> tupl
             if not isinstance(value, bool) or not valid_enable_key(key):
                 diags.append(Diagnostic(level="error", code="settings-invalid", path=layer.path,
                                         message=f"enabledPlugins entry {key!r}: invalid plugin name or non-boolean value"))
-                continue
-            if value and not layer.trusted:
-                diags.append(Diagnostic(level="warning", code="plugin-enable-untrusted", path=layer.path,
-                                        plugin=str(key).partition("@")[0],
-                                        message=f"{layer.scope} settings of an untrusted project cannot enable "
-                                        f"{key!r}; only disabling is allowed"))
                 continue
             wanted.append((key, value))
     out: list[Bundle] = []

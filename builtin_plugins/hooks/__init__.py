@@ -10,7 +10,7 @@ from wskit.plugin import hookimpl
 
 __all__ = [
     "wskit_hook_definitions", "wskit_hook_trust", "wskit_register_commands", "wskit_resource_kinds",
-    "wskit_session_services"
+    "wskit_session_services", "wskit_workspace_catalogs"
 ]
 
 
@@ -39,6 +39,15 @@ def wskit_hook_trust(session):
 
         trust = ScopeHookTrust(list(session.registry("hook").active()))
     return trust
+
+
+@hookimpl
+def wskit_workspace_catalogs(workspace):
+    """``hooks``: :class:`~wskit.builtin_plugins.hooks.approval.HookApproval`, the hook trust
+    status of the workspace, computed when asked (``wsctl inspect`` shows its summary)."""
+    from wskit.builtin_plugins.hooks.approval import HookApproval
+
+    return {"hooks": HookApproval(workspace)}
 
 
 @hookimpl

@@ -4,14 +4,17 @@ Layers, lowest first (Claude Code §1.8, Blade §8.4): ``user``
 (``~/.claude/settings.json``, ``~/.<host>/settings.json``), ``project``
 (``<ws>/.claude/settings.json``, ``<ws>/.<host>/settings.json``), ``local``
 (the ``settings.local.json`` files), ``invocation`` (the host's
-``profile.settings["enabled_plugins"]``). Project and local layers are read
-even for an untrusted project, flagged ``trusted=False``: callers decide
-what such a layer may do (only disable plugins).
+``profile.settings["enabled_plugins"]``). Project and local layers of an
+untrusted project are *not read*: nothing in them applies (hooks,
+``disableAllHooks``, plugin enablement, models, servers, permissions), since
+switching a user's guard or plugin off is as much a change as switching one on.
+Each such file that exists is named in a ``settings-untrusted`` warning.
 """
 
 # No ``from __future__ import annotations`` here: pydantic would compile and evaluate
 # every field's annotation string when the model classes are made, a cost paid at start-up.
 
+import os
 from typing import Any
 
 from wskit.binding import Binding
@@ -29,7 +32,8 @@ class SettingsLayer(Frozen):
     :ivar scope: ``user``, ``project``, ``local`` or ``invocation``.
     :ivar path: absolute file path (None for the invocation layer).
     :ivar data: the JSON object read.
-    :ivar trusted: False for project/local layers of an untrusted project.
+    :ivar trusted: always True for layers :func:`settings_layers` returns (an untrusted
+        project's layers are not returned); kept for callers that build layers themselves.
     """
 
     scope: str
@@ -62,6 +66,13 @@ def settings_layers(binding: Binding | None, profile: HostProfile, trust: TrustD
         plan += [(root, f"{d}/settings.json", "project", False) for d in config_dirs(profile)]
         plan += [(root, f"{d}/settings.local.json", "local", False) for d in config_dirs(profile)]
     for base, rel, scope, follow in plan:
+        if scope != "user" and not trusted:
+            path = f"{base}/{rel}"
+            if os.path.lexists(path):
+                diags.append(Diagnostic(level="warning", code="settings-untrusted", path=path,
+                                        message="project is not trusted: this settings file is not read and "
+                                                "nothing in it applies"))
+            continue
         data, d = read_json(base, rel, follow_links=follow)
         diags.extend(d)
         if data is None:
@@ -71,8 +82,7 @@ def settings_layers(binding: Binding | None, profile: HostProfile, trust: TrustD
             diags.append(Diagnostic(level="error", code="settings-invalid", path=path,
                                     message="settings file must hold a JSON object"))
             continue
-        layers.append(SettingsLayer(scope=scope, path=path, data=data,
-                                    trusted=True if scope == "user" else trusted))
+        layers.append(SettingsLayer(scope=scope, path=path, data=data))
     inv = profile.settings.get("enabled_plugins")
     if isinstance(inv, dict):
         layers.append(SettingsLayer(scope="invocation", path=None, data={"enabledPlugins": inv}))

@@ -49,6 +49,8 @@ AREAS = {
     "tests.security.test_landed_state_files": ("hostile state/config files of issues 4-7", "10-60 s"),
     "tests.security.test_concurrency": ("cache concurrency (32 threads, 1,000 tasks)", "2 s run + 60 s join"),
     "tests.security.test_runtime_faults": ("runtime faults: hooks, HTTP hooks, MCP servers", "hook 1 s, MCP connect 1 s; guard 30-60 s"),
+    "tests.security.test_hook_guards": ("hook guards: matchers, trust order, approval, HTTP hooks, untrusted settings",
+                                        "20 s (child process) for patterns, 10 s per HTTP request"),
     "tests.security.test_mcp_guarantees": ("MCP servers: approval, ${VAR} never printed, approval store",
                                            "MCP connect 30 s"),
     "tests.security.test_lsp_hostile": ("LSP: paths a write tool names (outside, links)", "-"),

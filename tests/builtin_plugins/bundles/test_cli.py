@@ -236,16 +236,16 @@ def test_enable_disable_warn_about_an_unknown_plugin_and_still_write(tmp_path, w
 
 
 def test_plugins_list_shows_the_enablement_diagnostics_inspect_shows(wsctl, make_tree):
-    """An untrusted project enabling a plugin: `plugin-enable-untrusted` shows in
-    plugins list as well, not in inspect only."""
+    """An untrusted project's settings naming plugins: the file is not read, and the
+    `settings-untrusted` warning shows in plugins list as well, not in inspect only."""
     ws = make_tree({".claude/settings.json": json.dumps({"enabledPlugins": {"hookify": False, "feature-dev": True}})})
     inspect = json.loads(wsctl("inspect", str(ws), json=True).stdout)["diagnostics"]
-    wanted = [d for d in inspect if d["code"] == "plugin-enable-untrusted"]
-    assert wanted and wanted[0]["plugin"] == "feature-dev"
+    wanted = [d for d in inspect if d["code"] == "settings-untrusted"]
+    assert wanted and wanted[0]["path"].endswith(".claude/settings.json")
     r = wsctl("plugins", "list", str(ws), json=True)
     assert r.exit_code == 0 and json.loads(r.stdout)["diagnostics"] == wanted
-    assert "plugin-enable-untrusted" in wsctl("plugins", "list", str(ws)).stdout
-    assert "plugin-enable-untrusted" in wsctl("plugins", "--path", str(ws)).stdout
+    assert "settings-untrusted" in wsctl("plugins", "list", str(ws)).stdout
+    assert "settings-untrusted" in wsctl("plugins", "--path", str(ws)).stdout
 
 
 def _named_market(root, name, plugin_version):

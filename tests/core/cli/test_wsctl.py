@@ -23,7 +23,7 @@ def test_inspect_json_contract(wsctl, project, wskit_home):
     r = wsctl("inspect", str(project), json=True)
     assert r.exit_code == 0, r.output
     data = json.loads(r.stdout)
-    assert set(data) == {"workspace", "trust", "counts", "resources", "diagnostics"}
+    assert set(data) == {"workspace", "trust", "hooks", "counts", "resources", "diagnostics"}
     assert set(data["workspace"]) == {"source_root", "execution_root", "cwd", "host"}
     assert data["workspace"]["host"] == "wskit"
     assert data["trust"] == {"state": "trusted", "decided_by": str(project.resolve())}
