@@ -158,10 +158,15 @@ def make_cli(pm=None) -> click.Group:
     @click.option("--host", default="wskit", envvar="WSKIT_HOST", show_default=True,
                   help="Host profile name (adds .<host>/ folders, <HOST>.md). Env: WSKIT_HOST.")
     @click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
+    @click.option("--managed-settings", "managed_settings", type=click.Path(dir_okay=False),
+                  envvar="WSKIT_MANAGED_SETTINGS",
+                  help="Administrator (managed) settings file, applied over every other layer. "
+                       "Env: WSKIT_MANAGED_SETTINGS.")
     @click.option("--plugin-dir", "plugin_dirs", multiple=True, type=click.Path(file_okay=False),
                   help="Load the content plugin in DIR (repeatable; always active, never overridden).")
     @click.pass_context
-    def cli(ctx: click.Context, home: str | None, host: str, as_json: bool, plugin_dirs: tuple[str, ...]) -> None:
+    def cli(ctx: click.Context, home: str | None, host: str, as_json: bool, managed_settings: str | None,
+            plugin_dirs: tuple[str, ...]) -> None:
         """Inspect and manage wskit workspaces: resources, trust, plugins, sessions."""
         # reuse the manager the group built to list its commands (one manager per run)
         ctx.obj = WsctlContext(home=home, host=host, json=as_json, pm=pm if pm is not None else ctx.command._pm)
@@ -172,6 +177,7 @@ def make_cli(pm=None) -> click.Group:
             if why is not None:  # its plugin could not be named in JSON, a ledger or a session file
                 raise click.UsageError(f"--plugin-dir {shown_path(d)}: the path {why}")
         ctx.obj.plugin_dirs = tuple(plugin_dirs)
+        ctx.obj.managed_settings = managed_settings
 
     return cli
 

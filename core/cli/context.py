@@ -31,6 +31,8 @@ class WsctlContext:
         self._cache = None
         #: content plugin folders from ``--plugin-dir`` (put in ``profile.settings["plugin_dirs"]``)
         self.plugin_dirs: tuple[str, ...] = ()
+        #: the managed settings file (``--managed-settings``; ``profile.settings["managed_settings"]``)
+        self.managed_settings: str | None = None
         #: failures of ``--plugin-dir`` folders not reported yet (see :meth:`listing_diagnostics`)
         self._plugin_dir_failures: list = []
         self._flush_registered = False
@@ -73,6 +75,9 @@ class WsctlContext:
                 why = errors()[0].get("msg", str(err)).removeprefix("Value error, ") if callable(errors) else str(err)
                 raise click.UsageError(f"--host: {why}") from None
             self._profile = base.with_home(self.home)
+            if self.managed_settings:
+                settings = {**self._profile.settings, "managed_settings": os.path.abspath(self.managed_settings)}
+                self._profile = self._profile.model_copy(update={"settings": settings})
             if self.plugin_dirs:
                 # normalised: a missing ../x is named /abs/x, not /abs/cwd/../x
                 dirs = [os.path.abspath(Path(d).expanduser()) for d in self.plugin_dirs]

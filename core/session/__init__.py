@@ -268,6 +268,15 @@ class SessionResources:
         :raises UnknownComponentError: the ``rules`` built-in is blocked."""
         return self.component("rules").check_invocation(tool_name, tool_kind, paths)
 
+    def check_permission(self, tool: str, tool_input: Any = None, *, hook: Any = None):
+        """Claude Code's permission rules for a tool call: a
+        :class:`~wskit.builtin_plugins.permissions.PermissionDecision` (``decision`` ``allow``,
+        ``ask`` or ``deny``, and the rule, hook or mode that decided), combined with the
+        ``PreToolUse`` outcome ``hook`` when given (docs/permissions.md).
+
+        :raises UnknownComponentError: the ``permissions`` built-in is blocked."""
+        return self.component("permissions").check(tool, tool_input, hook=hook)
+
     def mark_delivered(self, refs) -> None:
         """Record rules as delivered to the model (see :meth:`SessionRules.mark_delivered`).
 
