@@ -58,6 +58,7 @@ BEHAVIORS = ("deny", "ask", "allow")
 #: Claude Code's permission modes.
 MODES = ("default", "acceptEdits", "plan", "dontAsk", "bypassPermissions")
 #: Mode precedence: the first of these scopes that sets ``defaultMode`` decides it.
+_VERB = {"allow": "allows", "ask": "asks", "deny": "denies"}
 _MODE_ORDER = ("managed", "session", "invocation", "local", "project", "user")
 
 
@@ -191,7 +192,7 @@ class PermissionPolicy:
             decision = "ask"
         where = "" if tool not in READ_TOOLS | EDIT_TOOLS else (" inside" if inside else " outside") + \
             " the working directories"
-        return PermissionDecision(decision, None, "mode", f"no rule matches {tool}{where}; mode {mode!r} {decision}s",
+        return PermissionDecision(decision, None, "mode", f"no rule matches {tool}{where}; mode {mode!r} {_VERB[decision]}",
                                   self.mode_layer, hook_decision)
 
     def to_json(self) -> dict[str, Any]:
