@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from wskit.models import Diagnostic
 
 __all__ = [
-    "AmbiguousNameError", "PluginContributionError", "PluginLoadError", "ProvenanceMismatchError",
+    "AmbiguousNameError", "drift_subject", "PluginContributionError", "PluginLoadError", "ProvenanceMismatchError",
     "SafeFsError", "SessionStateError", "TrustStoreError", "UnknownResourceError", "UnsafePathError",
     "WorkspaceCapacityError", "WskitError"
 ]
@@ -139,13 +139,31 @@ class SessionStateError(WskitError):
 
 
 class ProvenanceMismatchError(WskitError):
-    """Recorded rule, style or workflow provenance differs from the workspace (``restore``
-    under the ``strict`` policy; Blade's fail-closed resume, reference/blade.md §4.11, §6.2).
+    """Recorded provenance differs from the workspace: the one exception family of a resume
+    that fails closed (Blade's fail-closed resume, reference/blade.md §4.11, §6.2).
+    :func:`wskit.session.resume.restore` raises it under the ``strict`` policy; the rules'
+    ``resume`` raises its subclass ``RuleProvenanceMismatch`` and a style's restore
+    ``StyleProvenanceError``, so ``except ProvenanceMismatchError`` catches every drift.
 
-    :ivar drift: the drift entries, ``{"field", "id", "change", ...}`` (see
-        :func:`wskit.session.resume.restore`)."""
+    :ivar drift: the drift entries, ``{"field", "id", "path", "change", ...}`` (see
+        :func:`wskit.session.resume.restore`).
+    :ivar paths: the file of each entry (its id where no file is known), in order; the
+        message names them.
+    """
 
-    def __init__(self, drift: list[dict[str, Any]]) -> None:
-        self.drift = drift
-        what = ", ".join(f"{d['field']} {d.get('id') or ''}".strip() + f" ({d['change']})" for d in drift)
-        super().__init__(f"session provenance mismatch: {what}")
+    def __init__(self, drift: list[dict[str, Any]], message: str | None = None) -> None:
+        self.drift = list(drift)
+        self.paths = [d.get("path") or d.get("id") for d in self.drift]
+        if message is None:
+            what = ", ".join(f"{drift_subject(d)} ({d.get('change')})" for d in self.drift)
+            message = f"session provenance mismatch: {what}"
+        super().__init__(message)
+
+
+def drift_subject(entry: dict[str, Any]) -> str:
+    """What a drift entry is about, as messages name it: its file path when known, else
+    its field and id (``hook_trust.digest``, ``trust``)."""
+    path = entry.get("path")
+    if path:
+        return str(path)
+    return f"{entry.get('field') or ''} {entry.get('id') or ''}".strip()

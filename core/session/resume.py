@@ -76,6 +76,12 @@ class Restored:
                 "monitor": self.monitor.state(),
                 "hook_trust_digest": (self.extensions.get("hook_trust") or {}).get("digest")}
 
+def _joined(root: str, rel: str) -> str:
+    import os
+
+    return os.path.join(root, rel) if rel else root
+
+
 #: extension keys this module checks itself
 _CORE_KEYS = frozenset({"output_style", "workflows", "repetition_monitor", "hook_trust"})
 
@@ -83,9 +89,9 @@ _CORE_KEYS = frozenset({"output_style", "workflows", "repetition_monitor", "hook
 def _compare(session: SessionResources, kind: str, rid: str, sha: str, where: str) -> dict[str, Any] | None:
     res = session.registry(kind).find(rid)
     if res is None:
-        return {"field": where, "id": rid, "change": "missing"}
+        return {"field": where, "id": rid, "path": None, "change": "missing"}
     if res.provenance.sha256 != sha:
-        return {"field": where, "id": rid, "change": "changed"}
+        return {"field": where, "id": rid, "path": str(res.provenance.absolute_path), "change": "changed"}
     return None
 
 
@@ -169,7 +175,11 @@ def restore(
         # drift (otherwise a state recorded "untrusted" verifies clean on a trusted workspace)
         drift.append({"field": "trust", "id": None, "change": "changed",
                       "recorded": state.trust, "current": session.trust.state})
+    paths = {(r.kind, r.id): _joined(r.source_root, r.path) for r in state.resources}
+    for r in session.resources():
+        paths.setdefault((r.kind, r.id), str(r.provenance.absolute_path))
     for d in state.drift(session):
-        drift.append({"field": "resources", "id": d["id"], "kind": d["kind"], "change": d["change"]})
+        drift.append({"field": "resources", "id": d["id"], "kind": d["kind"], "path": paths.get((d["kind"], d["id"])),
+                      "change": d["change"]})
     monitor = RepetitionMonitor.from_state(ext["repetition_monitor"])
     return Restored(session=session, state=state, monitor=monitor, drift=drift, extensions=ext)
