@@ -40,6 +40,7 @@ def bundle_report(obj: WsctlContext, ws) -> tuple[list[dict[str, Any]], list]:
     return [{
         "name": b.name, "version": b.version, "root": b.root, "scope": b.origin, "state": b.state,
         "issues": [i.to_json() for i in b.issues if i.level != "info"],
+        "disabled_by": next((i.message for i in b.issues if i.code == "plugin-disabled"), None),
         "counts": plugin_counts(ws, b.name) if b.state == "active" else {},
     } for b in bundles], diags
 
@@ -68,15 +69,20 @@ def human_bundles(rows: list[dict[str, Any]]) -> str:
         return "no content plugins"
     out = []
     notes = []
+    notes_disabled: list[str] = []
     for r in rows:
         counts = ", ".join(f"{k}={v}" for k, v in r["counts"].items()) or "-"
         errors = [i["message"] for i in r["issues"] if i["level"] == "error"]
         # the reasons go under the table, whole: a long one in the STATE cell would
         # stretch every row to its width
         state = r["state"] + (f" ({len(errors)} error{'s' if len(errors) > 1 else ''}, below)" if errors else "")
+        if r.get("disabled_by"):
+            state += " (" + r["disabled_by"].split(" (")[0].removeprefix("disabled by ") + ")"
+            notes_disabled.append(safe_text(f"  {r['name']}: {r['disabled_by']}"))
         out.append([r["name"], r["version"] or "-", r["scope"], state, counts, r["root"]])
         notes += [safe_text(f"  {r['name']}: {why}") for why in errors]
     text = table(out, ["BUNDLE", "VERSION", "SCOPE", "STATE", "RESOURCES", "ROOT"])
+    text += "\n\ninactive:\n" + "\n".join(notes_disabled) if notes_disabled else ""
     return text + ("\n\nerrors:\n" + "\n".join(notes) if notes else "")
 
 

@@ -29,7 +29,7 @@ def test_plugins_list_json_keeps_plugins_and_adds_bundles(tmp_path, wsctl, make_
     assert {"plugins", "bundles"} <= set(data)
     assert any(x["name"] == "bundles" and x["builtin"] for x in data["plugins"])
     (b,) = data["bundles"]
-    assert set(b) == {"name", "version", "root", "scope", "state", "issues", "counts"}
+    assert set(b) == {"name", "version", "root", "scope", "state", "issues", "counts", "disabled_by"}
     assert b["name"] == "demo" and b["version"] == "0.2.0" and b["scope"] == "cli" and b["state"] == "active"
     assert b["counts"] == {"skill": 1} and b["root"] == str(p)
 
