@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from wskit.models import Diagnostic
 
 __all__ = [
-    "AmbiguousNameError", "drift_subject", "PluginContributionError", "PluginLoadError", "ProvenanceMismatchError",
+    "AmbiguousNameError", "drift_subject", "nearest", "PluginContributionError", "PluginLoadError", "ProvenanceMismatchError",
     "SafeFsError", "SessionStateError", "TrustStoreError", "UnknownResourceError", "UnsafePathError",
     "WorkspaceCapacityError", "WskitError"
 ]
@@ -52,9 +52,31 @@ class UnknownResourceError(WskitError, LookupError):
         self.kind = kind
         self.name = name
         self.candidates = sorted(candidates)
+        #: the nearest names (difflib), best first: what "did you mean" offers
+        self.suggestions = nearest(name, self.candidates)
         listing = ", ".join(self.candidates[:20]) or "none"
         more = "" if len(self.candidates) <= 20 else f" (+{len(self.candidates) - 20} more)"
-        super().__init__(f"unknown {kind} {name!r}; available: {listing}{more}")
+        hint = f"; did you mean {' or '.join(repr(s) for s in self.suggestions)}?" if self.suggestions else ""
+        super().__init__(f"unknown {kind} {name!r}{hint} available: {listing}{more}"
+                         if hint else f"unknown {kind} {name!r}; available: {listing}{more}")
+
+
+def nearest(name: str, candidates: Iterable[str], n: int = 3) -> list[str]:
+    """The names of ``candidates`` closest to ``name`` (:func:`difflib.get_close_matches`,
+    cutoff 0.6), best first. A qualified id (``project:pdf``, ``plugin:p:pdf``) also
+    matches by its last part, and is offered as it is written in ``candidates``."""
+    import difflib
+
+    by_short: dict[str, str] = {}
+    for c in candidates:
+        by_short.setdefault(c, c)
+        by_short.setdefault(c.rsplit(":", 1)[-1], c)
+    out: list[str] = []
+    for hit in difflib.get_close_matches(name, list(by_short), n=n * 2, cutoff=0.6):
+        full = by_short[hit]
+        if full not in out and full != name:
+            out.append(full)
+    return out[:n]
 
 
 class AmbiguousNameError(WskitError, LookupError):

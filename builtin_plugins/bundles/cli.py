@@ -15,7 +15,7 @@ from wskit.builtin_plugins.bundles.active import bundle_source, find_bundles, pl
 from wskit.builtin_plugins.bundles.discovery import load_bundle
 from wskit.builtin_plugins.bundles.ledger import LedgerError, install, read_ledger, uninstall
 from wskit.builtin_plugins.bundles.marketplace import Marketplace, MarketplaceError, load_marketplace
-from wskit.cli.context import WsctlContext, json_option, safe_text, table
+from wskit.cli.context import WsctlContext, json_option, safe_text, shorten, table
 from wskit.cli.inspect import print_diagnostics
 from wskit.cli.plugins import list_command
 from wskit.errors import WskitError
@@ -92,7 +92,14 @@ def _find(obj: WsctlContext, name: str, path: str):
     for b in bundles:
         if b.name == name:
             return ws, b
-    raise WskitError(f"no content plugin {name!r} (found: {', '.join(b.name for b in bundles) or 'none'})")
+    from wskit.errors import nearest
+
+    names = [b.name for b in bundles]
+    close = nearest(name, names)
+    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    trust = "trusted" if ws.trust.trusted else "untrusted: its project plugins are not loaded"
+    raise WskitError(f"no content plugin {name!r}{hint} (searched {ws.binding.source_root}, {trust}; "
+                     f"found: {', '.join(names) or 'none'})")
 
 
 @click.command("show")
@@ -103,7 +110,8 @@ def _find(obj: WsctlContext, name: str, path: str):
 def show_cmd(obj: WsctlContext, name: str, path: str) -> None:
     """Show one content plugin: manifest, state, issues and resources."""
     ws, b = _find(obj, name, path)
-    res = [r.id for r in ws.resources() if r.provenance.plugin == name and r.provenance.scope.value == "plugin"]
+    mine = [r for r in ws.resources() if r.provenance.plugin == name and r.provenance.scope.value == "plugin"]
+    res = [r.id for r in mine]
     m = b.manifest
     data = {"name": b.name, "version": b.version, "description": b.description, "root": b.root, "scope": b.origin,
             "state": b.state, "manifest": b.manifest_path, "manifest_source": b.manifest_source,
@@ -117,8 +125,12 @@ def show_cmd(obj: WsctlContext, name: str, path: str) -> None:
             click.echo(safe_text(f"  {b.description}"))
         for i in b.issues:
             click.echo(safe_text(f"  {i.level}: {i.code}: {i.message}"))
-        for rid in res:
-            click.echo(safe_text(f"  - {rid}"))
+        for r in mine:  # each resource with its kind; a hook by its event and matcher, not its hash id
+            if r.kind == "hook":
+                what = f"{r.event} {r.matcher or '*'}: {r.command or r.url or r.type}"
+            else:
+                what = r.id
+            click.echo(safe_text(f"  - {r.kind:<11} {what}"))
     obj.emit(data, human)
 
 
@@ -237,7 +249,7 @@ def uninstall_cmd(obj: WsctlContext, name: str) -> None:
     obj.emit(data, lambda: click.echo(f"uninstalled {name} ({data['root']})"))
 
 
-def _set_enabled(obj: WsctlContext, name: str, value: bool, scope: str, path: str) -> None:
+def _set_enabled(obj: WsctlContext, name: str, value: bool, scope: str, path: str, force: bool = False) -> None:
     from wskit.builtin_plugins.bundles.enablement import valid_enable_name
 
     if not valid_enable_name(name):  # what the settings reader refuses is never written
@@ -245,6 +257,13 @@ def _set_enabled(obj: WsctlContext, name: str, value: bool, scope: str, path: st
             safe_text(f"{name!r} is not a plugin name: expected kebab-case (a-z, 0-9, '-', at most 64 "
                       "characters), optionally followed by @marketplace (the same)"), param_hint="NAME")
     profile = obj.profile()
+    known = _plugin_known(obj, name, path)
+    if value and not known and not force:
+        # enabling a name nothing provides is most likely a typo: refused before anything is written
+        raise click.UsageError(safe_text(
+            f"no plugin {name!r} is known (installed, in a known marketplace, or in a user or project plugin "
+            f"folder){_enable_hint(obj, name, path)}; nothing written. Pass --force to name it anyway "
+            "(e.g. a plugin your team installs later)"))
     if scope == "user":
         target = profile.require_home() / profile.host_dir / "settings.json"
     else:
@@ -272,12 +291,33 @@ def _set_enabled(obj: WsctlContext, name: str, value: bool, scope: str, path: st
     # an entry for a plugin not installed yet is valid (Claude Code's project settings list
     # the plugins a team uses before each member installs them): written, but a name that
     # matches nothing is most likely a typo, so it is said
-    known = _plugin_known(obj, name, path)
     if not known:
         click.echo(safe_text(f"warning: no plugin {name!r} is known (installed, in a known marketplace, or in a "
                              f"user or project plugin folder); {target} names it anyway"), err=True)
     out = {"name": name, "enabled": value, "scope": scope, "settings": str(target), "known": known}
     obj.emit(out, lambda: click.echo(f"{'enabled' if value else 'disabled'} {name} in {target}"))
+
+
+def _enable_hint(obj: WsctlContext, key: str, path: str) -> str:
+    """``"; did you mean 'x'?"`` from the content plugins of the workspace and the
+    installed plugins, with the folder searched and its trust."""
+    from wskit.errors import nearest
+
+    try:
+        ws = obj.resolve(path)
+        bundles, _ = find_bundles(ws.binding, obj.profile(), ws.trust, kinds=ws.kinds.values())
+    except (WskitError, OSError):
+        return ""
+    try:
+        installed = list(read_ledger(obj.profile()))
+    except LedgerError:
+        installed = []
+    names = {b.name for b in bundles} | set(installed)
+    bare = key.partition("@")[0]
+    close = [bare] if bare in names and bare != key else nearest(bare, names)
+    trust = "trusted" if ws.trust.trusted else "untrusted"
+    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    return f"{hint} (searched {ws.binding.source_root}, {trust})"
 
 
 def _plugin_known(obj: WsctlContext, key: str, path: str) -> bool:
@@ -329,11 +369,13 @@ _path = click.option("--path", default=".", type=click.Path(exists=True), help="
 @click.argument("name")
 @_scope
 @_path
+@click.option("--force", is_flag=True, help="Write the entry even when no plugin of that name is known.")
 @json_option
 @click.pass_obj
-def enable_cmd(obj: WsctlContext, name: str, scope: str, path: str) -> None:
-    """Enable plugin NAME (enabledPlugins[NAME] = true)."""
-    _set_enabled(obj, name, True, scope, path)
+def enable_cmd(obj: WsctlContext, name: str, scope: str, path: str, force: bool) -> None:
+    """Enable plugin NAME (enabledPlugins[NAME] = true). A name wskit cannot find is
+    refused (exit status 2) unless --force."""
+    _set_enabled(obj, name, True, scope, path, force)
 
 
 @click.command("disable")
@@ -357,20 +399,33 @@ def marketplace_group() -> None:
 
 @marketplace_group.command("list")
 @click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@click.option("--installable", is_flag=True, help="Only the plugins wskit can install from this folder.")
 @json_option
 @click.pass_obj
-def marketplace_list_cmd(obj: WsctlContext, directory: str) -> None:
-    """List the plugins of the marketplace in DIRECTORY and whether each can be installed."""
+def marketplace_list_cmd(obj: WsctlContext, directory: str, installable: bool) -> None:
+    """List the plugins of the marketplace in DIRECTORY: description and whether each can
+    be installed (a short reason code when not, explained once under the table)."""
+    from wskit.builtin_plugins.bundles.marketplace import REASON_CODES
+
     mk = load_marketplace(directory)
+    entries = [e for e in mk.plugins if e.installable or not installable]
     data = {"name": mk.name, "owner": mk.owner, "plugins": [
-        {"name": e.name, "source": e.source, "installable": e.installable, "reason": e.reason} for e in mk.plugins],
+        {"name": e.name, "description": e.description, "source": e.source, "installable": e.installable,
+         "reason_code": e.reason_code, "reason": e.reason} for e in entries],
         "diagnostics": [d.to_json(mk.root) for d in mk.diagnostics]}
 
     def human() -> None:
-        click.echo(f"{mk.name} ({mk.owner.get('name', '?')}): {len(mk.plugins)} plugins")
-        click.echo(table([[e.name, "yes" if e.installable else "no",
-                           e.source if isinstance(e.source, str) else e.source_kind, e.reason or ""]
-                          for e in mk.plugins], ["PLUGIN", "INSTALLABLE", "SOURCE", "REASON"]))
+        shown = f"{len(entries)} of {len(mk.plugins)} plugins installable" if installable else \
+            f"{len(mk.plugins)} plugins, {sum(e.installable for e in mk.plugins)} installable"
+        click.echo(safe_text(f"{mk.name} ({mk.owner.get('name', '?')}): {shown}"))
+        if entries:
+            click.echo(table([[e.name, "yes" if e.installable else f"no: {e.reason_code}",
+                               e.source if isinstance(e.source, str) else e.source_kind, shorten(e.description, 50)]
+                              for e in entries], ["PLUGIN", "INSTALLABLE", "SOURCE", "DESCRIPTION"]))
+        codes = sorted({e.reason_code for e in entries if e.reason_code})
+        if codes:
+            click.echo("\n" + "; ".join(f"{c}: {REASON_CODES[c]}" for c in codes)
+                       + " (wsctl marketplace show DIR NAME: the whole reason)")
         print_diagnostics(mk.diagnostics, mk.root)
     obj.emit(data, human)
 

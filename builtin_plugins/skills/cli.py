@@ -182,6 +182,7 @@ def disable_cmd(obj: WsctlContext, slug: str) -> None:
     _toggle(obj, slug, False)
 
 
-def _short(text: str, width: int = 70) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1] + "…"
+def _short(text: str, width: int = 60) -> str:
+    from wskit.cli.context import shorten
+
+    return shorten(text, width)

@@ -11,7 +11,7 @@ import click
 
 __all__ = [
     "json_option", "json_text", "kind_diag_dicts", "path_argument", "plugin_dir_failures",
-    "print_diag_dicts", "read_user_file", "safe_text", "table", "WsctlContext"
+    "print_diag_dicts", "read_user_file", "safe_text", "shorten", "table", "WsctlContext"
 ]
 
 
@@ -246,6 +246,13 @@ def print_diag_dicts(diags: list[dict]) -> None:
     for d in diags:
         where = (d.get("path") or "") + (f":{d['line']}" if d.get("line") else "")
         click.echo(safe_text(f"  {d['level']:<7} {d['code']:<24} {where} {d['message']}".rstrip()))
+
+
+def shorten(text: object, width: int = 60) -> str:
+    """``text`` on one line (runs of white space made one space), cut to ``width``
+    characters with a final "…" when longer: how every ``wsctl`` listing cuts descriptions."""
+    one = " ".join(str(text or "").split())
+    return one if len(one) <= width else one[: width - 1].rstrip() + "…"
 
 
 def table(rows: list[list[str]], headers: list[str]) -> str:
