@@ -48,6 +48,9 @@ class UnknownResourceError(WskitError, LookupError):
     :ivar candidates: the ids that exist, sorted, to help the user.
     """
 
+    #: wsctl adds the folder searched and its trust to the message
+    searched_hint = True
+
     def __init__(self, kind: str, name: str, candidates: Iterable[str] = ()) -> None:
         self.kind = kind
         self.name = name
@@ -64,7 +67,7 @@ class UnknownResourceError(WskitError, LookupError):
 def nearest(name: str, candidates: Iterable[str], n: int = 3) -> list[str]:
     """The names of ``candidates`` closest to ``name`` (:func:`difflib.get_close_matches`,
     cutoff 0.6), best first. A qualified id (``project:pdf``, ``plugin:p:pdf``) also
-    matches by its last part, and is offered as it is written in ``candidates``."""
+    matches by its last part, and is then offered by that part (``pdf``)."""
     import difflib
 
     by_short: dict[str, str] = {}
@@ -72,10 +75,12 @@ def nearest(name: str, candidates: Iterable[str], n: int = 3) -> list[str]:
         by_short.setdefault(c, c)
         by_short.setdefault(c.rsplit(":", 1)[-1], c)
     out: list[str] = []
+    seen: set[str] = set()
     for hit in difflib.get_close_matches(name, list(by_short), n=n * 2, cutoff=0.6):
         full = by_short[hit]
-        if full not in out and full != name:
-            out.append(full)
+        if full not in seen and full != name:
+            seen.add(full)
+            out.append(hit)  # as it matched: the bare name when that is what is close
     return out[:n]
 
 
@@ -84,6 +89,8 @@ class AmbiguousNameError(WskitError, LookupError):
 
     :ivar candidates: the qualified ids that match, sorted; ask again with one.
     """
+
+    searched_hint = True
 
     def __init__(self, kind: str, name: str, candidates: Iterable[str]) -> None:
         self.kind = kind

@@ -15,7 +15,7 @@ from wskit.builtin_plugins.bundles.active import bundle_source, find_bundles, pl
 from wskit.builtin_plugins.bundles.discovery import load_bundle
 from wskit.builtin_plugins.bundles.ledger import LedgerError, install, read_ledger, uninstall
 from wskit.builtin_plugins.bundles.marketplace import Marketplace, MarketplaceError, load_marketplace
-from wskit.cli.context import WsctlContext, json_option, safe_text, shorten, table
+from wskit.cli.context import WsctlContext, json_option, progress, safe_text, shorten, table
 from wskit.cli.inspect import print_diagnostics
 from wskit.cli.plugins import list_command
 from wskit.errors import WskitError
@@ -234,7 +234,8 @@ def install_cmd(obj: WsctlContext, spec: str, from_dirs: tuple[str, ...]) -> Non
     if not sep or not name or not market:
         raise click.BadParameter("expected NAME@MARKETPLACE", param_hint="NAME@MARKETPLACE")
     mk = _marketplace_for(obj, market, from_dirs)
-    rec = install(obj.profile(), mk, name)
+    with progress(f"installing {name} from {mk.root}"):
+        rec = install(obj.profile(), mk, name)
     data = {k: rec[k] for k in ("name", "version", "marketplace", "source", "root", "digest", "skipped")}
     obj.emit(data, lambda: click.echo(f"installed {name}@{mk.name} into {rec['root']} ({rec['digest']})"))
 

@@ -45,6 +45,9 @@ class StyleCatalogError(WskitError):
 class StyleUnavailableError(WskitError, LookupError):
     """The selected style is invalid or not in the catalog."""
 
+    #: wsctl adds the folder searched and its trust to the message
+    searched_hint = True
+
 
 class StyleProvenanceError(ProvenanceMismatchError):
     """A resumed session's custom style changed since it was selected (a
@@ -123,7 +126,11 @@ class StyleCatalog:
         if not _SELECTION.match(style_id):
             raise StyleUnavailableError(f"Invalid communication style ID: {style_id}")
         if found is None:
-            raise StyleUnavailableError(f"Communication style is unavailable: {style_id}")
+            from wskit.errors import nearest
+
+            close = nearest(style_id, self.styles)
+            hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+            raise StyleUnavailableError(f"Communication style is unavailable: {style_id}{hint}")
         return found
 
 

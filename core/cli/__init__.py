@@ -41,9 +41,11 @@ class WsctlError(click.ClickException):
     exit_code = 1
 
     def show(self, file=None) -> None:  # noqa: D102
+        from wskit.cli.context import paint, with_global_args
         from wskit.fs.names import shown_path  # a byte of a name that is not UTF-8 as \\xNN, never raw
 
-        click.echo(f"error: {shown_path(self.format_message())}", err=True, file=file)
+        click.echo(paint("error:", "error", err=True) + f" {shown_path(with_global_args(self.format_message()))}",
+                   err=True, file=file)
 
 
 class LazyGroup(click.Group):
@@ -103,7 +105,10 @@ class LazyGroup(click.Group):
         try:
             return super().invoke(ctx)
         except (WskitError, FileNotFoundError, NotADirectoryError, PermissionError) as err:
-            raise WsctlError(str(err)) from err
+            from wskit.cli.context import with_global_args
+
+            # hints are completed here, while the command line's options are still known
+            raise WsctlError(with_global_args(str(err) + _searched(ctx, err))) from err
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         self._ensure(ctx)
@@ -141,6 +146,19 @@ class LazyGroup(click.Group):
 
             with formatter.section(_("Commands")):
                 formatter.write_dl(rows)
+
+
+def _searched(ctx: click.Context, err: Exception) -> str:
+    """For an unknown or ambiguous resource name: the folder that was searched and
+    whether it was trusted (an untrusted project loads none of its own resources)."""
+    ws = getattr(ctx.obj, "last_workspace", None)
+    if ws is None or not getattr(err, "searched_hint", False):  # errors about a name looked up
+        return ""
+    root = ws.binding.source_root
+    if ws.trust.trusted:
+        return f" (searched {root} and the user folders; the project is trusted)"
+    return (f" (searched {root}: untrusted, so only user and plugin resources were loaded; "
+            f"'wsctl trust grant {root}' loads the project's)")
 
 
 def make_cli(pm=None) -> click.Group:
