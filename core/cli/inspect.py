@@ -65,7 +65,9 @@ def inspect_cmd(obj: WsctlContext, path: str) -> None:
         click.echo(f"trust          : {ws.trust.state} — {with_global_args(ws.trust.reason())}")
         counts = ", ".join(f"{k}: {n}" for k, n in data["counts"].items()) or "none"
         click.echo(f"resources      : {counts}")
-        rows = [[r["kind"], r["id"], r["scope"], r["path"]] for r in data["resources"]]
+        # a rule's id is a digest: people know a rule by its file (JSON keeps the id)
+        rows = [[r["kind"], f"{r['scope']}:{r['path']}" if r["kind"] == "rule" else r["id"], r["scope"], r["path"]]
+                for r in data["resources"]]
         if rows:
             click.echo("")
             click.echo(table(rows, ["KIND", "ID", "SCOPE", "PATH"]))
