@@ -357,17 +357,26 @@ class ServedWorkspace:
                         "description": s.description, "mime_type": "text/markdown"})
         return out
 
+    def resource_templates(self) -> list[dict[str, Any]]:
+        """``[{"uri_template", "name", "description"}]``: a file of a skill's folder."""
+        return [{"uri_template": SKILL_SCHEME + "{id}/{file}", "name": "skill-file", "mime_type": "text/plain",
+                 "description": "A file of a skill's folder: {id} as in skill://<id>, {file} relative to the "
+                                "folder (skill_load with file= lists them)"}]
+
     def read_resource(self, uri: str) -> str:
-        """The text of ``uri``: the static rules block, or a skill's ``SKILL.md`` body.
+        """The text of ``uri``: the static rules block, a skill's ``SKILL.md`` body
+        (``skill://<id>``) or one file of its folder (``skill://<id>/<file>``, read as
+        :meth:`load_skill` reads it).
 
         :raises ServeError: an unknown URI, or what :meth:`load_skill` raises.
         """
         if uri == STATIC_RULES_URI:
             return self.bounded(self.static_rules()["text"])
         if uri.startswith(SKILL_SCHEME):
-            sid = unquote(uri[len(SKILL_SCHEME):])
+            head, _, file = uri[len(SKILL_SCHEME):].partition("/")
+            sid = unquote(head)
             if sid in {s.id for s in self._skills.values()}:
-                return self.bounded(self.load_skill(sid)["content"])
+                return self.bounded(self.load_skill(sid, unquote(file) or None)["content"])
         raise ServeError(f"unknown resource {uri!r}")
 
     # -- instructions ------------------------------------------------------------

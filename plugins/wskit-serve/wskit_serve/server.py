@@ -229,6 +229,12 @@ class WorkspaceServer:
                 types.Resource(uri=r["uri"], name=r["name"], description=r["description"],
                                mime_type=r["mime_type"]) for r in items])
 
+        async def list_templates(ctx, params):
+            items = await call(ctx, lambda sw: sw.resource_templates())
+            return types.ListResourceTemplatesResult(resource_templates=[
+                types.ResourceTemplate(uri_template=t["uri_template"], name=t["name"],
+                                       description=t["description"], mime_type=t["mime_type"]) for t in items])
+
         async def read_resource(ctx, params):
             from mcp.shared.exceptions import MCPError
 
@@ -246,6 +252,7 @@ class WorkspaceServer:
             "wskit", version=__version__, instructions=self.instructions(),
             on_list_tools=list_tools, on_call_tool=call_tool, on_list_prompts=list_prompts,
             on_get_prompt=get_prompt, on_list_resources=list_resources, on_read_resource=read_resource,
+            on_list_resource_templates=list_templates,
             on_subscriptions_listen=ListenHandler(self.bus))
 
     def _options(self):

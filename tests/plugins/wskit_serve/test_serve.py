@@ -148,6 +148,10 @@ def test_skills_rules_commands_over_stdio(tmp_path):
                 assert {"rules://static", "skill://project%3Atriage"} <= uris
                 res = await s.read_resource("skill://project%3Atriage")
                 assert res.contents[0].text.strip() == "Steps of triage:"
+                templates = (await s.list_resource_templates()).resource_templates
+                assert [t.uri_template for t in templates] == ["skill://{id}/{file}"]
+                part = await s.read_resource("skill://project%3Atriage/checklist.md")
+                assert part.contents[0].text == "1. reproduce\n"
 
     _run(main)
     assert not (proj / "SHELL_RAN").exists()
