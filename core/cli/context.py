@@ -284,8 +284,7 @@ class progress:
             return
         self._stop.set()
         self._timer.cancel()
-        if self._timer.is_alive() and self._timer is not None:
-            self._timer.join(1)
+        self._timer.join(1)  # the line is erased only after the last tick was written
         if self._shown:
             click.echo("\r\033[K", err=True, nl=False)
 
