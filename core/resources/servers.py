@@ -25,6 +25,8 @@ class McpServer(Resource):
     :ivar config: the definition as read, placeholders expanded.
     :ivar timeout, idle_timeout: milliseconds (None: the runtime default).
     :ivar unresolved: undefined variables (no default) left literal; see :attr:`startable`.
+    :ivar variables: ``${VAR}`` names left as written for the runtime to substitute when it
+        starts the server (project, local and plugin definitions; never printed expanded).
     """
 
     kind: Literal["mcp_server"] = "mcp_server"
@@ -40,6 +42,7 @@ class McpServer(Resource):
     timeout: int | None = None
     idle_timeout: int | None = None
     unresolved: tuple[str, ...] = ()
+    variables: tuple[str, ...] = ()
 
     @property
     def startable(self) -> bool:
