@@ -44,10 +44,12 @@ from typing import Any
 from wskit.builtin_plugins.permissions.rules import (
     EDIT_TOOLS,
     READ_TOOLS,
+    SHELL_TOOLS,
     MatchContext,
     PermissionRule,
     RuleSyntaxError,
     parse_rule,
+    split_command,
 )
 from wskit.models import Diagnostic
 
@@ -162,12 +164,30 @@ class PermissionPolicy:
         if hook_decision == "ask":
             return PermissionDecision("ask", None, "hook", "a PreToolUse hook asks for confirmation", None,
                                       hook_decision)
+        if matched["allow"] is None and tool in SHELL_TOOLS:
+            matched["allow"] = self._allow_every_part(tool, tool_input, ctx)
         if matched["allow"] is not None:
             return self._by_rule("allow", matched["allow"], hook_decision)
         if hook_decision == "allow":
             return PermissionDecision("allow", None, "hook", "a PreToolUse hook allowed the call", None,
                                       hook_decision)
         return self._by_mode(tool, tool_input, ctx, hook_decision)
+
+    def _allow_every_part(self, tool: str, tool_input: dict, ctx: MatchContext) -> PermissionRule | None:
+        """A compound command is allowed when each of its parts is allowed by some rule
+        (Claude Code checks every subcommand against the rules on its own); the rule of
+        the last part is returned, or None when any part has none."""
+        command = str(tool_input.get("command") or "")
+        parts = split_command(command)
+        if len(parts) < 2:
+            return None
+        allow = [r for r in self.rules if r.behavior == "allow"]
+        last = None
+        for part in parts:
+            last = next((r for r in allow if r.matches(tool, {**tool_input, "command": part}, ctx)), None)
+            if last is None:
+                return None
+        return last
 
     def _by_rule(self, decision: str, rule: PermissionRule, hook_decision: str | None) -> PermissionDecision:
         where = f" in {rule.path}" if rule.path else ""

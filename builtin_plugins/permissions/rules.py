@@ -10,8 +10,9 @@ Grammar and matching follow Claude Code's permissions documentation
   rule whose only ``*`` ends it after a space (``Bash(ls *)``) also matches the bare
   command (``ls``). Anything else matches the whole command exactly.
   Compound commands (``&&``, ``||``, ``;``, ``|``, ``&``, newlines, outside quotes) are
-  split: a deny or ask rule matches when any part matches, an allow rule only when every
-  part is allowed. A command holding a substitution (``$(``, a backtick, ``<(``, ``>(``)
+  split: a deny or ask rule matches when any part matches, an allow rule when every part
+  matches it (and :meth:`PermissionPolicy.check` allows the call when every part is
+  allowed by some rule, each part on its own, as Claude Code checks subcommands). A command holding a substitution (``$(``, a backtick, ``<(``, ``>(``)
   is never allowed by a command rule (it could run anything); deny and ask still apply.
 - ``Read(path)``, ``Edit(path)``: gitignore patterns (``*`` within one folder, ``**``
   across folders) anchored by their prefix: ``//p`` absolute, ``~/p`` the home, ``/p``
@@ -33,6 +34,7 @@ translated by this module, and paths by pathspec's gitignore matcher.
 
 from __future__ import annotations
 
+import functools
 import os
 import posixpath
 import re
@@ -42,14 +44,16 @@ from typing import Any
 from urllib.parse import urlsplit
 
 __all__ = [
-    "EDIT_TOOLS", "MatchContext", "PermissionRule", "READ_TOOLS", "RuleSyntaxError", "parse_rule", "split_command",
+    "EDIT_TOOLS", "MatchContext", "PermissionRule", "READ_TOOLS", "RuleSyntaxError", "SHELL_TOOLS", "parse_rule",
+    "split_command",
 ]
 
 #: Tools a ``Read(...)`` rule covers (Claude Code: all built-in file-reading tools).
 READ_TOOLS = frozenset({"Read", "Grep", "Glob", "LS", "NotebookRead"})
 #: Tools an ``Edit(...)`` rule covers (Claude Code: all built-in file-editing tools).
 EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write", "NotebookEdit"})
-_SHELL_TOOLS = frozenset({"Bash", "PowerShell"})
+#: Tools whose input is a shell command.
+SHELL_TOOLS = frozenset({"Bash", "PowerShell"})
 _AGENT_TOOLS = frozenset({"Agent", "Task"})
 _TOOL_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.\-]*(\*)?\Z")
 _SUBSTITUTION = ("$(", "`", "<(", ">(")
@@ -108,7 +112,7 @@ class PermissionRule:
             return False
         if self.specifier is None:
             return True
-        if self.tool in _SHELL_TOOLS:
+        if self.tool in SHELL_TOOLS:
             return _command_matches(self.specifier, str(tool_input.get("command") or ""), self.behavior)
         if self.tool in ("Read", "Edit") or tool in READ_TOOLS | EDIT_TOOLS:
             return _path_matches(self, tool, tool_input, ctx)
@@ -227,10 +231,22 @@ def _command_matches(spec: str, command: str, behavior: str) -> bool:
     return any(_one_command_matches(spec, p) for p in parts) or _one_command_matches(spec, command.strip())
 
 
+@functools.lru_cache(maxsize=1024)
+def _glob_re(spec: str) -> re.Pattern[str]:
+    return re.compile("".join(".*" if ch == "*" else re.escape(ch) for ch in spec), re.DOTALL)
+
+
 def _glob(spec: str, value: str) -> bool:
-    """``*`` matches any run of characters (spaces and slashes included); the rest literally."""
-    pattern = "".join(".*" if ch == "*" else re.escape(ch) for ch in spec)
-    return re.fullmatch(pattern, value, re.DOTALL) is not None
+    """``*`` matches any run of characters (spaces and slashes included); the rest literally
+    (the pattern is built here from the rule's text, never taken as a regular expression)."""
+    return _glob_re(spec).fullmatch(value) is not None
+
+
+@functools.lru_cache(maxsize=1024)
+def _gitignore(pattern: str):
+    from pathspec import GitIgnoreSpec
+
+    return GitIgnoreSpec.from_lines([pattern])
 
 
 # -- paths ----------------------------------------------------------------------------
@@ -264,15 +280,13 @@ def _input_path(tool: str, tool_input: Mapping[str, Any], ctx: MatchContext) -> 
 
 
 def _under(path: str, base: str, pattern: str) -> bool:
-    from pathspec import GitIgnoreSpec
-
     base = posixpath.normpath(base)
     if base != "/" and path != base and not path.startswith(base + "/"):
         return False
     rel = posixpath.relpath(path, base)
     if rel == ".":
         return pattern.strip("/") in ("", "**")
-    spec = GitIgnoreSpec.from_lines([pattern])
+    spec = _gitignore(pattern)
     return spec.match_file(rel) or spec.match_file(rel + "/")
 
 

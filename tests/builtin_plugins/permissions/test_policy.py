@@ -145,3 +145,15 @@ def test_session_rules_and_a_blocked_plugin(tmp_path, wskit_home) -> None:
     blocked = make_plugin_manager(load_entrypoints=False, env={"WSKIT_DISABLE_PLUGINS": "permissions"})
     with pytest.raises(UnknownComponentError, match="permissions"):
         session_for(blocked, project, wskit_home).check_permission("Bash", {"command": "make"})
+
+
+def test_each_part_of_a_compound_command_needs_an_allow_rule_of_its_own(tmp_path) -> None:
+    from wskit.builtin_plugins.permissions import PermissionPolicy
+
+    policy = PermissionPolicy(project=str(tmp_path), home=str(tmp_path)).with_rules(
+        allow=["Bash(npm test:*)", "Bash(git status)"], deny=["Bash(rm *)"])
+    both = policy.check("Bash", {"command": "npm test && git status"})
+    assert (both.decision, both.rule.text) == ("allow", "Bash(git status)")
+    assert policy.check("Bash", {"command": "npm test && make"}).decision == "ask"       # make has no rule
+    assert policy.check("Bash", {"command": "npm test && rm -rf x"}).decision == "deny"
+    assert policy.check("Bash", {"command": "npm test && git status $(id)"}).decision == "ask"
