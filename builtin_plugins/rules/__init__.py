@@ -26,8 +26,9 @@ from wskit.plugin import hookimpl
 
 
 @hookimpl
-def wskit_discover_rules(source, catalog_root, profile):
-    """The built-in rule files of a user (home) or project (catalog root) source."""
+def wskit_discover_rules(source, catalog_root, profile, folders):
+    """The built-in rule files of a user (home) or project (catalog root) source
+    (for the project, only the folders of ``folders`` when it is a request)."""
     from wskit.builtin_plugins.rules.discovery import discover_project, discover_user
     from wskit.builtin_plugins.rules.model import RuleSettings
 
@@ -37,7 +38,7 @@ def wskit_discover_rules(source, catalog_root, profile):
     if source.scope == Scope.USER:
         found = discover_user(source.root, profile, settings)
     elif source.scope == Scope.PROJECT:
-        found = discover_project(source.root, profile, settings)
+        found = discover_project(source.root, profile, settings, folders)
     else:
         return None
     return LoadResult(resources=tuple(found.rules), diagnostics=tuple(found.diagnostics))
@@ -114,7 +115,7 @@ def wskit_register_commands(cli):
 #: public name -> submodule; imported on first access (PEP 562), so building a catalog
 #: does not import the session, tracker and render modules (a start-up cost)
 _EXPORTS = {
-    "RuleCatalog": "catalog", "apply_budget": "catalog",
+    "RuleCatalog": "catalog", "apply_budget": "catalog", "FolderRequest": "lazy", "LazyRuleCatalog": "lazy",
     "RuleFile": "model", "RuleProvenanceMismatch": "model", "RuleQueryError": "model",
     "RuleSelection": "model", "RuleSettings": "model", "SkippedRule": "model",
     "render_json": "render", "render_text": "render",
@@ -124,6 +125,7 @@ _EXPORTS = {
 
 if TYPE_CHECKING:
     from wskit.builtin_plugins.rules.catalog import RuleCatalog, apply_budget
+    from wskit.builtin_plugins.rules.lazy import FolderRequest, LazyRuleCatalog
     from wskit.builtin_plugins.rules.model import (
         RuleFile,
         RuleProvenanceMismatch,
@@ -151,7 +153,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "Proceed", "RuleCatalog", "RuleFile", "RuleProvenanceMismatch", "RuleQueryError", "RuleSelection",
+    "FolderRequest", "LazyRuleCatalog", "Proceed", "RuleCatalog", "RuleFile", "RuleProvenanceMismatch", "RuleQueryError", "RuleSelection",
     "RuleSettings", "RulesRequired", "ScopeTracker", "SessionRules", "SkippedRule", "apply_budget",
     "render_json", "render_text",
 ]
