@@ -10,6 +10,7 @@ import click
 
 from wskit.cli.context import WsctlContext, json_option, path_argument, read_user_file, safe_text
 from wskit.errors import WskitError
+from wskit.models import display_path
 
 __all__ = ["session_verify_cmd", "snapshot_cmd"]
 
@@ -73,8 +74,8 @@ def session_verify_cmd(obj: WsctlContext, file: str, path: str | None, strict: b
             click.echo(f"{file}: session {state.session_id} verified, no drift")
         for d in restored.drift:
             extra = f" (recorded {d['recorded']}, now {d['current']})" if "recorded" in d else ""
-            where = f" ({safe_text(d['path'])})" if d.get("path") else ""
-            click.echo(f"drift: {d['field']} {d.get('id') or ''} {d['change']}".replace("  ", " ") + where + extra)
+            where = display_path(d["path"], ws.source_root) if d.get("path") else (d.get("id") or "")
+            click.echo(safe_text(f"drift: {d['field']} {where} {d['change']}".replace("  ", " ") + extra))
 
     obj.emit(data, human)
     if strict and not restored.ok:
