@@ -38,6 +38,12 @@ def wskit_discover_rules(source, catalog_root, profile):
         found = discover_user(source.root, profile, settings)
     elif source.scope == Scope.PROJECT:
         found = discover_project(source.root, profile, settings)
+        if settings.ancestor_files:
+            from wskit.builtin_plugins.rules.ancestors import discover_ancestors
+
+            more, diags = discover_ancestors(source.root, str(profile.require_home()), profile, settings)
+            found.rules.extend(more)
+            found.diagnostics.extend(diags)
     else:
         return None
     return LoadResult(resources=tuple(found.rules), diagnostics=tuple(found.diagnostics))
