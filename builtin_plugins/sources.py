@@ -47,18 +47,19 @@ HOST_FOLDERS: dict[str, dict] = {
     "claude": {"user": ((".claude", _ALL),), "project": ((".claude", _ALL),), "where": "chain"},
     "codex": {"user": ((".agents", _SKILLS), (".codex", _SKILLS)), "project": ((".agents", _SKILLS),),
               "where": "chain", "nested_skills": True},
-    "gemini": {"user": ((".agents", _SKILLS), (".gemini", frozenset({"skill", "command", "agent"}))),
-               "project": ((".agents", _SKILLS), (".gemini", frozenset({"skill", "command", "agent"}))),
+    # later folders rank higher: .agents/skills outranks .gemini/skills in each scope (Gemini's rule)
+    "gemini": {"user": ((".gemini", frozenset({"skill", "command", "agent"})), (".agents", _SKILLS)),
+               "project": ((".gemini", frozenset({"skill", "command", "agent"})), (".agents", _SKILLS)),
                "where": "cwd"},
     "opencode": {"user": ((".claude", _SKILLS), (".agents", _SKILLS),
                           (".config/opencode", frozenset({"skill", "command", "agent"}))),
                  "project": ((".claude", _SKILLS), (".agents", _SKILLS),
                              (".opencode", frozenset({"skill", "command", "agent"}))),
-                 "where": "chain"},
+                 "where": "chain", "nested_skills": True},
 }
 
 
-#: Codex reads skills recursively below a skills root: at most this deep, this many folders
+#: Codex and opencode read skills recursively below a skills root: at most this deep, this many folders
 _NESTED_DEPTH, _NESTED_FOLDERS = 6, 2000
 
 

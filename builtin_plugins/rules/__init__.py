@@ -19,6 +19,7 @@ catalog and sessions without a barrier (``session.check_invocation`` raises
 from __future__ import annotations
 
 import importlib
+import os
 from typing import TYPE_CHECKING
 
 from wskit.models import LoadResult, Scope
@@ -38,7 +39,8 @@ def wskit_discover_rules(source, catalog_root, profile):
         found = discover_user(source.root, profile, settings)
     elif source.scope == Scope.PROJECT:
         found = discover_project(source.root, profile, settings)
-        if settings.ancestor_files:
+        if settings.ancestor_files is True or (settings.ancestor_files == "without-repository"
+                                               and not os.path.lexists(os.path.join(source.root, ".git"))):
             from wskit.builtin_plugins.rules.ancestors import discover_ancestors
 
             more, diags = discover_ancestors(source.root, str(profile.require_home()), profile, settings)

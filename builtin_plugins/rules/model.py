@@ -89,7 +89,9 @@ class RuleSettings(Frozen):
     :ivar nearest_first: static answers list project files nearest the cwd first (opencode).
     :ivar user_last: static answers list user files after project files (opencode).
     :ivar ancestor_files: also read the instruction files of every folder above the
-        project root (Claude Code; :mod:`wskit.builtin_plugins.rules.ancestors`).
+        project root (Claude Code; :mod:`wskit.builtin_plugins.rules.ancestors`);
+        ``"without-repository"``: only when the project root holds no ``.git`` (opencode,
+        whose upward walk stops at the git worktree and otherwise goes to the filesystem root).
     """
 
     max_file_bytes: int | None = 1024 * 1024
@@ -107,7 +109,7 @@ class RuleSettings(Frozen):
     first_name_wins: tuple[tuple[str, ...], ...] = ()
     nearest_first: bool = False
     user_last: bool = False
-    ancestor_files: bool = False
+    ancestor_files: bool | Literal["without-repository"] = False
 
     @classmethod
     def blade_preset(cls, **overrides: Any) -> "RuleSettings":
@@ -172,7 +174,7 @@ class RuleSettings(Frozen):
 HOST_RULES: dict[str, dict[str, Any]] = {
     "claude": {"first_name_wins": (("CLAUDE.md", "CLAUDE.local.md"), ("AGENTS.md",)), "ancestor_files": True},
     "opencode": {"first_name_wins": (("AGENTS.md",), ("CLAUDE.md",), ("CONTEXT.md",)),
-                 "nearest_first": True, "user_last": True},
+                 "nearest_first": True, "ancestor_files": "without-repository"},
 }
 
 

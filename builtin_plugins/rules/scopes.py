@@ -90,9 +90,20 @@ def host_chain(rules: Sequence[RuleFile], settings) -> tuple[list[RuleFile], lis
                     skipped.append(SkippedRule(r, "shadowed", f"{groups[first][0]} files are on the chain"))
             out = keep
     if settings.nearest_first or settings.user_last:
-        user = [r for r in out if r.source == "user"]
-        project = [r for r in out if r.source != "user"]
+        user = [r for r in out if r.source == "user" and r.priority < 100]
+        chain = [r for r in out if not (r.source == "user" and r.priority < 100)]  # ancestors, then the project
         if settings.nearest_first:
-            project.sort(key=lambda r: -(0 if not r.scope_dir else r.scope_dir.count("/") + 1))
-        out = [*project, *user] if settings.user_last else [*user, *project]
+            chain = _nearest_first(chain)
+        out = [*chain, *user] if settings.user_last else [*user, *chain]
     return out, skipped
+
+
+def _nearest_first(chain: list[RuleFile]) -> list[RuleFile]:
+    """Folders from the cwd outwards (project folders deepest first, then ancestors
+    innermost first); files of one folder keep their order."""
+    def folder(r: RuleFile) -> tuple[int, int]:
+        if r.source == "user":  # an ancestor file: priority grows with depth (ancestors module)
+            return (0, r.priority // 8)
+        return (1, 0 if not r.scope_dir else r.scope_dir.count("/") + 1)
+
+    return sorted(chain, key=lambda r: tuple(-x for x in folder(r)))

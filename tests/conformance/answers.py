@@ -3,6 +3,7 @@ oracles give (:mod:`tests.conformance.oracles`)."""
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -14,13 +15,22 @@ __all__ = ["wskit_answer"]
 _MARK = re.compile(r"S:(\S+)")
 
 
+@functools.cache
+def _plugin_manager():
+    """One plugin manager for every case: the built-ins and the installed plugins
+    (wskit-gemini reads Gemini's memory files), no environment switches."""
+    from wskit.plugin.manager import make_plugin_manager
+
+    return make_plugin_manager(load_entrypoints=True, env={})
+
+
 def wskit_answer(case, host: str, base: Path) -> dict:
     """Lay ``case`` out under ``base``, trust the project and load it with
     ``HostProfile(name=host)``: the static instruction files of the cwd (their markers,
     in delivery order) and the active skills whose names the case made (``sk-…``)."""
     project, home, cwd = case.lay_out(base)
     TrustStore.for_home(home).grant(project)
-    ws = WorkspaceCache(HostProfile(name=host, home=home)).resolve(str(cwd))
+    ws = WorkspaceCache(HostProfile(name=host, home=home), _plugin_manager()).resolve(str(cwd))
     labels: list[str] = []
     catalog = ws.catalog("rules")
     if catalog is not None:

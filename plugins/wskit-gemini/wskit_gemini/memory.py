@@ -101,10 +101,11 @@ def discover_memory(source: ResourceSource, profile) -> LoadResult | None:
             if os.path.isfile(os.path.join(home, rel)):
                 _load(found, diags, home, rel, "user", "", GLOBAL_PRIORITY, settings, follow=True, home=home)
     else:
-        for rel_dir, rel, name, target in _walk(source.root, names, settings, diags, profile):
+        targets: dict[str, str] = {}
+        for rel_dir, rel, name in _walk(source.root, names, settings, diags, profile, targets):
             prio = PROJECT_PRIORITY + min(names.index(name), 4)
             _load(found, diags, source.root, rel, "project", rel_dir, prio, settings, follow=False, home=None,
-                  target=target)
+                  target=targets.get(rel))
     return LoadResult(resources=tuple(found), diagnostics=tuple(diags))
 
 
@@ -134,7 +135,8 @@ class _DefaultProfile:
     instruction_file = "WSKIT.md"
 
 
-def _walk(root: str, names: tuple[str, ...], settings: RuleSettings, diags: list[Diagnostic], profile=None):
+def _walk(root: str, names: tuple[str, ...], settings: RuleSettings, diags: list[Diagnostic], profile=None,
+          targets: dict[str, str] | None = None):
     """``(folder, file, name)`` triples (relative to ``root``) of every memory file in the project.
 
     Pre-order, sorted by name. The project is not listed again: the folders are
@@ -144,7 +146,9 @@ def _walk(root: str, names: tuple[str, ...], settings: RuleSettings, diags: list
     environments, what ``.gitignore`` ignores, ``.claude``/``.<host>`` folders);
     in addition, as Gemini's walk does, a folder holding a ``.git`` entry (a nested
     repository) is left out with everything below it, and so are ``.gemini`` folders.
-    Open errors are reported once, by the rule catalog.
+    Open errors are reported once, by the rule catalog. A memory file that is a link
+    resolving inside the project is yielded, its target put in ``targets`` by path
+    (without ``targets`` linked files are left out).
     """
     walker = project_walk(root, profile or _DefaultProfile, settings)
     heads = {name.split("/", 1)[0]: "/" in name for name in names}
@@ -180,12 +184,13 @@ def _walk(root: str, names: tuple[str, ...], settings: RuleSettings, diags: list
                 continue
             if stat.S_ISLNK(mode):
                 target = _inside_target(root, path, diags)
-                if target is not None:
-                    yield rel_dir, rel, name, target
+                if target is not None and targets is not None:
+                    targets[rel] = target
+                    yield rel_dir, rel, name
                 continue
             if not stat.S_ISREG(mode):
                 continue  # Gemini skips a folder named like the context file silently
-        yield rel_dir, rel, name, None
+        yield rel_dir, rel, name
 
 
 def _inside_target(root: str, path: str, diags: list[Diagnostic]) -> str | None:
