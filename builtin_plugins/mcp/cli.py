@@ -29,11 +29,11 @@ def mcp_list_cmd(obj: WsctlContext, path: str, configs: tuple[str, ...], strict:
     reg, diags = resolve_mcp_servers(ws, explicit=configs, strict=strict)
     rows = [{"id": s.id, "name": s.name, "alias": s.alias, "scope": s.scope.value, "plugin": s.plugin,
              "transport": s.transport, "command": s.command, "args": list(s.args), "url": s.url, "cwd": s.cwd,
-             "startable": s.startable, "unresolved": list(s.unresolved),
+             "startable": s.startable, "unresolved": list(s.unresolved), "incomplete": list(s.incomplete),
              "path": display_path(s.provenance.absolute_path, ws.source_root)} for s in reg.active()]
     data = {"servers": rows, "diagnostics": kind_diag_dicts(obj, ws, ("mcp", "invalid-json")) + [d.to_json() for d in diags]}
     obj.emit(data, lambda: (click.echo(table(
         [[r["id"], r["alias"], r["transport"], r["command"] or r["url"] or "",
-          "yes" if r["startable"] else "no: " + ",".join(r["unresolved"])] for r in rows],
+          "yes" if r["startable"] else "no: " + ",".join([*r["unresolved"], *r["incomplete"]])] for r in rows],
         ["ID", "ALIAS", "TRANSPORT", "TARGET", "STARTABLE"]) if rows else "no MCP servers"),
         print_diag_dicts(data["diagnostics"])))

@@ -106,8 +106,9 @@ class McpService:
         """
         server = self.definition(server_id)
         if not server.startable:
-            raise McpConnectError(f"MCP server {server.id} is not startable: undefined "
-                                  f"{', '.join(server.unresolved)} (no default); nothing was started")
+            why = (f"undefined {', '.join(server.unresolved)} (no default)" if server.unresolved
+                   else f"empty {', '.join(getattr(server, 'incomplete', ()))}")
+            raise McpConnectError(f"MCP server {server.id} is not startable: {why}; nothing was started")
         with self._lock:
             if self.closed:
                 raise WskitError("MCP service is closed")
