@@ -36,7 +36,7 @@ from wskit.resources.hooks import HookDefinition
 
 __all__ = [
     "BEHAVIORS", "DEFAULT_TIMEOUT", "FunctionHook", "HookRunner", "HookRunnerConfig", "HookTrust",
-    "matches", "PLAIN_CONTEXT_EVENTS", "PromptHandler", "RUNNABLE", "ScopeHookTrust", "SERIAL_EVENTS"
+    "MATCH_FIELDS", "matches", "PLAIN_CONTEXT_EVENTS", "PromptHandler", "RUNNABLE", "ScopeHookTrust", "SERIAL_EVENTS"
 ]
 
 
@@ -98,6 +98,14 @@ class ScopeHookTrust:
         if not items:
             return None
         return "sha256:" + hashlib.sha256(json.dumps(items).encode()).hexdigest()
+
+
+#: Events whose matcher is matched against a payload field rather than a tool name
+#: (Claude Code: ``SessionStart`` on ``source`` — ``startup``, ``resume``, ``clear``,
+#: ``compact``; ``PreCompact`` on ``trigger``; ``SessionEnd`` on ``reason``;
+#: ``Notification`` on ``notification_type``). Without that field every matcher matches.
+MATCH_FIELDS: dict[str, str] = {"SessionStart": "source", "PreCompact": "trigger", "SessionEnd": "reason",
+                                "Notification": "notification_type"}
 
 
 def matches(matcher: str, tool: str | None) -> bool:
@@ -234,9 +242,13 @@ class HookRunner:
         data.setdefault("session_id", self.session_id)
         data.setdefault("cwd", self.execution_root)
         data.setdefault("hook_event_name", event)
-        tool = tool or data.get("tool_name")
-        if tool is not None:
-            data.setdefault("tool_name", tool)
+        field = MATCH_FIELDS.get(event)
+        if field is not None:  # a lifecycle event: the matcher is matched against its payload field
+            tool = tool or data.get(field)
+        else:
+            tool = tool or data.get("tool_name")
+            if tool is not None:
+                data.setdefault("tool_name", tool)
         use_id = data.get("tool_use_id")
         key = (str(use_id), event) if use_id is not None else None
         if key is not None:
