@@ -86,3 +86,24 @@ def test_an_mcp_server_with_an_empty_url_is_listed_not_startable_and_warned(pm, 
     assert servers["ok"].startable
     warned = [d for d in [*ws.diagnostics, *diags] if d.code == "mcp-not-startable"]
     assert warned and warned[0].level == "warning" and "url" in warned[0].message
+
+
+def test_claude_bookkeeping_folders_are_not_plugins_and_project_plugins_need_another_host(pm, tmp_path):
+    """``~/.claude/plugins/{cache,marketplaces}`` are Claude Code's install records, never
+    plugins; a project's ``.claude/plugins/<name>`` is no source Claude Code knows, so host
+    ``claude`` does not activate it (the default host still reads it, as documented);
+    a project ``.lsp.json`` is off for host ``claude``."""
+    manifest = json.dumps({"name": "mine", "description": "d"})
+    files = {"~/.claude/plugins/cache/x/.claude-plugin/plugin.json": manifest,
+             "~/.claude/plugins/marketplaces/m/.claude-plugin/marketplace.json": "{}",
+             "~/.claude/plugins/installed_plugins.json": "{}",
+             ".claude/plugins/cloned/.claude-plugin/plugin.json": json.dumps({"name": "cloned"}),
+             ".lsp.json": json.dumps({"go": {"command": "gopls", "extensionToLanguage": {".go": "go"}}})}
+    from wskit.builtin_plugins.bundles.discovery import discover
+
+    for host, project_plugins, lsp in (("claude", [], []), ("wskit", ["cloned"], ["go"])):
+        ws = _load(pm, tmp_path / host, files, host)
+        bundles, diags = discover(ws.binding, ws.profile, ws.trust)
+        assert [b.name for b in bundles] == project_plugins, host
+        assert not [d for d in diags if d.code == "plugin-failed"], host
+        assert [s.name for s in ws.registry("lsp_server").active()] == lsp, host
