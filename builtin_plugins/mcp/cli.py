@@ -4,10 +4,18 @@ from __future__ import annotations
 
 import click
 
-from wskit.cli.context import WsctlContext, json_option, kind_diag_dicts, path_argument, print_diag_dicts, table
+from wskit.cli.context import (
+    WsctlContext,
+    json_option,
+    kind_diag_dicts,
+    path_argument,
+    print_diag_dicts,
+    safe_text,
+    table,
+)
 from wskit.models import display_path
 
-__all__ = ["mcp_group", "mcp_list_cmd"]
+__all__ = ["mcp_approve_cmd", "mcp_deny_cmd", "mcp_group", "mcp_list_cmd"]
 
 
 @click.group("mcp")
@@ -19,21 +27,101 @@ def mcp_group() -> None:
 @path_argument
 @click.option("--mcp-config", "configs", multiple=True, help="Explicit servers: a JSON string or file (repeatable).")
 @click.option("--strict", is_flag=True, help="Keep only the --mcp-config servers.")
+@click.option("--status", "live", is_flag=True,
+              help="Connect to each server (wskit-mcp) and show its status and tool count.")
 @json_option
 @click.pass_obj
-def mcp_list_cmd(obj: WsctlContext, path: str, configs: tuple[str, ...], strict: bool) -> None:
-    """List the effective MCP servers of the workspace holding PATH."""
+def mcp_list_cmd(obj: WsctlContext, path: str, configs: tuple[str, ...], strict: bool, live: bool) -> None:
+    """List the effective MCP servers of the workspace holding PATH.
+
+    ``${VAR}`` in project and plugin definitions is shown as written (it is substituted
+    only when the server starts); APPROVAL says whether a project server may start.
+    """
     ws = obj.resolve(path)
+    from wskit.builtin_plugins.mcp.approval import approval_status
     from wskit.builtin_plugins.mcp.loader import resolve_mcp_servers
 
     reg, diags = resolve_mcp_servers(ws, explicit=configs, strict=strict)
     rows = [{"id": s.id, "name": s.name, "alias": s.alias, "scope": s.scope.value, "plugin": s.plugin,
              "transport": s.transport, "command": s.command, "args": list(s.args), "url": s.url, "cwd": s.cwd,
-             "startable": s.startable, "unresolved": list(s.unresolved), "incomplete": list(s.incomplete),
+             "startable": s.startable, "unresolved": list(s.unresolved), "variables": list(s.variables),
+             "incomplete": list(s.incomplete),
+             "approval": approval_status(s, ws.binding, ws.profile),
              "path": display_path(s.provenance.absolute_path, ws.source_root)} for s in reg.active()]
+    if live:
+        _add_status(obj, ws, rows, configs, strict)
     data = {"servers": rows, "diagnostics": kind_diag_dicts(obj, ws, ("mcp", "invalid-json")) + [d.to_json() for d in diags]}
-    obj.emit(data, lambda: (click.echo(table(
-        [[r["id"], r["alias"], r["transport"], r["command"] or r["url"] or "",
-          "yes" if r["startable"] else "no: " + ",".join([*r["unresolved"], *r["incomplete"]])] for r in rows],
-        ["ID", "ALIAS", "TRANSPORT", "TARGET", "STARTABLE"]) if rows else "no MCP servers"),
-        print_diag_dicts(data["diagnostics"])))
+    headers = ["ID", "ALIAS", "TRANSPORT", "TARGET", "STARTABLE", "APPROVAL"] + (["STATUS", "TOOLS"] if live else [])
+
+    def row(r):
+        cells = [r["id"], r["alias"], r["transport"], r["command"] or r["url"] or "",
+                 "yes" if r["startable"] else "no: " + ",".join([*r["unresolved"], *r["incomplete"]]), r["approval"]]
+        if live:
+            cells += [r["status"] + (f" ({r['error']})" if r.get("error") else ""),
+                      "" if r["tools"] is None else str(r["tools"])]
+        return cells
+
+    obj.emit(data, lambda: (click.echo(table([row(r) for r in rows], headers) if rows else "no MCP servers"),
+                            print_diag_dicts(data["diagnostics"])))
+
+
+def _add_status(obj: WsctlContext, ws, rows: list[dict], configs: tuple[str, ...], strict: bool) -> None:
+    """Connect through the session's ``mcp`` service (wskit-mcp) and add ``status``,
+    ``tools``, ``generation`` and ``error`` to each row."""
+    from wskit.errors import WskitError
+    from wskit.session import snapshot
+
+    if configs or strict:
+        raise click.UsageError("--status shows the workspace's own servers; it does not combine with "
+                               "--mcp-config or --strict")
+    session = snapshot(ws)
+    try:
+        try:
+            service = session.runtime.service("mcp")
+        except WskitError as err:
+            raise click.ClickException(f"--status needs the wskit-mcp plugin: {err}") from None
+        found = {st.id: st for st in service.status(connect=True)}
+    finally:
+        session.close()
+    for r in rows:
+        st = found.get(r["id"])
+        r["status"] = st.status if st else "unknown"
+        r["tools"] = st.tools if st else None
+        r["generation"] = st.generation if st else 0
+        r["error"] = st.error if st else None
+
+
+def _record(obj: WsctlContext, name: str, path: str, state: str) -> None:
+    from wskit.builtin_plugins.mcp.approval import APPROVAL_SCOPES, McpApprovalStore
+    from wskit.errors import UnknownResourceError
+
+    ws = obj.resolve(path)
+    reg = ws.registry("mcp_server")
+    server = reg.find(name)
+    if server is None:
+        raise UnknownResourceError("mcp_server", name, reg.ids())
+    if server.scope not in APPROVAL_SCOPES:
+        click.echo(safe_text(f"{server.id}: a {server.scope.value} server needs no approval; nothing recorded"))
+        return
+    McpApprovalStore.for_home(ws.profile.require_home()).record(
+        str(ws.source_root), server.name, state, server.provenance.sha256)
+    shown = " ".join([server.command or server.url or "", *server.args]).strip()
+    click.echo(safe_text(f"{server.id}: {state} ({shown}); recorded for {ws.source_root}"))
+
+
+@mcp_group.command("approve")
+@click.argument("name")
+@path_argument
+@click.pass_obj
+def mcp_approve_cmd(obj: WsctlContext, name: str, path: str) -> None:
+    """Approve the project MCP server NAME as it is defined now (a later edit needs approval again)."""
+    _record(obj, name, path, "approved")
+
+
+@mcp_group.command("deny")
+@click.argument("name")
+@path_argument
+@click.pass_obj
+def mcp_deny_cmd(obj: WsctlContext, name: str, path: str) -> None:
+    """Deny the project MCP server NAME: it is never started in this project."""
+    _record(obj, name, path, "denied")

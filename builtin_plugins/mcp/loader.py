@@ -26,7 +26,7 @@ from wskit.formats.definitions import (
     provenance,
     server_map,
 )
-from wskit.formats.placeholders import expand_tree
+from wskit.formats.placeholders import expand, expand_tree, variables
 from wskit.fs import SafeFsError
 from wskit.fs.jsonsafe import check_depth
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, Scope
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from wskit.resources.servers import McpServer
 
 __all__ = [
-    "alias_for", "KIND", "load_mcp_servers", "parse_mcp_config", "parse_server", "resolve_mcp_servers",
+    "alias_for", "DEFERRED_SCOPES", "expand_server", "KIND", "load_mcp_servers", "parse_mcp_config", "parse_server", "resolve_mcp_servers",
     "TIMEOUT_RANGE"
 ]
 
@@ -46,6 +46,10 @@ _TRANSPORTS = ("stdio", "sse", "http")
 #: Blade's timeout bounds (ms).
 TIMEOUT_RANGE = (1000, 1_800_000)
 SESSION_RANK, EXPLICIT_RANK = 60, 70
+#: Scopes whose ``${VAR}`` placeholders are substituted only when the server is started
+#: (:func:`expand_server`), never at load: what a repository or a plugin wrote is what
+#: ``wsctl mcp list`` prints, snapshots record and approval covers.
+DEFERRED_SCOPES = frozenset({Scope.PROJECT, Scope.LOCAL, Scope.PLUGIN})
 
 
 def alias_for(plugin: str | None, name: str) -> str:
@@ -72,6 +76,11 @@ def parse_server(name: str, raw: Any, *, rid: str, prov: Provenance, plugin: str
         return bad("definition must be an object")
     missing: list[str] = []
     cfg = expand_tree(raw, env, fixed, missing)
+    deferred = prov.scope in DEFERRED_SCOPES
+    names = tuple(variables(raw, fixed)) if deferred else ()
+    checked = cfg
+    if deferred:  # the url is checked as it will run; everything is kept as written
+        cfg = expand_tree(raw, None, fixed)
     kind = cfg.get("type") or ("stdio" if "command" in cfg else "http" if "url" in cfg else None)
     if kind is None and "type" not in cfg:
         # nothing to infer the transport from: say what is missing, not "type None"
@@ -82,13 +91,14 @@ def parse_server(name: str, raw: Any, *, rid: str, prov: Provenance, plugin: str
     headers, cwd = cfg.get("headers", {}), cfg.get("cwd")
     if kind == "stdio" and (not isinstance(command, str) or not command.strip()):
         return bad("stdio servers need a non-empty 'command'")
+    checked_url = checked.get("url") if isinstance(checked, dict) else url
     incomplete: list[str] = []
     if kind != "stdio" and isinstance(url, str) and not url.strip():
         incomplete.append("url")  # a placeholder the user fills in: listed, never started
         diags.append(Diagnostic(level="warning", code="mcp-not-startable", path=path, plugin=plugin,
                                 message=f"MCP server {name!r}: 'url' is empty; the definition is listed but "
                                 "cannot start until a url is configured"))
-    elif kind != "stdio" and (not isinstance(url, str) or not re.match(r"^https?://", url) and not missing):
+    elif kind != "stdio" and (not isinstance(url, str) or not re.match(r"^https?://", str(checked_url)) and not missing):
         return bad(f"{kind} servers need an http(s) 'url'")
     if not (isinstance(args, list) and all(isinstance(a, str) for a in args)):
         return bad("'args' must be an array of strings")
@@ -119,7 +129,32 @@ def parse_server(name: str, raw: Any, *, rid: str, prov: Provenance, plugin: str
         url=url if kind != "stdio" else None, headers=dict(headers), alias=alias_for(plugin, name),
         config=cfg, timeout=timeouts["timeout"], idle_timeout=timeouts["idleTimeout"], unresolved=tuple(missing),
         incomplete=tuple(incomplete),
+        variables=names,
     ), diags
+
+
+def expand_server(server: McpServer, env: Mapping[str, str]) -> tuple[McpServer, list[str]]:
+    """The definition with its deferred ``${VAR}`` placeholders substituted from ``env``, for
+    starting it (the MCP service calls this; nothing else should).
+
+    Fields: ``command``, ``args``, ``env`` values, ``url``, ``headers`` values (``cwd`` keeps
+    only the plugin-root placeholders, as checked at load). A variable without value and
+    default stays literal, as at load.
+
+    :returns: ``(server, values)``: the values substituted, so callers can mask them in
+        every message they print.
+    """
+    if not server.variables:
+        return server, []
+    values = sorted({env[v] for v in server.variables if env.get(v)}, key=len, reverse=True)
+
+    def ex(text: str | None) -> str | None:
+        return None if text is None else expand(text, env)
+
+    update = {"command": ex(server.command), "args": tuple(ex(a) for a in server.args),
+              "env": {k: ex(v) for k, v in server.env.items()}, "url": ex(server.url),
+              "headers": {k: ex(v) for k, v in server.headers.items()}}
+    return server.model_copy(update=update), values
 
 
 def load_mcp_servers(source: ResourceSource, env: Mapping[str, str] | None = None) -> LoadResult:

@@ -15,7 +15,7 @@ from typing import Any
 
 from wskit.util.lazyre import lazy_pattern
 
-__all__ = ["expand", "expand_tree", "plugin_root_vars"]
+__all__ = ["expand", "expand_tree", "plugin_root_vars", "variables"]
 
 
 _VAR = lazy_pattern(globals(), "_VAR", r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
@@ -72,3 +72,24 @@ def expand_tree(value: Any, env: Mapping[str, str] | None, fixed: Mapping[str, s
     if isinstance(value, dict):
         return {k: expand_tree(v, env, fixed, missing) for k, v in value.items()}
     return value
+
+
+def variables(value: Any, fixed: Mapping[str, str] | None = None) -> list[str]:
+    """Names of the ``${VAR}`` placeholders in every string of ``value`` (lists and dict
+    values walked, keys untouched), in first-seen order, ``fixed`` names left out."""
+    found: list[str] = []
+
+    def walk(v: Any) -> None:
+        if isinstance(v, str):
+            for m in _VAR.finditer(v):
+                if m.group(1) not in found and m.group(1) not in (fixed or {}):
+                    found.append(m.group(1))
+        elif isinstance(v, list):
+            for x in v:
+                walk(x)
+        elif isinstance(v, dict):
+            for x in v.values():
+                walk(x)
+
+    walk(value)
+    return found

@@ -27,6 +27,8 @@ class McpServer(Resource):
     :ivar unresolved: undefined variables (no default) left literal; see :attr:`startable`.
     :ivar incomplete: fields left empty for the user to fill (``url: ""``: published
         marketplaces ship such placeholders); the definition is valid but cannot start yet.
+    :ivar variables: ``${VAR}`` names left as written for the runtime to substitute when it
+        starts the server (project, local and plugin definitions; never printed expanded).
     """
 
     kind: Literal["mcp_server"] = "mcp_server"
@@ -43,6 +45,7 @@ class McpServer(Resource):
     idle_timeout: int | None = None
     unresolved: tuple[str, ...] = ()
     incomplete: tuple[str, ...] = ()
+    variables: tuple[str, ...] = ()
 
     @property
     def startable(self) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import uuid
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -198,6 +199,8 @@ class SessionResources:
     #: offer to_extension() for state(). Mutable by design: the resources are not.
     components: dict = field(default_factory=dict, repr=False)
     _runtime: Any = field(default=None, repr=False)
+    #: weak reference to the parent session of a child (:meth:`child`)
+    _parent: Any = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         # session.hooks: the plugin-hook facade plus run(event, payload) (wskit.session.facade)
@@ -222,6 +225,15 @@ class SessionResources:
     def lsp(self):
         """The LSP service (plugin ``wskit-lsp``): ``session.lsp.did_open(path)``."""
         return self.runtime.service("lsp")
+
+    @property
+    def parent(self) -> "SessionResources | None":
+        """The session this one is a :meth:`child` of, while it exists; None for a
+        top-level session (or one restored from a state: only ``parent_id`` is kept).
+        Runtime services use it to share what the parent runs (wskit-lsp shares its
+        language servers)."""
+        ref = self._parent
+        return ref() if ref is not None else None
 
     def close(self) -> list[str]:
         """Close the session's runtime: every MCP/LSP server it started is stopped.
@@ -291,6 +303,7 @@ class SessionResources:
             binding=self.binding, host=self.host, trust=self.trust,
             registries=MappingProxyType(dict(self.registries)), generation=self.generation,
             parent_id=self.session_id, hooks=self.hooks, catalogs=self.catalogs, profile=self.profile,
+            _parent=weakref.ref(self),
         )
         if self.hooks is not None:
             self.hooks.session_created(kid)

@@ -43,6 +43,8 @@ AREAS = {
     "tests.security.test_landed_state_files": ("hostile state/config files of issues 4-7", "10-60 s"),
     "tests.security.test_concurrency": ("cache concurrency (32 threads, 1,000 tasks)", "2 s run + 60 s join"),
     "tests.security.test_runtime_faults": ("runtime faults: hooks, HTTP hooks, MCP servers", "hook 1 s, MCP connect 1 s; guard 30-60 s"),
+    "tests.security.test_mcp_guarantees": ("MCP servers: approval, ${VAR} never printed, approval store",
+                                           "MCP connect 30 s"),
     "tests.security.test_crash_safety": ("crash safety (SIGKILL, 8 processes)", "10 s kill budget per store, 30-120 s per child"),
     "tests.core.fs.test_jsonsafe": ("depth-bounded JSON", "-"),
     "tests.core.fs.test_walk": ("bounded tree walk", "20 s"),

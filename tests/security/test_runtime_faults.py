@@ -147,8 +147,10 @@ def _mcp(name: str, code: str):
     from wskit.resources.servers import McpServer
 
     fields = {"command": sys.executable, "args": ["-c", code]}
-    prov = provenance("project", "/src", ".mcp.json", {name: fields})
-    return McpServer(id=f"project:{name}", name=name, alias=name, provenance=prov, **fields)
+    # a user server: a project one would not start at all before approval
+    # (tests/security/test_mcp_guarantees.py), and this is about servers that do start
+    prov = provenance("user", "/src", ".mcp.json", {name: fields})
+    return McpServer(id=f"user:{name}", name=name, alias=name, provenance=prov, **fields)
 
 
 @pytest.mark.parametrize(("name", "code"), [
@@ -165,9 +167,10 @@ def test_mcp_server_failing_initialise_is_a_clear_error(name, code, project, mcp
     s = _session(project, _mcp(name, code), _mcp("other", "import time; time.sleep(300)"), hooks=mcp_hooks)
     try:
         with pytest.raises(McpConnectError, match=name):
-            bounded(lambda: s.mcp.connect(f"project:{name}"), 60)
+            bounded(lambda: s.mcp.connect(f"user:{name}"), 60)
+        assert s.mcp.status(name)[0].status == "failed"
         # the session keeps working: it still answers for its other servers
-        assert s.mcp.definition("project:other").name == "other"
+        assert s.mcp.definition("user:other").name == "other"
     finally:
         bounded(s.close, 60)
     _no_children_left(before)

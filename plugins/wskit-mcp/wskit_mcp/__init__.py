@@ -11,6 +11,10 @@ import wskit
 def __getattr__(name: str):
     """Lazy public names: the service module (and its asyncio/SDK imports) loads on first use,
     so merely registering the plugin keeps ``wsctl`` start-up cheap."""
+    if name in _OPTIONS:
+        from . import options
+
+        return getattr(options, name)
     if name in __all__:
         from . import service
 
@@ -18,7 +22,13 @@ def __getattr__(name: str):
     raise AttributeError(name)
 
 
-__all__ = ["McpConnection", "McpConnectError", "McpService"]
+__all__ = [
+    "McpApprovalError", "McpAuthRequiredError", "McpCall", "McpCallCancelled", "McpConnection", "McpConnectError",
+    "McpElicitation", "McpElicitResponse", "McpLimits", "McpOptions", "McpRecovery", "McpSampleRequest",
+    "McpSampleResponse", "McpServerStatus", "McpService",
+]
+_OPTIONS = {"McpElicitation", "McpElicitResponse", "McpLimits", "McpOptions", "McpRecovery", "McpSampleRequest",
+            "McpSampleResponse"}
 
 
 @wskit.hookimpl
@@ -31,10 +41,14 @@ def wskit_session_services():
 
 @wskit.hookimpl
 def wskit_register_commands(cli):
-    """Add ``check`` to the ``wsctl mcp`` group (created when no other plugin made it),
-    imported when used (the same as :func:`wskit_mcp.cli.register`)."""
+    """Add ``check``, ``call``, ``login`` and ``logout`` to the ``wsctl mcp`` group (created
+    when no other plugin made it), imported when used (the same as :func:`wskit_mcp.cli.register`)."""
     from wskit.cli.lazy import add_lazy_command
 
-    add_lazy_command(cli, "check", "wskit_mcp.cli:mcp_check_cmd",
-                     "Connect to the MCP server NAME of the workspace holding PATH, list its tools, disconnect.",
-                     parent="mcp", parent_help="MCP servers of a workspace.")
+    for name, help_text in (
+            ("check", "Connect to the MCP server NAME of the workspace holding PATH, list its tools, disconnect."),
+            ("call", "Call TOOL of the MCP server NAME with --arg key=value pairs and print the result."),
+            ("login", "OAuth login to the HTTP MCP server NAME: opens the browser, stores its tokens."),
+            ("logout", "Forget the stored OAuth tokens of the MCP server NAME.")):
+        add_lazy_command(cli, name, f"wskit_mcp.cli:mcp_{name}_cmd", help_text,
+                         parent="mcp", parent_help="MCP servers of a workspace.")

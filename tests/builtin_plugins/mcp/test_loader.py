@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from tests.builtin_plugins._bundle_helpers import codes, load, plugin
-from wskit.builtin_plugins.mcp.loader import resolve_mcp_servers
+from wskit.builtin_plugins.mcp.loader import expand_server, resolve_mcp_servers
 
 
 def test_sources_and_precedence(tmp_path, wskit_pm, wskit_profile, make_tree, monkeypatch):
@@ -24,7 +24,11 @@ def test_sources_and_precedence(tmp_path, wskit_pm, wskit_profile, make_tree, mo
     w = load(wskit_pm, ws, wskit_profile, plugin_dirs=[str(p)])
     reg = w.registry("mcp_server")
     shared = reg.get("shared")
-    assert shared.id == "project:shared" and shared.args == ("abc", "dflt")
+    # a project definition keeps ${VAR} as written; the values come only when it is started
+    assert shared.id == "project:shared" and shared.args == ("${TOKEN}", "${NOPE:-dflt}")
+    assert shared.variables == ("TOKEN", "NOPE")
+    started, secrets = expand_server(shared, {"TOKEN": "abc"})
+    assert started.args == ("abc", "dflt") and secrets == ["abc"]
     assert reg.get("plug:shared").command == "from-plugin"  # namespaced, replaced nothing
     assert reg.get("mine").transport == "http" and reg.get("mine").scope.value == "user"
     assert reg.get("loc").id == "local:loc"

@@ -27,9 +27,11 @@ def test_lsp_check_json(wsctl, wskit_pm, tmp_path):
     res = wsctl("lsp", "check", "pyls", str(ws / "a.py"), "--json")
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
-    assert set(data) == {"server", "file", "ok", "pid", "diagnostics", "close_errors"}
+    assert set(data) == {"server", "file", "ok", "pid", "diagnostics", "diagnostics_current", "dropped_capabilities",
+                         "close_errors"}
+    assert data["diagnostics_current"] is True and data["dropped_capabilities"] == []
     assert data["server"] == "user:pyls" and isinstance(data["pid"], int)
-    assert [(x["line"], x["message"]) for x in data["diagnostics"]] == [(1, "TODO left in code")]
+    assert [(x["line"], x["message"]) for x in data["diagnostics"]] == [(1, "TODO left in code: # TODO one")]
     deadline = time.monotonic() + 10
     while Path(f"/proc/{data['pid']}").exists() and time.monotonic() < deadline:
         time.sleep(0.05)

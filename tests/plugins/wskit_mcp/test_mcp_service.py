@@ -35,7 +35,7 @@ def alive(pid: int) -> bool:
         return False
 
 
-def mcp_def(name: str, scope: str = "project", **fields) -> McpServer:
+def mcp_def(name: str, scope: str = "user", **fields) -> McpServer:
     prov = provenance(scope, "/src", ".mcp.json", {name: fields})
     return McpServer(id=f"{scope}:{name}", name=name, alias=name, provenance=prov, **fields)
 
@@ -69,7 +69,7 @@ def test_stdio_round_trip_cwd_roots_and_close(worktree, hooks_facade, tmp_path):
     assert set(tools) >= {"echo", "where", "roots", "env"}
     assert tools["echo"]["input_schema"]["properties"]["text"]["type"] == "string"
     assert s.mcp.call_tool("tester", "echo", {"text": "abc"})["text"] == "cba"
-    assert s.mcp.call_tool("project:tester", "where")["text"] == str(worktree.execution_root)
+    assert s.mcp.call_tool("user:tester", "where")["text"] == str(worktree.execution_root)
     assert s.mcp.call_tool("tester", "roots")["text"] == worktree.execution_root.as_uri()
     assert s.mcp.call_tool("tester", "env", {"name": "SESSION_VAR"})["text"] == "from-session"
     pid = int(pid_file.read_text())
@@ -187,3 +187,39 @@ def test_sse_round_trip(worktree, hooks_facade, sse_server):
         assert s.mcp.call_tool("legacy", "echo", {"text": "sse"})["text"] == "ess"
     finally:
         assert s.close() == []
+
+
+def test_an_http_server_that_went_away_is_reconnected_on_the_next_call(worktree, hooks_facade):
+    """The HTTP endpoint dies (its session is gone with it): the call that finds it gone
+    fails and marks it ``restarting``; once the endpoint is back, the next call opens a new
+    session (generation 2)."""
+    from wskit_mcp import McpConnectError
+
+    proc, port = _serve("http")
+    d = mcp_def("remote", transport="http", url=f"http://127.0.0.1:{port}/mcp")
+    s = session_from_resources(worktree, [d], hooks=hooks_facade)
+    again = None
+    try:
+        assert s.mcp.call_tool("remote", "echo", {"text": "ab"})["text"] == "ba"
+        proc.kill()
+        proc.wait()
+        with pytest.raises(McpConnectError, match="restarted on the next call"):
+            s.mcp.call_tool("remote", "echo", {"text": "cd"})
+        assert s.mcp.status()[0].status == "restarting"
+        again = subprocess.Popen([sys.executable, str(SERVER), "http", str(port)], stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert s.mcp.call_tool("remote", "echo", {"text": "ef"})["text"] == "fe"
+        st = s.mcp.status()[0]
+        assert (st.status, st.generation, st.restarts) == ("connected", 2, 1)
+    finally:
+        assert s.close() == []
+        if again is not None:
+            again.terminate()
+            again.wait(10)
