@@ -42,8 +42,8 @@ from collections.abc import Iterator
 from contextvars import ContextVar
 
 __all__ = [
-    "adopt", "Dependencies", "Memo", "note", "Notes", "RACY_WINDOW_NS", "recording", "recording_active",
-    "remember", "reuse", "reuse_offered", "reusing", "scratch", "Signature", "signature", "stat_signature",
+    "adopt", "capture", "Captured", "Dependencies", "Memo", "note", "Notes", "RACY_WINDOW_NS", "recording", "recording_active",
+    "remember", "reuse", "resumed", "reuse_offered", "reusing", "scratch", "Signature", "signature", "stat_signature",
     "unchanged"
 ]
 
@@ -126,7 +126,8 @@ class Dependencies:
             return "<racy>"
         stat_ = os.stat
         i = 0
-        for (path, follow), sig in self._paths.items():  # stat_signature inlined: a warm re-resolve is this loop
+        # a lazy index may add paths from another thread (:func:`resumed`): check a copy
+        for (path, follow), sig in tuple(self._paths.items()):  # stat_signature inlined: a warm re-resolve is this loop
             try:
                 st = stat_(path, follow_symlinks=follow)
             except (OSError, ValueError):
@@ -375,3 +376,46 @@ def reuse_offered() -> bool:
 def recording_active() -> bool:
     """True inside a :func:`recording` block."""
     return bool(_ACTIVE.get())
+
+
+class Captured:
+    """The recordings and memo of a load, kept by :func:`capture` for reads made on the
+    load's behalf after it returned (:func:`resumed`)."""
+
+    __slots__ = ("active", "reuse")
+
+    def __init__(self, active: tuple, reuse: tuple | None) -> None:
+        self.active = active
+        self.reuse = reuse
+
+
+def capture() -> Captured:
+    """What the current load records into and reuses from, for :func:`resumed`.
+
+    A lazy index built during a load (the rule catalog) reads more folders and files
+    when it is first asked about them, after the load returned: run those reads in
+    ``with resumed(captured):`` so they are noted as dependencies of that load (the
+    workspace cache then sees their changes, as it sees the load's own reads) and so
+    the previous load's unchanged results are reused."""
+    ctx = _REUSE.get()
+    if ctx is not None and ctx[0] is not None:
+        # the signatures the change check verified are only current while the load runs
+        prev = Memo()
+        prev._items = ctx[0]._items
+        ctx = (prev, ctx[1])
+    return Captured(_ACTIVE.get(), ctx)
+
+
+@contextlib.contextmanager
+def resumed(captured: Captured) -> Iterator[None]:
+    """Record into and reuse from the load of ``captured`` (:func:`capture`) in this block,
+    besides whatever records now."""
+    extra = tuple(d for d in captured.active if d not in _ACTIVE.get())
+    t1 = _ACTIVE.set((*_ACTIVE.get(), *extra))
+    t2 = _REUSE.set(captured.reuse) if captured.reuse is not None else None
+    try:
+        yield
+    finally:
+        if t2 is not None:
+            _REUSE.reset(t2)
+        _ACTIVE.reset(t1)

@@ -27,8 +27,9 @@ from wskit.plugin import hookimpl
 
 
 @hookimpl
-def wskit_discover_rules(source, catalog_root, profile):
-    """The built-in rule files of a user (home) or project (catalog root) source."""
+def wskit_discover_rules(source, catalog_root, profile, folders):
+    """The built-in rule files of a user (home) or project (catalog root) source
+    (for the project, only the folders of ``folders`` when it is a request)."""
     from wskit.builtin_plugins.rules.discovery import discover_project, discover_user
     from wskit.builtin_plugins.rules.model import RuleSettings
 
@@ -37,15 +38,17 @@ def wskit_discover_rules(source, catalog_root, profile):
     settings, _problem = RuleSettings.from_profile(profile)  # reported once by the catalog build
     if source.scope == Scope.USER:
         found = discover_user(source.root, profile, settings)
-    elif source.scope == Scope.PROJECT:
-        found = discover_project(source.root, profile, settings)
-        if settings.ancestor_files is True or (settings.ancestor_files == "without-repository"
-                                               and not os.path.lexists(os.path.join(source.root, ".git"))):
+        root = str(catalog_root) if catalog_root is not None else None
+        if root and (settings.ancestor_files is True or (settings.ancestor_files == "without-repository"
+                                                        and not os.path.lexists(os.path.join(root, ".git")))):
+            # files above the project root are outside it, like the user's own: asked with them
             from wskit.builtin_plugins.rules.ancestors import discover_ancestors
 
-            more, diags = discover_ancestors(source.root, str(profile.require_home()), profile, settings)
+            more, diags = discover_ancestors(root, str(profile.require_home()), profile, settings)
             found.rules.extend(more)
             found.diagnostics.extend(diags)
+    elif source.scope == Scope.PROJECT:
+        found = discover_project(source.root, profile, settings, folders)
     else:
         return None
     return LoadResult(resources=tuple(found.rules), diagnostics=tuple(found.diagnostics))
@@ -122,7 +125,7 @@ def wskit_register_commands(cli):
 #: public name -> submodule; imported on first access (PEP 562), so building a catalog
 #: does not import the session, tracker and render modules (a start-up cost)
 _EXPORTS = {
-    "RuleCatalog": "catalog", "apply_budget": "catalog",
+    "RuleCatalog": "catalog", "apply_budget": "catalog", "FolderRequest": "lazy", "LazyRuleCatalog": "lazy",
     "RuleFile": "model", "RuleProvenanceMismatch": "model", "RuleQueryError": "model",
     "RuleSelection": "model", "RuleSettings": "model", "SkippedRule": "model",
     "render_json": "render", "render_text": "render",
@@ -132,6 +135,7 @@ _EXPORTS = {
 
 if TYPE_CHECKING:
     from wskit.builtin_plugins.rules.catalog import RuleCatalog, apply_budget
+    from wskit.builtin_plugins.rules.lazy import FolderRequest, LazyRuleCatalog
     from wskit.builtin_plugins.rules.model import (
         RuleFile,
         RuleProvenanceMismatch,
@@ -159,7 +163,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "Proceed", "RuleCatalog", "RuleFile", "RuleProvenanceMismatch", "RuleQueryError", "RuleSelection",
+    "FolderRequest", "LazyRuleCatalog", "Proceed", "RuleCatalog", "RuleFile", "RuleProvenanceMismatch", "RuleQueryError", "RuleSelection",
     "RuleSettings", "RulesRequired", "ScopeTracker", "SessionRules", "SkippedRule", "apply_budget",
     "render_json", "render_text",
 ]

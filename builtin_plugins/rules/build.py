@@ -13,12 +13,12 @@ of them; anything else is a ``bad-contribution`` diagnostic.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from wskit.builtin_plugins.rules.catalog import RuleCatalog
 from wskit.builtin_plugins.rules.model import RuleSettings
 from wskit.fs.names import undecodable
-from wskit.models import Diagnostic, LoadResult, ResourceSource, Scope
+from wskit.models import Diagnostic, ResourceSource, Scope
 
 if TYPE_CHECKING:
     from wskit.resources.rule import RuleFile
@@ -42,19 +42,15 @@ def rule_sources(root: Path, profile, trusted: bool) -> list[ResourceSource]:
     return out
 
 
-def _flatten(value: Any):
-    if isinstance(value, LoadResult):
-        yield from value.resources
-        yield from value.diagnostics
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            yield from _flatten(v)
-    else:
-        yield value
-
-
-def build_catalog(hooks, binding, profile, trust) -> RuleCatalog:
+def build_catalog(hooks, binding, profile, trust):
     """Run ``wskit_discover_rules`` for the rule sources of a workspace and index the result.
+
+    For a trusted project the catalog is a
+    :class:`~wskit.builtin_plugins.rules.lazy.LazyRuleCatalog`: the user source and the
+    implementations that do not take ``folders`` are asked now, the project's folders when
+    a query first needs them. An untrusted project, or settings with ``max_files`` (a cap
+    counted over the whole project's files in walk order), get the eager
+    :class:`RuleCatalog` of everything read now.
 
     :param hooks: :class:`~wskit.plugin.facade.WskitHooks`.
     :param binding: the workspace binding; its ``source_root`` is the catalog root.
@@ -62,27 +58,23 @@ def build_catalog(hooks, binding, profile, trust) -> RuleCatalog:
     :param trust: the workspace's :class:`~wskit.trust.TrustDecision`.
     :returns: the catalog; every problem is in ``catalog.diagnostics``.
     """
+    from wskit.builtin_plugins.rules.lazy import LazyRuleCatalog, collect
+
     root = Path(binding.source_root)
     settings, problem = RuleSettings.from_profile(profile)
     diags: list[Diagnostic] = []
     if problem:
         diags.append(Diagnostic(level="error", code="rule-settings-invalid", message=problem))
     rules: list[RuleFile] = []
+    project = None
     for src in rule_sources(root, profile, trust.trusted):
-        res = hooks.discover_rules(src, root, profile)
-        diags.extend(res.diagnostics)
-        for plugin, value in res.values:
-            for item in _flatten(value):
-                from wskit.resources.rule import RuleFile  # the model class, built by the first rule
-
-                if isinstance(item, RuleFile):
-                    rules.append(item)
-                elif isinstance(item, Diagnostic):
-                    diags.append(item)
-                else:
-                    diags.append(Diagnostic(level="error", code="bad-contribution", plugin=plugin,
-                                            hook="wskit_discover_rules",
-                                            message=f"plugin {plugin!r} returned {type(item).__name__} from "
-                                            "wskit_discover_rules, expected RuleFile"))
-    return RuleCatalog(root, rules, diagnostics=diags, settings=settings, trusted=trust.trusted,
-                       home=profile.require_home())
+        if src.scope == Scope.PROJECT and settings.max_files is None:
+            project = src
+            collect(hooks.discover_rules(src, root, profile, lazy=False), rules, diags)
+            continue
+        collect(hooks.discover_rules(src, root, profile), rules, diags)
+    home = profile.require_home()
+    if project is not None:
+        return LazyRuleCatalog(str(root), hooks, project, profile, rules=rules, diagnostics=diags,
+                               settings=settings, home=str(home))
+    return RuleCatalog(root, rules, diagnostics=diags, settings=settings, trusted=trust.trusted, home=home)

@@ -46,15 +46,38 @@ class Discovery:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
-def discover_project(root: str, profile, settings: RuleSettings) -> Discovery:
+def discover_project(root: str, profile, settings: RuleSettings, folders=None) -> Discovery:
     """Find and load every rule file of the project at ``root`` (absolute, canonical).
 
+    :param folders: None for the whole project; else a
+        :class:`~wskit.builtin_plugins.rules.lazy.FolderRequest`: only the rule files whose
+        scope folder is one of its folders (each walked from the root with the whole walk's
+        decisions, :func:`~wskit.builtin_plugins.rules.projectwalk.chain_walk`), with the
+        diagnostics of the folders entered; files returned by an earlier request of the same
+        catalog are not returned again.
     :returns: :class:`Discovery`; only call for a *trusted* project.
     """
+    if folders is not None:
+        return _discover_chain(root, profile, settings, folders)
     walker = project_walk(root, profile, settings)
     out = Discovery(diagnostics=list(walker.diags))
     _load_all(out, root, sorted(walker.found.values(), key=lambda c: c.rel), settings,
               follow_links=False, home=None, prefetched=walker.prefetched)
+    return out
+
+
+def _discover_chain(root: str, profile, settings: RuleSettings, request) -> Discovery:
+    from wskit.builtin_plugins.rules.projectwalk import chain_walk
+
+    walker = chain_walk(root, profile, settings, request)
+    marks = request.memo.setdefault(("wskit.builtin_plugins.rules.discovery", id(walker)), [0, 0])
+    added, diags = walker.added[marks[0]:], walker.diags[marks[1]:]
+    marks[0], marks[1] = len(walker.added), len(walker.diags)
+    out = Discovery(diagnostics=list(diags))
+    _load_all(out, root, sorted(added, key=lambda c: c.rel), settings, follow_links=False, home=None,
+              prefetched=walker.prefetched)
+    for c in added:  # read ahead for this request only
+        walker.prefetched.pop(c.rel, None)
     return out
 
 

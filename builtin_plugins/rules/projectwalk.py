@@ -11,9 +11,9 @@ from __future__ import annotations
 from wskit import changes
 from wskit.builtin_plugins.rules.conventions import Conventions
 from wskit.builtin_plugins.rules.model import RuleSettings
-from wskit.builtin_plugins.rules.walk import _MEMO_TAG, _Walker
+from wskit.builtin_plugins.rules.walk import _MEMO_TAG, _ChainWalker, _Walker
 
-__all__ = ["project_walk"]
+__all__ = ["chain_walk", "project_walk"]
 
 
 _WHOLE_NAMESPACE = "wskit.builtin_plugins.rules.walk.whole"
@@ -76,3 +76,22 @@ def _keep_whole(walker: _Walker, key: tuple, deps: changes.Dependencies) -> None
     sigs = {k: v for k, v in deps._paths.items() if k not in ahead}
     changes.remember(walker.root, False, (key, sigs, dict(walker.found), tuple(walker.diags), list(walker.folders)),
                      namespace=_WHOLE_NAMESPACE)
+
+
+def chain_walk(root: str, profile, settings: RuleSettings, request) -> "_ChainWalker":
+    """The chain walk of a lazy rule catalog (:class:`~wskit.builtin_plugins.rules.lazy.FolderRequest`
+    ``request``), walked to every folder the request asks for: one walker per catalog and
+    conventions, kept in ``request.memo``, so each folder is listed once per catalog and
+    every implementation of ``wskit_discover_rules`` that asks shares it (the built-in
+    rule files, wskit-gemini's ``GEMINI.md``). :meth:`_ChainWalker.listing_of` gives the
+    folders of this request that the walk entered. Only call it for a trusted project."""
+    key = (_MEMO_TAG, "chain", root, Conventions.of(profile, settings).key, profile.host_dir, settings)
+    walker = request.memo.get(key)
+    if walker is None:
+        walker = request.memo[key] = _ChainWalker(root, profile, settings)
+    done = request.memo.setdefault((key, "asked"), set())
+    for folder in request.folders:
+        if folder not in done:
+            walker.walk_to(folder)
+            done.add(folder)
+    return walker

@@ -373,3 +373,82 @@ class _Walker(RuleFiles):
             if not self.ignored(sub, True, specs):
                 out.append(name)
         return tuple(out), tuple(diags)
+
+
+class _ChainWalker(_Walker):
+    """The project walk restricted to chains of folders from the root (lazy rule catalog).
+
+    :meth:`walk_to` enters the folders from the root to one folder, each with exactly the
+    decisions :meth:`_Walker.walk` makes for it (the same :meth:`_Walker._enter`: skip names,
+    ``.gitignore`` specs of its ancestors, links, virtual environments, worktrees, depth
+    limits), so the candidates and diagnostics of a folder it enters are those the whole walk
+    finds there. A folder is entered at most once per walker; :attr:`state` keeps, per folder
+    asked about, what its children need (``None``: the whole walk does not enter it).
+    """
+
+    def __init__(self, root: str, profile, settings: RuleSettings) -> None:
+        super().__init__(root, profile, settings)
+        #: folder -> ``(specs, depth, children)`` after entering it; None when not entered
+        #: (or entered without sub-folders to walk)
+        self.state: dict[str, tuple | None] = {}
+        #: folders entered, in the order entered (for :meth:`listing`)
+        self.entered: dict[str, int] = {}
+
+    def walk_to(self, rel_dir: str) -> list[str]:
+        """Enter every folder from the root to ``rel_dir`` (catalog-relative, normal) the whole
+        walk enters and this walker has not; stop at the first one it does not enter.
+
+        :returns: the folders entered by this call, root first."""
+        self.notes = changes.Notes()
+        parts = rel_dir.split("/") if rel_dir else []
+        state = self.state
+        newly: list[str] = []
+        fd: int | None = None
+        try:
+            rel = ""
+            for i in range(len(parts) + 1):
+                if i:
+                    name = parts[i - 1]
+                    parent = state.get(rel)
+                    if parent is None or name not in parent[2]:
+                        return newly  # the whole walk does not enter it
+                    child = f"{rel}/{name}" if rel else name
+                else:
+                    name, parent, child = "", None, ""
+                if child in state:
+                    if fd is not None:
+                        os.close(fd)
+                        fd = None
+                    rel = child
+                    if state[child] is None:
+                        return newly
+                    continue
+                frames: list[list] = []
+                specs = parent[0] if parent is not None else ()
+                depth = parent[1] + 1 if parent is not None else 0
+                mark = len(self.folders)
+                self._enter(child, depth, specs, fd, name, frames)
+                if fd is not None:
+                    os.close(fd)
+                    fd = None
+                if len(self.folders) > mark:
+                    self.entered[child] = len(self.entered)
+                newly.append(child)
+                if frames:
+                    frame = frames[0]
+                    fd = frame[3]
+                    state[child] = (frame[2], frame[1], frozenset(frame[4]))
+                else:
+                    state[child] = None
+                rel = child
+            return newly
+        finally:
+            if fd is not None:
+                os.close(fd)
+
+    def listing_of(self, folders) -> Iterator[tuple[str, tuple[str, ...], tuple[str, ...], bool]]:
+        """:meth:`_Walker.listing` of the entered folders among ``folders`` (walk order)."""
+        wanted = set(folders)
+        for rel_dir, memo in self.folders:
+            if rel_dir in wanted:
+                yield rel_dir, memo[6], memo[2], memo[7]

@@ -37,13 +37,16 @@ def inspect_cmd(obj: WsctlContext, path: str) -> None:
     """Show the workspace holding PATH: binding, trust, resources, diagnostics."""
     ws = obj.resolve(path)
     root = ws.binding.source_root
-    diags = obj.listing_diagnostics(ws, ws.diagnostics)  # all of them: --plugin-dir failures included
     resources = list(ws.resources())
     counts = ws.counts()
     rules = ws.catalog("rules")
+    found = list(ws.diagnostics)
     if rules is not None:  # instruction files and rules live in a catalog, not a registry
-        resources.extend(rules.rules())
+        resources.extend(rules.rules())  # a lazy catalog reads the whole project here
         counts["rule"] = len(rules.rules())
+        known = {id(d) for d in found}
+        found.extend(d for d in rules.diagnostics if id(d) not in known)
+    diags = obj.listing_diagnostics(ws, found)  # all of them: --plugin-dir failures included
     data = {
         "workspace": {
             "source_root": str(root),

@@ -200,9 +200,25 @@ class WskitHooks:
                         "expected ResourceSource"))
         return sources, res.diagnostics
 
-    def discover_rules(self, source: ResourceSource, catalog_root: Path, profile: "HostProfile | None" = None) -> HookResults:
-        """Rule files of ``source`` (raw per-plugin values; the rules layer interprets them)."""
-        return self.call("wskit_discover_rules", source=source, catalog_root=catalog_root, profile=profile)
+    def discover_rules(self, source: ResourceSource, catalog_root: Path, profile: "HostProfile | None" = None,
+                       folders: Any = None, *, lazy: bool | None = None) -> HookResults:
+        """Rule files of ``source`` (raw per-plugin values; the rules layer interprets them).
+
+        :param folders: passed to implementations that take it (see the hookspec).
+        :param lazy: None: every implementation; True: only those that take ``folders``;
+            False: only those that do not."""
+        kwargs = {"source": source, "catalog_root": catalog_root, "profile": profile, "folders": folders}
+        if lazy is None:
+            return self.call("wskit_discover_rules", **kwargs)
+        out = HookResults()
+        for impl in reversed(self.pm.hook.wskit_discover_rules.get_hookimpls()):
+            if getattr(impl, "hookwrapper", False) or getattr(impl, "wrapper", False):
+                continue
+            if ("folders" in impl.argnames) is lazy:
+                one = self._call_one(impl, "wskit_discover_rules", kwargs)
+                out.diagnostics.extend(one.diagnostics)
+                out.values.extend(one.values)
+        return out
 
     def resource_kinds(self) -> tuple[list["ResourceKind"], list[Diagnostic]]:
         """Every resource kind, first registration of a name wins."""

@@ -235,16 +235,26 @@ def wskit_hook_definitions(source: "ResourceSource") -> "LoadResult | None":
 
 
 @hookspec
-def wskit_discover_rules(source: "ResourceSource", catalog_root: "Path", profile: "HostProfile") -> list[Any]:
+def wskit_discover_rules(source: "ResourceSource", catalog_root: "Path", profile: "HostProfile",
+                         folders: Any) -> list[Any]:
     """Rule and instruction files a source holds.
 
     When: while the rule catalog is built for a workspace (once for the user
-    home, scope ``user``; once for the catalog root, scope ``project``, only
-    when the project is trusted).
+    home, scope ``user``; for the catalog root, scope ``project``, only
+    when the project is trusted). The catalog is lazy (docs/rules.md, "Lazy catalog"):
+    an implementation that takes ``folders`` is asked for the project's rules folder
+    chain by folder chain, when a query first needs them; one that does not is asked
+    once for the whole project.
 
     :param source: the source to look in.
     :param catalog_root: the repository root rules are matched relative to.
     :param profile: the host profile (host folder and file names, ``settings["rules"]``).
+    :param folders: None (the whole source), or for the project source a
+        :class:`~wskit.builtin_plugins.rules.lazy.FolderRequest`: return the rules whose
+        ``scope_dir`` is one of ``folders.folders`` (catalog-relative folders, each one's
+        ancestors asked before or in the same request); ``folders.memo`` is a dictionary
+        kept for the catalog's lifetime, for the implementation's walk state. A rule
+        returned again by a later request (same id) is kept once.
     :returns: a list of :class:`~wskit.builtin_plugins.rules.model.RuleFile` and
         :class:`~wskit.models.Diagnostic` objects, or a LoadResult of them.
 

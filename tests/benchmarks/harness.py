@@ -160,7 +160,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dest", default=os.path.join(tempfile.gettempdir(), "wskit-bench"),
                     help="where generated trees are cached")
     ap.add_argument("--json", dest="json_out", help="also write the rows and machine as JSON here")
+    ap.add_argument("--peers", action="store_true",
+                    help="P1–P6 beside Claude Code, Codex CLI and Gemini CLI, the peer and scaling tables")
+    ap.add_argument("--hosts", default=os.environ.get("WSKIT_HOSTS", "/work/hosts"),
+                    help="where the hosts are installed (host-oracles.md layout)")
+    ap.add_argument("--scales", default="0.1,0.3,1,3", help="monorepo scales of --peers' scaling table")
     args = ap.parse_args(argv)
+    if args.peers:
+        return _peers(args)
     only = {cases.ALIASES.get(x.strip().upper(), x.strip().upper()) for x in args.only.split(",") if x.strip()}
     ctx = cases.Context(dest=Path(args.dest), scale=args.scale, seed=args.seed, repeat=args.repeat)
     m = machine()
@@ -177,4 +184,34 @@ def main(argv: list[str] | None = None) -> int:
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(
             {"machine": m, "scale": args.scale, "rows": [asdict(r) | {"ratio": r.ratio} for r in rows]}, indent=1))
+    return 0
+
+
+def load_average() -> str:
+    """``/proc/loadavg``'s 1/5/15-minute averages, or ``n/a``."""
+    try:
+        return " / ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "n/a"
+
+
+def _peers(args) -> int:
+    from . import cases, peers
+
+    ctx = cases.Context(dest=Path(args.dest), scale=1.0, seed=args.seed, repeat=args.repeat)
+    m = machine()
+    start = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
+    print(f"machine: {m['nproc']} CPUs, {m['cpu']}, Python {m['python']}, {m['platform']}", flush=True)
+    print(f"start {start}, load {load_average()}", flush=True)
+    scales = tuple(float(x) for x in args.scales.split(",") if x.strip())
+    rows, table = peers.run(ctx, args.hosts, scales)
+    print(render(rows))
+    print()
+    print(table)
+    end = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
+    print(f"\nend {end}, load {load_average()}", flush=True)
+    if args.json_out:
+        Path(args.json_out).write_text(json.dumps(
+            {"machine": m, "peers": True, "rows": [asdict(r) | {"ratio": r.ratio} for r in rows], "table": table},
+            indent=1))
     return 0

@@ -112,13 +112,14 @@ def wskit_expand_command(command, args, root):
 
 
 @wskit.hookimpl
-def wskit_discover_rules(source, catalog_root, profile):
-    """``GEMINI.md`` memory files (see :mod:`wskit_gemini.memory`)."""
+def wskit_discover_rules(source, catalog_root, profile, folders):
+    """``GEMINI.md`` memory files (see :mod:`wskit_gemini.memory`); for a lazy catalog's
+    request, those of the folders asked for."""
     if not applies(profile):
         return None
     from .memory import discover_memory
 
-    return discover_memory(source, profile)
+    return discover_memory(source, profile, folders)
 
 
 @wskit.hookimpl

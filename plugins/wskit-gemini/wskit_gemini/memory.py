@@ -41,7 +41,7 @@ from pathlib import Path
 from wskit import fs
 from wskit.builtin_plugins.rules.discovery import load_rule_file
 from wskit.builtin_plugins.rules.model import RuleSettings
-from wskit.builtin_plugins.rules.projectwalk import project_walk
+from wskit.builtin_plugins.rules.projectwalk import chain_walk, project_walk
 from wskit.models import Diagnostic, LoadResult, ResourceSource, Scope
 
 from .config import GEMINI_DIR, memory_file_names
@@ -64,11 +64,14 @@ def _builtin_names(profile) -> set[str]:
     return names
 
 
-def discover_memory(source: ResourceSource, profile) -> LoadResult | None:
+def discover_memory(source: ResourceSource, profile, folders=None) -> LoadResult | None:
     """The memory files of a rule source (see the module docstring).
 
     :param source: the ``user`` (home) or ``project`` (catalog root) rule source.
     :param profile: the host profile (home, conventions, ``settings["rules"]``).
+    :param folders: None (every folder), or a lazy rule catalog's
+        :class:`~wskit.builtin_plugins.rules.lazy.FolderRequest`: only the memory files
+        whose folder it asks for (project extensions' files belong to the root folder).
     :returns: a :class:`~wskit.models.LoadResult` of :class:`~wskit.builtin_plugins.rules.model.RuleFile`
         and diagnostics, or None for other scopes.
     """
@@ -89,7 +92,7 @@ def discover_memory(source: ResourceSource, profile) -> LoadResult | None:
     found: list = []
     exts, _ = find_extensions(home, None if user else source.root)  # problems: reported by the bundle hook
     for ext in exts:
-        if (ext.scope == "user") != user:
+        if (ext.scope == "user") != user or (folders is not None and "" not in folders.folders):
             continue
         for name in ext.context_files:
             rel = os.path.relpath(os.path.join(ext.root, name), ext.base).replace(os.sep, "/")
@@ -102,7 +105,7 @@ def discover_memory(source: ResourceSource, profile) -> LoadResult | None:
                 _load(found, diags, home, rel, "user", "", GLOBAL_PRIORITY, settings, follow=True, home=home)
     else:
         targets: dict[str, str] = {}
-        for rel_dir, rel, name in _walk(source.root, names, settings, diags, profile, targets):
+        for rel_dir, rel, name in _walk(source.root, names, settings, diags, profile, folders, targets):
             prio = PROJECT_PRIORITY + min(names.index(name), 4)
             _load(found, diags, source.root, rel, "project", rel_dir, prio, settings, follow=False, home=None,
                   target=targets.get(rel))
@@ -136,7 +139,7 @@ class _DefaultProfile:
 
 
 def _walk(root: str, names: tuple[str, ...], settings: RuleSettings, diags: list[Diagnostic], profile=None,
-          targets: dict[str, str] | None = None):
+          request=None, targets: dict[str, str] | None = None):
     """``(folder, file, name)`` triples (relative to ``root``) of every memory file in the project.
 
     Pre-order, sorted by name. The project is not listed again: the folders are
@@ -150,13 +153,17 @@ def _walk(root: str, names: tuple[str, ...], settings: RuleSettings, diags: list
     resolving inside the project is yielded, its target put in ``targets`` by path
     (without ``targets`` linked files are left out).
     """
-    walker = project_walk(root, profile or _DefaultProfile, settings)
+    if request is None:
+        listing = project_walk(root, profile or _DefaultProfile, settings).listing()
+    else:  # a lazy catalog's folders, from the chain walk the rule catalog shares
+        listing = chain_walk(root, profile or _DefaultProfile, settings, request).listing_of(request.folders)
+        listing = _chain_filter(listing, request)
     heads = {name.split("/", 1)[0]: "/" in name for name in names}
     plain = frozenset(h for h, nested in heads.items() if not nested and not fs.is_secret_name(h))
     nested = frozenset(h for h, is_nested in heads.items() if is_nested)
     stop = None  # a folder ("…/") under which nothing counts; the walk is pre-order, so
     out = []     # a subtree's folders follow it and one prefix at a time is enough
-    for rel_dir, files, dirs, has_git in walker.listing():
+    for rel_dir, files, dirs, has_git in listing:
         if rel_dir:
             if stop is not None and rel_dir.startswith(stop):
                 continue
@@ -225,3 +232,14 @@ def _inside_target(root: str, path: str, diags: list[Diagnostic]) -> str | None:
                                 message=f"memory file is a symbolic link to {shown!r}, which {why}; not followed"))
         return None
     return target
+def _chain_filter(listing, request):
+    """The chain folders below a nested repository or a ``.gemini`` folder (seen by an earlier
+    request of the same catalog, or by this one) left out, as :func:`_walk` leaves out a
+    whole subtree."""
+    stops = request.memo.setdefault("wskit_gemini.memory.stops", set())
+    for rel_dir, files, dirs, has_git in listing:
+        if rel_dir and any(rel_dir.startswith(s) for s in stops):
+            continue
+        if rel_dir and (has_git or rel_dir[rel_dir.rfind("/") + 1:] == GEMINI_DIR):
+            stops.add(rel_dir + "/")
+        yield rel_dir, files, dirs, has_git

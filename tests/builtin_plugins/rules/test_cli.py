@@ -39,8 +39,11 @@ def test_json_contract(project, wsctl):
     ts = data["contextual"][1]
     assert ts["scope_dir"] == "api" and ts["conditional"] is True and ts["priority"] == 70 and ts["bytes"] == 7
     codes = {d["code"] for d in data["diagnostics"]}
-    assert {"rule-shadowed", "yaml-error"} <= codes
+    # the catalog is lazy: the diagnostics are those of the folders the answer read
+    assert "rule-shadowed" in codes and "yaml-error" not in codes
     assert data["skipped"] == []
+    bad = json.loads(wsctl("rules", str(project), "--for", str(project / "bad/x.ts"), json=True).output)
+    assert "yaml-error" in {d["code"] for d in bad["diagnostics"]}
 
 
 def test_budget_loaded_shell_and_cwd(project, wsctl):

@@ -80,6 +80,7 @@ def test_incremental_reload_equals_full_rebuild(tmp_path, wskit_home, wskit_prof
     _age(root, wskit_home)
     cache = WorkspaceCache(wskit_profile, wskit_pm)
     prev = cache.resolve(root)
+    prev.catalog("rules").rules()  # read whole, so the reloads below have something to reuse
     rng = random.Random(seed)
     for step in range(6):
         what = _edit(root, rng, step)
@@ -99,6 +100,7 @@ def test_unchanged_tree_reuses_every_import_free_rule(tmp_path, wskit_home, wski
     _age(root, wskit_home)
     cache = WorkspaceCache(wskit_profile, wskit_pm)
     first = cache.resolve(root)
+    first.catalog("rules").rules()  # the lazy catalog reads the whole project
     (root / "d/AGENTS.md").write_text("edited\n")
     _age(root)
     second = cache.resolve(root)

@@ -27,7 +27,9 @@ def loaded(tmp_path, wskit_home, wskit_profile, wskit_pm):
     TrustStore.for_home(wskit_home).grant(root)
     _age(root, wskit_home)
     cache = WorkspaceCache(wskit_profile, wskit_pm)
-    return root, cache, cache.resolve(root), lambda: WorkspaceCache(wskit_profile, wskit_pm).resolve(root)
+    first = cache.resolve(root)
+    first.catalog("rules").rules()  # the lazy catalog reads the whole project (as wsctl inspect does)
+    return root, cache, first, lambda: WorkspaceCache(wskit_profile, wskit_pm).resolve(root)
 
 
 @pytest.mark.parametrize("edit", [
@@ -40,6 +42,7 @@ def test_rule_file_edit_lists_no_folder(loaded, listed, edit):
     _age(root)
     listed.clear()
     again = cache.resolve(root)
+    again.catalog("rules").rules()
     assert again is not first and listed == []  # reloaded, and not one folder listed
     assert _view(again) == _view(cold())
     new = {r.path: r for r in again.catalog("rules").rules()}
@@ -50,8 +53,8 @@ def test_rule_file_edit_lists_no_folder(loaded, listed, edit):
     _age(root)
     listed.clear()
     third = cache.resolve(root)
-    assert str(root / "a/b/c") in listed and str(root / "a") not in listed
     assert "a/b/c/CLAUDE.md" in {r.path for r in third.catalog("rules").rules()}
+    assert str(root / "a/b/c") in listed and str(root / "a") not in listed
     assert _view(third) == _view(cold())
 
 

@@ -1,0 +1,384 @@
+"""``python -m tests.benchmarks --peers``: wskit beside Claude Code, Codex CLI and Gemini CLI.
+
+Targets P1–P6 (docs/performance.md, "Per-turn speed"), the peer table and the scaling
+table (monorepo at scales 0.1, 0.3, 1, 3). Every process runs with a fresh home in a
+temporary folder (set-up such as trust is untimed), all cases of a round are shuffled and
+run once each, after one untimed warm-up round; a ratio is the median of the per-round
+ratios (host-oracles.md, "Timing side by side"). A host that keeps running (Claude Code,
+Gemini CLI) is timed to its first stdout line and its process group killed then; Codex's
+``debug prompt-input`` and wsctl run to their exit. The load average is printed at the
+start and the end. Hosts are looked for under ``--hosts`` (default ``$WSKIT_HOSTS`` or
+``/work/hosts``, the layout of host-oracles.md); a missing host's rows say ``n/a``.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import random
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import trees
+from .harness import Row, fmt
+
+PY = sys.executable
+SCALES = (0.1, 0.3, 1.0, 3.0)
+#: a run that takes longer is killed and counted as missing
+TIMEOUT = 120.0
+_DEAD_URL = "http://127.0.0.1:9"  # the discard port: a model request fails at once
+
+_BARE_WALK = textwrap.dedent("""
+    import os, sys
+    n = 0
+    stack = [sys.argv[1]]
+    while stack:
+        p = stack.pop()
+        with os.scandir(p) as it:
+            for e in it:
+                n += 1
+                if e.name != ".git" and e.is_dir(follow_symlinks=False):
+                    stack.append(e.path)
+    print(n)
+""")
+
+
+def find_hosts(base: str) -> dict[str, str | None]:
+    """The host binaries under ``base``: ``claude``, ``codex`` (the node wrapper),
+    ``codex-bin`` (its native binary), ``gemini``; None when absent."""
+    def first(pattern: str) -> str | None:
+        hits = sorted(glob.glob(os.path.join(base, pattern)))
+        return hits[0] if hits and os.access(hits[0], os.X_OK) else None
+
+    return {
+        "claude": first("claude-venv/lib/python3*/site-packages/claude_agent_sdk/_bundled/claude"),
+        "codex": first("npm/node_modules/.bin/codex"),
+        "codex-bin": first("npm/node_modules/@openai/codex-linux-*/vendor/*/bin/codex"),
+        "gemini": first("npm/node_modules/.bin/gemini"),
+    }
+
+
+def deep_file(root: Path, depth: int = 8) -> Path:
+    """The first file (sorted walk) of the first folder ``depth`` levels deep (or the
+    deepest level the tree has), outside ``.git``, ``node_modules`` and ``.claude``."""
+    best: tuple[int, str] | None = None
+    for dirpath, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in (".git", "node_modules", ".claude"))
+        rel = os.path.relpath(dirpath, root)
+        d = 0 if rel == "." else rel.count("/") + 1
+        if files and d <= depth and (best is None or d > best[0]):
+            best = (d, os.path.join(dirpath, sorted(files)[0]))
+            if d == depth:
+                break
+    assert best is not None, root
+    return Path(best[1])
+
+
+@dataclass
+class Case:
+    """One process to time: ``argv`` run in ``cwd`` with ``env(home)``; ``setup(home)``
+    runs untimed first; ``first_line``: time to the first stdout line, then kill."""
+
+    name: str
+    argv: list[str]
+    cwd: str
+    env: dict = field(default_factory=dict)
+    setup: object = None
+    first_line: bool = False
+
+
+def _wskit_env(home: str) -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WSKIT_") and k != "PYTHONDONTWRITEBYTECODE"}
+    env["HOME"] = home
+    return env
+
+
+def run_once(case: Case, homes: Path) -> float | None:
+    """Seconds of one run with a fresh home, or None when it failed or timed out."""
+    home = tempfile.mkdtemp(prefix="home-", dir=homes)
+    try:
+        if case.setup is not None:
+            case.setup(home)
+        env = {"PATH": os.environ.get("PATH", ""), "LANG": "C.UTF-8", "HOME": home, **case.env}
+        if case.argv[0] in (PY, _wsctl()):
+            env = {**_wskit_env(home), **case.env}
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(case.argv, cwd=case.cwd, env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, start_new_session=True)
+        try:
+            if case.first_line:
+                line = proc.stdout.readline()
+                took = time.perf_counter() - t0
+                ok = bool(line)
+            else:
+                proc.stdout.read()
+                proc.wait(timeout=TIMEOUT)
+                took = time.perf_counter() - t0
+                ok = proc.returncode == 0
+        finally:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            proc.stdout.close()
+            proc.wait()
+        return took if ok else None
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def run_rounds(cases: list[Case], repeat: int, homes: Path, seed: int = 0) -> dict[str, list[float | None]]:
+    """Every case once per round, in a shuffled order, after one untimed warm-up round."""
+    times: dict[str, list[float | None]] = {c.name: [] for c in cases}
+    for rnd in range(repeat + 1):
+        order = list(cases)
+        random.Random(seed * 1000 + rnd).shuffle(order)
+        for c in order:
+            t = run_once(c, homes)
+            if rnd:
+                times[c.name].append(t)
+        print(f"    round {rnd}/{repeat} done", file=sys.stderr, flush=True)
+    return times
+
+
+def med(ts: list[float | None]) -> float | None:
+    ok = [t for t in ts if t is not None]
+    return statistics.median(ok) if ok else None
+
+
+def ratio(a: list[float | None], b: list[float | None]) -> float | None:
+    """Median of the per-round ratios ``a/b`` (rounds where both ran)."""
+    rs = [x / y for x, y in zip(a, b) if x is not None and y]
+    return statistics.median(rs) if rs else None
+
+
+def _wsctl() -> str:
+    from .procs import _wsctl as find
+
+    return find()
+
+
+def _trust(root: Path):
+    def setup(home: str) -> None:
+        from wskit.trust import TrustStore
+
+        TrustStore.for_home(Path(home)).grant(root)
+    return setup
+
+
+def _gemini_setup(home: str) -> None:
+    os.makedirs(os.path.join(home, ".gemini"), exist_ok=True)
+    Path(home, ".gemini", "settings.json").write_text('{"security":{"auth":{"selectedType":"gemini-api-key"}}}')
+
+
+def _host_cases(tag: str, hosts: dict, cwd: str) -> list[Case]:
+    out = []
+    if hosts["claude"]:
+        out.append(Case(f"claude@{tag}", [hosts["claude"], "-p", "hi", "--output-format", "stream-json", "--verbose"],
+                        cwd, {"ANTHROPIC_BASE_URL": _DEAD_URL, "ANTHROPIC_API_KEY": "x"}, first_line=True))
+    if hosts["codex"]:
+        out.append(Case(f"codex@{tag}", [hosts["codex"], "debug", "prompt-input"], cwd))
+    if hosts["codex-bin"]:
+        out.append(Case(f"codex-bin@{tag}", [hosts["codex-bin"], "debug", "prompt-input"], cwd))
+    if hosts["gemini"]:
+        out.append(Case(f"gemini@{tag}", [hosts["gemini"], "-p", "/memory show"], cwd,
+                        {"GEMINI_CLI_TRUST_WORKSPACE": "true", "GEMINI_API_KEY": "x",
+                         "GOOGLE_GEMINI_BASE_URL": _DEAD_URL}, setup=_gemini_setup, first_line=True))
+    return out
+
+
+def p3(ctx, root: Path, target: Path) -> list[Row]:
+    """P3 in a fresh process: imports and plugin manager first (untimed), then a fresh
+    ``WorkspaceCache``'s resolve + first contextual query for ``target``, then later queries."""
+    script = textwrap.dedent("""
+        import json, os, random, statistics, sys, time
+        from pathlib import Path
+        from wskit.cache import WorkspaceCache
+        from wskit.host import HostProfile
+        from wskit.plugin.manager import make_plugin_manager
+        home, root, target, warm = sys.argv[1:5]
+        pm = make_plugin_manager()
+        prof = HostProfile(name="wskit", home=Path(home))
+        w = WorkspaceCache(prof, pm).resolve(warm)   # imports of the query path, on another tree
+        wc = w.catalog("rules"); wc.contextual_rules(warm, [os.path.join(warm, "x.py")], wc.static_rules(warm).ids)
+        t0 = time.perf_counter()
+        ws = WorkspaceCache(prof, pm).resolve(root)
+        cat = ws.catalog("rules")
+        sel = cat.contextual_rules(root, [target], cat.static_rules(root).ids)
+        first = time.perf_counter() - t0
+        files = []
+        for dp, dn, fn in os.walk(root):
+            dn[:] = [d for d in dn if d not in (".git", "node_modules")]
+            files += [os.path.join(dp, f) for f in fn]
+        files.sort()
+        rng = random.Random(0)
+        paths = [rng.choice(files) for _ in range(2000)]
+        t0 = time.perf_counter()
+        for p in paths:
+            cat.contextual_rules(root, [p])
+        new = (time.perf_counter() - t0) / len(paths)
+        passes = []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            for p in paths:
+                cat.contextual_rules(root, [p])
+            passes.append((time.perf_counter() - t0) / len(paths))
+        print(json.dumps({"first": first, "new": new, "later": statistics.median(passes), "n": len(sel.files)}))
+    """)
+    warm = trees.generate("monorepo", ctx.dest, scale=0.1, seed=ctx.seed)
+    import json
+
+    home = tempfile.mkdtemp(prefix="home-", dir=ctx.dest)
+    try:
+        _trust(root)(home)
+        _trust(warm)(home)
+        ctx.settle(Path(home) / ".wskit")
+        runs = []
+        for _ in range(max(3, ctx.repeat // 2)):
+            out = subprocess.run([PY, "-c", script, home, str(root), str(target), str(warm)], check=True,
+                                 capture_output=True, text=True, env=_wskit_env(home))
+            runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    first = statistics.median(r["first"] for r in runs)
+    later = statistics.median(r["later"] for r in runs)
+    new = statistics.median(r["new"] for r in runs)
+    return [
+        Row("P3 first", "fresh WorkspaceCache: resolve + first contextual_rules for F (in process)", first,
+            "10 ms", 0.010, "≤ 10 ms", first <= 0.010, f"{len(runs)} processes"),
+        Row("P3 later", "later contextual_rules, 2,000 random paths, second pass", later, "50 µs", 50e-6,
+            "≤ 50 µs", later <= 50e-6, f"first pass over the same paths (new folders read): {fmt(new)}/query"),
+    ]
+
+
+def run(ctx, hosts_dir: str, scales: tuple[float, ...] = SCALES) -> tuple[list[Row], str]:
+    """Every P row, the peer table and the scaling table (Markdown)."""
+    hosts = find_hosts(hosts_dir)
+    wsctl = _wsctl()
+    homes = ctx.dest / "peer-homes"
+    homes.mkdir(parents=True, exist_ok=True)
+    shown = ", ".join(f"{k}={v or 'absent'}" for k, v in hosts.items())
+    print(f"  hosts: {shown}", file=sys.stderr, flush=True)
+    mono = {s: trees.generate("monorepo", ctx.dest, scale=s, seed=ctx.seed) for s in scales}
+    skills = trees.generate("skills", ctx.dest, scale=10.0, seed=ctx.seed)
+    empty = ctx.dest / "empty-workspace"
+    (empty / ".git").mkdir(parents=True, exist_ok=True)
+    (empty / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    cases: list[Case] = []
+    targets = {}
+    for s, root in mono.items():
+        f = deep_file(root)
+        targets[s] = f
+        tag = f"{s:g}"
+        cases.append(Case(f"wsctl@{tag}", [wsctl, "--home", "{HOME}", "--json", "rules", "--for", str(f), str(root)],
+                          str(f.parent), setup=_trust(root)))
+        cases += _host_cases(tag, hosts, str(f.parent))
+    one = 1.0 if 1.0 in mono else scales[len(scales) // 2]
+    cases += [
+        Case("import click, pluggy", [PY, "-c", "import click, pluggy"], str(empty)),
+        Case("inspect empty", [wsctl, "--home", "{HOME}", "--json", "inspect", str(empty)], str(empty),
+             setup=_trust(empty)),
+        Case("bare walk", [PY, "-c", _BARE_WALK, str(mono[one])], str(mono[one])),
+        Case("inspect monorepo", [wsctl, "--home", "{HOME}", "--json", "inspect", str(mono[one])], str(mono[one]),
+             setup=_trust(mono[one])),
+        Case("skills list", [wsctl, "--home", "{HOME}", "--json", "skills", "list", str(skills)], str(skills),
+             setup=_trust(skills)),
+    ]
+    persistent = tempfile.mkdtemp(prefix="home-kept-", dir=homes)
+    _trust(mono[one])(persistent)
+    cases.append(Case("inspect monorepo again", [wsctl, "--home", persistent, "--json", "inspect", str(mono[one])],
+                      str(mono[one])))
+    if hosts["claude"]:
+        claude = [hosts["claude"], "-p", "hi", "--output-format", "stream-json", "--verbose"]
+        env = {"ANTHROPIC_BASE_URL": _DEAD_URL, "ANTHROPIC_API_KEY": "x"}
+        cases += [Case("claude@empty", claude, str(empty), env, first_line=True),
+                  Case("claude@skills", claude, str(skills), env, first_line=True)]
+    for c in cases:  # the fresh home is known only at run time
+        if "{HOME}" in c.argv:
+            c.argv = list(c.argv)
+            idx = c.argv.index("{HOME}")
+            c.setup = _with_home(c, idx, c.setup)
+    subprocess.run([wsctl, "--home", persistent, "--json", "inspect", str(mono[one])], check=True,
+                   stdout=subprocess.DEVNULL, env=_wskit_env(persistent))  # the index, when there is one
+    rep = max(ctx.repeat, 1)
+    times = run_rounds(cases, rep, homes, ctx.seed)
+    shutil.rmtree(persistent, ignore_errors=True)
+    t = times.get
+    na = [None] * rep
+    rows: list[Row] = []
+    tag1 = f"{one:g}"
+
+    def row(bench, what, a, base_name, b, target, limit, note=""):
+        r = ratio(t(a, na), t(b, na)) if b else None
+        rows.append(Row(bench, what, med(t(a, na)), base_name, med(t(b, na)) if b else None, target,
+                        None if r is None else r <= limit, note + (f"; median of per-round ratios {r:.3f}×"
+                                                                   if r is not None else "; n/a")))
+
+    row("P1", f"`wsctl --json rules --for F` (F {deep_depth(mono[one], targets[one])} deep, scale {tag1})",
+        f"wsctl@{tag1}", "`codex debug prompt-input` at F's folder", f"codex@{tag1}", "≤ 0.5×", 0.5)
+    row("P1 bin", "the same", f"wsctl@{tag1}", "the Codex binary alone", f"codex-bin@{tag1}", "≤ 1.0×", 1.0)
+    lo, hi = f"{min(scales):g}", f"{max(scales):g}"
+    row("P2", f"the same at scale {hi}", f"wsctl@{hi}", f"at scale {lo}", f"wsctl@{lo}", "≤ 1.2", 1.2)
+    rows += p3(ctx, mono[one], targets[one])
+    row("P4", "`wsctl --json inspect` empty workspace", "inspect empty", "`python -c \"import click, pluggy\"`",
+        "import click, pluggy", "≤ 1.5×", 1.5)
+    row("P4 claude", "the same", "inspect empty", "Claude Code to its init line, empty folder", "claude@empty",
+        "≤ 0.25×", 0.25)
+    row("P5 second", f"second `wsctl --json inspect` of monorepo (scale {tag1}, same home)", "inspect monorepo again",
+        "bare os.scandir walk (process)", "bare walk", "≤ 1.0×", 1.0)
+    row("P5 first", "first `wsctl --json inspect` of monorepo (fresh home)", "inspect monorepo",
+        "bare os.scandir walk (process)", "bare walk", "≤ 2.5×", 2.5)
+    row("P6", "`wsctl --json skills list` of 10,000 skills", "skills list", "Claude Code to its init line, same tree",
+        "claude@skills", "≤ 0.2×", 0.2)
+    # the peer table: every host at F's folder of each scale
+    names = ["wsctl", "claude", "codex", "codex-bin", "gemini"]
+    lines = ["| scale | files | " + " | ".join(names) + " | " + " | ".join(f"wsctl ÷ {n}" for n in names[1:]) + " |",
+             "|---:|---:|" + "---:|" * (2 * len(names) - 1)]
+    for s in scales:
+        tag = f"{s:g}"
+        files = _files(mono[s])
+        cells = [fmt(med(t(f"{n}@{tag}", na))) for n in names]
+        rats = []
+        for n in names[1:]:
+            r = ratio(t(f"wsctl@{tag}", na), t(f"{n}@{tag}", na))
+            rats.append("n/a" if r is None else f"{r:.2f}×")
+        lines.append(f"| {tag} | {files:,} | " + " | ".join(cells) + " | " + " | ".join(rats) + " |")
+    growth = ["", "Growth from the smallest to the largest scale (median time at scale "
+              f"{hi} ÷ at scale {lo}): " + ", ".join(
+                  n + " " + _g(med(t(n + "@" + hi, na)), med(t(n + "@" + lo, na))) for n in names)]
+    failed = {k: sum(1 for x in v if x is None) for k, v in times.items() if any(x is None for x in v)}
+    extra = ["", f"Failed or timed-out runs (not counted): {failed}"] if failed else []
+    return rows, "\n".join(lines + growth + extra)
+
+
+def _with_home(case: Case, idx: int, inner):
+    def setup(home: str) -> None:
+        case.argv[idx] = home
+        if inner is not None:
+            inner(home)
+    return setup
+
+
+def _g(a, b) -> str:
+    return "n/a" if a is None or not b else f"{a / b:.2f}×"
+
+
+def _files(root: Path) -> int:
+    import json
+
+    try:
+        return int(json.loads((root.parent / (root.name + ".done")).read_text()).get("files", 0))
+    except (OSError, ValueError, AttributeError):
+        return 0
+
+
+def deep_depth(root: Path, f: Path) -> str:
+    return f"{len(f.parent.relative_to(root).parts)} folders"
