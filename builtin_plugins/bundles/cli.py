@@ -155,6 +155,7 @@ def validate_cmd(obj: WsctlContext, directory: str) -> None:
             diags.extend(d)
             if found:
                 counts[kind.name] = len(found)
+    diags.extend(_claude_checks(b.root, b.name, profile))
     errors = [d for d in diags if d.level == "error"]
     data = {"path": b.root, "name": b.name, "version": b.version, "manifest_source": b.manifest_source,
             "marketplace": b.marketplace, "ok": not errors, "counts": counts,
@@ -168,6 +169,46 @@ def validate_cmd(obj: WsctlContext, directory: str) -> None:
     obj.emit(data, human)
     if errors:
         click.get_current_context().exit(1)
+
+
+#: plugin names Claude Code reserves for Anthropic's own (``claude plugin validate`` 2.1.332)
+_RESERVED_PREFIXES = ("claude-", "anthropic-", "anthropics-", "cc-plugin-")
+_RESERVED_NAMES = frozenset({"claude", "anthropic", "anthropics", "claude-code", "claude-mods"})
+
+
+def reserved_plugin_name(name: str) -> bool:
+    """Whether Claude Code refuses ``name`` for a third party's plugin: it starts with
+    ``claude-``, ``anthropic-``, ``anthropics-`` or ``cc-plugin-``, is one of
+    :data:`_RESERVED_NAMES`, or puts ``official`` beside ``claude`` or ``anthropic``."""
+    n = name.lower()
+    if n in _RESERVED_NAMES or n.startswith(_RESERVED_PREFIXES):
+        return True
+    parts = set(n.replace("_", "-").split("-"))
+    return "official" in parts and bool(parts & {"claude", "anthropic", "anthropics"})
+
+
+_COMPONENT_ENTRIES = ("skills", "commands", "agents", "hooks", "output-styles", ".mcp.json", ".lsp.json", "SKILL.md")
+
+
+def _claude_checks(root: str, name: str, profile) -> list:
+    """What ``claude plugin validate`` refuses beyond the manifest schema: a folder with
+    neither a manifest nor any component (a folder with components but no manifest passes
+    and loads named after its folder) and a reserved name."""
+    from wskit.models import Diagnostic
+
+    out = []
+    dirs = {".claude-plugin", profile.plugin_manifest_dir}
+    has_components = any(os.path.exists(os.path.join(root, e)) for e in _COMPONENT_ENTRIES)
+    manifest = any(os.path.isfile(os.path.join(root, d, f)) for d in dirs for f in ("plugin.json", "marketplace.json"))
+    if not manifest and not has_components:
+        out.append(Diagnostic(level="error", code="plugin-no-manifest", path=root,
+                              message="no manifest and no components: expected .claude-plugin/plugin.json or "
+                                      ".claude-plugin/marketplace.json (as Claude Code's validation)"))
+    elif manifest and name and reserved_plugin_name(name):
+        out.append(Diagnostic(level="error", code="plugin-name-reserved", path=root, plugin=name,
+                              message=f"plugin name {name!r} is reserved for Anthropic's own plugins by Claude "
+                                      "Code (claude-*, anthropic-*, cc-plugin-*, 'official' beside claude)"))
+    return out
 
 
 def _marketplace_for(obj: WsctlContext, market: str, from_dirs: tuple[str, ...]) -> Marketplace:

@@ -316,8 +316,9 @@ class HookRunner:
         data.setdefault("session_id", self.session_id)
         data.setdefault("cwd", self.execution_root)
         data.setdefault("hook_event_name", event)
-        tool = tool or data.get("tool_name")
-        if tool is not None:
+        # a lifecycle event's matcher is matched against its payload field (match_value)
+        tool = tool or (data.get("tool_name") if event not in MATCH_FIELDS else None)
+        if tool is not None and event not in MATCH_FIELDS:
             data.setdefault("tool_name", tool)
         use_id = data.get("tool_use_id")
         key = (str(use_id), event) if use_id is not None else None
