@@ -149,4 +149,9 @@ CASES: tuple[Case, ...] = (
          skills=(".agents/skills/sk-chain-root", "a/.agents/skills/sk-chain-a", "a/b/.agents/skills/sk-chain-b",
                  "a/b/c/.agents/skills/sk-chain-below", "a/.agents/skills/grp/sk-chain-grouped"),
          what=".agents/skills in every folder from the root to the cwd and below it, one grouped"),
+    Case("gemini-file-names", ("~/.gemini/ZED.md", "~/.gemini/ALPHA.md", "~/.gemini/GEMINI.md", "ZED.md",
+                               "ALPHA.md", "AGENTS.md", "GEMINI.md"),
+         text={"~/.gemini/settings.json": '{"context": {"fileName": ["ZED.md", "ALPHA.md"]}}'}, hosts=("gemini",),
+         what="context.fileName names two files: only they load, global ones in the configured order"),
 )
+

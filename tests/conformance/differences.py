@@ -12,6 +12,8 @@ _SKILL_OUTSIDE = ("a skill folder linked to a folder outside the source project 
                   "must not offer the model instructions from elsewhere on the machine); the diagnostic names the target")
 
 DIFFERENCES: dict[tuple[str, str], str] = {
+    ("gemini", "gemini-file-names"): ("memory files of one folder come in context.fileName order; Gemini CLI sorts "
+                                      "the paths as strings (docs/compatibility.md, memory paths order)"),
     ("claude", "skills-link-outside"): _SKILL_OUTSIDE,
     ("codex", "skills-link-outside"): _SKILL_OUTSIDE,
     ("gemini", "skills-link-outside"): _SKILL_OUTSIDE,
