@@ -114,7 +114,7 @@ def _host_sources(binding, profile, trust, table: dict) -> list[ResourceSource]:
     for i, (folder, kinds) in enumerate(table["user"]):
         out.append(ResourceSource(scope=Scope.USER, root=str(home / folder), base=str(home), rank=USER_RANK + i,
                                   label=f"user:{folder}", follow_links=True, kinds=kinds,
-                                  components=components(home / folder)))
+                                  components=components(home / folder), host=profile.name))
     if not trust.trusted:
         return out
     root = binding.source_root
@@ -135,7 +135,7 @@ def _host_sources(binding, profile, trust, table: dict) -> list[ResourceSource]:
             label = f"project:{folder}" if where == "." else f"project:{where}/{folder}"
             out.append(ResourceSource(scope=Scope.PROJECT, root=str(folder_root / folder), base=str(root),
                                       rank=PROJECT_RANK + min(depth * n + i, 19), label=label, kinds=kinds,
-                                      components=components(folder_root / folder)))
+                                      components=components(folder_root / folder), host=profile.name))
     return out
 
 

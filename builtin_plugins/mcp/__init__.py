@@ -1,15 +1,16 @@
 """Built-in plugin ``mcp``: the ``mcp_server`` kind (definitions only), the
-project ``.mcp.json`` source, and ``wsctl mcp list``. See :mod:`wskit.builtin_plugins.mcp.loader`."""
+project ``.mcp.json`` source, Claude Code's ``~/.claude.json`` (user and local scopes), and
+``wsctl mcp list``. See :mod:`wskit.builtin_plugins.mcp.loader`."""
 
 from __future__ import annotations
 
-from wskit.builtin_plugins.mcp.loader import KIND, load_mcp_servers
+from wskit.builtin_plugins.mcp.loader import CLAUDE_JSON, KIND, load_claude_json, load_mcp_servers
 from wskit.kinds import ResourceKind
 from wskit.models import ResourceSource, Scope
 from wskit.plugin import hookimpl
 
 __all__ = [
-    "ROOT_RANK", "wskit_mcp_servers", "wskit_register_commands", "wskit_resource_kinds",
+    "CLAUDE_JSON_LOCAL_RANK", "CLAUDE_JSON_USER_RANK", "ROOT_RANK", "wskit_mcp_servers", "wskit_register_commands", "wskit_resource_kinds",
     "wskit_resource_sources"
 ]
 
@@ -25,17 +26,37 @@ def wskit_resource_kinds():
                          manifest_keys=("mcpServers",), manifest_adds=True, manifest_inline=True)]
 
 
+#: ``~/.claude.json``: its top-level ``mcpServers`` (Claude Code's user scope) rank above the
+#: user settings folders; ``projects[<source root>].mcpServers`` (its local scope) above every
+#: project file, as Claude Code ranks local over project over user.
+CLAUDE_JSON_USER_RANK, CLAUDE_JSON_LOCAL_RANK = 13, 29
+
+
 @hookimpl
 def wskit_resource_sources(binding, profile, trust):
+    out = []
+    if profile.claude_conventions:
+        # the user's own file: read whatever the project's trust (nothing of it comes from the project)
+        home = str(profile.require_home())
+        root = str(binding.source_root)
+        out.append(ResourceSource(scope=Scope.USER, root=home, base=home, rank=CLAUDE_JSON_USER_RANK,
+                                  label="user:~/.claude.json", kinds=frozenset({KIND}), follow_links=True,
+                                  components={KIND: (CLAUDE_JSON,)}))
+        out.append(ResourceSource(scope=Scope.USER, root=home, base=home, rank=CLAUDE_JSON_LOCAL_RANK,
+                                  label="local:~/.claude.json", kinds=frozenset({KIND}), follow_links=True,
+                                  components={KIND: (CLAUDE_JSON, root)}))
     if not trust.trusted:
-        return []
+        return out
     root = str(binding.source_root)
-    return [ResourceSource(scope=Scope.PROJECT, root=root, base=root, rank=ROOT_RANK, label="project:.mcp.json",
-                           kinds=frozenset({KIND}))]
+    out.append(ResourceSource(scope=Scope.PROJECT, root=root, base=root, rank=ROOT_RANK, label="project:.mcp.json",
+                              kinds=frozenset({KIND})))
+    return out
 
 
 @hookimpl
 def wskit_mcp_servers(source):
+    if not source.plugin and source.components.get(KIND, ())[:1] == (CLAUDE_JSON,):
+        return load_claude_json(source)
     return load_mcp_servers(source)
 
 

@@ -91,10 +91,10 @@ def test_a_server_with_neither_command_nor_url_says_so(wskit_pm, wskit_profile, 
     """{"args": ["x"]} is not "'type' must be one of stdio, sse, http (got None)". The
     transport is inferred from `command` (stdio) or `url` (http); with neither, that is
     what the message says. An explicit bad type keeps its own message."""
-    ws = make_tree({".mcp.json": json.dumps({"mcpServers": {"x": {"args": ["x"]}, "w": {"type": "ws", "url": "u"},
+    ws = make_tree({".mcp.json": json.dumps({"mcpServers": {"x": {"args": ["x"]}, "w": {"type": "grpc", "url": "u"},
                                                             "u": {"url": "https://u.example/mcp"}}})})
     w = load(wskit_pm, ws, wskit_profile)
     msgs = sorted(d.message for d in w.diagnostics if d.code == "mcp-invalid")
-    assert msgs == ["MCP server 'w': 'type' must be one of stdio, sse, http (got 'ws')",
+    assert msgs == ["MCP server 'w': 'type' must be one of stdio, sse, http, ws (got 'grpc')",
                     "MCP server 'x': has neither 'command' (stdio server) nor 'url' (http or sse server)"]
     assert w.registry("mcp_server").get("u").transport == "http"
