@@ -131,3 +131,17 @@ def test_the_default_host_reads_agents_skills_of_every_folder_down_to_the_cwd(pm
     assert cache.cached_roots() == [project]
     assert cache.invalidate(project)
     assert cache.stats()["entries"] == 0
+
+
+@pytest.mark.parametrize("host", ["wskit", "claude"])
+def test_a_skill_hides_the_command_of_its_name_in_its_scope(pm, tmp_path, host):
+    """One ``/deploy``: the skill; the project command of that name is reported shadowed. A
+    user command of another scope keeps its own entry (only the same scope hides)."""
+    ws = _load(pm, tmp_path, {".claude/skills/deploy/SKILL.md": "---\nname: deploy\ndescription: d\n---\nb\n",
+                              ".claude/commands/deploy.md": "the command\n", ".claude/commands/other.md": "o\n",
+                              "~/.claude/commands/deploy.md": "user one\n"}, host)
+    commands = {c.id for c in ws.registry("command").active()}
+    assert "project:deploy" not in commands and "project:other" in commands
+    assert ws.registry("skill").get("deploy").scope.value == "project"
+    assert any(d.code == "shadowed" and "'project:deploy'" in d.message and "skill" in d.message
+               for d in ws.diagnostics)
