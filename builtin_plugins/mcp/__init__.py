@@ -10,7 +10,7 @@ from wskit.models import ResourceSource, Scope
 from wskit.plugin import hookimpl
 
 __all__ = [
-    "CLAUDE_JSON_LOCAL_RANK", "CLAUDE_JSON_USER_RANK", "ROOT_RANK", "wskit_mcp_servers", "wskit_register_commands", "wskit_resource_kinds",
+    "CLAUDE_JSON_LOCAL_RANK", "CLAUDE_JSON_USER_RANK", "ROOT_RANK", "duplicate_plugin_servers", "wskit_mcp_servers", "wskit_register_commands", "wskit_resource_kinds",
     "wskit_resource_sources"
 ]
 
@@ -23,7 +23,40 @@ ROOT_RANK = 19
 def wskit_resource_kinds():
     # a manifest's "mcpServers" adds files to .mcp.json, or holds the servers inline
     return [ResourceKind(name=KIND, hook="wskit_mcp_servers", default_dir=".mcp.json", plural="mcp_servers",
-                         manifest_keys=("mcpServers",), manifest_adds=True, manifest_inline=True)]
+                         manifest_keys=("mcpServers",), manifest_adds=True, manifest_inline=True,
+                         filter=duplicate_plugin_servers)]
+
+
+def duplicate_plugin_servers(resources: list, profile) -> tuple[list, list]:
+    """The kind's filter: a plugin server that would start exactly what an earlier server
+    starts (same transport and command, arguments and environment, or same url and headers,
+    as written) is left out with an ``mcp-duplicate`` info, as Claude Code suppresses a
+    plugin server identical to a configured one. Non-plugin servers come first (user,
+    project, local), then plugin servers in source order; only plugin ones are dropped."""
+    from wskit.models import Diagnostic
+
+    def key(s) -> tuple:
+        if s.transport == "stdio":
+            return ("stdio", s.command, s.args, tuple(sorted(s.env.items())))
+        return (s.transport, s.url, tuple(sorted(s.headers.items())))
+
+    seen: dict[tuple, object] = {}
+    for s in resources:
+        if not s.plugin:
+            seen.setdefault(key(s), s)
+    kept, diags = [], []
+    for s in resources:
+        if s.plugin:
+            first = seen.get(key(s))
+            if first is not None:
+                diags.append(Diagnostic(level="info", code="mcp-duplicate", plugin=s.plugin,
+                                        path=str(s.provenance.absolute_path),
+                                        message=f"MCP server {s.id!r} starts the same server as {first.id!r}; "
+                                                "not offered twice"))
+                continue
+            seen[key(s)] = s
+        kept.append(s)
+    return kept, diags
 
 
 #: ``~/.claude.json``: its top-level ``mcpServers`` (Claude Code's user scope) rank above the
