@@ -14,6 +14,7 @@ whose files no longer match loads in state ``error`` (never silently).
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import hashlib
 import json
@@ -28,16 +29,16 @@ from wskit import fs
 from wskit.builtin_plugins.bundles.manifest import NAME_RE
 from wskit.errors import WskitError
 from wskit.fs import jsonsafe
-from wskit.fs.atomic import atomic_write
+from wskit.fs.atomic import StateFileError, atomic_write, check_no_links, state_dir, state_lock
 from wskit.host import HostProfile
 
 if TYPE_CHECKING:
-    from filelock import FileLock
+    from contextlib import AbstractContextManager
 
     from wskit.builtin_plugins.bundles.marketplace import Marketplace  # imported by install, not at start-up
 
 __all__ = [
-    "install", "ledger_path", "LEDGER_VERSION", "LedgerError", "MAX_LEDGER_BYTES", "plugins_dir",
+    "install", "ledger_path", "LEDGER_VERSION", "LedgerError", "MAX_LEDGER_BYTES", "MAX_TREE_DEPTH", "plugins_dir",
     "read_ledger", "tree_digest", "uninstall"
 ]
 
@@ -49,6 +50,11 @@ MAX_LEDGER_BYTES = 16 * 1024 * 1024
 
 class LedgerError(WskitError):
     """The ledger is unreadable or malformed, or an install/uninstall cannot be done."""
+
+
+#: Deepest folder level below a plugin's root that :func:`install` copies; a deeper
+#: tree is refused (a real plugin is a few levels deep; a vendored node_modules a few dozen).
+MAX_TREE_DEPTH = 128
 
 
 def plugins_dir(profile: HostProfile) -> Path:
@@ -70,8 +76,20 @@ def tree_digest(root: str | os.PathLike[str]) -> str:
     """
     h = hashlib.sha256()
     base = os.fspath(root)
-    for dirpath, dirnames, filenames in os.walk(base, followlinks=False):
-        dirnames.sort()
+    # os.walk's top-down order (files and folder links of a folder, then its folders
+    # in name order), kept on an explicit stack: os.walk recurses once per level
+    # (Python 3.11), so a plugin 1,100 folders deep raised RecursionError and took
+    # every other plugin of the listing with it
+    stack = [base]
+    while stack:
+        dirpath = stack.pop()
+        try:
+            with os.scandir(dirpath) as it:
+                entries = list(it)
+        except OSError:
+            continue  # as os.walk: an unreadable folder adds nothing
+        dirnames = sorted(e.name for e in entries if _is_dir(e))
+        filenames = [e.name for e in entries if not _is_dir(e)]
         rel_dir = os.path.relpath(dirpath, base)
         names = sorted(filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))])
         for name in names:
@@ -81,14 +99,35 @@ def tree_digest(root: str | os.PathLike[str]) -> str:
             if stat.S_ISLNK(st.st_mode):
                 h.update(f"{rel}\0link:{os.readlink(full)}\n".encode())
             elif stat.S_ISREG(st.st_mode):
-                fh = hashlib.sha256()
-                with open(full, "rb") as f:
-                    for chunk in iter(lambda: f.read(1 << 20), b""):
-                        fh.update(chunk)
-                h.update(f"{rel}\0{fh.hexdigest()}\n".encode())
+                h.update(f"{rel}\0{_file_sha(full)}\n".encode())
             else:
                 h.update(f"{rel}\0special\n".encode())
+        stack.extend(os.path.join(dirpath, d) for d in reversed(dirnames)
+                     if not os.path.islink(os.path.join(dirpath, d)))
     return "sha256:" + h.hexdigest()
+
+
+def _is_dir(entry: os.DirEntry) -> bool:
+    """As os.walk classifies an entry: a folder or a link to one (not entered)."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def _file_sha(full: str) -> str:
+    """SHA-256 of a regular file, read in 1 MiB chunks, opened non-blocking and
+    without following a link (a file swapped for a FIFO or link is an error)."""
+    fd = os.open(full, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{full} is no longer a regular file")
+        fh = hashlib.sha256()
+        while chunk := os.read(fd, 1 << 20):
+            fh.update(chunk)
+        return fh.hexdigest()
+    finally:
+        os.close(fd)
 
 
 def read_ledger(profile: HostProfile) -> dict[str, dict[str, Any]]:
@@ -98,11 +137,18 @@ def read_ledger(profile: HostProfile) -> dict[str, dict[str, Any]]:
     """
     path = ledger_path(profile)
     try:
+        check_no_links(path, profile.require_home())
+    except StateFileError as err:
+        raise LedgerError(f"plugin ledger unusable: {err}") from None
+    try:
         st = os.lstat(path)
     except FileNotFoundError:
         return {}
     if not stat.S_ISREG(st.st_mode):
         raise LedgerError(f"plugin ledger {path} is not a regular file")
+    if st.st_mode & 0o022:  # anyone who can write it decides what counts as a managed install
+        raise LedgerError(f"plugin ledger {path} is writable by others (mode {stat.S_IMODE(st.st_mode):04o}); "
+                          "refusing to use it (chmod 600)")
     try:
         # bounded, non-blocking read and depth-bounded JSON: read_text() read a
         # huge ledger whole and json.loads raised RecursionError on deep nesting
@@ -119,33 +165,55 @@ def read_ledger(profile: HostProfile) -> dict[str, dict[str, Any]]:
 
 
 def _write_ledger(profile: HostProfile, plugins: dict[str, dict[str, Any]]) -> None:
-    doc = {"version": LEDGER_VERSION, "plugins": {k: plugins[k] for k in sorted(plugins)}}
-    atomic_write(ledger_path(profile), (json.dumps(doc, indent=2) + "\n").encode("utf-8"), mode=0o600)
+    """Write ``plugins`` (the caller holds the lock), keeping every other top-level key
+    the ledger holds (a newer wskit's, or the user's)."""
+    path = ledger_path(profile)
+    doc: dict[str, Any] = {}
+    try:
+        raw = fs.read_bytes(path.parent, path.name, max_bytes=MAX_LEDGER_BYTES).raw
+        old = jsonsafe.loads(raw, path=str(path), max_depth=16)
+        if isinstance(old, dict):
+            doc = {k: v for k, v in old.items() if k not in ("version", "plugins")}
+    except fs.SafeFsError:
+        pass  # absent (read_ledger already refused anything else under this lock)
+    doc = {"version": LEDGER_VERSION, "plugins": {k: plugins[k] for k in sorted(plugins)}, **doc}
+    atomic_write(ledger_path(profile), (json.dumps(doc, indent=2) + "\n").encode("utf-8"), mode=0o600,
+                 anchor=profile.require_home())
 
 
-def _lock(profile: HostProfile) -> "FileLock":
-    p = ledger_path(profile)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    from filelock import FileLock  # imported where a write needs it: not on read-only start-up
-
-    return FileLock(str(p) + ".lock")
+def _lock(profile: HostProfile) -> "AbstractContextManager[None]":
+    """The ledger's lock (:func:`wskit.fs.atomic.state_lock`: no link below the home)."""
+    return state_lock(ledger_path(profile), profile.require_home())
 
 
 def _copy_tree(src: str, dst: str, skipped: list[str]) -> None:
-    """Copy folders and regular files; links and special files are skipped (reported)."""
-    os.makedirs(dst)
-    for entry in sorted(os.scandir(src), key=lambda e: e.name):
-        if entry.name == ".git":
-            continue
-        target = os.path.join(dst, entry.name)
-        if entry.is_symlink():
-            skipped.append(os.path.relpath(entry.path, src))
-        elif entry.is_dir(follow_symlinks=False):
-            _copy_tree(entry.path, target, skipped)
-        elif entry.is_file(follow_symlinks=False):
-            shutil.copy2(entry.path, target, follow_symlinks=False)
-        else:
-            skipped.append(os.path.relpath(entry.path, src))
+    """Copy folders and regular files; links and special files are skipped (reported).
+
+    Iterative (an explicit stack, no recursion per level) and bounded: a folder
+    more than :data:`MAX_TREE_DEPTH` levels below ``src`` refuses the install.
+
+    :raises LedgerError: the tree is deeper than :data:`MAX_TREE_DEPTH` (the folder named).
+    """
+    stack = [(src, dst, 0)]
+    while stack:
+        s_dir, d_dir, depth = stack.pop()
+        if depth > MAX_TREE_DEPTH:
+            raise LedgerError(f"{s_dir}: plugin folder tree is deeper than {MAX_TREE_DEPTH} levels; not installed")
+        os.makedirs(d_dir)
+        with os.scandir(s_dir) as it:
+            entries = sorted(it, key=lambda e: e.name)
+        for entry in entries:
+            if entry.name == ".git":
+                continue
+            target = os.path.join(d_dir, entry.name)
+            if entry.is_symlink():
+                skipped.append(os.path.relpath(entry.path, src))
+            elif entry.is_dir(follow_symlinks=False):
+                stack.append((entry.path, target, depth + 1))
+            elif entry.is_file(follow_symlinks=False):
+                shutil.copy2(entry.path, target, follow_symlinks=False)
+            else:
+                skipped.append(os.path.relpath(entry.path, src))
 
 
 def _check_name(name: str) -> None:
@@ -185,7 +253,11 @@ def install(profile: HostProfile, marketplace: Marketplace, name: str) -> dict[s
         ledger = read_ledger(profile)
         if (dest.exists() or dest.is_symlink()) and name not in ledger:
             raise LedgerError(f"{dest} exists and is not a managed install; remove it first")
-        dest_parent.mkdir(parents=True, exist_ok=True)
+        try:
+            with state_dir(dest, profile.require_home()):  # made below the home without following a link
+                pass
+        except StateFileError as err:
+            raise LedgerError(f"plugin folder unusable: {err}") from None
         tmp = tempfile.mkdtemp(prefix=f".{name}.", suffix=".installing", dir=dest_parent)
         os.rmdir(tmp)
         try:
@@ -194,12 +266,6 @@ def install(profile: HostProfile, marketplace: Marketplace, name: str) -> dict[s
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
-        old = None
-        if dest.exists():
-            old = tempfile.mkdtemp(prefix=f".{name}.", suffix=".old", dir=dest_parent)
-            os.rmdir(old)
-            os.replace(dest, old)
-        os.replace(tmp, dest)
         record = {
             "name": name,
             "version": entry.entry.get("version") if isinstance(entry.entry.get("version"), str) else None,
@@ -211,13 +277,29 @@ def install(profile: HostProfile, marketplace: Marketplace, name: str) -> dict[s
             "installed_at": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
             "entry": entry.entry,
         }
+        previous = ledger.get(name)
+        old = None
+        if dest.exists() or dest.is_symlink():
+            old = tempfile.mkdtemp(prefix=f".{name}.", suffix=".old", dir=dest_parent)
+            os.rmdir(old)
+            os.replace(dest, old)
+        # the ledger first, then the folder: a writer killed in between leaves a ledger
+        # entry without its folder, which install and uninstall both recover from; the
+        # other order left an unmanaged folder that blocked every later install
         ledger[name] = record
         try:
             _write_ledger(profile, ledger)
+            os.replace(tmp, dest)
         except BaseException:
-            shutil.rmtree(dest, ignore_errors=True)
+            shutil.rmtree(tmp, ignore_errors=True)
             if old:
                 os.replace(old, dest)
+            if previous is None:
+                ledger.pop(name, None)
+            else:
+                ledger[name] = previous
+            with contextlib.suppress(Exception):
+                _write_ledger(profile, ledger)
             raise
         if old:
             shutil.rmtree(old, ignore_errors=True)

@@ -10,7 +10,8 @@ from wskit.models import ResourceSource, Scope
 from wskit.plugin import hookimpl
 
 __all__ = [
-    "CLAUDE_JSON_LOCAL_RANK", "CLAUDE_JSON_USER_RANK", "ROOT_RANK", "duplicate_plugin_servers", "wskit_mcp_servers", "wskit_register_commands", "wskit_resource_kinds",
+    "CLAUDE_JSON_LOCAL_RANK", "CLAUDE_JSON_USER_RANK", "ROOT_RANK", "duplicate_plugin_servers",
+    "managed_server_filter", "server_filter", "wskit_mcp_servers", "wskit_register_commands", "wskit_resource_kinds",
     "wskit_resource_sources"
 ]
 
@@ -24,11 +25,19 @@ def wskit_resource_kinds():
     # a manifest's "mcpServers" adds files to .mcp.json, or holds the servers inline
     return [ResourceKind(name=KIND, hook="wskit_mcp_servers", default_dir=".mcp.json", plural="mcp_servers",
                          manifest_keys=("mcpServers",), manifest_adds=True, manifest_inline=True,
-                         filter=duplicate_plugin_servers)]
+                         filter=server_filter)]
+
+
+def server_filter(resources: list, profile) -> tuple[list, list]:
+    """The ``mcp_server`` kind's filter: :func:`managed_server_filter`, then
+    :func:`duplicate_plugin_servers` on what managed settings leave."""
+    kept, diags = managed_server_filter(resources, profile)
+    kept, more = duplicate_plugin_servers(kept, profile)
+    return kept, diags + more
 
 
 def duplicate_plugin_servers(resources: list, profile) -> tuple[list, list]:
-    """The kind's filter: a plugin server that would start exactly what an earlier server
+    """A plugin server that would start exactly what an earlier server
     starts (same transport and command, arguments and environment, or same url and headers,
     as written) is left out with an ``mcp-duplicate`` info, as Claude Code suppresses a
     plugin server identical to a configured one. Non-plugin servers come first (user,
@@ -63,6 +72,34 @@ def duplicate_plugin_servers(resources: list, profile) -> tuple[list, list]:
 #: user settings folders; ``projects[<source root>].mcpServers`` (its local scope) above every
 #: project file, as Claude Code ranks local over project over user.
 CLAUDE_JSON_USER_RANK, CLAUDE_JSON_LOCAL_RANK = 13, 29
+
+
+def _server_names(value) -> set[str]:
+    return {e["serverName"] for e in value or () if isinstance(e, dict) and isinstance(e.get("serverName"), str)}
+
+
+def managed_server_filter(resources: list, profile) -> tuple[list, list]:
+    """The ``mcp_server`` kind's filter: managed settings (Claude Code's
+    ``deniedMcpServers`` and ``allowedMcpServers``, ``[{"serverName": …}]``) switch
+    servers off; a denied name always loses, and when ``allowedMcpServers`` is present only
+    the servers it names stay. Each server switched off is a ``mcp-managed-denied``
+    warning naming the managed file."""
+    from wskit.formats.settings import managed_layer
+    from wskit.models import Diagnostic
+
+    layer, _ = managed_layer(profile)
+    if layer is None:
+        return resources, []
+    denied = _server_names(layer.data.get("deniedMcpServers"))
+    allowed = _server_names(layer.data.get("allowedMcpServers")) if "allowedMcpServers" in layer.data else None
+    kept, diags = [], []
+    for r in resources:
+        if r.name in denied or (allowed is not None and r.name not in allowed):
+            diags.append(Diagnostic(level="warning", code="mcp-managed-denied", path=layer.path, plugin=r.plugin,
+                                    message=f"MCP server {r.name!r} is switched off by managed settings"))
+        else:
+            kept.append(r)
+    return kept, diags
 
 
 @hookimpl

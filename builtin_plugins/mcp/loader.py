@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from wskit import fs
 from wskit.formats.definitions import (
     ConfigBlock,
     blocks,
@@ -30,6 +31,7 @@ from wskit.formats.definitions import (
 )
 from wskit.formats.placeholders import expand, expand_tree, variables
 from wskit.fs import SafeFsError
+from wskit.fs.jsonfile import MAX_JSON_BYTES
 from wskit.fs.jsonsafe import check_depth
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, Scope
 from wskit.registry import Candidate, Registry
@@ -234,16 +236,19 @@ def parse_mcp_config(text_or_path: str, cwd: str, env: Mapping[str, str] | None 
     env = os.environ if env is None else env
     text, path = text_or_path, "<--mcp-config>"
     if not text_or_path.lstrip().startswith("{"):
-        path = os.path.join(cwd, text_or_path)
+        path = os.path.abspath(os.path.join(cwd, text_or_path))
         try:
-            with open(path, encoding="utf-8") as fh:
-                text = fh.read()
-        except OSError as err:
-            return [], [Diagnostic(level="error", code="mcp-config", path=path, message=f"cannot read: {err.strerror}")]
+            # safe file access: bounded (over MAX_JSON_BYTES is refused, never read
+            # whole), and a FIFO or device named here is refused instead of blocking
+            raw = fs.read_bytes(os.path.dirname(path), os.path.basename(path), max_bytes=MAX_JSON_BYTES,
+                                follow_links=True).raw
+            text = fs.decode_text(raw, path)
+        except SafeFsError as err:
+            return [], [Diagnostic(level="error", code="mcp-config", path=path, message=f"cannot read: {err}")]
     try:
         check_depth(text, 64, path)  # json.loads raised RecursionError on deep nesting
         data = json.loads(text)
-    except (ValueError, SafeFsError) as err:
+    except (ValueError, RecursionError, SafeFsError) as err:
         return [], [Diagnostic(level="error", code="invalid-json", path=path, message=f"invalid JSON: {err}")]
     if isinstance(data, dict) and isinstance(data.get("name"), str) and ("command" in data or "url" in data):
         data = {data["name"]: {k: v for k, v in data.items() if k != "name"}}

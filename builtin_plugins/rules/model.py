@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
-from wskit.errors import WskitError
+from wskit.errors import ProvenanceMismatchError, WskitError
 from wskit.models import Frozen
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -250,8 +250,9 @@ class RuleSelection:
         return render_json(self)
 
 
-class RuleProvenanceMismatch(WskitError):
-    """Persisted rule references no longer match the catalog (policy ``strict``).
+class RuleProvenanceMismatch(ProvenanceMismatchError):
+    """Persisted rule references no longer match the catalog (policy ``strict``); a
+    :class:`~wskit.errors.ProvenanceMismatchError`.
 
     Matches Blade's fail-closed ``Project rule provenance mismatch`` (reference/blade.md §4.11, §6.2).
 
@@ -261,10 +262,8 @@ class RuleProvenanceMismatch(WskitError):
     """
 
     def __init__(self, drift: list[dict[str, Any]], what: str = "rule") -> None:
-        self.drift = drift
-        self.paths = [d["path"] for d in drift]
         listing = ", ".join(f"{d['path']} ({d['change']})" for d in drift)
-        super().__init__(f"project {what} provenance mismatch: {listing}")
+        super().__init__(drift, f"project {what} provenance mismatch: {listing}")
 
 
 class RuleQueryError(WskitError):

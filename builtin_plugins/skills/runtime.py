@@ -136,7 +136,13 @@ class SkillRuntime:
             raise SkillError("SKILLS_DISABLED", "skills are disabled (skills_enabled is off)")
         found = self.resources.registry("skill").find(name)
         if found is None:
-            raise SkillError("SKILL_NOT_FOUND", f"unknown skill {name!r}")
+            from wskit.errors import nearest
+
+            close = nearest(name, self.resources.registry("skill").ids())
+            hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+            err = SkillError("SKILL_NOT_FOUND", f"unknown skill {name!r}{hint}")
+            err.searched_hint = True
+            raise err
         return found  # type: ignore[return-value]
 
     def _skill(self, skill: Skill | str) -> Skill:
@@ -193,7 +199,9 @@ class SkillRuntime:
         :param args: the argument string (or list) for ``$ARGUMENTS`` and named arguments.
         :raises SkillError: ``SKILLS_DISABLED``, ``SKILL_NOT_FOUND``,
             ``SKILL_CONTENT_REJECTED`` (unsafe path, link, special file, over the
-            admin limit, not UTF-8 text, unparseable frontmatter) or
+            byte limit — the admin skills' 512 KiB, else the host setting
+            ``max_read_bytes`` or :func:`wskit.fs.read_limit`'s 8 MiB —, not UTF-8
+            text, unparseable frontmatter) or
             ``SKILL_METADATA_REJECTED`` (current ``allowed-tools`` invalid).
         """
         sk = self._skill(skill)
@@ -207,9 +215,12 @@ class SkillRuntime:
             raise SkillError("SKILL_CONTENT_REJECTED", f"{file}: dot-components are not allowed")
         rel_file = "/".join(parts)
         top = sk.provenance.path.rsplit("/", 1)[0]
+        limit = fs.read_limit(getattr(self.profile, "settings", None))
+        if sk.max_file_bytes is not None:
+            limit = min(limit, sk.max_file_bytes)
         try:
             res = fs.read_bytes(sk.provenance.source_root, f"{top}/{rel_file}",
-                                    max_bytes=sk.max_file_bytes, follow_links=sk.follow_links)
+                                max_bytes=limit, follow_links=sk.follow_links)
         except fs.SafeFsError as err:
             raise SkillError("SKILL_CONTENT_REJECTED", str(err)) from None
         digest = sha256_hex(res.raw)

@@ -10,8 +10,9 @@
 - a selection is a built-in id or ``user|project:<seg>(:<seg>){0,3}`` or
   ``plugin:<seg>:<seg>(:<seg>){0,3}`` (≤ 300 characters);
 - :func:`select_style` returns the record a session stores in
-  ``SessionState.extensions["output_style"]`` (``{"id", "digest", "builtin"}``);
-  :func:`restore_style` refuses a custom style whose prompt digest changed
+  ``SessionState.extensions["output_style"]`` (``{"id", "sha256"}``, the shape
+  :func:`wskit.session.resume.restore` verifies, with the digest it compares);
+  :func:`restore_style` refuses a custom style whose file changed
   (``Communication style provenance mismatch: <id>``).
 """
 
@@ -22,7 +23,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from wskit.builtin_plugins.styles.loader import BLADE_LIMITS, FATAL, StyleLimits
-from wskit.errors import WskitError
+from wskit.errors import ProvenanceMismatchError, WskitError
 from wskit.models import Diagnostic
 from wskit.resources.style import Style
 
@@ -45,9 +46,16 @@ class StyleCatalogError(WskitError):
 class StyleUnavailableError(WskitError, LookupError):
     """The selected style is invalid or not in the catalog."""
 
+    #: wsctl adds the folder searched and its trust to the message
+    searched_hint = True
 
-class StyleProvenanceError(WskitError):
-    """A resumed session's custom style changed since it was selected."""
+
+class StyleProvenanceError(ProvenanceMismatchError):
+    """A resumed session's custom style changed since it was selected (a
+    :class:`~wskit.errors.ProvenanceMismatchError`; the message names the style's file)."""
+
+    def __init__(self, message: str, drift: list[dict[str, Any]] | None = None) -> None:
+        super().__init__(drift or [], message)
 
 
 class StyleCatalog:
@@ -119,24 +127,35 @@ class StyleCatalog:
         if not _SELECTION.match(style_id):
             raise StyleUnavailableError(f"Invalid communication style ID: {style_id}")
         if found is None:
-            raise StyleUnavailableError(f"Communication style is unavailable: {style_id}")
+            from wskit.errors import nearest
+
+            close = nearest(style_id, self.styles)
+            hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+            raise StyleUnavailableError(f"Communication style is unavailable: {style_id}{hint}")
         return found
 
 
 def select_style(catalog: StyleCatalog, style_id: str) -> dict[str, Any]:
-    """The record to store under ``SessionState.extensions["output_style"]``.
+    """The record to store under ``SessionState.extensions["output_style"]``:
+    ``{"id", "sha256"}``, the shape :func:`wskit.session.resume.restore` verifies,
+    ``sha256`` being the digest a session records for the style
+    (:meth:`~wskit.models.Resource.content_digest`: the whole style file for a
+    custom style, so an edited prompt or frontmatter is drift; the prompt for a
+    built-in).
 
     :raises StyleUnavailableError: as :meth:`StyleCatalog.resolve`.
     """
     style = catalog.resolve(style_id)
-    return {"id": style.id, "digest": style.content_sha256, "builtin": style.builtin}
+    return {"id": style.id, "sha256": style.content_digest()}
 
 
 def restore_style(catalog: StyleCatalog, record: Mapping[str, Any] | None) -> Style | None:
     """The style of a resumed session (None when none was selected).
 
     A built-in selection always resolves; a custom one must still exist with
-    the recorded digest. A record without a digest gets none backfilled here:
+    the recorded digest (``sha256``: the style file's; a record of the earlier
+    shape ``{"id", "digest", "builtin"}`` is compared by its prompt digest). A
+    record without a digest gets none backfilled here:
     call :func:`select_style` again to record the current one.
 
     :raises StyleProvenanceError: the custom style's prompt changed (or the record is malformed).
@@ -149,7 +168,13 @@ def restore_style(catalog: StyleCatalog, record: Mapping[str, Any] | None) -> St
     style = catalog.resolve(record["id"])
     if style.builtin:
         return style
-    digest = record.get("digest")
+    if "sha256" in record:
+        if record["sha256"] != style.content_digest():
+            raise StyleProvenanceError(f"Communication style provenance mismatch: {record['id']}")
+        return style
+    digest = record.get("digest")  # the earlier record shape {"id", "digest" (of the prompt), "builtin"}
     if digest is not None and digest != style.content_sha256:
-        raise StyleProvenanceError(f"Communication style provenance mismatch: {record['id']}")
+        path = str(style.provenance.absolute_path)
+        raise StyleProvenanceError(f"Communication style provenance mismatch: {record['id']} ({path} changed)",
+                                   [{"field": "output_style", "id": record["id"], "path": path, "change": "changed"}])
     return style

@@ -7,7 +7,10 @@ through ``wskit_register_commands(cli)``.
 
 Global options: ``--home DIR`` (env ``WSKIT_HOME``), ``--host NAME`` (env
 ``WSKIT_HOST``), ``--json``. Exit status 0 on success, 1 when the operation
-failed (``error: …`` on stderr), 2 on usage errors.
+failed (``error: …`` on stderr, one line: an OS error names its file, an
+argument that is not UTF-8 is named, a run of more than 300 characters is
+shortened), 2 on usage errors. No failure prints a traceback (``internal
+error: …`` is the last resort; ``WSKIT_TRACEBACK=1`` shows it).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import click
 from wskit import __version__
 from wskit.cli.context import WsctlContext
 
-__all__ = ["LazyGroup", "main", "make_cli", "WsctlError"]
+__all__ = ["LazyGroup", "main", "make_cli", "MAX_SHOWN_RUN", "shorten_runs", "WsctlError"]
 
 
 #: (name, "module:attr", help): imported when used (:mod:`wskit.cli.lazy`)
@@ -41,9 +44,49 @@ class WsctlError(click.ClickException):
     exit_code = 1
 
     def show(self, file=None) -> None:  # noqa: D102
+        from wskit.cli.context import paint, with_global_args
         from wskit.fs.names import shown_path  # a byte of a name that is not UTF-8 as \\xNN, never raw
 
-        click.echo(f"error: {shown_path(self.format_message())}", err=True, file=file)
+        click.echo(paint("error:", "error", err=True)
+                   + f" {shorten_runs(shown_path(with_global_args(self.format_message())))}", err=True, file=file)
+
+
+#: Longest run of non-blank characters an error line shows whole.
+MAX_SHOWN_RUN = 300
+
+
+def shorten_runs(text: str, limit: int = MAX_SHOWN_RUN) -> str:
+    """``text`` with every run of more than ``limit`` non-blank characters (a
+    100,000-character name echoed in a message) cut to its head and tail around
+    ``…[N characters]…``, so an error stays one readable line."""
+    if len(text) <= limit:
+        return text
+    import re
+
+    def cut(m: re.Match) -> str:
+        run = m.group()
+        return f"{run[:120]}…[{len(run)} characters]…{run[-40:]}"
+
+    return re.sub(rf"\S{{{limit + 1},}}", cut, text)
+
+
+def _failure_message(err: BaseException, argv: list[str]) -> str:
+    """The one-line message of an error a command let through: an OS error names
+    its file (``File name too long``, ``Device or resource busy``); a text that
+    cannot be encoded names the argument that is not UTF-8."""
+    if isinstance(err, UnicodeError):
+        from wskit.fs.names import shown_path, undecodable
+
+        for arg in argv:
+            if isinstance(arg, str) and undecodable(arg) is not None:
+                return (f"argument {shown_path(arg)!r} is not valid UTF-8 text; "
+                        "names, ids and refs must be UTF-8")
+        return f"a value is not valid UTF-8 text ({err.reason})"
+    if isinstance(err, OSError):
+        names = " -> ".join(repr(n) for n in (err.filename, err.filename2) if n is not None)
+        why = err.strerror or type(err).__name__
+        return f"{names}: {why}" if names else why
+    return str(err)
 
 
 class LazyGroup(click.Group):
@@ -100,10 +143,18 @@ class LazyGroup(click.Group):
     def invoke(self, ctx: click.Context):
         from wskit.errors import WskitError
 
+        argv = [*getattr(ctx, "_protected_args", ()), *ctx.args]  # before click consumes them
         try:
             return super().invoke(ctx)
         except (WskitError, FileNotFoundError, NotADirectoryError, PermissionError) as err:
-            raise WsctlError(str(err)) from err
+            from wskit.cli.context import with_global_args
+
+            # hints are completed here, while the command line's options are still known
+            raise WsctlError(with_global_args(str(err) + _searched(ctx, err))) from err
+        except (OSError, UnicodeError) as err:
+            # a name too long for the file system, a path that is busy, an argument
+            # that is not UTF-8 reaching JSON or a store: one error line, not a traceback
+            raise WsctlError(_failure_message(err, argv)) from err
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         self._ensure(ctx)
@@ -143,6 +194,19 @@ class LazyGroup(click.Group):
                 formatter.write_dl(rows)
 
 
+def _searched(ctx: click.Context, err: Exception) -> str:
+    """For an unknown or ambiguous resource name: the folder that was searched and
+    whether it was trusted (an untrusted project loads none of its own resources)."""
+    ws = getattr(ctx.obj, "last_workspace", None)
+    if ws is None or not getattr(err, "searched_hint", False):  # errors about a name looked up
+        return ""
+    root = ws.binding.source_root
+    if ws.trust.trusted:
+        return f" (searched {root} and the user folders; the project is trusted)"
+    return (f" (searched {root}: untrusted, so only user and plugin resources were loaded; "
+            f"'wsctl trust grant {root}' loads the project's)")
+
+
 def make_cli(pm=None) -> click.Group:
     """Build the ``wsctl`` root group.
 
@@ -158,10 +222,15 @@ def make_cli(pm=None) -> click.Group:
     @click.option("--host", default="wskit", envvar="WSKIT_HOST", show_default=True,
                   help="Host profile name (adds .<host>/ folders, <HOST>.md). Env: WSKIT_HOST.")
     @click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
+    @click.option("--managed-settings", "managed_settings", type=click.Path(dir_okay=False),
+                  envvar="WSKIT_MANAGED_SETTINGS",
+                  help="Administrator (managed) settings file, applied over every other layer. "
+                       "Env: WSKIT_MANAGED_SETTINGS.")
     @click.option("--plugin-dir", "plugin_dirs", multiple=True, type=click.Path(file_okay=False),
                   help="Load the content plugin in DIR (repeatable; always active, never overridden).")
     @click.pass_context
-    def cli(ctx: click.Context, home: str | None, host: str, as_json: bool, plugin_dirs: tuple[str, ...]) -> None:
+    def cli(ctx: click.Context, home: str | None, host: str, as_json: bool, managed_settings: str | None,
+            plugin_dirs: tuple[str, ...]) -> None:
         """Inspect and manage wskit workspaces: resources, trust, plugins, sessions."""
         # reuse the manager the group built to list its commands (one manager per run)
         ctx.obj = WsctlContext(home=home, host=host, json=as_json, pm=pm if pm is not None else ctx.command._pm)
@@ -172,6 +241,7 @@ def make_cli(pm=None) -> click.Group:
             if why is not None:  # its plugin could not be named in JSON, a ledger or a session file
                 raise click.UsageError(f"--plugin-dir {shown_path(d)}: the path {why}")
         ctx.obj.plugin_dirs = tuple(plugin_dirs)
+        ctx.obj.managed_settings = managed_settings
 
     return cli
 
@@ -202,20 +272,32 @@ def main(argv: list[str] | None = None) -> int:
     except click.exceptions.Exit as ex:
         return ex.exit_code
     except click.ClickException as ex:
+        if not isinstance(ex, WsctlError) and isinstance(ex.message, str):
+            from wskit.fs.names import shown_path
+
+            ex.message = shorten_runs(shown_path(ex.message))  # a usage error echoing a 100,000-character value
         ex.show()
         return ex.exit_code
     except click.Abort:
         click.echo("Aborted!", err=True)
         return 1
     except Exception as ex:
+        import os
+
         from wskit.errors import WskitError
 
-        if not isinstance(ex, WskitError):
+        if isinstance(ex, WskitError):
+            # raised outside a command's invocation (listing the commands for --help while
+            # a plugin failed to load under WSKIT_STRICT_PLUGINS): the same one-line error
+            # as inside one, not a traceback
+            WsctlError(str(ex)).show()
+            return 1
+        if os.environ.get("WSKIT_TRACEBACK"):
             raise
-        # raised outside a command's invocation (listing the commands for --help while
-        # a plugin failed to load under WSKIT_STRICT_PLUGINS): the same one-line error
-        # as inside one, not a traceback
-        WsctlError(str(ex)).show()
+        # the last resort: a failure no command expected is still one error line
+        # (WSKIT_TRACEBACK=1 shows the traceback, for a bug report)
+        WsctlError(f"internal error: {type(ex).__name__}: {_failure_message(ex, list(argv or sys.argv[1:]))} "
+                   "(set WSKIT_TRACEBACK=1 for the traceback)").show()
         return 1
     finally:
         if pause and not gc.isenabled():

@@ -20,8 +20,10 @@ code                      refused
                           opened ``O_NONBLOCK|O_NOFOLLOW``: never blocks)
 ``not-found``             the file does not exist
 ``not-a-file``            a directory where a file was expected
-``too-large``             raw size over the caller's limit (checked with fstat
-                          before reading: an oversized file is never read)
+``too-large``             raw size over the caller's limit, or over
+                          :func:`read_limit` (8 MiB by default) when it names
+                          none (checked with fstat before reading, and while
+                          reading: an oversized file is never read whole)
 ``invalid-utf8``          bytes that are not UTF-8 (line given)
 ``io-error``              any other OS error
 ========================  =====================================================
@@ -40,7 +42,8 @@ file and folder links are then followed (GNU Stow, Home Manager), and the read
 reports the link target so loaders can emit a ``followed-link`` diagnostic.
 
 Every public name of safe file access is importable from this package. Its modules:
-:mod:`wskit.fs.read` (opening and reading), :mod:`wskit.fs.scan` (folder listing),
+:mod:`wskit.fs.read` (opening and reading), :mod:`wskit.fs.limits` (the default byte bound),
+:mod:`wskit.fs.scan` (folder listing),
 :mod:`wskit.fs.descriptors` (the descriptor-level primitives fast paths share),
 :mod:`wskit.fs.paths` (the lexical checks: ``path-*`` and ``secret-path``),
 :mod:`wskit.fs.text` (:func:`decode_text`, :func:`find_hidden_chars`),
@@ -51,6 +54,7 @@ Every public name of safe file access is importable from this package. Its modul
 from __future__ import annotations
 
 from wskit.errors import SafeFsError
+from wskit.fs.limits import MAX_READ_BYTES, read_limit
 from wskit.fs.links import inside_target
 from wskit.fs.paths import SECRET_PATTERNS, check_not_secret, is_secret_name, split_relative, split_written
 from wskit.fs.read import DirEntry, ReadResult, read_bytes, read_head
@@ -58,7 +62,8 @@ from wskit.fs.scan import open_dir, scan_dir, scan_fd, scan_fd_tuples
 from wskit.fs.text import decode_text, find_hidden_chars
 
 __all__ = [
-    "SECRET_PATTERNS", "DirEntry", "ReadResult", "SafeFsError", "check_not_secret", "decode_text",
-    "find_hidden_chars", "inside_target", "is_secret_name", "open_dir", "read_bytes", "read_head", "scan_dir", "scan_fd",
+    "MAX_READ_BYTES", "SECRET_PATTERNS", "DirEntry", "ReadResult", "SafeFsError", "check_not_secret", "decode_text",
+    "find_hidden_chars", "inside_target", "is_secret_name", "open_dir", "read_bytes", "read_head", "read_limit",
+    "scan_dir", "scan_fd",
     "scan_fd_tuples", "split_relative", "split_written",
 ]

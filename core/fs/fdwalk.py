@@ -23,6 +23,7 @@ import os
 
 from wskit import changes, fs
 from wskit.fs import SafeFsError, descriptors
+from wskit.fs.limits import read_limit
 
 __all__ = [
     "entry_type", "leads_to_folder", "list_fd", "Listing", "open_child", "open_root", "read_file_at",
@@ -163,12 +164,14 @@ def read_file_at(dir_fd: int, name: str, shown: str, max_bytes: int | None) -> f
 
     :param shown: the file's absolute path (noted, and in the result).
     """
+    if max_bytes is None:
+        max_bytes = read_limit()
     try:
         fd, st, _ = descriptors.open_in(dir_fd, name, shown, False)
     except SafeFsError:
         return None
     try:
-        if max_bytes is not None and st.st_size > max_bytes:
+        if st.st_size > max_bytes:
             return None
         raw = descriptors.read_all(fd, st.st_size, max_bytes)
         if raw is None:

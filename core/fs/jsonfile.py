@@ -25,7 +25,9 @@ def read_json(base: str, rel: str, *, plugin: str | None = None, follow_links: b
 
     :returns: ``(data, diagnostics)``; ``data`` is None when the file is absent
         (no diagnostic when ``missing_ok``), refused by safe file access
-        (its code), or not JSON (``invalid-json`` with the line).
+        (its code), or not JSON (``invalid-json`` with the line; also a number
+        Python cannot convert, such as a 5,000-digit integer). Never raises
+        for the file's content.
     """
     try:
         res = fs.read_bytes(base, rel, max_bytes=max_bytes, follow_links=follow_links)
@@ -43,3 +45,8 @@ def read_json(base: str, rel: str, *, plugin: str | None = None, follow_links: b
     except json.JSONDecodeError as err:
         return None, [Diagnostic(level="error", code="invalid-json", path=path, line=err.lineno,
                                  message=f"invalid JSON: {err.msg} (column {err.colno})", plugin=plugin)]
+    except (ValueError, RecursionError) as err:
+        # an integer of more than 4,300 digits (Python's int-string limit) raises a
+        # plain ValueError: this one file is invalid, not the loader
+        return None, [Diagnostic(level="error", code="invalid-json", path=path,
+                                 message=f"invalid JSON: {str(err)[:200]}", plugin=plugin)]

@@ -16,6 +16,7 @@ from wskit.fs.descriptors import (
     read_all,
     read_head_raw,
 )
+from wskit.fs.limits import read_limit
 from wskit.fs.paths import split_relative
 
 __all__ = ["DirEntry", "read_bytes", "read_head", "ReadResult"]
@@ -69,16 +70,16 @@ def _open_file(
 def _open_file_at(
     base: str, parts: list[str], shown: str, follow_links: bool
 ) -> tuple[int, os.stat_result, str, str | None]:
-    link_target = None
-    if follow_links:
-        real = os.path.realpath(shown)
-        if real != os.path.abspath(shown):
-            link_target = real
+    # follow mode: where the descriptor really leads is verified after opening, link or
+    # not (a component swapped for a link between realpath() and open() is caught too)
+    expected = os.path.realpath(shown) if follow_links else None
     dfd = open_dir_chain(base, parts[:-1], shown, follow_links)
     try:
-        fd, st, link_target = open_in(dfd, parts[-1], shown, follow_links, base, link_target)
+        fd, st, link_target = open_in(dfd, parts[-1], shown, follow_links, base, expected)
     finally:
         os.close(dfd)
+    if link_target is not None and link_target == os.path.abspath(shown):
+        link_target = None  # no link on the way
     return fd, st, shown, link_target
 
 
@@ -89,13 +90,17 @@ def read_bytes(
 
     :param base: absolute folder the path is relative to.
     :param rel: relative path with ``/`` separators.
-    :param max_bytes: refuse (``too-large``) a file whose raw size is larger, without reading it.
+    :param max_bytes: refuse (``too-large``) a file whose raw size is larger, without
+        reading it, and one that grows past it while being read (never a truncated
+        body). None: :func:`wskit.fs.limits.read_limit` (8 MiB unless set): no read is unbounded.
     :param follow_links: follow links (user-scope sources only).
     :raises SafeFsError: with one of the module's codes.
     """
+    if max_bytes is None:
+        max_bytes = read_limit()
     fd, st, shown, target = _open_file(str(base), rel, follow_links)
     try:
-        if max_bytes is not None and st.st_size > max_bytes:
+        if st.st_size > max_bytes:
             raise SafeFsError(
                 "too-large", shown, f"file is {st.st_size} bytes, over the limit of {max_bytes} bytes"
             )

@@ -154,19 +154,25 @@ class SessionState(BaseModel):
     def drift(self, session: "SessionResources") -> list[dict[str, str]]:
         """Compare the recorded resources with ``session`` (or a fresh snapshot).
 
-        :returns: ``[{"id", "kind", "change"}]`` with change ``changed``
-            (digest differs), ``missing`` (gone) or ``added`` (new), sorted.
+        :returns: ``[{"id", "kind", "change", "path"}]`` with change ``changed``
+            (the digest of the resource's file differs:
+            :meth:`~wskit.models.Resource.content_digest`, for a skill its whole
+            ``SKILL.md``), ``missing`` (gone) or ``added`` (new), sorted; ``path``
+            names the file.
         """
-        now = {(r.kind, r.id): r.provenance.sha256 for r in session.resources()}
-        was = {(r.kind, r.id): r.sha256 for r in self.resources}
+        current = {(r.kind, r.id): r for r in session.resources()}
+        was = {(r.kind, r.id): r for r in self.resources}
         out = []
-        for key, digest in was.items():
-            if key not in now:
-                out.append({"kind": key[0], "id": key[1], "change": "missing"})
-            elif now[key] != digest:
-                out.append({"kind": key[0], "id": key[1], "change": "changed"})
-        for key in now.keys() - was.keys():
-            out.append({"kind": key[0], "id": key[1], "change": "added"})
+        for key, ref in was.items():
+            path = f"{ref.source_root}/{ref.path}"
+            if key not in current:
+                out.append({"kind": key[0], "id": key[1], "change": "missing", "path": path})
+            elif current[key].content_digest() != ref.sha256:
+                out.append({"kind": key[0], "id": key[1], "change": "changed",
+                            "path": str(current[key].provenance.absolute_path)})
+        for key in current.keys() - was.keys():
+            out.append({"kind": key[0], "id": key[1], "change": "added",
+                        "path": str(current[key].provenance.absolute_path)})
         return sorted(out, key=lambda d: (d["kind"], d["id"]))
 
 
@@ -215,6 +221,23 @@ class SessionResources:
         from wskit.session.runtime import runtime_of
 
         return runtime_of(self)
+
+    @property
+    def plugin_hooks(self):
+        """The plugin-hook facade (:class:`~wskit.plugin.facade.WskitHooks`) the session was
+        made with: ``session.plugin_hooks.call(...)``, ``.expand_command(...)``."""
+        return self.hooks
+
+    @property
+    def hook_runner(self):
+        """The session's hook runner (:class:`~wskit.builtin_plugins.hooks.runner.HookRunner`,
+        ``session.runtime.hooks``): ``session.hook_runner.run(event, payload)``.
+
+        ``session.hooks`` is both (the facade, with ``run`` forwarding here); it is kept for
+        one release: new code names :attr:`plugin_hooks` or :attr:`hook_runner`.
+
+        :raises UnknownServiceError: the ``hooks`` built-in is blocked."""
+        return self.runtime.hooks
 
     @property
     def mcp(self):
@@ -274,11 +297,25 @@ class SessionResources:
         :raises UnknownComponentError: the ``rules`` built-in is blocked."""
         return self.component("rules")
 
-    def check_invocation(self, tool_name: str, tool_kind: str, paths=()):
+    def check_invocation(self, tool_name: str, tool_kind, paths=()):
         """``Proceed`` or ``RulesRequired`` for a tool call (see :meth:`SessionRules.check_invocation`).
 
+        :param tool_kind: a :class:`~wskit.models.ToolKind` or its string value.
+        :raises ValueError: an unknown ``tool_kind`` (checked here, before any
+            component sees it: a replacement rules component cannot be handed a typo).
         :raises UnknownComponentError: the ``rules`` built-in is blocked."""
-        return self.component("rules").check_invocation(tool_name, tool_kind, paths)
+        from wskit.models import ToolKind
+
+        return self.component("rules").check_invocation(tool_name, ToolKind.coerce(tool_kind), paths)
+
+    def check_permission(self, tool: str, tool_input: Any = None, *, hook: Any = None):
+        """Claude Code's permission rules for a tool call: a
+        :class:`~wskit.builtin_plugins.permissions.PermissionDecision` (``decision`` ``allow``,
+        ``ask`` or ``deny``, and the rule, hook or mode that decided), combined with the
+        ``PreToolUse`` outcome ``hook`` when given (docs/permissions.md).
+
+        :raises UnknownComponentError: the ``permissions`` built-in is blocked."""
+        return self.component("permissions").check(tool, tool_input, hook=hook)
 
     def mark_delivered(self, refs) -> None:
         """Record rules as delivered to the model (see :meth:`SessionRules.mark_delivered`).
@@ -310,10 +347,21 @@ class SessionResources:
         return kid
 
     def state(self, extensions: dict[str, Any] | None = None) -> SessionState:
-        """The serialisable :class:`SessionState` of this session, with the record of every
-        session component made so far or pinned (``extensions["rules"]``: static provenance
-        digest and delivered rule refs, whenever a rule catalog is present)."""
+        """The serialisable :class:`SessionState` of this session: the one call a host makes
+        to persist it. It holds the record of every session component made so far or pinned
+        (``extensions["rules"]``: static provenance digest and delivered rule refs, whenever a
+        rule catalog is present; ``skill_workflows``: activated skills) and, once the session
+        has a runtime, the runtime's records (``repetition_monitor``, ``hook_trust`` and the
+        host's ``runtime.extensions``). ``session.runtime.state()`` is the same state.
+
+        :param extensions: more records, by key (they win over the runtime's).
+        :raises SessionStateError: a runtime record is malformed (checked before it is written).
+        """
         from wskit.session.components import component_specs
+
+        rt = self._runtime
+        if rt is not None:
+            extensions = {**rt.records(), **(extensions or {})}
 
         for name, spec in component_specs(self.hooks).items():
             if name not in self.components and spec.pinned is not None and spec.pinned(self):

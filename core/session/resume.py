@@ -83,9 +83,23 @@ _CORE_KEYS = frozenset({"output_style", "workflows", "repetition_monitor", "hook
 def _compare(session: SessionResources, kind: str, rid: str, sha: str, where: str) -> dict[str, Any] | None:
     res = session.registry(kind).find(rid)
     if res is None:
-        return {"field": where, "id": rid, "change": "missing"}
-    if res.provenance.sha256 != sha:
-        return {"field": where, "id": rid, "change": "changed"}
+        return {"field": where, "id": rid, "path": None, "change": "missing"}
+    if res.content_digest() != sha:
+        return {"field": where, "id": rid, "change": "changed", "path": str(res.provenance.absolute_path)}
+    return None
+
+
+def _compare_builtin_style(session: SessionResources, sid: str, sha: str) -> Any:
+    """A built-in style (``wskit_builtin_styles``; never in the ``style`` registry):
+    ``"same"``, a ``changed`` drift entry, or None when no built-in has the id."""
+    hooks = session.hooks
+    if hooks is None or not hasattr(hooks, "builtin_styles"):
+        return None
+    styles, _ = hooks.builtin_styles()
+    for style in styles:
+        if style.id == sid:
+            return "same" if style.content_digest() == sha else {"field": "output_style", "id": sid,
+                                                                  "change": "changed"}
     return None
 
 
@@ -145,6 +159,9 @@ def restore(
             drift.append({"field": "rules.static_digest", "id": None, "change": "changed"})
     if ext["output_style"] is not None:
         d = _compare(session, "style", ext["output_style"]["id"], ext["output_style"]["sha256"], "output_style")
+        if d is not None and d["change"] == "missing":
+            d = _compare_builtin_style(session, ext["output_style"]["id"], ext["output_style"]["sha256"]) or d
+            d = None if d == "same" else d
         if d:
             drift.append(d)
     for wf in ext["workflows"]:
@@ -170,6 +187,7 @@ def restore(
         drift.append({"field": "trust", "id": None, "change": "changed",
                       "recorded": state.trust, "current": session.trust.state})
     for d in state.drift(session):
-        drift.append({"field": "resources", "id": d["id"], "kind": d["kind"], "change": d["change"]})
+        drift.append({"field": "resources", "id": d["id"], "kind": d["kind"], "change": d["change"],
+                      "path": d["path"]})
     monitor = RepetitionMonitor.from_state(ext["repetition_monitor"])
     return Restored(session=session, state=state, monitor=monitor, drift=drift, extensions=ext)

@@ -6,7 +6,8 @@ joined by ``:`` (``git/commit.toml`` -> ``git:commit``). Fields: ``prompt``
 (string, required) and ``description`` (string; default
 ``Custom command from <file>``). A TOML syntax error skips the file with a
 ``gemini-command-invalid-toml`` error naming the line (taken from tomllib's
-message); a file without a string ``prompt`` is a ``gemini-command-invalid``
+message), and so does a file nested deeper than 64 levels or holding a value
+Python cannot hold (:mod:`wskit.fs.tomlsafe`): that one command, never the loader; a file without a string ``prompt`` is a ``gemini-command-invalid``
 error. Resources are :class:`wskit.resources.command.Command` with
 ``extra={"format": "gemini-toml"}``, so they share the ``command`` registry
 (and its namespacing) with markdown commands.
@@ -30,11 +31,11 @@ cannot introduce a file read or a shell command.
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wskit import fs
+from wskit.fs import tomlsafe
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, sha256_hex
 from wskit.util.lazyre import lazy_pattern
 
@@ -46,7 +47,6 @@ MAX_DEPTH = 8
 #: Largest command file read, in bytes.
 MAX_COMMAND_BYTES = 256 * 1024
 _SEGMENT = lazy_pattern(globals(), "_SEGMENT", r"^[A-Za-z0-9_][A-Za-z0-9_.-]*\Z")
-_LINE = lazy_pattern(globals(), "_LINE", r"\(at line (\d+), column (\d+)\)")
 
 
 def _diag(level: str, code: str, path: str, source: ResourceSource, message: str, line: int | None = None):
@@ -115,12 +115,12 @@ def _load_one(source: ResourceSource, rel: str, segs: tuple[str, ...]) -> tuple[
     except fs.SafeFsError as err:
         return None, [err.diagnostic(plugin=source.plugin)]
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        m = _LINE.search(str(err))
-        line = getattr(err, "lineno", None) or (int(m.group(1)) if m else None)
+        # depth-bounded, and a value Python cannot hold (a 5,000-digit integer)
+        # is this file's error, never the loader's
+        data = tomlsafe.loads(text, path=path)
+    except fs.SafeFsError as err:
         return None, [_diag("error", "gemini-command-invalid-toml", path, source,
-                            f"TOML syntax error: {err}; command not loaded", line)]
+                            f"TOML syntax error: {err.reason}; command not loaded", getattr(err, "line", None))]
     prompt = data.get("prompt")
     if not isinstance(prompt, str):
         why = "has no top-level 'prompt'" if prompt is None else "'prompt' must be a string"

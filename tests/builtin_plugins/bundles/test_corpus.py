@@ -75,4 +75,6 @@ def test_plugin_mcp_json_is_namespaced_and_expanded(wskit_pm, wskit_profile, mak
     assert discord.alias == "discord__discord"
     assert discord.args[2] == str(root / "external_plugins/discord") and "${" not in " ".join(discord.args)
     ctx7 = reg.get("context7:context7")
-    assert ctx7.transport == "http" and ctx7.headers == {"Authorization": "k-123"} and ctx7.startable
+    # a plugin definition keeps ${VAR} as written until the server starts (never printed expanded)
+    assert ctx7.transport == "http" and ctx7.headers == {"Authorization": "${CONTEXT7_API_KEY:-}"} and ctx7.startable
+    assert "CONTEXT7_API_KEY" in ctx7.variables

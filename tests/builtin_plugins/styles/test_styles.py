@@ -119,7 +119,8 @@ def test_selection_stored_and_changed_custom_style_refused_on_resume(make_tree, 
     cat = StyleCatalog.for_resources(w)
     state = snapshot(w).state(extensions={EXTENSION_KEY: select_style(cat, "project:compact")})
     record = SessionState.from_json(state.to_json()).extensions[EXTENSION_KEY]
-    assert record["id"] == "project:compact" and len(record["digest"]) == 64
+    assert set(record) == {"id", "sha256"}  # the shape restore() verifies
+    assert record["id"] == "project:compact" and len(record["sha256"]) == 64
     assert restore_style(StyleCatalog.for_resources(load(ws, wskit_home, pm=_pm())), record).prompt == "Short."
     (ws / ".claude/output-styles/compact.md").write_text("Now long and different.")
     cat2 = StyleCatalog.for_resources(load(ws, wskit_home, pm=_pm()))

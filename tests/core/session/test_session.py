@@ -92,10 +92,11 @@ def test_state_drift(project, wskit_profile, wskit_pm):
     (project / ".claude/skills/gamma/SKILL.md").write_text(skill_md("gamma"))
     cache.reset()
     drift = state.drift(snapshot(cache.resolve(project)))
-    assert drift == [
-        {"kind": "skill", "id": "project:alpha", "change": "changed"},
-        {"kind": "skill", "id": "project:beta", "change": "missing"},
-        {"kind": "skill", "id": "project:gamma", "change": "added"},
+    skills = project / ".claude/skills"
+    assert drift == [  # each entry names the file
+        {"kind": "skill", "id": "project:alpha", "change": "changed", "path": str(skills / "alpha/SKILL.md")},
+        {"kind": "skill", "id": "project:beta", "change": "missing", "path": str(skills / "beta/SKILL.md")},
+        {"kind": "skill", "id": "project:gamma", "change": "added", "path": str(skills / "gamma/SKILL.md")},
     ]
 
 
