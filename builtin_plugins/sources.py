@@ -114,7 +114,7 @@ def _host_sources(binding, profile, trust, table: dict) -> list[ResourceSource]:
     for i, (folder, kinds) in enumerate(table["user"]):
         out.append(ResourceSource(scope=Scope.USER, root=str(home / folder), base=str(home), rank=USER_RANK + i,
                                   label=f"user:{folder}", follow_links=True, kinds=kinds,
-                                  components=components(home / folder)))
+                                  components=components(home / folder), host=profile.name))
     if not trust.trusted:
         return out
     root = binding.source_root
@@ -135,7 +135,7 @@ def _host_sources(binding, profile, trust, table: dict) -> list[ResourceSource]:
             label = f"project:{folder}" if where == "." else f"project:{where}/{folder}"
             out.append(ResourceSource(scope=Scope.PROJECT, root=str(folder_root / folder), base=str(root),
                                       rank=PROJECT_RANK + min(depth * n + i, 19), label=label, kinds=kinds,
-                                      components=components(folder_root / folder)))
+                                      components=components(folder_root / folder), host=profile.name))
     return out
 
 
@@ -156,10 +156,44 @@ def wskit_resource_sources(binding, profile, trust):
     if trust.trusted:
         root = binding.source_root
         for folder, offset in _dirs(profile):
+            components = _nested(root / folder) if folder == ".agents" else {}
             sources.append(
                 ResourceSource(
                     scope=Scope.PROJECT, root=str(root / folder), base=str(root),
-                    rank=PROJECT_RANK + offset, label=f"project:{folder}",
+                    rank=PROJECT_RANK + offset, label=f"project:{folder}", components=components,
                 )
             )
+        if profile.agents_conventions:
+            sources.extend(_agents_chain(binding))
     return sources
+
+
+def _nested(folder_root) -> dict:
+    """The components of a ``.agents`` folder whose ``skills`` holds groups
+    (``group/<slug>/SKILL.md``, as Codex and opencode read them); empty otherwise."""
+    groups = _skill_groups(str(folder_root))
+    return {} if groups == ("skills",) else {"skill": groups}
+
+
+def _agents_chain(binding) -> list[ResourceSource]:
+    """``.agents/skills`` of every folder below the project root down to the cwd (Codex
+    and opencode read them), for wskit's default host: skills only, at the root
+    ``.agents`` folder's rank, a nearer folder winning a bare name among them (the later
+    source wins at equal rank); ``.claude`` and ``.<host>`` folders of the root still
+    outrank them, as docs/skills.md ranks them."""
+    root = binding.source_root
+    try:
+        parts = binding.to_source(binding.cwd).relative_to(root).parts
+    except (ValueError, AttributeError):
+        return []
+    out = []
+    cur = root
+    for part in parts:
+        cur = cur / part
+        folder = cur / ".agents"
+        if not folder.is_dir():
+            continue
+        where = cur.relative_to(root).as_posix()
+        out.append(ResourceSource(scope=Scope.PROJECT, root=str(folder), base=str(root), rank=PROJECT_RANK,
+                                  label=f"project:{where}/.agents", kinds=_SKILLS, components=_nested(folder)))
+    return out

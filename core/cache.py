@@ -161,7 +161,7 @@ class WorkspaceCache:
 
     def _begin(self, path: str | os.PathLike[str]) -> tuple[str, _Entry, bool, Binding]:
         binding = Binding.discover(path, self.markers)
-        key = str(binding.source_root)
+        key = _chain_key(binding, self.profile)
         stale = None
         if self.detect_changes:
             with self._lock:
@@ -344,13 +344,15 @@ class WorkspaceCache:
 
         :returns: True when an entry was dropped.
         """
-        key = str(Binding.discover(path, self.markers).source_root)
+        root = str(Binding.discover(path, self.markers).source_root)
+        dropped = False
         with self._lock:
-            entry = self._entries.get(key)
-            if entry is None or entry.resources is None:
-                return False
-            del self._entries[key]
-            return True
+            for key in [k for k in self._entries if k == root or k.startswith(root + "\0")]:
+                entry = self._entries[key]
+                if entry.resources is not None:
+                    del self._entries[key]
+                    dropped = True
+        return dropped
 
     def reset(self) -> None:
         """Forget every entry and bump the generation (in-flight loads are not written back)."""
@@ -378,4 +380,37 @@ class WorkspaceCache:
     def cached_roots(self) -> list[Path]:
         """Source roots currently cached, least recently used first."""
         with self._lock:
-            return [Path(k) for k in self._entries]
+            return list(dict.fromkeys(Path(k.split("\0", 1)[0]) for k in self._entries))
+
+
+#: Folders whose presence below the project root makes what loads depend on the cwd:
+#: skills (and for Claude Code commands and agents) of every folder from the root to the cwd.
+_CHAIN_FOLDERS = (".agents", ".claude", ".codex", ".gemini", ".opencode")
+
+
+def _chain_key(binding: Binding, profile: HostProfile) -> str:
+    """The cache key of ``binding``: its source root, plus the deepest folder between the
+    root (exclusive) and the cwd (inclusive) holding a convention folder (``.agents``,
+    ``.claude``, ``.<host>``…), whose sources only a cwd at or below it sees (Codex's and
+    opencode's ``.agents/skills`` of every folder down to the cwd). Two cwds with the same
+    such folders share one load. Cost: one ``lstat`` per convention name and folder below
+    the root, none for a cwd at the root."""
+    root = binding.source_root
+    try:
+        parts = binding.to_source(binding.cwd).relative_to(root).parts
+    except (ValueError, AttributeError):
+        return str(root)
+    if not parts:
+        return str(root)
+    names = (*_CHAIN_FOLDERS, profile.host_dir)
+    deepest = 0
+    cur = str(root)
+    lexists = os.path.lexists
+    for i, part in enumerate(parts, 1):
+        cur = os.path.join(cur, part)
+        for name in names:
+            if lexists(os.path.join(cur, name)):
+                deepest = i
+                break
+    return str(root) if not deepest else f"{root}\0{'/'.join(parts[:deepest])}"
+

@@ -209,6 +209,8 @@ def _load_workspace(
     all_sources.sort(key=lambda s: s.rank)
     diags.extend(kind_diags)
     registries: dict[str, Registry] = {}
+    pending: dict[str, list[Candidate]] = {}
+    kinds_by = {k.name: k for k in kinds}
     for kind in kinds:
         cands: list[Candidate] = []
         for order, src in enumerate(all_sources):
@@ -219,9 +221,16 @@ def _load_workspace(
             cands.extend(Candidate(r, src.rank, order) for r in found)
         if kind.filter is not None:
             cands = _apply_filter(kind, cands, profile, diags)
+        if kind.shadowed_by:
+            pending[kind.name] = cands
+            continue
         reg = Registry.build(kind.name, cands)
         diags.extend(reg.diagnostics)
         registries[kind.name] = reg
+    for name, cands in pending.items():
+        reg = Registry.build(name, _unshadowed(kinds_by[name], cands, registries, diags))
+        diags.extend(reg.diagnostics)
+        registries[name] = reg
     ws = WorkspaceResources(
         binding=binding,
         profile=profile,
@@ -273,6 +282,31 @@ def _under(path: str, roots: tuple[str, ...]) -> bool:
     from wskit.binding import is_within
 
     return any(is_within(path, r) for r in roots)
+
+
+def _unshadowed(kind: "ResourceKind", cands: list[Candidate], registries: dict[str, Registry],
+                diags: list[Diagnostic]) -> list[Candidate]:
+    """``cands`` without those an active resource of a ``kind.shadowed_by`` kind hides: the
+    same bare name, scope and plugin (reported ``shadowed``, info)."""
+    hiding = {}
+    for other in kind.shadowed_by:
+        reg = registries.get(other)
+        if reg is not None:
+            for r in reg.active():
+                hiding.setdefault((r.name, r.scope, r.plugin), r)
+    if not hiding:
+        return cands
+    kept = []
+    for c in cands:
+        r = c.resource
+        by = hiding.get((r.name, r.scope, r.plugin))
+        if by is None:
+            kept.append(c)
+            continue
+        diags.append(Diagnostic(level="info", code="shadowed", path=str(r.provenance.absolute_path), plugin=r.plugin,
+                                message=f"{kind.name} {r.id!r} is shadowed by the {by.kind} {by.id!r} of the same "
+                                        f"name and scope ({by.provenance.absolute_path}): one /{r.name} is offered"))
+    return kept
 
 
 def _apply_filter(kind: "ResourceKind", cands: list[Candidate], profile: HostProfile,

@@ -2,7 +2,8 @@
 §8.1, §8.3; Claude Code reference/conventions.md §1.10).
 
 Ranking, lowest first (a later bundle of the same name replaces an earlier
-one, reported as ``plugin-shadowed``): user ``~/.claude/plugins/*`` <
+one, reported as ``plugin-shadowed``): user ``~/.claude/plugins/*`` and the plugins
+Claude Code installed (``~/.claude/plugins/installed_plugins.json``) <
 user ``~/.<host>/plugins/*`` < managed installs < project
 ``<ws>/.claude/plugins/*`` < project ``<ws>/.<host>/plugins/*`` (trusted
 only) < explicit directories (``profile.settings["plugin_dirs"]``,
@@ -32,14 +33,14 @@ if TYPE_CHECKING:  # imported where a plugin folder is read (none in an empty wo
     from wskit.kinds import ResourceKind
 from wskit.formats.settings import config_dirs
 
-__all__ = ["Bundle", "BundleState", "CLAUDE_BOOKKEEPING", "discover", "load_bundle", "RANKS", "read_manifest"]
+__all__ = ["Bundle", "BundleState", "CLAUDE_BOOKKEEPING", "CLAUDE_INSTALLED", "discover", "load_bundle", "RANKS", "read_manifest"]
 
 
 BundleState = Literal["active", "inactive", "error"]
 #: Source ranks of plugin bundles (above native project folders 20-22, below admin 40).
 #: folders Claude Code keeps in ``~/.claude/plugins`` for its installs (``claude plugin
 #: install``): marketplace clones, the versioned cache and data; never plugins themselves
-CLAUDE_BOOKKEEPING = frozenset({"cache", "marketplaces", "repos", "data"})
+CLAUDE_BOOKKEEPING = frozenset({"cache", "marketplaces", "repos", "data", "store"})
 
 RANKS = {"user:.claude": 30, "user:host": 31, "managed": 32, "project:.claude": 33, "project:host": 34, "cli": 35}
 
@@ -209,6 +210,55 @@ def _not_utf8(path: str, why: str) -> Diagnostic:
                       message=f"plugin folder name {why}; not loaded")
 
 
+#: Claude Code's install record, ``~/.claude/plugins/installed_plugins.json``
+CLAUDE_INSTALLED = ".claude/plugins/installed_plugins.json"
+
+
+def _claude_installed(home: str, profile: HostProfile, kinds, managed_roots: set[str]
+                      ) -> tuple[list[Bundle], list[Diagnostic]]:
+    """The plugins ``claude plugin install`` installed for the user: each user-scope record
+    of ``installed_plugins.json`` (version 2: ``{"plugins": {"name@market": [{"scope",
+    "installPath", "version", …}]}}``; version 1: one record per key), loaded from its
+    ``installPath`` when that is a folder below ``~/.claude/plugins`` (resolved path), with
+    the marketplace of its key, so ``enabledPlugins["name@market"]`` enables or disables it
+    as in Claude Code. Project- and local-scope records (another project's) are not read
+    here. Anything malformed is a ``claude-installed-invalid`` warning naming the entry."""
+    data, diags = read_json(home, CLAUDE_INSTALLED, follow_links=True)
+    out: list[Bundle] = []
+    if data is None:
+        return out, list(diags)
+    diags = list(diags)
+    path = os.path.join(home, CLAUDE_INSTALLED)
+
+    def warn(msg: str) -> None:
+        diags.append(Diagnostic(level="warning", code="claude-installed-invalid", path=path, message=msg))
+
+    plugins = data.get("plugins") if isinstance(data, dict) else None
+    if not isinstance(plugins, dict):
+        warn("'plugins' must be an object of name@marketplace -> install records")
+        return out, diags
+    base = os.path.realpath(os.path.join(home, ".claude", "plugins"))
+    for key, records in plugins.items():
+        if not isinstance(key, str) or "@" not in key:
+            warn(f"entry {key!r}: the key must be name@marketplace")
+            continue
+        market = key.rsplit("@", 1)[1]
+        for rec in records if isinstance(records, list) else [records]:
+            if not isinstance(rec, dict) or rec.get("scope", "user") != "user":
+                continue
+            where = rec.get("installPath")
+            real = os.path.realpath(where) if isinstance(where, str) and os.path.isabs(where) else None
+            if real is None or not real.startswith(base + os.sep) or not os.path.isdir(real):
+                warn(f"entry {key!r}: installPath {where!r} is not a folder below {base}")
+                continue
+            if real in managed_roots:
+                continue
+            b = load_bundle(real, "user", "user:.claude/plugins/installed_plugins.json", RANKS["user:.claude"],
+                            profile, kinds=kinds)
+            out.append(b if b.marketplace else b.model_copy(update={"marketplace": market}))
+    return out, diags
+
+
 def discover(binding: Binding | None, profile: HostProfile, trust: TrustDecision | None,
              explicit: tuple[str, ...] | list[str] = (), kinds: "Iterable[ResourceKind] | None" = None
              ) -> tuple[list[Bundle], list[Diagnostic]]:
@@ -238,6 +288,10 @@ def discover(binding: Binding | None, profile: HostProfile, trust: TrustDecision
                 continue  # Claude Code's own install records and caches, not a plugin
             if os.path.abspath(sub) not in managed_roots:
                 found.append(load_bundle(sub, "user", f"user:{d}/plugins", RANKS[key], profile, kinds=kinds))
+    if ".claude" in config_dirs(profile):
+        got, dd = _claude_installed(home, profile, kinds, managed_roots)
+        found.extend(got)
+        diags.extend(dd)
     for name, rec in sorted(ledger.items()):
         if not os.path.isdir(rec["root"]):
             diags.append(Diagnostic(level="error", code="managed-missing", path=rec["root"], plugin=name,

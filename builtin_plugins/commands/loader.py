@@ -46,7 +46,9 @@ __all__ = ["DEFAULT_DIR", "KIND", "load_commands", "MAX_COMMAND_BYTES", "MAX_DEP
 KIND = "command"
 DEFAULT_DIR = "commands"
 #: The kind's folders: ``commands/`` of a source, or what a plugin manifest's ``commands`` names instead.
-COMMAND_FOLDERS = ResourceKind(name=KIND, default_dir=DEFAULT_DIR, manifest_keys=("commands",), markdown=True)
+#: a skill hides a command of its name in the same scope (Claude Code offers one ``/name``, the skill)
+COMMAND_FOLDERS = ResourceKind(name=KIND, default_dir=DEFAULT_DIR, manifest_keys=("commands",), markdown=True,
+                               shadowed_by=("skill",))
 MAX_DEPTH = 8
 #: Largest command file read, in bytes.
 MAX_COMMAND_BYTES = 1024 * 1024

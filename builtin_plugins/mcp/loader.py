@@ -2,10 +2,12 @@
 reference/blade.md §8.8, §12). Definitions only: nothing is started here.
 
 Sources, lowest first: user settings (``mcpServers`` of ``~/.claude/settings.json``,
-``~/.<host>/settings.json``), project ``.mcp.json``, project host settings
+``~/.<host>/settings.json``; not for host ``claude``: Claude Code reads none there),
+``~/.claude.json``'s ``mcpServers`` (Claude Code's user scope), project ``.mcp.json``, project host settings
 files, plugins (namespaced ``plugin:<plugin>:<server>``, alias
 ``<plugin>__<server>``, never replacing others), session-supplied, explicit
-(``--mcp-config``). Later wins for a bare name; ``strict`` keeps only explicit ones.
+(``--mcp-config``), and ``~/.claude.json``'s ``projects[<project>].mcpServers`` (Claude
+Code's local scope) above every project file. Later wins for a bare name; ``strict`` keeps only explicit ones.
 """
 
 from __future__ import annotations
@@ -38,13 +40,18 @@ if TYPE_CHECKING:
     from wskit.resources.servers import McpServer
 
 __all__ = [
-    "alias_for", "DEFERRED_SCOPES", "expand_server", "KIND", "load_mcp_servers", "parse_mcp_config", "parse_server", "resolve_mcp_servers",
+    "alias_for", "CLAUDE_JSON", "DEFERRED_SCOPES", "load_claude_json", "expand_server", "KIND", "load_mcp_servers", "parse_mcp_config", "parse_server", "resolve_mcp_servers",
     "TIMEOUT_RANGE"
 ]
 
 
 KIND = "mcp_server"
-_TRANSPORTS = ("stdio", "sse", "http")
+_TRANSPORTS = ("stdio", "sse", "http", "ws")
+#: the scheme each remote transport's url must have
+_SCHEMES = {"http": r"^https?://", "sse": r"^https?://", "ws": r"^wss?://"}
+#: Claude Code's own state file in the home: ``mcpServers`` (user scope) and
+#: ``projects[<absolute project path>].mcpServers`` (local scope)
+CLAUDE_JSON = ".claude.json"
 #: Blade's timeout bounds (ms).
 TIMEOUT_RANGE = (1000, 1_800_000)
 SESSION_RANK, EXPLICIT_RANK = 60, 70
@@ -100,8 +107,9 @@ def parse_server(name: str, raw: Any, *, rid: str, prov: Provenance, plugin: str
         diags.append(Diagnostic(level="warning", code="mcp-not-startable", path=path, plugin=plugin,
                                 message=f"MCP server {name!r}: 'url' is empty; the definition is listed but "
                                 "cannot start until a url is configured"))
-    elif kind != "stdio" and (not isinstance(url, str) or not re.match(r"^https?://", str(checked_url)) and not missing):
-        return bad(f"{kind} servers need an http(s) 'url'")
+    elif kind != "stdio" and (not isinstance(url, str) or not re.match(_SCHEMES[kind], str(checked_url))
+                              and not missing):
+        return bad(f"{kind} servers need a {'ws(s)' if kind == 'ws' else 'http(s)'} 'url'")
     if not (isinstance(args, list) and all(isinstance(a, str) for a in args)):
         return bad("'args' must be an array of strings")
     for label, m in (("env", env_map), ("headers", headers)):
@@ -166,6 +174,9 @@ def load_mcp_servers(source: ResourceSource, env: Mapping[str, str] | None = Non
     """
     env = os.environ if env is None else env
     found, diags = blocks(source, KIND, ".mcp.json", "mcpServers")
+    if source.host == "claude" and not source.plugin:
+        # Claude Code reads no mcpServers from settings.json (only .mcp.json, ~/.claude.json, plugins)
+        found = [b for b in found if b.file_level]
     servers: list[McpServer] = []
     for block in found:
         path = os.path.join(source.base, block.rel)
@@ -177,6 +188,44 @@ def load_mcp_servers(source: ResourceSource, env: Mapping[str, str] | None = Non
             diags.extend(d)
             if srv is not None:
                 servers.append(srv)
+    return LoadResult(resources=tuple(servers), diagnostics=tuple(diags))
+
+
+def load_claude_json(source: ResourceSource, env: Mapping[str, str] | None = None) -> LoadResult:
+    """The MCP servers of Claude Code's ``~/.claude.json`` (``source.base`` is the home):
+    its top-level ``mcpServers`` (Claude Code's *user* scope) when the source's components
+    name only the file, else ``projects[<project>].mcpServers`` (its *local* scope) where
+    ``<project>`` is the second component, the source root's absolute path. Both are the
+    user's own configuration: scope ``user``, no approval (Claude Code's ``local`` servers
+    are listed as ``user`` ones of the higher-ranked ``local:~/.claude.json`` source).
+    The rest of the file (Claude Code's state) is not looked at."""
+    env = os.environ if env is None else env
+    from wskit.fs.jsonfile import read_json
+
+    parts = source.components.get(KIND, ())
+    data, diags = read_json(source.base, CLAUDE_JSON, follow_links=True, max_bytes=16 << 20)
+    diags = list(diags)
+    if not isinstance(data, dict):
+        return LoadResult(diagnostics=tuple(diags))
+    where = "mcpServers"
+    if len(parts) > 1:
+        projects = data.get("projects")
+        entry = projects.get(parts[1]) if isinstance(projects, dict) else None
+        data = entry if isinstance(entry, dict) else {}
+        where = f"projects[{parts[1]!r}].mcpServers"
+    if "mcpServers" not in data:
+        return LoadResult(diagnostics=tuple(diags))
+    path = os.path.join(source.base, CLAUDE_JSON)
+    block = ConfigBlock(data["mcpServers"], CLAUDE_JSON, source.scope, False)
+    mapping, d = server_map(block, "mcpServers", f"{path} ({where})", None)
+    diags.extend(d)
+    servers: list[McpServer] = []
+    for name, raw in mapping.items():
+        srv, d = parse_server(name, raw, rid=ident(source, block.scope, name), prov=provenance(source, block, raw),
+                              plugin=None, env=env, fixed={}, path=path)
+        diags.extend(d)
+        if srv is not None:
+            servers.append(srv)
     return LoadResult(resources=tuple(servers), diagnostics=tuple(diags))
 
 

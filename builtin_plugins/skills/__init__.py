@@ -55,9 +55,12 @@ def wskit_load_skills(source: ResourceSource) -> LoadResult:
         try:
             fd, shown_dir = fs.open_dir(source.base, rel_dir, follow_links=source.follow_links)
         except fs.SafeFsError as err:
-            if err.code != "not-found":
-                diags.append(err.diagnostic(plugin=source.plugin))
-            continue
+            opened = _linked_folder(source, rel_dir, err, diags) if err.code == "symlink" else None
+            if opened is None:
+                if err.code not in ("not-found", "symlink"):
+                    diags.append(err.diagnostic(plugin=source.plugin))
+                continue
+            rel_dir, fd, shown_dir = opened
         try:
             from wskit.builtin_plugins.skills.discovery import load_folder
 
@@ -65,6 +68,28 @@ def wskit_load_skills(source: ResourceSource) -> LoadResult:
         finally:
             os.close(fd)
     return LoadResult(resources=tuple(resources), diagnostics=tuple(diags))
+
+
+def _linked_folder(source: ResourceSource, rel_dir: str, err: fs.SafeFsError,
+                   diags: list[Diagnostic]) -> tuple[str, int, str] | None:
+    """A skills folder reached through a link (``.claude/skills -> ../skills``): opened
+    at its resolved path when that stays inside the source (:func:`wskit.fs.inside_target`),
+    with a ``followed-link`` note; else a ``symlink`` warning naming the target and None.
+    Every host follows such a link inside the repository."""
+    target, named, why = fs.inside_target(source.base, rel_dir, want="dir")
+    path = os.path.join(source.base, rel_dir)
+    if target is None:
+        diags.append(Diagnostic(level="warning", code="symlink", path=path, plugin=source.plugin,
+                                message=f"skills folder is a symbolic link to {named!r}, which {why}; not followed"))
+        return None
+    try:
+        fd, shown = fs.open_dir(source.base, target)
+    except fs.SafeFsError as again:
+        diags.append(again.diagnostic(plugin=source.plugin))
+        return None
+    diags.append(Diagnostic(level="info", code="followed-link", path=path, plugin=source.plugin,
+                            message=f"followed link to {target!r} inside the project"))
+    return target, fd, shown
 
 
 @hookimpl

@@ -77,13 +77,8 @@ def load_folder(
         entries = fs.scan_fd_tuples(fd, shown_dir, follow_links=source.follow_links)
     for name, kind, link_target in entries:
         if kind == "link":
-            diags.append(
-                Diagnostic(
-                    level="warning", code="symlink", plugin=source.plugin,
-                    path=os.path.join(source.base, rel_dir, name),
-                    message=f"skill folder is a symbolic link; links are not followed in {source.scope.value} sources",
-                )
-            )
+            if names is None or name in names:
+                _linked_skill(source, rel_dir, name, resources, diags)
             continue
         if kind != "dir":
             continue
@@ -105,6 +100,30 @@ def load_folder(
             diags.extend(found)
         if skill is not None:
             resources.append(skill)
+
+
+def _linked_skill(source: ResourceSource, rel_dir: str, slug: str, resources: list[Skill],
+                  diags: list[Diagnostic]) -> None:
+    """A skill folder that is a link (``.claude/skills/x -> ../../shared/x``): loaded from
+    its resolved folder when that stays inside the source (:func:`wskit.fs.inside_target`),
+    under the link's name, as every host does; else a ``symlink`` warning naming the target.
+    The target is read through the no-follow reads, so a later swap is still refused."""
+    rel = _join(rel_dir, slug)
+    target, named, why = fs.inside_target(source.base, rel, want="dir")
+    if target is None:
+        diags.append(Diagnostic(level="warning", code="symlink", plugin=source.plugin,
+                                path=os.path.join(source.base, rel),
+                                message=f"skill folder is a symbolic link to {named!r}, which {why}; not followed"))
+        return
+    folder = _Folder(source, None, _prefix(os.path.join(source.base, target)), target)
+    try:
+        skill, found = _read_one(folder, target, slug, target)
+    except (ValueError, TypeError) as err:
+        skill, found = None, [_err(os.path.join(source.base, rel, "SKILL.md"), source.plugin, "skill-invalid", None,
+                                   f"{type(err).__name__}: {str(err).splitlines()[0]}")]
+    diags.extend(found)
+    if skill is not None:
+        resources.append(skill)
 
 
 #: :mod:`wskit.changes` namespace of a skills folder's listing kept for the next reload

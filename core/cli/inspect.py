@@ -46,6 +46,10 @@ def inspect_cmd(obj: WsctlContext, path: str) -> None:
         counts["rule"] = len(rules.rules())
         known = {id(d) for d in found}
         found.extend(d for d in rules.diagnostics if id(d) not in known)
+    # one line per finding: two capabilities reading the same settings file name it alike
+    seen: set = set()
+    found = [d for d in found if not ((k := (d.level, d.code, d.path, d.line, d.message, d.plugin)) in seen
+                                      or seen.add(k))]
     diags = obj.listing_diagnostics(ws, found)  # all of them: --plugin-dir failures included
     approval = ws.catalog("hooks")  # the hooks capability's status, when it is installed
     st = approval.status() if approval is not None else None

@@ -47,6 +47,7 @@ Every public name of safe file access is importable from this package. Its modul
 :mod:`wskit.fs.descriptors` (the descriptor-level primitives fast paths share),
 :mod:`wskit.fs.paths` (the lexical checks: ``path-*`` and ``secret-path``),
 :mod:`wskit.fs.text` (:func:`decode_text`, :func:`find_hidden_chars`),
+:mod:`wskit.fs.links` (:func:`inside_target`: may a link inside a source project be followed),
 :mod:`wskit.fs.scan` (folder listing) and :class:`SafeFsError` in :mod:`wskit.errors`.
 """
 
@@ -54,6 +55,7 @@ from __future__ import annotations
 
 from wskit.errors import SafeFsError
 from wskit.fs.limits import MAX_READ_BYTES, read_limit
+from wskit.fs.links import inside_target
 from wskit.fs.paths import SECRET_PATTERNS, check_not_secret, is_secret_name, split_relative, split_written
 from wskit.fs.read import DirEntry, ReadResult, read_bytes, read_head
 from wskit.fs.scan import open_dir, scan_dir, scan_fd, scan_fd_tuples
@@ -61,6 +63,7 @@ from wskit.fs.text import decode_text, find_hidden_chars
 
 __all__ = [
     "MAX_READ_BYTES", "SECRET_PATTERNS", "DirEntry", "ReadResult", "SafeFsError", "check_not_secret", "decode_text",
-    "find_hidden_chars", "is_secret_name", "open_dir", "read_bytes", "read_head", "read_limit", "scan_dir", "scan_fd",
+    "find_hidden_chars", "inside_target", "is_secret_name", "open_dir", "read_bytes", "read_head", "read_limit",
+    "scan_dir", "scan_fd",
     "scan_fd_tuples", "split_relative", "split_written",
 ]

@@ -20,7 +20,8 @@ class McpServer(Resource):
     """An MCP server definition.
 
     :ivar transport: ``stdio`` (``command``/``args``/``env``/``cwd``) or
-        ``http``/``sse`` (``url``/``headers``).
+        ``http``/``sse``/``ws`` (``url``/``headers``; ``ws``: a WebSocket url, as Claude Code
+        accepts it; the installed MCP SDK has no WebSocket client, so wskit-mcp cannot start one).
     :ivar alias: identifier-safe name (``<plugin>__<server>`` for plugin servers, else ``name``).
     :ivar config: the definition as read, placeholders expanded.
     :ivar timeout, idle_timeout: milliseconds (None: the runtime default).
@@ -32,7 +33,7 @@ class McpServer(Resource):
     """
 
     kind: Literal["mcp_server"] = "mcp_server"
-    transport: Literal["stdio", "http", "sse"] = "stdio"
+    transport: Literal["stdio", "http", "sse", "ws"] = "stdio"
     command: str | None = None
     args: tuple[str, ...] = ()
     env: dict[str, str] = {}

@@ -107,3 +107,41 @@ def test_claude_bookkeeping_folders_are_not_plugins_and_project_plugins_need_ano
         assert [b.name for b in bundles] == project_plugins, host
         assert not [d for d in diags if d.code == "plugin-failed"], host
         assert [s.name for s in ws.registry("lsp_server").active()] == lsp, host
+
+
+def test_the_default_host_reads_agents_skills_of_every_folder_down_to_the_cwd(pm, tmp_path):
+    """wskit's default host reads ``.agents/skills`` of every folder from the root to the
+    cwd, groups included, as Codex and opencode do (conformance ``skills-chain-agents``);
+    one cache gives each cwd its own chain."""
+    files = {".agents/skills/root-s/SKILL.md": _skill("root"), "a/.agents/skills/a-s/SKILL.md": _skill("a"),
+             "a/.agents/skills/grp/g-s/SKILL.md": _skill("grouped"), "a/b/x.txt": "",
+             "a/c/.agents/skills/c-s/SKILL.md": _skill("sibling")}
+    _load(pm, tmp_path, files, "wskit")
+    project, home = tmp_path / "p", tmp_path / "h"
+    cache = WorkspaceCache(HostProfile(name="wskit", home=home), pm)
+
+    def names(cwd):
+        return sorted(s.name for s in cache.resolve(str(project / cwd)).registry("skill").active()
+                      if s.name.endswith("-s"))
+
+    assert names("") == ["root-s"]
+    assert names("a/b") == ["a-s", "g-s", "root-s"]
+    assert names("a/c") == ["a-s", "c-s", "g-s", "root-s"]
+    assert names("") == ["root-s"]
+    assert cache.cached_roots() == [project]
+    assert cache.invalidate(project)
+    assert cache.stats()["entries"] == 0
+
+
+@pytest.mark.parametrize("host", ["wskit", "claude"])
+def test_a_skill_hides_the_command_of_its_name_in_its_scope(pm, tmp_path, host):
+    """One ``/deploy``: the skill; the project command of that name is reported shadowed. A
+    user command of another scope keeps its own entry (only the same scope hides)."""
+    ws = _load(pm, tmp_path, {".claude/skills/deploy/SKILL.md": "---\nname: deploy\ndescription: d\n---\nb\n",
+                              ".claude/commands/deploy.md": "the command\n", ".claude/commands/other.md": "o\n",
+                              "~/.claude/commands/deploy.md": "user one\n"}, host)
+    commands = {c.id for c in ws.registry("command").active()}
+    assert "project:deploy" not in commands and "project:other" in commands
+    assert ws.registry("skill").get("deploy").scope.value == "project"
+    assert any(d.code == "shadowed" and "'project:deploy'" in d.message and "skill" in d.message
+               for d in ws.diagnostics)

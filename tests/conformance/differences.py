@@ -8,7 +8,16 @@ __all__ = ["DIFFERENCES"]
 _OUTSIDE = ("a link that leaves the source project is refused (a cloned repository must not pull in "
             "files from elsewhere on the machine, e.g. ~/.ssh/config through AGENTS.md); the diagnostic names the target")
 
+_SKILL_OUTSIDE = ("a skill folder linked to a folder outside the source project is refused (a cloned repository "
+                  "must not offer the model instructions from elsewhere on the machine); the diagnostic names the target")
+
 DIFFERENCES: dict[tuple[str, str], str] = {
+    ("gemini", "gemini-file-names"): ("memory files of one folder come in context.fileName order; Gemini CLI sorts "
+                                      "the paths as strings (docs/compatibility.md, memory paths order)"),
+    ("claude", "skills-link-outside"): _SKILL_OUTSIDE,
+    ("codex", "skills-link-outside"): _SKILL_OUTSIDE,
+    ("gemini", "skills-link-outside"): _SKILL_OUTSIDE,
+    ("opencode", "skills-link-outside"): _SKILL_OUTSIDE,
     ("claude", "link-outside"): _OUTSIDE,
     ("codex", "link-outside"): _OUTSIDE,
     ("gemini", "link-outside"): _OUTSIDE,

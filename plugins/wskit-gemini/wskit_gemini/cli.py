@@ -22,6 +22,24 @@ import click
 from wskit.cli.context import WsctlContext, json_option
 
 
+def _is_memory(rule, ws, trusted: bool) -> bool:
+    """A file Gemini CLI reads as memory: one named by ``context.fileName`` (the project's
+    settings when trusted, else the user's; default ``GEMINI.md``) or an extension's
+    context file. Other instruction files of the workspace (``AGENTS.md``, ``CLAUDE.md``
+    under the default host) are not shown."""
+    from .config import memory_file_names
+    from .memory import EXTENSION_PRIORITY
+
+    if rule.priority == EXTENSION_PRIORITY:
+        return True
+    home = str(ws.profile.require_home()) if getattr(ws, "profile", None) is not None else None
+    if home is None:
+        return True
+    project = str(ws.binding.source_root) if trusted and rule.source != "user" else None
+    names, _ = memory_file_names(home, project)
+    return os.path.basename(rule.path) in names
+
+
 @click.group("gemini")
 def gemini_group() -> None:
     """Gemini CLI conventions (plugin wskit-gemini)."""
@@ -33,7 +51,8 @@ def gemini_group() -> None:
 @json_option
 @click.pass_obj
 def memory_cmd(obj: WsctlContext, path: str, targets: tuple[str, ...]) -> None:
-    """Memory files that apply in PATH (and to --for files), in Gemini's order."""
+    """Memory files that apply in PATH (and to --for files), in Gemini's order: only the
+    configured memory file names (``context.fileName``) and extensions' context files."""
     ws = obj.resolve(path)
     catalog = ws.catalog("rules")
     files: list[tuple[str, object]] = []
@@ -46,6 +65,7 @@ def memory_cmd(obj: WsctlContext, path: str, targets: tuple[str, ...]) -> None:
             ctx = catalog.contextual_rules(cwd, mapped, static.ids)
             files += [("touched", r) for r in ctx.files]
     trusted = catalog.trusted if catalog is not None else False
+    files = [(t, r) for t, r in files if _is_memory(r, ws, trusted)]
     data = {
         "catalog_root": str(ws.binding.source_root),
         "trusted": trusted,

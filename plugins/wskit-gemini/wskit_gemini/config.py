@@ -118,7 +118,8 @@ def context_names(value: Any, path: str | None = None) -> tuple[tuple[str, ...] 
 def memory_file_names(home: str | Path, project: str | Path | None) -> tuple[tuple[str, ...], list[Diagnostic]]:
     """The configured memory file names: ``context.fileName`` of the project's
     ``.gemini/settings.json`` (pass ``project`` only when it is trusted: Gemini
-    ignores it otherwise), else of ``~/.gemini/settings.json``, else ``GEMINI.md``.
+    ignores it otherwise), else of ``~/.gemini/settings.json``, followed by ``GEMINI.md``
+    (Gemini CLI 0.61.0 adds configured names to its default one); else ``GEMINI.md``.
     """
     diags: list[Diagnostic] = []
     chosen: tuple[str, ...] | None = None
@@ -132,4 +133,8 @@ def memory_file_names(home: str | Path, project: str | Path | None) -> tuple[tup
             diags += d
             if names:
                 chosen = names
-    return chosen or DEFAULT_CONTEXT_NAMES, diags
+    if chosen is None:
+        return DEFAULT_CONTEXT_NAMES, diags
+    # Gemini CLI adds the configured names to the ones it has (setGeminiMdFilename):
+    # GEMINI.md stays a memory file name after them
+    return chosen + tuple(n for n in DEFAULT_CONTEXT_NAMES if n not in chosen), diags

@@ -9,7 +9,7 @@ answers "which instruction files apply to this path, in which order"
 (static rules for the cwd, contextual rules for touched paths), so this module
 contributes the memory files through the public ``wskit_discover_rules`` hook:
 
-- user source (the home): ``~/.gemini/<name>`` (priority :data:`GLOBAL_PRIORITY`)
+- user source (the home): ``~/.gemini/<name>`` (priority :data:`GLOBAL_PRIORITY` + the name's position)
   and the context files of user extensions (:data:`EXTENSION_PRIORITY`);
 - project source (a trusted catalog root): the context files of project
   extensions, then every ``<folder>/<name>`` of the project
@@ -48,7 +48,9 @@ from .config import GEMINI_DIR, memory_file_names
 from .extensions import find_extensions
 
 IMPORT_DEPTH = 5
-GLOBAL_PRIORITY = 61
+#: ``~/.gemini/<name>``: this plus the name's position in ``context.fileName`` (at most
+#: 59), so global files come in their configured order, as Gemini CLI reads them
+GLOBAL_PRIORITY = 56
 EXTENSION_PRIORITY = 62
 PROJECT_PRIORITY = 65
 
@@ -99,10 +101,11 @@ def discover_memory(source: ResourceSource, profile, folders=None) -> LoadResult
             _load(found, diags, ext.base, rel, "user" if user else "project", "", EXTENSION_PRIORITY,
                   settings, follow=user, home=home if user else None)
     if user:
-        for name in names:
+        for i, name in enumerate(names):
             rel = f"{GEMINI_DIR}/{name}"
             if os.path.isfile(os.path.join(home, rel)):
-                _load(found, diags, home, rel, "user", "", GLOBAL_PRIORITY, settings, follow=True, home=home)
+                _load(found, diags, home, rel, "user", "", GLOBAL_PRIORITY + min(i, 3), settings, follow=True,
+                      home=home)
     else:
         targets: dict[str, str] = {}
         for rel_dir, rel, name in _walk(source.root, names, settings, diags, profile, folders, targets):

@@ -91,10 +91,26 @@ def test_a_server_with_neither_command_nor_url_says_so(wskit_pm, wskit_profile, 
     """{"args": ["x"]} is not "'type' must be one of stdio, sse, http (got None)". The
     transport is inferred from `command` (stdio) or `url` (http); with neither, that is
     what the message says. An explicit bad type keeps its own message."""
-    ws = make_tree({".mcp.json": json.dumps({"mcpServers": {"x": {"args": ["x"]}, "w": {"type": "ws", "url": "u"},
+    ws = make_tree({".mcp.json": json.dumps({"mcpServers": {"x": {"args": ["x"]}, "w": {"type": "grpc", "url": "u"},
                                                             "u": {"url": "https://u.example/mcp"}}})})
     w = load(wskit_pm, ws, wskit_profile)
     msgs = sorted(d.message for d in w.diagnostics if d.code == "mcp-invalid")
-    assert msgs == ["MCP server 'w': 'type' must be one of stdio, sse, http (got 'ws')",
+    assert msgs == ["MCP server 'w': 'type' must be one of stdio, sse, http, ws (got 'grpc')",
                     "MCP server 'x': has neither 'command' (stdio server) nor 'url' (http or sse server)"]
     assert w.registry("mcp_server").get("u").transport == "http"
+
+
+def test_a_plugin_server_identical_to_an_earlier_one_is_suppressed(wskit_pm, wskit_profile, make_tree, tmp_path):
+    """Claude Code offers a plugin's server only when no configured server starts the same
+    thing: same command, args and env (or url and headers) as written."""
+    ws = make_tree({".mcp.json": json.dumps({"mcpServers": {"mine": {"command": "srv", "args": ["--x"]}}})})
+    p = plugin(tmp_path / "p", "plug", {".mcp.json": {"same": {"command": "srv", "args": ["--x"]},
+                                                      "other": {"command": "srv", "args": ["--y"]}}})
+    q = plugin(tmp_path / "q", "plug2", {".mcp.json": {"again": {"command": "srv", "args": ["--y"]}}})
+    w = load(wskit_pm, ws, wskit_profile, plugin_dirs=[str(p), str(q)])
+    ids = {s.id for s in w.registry("mcp_server").active()}
+    assert "project:mine" in ids and "plugin:plug:other" in ids
+    assert "plugin:plug:same" not in ids and "plugin:plug2:again" not in ids
+    dup = [d for d in w.diagnostics if d.code == "mcp-duplicate"]
+    assert {d.plugin for d in dup} == {"plug", "plug2"}
+    assert any("'project:mine'" in d.message for d in dup)

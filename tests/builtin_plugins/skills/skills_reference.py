@@ -58,18 +58,42 @@ def wskit_load_skills(source: ResourceSource) -> LoadResult:
         try:
             entries = fs.scan_dir(source.base, rel_dir, follow_links=source.follow_links)
         except fs.SafeFsError as err:
-            if err.code != "not-found":
-                diags.append(err.diagnostic(plugin=source.plugin))
-            continue
+            if err.code == "symlink":  # a linked skills folder: followed when it stays inside
+                target, named, why = fs.inside_target(source.base, rel_dir, want="dir")
+                if target is None:
+                    diags.append(Diagnostic(level="warning", code="symlink", plugin=source.plugin,
+                                            path=os.path.join(source.base, rel_dir),
+                                            message=f"skills folder is a symbolic link to {named!r}, which {why}; "
+                                            "not followed"))
+                    continue
+                try:
+                    entries = fs.scan_dir(source.base, target)
+                except fs.SafeFsError as again:
+                    diags.append(again.diagnostic(plugin=source.plugin))
+                    continue
+                diags.append(Diagnostic(level="info", code="followed-link", path=os.path.join(source.base, rel_dir),
+                                        plugin=source.plugin, message=f"followed link to {target!r} inside the project"))
+                rel_dir = target
+            else:
+                if err.code != "not-found":
+                    diags.append(err.diagnostic(plugin=source.plugin))
+                continue
         for entry in entries:
             if entry.type == "link":
-                diags.append(
-                    Diagnostic(
-                        level="warning", code="symlink", plugin=source.plugin,
-                        path=os.path.join(source.base, rel_dir, entry.name),
-                        message=f"skill folder is a symbolic link; links are not followed in {source.scope.value} sources",
-                    )
-                )
+                if source.names is not None and entry.name not in source.names:
+                    continue
+                rel = _join(rel_dir, entry.name)
+                target, named, why = fs.inside_target(source.base, rel, want="dir")
+                if target is None:
+                    diags.append(Diagnostic(level="warning", code="symlink", plugin=source.plugin,
+                                            path=os.path.join(source.base, rel),
+                                            message=f"skill folder is a symbolic link to {named!r}, which {why}; "
+                                            "not followed"))
+                    continue
+                skill, found = _load_one(source, target, entry.name, target)
+                diags.extend(found)
+                if skill is not None:
+                    resources.append(skill)
                 continue
             if entry.type != "dir":
                 continue

@@ -25,7 +25,8 @@ from wskit.workspace import load_workspace
 TEMPLATE = {
     ".git/HEAD": "ref: refs/heads/main\n",
     ".claude/skills/tmpl/SKILL.md": "---\nname: tmpl\ndescription: A template skill.\n---\nbody\n",
-    ".claude/commands/tmpl.md": "---\ndescription: tmpl\n---\nDo it\n",
+    # not named tmpl: a skill hides the command of its name in its scope
+    ".claude/commands/tmplcmd.md": "---\ndescription: tmpl\n---\nDo it\n",
     ".claude/agents/tmpl.md": "---\nname: tmpl\ndescription: An agent.\n---\nprompt\n",
     ".claude/output-styles/tmpl.md": "---\nname: tmpl\ndescription: A style.\n---\nBe terse.\n",
     ".mcp.json": json.dumps({"mcpServers": {"tmpl": {"command": "srv"}}}),
@@ -186,7 +187,7 @@ def test_hook_wskit_expand_command(wskit_pm, project, home):
     from wskit.builtin_plugins.commands.expand import Expansion
 
     ws = load(wskit_pm, project, home)
-    cmd = ws.registry("command").get("tmpl")
+    cmd = ws.registry("command").get("tmplcmd")
     hooks = WskitHooks(wskit_pm)
     # nobody owns it: markdown (Claude Code's rules: a body without placeholders gets the arguments appended)
     assert hooks.expand_command(cmd, ["x"], str(project)).text == "Do it\n\nARGUMENTS: x\n"
@@ -194,10 +195,10 @@ def test_hook_wskit_expand_command(wskit_pm, project, home):
     class Owner:
         @wskit.hookimpl
         def wskit_expand_command(self, command, args):
-            return Expansion(f"owned {command.name} {' '.join(args)}") if command.name == "tmpl" else None
+            return Expansion(f"owned {command.name} {' '.join(args)}") if command.name == "tmplcmd" else None
 
     with register_plugin(wskit_pm, Owner(), "owner"):
-        assert hooks.expand_command(cmd, ["a", "b"], str(project)).text == "owned tmpl a b"
+        assert hooks.expand_command(cmd, ["a", "b"], str(project)).text == "owned tmplcmd a b"
 
     class Broken:
         @wskit.hookimpl

@@ -17,14 +17,15 @@ def _catalog(pm, repo, home, **kw):
     return load_workspace(WskitHooks(pm), Binding.discover(repo), HostProfile(home=home, **kw)).catalog("rules")
 
 
-def test_context_filename_replaces_the_default(tmp_path, gemini_pm):
+def test_context_filename_adds_to_the_default(tmp_path, gemini_pm):
+    """Gemini CLI 0.61.0 adds the configured names to GEMINI.md (conformance ``gemini-file-names``)."""
     repo = write_tree(tmp_path / "r", {
         ".git/HEAD": "x", ".gemini/settings.json": '{\n  // comments are allowed\n  "context": {"fileName": ["CONTEXT.md", "AGENTS.md"]}\n}',
         "GEMINI.md": "default name\n", "CONTEXT.md": "ctx\n", "AGENTS.md": "agents\n", "pkg/CONTEXT.md": "pkg ctx\n"})
     home = write_tree(tmp_path / "h", {})
     cat = _catalog(gemini_pm, repo, home)
     paths = [r.path for r in cat.rules()]
-    assert "GEMINI.md" not in paths
+    assert "GEMINI.md" in paths
     assert paths.count("AGENTS.md") == 1  # read once, by the built-in rules plugin
     assert {"CONTEXT.md", "pkg/CONTEXT.md"} <= set(paths)
     assert not [d for d in cat.diagnostics if d.code == "duplicate-rule"]
@@ -35,7 +36,7 @@ def test_user_settings_name_and_project_settings_win(tmp_path, gemini_pm):
     home = write_tree(tmp_path / "h", {".gemini/settings.json": json.dumps({"context": {"fileName": "MEM.md"}}),
                                        ".gemini/MEM.md": "global mem\n"})
     repo = write_tree(tmp_path / "r", {".git/HEAD": "x", "MEM.md": "m\n", "GEMINI.md": "g\n"})
-    assert [r.path for r in _catalog(gemini_pm, repo, home).rules()] == [".gemini/MEM.md", "MEM.md"]
+    assert [r.path for r in _catalog(gemini_pm, repo, home).rules()] == [".gemini/MEM.md", "MEM.md", "GEMINI.md"]
     (repo / ".gemini").mkdir()
     (repo / ".gemini/settings.json").write_text(json.dumps({"context": {"fileName": "GEMINI.md"}}))
     assert [r.path for r in _catalog(gemini_pm, repo, home).rules()] == [".gemini/MEM.md", "GEMINI.md"]

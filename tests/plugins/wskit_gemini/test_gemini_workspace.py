@@ -181,3 +181,21 @@ def test_wsctl_commands_render_expands_gemini_toml_commands(wsctl, tmp_path, gem
     res = wsctl("commands", "render", "-C", str(root), "hi", "big", "world", pm=gemini_pm, home=home)
     assert res.exit_code == 0, res.output
     assert res.stdout.strip() == "Hello big world!"
+
+
+def test_wsctl_gemini_memory_shows_only_memory_files_global_ones_in_configured_order(wsctl, tmp_path, gemini_pm):
+    """Under the default host the workspace also loads AGENTS.md and CLAUDE.md; ``wsctl gemini
+    memory`` shows only the configured memory names (and GEMINI.md, which Gemini CLI keeps),
+    ``~/.gemini`` files in ``context.fileName`` order (conformance ``gemini-file-names``)."""
+    home, repo = tmp_path / "h", tmp_path / "r"
+    (home / ".gemini").mkdir(parents=True)
+    (home / ".gemini/settings.json").write_text('{"context": {"fileName": ["ZED.md", "ALPHA.md"]}}')
+    for name in ("ZED.md", "ALPHA.md"):
+        (home / ".gemini" / name).write_text(name)
+    (repo / ".git").mkdir(parents=True)
+    for name in ("ZED.md", "AGENTS.md", "CLAUDE.md"):
+        (repo / name).write_text(name)
+    TrustStore.for_home(home).grant(repo)
+    data = json.loads(wsctl("gemini", "memory", str(repo), json=True, pm=gemini_pm, home=home).stdout)
+    assert [f["path"] for f in data["files"]] == [str(home / ".gemini/ZED.md"), str(home / ".gemini/ALPHA.md"),
+                                                  str(repo / "ZED.md")]
