@@ -50,6 +50,34 @@ class Frozen(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True, defer_build=True)
 
+    def __init__(self, /, **data: Any) -> None:
+        """Validate ``data`` and build the instance, as :class:`pydantic.BaseModel` does.
+
+        Values that already have exactly their field's type (a ``str`` for ``str``, a
+        :class:`Scope` member for :class:`Scope`, a ``tuple`` of ``str`` for
+        ``tuple[str, ...]``, a model instance for a model field…) are checked here by
+        :mod:`wskit.util.fastinit`, and the instance is the one pydantic would build
+        from them (same ``__dict__``, same fields set, defaults copied as pydantic
+        copies them). Anything else — a value to coerce, a missing or unknown field, a
+        field validator that refuses it — is handed to pydantic's own validation, which
+        builds the model's schema on first use and raises its
+        :class:`pydantic.ValidationError`. So a process whose values are all of the
+        right type (every built-in loader's) never builds a validator.
+        """
+        plan = _PLANS.get(type(self), _NO_PLAN)
+        if plan is _NO_PLAN:
+            plan = _plan_for(type(self))
+        if plan is not None:
+            values = plan(data)
+            if values is not None:
+                _setattr(self, "__dict__", values)
+                _setattr(self, "__pydantic_fields_set__", set(data))
+                _setattr(self, "__pydantic_extra__", None)
+                _setattr(self, "__pydantic_private__", None)
+                self.model_post_init(None)
+                return
+        super().__init__(**data)
+
     def model_post_init(self, context: Any, /) -> None:
         """Share one ``__pydantic_fields_set__`` set between instances that set the same
         fields (a 5+-element set is 728 bytes, on every model instance).
@@ -132,6 +160,17 @@ def valid_shape(cls: type[Frozen], unset: frozenset[str] = frozenset()) -> tuple
 
 
 _setattr = object.__setattr__
+_NO_PLAN = object()
+#: per model class: its :func:`wskit.util.fastinit.plan` (None: always validated by pydantic)
+_PLANS: dict[type, Any] = {}
+
+
+def _plan_for(cls: type) -> Any:
+    from wskit.util.fastinit import plan
+
+    made = plan(cls)
+    _PLANS[cls] = made
+    return made
 #: ``object.__new__``: what ``cls.__new__`` resolves to for a model, without the
 #: attribute lookup through pydantic's metaclass (≈ 3× faster)
 _new = object.__new__
