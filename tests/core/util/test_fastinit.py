@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
 
+from wskit import models
 from wskit.models import Diagnostic, Frozen, LoadResult, Provenance, ResourceSource, Scope
 from wskit.util.fastinit import plan
 
@@ -43,6 +44,8 @@ def _slow(cls: type, data: dict):
 
 
 def _same(cls: type, data: dict) -> None:
+    models._FAST_LEFT.pop(cls, None)  # the fast path, not the bulk fallback (see the last test)
+    models._PLANS.pop(cls, None)
     try:
         slow = _slow(cls, data)
     except ValidationError:
@@ -146,3 +149,13 @@ def test_wsctl_builds_no_validator(tmp_path, argv):
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     line = [x for x in res.stderr.splitlines() if x.startswith("BUILT")]
     assert line == ["BUILT []"], res.stderr[-2000:]
+
+
+def test_a_bulk_of_one_class_goes_to_pydantic_with_the_same_result():
+    models._FAST_LEFT.pop(Diagnostic, None)
+    models._PLANS.pop(Diagnostic, None)
+    made = [Diagnostic(level="info", code="c", message=str(i)) for i in range(models._FAST_INIT_LIMIT + 5)]
+    assert models._PLANS[Diagnostic] is None
+    late = Diagnostic(level="info", code="c", message="late")  # validated by pydantic
+    assert late == _slow(Diagnostic, dict(level="info", code="c", message="late"))
+    assert made[-1] == _slow(Diagnostic, dict(level="info", code="c", message=str(len(made) - 1)))
