@@ -15,7 +15,7 @@ from __future__ import annotations
 from wskit.models import ResourceSource, Scope
 from wskit.plugin import hookimpl
 
-__all__ = ["PROJECT_RANK", "USER_RANK", "wskit_resource_sources"]
+__all__ = ["HOST_FOLDERS", "PROJECT_RANK", "USER_RANK", "wskit_resource_sources"]
 
 
 USER_RANK = 10
@@ -35,8 +35,115 @@ def _dirs(profile) -> list[tuple[str, int]]:
     return out
 
 
+_SKILLS = frozenset({"skill"})
+_ALL = None
+
+#: The folders each reproduced host reads (:attr:`wskit.host.HostProfile.family`), asked of
+#: the hosts themselves (tests/conformance): ``user``: ``(folder below the home, kinds)``;
+#: ``project``: ``(folder, kinds)`` read in every folder from the project root down to
+#: the cwd (``chain``) or in the cwd alone (Gemini CLI's workspace is the cwd). ``kinds``
+#: None: every kind of that folder; else only those.
+HOST_FOLDERS: dict[str, dict] = {
+    "claude": {"user": ((".claude", _ALL),), "project": ((".claude", _ALL),), "where": "chain"},
+    "codex": {"user": ((".agents", _SKILLS), (".codex", _SKILLS)), "project": ((".agents", _SKILLS),),
+              "where": "chain", "nested_skills": True},
+    # later folders rank higher: .agents/skills outranks .gemini/skills in each scope (Gemini's rule)
+    "gemini": {"user": ((".gemini", frozenset({"skill", "command", "agent"})), (".agents", _SKILLS)),
+               "project": ((".gemini", frozenset({"skill", "command", "agent"})), (".agents", _SKILLS)),
+               "where": "cwd"},
+    "opencode": {"user": ((".claude", _SKILLS), (".agents", _SKILLS),
+                          (".config/opencode", frozenset({"skill", "command", "agent"}))),
+                 "project": ((".claude", _SKILLS), (".agents", _SKILLS),
+                             (".opencode", frozenset({"skill", "command", "agent"}))),
+                 "where": "chain", "nested_skills": True},
+}
+
+
+#: Codex and opencode read skills recursively below a skills root: at most this deep, this many folders
+_NESTED_DEPTH, _NESTED_FOLDERS = 6, 2000
+
+
+def _skill_groups(root: str) -> tuple[str, ...]:
+    """``skills`` and every folder below ``<root>/skills`` (at most :data:`_NESTED_DEPTH`
+    levels, :data:`_NESTED_FOLDERS` folders, links not followed, secret names skipped)
+    that holds a ``<slug>/SKILL.md``: Codex's recursive skills roots (``group/<slug>/SKILL.md``)."""
+    import os
+
+    from wskit import fs
+
+    out = ["skills"]
+    stack = [("skills", 0)]
+    seen = 0
+    while stack and seen < _NESTED_FOLDERS:
+        rel, depth = stack.pop()
+        seen += 1
+        try:
+            entries = list(os.scandir(os.path.join(root, rel)))
+        except OSError:
+            continue
+        for e in entries:
+            if not e.is_dir(follow_symlinks=False) or fs.is_secret_name(e.name):
+                continue
+            sub = f"{rel}/{e.name}"
+            if os.path.isfile(os.path.join(root, sub, "SKILL.md")):
+                continue  # a skill: its folder is not a group
+            if depth + 1 < _NESTED_DEPTH:
+                try:
+                    if any(c.is_dir(follow_symlinks=False) and os.path.isfile(os.path.join(c.path, "SKILL.md"))
+                           for c in os.scandir(e.path)):
+                        out.append(sub)
+                except OSError:
+                    continue
+                stack.append((sub, depth + 1))
+    return tuple(out)
+
+
+def _host_sources(binding, profile, trust, table: dict) -> list[ResourceSource]:
+    """The sources of a reproduced host: its home folders, and its project folders in each
+    folder of the chain from the project root to the cwd (nearer folders rank higher)."""
+    home = profile.require_home()
+    nested = table.get("nested_skills", False)
+
+    def components(folder_root) -> dict:
+        if not nested:
+            return {}
+        groups = _skill_groups(str(folder_root))
+        return {} if groups == ("skills",) else {"skill": groups}
+
+    out = []
+    for i, (folder, kinds) in enumerate(table["user"]):
+        out.append(ResourceSource(scope=Scope.USER, root=str(home / folder), base=str(home), rank=USER_RANK + i,
+                                  label=f"user:{folder}", follow_links=True, kinds=kinds,
+                                  components=components(home / folder)))
+    if not trust.trusted:
+        return out
+    root = binding.source_root
+    try:
+        rel = binding.to_source(binding.cwd).relative_to(root)
+        parts = rel.parts
+    except (ValueError, AttributeError):
+        parts = ()
+    chain = [root]
+    for part in parts:
+        chain.append(chain[-1] / part)
+    if table["where"] == "cwd":
+        chain = chain[-1:]
+    n = len(table["project"])
+    for depth, folder_root in enumerate(chain):
+        for i, (folder, kinds) in enumerate(table["project"]):
+            where = folder_root.relative_to(root).as_posix()
+            label = f"project:{folder}" if where == "." else f"project:{where}/{folder}"
+            out.append(ResourceSource(scope=Scope.PROJECT, root=str(folder_root / folder), base=str(root),
+                                      rank=PROJECT_RANK + min(depth * n + i, 19), label=label, kinds=kinds,
+                                      components=components(folder_root / folder)))
+    return out
+
+
 @hookimpl
 def wskit_resource_sources(binding, profile, trust):
+    table = HOST_FOLDERS.get(getattr(profile, "family", None) or "")
+    if table is not None:
+        return _host_sources(binding, profile, trust, table)
     home = profile.require_home()
     sources = []
     for folder, offset in _dirs(profile):

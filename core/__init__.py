@@ -35,6 +35,7 @@ _LAZY = {
     "LoadResult": "wskit.models",
     "ResourceSource": "wskit.models",
     "Scope": "wskit.models",
+    "ToolKind": "wskit.models",
     "sha256_hex": "wskit.models",
     "Registry": "wskit.registry",
     "TrustStore": "wskit.trust",

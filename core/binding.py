@@ -5,9 +5,12 @@ Holon's worktree rule (reference/holon-sakura.md A1):
 
 - a ``.git`` *folder* marks a project root only if it holds ``HEAD``;
 - a ``.git`` *file* counts only if it holds a ``gitdir:`` line; when that
-  points into ``<main>/.git/worktrees/<name>`` the folder is a linked
-  worktree: the source project is ``<main>`` (resources, trust) while the
-  execution root stays the worktree (files are touched there);
+  points into ``<main>/.git/worktrees/<name>`` and git agrees (that admin
+  folder exists, holds ``HEAD``, and its ``gitdir`` file points back at this
+  folder's ``.git``) the folder is a linked worktree: the source project is
+  ``<main>`` (resources, trust) while the execution root stays the worktree
+  (files are touched there); when git would not agree, the folder is its own
+  project (an unpacked archive's ``.git`` file inherits no trust);
 - a submodule's ``.git`` file (pointing into ``.git/modules/…``) is not a
   worktree: the walk continues up to the superproject;
 - with no marker up to the file-system root, source project = execution
@@ -21,6 +24,7 @@ import os
 import stat
 from pathlib import Path
 
+from wskit import changes
 from wskit.models import Frozen
 
 __all__ = ["Binding", "DEFAULT_ROOT_MARKERS", "is_within", "normalize_lexical"]
@@ -129,26 +133,94 @@ def is_within(path: str | os.PathLike[str], root: str | os.PathLike[str]) -> boo
     return p == r or r in p.parents
 
 
+#: Largest ``.git`` file, ``gitdir`` or ``commondir`` file read, in bytes (git writes one line).
+_POINTER_BYTES = 4096
+
+
+def _read_pointer(path: str | os.PathLike[str]) -> str | None:
+    """The text of a small git pointer file (``.git``, ``gitdir``, ``commondir``), or None.
+
+    Bounded and non-blocking: a 2 GiB sparse ``.git`` file in an unpacked
+    archive is never read whole, a FIFO swapped in never blocks, anything but
+    a regular file is refused.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        return os.read(fd, _POINTER_BYTES).decode("utf-8", errors="replace")
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Both paths name one existing file (device and inode), links followed as git does."""
+    try:
+        sa, sb = os.stat(a), os.stat(b)
+    except (OSError, ValueError):
+        return False
+    return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
+
+
+def _worktree_main(folder: Path, gd: Path) -> Path | None:
+    """The main checkout of the linked worktree ``folder`` whose ``.git`` file points at
+    the admin folder ``gd``, or None when git would not agree that it is one.
+
+    As git itself checks a worktree (``worktree.c``, ``git worktree repair``): the
+    admin folder ``<common>/worktrees/<id>`` exists and holds ``HEAD``; its
+    ``gitdir`` file points back at *this* folder's ``.git`` (same file); its
+    ``commondir`` (default ``../..``) names a repository holding ``HEAD`` whose
+    ``worktrees/<id>`` is this admin folder; and that repository is the ``.git``
+    folder of a checkout (a bare repository has no checkout to stand for the
+    worktree). A ``.git`` file that merely *says* ``gitdir: <trusted>/.git/worktrees/x``
+    (an unpacked archive, a copied folder) fails one of these.
+    """
+    changes.note(str(gd / "gitdir"), False)  # a rewritten back-pointer must reach change detection
+    if not (gd / "HEAD").is_file():
+        return None
+    back = _read_pointer(gd / "gitdir")
+    if back is None or not back.strip():
+        return None
+    back_path = Path(back.strip())
+    if not back_path.is_absolute():  # worktree.useRelativePaths: relative to the admin folder
+        back_path = gd / back_path
+    if not _same_file(back_path, folder / ".git"):
+        return None
+    raw_common = _read_pointer(gd / "commondir")
+    common = Path(os.path.realpath(gd / raw_common.strip())) if raw_common and raw_common.strip() \
+        else Path(os.path.realpath(gd.parent.parent))
+    if not (common / "HEAD").is_file() or not os.path.isdir(common / "worktrees"):
+        return None
+    if not _same_file(common / "worktrees" / gd.name, gd):
+        return None
+    if common.name != ".git":
+        return None
+    return common.parent
+
+
 def _git_marker(folder: Path, lexical: bool = False) -> tuple[str, Path | None] | None:
     """Classify ``folder/.git``: ``("repo", None)``, ``("worktree", main)``,
-    ``("submodule", None)`` or None when it is absent or does not count."""
+    ``("submodule", None)`` or None when it is absent or does not count.
+
+    A ``.git`` file pointing into ``…/worktrees/<id>`` is a linked worktree only
+    when git agrees (:func:`_worktree_main`); otherwise the folder is its own
+    project (``("repo", None)``), never one of the project it names.
+    """
     dot_git = folder / ".git"
     try:
         if dot_git.is_dir():
             return ("repo", None) if (dot_git / "HEAD").is_file() else None
         if not dot_git.is_file():
             return None
-        # Bounded, non-blocking read: read_text() read the whole file (a 2 GiB
-        # '.git' file in an unpacked archive was read into memory) and a
-        # '.git' swapped for a FIFO after is_file() blocked forever.
-        fd = os.open(dot_git, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-        try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                return None
-            text = os.read(fd, 4096).decode("utf-8", errors="replace")
-        finally:
-            os.close(fd)
     except OSError:
+        return None
+    text = _read_pointer(dot_git)
+    if text is None:
         return None
     gitdir = None
     for line in text.splitlines():
@@ -160,14 +232,12 @@ def _git_marker(folder: Path, lexical: bool = False) -> tuple[str, Path | None] 
     gd = Path(gitdir)
     if not gd.is_absolute():
         gd = folder / gd
+    if Path(os.path.realpath(gd)).parent.name == "worktrees" or gd.parent.name == "worktrees":
+        main = _worktree_main(folder, Path(os.path.realpath(gd)))
+        if main is None:
+            return ("repo", None)
+        return ("worktree", normalize_lexical(main) if lexical else main)
     norm = normalize_lexical if lexical else os.path.realpath
-    gd = Path(norm(gd))
-    if gd.parent.name == "worktrees" and gd.parent.parent.name == ".git":
-        return ("worktree", gd.parent.parent.parent)
-    commondir = gd / "commondir"
-    if commondir.is_file() and gd.parent.name == "worktrees":
-        common = Path(norm(gd / commondir.read_text().strip()))
-        return ("worktree", common.parent)
-    if "modules" in gd.parts:
+    if "modules" in Path(norm(gd)).parts:
         return ("submodule", None)
     return ("repo", None)

@@ -7,6 +7,11 @@ source project, shared by every session of a process (reference/blade.md §1).
   in-flight ones: a new distinct workspace beyond that raises
   :class:`~wskit.errors.WorkspaceCapacityError` *before* any loading starts;
 - concurrent resolves of one workspace (threads or asyncio tasks) share one load;
+- each caller gets *its own* binding: the load is shared by every execution
+  root and cwd of one source project (the main checkout and each linked
+  worktree), but the :class:`~wskit.workspace.WorkspaceResources` returned
+  carries the binding of the path asked about (a view sharing the load's
+  registries), so hooks run and servers start in the checkout the caller is in;
 - a failed load caches nothing (the entry is removed, waiters see the error);
 - :meth:`reset` bumps a generation: a load that finishes afterwards is
   returned to its caller but never written back;
@@ -45,13 +50,16 @@ __all__ = ["ACTIVE_CAPACITY", "IDLE_CAPACITY", "WorkspaceCache"]
 
 IDLE_CAPACITY = 32
 ACTIVE_CAPACITY = 64
+#: Per-binding views kept per entry (execution roots and cwds of one source project).
+_VIEWS = 64
 
 
 class _Entry:
     """One cached workspace (a plain class: making a dataclass costs ~3 M instructions,
     which every ``wsctl`` run would pay at start-up)."""
 
-    __slots__ = ("generation", "binding", "users", "future", "outcome", "resources", "deps", "memo", "previous")
+    __slots__ = ("generation", "binding", "users", "future", "outcome", "resources", "deps", "memo", "previous",
+                 "views")
 
     def __init__(self, generation: int, binding: Binding, users: int = 0, future: Any = None,
                  outcome: tuple[bool, Any] | None = None, resources: WorkspaceResources | None = None,
@@ -65,6 +73,8 @@ class _Entry:
         self.outcome = outcome
         self.resources, self.deps, self.memo = resources, deps, memo
         self.previous = previous  # memo of the load this one replaces
+        #: per-binding views of the load (:meth:`WorkspaceCache._view`), at most ``_VIEWS`` kept
+        self.views: OrderedDict[Binding, WorkspaceResources] | None = None
 
     def __repr__(self) -> str:
         return f"_Entry(generation={self.generation!r}, binding={self.binding!r}, users={self.users!r})"
@@ -152,7 +162,7 @@ class WorkspaceCache:
 
     # -- acquire / release --------------------------------------------------
 
-    def _begin(self, path: str | os.PathLike[str]) -> tuple[str, _Entry, bool]:
+    def _begin(self, path: str | os.PathLike[str]) -> tuple[str, _Entry, bool, Binding]:
         binding = Binding.discover(path, self.markers)
         key = str(binding.source_root)
         stale = None
@@ -182,7 +192,29 @@ class WorkspaceCache:
             else:
                 self._entries.move_to_end(key)
             entry.users += 1
-        return key, entry, starter
+        return key, entry, starter, binding
+
+    def _view(self, entry: _Entry, binding: Binding, res: WorkspaceResources) -> WorkspaceResources:
+        """``res`` as seen from ``binding``: the load itself when it was made for that
+        binding, else a shallow copy carrying ``binding`` (same registries, catalogs,
+        trust and generation), one per binding and entry."""
+        if res.binding == binding:
+            return res
+        with self._lock:
+            views = entry.views
+            if views is None:
+                views = entry.views = OrderedDict()
+            view = views.get(binding)
+            if view is None or view.generation != res.generation:
+                import dataclasses
+
+                view = dataclasses.replace(res, binding=binding)
+                views[binding] = view
+                while len(views) > _VIEWS:
+                    views.popitem(last=False)
+            else:
+                views.move_to_end(binding)
+            return view
 
     def _run_load(self, key: str, entry: _Entry) -> WorkspaceResources:
         try:
@@ -212,12 +244,12 @@ class WorkspaceCache:
             self._trim_locked()
 
     def _acquire(self, path: str | os.PathLike[str]) -> tuple[_Entry, WorkspaceResources]:
-        key, entry, starter = self._begin(path)
+        key, entry, starter, binding = self._begin(path)
         if starter:
-            return entry, self._run_load(key, entry)
+            return entry, self._view(entry, binding, self._run_load(key, entry))
         try:
             done, value = self._waiter(entry)
-            return entry, (value if done else value.result())
+            return entry, self._view(entry, binding, value if done else value.result())
         except BaseException:
             self._fail_waiter(entry)
             raise
@@ -236,12 +268,12 @@ class WorkspaceCache:
         return True, value
 
     async def _aacquire(self, path: str | os.PathLike[str]) -> tuple[_Entry, WorkspaceResources]:
-        key, entry, starter = self._begin(path)
+        key, entry, starter, binding = self._begin(path)
         if starter:
             import asyncio  # lazily: 35 ms of import the synchronous CLI path never needs
 
             try:
-                return entry, await asyncio.to_thread(self._run_load, key, entry)
+                return entry, self._view(entry, binding, await asyncio.to_thread(self._run_load, key, entry))
             except asyncio.CancelledError:
                 # The load goes on in its worker thread and is cached for
                 # others; this caller's pin must go, or the entry is never
@@ -252,7 +284,7 @@ class WorkspaceCache:
             import asyncio
 
             done, value = self._waiter(entry)
-            return entry, (value if done else await asyncio.wrap_future(value))
+            return entry, self._view(entry, binding, value if done else await asyncio.wrap_future(value))
         except BaseException:
             self._fail_waiter(entry)
             raise

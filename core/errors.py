@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from wskit.models import Diagnostic
 
 __all__ = [
-    "AmbiguousNameError", "PluginContributionError", "PluginLoadError", "ProvenanceMismatchError",
+    "AmbiguousNameError", "drift_subject", "nearest", "PluginContributionError", "PluginLoadError", "ProvenanceMismatchError",
     "SafeFsError", "SessionStateError", "TrustStoreError", "UnknownResourceError", "UnsafePathError",
     "WorkspaceCapacityError", "WskitError"
 ]
@@ -48,13 +48,40 @@ class UnknownResourceError(WskitError, LookupError):
     :ivar candidates: the ids that exist, sorted, to help the user.
     """
 
+    #: wsctl adds the folder searched and its trust to the message
+    searched_hint = True
+
     def __init__(self, kind: str, name: str, candidates: Iterable[str] = ()) -> None:
         self.kind = kind
         self.name = name
         self.candidates = sorted(candidates)
+        #: the nearest names (difflib), best first: what "did you mean" offers
+        self.suggestions = nearest(name, self.candidates)
         listing = ", ".join(self.candidates[:20]) or "none"
         more = "" if len(self.candidates) <= 20 else f" (+{len(self.candidates) - 20} more)"
-        super().__init__(f"unknown {kind} {name!r}; available: {listing}{more}")
+        hint = f"; did you mean {' or '.join(repr(s) for s in self.suggestions)}?" if self.suggestions else ""
+        super().__init__(f"unknown {kind} {name!r}{hint} available: {listing}{more}"
+                         if hint else f"unknown {kind} {name!r}; available: {listing}{more}")
+
+
+def nearest(name: str, candidates: Iterable[str], n: int = 3) -> list[str]:
+    """The names of ``candidates`` closest to ``name`` (:func:`difflib.get_close_matches`,
+    cutoff 0.6), best first. A qualified id (``project:pdf``, ``plugin:p:pdf``) also
+    matches by its last part, and is then offered by that part (``pdf``)."""
+    import difflib
+
+    by_short: dict[str, str] = {}
+    for c in candidates:
+        by_short.setdefault(c, c)
+        by_short.setdefault(c.rsplit(":", 1)[-1], c)
+    out: list[str] = []
+    seen: set[str] = set()
+    for hit in difflib.get_close_matches(name, list(by_short), n=n * 2, cutoff=0.6):
+        full = by_short[hit]
+        if full not in seen and full != name:
+            seen.add(full)
+            out.append(hit)  # as it matched: the bare name when that is what is close
+    return out[:n]
 
 
 class AmbiguousNameError(WskitError, LookupError):
@@ -62,6 +89,8 @@ class AmbiguousNameError(WskitError, LookupError):
 
     :ivar candidates: the qualified ids that match, sorted; ask again with one.
     """
+
+    searched_hint = True
 
     def __init__(self, kind: str, name: str, candidates: Iterable[str]) -> None:
         self.kind = kind
@@ -139,13 +168,31 @@ class SessionStateError(WskitError):
 
 
 class ProvenanceMismatchError(WskitError):
-    """Recorded rule, style or workflow provenance differs from the workspace (``restore``
-    under the ``strict`` policy; Blade's fail-closed resume, reference/blade.md §4.11, §6.2).
+    """Recorded provenance differs from the workspace: the one exception family of a resume
+    that fails closed (Blade's fail-closed resume, reference/blade.md §4.11, §6.2).
+    :func:`wskit.session.resume.restore` raises it under the ``strict`` policy; the rules'
+    ``resume`` raises its subclass ``RuleProvenanceMismatch`` and a style's restore
+    ``StyleProvenanceError``, so ``except ProvenanceMismatchError`` catches every drift.
 
-    :ivar drift: the drift entries, ``{"field", "id", "change", ...}`` (see
-        :func:`wskit.session.resume.restore`)."""
+    :ivar drift: the drift entries, ``{"field", "id", "path", "change", ...}`` (see
+        :func:`wskit.session.resume.restore`).
+    :ivar paths: the file of each entry (its id where no file is known), in order; the
+        message names them.
+    """
 
-    def __init__(self, drift: list[dict[str, Any]]) -> None:
-        self.drift = drift
-        what = ", ".join(f"{d['field']} {d.get('id') or ''}".strip() + f" ({d['change']})" for d in drift)
-        super().__init__(f"session provenance mismatch: {what}")
+    def __init__(self, drift: list[dict[str, Any]], message: str | None = None) -> None:
+        self.drift = list(drift)
+        self.paths = [d.get("path") or d.get("id") for d in self.drift]
+        if message is None:
+            what = ", ".join(f"{drift_subject(d)} ({d.get('change')})" for d in self.drift)
+            message = f"session provenance mismatch: {what}"
+        super().__init__(message)
+
+
+def drift_subject(entry: dict[str, Any]) -> str:
+    """What a drift entry is about, as messages name it: its file path when known, else
+    its field and id (``hook_trust.digest``, ``trust``)."""
+    path = entry.get("path")
+    if path:
+        return str(path)
+    return f"{entry.get('field') or ''} {entry.get('id') or ''}".strip()

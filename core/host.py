@@ -5,15 +5,29 @@
 
 from pathlib import Path
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from wskit.models import Frozen
 from wskit.util.lazyre import lazy_pattern
 
-__all__ = ["HostProfile"]
+__all__ = ["HOST_PRESETS", "HostProfile"]
 
 
 _NAME = lazy_pattern(globals(), "_NAME", r"^[a-z][a-z0-9_-]{0,31}\Z")
+
+
+#: The hosts wskit reproduces (docs/compatibility.md): for these names the profile loads
+#: what that host loads, not the cross-tool union. The two convention flags default to
+#: what the host reads (``.agents/skills`` is on for Codex, Gemini CLI and opencode,
+#: ``AGENTS.md`` files for Codex and opencode; ``.claude/`` and ``CLAUDE.md`` for Claude
+#: Code and opencode); the file names and folders each reads are the rule catalog's and
+#: the sources plugin's host tables.
+HOST_PRESETS: dict[str, dict[str, bool]] = {
+    "claude": {"claude_conventions": True, "agents_conventions": False},
+    "codex": {"claude_conventions": False, "agents_conventions": True},
+    "gemini": {"claude_conventions": False, "agents_conventions": True},
+    "opencode": {"claude_conventions": True, "agents_conventions": True},
+}
 
 
 class HostProfile(Frozen):
@@ -24,6 +38,10 @@ class HostProfile(Frozen):
     manifest folder ``.blade-plugin/`` and the env prefix ``BLADE_``. The
     cross-tool conventions (``.claude/``, ``.agents/``, ``AGENTS.md``…) are on
     for every host; each can be switched off with its flag.
+
+    The names ``claude``, ``codex``, ``gemini`` and ``opencode`` are host profiles
+    (:data:`HOST_PRESETS`): they load what that host loads, with its own home folders
+    and none it does not read (docs/compatibility.md); :attr:`family` says which.
 
     :ivar name: lowercase host name (``[a-z][a-z0-9_-]{0,31}``).
     :ivar home: the user home, a parameter everywhere (never read implicitly by
@@ -48,6 +66,19 @@ class HostProfile(Frozen):
         if not _NAME.match(v):
             raise ValueError(f"invalid host name {v!r}: use lowercase letters, digits, '-' or '_'")
         return v
+
+    @model_validator(mode="before")
+    @classmethod
+    def _preset(cls, data):
+        if isinstance(data, dict) and data.get("name") in HOST_PRESETS:
+            data = {**HOST_PRESETS[data["name"]], **data}
+        return data
+
+    @property
+    def family(self) -> str | None:
+        """The reproduced host (``claude``, ``codex``, ``gemini``, ``opencode``), or None
+        for wskit's own cross-tool union (host ``wskit`` and any other name)."""
+        return self.name if self.name in HOST_PRESETS else None
 
     @property
     def host_dir(self) -> str:

@@ -19,7 +19,7 @@ from wskit.util.sharedkeys import shared_keys_copy
 
 __all__ = [
     "construct_valid", "Diagnostic", "display_path", "Frozen", "Level", "LoadResult", "Provenance",
-    "Resource", "ResourceSource", "Scope", "sha256_hex", "TRUST_GATED_SCOPES", "valid_shape"
+    "Resource", "ResourceSource", "Scope", "sha256_hex", "ToolKind", "TRUST_GATED_SCOPES", "valid_shape"
 ]
 
 
@@ -37,6 +37,47 @@ class Scope(str, Enum):
     LOCAL = "local"
     PLUGIN = "plugin"
     CLI = "cli"
+
+
+class ToolKind(str, Enum):
+    """What a tool call does, as the rule barrier sees it (Blade's invocation
+    barrier, reference/blade.md §6): ``WRITE``, ``EDIT``, ``DELETE``, ``SHELL``
+    and ``EXECUTE`` are writes, held back until new rules are delivered;
+    ``READ`` proceeds and carries them.
+
+    :meth:`coerce` accepts a member or its string value and raises
+    :class:`ValueError` for anything else, so a typo (``"wirte"``) can never
+    pass as "not a write".
+    """
+
+    READ = "read"
+    WRITE = "write"
+    EDIT = "edit"
+    DELETE = "delete"
+    SHELL = "shell"
+    EXECUTE = "execute"
+
+    @classmethod
+    def coerce(cls, value: "ToolKind | str") -> "ToolKind":
+        """The member ``value`` names.
+
+        :raises ValueError: ``value`` is not a member nor one's string value
+            (case-sensitive, as the values are documented).
+        """
+        if isinstance(value, cls):
+            return value
+        if isinstance(value, str):
+            try:
+                return cls(value)
+            except ValueError:
+                pass
+        raise ValueError(f"unknown tool kind {value!r}: expected one of "
+                         f"{', '.join(repr(k.value) for k in cls)}")
+
+    @property
+    def is_write(self) -> bool:
+        """True for the kinds the ``writes`` policy holds back."""
+        return self is not ToolKind.READ
 
 
 #: Scopes whose sources only load when the source project is trusted.

@@ -15,10 +15,12 @@ The store is ``<home>/.wskit/trust.toml``::
     state = "trusted"
     decided_at = "2026-11-29T21:00:00+00:00"
 
-written atomically (temp file + ``os.replace``, fsync) under a file lock
-(``trust.toml.lock``), mode 0600. A store that cannot be parsed, is not a
-regular file, or is readable or writable by others raises
-:class:`~wskit.errors.TrustStoreError`; the trust gate then fails closed.
+written atomically (temp file + ``rename``, fsync) under a file lock
+(``trust.toml.lock``), mode 0600, through :mod:`wskit.fs.atomic` (no link
+followed below the home). A store that cannot be parsed, is not a regular
+file, is reached through a link (``~/.wskit`` linked elsewhere), or is
+readable or writable by others raises :class:`~wskit.errors.TrustStoreError`;
+the trust gate then fails closed.
 """
 
 # No ``from __future__ import annotations`` here: pydantic would compile and evaluate
@@ -34,7 +36,7 @@ from typing import Literal
 
 from wskit import changes, fs
 from wskit.errors import TrustStoreError
-from wskit.fs.atomic import atomic_write
+from wskit.fs.atomic import StateFileError, atomic_write, check_no_links, state_lock
 from wskit.fs.names import not_utf8, shown_path
 from wskit.models import Frozen
 
@@ -94,30 +96,26 @@ class TrustStore:
     """The per-user trust store.
 
     :param path: the TOML file (usually ``HostProfile.state_dir / "trust.toml"``).
+    :param anchor: the folder below which no link may lead to the store (default:
+        the store's folder; :meth:`for_home` gives the home).
     """
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], anchor: str | os.PathLike[str] | None = None) -> None:
         self.path = Path(path)
-        self._lock_obj = None
-
-    @property
-    def _lock(self):
-        """The ``filelock.FileLock`` guarding writes (imported on first write: 35 ms
-        of start-up that read-only commands never pay)."""
-        if self._lock_obj is None:
-            from filelock import FileLock
-
-            self._lock_obj = FileLock(str(self.path) + ".lock")
-        return self._lock_obj
+        self.anchor = Path(anchor) if anchor is not None else self.path.parent
 
     @classmethod
     def for_home(cls, home: str | os.PathLike[str]) -> "TrustStore":
-        """The store of a user home: ``<home>/.wskit/trust.toml``."""
-        return cls(Path(home) / ".wskit" / "trust.toml")
+        """The store of a user home: ``<home>/.wskit/trust.toml`` (no link below the home)."""
+        return cls(Path(home) / ".wskit" / "trust.toml", anchor=home)
 
     # -- reading ----------------------------------------------------------
 
     def _read(self) -> dict[str, dict[str, str]]:
+        try:
+            check_no_links(self.path, self.anchor)
+        except StateFileError as err:
+            raise TrustStoreError(f"trust store unusable: {err}") from None
         try:
             st = os.lstat(self.path)
         except FileNotFoundError:
@@ -219,22 +217,28 @@ class TrustStore:
         if why is not None:
             raise TrustStoreError(f"cannot record a decision for {shown_path(target)}: the path {why} "
                                   "(the trust store is UTF-8 TOML)")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self._lock:
-            entries = self._read()
-            if state is None:
-                entries.pop(target, None)
-            else:
-                entries[target] = {
-                    "path": target,
-                    "state": state,
-                    "decided_at": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-                }
-            doc = {"version": STORE_VERSION, "folder": [entries[p] for p in sorted(entries)]}
-            import tomli_w
-
-            atomic_write(self.path, tomli_w.dumps(doc).encode("utf-8"), mode=0o600)
+        try:
+            with state_lock(self.path, self.anchor):
+                self._write_locked(target, state)
+        except StateFileError as err:
+            raise TrustStoreError(f"trust store not written: {err}") from None
         return target
+
+    def _write_locked(self, target: str, state: TrustState | None) -> None:
+        """The read-modify-write of :meth:`set`; the caller holds the lock."""
+        entries = self._read()
+        if state is None:
+            entries.pop(target, None)
+        else:
+            entries[target] = {
+                "path": target,
+                "state": state,
+                "decided_at": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+            }
+        doc = {"version": STORE_VERSION, "folder": [entries[p] for p in sorted(entries)]}
+        import tomli_w
+
+        atomic_write(self.path, tomli_w.dumps(doc).encode("utf-8"), mode=0o600, anchor=self.anchor)
 
     def grant(self, path: str | os.PathLike[str]) -> str:
         """Trust ``path`` and its descendants. See :meth:`set`."""

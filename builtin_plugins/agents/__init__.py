@@ -38,10 +38,16 @@ class AgentsKind(MarkdownKind):
 AGENTS = AgentsKind(
     AGENT_FOLDERS.model_copy(update={"hook": "wskit_load_agents", "filter": agents_filter}), load=load_agents,
     help="Subagents: .claude/agents, .<host>/agents and plugin agents.", noun="subagents",
-    columns=(("ID", lambda a: a.id), ("MODEL", lambda a: a.model), ("DESCRIPTION", lambda a: a.description[:60])),
+    columns=(("ID", lambda a: a.id), ("MODEL", lambda a: a.model), ("DESCRIPTION", lambda a: _shorten(a.description))),
     show_help="Show one subagent, with its system prompt.",
 )
 
 wskit_resource_kinds = AGENTS.wskit_resource_kinds
 wskit_load_agents = AGENTS.hook_impl()
 wskit_register_commands = AGENTS.wskit_register_commands
+
+
+def _shorten(text: str) -> str:
+    from wskit.cli.context import shorten
+
+    return shorten(text)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 from pathlib import Path
 from typing import Any
 
@@ -16,12 +15,12 @@ from wskit.builtin_plugins.bundles.active import bundle_source, find_bundles, pl
 from wskit.builtin_plugins.bundles.discovery import load_bundle
 from wskit.builtin_plugins.bundles.ledger import LedgerError, install, read_ledger, uninstall
 from wskit.builtin_plugins.bundles.marketplace import Marketplace, MarketplaceError, load_marketplace
-from wskit.cli.context import WsctlContext, json_option, safe_text, table
+from wskit.cli.context import WsctlContext, json_option, progress, safe_text, shorten, table
 from wskit.cli.inspect import print_diagnostics
 from wskit.cli.plugins import list_command
 from wskit.errors import WskitError
 from wskit.fs import jsonsafe
-from wskit.fs.atomic import atomic_write
+from wskit.fs.atomic import StateFileError, locked_update
 from wskit.fs.jsonfile import MAX_JSON_BYTES
 
 
@@ -35,13 +34,14 @@ def bundle_rows(obj: WsctlContext, path: str = ".", ws=None) -> list[dict[str, A
 def bundle_report(obj: WsctlContext, ws) -> tuple[list[dict[str, Any]], list]:
     """The rows of :func:`bundle_rows` for the resolved workspace ``ws`` and the
     diagnostics about its set of content plugins (:func:`~wskit.builtin_plugins.bundles.active.find_bundles`:
-    discovery, ``enabledPlugins`` layers such as ``plugin-enable-untrusted``,
+    discovery, settings layers such as ``settings-untrusted``,
     dependencies, ``plugin-failed``) — the ones ``wsctl inspect`` shows among all
     (:class:`~wskit.models.Diagnostic` objects)."""
     bundles, diags = find_bundles(ws.binding, obj.profile(), ws.trust, kinds=ws.kinds.values())
     return [{
         "name": b.name, "version": b.version, "root": b.root, "scope": b.origin, "state": b.state,
         "issues": [i.to_json() for i in b.issues if i.level != "info"],
+        "disabled_by": next((i.message for i in b.issues if i.code == "plugin-disabled"), None),
         "counts": plugin_counts(ws, b.name) if b.state == "active" else {},
     } for b in bundles], diags
 
@@ -50,7 +50,7 @@ def bundle_listing(obj: WsctlContext, ws) -> tuple[list[dict[str, Any]], list[di
     """The content-plugin part of ``wsctl plugins list`` (see :func:`wskit.cli.plugins.list_plugins`)."""
     bundles, found = bundle_report(obj, ws)
     # the diagnostics about the plugin set, as inspect shows them: a --plugin-dir that
-    # is missing or not a plugin, an enablement an untrusted project may not make
+    # is missing or not a plugin, an untrusted project's settings file that was not read
     listed = obj.listing_diagnostics(ws, found)
     diags = [d.to_json(ws.source_root) for d in listed]
     # human output says a failure once: the `plugin-failed` of a bundle whose errors the
@@ -70,15 +70,20 @@ def human_bundles(rows: list[dict[str, Any]]) -> str:
         return "no content plugins"
     out = []
     notes = []
+    notes_disabled: list[str] = []
     for r in rows:
         counts = ", ".join(f"{k}={v}" for k, v in r["counts"].items()) or "-"
         errors = [i["message"] for i in r["issues"] if i["level"] == "error"]
         # the reasons go under the table, whole: a long one in the STATE cell would
         # stretch every row to its width
         state = r["state"] + (f" ({len(errors)} error{'s' if len(errors) > 1 else ''}, below)" if errors else "")
+        if r.get("disabled_by"):
+            state += " (" + r["disabled_by"].split(" (")[0].removeprefix("disabled by ") + ")"
+            notes_disabled.append(safe_text(f"  {r['name']}: {r['disabled_by']}"))
         out.append([r["name"], r["version"] or "-", r["scope"], state, counts, r["root"]])
         notes += [safe_text(f"  {r['name']}: {why}") for why in errors]
     text = table(out, ["BUNDLE", "VERSION", "SCOPE", "STATE", "RESOURCES", "ROOT"])
+    text += "\n\ninactive:\n" + "\n".join(notes_disabled) if notes_disabled else ""
     return text + ("\n\nerrors:\n" + "\n".join(notes) if notes else "")
 
 
@@ -88,7 +93,14 @@ def _find(obj: WsctlContext, name: str, path: str):
     for b in bundles:
         if b.name == name:
             return ws, b
-    raise WskitError(f"no content plugin {name!r} (found: {', '.join(b.name for b in bundles) or 'none'})")
+    from wskit.errors import nearest
+
+    names = [b.name for b in bundles]
+    close = nearest(name, names)
+    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    trust = "trusted" if ws.trust.trusted else "untrusted: its project plugins are not loaded"
+    raise WskitError(f"no content plugin {name!r}{hint} (searched {ws.binding.source_root}, {trust}; "
+                     f"found: {', '.join(names) or 'none'})")
 
 
 @click.command("show")
@@ -99,7 +111,8 @@ def _find(obj: WsctlContext, name: str, path: str):
 def show_cmd(obj: WsctlContext, name: str, path: str) -> None:
     """Show one content plugin: manifest, state, issues and resources."""
     ws, b = _find(obj, name, path)
-    res = [r.id for r in ws.resources() if r.provenance.plugin == name and r.provenance.scope.value == "plugin"]
+    mine = [r for r in ws.resources() if r.provenance.plugin == name and r.provenance.scope.value == "plugin"]
+    res = [r.id for r in mine]
     m = b.manifest
     data = {"name": b.name, "version": b.version, "description": b.description, "root": b.root, "scope": b.origin,
             "state": b.state, "manifest": b.manifest_path, "manifest_source": b.manifest_source,
@@ -113,8 +126,12 @@ def show_cmd(obj: WsctlContext, name: str, path: str) -> None:
             click.echo(safe_text(f"  {b.description}"))
         for i in b.issues:
             click.echo(safe_text(f"  {i.level}: {i.code}: {i.message}"))
-        for rid in res:
-            click.echo(safe_text(f"  - {rid}"))
+        for r in mine:  # each resource with its kind; a hook by its event and matcher, not its hash id
+            if r.kind == "hook":
+                what = f"{r.event} {r.matcher or '*'}: {r.command or r.url or r.type}"
+            else:
+                what = r.id
+            click.echo(safe_text(f"  - {r.kind:<11} {what}"))
     obj.emit(data, human)
 
 
@@ -138,6 +155,7 @@ def validate_cmd(obj: WsctlContext, directory: str) -> None:
             diags.extend(d)
             if found:
                 counts[kind.name] = len(found)
+    diags.extend(_claude_checks(b.root, b.name, profile))
     errors = [d for d in diags if d.level == "error"]
     data = {"path": b.root, "name": b.name, "version": b.version, "manifest_source": b.manifest_source,
             "marketplace": b.marketplace, "ok": not errors, "counts": counts,
@@ -151,6 +169,46 @@ def validate_cmd(obj: WsctlContext, directory: str) -> None:
     obj.emit(data, human)
     if errors:
         click.get_current_context().exit(1)
+
+
+#: plugin names Claude Code reserves for Anthropic's own (``claude plugin validate`` 2.1.332)
+_RESERVED_PREFIXES = ("claude-", "anthropic-", "anthropics-", "cc-plugin-")
+_RESERVED_NAMES = frozenset({"claude", "anthropic", "anthropics", "claude-code", "claude-mods"})
+
+
+def reserved_plugin_name(name: str) -> bool:
+    """Whether Claude Code refuses ``name`` for a third party's plugin: it starts with
+    ``claude-``, ``anthropic-``, ``anthropics-`` or ``cc-plugin-``, is one of
+    :data:`_RESERVED_NAMES`, or puts ``official`` beside ``claude`` or ``anthropic``."""
+    n = name.lower()
+    if n in _RESERVED_NAMES or n.startswith(_RESERVED_PREFIXES):
+        return True
+    parts = set(n.replace("_", "-").split("-"))
+    return "official" in parts and bool(parts & {"claude", "anthropic", "anthropics"})
+
+
+_COMPONENT_ENTRIES = ("skills", "commands", "agents", "hooks", "output-styles", ".mcp.json", ".lsp.json", "SKILL.md")
+
+
+def _claude_checks(root: str, name: str, profile) -> list:
+    """What ``claude plugin validate`` refuses beyond the manifest schema: a folder with
+    neither a manifest nor any component (a folder with components but no manifest passes
+    and loads named after its folder) and a reserved name."""
+    from wskit.models import Diagnostic
+
+    out = []
+    dirs = {".claude-plugin", profile.plugin_manifest_dir}
+    has_components = any(os.path.exists(os.path.join(root, e)) for e in _COMPONENT_ENTRIES)
+    manifest = any(os.path.isfile(os.path.join(root, d, f)) for d in dirs for f in ("plugin.json", "marketplace.json"))
+    if not manifest and not has_components:
+        out.append(Diagnostic(level="error", code="plugin-no-manifest", path=root,
+                              message="no manifest and no components: expected .claude-plugin/plugin.json or "
+                                      ".claude-plugin/marketplace.json (as Claude Code's validation)"))
+    elif manifest and name and reserved_plugin_name(name):
+        out.append(Diagnostic(level="error", code="plugin-name-reserved", path=root, plugin=name,
+                              message=f"plugin name {name!r} is reserved for Anthropic's own plugins by Claude "
+                                      "Code (claude-*, anthropic-*, cc-plugin-*, 'official' beside claude)"))
+    return out
 
 
 def _marketplace_for(obj: WsctlContext, market: str, from_dirs: tuple[str, ...]) -> Marketplace:
@@ -218,7 +276,8 @@ def install_cmd(obj: WsctlContext, spec: str, from_dirs: tuple[str, ...]) -> Non
     if not sep or not name or not market:
         raise click.BadParameter("expected NAME@MARKETPLACE", param_hint="NAME@MARKETPLACE")
     mk = _marketplace_for(obj, market, from_dirs)
-    rec = install(obj.profile(), mk, name)
+    with progress(f"installing {name} from {mk.root}"):
+        rec = install(obj.profile(), mk, name)
     data = {k: rec[k] for k in ("name", "version", "marketplace", "source", "root", "digest", "skipped")}
     obj.emit(data, lambda: click.echo(f"installed {name}@{mk.name} into {rec['root']} ({rec['digest']})"))
 
@@ -233,7 +292,7 @@ def uninstall_cmd(obj: WsctlContext, name: str) -> None:
     obj.emit(data, lambda: click.echo(f"uninstalled {name} ({data['root']})"))
 
 
-def _set_enabled(obj: WsctlContext, name: str, value: bool, scope: str, path: str) -> None:
+def _set_enabled(obj: WsctlContext, name: str, value: bool, scope: str, path: str, force: bool = False) -> None:
     from wskit.builtin_plugins.bundles.enablement import valid_enable_name
 
     if not valid_enable_name(name):  # what the settings reader refuses is never written
@@ -241,40 +300,76 @@ def _set_enabled(obj: WsctlContext, name: str, value: bool, scope: str, path: st
             safe_text(f"{name!r} is not a plugin name: expected kebab-case (a-z, 0-9, '-', at most 64 "
                       "characters), optionally followed by @marketplace (the same)"), param_hint="NAME")
     profile = obj.profile()
+    known = _plugin_known(obj, name, path)
+    if value and not known and not force:
+        # enabling a name nothing provides is most likely a typo: refused before anything is written
+        raise click.UsageError(safe_text(
+            f"no plugin {name!r} is known (installed, in a known marketplace, or in a user or project plugin "
+            f"folder){_enable_hint(obj, name, path)}; nothing written. Pass --force to name it anyway "
+            "(e.g. a plugin your team installs later)"))
     if scope == "user":
-        target = profile.require_home() / profile.host_dir / "settings.json"
+        anchor = profile.require_home()
+        target = anchor / profile.host_dir / "settings.json"
     else:
         from wskit.binding import Binding
-        root = Binding.discover(path).source_root
-        target = root / profile.host_dir / ("settings.json" if scope == "project" else "settings.local.json")
-    data: dict[str, Any] = {}
-    mode = 0o600 if scope != "project" else 0o644
-    if target.exists():
-        st = os.lstat(target)
-        if not stat.S_ISREG(st.st_mode):
-            raise WskitError(f"{target} is not a regular file; not changed")
-        try:
-            data = jsonsafe.loads(fs.read_bytes(target.parent, target.name, max_bytes=MAX_JSON_BYTES).raw,
-                                  path=str(target))
-        except (ValueError, OSError, WskitError) as err:
-            raise WskitError(f"{target} is not valid JSON ({err}); not changed") from None
-        if not isinstance(data, dict):
-            raise WskitError(f"{target} does not hold a JSON object; not changed")
-        mode = stat.S_IMODE(st.st_mode)
-    emap = data.get("enabledPlugins")
-    emap = dict(emap) if isinstance(emap, dict) else {}
-    emap[name] = value
-    data["enabledPlugins"] = emap
-    atomic_write(target, (json.dumps(data, indent=2) + "\n").encode("utf-8"), mode=mode)
+        anchor = Binding.discover(path).source_root
+        target = anchor / profile.host_dir / ("settings.json" if scope == "project" else "settings.local.json")
+
+    def update(raw: bytes | None) -> bytes:
+        data: dict[str, Any] = {}
+        if raw is not None:
+            try:
+                data = jsonsafe.loads(raw, path=str(target))
+            except (ValueError, WskitError) as err:
+                raise WskitError(f"{target} is not valid JSON ({err}); not changed") from None
+            if not isinstance(data, dict):
+                raise WskitError(f"{target} does not hold a JSON object; not changed")
+        emap = data.get("enabledPlugins")
+        emap = dict(emap) if isinstance(emap, dict) else {}
+        emap[name] = value
+        data["enabledPlugins"] = emap  # every other key is kept as it was
+        return (json.dumps(data, indent=2) + "\n").encode("utf-8")
+
+    # locked read-modify-write below the project root or home, no link followed (a
+    # '.claude' of an untrusted repository linked into the user's own files is refused);
+    # a new file gets 0600 (0644 in the project, where it is meant to be shared),
+    # an existing one keeps its mode
+    default_mode = 0o600 if scope != "project" else 0o644
+    try:
+        locked_update(target, update, anchor=anchor, max_bytes=MAX_JSON_BYTES, dir_mode=0o755,
+                      mode=lambda old: default_mode if old is None else old)
+    except StateFileError as err:
+        raise WskitError(f"{err}; not changed") from None
     # an entry for a plugin not installed yet is valid (Claude Code's project settings list
     # the plugins a team uses before each member installs them): written, but a name that
     # matches nothing is most likely a typo, so it is said
-    known = _plugin_known(obj, name, path)
     if not known:
         click.echo(safe_text(f"warning: no plugin {name!r} is known (installed, in a known marketplace, or in a "
                              f"user or project plugin folder); {target} names it anyway"), err=True)
     out = {"name": name, "enabled": value, "scope": scope, "settings": str(target), "known": known}
     obj.emit(out, lambda: click.echo(f"{'enabled' if value else 'disabled'} {name} in {target}"))
+
+
+def _enable_hint(obj: WsctlContext, key: str, path: str) -> str:
+    """``"; did you mean 'x'?"`` from the content plugins of the workspace and the
+    installed plugins, with the folder searched and its trust."""
+    from wskit.errors import nearest
+
+    try:
+        ws = obj.resolve(path)
+        bundles, _ = find_bundles(ws.binding, obj.profile(), ws.trust, kinds=ws.kinds.values())
+    except (WskitError, OSError):
+        return ""
+    try:
+        installed = list(read_ledger(obj.profile()))
+    except LedgerError:
+        installed = []
+    names = {b.name for b in bundles} | set(installed)
+    bare = key.partition("@")[0]
+    close = [bare] if bare in names and bare != key else nearest(bare, names)
+    trust = "trusted" if ws.trust.trusted else "untrusted"
+    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    return f"{hint} (searched {ws.binding.source_root}, {trust})"
 
 
 def _plugin_known(obj: WsctlContext, key: str, path: str) -> bool:
@@ -326,11 +421,13 @@ _path = click.option("--path", default=".", type=click.Path(exists=True), help="
 @click.argument("name")
 @_scope
 @_path
+@click.option("--force", is_flag=True, help="Write the entry even when no plugin of that name is known.")
 @json_option
 @click.pass_obj
-def enable_cmd(obj: WsctlContext, name: str, scope: str, path: str) -> None:
-    """Enable plugin NAME (enabledPlugins[NAME] = true)."""
-    _set_enabled(obj, name, True, scope, path)
+def enable_cmd(obj: WsctlContext, name: str, scope: str, path: str, force: bool) -> None:
+    """Enable plugin NAME (enabledPlugins[NAME] = true). A name wskit cannot find is
+    refused (exit status 2) unless --force."""
+    _set_enabled(obj, name, True, scope, path, force)
 
 
 @click.command("disable")
@@ -354,20 +451,33 @@ def marketplace_group() -> None:
 
 @marketplace_group.command("list")
 @click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@click.option("--installable", is_flag=True, help="Only the plugins wskit can install from this folder.")
 @json_option
 @click.pass_obj
-def marketplace_list_cmd(obj: WsctlContext, directory: str) -> None:
-    """List the plugins of the marketplace in DIRECTORY and whether each can be installed."""
+def marketplace_list_cmd(obj: WsctlContext, directory: str, installable: bool) -> None:
+    """List the plugins of the marketplace in DIRECTORY: description and whether each can
+    be installed (a short reason code when not, explained once under the table)."""
+    from wskit.builtin_plugins.bundles.marketplace import REASON_CODES
+
     mk = load_marketplace(directory)
+    entries = [e for e in mk.plugins if e.installable or not installable]
     data = {"name": mk.name, "owner": mk.owner, "plugins": [
-        {"name": e.name, "source": e.source, "installable": e.installable, "reason": e.reason} for e in mk.plugins],
+        {"name": e.name, "description": e.description, "source": e.source, "installable": e.installable,
+         "reason_code": e.reason_code, "reason": e.reason} for e in entries],
         "diagnostics": [d.to_json(mk.root) for d in mk.diagnostics]}
 
     def human() -> None:
-        click.echo(f"{mk.name} ({mk.owner.get('name', '?')}): {len(mk.plugins)} plugins")
-        click.echo(table([[e.name, "yes" if e.installable else "no",
-                           e.source if isinstance(e.source, str) else e.source_kind, e.reason or ""]
-                          for e in mk.plugins], ["PLUGIN", "INSTALLABLE", "SOURCE", "REASON"]))
+        shown = f"{len(entries)} of {len(mk.plugins)} plugins installable" if installable else \
+            f"{len(mk.plugins)} plugins, {sum(e.installable for e in mk.plugins)} installable"
+        click.echo(safe_text(f"{mk.name} ({mk.owner.get('name', '?')}): {shown}"))
+        if entries:
+            click.echo(table([[e.name, "yes" if e.installable else f"no: {e.reason_code}",
+                               e.source if isinstance(e.source, str) else e.source_kind, shorten(e.description, 50)]
+                              for e in entries], ["PLUGIN", "INSTALLABLE", "SOURCE", "DESCRIPTION"]))
+        codes = sorted({e.reason_code for e in entries if e.reason_code})
+        if codes:
+            click.echo("\n" + "; ".join(f"{c}: {REASON_CODES[c]}" for c in codes)
+                       + " (wsctl marketplace show DIR NAME: the whole reason)")
         print_diagnostics(mk.diagnostics, mk.root)
     obj.emit(data, human)
 

@@ -32,11 +32,15 @@ if TYPE_CHECKING:  # imported where a plugin folder is read (none in an empty wo
     from wskit.kinds import ResourceKind
 from wskit.formats.settings import config_dirs
 
-__all__ = ["Bundle", "BundleState", "discover", "load_bundle", "RANKS", "read_manifest"]
+__all__ = ["Bundle", "BundleState", "CLAUDE_BOOKKEEPING", "discover", "load_bundle", "RANKS", "read_manifest"]
 
 
 BundleState = Literal["active", "inactive", "error"]
 #: Source ranks of plugin bundles (above native project folders 20-22, below admin 40).
+#: folders Claude Code keeps in ``~/.claude/plugins`` for its installs (``claude plugin
+#: install``): marketplace clones, the versioned cache and data; never plugins themselves
+CLAUDE_BOOKKEEPING = frozenset({"cache", "marketplaces", "repos", "data"})
+
 RANKS = {"user:.claude": 30, "user:host": 31, "managed": 32, "project:.claude": 33, "project:host": 34, "cli": 35}
 
 
@@ -230,6 +234,8 @@ def discover(binding: Binding | None, profile: HostProfile, trust: TrustDecision
         dirs, dd = _subdirs(home, f"{d}/plugins", True)
         diags.extend(dd)
         for sub in dirs:
+            if d == ".claude" and os.path.basename(sub) in CLAUDE_BOOKKEEPING:
+                continue  # Claude Code's own install records and caches, not a plugin
             if os.path.abspath(sub) not in managed_roots:
                 found.append(load_bundle(sub, "user", f"user:{d}/plugins", RANKS[key], profile, kinds=kinds))
     for name, rec in sorted(ledger.items()):
@@ -242,6 +248,8 @@ def discover(binding: Binding | None, profile: HostProfile, trust: TrustDecision
     if binding is not None:
         root = str(binding.source_root)
         for d in config_dirs(profile):
+            if d == ".claude" and getattr(profile, "family", None) == "claude":
+                continue  # Claude Code knows no project .claude/plugins source: a clone must not enable its own
             key = "project:host" if d == profile.host_dir else "project:.claude"
             if not (trust and trust.trusted):
                 if os.path.isdir(os.path.join(root, d, "plugins")):

@@ -1,9 +1,10 @@
 """Plugin enablement and dependencies (Blade reference/blade.md §8.4–8.5).
 
 ``enabledPlugins`` maps (``{"name": true}`` or ``{"name@marketplace": false}``)
-are applied layer by layer, later wins: user < project < local < invocation.
-A layer of an untrusted project may only disable (an ``true`` there is
-ignored with ``plugin-enable-untrusted``). Explicit (``cli``) plugins are
+are applied layer by layer, later wins: user < project < local < invocation < managed
+(an administrator's ``false`` also switches off a plugin named on the command line).
+A layer of an untrusted project changes nothing (settings_layers does not
+read one; a layer flagged ``trusted=False`` is skipped). Explicit (``cli``) plugins are
 always active. Then dependencies are resolved to a fixed point: a missing
 dependency (``dependency-missing``), one whose version does not satisfy the
 npm-style range (``dependency-version``, via node-semver) or one that is not
@@ -49,14 +50,30 @@ def _matches(key: str, bundle: Bundle) -> bool:
     return name == bundle.name and (not market or bundle.marketplace in (None, market))
 
 
+def _decided(bundle: Bundle, layer: SettingsLayer | None) -> Diagnostic:
+    """The ``plugin-disabled`` note of an inactive bundle: which layer switched it off."""
+    if layer is None:
+        why = "its manifest sets defaultEnabled: false"
+    else:
+        why = f"disabled by {layer.scope} settings" + (f" ({layer.path})" if layer.path else "")
+    return Diagnostic(level="info", code="plugin-disabled", path=layer.path if layer else bundle.root,
+                      plugin=bundle.name, message=why)
+
+
+def _as_map(value) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
 def apply_enablement(bundles: list[Bundle], layers: list[SettingsLayer]) -> tuple[list[Bundle], list[Diagnostic]]:
     """Decide ``active``/``inactive`` for bundles not already in ``error``.
 
     :returns: ``(bundles, diagnostics)`` in the same order.
     """
     diags: list[Diagnostic] = []
-    wanted: list[tuple[str, bool]] = []  # in layer order: the last match wins
+    wanted: list[tuple[str, bool, SettingsLayer]] = []  # in layer order: the last match wins
     for layer in layers:
+        if not layer.trusted:  # disabling a user's plugin is a change too: an untrusted layer makes none
+            continue
         emap = layer.data.get("enabledPlugins")
         if emap is None:
             continue
@@ -69,23 +86,24 @@ def apply_enablement(bundles: list[Bundle], layers: list[SettingsLayer]) -> tupl
                 diags.append(Diagnostic(level="error", code="settings-invalid", path=layer.path,
                                         message=f"enabledPlugins entry {key!r}: invalid plugin name or non-boolean value"))
                 continue
-            if value and not layer.trusted:
-                diags.append(Diagnostic(level="warning", code="plugin-enable-untrusted", path=layer.path,
-                                        plugin=str(key).partition("@")[0],
-                                        message=f"{layer.scope} settings of an untrusted project cannot enable "
-                                        f"{key!r}; only disabling is allowed"))
-                continue
-            wanted.append((key, value))
+            wanted.append((key, value, layer))
+    managed_off = [(key, layer) for layer in layers if layer.scope == "managed"
+                   for key, value in _as_map(layer.data.get("enabledPlugins")).items() if value is False]
     out: list[Bundle] = []
     for b in bundles:
+        if b.origin == "cli" and b.state != "error" and any(_matches(k, b) for k, _ in managed_off):
+            # an administrator's "off" holds even for a folder named on the command line
+            out.append(b.with_state("inactive", _decided(b, managed_off[0][1])))
+            continue
         if b.state == "error" or b.origin == "cli":
             out.append(b)
             continue
         enabled = b.manifest.default_enabled if b.manifest else True
-        for key, value in wanted:
+        decided = None
+        for key, value, layer in wanted:
             if _matches(key, b):
-                enabled = value
-        out.append(b if enabled else b.with_state("inactive"))
+                enabled, decided = value, layer
+        out.append(b if enabled else b.with_state("inactive", _decided(b, decided)))
     return out, diags
 
 

@@ -14,6 +14,7 @@ whose files no longer match loads in state ``error`` (never silently).
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import hashlib
 import json
@@ -28,11 +29,11 @@ from wskit import fs
 from wskit.builtin_plugins.bundles.manifest import NAME_RE
 from wskit.errors import WskitError
 from wskit.fs import jsonsafe
-from wskit.fs.atomic import atomic_write
+from wskit.fs.atomic import StateFileError, atomic_write, check_no_links, state_dir, state_lock
 from wskit.host import HostProfile
 
 if TYPE_CHECKING:
-    from filelock import FileLock
+    from contextlib import AbstractContextManager
 
     from wskit.builtin_plugins.bundles.marketplace import Marketplace  # imported by install, not at start-up
 
@@ -136,11 +137,18 @@ def read_ledger(profile: HostProfile) -> dict[str, dict[str, Any]]:
     """
     path = ledger_path(profile)
     try:
+        check_no_links(path, profile.require_home())
+    except StateFileError as err:
+        raise LedgerError(f"plugin ledger unusable: {err}") from None
+    try:
         st = os.lstat(path)
     except FileNotFoundError:
         return {}
     if not stat.S_ISREG(st.st_mode):
         raise LedgerError(f"plugin ledger {path} is not a regular file")
+    if st.st_mode & 0o022:  # anyone who can write it decides what counts as a managed install
+        raise LedgerError(f"plugin ledger {path} is writable by others (mode {stat.S_IMODE(st.st_mode):04o}); "
+                          "refusing to use it (chmod 600)")
     try:
         # bounded, non-blocking read and depth-bounded JSON: read_text() read a
         # huge ledger whole and json.loads raised RecursionError on deep nesting
@@ -157,16 +165,25 @@ def read_ledger(profile: HostProfile) -> dict[str, dict[str, Any]]:
 
 
 def _write_ledger(profile: HostProfile, plugins: dict[str, dict[str, Any]]) -> None:
-    doc = {"version": LEDGER_VERSION, "plugins": {k: plugins[k] for k in sorted(plugins)}}
-    atomic_write(ledger_path(profile), (json.dumps(doc, indent=2) + "\n").encode("utf-8"), mode=0o600)
+    """Write ``plugins`` (the caller holds the lock), keeping every other top-level key
+    the ledger holds (a newer wskit's, or the user's)."""
+    path = ledger_path(profile)
+    doc: dict[str, Any] = {}
+    try:
+        raw = fs.read_bytes(path.parent, path.name, max_bytes=MAX_LEDGER_BYTES).raw
+        old = jsonsafe.loads(raw, path=str(path), max_depth=16)
+        if isinstance(old, dict):
+            doc = {k: v for k, v in old.items() if k not in ("version", "plugins")}
+    except fs.SafeFsError:
+        pass  # absent (read_ledger already refused anything else under this lock)
+    doc = {"version": LEDGER_VERSION, "plugins": {k: plugins[k] for k in sorted(plugins)}, **doc}
+    atomic_write(ledger_path(profile), (json.dumps(doc, indent=2) + "\n").encode("utf-8"), mode=0o600,
+                 anchor=profile.require_home())
 
 
-def _lock(profile: HostProfile) -> "FileLock":
-    p = ledger_path(profile)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    from filelock import FileLock  # imported where a write needs it: not on read-only start-up
-
-    return FileLock(str(p) + ".lock")
+def _lock(profile: HostProfile) -> "AbstractContextManager[None]":
+    """The ledger's lock (:func:`wskit.fs.atomic.state_lock`: no link below the home)."""
+    return state_lock(ledger_path(profile), profile.require_home())
 
 
 def _copy_tree(src: str, dst: str, skipped: list[str]) -> None:
@@ -236,7 +253,11 @@ def install(profile: HostProfile, marketplace: Marketplace, name: str) -> dict[s
         ledger = read_ledger(profile)
         if (dest.exists() or dest.is_symlink()) and name not in ledger:
             raise LedgerError(f"{dest} exists and is not a managed install; remove it first")
-        dest_parent.mkdir(parents=True, exist_ok=True)
+        try:
+            with state_dir(dest, profile.require_home()):  # made below the home without following a link
+                pass
+        except StateFileError as err:
+            raise LedgerError(f"plugin folder unusable: {err}") from None
         tmp = tempfile.mkdtemp(prefix=f".{name}.", suffix=".installing", dir=dest_parent)
         os.rmdir(tmp)
         try:
@@ -245,12 +266,6 @@ def install(profile: HostProfile, marketplace: Marketplace, name: str) -> dict[s
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
-        old = None
-        if dest.exists():
-            old = tempfile.mkdtemp(prefix=f".{name}.", suffix=".old", dir=dest_parent)
-            os.rmdir(old)
-            os.replace(dest, old)
-        os.replace(tmp, dest)
         record = {
             "name": name,
             "version": entry.entry.get("version") if isinstance(entry.entry.get("version"), str) else None,
@@ -262,13 +277,29 @@ def install(profile: HostProfile, marketplace: Marketplace, name: str) -> dict[s
             "installed_at": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
             "entry": entry.entry,
         }
+        previous = ledger.get(name)
+        old = None
+        if dest.exists() or dest.is_symlink():
+            old = tempfile.mkdtemp(prefix=f".{name}.", suffix=".old", dir=dest_parent)
+            os.rmdir(old)
+            os.replace(dest, old)
+        # the ledger first, then the folder: a writer killed in between leaves a ledger
+        # entry without its folder, which install and uninstall both recover from; the
+        # other order left an unmanaged folder that blocked every later install
         ledger[name] = record
         try:
             _write_ledger(profile, ledger)
+            os.replace(tmp, dest)
         except BaseException:
-            shutil.rmtree(dest, ignore_errors=True)
+            shutil.rmtree(tmp, ignore_errors=True)
             if old:
                 os.replace(old, dest)
+            if previous is None:
+                ledger.pop(name, None)
+            else:
+                ledger[name] = previous
+            with contextlib.suppress(Exception):
+                _write_ledger(profile, ledger)
             raise
         if old:
             shutil.rmtree(old, ignore_errors=True)

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from wskit.kinds import ResourceKind
 
 __all__ = [
+    "REASON_CODES",
     "entry_manifest", "find_entry_for", "load_marketplace", "Marketplace", "MARKETPLACE_FILE",
     "MarketplaceEntry", "MarketplaceError"
 ]
@@ -35,6 +36,16 @@ MARKETPLACE_FILE = ".claude-plugin/marketplace.json"
 
 class MarketplaceError(WskitError):
     """A marketplace cannot be read, or an operation on one cannot be done."""
+
+
+#: The reason codes of :attr:`MarketplaceEntry.reason_code`, as ``marketplace list`` explains them.
+REASON_CODES = {
+    "needs-fetch": "source is remote (github, url, npm…): the host must fetch it",
+    "missing": "source folder does not exist",
+    "escapes": "source leaves the marketplace folder",
+    "not-portable": "source is not a portable relative path",
+    "bad-name": "plugin name is not kebab-case",
+}
 
 
 class MarketplaceEntry(Frozen):
@@ -58,6 +69,30 @@ class MarketplaceEntry(Frozen):
     reason: str | None = None
     entry: dict[str, Any] = {}
 
+    @property
+    def reason_code(self) -> str | None:
+        """A short code of :attr:`reason` for listings (:data:`REASON_CODES` explains each):
+        ``needs-fetch``, ``missing``, ``escapes``, ``not-portable``, ``bad-name``; None
+        when installable."""
+        r = self.reason
+        if r is None:
+            return None
+        if r.startswith("plugin name"):
+            return "bad-name"
+        if r.startswith("source type"):
+            return "needs-fetch"
+        if r.startswith("source folder"):
+            return "missing"
+        if "leaves the marketplace" in r:
+            return "escapes"
+        return "not-portable"
+
+    @property
+    def description(self) -> str:
+        """The entry's ``description`` (empty when absent or not a string)."""
+        d = self.entry.get("description")
+        return d if isinstance(d, str) else ""
+
 
 class Marketplace(Frozen):
     """A marketplace read from ``root/.claude-plugin/marketplace.json``."""
@@ -76,8 +111,14 @@ class Marketplace(Frozen):
         for e in self.plugins:
             if e.name == name:
                 return e
-        names = ", ".join(sorted(e.name for e in self.plugins)[:20])
-        raise MarketplaceError(f"marketplace {self.name!r} has no plugin {name!r} (has: {names}…)")
+        from wskit.errors import nearest
+
+        names = sorted(e.name for e in self.plugins)
+        close = nearest(name, names)
+        hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+        listing = ", ".join(names[:20]) + ("…" if len(names) > 20 else "")
+        raise MarketplaceError(f"marketplace {self.name!r} (in {self.root}) has no plugin {name!r}{hint} "
+                               f"(has: {listing})")
 
 
 def load_marketplace(root: str | os.PathLike[str]) -> Marketplace:

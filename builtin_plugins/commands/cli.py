@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import click
 
-from wskit.cli.context import WsctlContext, json_option, safe_text
+from wskit.cli.context import WsctlContext, complete_names, json_option, safe_text
 
 __all__ = ["render_cmd"]
 
 
 @click.command("render")
-@click.argument("name")
+@click.argument("name", shell_complete=complete_names("command"))
 @click.argument("args", nargs=-1)
 @click.option("-C", "--workspace", "path", default=".", type=click.Path(exists=True),
               help="A path inside the workspace (default: the current folder).")

@@ -57,12 +57,19 @@ _SEGMENT = lazy_pattern(globals(), "_SEGMENT", r"^[A-Za-z0-9_][A-Za-z0-9_.-]*\Z"
 _KNOWN = {"description", "argument-hint", "allowed-tools", "model", "disable-model-invocation", "arguments"}
 
 
+def _gemini_folder(source: ResourceSource) -> bool:
+    """A ``.gemini`` user or project folder: its ``commands/`` hold Gemini CLI's TOML commands
+    (the wskit-gemini plugin reads them); a ``.md`` file there is not a command for Gemini
+    CLI, so it is not one here either."""
+    return source.plugin is None and source.root.rstrip("/").rsplit("/", 1)[-1] == ".gemini"
+
+
 def load_commands(source: ResourceSource) -> LoadResult:
     """Load every command of ``source`` (see the module docstring).
 
     :returns: :class:`~wskit.models.LoadResult` of :class:`~wskit.resources.command.Command`.
     """
-    if is_agents_convention(source):
+    if is_agents_convention(source) or _gemini_folder(source):
         return LoadResult()
     entries, diags = walk_markdown(source, COMMAND_FOLDERS, max_depth=MAX_DEPTH)
     out: list[Command] = []

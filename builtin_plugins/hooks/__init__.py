@@ -9,8 +9,8 @@ from wskit.kinds import ResourceKind
 from wskit.plugin import hookimpl
 
 __all__ = [
-    "wskit_hook_definitions", "wskit_hook_trust", "wskit_register_commands", "wskit_resource_kinds",
-    "wskit_session_services"
+    "managed_hook_filter", "wskit_hook_definitions", "wskit_hook_trust", "wskit_register_commands",
+    "wskit_resource_kinds", "wskit_session_services", "wskit_workspace_catalogs"
 ]
 
 
@@ -18,7 +18,27 @@ __all__ = [
 def wskit_resource_kinds():
     # a manifest's "hooks" adds files to hooks/hooks.json, or holds the definitions inline
     return [ResourceKind(name=KIND, hook="wskit_hook_definitions", default_dir="hooks/hooks.json",
-                         manifest_keys=("hooks",), manifest_adds=True, manifest_inline=True)]
+                         manifest_keys=("hooks",), manifest_adds=True, manifest_inline=True,
+                         filter=managed_hook_filter)]
+
+
+def managed_hook_filter(resources: list, profile) -> tuple[list, list]:
+    """The ``hook`` kind's filter: managed settings with ``allowManagedHooksOnly: true``
+    (Claude Code) keep only hooks no user or project wrote (builtin, admin and cli scope);
+    one ``hooks-managed-only`` warning names the managed file and how many were switched
+    off. (``disableAllHooks: true`` there switches every hook off at run time.)"""
+    from wskit.formats.settings import managed_layer
+    from wskit.models import Diagnostic
+
+    layer, _ = managed_layer(profile)
+    if layer is None or layer.data.get("allowManagedHooksOnly") is not True:
+        return resources, []
+    kept = [r for r in resources if r.provenance.scope.value in ("builtin", "admin", "cli")]
+    dropped = len(resources) - len(kept)
+    if not dropped:
+        return kept, []
+    return kept, [Diagnostic(level="warning", code="hooks-managed-only", path=layer.path,
+                             message=f"{dropped} hook(s) switched off: managed settings allow managed hooks only")]
 
 
 @hookimpl
@@ -39,6 +59,15 @@ def wskit_hook_trust(session):
 
         trust = ScopeHookTrust(list(session.registry("hook").active()))
     return trust
+
+
+@hookimpl
+def wskit_workspace_catalogs(workspace):
+    """``hooks``: :class:`~wskit.builtin_plugins.hooks.approval.HookApproval`, the hook trust
+    status of the workspace, computed when asked (``wsctl inspect`` shows its summary)."""
+    from wskit.builtin_plugins.hooks.approval import HookApproval
+
+    return {"hooks": HookApproval(workspace)}
 
 
 @hookimpl

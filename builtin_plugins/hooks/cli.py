@@ -47,7 +47,17 @@ def _status(obj: WsctlContext, ws):
     from wskit.builtin_plugins.hooks.trust import HookTrustStore
 
     store = HookTrustStore.for_home(obj.home)
-    return store, store.status(ws.source_root, ws.registry("hook").active(), enabled=hooks_enabled(ws, obj.profile()))
+    return store, store.status(ws.source_root, ws.registry("hook").active(), enabled=hooks_enabled(ws, obj.profile()),
+                               files_root=ws.binding.execution_root)
+
+
+def _headers(h) -> dict[str, str]:
+    """The HTTP hook's headers as the approver sees them: names, the ``${VAR}`` references
+    and whether each may expand, literal text masked (see :func:`~wskit.builtin_plugins.hooks.http.mask_header`)."""
+    from wskit.builtin_plugins.hooks.http import allowed_env_vars, mask_header
+
+    allowed = allowed_env_vars(h.config)
+    return {k: mask_header(v, allowed) for k, v in (h.headers or {}).items()}
 
 
 @hooks_group.command("list")
@@ -58,18 +68,50 @@ def hooks_list_cmd(obj: WsctlContext, path: str) -> None:
     """List the hooks configured for the workspace holding PATH."""
     ws = obj.resolve(path)
     rows = [{"id": h.id, "event": h.event, "matcher": h.matcher, "if": h.if_condition, "type": h.type,
-             "command": h.command, "url": h.url, "scope": h.scope.value, "plugin": h.plugin,
+             "command": h.command, "url": h.url, "headers": _headers(h) if h.type == "http" else {},
+             "scope": h.scope.value, "plugin": h.plugin,
              "path": display_path(h.provenance.absolute_path, ws.source_root)} for h in ws.registry("hook").active()]
     data = {"hooks": rows, "diagnostics": kind_diag_dicts(obj, ws, ("hook",))}
     obj.emit(data, lambda: (click.echo(table(
-        [[r["event"], (r["matcher"] or "*") + (f" if {r['if']}" if r["if"] else ""), r["type"], r["command"] or r["url"] or "", r["plugin"] or r["scope"]]
+        [[r["event"], (r["matcher"] or "*") + (f" if {r['if']}" if r["if"] else ""), r["type"],
+          (r["command"] or r["url"] or "") + "".join(f" [{k}: {v}]" for k, v in r["headers"].items()),
+          r["plugin"] or r["scope"]]
          for r in rows], ["EVENT", "MATCHER", "TYPE", "RUNS", "FROM"]) if rows else "no hooks"),
         print_diag_dicts(data["diagnostics"])))
 
 
-def _status_json(st) -> dict[str, Any]:
-    return {"path": st.root, "state": st.state, "digest": st.digest, "trusted_digest": st.trusted_digest,
-            "count": st.count, "error": st.error}
+def _status_json(st, ws=None) -> dict[str, Any]:
+    out = {"path": st.root, "state": st.state, "digest": st.digest, "trusted_digest": st.trusted_digest,
+           "count": st.count, "error": st.error, "awaiting_approval": st.awaiting_approval,
+           "files": [{"hook_id": f.hook_id, "path": f.path, "base": f.base, "state": f.state, "covered": f.covered}
+                     for f in st.files]}
+    if ws is not None:
+        out["headers"] = {h.id: _headers(h) for h in ws.registry("hook").active() if h.type == "http" and h.headers}
+    return out
+
+
+def _status_text(st, data: dict[str, Any]) -> str:
+    lines = [f"{st.root}: {st.state} ({st.count} hooks)"]
+    if st.awaiting_approval:
+        lines.append(f"{st.awaiting_approval} project hook{'s await' if st.awaiting_approval != 1 else ' awaits'} approval"
+                     + (" (changed since approved)" if st.state == "modified" else ""))
+    if st.digest:
+        lines.append(f"digest: {st.digest}")
+    for f in st.files:
+        shown = f.path if f.base != "plugin" else f"<plugin root>/{f.path}"
+        if f.state == "covered":
+            lines.append(f"covers: {shown}")
+        elif f.state == "missing":
+            lines.append(f"covers: {shown} (missing now: creating it changes the digest)")
+        else:
+            why = {"outside": "outside the project", "too-large": "too large to hash", "link": "a link",
+                   "unreadable": "unreadable"}.get(f.state, f.state)
+            lines.append(f"not covered: {shown} ({why}: changing it does not change the digest)")
+    for hid, hdrs in (data.get("headers") or {}).items():
+        lines.extend(f"header: {hid} {k}: {v}" for k, v in hdrs.items())
+    if st.error:
+        lines.append(f"error: {st.error}")
+    return "\n".join(lines)
 
 
 @hooks_group.command("status")
@@ -80,9 +122,8 @@ def hooks_status_cmd(obj: WsctlContext, path: str) -> None:
     """Show the hook trust state of the project holding PATH and the digest to approve."""
     ws = obj.resolve(path)
     _, st = _status(obj, ws)
-    obj.emit(_status_json(st), lambda: click.echo(
-        f"{st.root}: {st.state} ({st.count} hooks)" + (f"\ndigest: {st.digest}" if st.digest else "")
-        + (f"\nerror: {st.error}" if st.error else "")))
+    data = _status_json(st, ws)
+    obj.emit(data, lambda: click.echo(_status_text(st, data)))
 
 
 @hooks_group.command("trust")
@@ -98,7 +139,7 @@ def hooks_trust_cmd(obj: WsctlContext, path: str, digest: str) -> None:
 
     store = HookTrustStore.for_home(obj.home)
     try:
-        store.trust(ws.source_root, ws.registry("hook").active(), digest)
+        store.trust(ws.source_root, ws.registry("hook").active(), digest, files_root=ws.binding.execution_root)
     except HookTrustDigestMismatchError as err:
         raise WskitError(f"{err} ('wsctl hooks status {path}' shows it, 'wsctl hooks list {path}' the hooks "
                          "it covers)") from None
@@ -175,6 +216,10 @@ def hooks_run_cmd(obj: WsctlContext, event: str, path: str, payload_file: str | 
             click.echo("added context: " + ctx.replace("\n", "\n  "))
         for w in outcome.warnings:
             click.echo(f"warning: {w}", err=True)
+        n = outcome.awaiting_approval
+        if n:
+            click.echo(f"{n} project hook{'s await' if n != 1 else ' awaits'} approval "
+                       f"('wsctl hooks status {path}' shows the digest)", err=True)
         if outcome.updated_input is not None:
             click.echo(f"updated input: {json.dumps(outcome.updated_input)}")
 

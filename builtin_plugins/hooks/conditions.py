@@ -22,6 +22,11 @@ Code's permission-rule syntax, code.claude.com/docs permissions).
   ``command`` input as for Bash, else its file path (Blade §11.3); no value,
   no match.
 
+Evaluation is bounded (:mod:`wskit.builtin_plugins.hooks.patterns`): an ``if`` longer
+than ``MAX_PATTERN_CHARS`` is unparsable, and wildcards and path rules run on the
+linear-time RE2 engine, so no condition can freeze the host; a translated rule the
+engine refuses raises :class:`~wskit.builtin_plugins.hooks.patterns.PatternRefused`.
+
 This is not :mod:`wskit.builtin_plugins.skills.tools` (Sakura's ``allowed-tools`` grammar).
 """
 
@@ -33,6 +38,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from wskit.builtin_plugins.hooks.patterns import MAX_PATTERN_CHARS, PatternRefused, fullmatch
 
 __all__ = [
     "command_matches", "FILE_TOOLS", "if_allows", "if_matches", "if_problem", "if_unparsable", "IfRule",
@@ -70,6 +77,8 @@ def parse_if(value: Any) -> IfRule:
     """
     if not isinstance(value, str) or not value.strip():
         raise IfRuleError(f"'if' must be one permission rule such as Bash(git *), not {value!r}")
+    if len(value) > MAX_PATTERN_CHARS:
+        raise IfRuleError(f"'if' is longer than {MAX_PATTERN_CHARS} characters")
     text = value.strip()
     open_at = _unescaped(text, "(")
     if open_at < 0:
@@ -142,19 +151,25 @@ def wildcard_matches(pattern: str, text: str) -> bool:
     while i < len(pattern):
         c = pattern[i]
         if c == "\\" and i + 1 < len(pattern) and pattern[i + 1] in "*\\":
-            parts.append(re.escape(pattern[i + 1]))
+            parts.append(_esc(pattern[i + 1]))
             i += 2
             continue
         if c == "*":
             parts.append(".*")
             stars += 1
         else:
-            parts.append(re.escape(c))
+            parts.append(_esc(c))
         i += 1
     rx = "".join(parts)
     if stars == 1 and pattern.endswith(" *") and not pattern.endswith("\\ *"):
-        rx = rx[: -len(re.escape(" ") + ".*")] + "(?: .*)?"
-    return re.fullmatch(rx, text, re.DOTALL) is not None
+        rx = rx[: -len(_esc(" ") + ".*")] + "(?: .*)?"
+    # linear-time engine: a wildcard with many stars cannot backtrack for ever
+    return fullmatch(rx, text, dot_nl=True, limit=8 * MAX_PATTERN_CHARS)
+
+
+def _esc(ch: str) -> str:
+    """``ch`` as a literal in an RE2 pattern (RE2 refuses Python's escape of a space)."""
+    return ch if ch.isalnum() or ch == "_" else ("\\x%02x" % ord(ch) if ord(ch) < 0x80 else ch)
 
 
 def subcommands(command: str) -> list[str]:
@@ -217,12 +232,34 @@ def path_matches(pattern: str, path: str, *, cwd: str, project_dir: str, home: s
     rel = os.path.relpath(full, os.path.normpath(base))
     if rel == os.pardir or rel.startswith(os.pardir + os.sep) or (rel == os.curdir and not folder):
         return False
+    rx = _gitignore_regex(pat)
+    if rx is None:
+        return False
+    if rel == os.curdir:
+        return _path_hit(rx, "x")
+    return _path_hit(rx, rel) or (folder and _path_hit(rx, os.path.join(rel, "x")))
+
+
+@functools.lru_cache(maxsize=256)
+def _gitignore_regex(pat: str) -> str | None:
+    """The regular expression pathspec makes of one gitignore line (None: the line
+    selects nothing: blank, a comment or a negation). It is matched with RE2, not
+    ``re``: pathspec's ``[^/]*`` runs backtrack polynomially in the stars."""
     from pathspec import GitIgnoreSpec  # imported where a path rule is evaluated, not at start-up
 
-    spec = GitIgnoreSpec.from_lines([pat])
-    if rel == os.curdir:
-        return spec.match_file("x")
-    return spec.match_file(rel) or (folder and spec.match_file(os.path.join(rel, "x")))
+    p = GitIgnoreSpec.from_lines([pat]).patterns[0]
+    if not p.include or p.regex is None:
+        return None
+    return p.regex.pattern
+
+
+def _path_hit(rx: str, rel: str) -> bool:
+    try:
+        return fullmatch(f"(?:{rx}).*", rel.replace(os.sep, "/"), dot_nl=True, limit=8 * MAX_PATTERN_CHARS)
+    except ValueError as err:
+        if isinstance(err, PatternRefused):
+            raise
+        return False
 
 
 @functools.lru_cache(maxsize=256)

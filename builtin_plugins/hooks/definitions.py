@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
-import re
 from typing import TYPE_CHECKING, Any
 
+from wskit.builtin_plugins.hooks.patterns import matcher_matches as _matcher_matches
+from wskit.builtin_plugins.hooks.patterns import matcher_problem
 from wskit.formats.definitions import blocks, ident, provenance
 from wskit.models import Diagnostic, LoadResult, ResourceSource
 from wskit.util.lazyre import lazy_pattern
@@ -25,29 +27,37 @@ from wskit.util.lazyre import lazy_pattern
 if TYPE_CHECKING:
     from wskit.resources.hooks import HookDefinition
 
-__all__ = ["KIND", "load_hook_definitions", "matcher_matches"]
+__all__ = ["header_problem", "KIND", "load_hook_definitions", "matcher_matches", "MAX_TIMEOUT"]
 
 
 KIND = "hook"
-_EXACT = lazy_pattern(globals(), "_EXACT", r"^[A-Za-z0-9_\- ,|]*\Z")
+_ENV_NAME = lazy_pattern(globals(), "_ENV_NAME", r"[A-Za-z_][A-Za-z0-9_]*\Z")
+#: Longest ``timeout`` a hook definition may ask for, seconds (one day); more is refused at load.
+MAX_TIMEOUT = 86400.0
+_TOKEN = lazy_pattern(globals(), "_TOKEN", r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+
+
+def header_problem(name: object, value: object) -> str | None:
+    """Why a header cannot be sent as written (the loader refuses the hook), or None."""
+    if not isinstance(name, str) or not _TOKEN.fullmatch(name):
+        return f"header name {name!r} is not an HTTP token"
+    if not isinstance(value, str):
+        return f"header {name!r} must be a string"
+    if any(c in value for c in "\r\n\x00"):
+        return f"header {name!r} holds CR, LF or NUL (header injection)"
+    return None
 
 
 def matcher_matches(matcher: str | None, value: str | None) -> bool:
-    """Claude Code's matcher rule: empty or ``*`` matches all; only letters,
-    digits, ``_``, ``-``, spaces, ``,`` and ``|`` -> exact names separated by
-    ``|`` or ``,``; anything else -> an unanchored regular expression (an
-    invalid one matches exactly, Blade §11.3)."""
-    m = (matcher or "").strip()
-    if m in ("", "*"):
-        return True
-    if value is None:
-        return False
-    if _EXACT.match(m):
-        return value in {p.strip() for p in re.split(r"[|,]", m) if p.strip()}
-    try:
-        return re.search(m, value) is not None
-    except re.error:
-        return m == value
+    """Claude Code's matcher rule, the one the runner applies:
+    :func:`wskit.builtin_plugins.hooks.patterns.matcher_matches` (empty or ``*`` matches
+    all; only letters, digits, ``_``, ``-``, spaces, ``,`` and ``|`` -> exact names
+    separated by ``|`` or ``,``; anything else -> an unanchored regular expression on
+    the linear-time engine; an invalid one matches exactly, Blade §11.3). ``value`` None
+    (an event with nothing to match): True.
+
+    :raises PatternRefused: a regular expression past the bounds of that module."""
+    return _matcher_matches(matcher, value)
 
 
 def _matcher_text(raw: Any) -> tuple[str | None, str | None]:
@@ -135,12 +145,13 @@ def _entry(source, block, path, event, i, entry, diags) -> list[HookDefinition]:
     if err:
         bad(err)
         return []
-    if matcher and not _EXACT.match(matcher):
-        try:
-            re.compile(matcher)
-        except re.error as exc:
-            bad(f"matcher {matcher!r} is not a valid regular expression ({exc}); it matches exactly",
-                "warning", "hook-matcher-regex")
+    problem = matcher_problem(matcher)
+    if problem is not None and problem[0] == "invalid":
+        bad(f"matcher {matcher!r} is not a valid regular expression ({problem[1]}); it matches exactly",
+            "warning", "hook-matcher-regex")
+    elif problem is not None:
+        bad(f"matcher {matcher[:80]!r} is refused ({problem[1]}); its handlers run on every {event} call and "
+            "may block or ask, never allow", "warning", "hook-matcher-refused")
     out = []
     for j, h in enumerate(entry["hooks"]):
         if not isinstance(h, dict):
@@ -156,12 +167,23 @@ def _entry(source, block, path, event, i, entry, diags) -> list[HookDefinition]:
             bad(f"{htype} hook {j} needs a non-empty {need!r}")
             continue
         timeout = h.get("timeout")
-        if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0):
-            bad(f"hook {j}: 'timeout' must be a positive number of seconds")
+        if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
+                                    or not math.isfinite(timeout) or not 0 < timeout <= MAX_TIMEOUT):
+            bad(f"hook {j}: 'timeout' must be a number of seconds above 0 and at most {MAX_TIMEOUT:g}, "
+                f"not {timeout!r}; skipped")
             continue
         headers = h.get("headers", {})
         if not (isinstance(headers, dict) and all(isinstance(v, str) for v in headers.values())):
             bad(f"hook {j}: 'headers' must be an object of strings")
+            continue
+        why = next((w for k, v in headers.items() if (w := header_problem(k, v)) is not None), None)
+        if why is not None:
+            bad(f"hook {j}: {why}; skipped")
+            continue
+        names = h.get("allowedEnvVars")
+        if names is not None and not (isinstance(names, list) and all(
+                isinstance(n, str) and _ENV_NAME.fullmatch(n) for n in names)):
+            bad(f"hook {j}: 'allowedEnvVars' must be a list of environment variable names; skipped")
             continue
         cond = _if_condition(event, j, h, bad)
         tag = hashlib.sha256(f"{block.scope.value}|{block.rel}|{event}|{i}|{j}".encode()).hexdigest()[:8]

@@ -2,37 +2,56 @@
 (reference/blade.md §11.2 and §11.4).
 
 The policy is checked *before* anything is sent: only ``http``/``https``;
-``https`` unless ``allow_http``; loopback (127/8, ::1, ``localhost``) refused
-unless ``allow_loopback``; private and link-local ranges (10/8, 172.16/12,
-192.168/16, 169.254/16, fc00::/7, fe80::/10) refused unless
-``allow_private``; a host in ``allowed_hosts`` (exact, or ``*.suffix`` for
-sub-domains) bypasses all of it. Host names are resolved and *every* address
-they resolve to must pass, so a public name pointing at 127.0.0.1 is refused too.
+``https`` unless ``allow_http``; the unspecified address (``0.0.0.0``, ``::``),
+multicast and reserved ranges always refused; loopback (127/8, ::1,
+``localhost``) refused unless ``allow_loopback``; private, shared and
+link-local ranges (10/8, 172.16/12, 192.168/16, 100.64/10, 169.254/16,
+fc00::/7, fe80::/10, and any other address that is not globally routable)
+refused unless ``allow_private``. An IPv6 address that embeds an IPv4 one
+(``::ffff:a.b.c.d``, ``::a.b.c.d``, 6to4 ``2002::/16``, NAT64 ``64:ff9b::/96``)
+is judged as that IPv4 address. A host in ``allowed_hosts`` (exact, or
+``*.suffix`` for sub-domains) bypasses all of it. Host names are resolved
+*once*: every address they resolve to must pass, and the request connects to
+the address that was checked (TLS still verifies the certificate for the
+host name), so a name that resolves elsewhere the second time cannot reach a
+refused address.
+
+``timeout`` bounds the whole request — connect, send and the full response —
+not each socket read: a server that trickles bytes is cut off at the deadline.
+Header values expand ``$VAR`` and ``${VAR}`` only for names the hook lists in
+``allowedEnvVars`` (Claude Code) or the session's own variables; any other
+reference becomes the empty string, never a host environment value.
 """
 
 from __future__ import annotations
 
 import http.client
 import ipaddress
+import math
 import os
 import re
 import socket
 import ssl
+import threading
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from wskit.builtin_plugins.hooks.definitions import MAX_TIMEOUT, header_problem
 from wskit.errors import WskitError
 
 __all__ = [
-    "DEFAULT_MAX_RESPONSE", "expand_headers", "HttpHookError", "HttpHookSecurityError", "HttpResult",
-    "post_json", "process_env", "UrlPolicy"
+    "allowed_env_vars", "DEFAULT_MAX_RESPONSE", "expand_headers", "header_problem", "HttpHookError",
+    "HttpHookSecurityError", "HttpResult", "mask_header", "MAX_TIMEOUT", "post_json", "process_env", "UrlPolicy"
 ]
 
 
 #: Default response cap, bytes (Blade: maxResponseBytes 256 KiB).
 DEFAULT_MAX_RESPONSE = 256 * 1024
-_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+_SHARED = ipaddress.ip_network("100.64.0.0/10")
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")
 
 
 class HttpHookSecurityError(WskitError):
@@ -77,28 +96,76 @@ class UrlPolicy:
 
         :raises HttpHookSecurityError: naming the rule that refused it.
         """
+        scheme, host, port, _ = self.resolve(url)
+        return scheme, host, port
+
+    def resolve(self, url: str) -> tuple[str, str, int, list[str] | None]:
+        """Check ``url`` and return ``(scheme, host, port, addresses)``: the addresses that
+        passed, to connect to (None for an ``allowed_hosts`` name: resolved when connecting).
+
+        :raises HttpHookSecurityError: naming the rule that refused it.
+        """
+        if any(c in url for c in "\r\n\x00"):
+            raise HttpHookSecurityError(f"hook URL {url!r} holds a control character")
         parts = urlsplit(url)
         scheme = parts.scheme.lower()
         if scheme not in ("http", "https"):
             raise HttpHookSecurityError(f"hook URL {url!r}: only http and https are allowed")
-        host = parts.hostname or ""
+        try:
+            host = parts.hostname or ""
+            port = parts.port or (443 if scheme == "https" else 80)
+        except ValueError as err:
+            raise HttpHookSecurityError(f"hook URL {url!r}: {err}") from None
         if not host:
             raise HttpHookSecurityError(f"hook URL {url!r} has no host")
-        port = parts.port or (443 if scheme == "https" else 80)
         if self._host_listed(host):
-            return scheme, host, port
+            return scheme, host, port, None
         if scheme == "http" and not self.allow_http:
             raise HttpHookSecurityError(f"hook URL {url!r}: plain http is refused (https required)")
-        for addr in _addresses(host, port):
-            if addr.is_loopback or host.lower() in ("localhost", "localhost."):
-                if not self.allow_loopback:
-                    raise HttpHookSecurityError(f"hook URL {url!r}: loopback address {addr} is refused")
-            elif addr.is_private or addr.is_link_local:
-                if not self.allow_private:
-                    raise HttpHookSecurityError(f"hook URL {url!r}: private address {addr} is refused")
-            elif addr.is_unspecified or addr.is_multicast or addr.is_reserved:
+        named_local = host.lower() in ("localhost", "localhost.") or host.lower().endswith(".localhost")
+        addrs = _addresses(host, port)
+        for addr in addrs:
+            kind = "loopback" if named_local else _classify(addr)
+            if kind == "refused":
                 raise HttpHookSecurityError(f"hook URL {url!r}: address {addr} is refused")
-        return scheme, host, port
+            if kind == "loopback" and not self.allow_loopback:
+                raise HttpHookSecurityError(f"hook URL {url!r}: loopback address {addr} is refused")
+            if kind == "private" and not self.allow_private:
+                raise HttpHookSecurityError(f"hook URL {url!r}: private address {addr} is refused")
+        return scheme, host, port, [str(a) for a in addrs]
+
+
+def _embedded_v4(addr: ipaddress._BaseAddress) -> ipaddress.IPv4Address | None:
+    """The IPv4 address an IPv6 one stands for (mapped, compatible, 6to4, NAT64), or None."""
+    if not isinstance(addr, ipaddress.IPv6Address):
+        return None
+    if addr.ipv4_mapped is not None:
+        return addr.ipv4_mapped
+    if addr.sixtofour is not None:
+        return addr.sixtofour
+    if addr in _NAT64:
+        return ipaddress.IPv4Address(int(addr) & 0xFFFFFFFF)
+    if int(addr) >> 32 == 0 and int(addr) > 1:  # ::a.b.c.d, the deprecated IPv4-compatible form
+        return ipaddress.IPv4Address(int(addr) & 0xFFFFFFFF)
+    return None
+
+
+def _classify(addr: ipaddress._BaseAddress) -> str | None:
+    """``refused`` (always), ``loopback``, ``private`` or None (public) for one address."""
+    v4 = _embedded_v4(addr)
+    if v4 is not None:
+        addr = v4
+    if addr.is_unspecified or addr.is_multicast:
+        return "refused"
+    if addr.is_loopback:
+        return "loopback"
+    if isinstance(addr, ipaddress.IPv4Address) and (addr in _SHARED or addr.packed[0] == 0):
+        return "private" if addr.packed[0] != 0 else "refused"
+    if addr.is_reserved:
+        return "refused"
+    if addr.is_private or addr.is_link_local or not addr.is_global:
+        return "private"
+    return None
 
 
 def _addresses(host: str, port: int) -> list[ipaddress._BaseAddress]:
@@ -108,14 +175,60 @@ def _addresses(host: str, port: int) -> list[ipaddress._BaseAddress]:
         pass
     try:
         infos = socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)
-    except socket.gaierror as err:
+    except (socket.gaierror, UnicodeError, OSError) as err:
         raise HttpHookSecurityError(f"hook host {host!r} does not resolve: {err}") from None
-    return [ipaddress.ip_address(i[4][0].split("%")[0]) for i in infos]
+    out = []
+    for i in infos:
+        a = ipaddress.ip_address(i[4][0].split("%")[0])
+        if a not in out:
+            out.append(a)
+    if not out:
+        raise HttpHookSecurityError(f"hook host {host!r} does not resolve")
+    return out
 
 
-def expand_headers(headers: Mapping[str, str], env: Mapping[str, str]) -> dict[str, str]:
-    """Replace ``${VAR}`` in header values from ``env``; unknown variables stay verbatim (Blade)."""
-    return {k: _VAR.sub(lambda m: env.get(m.group(1), m.group(0)), v) for k, v in headers.items()}
+def allowed_env_vars(config: Mapping[str, object] | None) -> frozenset[str]:
+    """The names a hook's ``allowedEnvVars`` lists (Claude Code), as read from its entry."""
+    raw = (config or {}).get("allowedEnvVars")
+    if not isinstance(raw, list):
+        return frozenset()
+    return frozenset(v for v in raw if isinstance(v, str))
+
+
+def mask_header(value: str, allowed: frozenset[str] = frozenset()) -> str:
+    """``value`` as shown to an approver: ``$VAR`` references kept, each one the hook does
+    not list in ``allowedEnvVars`` marked ``<session only>`` (it expands only from the
+    session's variables, else to nothing), every literal run replaced by ``***``."""
+    out, last = [], 0
+    for m in _VAR.finditer(value):
+        if m.start() > last:
+            out.append("***")
+        name = m.group(1) or m.group(2)
+        out.append(m.group(0) + ("" if name in allowed else " <session only>"))
+        last = m.end()
+    if last < len(value):
+        out.append("***")
+    return "".join(out)
+
+
+def expand_headers(headers: Mapping[str, str], env: Mapping[str, str], allowed: frozenset[str] | None = None,
+                   session: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Replace ``$VAR`` and ``${VAR}`` in header values.
+
+    :param env: where an allowed name's value comes from (the host environment and the session's variables).
+    :param allowed: the hook's ``allowedEnvVars``; None: every name of ``env`` may expand
+        (``env`` is then the session's variables alone).
+    :param session: the session's variables, which expand without being listed.
+    :returns: the headers; a name neither allowed nor a session variable expands to ``""``
+        (Claude Code), and so does an allowed one that is not set.
+    """
+    def one(m: re.Match) -> str:
+        name = m.group(1) or m.group(2)
+        if allowed is None or name in allowed:
+            return env.get(name, "")
+        return (session or {}).get(name, "")
+
+    return {k: _VAR.sub(one, v) for k, v in headers.items()}
 
 
 @dataclass(frozen=True)
@@ -137,18 +250,31 @@ def post_json(
 ) -> HttpResult:
     """POST ``body`` (JSON) to ``url`` after checking it against ``policy``.
 
-    Redirects are never followed (a 3xx is an error); a response larger than
-    ``max_response`` bytes is an error (never truncated and passed off as whole).
+    Connects to the address the policy checked (no second resolution); ``timeout``
+    seconds bound the whole exchange. Redirects are never followed (a 3xx is an
+    error); a response larger than ``max_response`` bytes is an error (never
+    truncated and passed off as whole).
 
     :raises HttpHookSecurityError: the policy refused the URL.
-    :raises HttpHookError: connection failure, timeout, redirect, status ≥ 400, too large.
+    :raises HttpHookError: connection failure, timeout, redirect, status ≥ 400, too large,
+        a header that cannot be sent.
     """
-    scheme, host, port = policy.check(url)
+    if not (isinstance(timeout, (int, float)) and math.isfinite(timeout) and 0 < timeout <= MAX_TIMEOUT):
+        raise HttpHookError(f"hook URL {url!r}: timeout {timeout!r} is not between 0 and {MAX_TIMEOUT:g} s")
+    for k, v in headers.items():
+        why = header_problem(k, v)
+        if why is not None:
+            raise HttpHookError(f"hook URL {url!r}: {why}")
+    scheme, host, port, addrs = policy.resolve(url)
+    deadline = time.monotonic() + timeout
+    if addrs is None:  # an allowed_hosts name: resolve it once here, and use that address
+        addrs = [str(a) for a in _addresses(host, port)]
     parts = urlsplit(url)
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    conn_cls = http.client.HTTPSConnection if scheme == "https" else http.client.HTTPConnection
-    kwargs = {"context": ssl.create_default_context()} if scheme == "https" else {}
-    conn = conn_cls(host, port, timeout=timeout, **kwargs)
+    conn = _PinnedHTTPS(host, port, addrs, deadline) if scheme == "https" else _PinnedHTTP(host, port, addrs, deadline)
+    watchdog = threading.Timer(timeout, conn.abort)
+    watchdog.daemon = True
+    watchdog.start()
     try:
         hdrs = {"Content-Type": "application/json", "Accept": "application/json", **headers}
         conn.request("POST", path, body=body, headers=hdrs)
@@ -156,15 +282,77 @@ def post_json(
         if 300 <= resp.status < 400:
             raise HttpHookError(f"hook URL {url!r} answered a redirect ({resp.status}); redirects are not followed")
         data = resp.read(max_response + 1)
+        if conn.aborted:
+            raise TimeoutError("timed out")
         if len(data) > max_response:
             raise HttpHookError(f"hook URL {url!r}: response is over the {max_response}-byte limit")
         if resp.status >= 400:
             raise HttpHookError(f"hook URL {url!r} answered HTTP {resp.status}")
         return HttpResult(status=resp.status, body=data.decode("utf-8", "replace"))
-    except (OSError, http.client.HTTPException) as err:
+    except (OSError, http.client.HTTPException, ValueError) as err:
+        if conn.aborted or time.monotonic() >= deadline:
+            raise HttpHookError(f"hook URL {url!r}: no complete answer within its {timeout:g} s timeout") from None
         raise HttpHookError(f"hook URL {url!r}: {type(err).__name__}: {err}") from None
     finally:
+        watchdog.cancel()
         conn.close()
+
+
+class _Pinned:
+    """Connects to one of the checked ``addrs`` (never resolving ``host`` again), each step
+    bounded by what is left of ``deadline``; :meth:`abort` cuts the socket off."""
+
+    def _init_pin(self, addrs: list[str], deadline: float) -> None:
+        self._addrs, self._deadline, self.aborted = addrs, deadline, False
+        self._raw: socket.socket | None = None
+
+    def _left(self) -> float:
+        left = self._deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("timed out")
+        return left
+
+    def _tcp(self) -> socket.socket:
+        err: OSError | None = None
+        for a in self._addrs:
+            try:
+                sock = socket.create_connection((a, self.port), timeout=self._left())
+                sock.settimeout(self._left())
+                self._raw = sock  # kept: http.client hands the socket to the response and forgets it
+                if self.aborted:
+                    self.abort()
+                return sock
+            except OSError as e:
+                err = e
+        raise err or OSError("no address to connect to")
+
+    def abort(self) -> None:
+        self.aborted = True
+        sock = self._raw
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+
+class _PinnedHTTP(_Pinned, http.client.HTTPConnection):
+    def __init__(self, host: str, port: int, addrs: list[str], deadline: float) -> None:
+        http.client.HTTPConnection.__init__(self, host, port)
+        self._init_pin(addrs, deadline)
+
+    def connect(self) -> None:
+        self.sock = self._tcp()
+
+
+class _PinnedHTTPS(_Pinned, http.client.HTTPSConnection):
+    def __init__(self, host: str, port: int, addrs: list[str], deadline: float) -> None:
+        http.client.HTTPSConnection.__init__(self, host, port, context=ssl.create_default_context())
+        self._init_pin(addrs, deadline)
+
+    def connect(self) -> None:
+        sock = self._tcp()
+        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
 
 
 def process_env() -> dict[str, str]:

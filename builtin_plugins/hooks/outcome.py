@@ -9,7 +9,8 @@ from typing import Any
 from wskit.fs import SafeFsError, jsonsafe
 
 __all__ = [
-    "apply_output", "DECISION_RANK", "HookOutcome", "HookResult", "merge", "parse_json_object", "STATUSES"
+    "apply_output", "DECISION_RANK", "HookOutcome", "HookResult", "merge", "parse_json_object", "SkippedHook",
+    "STATUSES"
 ]
 
 
@@ -56,6 +57,30 @@ class HookResult:
 
 
 @dataclass
+class SkippedHook:
+    """A hook of the event that was not considered because it may not run (its trust state).
+
+    :ivar hook_id, type, scope: the definition's. :ivar state: the trust state
+        (``untrusted``, ``modified``, ``disabled``, ``error``). :ivar message: the warning text.
+    """
+
+    hook_id: str
+    type: str
+    scope: str
+    state: str
+    message: str
+
+    @property
+    def reason(self) -> str:
+        """``awaiting-approval`` (untrusted or modified: ``wsctl hooks status`` shows the digest) or the state."""
+        return "awaiting-approval" if self.state in ("untrusted", "modified") else self.state
+
+    def to_json(self) -> dict[str, Any]:
+        return {"hook_id": self.hook_id, "type": self.type, "scope": self.scope, "state": self.state,
+                "reason": self.reason, "message": self.message}
+
+
+@dataclass
 class HookOutcome:
     """The merged outcome of one event.
 
@@ -71,6 +96,9 @@ class HookOutcome:
     :ivar system_messages: ``systemMessage`` strings in hook order.
     :ivar continue_: False when a hook said ``continue: false``. :ivar stop_reason: its ``stopReason``.
     :ivar warnings: skipped hooks (trust), malformed output…
+    :ivar skipped: the hooks of the event that did not run because of their trust state,
+        one :class:`SkippedHook` each (their matchers are not evaluated, so every such hook
+        of the event is listed); :attr:`awaiting_approval` counts those a user can approve.
     :ivar results: one :class:`HookResult` per hook considered.
     :ivar repeated: True when this outcome was recorded earlier for the same (tool call, event).
     """
@@ -87,6 +115,12 @@ class HookOutcome:
     warnings: list[str] = field(default_factory=list)
     results: list[HookResult] = field(default_factory=list)
     repeated: bool = False
+    skipped: list[SkippedHook] = field(default_factory=list)
+
+    @property
+    def awaiting_approval(self) -> int:
+        """How many of :attr:`skipped` await the user's approval (``untrusted`` or ``modified``)."""
+        return sum(1 for s in self.skipped if s.reason == "awaiting-approval")
 
     @property
     def context(self) -> str:
@@ -101,6 +135,7 @@ class HookOutcome:
             "additional_context": list(self.additional_context), "system_messages": list(self.system_messages),
             "continue": self.continue_, "stop_reason": self.stop_reason, "warnings": list(self.warnings),
             "repeated": self.repeated, "results": [r.to_json() for r in self.results],
+            "skipped": [s.to_json() for s in self.skipped], "awaiting_approval": self.awaiting_approval,
         }
 
 

@@ -3,10 +3,15 @@
 
 - Hooks come from the session's ``hook`` registry (:class:`~wskit.resources.hooks.HookDefinition`)
   plus in-process function hooks registered with :meth:`HookRunner.register_function`.
-- Trust: every non-function hook asks a :class:`HookTrust` just before running;
-  anything but ``trusted``/``not_required`` skips it with the warning
-  ``hook <id> skipped: project hook trust is <state>``.
-- Selection: event, matcher, then the handler's ``if`` (:mod:`wskit.builtin_plugins.hooks.conditions`).
+- Trust first: every non-function hook of the event asks a :class:`HookTrust`
+  before anything of it is evaluated; anything but ``trusted``/``not_required``
+  skips it (``HookOutcome.skipped``, and the warning ``hook <id> skipped: project
+  hook trust is <state>``) without its matcher or ``if`` being looked at.
+- Selection: event, trust, matcher (:func:`~wskit.builtin_plugins.hooks.patterns.matcher_matches`,
+  the grammar the loader and ``wsctl hooks list`` use), then the handler's ``if``
+  (:mod:`wskit.builtin_plugins.hooks.conditions`), all on the bounded linear-time engine;
+  a refused pattern runs the hook restrict-only. Duplicates are dropped among the
+  hooks that may run. No definition can raise out of :meth:`HookRunner.run`.
 - Ordering: ``PreToolUse`` and ``PermissionRequest`` run serially, merge
   ``updatedInput`` into the input the next hook sees, and stop at the first block
   (the hooks after it are reported ``skipped``); permission decisions combine as
@@ -18,8 +23,8 @@
 from __future__ import annotations
 
 import json
+import math
 import os
-import re
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -29,14 +34,31 @@ from typing import Any, Protocol
 
 from wskit.builtin_plugins.hooks.command import DEFAULT_OUTPUT_CAP, run_command
 from wskit.builtin_plugins.hooks.conditions import if_allows, if_unparsable
-from wskit.builtin_plugins.hooks.http import HttpHookError, HttpHookSecurityError, UrlPolicy, expand_headers, post_json
-from wskit.builtin_plugins.hooks.outcome import HookOutcome, HookResult, apply_output, merge, parse_json_object
+from wskit.builtin_plugins.hooks.definitions import MAX_TIMEOUT
+from wskit.builtin_plugins.hooks.http import (
+    HttpHookError,
+    HttpHookSecurityError,
+    UrlPolicy,
+    allowed_env_vars,
+    expand_headers,
+    post_json,
+)
+from wskit.builtin_plugins.hooks.outcome import (
+    HookOutcome,
+    HookResult,
+    SkippedHook,
+    apply_output,
+    merge,
+    parse_json_object,
+)
+from wskit.builtin_plugins.hooks.patterns import PatternRefused, matcher_matches
 from wskit.models import Scope
 from wskit.resources.hooks import HookDefinition
 
 __all__ = [
     "BEHAVIORS", "DEFAULT_TIMEOUT", "FunctionHook", "HookRunner", "HookRunnerConfig", "HookTrust",
-    "matches", "PLAIN_CONTEXT_EVENTS", "PromptHandler", "RUNNABLE", "ScopeHookTrust", "SERIAL_EVENTS"
+    "MATCH_FIELDS", "match_value", "matches", "PLAIN_CONTEXT_EVENTS", "PromptHandler", "RUNNABLE",
+    "ScopeHookTrust", "SERIAL_EVENTS"
 ]
 
 
@@ -101,20 +123,39 @@ class ScopeHookTrust:
 
 
 def matches(matcher: str, tool: str | None) -> bool:
-    """Blade's matcher rule (§11.3): empty or ``*`` → all; ``a|b`` → exact membership;
-    a plain name → exact; otherwise a full-match regex (invalid → exact). Without a
-    tool name (non-tool events) every matcher matches."""
-    m = (matcher or "").strip()
-    if not m or m == "*" or tool is None:
-        return True
-    if "|" in m:
-        return tool in {p.strip() for p in m.split("|")}
-    if re.fullmatch(r"[A-Za-z0-9_\-:.]+", m):
-        return tool == m
+    """:func:`wskit.builtin_plugins.hooks.patterns.matcher_matches`, the one matcher rule
+    of loader, ``wsctl hooks list`` and runner; a refused pattern matches (the runner
+    then runs the hook restrict-only)."""
     try:
-        return re.fullmatch(m, tool) is not None
-    except re.error:
-        return tool == m
+        return matcher_matches(matcher, tool)
+    except PatternRefused:
+        return True
+
+
+#: Payload field a non-tool event's matcher is compared with (Claude Code's hooks reference);
+#: events not named here have nothing to match, and their matcher is ignored.
+MATCH_FIELDS = {"SessionStart": "source", "SessionEnd": "reason", "PreCompact": "trigger",
+                "PostCompact": "trigger", "Notification": "notification_type", "SubagentStart": "agent_type",
+                "SubagentStop": "agent_type", "ConfigChange": "source"}
+
+
+def match_value(event: str, tool: str | None, data: Mapping[str, Any]) -> str | None:
+    """What the matchers of ``event`` are compared with: the tool name on tool events (or
+    when the caller names a tool), else the event's :data:`MATCH_FIELDS` value, else None
+    (every matcher matches)."""
+    if tool is not None:
+        return str(tool)
+    name = MATCH_FIELDS.get(event)
+    value = data.get(name) if name else None
+    return value if isinstance(value, str) else None
+
+
+@dataclass
+class _Selection:
+    todo: list = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    skipped: list[SkippedHook] = field(default_factory=list)
+    restricted: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -191,29 +232,70 @@ class HookRunner:
 
     def matching(self, event: str, tool: str | None = None,
                  payload: Mapping[str, Any] | None = None) -> list[HookDefinition | _Fn]:
-        """Definitions and function hooks that match ``event`` and ``tool`` (and whose
-        ``if`` matches the call in ``payload``, see :func:`wskit.builtin_plugins.hooks.conditions.if_allows`), in order; identical
+        """Definitions and function hooks that would run for ``event`` and ``tool``: trusted
+        (see :class:`HookTrust`), matcher and ``if`` matching the call in ``payload``
+        (:func:`wskit.builtin_plugins.hooks.conditions.if_allows`), in order; identical
         command/URL hooks with the same ``if`` kept once (Claude Code de-duplicates them)."""
-        return self._select(event, tool, payload or {})[0]
+        return self._select(event, tool, payload or {}).todo
 
-    def _select(self, event: str, tool: str | None,
-                data: Mapping[str, Any]) -> tuple[list[HookDefinition | _Fn], list[str]]:
-        out: list[HookDefinition | _Fn] = []
-        notes: list[str] = []
+    def _trust_state(self, h: HookDefinition) -> str:
+        if h.type == "function":
+            return "not_required"
+        try:
+            return str(self.trust.state(h))
+        except Exception:  # a host's trust that fails decides nothing: the hook does not run
+            return "error"
+
+    def _select(self, event: str, tool: str | None, data: Mapping[str, Any]) -> "_Selection":
+        """Trust first (nothing of an unapproved hook is evaluated), then matcher and ``if``
+        (bounded, :mod:`wskit.builtin_plugins.hooks.patterns`), then de-duplication among
+        the hooks that may run, so an unapproved copy never displaces an approved one."""
+        sel = _Selection()
         seen: set[tuple] = set()
+        value = match_value(event, tool, data)
+        home = self.config.env.get("HOME") or os.environ.get("HOME")
         for h in self.definitions:
-            if h.event != event or not matches(h.matcher, tool):
+            if h.event != event:
                 continue
-            if h.if_condition is not None and not if_allows(h.id, h.if_condition, event, tool, data, notes, self.execution_root,
-                                                           self.config.env.get("HOME") or os.environ.get("HOME")):
+            state = self._trust_state(h)
+            if state not in RUNNABLE:
+                sel.skipped.append(SkippedHook(h.id, h.type, h.provenance.scope.value, state,
+                                               f"hook {h.id} skipped: project hook trust is {state}"))
                 continue
+            try:
+                if not matcher_matches(h.matcher, value):
+                    continue
+            except PatternRefused as err:
+                sel.notes.append(f"hook {h.id}: matcher {err}; ran it on every {event} call (it may block or "
+                                 "ask, not allow)")
+                sel.restricted.add(h.id)
+            if h.if_condition is not None:
+                try:
+                    if not if_allows(h.id, h.if_condition, event, tool, data, sel.notes, self.execution_root, home):
+                        continue
+                except PatternRefused as err:
+                    sel.notes.append(f"hook {h.id}: 'if' {err}; ran it without the condition (it may block or "
+                                     "ask, not allow)")
+                    sel.restricted.add(h.id)
+                if if_unparsable(h.if_condition):
+                    sel.restricted.add(h.id)
             key = (h.type, h.command, h.url, h.prompt, h.if_condition, h.name if h.type == "function" else None)
             if key in seen:
                 continue
             seen.add(key)
-            out.append(h)
-        out.extend(f for f in self._functions if f.event == event and matches(f.matcher, tool))
-        return out, notes
+            sel.todo.append(h)
+        for f in self._functions:
+            if f.event != event:
+                continue
+            try:
+                hit = matcher_matches(f.matcher, value)
+            except PatternRefused as err:
+                sel.notes.append(f"function hook {f.name}: matcher {err}; ran it on every {event} call")
+                hit = True
+                sel.restricted.add(f"function:{f.name}")
+            if hit:
+                sel.todo.append(f)
+        return sel
 
     # -- running ---------------------------------------------------------
 
@@ -234,8 +316,9 @@ class HookRunner:
         data.setdefault("session_id", self.session_id)
         data.setdefault("cwd", self.execution_root)
         data.setdefault("hook_event_name", event)
-        tool = tool or data.get("tool_name")
-        if tool is not None:
+        # a lifecycle event's matcher is matched against its payload field (match_value)
+        tool = tool or (data.get("tool_name") if event not in MATCH_FIELDS else None)
+        if tool is not None and event not in MATCH_FIELDS:
             data.setdefault("tool_name", tool)
         use_id = data.get("tool_use_id")
         key = (str(use_id), event) if use_id is not None else None
@@ -247,22 +330,29 @@ class HookRunner:
                 return prev
         outcome = HookOutcome(event=event)
         if not self.config.disable_all:
-            todo, notes = self._select(event, tool, data)
-            outcome.warnings.extend(notes)
+            try:
+                sel = self._select(event, tool, data)
+            except Exception as err:  # a definition the selection cannot read runs nothing, visibly
+                sel = _Selection(notes=[f"hook selection failed: {type(err).__name__}: {err}"])
+            outcome.warnings.extend(sel.notes)
+            for sk in sel.skipped:
+                outcome.skipped.append(sk)
+                outcome.warnings.append(sk.message)
+                merge(outcome, HookResult(sk.hook_id, sk.type, "skipped", sk.message), None)
             if event in SERIAL_EVENTS:
-                self._serial(todo, data, outcome)
+                self._serial(sel.todo, data, outcome, sel.restricted)
             else:
-                self._concurrent(todo, data, outcome)
+                self._concurrent(sel.todo, data, outcome, sel.restricted)
         if key is not None:
             with self._lock:
                 self._done[key] = outcome
         return outcome
 
-    def _serial(self, todo, data: dict[str, Any], outcome: HookOutcome) -> None:
+    def _serial(self, todo, data: dict[str, Any], outcome: HookOutcome, restricted: set[str]) -> None:
         tool_input = data.get("tool_input") if isinstance(data.get("tool_input"), dict) else None
         for i, h in enumerate(todo):
             cur = {**data, "tool_input": tool_input} if tool_input is not None else data
-            result = self._one(h, cur, outcome)
+            result = self._one(h, cur, restricted)
             tool_input = merge(outcome, result, tool_input)
             if outcome.blocked:
                 # the call is denied whatever the rest say (deny wins): they are not run, and say so
@@ -273,30 +363,34 @@ class HookRunner:
                                               "the call"), tool_input)
                 break
 
-    def _concurrent(self, todo, data: dict[str, Any], outcome: HookOutcome) -> None:
+    def _concurrent(self, todo, data: dict[str, Any], outcome: HookOutcome, restricted: set[str]) -> None:
         if not todo:
             return
         with ThreadPoolExecutor(max_workers=max(1, self.config.max_concurrent)) as pool:
-            futures = [pool.submit(self._one, h, data, outcome) for h in todo]
+            futures = [pool.submit(self._one, h, data, restricted) for h in todo]
             results = [f.result() for f in futures]
         tool_input = data.get("tool_input") if isinstance(data.get("tool_input"), dict) else None
         for r in results:
             tool_input = merge(outcome, r, tool_input)
 
-    def _one(self, h, data: dict[str, Any], outcome: HookOutcome) -> HookResult:
+    def _one(self, h, data: dict[str, Any], restricted: set[str]) -> HookResult:
+        """One hook's result; whatever the definition holds, never raises (a failure is an
+        ``error`` result, so the other hooks of the event still run)."""
+        rid = f"function:{h.name}" if isinstance(h, _Fn) else h.id
+        try:
+            return self._one_unguarded(h, data, rid in restricted)
+        except Exception as err:
+            return HookResult(rid, "function" if isinstance(h, _Fn) else str(h.type), "error",
+                              f"hook {rid} failed: {type(err).__name__}: {err}")
+
+    def _one_unguarded(self, h, data: dict[str, Any], restrict: bool) -> HookResult:
         start = time.monotonic()
         if isinstance(h, _Fn):
             r = self._call(f"function:{h.name}", "function", lambda: h.fn(dict(data)), data["hook_event_name"])
         else:
-            state = self.trust.state(h) if h.type != "function" else "not_required"
-            if state not in RUNNABLE:
-                msg = f"hook {h.id} skipped: project hook trust is {state}"
-                with self._lock:
-                    outcome.warnings.append(msg)
-                return HookResult(h.id, h.type, "skipped", msg)
             r = self._run_definition(h, data)
-            # ran without its unparsable `if`: it may still restrict, never grant (hook_if.if_allows)
-            r.restrict_only = h.if_condition is not None and if_unparsable(h.if_condition)
+        # ran without its unparsable or refused matcher or `if`: it may still restrict, never grant
+        r.restrict_only = restrict
         r.duration = r.duration or (time.monotonic() - start)
         behavior = {"timeout": self.config.timeout_behavior, "error": self.config.failure_behavior}.get(r.status)
         if behavior == "deny":
@@ -321,6 +415,11 @@ class HookRunner:
 
     def _run_definition(self, h: HookDefinition, data: dict[str, Any]) -> HookResult:
         event = data["hook_event_name"]
+        t = h.timeout
+        if t is not None and not (isinstance(t, (int, float)) and math.isfinite(t) and 0 < t <= MAX_TIMEOUT):
+            # the loader refuses such a definition; one made in code gets the same answer here
+            return HookResult(h.id, h.type, "error", f"hook {h.id}: timeout {t!r} is not between 0 and "
+                                                     f"{MAX_TIMEOUT:g} s; not run")
         if h.type == "command":
             return self._command(h, data)
         if h.type == "http":
@@ -382,11 +481,15 @@ class HookRunner:
 
     def _http(self, h: HookDefinition, data: dict[str, Any]) -> HookResult:
         event = data["hook_event_name"]
-        env = {**os.environ, **self.config.env}
+        # ${VAR} in headers: the hook's allowedEnvVars from the host environment, the
+        # session's own variables, nothing else (Claude Code's allowedEnvVars)
+        allowed = allowed_env_vars(h.config)
+        source = {**{k: os.environ[k] for k in allowed if k in os.environ}, **self.config.env}
         timeout = h.timeout if h.timeout is not None else 10.0
         start = time.monotonic()
         try:
-            res = post_json(h.url or "", json.dumps(data).encode(), headers=expand_headers(h.headers, env),
+            res = post_json(h.url or "", json.dumps(data).encode(),
+                            headers=expand_headers(h.headers, source, allowed, self.config.env),
                             timeout=timeout, policy=self.config.http_policy)
         except HttpHookSecurityError as err:
             return HookResult(h.id, "http", "refused", str(err), duration=time.monotonic() - start)

@@ -3,10 +3,12 @@ content digest (Blade reference/blade.md §11.5; design §4).
 
 - Digest: ``sha256:`` + SHA-256 of the canonical JSON (sorted keys, no spaces)
   of every non-``function`` hook of the workspace: event, matcher, type,
-  handler entry, scope, plugin name and file path relative to its root. The
-  absolute plugin root and source roots are excluded, so moving a plugin (or
-  the project) keeps trust; renaming the plugin or editing a hook does not.
-  None when there are no external hooks.
+  handler entry, scope, plugin name and file path relative to its root, and
+  the bytes of the files its command names inside the project or its plugin
+  (:func:`referenced_files`). The absolute plugin root and source roots are
+  excluded, so moving a plugin (or the project) keeps trust; renaming the
+  plugin, editing a hook or editing a script it runs does not. None when
+  there are no external hooks.
 - States: ``disabled`` (hooks switched off), ``not_required`` (no external
   hooks), ``untrusted`` (no entry), ``trusted`` (digest equal), ``modified``
   (digest differs), ``error`` (store unusable).
@@ -31,23 +33,30 @@ from typing import TYPE_CHECKING, Literal
 from wskit import fs
 from wskit.errors import WskitError
 from wskit.fs import jsonsafe
-from wskit.fs.atomic import atomic_write
+from wskit.fs.atomic import StateFileError, atomic_write, check_no_links, state_lock
 from wskit.models import Frozen
 from wskit.resources.hooks import HookDefinition
+from wskit.util.lazyre import lazy_pattern
 
 if TYPE_CHECKING:
-    from filelock import FileLock
+    from contextlib import AbstractContextManager
 
 __all__ = [
     "DigestHookTrust", "external_hooks", "hook_config_digest", "hooks_enabled",
     "HookTrustDigestMismatchError", "HookTrustError", "HookTrustState", "HookTrustStatus", "HookTrustStore",
-    "MAX_STORE_BYTES", "NO_TRUST_NEEDED", "runnable_hooks", "session_hook_trust", "STORE_VERSION"
+    "MAX_REFERENCED_BYTES", "MAX_STORE_BYTES", "NO_TRUST_NEEDED", "ReferencedFile", "referenced_files",
+    "runnable_hooks", "session_hook_trust", "STORE_VERSION"
 ]
 
 
 HookTrustState = Literal["disabled", "not_required", "untrusted", "trusted", "modified", "error"]
 STORE_VERSION = 1
 MAX_STORE_BYTES = 1 << 20
+#: Largest file a hook command names that the digest covers, bytes (a larger one is named "not covered").
+MAX_REFERENCED_BYTES = 4 << 20
+_PROJECT_VAR = lazy_pattern(globals(), "_PROJECT_VAR", r"\$(?:\{[A-Z][A-Z0-9_]*_PROJECT_DIR\}|[A-Z][A-Z0-9_]*_PROJECT_DIR\b)")
+_PLUGIN_VAR = lazy_pattern(globals(), "_PLUGIN_VAR", r"\$(?:\{[A-Z][A-Z0-9_]*_PLUGIN_ROOT\}|[A-Z][A-Z0-9_]*_PLUGIN_ROOT\b)")
+_SHELL_SPLIT = lazy_pattern(globals(), "_SHELL_SPLIT", r"[;&|()<>`]+")
 
 
 class HookTrustError(WskitError):
@@ -67,6 +76,104 @@ class HookTrustDigestMismatchError(HookTrustError):
 
 
 
+class ReferencedFile(Frozen):
+    """A file a hook's command names, and whether the approval digest covers its bytes.
+
+    :ivar hook_id: the hook. :ivar path: as resolved: relative to the project (``base``
+        ``project``) or the plugin root (``plugin``), else the absolute path (``outside``).
+    :ivar base: ``project``, ``plugin`` or ``outside``.
+    :ivar state: ``covered`` (its SHA-256 is in the digest), ``missing`` (absence is in the
+        digest: creating it changes the digest), ``too-large``, ``link``, ``unreadable``
+        or ``outside`` (not covered: changing it does not change the digest).
+    :ivar sha256: the file's hex digest when covered.
+    """
+
+    hook_id: str
+    path: str
+    base: str
+    state: str
+    sha256: str | None = None
+
+    @property
+    def covered(self) -> bool:
+        """True when a change to this file changes the configuration digest."""
+        return self.state in ("covered", "missing")
+
+
+def _command_words(command: str, depth: int = 0) -> list[str]:
+    """Shell words of ``command`` split at operators too; a quoted word holding spaces
+    (``sh -c "…"``) is split once more: an inner command names files as well."""
+    import shlex
+
+    try:
+        words = shlex.split(command, comments=False, posix=True)
+    except ValueError:
+        words = command.split()
+    out: list[str] = []
+    for w in words:
+        if depth == 0 and any(c.isspace() for c in w):
+            out.append(w)  # a path with spaces, or an inner command
+            out.extend(_command_words(w, 1))
+        else:
+            out.extend(p for p in _SHELL_SPLIT.split(w) if p)
+    return out
+
+
+def referenced_files(hook: HookDefinition, project_root: str | os.PathLike[str] | None) -> list[ReferencedFile]:
+    """The files ``hook``'s command names (a word with a ``/``, after ``$<HOST>_PROJECT_DIR``
+    and ``$<HOST>_PLUGIN_ROOT`` — ``CLAUDE_…`` too — are put in; a relative word is under
+    the project, where command hooks run), in order, each once, with its state. Bytes are
+    read link-refusing and bounded (:data:`MAX_REFERENCED_BYTES`). Never raises."""
+    if hook.type != "command" or not hook.command:
+        return []
+    root = os.path.abspath(str(project_root)) if project_root is not None else None
+    plugin_root = os.path.abspath(hook.plugin_root) if hook.plugin_root else None
+    out: list[ReferencedFile] = []
+    seen: set[str] = set()
+    for word in _command_words(hook.command):
+        if "/" not in word or word.startswith("-") or "://" in word:
+            continue
+        if _PLUGIN_VAR.search(word):
+            if plugin_root is None:
+                continue
+            word = _PLUGIN_VAR.sub(lambda _m: plugin_root, word)
+        if _PROJECT_VAR.search(word):
+            if root is None:
+                continue
+            word = _PROJECT_VAR.sub(lambda _m: root, word)
+        if "$" in word or "*" in word or "?" in word:
+            continue  # another variable or a glob: nothing to name
+        full = os.path.normpath(word if os.path.isabs(word) else os.path.join(root or "/", word))
+        if full in seen or (any(c.isspace() for c in word) and not os.path.lexists(full)):
+            continue  # a word with spaces is a path only when there is one
+        seen.add(full)
+        out.append(_file_state(hook.id, full, root, plugin_root))
+    return out
+
+
+def _file_state(hook_id: str, full: str, root: str | None, plugin_root: str | None) -> ReferencedFile:
+    base_name, base = "outside", None
+    for name, b in (("plugin", plugin_root), ("project", root)):
+        if b is not None and (full == b or full.startswith(b.rstrip(os.sep) + os.sep)):
+            base_name, base = name, b
+            break
+    if base is None:
+        return ReferencedFile(hook_id=hook_id, path=full, base="outside", state="outside")
+    rel = os.path.relpath(full, base).replace(os.sep, "/")
+    try:
+        raw = fs.read_bytes(base, rel, max_bytes=MAX_REFERENCED_BYTES).raw
+    except fs.SafeFsError as err:
+        state = {"not-found": "missing", "too-large": "too-large", "symlink": "link",
+                 "link": "link"}.get(err.code, "unreadable")
+        if state == "missing" and os.path.lexists(full):
+            state = "unreadable"
+        return ReferencedFile(hook_id=hook_id, path=rel, base=base_name, state=state)
+    except (OSError, ValueError):
+        return ReferencedFile(hook_id=hook_id, path=rel, base=base_name, state="unreadable")
+    return ReferencedFile(hook_id=hook_id, path=rel, base=base_name, state="covered",
+                          sha256=hashlib.sha256(raw).hexdigest())
+
+
 class HookTrustStatus(Frozen):
     """Hook trust of one project.
 
@@ -74,6 +181,7 @@ class HookTrustStatus(Frozen):
     :ivar state: see module doc. :ivar digest: current digest (None: no external hooks).
     :ivar trusted_digest: digest recorded in the store, if any.
     :ivar count: number of external hooks. :ivar error: why the state is ``error``.
+    :ivar files: the files the hook commands name (:func:`referenced_files`), covered or not.
     """
 
     root: str
@@ -82,6 +190,13 @@ class HookTrustStatus(Frozen):
     trusted_digest: str | None = None
     count: int = 0
     error: str | None = None
+    files: tuple[ReferencedFile, ...] = ()
+
+    @property
+    def awaiting_approval(self) -> int:
+        """External hooks that do not run until the user approves them (state ``untrusted``
+        or ``modified``), else 0."""
+        return self.count if self.state in ("untrusted", "modified") else 0
 
     @property
     def runs(self) -> bool:
@@ -94,8 +209,12 @@ def external_hooks(hooks: Iterable[HookDefinition]) -> list[HookDefinition]:
     return [h for h in hooks if h.type != "function"]
 
 
-def hook_config_digest(hooks: Iterable[HookDefinition]) -> str | None:
-    """``sha256:<hex>`` of the canonical configuration (see module doc), or None without external hooks."""
+def hook_config_digest(hooks: Iterable[HookDefinition], files_root: str | os.PathLike[str] | None = None
+                       ) -> str | None:
+    """``sha256:<hex>`` of the canonical configuration (see module doc), or None without external hooks.
+
+    :param files_root: the folder command hooks run in (the execution root), against which
+        the files their commands name are read; None: files are not part of the digest."""
     items = []
     for h in external_hooks(hooks):
         p = h.provenance
@@ -103,8 +222,12 @@ def hook_config_digest(hooks: Iterable[HookDefinition]) -> str | None:
         # definition made in code has no entry: its handler fields stand in
         handler = h.config or {"command": h.command, "url": h.url, "headers": h.headers,
                                "prompt": h.prompt, "timeout": h.timeout}
-        items.append({"event": h.event, "matcher": h.matcher, "type": h.type, "handler": handler,
-                      "scope": p.scope.value, "plugin": p.plugin, "path": p.path})
+        item = {"event": h.event, "matcher": h.matcher, "type": h.type, "handler": handler,
+                "scope": p.scope.value, "plugin": p.plugin, "path": p.path}
+        files = referenced_files(h, files_root) if files_root is not None else []
+        if files:  # absent for hooks that name no file, so their digest is what it was
+            item["files"] = [[f.base, f.path, f.sha256 or f.state] for f in files]
+        items.append(item)
     if not items:
         return None
     items.sort(key=lambda d: json.dumps(d, sort_keys=True, default=str))
@@ -118,18 +241,26 @@ class HookTrustStore:
     :param path: the JSON file (default ``<home>/.wskit/hook-trust.json`` via :meth:`for_home`).
     """
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], anchor: str | os.PathLike[str] | None = None) -> None:
         self.path = Path(path)
+        #: no link may lead from here to the store (:mod:`wskit.fs.atomic`)
+        self.anchor = Path(anchor) if anchor is not None else self.path.parent
 
     @classmethod
     def for_home(cls, home: str | os.PathLike[str]) -> "HookTrustStore":
-        return cls(Path(home) / ".wskit" / "hook-trust.json")
+        """``<home>/.wskit/hook-trust.json``, with no link allowed below the home."""
+        return cls(Path(home) / ".wskit" / "hook-trust.json", anchor=home)
 
     def read(self) -> dict[str, dict[str, str]]:
         """The recorded projects.
 
-        :raises HookTrustError: not a regular file, wrong owner or mode, too large, not the schema.
+        :raises HookTrustError: not a regular file, reached through a link, wrong owner or
+            mode, too large, not the schema.
         """
+        try:
+            check_no_links(self.path, self.anchor)
+        except StateFileError as err:
+            raise HookTrustError(f"hook trust store unusable: {err}") from None
         try:
             st = os.lstat(self.path)
         except FileNotFoundError:
@@ -163,26 +294,29 @@ class HookTrustStore:
 
     def _write(self, projects: dict[str, dict[str, str]]) -> None:
         doc = {"version": STORE_VERSION, "projects": {k: projects[k] for k in sorted(projects)}}
-        atomic_write(self.path, (json.dumps(doc, indent=2) + "\n").encode("utf-8"), mode=0o600)
+        atomic_write(self.path, (json.dumps(doc, indent=2) + "\n").encode("utf-8"), mode=0o600, anchor=self.anchor)
 
-    def _lock(self) -> "FileLock":
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        from filelock import FileLock  # imported where a write needs it, not at start-up
-
-        return FileLock(str(self.path) + ".lock")
+    def _lock(self) -> "AbstractContextManager[None]":
+        return state_lock(self.path, self.anchor)
 
     def status(self, root: str | os.PathLike[str], hooks: Iterable[HookDefinition], *,
-               enabled: bool = True) -> HookTrustStatus:
-        """The hook trust state of project ``root`` for its ``hooks`` (never raises)."""
+               enabled: bool = True, files_root: str | os.PathLike[str] | None = None) -> HookTrustStatus:
+        """The hook trust state of project ``root`` for its ``hooks`` (never raises).
+
+        :param files_root: where command hooks run (default ``root``): the files their
+            commands name are read there and are part of the digest."""
         root = str(root)
         ext = external_hooks(hooks)
-        digest = hook_config_digest(ext)
+        fr = str(files_root) if files_root is not None else root
+        digest = hook_config_digest(ext, fr)
+        files = tuple(f for h in ext for f in referenced_files(h, fr))
         if not enabled:
-            return HookTrustStatus(root=root, state="disabled", digest=digest, count=len(ext))
+            return HookTrustStatus(root=root, state="disabled", digest=digest, count=len(ext), files=files)
         try:
             entry = self.read().get(root)
         except HookTrustError as err:
-            return HookTrustStatus(root=root, state="error", digest=digest, count=len(ext), error=str(err))
+            return HookTrustStatus(root=root, state="error", digest=digest, count=len(ext), error=str(err),
+                                   files=files)
         recorded = entry["digest"] if entry else None
         if digest is None:
             state: HookTrustState = "not_required"
@@ -190,19 +324,22 @@ class HookTrustStore:
             state = "untrusted"
         else:
             state = "trusted" if recorded == digest else "modified"
-        return HookTrustStatus(root=root, state=state, digest=digest, trusted_digest=recorded, count=len(ext))
+        return HookTrustStatus(root=root, state=state, digest=digest, trusted_digest=recorded, count=len(ext),
+                               files=files)
 
-    def trust(self, root: str | os.PathLike[str], hooks: Iterable[HookDefinition], expected_digest: str) -> str:
+    def trust(self, root: str | os.PathLike[str], hooks: Iterable[HookDefinition], expected_digest: str, *,
+              files_root: str | os.PathLike[str] | None = None) -> str:
         """Record trust in the configuration the user reviewed.
 
         :param expected_digest: the digest that was shown to the user.
+        :param files_root: as for :meth:`status`.
         :returns: the digest recorded.
         :raises HookTrustError: no external hooks, or the store is unusable (never overwritten then).
         :raises HookTrustDigestMismatchError: ``expected_digest`` is not the current digest (the
             configuration changed since it was shown, or the digest is mistyped); the message
             names the current digest.
         """
-        digest = hook_config_digest(hooks)
+        digest = hook_config_digest(hooks, str(files_root) if files_root is not None else str(root))
         if digest is None:
             raise HookTrustError("No configured external hooks require trust")
         if digest != expected_digest:
@@ -287,4 +424,6 @@ def session_hook_trust(session) -> DigestHookTrust | None:
     hooks = list(session.registry("hook").active())
     store = HookTrustStore.for_home(profile.home)
     enabled = hooks_enabled(session.binding, session.trust, profile)
-    return DigestHookTrust(store.status(session.binding.source_root, hooks, enabled=enabled))
+    return DigestHookTrust(store.status(session.binding.source_root, hooks, enabled=enabled,
+                                        files_root=session.binding.execution_root))
+

@@ -27,7 +27,8 @@ def wskit_resource_kinds():
 
 @hookimpl
 def wskit_resource_sources(binding, profile, trust):
-    if not trust.trusted:
+    # a project .lsp.json is a wskit extension: Claude Code reads LSP servers from plugins only
+    if not trust.trusted or getattr(profile, "family", None) == "claude":
         return []
     root = str(binding.source_root)
     return [ResourceSource(scope=Scope.PROJECT, root=root, base=root, rank=ROOT_RANK, label="project:.lsp.json",

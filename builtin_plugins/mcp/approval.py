@@ -153,8 +153,12 @@ def approval_status(server: "McpServer", binding: Any, profile: Any, *, home: st
     layers = []
     if profile is not None and getattr(profile, "home", None) is not None:
         from wskit.formats.settings import settings_layers
+        from wskit.trust import TrustDecision
 
-        layers, _ = settings_layers(binding, profile, None)
+        # a project or local server exists only in a project that passed the trust gate, so
+        # its project layers are read (an untrusted project's are not: settings_layers)
+        trusted = TrustDecision(path=str(binding.source_root), state="trusted", source="mcp-approval")
+        layers, _ = settings_layers(binding, profile, trusted)
     if any(server.name in _names(layer.data.get("disabledMcpjsonServers")) for layer in layers):
         return "denied"
     home = home if home is not None else getattr(profile, "home", None)

@@ -45,6 +45,7 @@ def mcp_list_cmd(obj: WsctlContext, path: str, configs: tuple[str, ...], strict:
     rows = [{"id": s.id, "name": s.name, "alias": s.alias, "scope": s.scope.value, "plugin": s.plugin,
              "transport": s.transport, "command": s.command, "args": list(s.args), "url": s.url, "cwd": s.cwd,
              "startable": s.startable, "unresolved": list(s.unresolved), "variables": list(s.variables),
+             "incomplete": list(s.incomplete),
              "approval": approval_status(s, ws.binding, ws.profile),
              "path": display_path(s.provenance.absolute_path, ws.source_root)} for s in reg.active()]
     if live:
@@ -54,7 +55,7 @@ def mcp_list_cmd(obj: WsctlContext, path: str, configs: tuple[str, ...], strict:
 
     def row(r):
         cells = [r["id"], r["alias"], r["transport"], r["command"] or r["url"] or "",
-                 "yes" if r["startable"] else "no: " + ",".join(r["unresolved"]), r["approval"]]
+                 "yes" if r["startable"] else "no: " + ",".join([*r["unresolved"], *r["incomplete"]]), r["approval"]]
         if live:
             cells += [r["status"] + (f" ({r['error']})" if r.get("error") else ""),
                       "" if r["tools"] is None else str(r["tools"])]

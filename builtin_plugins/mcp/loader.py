@@ -94,7 +94,13 @@ def parse_server(name: str, raw: Any, *, rid: str, prov: Provenance, plugin: str
     if kind == "stdio" and (not isinstance(command, str) or not command.strip()):
         return bad("stdio servers need a non-empty 'command'")
     checked_url = checked.get("url") if isinstance(checked, dict) else url
-    if kind != "stdio" and (not isinstance(url, str) or not re.match(r"^https?://", str(checked_url)) and not missing):
+    incomplete: list[str] = []
+    if kind != "stdio" and isinstance(url, str) and not url.strip():
+        incomplete.append("url")  # a placeholder the user fills in: listed, never started
+        diags.append(Diagnostic(level="warning", code="mcp-not-startable", path=path, plugin=plugin,
+                                message=f"MCP server {name!r}: 'url' is empty; the definition is listed but "
+                                "cannot start until a url is configured"))
+    elif kind != "stdio" and (not isinstance(url, str) or not re.match(r"^https?://", str(checked_url)) and not missing):
         return bad(f"{kind} servers need an http(s) 'url'")
     if not (isinstance(args, list) and all(isinstance(a, str) for a in args)):
         return bad("'args' must be an array of strings")
@@ -124,6 +130,7 @@ def parse_server(name: str, raw: Any, *, rid: str, prov: Provenance, plugin: str
         command=command if kind == "stdio" else None, args=tuple(args), env=dict(env_map), cwd=cwd,
         url=url if kind != "stdio" else None, headers=dict(headers), alias=alias_for(plugin, name),
         config=cfg, timeout=timeouts["timeout"], idle_timeout=timeouts["idleTimeout"], unresolved=tuple(missing),
+        incomplete=tuple(incomplete),
         variables=names,
     ), diags
 

@@ -8,8 +8,9 @@
 - ``models`` (a list) is replaced wholesale by a later layer that sets it;
 - ``modelProviders`` (an object) is merged by provider id (a later layer's entry wins);
 - ``model`` (the current model id) and other scalars overwrite;
-- an *untrusted* project layer may only switch hooks off (``disableAllHooks: true``,
-  tighten-only); everything else it says is ignored with a ``settings-untrusted`` diagnostic;
+- an *untrusted* project's files are not read at all: nothing in them applies, not
+  even ``disableAllHooks`` (switching the user's guard hooks off is a change too);
+  each file that exists is named in a ``settings-untrusted`` warning;
 - ``<HOST>_MODEL`` in ``env`` selects a model by id, ``model`` or ``alias``; a current id
   that names no model falls back to the first model's id (or ``""``).
 
@@ -22,6 +23,7 @@ URLs in one process. Bad files become diagnostics, never exceptions.
 from __future__ import annotations
 
 import copy
+import os
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -181,6 +183,13 @@ def resolve_model_resources(home: str | Path, project_root: str | Path, *, host:
     plan = [(home, f"{hd}/config.json", True, True), (home, f"{hd}/settings.json", True, True)]
     plan += [(root, f"{hd}/{n}", False, False) for n in ("config.json", "settings.json", "settings.local.json")]
     for base, rel, is_user, follow in plan:
+        if not is_user and not trusted:
+            path = str(base / rel)
+            if os.path.lexists(path):
+                diags.append(Diagnostic(level="warning", code="settings-untrusted", path=path,
+                                        message="project is not trusted: this settings file is not read and "
+                                                "nothing in it applies"))
+            continue
         data, diag = _read_layer(base, rel, follow)
         if diag is not None:
             diags.append(diag)
@@ -188,15 +197,6 @@ def resolve_model_resources(home: str | Path, project_root: str | Path, *, host:
             continue
         path = str(base / rel)
         layers.append(path)
-        if not is_user and not trusted:
-            ignored = sorted(k for k in data if k != "disableAllHooks")
-            if data.get("disableAllHooks") is True:
-                config["disableAllHooks"] = True
-            if ignored:
-                diags.append(Diagnostic(level="warning", code="settings-untrusted", path=path,
-                                        message=f"project is not trusted: only 'disableAllHooks: true' applies; "
-                                                f"ignored {', '.join(ignored)}"))
-            continue
         diags.extend(_check(data, path))
         _overlay(config, data)
     if extra:

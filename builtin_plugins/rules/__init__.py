@@ -19,6 +19,7 @@ catalog and sessions without a barrier (``session.check_invocation`` raises
 from __future__ import annotations
 
 import importlib
+import os
 from typing import TYPE_CHECKING
 
 from wskit.models import LoadResult, Scope
@@ -37,6 +38,15 @@ def wskit_discover_rules(source, catalog_root, profile, folders):
     settings, _problem = RuleSettings.from_profile(profile)  # reported once by the catalog build
     if source.scope == Scope.USER:
         found = discover_user(source.root, profile, settings)
+        root = str(catalog_root) if catalog_root is not None else None
+        if root and (settings.ancestor_files is True or (settings.ancestor_files == "without-repository"
+                                                        and not os.path.lexists(os.path.join(root, ".git")))):
+            # files above the project root are outside it, like the user's own: asked with them
+            from wskit.builtin_plugins.rules.ancestors import discover_ancestors
+
+            more, diags = discover_ancestors(root, str(profile.require_home()), profile, settings)
+            found.rules.extend(more)
+            found.diagnostics.extend(diags)
     elif source.scope == Scope.PROJECT:
         found = discover_project(source.root, profile, settings, folders)
     else:

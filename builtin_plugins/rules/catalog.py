@@ -219,6 +219,12 @@ class RuleCatalog:
         :raises RuleQueryError: when ``cwd`` lies outside the catalog root.
         """
         rules, inlined = _without_inlined(self._static(self.cwd_relative(cwd)))
+        settings = self.settings
+        if settings.first_name_wins or settings.nearest_first or settings.user_last:
+            from wskit.builtin_plugins.rules.scopes import host_chain
+
+            rules, shadowed = host_chain(rules, settings)
+            inlined = (*inlined, *shadowed)
         kept, skipped = apply_budget(rules, budget)
         return RuleSelection("static", tuple(kept), (*inlined, *skipped), (), budget)
 

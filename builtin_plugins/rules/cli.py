@@ -140,6 +140,10 @@ def explain_cmd(obj: WsctlContext, file: str, path: str | None, cwd: str | None,
     """Every candidate rule file for FILE: applies or not, and why."""
     from wskit.builtin_plugins.rules.explain import explain
 
+    if os.path.isdir(file):
+        swapped = f" (did you mean 'wsctl rules explain {path} {file}'?)" if path and not os.path.isdir(path) else ""
+        raise click.UsageError(safe_text(f"FILE {file!r} is a folder: 'rules explain FILE [PATH]' takes the file the "
+                                         f"rules are for, then the workspace{swapped}"))
     ws, catalog = _load(obj, path or ".")
     target = str(ws.binding.to_source(os.path.abspath(file)))
     if path is None and catalog.relative(target) is None:  # FILE lies in another project: use that one
@@ -153,7 +157,8 @@ def explain_cmd(obj: WsctlContext, file: str, path: str | None, cwd: str | None,
     data = {"catalog_root": catalog.root, "target": rel, "trusted": catalog.trusted, "candidates": entries}
 
     def human() -> None:
-        click.echo(safe_text(f"{rel} in {catalog.root}"))
+        click.echo(safe_text(f"{rel} in {catalog.root}")
+                   + ("" if catalog.trusted else " (untrusted: project rules not read; only user rules apply)"))
         rows = [[e["path"], "applies" if e["applies"] else "no", e["reason"], e["detail"]] for e in entries]
         click.echo(table(rows, ["PATH", "APPLIES", "REASON", "WHY"]) if rows else "no candidate rule files")
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["AGENTS_GROUP", "ConfigDir", "Conventions", "FolderFile"]
+__all__ = ["AGENTS_GROUP", "ConfigDir", "Conventions", "FolderFile", "HOST_TABLES"]
 
 
 @dataclass(frozen=True)
@@ -74,11 +74,17 @@ class Conventions:
     user_files: tuple[FolderFile, ...] = ()
     user_group: tuple[FolderFile, FolderFile] | None = None
     user_rules: tuple[tuple[str, str], ...] = ()
+    gitignore: bool = True
 
     @classmethod
     def of(cls, profile, settings) -> "Conventions":
         """The conventions ``profile`` (its ``claude_conventions``, ``agents_conventions``,
-        host folder and instruction file) and ``settings`` (``fallback_filenames``) switch on."""
+        host folder and instruction file) and ``settings`` (``fallback_filenames``) switch on;
+        for a reproduced host (:attr:`wskit.host.HostProfile.family`) that host's table
+        (:data:`HOST_TABLES`)."""
+        family = getattr(profile, "family", None)
+        if family is not None:
+            return HOST_TABLES[family](settings)
         claude = profile.claude_conventions
         before = (FolderFile("CLAUDE.md", "CLAUDE.md"),) if claude else ()
         after = (FolderFile(profile.instruction_file, "<HOST>.md"),)
@@ -102,7 +108,7 @@ class Conventions:
     def key(self) -> tuple:
         """A hashable value equal for equal conventions (for cache keys)."""
         return (self.before, self.agents, self.fallbacks, self.after, self.config_dirs, self.user_files,
-                self.user_group, self.user_rules)
+                self.user_group, self.user_rules, self.gitignore)
 
     @property
     def names(self) -> frozenset[str]:
@@ -110,4 +116,61 @@ class Conventions:
         out = {f.name for f in (*self.before, *self.after)} | {d.name for d in self.config_dirs}
         # the cross-tool names are kept whatever the profile switches off, so a folder's
         # cached listing serves walks of every profile
-        return frozenset(out | {*_CROSS_TOOL, *AGENTS_GROUP, *self.fallbacks})
+        return frozenset(out | {*_CROSS_TOOL, *AGENTS_GROUP, *self.fallbacks, *_HOST_NAMES})
+
+
+#: names the host tables look up in a folder (kept in every listing, like the cross-tool ones)
+_HOST_NAMES = ("GEMINI.md", "CONTEXT.md")
+
+
+def _claude(settings) -> Conventions:
+    """Claude Code 2.1.332: ``CLAUDE.md``, ``.claude/CLAUDE.md``, ``.claude/rules/**/*.md`` and
+    ``CLAUDE.local.md`` per folder; ``~/.claude/CLAUDE.md`` and ``~/.claude/rules``;
+    ``AGENTS.md`` (never ``AGENTS.override.md``) only when no ``CLAUDE.md`` or
+    ``CLAUDE.local.md`` is on the chain (``RuleSettings.first_name_wins``; asked of the
+    binary); instruction files are not filtered by ``.gitignore``."""
+    return Conventions(
+        before=(FolderFile("CLAUDE.md", "CLAUDE.md", gitignore=False),), agents=False, fallbacks=(),
+        after=(FolderFile("AGENTS.md", "AGENTS.md", gitignore=False),
+               FolderFile("CLAUDE.local.md", "CLAUDE.local.md", source="local", gitignore=False),),
+        config_dirs=(ConfigDir(".claude", (FolderFile("CLAUDE.md", ".claude/CLAUDE.md", gitignore=False),),
+                               ".claude/rules"),),
+        user_files=(FolderFile(".claude/CLAUDE.md", ".claude/CLAUDE.md"),), user_rules=((".claude", ".claude/rules"),),
+        gitignore=False)
+
+
+def _codex(settings) -> Conventions:
+    """Codex CLI 0.171.0: one file per folder (``AGENTS.override.md``, else ``AGENTS.md``, else
+    the first ``project_doc_fallback_filenames`` name); ``~/.codex/AGENTS.override.md`` over
+    ``~/.codex/AGENTS.md``; nothing filtered by ``.gitignore``; no ``CLAUDE.md``, no
+    ``.codex/`` project folder, no rules trees."""
+    return Conventions(
+        before=(), agents=True, fallbacks=tuple(settings.fallback_filenames), after=(), config_dirs=(),
+        user_group=(FolderFile(".codex/AGENTS.override.md", ".<host>/AGENTS.override.md"),
+                    FolderFile(".codex/AGENTS.md", ".<host>/AGENTS.md")),
+        gitignore=False)
+
+
+def _gemini(settings) -> Conventions:
+    """Gemini CLI 0.61.0: its memory files (``context.fileName``, default ``GEMINI.md``, in
+    every folder of the chain and ``~/.gemini/``) are read by the wskit-gemini plugin,
+    which knows the setting; this table reads no ``AGENTS.md``, ``CLAUDE.md`` or rules tree."""
+    return Conventions(before=(), agents=False, fallbacks=(), after=(), config_dirs=(), gitignore=False)
+
+
+def _opencode(settings) -> Conventions:
+    """opencode 1.18.33: ``AGENTS.md``, ``CLAUDE.md`` and ``CONTEXT.md`` are candidates in
+    every folder; the query keeps only the first name with a match on the chain
+    (``RuleSettings.first_name_wins``). User level: ``~/.config/opencode/AGENTS.md``, else
+    ``~/.claude/CLAUDE.md`` (the group's override/plain rule)."""
+    return Conventions(
+        before=(FolderFile("CLAUDE.md", "CLAUDE.md", gitignore=False),), agents=False, fallbacks=(),
+        after=(FolderFile("AGENTS.md", "AGENTS.md", gitignore=False), FolderFile("CONTEXT.md", "CONTEXT.md", gitignore=False)),
+        config_dirs=(),
+        user_group=(FolderFile(".config/opencode/AGENTS.md", ".<host>/AGENTS.md"),
+                    FolderFile(".claude/CLAUDE.md", ".claude/CLAUDE.md")),
+        gitignore=False)
+
+
+#: the conventions of each reproduced host, by :attr:`wskit.host.HostProfile.family`
+HOST_TABLES = {"claude": _claude, "codex": _codex, "gemini": _gemini, "opencode": _opencode}

@@ -172,6 +172,16 @@ def _load_reusing(base: str, c: Candidate, settings: RuleSettings, follow_links:
     stat signature is unchanged (:func:`wskit.changes.reuse`). Only a rule
     that imports nothing is remembered: an ``@`` import would make it depend on other files."""
     path = os.path.join(base, c.rel)
+    target = getattr(c, "target", None)
+    if target is not None:  # a link inside the project: the resolved target is read, never remembered
+        try:
+            prefetched = fs.read_bytes(base, target, max_bytes=settings.max_file_bytes)
+        except fs.SafeFsError as e:
+            return None, [Diagnostic(level="error", code=e.code, path=path, message=e.message_for(path))]
+        changes.note(os.path.join(base, target), False)
+        return load_rule_file(base, c.rel, source=c.source, scope_dir=c.scope_dir, priority=c.priority,
+                              file_kind=c.file_kind, follow_links=follow_links, settings=settings, home=home,
+                              prefetched=prefetched)
     key = (base, c.rel, c.source, c.scope_dir, c.priority, c.file_kind, follow_links, settings, home)
     prev = changes.reuse(path, follow_links)
     if type(prev) is tuple and len(prev) == 4 and prev[0] == _RULE_TAG and prev[1] == key:

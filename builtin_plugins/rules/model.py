@@ -15,14 +15,14 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
-from wskit.errors import WskitError
+from wskit.errors import ProvenanceMismatchError, WskitError
 from wskit.models import Frozen
 
 if TYPE_CHECKING:  # pragma: no cover
     from wskit.resources.rule import RuleFile
 
 __all__ = [
-    "KIND", "PRIORITY", "provenance_digest", "rule_digest", "rule_id", "RuleProvenanceMismatch",
+    "HOST_RULES", "KIND", "PRIORITY", "provenance_digest", "rule_digest", "rule_id", "RuleProvenanceMismatch",
     "RuleQueryError", "RuleSelection", "RuleSettings", "RuleSource", "SkippedRule"
 ]
 
@@ -36,6 +36,7 @@ PRIORITY: dict[str, int] = {
     "CLAUDE.md": 10,
     ".claude/CLAUDE.md": 20,
     "AGENTS.md": 30,  # also Codex fallback file names (only when no AGENTS.md/override)
+    "CONTEXT.md": 35,  # opencode's third name
     "AGENTS.override.md": 40,
     ".<host>/AGENTS.md": 50,
     ".<host>/AGENTS.override.md": 55,  # user level only (Codex's ~/.codex/AGENTS.override.md)
@@ -81,6 +82,16 @@ class RuleSettings(Frozen):
     :ivar honour_gitignore: skip what ``.gitignore`` files ignore (default True).
     :ivar extra_skip_dirs: more folder names never walked.
     :ivar invocation_policy: default barrier policy of sessions: ``writes`` or ``batch``.
+    :ivar first_name_wins: groups of instruction-file names; of the project files on the
+        chain to the cwd, only those of the first group with any file are delivered
+        (opencode's ``AGENTS.md`` > ``CLAUDE.md`` > ``CONTEXT.md``; Claude Code's
+        ``CLAUDE.md`` before ``AGENTS.md``); the others are skipped as ``shadowed``.
+    :ivar nearest_first: static answers list project files nearest the cwd first (opencode).
+    :ivar user_last: static answers list user files after project files (opencode).
+    :ivar ancestor_files: also read the instruction files of every folder above the
+        project root (Claude Code; :mod:`wskit.builtin_plugins.rules.ancestors`);
+        ``"without-repository"``: only when the project root holds no ``.git`` (opencode,
+        whose upward walk stops at the git worktree and otherwise goes to the filesystem root).
     """
 
     max_file_bytes: int | None = 1024 * 1024
@@ -95,6 +106,10 @@ class RuleSettings(Frozen):
     honour_gitignore: bool = True
     extra_skip_dirs: tuple[str, ...] = Field(default=())
     invocation_policy: Literal["writes", "batch"] = "writes"
+    first_name_wins: tuple[tuple[str, ...], ...] = ()
+    nearest_first: bool = False
+    user_last: bool = False
+    ancestor_files: bool | Literal["without-repository"] = False
 
     @classmethod
     def blade_preset(cls, **overrides: Any) -> "RuleSettings":
@@ -131,6 +146,11 @@ class RuleSettings(Frozen):
             (the defaults are then used).
         """
         raw = (getattr(profile, "settings", None) or {}).get("rules")
+        host = HOST_RULES.get(getattr(profile, "family", None) or "")
+        if host is not None:
+            if isinstance(raw, RuleSettings):
+                return raw, None
+            raw = {**host, **(raw if isinstance(raw, dict) else {})} if raw is None or isinstance(raw, dict) else raw
         if raw is None:
             return cls.defaults(), None
         if isinstance(raw, RuleSettings):
@@ -147,6 +167,15 @@ class RuleSettings(Frozen):
             return cls(**data), None
         except Exception as err:  # pydantic.ValidationError
             return cls(), f"invalid rules settings: {err}"
+
+
+#: The rule settings of each reproduced host (:attr:`wskit.host.HostProfile.family`), under
+#: what the profile's own ``settings["rules"]`` says (docs/compatibility.md).
+HOST_RULES: dict[str, dict[str, Any]] = {
+    "claude": {"first_name_wins": (("CLAUDE.md", "CLAUDE.local.md"), ("AGENTS.md",)), "ancestor_files": True},
+    "opencode": {"first_name_wins": (("AGENTS.md",), ("CLAUDE.md",), ("CONTEXT.md",)),
+                 "nearest_first": True, "ancestor_files": "without-repository"},
+}
 
 
 #: :meth:`RuleSettings.defaults`, made once
@@ -221,8 +250,9 @@ class RuleSelection:
         return render_json(self)
 
 
-class RuleProvenanceMismatch(WskitError):
-    """Persisted rule references no longer match the catalog (policy ``strict``).
+class RuleProvenanceMismatch(ProvenanceMismatchError):
+    """Persisted rule references no longer match the catalog (policy ``strict``); a
+    :class:`~wskit.errors.ProvenanceMismatchError`.
 
     Matches Blade's fail-closed ``Project rule provenance mismatch`` (reference/blade.md §4.11, §6.2).
 
@@ -232,10 +262,8 @@ class RuleProvenanceMismatch(WskitError):
     """
 
     def __init__(self, drift: list[dict[str, Any]], what: str = "rule") -> None:
-        self.drift = drift
-        self.paths = [d["path"] for d in drift]
         listing = ", ".join(f"{d['path']} ({d['change']})" for d in drift)
-        super().__init__(f"project {what} provenance mismatch: {listing}")
+        super().__init__(drift, f"project {what} provenance mismatch: {listing}")
 
 
 class RuleQueryError(WskitError):

@@ -25,6 +25,8 @@ class Candidate:
     scope_dir: str
     priority: int
     file_kind: str
+    #: for a link inside the project: its resolved target, relative to the root (read instead)
+    target: str | None = None
 
 
 def _join(a: str, b: str) -> str:
@@ -36,9 +38,13 @@ class RuleFiles:
     (:class:`~wskit.builtin_plugins.rules.conventions.Conventions`), ``found``, ``added``,
     ``diags`` and ``ignored()`` on the walker (:class:`wskit.builtin_plugins.rules.walk._Walker`)."""
 
+    #: resolved targets of links accepted by :meth:`inside_link`, until :meth:`add` takes them
+    link_targets: dict[str, str]
+
     def add(self, rel: str, source: str, scope: str, key: str, kind: str = "instruction") -> None:
         if rel not in self.found:
-            cand = self.found[rel] = Candidate(rel, source, scope, PRIORITY[key], kind)
+            cand = self.found[rel] = Candidate(rel, source, scope, PRIORITY[key], kind,
+                                               self.link_targets.pop(rel, None) if self.link_targets else None)
             self.added.append(cand)
 
     def refuse_link(self, rel: str, what: str = "rule file") -> None:
@@ -64,17 +70,61 @@ class RuleFiles:
         if e is None:
             return None
         rel = _join(rel_dir, name)
-        if gitignore and self.ignored(rel, False, specs):
+        if gitignore and self.conventions.gitignore and self.ignored(rel, False, specs):
+            self.diags.append(Diagnostic(
+                level="info", code="rule-ignored", path=os.path.join(self.root, rel),
+                message="not loaded: .gitignore ignores it (it shadows no other file)"))
             return None
         if e.type == "link":
-            self.refuse_link(rel)
-            return None
+            return rel if self.inside_link(rel) else None
         if e.type != "file":
             if e.type == "special":
                 self.diags.append(Diagnostic(level="warning", code="special-file", path=os.path.join(self.root, rel),
                                              message="rule file is not a regular file"))
             return None
         return rel
+
+    def inside_link(self, rel: str) -> bool:
+        """A linked rule file is followed when its resolved target is a regular file inside
+        the project (checked on the resolved path; a loop resolves to nothing), not a secret
+        path, and not hard-linked elsewhere (every host follows such links: ``AGENTS.md ->
+        CLAUDE.md``). The candidate then reads the target (:attr:`Candidate.target`);
+        anything else is a ``symlink`` warning naming the target."""
+        path = os.path.join(self.root, rel)
+        real_root = self.__dict__.get("_real_root")
+        if real_root is None:
+            real_root = self.__dict__["_real_root"] = os.path.realpath(self.root)
+        try:
+            shown_target = os.readlink(path)
+        except OSError:
+            shown_target = "?"
+        real = os.path.realpath(path)
+        why = None
+        if not real.startswith(real_root.rstrip(os.sep) + os.sep):
+            why = "leads outside the project"
+        else:
+            target = os.path.relpath(real, real_root).replace(os.sep, "/")
+            try:
+                st = os.stat(real, follow_symlinks=False)
+            except OSError:
+                st = None
+            import stat as _stat
+
+            if st is None:
+                why = "is broken or loops"
+            elif not _stat.S_ISREG(st.st_mode):
+                why = "does not lead to a regular file"
+            elif st.st_nlink > 1:
+                why = "leads to a file with more than one hard link"
+            elif any(fs.is_secret_name(part) for part in target.split("/")):
+                why = "leads to a secret-looking path"
+        if why is not None:
+            self.diags.append(Diagnostic(
+                level="warning", code="symlink", path=path,
+                message=f"rule file is a symbolic link to {shown_target!r}, which {why}; not followed"))
+            return False
+        self.link_targets[rel] = target
+        return True
 
     def folder_files(self, rel_dir: str, by: dict, specs: tuple) -> None:
         conv = self.conventions
@@ -89,13 +139,15 @@ class RuleFiles:
 
     def agents_group(self, rel_dir: str, by: dict, specs: tuple) -> None:
         """Codex's choice in one folder: ``AGENTS.override.md`` (which shadows ``AGENTS.md``),
-        else ``AGENTS.md``, else the first fallback name present (shadowing the later ones)."""
+        else ``AGENTS.md``, else the first fallback name present (shadowing the later ones).
+        Only a file that is taken shadows another: a git-ignored or refused override leaves
+        ``AGENTS.md`` to load."""
         override_name, plain_name = AGENTS_GROUP
         override = self._file(rel_dir, by, override_name, specs)
         if override:
             self.add(override, "project", rel_dir, override_name)
-        if plain_name in by and override_name in by:
-            self.shadow(_join(rel_dir, plain_name), override_name)
+            if plain_name in by:
+                self.shadow(_join(rel_dir, plain_name), override_name)
         elif (rel := self._file(rel_dir, by, plain_name, specs)):
             self.add(rel, "project", rel_dir, plain_name)
         else:

@@ -11,7 +11,7 @@ from wskit.builtin_plugins.rules.model import SkippedRule
 if TYPE_CHECKING:
     from wskit.resources.rule import RuleFile
 
-__all__ = ["ancestors", "apply_budget", "is_ancestor", "relative_to_scope"]
+__all__ = ["ancestors", "apply_budget", "host_chain", "is_ancestor", "relative_to_scope"]
 
 
 def ancestors(rel: str) -> list[str]:
@@ -60,3 +60,50 @@ def apply_budget(rules: Sequence[RuleFile], budget: int | None) -> tuple[list[Ru
     kept.reverse()
     skipped.reverse()
     return kept, skipped
+
+
+def host_chain(rules: Sequence[RuleFile], settings) -> tuple[list[RuleFile], list[SkippedRule]]:
+    """A static answer as a reproduced host assembles it (``RuleSettings.first_name_wins``,
+    ``nearest_first``, ``user_last``): project instruction files of later name groups are
+    dropped when an earlier group has any file on the chain (skipped as ``shadowed``), then
+    the files are reordered. Matches opencode's and Claude Code's choice between
+    ``AGENTS.md`` and ``CLAUDE.md``."""
+    skipped: list[SkippedRule] = []
+    out = list(rules)
+    groups = settings.first_name_wins
+    if groups:
+        def group_of(r: RuleFile) -> int | None:
+            if (r.source == "user" and r.priority < 100) or r.file_kind != "instruction":
+                return None  # the user's own files never hide project ones (ancestors' do: priority >= 100)
+            base = r.path.rsplit("/", 1)[-1]
+            return next((i for i, g in enumerate(groups) if base in g), None)
+
+        present = [g for g in (group_of(r) for r in out) if g is not None]
+        if present:
+            first = min(present)
+            keep = []
+            for r in out:
+                g = group_of(r)
+                if g is None or g == first:
+                    keep.append(r)
+                else:
+                    skipped.append(SkippedRule(r, "shadowed", f"{groups[first][0]} files are on the chain"))
+            out = keep
+    if settings.nearest_first or settings.user_last:
+        user = [r for r in out if r.source == "user" and r.priority < 100]
+        chain = [r for r in out if not (r.source == "user" and r.priority < 100)]  # ancestors, then the project
+        if settings.nearest_first:
+            chain = _nearest_first(chain)
+        out = [*chain, *user] if settings.user_last else [*user, *chain]
+    return out, skipped
+
+
+def _nearest_first(chain: list[RuleFile]) -> list[RuleFile]:
+    """Folders from the cwd outwards (project folders deepest first, then ancestors
+    innermost first); files of one folder keep their order."""
+    def folder(r: RuleFile) -> tuple[int, int]:
+        if r.source == "user":  # an ancestor file: priority grows with depth (ancestors module)
+            return (0, r.priority // 8)
+        return (1, 0 if not r.scope_dir else r.scope_dir.count("/") + 1)
+
+    return sorted(chain, key=lambda r: tuple(-x for x in folder(r)))

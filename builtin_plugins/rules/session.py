@@ -33,6 +33,7 @@ from wskit.builtin_plugins.rules.catalog import RuleCatalog
 from wskit.builtin_plugins.rules.model import RuleFile, RuleProvenanceMismatch, RuleSelection
 from wskit.builtin_plugins.rules.tracker import ScopeTracker
 from wskit.errors import SessionStateError
+from wskit.models import ToolKind
 
 __all__ = [
     "InvocationPolicy", "Proceed", "ResumeResult", "RulesRequired", "SessionRules", "validate_extension",
@@ -41,7 +42,8 @@ __all__ = [
 
 
 InvocationPolicy = Literal["writes", "batch"]
-WRITE_KINDS = frozenset({"write", "edit", "delete", "shell", "execute"})
+#: The kinds the ``writes`` policy holds back (:attr:`wskit.models.ToolKind.is_write`).
+WRITE_KINDS = frozenset(k for k in ToolKind if k.is_write)
 _HEX64 = re.compile(r"^[0-9a-f]{64}\Z")
 
 
@@ -140,25 +142,33 @@ class SessionRules:
         with self._lock:
             return frozenset(self._delivered)
 
-    def rules_for(self, paths: Iterable[str | os.PathLike[str]] = (), tool_kind: str = "read") -> RuleSelection:
-        """Undelivered rules a call touching ``paths`` needs (a ``shell`` call without paths: every rule)."""
+    def rules_for(self, paths: Iterable[str | os.PathLike[str]] = (), tool_kind: ToolKind | str = ToolKind.READ
+                  ) -> RuleSelection:
+        """Undelivered rules a call touching ``paths`` needs (a ``shell`` call without paths: every rule).
+
+        :raises ValueError: ``tool_kind`` is not a :class:`~wskit.models.ToolKind` nor one's value.
+        """
+        kind = ToolKind.coerce(tool_kind)
         paths = list(paths)
         loaded = self.delivered_ids
-        if tool_kind == "shell" and not paths:
+        if kind is ToolKind.SHELL and not paths:
             return self.catalog.shell_rules(self.cwd, loaded, self.contextual_budget)
         return self.catalog.contextual_rules(self.cwd, self.map_paths(paths), loaded, self.contextual_budget)
 
-    def check_invocation(self, tool_name: str, tool_kind: str, paths: Iterable[str | os.PathLike[str]] = ()
-                         ) -> Proceed | RulesRequired:
+    def check_invocation(self, tool_name: str, tool_kind: ToolKind | str,
+                         paths: Iterable[str | os.PathLike[str]] = ()) -> Proceed | RulesRequired:
         """Decide whether a tool call may run before new rules are delivered.
 
-        :param tool_name: the tool (for messages). :param tool_kind: ``read``,
-            ``write``, ``edit``, ``delete``, ``shell``, ``execute`` or any other
-            string (treated as read).
+        :param tool_name: the tool (for messages).
+        :param tool_kind: a :class:`~wskit.models.ToolKind` or its value
+            (``read``, ``write``, ``edit``, ``delete``, ``shell``, ``execute``).
         :param paths: the paths the call touches (execution-root or source paths).
+        :raises ValueError: an unknown ``tool_kind``: a typo must never turn a
+            write into "not a write" and switch the barrier off.
         """
-        sel = self.rules_for(paths, tool_kind)
-        if sel.files and (self.policy == "batch" or tool_kind in WRITE_KINDS):
+        kind = ToolKind.coerce(tool_kind)
+        sel = self.rules_for(paths, kind)
+        if sel.files and (self.policy == "batch" or kind.is_write):
             return RulesRequired(sel, tool_name)
         return Proceed(sel)
 
@@ -170,7 +180,8 @@ class SessionRules:
         """
         if self.policy == "writes":
             return [self.check_invocation(*c) for c in calls]
-        sels = [self.rules_for(paths, kind) for _name, kind, paths in calls]
+        kinds = [ToolKind.coerce(kind) for _name, kind, _paths in calls]  # all checked before any is decided
+        sels = [self.rules_for(paths, kind) for (_name, _k, paths), kind in zip(calls, kinds)]
         union = self.catalog.order(r for s in sels for r in s.files)
         if not union:
             return [Proceed(s) for s in sels]

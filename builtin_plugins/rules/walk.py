@@ -66,6 +66,7 @@ class _Walker(RuleFiles):
         self.found: dict[str, Candidate] = {}
         self.added: list[Candidate] = []  # self.found in insertion order
         self.diags: list[Diagnostic] = []
+        self.link_targets: dict[str, str] = {}
         #: every folder entered, in walk order: ``(rel_dir, memo)`` (see :meth:`_listing`)
         self.folders: list[tuple[str, list]] = []
         self._secret: dict[str, bool] = {}  # is_secret_name of folder names, per walk

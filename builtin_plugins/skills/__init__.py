@@ -16,7 +16,8 @@ from wskit.kinds import ResourceKind
 from wskit.models import Diagnostic, LoadResult, ResourceSource
 from wskit.plugin import hookimpl
 
-__all__ = ["KIND", "wskit_load_skills", "wskit_register_commands", "wskit_resource_kinds"]
+__all__ = ["KIND", "wskit_load_skills", "wskit_register_commands", "wskit_resource_kinds",
+           "wskit_session_components"]
 
 
 KIND = "skill"
@@ -73,6 +74,64 @@ def wskit_register_commands(cli):
 
     add_lazy_command(cli, "skills", "wskit.builtin_plugins.skills.cli:skills_group",
                      "Skills: <root>/<slug>/SKILL.md folders.")
+
+
+@hookimpl
+def wskit_session_components():
+    """The ``skill_workflows`` session component: the session's
+    :class:`~wskit.builtin_plugins.skills.workflows.SkillWorkflows` (activate a skill: its
+    body through :class:`~wskit.builtin_plugins.skills.runtime.SkillRuntime`, its
+    ``allowed-tools`` narrowing the session's tools), recorded under
+    ``extensions["skill_workflows"]`` and replayed on resume, never widening access."""
+    from wskit.session.components import SessionComponent
+
+    return [SessionComponent(name="skill_workflows", create=_session_workflows, check_extension=_check_workflows,
+                             resume=_resume_workflows)]
+
+
+def _session_workflows(session):
+    from wskit.builtin_plugins.skills.runtime import SkillRuntime
+    from wskit.builtin_plugins.skills.workflows import SkillWorkflows
+
+    return SkillWorkflows(SkillRuntime(session, session.profile))
+
+
+def _check_workflows(value) -> None:
+    from wskit.errors import SessionStateError
+
+    if not isinstance(value, dict) or not isinstance(value.get("records"), list):
+        raise SessionStateError("must be an object with a 'records' array")
+
+
+def _resume_workflows(session, value, policy: str) -> list:
+    """Replay the recorded workflows into ``session`` (never widening access) and report
+    activated skills whose ``SKILL.md`` changed or is gone since, naming the file.
+
+    :raises ProvenanceMismatchError: under ``strict``, for any such drift."""
+    from wskit.builtin_plugins.skills.runtime import SkillRuntime
+    from wskit.builtin_plugins.skills.workflows import EXTENSION_KEY, SkillWorkflows
+    from wskit.errors import ProvenanceMismatchError
+
+    wf = SkillWorkflows.restore(SkillRuntime(session, session.profile), {EXTENSION_KEY: value})
+    session.components["skill_workflows"] = wf
+    drift = []
+    seen = set()
+    for rec in value.get("records", []):
+        if not isinstance(rec, dict) or rec.get("operation") != "activate" or not isinstance(rec.get("sha256"), str):
+            continue
+        rid = rec.get("id") or rec.get("slug")
+        if rid in seen:
+            continue
+        seen.add(rid)
+        current = session.registry("skill").find(rid) if isinstance(rid, str) else None
+        if current is None:
+            drift.append({"field": "skill_workflows", "id": rid, "path": rec.get("path"), "change": "missing"})
+        elif current.provenance.sha256 != rec["sha256"]:
+            drift.append({"field": "skill_workflows", "id": rid, "path": str(current.provenance.absolute_path),
+                          "change": "changed"})
+    if drift and policy == "strict":
+        raise ProvenanceMismatchError(drift)
+    return drift
 
 
 #: this package's modules: never looked up in the engine (``from . import fast`` imports the module)

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from wskit import fs
 from wskit.errors import WskitError
-from wskit.fs.atomic import atomic_write
+from wskit.fs.atomic import StateFileError, atomic_write, check_no_links, state_dir, state_lock
 from wskit.host import HostProfile
 
 __all__ = [
@@ -70,23 +70,37 @@ def manifest_path(profile: HostProfile) -> Path:
     return profile.state_dir / MANIFEST_NAME
 
 
+def _manifest_doc(profile: HostProfile, path: Path) -> dict:
+    """The whole manifest document (``{}`` when there is none): every key, known or not."""
+    try:
+        check_no_links(path, profile.require_home())
+    except StateFileError as err:
+        raise AdminSkillError(f"cannot read the admin skills manifest: {err}") from None
+    try:
+        # bounded, non-blocking read: read_bytes() blocked on a FIFO and read a huge file whole
+        res = fs.read_bytes(path.parent, path.name, max_bytes=MAX_MANIFEST_BYTES)
+        raw = res.raw
+    except fs.SafeFsError as err:
+        if err.code == "not-found":
+            return {}
+        raise AdminSkillError(f"{path}: cannot read the admin skills manifest: {err}") from None
+    mode = os.lstat(path).st_mode
+    if mode & 0o022:  # anyone who can write it enables admin skills
+        raise AdminSkillError(f"{path}: the admin skills manifest is writable by others (mode "
+                              f"{mode & 0o7777:04o}); refusing to use it (chmod 600)")
+    try:
+        return tomllib.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError) as err:  # TOMLDecodeError, UnicodeDecodeError, a 5,000-digit int
+        raise AdminSkillError(f"{path}: admin skills manifest is not valid TOML: {err}") from None
+
+
 def read_manifest(profile: HostProfile) -> dict[str, bool]:
     """``slug -> enabled`` from the manifest (empty when there is none).
 
     :raises AdminSkillError: when the manifest is not valid TOML or has the wrong shape.
     """
     path = manifest_path(profile)
-    try:
-        # bounded, non-blocking read: read_bytes() blocked on a FIFO and read a huge file whole
-        raw = fs.read_bytes(path.parent, path.name, max_bytes=MAX_MANIFEST_BYTES).raw
-    except fs.SafeFsError as err:
-        if err.code == "not-found":
-            return {}
-        raise AdminSkillError(f"{path}: cannot read the admin skills manifest: {err}") from None
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (ValueError, RecursionError) as err:  # TOMLDecodeError, UnicodeDecodeError, a 5,000-digit int
-        raise AdminSkillError(f"{path}: admin skills manifest is not valid TOML: {err}") from None
+    data = _manifest_doc(profile, path)
     skills = data.get("skills", {})
     if not isinstance(skills, dict):
         raise AdminSkillError(f"{path}: [skills] must be a table")
@@ -122,15 +136,17 @@ def set_enabled(profile: HostProfile, slug: str, enabled: bool) -> dict[str, boo
     if not (admin_root(profile) / slug / "SKILL.md").is_file():
         raise AdminSkillError(f"no admin skill {slug!r} in {admin_root(profile)}")
     path = manifest_path(profile)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    import tomli_w  # imported where a write needs them: not on read-only start-up
-    from filelock import FileLock
+    import tomli_w  # imported where a write needs it: not on read-only start-up
 
-    with FileLock(str(path) + ".lock"):
-        current = read_manifest(profile)
+    home = profile.require_home()
+    with state_lock(path, home):
+        current = read_manifest(profile)  # validates the shape before anything is written
         current[slug] = enabled
-        doc = {"skills": {s: {"enabled": on} for s, on in sorted(current.items())}}
-        atomic_write(path, tomli_w.dumps(doc).encode("utf-8"), mode=0o600)
+        doc = _manifest_doc(profile, path)  # keys this version does not know are kept as they are
+        skills = dict(doc.get("skills", {}))
+        skills[slug] = {**skills.get(slug, {}), "enabled": enabled}
+        doc["skills"] = {s: skills[s] for s in sorted(skills)}
+        atomic_write(path, tomli_w.dumps(doc).encode("utf-8"), mode=0o600, anchor=home)
     return current
 
 
@@ -189,17 +205,29 @@ def install(profile: HostProfile, source_dir: str | os.PathLike[str], *, enable:
         raise AdminSkillError(f"{first.path}: {first.message} [{first.code}]")
     check_files(src)
     root = admin_root(profile)
-    root.mkdir(parents=True, exist_ok=True)
+    home = profile.require_home()
+    # a configured admin root outside the home is the anchor itself (the admin's choice of path)
+    anchor = home if Path(os.path.abspath(root)).is_relative_to(os.path.abspath(home)) else root
+    try:
+        with state_dir(root / src.name, anchor):  # made below the anchor without following a link
+            pass
+    except StateFileError as err:
+        raise AdminSkillError(f"admin skills folder unusable: {err}") from None
     target = root / src.name
-    tmp = root / f".{src.name}.{uuid.uuid4().hex[:8]}.tmp"
-    shutil.copytree(src, tmp, symlinks=True)
-    old = None
-    if target.exists():
-        old = root / f".{src.name}.{uuid.uuid4().hex[:8]}.old"
-        os.replace(target, old)
-    os.replace(tmp, target)
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+    # installs of one home take turns (a lock of their own: set_enabled takes the manifest's)
+    with state_lock(profile.state_dir / "admin-skills-install", home):
+        tmp = root / f".{src.name}.{uuid.uuid4().hex[:8]}.tmp"
+        shutil.copytree(src, tmp, symlinks=True)
+        old = None
+        if target.exists() or target.is_symlink():
+            old = root / f".{src.name}.{uuid.uuid4().hex[:8]}.old"
+            os.replace(target, old)
+        os.replace(tmp, target)
+        if old is not None:
+            if old.is_symlink():
+                old.unlink()
+            else:
+                shutil.rmtree(old, ignore_errors=True)
     if enable:
         set_enabled(profile, src.name, True)
     return target

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import click
 
-from wskit.cli.context import WsctlContext, json_option, path_argument, print_diag_dicts, safe_text, table
+from wskit.cli.context import (
+    WsctlContext,
+    complete_names,
+    json_option,
+    path_argument,
+    print_diag_dicts,
+    safe_text,
+    table,
+)
 from wskit.cli.inspect import print_diagnostics
 from wskit.models import display_path
 
@@ -63,7 +71,7 @@ def list_cmd(obj: WsctlContext, path: str) -> None:
 
 
 @skills_group.command("show")
-@click.argument("name")
+@click.argument("name", shell_complete=complete_names("skill"))
 @path_argument
 @click.option("--file", "file", default="SKILL.md", show_default=True, help="File inside the skill folder.")
 @click.option("--args", "args", default=None, help="Argument string: $ARGUMENTS, 0-based $0.. / $ARGUMENTS[N] (shell-style words), $name; appended as 'ARGUMENTS: ...' when the body uses none.")
@@ -91,7 +99,7 @@ def show_cmd(obj: WsctlContext, name: str, path: str, file: str, args: str | Non
 
 
 @skills_group.command("files")
-@click.argument("name")
+@click.argument("name", shell_complete=complete_names("skill"))
 @path_argument
 @json_option
 @click.pass_obj
@@ -182,6 +190,7 @@ def disable_cmd(obj: WsctlContext, slug: str) -> None:
     _toggle(obj, slug, False)
 
 
-def _short(text: str, width: int = 70) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1] + "…"
+def _short(text: str, width: int = 60) -> str:
+    from wskit.cli.context import shorten
+
+    return shorten(text, width)

@@ -136,7 +136,13 @@ class SkillRuntime:
             raise SkillError("SKILLS_DISABLED", "skills are disabled (skills_enabled is off)")
         found = self.resources.registry("skill").find(name)
         if found is None:
-            raise SkillError("SKILL_NOT_FOUND", f"unknown skill {name!r}")
+            from wskit.errors import nearest
+
+            close = nearest(name, self.resources.registry("skill").ids())
+            hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+            err = SkillError("SKILL_NOT_FOUND", f"unknown skill {name!r}{hint}")
+            err.searched_hint = True
+            raise err
         return found  # type: ignore[return-value]
 
     def _skill(self, skill: Skill | str) -> Skill:

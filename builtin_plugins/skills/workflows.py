@@ -88,7 +88,8 @@ class SkillWorkflows:
         skill = self.runtime.get(name)
         scope = [tuple(c) for c in content.clauses]
         self.records.append({"version": RECORD_VERSION, "slug": content.slug, "id": skill.id,
-                             "operation": "activate", "scope": _dump(scope) if scope else None})
+                             "operation": "activate", "scope": _dump(scope) if scope else None,
+                             "sha256": skill.provenance.sha256, "path": str(skill.provenance.absolute_path)})
         self.active[content.slug] = self.active.get(content.slug, []) + scope
         self.ids[content.slug] = skill.id
         return content

@@ -13,9 +13,16 @@ from typing import Any
 from wskit.builtin_plugins.styles.loader import STYLE_FOLDERS, load_styles
 from wskit.kinds.markdown import MarkdownKind
 
-__all__ = ["STYLES", "StylesKind", "wskit_load_styles", "wskit_register_commands", "wskit_resource_kinds"]
+__all__ = ["StyleCatalog", "wskit_load_styles", "wskit_register_commands", "wskit_resource_kinds"]
 
-__all__ = ["wskit_load_styles", "wskit_register_commands", "wskit_resource_kinds"]
+
+def __getattr__(name: str):
+    # StyleCatalog is imported on first use: registering the plugin does not build it
+    if name == "StyleCatalog":
+        from wskit.builtin_plugins.styles.catalog import StyleCatalog
+
+        return StyleCatalog
+    raise AttributeError(f"module 'wskit.builtin_plugins.styles' has no attribute {name!r}")
 
 
 def _source(style: Any) -> str:

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from wskit.builtin_plugins.styles.loader import BLADE_LIMITS, FATAL, StyleLimits
-from wskit.errors import WskitError
+from wskit.errors import ProvenanceMismatchError, WskitError
 from wskit.models import Diagnostic
 from wskit.resources.style import Style
 
@@ -46,9 +46,16 @@ class StyleCatalogError(WskitError):
 class StyleUnavailableError(WskitError, LookupError):
     """The selected style is invalid or not in the catalog."""
 
+    #: wsctl adds the folder searched and its trust to the message
+    searched_hint = True
 
-class StyleProvenanceError(WskitError):
-    """A resumed session's custom style changed since it was selected."""
+
+class StyleProvenanceError(ProvenanceMismatchError):
+    """A resumed session's custom style changed since it was selected (a
+    :class:`~wskit.errors.ProvenanceMismatchError`; the message names the style's file)."""
+
+    def __init__(self, message: str, drift: list[dict[str, Any]] | None = None) -> None:
+        super().__init__(drift or [], message)
 
 
 class StyleCatalog:
@@ -120,7 +127,11 @@ class StyleCatalog:
         if not _SELECTION.match(style_id):
             raise StyleUnavailableError(f"Invalid communication style ID: {style_id}")
         if found is None:
-            raise StyleUnavailableError(f"Communication style is unavailable: {style_id}")
+            from wskit.errors import nearest
+
+            close = nearest(style_id, self.styles)
+            hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+            raise StyleUnavailableError(f"Communication style is unavailable: {style_id}{hint}")
         return found
 
 
@@ -163,5 +174,7 @@ def restore_style(catalog: StyleCatalog, record: Mapping[str, Any] | None) -> St
         return style
     digest = record.get("digest")  # the earlier record shape {"id", "digest" (of the prompt), "builtin"}
     if digest is not None and digest != style.content_sha256:
-        raise StyleProvenanceError(f"Communication style provenance mismatch: {record['id']}")
+        path = str(style.provenance.absolute_path)
+        raise StyleProvenanceError(f"Communication style provenance mismatch: {record['id']} ({path} changed)",
+                                   [{"field": "output_style", "id": record["id"], "path": path, "change": "changed"}])
     return style

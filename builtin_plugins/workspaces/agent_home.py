@@ -61,6 +61,6 @@ def ensure_agent_home(path: str | os.PathLike[str], agent_id: str = "default", h
     if not agents_md.exists() and not agents_md.is_symlink():
         text = AGENTS_MD_TEMPLATE.format(agent_id=agent_id, runtime_dir=runtime_dir,
                                          seed=f"\n## Operator seed\n\n{seed.strip()}\n" if seed else "")
-        atomic_write(agents_md, text.encode("utf-8"), mode=0o644)
+        atomic_write(agents_md, text.encode("utf-8"), mode=0o644, anchor=root)
         created.append("AGENTS.md")
     return sorted(created)

@@ -1,7 +1,29 @@
 """Thin wrappers around real ``git`` subprocesses (never a git library, never ``--force``).
 
-Every call runs ``git -C <dir> …`` with ``GIT_TERMINAL_PROMPT=0`` and
-returns text (UTF-8, bytes that are not UTF-8 as lone surrogates:
+:func:`git` is the one place wskit starts git. The repositories it runs in are
+often ones nobody trusted (``worktree create`` in a fresh clone, ``workspace
+state`` on any attached folder), and git runs commands its repository
+configuration names. So every call switches repository-side execution off
+(:data:`NEUTRAL_CONFIG`, command-line ``-c`` settings, which outrank the
+repository's own and reach the git processes git starts itself):
+
+- ``core.fsmonitor=`` (run on every index refresh: ``status``, ``worktree add``);
+- ``core.hooksPath=/dev/null``: no hook of ``.git/hooks`` or of a configured
+  hooks folder runs (``post-checkout``, ``reference-transaction``, ``pre-auto-gc``…);
+- every ``filter.<driver>`` the configuration defines gets an empty ``clean``,
+  ``smudge`` and ``process`` and ``required=false`` (a checkout runs smudge
+  filters, ``status`` runs clean filters on stat-dirty files); the driver
+  names are read with ``git config --get-regexp`` first, which runs nothing;
+- ``submodule.recurse=false``, and ``status`` ignores submodules (a submodule
+  has its own configuration, whose filter names are not known here);
+- ``protocol.allow=never``: no transport, so no ``core.sshCommand``,
+  credential helper or lazy fetch of a partial clone;
+- ``gc.auto=0``, ``maintenance.auto=false``: no background ``gc``;
+- the environment drops the variables that would point git at another
+  repository (``GIT_DIR``, ``GIT_WORK_TREE``, ``GIT_INDEX_FILE``…, set when
+  wskit runs inside a git hook); ``GIT_TERMINAL_PROMPT=0``, ``LC_ALL=C``.
+
+It returns text (UTF-8, bytes that are not UTF-8 as lone surrogates:
 ``surrogateescape``); :class:`GitError` carries git's stderr.
 """
 
@@ -15,9 +37,24 @@ from pathlib import Path
 from wskit.builtin_plugins.workspaces.paths import normalize_lexical
 
 __all__ = [
-    "branch_exists", "git", "git_dirs", "GitError", "is_ancestor", "LiveWorktree", "out", "rev_commit",
-    "status_changes", "valid_branch_name", "worktree_list"
+    "branch_exists", "git", "git_dirs", "git_env", "GitError", "is_ancestor", "LiveWorktree", "NEUTRAL_CONFIG",
+    "out", "rev_commit", "status_changes", "valid_branch_name", "worktree_list"
 ]
+
+#: ``-c`` settings given to every git call: no repository-configured command runs.
+NEUTRAL_CONFIG: tuple[str, ...] = (
+    "core.fsmonitor=", f"core.hooksPath={os.devnull}", "submodule.recurse=false", "protocol.allow=never",
+    "gc.auto=0", "maintenance.auto=false", "core.askPass=", "credential.helper=",
+)
+#: Environment variables dropped before git starts: each points git at another
+#: repository, work tree, index or object store than the folder named.
+_LOCATING_ENV = frozenset({
+    "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_NAMESPACE", "GIT_PREFIX", "GIT_INTERNAL_SUPER_PREFIX",
+    "GIT_QUARANTINE_PATH", "GIT_SHALLOW_FILE", "GIT_REPLACE_REF_BASE", "GIT_GRAFT_FILE",
+    "GIT_EXTERNAL_DIFF", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_ASKPASS", "GIT_EDITOR", "GIT_PAGER",
+})
+_TIMEOUT = 120
 
 
 class GitError(Exception):
@@ -29,14 +66,54 @@ class GitError(Exception):
         super().__init__(f"git {' '.join(args)} failed ({returncode}): {self.stderr}")
 
 
-def git(cwd: str | os.PathLike[str], *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    """Run ``git -C cwd args…``; raises :class:`GitError` when ``check`` and it fails."""
-    env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
+def git_env() -> dict[str, str]:
+    """The environment every git call runs with: the process's, minus the variables
+    that locate another repository or name a command (:data:`_LOCATING_ENV`), plus
+    ``GIT_TERMINAL_PROMPT=0`` and ``LC_ALL=C``."""
+    env = {k: v for k, v in os.environ.items() if k not in _LOCATING_ENV}
+    env.update({"GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"})
+    return env
+
+
+def _run(cwd: str, config: tuple[str, ...], args: tuple[str, ...], env: dict[str, str]
+         ) -> subprocess.CompletedProcess[str]:
+    argv = ["git", "-C", cwd]
+    for item in config:
+        argv += ["-c", item]
     # surrogateescape: a branch or path git names with a byte that is not UTF-8 comes back
     # as a lone surrogate (as os.listdir gives it), never a UnicodeDecodeError; callers
     # refuse or skip such entries (wskit.fs.names.undecodable)
-    proc = subprocess.run(["git", "-C", os.fspath(cwd), *args], capture_output=True, env=env, timeout=120,
+    return subprocess.run([*argv, *args], capture_output=True, env=env, timeout=_TIMEOUT, stdin=subprocess.DEVNULL,
                           encoding="utf-8", errors="surrogateescape")
+
+
+def _filter_drivers(cwd: str, env: dict[str, str]) -> list[str]:
+    """Names of the ``filter.<driver>`` sections the configuration seen from ``cwd``
+    defines (``git config --get-regexp`` only reads files; it runs no command)."""
+    proc = _run(cwd, NEUTRAL_CONFIG, ("config", "--null", "--name-only", "--get-regexp", r"^filter\."), env)
+    names: list[str] = []
+    for key in proc.stdout.split("\0") if proc.returncode == 0 else ():
+        driver = key[len("filter."):].rpartition(".")[0]
+        if key.startswith("filter.") and driver and driver not in names:
+            names.append(driver)
+    return names
+
+
+def git(cwd: str | os.PathLike[str], *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    """Run ``git -C cwd args…`` with repository-side execution switched off (see the
+    module docstring): no fsmonitor, hook, filter, transport or auto-gc the repository
+    configures runs, whoever wrote that repository.
+
+    :raises GitError: when ``check`` and git exits non-zero.
+    :raises subprocess.TimeoutExpired: git ran over 120 s.
+    """
+    env = git_env()
+    where = os.fspath(cwd)
+    config = list(NEUTRAL_CONFIG)
+    for driver in _filter_drivers(where, env):
+        config += [f"filter.{driver}.clean=", f"filter.{driver}.smudge=", f"filter.{driver}.process=",
+                   f"filter.{driver}.required=false"]
+    proc = _run(where, tuple(config), args, env)
     if check and proc.returncode != 0:
         raise GitError(list(args), proc.returncode, proc.stderr)
     return proc
@@ -128,7 +205,9 @@ def worktree_list(cwd: Path) -> list[LiveWorktree]:
 
 def status_changes(cwd: Path) -> list[str]:
     """Changed files (porcelain v1, untracked included), as ``XY path`` lines."""
-    text = git(cwd, "status", "--porcelain=v1", "--untracked-files=all").stdout
+    # submodules ignored: git would run 'status' inside each with the submodule's own
+    # configuration (its filters are not switched off by the parent's -c settings)
+    text = git(cwd, "status", "--porcelain=v1", "--untracked-files=all", "--ignore-submodules=all").stdout
     return [line for line in text.splitlines() if line.strip()]
 
 

@@ -62,9 +62,21 @@ class WorkspaceStore:
     :param path: the database file (its folder is created, mode 0700).
     """
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], anchor: str | os.PathLike[str] | None = None) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        from wskit.fs.atomic import StateFileError, state_dir
+
+        try:
+            with state_dir(self.path, anchor):  # folders made without following a link
+                pass
+            # SQLite opens by name and follows links: the database, its journal and
+            # shared-memory files must not be links (a linked ~/.wskit is refused above)
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                name = f"{self.path}{suffix}"
+                if os.path.islink(name) or (os.path.lexists(name) and not os.path.isfile(name)):
+                    raise StateFileError(f"{name} is a link or not a regular file")
+        except StateFileError as err:
+            raise WorkspaceError("store_unusable", f"workspace database unusable: {err}") from None
         try:
             self._init()
         except sqlite3.DatabaseError as err:  # not a database, or damaged: fail closed, never a traceback
@@ -73,7 +85,7 @@ class WorkspaceStore:
     @classmethod
     def for_home(cls, home: str | os.PathLike[str]) -> "WorkspaceStore":
         """The store of user home ``home``: ``<home>/.wskit/workspaces.db``."""
-        return cls(Path(home) / ".wskit" / "workspaces.db")
+        return cls(Path(home) / ".wskit" / "workspaces.db", anchor=home)
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)

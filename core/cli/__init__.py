@@ -45,9 +45,11 @@ class WsctlError(click.ClickException):
     exit_code = 1
 
     def show(self, file=None) -> None:  # noqa: D102
+        from wskit.cli.context import paint, with_global_args
         from wskit.fs.names import shown_path  # a byte of a name that is not UTF-8 as \\xNN, never raw
 
-        click.echo(f"error: {shorten_runs(shown_path(self.format_message()))}", err=True, file=file)
+        click.echo(paint("error:", "error", err=True)
+                   + f" {shorten_runs(shown_path(with_global_args(self.format_message())))}", err=True, file=file)
 
 
 #: Longest run of non-blank characters an error line shows whole.
@@ -150,7 +152,10 @@ class LazyGroup(click.Group):
         try:
             return super().invoke(ctx)
         except (WskitError, FileNotFoundError, NotADirectoryError, PermissionError) as err:
-            raise WsctlError(str(err)) from err
+            from wskit.cli.context import with_global_args
+
+            # hints are completed here, while the command line's options are still known
+            raise WsctlError(with_global_args(str(err) + _searched(ctx, err))) from err
         except (OSError, UnicodeError) as err:
             # a name too long for the file system, a path that is busy, an argument
             # that is not UTF-8 reaching JSON or a store: one error line, not a traceback
@@ -194,6 +199,19 @@ class LazyGroup(click.Group):
                 formatter.write_dl(rows)
 
 
+def _searched(ctx: click.Context, err: Exception) -> str:
+    """For an unknown or ambiguous resource name: the folder that was searched and
+    whether it was trusted (an untrusted project loads none of its own resources)."""
+    ws = getattr(ctx.obj, "last_workspace", None)
+    if ws is None or not getattr(err, "searched_hint", False):  # errors about a name looked up
+        return ""
+    root = ws.binding.source_root
+    if ws.trust.trusted:
+        return f" (searched {root} and the user folders; the project is trusted)"
+    return (f" (searched {root}: untrusted, so only user and plugin resources were loaded; "
+            f"'wsctl trust grant {root}' loads the project's)")
+
+
 def make_cli(pm=None) -> click.Group:
     """Build the ``wsctl`` root group.
 
@@ -209,10 +227,15 @@ def make_cli(pm=None) -> click.Group:
     @click.option("--host", default="wskit", envvar="WSKIT_HOST", show_default=True,
                   help="Host profile name (adds .<host>/ folders, <HOST>.md). Env: WSKIT_HOST.")
     @click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
+    @click.option("--managed-settings", "managed_settings", type=click.Path(dir_okay=False),
+                  envvar="WSKIT_MANAGED_SETTINGS",
+                  help="Administrator (managed) settings file, applied over every other layer. "
+                       "Env: WSKIT_MANAGED_SETTINGS.")
     @click.option("--plugin-dir", "plugin_dirs", multiple=True, type=click.Path(file_okay=False),
                   help="Load the content plugin in DIR (repeatable; always active, never overridden).")
     @click.pass_context
-    def cli(ctx: click.Context, home: str | None, host: str, as_json: bool, plugin_dirs: tuple[str, ...]) -> None:
+    def cli(ctx: click.Context, home: str | None, host: str, as_json: bool, managed_settings: str | None,
+            plugin_dirs: tuple[str, ...]) -> None:
         """Inspect and manage wskit workspaces: resources, trust, plugins, sessions."""
         # reuse the manager the group built to list its commands (one manager per run)
         ctx.obj = WsctlContext(home=home, host=host, json=as_json, pm=pm if pm is not None else ctx.command._pm)
@@ -223,6 +246,7 @@ def make_cli(pm=None) -> click.Group:
             if why is not None:  # its plugin could not be named in JSON, a ledger or a session file
                 raise click.UsageError(f"--plugin-dir {shown_path(d)}: the path {why}")
         ctx.obj.plugin_dirs = tuple(plugin_dirs)
+        ctx.obj.managed_settings = managed_settings
 
     return cli
 

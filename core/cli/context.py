@@ -10,8 +10,8 @@ from typing import Any
 import click
 
 __all__ = [
-    "json_option", "json_text", "kind_diag_dicts", "path_argument", "plugin_dir_failures",
-    "print_diag_dicts", "read_user_file", "safe_text", "table", "WsctlContext"
+    "colour_on", "complete_names", "progress", "global_args", "json_option", "json_text", "paint", "with_global_args", "kind_diag_dicts", "path_argument", "plugin_dir_failures",
+    "print_diag_dicts", "read_user_file", "safe_text", "shorten", "table", "WsctlContext"
 ]
 
 
@@ -31,9 +31,13 @@ class WsctlContext:
         self._cache = None
         #: content plugin folders from ``--plugin-dir`` (put in ``profile.settings["plugin_dirs"]``)
         self.plugin_dirs: tuple[str, ...] = ()
+        #: the managed settings file (``--managed-settings``; ``profile.settings["managed_settings"]``)
+        self.managed_settings: str | None = None
         #: failures of ``--plugin-dir`` folders not reported yet (see :meth:`listing_diagnostics`)
         self._plugin_dir_failures: list = []
         self._flush_registered = False
+        #: the workspace :meth:`resolve` loaded last (named in "unknown name" errors)
+        self.last_workspace = None
 
     def plugin_manager(self):
         """The plugin manager (built on first use)."""
@@ -74,6 +78,9 @@ class WsctlContext:
                 why = errors()[0].get("msg", str(err)).removeprefix("Value error, ") if callable(errors) else str(err)
                 raise click.UsageError(f"--host: {why}") from None
             self._profile = base.with_home(self.home)
+            if self.managed_settings:
+                settings = {**self._profile.settings, "managed_settings": os.path.abspath(self.managed_settings)}
+                self._profile = self._profile.model_copy(update={"settings": settings})
             if self.plugin_dirs:
                 # normalised: a missing ../x is named /abs/x, not /abs/cwd/../x
                 dirs = [os.path.abspath(Path(d).expanduser()) for d in self.plugin_dirs]
@@ -98,8 +105,10 @@ class WsctlContext:
         printed on stderr when the command ends, so no command that loads the
         workspace is silent about a plugin the user named.
         """
-        ws = self.cache().resolve(path)
+        with progress(f"loading the workspace of {path}"):  # the first walk of a huge tree
+            ws = self.cache().resolve(path)
         self.note_plugin_dir_failures(ws)
+        self.last_workspace = ws
         return ws
 
     def note_plugin_dir_failures(self, ws) -> None:
@@ -232,6 +241,142 @@ def _escape(m) -> str:
     return f"\\u{c:04x}"
 
 
+class progress:
+    """``with progress("installing x"):`` — on a terminal, a line on stderr saying what a
+    long operation is doing, with the elapsed seconds, shown only once it has taken
+    longer than ``delay`` seconds and erased when it ends; nothing at all with ``--json``
+    or when stderr is not a terminal (pipes, files, CI logs stay exactly as before).
+
+    :param message: what is being done (one line). :param delay: seconds before it shows.
+    """
+
+    def __init__(self, message: str, delay: float = 0.4) -> None:
+        self.message = message
+        self.delay = delay
+        self._timer = None
+        self._shown = False
+        self._stop = None
+
+    def __enter__(self) -> "progress":
+        if not colour_on(err=True, colour=False):
+            return self
+        import threading
+        import time
+
+        self._stop = threading.Event()
+        start = time.monotonic()
+
+        def tick() -> None:
+            while not self._stop.wait(0 if not self._shown else 0.5):
+                self._shown = True
+                click.echo(f"\r{safe_text(self.message)}… {time.monotonic() - start:.0f} s", err=True, nl=False)
+
+        def later() -> None:
+            if not self._stop.is_set():
+                tick()
+
+        self._timer = threading.Timer(self.delay, later)
+        self._timer.daemon = True
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._timer is None:
+            return
+        self._stop.set()
+        self._timer.cancel()
+        self._timer.join(1)  # the line is erased only after the last tick was written
+        if self._shown:
+            click.echo("\r\033[K", err=True, nl=False)
+
+
+def complete_names(kind: str):
+    """A click ``shell_complete`` callback offering the names of ``kind`` (``skill``,
+    ``command``, ``agent``, ``style``…) in the workspace of the current folder, bare
+    names first then qualified ids, under the ``--home``/``--host`` already typed.
+    Completion never fails: any error offers nothing."""
+
+    def complete(ctx: click.Context, _param, incomplete: str) -> list:
+        try:
+            root = ctx.find_root().params
+            obj = WsctlContext(home=root.get("home") or os.environ.get("WSKIT_HOME"),
+                               host=root.get("host") or os.environ.get("WSKIT_HOST") or "wskit", json=False)
+            ws = obj.cache().resolve(".")
+            resources = list(ws.registry(kind).active())
+            names = [r.name for r in resources if kind != "style"] + [r.id for r in resources]
+        except Exception:
+            return []
+        seen: list[str] = []
+        for n in names:
+            if n.startswith(incomplete) and n not in seen:
+                seen.append(n)
+        return seen
+
+    return complete
+
+
+def global_args() -> str:
+    """The global options the user typed on this command line (``--home``, ``--host``,
+    ``--managed-settings``), quoted for a shell, so a hint naming another command can
+    keep them; ``""`` outside a ``wsctl`` run or when none was typed (environment
+    variables carry over by themselves)."""
+    import shlex
+
+    ctx = click.get_current_context(silent=True)
+    if ctx is None:
+        return ""
+    root = ctx.find_root()
+    out = []
+    for name, flag in (("home", "--home"), ("host", "--host"), ("managed_settings", "--managed-settings")):
+        value = root.params.get(name)
+        if value is not None and root.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE:
+            out.append(f"{flag} {shlex.quote(str(value))}")
+    return " ".join(out)
+
+
+def with_global_args(text: str) -> str:
+    """``text`` with every ``'wsctl …'`` hint given the global options of this run
+    (:func:`global_args`): ``'wsctl trust grant P'`` becomes
+    ``'wsctl --home H trust grant P'`` after ``wsctl --home H …``."""
+    extra = global_args()
+    if not extra or "wsctl " not in text:
+        return text
+    import re
+
+    return re.sub(r"(['`]wsctl) (?!--home )", lambda m: f"{m.group(1)} {extra} ", text)
+
+
+def colour_on(err: bool = False, colour: bool = True) -> bool:
+    """Whether to colour output: the stream is a terminal, ``NO_COLOR`` is unset or empty
+    (no-color.org) and ``--json`` was not asked for.
+
+    :param colour: False asks only whether the stream is an interactive terminal (for
+        progress lines, which ``NO_COLOR`` does not switch off)."""
+    if colour and os.environ.get("NO_COLOR"):
+        return False
+    ctx = click.get_current_context(silent=True)
+    obj = ctx.find_object(WsctlContext) if ctx is not None else None
+    if obj is not None and obj.json:
+        return False
+    import sys
+
+    stream = sys.stderr if err else sys.stdout
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+_LEVEL_COLOUR = {"error": "red", "warning": "yellow"}
+
+
+def paint(text: str, level: str, err: bool = False) -> str:
+    """``text`` coloured for ``level`` (``error`` red, ``warning`` yellow) when
+    :func:`colour_on`, else unchanged."""
+    colour = _LEVEL_COLOUR.get(level)
+    return click.style(text, fg=colour, bold=level == "error") if colour and colour_on(err) else text
+
+
 def print_diag_dicts(diags: list[dict]) -> None:
     """Print JSON-form diagnostics (``level``, ``code``, ``path``, ``line``, ``message``)
     under a ``diagnostics (N):`` heading, each line through :func:`safe_text`; nothing
@@ -241,7 +386,15 @@ def print_diag_dicts(diags: list[dict]) -> None:
     click.echo(f"\ndiagnostics ({len(diags)}):")
     for d in diags:
         where = (d.get("path") or "") + (f":{d['line']}" if d.get("line") else "")
-        click.echo(safe_text(f"  {d['level']:<7} {d['code']:<24} {where} {d['message']}".rstrip()))
+        level = paint(f"{d['level']:<7}", d["level"])
+        click.echo(f"  {level} " + safe_text(with_global_args(f"{d['code']:<24} {where} {d['message']}".rstrip())))
+
+
+def shorten(text: object, width: int = 60) -> str:
+    """``text`` on one line (runs of white space made one space), cut to ``width``
+    characters with a final "…" when longer: how every ``wsctl`` listing cuts descriptions."""
+    one = " ".join(str(text or "").split())
+    return one if len(one) <= width else one[: width - 1].rstrip() + "…"
 
 
 def table(rows: list[list[str]], headers: list[str]) -> str:

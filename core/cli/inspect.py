@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from wskit.cli.context import WsctlContext, json_option, path_argument, print_diag_dicts, table
+from wskit.cli.context import WsctlContext, json_option, path_argument, print_diag_dicts, table, with_global_args
 from wskit.models import display_path
 
 __all__ = ["inspect_cmd", "print_diagnostics", "resource_row"]
@@ -47,6 +47,9 @@ def inspect_cmd(obj: WsctlContext, path: str) -> None:
         known = {id(d) for d in found}
         found.extend(d for d in rules.diagnostics if id(d) not in known)
     diags = obj.listing_diagnostics(ws, found)  # all of them: --plugin-dir failures included
+    approval = ws.catalog("hooks")  # the hooks capability's status, when it is installed
+    st = approval.status() if approval is not None else None
+    hooks_note = approval.summary() if approval is not None else None
     data = {
         "workspace": {
             "source_root": str(root),
@@ -55,6 +58,10 @@ def inspect_cmd(obj: WsctlContext, path: str) -> None:
             "host": ws.profile.name,
         },
         "trust": {"state": ws.trust.state, "decided_by": ws.trust.decided_by},
+        "hooks": None if approval is None else {
+            "state": st.state if st else "not_required", "count": st.count if st else 0,
+            "awaiting_approval": st.awaiting_approval if st else 0, "digest": st.digest if st else None,
+            "summary": hooks_note},
         "counts": dict(sorted(counts.items())),
         "resources": [resource_row(r, root) for r in resources],
         "diagnostics": [d.to_json(root) for d in diags],
@@ -65,10 +72,14 @@ def inspect_cmd(obj: WsctlContext, path: str) -> None:
         if ws.binding.execution_root != root:
             click.echo(f"execution root : {ws.binding.execution_root} (worktree)")
         click.echo(f"host           : {ws.profile.name}")
-        click.echo(f"trust          : {ws.trust.state} — {ws.trust.reason()}")
+        click.echo(f"trust          : {ws.trust.state} — {with_global_args(ws.trust.reason())}")
+        if hooks_note:
+            click.echo(f"hooks          : {hooks_note}")
         counts = ", ".join(f"{k}: {n}" for k, n in data["counts"].items()) or "none"
         click.echo(f"resources      : {counts}")
-        rows = [[r["kind"], r["id"], r["scope"], r["path"]] for r in data["resources"]]
+        # a rule's id is a digest: people know a rule by its file (JSON keeps the id)
+        rows = [[r["kind"], f"{r['scope']}:{r['path']}" if r["kind"] == "rule" else r["id"], r["scope"], r["path"]]
+                for r in data["resources"]]
         if rows:
             click.echo("")
             click.echo(table(rows, ["KIND", "ID", "SCOPE", "PATH"]))

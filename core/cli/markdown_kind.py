@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from wskit.cli.context import WsctlContext, json_option, path_argument, safe_text, table
+from wskit.cli.context import WsctlContext, complete_names, json_option, path_argument, safe_text, table
 from wskit.cli.inspect import print_diagnostics
 
 if TYPE_CHECKING:
@@ -72,7 +72,7 @@ def show_command(kind: MarkdownKind) -> click.Command:
     """
 
     @click.command("show", help=kind.show_help)
-    @click.argument(kind.show_argument)
+    @click.argument(kind.show_argument, shell_complete=complete_names(kind.name))
     @path_argument
     @json_option
     @click.pass_obj

@@ -133,9 +133,11 @@ def list_plugins(obj: WsctlContext, timings: bool, path: str,
                 line += [f"{r[k]:.4f}" if r[k] is not None else "-"
                          for k in ("import_seconds", "register_seconds", "seconds")]
             out.append(line)
-        click.echo(table(out, headers))
-        click.echo("")
+        # content plugins first: they are what a user installs and switches on and off
+        click.echo("content plugins:")
         click.echo(text)
+        click.echo("\nPython plugins:")
+        click.echo(table(out, headers))
         print_diag_dicts(shown)
 
     obj.emit(data, human)

@@ -10,14 +10,16 @@ import click
 
 from wskit.cli.context import WsctlContext, json_option, path_argument, read_user_file, safe_text
 from wskit.errors import WskitError
-from wskit.fs.atomic import atomic_write
+from wskit.models import display_path
 
 __all__ = ["session_verify_cmd", "snapshot_cmd"]
 
 
 @click.command("snapshot")
 @path_argument
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the state here (default: stdout).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Write the state here (default or '-': stdout; a device, FIFO or terminal is written "
+                   "through; a link is followed, never replaced).")
 @json_option
 @click.pass_obj
 def snapshot_cmd(obj: WsctlContext, path: str, output: str | None) -> None:
@@ -30,14 +32,24 @@ def snapshot_cmd(obj: WsctlContext, path: str, output: str | None) -> None:
     session = snapshot(ws)
     state = session.state()
     text = state.to_json()
-    if output is not None and not os.path.isdir(os.path.dirname(os.path.abspath(output))):
-        raise click.BadParameter(f"folder of {output} does not exist", param_hint="-o/--output")
-    if output is None:
+    if output is None or output == "-":  # '-': standard output, as for most tools
         click.echo(text)
         return
-    atomic_write(output, (text + "\n").encode("utf-8"), mode=0o600)
-    data = {"file": output, "session_id": state.session_id, "resources": len(state.resources)}
-    obj.emit(data, lambda: click.echo(f"wrote {output}: {len(state.resources)} resources, session {state.session_id}"))
+    from wskit.fs.atomic import StateFileError, write_named
+
+    if output == "":
+        raise click.BadParameter("an empty path names no file (use '-' for standard output)",
+                                 param_hint="-o/--output")
+    folder = os.path.dirname(os.path.abspath(output))
+    if not os.path.isdir(folder):
+        raise click.BadParameter(f"folder {folder} of {output} does not exist", param_hint="-o/--output")
+    try:
+        written = write_named(output, (text + "\n").encode("utf-8"), mode=0o600)
+    except StateFileError as err:
+        raise WskitError(f"{err}; the session state was not written") from None
+    data = {"file": str(written), "session_id": state.session_id, "resources": len(state.resources)}
+    obj.emit(data, lambda: click.echo(safe_text(f"wrote {written}: {len(state.resources)} resources, "
+                                                f"session {state.session_id}")))
 
 
 @click.command("verify")
@@ -62,8 +74,8 @@ def session_verify_cmd(obj: WsctlContext, file: str, path: str | None, strict: b
             click.echo(f"{file}: session {state.session_id} verified, no drift")
         for d in restored.drift:
             extra = f" (recorded {d['recorded']}, now {d['current']})" if "recorded" in d else ""
-            where = f" ({safe_text(d['path'])})" if d.get("path") else ""
-            click.echo(f"drift: {d['field']} {d.get('id') or ''} {d['change']}".replace("  ", " ") + where + extra)
+            where = display_path(d["path"], ws.source_root) if d.get("path") else (d.get("id") or "")
+            click.echo(safe_text(f"drift: {d['field']} {where} {d['change']}".replace("  ", " ") + extra))
 
     obj.emit(data, human)
     if strict and not restored.ok:

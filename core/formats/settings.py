@@ -4,14 +4,20 @@ Layers, lowest first (Claude Code §1.8, Blade §8.4): ``user``
 (``~/.claude/settings.json``, ``~/.<host>/settings.json``), ``project``
 (``<ws>/.claude/settings.json``, ``<ws>/.<host>/settings.json``), ``local``
 (the ``settings.local.json`` files), ``invocation`` (the host's
-``profile.settings["enabled_plugins"]``). Project and local layers are read
-even for an untrusted project, flagged ``trusted=False``: callers decide
-what such a layer may do (only disable plugins).
+``profile.settings["enabled_plugins"]`` and ``["permissions"]``), ``managed`` (the
+administrator's file the host names, ``profile.settings["managed_settings"]``, as
+Claude Code's managed settings: read first, applied last, so it wins every
+"later wins" merge and no other layer overrides it). Project and local layers of an
+untrusted project are *not read*: nothing in them applies (hooks,
+``disableAllHooks``, plugin enablement, models, servers, permissions), since
+switching a user's guard or plugin off is as much a change as switching one on.
+Each such file that exists is named in a ``settings-untrusted`` warning.
 """
 
 # No ``from __future__ import annotations`` here: pydantic would compile and evaluate
 # every field's annotation string when the model classes are made, a cost paid at start-up.
 
+import os
 from typing import Any
 
 from wskit.binding import Binding
@@ -20,16 +26,17 @@ from wskit.host import HostProfile
 from wskit.models import Diagnostic, Frozen
 from wskit.trust import TrustDecision
 
-__all__ = ["config_dirs", "settings_layers", "SettingsLayer"]
+__all__ = ["config_dirs", "managed_layer", "settings_layers", "SettingsLayer"]
 
 
 class SettingsLayer(Frozen):
     """One settings file (or the invocation settings).
 
-    :ivar scope: ``user``, ``project``, ``local`` or ``invocation``.
+    :ivar scope: ``user``, ``project``, ``local``, ``invocation`` or ``managed``.
     :ivar path: absolute file path (None for the invocation layer).
     :ivar data: the JSON object read.
-    :ivar trusted: False for project/local layers of an untrusted project.
+    :ivar trusted: always True for layers :func:`settings_layers` returns (an untrusted
+        project's layers are not returned); kept for callers that build layers themselves.
     """
 
     scope: str
@@ -46,6 +53,31 @@ def config_dirs(profile: HostProfile) -> list[str]:
     return out
 
 
+def managed_layer(profile: HostProfile) -> tuple[SettingsLayer | None, list[Diagnostic]]:
+    """The managed (administrator) settings the host names in
+    ``profile.settings["managed_settings"]`` (an absolute path; Claude Code's
+    ``managed-settings.json``), or None when none is named or the file does not exist.
+
+    :returns: ``(layer, diagnostics)``; a file that exists but cannot be read or is not
+        a JSON object gives no layer and a ``managed-settings-invalid`` error naming it
+        (callers that enforce policy fail closed on it).
+    """
+    import os
+
+    named = profile.settings.get("managed_settings")
+    if not named:
+        return None, []
+    path = os.path.abspath(os.path.expanduser(str(named)))
+    data, diags = read_json(os.path.dirname(path), os.path.basename(path), follow_links=True)
+    if diags or (data is not None and not isinstance(data, dict)):
+        why = diags[0].message if diags else "must hold a JSON object"
+        return None, [Diagnostic(level="error", code="managed-settings-invalid", path=path,
+                                 message=f"managed settings cannot be used: {why}")]
+    if data is None:
+        return None, []
+    return SettingsLayer(scope="managed", path=path, data=data), []
+
+
 def settings_layers(binding: Binding | None, profile: HostProfile, trust: TrustDecision | None
                     ) -> tuple[list[SettingsLayer], list[Diagnostic]]:
     """Every settings layer that exists, lowest precedence first.
@@ -55,6 +87,8 @@ def settings_layers(binding: Binding | None, profile: HostProfile, trust: TrustD
     home = str(profile.require_home())
     layers: list[SettingsLayer] = []
     diags: list[Diagnostic] = []
+    managed, d = managed_layer(profile)  # read before the user's settings, applied after all
+    diags.extend(d)
     plan: list[tuple[str, str, str, bool]] = [(home, f"{d}/settings.json", "user", True) for d in config_dirs(profile)]
     if binding is not None:
         root = str(binding.source_root)
@@ -62,6 +96,13 @@ def settings_layers(binding: Binding | None, profile: HostProfile, trust: TrustD
         plan += [(root, f"{d}/settings.json", "project", False) for d in config_dirs(profile)]
         plan += [(root, f"{d}/settings.local.json", "local", False) for d in config_dirs(profile)]
     for base, rel, scope, follow in plan:
+        if scope != "user" and not trusted:
+            path = f"{base}/{rel}"
+            if os.path.lexists(path):
+                diags.append(Diagnostic(level="warning", code="settings-untrusted", path=path,
+                                        message="project is not trusted: this settings file is not read and "
+                                                "nothing in it applies"))
+            continue
         data, d = read_json(base, rel, follow_links=follow)
         diags.extend(d)
         if data is None:
@@ -71,9 +112,12 @@ def settings_layers(binding: Binding | None, profile: HostProfile, trust: TrustD
             diags.append(Diagnostic(level="error", code="settings-invalid", path=path,
                                     message="settings file must hold a JSON object"))
             continue
-        layers.append(SettingsLayer(scope=scope, path=path, data=data,
-                                    trusted=True if scope == "user" else trusted))
-    inv = profile.settings.get("enabled_plugins")
-    if isinstance(inv, dict):
-        layers.append(SettingsLayer(scope="invocation", path=None, data={"enabledPlugins": inv}))
+        layers.append(SettingsLayer(scope=scope, path=path, data=data))
+    inv = {key: profile.settings.get(name) for key, name in (("enabledPlugins", "enabled_plugins"),
+                                                               ("permissions", "permissions"))}
+    inv = {k: v for k, v in inv.items() if isinstance(v, dict)}
+    if inv:
+        layers.append(SettingsLayer(scope="invocation", path=None, data=inv))
+    if managed is not None:
+        layers.append(managed)
     return layers, diags

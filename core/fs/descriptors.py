@@ -19,7 +19,8 @@ from wskit.errors import SafeFsError
 from wskit.fs.paths import check_not_secret
 
 __all__ = [
-    "MIN_HEAD_STEP", "O_BASE", "O_DIRECTORY", "O_NOFOLLOW", "O_NONBLOCK", "check_target_not_secret", "is_link",
+    "F_GETPATH", "MIN_HEAD_STEP", "O_BASE", "O_DIRECTORY", "O_NOFOLLOW", "O_NONBLOCK", "PROC_FD",
+    "check_target_not_secret", "is_link",
     "open_dir_chain", "open_in", "opened_path", "oserror", "read_all", "read_head_raw",
 ]
 
@@ -75,12 +76,48 @@ def is_link(name: str, dir_fd: int) -> bool:
         return False
 
 
-def opened_path(fd: int, fallback: str) -> str:
-    """The real path of an open fd (``/proc/self/fd``), immune to a swap after opening."""
-    try:
-        return os.readlink(f"/proc/self/fd/{fd}")
-    except OSError:
-        return fallback
+#: Where Linux shows what an open descriptor points at (None: not used; tests switch it off).
+PROC_FD: str | None = "/proc/self/fd" if os.path.isdir("/proc/self/fd") else None
+#: ``fcntl.F_GETPATH`` (macOS, some BSDs): the path of an open descriptor (None: not available).
+try:
+    import fcntl as _fcntl
+
+    F_GETPATH: int | None = getattr(_fcntl, "F_GETPATH", None)
+except ImportError:  # pragma: no cover - Windows
+    _fcntl = None  # type: ignore[assignment]
+    F_GETPATH = None
+
+
+def opened_path(fd: int, expected: str | None = None) -> str | None:
+    """Where the open descriptor ``fd`` really points, immune to a swap after opening,
+    or None when this platform cannot tell (callers then fail closed).
+
+    In order: Linux's ``/proc/self/fd/<fd>`` (:data:`PROC_FD`); macOS's and the
+    BSDs' ``fcntl(fd, F_GETPATH)`` (:data:`F_GETPATH`); else, when ``expected``
+    is given, the file at ``expected`` is the open one (same device and inode
+    as ``fstat(fd)``, and a single link, so that name is its only one).
+
+    :param expected: the path the caller resolved before opening (``realpath``).
+    """
+    if PROC_FD is not None:
+        try:
+            return os.readlink(f"{PROC_FD}/{fd}")
+        except OSError:
+            pass
+    if F_GETPATH is not None and _fcntl is not None:
+        try:
+            raw = _fcntl.fcntl(fd, F_GETPATH, b"\0" * 1024)
+            return os.fsdecode(raw.split(b"\0", 1)[0])
+        except OSError:
+            pass
+    if expected is not None:
+        try:
+            st, at = os.fstat(fd), os.stat(expected, follow_symlinks=False)
+        except OSError:
+            return None
+        if (st.st_dev, st.st_ino) == (at.st_dev, at.st_ino) and st.st_nlink == 1:
+            return expected
+    return None
 
 
 def check_target_not_secret(base: str, target: str, shown: str) -> None:
@@ -129,7 +166,11 @@ def open_in(
         raise oserror(err, shown, final=True) from None
     try:
         if link_target is not None:
-            link_target = opened_path(fd, link_target)
+            verified = opened_path(fd, link_target)
+            if verified is None:  # fail closed: a link whose target cannot be verified is not followed
+                raise SafeFsError("symlink", shown, "cannot verify where this link leads on this platform; "
+                                  "not followed")
+            link_target = verified
             check_target_not_secret(base, link_target, shown)
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode) or (st.st_dev, st.st_ino) != (pre.st_dev, pre.st_ino):

@@ -70,16 +70,16 @@ def _open_file(
 def _open_file_at(
     base: str, parts: list[str], shown: str, follow_links: bool
 ) -> tuple[int, os.stat_result, str, str | None]:
-    link_target = None
-    if follow_links:
-        real = os.path.realpath(shown)
-        if real != os.path.abspath(shown):
-            link_target = real
+    # follow mode: where the descriptor really leads is verified after opening, link or
+    # not (a component swapped for a link between realpath() and open() is caught too)
+    expected = os.path.realpath(shown) if follow_links else None
     dfd = open_dir_chain(base, parts[:-1], shown, follow_links)
     try:
-        fd, st, link_target = open_in(dfd, parts[-1], shown, follow_links, base, link_target)
+        fd, st, link_target = open_in(dfd, parts[-1], shown, follow_links, base, expected)
     finally:
         os.close(dfd)
+    if link_target is not None and link_target == os.path.abspath(shown):
+        link_target = None  # no link on the way
     return fd, st, shown, link_target
 
 

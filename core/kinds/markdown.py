@@ -169,7 +169,7 @@ class MarkdownKind:
         self.help = help or f"{self.plural.capitalize()}: {kind.default_dir}/*.md of every source and content plugin."
         self.empty = empty or f"no {self.noun}"
         self.columns: tuple[Column, ...] = tuple(columns) if columns is not None else (
-            ("ID", lambda r: r.id), ("DESCRIPTION", lambda r: r.description[:60]))
+            ("ID", lambda r: r.id), ("DESCRIPTION", lambda r: _shorten(r.description)))
         self.list_help = list_help or f"List the {self.noun} of the workspace holding PATH."
         self.show = show
         self.show_help = show_help or f"Show one {self.name} with its text."
@@ -398,3 +398,9 @@ def _segment():
     import re
 
     return re.compile(_SEGMENT)
+
+
+def _shorten(text: str) -> str:
+    from wskit.cli.context import shorten
+
+    return shorten(text)

@@ -50,6 +50,7 @@ DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
     ("lsp", "wskit.builtin_plugins.lsp"),
     ("hooks", "wskit.builtin_plugins.hooks"),
     ("rules", "wskit.builtin_plugins.rules"),
+    ("permissions", "wskit.builtin_plugins.permissions"),
     ("runtime", "wskit.builtin_plugins.runtime"),
 )
 

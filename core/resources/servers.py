@@ -25,6 +25,8 @@ class McpServer(Resource):
     :ivar config: the definition as read, placeholders expanded.
     :ivar timeout, idle_timeout: milliseconds (None: the runtime default).
     :ivar unresolved: undefined variables (no default) left literal; see :attr:`startable`.
+    :ivar incomplete: fields left empty for the user to fill (``url: ""``: published
+        marketplaces ship such placeholders); the definition is valid but cannot start yet.
     :ivar variables: ``${VAR}`` names left as written for the runtime to substitute when it
         starts the server (project, local and plugin definitions; never printed expanded).
     """
@@ -42,13 +44,16 @@ class McpServer(Resource):
     timeout: int | None = None
     idle_timeout: int | None = None
     unresolved: tuple[str, ...] = ()
+    incomplete: tuple[str, ...] = ()
     variables: tuple[str, ...] = ()
 
     @property
     def startable(self) -> bool:
         """False when a ``${VAR}`` without default was undefined at load time
-        (``unresolved`` names them): such a server must not be started."""
-        return not self.unresolved
+        (``unresolved`` names them) or a field is an empty placeholder (``incomplete``,
+        Claude Code shows such a server as failed, its plugin stays valid): such a server
+        must not be started."""
+        return not self.unresolved and not self.incomplete
 
 
 class LspServer(Resource):

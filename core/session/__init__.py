@@ -223,6 +223,23 @@ class SessionResources:
         return runtime_of(self)
 
     @property
+    def plugin_hooks(self):
+        """The plugin-hook facade (:class:`~wskit.plugin.facade.WskitHooks`) the session was
+        made with: ``session.plugin_hooks.call(...)``, ``.expand_command(...)``."""
+        return self.hooks
+
+    @property
+    def hook_runner(self):
+        """The session's hook runner (:class:`~wskit.builtin_plugins.hooks.runner.HookRunner`,
+        ``session.runtime.hooks``): ``session.hook_runner.run(event, payload)``.
+
+        ``session.hooks`` is both (the facade, with ``run`` forwarding here); it is kept for
+        one release: new code names :attr:`plugin_hooks` or :attr:`hook_runner`.
+
+        :raises UnknownServiceError: the ``hooks`` built-in is blocked."""
+        return self.runtime.hooks
+
+    @property
     def mcp(self):
         """The MCP service (plugin ``wskit-mcp``): ``session.mcp.connect(server_id)``."""
         return self.runtime.service("mcp")
@@ -280,11 +297,25 @@ class SessionResources:
         :raises UnknownComponentError: the ``rules`` built-in is blocked."""
         return self.component("rules")
 
-    def check_invocation(self, tool_name: str, tool_kind: str, paths=()):
+    def check_invocation(self, tool_name: str, tool_kind, paths=()):
         """``Proceed`` or ``RulesRequired`` for a tool call (see :meth:`SessionRules.check_invocation`).
 
+        :param tool_kind: a :class:`~wskit.models.ToolKind` or its string value.
+        :raises ValueError: an unknown ``tool_kind`` (checked here, before any
+            component sees it: a replacement rules component cannot be handed a typo).
         :raises UnknownComponentError: the ``rules`` built-in is blocked."""
-        return self.component("rules").check_invocation(tool_name, tool_kind, paths)
+        from wskit.models import ToolKind
+
+        return self.component("rules").check_invocation(tool_name, ToolKind.coerce(tool_kind), paths)
+
+    def check_permission(self, tool: str, tool_input: Any = None, *, hook: Any = None):
+        """Claude Code's permission rules for a tool call: a
+        :class:`~wskit.builtin_plugins.permissions.PermissionDecision` (``decision`` ``allow``,
+        ``ask`` or ``deny``, and the rule, hook or mode that decided), combined with the
+        ``PreToolUse`` outcome ``hook`` when given (docs/permissions.md).
+
+        :raises UnknownComponentError: the ``permissions`` built-in is blocked."""
+        return self.component("permissions").check(tool, tool_input, hook=hook)
 
     def mark_delivered(self, refs) -> None:
         """Record rules as delivered to the model (see :meth:`SessionRules.mark_delivered`).
@@ -316,10 +347,21 @@ class SessionResources:
         return kid
 
     def state(self, extensions: dict[str, Any] | None = None) -> SessionState:
-        """The serialisable :class:`SessionState` of this session, with the record of every
-        session component made so far or pinned (``extensions["rules"]``: static provenance
-        digest and delivered rule refs, whenever a rule catalog is present)."""
+        """The serialisable :class:`SessionState` of this session: the one call a host makes
+        to persist it. It holds the record of every session component made so far or pinned
+        (``extensions["rules"]``: static provenance digest and delivered rule refs, whenever a
+        rule catalog is present; ``skill_workflows``: activated skills) and, once the session
+        has a runtime, the runtime's records (``repetition_monitor``, ``hook_trust`` and the
+        host's ``runtime.extensions``). ``session.runtime.state()`` is the same state.
+
+        :param extensions: more records, by key (they win over the runtime's).
+        :raises SessionStateError: a runtime record is malformed (checked before it is written).
+        """
         from wskit.session.components import component_specs
+
+        rt = self._runtime
+        if rt is not None:
+            extensions = {**rt.records(), **(extensions or {})}
 
         for name, spec in component_specs(self.hooks).items():
             if name not in self.components and spec.pinned is not None and spec.pinned(self):

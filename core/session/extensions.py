@@ -20,7 +20,7 @@ _HEX64 = re.compile(r"^[0-9a-f]{64}\Z")
 _TRUST_DIGEST = re.compile(r"^sha256:[0-9a-f]{64}\Z")
 RULE_SOURCES = frozenset({"project", "local", "user", "admin", "builtin", "plugin", "cli"})
 #: Drift in these fields makes a ``strict`` restore fail (provenance mismatch).
-STRICT_FIELDS = ("rules", "rules.static_digest", "output_style", "workflows")
+STRICT_FIELDS = ("rules", "rules.static_digest", "output_style", "workflows", "skill_workflows")
 
 
 def _bad(where: str, why: str) -> SessionStateError:

@@ -83,7 +83,7 @@ _CORE_KEYS = frozenset({"output_style", "workflows", "repetition_monitor", "hook
 def _compare(session: SessionResources, kind: str, rid: str, sha: str, where: str) -> dict[str, Any] | None:
     res = session.registry(kind).find(rid)
     if res is None:
-        return {"field": where, "id": rid, "change": "missing"}
+        return {"field": where, "id": rid, "path": None, "change": "missing"}
     if res.content_digest() != sha:
         return {"field": where, "id": rid, "change": "changed", "path": str(res.provenance.absolute_path)}
     return None

@@ -97,9 +97,9 @@ class SessionRuntime:
                     return value
         return None
 
-    def state(self):
-        """The :class:`~wskit.session.SessionState` of the session with the runtime's
-        extensions: the host's records, ``repetition_monitor`` and ``hook_trust``.
+    def records(self) -> dict[str, Any]:
+        """The runtime's records for a session state: the host's :attr:`extensions`,
+        ``repetition_monitor`` and ``hook_trust``.
 
         :raises SessionStateError: a host record is malformed (checked before it is written).
         """
@@ -109,7 +109,15 @@ class SessionRuntime:
         ext = {**self.extensions, "repetition_monitor": self.monitor.state(),
                "hook_trust": {"digest": self.hook_trust_digest}}
         verify_extensions(ext, component_specs(self.session.hooks))
-        return self.session.state(extensions=ext)
+        return ext
+
+    def state(self):
+        """``session.state()``: the :class:`~wskit.session.SessionState` with the runtime's
+        records (:meth:`records`).
+
+        :raises SessionStateError: a host record is malformed (checked before it is written).
+        """
+        return self.session.state(extensions=self.records())
 
     @property
     def execution_root(self) -> str:

@@ -6,7 +6,9 @@ Use it in a ``conftest.py``::
 
 After each test it waits up to 10 s for every child process started during the
 test to exit, then fails naming the survivors (and kills them, so one leak does
-not spill into the next test). Linux only (reads ``/proc``); elsewhere it does nothing.
+not spill into the next test). Children are listed from ``/proc`` on Linux and
+with POSIX ``ps -A -o pid=,ppid=,stat=,args=`` elsewhere (macOS, the BSDs); where
+neither works the fixture fails the test rather than pass unchecked.
 """
 
 from __future__ import annotations
@@ -18,16 +20,47 @@ from pathlib import Path
 
 import pytest
 
-__all__ = ["live_children", "no_leaked_children"]
+__all__ = ["ChildListingError", "live_children", "no_leaked_children", "PROC"]
+
+#: Linux's process folder (None: not used; tests switch it off to exercise ``ps``).
+PROC: Path | None = Path("/proc") if Path("/proc/self/stat").is_file() else None
+
+
+class ChildListingError(RuntimeError):
+    """This platform offers no way to list child processes (no ``/proc``, no ``ps``)."""
+
+
+def _ps_children(parent: int) -> dict[int, str]:
+    import subprocess
+
+    try:
+        text = subprocess.run(["ps", "-A", "-o", "pid=,ppid=,stat=,args="], capture_output=True, text=True,
+                              timeout=30, check=True, errors="replace").stdout
+    except (OSError, subprocess.SubprocessError) as err:
+        raise ChildListingError(f"cannot list child processes: no /proc and 'ps' failed ({err})") from None
+    out: dict[int, str] = {}
+    for line in text.splitlines():
+        fields = line.split(None, 3)
+        if len(fields) < 3 or not fields[0].isdigit() or not fields[1].isdigit():
+            continue
+        if int(fields[1]) != parent or fields[2].startswith("Z"):
+            continue
+        out[int(fields[0])] = fields[3].strip() if len(fields) > 3 else ""
+    return out
 
 
 def live_children(pid: int | None = None) -> dict[int, str]:
-    """``{pid: command line}`` of the live (non-zombie) children of ``pid`` (default: this process)."""
+    """``{pid: command line}`` of the live (non-zombie) children of ``pid`` (default: this process).
+
+    :raises ChildListingError: neither ``/proc`` nor ``ps`` can list processes here.
+    """
     parent = str(pid or os.getpid())
     out: dict[int, str] = {}
-    proc = Path("/proc")
-    if not proc.is_dir():
-        return out
+    proc = PROC
+    if proc is None:
+        found = _ps_children(int(parent))
+        found.pop(os.getpid(), None)
+        return {p: c for p, c in found.items() if not c.startswith("ps -A -o")}
     for d in proc.iterdir():
         if not d.name.isdigit():
             continue

@@ -34,7 +34,7 @@ def test_a_trailing_newline_is_refused(pattern, good):
 
 @pytest.mark.parametrize("module,attr,good", [
     ("wskit.builtin_plugins.commands.loader", "_SEGMENT", "deploy"), ("wskit.host", "_NAME", "claude"),
-    ("wskit.builtin_plugins.hooks.definitions", "_EXACT", "Bash|Edit"), ("wskit.builtin_plugins.styles.catalog", "_SELECTION", "user:terse"),
+    ("wskit.builtin_plugins.hooks.definitions", "_ENV_NAME", "HOOK_TOKEN"), ("wskit.builtin_plugins.styles.catalog", "_SELECTION", "user:terse"),
     ("wskit_gemini.extensions", "_NAME", "my-ext"), ("wskit_gemini.commands", "_SEGMENT", "deploy"),
 ])
 def test_lazy_name_patterns_refuse_a_trailing_newline(module, attr, good):

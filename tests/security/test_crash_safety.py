@@ -260,10 +260,10 @@ def _arm(point: str) -> None:
     elif point == "before-fsync":
         os.fsync = lambda fd: _die()
     elif point == "before-replace":
-        os.replace = lambda *a: _die()
+        os.replace = lambda *a, **k: _die()
     elif point == "after-replace":
-        def replace_then_die(*a):
-            real_replace(*a)
+        def replace_then_die(*a, **k):  # the write renames inside an open folder (dir_fd keywords)
+            real_replace(*a, **k)
             _die()
         os.replace = replace_then_die
 

@@ -31,6 +31,17 @@ USER_RANK, PROJECT_RANK = 9, 19
 FOLDER_KINDS = frozenset({"skill", "command", "agent"})
 
 
+def applies(profile) -> bool:
+    """Whether Gemini's conventions are on for ``profile``: for host ``gemini``, for wskit's
+    cross-tool union (host ``wskit`` and hosts that are not reproduced), and where the
+    profile asks (``settings["gemini_conventions"]``); never for the reproduced hosts
+    ``claude``, ``codex`` and ``opencode``, which do not read ``GEMINI.md`` or ``.gemini/``."""
+    if profile is None:
+        return True
+    family = getattr(profile, "family", None)
+    return family in (None, "gemini") or bool((profile.settings or {}).get("gemini_conventions"))
+
+
 def _gemini_dirs_builtin(profile) -> bool:
     """Host ``gemini``: the built-in ``sources`` plugin already reads ``.gemini/``."""
     return profile.host_dir == ".gemini"
@@ -40,7 +51,7 @@ def _gemini_dirs_builtin(profile) -> bool:
 def wskit_resource_sources(binding, profile, trust):
     """``~/.gemini`` (links followed) and, for a trusted project, ``<project>/.gemini``
     (skills, TOML and markdown commands, agents: :data:`FOLDER_KINDS`)."""
-    if _gemini_dirs_builtin(profile):
+    if _gemini_dirs_builtin(profile) or not applies(profile):
         return []
     home = profile.require_home()
     out = [wskit.ResourceSource(scope="user", root=str(home / ".gemini"), base=str(home), rank=USER_RANK,
@@ -55,6 +66,8 @@ def wskit_resource_sources(binding, profile, trust):
 @wskit.hookimpl
 def wskit_plugin_bundles(binding, profile, trust):
     """One plugin-scope source per Gemini extension (project ones only when trusted)."""
+    if not applies(profile):
+        return []
     from .extensions import find_extensions
 
     exts, diags = find_extensions(profile.require_home(), binding.source_root if trust.trusted else None)
@@ -102,6 +115,8 @@ def wskit_expand_command(command, args, root):
 def wskit_discover_rules(source, catalog_root, profile, folders):
     """``GEMINI.md`` memory files (see :mod:`wskit_gemini.memory`); for a lazy catalog's
     request, those of the folders asked for."""
+    if not applies(profile):
+        return None
     from .memory import discover_memory
 
     return discover_memory(source, profile, folders)

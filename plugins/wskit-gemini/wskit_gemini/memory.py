@@ -54,6 +54,8 @@ PROJECT_PRIORITY = 65
 
 
 def _builtin_names(profile) -> set[str]:
+    if getattr(profile, "family", None) == "gemini":
+        return set()  # the built-in table of host gemini reads no memory file: all are read here
     names = {profile.instruction_file}
     if profile.claude_conventions:
         names |= {"CLAUDE.md", "CLAUDE.local.md"}
@@ -84,7 +86,8 @@ def discover_memory(source: ResourceSource, profile, folders=None) -> LoadResult
         diags = [d for d in diags if d.path != user_settings]
     # names the built-in rules plugin reads itself: in project folders, and in ~/.<host>/ for host gemini
     skip = _builtin_names(profile) if not user else (
-        {"AGENTS.md", "AGENTS.override.md"} if profile.host_dir == GEMINI_DIR else set())
+        {"AGENTS.md", "AGENTS.override.md"}
+        if profile.host_dir == GEMINI_DIR and getattr(profile, "family", None) != "gemini" else set())
     names = tuple(n for n in names if n not in skip)
     found: list = []
     exts, _ = find_extensions(home, None if user else source.root)  # problems: reported by the bundle hook
@@ -101,16 +104,26 @@ def discover_memory(source: ResourceSource, profile, folders=None) -> LoadResult
             if os.path.isfile(os.path.join(home, rel)):
                 _load(found, diags, home, rel, "user", "", GLOBAL_PRIORITY, settings, follow=True, home=home)
     else:
-        for rel_dir, rel, name in _walk(source.root, names, settings, diags, profile, folders):
+        targets: dict[str, str] = {}
+        for rel_dir, rel, name in _walk(source.root, names, settings, diags, profile, folders, targets):
             prio = PROJECT_PRIORITY + min(names.index(name), 4)
-            _load(found, diags, source.root, rel, "project", rel_dir, prio, settings, follow=False, home=None)
+            _load(found, diags, source.root, rel, "project", rel_dir, prio, settings, follow=False, home=None,
+                  target=targets.get(rel))
     return LoadResult(resources=tuple(found), diagnostics=tuple(diags))
 
 
-def _load(found, diags, base, rel, source, scope_dir, priority, settings, *, follow, home) -> None:
+def _load(found, diags, base, rel, source, scope_dir, priority, settings, *, follow, home, target=None) -> None:
+    prefetched = None
+    if target is not None:  # a link inside the project: its resolved target is read
+        try:
+            prefetched = fs.read_bytes(base, target, max_bytes=settings.max_file_bytes)
+        except fs.SafeFsError as e:
+            diags.append(Diagnostic(level="error", code=e.code, path=os.path.join(base, rel),
+                                    message=e.message_for(os.path.join(base, rel))))
+            return
     rule, d = load_rule_file(base, rel, source=source, scope_dir=scope_dir, priority=priority,
                              file_kind="instruction", follow_links=follow, settings=settings, home=home,
-                             import_depth=IMPORT_DEPTH)
+                             import_depth=IMPORT_DEPTH, prefetched=prefetched)
     diags.extend(d)
     if rule is not None:
         found.append(rule)
@@ -126,7 +139,7 @@ class _DefaultProfile:
 
 
 def _walk(root: str, names: tuple[str, ...], settings: RuleSettings, diags: list[Diagnostic], profile=None,
-          request=None):
+          request=None, targets: dict[str, str] | None = None):
     """``(folder, file, name)`` triples (relative to ``root``) of every memory file in the project.
 
     Pre-order, sorted by name. The project is not listed again: the folders are
@@ -136,7 +149,9 @@ def _walk(root: str, names: tuple[str, ...], settings: RuleSettings, diags: list
     environments, what ``.gitignore`` ignores, ``.claude``/``.<host>`` folders);
     in addition, as Gemini's walk does, a folder holding a ``.git`` entry (a nested
     repository) is left out with everything below it, and so are ``.gemini`` folders.
-    Open errors are reported once, by the rule catalog.
+    Open errors are reported once, by the rule catalog. A memory file that is a link
+    resolving inside the project is yielded, its target put in ``targets`` by path
+    (without ``targets`` linked files are left out).
     """
     if request is None:
         listing = project_walk(root, profile or _DefaultProfile, settings).listing()
@@ -175,14 +190,48 @@ def _walk(root: str, names: tuple[str, ...], settings: RuleSettings, diags: list
             except OSError:
                 continue
             if stat.S_ISLNK(mode):
-                diags.append(Diagnostic(level="warning", code="symlink", path=path,
-                                        message="memory file is a symbolic link; links are not followed in projects"))
+                target = _inside_target(root, path, diags)
+                if target is not None and targets is not None:
+                    targets[rel] = target
+                    yield rel_dir, rel, name
                 continue
             if not stat.S_ISREG(mode):
                 continue  # Gemini skips a folder named like the context file silently
         yield rel_dir, rel, name
 
 
+def _inside_target(root: str, path: str, diags: list[Diagnostic]) -> str | None:
+    """The target of a linked memory file, relative to ``root``, when it resolves to a
+    regular, singly linked, non-secret file inside the project (Gemini CLI follows such
+    links); else a ``symlink`` warning naming the target, and None."""
+    real_root = os.path.realpath(root)
+    real = os.path.realpath(path)
+    try:
+        shown = os.readlink(path)
+    except OSError:
+        shown = "?"
+    why = None
+    target = os.path.relpath(real, real_root).replace(os.sep, "/")
+    if not real.startswith(real_root.rstrip(os.sep) + os.sep):
+        why = "leads outside the project"
+    else:
+        try:
+            st = os.stat(real, follow_symlinks=False)
+        except OSError:
+            st = None
+        if st is None:
+            why = "is broken or loops"
+        elif not stat.S_ISREG(st.st_mode):
+            why = "does not lead to a regular file"
+        elif st.st_nlink > 1:
+            why = "leads to a file with more than one hard link"
+        elif any(fs.is_secret_name(p) for p in target.split("/")):
+            why = "leads to a secret-looking path"
+    if why is not None:
+        diags.append(Diagnostic(level="warning", code="symlink", path=path,
+                                message=f"memory file is a symbolic link to {shown!r}, which {why}; not followed"))
+        return None
+    return target
 def _chain_filter(listing, request):
     """The chain folders below a nested repository or a ``.gemini`` folder (seen by an earlier
     request of the same catalog, or by this one) left out, as :func:`_walk` leaves out a

@@ -338,9 +338,10 @@ class McpService:
             if conn is not None and not conn.closed.is_set():
                 return conn
             if not server.startable:
-                rec.status, rec.error = "failed", f"undefined {', '.join(server.unresolved)}"
-                raise McpConnectError(f"MCP server {server.id} is not startable: undefined "
-                                      f"{', '.join(server.unresolved)} (no default); nothing was started")
+                why = (f"undefined {', '.join(server.unresolved)} (no default)" if server.unresolved
+                       else f"empty {', '.join(getattr(server, 'incomplete', ()))}")
+                rec.status, rec.error = "failed", why
+                raise McpConnectError(f"MCP server {server.id} is not startable: {why}; nothing was started")
             self._check_approval(rec)
             if conn is not None:  # it ended: this is a restart
                 self._teardown(conn)

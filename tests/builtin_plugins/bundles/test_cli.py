@@ -29,7 +29,7 @@ def test_plugins_list_json_keeps_plugins_and_adds_bundles(tmp_path, wsctl, make_
     assert {"plugins", "bundles"} <= set(data)
     assert any(x["name"] == "bundles" and x["builtin"] for x in data["plugins"])
     (b,) = data["bundles"]
-    assert set(b) == {"name", "version", "root", "scope", "state", "issues", "counts"}
+    assert set(b) == {"name", "version", "root", "scope", "state", "issues", "counts", "disabled_by"}
     assert b["name"] == "demo" and b["version"] == "0.2.0" and b["scope"] == "cli" and b["state"] == "active"
     assert b["counts"] == {"skill": 1} and b["root"] == str(p)
 
@@ -61,7 +61,7 @@ def test_marketplace_list_and_install_uninstall(tmp_path, wsctl, wskit_home):
     data = json.loads(r.output)
     assert data["name"] == "mk" and data["owner"] == {"name": "Me"}
     rows = {p["name"]: p for p in data["plugins"]}
-    assert set(rows["tool"]) == {"name", "source", "installable", "reason"}
+    assert set(rows["tool"]) == {"name", "description", "source", "installable", "reason_code", "reason"}
     assert rows["tool"]["installable"] and rows["tool"]["reason"] is None
     assert not rows["net"]["installable"] and "fetch" in rows["net"]["reason"]
     r = wsctl("marketplace", "show", str(mk), "net", json=True)
@@ -231,21 +231,26 @@ def test_enable_disable_warn_about_an_unknown_plugin_and_still_write(tmp_path, w
         r = wsctl("plugins", "enable", name, json=True)
         assert r.exit_code == 0 and json.loads(r.stdout)["known"] is True, (name, r.output)
         assert "warning" not in r.stderr, name
+    # enabling a name nothing provides is refused (exit 2), nothing written, unless --force
     r = wsctl("plugins", "enable", "tool@elsewhere")
+    assert r.exit_code == 2 and "no plugin 'tool@elsewhere' is known" in r.output and "--force" in r.output
+    assert "did you mean 'tool'?" in r.output and f"(searched {ws}, untrusted)" in r.output
+    assert "tool@elsewhere" not in (wskit_home / ".wskit/settings.json").read_text()
+    r = wsctl("plugins", "enable", "tool@elsewhere", "--force")
     assert r.exit_code == 0 and "no plugin 'tool@elsewhere' is known" in r.stderr
 
 
 def test_plugins_list_shows_the_enablement_diagnostics_inspect_shows(wsctl, make_tree):
-    """An untrusted project enabling a plugin: `plugin-enable-untrusted` shows in
-    plugins list as well, not in inspect only."""
+    """An untrusted project's settings naming plugins: the file is not read, and the
+    `settings-untrusted` warning shows in plugins list as well, not in inspect only."""
     ws = make_tree({".claude/settings.json": json.dumps({"enabledPlugins": {"hookify": False, "feature-dev": True}})})
     inspect = json.loads(wsctl("inspect", str(ws), json=True).stdout)["diagnostics"]
-    wanted = [d for d in inspect if d["code"] == "plugin-enable-untrusted"]
-    assert wanted and wanted[0]["plugin"] == "feature-dev"
+    wanted = [d for d in inspect if d["code"] == "settings-untrusted"]
+    assert wanted and wanted[0]["path"].endswith(".claude/settings.json")
     r = wsctl("plugins", "list", str(ws), json=True)
     assert r.exit_code == 0 and json.loads(r.stdout)["diagnostics"] == wanted
-    assert "plugin-enable-untrusted" in wsctl("plugins", "list", str(ws)).stdout
-    assert "plugin-enable-untrusted" in wsctl("plugins", "--path", str(ws)).stdout
+    assert "settings-untrusted" in wsctl("plugins", "list", str(ws)).stdout
+    assert "settings-untrusted" in wsctl("plugins", "--path", str(ws)).stdout
 
 
 def _named_market(root, name, plugin_version):
@@ -292,7 +297,7 @@ def test_enable_disable_refuse_a_name_the_settings_reader_refuses(tmp_path, wsct
         r = wsctl("plugins", verb, name, "--scope", "user")
         assert r.exit_code == 2 and "is not a plugin name" in r.output, (verb, r.output)
     assert not (wskit_home / ".wskit/settings.json").exists()
-    r = wsctl("plugins", "enable", "good-name@some-market", json=True)
+    r = wsctl("plugins", "enable", "good-name@some-market", "--force", json=True)
     assert r.exit_code == 0, r.output
     assert json.loads((wskit_home / ".wskit/settings.json").read_text()) == {
         "enabledPlugins": {"good-name@some-market": True}}

@@ -72,16 +72,17 @@ def test_enabled_plugins_layers_later_wins(wskit_profile, make_tree):
     assert states == {"a": "active", "b": "active"}
 
 
-def test_untrusted_project_may_only_disable(wskit_profile, make_tree):
+def test_untrusted_project_settings_change_no_plugin(wskit_profile, make_tree):
     home = wskit_profile.home
     plugin(home / ".claude/plugins/off", "off", defaultEnabled=False)
     plugin(home / ".claude/plugins/on", "on")
     ws = make_tree({".claude/settings.json": json.dumps({"enabledPlugins": {"off": True, "on": False}})})
     bundles, diags = find_bundles(Binding.discover(ws), wskit_profile, UNTRUSTED)
     states = {x.name: x.state for x in bundles}
-    assert states == {"off": "inactive", "on": "inactive"}
-    warn = [d for d in diags if d.code == "plugin-enable-untrusted"]
-    assert len(warn) == 1 and warn[0].plugin == "off"
+    # neither enabling nor disabling applies: switching the user's plugin off is a change too
+    assert states == {"off": "inactive", "on": "active"}
+    warn = [d for d in diags if d.code == "settings-untrusted"]
+    assert len(warn) == 1 and warn[0].path.endswith(".claude/settings.json")
 
 
 def test_cli_plugins_cannot_be_disabled_by_settings(tmp_path, wskit_profile, make_tree):

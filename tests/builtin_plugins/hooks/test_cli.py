@@ -41,7 +41,8 @@ def test_hooks_run_json(wsctl, wskit_pm, project, tmp_path):
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
     assert set(data) == {"event", "blocked", "reason", "permission_decision", "updated_input", "additional_context",
-                         "system_messages", "continue", "stop_reason", "warnings", "repeated", "results"}
+                         "system_messages", "continue", "stop_reason", "warnings", "repeated", "results",
+                         "skipped", "awaiting_approval"}
     assert data["blocked"] and data["reason"] == "no rm" and data["permission_decision"] == "deny"
     assert {r["hook_id"]: r["status"] for r in data["results"]} == {"project:proj": "skipped", "user:guard": "blocked"}
     assert data["warnings"] == ["hook project:proj skipped: project hook trust is untrusted"]
@@ -70,7 +71,8 @@ def test_hooks_status_trust_revoke(wsctl, wskit_home, make_tree):
     data = json.loads(wsctl("hooks", "list", str(ws), json=True).output)
     assert data["hooks"][0]["event"] == "PreToolUse" and data["hooks"][0]["matcher"] == "Bash"
     st = json.loads(wsctl("hooks", "status", str(ws), json=True).output)
-    assert set(st) == {"path", "state", "digest", "trusted_digest", "count", "error"}
+    assert set(st) == {"path", "state", "digest", "trusted_digest", "count", "error", "awaiting_approval", "files",
+                       "headers"}
     assert st["state"] == "untrusted" and st["count"] == 1
     r = wsctl("hooks", "trust", str(ws), "--digest", "sha256:" + "1" * 64)
     assert r.exit_code == 1 and "changed after review" in r.output

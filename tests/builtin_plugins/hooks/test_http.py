@@ -60,7 +60,8 @@ def test_loopback_allowed_by_policy(make_session, server):
                headers={"Authorization": "Bearer ${HOOK_TOKEN}", "X-Other": "${NOT_SET}"}, env={"HOOK_TOKEN": "s3cret"})
     assert out.blocked and out.reason == "remote policy"
     path, headers, body = received[0]
-    assert headers["Authorization"] == "Bearer s3cret" and headers["X-Other"] == "${NOT_SET}"
+    # a session variable expands; a name that is neither one nor in allowedEnvVars is empty (Claude Code)
+    assert headers["Authorization"] == "Bearer s3cret" and headers["X-Other"] == ""
     assert body["tool_input"] == {"command": "rm -rf /"}
 
 

@@ -278,3 +278,14 @@ def test_timeout_and_failure_behaviors(make_session):
     import pytest as _pytest
     with _pytest.raises(ValueError, match="timeout_behavior"):
         HookRunnerConfig(timeout_behavior="explode")
+
+
+def test_session_start_matchers_match_the_payload_source(make_session):
+    """Claude Code matches ``SessionStart`` matchers against ``source`` (``startup``,
+    ``resume``, ``clear``, ``compact``), not a tool name."""
+    s = make_session(hook("SessionStart", matcher="startup", command="echo on-startup"),
+                     hook("SessionStart", matcher="resume|compact", command="echo on-resume"))
+    started = s.runtime.hooks.run("SessionStart", {"source": "startup"})
+    resumed = s.runtime.hooks.run("SessionStart", {"source": "resume"})
+    assert [r.context.strip() for r in started.results] == ["on-startup"]
+    assert [r.context.strip() for r in resumed.results] == ["on-resume"]

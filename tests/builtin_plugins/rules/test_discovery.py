@@ -107,10 +107,12 @@ def test_gitignore_deeper_file_overrides(rules_ws):
 
 def test_size_limit_hidden_chars_empty_and_symlink_are_diagnostics(rules_ws, tmp_path):
     ws_files = {"a/AGENTS.md": "x" * 2000, "b/AGENTS.md": "bidi \u202e here", "c/AGENTS.md": "   \n",
-                "d/real.md": "real", "ok/AGENTS.md": "fine"}
+                "ok/AGENTS.md": "fine"}
     root = tmp_path / "ws"
     ws = rules_ws(ws_files, settings={"max_file_bytes": 1024})
-    os.symlink(root / "d/real.md", root / "d/AGENTS.md")
+    (tmp_path / "outside.md").write_text("real")
+    (root / "d").mkdir()
+    os.symlink(tmp_path / "outside.md", root / "d/AGENTS.md")
     ws = rules_ws(ws_files, settings={"max_file_bytes": 1024})
     cat = ws.catalog("rules")
     assert [r.path for r in cat.rules()] == ["ok/AGENTS.md"]
@@ -119,6 +121,45 @@ def test_size_limit_hidden_chars_empty_and_symlink_are_diagnostics(rules_ws, tmp
     assert codes["b/AGENTS.md"] == "hidden-characters"
     assert codes["c/AGENTS.md"] == "rule-empty"
     assert codes["d/AGENTS.md"] == "symlink"
+    assert "outside.md" in next(d.message for d in cat.diagnostics if d.code == "symlink")
+
+
+def test_links_inside_the_project_are_followed_and_others_refused_naming_the_target(rules_ws, tmp_path):
+    """Every host follows ``AGENTS.md -> CLAUDE.md``; a link that leaves the project, loops,
+    leads to a FIFO, to a hard-linked file or to a secret path is refused, naming its target."""
+    root = tmp_path / "ws"
+    rules_ws({"CLAUDE.md": "shared", "docs/GUIDE.md": "guide", ".env/x.md": "secret"})
+    os.symlink("CLAUDE.md", root / "AGENTS.md")
+    for d in ("a", "b", "c", "e", "f", "g"):
+        (root / d).mkdir()
+    os.symlink("../docs/GUIDE.md", root / "a/AGENTS.md")
+    os.symlink("AGENTS.md", root / "b/AGENTS.md")  # a loop: b/AGENTS.md -> itself
+    os.mkfifo(root / "c/fifo")
+    os.symlink("fifo", root / "c/AGENTS.md")
+    (tmp_path / "outside.md").write_text("o")
+    os.link(tmp_path / "outside.md", root / "e/hard.md")
+    os.symlink("hard.md", root / "e/AGENTS.md")
+    os.symlink("../.env/x.md", root / "f/AGENTS.md")
+    os.symlink("/etc/hostname", root / "g/AGENTS.md")
+    cat = rules_ws({}).catalog("rules")
+    bodies = {r.path: r.body for r in cat.rules()}
+    assert bodies == {"AGENTS.md": "shared", "CLAUDE.md": "shared", "a/AGENTS.md": "guide"}
+    refused = {os.path.relpath(d.path, root): d.message for d in cat.diagnostics if d.code == "symlink"}
+    assert set(refused) >= {"b/AGENTS.md", "c/AGENTS.md", "e/AGENTS.md", "f/AGENTS.md", "g/AGENTS.md"}
+    assert "'/etc/hostname'" in refused["g/AGENTS.md"] and "outside the project" in refused["g/AGENTS.md"]
+    assert "regular file" in refused["c/AGENTS.md"] and "hard link" in refused["e/AGENTS.md"]
+    assert "secret" in refused["f/AGENTS.md"] and "loop" in refused["b/AGENTS.md"]
+
+
+def test_an_ignored_override_does_not_hide_agents_md_and_is_reported(rules_ws, tmp_path):
+    """A git-ignored ``AGENTS.override.md`` is skipped (default host) and the folder's
+    ``AGENTS.md`` still loads; the skipped file is reported as ``rule-ignored``."""
+    cat = rules_ws({".gitignore": "AGENTS.override.md\n", "AGENTS.md": "plain",
+                    "AGENTS.override.md": "local"}).catalog("rules")
+    assert [r.path for r in cat.rules()] == ["AGENTS.md"]
+    ignored = [d for d in cat.diagnostics if d.code == "rule-ignored"]
+    assert [os.path.basename(d.path) for d in ignored] == ["AGENTS.override.md"]
+    assert not any(d.code == "rule-shadowed" for d in cat.diagnostics)
 
 
 def test_no_file_cap_by_default_and_blade_preset_caps(rules_ws):

@@ -84,7 +84,10 @@ def test_a_rewritten_git_file_reaches_the_cache(tmp_path, wskit_home, wskit_prof
     _age(root, wskit_home)
     cache = WorkspaceCache(wskit_profile, wskit_pm)
     assert "wt/AGENTS.md" in {r.path for r in cache.resolve(root).catalog("rules").rules()}
-    (root / ".git" / "worktrees" / "wt").mkdir(parents=True)
+    admin = root / ".git" / "worktrees" / "wt"  # an admin folder git agrees with (HEAD, back-pointer)
+    admin.mkdir(parents=True)
+    (admin / "HEAD").write_text("ref: refs/heads/wt\n")
+    (admin / "gitdir").write_text(f"{root / 'wt' / '.git'}\n")
     (root / "wt" / ".git").write_text(f"gitdir: {root / '.git' / 'worktrees' / 'wt'}\n")  # same folder entries
     _age(root)
     again = cache.resolve(root)

@@ -1,5 +1,6 @@
 """Workflow restrictions, end_skill and resume (docs/skills.md; holon-sakura.md B4, B5)."""
 
+import hashlib
 import json
 import os
 
@@ -66,8 +67,10 @@ def test_resume_replays_records(tree, wskit_home):
     text = _state(wf, w)
     rec = json.loads(text)["extensions"][EXTENSION_KEY]
     assert [r["operation"] for r in rec["records"]] == ["activate", "activate", "end"]
+    md_path = tree / ".claude" / "skills" / "git-only" / "SKILL.md"
     assert rec["records"][0] == {"version": 1, "slug": "git-only", "id": "project:git-only",
-                                 "operation": "activate", "scope": [["Read", "Bash(git:*)"]]}
+                                 "operation": "activate", "scope": [["Read", "Bash(git:*)"]],
+                                 "sha256": hashlib.sha256(md_path.read_bytes()).hexdigest(), "path": str(md_path)}
     back = _resume(tree, wskit_home, text)
     assert set(back.active) == {"git-only"}
     assert back.check("run_command", "git log") and not back.check("write_file")

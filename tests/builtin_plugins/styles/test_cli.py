@@ -21,7 +21,7 @@ def test_styles_list_show_and_catalog_failure(wsctl, make_tree, wskit_home):
         (ws / f".claude/output-styles/s{i}.md").write_text("x")
     failed = wsctl("styles", "list", str(ws), "--json")
     assert failed.exit_code == 1 and "exceeds 32 files" in failed.output
-    assert "fails as a whole" in failed.output and "wsctl inspect" in failed.output  # says why none is listed
+    assert "fails as a whole" in failed.output and "inspect` for the diagnostics" in failed.output  # says why none is listed
 
 
 def test_styles_list_shows_skipped_style_files(wsctl, make_tree, wskit_home):
@@ -53,7 +53,7 @@ def test_styles_catalog_failure_follows_the_failed_operation_convention(wsctl, m
         r = wsctl(*argv, json=True)
         assert r.exit_code == 1 and r.stdout == "", r.output
         assert r.stderr.startswith("error: Output style catalog exceeds 32 files")
-        assert "run `wsctl inspect` for the diagnostics" in r.stderr
+        assert "run `wsctl --home " in r.stderr and " inspect` for the diagnostics" in r.stderr  # keeps --home
         assert "shows the style files that did load" not in r.stderr
     inspect = json.loads(wsctl("inspect", str(ws), json=True).stdout)
     assert inspect["counts"].get("style", 0) == 0  # nothing "did load"

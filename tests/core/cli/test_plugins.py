@@ -55,7 +55,9 @@ def test_timings_json_per_plugin_including_entry_points(slow_plugin_path, tmp_pa
 def test_timings_table_and_keys_only_when_asked(slow_plugin_path, tmp_path):
     home = write_tree(tmp_path / "home", {})
     table = _wsctl("plugins", "--timings", path=slow_plugin_path, home=home)
-    header = table.stdout.splitlines()[0].split()
+    lines = table.stdout.splitlines()
+    assert lines[0] == "content plugins:"  # content plugins come first
+    header = lines[lines.index("Python plugins:") + 1].split()
     assert header[-3:] == ["IMPORT_S", "REGISTER_S", "TOTAL_S"]
     slow_line = next(line for line in table.stdout.splitlines() if line.startswith("slow "))
     assert float(slow_line.split()[-3]) >= SLEEP

@@ -33,8 +33,11 @@ def test_session_verify(wsctl, project, tmp_path):
     res = wsctl("session", "verify", str(state), str(project), "--json")
     data = json.loads(res.stdout)
     assert res.exit_code == 0 and not data["ok"]
-    assert data["drift"] == [{"field": "resources", "id": "project:fmt", "kind": "skill", "change": "changed",
-                              "path": str(project / ".claude" / "skills" / "fmt" / "SKILL.md")}]
+    skill_md = project / ".claude" / "skills" / "fmt" / "SKILL.md"
+    assert data["drift"] == [{"field": "resources", "id": "project:fmt", "kind": "skill", "path": str(skill_md),
+                              "change": "changed"}]
+    human = wsctl("session", "verify", str(state), str(project))
+    assert "drift: resources .claude/skills/fmt/SKILL.md changed" in human.output  # the file, not an id
     strict = wsctl("session", "verify", str(state), "--strict")
     assert strict.exit_code == 1 and "drifted" in strict.stderr
 

@@ -23,7 +23,7 @@ def test_inspect_json_contract(wsctl, project, wskit_home):
     r = wsctl("inspect", str(project), json=True)
     assert r.exit_code == 0, r.output
     data = json.loads(r.stdout)
-    assert set(data) == {"workspace", "trust", "counts", "resources", "diagnostics"}
+    assert set(data) == {"workspace", "trust", "hooks", "counts", "resources", "diagnostics"}
     assert set(data["workspace"]) == {"source_root", "execution_root", "cwd", "host"}
     assert data["workspace"]["host"] == "wskit"
     assert data["trust"] == {"state": "trusted", "decided_by": str(project.resolve())}
@@ -36,10 +36,10 @@ def test_inspect_json_contract(wsctl, project, wskit_home):
     assert diag["path"] == ".claude/skills/broken/SKILL.md" and diag["level"] == "error"
 
 
-def test_inspect_untrusted_says_why(wsctl, project):
+def test_inspect_untrusted_says_why(wsctl, project, wskit_home):
     r = wsctl("inspect", str(project))
     assert r.exit_code == 0
-    assert "unknown" in r.stdout and "wsctl trust grant" in r.stdout and "skill: 0" in r.stdout
+    assert "unknown" in r.stdout and f"'wsctl --home {wskit_home} trust grant PATH'" in r.stdout and "skill: 0" in r.stdout
     data = json.loads(wsctl("--json", "inspect", str(project)).stdout)
     assert data["resources"] == [] and data["trust"]["state"] == "unknown"
     assert any(d["code"] == "project-untrusted" for d in data["diagnostics"])

@@ -103,7 +103,7 @@ def test_a_kind_never_takes_over_an_existing_command(wsctl, wskit_pm, project):
     clash = MarkdownKind("plugin")
     with register_plugin(wskit_pm, clash, name="clash"):
         listing = wsctl("plugins", "list", str(project))
-        assert listing.exit_code == 0 and "NAME" in listing.stdout.splitlines()[0]
+        assert listing.exit_code == 0 and "Python plugins:" in listing.stdout.splitlines()
         assert "wsctl plugins already exists" in listing.stdout and "failing" in listing.stdout
     again = MarkdownKind("memo", help="the second memo kind")
     with register_plugin(wskit_pm, MEMOS, name="memos"), register_plugin(wskit_pm, again, name="memos2"):

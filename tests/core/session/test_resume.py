@@ -63,7 +63,7 @@ def test_skill_drift_strict_fails_refresh_reports(ws):
     proj, load = ws
     _, state = _state_with_workflow(load)
     (proj / ".claude" / "skills" / "fmt" / "SKILL.md").write_text(SKILL.replace("formatter", "linter"))
-    with pytest.raises(ProvenanceMismatchError, match="workflows"):
+    with pytest.raises(ProvenanceMismatchError, match=r"skills/fmt/SKILL\.md \(changed\)"):
         restore(state, load())
     r = restore(state, load(), policy="refresh")
     assert not r.ok

@@ -45,8 +45,11 @@ def walk_scan(root: str, names: tuple[str, ...], settings: RuleSettings, diags: 
                 if e.type != "dir" or not Path(root, rel).is_file() or Path(root, rel).is_symlink():
                     continue
             elif e.type == "link":
-                diags.append(Diagnostic(level="warning", code="symlink", path=os.path.join(root, rel),
-                                        message="memory file is a symbolic link; links are not followed in projects"))
+                # the link decision is the module's own (followed inside the project, not yielded
+                # without a targets mapping); the reference checks the walk around it
+                from wskit_gemini.memory import _inside_target
+
+                _inside_target(root, os.path.join(root, rel), diags)
                 continue
             elif e.type != "file":
                 continue  # Gemini skips a folder named like the context file silently

@@ -69,10 +69,16 @@ def test_imports_stay_inside_the_project_root(tmp_path, gemini_pm):
     assert [d.code for d in cat.diagnostics if d.code.startswith("rule-import")] == ["rule-import-outside"] * 2
 
 
-def test_nested_repository_and_linked_memory_file_are_not_read(tmp_path, gemini_pm):
+def test_nested_repository_and_outside_link_are_not_read_an_inside_link_is(tmp_path, gemini_pm):
+    """Gemini CLI 0.61.0 follows a memory file linked to a file of the project; a link that
+    leaves the project is refused, naming its target."""
     repo = write_tree(tmp_path / "r", {".git/HEAD": "x", "GEMINI.md": "root\n", "sub/.git/HEAD": "x",
-                                       "sub/GEMINI.md": "nested repo\n", "other.md": "o\n", "pkg/": None})
+                                       "sub/GEMINI.md": "nested repo\n", "other.md": "o\n", "pkg/": None,
+                                       "out/": None})
+    (tmp_path / "outside.md").write_text("outside\n")
     (repo / "pkg/GEMINI.md").symlink_to(repo / "other.md")
+    (repo / "out/GEMINI.md").symlink_to(tmp_path / "outside.md")
     cat = _catalog(gemini_pm, repo, write_tree(tmp_path / "h", {}))
-    assert [r.path for r in cat.rules()] == ["GEMINI.md"]
-    assert any(d.code == "symlink" and d.path.endswith("pkg/GEMINI.md") for d in cat.diagnostics)
+    assert [(r.path, r.body) for r in cat.rules()] == [("GEMINI.md", "root"), ("pkg/GEMINI.md", "o")]
+    refused = [d for d in cat.diagnostics if d.code == "symlink" and d.path.endswith("out/GEMINI.md")]
+    assert refused and "outside.md" in refused[0].message

@@ -108,7 +108,7 @@ def test_project_servers_need_approval_and_list_status(wsctl, wskit_pm, wskit_ho
     status = json.loads(wsctl("mcp", "list", str(ws), "--status", json=True).stdout)["servers"][0]
     assert status["status"] == "needs-approval" and status["tools"] is None
     refused = wsctl("mcp", "check", "tester", str(ws))
-    assert refused.exit_code == 1 and "wsctl mcp approve tester" in refused.stderr
+    assert refused.exit_code == 1 and f"wsctl --home {wskit_home} mcp approve tester" in refused.stderr  # keeps --home
 
     ok = wsctl("mcp", "approve", "tester", str(ws))
     assert ok.exit_code == 0 and "approved" in ok.stdout and "s3cr3t-value" not in ok.stdout

@@ -1,0 +1,55 @@
+"""The workspace catalog ``hooks``: hook approval status for ``wsctl inspect`` and integrators
+(see :class:`HookApproval`; docs/hooks.md "Presenting approval")."""
+
+from __future__ import annotations
+
+import weakref
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from wskit.builtin_plugins.hooks.trust import HookTrustStatus
+
+__all__ = ["HookApproval"]
+
+
+class HookApproval:
+    """The workspace catalog ``hooks`` (``ws.catalog("hooks")``): the hook trust status of a
+    loaded workspace, computed when asked (the registries are complete by then), for
+    ``wsctl inspect`` and any integrator that shows it.
+
+    :param workspace: a loaded :class:`~wskit.workspace.WorkspaceResources` with a profile home.
+    """
+
+    def __init__(self, workspace) -> None:
+        # weak: the workspace holds its catalogs, and a cycle would outlive a dropped cache
+        self._ws = weakref.ref(workspace)
+
+    def status(self) -> HookTrustStatus | None:
+        """The :class:`~wskit.builtin_plugins.hooks.trust.HookTrustStatus` of the workspace's
+        hooks; None without a home, without hooks that need approval, or once the workspace is gone."""
+        ws = self._ws()
+        profile = getattr(ws, "profile", None)
+        if ws is None or profile is None or profile.home is None:
+            return None
+        hooks = [h for h in ws.registry("hook").active() if h.type != "function"]
+        if not hooks:  # nothing to approve: the trust store is not read (start-up stays light)
+            return None
+        from wskit.builtin_plugins.hooks.trust import HookTrustStore, hooks_enabled
+
+        store = HookTrustStore.for_home(profile.home)
+        return store.status(ws.binding.source_root, hooks,
+                            enabled=hooks_enabled(ws.binding, ws.trust, profile), files_root=ws.binding.execution_root)
+
+    def summary(self) -> str | None:
+        """``"N project hooks await approval …"`` when some do (state ``untrusted`` or
+        ``modified``), the store's error when it is unusable, else None."""
+        st = self.status()
+        if st is None:
+            return None
+        if st.state == "error":
+            return f"project hooks do not run: hook trust store unusable ({st.error})"
+        if not st.awaiting_approval:
+            return None
+        what = "changed since they were approved" if st.state == "modified" else "not approved"
+        return (f"{st.awaiting_approval} project hook{'s await' if st.awaiting_approval != 1 else ' awaits'} approval "
+                f"({what}; review with 'wsctl hooks list', approve with 'wsctl hooks trust --digest {st.digest}')")

@@ -1,0 +1,97 @@
+"""Built-in plugin ``permissions``: Claude Code's permission rules
+(``permissions.allow|ask|deny`` with ``Tool(specifier)`` rules, ``defaultMode``,
+``additionalDirectories``) read from the managed, user, project, local and invocation
+settings layers, and ``wsctl permissions list|check``.
+
+- ``wskit_workspace_catalogs`` gives each workspace ``{"permissions": PermissionPolicy}``
+  (frozen into every session snapshot, like the rule catalog);
+- ``wskit_session_components`` gives each session its ``permissions`` component
+  (:class:`SessionPermissions`), behind ``session.check_permission(tool, input)``.
+
+Matching is :mod:`wskit.builtin_plugins.permissions.rules`, layering and decisions
+:mod:`wskit.builtin_plugins.permissions.policy`; see docs/permissions.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wskit.builtin_plugins.permissions.policy import PermissionDecision, PermissionPolicy, policy_from_layers
+from wskit.builtin_plugins.permissions.rules import PermissionRule
+from wskit.plugin import hookimpl
+
+__all__ = [
+    "PermissionDecision", "PermissionPolicy", "PermissionRule", "SessionPermissions", "build_policy",
+    "wskit_register_commands", "wskit_session_components", "wskit_workspace_catalogs",
+]
+
+
+def build_policy(binding, profile, trust) -> PermissionPolicy:
+    """The :class:`PermissionPolicy` of the workspace ``binding`` names (None: user,
+    invocation and managed layers only) under ``profile`` and ``trust``."""
+    from wskit.formats.settings import settings_layers
+
+    layers, diags = settings_layers(binding, profile, trust)
+    managed = [d for d in diags if d.code == "managed-settings-invalid"]
+    project = str(binding.source_root) if binding is not None else str(profile.require_home())
+    policy = policy_from_layers(layers, project=project, home=str(profile.require_home()),
+                                managed_error=f"{managed[0].path}: {managed[0].message}" if managed else None)
+    if managed:
+        from dataclasses import replace
+
+        policy = replace(policy, diagnostics=tuple(managed) + policy.diagnostics)
+    return policy
+
+
+class SessionPermissions:
+    """The ``permissions`` component of one session: its frozen policy plus the rules the
+    host adds while it runs (``allow_for_session``).
+
+    :ivar policy: the :class:`PermissionPolicy` in force.
+    """
+
+    def __init__(self, session) -> None:
+        self._session = session
+        policy = session.catalogs.get("permissions") if session.catalogs else None
+        if policy is None:  # a session made without the pipeline: user and invocation layers
+            profile = session.profile
+            policy = build_policy(session.binding, profile, session.trust) if profile is not None and \
+                profile.home is not None else PermissionPolicy(project=str(session.binding.source_root))
+        self.policy: PermissionPolicy = policy
+
+    def check(self, tool: str, tool_input: Any = None, *, hook: Any = None) -> PermissionDecision:
+        """``policy.check`` with the session's cwd (see :meth:`PermissionPolicy.check`)."""
+        return self.policy.check(tool, tool_input, cwd=str(self._session.binding.cwd), hook=hook)
+
+    def allow_for_session(self, *rules: str, behavior: str = "allow") -> None:
+        """Add rules for the rest of this session (the user answered "always allow"); they
+        are not written to any settings file.
+
+        :raises RuleSyntaxError: a rule cannot be read."""
+        self.policy = self.policy.with_rules(**{behavior: rules})
+
+
+@hookimpl
+def wskit_workspace_catalogs(workspace):
+    """``{"permissions": PermissionPolicy}`` for the workspace."""
+    if workspace.profile is None or workspace.profile.home is None:
+        return None
+    return {"permissions": build_policy(workspace.binding, workspace.profile, workspace.trust)}
+
+
+@hookimpl
+def wskit_session_components():
+    """The ``permissions`` session component (:class:`SessionPermissions`); it records nothing
+    in the session state (the rules are settings, read again on resume)."""
+    from wskit.session.components import SessionComponent
+
+    return [SessionComponent(name="permissions", create=SessionPermissions)]
+
+
+@hookimpl
+def wskit_register_commands(cli):
+    """Add ``permissions`` to ``wsctl`` (imported when used)."""
+    from wskit.cli.lazy import add_lazy_command
+
+    add_lazy_command(cli, "permissions", "wskit.builtin_plugins.permissions.cli:permissions_group",
+                     "Permission rules (allow, ask, deny) and what they decide for a tool call.")

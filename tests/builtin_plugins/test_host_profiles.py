@@ -1,0 +1,109 @@
+"""Host profiles: what each reproduced host reads beyond the conformance cases
+(tests/conformance): skill precedence, Gemini's TOML-only commands folder, an MCP
+placeholder server, and that wskit-gemini leaves other hosts alone."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from wskit import HostProfile, WorkspaceCache
+from wskit.plugin.manager import make_plugin_manager
+from wskit.trust import TrustStore
+
+
+@pytest.fixture(scope="module")
+def pm():
+    return make_plugin_manager(load_entrypoints=True, env={})
+
+
+def _load(pm, tmp_path, files: dict[str, str], host: str, cwd: str = ""):
+    project, home = tmp_path / "p", tmp_path / "h"
+    for rel, text in {".git/HEAD": "ref: refs/heads/main\n", **files}.items():
+        where = home / rel[2:] if rel.startswith("~/") else project / rel
+        where.parent.mkdir(parents=True, exist_ok=True)
+        where.write_text(text)
+    home.mkdir(exist_ok=True)
+    TrustStore.for_home(home).grant(project)
+    return WorkspaceCache(HostProfile(name=host, home=home), pm).resolve(str(project / cwd))
+
+
+def _skill(desc: str) -> str:
+    return f"---\nname: s\ndescription: {desc}\n---\nbody\n"
+
+
+def test_presets_set_the_convention_flags_and_keep_explicit_ones():
+    assert HostProfile(name="codex").family == "codex"
+    assert not HostProfile(name="codex").claude_conventions
+    assert not HostProfile(name="claude").agents_conventions
+    assert HostProfile(name="codex", claude_conventions=True).claude_conventions
+    assert HostProfile(name="blade").family is None and HostProfile().family is None
+
+
+def test_gemini_agents_skills_outrank_gemini_skills_in_each_scope(pm, tmp_path):
+    ws = _load(pm, tmp_path, {".gemini/skills/s/SKILL.md": _skill("from .gemini"),
+                              ".agents/skills/s/SKILL.md": _skill("from .agents"),
+                              "~/.gemini/skills/u/SKILL.md": _skill("user .gemini").replace("name: s", "name: u"),
+                              "~/.agents/skills/u/SKILL.md": _skill("user .agents").replace("name: s", "name: u")},
+               "gemini")
+    by = {s.name: s.description for s in ws.registry("skill").active()}
+    assert by["s"] == "from .agents" and by["u"] == "user .agents"
+
+
+def test_nearer_skills_folder_wins_on_the_chain_for_codex(pm, tmp_path):
+    ws = _load(pm, tmp_path, {".agents/skills/s/SKILL.md": _skill("root"),
+                              "a/.agents/skills/s/SKILL.md": _skill("nearer"), "a/x": ""}, "codex", cwd="a")
+    assert [s.description for s in ws.registry("skill").active() if s.name == "s"] == ["nearer"]
+
+
+def test_a_markdown_file_in_gemini_commands_is_not_a_command(pm, tmp_path):
+    ws = _load(pm, tmp_path, {".gemini/commands/g/a.toml": 'prompt = "hi {{args}}"\n',
+                              ".gemini/commands/b.md": "---\ndescription: B\n---\nbody\n",
+                              ".claude/commands/c.md": "---\ndescription: C\n---\nbody\n"}, "wskit")
+    assert sorted(c.name for c in ws.registry("command").active()) == ["c", "g:a"]
+
+
+def test_wskit_gemini_does_not_change_other_hosts(pm, tmp_path):
+    files = {"GEMINI.md": "S:GEMINI.md\n", "AGENTS.md": "S:AGENTS.md\n", ".gemini/skills/s/SKILL.md": _skill("g")}
+    for host, expected in (("codex", ["AGENTS.md"]), ("opencode", ["AGENTS.md"]), ("claude", ["AGENTS.md"]),
+                           ("gemini", ["GEMINI.md"])):
+        ws = _load(pm, tmp_path / host, files, host)
+        static = ws.catalog("rules").static_rules(str(ws.binding.source_root)).files
+        assert [r.path for r in static] == expected, host
+        skills = [s.name for s in ws.registry("skill").active() if s.name == "s"]
+        assert skills == ([] if host != "gemini" else ["s"]), host
+
+
+def test_an_mcp_server_with_an_empty_url_is_listed_not_startable_and_warned(pm, tmp_path):
+    ws = _load(pm, tmp_path, {".mcp.json": json.dumps({"mcpServers": {"remote": {"type": "http", "url": ""},
+                                                                      "ok": {"command": "srv"}}})}, "wskit")
+    from wskit.builtin_plugins.mcp.loader import resolve_mcp_servers
+
+    reg, diags = resolve_mcp_servers(ws)
+    servers = {s.name: s for s in reg.active()}
+    assert not servers["remote"].startable and servers["remote"].incomplete == ("url",)
+    assert servers["ok"].startable
+    warned = [d for d in [*ws.diagnostics, *diags] if d.code == "mcp-not-startable"]
+    assert warned and warned[0].level == "warning" and "url" in warned[0].message
+
+
+def test_claude_bookkeeping_folders_are_not_plugins_and_project_plugins_need_another_host(pm, tmp_path):
+    """``~/.claude/plugins/{cache,marketplaces}`` are Claude Code's install records, never
+    plugins; a project's ``.claude/plugins/<name>`` is no source Claude Code knows, so host
+    ``claude`` does not activate it (the default host still reads it, as documented);
+    a project ``.lsp.json`` is off for host ``claude``."""
+    manifest = json.dumps({"name": "mine", "description": "d"})
+    files = {"~/.claude/plugins/cache/x/.claude-plugin/plugin.json": manifest,
+             "~/.claude/plugins/marketplaces/m/.claude-plugin/marketplace.json": "{}",
+             "~/.claude/plugins/installed_plugins.json": "{}",
+             ".claude/plugins/cloned/.claude-plugin/plugin.json": json.dumps({"name": "cloned"}),
+             ".lsp.json": json.dumps({"go": {"command": "gopls", "extensionToLanguage": {".go": "go"}}})}
+    from wskit.builtin_plugins.bundles.discovery import discover
+
+    for host, project_plugins, lsp in (("claude", [], []), ("wskit", ["cloned"], ["go"])):
+        ws = _load(pm, tmp_path / host, files, host)
+        bundles, diags = discover(ws.binding, ws.profile, ws.trust)
+        assert [b.name for b in bundles] == project_plugins, host
+        assert not [d for d in diags if d.code == "plugin-failed"], host
+        assert [s.name for s in ws.registry("lsp_server").active()] == lsp, host

@@ -1,0 +1,1 @@
+"""Conformance of wskit's host profiles with the real hosts (docs/compatibility.md)."""

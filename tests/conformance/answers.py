@@ -1,0 +1,42 @@
+"""wskit's answer to a conformance case under a host profile, in the shape the host
+oracles give (:mod:`tests.conformance.oracles`)."""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+
+from wskit import HostProfile, WorkspaceCache
+from wskit.trust import TrustStore
+
+__all__ = ["wskit_answer"]
+
+_MARK = re.compile(r"S:(\S+)")
+
+
+@functools.cache
+def _plugin_manager():
+    """One plugin manager for every case: the built-ins and the installed plugins
+    (wskit-gemini reads Gemini's memory files), no environment switches."""
+    from wskit.plugin.manager import make_plugin_manager
+
+    return make_plugin_manager(load_entrypoints=True, env={})
+
+
+def wskit_answer(case, host: str, base: Path) -> dict:
+    """Lay ``case`` out under ``base``, trust the project and load it with
+    ``HostProfile(name=host)``: the static instruction files of the cwd (their markers,
+    in delivery order) and the active skills whose names the case made (``sk-…``)."""
+    project, home, cwd = case.lay_out(base)
+    TrustStore.for_home(home).grant(project)
+    ws = WorkspaceCache(HostProfile(name=host, home=home), _plugin_manager()).resolve(str(cwd))
+    labels: list[str] = []
+    catalog = ws.catalog("rules")
+    if catalog is not None:
+        for rule in catalog.static_rules(str(ws.binding.to_source(ws.binding.cwd))).files:
+            for m in _MARK.finditer(rule.body):
+                if m.group(1) not in labels:
+                    labels.append(m.group(1))
+    skills = sorted({r.name for r in ws.registry("skill").active() if r.name.startswith("sk-")})
+    return {"instructions": labels, "skills": skills}

@@ -1,0 +1,133 @@
+"""The conformance cases: small trees, each laid out in a temporary folder.
+
+A case names its files by path: ``~/…`` lies in the home, anything else in the
+project. An instruction file's content is its marker line ``S:<path>`` (the host's
+answer is the list of markers it delivered, in order); a skill folder
+``…/skills/<name>/`` gets a ``SKILL.md`` named ``<name>`` whose description carries
+``SKILLNAME-<name>``. ``links`` maps a path to the target a symbolic link there
+names; ``git`` makes the project a git repository with one commit; ``repos`` are
+nested folders that are git repositories of their own.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["CASES", "Case", "marker"]
+
+
+def marker(path: str) -> str:
+    """The marker line of the file at ``path`` (as the case names it)."""
+    return f"S:{path}"
+
+
+@dataclass(frozen=True)
+class Case:
+    """One tree, the working folder a host starts in, and which hosts are asked."""
+
+    id: str
+    files: tuple[str, ...]
+    cwd: str = ""
+    skills: tuple[str, ...] = ()
+    links: dict[str, str] = field(default_factory=dict)
+    text: dict[str, str] = field(default_factory=dict)
+    git: bool = True
+    repos: tuple[str, ...] = ()
+    hosts: tuple[str, ...] = ("claude", "codex", "gemini", "opencode")
+    what: str = ""
+
+    def lay_out(self, base: Path) -> tuple[Path, Path, Path]:
+        """Create the project ``base/p`` and home ``base/h``; returns (project, home, cwd)."""
+        project, home = base / "p", base / "h"
+        project.mkdir(parents=True)
+        home.mkdir(parents=True)
+
+        def where(path: str) -> Path:
+            return home / path[2:] if path.startswith("~/") else project / path
+
+        for path in self.files:
+            p = where(path)
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text(self.text.get(path, marker(path) + "\n"))
+        for path, content in self.text.items():
+            if path not in self.files:
+                p = where(path)
+                p.parent.mkdir(parents=True, exist_ok=True)
+                p.write_text(content)
+        for folder in self.skills:
+            name = folder.rstrip("/").rsplit("/", 1)[-1]
+            p = where(folder) / "SKILL.md"
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text(f"---\nname: {name}\ndescription: SKILLNAME-{name} a test skill\n---\nBody of {name}.\n")
+        for path, target in self.links.items():
+            p = where(path)
+            p.parent.mkdir(parents=True, exist_ok=True)
+            os.symlink(target, p)
+        cwd = project / self.cwd if self.cwd else project
+        cwd.mkdir(parents=True, exist_ok=True)
+        if self.git:
+            for repo in (*self.repos, ""):
+                _commit(project / repo if repo else project)
+        return project, home, cwd
+
+
+def _commit(folder: Path) -> None:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@t", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_SYSTEM": os.devnull}
+    run = dict(cwd=folder, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(["git", "init", "-q"], **run)
+    subprocess.run(["git", "add", "-A"], **run)
+    subprocess.run(["git", "commit", "-q", "--allow-empty", "-m", "tree"], **run)
+
+
+_ALL_NAMES = ("AGENTS.md", "CLAUDE.md", "GEMINI.md")
+
+CASES: tuple[Case, ...] = (
+    Case("nested-chain", tuple(f"{d}{n}" for d in ("", "a/", "a/b/", "a/b/c/") for n in _ALL_NAMES), cwd="a/b",
+         what="one file of each name in every folder from the root to the cwd and below it"),
+    Case("override", ("AGENTS.md", "a/AGENTS.override.md", "a/AGENTS.md"), cwd="a",
+         what="AGENTS.override.md beside AGENTS.md"),
+    Case("override-ignored", ("AGENTS.md", "a/AGENTS.override.md", "a/AGENTS.md", "CLAUDE.local.md"), cwd="a",
+         text={".gitignore": "AGENTS.override.md\nCLAUDE.local.md\n"},
+         what="a git-ignored AGENTS.override.md beside AGENTS.md"),
+    Case("ignored-chain", ("AGENTS.md", "CLAUDE.md", "GEMINI.md", "a/AGENTS.md", "a/CLAUDE.md", "a/GEMINI.md"),
+         cwd="a", text={".gitignore": "a/AGENTS.md\na/CLAUDE.md\na/GEMINI.md\n"},
+         what="instruction files on the chain that .gitignore ignores"),
+    Case("home-files", ("AGENTS.md", "~/.codex/AGENTS.md", "~/.codex/AGENTS.override.md", "~/.claude/CLAUDE.md",
+                        "~/.gemini/GEMINI.md", "~/.config/opencode/AGENTS.md", "~/.agents/AGENTS.md",
+                        "~/AGENTS.md", "~/.gemini/AGENTS.md"),
+         what="every host's user-level instruction files"),
+    Case("home-fallback", ("AGENTS.md", "~/.codex/AGENTS.md", "~/.claude/CLAUDE.md"),
+         what="user files without the override (opencode falls back to ~/.claude/CLAUDE.md)"),
+    Case("first-name-wins", ("CLAUDE.md", "a/AGENTS.md", "a/b/CLAUDE.md"), cwd="a/b",
+         what="AGENTS.md in one folder, CLAUDE.md in others"),
+    Case("claude-and-agents", ("CLAUDE.md", "AGENTS.md", "a/AGENTS.md"), cwd="a",
+         what="a folder with both CLAUDE.md and AGENTS.md, one with AGENTS.md only"),
+    Case("claude-family", ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md", ".claude/rules/style.md",
+                           "a/.claude/CLAUDE.md"), cwd="a",
+         what="CLAUDE.md, .claude/CLAUDE.md, CLAUDE.local.md and an unconditional rule"),
+    Case("link-inside", ("CLAUDE.md", "docs/GUIDE.md"), links={"AGENTS.md": "CLAUDE.md", "a/AGENTS.md": "../docs/GUIDE.md",
+                                                             "GEMINI.md": "CLAUDE.md"}, cwd="a",
+         what="AGENTS.md and GEMINI.md linked to files inside the project"),
+    Case("link-outside", ("~/shared/AGENTS.md", "~/shared/CLAUDE.md", "~/shared/GEMINI.md"),
+         links={"AGENTS.md": "../h/shared/AGENTS.md", "CLAUDE.md": "../h/shared/CLAUDE.md",
+                "GEMINI.md": "../h/shared/GEMINI.md"},
+         what="instruction files linked to files outside the project"),
+    Case("no-git", ("AGENTS.md", "a/AGENTS.md", "CLAUDE.md", "a/CLAUDE.md", "GEMINI.md", "a/GEMINI.md"),
+         cwd="a", git=False, what="no repository: no project root marker"),
+    Case("submodule", ("AGENTS.md", "sub/AGENTS.md", "sub/x/AGENTS.md", "GEMINI.md", "sub/GEMINI.md"),
+         cwd="sub/x", repos=("sub",), what="the cwd inside a nested repository"),
+    Case("skills-roots", ("AGENTS.md",), cwd="a",
+         skills=(".agents/skills/sk-agents-root", "a/.agents/skills/sk-agents-a", ".claude/skills/sk-claude-root",
+                 "a/.claude/skills/sk-claude-a", ".gemini/skills/sk-gemini-root", "a/.gemini/skills/sk-gemini-a",
+                 ".opencode/skills/sk-opencode-root", "~/.agents/skills/sk-home-agents",
+                 "~/.codex/skills/sk-home-codex", "~/.claude/skills/sk-home-claude", "~/.gemini/skills/sk-home-gemini",
+                 "~/.config/opencode/skills/sk-home-opencode"),
+         what="the skills roots of every host, project and home, from a subfolder"),
+    Case("skills-nested", ("AGENTS.md",), skills=(".agents/skills/group/sk-grouped", ".claude/skills/group/sk-cgrouped",
+                                                  ".agents/skills/sk-flat"),
+         what="group/<slug>/SKILL.md below a skills root"),
+)

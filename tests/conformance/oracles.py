@@ -1,0 +1,245 @@
+"""Asking the installed hosts what they load (shared/reference/host-oracles.md).
+
+Each ``ask_<host>`` lays a case out in a fresh temporary folder (project and home),
+runs the real host there with ``HOME`` set to the temporary home, reads what the host
+says it loaded, kills the host's process group and returns the normalised answer:
+``{"instructions": [label, ...], "skills": [name, ...]}``. Labels are the markers
+the case put in each file (:func:`tests.conformance.cases.marker`), in the order the
+host delivered them. Nothing here runs in the default test run: only
+``python -m tests.conformance.record`` and ``WSKIT_HOST_ORACLES=1`` call it.
+"""
+
+from __future__ import annotations
+
+import http.server
+import json
+import os
+import re
+import select
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+__all__ = ["HOSTS", "ask", "binary", "host_version"]
+
+HOSTS_DIR = Path(os.environ.get("WSKIT_HOSTS_DIR", "/work/hosts"))
+_BIN = {
+    "claude": HOSTS_DIR / "claude-venv/lib/python3.11/site-packages/claude_agent_sdk/_bundled/claude",
+    "codex": HOSTS_DIR / "npm/node_modules/.bin/codex",
+    "gemini": HOSTS_DIR / "npm/node_modules/.bin/gemini",
+    "opencode": HOSTS_DIR / "npm/node_modules/.bin/opencode",
+}
+HOSTS = tuple(_BIN)
+_MARK = re.compile(r"S:(\S+)")
+
+
+def binary(host: str) -> Path | None:
+    """The installed host program, or None when it is not installed."""
+    p = _BIN[host]
+    return p if p.exists() else None
+
+
+def _env(home: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC", "OPENAI", "GEMINI", "GOOGLE",
+                                                                    "CLAUDE", "CODEX", "OPENCODE", "WSKIT"))}
+    env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), XDG_DATA_HOME=str(home / ".local/share"),
+               XDG_CACHE_HOME=str(home / ".cache"), XDG_STATE_HOME=str(home / ".local/state"), NO_COLOR="1")
+    env.update(extra)
+    return env
+
+
+def _run(cmd: list[str], cwd: Path, env: dict[str, str], *, until=None, timeout: float = 90.0) -> str:
+    """Run ``cmd`` in its own process group; stop when ``until(stdout_so_far)`` is true,
+    the process ends, or ``timeout`` seconds pass; always kill the group."""
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    out = b""
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([proc.stdout], [], [], 0.5)
+            if ready:
+                chunk = os.read(proc.stdout.fileno(), 65536)
+                if not chunk:
+                    break
+                out += chunk
+                if until is not None and until(out.decode("utf-8", "replace")):
+                    break
+            elif proc.poll() is not None:
+                break
+            elif until is not None and until(out.decode("utf-8", "replace")):
+                break
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait()
+        proc.stdout.close()
+    return out.decode("utf-8", "replace")
+
+
+def host_version(host: str) -> str:
+    """``<host> --version`` of the installed host (run with an empty temporary home)."""
+    with tempfile.TemporaryDirectory() as h:
+        out = _run([str(_BIN[host]), "--version"], Path(h), _env(Path(h)), timeout=60)
+    m = re.search(r"\d+\.\d+\.\d+", out)
+    return m.group(0) if m else out.strip()
+
+
+class _StandIn:
+    """A stand-in model server on 127.0.0.1: records every request body, answers 500."""
+
+    def __init__(self) -> None:
+        bodies: list[bytes] = []
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802
+                n = int(self.headers.get("content-length") or 0)
+                bodies.append(self.rfile.read(n))
+                self.send_response(500)
+                self.send_header("content-length", "0")
+                self.end_headers()
+
+            do_GET = do_POST
+
+            def log_message(self, *a):
+                pass
+
+        self.bodies = bodies
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def _labels(text: str) -> list[str]:
+    out: list[str] = []
+    for m in _MARK.finditer(text):
+        if m.group(1) not in out:
+            out.append(m.group(1))
+    return out
+
+
+def _skill_names(text: str) -> list[str]:
+    return sorted(set(re.findall(r"SKILLNAME-([A-Za-z0-9_.-]+)", text)))
+
+
+def ask_codex(project: Path, home: Path, cwd: Path) -> dict:
+    out = _run([str(_BIN["codex"]), "debug", "prompt-input"], cwd, _env(home), timeout=60)
+    items = json.loads(out[out.index("["):])
+    instructions: list[str] = []
+    skills = ""
+    for item in items:
+        for c in item.get("content") or ():
+            t = c.get("text", "")
+            if t.startswith("# AGENTS.md instructions"):
+                instructions = _labels(t)
+            if "<skills_instructions>" in t:
+                skills = t
+    return {"instructions": instructions, "skills": _skill_names(skills)}
+
+
+def ask_gemini(project: Path, home: Path, cwd: Path) -> dict:
+    gem = home / ".gemini"
+    gem.mkdir(exist_ok=True)
+    settings = gem / "settings.json"
+    data = json.loads(settings.read_text()) if settings.exists() else {}
+    data.setdefault("security", {}).setdefault("auth", {})["selectedType"] = "gemini-api-key"
+    settings.write_text(json.dumps(data))
+    srv = _StandIn()
+    try:
+        env = _env(home, GEMINI_API_KEY="x", GOOGLE_GEMINI_BASE_URL=f"http://127.0.0.1:{srv.port}",
+                   GEMINI_CLI_TRUST_WORKSPACE="true")
+
+        def done(s: str) -> bool:
+            if "Memory is currently empty" in s:
+                return True
+            m = re.search(r"Current memory content from (\d+) file", s)
+            return m is not None and s.count("--- End of Context from") >= int(m.group(1))
+        mem = _run([str(_BIN["gemini"]), "-p", "/memory show"], cwd, env, until=done, timeout=60)
+        sk = _run([str(_BIN["gemini"]), "skills", "list"], cwd, env, timeout=60)
+    finally:
+        srv.close()
+    return {"instructions": _labels(mem), "skills": _skill_names(sk)}
+
+
+def ask_opencode(project: Path, home: Path, cwd: Path) -> dict:
+    srv = _StandIn()
+    try:
+        cfg = home / ".config/opencode"
+        cfg.mkdir(parents=True, exist_ok=True)
+        (cfg / "opencode.json").write_text(json.dumps({
+            "$schema": "https://opencode.ai/config.json", "model": "standin/m", "autoupdate": False,
+            "share": "disabled",
+            "provider": {"standin": {"npm": "@ai-sdk/openai-compatible", "name": "standin",
+                                     "options": {"baseURL": f"http://127.0.0.1:{srv.port}/v1", "apiKey": "x"},
+                                     "models": {"m": {"name": "m"}}}}}))
+        env = _env(home, PWD=str(cwd))
+        def agent_asked(_s: str = "") -> bool:
+            return any(b"title generator" not in b for b in list(srv.bodies))
+        proc_out = _run([str(_BIN["opencode"]), "run", "hello"], cwd, env, until=agent_asked, timeout=90)
+        del proc_out
+        deadline = time.monotonic() + 30
+        while not agent_asked() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        sk = _run([str(_BIN["opencode"]), "debug", "skill"], cwd, env, timeout=60)
+    finally:
+        srv.close()
+    text = ""
+    for b in srv.bodies:
+        if b"title generator" in b:
+            continue
+        try:
+            msgs = json.loads(b).get("messages") or []
+        except ValueError:
+            continue
+        text = "\n".join(m["content"] if isinstance(m.get("content"), str) else json.dumps(m.get("content"))
+                         for m in msgs if m.get("role") == "system")
+        if text:
+            break
+    return {"instructions": _labels(text), "skills": _skill_names(sk)}
+
+
+def ask_claude(project: Path, home: Path, cwd: Path) -> dict:
+    srv = _StandIn()
+    try:
+        env = _env(home, ANTHROPIC_BASE_URL=f"http://127.0.0.1:{srv.port}", ANTHROPIC_API_KEY="x",
+                   CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1")
+        out = _run([str(_BIN["claude"]), "-p", "hi", "--output-format", "stream-json", "--verbose"], cwd, env,
+                   until=lambda s: "\n" in s and bool(srv.bodies), timeout=60)
+    finally:
+        srv.close()
+    init = json.loads(out.splitlines()[0]) if out.strip() else {}
+    prompt = ""
+    for b in srv.bodies:
+        try:
+            body = json.loads(b)
+        except ValueError:
+            continue
+        if body.get("messages"):
+            prompt = json.dumps(body["messages"][0].get("content"))
+            break
+    return {"instructions": _labels(prompt.replace("\\n", "\n")),
+            "skills": sorted(s for s in init.get("skills", []) if s.startswith("sk-")),
+            "slash_commands": sorted(c for c in init.get("slash_commands", []) if c.startswith(("sk-", "cmd-")))}
+
+
+_ASK = {"claude": ask_claude, "codex": ask_codex, "gemini": ask_gemini, "opencode": ask_opencode}
+
+
+def ask(host: str, case) -> dict:
+    """Lay ``case`` out in a temporary folder and ask the installed ``host`` what it loads."""
+    base = Path(tempfile.mkdtemp(prefix=f"wskit-oracle-{host}-"))
+    try:
+        project, home, cwd = case.lay_out(base)
+        return _ASK[host](project, home, cwd)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)

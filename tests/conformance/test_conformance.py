@@ -1,0 +1,71 @@
+"""wskit under each host profile against the answers the real hosts gave.
+
+Default run: the recordings committed in ``recorded.json`` (host name and version
+beside each). With ``WSKIT_HOST_ORACLES=1`` the installed hosts are asked live instead
+and a drift from the recording fails too. A case wskit deliberately answers otherwise
+is listed in :data:`tests.conformance.differences.DIFFERENCES` and in docs/compatibility.md.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.conformance import oracles
+from tests.conformance.answers import wskit_answer
+from tests.conformance.cases import CASES
+from tests.conformance.differences import DIFFERENCES
+from tests.conformance.record import load
+
+RECORDED = load()
+LIVE = os.environ.get("WSKIT_HOST_ORACLES") == "1"
+PAIRS = [(h, c) for h in oracles.HOSTS for c in CASES if h in c.hosts]
+COMPARED = ("instructions", "skills")
+
+
+def _recorded(host: str, case_id: str) -> dict:
+    entry = RECORDED.get(host, {})
+    assert entry.get("version"), f"no recorded version for {host}"
+    got = entry.get("cases", {}).get(case_id)
+    assert got is not None, f"no recording of {case_id} for {host}: run python -m tests.conformance.record"
+    return {k: got.get(k, []) for k in COMPARED}
+
+
+@pytest.mark.parametrize(("host", "case"), PAIRS, ids=[f"{h}-{c.id}" for h, c in PAIRS])
+def test_wskit_answers_as_the_host_did(host, case, tmp_path: Path):
+    expected = _recorded(host, case.id)
+    if LIVE:
+        if oracles.binary(host) is None:
+            pytest.skip(f"{host} is not installed")
+        live = oracles.ask(host, case)
+        assert {k: live.get(k, []) for k in COMPARED} == expected, (
+            f"{host} {oracles.host_version(host)} answers otherwise than the recording "
+            f"({RECORDED[host]['version']}): re-record with python -m tests.conformance.record")
+    got = wskit_answer(case, host, tmp_path)
+    if (host, case.id) in DIFFERENCES:
+        assert got != expected, f"{host}/{case.id} is listed as a deliberate difference but now agrees"
+        return
+    assert got == expected
+
+
+def test_every_recording_names_its_host_version_and_every_case_is_recorded():
+    for host in oracles.HOSTS:
+        assert RECORDED[host]["version"].count(".") == 2
+        assert set(RECORDED[host]["cases"]) >= {c.id for c in CASES if host in c.hosts}
+
+
+def test_every_deliberate_difference_is_in_the_compatibility_page():
+    page = (Path(__file__).parents[2] / "docs" / "compatibility.md").read_text()
+    for (host, case_id), why in DIFFERENCES.items():
+        assert f"`{case_id}`" in page, f"docs/compatibility.md does not list {host}/{case_id}"
+
+
+def test_the_default_host_keeps_the_cross_tool_union(tmp_path: Path):
+    """Host ``wskit`` reads every convention at once (docs/rules.md): here AGENTS.md,
+    CLAUDE.md and GEMINI.md (wskit-gemini) of every folder of the chain."""
+    case = next(c for c in CASES if c.id == "nested-chain")
+    got = wskit_answer(case, "wskit", tmp_path)
+    assert got["instructions"] == ["CLAUDE.md", "AGENTS.md", "GEMINI.md", "a/CLAUDE.md", "a/AGENTS.md",
+                                   "a/GEMINI.md", "a/b/CLAUDE.md", "a/b/AGENTS.md", "a/b/GEMINI.md"]

@@ -1,0 +1,86 @@
+"""docs/examples/agent_host.py, the host docs/integrating.md walks through, runs every step:
+resolve and snapshot, system prompt, hooks + permission rules + skill workflows + rules
+barrier on each call, run, feedback, skills and commands, persist, resume."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+EXAMPLE = DOCS / "examples" / "agent_host.py"
+
+
+@pytest.fixture(scope="module")
+def host():
+    spec = importlib.util.spec_from_file_location("agent_host_example", EXAMPLE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_step_of_the_integration_path(host, tmp_path) -> None:
+    home, project = host.make_demo_tree(tmp_path)
+    asked = []
+    out = host.run_session(home, project, host.SCRIPT, ask_user=lambda d: asked.append(d.rule.text) and False)
+    turns = out["turns"]
+    settings = f"{project}/.claude/settings.json"
+    # 1, 2: snapshot and system prompt (style, static rules, skills catalog with provenance)
+    assert out["diagnostics"] == []
+    assert out["system_prompt"].startswith("One line.\n\n<project-instructions>")
+    assert "<name>\nrelease-notes\n</name>" in out["system_prompt"]
+    assert out["prompt_provenance"] == ["style", "rule", "skill"]
+    # 3: the hook blocks, the deny rule denies, the ask rule asks (and the user said no)
+    assert turns[0] == ("Bash", "deny: rm -rf is not allowed")
+    assert turns[1] == ("Read", f"deny: deny rule 'Read(./.env)' (project in {settings})")
+    assert turns[2] == ("Bash", f"ask: ask rule 'Bash(git push:*)' (project in {settings})") and \
+        asked == ["Bash(git push:*)"]
+    # 4, 5: the write runs after the rule for RELEASE.md was fed back
+    tool, result, feedback, _context = turns[3]
+    assert (tool, result) == ("Write", "wrote RELEASE.md") and (project / "RELEASE.md").read_text() == "## 1.2\n"
+    assert 'trigger-paths="RELEASE.md"' in feedback and "Follow Keep a Changelog." in feedback
+    assert turns[4][:2] == ("Bash", "hello")
+    # 6: the skill body through the skill runtime; its allowed-tools then narrow the tools
+    assert turns[5] == ("Skill", "Collect the merged changes and write RELEASE.md.")
+    assert turns[6] == ("Bash", "denied by skill workflow: skill 'release-notes': run_command is not in allowed-tools")
+    assert turns[7][:2] == ("Read", "## 1.2\n")
+    assert out["command"].strip() == "Ship version 1.2."
+    # 7, 8: one state, resumed clean with the workflow and the delivered rules
+    assert out["state_keys"] == ["hook_trust", "repetition_monitor", "rules", "skill_workflows"]
+    assert out["resumed_ok"] and out["resumed_workflows"] == ["release-notes"]
+    assert len(out["resumed_delivered"]) == 2  # AGENTS.md and the release rule: not delivered again
+
+
+def test_resume_fails_closed_when_the_active_skill_changed(host, tmp_path) -> None:
+    from wskit import HostProfile, WorkspaceCache, snapshot
+    from wskit.errors import ProvenanceMismatchError
+    from wskit.session.resume import restore
+
+    home, project = host.make_demo_tree(tmp_path)
+    session = snapshot(WorkspaceCache(HostProfile(name="wskit", home=home)).resolve(project))
+    session.component("skill_workflows").activate("release-notes")
+    state = session.state().to_json()
+    skill_md = project / ".claude" / "skills" / "release-notes" / "SKILL.md"
+    skill_md.write_text(skill_md.read_text().replace("Read Write", "Read Write Bash"))
+    with pytest.raises(ProvenanceMismatchError) as err:
+        restore(state, WorkspaceCache(HostProfile(name="wskit", home=home)).resolve(project))
+    assert str(skill_md) in str(err.value)
+
+
+def test_the_example_runs_as_a_script() -> None:
+    done = subprocess.run([sys.executable, str(EXAMPLE)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "turn: Bash | deny: rm -rf is not allowed" in done.stdout and "resumed_ok: True" in done.stdout
+
+
+def test_the_integration_page_names_each_step_and_the_example() -> None:
+    text = (DOCS / "integrating.md").read_text()
+    assert "docs/examples/agent_host.py" in text
+    for call in ("snapshot(", "system_prompt(", "hook_runner.run(", "check_permission(", "check_invocation(",
+                 "contextual_rules(", "component(\"skill_workflows\")", "expand_command(", "session.state()",
+                 "restore("):
+        assert call in text, call
