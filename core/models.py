@@ -113,13 +113,14 @@ class Frozen(BaseModel):
         if plan is _NO_PLAN:
             plan = _plan_for(cls)
         if plan is not None:
-            values = plan(data)
-            if values is not None:
+            made = plan(data)
+            if made is not None:
+                values, fields_set = made
                 left = _FAST_LEFT[cls] = _FAST_LEFT.get(cls, _FAST_INIT_LIMIT) - 1
                 if left <= 0:
                     _PLANS[cls] = None  # a bulk of them: pydantic's compiled validator is faster
                 _setattr(self, "__dict__", values)
-                _setattr(self, "__pydantic_fields_set__", set(data))
+                _setattr(self, "__pydantic_fields_set__", fields_set)
                 _setattr(self, "__pydantic_extra__", None)
                 _setattr(self, "__pydantic_private__", None)
                 self.model_post_init(None)

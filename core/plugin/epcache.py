@@ -17,10 +17,12 @@ is the same:
 
 Anything else — a missing, unreadable, oversized, linked or malformed file, another
 format version — is a miss: the entry points are read with ``importlib.metadata``
-and the file is rewritten. The file is state: written atomically (a new temp file +
-``os.replace``; not synced: a file lost in a crash is a miss), mode 0600, in folders made 0700, never through a symbolic link,
-under an ``flock`` (a process that finds the lock held skips the write: the cache
-is only ever a shortcut). It holds names, ``module:attr`` values and distribution
+and the file is rewritten. The file is state, read and written with :mod:`wskit.fs.atomic`'s folder
+walk below the home (no link followed, a link or special file in its place
+refused): written atomically (a new temp file + ``os.replace``; not synced: a file
+lost in a crash is a miss), mode 0600, in folders made 0700, under an ``flock``
+(a process that finds the lock held skips the write: the cache is only ever a
+shortcut). It holds names, ``module:attr`` values and distribution
 names and versions, never code; loading an entry point imports its module exactly
 as :meth:`importlib.metadata.EntryPoint.load` does.
 """
@@ -122,20 +124,13 @@ def environment_signature(path: list[str] | None = None) -> list[Any]:
 
 
 def _read(file: Path) -> Any:
+    from wskit.fs.atomic import read_state
+
     try:
-        fd = os.open(file, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
-    except OSError:
+        data = read_state(file, file.parent.parent.parent, max_bytes=MAX_CACHE_BYTES)
+    except OSError:  # a link on the way, not a regular file, too large: a miss
         return None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_CACHE_BYTES:
-            return None
-        data = os.read(fd, MAX_CACHE_BYTES + 1)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    if len(data) > MAX_CACHE_BYTES:
+    if data is None:
         return None
     try:
         return json.loads(data)
@@ -158,62 +153,52 @@ def _entries(raw: Any, signature: list[Any], group: str) -> list[CachedEntryPoin
     return out
 
 
-def _real_dir(folder: Path) -> bool:
-    """Make ``folder`` (0700) if missing; True when it is a real folder, not a link."""
-    try:
-        os.mkdir(folder, 0o700)
-    except FileExistsError:
-        pass
-    except OSError:
-        return False
-    try:
-        return stat.S_ISDIR(os.lstat(folder).st_mode)
-    except OSError:
-        return False
-
-
-def _write(folder: Path, payload: bytes) -> None:
+def _write(file: Path, payload: bytes) -> None:
+    """Replace ``file`` by ``payload`` below the home (``file``'s folder's folder's
+    folder) without following links (:func:`wskit.fs.atomic.state_dir`), under a
+    non-blocking ``flock`` of ``<file>.lock`` (held by another process: skipped).
+    A link or special file in the file's place is left alone. A new 0600 temp file
+    (``O_EXCL``, ``O_NOFOLLOW``) is renamed over it without ``fsync``: after a
+    crash the file may be empty or missing, which is a miss, never a wrong answer;
+    syncing cost ≈ 15 ms per write, paid by every start with a fresh home."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - no flock: no cache
         return
-    if not (_real_dir(folder.parent) and _real_dir(folder)):
-        return
-    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    try:
-        lock = os.open(folder / f"{_NAME}.lock", flags, 0o600)
-    except OSError:
-        return
-    try:
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            return  # another process is writing it
-        _replace(folder, payload)
-    finally:
-        os.close(lock)
+    from wskit.fs.atomic import state_dir
 
-
-def _replace(folder: Path, payload: bytes) -> None:
-    """Write ``payload`` to a new 0600 file (``O_EXCL``, ``O_NOFOLLOW``) and rename it
-    over the cache file. No ``fsync``: after a crash the file may be empty or
-    missing, which is a miss, never a wrong answer (the rename is atomic); syncing
-    cost ≈ 15 ms per write, paid by every start with a fresh home."""
-    tmp = folder / f".{_NAME}.{os.getpid()}.{os.urandom(6).hex()}.tmp"
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    nofollow = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    name = file.name
     try:
-        fd = os.open(tmp, flags, 0o600)
-    except OSError:
+        with state_dir(file, file.parent.parent.parent) as dfd:
+            lock = os.open(f"{name}.lock", os.O_RDWR | os.O_CREAT | nofollow, 0o600, dir_fd=dfd)
+            try:
+                try:
+                    fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except OSError:
+                    return  # another process is writing it
+                try:
+                    st = os.stat(name, dir_fd=dfd, follow_symlinks=False)
+                    if not stat.S_ISREG(st.st_mode):
+                        return
+                except FileNotFoundError:
+                    pass
+                tmp = f".{name}.{os.urandom(6).hex()}.tmp"
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | nofollow, 0o600, dir_fd=dfd)
+                try:
+                    with os.fdopen(fd, "wb") as fh:
+                        fh.write(payload)
+                    os.replace(tmp, name, src_dir_fd=dfd, dst_dir_fd=dfd)
+                except BaseException:
+                    try:
+                        os.unlink(tmp, dir_fd=dfd)
+                    except OSError:
+                        pass
+                    raise
+            finally:
+                os.close(lock)
+    except OSError:  # a link on the way (refused), a read-only home…: no cache
         return
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(payload)
-        os.replace(tmp, folder / _NAME)
-    except OSError:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
 
 
 def cached_entry_points(group: str, state_dir: str | os.PathLike[str] | None) -> list[Any]:
@@ -242,7 +227,7 @@ def cached_entry_points(group: str, state_dir: str | os.PathLike[str] | None) ->
     payload = json.dumps({"format": CACHE_FORMAT, "group": group, "signature": signature,
                           "entry_points": rows}).encode()
     if len(payload) <= MAX_CACHE_BYTES:
-        _write(folder, payload)
+        _write(folder / _NAME, payload)
     return found
 
 

@@ -13,7 +13,8 @@ both on every wskit model class and on generated values.
 
 A class gets no plan (pydantic always validates) when its configuration, a
 field's metadata (aliases, constraints, strictness, discriminators) or a
-validator other than a plain ``mode="after"`` field validator could make
+validator other than a plain ``mode="after"`` field validator or ``mode="before"``
+model validator (classmethods of one argument) could make
 pydantic's answer differ, or when an annotation is of a form not handled here
 (``Annotated``, generics of other classes, forward references).
 """
@@ -51,9 +52,10 @@ def plan(cls: type) -> Callable[[dict[str, Any]], dict[str, Any] | None] | None:
     """The fast constructor of model class ``cls``, or None when it has none.
 
     :param cls: a pydantic model class (a :class:`wskit.models.Frozen` subclass).
-    :returns: ``f(data) -> dict | None``: the ``__dict__`` (every field, in
-        declaration order) for the keyword arguments ``data``, or None to let
-        pydantic validate them.
+    :returns: ``f(data) -> (dict, set) | None``: the ``__dict__`` (every field, in
+        declaration order) and the fields set for the keyword arguments ``data``
+        (after the class's ``mode="before"`` model validators, as pydantic runs
+        them), or None to let pydantic validate them.
     """
     try:
         return _plan(cls)
@@ -70,8 +72,16 @@ def _plan(cls: Any) -> Callable[[dict[str, Any]], dict[str, Any] | None] | None:
     if getattr(cls, "__pydantic_generic_metadata__", {}).get("parameters"):
         return None
     decorators = cls.__pydantic_decorators__
-    if decorators.validators or decorators.root_validators or decorators.model_validators:
+    if decorators.validators or decorators.root_validators:
         return None
+    before: list[Callable[[Any], Any]] = []
+    for dec in decorators.model_validators.values():
+        func = dec.func
+        code = getattr(getattr(func, "__func__", None), "__code__", None)
+        if (dec.info.mode != "before" or getattr(func, "__self__", None) is None or code is None
+                or code.co_argcount != 2):
+            return None
+        before.append(func)
     after: dict[str, list[Callable[[Any], Any]]] = {}
     for dec in decorators.field_validators.values():
         func = dec.func
@@ -94,11 +104,13 @@ def _plan(cls: Any) -> Callable[[dict[str, Any]], dict[str, Any] | None] | None:
         steps.append((name, check, field if not field.is_required() else None, tuple(after.get(name, ()))))
     names = frozenset(fields)
 
-    def build(data: dict[str, Any]) -> dict[str, Any] | None:
-        if not names.issuperset(data):
-            return None
+    def build(data: dict[str, Any]) -> tuple[dict[str, Any], set[str]] | None:
         out: dict[str, Any] = {}
         try:
+            for func in before:
+                data = func(data)
+            if type(data) is not dict or not names.issuperset(data):
+                return None
             for name, check, default, validators in steps:
                 if name in data:
                     value = check(data[name])
@@ -111,7 +123,7 @@ def _plan(cls: Any) -> Callable[[dict[str, Any]], dict[str, Any] | None] | None:
                 out[name] = value
         except (_Miss, ValueError, AssertionError):
             return None
-        return out
+        return out, set(data)
 
     return build
 

@@ -129,9 +129,9 @@ def test_links_are_neither_read_nor_written_through(tmp_path, site):
     file.unlink()
     file.symlink_to(decoy)
     before = decoy.read_bytes()
-    cached_entry_points("wskit", state)  # the link is not read (O_NOFOLLOW) and replaced, not followed
+    cached_entry_points("wskit", state)  # the link is neither read nor written through nor replaced
     assert decoy.read_bytes() == before
-    assert not file.is_symlink() and stat.S_IMODE(file.stat().st_mode) == 0o600
+    assert file.is_symlink()
     # a linked cache folder: nothing is written there
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -155,3 +155,18 @@ def test_wsctl_keeps_the_cache_in_the_homes_state_folder(tmp_path):
     subprocess.run([sys.executable, "-m", "wskit", "--home", str(home), "--json", "inspect", str(tmp_path)],
                    check=True, capture_output=True, env={**os.environ, "WSKIT_HOME": ""})
     assert (home / ".wskit" / "cache" / "entry-points.json").is_file()
+
+
+def test_a_linked_state_folder_is_not_read(tmp_path, site):
+    """A cache reached through a linked ``.wskit`` is not used, even one with this
+    environment's signature (the state-file rule of wskit.fs.atomic)."""
+    home, elsewhere = tmp_path / "home", tmp_path / "elsewhere"
+    home.mkdir()
+    cached_entry_points("wskit", elsewhere / ".wskit")  # a valid file, written elsewhere
+    file = elsewhere / ".wskit" / "cache" / "entry-points.json"
+    raw = json.loads(file.read_text())
+    raw["entry_points"].append(["forged", "os:system", None, None])
+    file.write_text(json.dumps(raw))
+    (home / ".wskit").symlink_to(elsewhere / ".wskit")
+    assert "forged" not in {e.name for e in cached_entry_points("wskit", home / ".wskit")}
+    assert "forged" in json.loads(file.read_text())["entry_points"][-1]  # and not rewritten

@@ -85,7 +85,7 @@ def test_every_model_builds_its_defaults_like_pydantic():
 PROV = Provenance(scope=Scope.PROJECT, source_root="/p", path="a.md", sha256="0" * 64)
 values = st.one_of(
     st.none(), st.booleans(), st.integers(-3, 3), st.floats(allow_nan=False, width=16), st.text(max_size=4),
-    st.sampled_from(["user", "project", "error", "warning", "info", "bad", "wskit", "BAD", "trusted"]),
+    st.sampled_from(["user", "project", "error", "warning", "info", "bad", "wskit", "BAD", "trusted", "claude", "codex"]),
     st.sampled_from(list(Scope)), st.just(Path("/x")), st.just(PROV),
     st.lists(st.text(max_size=2), max_size=2), st.tuples(st.text(max_size=2)),
     st.frozensets(st.text(max_size=2), max_size=2),
@@ -113,6 +113,9 @@ def test_a_shared_dict_is_copied_and_a_refused_value_raises_pydantics_error():
 
     h = wskit.host.HostProfile(settings=settings_)
     assert h.settings == settings_ and h.settings is not settings_
+    for name in ("claude", "codex", "gemini", "opencode"):  # the presets' before-validator
+        _same(wskit.host.HostProfile, {"name": name})
+        _same(wskit.host.HostProfile, {"name": name, "claude_conventions": True})
     with pytest.raises(ValidationError, match="invalid host name"):
         wskit.host.HostProfile(name="Not Valid")
     r = ResourceSource(scope="user", root="/r", base="/b", kinds=frozenset({"skill"}))
