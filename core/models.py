@@ -127,6 +127,10 @@ class Frozen(BaseModel):
                 return
         super().__init__(**data)
 
+    # pydantic treats this __init__ as its own (it builds the same instance): the class
+    # signature lists the fields, and nested models are validated without calling it
+    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
+
     def model_post_init(self, context: Any, /) -> None:
         """Share one ``__pydantic_fields_set__`` set between instances that set the same
         fields (a 5+-element set is 728 bytes, on every model instance).
