@@ -10,7 +10,6 @@ from typing import Any
 
 import click
 
-from wskit import fs
 from wskit.builtin_plugins.bundles.active import bundle_source, find_bundles, plugin_counts
 from wskit.builtin_plugins.bundles.discovery import load_bundle
 from wskit.builtin_plugins.bundles.ledger import LedgerError, install, read_ledger, uninstall

@@ -25,21 +25,17 @@ import hashlib
 import json
 import os
 import re
-import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from wskit import fs
 from wskit.errors import WskitError
-from wskit.fs import jsonsafe
-from wskit.fs.atomic import StateFileError, atomic_write, check_no_links, state_lock
+from wskit.fs.atomic import StateFileError
+from wskit.fs.store import PrivateJsonFile
 from wskit.models import Frozen
 from wskit.resources.hooks import HookDefinition
 from wskit.util.lazyre import lazy_pattern
-
-if TYPE_CHECKING:
-    from contextlib import AbstractContextManager
 
 __all__ = [
     "DigestHookTrust", "external_hooks", "hook_config_digest", "hooks_enabled",
@@ -251,38 +247,14 @@ class HookTrustStore:
         """``<home>/.wskit/hook-trust.json``, with no link allowed below the home."""
         return cls(Path(home) / ".wskit" / "hook-trust.json", anchor=home)
 
-    def read(self) -> dict[str, dict[str, str]]:
-        """The recorded projects.
+    @property
+    def _file(self) -> PrivateJsonFile:
+        return PrivateJsonFile(self.path, self.anchor, what="hook trust store", max_bytes=MAX_STORE_BYTES)
 
-        :raises HookTrustError: not a regular file, reached through a link, wrong owner or
-            mode, too large, not the schema.
-        """
-        try:
-            check_no_links(self.path, self.anchor)
-        except StateFileError as err:
-            raise HookTrustError(f"hook trust store unusable: {err}") from None
-        try:
-            st = os.lstat(self.path)
-        except FileNotFoundError:
+    def _projects(self, data: object) -> dict[str, dict[str, str]]:
+        """The ``projects`` of a parsed store; anything but the schema is refused."""
+        if data is None:
             return {}
-        except OSError as err:
-            raise HookTrustError(f"hook trust store {self.path} unreadable: {err.strerror}") from None
-        if not stat.S_ISREG(st.st_mode):
-            raise HookTrustError(f"Hook trust store must be a regular file: {self.path}")
-        if hasattr(os, "getuid") and st.st_uid != os.getuid():
-            raise HookTrustError(f"hook trust store {self.path} is not owned by the current user")
-        if stat.S_IMODE(st.st_mode) != 0o600:
-            raise HookTrustError(f"Hook trust store permissions must be 0600 ({self.path} has "
-                                 f"{stat.S_IMODE(st.st_mode):04o})")
-        if st.st_size > MAX_STORE_BYTES:
-            raise HookTrustError(f"hook trust store {self.path} is larger than {MAX_STORE_BYTES} bytes")
-        try:
-            # bounded, non-blocking, link-refusing read and depth-bounded JSON: a
-            # store swapped for a FIFO blocked here, a deep one raised RecursionError
-            raw = fs.read_bytes(self.path.parent, self.path.name, max_bytes=MAX_STORE_BYTES).raw
-            data = jsonsafe.loads(raw, path=str(self.path), max_depth=16)
-        except fs.SafeFsError as err:
-            raise HookTrustError(f"hook trust store {self.path} is corrupt: {err}") from None
         if not isinstance(data, dict) or set(data) != {"version", "projects"} or data["version"] != STORE_VERSION \
                 or not isinstance(data["projects"], dict):
             raise HookTrustError(f"hook trust store {self.path} has an unknown format")
@@ -292,12 +264,35 @@ class HookTrustStore:
                 raise HookTrustError(f"hook trust store {self.path}: entry {root!r} is malformed")
         return data["projects"]
 
-    def _write(self, projects: dict[str, dict[str, str]]) -> None:
-        doc = {"version": STORE_VERSION, "projects": {k: projects[k] for k in sorted(projects)}}
-        atomic_write(self.path, (json.dumps(doc, indent=2) + "\n").encode("utf-8"), mode=0o600, anchor=self.anchor)
+    def read(self) -> dict[str, dict[str, str]]:
+        """The recorded projects.
 
-    def _lock(self) -> "AbstractContextManager[None]":
-        return state_lock(self.path, self.anchor)
+        :raises HookTrustError: reached through a link, not a regular file, wrong owner
+            or mode, too large, not the schema (:class:`~wskit.fs.store.PrivateJsonFile`).
+        """
+        try:
+            return self._projects(self._file.read())
+        except StateFileError as err:
+            raise HookTrustError(str(err)) from None
+
+    def _change(self, edit: "Callable[[dict[str, dict[str, str]]], bool]") -> bool:
+        """Apply ``edit`` to the projects under the store's lock; written when it returns True.
+
+        :raises HookTrustError: the store is unusable (it is never overwritten then)."""
+        changed: list[bool] = []
+
+        def step(data: object) -> object:
+            projects = dict(self._projects(data))
+            if not edit(projects):
+                return None
+            changed.append(True)
+            return {"version": STORE_VERSION, "projects": {k: projects[k] for k in sorted(projects)}}
+
+        try:
+            self._file.update(step)
+        except StateFileError as err:
+            raise HookTrustError(str(err)) from None
+        return bool(changed)
 
     def status(self, root: str | os.PathLike[str], hooks: Iterable[HookDefinition], *,
                enabled: bool = True, files_root: str | os.PathLike[str] | None = None) -> HookTrustStatus:
@@ -350,22 +345,19 @@ class HookTrustStore:
                         "the one you reviewed, the hooks changed after review: review them again")
             raise HookTrustDigestMismatchError(f"{what}. The current digest is {digest}; nothing was trusted",
                                                current_digest=digest)
-        with self._lock():
-            projects = self.read()
-            projects[str(root)] = {"digest": digest,
-                                   "trusted_at": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
-            self._write(projects)
+        at = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+
+        def record(projects: dict[str, dict[str, str]]) -> bool:
+            projects[str(root)] = {"digest": digest, "trusted_at": at}
+            return True
+
+        self._change(record)
         return digest
 
     def revoke(self, root: str | os.PathLike[str]) -> bool:
         """Remove the entry of ``root``. :returns: True when one was removed.
         :raises HookTrustError: the store is unusable."""
-        with self._lock():
-            projects = self.read()
-            if projects.pop(str(root), None) is None:
-                return False
-            self._write(projects)
-        return True
+        return self._change(lambda projects: projects.pop(str(root), None) is not None)
 
 
 def runnable_hooks(hooks: Iterable[HookDefinition], status: HookTrustStatus) -> list[HookDefinition]:

@@ -28,16 +28,14 @@ anything else about it is state ``error`` (nothing starts).
 from __future__ import annotations
 
 import datetime as _dt
-import json
 import os
-import stat
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from wskit import fs
 from wskit.errors import WskitError
-from wskit.fs import jsonsafe
-from wskit.fs.atomic import atomic_write
+from wskit.fs.atomic import StateFileError
+from wskit.fs.store import PrivateJsonFile
 from wskit.models import Scope
 
 if TYPE_CHECKING:
@@ -61,37 +59,20 @@ class McpApprovalStore:
     :param path: the JSON file (default ``<home>/.wskit/mcp-approvals.json`` via :meth:`for_home`).
     """
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], anchor: str | os.PathLike[str] | None = None) -> None:
         self.path = Path(path)
+        #: no link may lead from here to the store (:mod:`wskit.fs.store`)
+        self.anchor = Path(anchor) if anchor is not None else self.path.parent
+        self._file = PrivateJsonFile(self.path, self.anchor, what="MCP approval store", max_bytes=_MAX_BYTES)
 
     @classmethod
     def for_home(cls, home: str | os.PathLike[str]) -> "McpApprovalStore":
-        """The store of the user whose home is ``home``."""
-        return cls(Path(home) / ".wskit" / "mcp-approvals.json")
+        """The store of the user whose home is ``home`` (no link allowed below it)."""
+        return cls(Path(home) / ".wskit" / "mcp-approvals.json", anchor=home)
 
-    def read(self) -> dict[str, dict[str, dict[str, str]]]:
-        """``{root: {name: entry}}``.
-
-        :raises McpApprovalStoreError: not a regular file, wrong owner or mode, too large, bad format.
-        """
-        try:
-            st = os.lstat(self.path)
-        except FileNotFoundError:
+    def _projects(self, data: object) -> dict[str, dict[str, dict[str, str]]]:
+        if data is None:
             return {}
-        except OSError as err:
-            raise McpApprovalStoreError(f"MCP approval store {self.path} unreadable: {err.strerror}") from None
-        if not stat.S_ISREG(st.st_mode):
-            raise McpApprovalStoreError(f"MCP approval store must be a regular file: {self.path}")
-        if hasattr(os, "getuid") and st.st_uid != os.getuid():
-            raise McpApprovalStoreError(f"MCP approval store {self.path} is not owned by the current user")
-        if stat.S_IMODE(st.st_mode) != 0o600:
-            raise McpApprovalStoreError(f"MCP approval store permissions must be 0600 ({self.path} has "
-                                        f"{stat.S_IMODE(st.st_mode):04o})")
-        try:
-            raw = fs.read_bytes(self.path.parent, self.path.name, max_bytes=_MAX_BYTES).raw
-            data = jsonsafe.loads(raw, path=str(self.path), max_depth=16)
-        except fs.SafeFsError as err:
-            raise McpApprovalStoreError(f"MCP approval store {self.path} is corrupt: {err}") from None
         if not isinstance(data, dict) or data.get("version") != 1 or not isinstance(data.get("projects"), dict):
             raise McpApprovalStoreError(f"MCP approval store {self.path} has an unknown format")
         for root, servers in data["projects"].items():
@@ -100,6 +81,34 @@ class McpApprovalStore:
                     for e in servers.values()):
                 raise McpApprovalStoreError(f"MCP approval store {self.path}: entry {root!r} is malformed")
         return data["projects"]
+
+    def read(self) -> dict[str, dict[str, dict[str, str]]]:
+        """``{root: {name: entry}}``.
+
+        :raises McpApprovalStoreError: reached through a link, not a regular file, wrong
+            owner or mode, too large, bad format (:class:`~wskit.fs.store.PrivateJsonFile`).
+        """
+        try:
+            return self._projects(self._file.read())
+        except StateFileError as err:
+            raise McpApprovalStoreError(str(err)) from None
+
+    def _change(self, edit: Callable[[dict[str, dict[str, dict[str, str]]]], bool]) -> bool:
+        """``edit`` the projects under the store's lock; written when it returns True."""
+        changed: list[bool] = []
+
+        def step(data: object) -> object:
+            projects = {k: dict(v) for k, v in self._projects(data).items()}
+            if not edit(projects):
+                return None
+            changed.append(True)
+            return {"version": 1, "projects": {k: projects[k] for k in sorted(projects) if projects[k]}}
+
+        try:
+            self._file.update(step)
+        except StateFileError as err:
+            raise McpApprovalStoreError(str(err)) from None
+        return bool(changed)
 
     def entry(self, root: str, name: str) -> dict[str, str] | None:
         """The record for server ``name`` of project ``root``, or None."""
@@ -110,31 +119,20 @@ class McpApprovalStore:
 
         :raises McpApprovalStoreError: the store is unusable (it is never overwritten then).
         """
-        from filelock import FileLock
+        entry = {"state": state, "digest": digest,
+                 "at": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
 
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with FileLock(str(self.path) + ".lock"):
-            projects = self.read()
-            projects.setdefault(str(root), {})[name] = {
-                "state": state, "digest": digest,
-                "at": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
-            doc = {"version": 1, "projects": {k: projects[k] for k in sorted(projects)}}
-            atomic_write(self.path, (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode("utf-8"), mode=0o600)
+        def put(projects: dict[str, dict[str, dict[str, str]]]) -> bool:
+            projects.setdefault(str(root), {})[name] = entry
+            return True
+
+        self._change(put)
 
     def forget(self, root: str, name: str) -> bool:
-        """Remove the record of ``name``. :returns: True when there was one."""
-        from filelock import FileLock
+        """Remove the record of ``name``. :returns: True when there was one.
 
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with FileLock(str(self.path) + ".lock"):
-            projects = self.read()
-            if projects.get(str(root), {}).pop(name, None) is None:
-                return False
-            if not projects[str(root)]:
-                projects.pop(str(root))
-            doc = {"version": 1, "projects": {k: projects[k] for k in sorted(projects)}}
-            atomic_write(self.path, (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode("utf-8"), mode=0o600)
-        return True
+        :raises McpApprovalStoreError: the store is unusable."""
+        return self._change(lambda projects: projects.get(str(root), {}).pop(name, None) is not None)
 
 
 def _names(value: Any) -> set[str]:

@@ -36,10 +36,13 @@ def build_policy(binding, profile, trust) -> PermissionPolicy:
     project = str(binding.source_root) if binding is not None else str(profile.require_home())
     policy = policy_from_layers(layers, project=project, home=str(profile.require_home()),
                                 managed_error=f"{managed[0].path}: {managed[0].message}" if managed else None)
-    if managed:
+    # an untrusted project's settings files are not read: each is named, so the user sees
+    # why its rules are absent
+    unread = [d for d in diags if d.code == "settings-untrusted"]
+    if managed or unread:
         from dataclasses import replace
 
-        policy = replace(policy, diagnostics=tuple(managed) + policy.diagnostics)
+        policy = replace(policy, diagnostics=tuple(managed) + tuple(unread) + policy.diagnostics)
     return policy
 
 

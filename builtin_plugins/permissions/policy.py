@@ -12,9 +12,11 @@ decides and specificity does not matter. ``defaultMode`` and
 highest-precedence layer that sets one (managed, invocation, local, project, user),
 the directories from all of them.
 
-Project and local layers count only when the project is trusted; an untrusted
-project's rules are listed as ignored (``permissions-untrusted``), never applied, so a
-repository cannot grant itself anything. Managed settings may set
+Project and local layers count only when the project is trusted: an untrusted
+project's settings files are not read at all (:func:`~wskit.formats.settings.settings_layers`
+names each in a ``settings-untrusted`` warning), so a repository can neither grant
+itself anything nor switch a user's restriction off; a layer a caller builds with
+``trusted=False`` is listed as ignored (``permissions-untrusted``), never applied. Managed settings may set
 ``allowManagedPermissionRulesOnly: true`` (only managed rules count; the others are
 listed as ignored) and ``disableBypassPermissionsMode: "disable"`` (the
 ``bypassPermissions`` mode falls back to ``default``). Managed settings that the host

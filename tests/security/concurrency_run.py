@@ -141,7 +141,7 @@ def _ops(w: int, env: dict[str, Any], rnd: random.Random) -> tuple[str, Any, lis
         name = f"e{w}-{rnd.randrange(3)}"
         on = rnd.random() < 0.5
         return (f"enable:{name}", on,
-                _wsctl_argv(home, "plugins", "enable" if on else "disable", name, "--scope", "user"))
+                _wsctl_argv(home, "plugins", *(("enable", "--force") if on else ("disable",)), name, "--scope", "user"))
     if kind == "install":
         name = f"p{w}-{rnd.randrange(2)}"
         on = rnd.random() < 0.6

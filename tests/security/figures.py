@@ -60,6 +60,8 @@ AREAS = {
                                         "git 120 s per call"),
     "tests.security.test_state_writes": ("state writes: 8 concurrent enable/disable, links, modes, unknown keys",
                                          "120-180 s per process"),
+    "tests.security.test_private_stores": ("private stores (hook trust, MCP approvals, OAuth tokens): links, modes, owner, bounds",
+                                           "-"),
     "tests.security.test_barrier_kinds": ("rule barrier: unknown tool kinds", "-"),
     "tests.security.test_output_paths": ("output paths: links, devices, FIFOs, terminals, sockets", "20 s (FIFO)"),
     "tests.security.test_portable_fallbacks": ("portable fallbacks with /proc switched off", "-"),

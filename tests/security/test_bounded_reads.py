@@ -179,8 +179,8 @@ def test_mcp_config_file_sparse_and_fifo_are_diagnostics(project, wskit_home, tm
 
 def test_plugins_enable_refuses_a_2gib_settings_file(project, wskit_home):
     _sparse(project / ".wskit/settings.json", b'{"a": "')
-    res = _wsctl(wskit_home, "plugins", "enable", "demo", "--scope", "project", "--path", str(project), cwd=project)
-    _one_error_line(res, "settings.json", "too-large")
+    res = _wsctl(wskit_home, "plugins", "enable", "demo", "--force", "--scope", "project", "--path", str(project), cwd=project)
+    _one_error_line(res, "settings.json", "larger than 1048576 bytes; refused unread")
     assert (project / ".wskit/settings.json").stat().st_size == GIB2  # not changed
 
 

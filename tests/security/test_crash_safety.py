@@ -70,10 +70,9 @@ def _hook_trust_writer(home: Path, start: int) -> None:
     store = HookTrustStore.for_home(home)
     i = start
     while True:  # the store's own read-modify-write under its lock, as trust() does
-        with store._lock():  # noqa: SLF001
-            projects = store.read()
-            projects[f"/p/{i:06d}"] = {"digest": "sha256:" + "0" * 64, "trusted_at": "2026-01-01T00:00:00+00:00"}
-            store._write(projects)  # noqa: SLF001
+        key = f"/p/{i:06d}"
+        store._change(lambda projects, key=key: projects.update(  # noqa: SLF001
+            {key: {"digest": "sha256:" + "0" * 64, "trusted_at": "2026-01-01T00:00:00+00:00"}}) or True)
         i += 1
 
 

@@ -94,7 +94,7 @@ def test_workflow_records_notice_a_body_edit(ws):
     state = session.runtime.state()
     assert restore(state, load()).ok
     _edit_body(proj)
-    with pytest.raises(ProvenanceMismatchError, match="workflows project:fmt"):
+    with pytest.raises(ProvenanceMismatchError, match=r"skills/fmt/SKILL\.md \(changed\)"):  # names the file
         restore(state, load())
 
 
@@ -109,7 +109,7 @@ def test_wsctl_session_verify_reports_body_drift(ws, wsctl, wskit_home, tmp_path
     _edit_body(proj)
     res = wsctl("session", "verify", str(out))
     assert res.exit_code == 0
-    assert f"drift: resources project:fmt changed ({skill_md})" in res.stdout
+    assert "drift: resources .claude/skills/fmt/SKILL.md changed" in res.stdout  # the file, not an id
     assert wsctl("session", "verify", str(out), "--strict").exit_code == 1
 
 
@@ -130,7 +130,7 @@ def test_custom_style_selection_round_trips_through_restore(ws):
     r = restore(text, load(), policy="refresh")
     assert {"field": "output_style", "id": "project:compact", "change": "changed",
             "path": str(style_file)} in r.drift
-    with pytest.raises(ProvenanceMismatchError, match="output_style"):
+    with pytest.raises(ProvenanceMismatchError, match=r"output-styles/compact\.md \(changed\)"):
         restore(text, load())
     from wskit.builtin_plugins.styles.catalog import StyleProvenanceError
 

@@ -39,7 +39,8 @@ def test_8_concurrent_enable_disable_lose_no_change(tmp_path):
         "home, proc = sys.argv[1], int(sys.argv[2])\n"
         "for j in range(4):\n"
         "    verb = 'disable' if j % 2 else 'enable'\n"
-        "    if main(['--home', home, 'plugins', verb, f'p{proc}-{j}', '--scope', 'user']):\n"
+        "    force = ['--force'] if verb == 'enable' else []  # the names are made up: no plugin has them\n"
+        "    if main(['--home', home, 'plugins', verb, f'p{proc}-{j}', '--scope', 'user', *force]):\n"
         "        sys.exit(1)\n"
     )
     procs = [subprocess.Popen([sys.executable, "-c", script, str(home), str(i)], stdout=subprocess.DEVNULL,
@@ -80,7 +81,7 @@ def test_links_in_an_untrusted_repository_are_never_written_through(untrusted, t
         else:
             (claude / name).symlink_to(decoy / "settings.json")
     before = {p.name: p.read_bytes() for p in decoy.iterdir()}
-    res = wsctl("plugins", "enable", "evil", "--scope", scope, "--path", str(repo), home=home)
+    res = wsctl("plugins", "enable", "evil", "--force", "--scope", scope, "--path", str(repo), home=home)
     assert res.exit_code == 1, res.output
     assert "symbolic link" in res.stderr and "Traceback" not in res.output
     assert {p.name: p.read_bytes() for p in decoy.iterdir()} == before  # nothing written, nothing truncated

@@ -20,9 +20,7 @@ registration, authorization code with PKCE, refresh.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
-import stat
 import sys
 import threading
 import time
@@ -31,10 +29,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
-from wskit import fs
 from wskit.errors import WskitError
-from wskit.fs import jsonsafe
-from wskit.fs.atomic import atomic_write
+from wskit.fs.atomic import StateFileError
+from wskit.fs.store import PrivateJsonFile
 
 __all__ = ["McpTokenStore", "McpTokenStoreError", "oauth_provider", "token_path", "token_store"]
 
@@ -57,48 +54,49 @@ class McpTokenStore:
     :param path: the file (None: memory only). :param server_id, url: recorded in the file.
     """
 
-    def __init__(self, path: Path | None, server_id: str, url: str) -> None:
+    def __init__(self, path: Path | None, server_id: str, url: str, anchor: Path | None = None) -> None:
         self.path, self.server_id, self.url = path, server_id, url
         self._memory: dict[str, Any] = {}
+        #: the private file (:mod:`wskit.fs.store`); ``anchor``: no link below it (the home)
+        self._file = None if path is None else PrivateJsonFile(path, anchor, what="MCP token file",
+                                                                max_bytes=_MAX_BYTES)
 
     def load(self) -> dict[str, Any]:
         """The stored document (``{}`` when there is none).
 
         :raises McpTokenStoreError: the file is unusable."""
-        if self.path is None:
+        if self._file is None:
             return dict(self._memory)
         try:
-            st = os.lstat(self.path)
-        except FileNotFoundError:
+            data = self._file.read()
+        except StateFileError as err:
+            raise McpTokenStoreError(str(err)) from None
+        return self._checked(data)
+
+    def _checked(self, data: Any) -> dict[str, Any]:
+        if data is None:
             return {}
-        if not stat.S_ISREG(st.st_mode):
-            raise McpTokenStoreError(f"MCP token file must be a regular file: {self.path}")
-        if hasattr(os, "getuid") and st.st_uid != os.getuid():
-            raise McpTokenStoreError(f"MCP token file {self.path} is not owned by the current user")
-        if stat.S_IMODE(st.st_mode) != 0o600:
-            raise McpTokenStoreError(f"MCP token file permissions must be 0600 ({self.path} has "
-                                     f"{stat.S_IMODE(st.st_mode):04o})")
-        try:
-            raw = fs.read_bytes(self.path.parent, self.path.name, max_bytes=_MAX_BYTES).raw
-            data = jsonsafe.loads(raw, path=str(self.path), max_depth=16)
-        except fs.SafeFsError as err:
-            raise McpTokenStoreError(f"MCP token file {self.path} is corrupt: {err}") from None
         if not isinstance(data, dict) or data.get("version") != 1:
             raise McpTokenStoreError(f"MCP token file {self.path} has an unknown format")
         return data
 
     def update(self, **fields: Any) -> None:
-        """Set ``fields`` in the document (atomic, locked; unknown keys kept)."""
-        if self.path is None:
+        """Set ``fields`` in the document (atomic, locked; unknown keys kept).
+
+        :raises McpTokenStoreError: the file is unusable (never overwritten then)."""
+        if self._file is None:
             self._memory.update(fields)
             return
-        from filelock import FileLock
 
-        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        with FileLock(str(self.path) + ".lock"):
-            doc = self.load()
+        def step(data: Any) -> dict[str, Any]:
+            doc = dict(self._checked(data))
             doc.update(fields, version=1, server=self.server_id, url=self.url)
-            atomic_write(self.path, (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode("utf-8"), mode=0o600)
+            return doc
+
+        try:
+            self._file.update(step)
+        except StateFileError as err:
+            raise McpTokenStoreError(str(err)) from None
 
     def delete(self) -> bool:
         """Remove the stored tokens (``wsctl mcp logout``). :returns: True when there were some."""
@@ -177,7 +175,7 @@ def token_store(service, server) -> McpTokenStore:
     """The token store of ``server`` in ``service``'s session (a file under the home, or memory)."""
     home = getattr(getattr(service.runtime.session, "profile", None), "home", None)
     if home is not None:
-        return McpTokenStore(token_path(home, server.id, server.url), server.id, server.url)
+        return McpTokenStore(token_path(home, server.id, server.url), server.id, server.url, anchor=Path(home))
     return service._oauth_memory.setdefault(server.id, McpTokenStore(None, server.id, server.url))
 
 

@@ -50,7 +50,8 @@ def test_list_shows_rules_deny_first_and_what_an_untrusted_project_cannot_do(mak
     TrustStore.for_home(wskit_home).revoke(ws)
     out = wsctl("permissions", "list", str(ws)).output
     assert out.startswith("no permission rules")
-    assert "deny Read(./.env)  (.claude/settings.json: the project is not trusted)" in out
+    assert "Read(./.env)" not in out  # an untrusted project's settings are not read at all
+    assert "settings-untrusted" in out and ".claude/settings.json" in out
 
 
 def test_managed_settings_are_shown_as_the_deciding_layer(make_tree, wskit_home, wsctl, tmp_path) -> None:

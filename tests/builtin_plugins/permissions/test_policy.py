@@ -54,10 +54,10 @@ def test_an_untrusted_project_grants_and_restricts_nothing(tree, wskit_home, wsk
     push = s.check_permission("Bash", {"command": "git push"})
     assert (push.decision, push.layer) == ("allow", "user")           # the project's ask is not applied
     policy = s.component("permissions").policy
-    assert {r.text for r, why in policy.ignored if why == "the project is not trusted"} >= {
-        "Bash(git push:*)", "Bash(npm test:*)", "Edit(./locked/**)"}
+    assert policy.rules and {r.scope for r in policy.rules} == {"user"} and not policy.ignored
     assert policy.default_mode == "default" and policy.additional_directories == ()
-    assert any(d.code == "permissions-untrusted" for d in policy.diagnostics)
+    unread = {d.path for d in policy.diagnostics if d.code == "settings-untrusted"}  # not read, and said so
+    assert unread == {str(tree / ".claude" / "settings.json"), str(tree / ".claude" / "settings.local.json")}
 
 
 def test_modes_and_working_directories(tree, wskit_home, wskit_pm) -> None:

@@ -139,7 +139,7 @@ def test_a_token_file_that_is_a_link_is_refused(tmp_path, oauth_server):
     stored.symlink_to(decoy)
     s = session(home, url, McpOptions())
     try:
-        with pytest.raises(McpAuthRequiredError, match="must be a regular file"):
+        with pytest.raises(McpAuthRequiredError, match="is a symbolic link; refused"):
             s.mcp.connect("remote")
     finally:
         s.close()
