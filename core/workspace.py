@@ -234,8 +234,23 @@ def _load_workspace(
     )
     catalogs, d = hooks.workspace_catalogs(ws)
     ws.catalogs = MappingProxyType(catalogs)
-    ws.diagnostics = ws.diagnostics + tuple(d)
+    ws.diagnostics = _unique(ws.diagnostics + tuple(d))
     return ws
+
+
+def _unique(diags: tuple[Diagnostic, ...]) -> tuple[Diagnostic, ...]:
+    """``diags`` without repeats, first occurrence kept: several capabilities read the
+    same settings layers (plugins, hooks, permissions) and each reports a file it may
+    not read; the user is told once."""
+    seen: set[tuple] = set()
+    out = []
+    for d in diags:
+        key = (d.level, d.code, str(d.path), d.line, d.message, d.plugin, d.hook)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(d)
+    return tuple(out)
 
 
 def _undecodable_roots(binding: Binding, profile: HostProfile, diags: list[Diagnostic]) -> tuple[str, ...]:

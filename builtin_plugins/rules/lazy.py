@@ -63,25 +63,14 @@ class FolderRequest:
         return f"FolderRequest({self.folders!r})"
 
 
-def _flatten(value: Any):
-    from wskit.models import LoadResult
-
-    if isinstance(value, LoadResult):
-        yield from value.resources
-        yield from value.diagnostics
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            yield from _flatten(v)
-    else:
-        yield value
-
-
 def collect(res, rules: list, diags: list) -> None:
     """Sort the per-plugin values of a ``wskit_discover_rules`` call into ``rules`` and
     ``diags`` (anything else is a ``bad-contribution`` error)."""
+    from wskit.plugin.facade import flatten_contributions  # the facade's own rule for hook values
+
     diags.extend(res.diagnostics)
     for plugin, value in res.values:
-        for item in _flatten(value):
+        for item in flatten_contributions(value):
             if isinstance(item, Diagnostic):
                 diags.append(item)
                 continue

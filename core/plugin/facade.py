@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from wskit.session import SessionResources
     from wskit.trust import TrustDecision, TrustStore
 
-__all__ = ["HookResults", "WskitHooks", "builtin_kinds"]
+__all__ = ["HookResults", "WskitHooks", "builtin_kinds", "flatten_contributions"]
 
 
 class HookResults:
@@ -258,7 +258,7 @@ class WskitHooks:
                                         message=f"loader of kind {kind.name!r} failed: {type(err).__name__}: {err}"))
         resources: list[Resource] = []
         for plugin, value in values:
-            for item in _load_results(value):
+            for item in flatten_contributions(value):
                 if isinstance(item, Diagnostic):
                     diags.append(item)
                 elif isinstance(item, Resource) and item.kind == kind.name:
@@ -316,13 +316,17 @@ class WskitHooks:
         return out, diags
 
 
-def _load_results(value: Any) -> Iterable[Any]:
+def flatten_contributions(value: Any) -> Iterable[Any]:
+    """The items of one plugin's hook result, flattened: a
+    :class:`~wskit.models.LoadResult` gives its resources then its diagnostics, a
+    list or tuple each of its items (recursively), anything else itself (the caller
+    reports what is neither a resource nor a diagnostic as ``bad-contribution``)."""
     if isinstance(value, LoadResult):
         yield from value.resources
         yield from value.diagnostics
     elif isinstance(value, (list, tuple)):
         for v in value:
-            yield from _load_results(v)
+            yield from flatten_contributions(v)
     elif isinstance(value, (Resource, Diagnostic)):
         yield value
     else:

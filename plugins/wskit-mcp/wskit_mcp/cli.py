@@ -11,7 +11,7 @@ from contextlib import contextmanager
 
 import click
 
-from wskit.cli.context import WsctlContext, json_option, safe_text
+from wskit.cli.context import WsctlContext, json_option, progress, safe_text
 from wskit.cli.lazy import ensure_group
 from wskit.errors import WskitError
 
@@ -55,8 +55,10 @@ def mcp_check_cmd(obj: WsctlContext, name: str, path: str) -> None:
         session = _session(obj, path)
         try:
             server = session.mcp.definition(name)
-            conn = session.mcp.connect(name)
-            tools = session.mcp.list_tools(name)
+            # a server can take seconds to start: on a terminal, say what is awaited
+            with progress(f"waiting for the MCP server {server.id} ({server.transport})"):
+                conn = session.mcp.connect(name)
+                tools = session.mcp.list_tools(name)
             info = dict(conn.server_info)
             problems = session.mcp.problems(name)
         finally:

@@ -110,6 +110,7 @@ class ServedWorkspace:
         self._skills = _by_served_name(self.skill_runtime.list())
         self._commands = _by_served_name([c for c in self.session.registry("command").active()
                                           if not getattr(c, "disable_model_invocation", False)])
+        self._signature: str | None = None
 
     # -- identity ------------------------------------------------------------
 
@@ -125,7 +126,14 @@ class ServedWorkspace:
 
     def signature(self) -> str:
         """Hex SHA-256 over what a client can list: skill, command and rule ids with
-        their digests, and the trust state. Equal signatures: nothing to notify."""
+        their digests, and the trust state. Equal signatures: nothing to notify.
+        Computed once per snapshot (it is immutable); the rules part reads the whole
+        project through the catalog."""
+        if self._signature is None:
+            self._signature = self._compute_signature()
+        return self._signature
+
+    def _compute_signature(self) -> str:
         h = hashlib.sha256()
         h.update(b"trusted" if self.trusted else b"untrusted")
         for kind, table in (("skill", self._skills), ("command", self._commands)):

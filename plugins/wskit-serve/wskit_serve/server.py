@@ -124,13 +124,21 @@ class WorkspaceServer:
             self.workspace = ws
             self._first = None
             conns = list(self._conns.items())
-        self.server.instructions = self.instructions()  # what a new connection is told
+        # one snapshot to compare with (its signature computed once, each connection's
+        # memoized); a connection whose listing changed takes it, or a fresh one of its own
+        candidate: ServedWorkspace | None = ServedWorkspace(ws, self.limits)
+        current = candidate.signature()
         for session, old in conns:
-            new = ServedWorkspace(ws, self.limits)
-            if new.signature() != old.signature():
-                with self._lock:
-                    self._conns[session] = new
-                notify.append(session)
+            if old.signature() == current:
+                continue
+            new, candidate = (candidate, None) if candidate is not None else (ServedWorkspace(ws, self.limits), None)
+            with self._lock:
+                self._conns[session] = new
+            notify.append(session)
+        with self._lock:
+            if candidate is not None and self._first is None and self.workspace is ws:
+                self._first = candidate  # unclaimed: the next connection starts from it
+        self.server.instructions = self.instructions()  # what a new connection is told
         return notify
 
     async def watch(self) -> None:

@@ -4,7 +4,6 @@ conftest.py files of the hooks and providers tests import."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -22,19 +21,6 @@ def hook(event: str, *, scope: str = "user", name: str | None = None, root: Path
                       plugin=fields.get("plugin_root") and "demo")
     hid = f"plugin:demo:{name}" if scope == "plugin" else f"{scope}:{name}"
     return HookDefinition(id=hid, name=name, event=event, provenance=prov, **fields)
-
-
-def alive(pid: int) -> bool:
-    """True while ``pid`` exists and is not a zombie."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().split(")")[-1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 @pytest.fixture

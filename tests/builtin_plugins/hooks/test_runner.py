@@ -8,7 +8,8 @@ import sys
 import time
 from pathlib import Path
 
-from tests.builtin_plugins.hooks.runtime_helpers import alive, hook
+from tests.builtin_plugins.hooks.runtime_helpers import hook
+from tests.process_helpers import alive
 from wskit.builtin_plugins.hooks.runner import HookRunnerConfig, ScopeHookTrust
 from wskit.session.runtime import RuntimeOptions, attach
 

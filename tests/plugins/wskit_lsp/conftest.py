@@ -3,37 +3,16 @@ process running (``no_leaked_children``)."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
+from tests.process_helpers import alive, wait_dead  # noqa: F401  (used by the tests here)
 from wskit.session.testing import no_leaked_children  # noqa: F401  (autouse)
 
 SERVER = Path(__file__).resolve().parent / "lsp_server.py"
-
-
-def alive(pid: int) -> bool:
-    """True while ``pid`` runs and is not a zombie."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
-def wait_dead(pid: int) -> bool:
-    """Wait up to 10 s for ``pid`` to exit."""
-    deadline = time.monotonic() + 10
-    while alive(pid) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return not alive(pid)
 
 
 def pids(pid_file: Path) -> list[int]:

@@ -138,3 +138,41 @@ def test_disabled_mcpjson_servers_always_rejects_and_user_settings_approve(wsctl
     assert rows == {"a": "approved", "b": "pending", "c": "denied"}
     res = wsctl("mcp", "approve", "nope", str(ws))
     assert res.exit_code == 1 and "unknown mcp_server 'nope'" in res.stderr
+
+
+def test_mcp_check_shows_what_it_waits_for_on_a_terminal_only(wskit_home, make_tree) -> None:
+    """A server that takes a second to start: on a terminal a progress line names it and
+    is erased; piped, stderr stays empty."""
+    import pty
+    import select
+    import subprocess
+
+    slow = ("import runpy, sys, time; time.sleep(1.5); sys.argv = sys.argv[1:]; "
+            "runpy.run_path(sys.argv[0], run_name='__main__')")
+    ws = _project(make_tree, wskit_home, {"slow": {"command": sys.executable, "args": ["-c", slow, str(SERVER)]}})
+    wsctl_bin = [str(Path(sys.executable).parent / "wsctl"), "--home", str(wskit_home)]
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "WSKIT_HOME", "WSKIT_HOST")}
+    env["HOME"] = str(wskit_home)
+    assert subprocess.run([*wsctl_bin, "mcp", "approve", "slow", str(ws)], env=env, capture_output=True,
+                          timeout=60).returncode == 0
+    argv = [*wsctl_bin, "mcp", "check", "slow", str(ws)]
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=slave, stderr=slave, env=env, close_fds=True)
+    os.close(slave)
+    out = b""
+    while select.select([master], [], [], 60)[0]:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    proc.wait(60)
+    os.close(master)
+    tty = out.decode("utf-8", "replace")
+    assert proc.returncode == 0, tty
+    assert "waiting for the MCP server project:slow (stdio)… " in tty and "\r\x1b[K" in tty
+    assert "project:slow: ok (stdio" in tty
+    piped = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120)
+    assert piped.returncode == 0 and "waiting for" not in piped.stderr and "waiting for" not in piped.stdout

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import stat
-import subprocess
 import sys
 import time
 import urllib.request
@@ -17,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.process_helpers import free_port, start_listening
 from wskit.binding import Binding
 from wskit.host import HostProfile
 from wskit.plugin.facade import WskitHooks
@@ -28,31 +27,11 @@ from wskit.session.runtime import RuntimeOptions, attach
 HERE = Path(__file__).resolve().parent
 
 
-def _free_port() -> int:
-    with socket.socket() as so:
-        so.bind(("127.0.0.1", 0))
-        return so.getsockname()[1]
-
-
 @pytest.fixture
 def oauth_server(tmp_path):
-    port = _free_port()
+    port = free_port()
     counts = tmp_path / "counts.json"
-    proc = subprocess.Popen([sys.executable, str(HERE / "oauth_server.py"), str(port), str(counts)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            if proc.poll() is not None:
-                pytest.fail(proc.stderr.read().decode())
-            time.sleep(0.1)
-    else:
-        proc.kill()
-        proc.wait()
-        pytest.fail("the OAuth test server did not listen")
+    proc = start_listening([sys.executable, str(HERE / "oauth_server.py"), str(port), str(counts)], port)
     yield f"http://127.0.0.1:{port}/mcp", counts
     proc.terminate()
     proc.wait(10)

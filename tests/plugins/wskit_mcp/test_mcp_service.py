@@ -4,8 +4,6 @@ stops every server process."""
 
 from __future__ import annotations
 
-import os
-import socket
 import subprocess
 import sys
 import time
@@ -13,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.process_helpers import alive, free_port, start_listening, wait_listening
 from wskit.binding import Binding
 from wskit.plugin.facade import WskitHooks
 from wskit.plugin.manager import make_plugin_manager
@@ -22,17 +21,6 @@ from wskit.session.runtime import RuntimeOptions, attach
 
 HERE = Path(__file__).resolve().parent
 SERVER = HERE / "mcp_server.py"
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def mcp_def(name: str, scope: str = "user", **fields) -> McpServer:
@@ -125,30 +113,9 @@ def test_a_definition_with_an_undefined_variable_is_never_started(worktree, hook
     assert not marker.exists()  # no process ran
 
 
-def _free_port() -> int:
-    with socket.socket() as so:
-        so.bind(("127.0.0.1", 0))
-        return so.getsockname()[1]
-
-
 def _serve(kind: str):
-    port = _free_port()
-    proc = subprocess.Popen([sys.executable, str(SERVER), kind, str(port)], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            if proc.poll() is not None:
-                pytest.fail(proc.stderr.read().decode())
-            time.sleep(0.1)
-    else:
-        proc.kill()
-        proc.wait()
-        pytest.fail(f"test {kind} server did not listen on port {port}")
-    return proc, port
+    port = free_port()
+    return start_listening([sys.executable, str(SERVER), kind, str(port)], port, timeout=20), port
 
 
 @pytest.fixture
@@ -208,13 +175,7 @@ def test_an_http_server_that_went_away_is_reconnected_on_the_next_call(worktree,
         assert s.mcp.status()[0].status == "restarting"
         again = subprocess.Popen([sys.executable, str(SERVER), "http", str(port)], stdout=subprocess.DEVNULL,
                                  stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
+        assert wait_listening(port, 30, again)
         assert s.mcp.call_tool("remote", "echo", {"text": "ef"})["text"] == "fe"
         st = s.mcp.status()[0]
         assert (st.status, st.generation, st.restarts) == ("connected", 2, 1)
