@@ -110,7 +110,8 @@ class WorkspaceCache:
     """A thread-safe, bounded cache of workspace resources.
 
     :param profile: host profile; must carry ``home``.
-    :param pm: plugin manager (default: :func:`~wskit.plugin.manager.make_plugin_manager`).
+    :param pm: plugin manager (default: :func:`~wskit.plugin.manager.make_plugin_manager`,
+        its entry points kept in ``profile.state_dir``).
     :param loader: ``loader(binding) -> WorkspaceResources`` replacing the hook
         pipeline (for integrators and tests).
     :param idle_capacity: soft cap on entries once unpinned (32).
@@ -146,7 +147,9 @@ class WorkspaceCache:
             from wskit.plugin.facade import WskitHooks
             from wskit.plugin.manager import make_plugin_manager
 
-            self.pm = pm if pm is not None else make_plugin_manager()
+            # entry points kept in the profile's state folder (<home>/.wskit), as wsctl does
+            self.pm = pm if pm is not None else make_plugin_manager(
+                state_dir=profile.state_dir if profile.home is not None else None)
             self.hooks = WskitHooks(self.pm)
             # no closure over self: a cache in a reference cycle outlives its last
             # reference until a cyclic collection, and so does every load it holds

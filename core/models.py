@@ -91,6 +91,46 @@ class Frozen(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True, defer_build=True)
 
+    def __init__(self, /, **data: Any) -> None:
+        """Validate ``data`` and build the instance, as :class:`pydantic.BaseModel` does.
+
+        Values that already have exactly their field's type (a ``str`` for ``str``, a
+        :class:`Scope` member for :class:`Scope`, a ``tuple`` of ``str`` for
+        ``tuple[str, ...]``, a model instance for a model field…) are checked here by
+        :mod:`wskit.util.fastinit`, and the instance is the one pydantic would build
+        from them (same ``__dict__``, same fields set, defaults copied as pydantic
+        copies them). Anything else — a value to coerce, a missing or unknown field, a
+        field validator that refuses it — is handed to pydantic's own validation, which
+        builds the model's schema on first use and raises its
+        :class:`pydantic.ValidationError`. So a process whose values are all of the
+        right type (every built-in loader's) never builds a validator. After
+        256 instances of one class (``_FAST_INIT_LIMIT``) the class is validated by
+        pydantic only (its compiled validator is ≈ 1.3× faster per instance, once
+        built: a bulk load pays for the build).
+        """
+        cls = type(self)
+        plan = _PLANS.get(cls, _NO_PLAN)
+        if plan is _NO_PLAN:
+            plan = _plan_for(cls)
+        if plan is not None:
+            made = plan(data)
+            if made is not None:
+                values, fields_set = made
+                left = _FAST_LEFT[cls] = _FAST_LEFT.get(cls, _FAST_INIT_LIMIT) - 1
+                if left <= 0:
+                    _PLANS[cls] = None  # a bulk of them: pydantic's compiled validator is faster
+                _setattr(self, "__dict__", values)
+                _setattr(self, "__pydantic_fields_set__", fields_set)
+                _setattr(self, "__pydantic_extra__", None)
+                _setattr(self, "__pydantic_private__", None)
+                self.model_post_init(None)
+                return
+        super().__init__(**data)
+
+    # pydantic treats this __init__ as its own (it builds the same instance): the class
+    # signature lists the fields, and nested models are validated without calling it
+    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
+
     def model_post_init(self, context: Any, /) -> None:
         """Share one ``__pydantic_fields_set__`` set between instances that set the same
         fields (a 5+-element set is 728 bytes, on every model instance).
@@ -173,6 +213,20 @@ def valid_shape(cls: type[Frozen], unset: frozenset[str] = frozenset()) -> tuple
 
 
 _setattr = object.__setattr__
+_NO_PLAN = object()
+#: instances of one class built by the fast path before pydantic takes over (see ``Frozen.__init__``)
+_FAST_INIT_LIMIT = 256
+_FAST_LEFT: dict[type, int] = {}
+#: per model class: its :func:`wskit.util.fastinit.plan` (None: always validated by pydantic)
+_PLANS: dict[type, Any] = {}
+
+
+def _plan_for(cls: type) -> Any:
+    from wskit.util.fastinit import plan
+
+    made = plan(cls)
+    _PLANS[cls] = made
+    return made
 #: ``object.__new__``: what ``cls.__new__`` resolves to for a model, without the
 #: attribute lookup through pydantic's metaclass (≈ 3× faster)
 _new = object.__new__

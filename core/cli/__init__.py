@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gc
 import sys
+from pathlib import Path
 
 import click
 
@@ -114,16 +115,20 @@ class LazyGroup(click.Group):
         obj = ctx.find_object(WsctlContext) if ctx is not None else None
         if obj is not None and self._pm is not None:
             obj.pm = self._pm
-        pm = obj.plugin_manager() if obj is not None else self._get_pm()
+        pm = obj.plugin_manager() if obj is not None else self._get_pm(ctx)
         from wskit.plugin.facade import WskitHooks
 
         self.registration_diagnostics = WskitHooks(pm).register_commands(self)
 
-    def _get_pm(self):
+    def _get_pm(self, ctx: click.Context | None = None):
         if self._pm is None:
             from wskit.plugin.manager import make_plugin_manager
 
-            self._pm = make_plugin_manager()
+            # the entry points are kept in the state folder of --home (read once per
+            # environment); the home is the one WsctlContext will use
+            home = (ctx.params.get("home") if ctx is not None else None) or None
+            state = (Path(home).expanduser().absolute() if home else Path.home()) / ".wskit"
+            self._pm = make_plugin_manager(state_dir=state)
         return self._pm
 
     def add_command(self, cmd: click.Command, name: str | None = None) -> None:

@@ -49,7 +49,8 @@ class WsctlContext:
         if self.pm is None:
             from wskit.plugin.manager import make_plugin_manager
 
-            self.pm = make_plugin_manager()
+            # the entry points are kept in the state folder of --home (read once per environment)
+            self.pm = make_plugin_manager(state_dir=self.home / ".wskit")
         return self.pm
 
     def hooks(self):

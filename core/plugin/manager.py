@@ -157,6 +157,7 @@ def make_plugin_manager(
     builtins: bool = True,
     plugins: Iterable[object] = (),
     env: Mapping[str, str] | None = None,
+    state_dir: str | os.PathLike[str] | None = None,
 ) -> WskitPluginManager:
     """Build a fresh plugin manager.
 
@@ -165,6 +166,10 @@ def make_plugin_manager(
     :param plugins: extra plugin objects (modules, instances) registered last
         (so they run first); their name is ``getattr(obj, "__name__", None)``.
     :param env: environment to read ``WSKIT_*`` from (default ``os.environ``).
+    :param state_dir: the wskit state folder (``<home>/.wskit``, what ``wsctl``
+        passes): the entry points are then read once per environment and kept in
+        ``<state_dir>/cache/entry-points.json`` (:mod:`wskit.plugin.epcache`); None
+        reads them with ``importlib.metadata`` every time.
     :returns: a :class:`WskitPluginManager`.
     :raises PluginLoadError: only with ``WSKIT_STRICT_PLUGINS=1``.
     """
@@ -176,7 +181,7 @@ def make_plugin_manager(
     for name in disabled:
         pm.set_blocked(name)
     if load_entrypoints:
-        seen = _load_entrypoints(pm, _env_list(env.get("WSKIT_LOAD_PLUGINS")))
+        seen = _load_entrypoints(pm, _env_list(env.get("WSKIT_LOAD_PLUGINS")), state_dir)
         if disabled:
             _warn_unknown_disabled(disabled, seen | {n for n, _ in DEFAULT_PLUGINS}
                                    | {getattr(o, "__name__", None) for o in plugins})
@@ -219,28 +224,28 @@ def _own_version() -> str:
     return __version__
 
 
-def _entry_points() -> list[Any]:
-    """``importlib.metadata.entry_points(group="wskit")``, as a list.
+def _entry_points(state_dir: str | os.PathLike[str] | None = None) -> list[Any]:
+    """``importlib.metadata.entry_points(group="wskit")``, as a list (kept in
+    ``state_dir`` when given: :func:`wskit.plugin.epcache.cached_entry_points`).
 
     The library call, not a faster walk of our own: it parses every installed
     distribution's ``entry_points.txt`` (≈ half of what this call costs), but its
     de-duplication and metadata rules are the ones packaging tools follow, which a
     faster scan of our own would have to match (measurements in docs/performance.md).
     """
-    # the standard library's (Python >= 3.10 has entry_points(group=...)); pydantic has
-    # usually imported it already, the backport costs ~8 ms more at start-up
-    import importlib.metadata as md
+    from wskit.plugin.epcache import cached_entry_points
 
-    return list(md.entry_points(group=NAME))
+    return cached_entry_points(NAME, state_dir)
 
 
-def _load_entrypoints(pm: WskitPluginManager, only: list[str] | None) -> set[str]:
+def _load_entrypoints(pm: WskitPluginManager, only: list[str] | None,
+                      state_dir: str | os.PathLike[str] | None = None) -> set[str]:
     """Load the entry points of group ``wskit`` (see the module doc).
 
     :returns: the names of every entry point of the group, loaded or not.
     """
     names: set[str] = set()
-    for ep in _entry_points():
+    for ep in _entry_points(state_dir):
         names.add(ep.name)
         dist = getattr(ep, "dist", None)
         dist_name = getattr(dist, "name", None) if dist is not None else None

@@ -1,0 +1,90 @@
+"""Two wskit installations side by side: ``python -m tests.benchmarks.ab A_WSCTL B_WSCTL``.
+
+Whole processes, a fresh home per run (trust grant of the monorepo untimed), one
+untimed warm-up, then ``--rounds`` shuffled rounds of: ``wsctl --json inspect`` of an
+empty folder and ``wsctl --json rules --for F`` (F 8 folders deep in the benchmark
+monorepo) with each ``wsctl``, and ``python -c "import click, pluggy"`` (P4's
+baseline). Prints medians and the median of per-round ratios B ÷ A, and the load
+average at the start and the end. Used for docs/performance.md's before/after of
+the light start-up; nothing asserts on time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from tests.benchmarks import trees
+from tests.benchmarks.peers import deep_file
+
+__all__ = ["main"]
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the comparison (see the module doc)."""
+    ap = argparse.ArgumentParser(prog="python -m tests.benchmarks.ab")
+    ap.add_argument("a", help="the first wsctl (e.g. main's virtual environment)")
+    ap.add_argument("b", help="the second wsctl")
+    ap.add_argument("--rounds", type=int, default=11)
+    ap.add_argument("--scale", type=float, default=1.0)
+    ap.add_argument("--dest", default=os.path.join(tempfile.gettempdir(), "wskit-bench"))
+    args = ap.parse_args(argv)
+    mono = trees.generate("monorepo", args.dest, scale=args.scale, seed=0)
+    target = deep_file(mono)
+    work = Path(tempfile.mkdtemp(prefix="wskit-ab-"))
+    empty = work / "empty"
+    empty.mkdir()
+    env0 = {k: v for k, v in os.environ.items() if not k.startswith("WSKIT_") and k != "PYTHONDONTWRITEBYTECODE"}
+    cases = {}
+    for tag, wsctl in (("A", args.a), ("B", args.b)):
+        cases[f"{tag} inspect empty"] = ([wsctl, "--json", "inspect", str(empty)], False)
+        cases[f"{tag} rules --for F"] = ([wsctl, "--json", "rules", "--for", str(target), str(mono)], True)
+    cases["import click, pluggy"] = ([sys.executable, "-c", "import click, pluggy"], False)
+
+    def once(argv: list[str], trust: bool) -> float:
+        home = tempfile.mkdtemp(dir=work)
+        env = {**env0, "HOME": home}
+        run = argv if argv[0] == sys.executable else [argv[0], "--home", home, *argv[1:]]
+        if trust:
+            subprocess.run([argv[0], "--home", home, "trust", "grant", str(mono)], env=env, check=True,
+                           capture_output=True)
+        t0 = time.perf_counter()
+        res = subprocess.run(run, env=env, capture_output=True)
+        took = time.perf_counter() - t0
+        shutil.rmtree(home, ignore_errors=True)
+        if res.returncode != 0:
+            raise SystemExit(f"{' '.join(run)} failed: {res.stderr[-500:]!r}")
+        return took
+
+    print("start", time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()), "load", os.getloadavg())
+    for argv, trust in cases.values():
+        once(argv, trust)
+    times: dict[str, list[float]] = {k: [] for k in cases}
+    for _ in range(args.rounds):
+        keys = list(cases)
+        random.shuffle(keys)
+        for k in keys:
+            times[k].append(once(*cases[k]))
+    print("end", time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()), "load", os.getloadavg())
+    for k, v in times.items():
+        print(f"{k:24s} {1e3 * statistics.median(v):8.1f} ms")
+    base = times["import click, pluggy"]
+    for what in ("inspect empty", "rules --for F"):
+        a, b = times[f"A {what}"], times[f"B {what}"]
+        print(f"B ÷ A, {what}: {statistics.median([y / x for x, y in zip(a, b)]):.3f}")
+    for tag in ("A", "B"):
+        r = statistics.median([x / y for x, y in zip(times[f"{tag} inspect empty"], base)])
+        print(f"{tag} inspect empty ÷ import click, pluggy: {r:.2f}×")
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
