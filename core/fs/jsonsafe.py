@@ -32,7 +32,7 @@ from typing import Any
 from wskit import fs
 from wskit.util.lazyre import lazy_pattern
 
-__all__ = ["check_depth", "loads", "MAX_BYTES", "MAX_DEPTH", "read_json"]
+__all__ = ["bracket_depth", "check_depth", "loads", "MAX_BYTES", "MAX_DEPTH", "read_json"]
 
 
 #: Deepest nesting of arrays and objects accepted by default.
@@ -44,10 +44,34 @@ MAX_BYTES = 4 * 1024 * 1024
 _TOKENS = lazy_pattern(globals(), "_TOKENS", r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
 
 
-def _error(code: str, path: str | None, line: int | None, message: str) -> fs.SafeFsError:
-    err = fs.SafeFsError(code, path or "<json>", message)
+def _error(code: str, path: str | None, line: int | None, message: str, lang: str = "json") -> fs.SafeFsError:
+    err = fs.SafeFsError(code, path or f"<{lang}>", message)
     err.line = line  # type: ignore[attr-defined]
     return err
+
+
+def bracket_depth(text: str, tokens: "re.Pattern[str]", max_depth: int, path: str | None, lang: str) -> int:
+    """The deepest ``[``/``{`` nesting of ``text``, counted on the matches of
+    ``tokens`` (strings and other brackets-in-text are matched whole, so they
+    are skipped), linearly and without recursion. Shared by the JSON and TOML
+    readers (:mod:`wskit.fs.tomlsafe`).
+
+    :param lang: ``json`` or ``toml``: the error code ``<lang>-too-deep`` and the name shown.
+    :raises SafeFsError: ``<lang>-too-deep`` naming the 1-based line where ``max_depth`` is crossed.
+    """
+    depth = deepest = 0
+    for m in tokens.finditer(text):
+        tok = m.group()
+        if tok in "[{":
+            depth += 1
+            if depth > max_depth:
+                line = text.count("\n", 0, m.start()) + 1
+                raise _error(f"{lang}-too-deep", path, line, f"{lang.upper()} nested deeper than {max_depth} levels",
+                             lang)
+            deepest = max(deepest, depth)
+        elif tok in "]}":
+            depth = max(0, depth - 1)
+    return deepest
 
 
 def check_depth(text: str, max_depth: int = MAX_DEPTH, path: str | None = None) -> int:
@@ -57,18 +81,7 @@ def check_depth(text: str, max_depth: int = MAX_DEPTH, path: str | None = None) 
     :raises SafeFsError: ``json-too-deep`` naming the 1-based line where the
         limit is crossed.
     """
-    depth = deepest = 0
-    for m in _TOKENS.finditer(text):
-        tok = m.group()
-        if tok in "[{":
-            depth += 1
-            if depth > max_depth:
-                line = text.count("\n", 0, m.start()) + 1
-                raise _error("json-too-deep", path, line, f"JSON nested deeper than {max_depth} levels")
-            deepest = max(deepest, depth)
-        elif tok in "]}":
-            depth = max(0, depth - 1)
-    return deepest
+    return bracket_depth(text, _TOKENS, max_depth, path, "json")
 
 
 def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

@@ -51,18 +51,9 @@ def check_depth(text: str, max_depth: int = MAX_DEPTH, path: str | None = None) 
 
     :raises SafeFsError: ``toml-too-deep`` naming the 1-based line where the limit is crossed.
     """
-    depth = deepest = 0
-    for m in _TOKENS.finditer(text):
-        tok = m.group()
-        if tok in "[{":
-            depth += 1
-            if depth > max_depth:
-                line = text.count("\n", 0, m.start()) + 1
-                raise _error("toml-too-deep", path, line, f"TOML nested deeper than {max_depth} levels")
-            deepest = max(deepest, depth)
-        elif tok in "]}":
-            depth = max(0, depth - 1)
-    return deepest
+    from wskit.fs.jsonsafe import bracket_depth
+
+    return bracket_depth(text, _TOKENS, max_depth, path, "toml")
 
 
 def loads(text: str | bytes, *, path: str | None = None, max_depth: int = MAX_DEPTH) -> dict[str, Any]:
