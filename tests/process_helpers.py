@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-__all__ = ["alive", "free_port", "start_listening", "wait_dead", "wait_listening"]
+__all__ = ["alive", "free_port", "in_pty", "start_listening", "wait_dead", "wait_listening"]
 
 
 def alive(pid: int) -> bool:
@@ -69,3 +69,27 @@ def start_listening(argv: Sequence[str], port: int, timeout: float = 30) -> subp
         proc.wait()
         pytest.fail(f"{argv[-2:]} did not listen on port {port}: {proc.stderr.read().decode()[-2000:]}")
     return proc
+
+
+def in_pty(argv: Sequence[str], env: dict[str, str], timeout: float = 30) -> tuple[str, int]:
+    """Run ``argv`` with stdout and stderr on a pseudo-terminal (as on a user's
+    terminal). :returns: what it printed (UTF-8, errors replaced) and its exit code."""
+    import pty
+    import select
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(list(argv), stdin=subprocess.DEVNULL, stdout=slave, stderr=slave, env=env,
+                            close_fds=True)
+    os.close(slave)
+    out = b""
+    while select.select([master], [], [], timeout)[0]:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    proc.wait(timeout)
+    os.close(master)
+    return out.decode("utf-8", "replace"), proc.returncode

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import json
 import os
-import pty
-import select
 import subprocess
 import sys
 from pathlib import Path
 
+from tests.process_helpers import in_pty
 from wskit.trust import TrustStore
 
 WSCTL = [sys.executable, "-m", "wskit"]
@@ -103,24 +102,7 @@ def test_plugins_show_labels_kinds_and_hooks_by_event(tmp_path, wsctl, make_tree
 
 def _in_pty(argv, env) -> str:
     """Run argv with stdout and stderr on a pseudo-terminal; what it printed."""
-    master, slave = pty.openpty()
-    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=slave, stderr=slave, env=env, close_fds=True)
-    os.close(slave)
-    out = b""
-    while True:
-        ready, _, _ = select.select([master], [], [], 30)
-        if not ready:
-            break
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        out += chunk
-    proc.wait(30)
-    os.close(master)
-    return out.decode("utf-8", "replace")
+    return in_pty(argv, env)[0]
 
 
 def _env(home: Path, **extra) -> dict:

@@ -143,9 +143,9 @@ def test_disabled_mcpjson_servers_always_rejects_and_user_settings_approve(wsctl
 def test_mcp_check_shows_what_it_waits_for_on_a_terminal_only(wskit_home, make_tree) -> None:
     """A server that takes a second to start: on a terminal a progress line names it and
     is erased; piped, stderr stays empty."""
-    import pty
-    import select
     import subprocess
+
+    from tests.process_helpers import in_pty
 
     slow = ("import runpy, sys, time; time.sleep(1.5); sys.argv = sys.argv[1:]; "
             "runpy.run_path(sys.argv[0], run_name='__main__')")
@@ -156,22 +156,8 @@ def test_mcp_check_shows_what_it_waits_for_on_a_terminal_only(wskit_home, make_t
     assert subprocess.run([*wsctl_bin, "mcp", "approve", "slow", str(ws)], env=env, capture_output=True,
                           timeout=60).returncode == 0
     argv = [*wsctl_bin, "mcp", "check", "slow", str(ws)]
-    master, slave = pty.openpty()
-    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=slave, stderr=slave, env=env, close_fds=True)
-    os.close(slave)
-    out = b""
-    while select.select([master], [], [], 60)[0]:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        out += chunk
-    proc.wait(60)
-    os.close(master)
-    tty = out.decode("utf-8", "replace")
-    assert proc.returncode == 0, tty
+    tty, code = in_pty(argv, env, timeout=60)
+    assert code == 0, tty
     assert "waiting for the MCP server project:slow (stdio)… " in tty and "\r\x1b[K" in tty
     assert "project:slow: ok (stdio" in tty
     piped = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120)
