@@ -57,10 +57,9 @@ def _project(base: Path) -> tuple[Path, Path]:
 
 def wskit_answer(folder: Path, base: Path) -> dict:
     """wskit's answer for one plugin folder under ``--host claude`` (the shape of :func:`record`'s)."""
+    from tests.conformance.answers import _plugin_manager
     from wskit import HostProfile, WorkspaceCache
     from wskit.trust import TrustStore
-
-    from tests.conformance.answers import _plugin_manager
 
     project, home = _project(base)
     TrustStore.for_home(home).grant(project)
