@@ -225,6 +225,11 @@ class RuleCatalog:
 
             rules, shadowed = host_chain(rules, settings)
             inlined = (*inlined, *shadowed)
+        if settings.exact_byte_budget is not None:
+            from wskit.builtin_plugins.rules.scopes import cut_exact
+
+            rules, cut = cut_exact(rules, settings.exact_byte_budget)
+            inlined = (*inlined, *cut)
         kept, skipped = apply_budget(rules, budget)
         return RuleSelection("static", tuple(kept), (*inlined, *skipped), (), budget)
 

@@ -92,6 +92,14 @@ class RuleSettings(Frozen):
         project root (Claude Code; :mod:`wskit.builtin_plugins.rules.ancestors`);
         ``"without-repository"``: only when the project root holds no ``.git`` (opencode,
         whose upward walk stops at the git worktree and otherwise goes to the filesystem root).
+    :ivar exact_byte_budget: Codex CLI's ``project_doc_max_bytes`` reproduced byte for byte
+        (bytes; None, the default: off). The project files of a static answer share this
+        budget root first; each is cut at the byte where the budget runs out (the cut bytes
+        decoded as UTF-8 with replacement, as Codex does), files after it are skipped as
+        ``over-budget``, a blank file costs nothing; user files are outside it (Codex keeps
+        ``~/.codex/AGENTS.md`` apart). Unlike Codex, every cut is reported: the file is
+        listed in ``skipped`` with reason ``cut`` and the bytes dropped. For a host that
+        needs Codex's prompt exactly: ``settings["rules"]["exact_byte_budget"] = 32768``.
     """
 
     max_file_bytes: int | None = 1024 * 1024
@@ -110,6 +118,7 @@ class RuleSettings(Frozen):
     nearest_first: bool = False
     user_last: bool = False
     ancestor_files: bool | Literal["without-repository"] = False
+    exact_byte_budget: int | None = None
 
     @classmethod
     def blade_preset(cls, **overrides: Any) -> "RuleSettings":

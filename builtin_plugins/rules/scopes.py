@@ -11,7 +11,7 @@ from wskit.builtin_plugins.rules.model import SkippedRule
 if TYPE_CHECKING:
     from wskit.resources.rule import RuleFile
 
-__all__ = ["ancestors", "apply_budget", "host_chain", "is_ancestor", "relative_to_scope"]
+__all__ = ["ancestors", "apply_budget", "cut_exact", "host_chain", "is_ancestor", "relative_to_scope"]
 
 
 def ancestors(rel: str) -> list[str]:
@@ -59,6 +59,40 @@ def apply_budget(rules: Sequence[RuleFile], budget: int | None) -> tuple[list[Ru
                                        f"{r.bytes} bytes do not fit the {remaining} bytes left of a {budget}-byte budget"))
     kept.reverse()
     skipped.reverse()
+    return kept, skipped
+
+
+def cut_exact(rules: Sequence[RuleFile], budget: int) -> tuple[list[RuleFile], list[SkippedRule]]:
+    """Codex CLI's ``project_doc_max_bytes``: project files share ``budget`` bytes root first.
+
+    Matches Codex's ``read_project_docs``: each file is read up to the bytes left (the
+    cut part decoded as UTF-8 with replacement characters), a file whose text is blank
+    is left out and costs nothing, and files after the budget is spent are not read.
+    User files pass unchanged and cost nothing. Returns the delivered rules (a cut one
+    with its body cut) and the skipped ones: ``cut`` for a shortened file (it is also
+    delivered), ``over-budget`` for one left out (reference: docs/compatibility.md, Codex).
+    """
+    remaining = budget
+    kept: list[RuleFile] = []
+    skipped: list[SkippedRule] = []
+    for r in rules:
+        if r.source == "user":
+            kept.append(r)
+            continue
+        if remaining <= 0:
+            skipped.append(SkippedRule(r, "over-budget", f"the {budget}-byte budget is spent"))
+            continue
+        data = r.body.encode("utf-8")
+        part = data[:remaining]
+        text = part.decode("utf-8", "replace")
+        if not text.strip():
+            continue
+        if len(part) < len(data):
+            skipped.append(SkippedRule(r, "cut", f"cut after {len(part)} of {len(data)} bytes: "
+                                                 f"{len(data) - len(part)} bytes over the {budget}-byte budget"))
+            r = r.model_copy(update={"body": text, "bytes": len(text.encode("utf-8"))})
+        kept.append(r)
+        remaining -= len(part)
     return kept, skipped
 
 

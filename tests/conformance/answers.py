@@ -24,13 +24,14 @@ def _plugin_manager():
     return make_plugin_manager(load_entrypoints=True, env={})
 
 
-def wskit_answer(case, host: str, base: Path) -> dict:
+def wskit_answer(case, host: str, base: Path, settings: dict | None = None) -> dict:
     """Lay ``case`` out under ``base``, trust the project and load it with
     ``HostProfile(name=host)``: the static instruction files of the cwd (their markers,
-    in delivery order) and the active skills whose names the case made (``sk-…``)."""
+    in delivery order) and the active skills whose names the case made (``sk-…``).
+    ``settings`` are the profile's settings (e.g. ``{"rules": {"exact_byte_budget": 32768}}``)."""
     project, home, cwd = case.lay_out(base)
     TrustStore.for_home(home).grant(project)
-    ws = WorkspaceCache(HostProfile(name=host, home=home), _plugin_manager()).resolve(str(cwd))
+    ws = WorkspaceCache(HostProfile(name=host, home=home, settings=settings or {}), _plugin_manager()).resolve(str(cwd))
     labels: list[str] = []
     catalog = ws.catalog("rules")
     if catalog is not None:

@@ -149,6 +149,10 @@ CASES: tuple[Case, ...] = (
          skills=(".agents/skills/sk-chain-root", "a/.agents/skills/sk-chain-a", "a/b/.agents/skills/sk-chain-b",
                  "a/b/c/.agents/skills/sk-chain-below", "a/.agents/skills/grp/sk-chain-grouped"),
          what=".agents/skills in every folder from the root to the cwd and below it, one grouped"),
+    Case("budget", ("AGENTS.md", "a/AGENTS.md", "CLAUDE.md", "a/CLAUDE.md", "GEMINI.md", "a/GEMINI.md"), cwd="a",
+         text={f"{d}{n}": f"S:{d}{n}\n" + "x" * 60 + "\n" + ("filler line of an instruction file\n" * 560)
+               + f"S:{d}{n}#end\n" for d in ("", "a/") for n in _ALL_NAMES},
+         what="two 20 KiB files of each name on the chain: over Codex's 32 KiB project_doc_max_bytes"),
     Case("gemini-file-names", ("~/.gemini/ZED.md", "~/.gemini/ALPHA.md", "~/.gemini/GEMINI.md", "ZED.md",
                                "ALPHA.md", "AGENTS.md", "GEMINI.md"),
          text={"~/.gemini/settings.json": '{"context": {"fileName": ["ZED.md", "ALPHA.md"]}}'}, hosts=("gemini",),

@@ -14,6 +14,9 @@ _SKILL_OUTSIDE = ("a skill folder linked to a folder outside the source project 
 DIFFERENCES: dict[tuple[str, str], str] = {
     ("gemini", "gemini-file-names"): ("memory files of one folder come in context.fileName order; Gemini CLI sorts "
                                       "the paths as strings (docs/compatibility.md, memory paths order)"),
+    ("codex", "budget"): ("Codex cuts the project files at 32 KiB silently, mid-file; wskit delivers whole files "
+                          "by default (a cut delivers half an instruction). settings['rules']['exact_byte_budget'] "
+                          "= 32768 reproduces Codex byte for byte and reports the cut (test_exact_byte_budget_is_codex)"),
     ("claude", "skills-link-outside"): _SKILL_OUTSIDE,
     ("codex", "skills-link-outside"): _SKILL_OUTSIDE,
     ("gemini", "skills-link-outside"): _SKILL_OUTSIDE,

@@ -69,3 +69,22 @@ def test_the_default_host_keeps_the_cross_tool_union(tmp_path: Path):
     got = wskit_answer(case, "wskit", tmp_path)
     assert got["instructions"] == ["CLAUDE.md", "AGENTS.md", "GEMINI.md", "a/CLAUDE.md", "a/AGENTS.md",
                                    "a/GEMINI.md", "a/b/CLAUDE.md", "a/b/AGENTS.md", "a/b/GEMINI.md"]
+
+
+def test_exact_byte_budget_is_codex(tmp_path: Path):
+    """``exact_byte_budget`` reproduces Codex's 32 KiB cut of the recorded ``budget`` case,
+    and says which file it cut."""
+    case = next(c for c in CASES if c.id == "budget")
+    settings = {"rules": {"exact_byte_budget": 32 * 1024}}
+    assert wskit_answer(case, "codex", tmp_path / "a", settings) == _recorded("codex", case.id)
+    project, home, cwd = case.lay_out(tmp_path / "b")
+    from wskit import HostProfile, WorkspaceCache
+    from wskit.trust import TrustStore
+
+    TrustStore.for_home(home).grant(project)
+    ws = WorkspaceCache(HostProfile(name="codex", home=home, settings=settings)).resolve(str(cwd))
+    sel = ws.catalog("rules").static_rules(str(cwd))
+    assert sum(r.bytes for r in sel.files if r.source != "user") <= 32 * 1024
+    cut = [(s.rule.display_path, s.reason) for s in sel.skipped]
+    assert cut == [("a/AGENTS.md", "cut")]
+    assert sel.files[-1].body.startswith("S:a/AGENTS.md") and "#end" not in sel.files[-1].body
