@@ -3,10 +3,9 @@
 
 from pathlib import Path
 
-from wskit.util.plainmodel import Field, field_validator, model_validator
-
 from wskit.models import Frozen
 from wskit.util.lazyre import lazy_pattern
+from wskit.util.plainmodel import Field, field_validator, model_validator
 
 __all__ = ["HOST_PRESETS", "HostProfile"]
 

@@ -7,14 +7,12 @@ frozen pydantic v2 models, pydantic built only when a value needs validating
 can share them with the workspace it came from.
 """
 
+import copy as _copy
 import hashlib
+from collections.abc import Mapping
 from enum import Enum
 from pathlib import Path
-from typing import Any, Literal
-
-import copy as _copy
-from collections.abc import Mapping
-from typing import ClassVar
+from typing import Any, ClassVar, Literal
 
 from wskit.util import plainmodel as _plainmodel
 from wskit.util.plainmodel import Field, FieldInfo

@@ -11,10 +11,9 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from wskit.util.plainmodel import Field
-
 from wskit.errors import ProvenanceMismatchError, WskitError
 from wskit.models import Frozen
+from wskit.util.plainmodel import Field
 
 if TYPE_CHECKING:  # pragma: no cover
     from wskit.resources.rule import RuleFile
