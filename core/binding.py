@@ -17,8 +17,6 @@ Holon's worktree rule (reference/holon-sakura.md A1):
   root = the path itself.
 """
 
-# No ``from __future__ import annotations`` here: pydantic would compile and evaluate
-# every field's annotation string when the model classes are made, a cost paid at start-up.
 
 import os
 import stat

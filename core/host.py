@@ -1,14 +1,11 @@
 """Host profiles: which conventions a host adds on top of the cross-tool ones (design §3)."""
 
-# No ``from __future__ import annotations`` here: pydantic would compile and evaluate
-# every field's annotation string when the model classes are made, a cost paid at start-up.
 
 from pathlib import Path
 
-from pydantic import Field, field_validator, model_validator
-
 from wskit.models import Frozen
 from wskit.util.lazyre import lazy_pattern
+from wskit.util.plainmodel import Field, field_validator, model_validator
 
 __all__ = ["HOST_PRESETS", "HostProfile"]
 

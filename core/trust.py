@@ -23,8 +23,6 @@ readable or writable by others raises :class:`~wskit.errors.TrustStoreError`;
 the trust gate then fails closed.
 """
 
-# No ``from __future__ import annotations`` here: pydantic would compile and evaluate
-# every field's annotation string when the model classes are made, a cost paid at start-up.
 
 import datetime as _dt
 import os

@@ -5,18 +5,15 @@ the file set of docs/rules.md §1 (``AGENTS.md``/``AGENTS.override.md`` from Cod
 ``.<host>/`` folders, user-level files first).
 """
 
-# No ``from __future__ import annotations`` here: pydantic would compile and evaluate
-# every field's annotation string when the model classes are made, a cost paid at start-up.
 
 import hashlib
 import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import Field
-
 from wskit.errors import ProvenanceMismatchError, WskitError
 from wskit.models import Frozen
+from wskit.util.plainmodel import Field
 
 if TYPE_CHECKING:  # pragma: no cover
     from wskit.resources.rule import RuleFile

@@ -14,8 +14,6 @@ switching a user's guard or plugin off is as much a change as switching one on.
 Each such file that exists is named in a ``settings-untrusted`` warning.
 """
 
-# No ``from __future__ import annotations`` here: pydantic would compile and evaluate
-# every field's annotation string when the model classes are made, a cost paid at start-up.
 
 import os
 from typing import Any

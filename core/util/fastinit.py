@@ -28,12 +28,9 @@ from collections.abc import Callable
 from pathlib import Path, PurePath
 from typing import Any
 
-__all__ = ["plan"]
+from wskit.util.plainmodel import resolve_hints
 
-#: configuration keys whose values do not change what validation stores for
-#: exactly-typed values (``extra`` is handled: an unknown key always falls back)
-_HARMLESS_CONFIG = {"frozen", "extra", "arbitrary_types_allowed", "defer_build", "title",
-                    "json_schema_extra", "use_attribute_docstrings", "protected_namespaces"}
+__all__ = ["plan"]
 
 
 class _Miss(Exception):
@@ -51,7 +48,7 @@ def _copy_default(field: Any) -> Any:
 def plan(cls: type) -> Callable[[dict[str, Any]], dict[str, Any] | None] | None:
     """The fast constructor of model class ``cls``, or None when it has none.
 
-    :param cls: a pydantic model class (a :class:`wskit.models.Frozen` subclass).
+    :param cls: a :class:`wskit.models.Frozen` subclass.
     :returns: ``f(data) -> (dict, set) | None``: the ``__dict__`` (every field, in
         declaration order) and the fields set for the keyword arguments ``data``
         (after the class's ``mode="before"`` model validators, as pydantic runs
@@ -64,45 +61,20 @@ def plan(cls: type) -> Callable[[dict[str, Any]], dict[str, Any] | None] | None:
 
 
 def _plan(cls: Any) -> Callable[[dict[str, Any]], dict[str, Any] | None] | None:
-    config = cls.model_config
-    if not set(config) <= _HARMLESS_CONFIG or config.get("frozen") is not True:
+    if not cls.__wskit_pure__ or cls.__wskit_pydantic_validators__:
         return None
-    if cls.__private_attributes__ or getattr(cls, "__pydantic_root_model__", False):
-        return None
-    if getattr(cls, "__pydantic_generic_metadata__", {}).get("parameters"):
-        return None
-    decorators = cls.__pydantic_decorators__
-    if decorators.validators or decorators.root_validators:
-        return None
-    before: list[Callable[[Any], Any]] = []
-    for dec in decorators.model_validators.values():
-        func = dec.func
-        code = getattr(getattr(func, "__func__", None), "__code__", None)
-        if (dec.info.mode != "before" or getattr(func, "__self__", None) is None or code is None
-                or code.co_argcount != 2):
-            return None
-        before.append(func)
-    after: dict[str, list[Callable[[Any], Any]]] = {}
-    for dec in decorators.field_validators.values():
-        func = dec.func
-        code = getattr(getattr(func, "__func__", None), "__code__", None)
-        if (dec.info.mode != "after" or getattr(func, "__self__", None) is None or code is None
-                or code.co_argcount != 2 or dec.info.fields == ("*",)):
-            return None
-        for name in dec.info.fields:
-            after.setdefault(name, []).append(func)
-    fields = cls.model_fields
+    before = [bound for _, bound in cls.__wskit_before__]
+    after = {name: tuple(bound for _, bound in funcs) for name, funcs in cls.__wskit_after__.items()}
+    hints = resolve_hints(cls)
     steps: list[tuple[str, Callable[[Any], Any], Any, tuple[Callable[[Any], Any], ...]]] = []
-    for name, field in fields.items():
-        if (field.alias is not None or field.validation_alias is not None or field.metadata
-                or field.discriminator is not None or field.validate_default or field.init is False
-                or getattr(field, "default_factory_takes_data", False) or getattr(field, "strict", None)):
+    for name, field in cls.model_fields.items():
+        if field.pydantic is not None:
             return None
-        check = _checker(field.annotation)
+        check = _checker(hints[name])
         if check is None:
             return None
-        steps.append((name, check, field if not field.is_required() else None, tuple(after.get(name, ()))))
-    names = frozenset(fields)
+        steps.append((name, check, field if not field.is_required() else None, after.get(name, ())))
+    names = frozenset(cls.model_fields)
 
     def build(data: dict[str, Any]) -> tuple[dict[str, Any], set[str]] | None:
         out: dict[str, Any] = {}
@@ -171,11 +143,17 @@ def _checker(tp: Any) -> Callable[[Any], Any] | None:
     if tp in (str, int, bool, float, bytes):
         return _exact(tp)
     if tp is Path or tp is _PATH_TYPE:
-        return _exact(_PATH_TYPE)
+        def path(v: Any) -> Any:
+            if type(v) is _PATH_TYPE:
+                return v
+            if type(v) is str:  # pydantic's lax mode: Path(text)
+                return _PATH_TYPE(v)
+            raise _Miss
+        return path
     if isinstance(tp, type):
         if issubclass(tp, enum.Enum):
             return _enum(tp)
-        if hasattr(tp, "__pydantic_validator__") and hasattr(tp, "model_fields"):
+        if hasattr(tp, "__wskit_pure__") or (hasattr(tp, "__pydantic_validator__") and hasattr(tp, "model_fields")):
             if tp.model_config.get("revalidate_instances", "never") != "never":
                 return None
 
