@@ -270,15 +270,18 @@ def load_rule_file(
         for prob in compiled(patterns, settings.max_pattern_length).problems:
             diags.append(Diagnostic(level="warning", code=prob.code, path=path, line=line,
                                     message=f"pattern {prob.pattern[:80]!r}: {prob.message}; it matches nothing"))
-    # imported where a rule file exists
-    from wskit.builtin_plugins.rules.imports import MAX_DEPTH as IMPORT_MAX_DEPTH
-    from wskit.builtin_plugins.rules.imports import expand_imports
+    imported: tuple[str, ...] = ()
+    if settings.imports:
+        # imported where a rule file exists
+        from wskit.builtin_plugins.rules.imports import MAX_DEPTH as IMPORT_MAX_DEPTH
+        from wskit.builtin_plugins.rules.imports import expand_imports
 
-    imp = expand_imports(body, base=base, rel_path=rel, home=home, follow_links=follow_links,
-                         max_bytes=settings.max_file_bytes,
-                         max_depth=IMPORT_MAX_DEPTH if import_depth is None else import_depth)
-    diags.extend(imp.diagnostics)
-    body = imp.text.strip()
+        imp = expand_imports(body, base=base, rel_path=rel, home=home, follow_links=follow_links,
+                             max_bytes=settings.max_file_bytes,
+                             max_depth=IMPORT_MAX_DEPTH if import_depth is None else import_depth)
+        diags.extend(imp.diagnostics)
+        body, imported = imp.text, tuple(imp.imported)
+    body = body.strip()
     if not body:
         return err("rule-empty", "rule has no content after its frontmatter; skipped", level="warning")
     scope = Scope.USER if source == "user" else Scope.LOCAL if source == "local" else Scope.PROJECT
@@ -286,7 +289,7 @@ def load_rule_file(
 
     rule = RuleFile(
         id=rule_id(source, rel), name=rel, source=source, scope_dir=scope_dir, priority=priority,
-        patterns=patterns, body=body, bytes=len(body.encode("utf-8")), imports=tuple(imp.imported),
+        patterns=patterns, body=body, bytes=len(body.encode("utf-8")), imports=imported,
         file_kind=file_kind, follow_links=follow_links,
         provenance=Provenance(scope=scope, source_root=base, path=rel, sha256=rule_digest(rel, patterns, body)),
     )

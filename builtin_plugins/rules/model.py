@@ -97,6 +97,10 @@ class RuleSettings(Frozen):
         ``~/.codex/AGENTS.md`` apart). Unlike Codex, every cut is reported: the file is
         listed in ``skipped`` with reason ``cut`` and the bytes dropped. For a host that
         needs Codex's prompt exactly: ``settings["rules"]["exact_byte_budget"] = 32768``.
+    :ivar imports: inline ``@path`` imports (:mod:`wskit.builtin_plugins.rules.imports`;
+        default True, as Claude Code and Gemini CLI do). Off for hosts ``codex`` and
+        ``opencode``, which deliver an ``@path`` line as written (recorded conformance
+        case ``imports``).
     """
 
     max_file_bytes: int | None = 1024 * 1024
@@ -116,6 +120,7 @@ class RuleSettings(Frozen):
     user_last: bool = False
     ancestor_files: bool | Literal["without-repository"] = False
     exact_byte_budget: int | None = None
+    imports: bool = True
 
     @classmethod
     def blade_preset(cls, **overrides: Any) -> "RuleSettings":
@@ -179,8 +184,9 @@ class RuleSettings(Frozen):
 #: what the profile's own ``settings["rules"]`` says (docs/compatibility.md).
 HOST_RULES: dict[str, dict[str, Any]] = {
     "claude": {"first_name_wins": (("CLAUDE.md", "CLAUDE.local.md"), ("AGENTS.md",)), "ancestor_files": True},
+    "codex": {"imports": False},
     "opencode": {"first_name_wins": (("AGENTS.md",), ("CLAUDE.md",), ("CONTEXT.md",)),
-                 "nearest_first": True, "ancestor_files": "without-repository"},
+                 "nearest_first": True, "ancestor_files": "without-repository", "imports": False},
 }
 
 
