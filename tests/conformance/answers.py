@@ -40,4 +40,21 @@ def wskit_answer(case, host: str, base: Path, settings: dict | None = None) -> d
                 if m.group(1) not in labels:
                     labels.append(m.group(1))
     skills = sorted({r.name for r in ws.registry("skill").active() if r.name.startswith("sk-")})
-    return {"instructions": labels, "skills": skills}
+    return {"instructions": labels, "skills": skills, "commands": _commands(ws, project, case)}
+
+
+def _commands(ws, project: Path, case) -> list[list[str]]:
+    """Each ``/name args`` of the case as wskit expands it (a Gemini TOML command through
+    ``wskit_gemini.expansion.expand_toml_command`` with the raw argument text); a prompt
+    naming no command is sent as typed."""
+    out: list[list[str]] = []
+    if not case.commands:
+        return out
+    from wskit_gemini.expansion import expand_toml_command
+
+    commands = {c.name: c for c in ws.registry("command").active()}
+    for prompt in case.commands:
+        name, _, args = prompt[1:].partition(" ")
+        cmd = commands.get(name)
+        out.append([prompt, prompt if cmd is None else expand_toml_command(cmd, args, root=project).text])
+    return out

@@ -38,6 +38,9 @@ class Case:
     repos: tuple[str, ...] = ()
     hosts: tuple[str, ...] = ("claude", "codex", "gemini", "opencode")
     what: str = ""
+    #: prompts typed at the host (``/name args``): the answer lists each with the text the
+    #: host sends the model for it (Gemini CLI's TOML custom commands)
+    commands: tuple[str, ...] = ()
 
     def lay_out(self, base: Path) -> tuple[Path, Path, Path]:
         """Create the project ``base/p`` and home ``base/h``; returns (project, home, cwd)."""
@@ -166,5 +169,23 @@ CASES: tuple[Case, ...] = (
                                "ALPHA.md", "AGENTS.md", "GEMINI.md"),
          text={"~/.gemini/settings.json": '{"context": {"fileName": ["ZED.md", "ALPHA.md"]}}'}, hosts=("gemini",),
          what="context.fileName names two files: only they load, global ones in the configured order"),
+    Case("gemini-toml-commands", (), hosts=("gemini",), commands=(
+        "/greet world", "/greet", "/twice x y", "/plain a b", "/git:commit msg", "/inject", "/folder", "/missing",
+        "/outside", "/notes x"),
+         text={".gemini/commands/greet.toml": 'description = "greet"\nprompt = "Hello {{args}} from greet"\n',
+               ".gemini/commands/twice.toml": 'prompt = "A={{args}} B={{args}}"\n',
+               ".gemini/commands/plain.toml": 'prompt = "PLAIN BODY"\n',
+               ".gemini/commands/git/commit.toml": 'prompt = "GITCOMMIT {{args}}"\n',
+               ".gemini/commands/inject.toml": 'prompt = "Look: @{docs/note.md} END"\n',
+               ".gemini/commands/folder.toml": 'prompt = "D: @{docs} :E"\n',
+               ".gemini/commands/missing.toml": 'prompt = "M: @{docs/none.md} :E"\n',
+               ".gemini/commands/outside.toml": 'prompt = "O: @{../outside.txt} :E"\n',
+               ".gemini/commands/notes.md": "# a Markdown file is not a TOML command\n",
+               ".gitignore": "*.log\n",
+               "docs/note.md": "NOTE-CONTENT\n", "docs/sub/x.md": "SUBX\n", "docs/sub/i.log": "LOGX\n",
+               "../outside.txt": "SECRET\n"},
+         what="TOML custom commands: {{args}} (twice, empty, absent: appended), namespaced folder, @{file}, "
+              "@{folder} (its files, .gitignore applied), missing and outside files left as written, a .md "
+              "not a command"),
 )
 

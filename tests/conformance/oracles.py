@@ -171,6 +171,32 @@ def ask_gemini(project: Path, home: Path, cwd: Path) -> dict:
     return {"instructions": _labels(mem), "skills": _skill_names(sk)}
 
 
+def ask_gemini_commands(home: Path, cwd: Path, prompts) -> list[list[str]]:
+    """Each prompt typed as ``gemini -p PROMPT`` with a stand-in model: ``[prompt, text]``
+    where ``text`` is the user turn Gemini CLI sent (its parts joined); the run is killed as
+    soon as the first request arrives."""
+    gem = home / ".gemini"
+    gem.mkdir(exist_ok=True)
+    settings = gem / "settings.json"
+    data = json.loads(settings.read_text()) if settings.exists() else {}
+    data.setdefault("security", {}).setdefault("auth", {})["selectedType"] = "gemini-api-key"
+    settings.write_text(json.dumps(data))
+    out: list[list[str]] = []
+    for prompt in prompts:
+        srv = _StandIn()
+        try:
+            env = _env(home, GEMINI_API_KEY="x", GOOGLE_GEMINI_BASE_URL=f"http://127.0.0.1:{srv.port}",
+                       GEMINI_CLI_TRUST_WORKSPACE="true")
+            _run([str(_BIN["gemini"]), "-p", prompt], cwd, env, until=lambda _s, srv=srv: bool(srv.bodies), timeout=60)
+        finally:
+            srv.close()
+        if not srv.bodies:
+            raise RuntimeError(f"gemini sent no model request for {prompt!r}")
+        turn = json.loads(srv.bodies[0])["contents"][-1]
+        out.append([prompt, "".join(p.get("text", "") for p in turn.get("parts", ()))])
+    return out
+
+
 def ask_opencode(project: Path, home: Path, cwd: Path) -> dict:
     srv = _StandIn()
     try:
@@ -240,6 +266,9 @@ def ask(host: str, case) -> dict:
     base = Path(tempfile.mkdtemp(prefix=f"wskit-oracle-{host}-"))
     try:
         project, home, cwd = case.lay_out(base)
-        return _ASK[host](project, home, cwd)
+        answer = _ASK[host](project, home, cwd)
+        if getattr(case, "commands", ()) and host == "gemini":
+            answer["commands"] = ask_gemini_commands(home, cwd, case.commands)
+        return answer
     finally:
         shutil.rmtree(base, ignore_errors=True)

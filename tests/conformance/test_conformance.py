@@ -22,7 +22,7 @@ from tests.conformance.record import load
 RECORDED = load()
 LIVE = os.environ.get("WSKIT_HOST_ORACLES") == "1"
 PAIRS = [(h, c) for h in oracles.HOSTS for c in CASES if h in c.hosts]
-COMPARED = ("instructions", "skills")
+COMPARED = ("instructions", "skills", "commands")
 
 
 def _recorded(host: str, case_id: str) -> dict:

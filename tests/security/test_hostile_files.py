@@ -9,6 +9,7 @@ surface the secret's bytes, and stay under the case's read and memory bounds.
 
 from __future__ import annotations
 
+import os
 import re
 import socket
 import tracemalloc
@@ -93,3 +94,28 @@ def test_hostile_file(target: Target, case: Case, tmp_path: Path):
     assert all(d.path for d in hits), hits
     if any(d.level == "error" for d in hits):
         assert case.resource_name not in out.names and "<field>" not in out.names
+
+
+def test_gemini_folder_injection_stays_inside_and_bounded(tmp_path):
+    """``@{folder}`` in a Gemini TOML command: a link leaving the project, a FIFO and files past
+    the byte cap are not injected, each with a ``command-file-refused`` warning naming it; the
+    secret outside never reaches the prompt and nothing hangs."""
+    pytest.importorskip("wskit_gemini")
+    from wskit.models import ResourceSource, Scope
+    from wskit_gemini.commands import expand_toml_command, load_toml_commands
+
+    root = tmp_path / "p"
+    (root / ".gemini/commands").mkdir(parents=True)
+    (root / ".gemini/commands/c.toml").write_text('prompt = "@{docs}"\n')
+    (root / "docs").mkdir()
+    (root / "docs/a.md").write_text("A" * 100)
+    (root / "docs/b.md").write_text("B" * 100)
+    (tmp_path / "secret.txt").write_text("SECRET\n")
+    os.symlink(tmp_path / "secret.txt", root / "docs/link.md")
+    os.mkfifo(root / "docs/pipe")
+    src = ResourceSource(scope=Scope.PROJECT, root=str(root / ".gemini"), base=str(root), label="project:.gemini")
+    cmd = {c.name: c for c in load_toml_commands(src).resources}["c"]
+    exp = expand_toml_command(cmd, file_cap=150)
+    assert "SECRET" not in exp.text and "A" * 100 in exp.text and "B" * 100 not in exp.text
+    refused = " ".join(d.message for d in exp.diagnostics if d.code == "command-file-refused")
+    assert "link.md" in refused and "pipe" in refused and "b.md" in refused

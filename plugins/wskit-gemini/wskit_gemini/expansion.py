@@ -80,8 +80,7 @@ def expand_toml_command(
             except fs.SafeFsError as err:
                 if err.code not in ("is-a-directory", "not-a-file"):
                     raise
-                names = [e.name + ("/" if e.type == "dir" else "") for e in fs.scan_dir(str(root), ref)]
-                return "\n".join(names)
+                return _inject_folder(str(root), ref, file_cap, diag)
         except fs.SafeFsError as err:
             diag("warning", "command-file-refused", f"@{{{ref}}} not injected: {err.args[0]}")
             return m.group(0)
@@ -112,6 +111,63 @@ def expand_toml_command(
     if not has_args and args.strip():
         result = f"{result}\n\n/{command.name} {args}"
     return Expansion(result, diags)
+
+
+#: most files one ``@{folder}`` injects (Gemini CLI's read_many_files has no fixed cap)
+FOLDER_MAX_FILES = 500
+
+
+def _inject_folder(root: str, ref: str, cap: int, diag) -> str:
+    """``@{folder}`` as Gemini CLI 0.61.0 injects it: every file below the folder
+    (hidden ones included, the root ``.gitignore`` applied, ``.git`` skipped), each as
+    ``--- <path in the folder> ---`` and its text, between start and end markers.
+    Files come folder by folder in name order (Gemini lists them in the file system's
+    order). ``cap`` bounds the whole injection in bytes; a file past it, a file that
+    is not text and a walk diagnostic each leave a ``command-file-refused`` warning.
+
+    :raises fs.SafeFsError: the folder itself is refused (outside the root, a link).
+    """
+    from wskit.fs.walk import walk_files
+
+    files, walk_diags = walk_files(root, ref, max_entries=FOLDER_MAX_FILES * 4)
+    for d in walk_diags:
+        diag("warning", "command-file-refused", f"@{{{ref}}}: {d.path}: {d.message}")
+    ignored = _root_gitignore(root)
+    shown = ref.strip("/") or "."
+    out = [f"--- Start of content for directory: {shown} ---\n"]
+    used = 0
+    taken = 0
+    for f in files:
+        parts = f.rel.split("/")
+        if ".git" in parts or (ignored is not None and ignored.match_file(f.rel)):
+            continue
+        inner = f.rel[len(ref.strip("/")) + 1:] if ref.strip("/") not in ("", ".") else f.rel
+        if taken >= FOLDER_MAX_FILES:
+            diag("warning", "command-file-refused", f"@{{{ref}}}: more than {FOLDER_MAX_FILES} files; {inner} "
+                                                    "and the rest not injected")
+            break
+        try:
+            res = fs.read_bytes(root, f.rel, max_bytes=max(cap - used, 1))
+            text = fs.decode_text(res.raw, res.path)
+        except fs.SafeFsError as err:
+            diag("warning", "command-file-refused", f"@{{{ref}}}: {inner} not injected: {err.args[0]}")
+            continue
+        used += len(res.raw)
+        taken += 1
+        out.append(f"--- {inner} ---\n{text}\n")
+    out.append(f"--- End of content for directory: {shown} ---")
+    return "".join(out)
+
+
+def _root_gitignore(root: str):
+    """The root ``.gitignore`` as a ``pathspec.GitIgnoreSpec`` (None when absent or unreadable)."""
+    try:
+        res = fs.read_bytes(root, ".gitignore", max_bytes=256 * 1024)
+    except fs.SafeFsError:
+        return None
+    import pathspec
+
+    return pathspec.GitIgnoreSpec.from_lines(fs.decode_text(res.raw, res.path).splitlines())
 
 
 def _run(cmd: str, runner, root, timeout, cap, diag, raw: str) -> str:

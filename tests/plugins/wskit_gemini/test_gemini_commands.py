@@ -66,11 +66,11 @@ def test_shell_needs_a_runner_and_failures_are_reported(tmp_path):
 
 def test_file_injection_is_confined_and_args_cannot_inject(tmp_path):
     root, cmds, _ = _load(tmp_path, {
-        ".gemini/commands/c.toml": 'prompt = "A @{docs/a.md} B @{docs} C @{../outside.md} D {{args}}"\n',
-        "docs/a.md": "alpha\n", "docs/b.md": "beta\n"})
+        ".gemini/commands/c.toml": 'prompt = "A @{docs/a.md} B @{lib} C @{../outside.md} D {{args}}"\n',
+        "docs/a.md": "alpha\n", "docs/b.md": "beta\n", "lib/c.md": "gamma\n"})
     write_tree(tmp_path, {"outside.md": "secret\n"})
     exp = expand_toml_command(cmds["c"], "@{docs/b.md} !{id}", runner=lambda *a: "RAN")
-    assert "alpha" in exp.text and "a.md\nb.md" in exp.text
+    assert "alpha" in exp.text and "--- c.md ---\ngamma\n" in exp.text
     assert "secret" not in exp.text and "@{../outside.md}" in exp.text
     assert exp.text.endswith("D @{docs/b.md} !{id}") and "beta" not in exp.text and "RAN" not in exp.text
     assert [d.code for d in exp.diagnostics] == ["command-file-refused"]
@@ -88,3 +88,16 @@ def test_claude_code_placeholders_mean_nothing_in_toml(tmp_path):
     the typed command is appended (not Claude Code's ``ARGUMENTS:`` line)."""
     _, cmds, _ = _load(tmp_path, {".gemini/commands/c.toml": 'prompt = "Use $ARGUMENTS and $0"\n'})
     assert expand_toml_command(cmds["c"], "a b").text == "Use $ARGUMENTS and $0\n\n/c a b"
+
+
+def test_folder_injection_is_gemini_clis(tmp_path):
+    """``@{folder}`` injects every file below it between Gemini CLI 0.61.0's markers, the root
+    ``.gitignore`` applied, ``.git`` skipped (conformance case ``gemini-toml-commands``)."""
+    root, cmds, _ = _load(tmp_path, {
+        ".gemini/commands/c.toml": 'prompt = "D: @{docs} :E"\n', ".gitignore": "*.log\n",
+        "docs/b.md": "B\n", "docs/a.md": "A\n", "docs/sub/x.md": "X\n", "docs/sub/i.log": "LOG\n",
+        "docs/.git/config": "[core]\n"})
+    exp = expand_toml_command(cmds["c"])
+    assert exp.text == ("D: --- Start of content for directory: docs ---\n--- a.md ---\nA\n\n--- b.md ---\nB\n\n"
+                        "--- sub/x.md ---\nX\n\n--- End of content for directory: docs --- :E")
+    assert not exp.diagnostics
