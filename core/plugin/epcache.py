@@ -3,8 +3,9 @@ wskit state folder.
 
 ``importlib.metadata.entry_points(group="wskit")`` imports ``importlib.metadata``
 and parses every installed distribution's metadata, on every start. Its answer is
-stored in ``<state>/cache/entry-points.json`` with the *signature of the
-environment* it was read from; a later process reuses it only when the signature
+stored in ``<prefix>/.wskit/cache/entry-points.json`` of the virtual environment
+(:func:`environment_state_dir`; else ``<state>/cache/entry-points.json`` of the home)
+with the *signature of the environment* it was read from; a later process reuses it only when the signature
 is the same:
 
 - the interpreter (``sys.version``, ``sys.prefix``), wskit's version and ``sys.path`` as a list;
@@ -37,7 +38,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["CACHE_FORMAT", "CachedEntryPoint", "MAX_CACHE_BYTES", "cached_entry_points", "environment_signature"]
+__all__ = ["CACHE_FORMAT", "CachedEntryPoint", "MAX_CACHE_BYTES", "cached_entry_points", "environment_signature",
+           "environment_state_dir"]
 
 #: version of the cache file's layout; another value is a miss
 CACHE_FORMAT = 1
@@ -214,9 +216,12 @@ def cached_entry_points(group: str, state_dir: str | os.PathLike[str] | None) ->
     """
     if state_dir is None:
         return _scan(group)
-    folder = Path(state_dir) / "cache"
+    env_dir = environment_state_dir()
+    folder = Path(env_dir if env_dir is not None else state_dir) / "cache"
     signature = environment_signature()
     hit = _entries(_read(folder / _NAME), signature, group)
+    if hit is None and env_dir is not None:  # a home-kept copy from before the environment was usable
+        hit = _entries(_read(Path(state_dir) / "cache" / _NAME), signature, group)
     if hit is not None:
         return hit
     found = _scan(group)
@@ -229,6 +234,26 @@ def cached_entry_points(group: str, state_dir: str | os.PathLike[str] | None) ->
     if len(payload) <= MAX_CACHE_BYTES:
         _write(folder / _NAME, payload)
     return found
+
+
+def environment_state_dir() -> Path | None:
+    """Where the entry-point cache of this environment lives: ``<sys.prefix>/.wskit``
+    of a virtual environment that belongs to the running user and that nobody else can
+    write (the same trust as the code installed in it; the file is a cache of that
+    environment, as ``__pycache__`` is of its modules), so that every home — a fresh one
+    per run included — shares one reading. None (the home's state folder is used) outside
+    a virtual environment, for a prefix owned by someone else or writable by group or
+    others, or with ``WSKIT_ENV_CACHE=0``.
+    """
+    if os.environ.get("WSKIT_ENV_CACHE", "") in ("0", "false", "no") or sys.prefix == sys.base_prefix:
+        return None
+    try:
+        st = os.stat(sys.prefix)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(st.st_mode) or st.st_mode & 0o022 or st.st_uid != os.geteuid():
+        return None
+    return Path(sys.prefix) / ".wskit"
 
 
 def _scan(group: str) -> list[Any]:

@@ -8,6 +8,7 @@ import os
 import stat
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -25,6 +26,12 @@ def _dist(folder, name, value, version="1.0"):
     (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
     (info / "entry_points.txt").write_text(f"[wskit]\n{name} = {value}\n")
     return info
+
+
+@pytest.fixture(autouse=True)
+def _home_kept(monkeypatch):
+    """These tests are about the home's copy: the environment's (``<prefix>/.wskit``) is off."""
+    monkeypatch.setenv("WSKIT_ENV_CACHE", "0")
 
 
 @pytest.fixture
@@ -170,3 +177,46 @@ def test_a_linked_state_folder_is_not_read(tmp_path, site):
     (home / ".wskit").symlink_to(elsewhere / ".wskit")
     assert "forged" not in {e.name for e in cached_entry_points("wskit", home / ".wskit")}
     assert "forged" in json.loads(file.read_text())["entry_points"][-1]  # and not rewritten
+
+
+def _venv(tmp_path):
+    """A real virtual environment in ``tmp_path`` that sees this one's packages (a ``.pth``)."""
+    import site as site_mod
+    import sysconfig
+
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    purelib = Path(sysconfig.get_paths(vars={"base": str(venv), "platbase": str(venv)})["purelib"])
+    (purelib / "outer.pth").write_text("\n".join(site_mod.getsitepackages()) + "\n")
+    return venv / "bin" / "python"
+
+
+def test_a_virtual_environment_keeps_one_reading_for_every_home(tmp_path, monkeypatch):
+    """In a virtual environment of the running user the reading lives in ``<prefix>/.wskit``:
+    a second process with another, fresh home imports no ``importlib.metadata``."""
+    monkeypatch.delenv("WSKIT_ENV_CACHE")
+    python = _venv(tmp_path)
+    code = ("import sys\nfrom wskit.plugin.epcache import cached_entry_points, environment_state_dir\n"
+            "eps = cached_entry_points('wskit', sys.argv[1])\n"
+            "print(sorted(e.name for e in eps), 'importlib.metadata' in sys.modules, environment_state_dir())")
+    runs = [subprocess.run([str(python), "-c", code, str(tmp_path / f"home{i}" / ".wskit")], capture_output=True,
+                           text=True, check=True).stdout.split("]") for i in range(2)]
+    assert runs[0][1].split()[0] == "True" and runs[1][1].split()[0] == "False"
+    assert runs[0][0] == runs[1][0] and "gemini" in runs[0][0]
+    assert (tmp_path / "venv" / ".wskit" / "cache" / "entry-points.json").is_file()
+    assert not (tmp_path / "home0").exists() and not (tmp_path / "home1").exists()
+
+
+@pytest.mark.parametrize("mode", [0o777, 0o775])
+def test_an_environment_others_can_write_keeps_it_in_the_home(tmp_path, monkeypatch, mode):
+    """A prefix writable by group or others is not trusted with the cache: the home's copy is used."""
+    monkeypatch.delenv("WSKIT_ENV_CACHE")
+    python = _venv(tmp_path)
+    os.chmod(tmp_path / "venv", mode)
+    code = ("import sys\nfrom wskit.plugin.epcache import cached_entry_points, environment_state_dir\n"
+            "cached_entry_points('wskit', sys.argv[1]); print(environment_state_dir())")
+    out = subprocess.run([str(python), "-c", code, str(tmp_path / "home" / ".wskit")], capture_output=True,
+                         text=True, check=True).stdout
+    assert out.strip() == "None"
+    assert (tmp_path / "home" / ".wskit" / "cache" / "entry-points.json").is_file()
+    assert not (tmp_path / "venv" / ".wskit").exists()
