@@ -53,6 +53,9 @@ class Bundle(Frozen):
         (a ``strict: false`` entry) or None when no manifest was found.
     :ivar state: ``active``, ``inactive`` or ``error`` (``issues`` say why).
     :ivar issues: diagnostics about this plugin (errors explain ``error``).
+    :ivar needs_enable: active only when a settings layer enables it
+        (``enabledPlugins``): a plugin Claude Code installed, which Claude Code 2.1.332
+        loads only while some user, project or local settings file enables it.
     """
 
     name: str
@@ -68,6 +71,7 @@ class Bundle(Frozen):
     manifest: Manifest | None = None
     state: BundleState = "active"
     issues: tuple[Diagnostic, ...] = ()
+    needs_enable: bool = False
 
     def with_state(self, state: BundleState, issue: Diagnostic | None = None) -> "Bundle":
         """A copy in ``state`` with ``issue`` appended."""
@@ -216,13 +220,16 @@ CLAUDE_INSTALLED = ".claude/plugins/installed_plugins.json"
 
 def _claude_installed(home: str, profile: HostProfile, kinds, managed_roots: set[str]
                       ) -> tuple[list[Bundle], list[Diagnostic]]:
-    """The plugins ``claude plugin install`` installed for the user: each user-scope record
-    of ``installed_plugins.json`` (version 2: ``{"plugins": {"name@market": [{"scope",
-    "installPath", "version", …}]}}``; version 1: one record per key), loaded from its
-    ``installPath`` when that is a folder below ``~/.claude/plugins`` (resolved path), with
-    the marketplace of its key, so ``enabledPlugins["name@market"]`` enables or disables it
-    as in Claude Code. Project- and local-scope records (another project's) are not read
-    here. Anything malformed is a ``claude-installed-invalid`` warning naming the entry."""
+    """The plugins ``claude plugin install`` installed: every record of
+    ``installed_plugins.json`` (version 2: ``{"plugins": {"name@market": [{"scope",
+    "projectPath", "installPath", "version", …}]}}``; version 1: one record per key), of
+    any scope (``user``, ``project``, ``local``), loaded once per ``installPath`` when that
+    is a folder below ``~/.claude/plugins`` (resolved path), with the marketplace of its
+    key and :attr:`Bundle.needs_enable` set: as in Claude Code 2.1.332, the record says
+    where the plugin is, and ``enabledPlugins["name@market"]`` in user, project or local
+    settings whether it loads (a project-scope install is enabled by that project's
+    ``.claude/settings.json``, which wskit reads only for a trusted project). Anything
+    malformed is a ``claude-installed-invalid`` warning naming the entry."""
     data, diags = read_json(home, CLAUDE_INSTALLED, follow_links=True)
     out: list[Bundle] = []
     if data is None:
@@ -238,24 +245,27 @@ def _claude_installed(home: str, profile: HostProfile, kinds, managed_roots: set
         warn("'plugins' must be an object of name@marketplace -> install records")
         return out, diags
     base = os.path.realpath(os.path.join(home, ".claude", "plugins"))
+    loaded: set[str] = set()
     for key, records in plugins.items():
         if not isinstance(key, str) or "@" not in key:
             warn(f"entry {key!r}: the key must be name@marketplace")
             continue
         market = key.rsplit("@", 1)[1]
         for rec in records if isinstance(records, list) else [records]:
-            if not isinstance(rec, dict) or rec.get("scope", "user") != "user":
+            if not isinstance(rec, dict):
+                warn(f"entry {key!r}: an install record must be an object")
                 continue
             where = rec.get("installPath")
             real = os.path.realpath(where) if isinstance(where, str) and os.path.isabs(where) else None
             if real is None or not real.startswith(base + os.sep) or not os.path.isdir(real):
                 warn(f"entry {key!r}: installPath {where!r} is not a folder below {base}")
                 continue
-            if real in managed_roots:
-                continue
+            if real in managed_roots or real in loaded:
+                continue  # one plugin per install folder, however many projects installed it
+            loaded.add(real)
             b = load_bundle(real, "user", "user:.claude/plugins/installed_plugins.json", RANKS["user:.claude"],
                             profile, kinds=kinds)
-            out.append(b if b.marketplace else b.model_copy(update={"marketplace": market}))
+            out.append(b.model_copy(update={"needs_enable": True, "marketplace": b.marketplace or market}))
     return out, diags
 
 

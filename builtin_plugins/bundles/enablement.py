@@ -5,7 +5,8 @@ are applied layer by layer, later wins: user < project < local < invocation < ma
 (an administrator's ``false`` also switches off a plugin named on the command line).
 A layer of an untrusted project changes nothing (settings_layers does not
 read one; a layer flagged ``trusted=False`` is skipped). Explicit (``cli``) plugins are
-always active. Then dependencies are resolved to a fixed point: a missing
+always active. A plugin Claude Code installed (``Bundle.needs_enable``) is off
+until a layer enables it, as in Claude Code. Then dependencies are resolved to a fixed point: a missing
 dependency (``dependency-missing``), one whose version does not satisfy the
 npm-style range (``dependency-version``, via node-semver) or one that is not
 active (``dependency-inactive``) puts the dependent plugin in state
@@ -98,11 +99,17 @@ def apply_enablement(bundles: list[Bundle], layers: list[SettingsLayer]) -> tupl
         if b.state == "error" or b.origin == "cli":
             out.append(b)
             continue
-        enabled = b.manifest.default_enabled if b.manifest else True
+        enabled = False if b.needs_enable else (b.manifest.default_enabled if b.manifest else True)
         decided = None
         for key, value, layer in wanted:
             if _matches(key, b):
                 enabled, decided = value, layer
+        if not enabled and decided is None and b.needs_enable:
+            out.append(b.with_state("inactive", Diagnostic(
+                level="info", code="plugin-disabled", path=b.root, plugin=b.name,
+                message=f"installed by Claude Code but enabled by no settings file "
+                        f"(enabledPlugins[\"{b.name}@{b.marketplace}\"]), as Claude Code leaves it off")))
+            continue
         out.append(b if enabled else b.with_state("inactive", _decided(b, decided)))
     return out, diags
 
