@@ -73,13 +73,15 @@ class _UniqueKeys:
     raises :class:`DuplicateKey` (rules in the module docstring)."""
 
     _root: yaml.Node | None = None
+    #: keep the last value of a repeated key instead of raising (Claude Code's reading)
+    allow_duplicates = False
 
     def construct_document(self, node):  # type: ignore[no-untyped-def]
         self._root = node
         return super().construct_document(node)  # type: ignore[misc]
 
     def construct_mapping(self, node, deep=False):  # type: ignore[no-untyped-def]
-        if not isinstance(node, yaml.MappingNode):
+        if self.allow_duplicates or not isinstance(node, yaml.MappingNode):
             return super().construct_mapping(node, deep=deep)  # type: ignore[misc]
         pairs = node.value
         as_text = node is self._root
@@ -157,13 +159,23 @@ class SafeLimitedLoader(_UniqueKeys, yaml.SafeLoader):
             self._depth -= 1
 
 
+class _SafeLastKeyLoader(SafeLimitedLoader):
+    """:class:`SafeLimitedLoader` keeping the last value of a repeated key."""
+
+    allow_duplicates = True
+
+
 if hasattr(yaml, "CSafeLoader"):
     class CSafeUniqueLoader(_UniqueKeys, yaml.CSafeLoader):  # type: ignore[name-defined,misc]
         """libyaml's safe loader refusing repeated keys (aliases and depth: :func:`check_events`)."""
 
+    class _CSafeLastKeyLoader(CSafeUniqueLoader):
+        allow_duplicates = True
+
     _CSAFE: type | None = CSafeUniqueLoader
+    _CSAFE_LAST: type | None = _CSafeLastKeyLoader
 else:  # pragma: no cover - PyYAML built without libyaml
-    _CSAFE = None
+    _CSAFE = _CSAFE_LAST = None
 _OPENING = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
 _CLOSING = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
 
@@ -214,10 +226,13 @@ def needs_event_check(text: str) -> bool:
     return False
 
 
-def load(text: str) -> Any:
+def load(text: str, *, duplicates: bool = False) -> Any:
     """Load one YAML document with the safe loader and the refusals above.
 
     :param text: the YAML text (LF line ends).
+    :param duplicates: keep the last value of a repeated key instead of raising
+        :class:`DuplicateKey` (Claude Code 2.1.332's ``Bun.YAML.parse`` does so);
+        aliases and depth are refused either way.
     :returns: what ``yaml.safe_load`` returns for an accepted text.
     :raises Refused: an alias or nesting deeper than :data:`MAX_DEPTH`.
     :raises DuplicateKey: a mapping repeats a key.
@@ -227,8 +242,8 @@ def load(text: str) -> Any:
     if _CSAFE is not None:
         if needs_event_check(text):
             check_events(text)
-        return yaml.load(text, Loader=_CSAFE)  # noqa: S506 - a CSafeLoader subclass
-    loader = SafeLimitedLoader(text)
+        return yaml.load(text, Loader=_CSAFE_LAST if duplicates else _CSAFE)  # noqa: S506 - a CSafeLoader subclass
+    loader = (_SafeLastKeyLoader if duplicates else SafeLimitedLoader)(text)
     try:
         return loader.get_single_data()
     finally:
