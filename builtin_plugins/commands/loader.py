@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING
 
 from wskit import fs
 from wskit.formats.mdwalk import (
+    body_description,
     bool_field,
     description_too_long,
-    body_description,
     hidden_chars_diag,
     is_agents_convention,
     list_field,
