@@ -155,9 +155,11 @@ def _quote_colon_values(text: str) -> str:
 
 
 def _is_list(value: str) -> bool:
+    """The value loads as a YAML list, with the same refusals as a block
+    (:func:`wskit.formats.yaml.load`: no aliases, bounded depth)."""
     try:
-        return isinstance(yaml.safe_load(value), list)
-    except yaml.YAMLError:
+        return isinstance(yamlsafe.load(value, duplicates=True), list)
+    except (yaml.YAMLError, RecursionError, ValueError, TypeError):
         return False
 
 
