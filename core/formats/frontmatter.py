@@ -40,8 +40,13 @@ from wskit.formats.flatyaml import block_precheck, load_flat, load_flat_lines
 from wskit.formats.yaml import MAX_DEPTH, DuplicateKey, Refused, err_line
 from wskit.models import Diagnostic
 
-__all__ = ["MAX_DEPTH", "MAX_FRONTMATTER_BYTES", "Frontmatter", "err_line", "flat_head", "frontmatter_of_head",
+__all__ = ["LENIENT_CODES", "MAX_DEPTH", "MAX_FRONTMATTER_BYTES", "Frontmatter", "err_line", "flat_head", "frontmatter_of_head",
            "parse_frontmatter", "read_frontmatter"]
+
+#: Codes of what is read leniently, as Claude Code 2.1.332 reads it: warnings when
+#: loading, errors in ``wsctl skills validate --strict`` and ``wsctl plugins validate --strict``.
+LENIENT_CODES = frozenset({"yaml-duplicate-key", "yaml-quoted-retry", "yaml-error", "yaml-refused",
+                           "frontmatter-unterminated", "frontmatter-not-mapping"})
 
 #: Largest frontmatter block read during discovery, in bytes.
 MAX_FRONTMATTER_BYTES = 64 * 1024
