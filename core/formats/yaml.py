@@ -7,11 +7,12 @@ the text it loads:
 
 - an alias (no alias-expansion bombs) and nesting deeper than
   :data:`MAX_DEPTH`: :class:`Refused`;
-- a mapping that repeats a key: :class:`DuplicateKey`. PyYAML keeps the last
-  value without a word; the YAML specification requires keys to be unique,
-  Claude Code's parser refuses such a mapping and the Agent Skills reference
-  validator (strictyaml) raises ``DuplicateKeysDisallowed``
-  (reference/conventions.md §5.2). A merge key (``<<``) is not a repeated key,
+- a mapping that repeats a key: :class:`DuplicateKey` (unless ``duplicates``
+  is asked for: then the last value, as PyYAML and Claude Code 2.1.332's
+  ``Bun.YAML.parse`` keep it). The YAML specification requires keys to be
+  unique and the Agent Skills reference validator (strictyaml) raises
+  ``DuplicateKeysDisallowed``; the frontmatter layer reads the last value with
+  a warning, and strict validation refuses it. A merge key (``<<``) is not a repeated key,
   nor are the keys it merges (a key written next to a merge overrides the merged
   one, as YAML says); a key written in two different mappings is not repeated.
   Keys are compared as the values they construct to (``1`` and ``1.0`` are one
