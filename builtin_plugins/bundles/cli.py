@@ -136,11 +136,14 @@ def show_cmd(obj: WsctlContext, name: str, path: str) -> None:
 
 @click.command("validate")
 @click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@click.option("--strict", is_flag=True, help="Report frontmatter read leniently (as Claude Code reads it) as errors.")
 @json_option
 @click.pass_obj
-def validate_cmd(obj: WsctlContext, directory: str) -> None:
+def validate_cmd(obj: WsctlContext, directory: str, strict: bool = False) -> None:
     """Validate the plugin in DIRECTORY: manifest and every component it brings.
-    Exit status 1 when an error is found."""
+    Exit status 1 when an error is found. With ``--strict``, frontmatter that loads
+    only leniently (:data:`wskit.formats.frontmatter.LENIENT_CODES`, a skill
+    without frontmatter or description) is an error too."""
     profile = obj.profile()
     hooks = obj.hooks()
     kinds, _ = hooks.resource_kinds()
@@ -155,6 +158,12 @@ def validate_cmd(obj: WsctlContext, directory: str) -> None:
             if found:
                 counts[kind.name] = len(found)
     diags.extend(_claude_checks(b.root, b.name, profile))
+    if strict:
+        from wskit.formats.frontmatter import LENIENT_CODES  # lazily: PyYAML
+
+        lenient = LENIENT_CODES | {"skill-no-frontmatter", "skill-missing-description"}
+        diags = [d.model_copy(update={"level": "error"}) if d.level == "warning" and d.code in lenient
+                 else d for d in diags]
     errors = [d for d in diags if d.level == "error"]
     data = {"path": b.root, "name": b.name, "version": b.version, "manifest_source": b.manifest_source,
             "marketplace": b.marketplace, "ok": not errors, "counts": counts,

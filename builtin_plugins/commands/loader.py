@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING
 
 from wskit import fs
 from wskit.formats.mdwalk import (
+    body_description,
     bool_field,
     description_too_long,
-    first_line,
     hidden_chars_diag,
     is_agents_convention,
     list_field,
@@ -111,8 +111,11 @@ def _load_one(source: ResourceSource, rel: str, segments: tuple[str, ...]) -> tu
     if hidden is not None:
         diags.append(hidden)
     if fm.present and not fm.ok:
-        return None, diags
-    data = fm.data
+        # loaded with no fields, as Claude Code 2.1.332 does (strict validation reports it)
+        diags = [d.model_copy(update={"level": "warning",
+                                      "message": d.message + "; read leniently with no fields, as Claude Code does"})
+                 if d.level == "error" else d for d in diags]
+    data = fm.data if fm.ok else {}
     body = fm.body if fm.present else text
     # the file line the body starts on (its diagnostics name file lines, not body lines)
     body_line = text.count("\n", 0, len(text) - len(body)) + 1 if body and text.endswith(body) else 1
@@ -125,7 +128,7 @@ def _load_one(source: ResourceSource, rel: str, segments: tuple[str, ...]) -> tu
     args = data.get("arguments")
     arguments = tuple(str(a) for a in args) if isinstance(args, list) else tuple(str(args or "").split())
     cid = f"plugin:{source.plugin}:{name}" if source.plugin else f"{source.scope.value}:{name}"
-    description = text_field(data.get("description")) or first_line(body)
+    description = text_field(data.get("description")) or body_description(body, "Custom command")
     too_long = description_too_long(description, MAX_DESCRIPTION, "command-description-too-long", path, source,
                                     fm.line_of("description"))
     if too_long is not None:

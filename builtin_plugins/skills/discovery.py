@@ -25,7 +25,7 @@ from wskit.builtin_plugins.skills.spec import SPEC_FIELDS as _SPEC_FIELDS
 from wskit.builtin_plugins.skills.tools import SelectorError, split_value
 from wskit.formats.frontmatter import MAX_FRONTMATTER_BYTES, flat_head, frontmatter_of_head, read_frontmatter
 from wskit.formats.frontmatter import _head_done as head_done
-from wskit.formats.mdwalk import bool_field
+from wskit.formats.mdwalk import body_description, bool_field
 from wskit.fs.fdwalk import read_head_bytes_in
 from wskit.fs.names import _is_drive_or_url, not_utf8, shown_path
 from wskit.fs.text import _HIDDEN
@@ -179,6 +179,7 @@ def _read_one(
     plugin = folder.plugin
     limit = folder.limit
     flat = None
+    via_fd = False
     try:
         drive = folder.drive
         if head is None and (folder.fd is None or "\\" in slug
@@ -189,6 +190,7 @@ def _read_one(
             # rel_dir passed those checks when its folder was opened, and the
             # listing hid secret names: <slug>/SKILL.md below the held folder
             shown = f"{folder.shown_pre}{slug}/SKILL.md"
+            via_fd = True
             raw, size, complete = head or read_head_bytes_in(folder.fd, (slug, "SKILL.md"), shown,
                                                              done=head_done, max_bytes=MAX_FRONTMATTER_BYTES)
             flat = flat_head(raw, complete)
@@ -233,13 +235,14 @@ def _read_one(
         diags.extend(found)
         if any(d.level == "error" for d in found):
             return None, diags
-    if not fm.present or not fm.ok:
-        return None, diags
-    data: dict[str, Any] = fm.data
+    # no frontmatter, or one that does not parse: loaded with no fields (Claude Code 2.1.332)
+    data: dict[str, Any] = fm.data if fm.present and fm.ok else {}
     if not _SNAKE_KEYS.isdisjoint(data):
         data = _canonical_keys(data)
     get = data.get
-    description = _text(get("description")) or ""
+    description = _description(get("description"))
+    if not description:
+        description = body_description(_body_of(folder, slug, rel, via_fd), "Skill")
     display = _text(get("name")) or ""
     user_invocable = bool_field(get("user-invocable"), True)
     disable_model = bool_field(get("disable-model-invocation"), False)
@@ -282,6 +285,42 @@ def _read_one(
     fields["provenance"] = Provenance(**prov)
     del fields["kind"]  # left to its default, as on the fast path (_UNSET)
     return Skill(**fields), diags
+
+
+def _description(value: Any) -> str:
+    """A written description as Claude Code 2.1.332 reads it: text stripped, a
+    number or boolean as its JavaScript text; "" for none, a list or a map."""
+    if value.__class__ is bool:
+        return "true" if value else "false"
+    return _text(value) or ""
+
+
+#: bytes of a ``SKILL.md`` read for the first body line of a skill without a description
+_BODY_BYTES = MAX_FRONTMATTER_BYTES + 64 * 1024
+
+
+def _body_of(folder: _Folder, slug: str, rel: str, via_fd: bool) -> str:
+    """The body of ``<slug>/SKILL.md`` (the whole text when it has no closed
+    frontmatter), from its first :data:`_BODY_BYTES` bytes read as the head was
+    (below the held folder when ``via_fd``); "" when it cannot be read. Only a
+    skill without a written description pays this second read."""
+    try:
+        if via_fd:
+            raw = read_head_bytes_in(folder.fd, (slug, "SKILL.md"), f"{folder.shown_pre}{slug}/SKILL.md",
+                                     done=_never, max_bytes=_BODY_BYTES)[0]
+        else:
+            raw = fs.read_head(folder.base, rel, done=_never, max_bytes=_BODY_BYTES,
+                               follow_links=folder.follow).raw
+    except fs.SafeFsError:
+        return ""
+    from wskit.formats.frontmatter import parse_frontmatter
+
+    text = raw.decode("utf-8", "replace").removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    return parse_frontmatter(text).body
+
+
+def _never(_head: bytes) -> bool:
+    return False
 
 
 _UNSET = frozenset({"kind"})  # the one field left to its default (not in model_fields_set)

@@ -24,15 +24,20 @@ SPEC_NAME = re.compile(r"^(?=.{1,64}\Z)[a-z0-9]+(-[a-z0-9]+)*\Z")
 
 #: Per-file byte limit of admin-installed skills (Sakura B3: 524,288 loads, one more is refused).
 ADMIN_FILE_LIMIT = 512 * 1024
-_LENIENT_FATAL = {"skill-missing-description"}
+#: frontmatter that could not be read: the skill loads with no fields (Claude Code 2.1.332 does)
+_UNREAD = frozenset({"yaml-error", "yaml-refused", "frontmatter-unterminated", "frontmatter-not-mapping"})
+_LENIENT_NOTE = "; read leniently with no fields, as Claude Code does"
 
 
 def check_skill(fm, slug: str, path: str, has_bom: bool = False, plugin: str | None = None) -> list[Diagnostic]:
     """Lenient checks of a parsed ``<slug>/SKILL.md`` (design §5).
 
-    :returns: diagnostics; level ``error`` means the skill is not loaded
-        (no frontmatter, unparseable YAML, no description); every violation of
-        the specification (:func:`wskit.builtin_plugins.skills.spec.spec_findings`) is a
+    :returns: diagnostics, warnings only: a ``SKILL.md`` without frontmatter
+        (``skill-no-frontmatter``), whose frontmatter does not parse
+        (``yaml-error``, ``frontmatter-unterminated``…) or has no description
+        loads, as in Claude Code 2.1.332 (no fields; the description from its
+        first body line); every violation of the specification
+        (:func:`wskit.builtin_plugins.skills.spec.spec_findings`) is a
         ``warning`` with the code strict validation uses as an error.
     """
     return _check(fm, slug, path, has_bom, plugin)[0]
@@ -49,15 +54,17 @@ def _check(fm, slug: str, path: str, has_bom: bool, plugin: str | None
     if has_bom:
         diags.append(_warn(path, plugin, "skill-bom", 1, "SKILL.md starts with a byte-order mark (stripped)"))
     if not fm.present:
-        diags.append(_err(path, plugin, "skill-no-frontmatter", 1,
-                          "SKILL.md must start with a '---' YAML frontmatter block"))
-        return diags, None
-    if not fm.ok:
-        return diags, None
-    data: dict[str, Any] = fm.data
+        diags.append(_warn(path, plugin, "skill-no-frontmatter", 1,
+                           "SKILL.md has no '---' YAML frontmatter block; loaded with no fields, described by "
+                           "its first body line, as Claude Code does"))
+    elif not fm.ok:
+        diags = [d.model_copy(update={"level": "warning", "message": d.message + _LENIENT_NOTE})
+                 if d.code in _UNREAD and d.level == "error" else d for d in diags]
+    data: dict[str, Any] = fm.data if fm.present and fm.ok else {}
     for d in spec_findings(data, slug, fm, path):
-        level = "error" if d.code in _LENIENT_FATAL else "warning"
-        diags.append(d.model_copy(update={"level": level, "plugin": plugin}))
+        if d.code == "skill-missing-description":
+            d = d.model_copy(update={"message": d.message + "; described by its first body line, as Claude Code does"})
+        diags.append(d.model_copy(update={"level": "warning", "plugin": plugin}))
     if not SPEC_NAME.match(slug):
         diags.append(_warn(path, plugin, "skill-folder-format", None,
                            f"folder name {slug!r} is not 1-64 lowercase ASCII letters, digits and single hyphens "

@@ -239,9 +239,8 @@ class SkillRuntime:
             from wskit.formats.frontmatter import parse_frontmatter  # lazily: PyYAML, only to read a skill
 
             fm = parse_frontmatter(text, res.path)
-            if not fm.present or not fm.ok:
-                raise SkillError("SKILL_CONTENT_REJECTED", f"{res.path}: SKILL.md frontmatter no longer parses")
-            data = fm.data
+            # no frontmatter, or one that does not parse: no fields, as discovery read it (Claude Code 2.1.332)
+            data = fm.data if fm.present and fm.ok else {}
             current = data["allowed_tools"] if "allowed_tools" in data else data.get("allowed-tools")
             try:
                 sels = parse_selectors(current)

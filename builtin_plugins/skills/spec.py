@@ -28,6 +28,8 @@ STRICT_CODES = frozenset({
     "skill-name-mismatch", "skill-missing-description", "skill-description-too-long",
     "skill-compatibility-invalid", "skill-compatibility-too-long", "skill-bom", "yaml-quoted-retry",
     "skill-yaml-flow-style",
+    # what loading reads leniently, as Claude Code does (wskit.formats.frontmatter)
+    "yaml-duplicate-key", "yaml-error", "frontmatter-unterminated", "skill-no-frontmatter",
 })
 
 

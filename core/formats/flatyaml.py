@@ -27,8 +27,8 @@ What is accepted (everything else returns ``None``):
   quoted items without escapes (``"src/**"``, ``'a b'``), as rule files write
   their ``paths``.
 
-A repeated key is declined (``None``): the full loader refuses it with a
-``yaml-duplicate-key`` diagnostic (:mod:`wskit.formats.yaml`). There are no aliases, anchors, tags, flow
+A repeated key is declined (``None``): the full loader reads its last value with
+a ``yaml-duplicate-key`` warning (:mod:`wskit.formats.frontmatter`). There are no aliases, anchors, tags, flow
 collections, block scalars, nesting or multi-line scalars in an accepted block,
 so the loader's refusals (aliases, depth) cannot apply. Equality with
 ``yaml.load(block, Loader=CSafeLoader)`` on generated flat and non-flat blocks

@@ -7,15 +7,19 @@ Lenient parsing as design §5 and reference/conventions.md §6.1 say:
   ``---`` line;
 - parsed with a PyYAML *safe* loader (:mod:`wskit.formats.yaml`) that refuses
   aliases (no alias-expansion bombs) and nesting deeper than :data:`MAX_DEPTH`
-  (``yaml-refused``), and a mapping that repeats a key (``yaml-duplicate-key``,
-  naming the key and both lines: PyYAML would keep the last value silently;
-  Claude Code and the Agent Skills reference validator refuse it);
-- on a YAML error, one retry with values containing ``": "`` quoted, which
-  succeeds with a ``yaml-quoted-retry`` warning; otherwise a ``yaml-error``
-  diagnostic with the file's 1-based line.
-
-Every refusal leaves :attr:`Frontmatter.ok` False: the loaders skip the
-resource with the diagnostic, whichever of these codes it has.
+  (``yaml-refused``);
+- leniently where Claude Code 2.1.332 is (its ``parseFrontmatter``), each with a
+  warning naming the file and line, which strict validation reports as an error:
+  a mapping that repeats a key keeps the last value (``yaml-duplicate-key``);
+  on a YAML error, one retry after quoting values that hold any of
+  ``{}[]*&#!|>%@``` or ``": "`` and turning leading tabs into two spaces each
+  (``yaml-quoted-retry``);
+- otherwise a ``yaml-error`` diagnostic with the file's 1-based line and
+  :attr:`Frontmatter.ok` False; an opening ``---`` never closed is
+  ``frontmatter-unterminated`` with the whole text as :attr:`Frontmatter.body`.
+  Skills and commands load such a file anyway with no fields, as Claude Code
+  does (their loaders lower the diagnostic to a warning); the other loaders
+  skip it.
 
 :func:`read_frontmatter` reads only the head of a file (until the closing
 ``---``), so discovery never reads bodies.
@@ -36,8 +40,13 @@ from wskit.formats.flatyaml import block_precheck, load_flat, load_flat_lines
 from wskit.formats.yaml import MAX_DEPTH, DuplicateKey, Refused, err_line
 from wskit.models import Diagnostic
 
-__all__ = ["MAX_DEPTH", "MAX_FRONTMATTER_BYTES", "Frontmatter", "err_line", "flat_head", "frontmatter_of_head",
+__all__ = ["LENIENT_CODES", "MAX_DEPTH", "MAX_FRONTMATTER_BYTES", "Frontmatter", "err_line", "flat_head", "frontmatter_of_head",
            "parse_frontmatter", "read_frontmatter"]
+
+#: Codes of what is read leniently, as Claude Code 2.1.332 reads it: warnings when
+#: loading, errors in ``wsctl skills validate --strict`` and ``wsctl plugins validate --strict``.
+LENIENT_CODES = frozenset({"yaml-duplicate-key", "yaml-quoted-retry", "yaml-error", "yaml-refused",
+                           "frontmatter-unterminated", "frontmatter-not-mapping"})
 
 #: Largest frontmatter block read during discovery, in bytes.
 MAX_FRONTMATTER_BYTES = 64 * 1024
@@ -123,34 +132,40 @@ def _load(text: str) -> Any:
     return yamlsafe.load(text)
 
 
-#: ``[a] [b c] [d]``: bracketed words side by side (an argument hint), which YAML rejects.
-_BRACKET_WORDS = re.compile(r"^\[[^\[\]]*\](?:\s+\[[^\[\]]*\])+$")
-_SIMPLE_KEY = re.compile(r"^([A-Za-z0-9_-]+[ \t]*:[ \t]+)(\S.*)$")
+#: a ``key: value`` line the retry may quote (Claude Code 2.1.332: letters, ``_`` and ``-`` only)
+_RETRY_LINE = re.compile(r"^([a-zA-Z_-]+):\s+(\S.*)$")
+#: a value holding one of these is quoted by the retry (Claude Code 2.1.332's set)
+_RETRY_SPECIAL = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
+_LEADING_TABS = re.compile(r"^\t+", re.M)
 
 
 def _quote_colon_values(text: str) -> str:
-    """One lenient retry: quote top-level values that contain ``": "`` (the
-    classic unquoted description) or that are not valid YAML on their own
-    (``argument-hint: [pr-number] [priority]``, as Claude Code's own docs write)."""
+    """The one lenient retry, as Claude Code 2.1.332 makes it: every top-level
+    ``key: value`` line whose value holds one of ``{}[]*&#!|>%@`` or ``": "``
+    gets the value double-quoted (``\\`` and ``"`` escaped), unless it is quoted
+    already or is a ``[...]`` that parses as a list; then leading tabs become two
+    spaces each."""
     out = []
     for line in text.split("\n"):
-        m = _SIMPLE_KEY.match(line)
+        m = _RETRY_LINE.match(line)
         if m:
-            value = m.group(2).rstrip()
-            plain_colon = ": " in value and not value.startswith(("'", '"', "[", "{", "|", ">"))
-            if plain_colon or (_BRACKET_WORDS.match(value) and not _parses(value)):
+            value = m.group(2)
+            quoted = len(value) > 1 and value[0] == value[-1] and value[0] in "\"'"
+            flow_list = value.startswith("[") and value.endswith("]") and _is_list(value)
+            if not quoted and not flow_list and _RETRY_SPECIAL.search(value):
                 value = value.replace("\\", "\\\\").replace('"', '\\"')
-                line = f'{m.group(1)}"{value}"'
+                line = f'{m.group(1)}: "{value}"'
         out.append(line)
-    return "\n".join(out)
+    return _LEADING_TABS.sub(lambda t: "  " * len(t.group()), "\n".join(out))
 
 
-def _parses(value: str) -> bool:
+def _is_list(value: str) -> bool:
+    """The value loads as a YAML list, with the same refusals as a block
+    (:func:`wskit.formats.yaml.load`: no aliases, bounded depth)."""
     try:
-        yaml.safe_load(value)
-    except yaml.YAMLError:
+        return isinstance(yamlsafe.load(value, duplicates=True), list)
+    except (yaml.YAMLError, RecursionError, ValueError, TypeError):
         return False
-    return True
 
 
 def parse_frontmatter(text: str, path: str | None = None) -> Frontmatter:
@@ -168,6 +183,7 @@ def parse_frontmatter(text: str, path: str | None = None) -> Frontmatter:
         return Frontmatter(
             present=True,
             ok=False,
+            body=text,  # Claude Code reads the whole file as body
             diagnostics=[
                 Diagnostic(
                     level="error",
@@ -189,28 +205,27 @@ def parse_frontmatter(text: str, path: str | None = None) -> Frontmatter:
     fm = Frontmatter(present=True, body=body, block=block)
     for i, line in enumerate(lines):
         km = _TOP_KEY.match(line)
-        if km and km.group(1) not in fm.key_lines:
-            fm.key_lines[km.group(1)] = i + 2
+        if km:
+            fm.key_lines[km.group(1)] = i + 2  # the last occurrence: its value is the one read
     data, err = _try_load(block)
     if err is not None and not isinstance(err, DuplicateKey):  # that block parsed: quoting cannot help
         retried = _quote_colon_values(block)
         if retried != block:
             data2, err2 = _try_load(retried)
             if isinstance(err2, DuplicateKey):
-                err = err2  # parses once quoted, but repeats a key (quoting keeps every line where it is)
-            elif err2 is None:
-                first_line = _line_of(err_line(err))
-                data, err = data2, None
-                fm.diagnostics.append(
-                    Diagnostic(
-                        level="warning",
-                        code="yaml-quoted-retry",
-                        path=path,
-                        line=first_line,
-                        message="frontmatter is not valid YAML; loaded after quoting values that contain ': ' "
-                        "or are bracketed words like '[a] [b]'",
-                    )
-                )
+                data2, dup = _try_load(retried, duplicates=True)
+                if dup is None:
+                    fm.diagnostics.append(_duplicate_warning(err2, path))
+                err2 = dup
+            if err2 is None:
+                data, err = data2, _retry_warning(err, path)
+                fm.diagnostics.append(err)
+                err = None
+    elif isinstance(err, DuplicateKey):
+        data, dup = _try_load(block, duplicates=True)
+        if dup is None:
+            fm.diagnostics.append(_duplicate_warning(err, path))
+        err = dup
     if err is not None:
         fm.ok = False
         fm.diagnostics.append(_yaml_diagnostic(err, path))
@@ -233,11 +248,26 @@ def parse_frontmatter(text: str, path: str | None = None) -> Frontmatter:
     return fm
 
 
-def _try_load(block: str) -> tuple[Any, Exception | None]:
+def _try_load(block: str, duplicates: bool = False) -> tuple[Any, Exception | None]:
     try:
-        return _load(block), None
+        return (yamlsafe.load(block, duplicates=True) if duplicates else _load(block)), None
     except (yaml.YAMLError, RecursionError, ValueError, TypeError) as err:
         return None, err
+
+
+def _retry_warning(err: Exception, path: str | None) -> Diagnostic:
+    """``yaml-quoted-retry``: the block only parsed after :func:`_quote_colon_values`."""
+    return Diagnostic(level="warning", code="yaml-quoted-retry", path=path, line=_line_of(err_line(err)),
+                      message=f"frontmatter is not valid YAML ({_first_line(err)}); read leniently after "
+                      "quoting values that hold any of {}[]*&#!|>%@` or ': ' and turning leading tabs into "
+                      "spaces, as Claude Code does")
+
+
+def _duplicate_warning(err: DuplicateKey, path: str | None) -> Diagnostic:
+    """``yaml-duplicate-key`` as a warning: the last value was read (Claude Code does the same)."""
+    return Diagnostic(level="warning", code="yaml-duplicate-key", path=path, line=_line_of(err.line),
+                      message=f"frontmatter repeats the key {err.key!r} (first at line {_line_of(err.first_line)}); "
+                      "the last value is read, as Claude Code does")
 
 
 def _yaml_diagnostic(err: Exception, path: str | None) -> Diagnostic:

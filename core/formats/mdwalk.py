@@ -5,6 +5,7 @@ and the frontmatter field helpers the markdown loaders share."""
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
     from wskit.kinds import ResourceKind
 
 __all__ = [
+    "body_description",
     "MdEntry", "bool_field", "component_dirs", "description_too_long", "first_line", "hidden_chars_diag",
     "is_agents_convention", "join", "list_field", "root_rel", "text_field", "walk_markdown",
 ]
@@ -220,6 +222,27 @@ def description_too_long(description: str, limit: int, code: str, path: str, sou
         return None
     return Diagnostic(level="error", code=code, path=path, line=line, plugin=source.plugin,
                       message=f"description is {len(description)} characters (limit {limit}); not loaded")
+
+
+_HEADING = re.compile(r"^#+\s+(\S.*)$")
+
+
+def body_description(body: str, fallback: str) -> str:
+    """The description Claude Code 2.1.332 gives a skill, command or style whose
+    frontmatter has none: the first non-blank line of ``body``, stripped, without
+    the ``#`` marks of a Markdown heading (``# Title`` → ``Title``); over 100
+    characters it is cut to its first 97 and ``...``. ``fallback`` (``"Skill"``,
+    ``"Custom command"``) when every line is blank.
+
+    :param body: the text after the frontmatter (the whole file when it has none).
+    :returns: the description (never empty unless ``fallback`` is)."""
+    for line in body.split("\n"):
+        s = line.strip()
+        if s:
+            m = _HEADING.match(s)
+            s = m.group(1) if m else s
+            return s[:97] + "..." if len(s) > 100 else s
+    return fallback
 
 
 def first_line(body: str) -> str:

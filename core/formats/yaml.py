@@ -7,11 +7,12 @@ the text it loads:
 
 - an alias (no alias-expansion bombs) and nesting deeper than
   :data:`MAX_DEPTH`: :class:`Refused`;
-- a mapping that repeats a key: :class:`DuplicateKey`. PyYAML keeps the last
-  value without a word; the YAML specification requires keys to be unique,
-  Claude Code's parser refuses such a mapping and the Agent Skills reference
-  validator (strictyaml) raises ``DuplicateKeysDisallowed``
-  (reference/conventions.md §5.2). A merge key (``<<``) is not a repeated key,
+- a mapping that repeats a key: :class:`DuplicateKey` (unless ``duplicates``
+  is asked for: then the last value, as PyYAML and Claude Code 2.1.332's
+  ``Bun.YAML.parse`` keep it). The YAML specification requires keys to be
+  unique and the Agent Skills reference validator (strictyaml) raises
+  ``DuplicateKeysDisallowed``; the frontmatter layer reads the last value with
+  a warning, and strict validation refuses it. A merge key (``<<``) is not a repeated key,
   nor are the keys it merges (a key written next to a merge overrides the merged
   one, as YAML says); a key written in two different mappings is not repeated.
   Keys are compared as the values they construct to (``1`` and ``1.0`` are one
@@ -73,13 +74,15 @@ class _UniqueKeys:
     raises :class:`DuplicateKey` (rules in the module docstring)."""
 
     _root: yaml.Node | None = None
+    #: keep the last value of a repeated key instead of raising (Claude Code's reading)
+    allow_duplicates = False
 
     def construct_document(self, node):  # type: ignore[no-untyped-def]
         self._root = node
         return super().construct_document(node)  # type: ignore[misc]
 
     def construct_mapping(self, node, deep=False):  # type: ignore[no-untyped-def]
-        if not isinstance(node, yaml.MappingNode):
+        if self.allow_duplicates or not isinstance(node, yaml.MappingNode):
             return super().construct_mapping(node, deep=deep)  # type: ignore[misc]
         pairs = node.value
         as_text = node is self._root
@@ -157,13 +160,23 @@ class SafeLimitedLoader(_UniqueKeys, yaml.SafeLoader):
             self._depth -= 1
 
 
+class _SafeLastKeyLoader(SafeLimitedLoader):
+    """:class:`SafeLimitedLoader` keeping the last value of a repeated key."""
+
+    allow_duplicates = True
+
+
 if hasattr(yaml, "CSafeLoader"):
     class CSafeUniqueLoader(_UniqueKeys, yaml.CSafeLoader):  # type: ignore[name-defined,misc]
         """libyaml's safe loader refusing repeated keys (aliases and depth: :func:`check_events`)."""
 
+    class _CSafeLastKeyLoader(CSafeUniqueLoader):
+        allow_duplicates = True
+
     _CSAFE: type | None = CSafeUniqueLoader
+    _CSAFE_LAST: type | None = _CSafeLastKeyLoader
 else:  # pragma: no cover - PyYAML built without libyaml
-    _CSAFE = None
+    _CSAFE = _CSAFE_LAST = None
 _OPENING = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
 _CLOSING = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
 
@@ -214,10 +227,13 @@ def needs_event_check(text: str) -> bool:
     return False
 
 
-def load(text: str) -> Any:
+def load(text: str, *, duplicates: bool = False) -> Any:
     """Load one YAML document with the safe loader and the refusals above.
 
     :param text: the YAML text (LF line ends).
+    :param duplicates: keep the last value of a repeated key instead of raising
+        :class:`DuplicateKey` (Claude Code 2.1.332's ``Bun.YAML.parse`` does so);
+        aliases and depth are refused either way.
     :returns: what ``yaml.safe_load`` returns for an accepted text.
     :raises Refused: an alias or nesting deeper than :data:`MAX_DEPTH`.
     :raises DuplicateKey: a mapping repeats a key.
@@ -227,8 +243,8 @@ def load(text: str) -> Any:
     if _CSAFE is not None:
         if needs_event_check(text):
             check_events(text)
-        return yaml.load(text, Loader=_CSAFE)  # noqa: S506 - a CSafeLoader subclass
-    loader = SafeLimitedLoader(text)
+        return yaml.load(text, Loader=_CSAFE_LAST if duplicates else _CSAFE)  # noqa: S506 - a CSafeLoader subclass
+    loader = (_SafeLastKeyLoader if duplicates else SafeLimitedLoader)(text)
     try:
         return loader.get_single_data()
     finally:

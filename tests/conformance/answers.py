@@ -27,7 +27,8 @@ def _plugin_manager():
 def wskit_answer(case, host: str, base: Path, settings: dict | None = None) -> dict:
     """Lay ``case`` out under ``base``, trust the project and load it with
     ``HostProfile(name=host)``: the static instruction files of the cwd (their markers,
-    in delivery order) and the active skills whose names the case made (``sk-…``).
+    in delivery order), the active skills whose names the case made (``sk-…``) and the
+    description of each ``sk-``/``cmd-`` skill and command (``descriptions``).
     ``settings`` are the profile's settings (e.g. ``{"rules": {"exact_byte_budget": 32768}}``)."""
     project, home, cwd = case.lay_out(base)
     TrustStore.for_home(home).grant(project)
@@ -40,7 +41,10 @@ def wskit_answer(case, host: str, base: Path, settings: dict | None = None) -> d
                 if m.group(1) not in labels:
                     labels.append(m.group(1))
     skills = sorted({r.name for r in ws.registry("skill").active() if r.name.startswith("sk-")})
-    return {"instructions": labels, "skills": skills, "commands": _commands(ws, project, case)}
+    listed = {r.name: r.description for kind in ("skill", "command") for r in ws.registry(kind).active()
+              if r.name.startswith(("sk-", "cmd-"))}
+    return {"instructions": labels, "skills": skills, "descriptions": dict(sorted(listed.items())),
+            "commands": _commands(ws, project, case)}
 
 
 def _commands(ws, project: Path, case) -> list[list[str]]:

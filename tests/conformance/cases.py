@@ -4,7 +4,7 @@ A case names its files by path: ``~/…`` lies in the home, anything else in the
 project. An instruction file's content is its marker line ``S:<path>`` (the host's
 answer is the list of markers it delivered, in order); a skill folder
 ``…/skills/<name>/`` gets a ``SKILL.md`` named ``<name>`` whose description carries
-``SKILLNAME-<name>``. ``links`` maps a path to the target a symbolic link there
+``SKILLNAME-<name>``. ``compare`` names the parts of the answers compared. ``links`` maps a path to the target a symbolic link there
 names; ``git`` makes the project a git repository with one commit; ``repos`` are
 nested folders that are git repositories of their own.
 """
@@ -41,6 +41,9 @@ class Case:
     #: prompts typed at the host (``/name args``): the answer lists each with the text the
     #: host sends the model for it (Gemini CLI's TOML custom commands)
     commands: tuple[str, ...] = ()
+    #: the parts of the answer compared (``descriptions``: name -> description of the
+    #: ``sk-``/``cmd-`` skills and commands the host lists to the model)
+    compare: tuple[str, ...] = ("instructions", "skills")
 
     def lay_out(self, base: Path) -> tuple[Path, Path, Path]:
         """Create the project ``base/p`` and home ``base/h``; returns (project, home, cwd)."""
@@ -169,7 +172,7 @@ CASES: tuple[Case, ...] = (
                                "ALPHA.md", "AGENTS.md", "GEMINI.md"),
          text={"~/.gemini/settings.json": '{"context": {"fileName": ["ZED.md", "ALPHA.md"]}}'}, hosts=("gemini",),
          what="context.fileName names two files: only they load, global ones in the configured order"),
-    Case("gemini-toml-commands", (), hosts=("gemini",), commands=(
+    Case("gemini-toml-commands", (), hosts=("gemini",), compare=("instructions", "skills", "commands"), commands=(
         "/greet world", "/greet", "/twice x y", "/plain a b", "/git:commit msg", "/inject", "/folder", "/missing",
         "/outside", "/notes x"),
          text={".gemini/commands/greet.toml": 'description = "greet"\nprompt = "Hello {{args}} from greet"\n',
@@ -187,5 +190,42 @@ CASES: tuple[Case, ...] = (
          what="TOML custom commands: {{args}} (twice, empty, absent: appended), namespaced folder, @{file}, "
               "@{folder} (its files, .gitignore applied), missing and outside files left as written, a .md "
               "not a command"),
+    # frontmatter Claude Code reads leniently (wskit issue 18): compared on what the model is told
+    Case("fm-unclosed-bracket", (), hosts=("claude",), compare=("descriptions",),
+         text={".claude/skills/sk-bracket/SKILL.md": "---\nname: sk-bracket\ndescription: D-bracket [unclosed\n---\nB\n",
+               ".claude/skills/sk-hint/SKILL.md": "---\nname: sk-hint\ndescription: D-hint\nargument-hint: [a\n---\nB\n",
+               ".claude/skills/sk-star/SKILL.md": "---\nname: sk-star\ndescription: *D-star {x}\n---\nB\n",
+               ".claude/commands/cmd-bracket.md": "---\ndescription: D-cmd [x\nargument-hint: [n] [m]\n---\nB\n"},
+         what="frontmatter that is not valid YAML until values holding [, *, { are quoted"),
+    Case("fm-tab-indent", (), hosts=("claude",), compare=("descriptions",),
+         text={".claude/skills/sk-tab/SKILL.md": "---\nname: sk-tab\ndescription: D-tab\nmetadata:\n\towner: a\n---\nB\n",
+               ".claude/skills/sk-tabkey/SKILL.md": "---\nname: sk-tabkey\n\tdescription: D-tabkey\n---\nBody of tabkey\n",
+               ".claude/commands/cmd-tab.md": "---\ndescription: D-cmdtab\nx:\n\t- a\n---\nB\n"},
+         what="a tab indent: read after the retry turns leading tabs into spaces, else no fields"),
+    Case("fm-repeated-key", (), hosts=("claude",), compare=("descriptions",),
+         text={".claude/skills/sk-dup/SKILL.md": "---\nname: sk-dup\ndescription: D-first\ndescription: D-last\n---\nB\n",
+               ".claude/skills/sk-dupnested/SKILL.md":
+                   "---\nname: sk-dupnested\ndescription: D-nested\nmetadata:\n  a: 1\n  a: 2\n---\nB\n",
+               ".claude/commands/cmd-dup.md": "---\ndescription: D-cmdfirst\ndescription: D-cmdlast\n---\nB\n"},
+         what="a repeated key: the last value is read"),
+    Case("fm-no-frontmatter", (), hosts=("claude",), compare=("descriptions",),
+         text={".claude/skills/sk-nofm/SKILL.md": "\n\nFirst line of nofm\nsecond\n",
+               ".claude/skills/sk-long/SKILL.md": "L" + "x" * 150 + "\n",
+               ".claude/commands/cmd-nofm.md": "First line of cmd-nofm\n"},
+         what="no frontmatter: described by the first non-blank line, cut to 97 characters and '...' over 100"),
+    Case("fm-no-description", (), hosts=("claude",), compare=("descriptions",),
+         text={".claude/skills/sk-nodesc/SKILL.md": "---\nname: sk-nodesc\n---\n\n## Heading of nodesc\nmore\n",
+               ".claude/skills/sk-empty/SKILL.md": "---\nname: sk-empty\n---\n",
+               ".claude/skills/sk-emptydesc/SKILL.md": "---\nname: sk-emptydesc\ndescription:\n---\nBody of emptydesc\n",
+               ".claude/skills/sk-listdesc/SKILL.md": "---\nname: sk-listdesc\ndescription: [D-a, b]\n---\nBody of listdesc\n",
+               ".claude/skills/sk-numdesc/SKILL.md": "---\nname: sk-numdesc\ndescription: 42\n---\nB\n",
+               ".claude/skills/sk-broken/SKILL.md": '---\nname: sk-broken\ndescription: "D-broken\n---\nBody of broken\n',
+               ".claude/commands/cmd-nodesc.md": "---\nargument-hint: x\n---\n# Cmd heading\n",
+               ".claude/commands/cmd-empty.md": "---\nargument-hint: x\n---\n"},
+         what="no usable description (none, empty, a list, unparseable YAML): the first body line, heading marks "
+              "dropped; 'Skill' or 'Custom command' for an empty body"),
+    Case("fm-unclosed-block", (), hosts=("claude",), compare=("descriptions",),
+         text={".claude/skills/sk-unclosed/SKILL.md": "---\nname: sk-unclosed\ndescription: D-unclosed\nBody\n",
+               ".claude/commands/cmd-unclosed.md": "---\ndescription: D-cmdunclosed\n"},
+         what="an opening '---' never closed: the whole file is the body"),
 )
-

@@ -245,6 +245,9 @@ def ask_claude(project: Path, home: Path, cwd: Path) -> dict:
         srv.close()
     init = json.loads(out.splitlines()[0]) if out.strip() else {}
     prompt = ""
+    listing: dict[str, str] = {}
+    for b in srv.bodies:
+        listing.update(_listing(b.decode("utf-8", "replace")))
     for b in srv.bodies:
         try:
             body = json.loads(b)
@@ -255,7 +258,37 @@ def ask_claude(project: Path, home: Path, cwd: Path) -> dict:
             break
     return {"instructions": _labels(prompt.replace("\\n", "\n")),
             "skills": sorted(s for s in init.get("skills", []) if s.startswith("sk-")),
-            "slash_commands": sorted(c for c in init.get("slash_commands", []) if c.startswith(("sk-", "cmd-")))}
+            "slash_commands": sorted(c for c in init.get("slash_commands", []) if c.startswith(("sk-", "cmd-"))),
+            "descriptions": dict(sorted(listing.items()))}
+
+
+#: one line of the skill listing Claude Code puts in its request: ``- name: description``
+_LISTED = re.compile(r"^- ((?:sk|cmd)-[A-Za-z0-9_.:-]+): (.*)$", re.M)
+
+
+def _listing(body: str) -> dict[str, str]:
+    """``{name: description}`` of the ``sk-``/``cmd-`` skills and commands listed to the
+    model in a request body (the JSON text; its string escapes are read)."""
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return {}
+    out: dict[str, str] = {}
+    for chunk in _strings(data):
+        for m in _LISTED.finditer(chunk):
+            out.setdefault(m.group(1), m.group(2))
+    return out
+
+
+def _strings(value) -> list[str]:
+    """Every string inside a JSON value."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
 
 
 _ASK = {"claude": ask_claude, "codex": ask_codex, "gemini": ask_gemini, "opencode": ask_opencode}

@@ -237,9 +237,11 @@ CASES: list[Case] = [
     # -- size and shape -------------------------------------------------------------
     Case("sparse-2gib", "a 2 GiB sparse file", _codes("too-large", "frontmatter-too-large"), place=_sparse,
          max_read=1 << 20),
-    Case("yaml-bomb", "frontmatter alias bomb (10 levels x 9 aliases)", _codes("yaml-refused"),
+    # top-level values: refused, then read as text by Claude Code's quoting retry (nothing expanded)
+    Case("yaml-bomb", "frontmatter alias bomb (10 levels x 9 aliases)", _codes("yaml-refused", "yaml-quoted-retry"),
          place=_bytes(_BOMB), formats=_MD, max_alloc=32 << 20),
-    Case("yaml-deep-flow", "frontmatter nested 20,000 levels (flow)", _codes("yaml-refused", "frontmatter-too-large"),
+    Case("yaml-deep-flow", "frontmatter nested 20,000 levels (flow)",
+         _codes("yaml-refused", "frontmatter-too-large", "yaml-quoted-retry"),
          place=_bytes(_DEEP_FLOW), formats=_MD, max_alloc=64 << 20),
     Case("yaml-deep-block", "frontmatter nested 200 levels (block)", _codes("yaml-refused"),
          place=_bytes(_DEEP_BLOCK), formats=_MD, max_alloc=64 << 20),

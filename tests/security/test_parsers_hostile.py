@@ -66,9 +66,14 @@ def test_find_hidden_chars_lines_and_linear_time():
 @pytest.mark.parametrize(
     ("block", "code"),
     [
-        ("x: " + "[" * 20_000 + "]" * 20_000, "yaml-refused"),
-        ("x: " + "[" * 40 + "]" * 40, "yaml-refused"),
-        ("a: &a [1]\nb: *a", "yaml-refused"),
+        # a top-level value the loader refuses is read as text by Claude Code's quoting retry
+        ("x: " + "[" * 20_000 + "]" * 20_000, "yaml-quoted-retry"),
+        ("x: " + "[" * 40 + "]" * 40, "yaml-quoted-retry"),
+        ("a: &a [1]\nb: *a", "yaml-quoted-retry"),
+        # below the top level the retry quotes nothing: refused
+        ("x:\n  - " + "[" * 20_000 + "]" * 20_000, "yaml-refused"),
+        ("x:\n  - " + "[" * 40 + "]" * 40, "yaml-refused"),
+        ("a:\n  - &a [1]\n  - *a", "yaml-refused"),
         ("a: b: c", "yaml-quoted-retry"),
         ("a:\n  x: 1\n  x: 2", "yaml-duplicate-key"),
         ("k: {a: 1, a: 2}", "yaml-duplicate-key"),

@@ -55,6 +55,26 @@ def test_validate_reports_errors_with_exit_1(tmp_path, wsctl):
     assert any(d["code"] == "lsp-invalid" for d in data["diagnostics"])
 
 
+def test_validate_strict_refuses_what_loads_leniently(tmp_path, wsctl):
+    """Claude Code loads these skill and command files (so does wskit, with warnings);
+    ``--strict`` reports each leniency as an error naming the file."""
+    p = plugin(tmp_path / "lax", "lax", {
+        "skills/dup/SKILL.md": "---\nname: dup\ndescription: a\ndescription: b\n---\nBody\n",
+        "skills/tab/SKILL.md": "---\nname: tab\ndescription: t\nmetadata:\n\towner: a\n---\nBody\n",
+        "skills/nofm/SKILL.md": "Just a body\n",
+        "commands/open.md": "---\ndescription: never closed\n",
+    })
+    lenient = json.loads(wsctl("plugins", "validate", str(p), json=True).output)
+    assert lenient["ok"] and lenient["counts"] == {"skill": 3, "command": 1}
+    r = wsctl("plugins", "validate", str(p), "--strict", json=True)
+    data = json.loads(r.output)
+    assert r.exit_code == 1 and not data["ok"]
+    errors = {(d["code"], d["path"].rsplit("/", 2)[-2] if d["path"].endswith("SKILL.md") else d["path"].rsplit("/", 1)[-1])
+              for d in data["diagnostics"] if d["level"] == "error"}
+    assert {("yaml-duplicate-key", "dup"), ("yaml-quoted-retry", "tab"), ("skill-no-frontmatter", "nofm"),
+            ("frontmatter-unterminated", "open.md")} <= errors
+
+
 def test_marketplace_list_and_install_uninstall(tmp_path, wsctl, wskit_home):
     mk = _market(tmp_path / "market")
     r = wsctl("marketplace", "list", str(mk), json=True)

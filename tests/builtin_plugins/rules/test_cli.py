@@ -21,7 +21,7 @@ def project(tmp_path, wsctl):
         "api/AGENTS.md": "api",
         "api/.claude/rules/ts.md": "---\npaths: [\"*.{ts,tsx}\"]\n---\nts rule\n",
         "web/AGENTS.md": "web",
-        "bad/.claude/rules/broken.md": "---\npaths: [unclosed\n---\nx\n",
+        "bad/.claude/rules/broken.md": "---\npaths: \"unclosed\n---\nx\n",
     })
     assert wsctl("trust", "grant", str(root)).exit_code == 0
     return root

@@ -67,7 +67,7 @@ def _random_tree(rng: random.Random) -> tuple[dict, list[str], list[str]]:
                 cfg = rng.choice((".claude", ".wskit"))
                 files[f"{pre}{cfg}/rules/r{k}.md"] = fm + f"rule {k} of {d or 'root'}\n"
         if rng.random() < 0.1:
-            files[f"{pre}.claude/rules/bad.md"] = "---\npaths: [unclosed\n---\nx\n"
+            files[f"{pre}.claude/rules/bad.md"] = "---\npaths: \"unclosed\n---\nx\n"
         if rng.random() < 0.15:
             files[pre + ".gitignore"] = "\n".join(rng.sample(["build/", "lib", "*.md", "!AGENTS.md", "docs/"], 2))
         if d and rng.random() < 0.08:

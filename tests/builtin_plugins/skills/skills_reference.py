@@ -7,7 +7,9 @@ imported from wskit rather than copied.
 
 ``tests/builtin_plugins/skills/test_discovery_reference.py`` compares today's discovery with
 this one: resources, diagnostics, order, digests and change notes must be
-identical. Not imported by wskit itself; do not "fix" it.
+identical. Not imported by wskit itself; do not "fix" it. Changed on purpose once since
+(wskit issue 18): a skill without frontmatter, with unreadable frontmatter or without a
+description loads (warnings), described by its first body line, as Claude Code does.
 """
 
 
@@ -20,7 +22,7 @@ from typing import Any
 from wskit import fs
 from wskit.builtin_plugins.skills import SKILL_FOLDERS
 from wskit.builtin_plugins.skills.discovery import _KNOWN, _UNSAFE_NAME, _canonical_keys, _tools
-from wskit.builtin_plugins.skills.lint import _LENIENT_FATAL, ADMIN_FILE_LIMIT, SPEC_NAME, _err, _line, _warn
+from wskit.builtin_plugins.skills.lint import _LENIENT_NOTE, _UNREAD, ADMIN_FILE_LIMIT, SPEC_NAME, _err, _line, _warn
 
 # what the fast path does not replace is imported, not copied: only the code it replaces is frozen here
 from wskit.builtin_plugins.skills.spec import (
@@ -32,8 +34,8 @@ from wskit.builtin_plugins.skills.spec import (
     flow_style_line,
 )
 from wskit.builtin_plugins.skills.tools import SelectorError, parse_selectors
-from wskit.formats.frontmatter import Frontmatter, read_frontmatter
-from wskit.formats.mdwalk import bool_field, component_dirs, text_field
+from wskit.formats.frontmatter import Frontmatter, parse_frontmatter, read_frontmatter
+from wskit.formats.mdwalk import body_description, bool_field, component_dirs, text_field
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, Scope, sha256_hex
 from wskit.resources.skill import Skill
 
@@ -123,15 +125,17 @@ def check_skill(fm, slug: str, path: str, has_bom: bool = False, plugin: str | N
     if has_bom:
         diags.append(_warn(path, plugin, "skill-bom", 1, "SKILL.md starts with a byte-order mark (stripped)"))
     if not fm.present:
-        diags.append(_err(path, plugin, "skill-no-frontmatter", 1,
-                          "SKILL.md must start with a '---' YAML frontmatter block"))
-        return diags
-    if not fm.ok:
-        return diags
-    data: dict[str, Any] = fm.data
+        diags.append(_warn(path, plugin, "skill-no-frontmatter", 1,
+                           "SKILL.md has no '---' YAML frontmatter block; loaded with no fields, described by "
+                           "its first body line, as Claude Code does"))
+    elif not fm.ok:
+        diags = [d.model_copy(update={"level": "warning", "message": d.message + _LENIENT_NOTE})
+                 if d.code in _UNREAD and d.level == "error" else d for d in diags]
+    data: dict[str, Any] = fm.data if fm.present and fm.ok else {}
     for d in spec_findings(data, slug, fm, path):
-        level = "error" if d.code in _LENIENT_FATAL else "warning"
-        diags.append(d.model_copy(update={"level": level, "plugin": plugin}))
+        if d.code == "skill-missing-description":
+            d = d.model_copy(update={"message": d.message + "; described by its first body line, as Claude Code does"})
+        diags.append(d.model_copy(update={"level": "warning", "plugin": plugin}))
     display = text_field(data.get("name")) or ""
     description = text_field(data.get("description")) or ""
     if not SPEC_NAME.match(slug):
@@ -188,10 +192,16 @@ def _load_one(
         )
     found = check_skill(fm, slug, path, res.raw.startswith(b"\xef\xbb\xbf"), plugin)
     diags.extend(found)
-    if any(d.level == "error" for d in found) or not fm.present or not fm.ok:
+    if any(d.level == "error" for d in found):
         return None, diags
-    data: dict[str, Any] = _canonical_keys(fm.data)
-    description = text_field(data.get("description")) or ""
+    data: dict[str, Any] = _canonical_keys(fm.data if fm.present and fm.ok else {})
+    value = data.get("description")
+    description = ("true" if value else "false") if isinstance(value, bool) else text_field(value) or ""
+    if not description:
+        whole = fs.read_bytes(source.base, rel, max_bytes=1 << 20, follow_links=source.follow_links).raw
+        text = whole[: 128 * 1024].decode("utf-8", "replace").removeprefix("\ufeff")
+        body = parse_frontmatter(text.replace("\r\n", "\n").replace("\r", "\n")).body
+        description = body_description(body, "Skill")
     display = text_field(data.get("name")) or ""
     tools_raw = data["allowed_tools"] if "allowed_tools" in data else data.get("allowed-tools")
     allowed = _tools(tools_raw)

@@ -110,7 +110,7 @@ def test_list_diagnostics_are_about_skills_not_rules(wsctl, make_tree, wskit_hom
     ws = make_tree({
         ".git/HEAD": "ref: refs/heads/main\n",
         ".claude/skills/bad/SKILL.md": "---\nname: bad\ndescription: [unclosed\n---\nx\n",
-        ".claude/rules/badyaml.md": "---\npaths: [unclosed\n---\nx\n",
+        ".claude/rules/badyaml.md": "---\npaths: \"unclosed\n---\nx\n",
     })
     TrustStore.for_home(wskit_home).grant(ws)
     diags = json.loads(wsctl("skills", "list", str(ws), "--json").output)["diagnostics"]

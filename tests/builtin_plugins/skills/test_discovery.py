@@ -58,23 +58,28 @@ def test_untrusted_project_shows_no_project_skills_and_says_why(make_tree, wskit
     assert "wsctl trust grant" in d.message and ws.trust.state == "unknown"
 
 
-def test_bad_skill_keeps_lower_precedence_one(make_tree, resolve):
+def test_unreadable_frontmatter_loads_and_shadows_as_in_claude_code(make_tree, resolve):
+    """Claude Code 2.1.332 loads a SKILL.md whose frontmatter does not parse (no fields),
+    has no description or no frontmatter at all, described by its first body line;
+    so the higher-ranked one shadows the lower one, and every leniency is a warning."""
     root = make_tree({
         ".agents/skills/alpha/SKILL.md": skill_md("alpha", "good one"),
-        ".claude/skills/alpha/SKILL.md": "---\nname: alpha\ndescription: [broken\n---\n",
+        ".claude/skills/alpha/SKILL.md": '---\nname: alpha\ndescription: "broken\n---\n# Alpha body\n',
         ".claude/skills/nodesc/SKILL.md": "---\nname: nodesc\n---\nbody\n",
         ".claude/skills/nofm/SKILL.md": "# no frontmatter\n",
         ".claude/skills/empty-folder/README.md": "not a skill",
     })
     ws = resolve(root)
     reg = ws.registry("skill")
-    assert reg.get("alpha").description == "good one"
-    assert sorted(s.name for s in reg) == ["alpha"]
-    codes = {d.code for d in ws.diagnostics if d.level == "error"}
+    assert reg.get("alpha").description == "Alpha body"
+    assert sorted(s.name for s in reg) == ["alpha", "nodesc", "nofm"]
+    assert reg.get("nodesc").description == "body" and reg.get("nofm").description == "no frontmatter"
+    assert not [d for d in ws.diagnostics if d.level == "error"]
+    codes = {d.code for d in ws.diagnostics if d.level == "warning"}
     assert {"yaml-error", "skill-missing-description", "skill-no-frontmatter"} <= codes
     err = next(d for d in ws.diagnostics if d.code == "yaml-error")
     assert err.path.endswith(".claude/skills/alpha/SKILL.md") and err.line == 4
-    assert "flow sequence (line 3)" in err.message
+    assert "quoted scalar (line 3)" in err.message and err.message.endswith("as Claude Code does")
 
 
 def test_folder_name_is_identity_and_mismatch_warns(make_tree, resolve):

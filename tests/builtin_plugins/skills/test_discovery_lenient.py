@@ -17,7 +17,7 @@ def test_lenient_discovery_reports_spec_violations_as_warnings(tmp_path, make_tr
     w = load(ws, wskit_home)
     reg = w.registry("skill")
     assert {"mixed", "tools", "broken"} <= {s.name for s in reg.active()}
-    assert "nodesc" not in reg
+    assert reg.get("nodesc").description == "Skill"  # no description, empty body: Claude Code's fallback
     assert reg.get("tools").allowed_tools == ("Bash(git status)",)  # allowed_tools wins (Sakura B2)
     assert reg.get("broken").allowed_tools == ("Read(x/**)",)
     codes = {(d.code, os.path.basename(os.path.dirname(d.path or ""))) for d in w.diagnostics}

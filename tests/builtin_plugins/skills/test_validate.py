@@ -49,18 +49,25 @@ def test_strict_rules(tmp_path):
         assert set(expected) <= set(_codes(lenient.warnings)), slug
 
 
-def test_lenient_errors(tmp_path):
+def test_lenient_warnings_are_strict_errors(tmp_path):
+    """What Claude Code loads leniently is a warning in lenient validation and an error in strict."""
     for slug, text, code in [
         ("nodesc", "---\nname: nodesc\n---\n", "skill-missing-description"),
         ("nofm", "just text\n", "skill-no-frontmatter"),
-        ("badyaml", "---\nname: [unclosed\ndescription: x\n---\n", "yaml-error"),
+        ("badyaml", '---\nname: "unclosed\ndescription: x\n---\n', "yaml-error"),
+        ("unclosed", "---\nname: unclosed\ndescription: x\n", "frontmatter-unterminated"),
+        ("tabbed", "---\nname: tabbed\ndescription: x\nmetadata:\n\towner: a\n---\n", "yaml-quoted-retry"),
+        ("bracket", "---\nname: bracket\ndescription: x\nlicense: [MIT\n---\n", "yaml-quoted-retry"),
+        ("dup", "---\nname: dup\ndescription: x\ndescription: y\n---\n", "yaml-duplicate-key"),
     ]:
         d = tmp_path / slug
         d.mkdir()
         (d / "SKILL.md").write_text(text)
         r = validate_skill(d)
-        assert not r.valid and code in _codes(r.errors), slug
-        assert all(e.path.endswith(f"{slug}/SKILL.md") for e in r.errors)
+        assert r.valid and code in _codes(r.warnings), slug
+        s = validate_skill(d, strict=True)
+        assert not s.valid and code in _codes(s.errors), slug
+        assert all(e.path.endswith(f"{slug}/SKILL.md") for e in s.errors)
     missing = tmp_path / "empty"
     missing.mkdir()
     assert _codes(validate_skill(missing).errors) == ["skill-missing-file"]

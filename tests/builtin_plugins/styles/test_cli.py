@@ -29,7 +29,7 @@ def test_styles_list_shows_skipped_style_files(wsctl, make_tree, wskit_home):
     ws = make_tree({".git/HEAD": "ref: refs/heads/main\n",
                     ".claude/output-styles/ok.md": "---\ndescription: Fine\n---\nBe brief.",
                     ".claude/output-styles/empty.md": "---\ndescription: nothing\n---\n",
-                    ".claude/rules/badyaml.md": "---\npaths: [unclosed\n---\nx\n"})
+                    ".claude/rules/badyaml.md": "---\npaths: \"unclosed\n---\nx\n"})
     TrustStore.for_home(wskit_home).grant(ws)
     data = json.loads(wsctl("styles", "list", str(ws), "--json").output)
     assert [s["id"] for s in data["styles"] if s["source"] == "project"] == ["project:ok"]

@@ -27,13 +27,13 @@ def test_inspect_json_contract(wsctl, project, wskit_home):
     assert set(data["workspace"]) == {"source_root", "execution_root", "cwd", "host"}
     assert data["workspace"]["host"] == "wskit"
     assert data["trust"] == {"state": "trusted", "decided_by": str(project.resolve())}
-    assert data["counts"]["skill"] == 2
+    assert data["counts"]["skill"] == 3  # 'broken' loads without a description, as in Claude Code
     alpha = next(r for r in data["resources"] if r["id"] == "project:alpha")
     assert alpha == {"kind": "skill", "id": "project:alpha", "name": "alpha", "scope": "project",
                      "path": ".claude/skills/alpha/SKILL.md", "plugin": None}
     diag = next(d for d in data["diagnostics"] if d["code"] == "skill-missing-description")
     assert set(diag) == {"level", "code", "path", "line", "message", "plugin"}
-    assert diag["path"] == ".claude/skills/broken/SKILL.md" and diag["level"] == "error"
+    assert diag["path"] == ".claude/skills/broken/SKILL.md" and diag["level"] == "warning"
 
 
 def test_inspect_untrusted_says_why(wsctl, project, wskit_home):
@@ -53,7 +53,8 @@ def test_per_command_json_flag(wsctl, project):
 def test_skills_list_json(wsctl, project):
     wsctl("trust", "grant", str(project))
     data = json.loads(wsctl("skills", "list", str(project), json=True).stdout)
-    assert [s["id"] for s in data["skills"]] == ["project:alpha", "project:beta"]
+    assert [s["id"] for s in data["skills"]] == ["project:alpha", "project:beta", "project:broken"]
+    assert data["skills"][2]["description"] == "Skill"  # an empty body: Claude Code's fallback
     assert set(data["skills"][0]) == {"id", "name", "description", "scope", "path", "plugin"}
     assert any(d["code"] == "skill-missing-description" for d in data["diagnostics"])
     human = wsctl("skills", "list", str(project)).stdout
@@ -66,10 +67,10 @@ def test_snapshot_writes_state(wsctl, project, tmp_path):
     r = wsctl("snapshot", str(project), "-o", str(out), json=True)
     assert r.exit_code == 0
     meta = json.loads(r.stdout)
-    assert meta["resources"] == 2 and meta["file"] == str(out)
+    assert meta["resources"] == 3 and meta["file"] == str(out)
     state = json.loads(out.read_text())
     assert state["session_id"] == meta["session_id"] and oct(out.stat().st_mode & 0o777) == "0o600"
-    assert {r["id"] for r in state["resources"]} == {"project:alpha", "project:beta"}
+    assert {r["id"] for r in state["resources"]} == {"project:alpha", "project:beta", "project:broken"}
 
 
 def test_plugins_json(wsctl):

@@ -26,18 +26,29 @@ def test_unquoted_colon_is_retried_with_a_warning():
 
 
 def test_unparseable_yaml_gives_error_with_file_line():
+    # an unclosed '[' is quoted by the retry (Claude Code's); an unclosed quote is not
     fm = parse_frontmatter("---\nname: x\ndescription: [unclosed\n---\n", "f.md")
+    assert fm.ok and fm.data["description"] == "[unclosed"
+    assert [(d.code, d.level) for d in fm.diagnostics] == [("yaml-quoted-retry", "warning")]
+    fm = parse_frontmatter('---\nname: x\ndescription: "unclosed\n---\n', "f.md")
     assert not fm.ok
     (d,) = fm.diagnostics
     assert d.code == "yaml-error" and d.path == "f.md" and d.line is not None and d.line >= 3
 
 
 def test_aliases_and_deep_nesting_are_refused():
+    # top-level values: refused, then quoted by the retry and read as text (nothing expanded)
     bomb = "---\na: &a [x, x]\nb: &b [*a, *a]\nc: [*b, *b]\n---\n"
     fm = parse_frontmatter(bomb, "f.md")
-    assert not fm.ok and fm.diagnostics[0].code == "yaml-refused"
+    assert fm.ok and fm.data == {"a": "&a [x, x]", "b": "&b [*a, *a]", "c": "[*b, *b]"}
+    assert [d.code for d in fm.diagnostics] == ["yaml-quoted-retry"]
     deep = "---\nk: " + "[" * (MAX_DEPTH + 5) + "]" * (MAX_DEPTH + 5) + "\n---\n"
     fm = parse_frontmatter(deep, "f.md")
+    assert fm.ok and fm.data["k"] == "[" * (MAX_DEPTH + 5) + "]" * (MAX_DEPTH + 5)
+    # below a top-level key the retry quotes nothing: still refused
+    fm = parse_frontmatter("---\nl:\n  - &a [x, x]\n  - [*a, *a]\n---\n", "f.md")
+    assert not fm.ok and fm.diagnostics[0].code == "yaml-refused"
+    fm = parse_frontmatter("---\nl:\n  - " + "[" * (MAX_DEPTH + 5) + "]" * (MAX_DEPTH + 5) + "\n---\n", "f.md")
     assert not fm.ok and fm.diagnostics[0].code == "yaml-refused"
 
 

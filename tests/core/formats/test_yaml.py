@@ -40,14 +40,14 @@ def test_same_values_as_the_pure_python_loader(text: str) -> None:
 
 @libyaml
 def test_alias_refused_with_its_line() -> None:
-    fm = markdown.parse_frontmatter("---\nname: x\na: &x [1, 2]\nb: *x\n---\nbody\n")
+    fm = markdown.parse_frontmatter("---\nname: x\na:\n  - &x [1, 2]\n  - *x\n---\nbody\n")
     assert not fm.ok
-    assert [(d.code, d.line) for d in fm.diagnostics] == [("yaml-refused", 4)]
+    assert [(d.code, d.line) for d in fm.diagnostics] == [("yaml-refused", 5)]
 
 
 @libyaml
 def test_deep_nesting_refused() -> None:
-    fm = markdown.parse_frontmatter("---\nk: " + "[" * 40 + "]" * 40 + "\n---\n")
+    fm = markdown.parse_frontmatter("---\nk:\n  - " + "[" * 40 + "]" * 40 + "\n---\n")
     assert not fm.ok and fm.diagnostics[0].code == "yaml-refused"
     assert "deeper than" in fm.diagnostics[0].message
 
@@ -61,7 +61,7 @@ def test_nesting_at_the_limit_is_accepted() -> None:
 
 @libyaml
 def test_errors_keep_their_line() -> None:
-    fm = markdown.parse_frontmatter("---\nname: x\nbad: [unclosed\n---\n")
+    fm = markdown.parse_frontmatter("---\nname: x\nbad: 'unclosed\n---\n")
     assert not fm.ok and fm.diagnostics[0].code == "yaml-error" and fm.diagnostics[0].line is not None
 
 

@@ -24,7 +24,7 @@ def project(make_tree, wsctl):
         ".claude/memos/bad name.md": "x\n",
         ".claude/memos/long.md": MEMO.format(d="y" * 1025, b="b"),
         ".claude/memos/bidi.md": MEMO.format(d="ok", b="look \u202eright"),
-        ".claude/memos/broken.md": "---\ndescription: [unclosed\n---\nb\n",
+        ".claude/memos/broken.md": "---\ndescription: \"unclosed\n---\nb\n",
         ".agents/memos/ignored.md": "skills only in .agents\n",
     })
     wsctl("trust", "grant", str(root))
