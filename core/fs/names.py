@@ -54,13 +54,19 @@ def undecodable(name: str) -> str | None:
     character and address a different path).
 
     :param name: a file or folder name, or a relative path.
-    :returns: ``"0x.."`` (the original byte) or None when every character is text.
+    A lone surrogate outside that range (a JSON ``"\\ud800"`` escape in a manifest)
+    cannot be encoded either; it is named as ``"U+D800"``.
+
+    :returns: ``"0x.."`` (the original byte), ``"U+...."`` (another lone surrogate) or
+        None when every character is text.
     """
     if name.isascii():
         return None
     for c in name:
         if "\udc80" <= c <= "\udcff":
             return f"0x{ord(c) - 0xDC00:02X}"
+        if "\ud800" <= c <= "\udfff":  # a lone surrogate from a JSON "\ud800" escape: no byte, no UTF-8
+            return f"U+{ord(c):04X}"
     return None
 
 
@@ -68,16 +74,22 @@ def not_utf8(text: str) -> str | None:
     """The reason every refusal of such a name gives — ``"holds the byte 0xFF,
     which is not UTF-8"`` — or None when ``text`` is all text (:func:`undecodable`)."""
     bad_byte = undecodable(text)
-    return None if bad_byte is None else f"holds the byte {bad_byte}, which is not UTF-8"
+    if bad_byte is None:
+        return None
+    if bad_byte.startswith("U+"):
+        return f"holds the lone surrogate {bad_byte}, which is not text"
+    return f"holds the byte {bad_byte}, which is not UTF-8"
 
 
 def shown_path(path: str) -> str:
-    """``path`` with every byte that was not UTF-8 written as ``\\xNN`` (for
+    """``path`` with every byte that was not UTF-8 written as ``\\xNN`` and any other lone
+    surrogate as ``\\uXXXX`` (for
     diagnostics: the text stays valid Unicode, so JSON and session files can
     hold it; the name itself is not usable to open the file)."""
     if undecodable(path) is None:
         return path
-    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return "".join(f"\\x{ord(c) - 0xDC00:02x}" if "\udc80" <= c <= "\udcff"
+                   else f"\\u{ord(c):04x}" if "\ud800" <= c <= "\udfff" else c for c in path)
 
 
 def first_undecodable(value: Any, where: str = "") -> tuple[str, str, str] | None:

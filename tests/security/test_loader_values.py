@@ -437,3 +437,22 @@ def test_fuzzed_values_are_the_ones_named():
     """The strategies hold the values the guarantee names (a guard against a fuzzer that drifts)."""
     assert re.fullmatch(r"1{5000}", BIG_INT)
     assert _json_text({"a": 1}, ("a",), BIG_INT) == '{"a": ' + BIG_INT + "}"
+
+
+@pytest.mark.parametrize("field", ["pluginRoot", "source"])
+def test_a_lone_surrogate_in_a_marketplace_path_is_refused_not_a_crash(tmp_path, field):
+    """A JSON ``"\\ud800"`` escape (a lone surrogate, not a surrogateescape byte) in
+    ``metadata.pluginRoot`` or a plugin's ``source`` cannot be encoded as a path: the entry
+    is refused with a reason naming it; ``load_marketplace`` does not raise."""
+    from wskit.builtin_plugins.bundles.marketplace import load_marketplace
+
+    root = tmp_path / "m"
+    (root / ".claude-plugin").mkdir(parents=True)
+    entry = {"name": "p", "source": "./p\ud800" if field == "source" else "p"}
+    data = {"name": "m", "owner": {"name": "o"}, "plugins": [entry]}
+    if field == "pluginRoot":
+        data["metadata"] = {"pluginRoot": "\ud800"}
+    (root / ".claude-plugin/marketplace.json").write_text(json.dumps(data))
+    mk = load_marketplace(str(root))
+    (got,) = mk.plugins
+    assert not got.installable and "U+D800" in got.reason
