@@ -52,7 +52,7 @@ def list_cmd(obj: WsctlContext, path: str) -> None:
         "skills": [
             {
                 "id": s.id, "name": s.name, "description": s.description, "scope": s.scope.value,
-                "path": display_path(s.provenance.absolute_path, root), "plugin": s.plugin,
+                "path": display_path(s.provenance.absolute_str, root), "plugin": s.plugin,
             }
             for s in skills
         ],

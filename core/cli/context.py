@@ -156,12 +156,12 @@ def json_text(data: Any) -> str:
     :func:`wskit.fs.names.shown_path` text (``\\xNN``): a ``"\\udcff"``
     escape is a lone surrogate that strict JSON parsers refuse. Such strings
     are only looked for when the first text holds one (cheap otherwise)."""
-    import json as _json  # lazily: keeps `wsctl --version` to click alone
+    from wskit.util.jsonindent import dumps_indent2  # lazily: keeps `wsctl --version` to click alone
 
-    text = _json.dumps(data, indent=2, sort_keys=False, default=str)
+    text = dumps_indent2(data, default=str)
     if "\\udc" not in text:  # ensure_ascii writes every lone surrogate as \udcNN
         return text
-    return _json.dumps(_shown(data), indent=2, sort_keys=False, default=lambda o: _shown(str(o)))
+    return dumps_indent2(_shown(data), default=lambda o: _shown(str(o)))
 
 
 def _shown(value: Any) -> Any:

@@ -18,7 +18,7 @@ def resource_row(res, root) -> dict:
         "id": res.id,
         "name": res.name,
         "scope": p.scope.value,
-        "path": display_path(p.absolute_path, root),
+        "path": display_path(p.absolute_str, root),
         "plugin": p.plugin,
     }
 

@@ -356,7 +356,7 @@ class MarkdownKind:
         from wskit.models import display_path
 
         return {"id": resource.id, "name": resource.name, "description": resource.description,
-                "scope": resource.scope.value, "path": display_path(resource.provenance.absolute_path, root),
+                "scope": resource.scope.value, "path": display_path(resource.provenance.absolute_str, root),
                 "plugin": resource.plugin}
 
     def details(self, resource: Any) -> dict[str, Any]:
