@@ -144,6 +144,10 @@ def validate_cmd(obj: WsctlContext, directory: str, strict: bool = False) -> Non
     Exit status 1 when an error is found. With ``--strict``, frontmatter that loads
     only leniently (:data:`wskit.formats.frontmatter.LENIENT_CODES`, a skill
     without frontmatter or description) is an error too."""
+    root = str(Path(directory).resolve())
+    if (os.path.isfile(os.path.join(root, ".claude-plugin", "marketplace.json"))
+            and not os.path.isfile(os.path.join(root, ".claude-plugin", "plugin.json"))):
+        return _validate_marketplace(obj, root)
     profile = obj.profile()
     hooks = obj.hooks()
     kinds, _ = hooks.resource_kinds()
@@ -174,6 +178,37 @@ def validate_cmd(obj: WsctlContext, directory: str, strict: bool = False) -> Non
             click.echo(safe_text(f"{d.level}: {d.code}: {d.message}" + (f" ({d.path})" if d.path else "")))
         click.echo(f"{b.name}: {'ok' if not errors else f'{len(errors)} error(s)'}"
                    + (f" ({', '.join(f'{k}={v}' for k, v in counts.items())})" if counts else ""))
+    obj.emit(data, human)
+    if errors:
+        click.get_current_context().exit(1)
+
+
+def _validate_marketplace(obj: WsctlContext, root: str) -> None:
+    """``plugins validate`` of a marketplace folder (``.claude-plugin/marketplace.json``
+    without ``plugin.json``), as ``claude plugin validate DIR`` 2.1.332: the file must
+    read, and its name must not be a look-alike of an official Anthropic marketplace or
+    one Claude Code keeps for its own plugins. An exact official name passes here, as it
+    does there (validation cannot know the source; ``install`` refuses it from a folder)."""
+    from wskit.builtin_plugins.bundles.marketplace import RESERVED_MARKETPLACE_NAMES
+    from wskit.models import Diagnostic
+
+    try:
+        mk = load_marketplace(root)
+    except MarketplaceError as err:
+        mk, diags = None, [Diagnostic(level="error", code="marketplace-invalid", path=root, message=str(err))]
+    else:
+        diags = [d for d in mk.diagnostics
+                 if not (d.code == "marketplace-name-reserved" and mk.name.lower() in RESERVED_MARKETPLACE_NAMES)]
+    errors = [d for d in diags if d.level == "error"]
+    name = mk.name if mk is not None else None
+    data = {"path": root, "name": name, "version": None, "manifest_source": "marketplace", "marketplace": name,
+            "ok": not errors, "counts": {"plugins": len(mk.plugins)} if mk is not None else {},
+            "diagnostics": [d.to_json() for d in diags]}
+
+    def human() -> None:
+        for d in diags:
+            click.echo(safe_text(f"{d.level}: {d.code}: {d.message}" + (f" ({d.path})" if d.path else "")))
+        click.echo(safe_text(f"{name or root}: {'ok' if not errors else f'{len(errors)} error(s)'} (marketplace)"))
     obj.emit(data, human)
     if errors:
         click.get_current_context().exit(1)
@@ -212,7 +247,7 @@ def _claude_checks(root: str, name: str, profile) -> list:
         out.append(Diagnostic(level="error", code="plugin-no-manifest", path=root,
                               message="no manifest and no components: expected .claude-plugin/plugin.json or "
                                       ".claude-plugin/marketplace.json (as Claude Code's validation)"))
-    elif manifest and name and reserved_plugin_name(name):
+    if manifest and name and reserved_plugin_name(name):
         out.append(Diagnostic(level="error", code="plugin-name-reserved", path=root, plugin=name,
                               message=f"plugin name {name!r} is reserved for Anthropic's own plugins by Claude "
                                       "Code (claude-*, anthropic-*, cc-plugin-*, 'official' beside claude)"))
@@ -284,6 +319,11 @@ def install_cmd(obj: WsctlContext, spec: str, from_dirs: tuple[str, ...]) -> Non
     if not sep or not name or not market:
         raise click.BadParameter("expected NAME@MARKETPLACE", param_hint="NAME@MARKETPLACE")
     mk = _marketplace_for(obj, market, from_dirs)
+    if mk.name_refusal is not None:
+        # a local folder must not pass its plugins off as Anthropic's own (Claude Code 2.1.332
+        # refuses `claude plugin marketplace add DIR` for it): nothing is installed
+        raise MarketplaceError(f"{os.path.join(mk.root, '.claude-plugin', 'marketplace.json')}: {mk.name_refusal}; "
+                               f"nothing installed")
     with progress(f"installing {name} from {mk.root}"):
         rec = install(obj.profile(), mk, name)
     data = {k: rec[k] for k in ("name", "version", "marketplace", "source", "root", "digest", "skipped")}

@@ -216,6 +216,9 @@ def _not_utf8(path: str, why: str) -> Diagnostic:
 
 #: Claude Code's install record, ``~/.claude/plugins/installed_plugins.json``
 CLAUDE_INSTALLED = ".claude/plugins/installed_plugins.json"
+#: Claude Code's record of the marketplaces it added, ``~/.claude/plugins/known_marketplaces.json``
+#: (``{name: {"source": {...}, "installLocation", …}}``)
+CLAUDE_KNOWN_MARKETPLACES = ".claude/plugins/known_marketplaces.json"
 
 
 def _claude_installed(home: str, profile: HostProfile, kinds, managed_roots: set[str]
@@ -246,11 +249,30 @@ def _claude_installed(home: str, profile: HostProfile, kinds, managed_roots: set
         return out, diags
     base = os.path.realpath(os.path.join(home, ".claude", "plugins"))
     loaded: set[str] = set()
+    known, _ = read_json(home, CLAUDE_KNOWN_MARKETPLACES, follow_links=True)
+    known = known if isinstance(known, dict) else {}
+    refused: dict[str, str] = {}
     for key, records in plugins.items():
         if not isinstance(key, str) or "@" not in key:
             warn(f"entry {key!r}: the key must be name@marketplace")
             continue
         market = key.rsplit("@", 1)[1]
+        if market not in refused:
+            from wskit.builtin_plugins.bundles.marketplace import marketplace_name_verdict
+
+            spec = known.get(market)
+            why = marketplace_name_verdict(market, spec.get("source") if isinstance(spec, dict) else None)
+            refused[market] = why or ""
+            if why:
+                # a look-alike, or an official name whose recorded source is not a GitHub repository of
+                # the anthropics organization: Claude Code 2.1.332 fails to load the marketplace, so none
+                # of its plugins passes for Anthropic's own
+                diags.append(Diagnostic(level="warning", code="marketplace-name-reserved",
+                                        path=os.path.join(home, CLAUDE_KNOWN_MARKETPLACES),
+                                        message=f"marketplace {market!r} of {key!r} ({path}) is not loaded, as "
+                                                f"Claude Code refuses it: {why}"))
+        if refused[market]:
+            continue
         for rec in records if isinstance(records, list) else [records]:
             if not isinstance(rec, dict):
                 warn(f"entry {key!r}: an install record must be an object")

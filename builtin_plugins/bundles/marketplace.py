@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from wskit.kinds import ResourceKind
 
 __all__ = [
-    "REASON_CODES",
+    "REASON_CODES", "RESERVED_MARKETPLACE_NAMES", "lookalike_marketplace_name", "marketplace_name_verdict",
     "entry_manifest", "find_entry_for", "load_marketplace", "Marketplace", "MARKETPLACE_FILE",
     "MarketplaceEntry", "MarketplaceError"
 ]
@@ -46,6 +46,92 @@ REASON_CODES = {
     "not-portable": "source is not a portable relative path",
     "bad-name": "plugin name is not kebab-case",
 }
+
+
+#: marketplace names Claude Code 2.1.332 keeps for Anthropic's own marketplaces (its
+#: bundle's official, community and plugin-directory sets): usable only from a GitHub
+#: source of the ``anthropics`` organization, never from a local folder
+RESERVED_MARKETPLACE_NAMES = frozenset({
+    "claude-code-marketplace", "claude-code-plugins", "claude-plugins-official", "anthropic-marketplace",
+    "anthropic-plugins", "agent-skills", "anthropic-agent-skills", "life-sciences", "knowledge-work-plugins",
+    "claude-for-legal", "claude-for-financial-services", "financial-services-plugins", "first-party-plugins",
+    "claude-tag-plugins", "claude-community", "claude-plugins-community", "healthcare",
+    "anthropic-plugin-directory", "claude-plugin-directory"})
+#: names Claude Code keeps for its own kinds of plugins (``Marketplace name "x" is reserved for …``)
+_INTERNAL_MARKETPLACE_NAMES = {"inline": "--plugin-dir session plugins", "builtin": "built-in plugins",
+                               "skills-dir": "plugins auto-loaded from .claude/skills/",
+                               "synced": "plugins synced from your claude.ai account",
+                               "claude-plugin-test": "plugins loaded by claude plugin test"}
+_OFFICIAL = r"official[^a-z0-9]*(anthropic|claude)|(?:anthropic|claude)[^a-z0-9]*official"
+_WORDS = ("marketplace", "plugins", "official")
+_WORDS_ALL = (*_WORDS, "directory", "directories")
+_LOOKALIKE = re.compile(rf"(?:{_OFFICIAL}|^(?:anthropic|claude)[^a-z0-9]*({'|'.join(_WORDS_ALL)}))", re.I)
+_LOOKALIKE_SHORT = re.compile(rf"(?:{_OFFICIAL}|^(?:anthropic|claude)[^a-z0-9]*({'|'.join(_WORDS)}))", re.I)
+_JOINED = re.compile(rf"^(?:anthropic|claude)(?:{'|'.join(_WORDS_ALL)})s?$", re.I)
+_NOT_PRINTABLE_ASCII = re.compile(r"[^\x20-\x7e]")
+
+
+def lookalike_marketplace_name(name: str) -> bool:
+    """Whether Claude Code 2.1.332 refuses ``name`` as one that "impersonates an official
+    Anthropic/Claude marketplace" (its bundle's look-alike check, transcribed): not one of
+    :data:`RESERVED_MARKETPLACE_NAMES` itself, and a character outside printable ASCII,
+    ``official`` beside ``claude``/``anthropic`` (any separators), or ``claude``/``anthropic``
+    at the start followed by ``marketplace``, ``plugins``, ``official``, ``directory`` or
+    ``directories`` (the words also read with their separators dropped, a trailing ``s``)."""
+    if name.lower() in RESERVED_MARKETPLACE_NAMES:
+        return False
+    if _NOT_PRINTABLE_ASCII.search(name) or _LOOKALIKE_SHORT.search(name) or _LOOKALIKE.search(name):
+        return True
+    if _LOOKALIKE.search(re.sub(r"^[^a-z0-9]+", "", name, flags=re.I)):
+        return True
+    if re.search(r"official(?:anthropic|claude)|(?:anthropic|claude)official", re.sub(r"[^a-z0-9]+", "", name, flags=re.I),
+                 re.I):
+        return True
+    limit = 9 + max(len(w) for w in _WORDS_ALL) + 1
+    joined = ""
+    for token in (t for t in re.split(r"[^a-z0-9]+", name, flags=re.I) if t):
+        joined += token
+        if _JOINED.search(joined):
+            return True
+        if len(joined) > limit:
+            break
+    return False
+
+
+def _anthropics_source(source: Any) -> bool:
+    """A GitHub source of the ``anthropics`` organization (``{"source": "github", "repo":
+    "anthropics/x"}`` or a ``git`` URL on github.com/anthropics/)."""
+    if not isinstance(source, dict):
+        return False
+    if source.get("source") == "github":
+        repo = source.get("repo")
+        return isinstance(repo, str) and ":" not in repo and repo.lower().startswith("anthropics/")
+    url = source.get("url")
+    if source.get("source") == "git" and isinstance(url, str):
+        m = re.match(r"^(?:https?://|git@|ssh://git@)(?:www\.)?github\.com[/:]([^/]+)/", url.strip(), re.I)
+        return m is not None and m.group(1).lower() == "anthropics"
+    return False
+
+
+def marketplace_name_verdict(name: str, source: Any = None) -> str | None:
+    """Why Claude Code 2.1.332 refuses a marketplace called ``name`` with ``source``
+    (a ``known_marketplaces.json`` / ``extraKnownMarketplaces`` source object; None: a
+    local folder), or None when it accepts it. The rules, in its words: a look-alike
+    of an official name (:func:`lookalike_marketplace_name`), a name kept for its own
+    kinds of plugins, and a name of :data:`RESERVED_MARKETPLACE_NAMES` from anything but
+    a GitHub source of the ``anthropics`` organization."""
+    low = name.lower()
+    if lookalike_marketplace_name(name):
+        return "Marketplace name impersonates an official Anthropic/Claude marketplace"
+    if low in _INTERNAL_MARKETPLACE_NAMES:
+        return f'Marketplace name "{low}" is reserved for {_INTERNAL_MARKETPLACE_NAMES[low]}'
+    if low in RESERVED_MARKETPLACE_NAMES and not _anthropics_source(source):
+        if isinstance(source, dict) and source.get("source") in ("github", "git"):
+            return (f"The name '{name}' is reserved for official Anthropic marketplaces. Only repositories from "
+                    "'github.com/anthropics/' can use this name.")
+        return (f"The name '{name}' is reserved for official Anthropic marketplaces and can only be used with "
+                "GitHub sources from the 'anthropics' organization.")
+    return None
 
 
 class MarketplaceEntry(Frozen):
@@ -103,6 +189,12 @@ class Marketplace(Frozen):
     plugins: tuple[MarketplaceEntry, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = ()
 
+    @property
+    def name_refusal(self) -> str | None:
+        """The ``marketplace-name-reserved`` message when its name is one Claude Code
+        refuses from a local folder (:func:`marketplace_name_verdict`), else None."""
+        return next((d.message for d in self.diagnostics if d.code == "marketplace-name-reserved"), None)
+
     def entry(self, name: str) -> MarketplaceEntry:
         """The entry called ``name`` (``renames`` are not followed).
 
@@ -154,6 +246,13 @@ def load_marketplace(root: str | os.PathLike[str]) -> Marketplace:
             # a hostile path source ('../..', '/etc', NUL, '\\', 'c:'): named, never followed
             diags.append(Diagnostic(level="warning", code="marketplace-source-invalid", path=path,
                                     message=f"plugin {entry.name!r}: {entry.reason}"))
+    why = marketplace_name_verdict(data["name"])
+    if why is not None:
+        # Claude Code refuses to add this folder (claude plugin marketplace add DIR): its
+        # plugins must not pass for Anthropic's own (install refuses them, see :func:`name_refusal`)
+        diags.append(Diagnostic(level="error", code="marketplace-name-reserved", path=path,
+                                message=f"marketplace name {data['name']!r} is refused from a local folder, as "
+                                        f"Claude Code refuses it: {why}"))
     return Marketplace(name=data["name"], owner=owner, root=base, plugins=tuple(entries), diagnostics=tuple(diags))
 
 

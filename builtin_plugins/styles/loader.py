@@ -163,7 +163,9 @@ def _load_one(source, prefix, rel, segments, limits: StyleLimits) -> tuple[Style
         provenance=Provenance(scope=source.scope, source_root=source.base, path=rel, plugin=source.plugin,
                               sha256=sha256_hex(res.raw)),
     )
-    return style, []
+    # what the lenient read said (yaml-duplicate-key, yaml-quoted-retry…), naming the file,
+    # as the skills and commands loaders report it
+    return style, [d.model_copy(update={"plugin": source.plugin}) for d in fm.diagnostics]
 
 
 @functools.cache

@@ -131,3 +131,18 @@ def test_selection_stored_and_changed_custom_style_refused_on_resume(make_tree, 
     (ws / ".claude/output-styles/compact.md").unlink()
     with pytest.raises(StyleUnavailableError, match="unavailable"):
         restore_style(StyleCatalog.for_resources(load(ws, wskit_home, pm=_pm())), record)
+
+
+@pytest.mark.parametrize(("text", "code", "description"), [
+    ("---\ndescription: first\ndescription: last\n---\nBody.", "yaml-duplicate-key", "last"),
+    ("---\ndescription: [unclosed\n---\nBody.", "yaml-quoted-retry", "[unclosed"),
+])
+def test_lenient_frontmatter_warnings_are_reported_naming_the_file(make_tree, tmp_path, text, code, description):
+    """A style whose frontmatter loads only leniently (as Claude Code reads it) loads, and
+    the warning the skills and commands loaders give is reported too, naming the file."""
+    root = make_tree({"output-styles/guided.md": text}, root=tmp_path / "p")
+    res = load_styles(ResourceSource(scope=Scope.PLUGIN, root=str(root), base=str(root), plugin="review-kit"))
+    assert [s.description for s in res.resources] == [description]
+    found = [d for d in res.diagnostics if d.code == code]
+    assert found and found[0].path.endswith("output-styles/guided.md") and found[0].plugin == "review-kit"
+    assert found[0].level == "warning"
