@@ -13,10 +13,16 @@ from wskit.builtin_plugins.rules.conventions import Conventions
 from wskit.builtin_plugins.rules.model import RuleSettings
 from wskit.builtin_plugins.rules.walk import _MEMO_TAG, _ChainWalker, _Walker
 
-__all__ = ["chain_walk", "project_walk"]
+__all__ = ["chain_walk", "project_walk", "walk_key"]
 
 
 _WHOLE_NAMESPACE = "wskit.builtin_plugins.rules.walk.whole"
+
+
+def walk_key(root: str, profile, settings: RuleSettings) -> tuple:
+    """What the project walk's result depends on besides the files: root, conventions,
+    host folder and settings (the key of its memo and of the persistent index)."""
+    return (_MEMO_TAG, root, Conventions.of(profile, settings).key, profile.host_dir, settings)
 
 
 def project_walk(root: str, profile, settings: RuleSettings) -> _Walker:
@@ -33,16 +39,19 @@ def project_walk(root: str, profile, settings: RuleSettings) -> _Walker:
     links, virtual environments and linked worktrees. Only call it for a trusted project.
     """
     scratch = changes.scratch()
-    key = (_MEMO_TAG, root, Conventions.of(profile, settings).key, profile.host_dir, settings)
+    key = walk_key(root, profile, settings)
     if scratch is not None:
         done = scratch.get(key)
         if done is not None:
             return done
     walker = _Walker(root, profile, settings)
-    if not _reuse_whole(walker, key):
-        with changes.recording() as deps:
-            walker.walk()
-        _keep_whole(walker, key, deps)
+    from wskit.builtin_plugins.rules import persist
+
+    with changes.offering(persist.previous(root, profile, settings, key)):  # a new process: the persistent index
+        if not _reuse_whole(walker, key):
+            with changes.recording() as deps:
+                walker.walk()
+            _keep_whole(walker, key, deps)
     if scratch is not None:
         scratch[key] = walker
     return walker
