@@ -163,7 +163,9 @@ def _load_all(out: Discovery, base: str, cands: list[Candidate], settings: RuleS
             out.rules.append(rule)
 
 
-_RULE_TAG = "wskit.builtin_plugins.rules.file"
+from wskit.builtin_plugins.rules.walk import _RULE_TAG  # noqa: E402
+
+
 @functools.cache
 def _parse_frontmatter():
     """:func:`wskit.formats.frontmatter.parse_frontmatter`, imported by the first rule file with frontmatter

@@ -34,6 +34,8 @@ __all__ = ["VERSION", "diagnostics", "fingerprint", "previous", "save"]
 VERSION = 1
 _KIND = "rules"
 _SCRATCH = "wskit.builtin_plugins.rules.persist"
+#: the last index decoded by this process: ``(path, key) -> (file signature, doc, memo)``
+_DECODED: dict = {}
 _LEVELS = frozenset({"error", "warning", "info"})
 
 
@@ -95,12 +97,17 @@ def _rel_ok(rel) -> str:
     return rel
 
 
-def _inside(path: str, root: str, prefix: str) -> str:
-    if type(path) is not str or not (path == root or path.startswith(prefix)) or "\0" in path:
-        raise _Bad("entry outside the project")
-    if "/.." in path[len(root):] or "/./" in path[len(root):]:
-        raise _Bad("entry outside the project")
-    return path
+_BAD_SEQ = ("\0", "\n/", "//", "/\n", "\n..\n", "\n../", "/../", "/..\n", "\n.\n", "\n./", "/./", "/.\n")
+
+
+def _rels_ok(rels: list) -> None:
+    """Every one of ``rels`` a relative path inside the project ("" is the root): one pass
+    over their join instead of a call per path (an index holds a path per folder)."""
+    if not all(type(r) is str for r in rels):
+        raise _Bad("bad path")
+    joined = "\n" + "\n".join(rels) + "\n"
+    if any(b in joined for b in _BAD_SEQ) or joined.count("\n") != len(rels) + 1:
+        raise _Bad("path outside the project")
 
 
 def _names(v) -> tuple[str, ...]:
@@ -112,9 +119,8 @@ def _names(v) -> tuple[str, ...]:
 def _restore(doc: dict, root: str, key: tuple, settings) -> dict:
     """The memo items ``doc`` holds, validated (:class:`_Bad` on anything unexpected)."""
     from wskit.builtin_plugins.rules.model import rule_digest, rule_id
-    from wskit.builtin_plugins.rules.projectwalk import _WHOLE_NAMESPACE
     from wskit.builtin_plugins.rules.rulefiles import Candidate
-    from wskit.builtin_plugins.rules.walk import _MEMO_TAG
+    from wskit.builtin_plugins.rules.walk import _MEMO_TAG, _RULE_TAG, _WHOLE_NAMESPACE
 
     if doc.get("key") != fingerprint(key):
         raise _Bad("made under other settings")
@@ -124,11 +130,12 @@ def _restore(doc: dict, root: str, key: tuple, settings) -> dict:
     if walk is not None:
         if type(walk) is not dict:
             raise _Bad("bad walk")
-        sigs = {}
-        for e in walk.get("sigs", ()):
-            if type(e) is not list or len(e) != 3 or type(e[1]) is not bool:
-                raise _Bad("bad walk entry")
-            sigs[(_inside(e[0], root, prefix), e[1])] = _sig_in(e[2])
+        raw_sigs = walk.get("sigs", ())
+        if type(raw_sigs) is not list or not all(type(e) is list and len(e) == 3 and type(e[1]) is bool
+                                                 for e in raw_sigs):
+            raise _Bad("bad walk entry")
+        _rels_ok([e[0] for e in raw_sigs])
+        sigs = {(prefix + e[0] if e[0] else root, e[1]): _sig_in(e[2]) for e in raw_sigs}
         found = {}
         for e in walk.get("found", ()):
             if type(e) is not list or len(e) != 6 or type(e[3]) is not int:
@@ -139,16 +146,18 @@ def _restore(doc: dict, root: str, key: tuple, settings) -> dict:
                 raise _Bad("bad candidate")
             found[c.rel] = c
         diags = tuple(_diag_in(d) for d in walk.get("diags", ()))
-        folders = []
-        for e in walk.get("folders", ()):
-            if type(e) is not list or len(e) != 4 or type(e[3]) is not bool:
-                raise _Bad("bad folder")
-            folders.append((_rel_ok(e[0]), [_MEMO_TAG, {}, _names(e[2]), False, None, (), _names(e[1]), e[3]]))
+        raw = walk.get("folders", ())
+        if type(raw) is not list or not all(type(e) is list and len(e) == 4 and type(e[1]) is str
+                                            and type(e[2]) is str and type(e[3]) is bool for e in raw):
+            raise _Bad("bad folder")
+        _rels_ok([e[0] for e in raw])
+        tag = _MEMO_TAG
+        folders = [(e[0], [tag, {}, tuple(e[2].split("/")) if e[2] else (), False, None, (),
+                           tuple(e[1].split("/")) if e[1] else (), e[3]]) for e in raw]
         root_sig = sigs.get((root, False))
         if root_sig is None:
             raise _Bad("walk without its root")
         items[(root, False, _WHOLE_NAMESPACE)] = (root_sig, (key, sigs, found, diags, folders))
-    from wskit.builtin_plugins.rules.discovery import _RULE_TAG
     from wskit.models import Provenance, Scope
     from wskit.resources.rule import RuleFile
 
@@ -189,9 +198,17 @@ def previous(root: str, profile, settings, key: tuple) -> changes.Memo | None:
     diags: list[Diagnostic] = []
     path = _index.index_path(profile.home, root, _KIND)
     try:
-        doc = _index.read_index(path, profile.home, root=root, version=VERSION)
-        if doc is not None:
-            memo = changes.Memo.of(_restore(doc, root, key, settings))
+        sig = changes.stat_signature(str(path), False)
+        hit = _DECODED.get((str(path), key))
+        if hit is not None and sig is not None and hit[0] == sig:
+            doc, memo = hit[1], hit[2]  # decoded already by this process (the load, then the whole catalog)
+        else:
+            doc = _index.read_index(path, profile.home, root=root, version=VERSION)
+            if doc is not None:
+                memo = changes.Memo.of(_restore(doc, root, key, settings))
+                if sig is not None and not changes._is_racy(sig):
+                    _DECODED.clear()
+                    _DECODED[(str(path), key)] = (sig, doc, memo)
     except _index.IndexRefused as err:
         diags.append(Diagnostic(level="warning", code="index-refused", path=str(err.path),
                                 message=f"persistent index not used ({err.reason}); the project was read afresh"))
@@ -217,8 +234,8 @@ def save(root: str, profile, settings, key: tuple, cands) -> bool:
     remembered), or when the index is off.
 
     :returns: True when the file was written."""
-    from wskit.builtin_plugins.rules.discovery import _RULE_TAG
-    from wskit.builtin_plugins.rules.projectwalk import _WHOLE_NAMESPACE
+
+    from wskit.builtin_plugins.rules.walk import _RULE_TAG, _WHOLE_NAMESPACE
 
     scratch = changes.scratch()
     if scratch is None or not _index.enabled(profile):
@@ -227,8 +244,12 @@ def save(root: str, profile, settings, key: tuple, cands) -> bool:
     if whole is None or type(whole[1]) is not tuple or len(whole[1]) != 5:
         return False
     _key, sigs, found, wdiags, folders = whole[1]
+    prefix = root if root.endswith(os.sep) else root + os.sep
+    cut = len(prefix)
+    if not all(p == root or p.startswith(prefix) for p, _f in sigs):
+        return False  # the walk depended on something outside the project: not kept
     walk = {
-        "sigs": [[p, f, _sig_out(s)] for (p, f), s in sigs.items()],
+        "sigs": [[p[cut:] if p != root else "", f, _sig_out(s)] for (p, f), s in sigs.items()],
         "found": [[c.rel, c.source, c.scope_dir, c.priority, c.file_kind, c.target] for c in found.values()],
         "diags": [_diag_out(d) for d in wdiags],
         "folders": [[rel, "/".join(m[6]), "/".join(m[2]), bool(m[7])] for rel, m in folders],

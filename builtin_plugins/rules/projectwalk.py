@@ -11,12 +11,11 @@ from __future__ import annotations
 from wskit import changes
 from wskit.builtin_plugins.rules.conventions import Conventions
 from wskit.builtin_plugins.rules.model import RuleSettings
-from wskit.builtin_plugins.rules.walk import _MEMO_TAG, _ChainWalker, _Walker
+from wskit.builtin_plugins.rules.walk import _MEMO_TAG, _WHOLE_NAMESPACE, _ChainWalker, _Walker  # noqa: F401
 
 __all__ = ["chain_walk", "project_walk", "walk_key"]
 
 
-_WHOLE_NAMESPACE = "wskit.builtin_plugins.rules.walk.whole"
 
 
 def walk_key(root: str, profile, settings: RuleSettings) -> tuple:
@@ -47,14 +46,31 @@ def project_walk(root: str, profile, settings: RuleSettings) -> _Walker:
     walker = _Walker(root, profile, settings)
     from wskit.builtin_plugins.rules import persist
 
-    with changes.offering(persist.previous(root, profile, settings, key)):  # a new process: the persistent index
-        if not _reuse_whole(walker, key):
-            with changes.recording() as deps:
-                walker.walk()
-            _keep_whole(walker, key, deps)
+    if not _reuse_current(walker, key):
+        # a new process's first load: offered the persistent index as the previous load
+        with changes.offering(persist.previous(root, profile, settings, key)):
+            if not _reuse_whole(walker, key):
+                with changes.recording() as deps:
+                    walker.walk()
+                _keep_whole(walker, key, deps)
     if scratch is not None:
         scratch[key] = walker
     return walker
+
+
+def _reuse_current(walker: _Walker, key: tuple) -> bool:
+    """The walk this same load already made or took (a lazy catalog read whole after the
+    load returned, in :func:`wskit.changes.resumed`, has a scratch of its own): its result
+    again, without a second check of every folder."""
+    got = changes.remembered(walker.root, False, namespace=_WHOLE_NAMESPACE)
+    if got is None or not (type(got[1]) is tuple and len(got[1]) == 5 and got[1][0] == key):
+        return False
+    _key, _sigs, found, diags, folders = got[1]
+    walker.found = dict(found)
+    walker.added = list(found.values())
+    walker.diags = list(diags)
+    walker.folders = folders
+    return True
 
 
 def _reuse_whole(walker: _Walker, key: tuple) -> bool:
