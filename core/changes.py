@@ -42,7 +42,7 @@ from collections.abc import Iterator
 from contextvars import ContextVar
 
 __all__ = [
-    "adopt", "capture", "Captured", "Dependencies", "Memo", "note", "Notes", "RACY_WINDOW_NS", "recording", "recording_active",
+    "adopt", "capture", "offering", "remembered", "Captured", "Dependencies", "Memo", "note", "Notes", "RACY_WINDOW_NS", "recording", "recording_active",
     "remember", "reuse", "resumed", "reuse_offered", "reusing", "scratch", "Signature", "signature", "stat_signature",
     "unchanged"
 ]
@@ -186,6 +186,14 @@ class Memo:
 
     def __len__(self) -> int:
         return len(self._items)
+
+    @classmethod
+    def of(cls, items: dict) -> "Memo":
+        """A memo holding ``items`` (``key -> (signature, value)``, keys as :func:`remember`
+        makes them): what a persistent index restored, for :func:`offering`."""
+        memo = cls()
+        memo._items = items
+        return memo
 
 
 _REUSE: ContextVar[tuple[Memo | None, Memo] | None] = ContextVar("wskit_changes_reuse", default=None)
@@ -347,6 +355,32 @@ def adopt(sigs: dict[tuple[str, bool], Signature | None]) -> None:
             item = before.get(key)
             if item is not None:
                 now[key] = item
+
+
+@contextlib.contextmanager
+def offering(previous: "Memo | None") -> Iterator[bool]:
+    """Offer ``previous`` to :func:`reuse` in this block when the current load has no
+    previous memo of its own (a new process's first load, offered what a persistent
+    index kept, :mod:`wskit.fs.index`); what the load remembers still goes to its own
+    memo. Yields True when ``previous`` was offered."""
+    ctx = _REUSE.get()
+    if previous is None or ctx is None or ctx[0] is not None:
+        yield False
+        return
+    token = _REUSE.set((previous, ctx[1]))
+    try:
+        yield True
+    finally:
+        _REUSE.reset(token)
+
+
+def remembered(path: str, follow: bool = False, *, namespace: str = "") -> tuple | None:
+    """What the current load remembered (:func:`remember`) or carried over (:func:`reuse`)
+    for ``path``: ``(signature, value)``, or None (outside a load, or nothing kept)."""
+    ctx = _REUSE.get()
+    if ctx is None:
+        return None
+    return ctx[1]._items.get(_key(path, follow, namespace))
 
 
 def scratch() -> dict | None:

@@ -59,10 +59,17 @@ def discover_project(root: str, profile, settings: RuleSettings, folders=None) -
     """
     if folders is not None:
         return _discover_chain(root, profile, settings, folders)
+    from wskit.builtin_plugins.rules import persist
+    from wskit.builtin_plugins.rules.projectwalk import walk_key
+
     walker = project_walk(root, profile, settings)
     out = Discovery(diagnostics=list(walker.diags))
-    _load_all(out, root, sorted(walker.found.values(), key=lambda c: c.rel), settings,
-              follow_links=False, home=None, prefetched=walker.prefetched)
+    cands = sorted(walker.found.values(), key=lambda c: c.rel)
+    key = walk_key(root, profile, settings)
+    with changes.offering(persist.previous(root, profile, settings, key)):  # rule files kept by the index
+        _load_all(out, root, cands, settings, follow_links=False, home=None, prefetched=walker.prefetched)
+    out.diagnostics.extend(persist.diagnostics())
+    persist.save(root, profile, settings, key, cands)
     return out
 
 
@@ -156,7 +163,9 @@ def _load_all(out: Discovery, base: str, cands: list[Candidate], settings: RuleS
             out.rules.append(rule)
 
 
-_RULE_TAG = "wskit.builtin_plugins.rules.file"
+from wskit.builtin_plugins.rules.walk import _RULE_TAG  # noqa: E402
+
+
 @functools.cache
 def _parse_frontmatter():
     """:func:`wskit.formats.frontmatter.parse_frontmatter`, imported by the first rule file with frontmatter

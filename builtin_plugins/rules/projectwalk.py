@@ -11,12 +11,17 @@ from __future__ import annotations
 from wskit import changes
 from wskit.builtin_plugins.rules.conventions import Conventions
 from wskit.builtin_plugins.rules.model import RuleSettings
-from wskit.builtin_plugins.rules.walk import _MEMO_TAG, _ChainWalker, _Walker
+from wskit.builtin_plugins.rules.walk import _MEMO_TAG, _WHOLE_NAMESPACE, _ChainWalker, _Walker  # noqa: F401
 
-__all__ = ["chain_walk", "project_walk"]
+__all__ = ["chain_walk", "project_walk", "walk_key"]
 
 
-_WHOLE_NAMESPACE = "wskit.builtin_plugins.rules.walk.whole"
+
+
+def walk_key(root: str, profile, settings: RuleSettings) -> tuple:
+    """What the project walk's result depends on besides the files: root, conventions,
+    host folder and settings (the key of its memo and of the persistent index)."""
+    return (_MEMO_TAG, root, Conventions.of(profile, settings).key, profile.host_dir, settings)
 
 
 def project_walk(root: str, profile, settings: RuleSettings) -> _Walker:
@@ -33,19 +38,39 @@ def project_walk(root: str, profile, settings: RuleSettings) -> _Walker:
     links, virtual environments and linked worktrees. Only call it for a trusted project.
     """
     scratch = changes.scratch()
-    key = (_MEMO_TAG, root, Conventions.of(profile, settings).key, profile.host_dir, settings)
+    key = walk_key(root, profile, settings)
     if scratch is not None:
         done = scratch.get(key)
         if done is not None:
             return done
     walker = _Walker(root, profile, settings)
-    if not _reuse_whole(walker, key):
-        with changes.recording() as deps:
-            walker.walk()
-        _keep_whole(walker, key, deps)
+    from wskit.builtin_plugins.rules import persist
+
+    if not _reuse_current(walker, key):
+        # a new process's first load: offered the persistent index as the previous load
+        with changes.offering(persist.previous(root, profile, settings, key)):
+            if not _reuse_whole(walker, key):
+                with changes.recording() as deps:
+                    walker.walk()
+                _keep_whole(walker, key, deps)
     if scratch is not None:
         scratch[key] = walker
     return walker
+
+
+def _reuse_current(walker: _Walker, key: tuple) -> bool:
+    """The walk this same load already made or took (a lazy catalog read whole after the
+    load returned, in :func:`wskit.changes.resumed`, has a scratch of its own): its result
+    again, without a second check of every folder."""
+    got = changes.remembered(walker.root, False, namespace=_WHOLE_NAMESPACE)
+    if got is None or not (type(got[1]) is tuple and len(got[1]) == 5 and got[1][0] == key):
+        return False
+    _key, _sigs, found, diags, folders = got[1]
+    walker.found = dict(found)
+    walker.added = list(found.values())
+    walker.diags = list(diags)
+    walker.folders = folders
+    return True
 
 
 def _reuse_whole(walker: _Walker, key: tuple) -> bool:

@@ -39,6 +39,9 @@ SKIP_DIRS = frozenset({
 
 
 _MEMO_TAG = "wskit.builtin_plugins.rules.walk"
+#: memo namespace of the whole walk's result (projectwalk) and tag of a rule file's (discovery)
+_WHOLE_NAMESPACE = "wskit.builtin_plugins.rules.walk.whole"
+_RULE_TAG = "wskit.builtin_plugins.rules.file"
 _GITIGNORE_TAG = "wskit.builtin_plugins.rules.gitignore"
 #: Folder descriptors a walk keeps open at most (one per level of depth).
 _MAX_HELD = 64

@@ -1,0 +1,272 @@
+"""The rule catalog's persistent index: the project walk and the parsed rule files of a
+project, kept across processes (:mod:`wskit.fs.index`; docs/performance.md, "The
+persistent index").
+
+What is kept is exactly what a load already remembers for a reload inside one process
+(:func:`wskit.changes.remember`): the whole walk's result with the signature of every
+folder and file it depended on (:func:`~wskit.builtin_plugins.rules.projectwalk.project_walk`),
+and each rule file's :class:`~wskit.resources.rule.RuleFile` with its signature. A new
+process offers it to its first load as the previous load's memo
+(:func:`wskit.changes.offering`), so the checks are the in-process reload's: the walk is
+taken whole only when every recorded folder and file has its recorded ``stat``
+signature (one ``stat`` each, no listing), a rule only when its file has; anything else
+is read again. Racy entries (modified less than 2 s before they were recorded) are
+never remembered, so never written.
+
+Untrusted on read: besides :func:`wskit.fs.index.read_index`'s checks, every entry is
+type-checked, every path must lie inside the project (no ``..``, no absolute rule path),
+and the settings fingerprint must match; any failure refuses the whole index (an
+``index-refused`` warning naming the file) and the load reads the project afresh.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+
+from wskit import changes
+from wskit.fs import index as _index
+from wskit.models import Diagnostic
+
+__all__ = ["VERSION", "diagnostics", "fingerprint", "previous", "save"]
+
+#: Format version of the rule index (bump on any change of what is stored).
+VERSION = 1
+_KIND = "rules"
+_SCRATCH = "wskit.builtin_plugins.rules.persist"
+#: the last index decoded by this process: ``(path, key) -> (file signature, doc, memo)``
+_DECODED: dict = {}
+_LEVELS = frozenset({"error", "warning", "info"})
+
+
+def fingerprint(key: tuple) -> str:
+    """A digest of the walk key (conventions, host folder, :class:`RuleSettings`): an index
+    made under other settings is not used (a ``repr`` that differs between processes only
+    makes a miss)."""
+    return hashlib.sha256(repr(key).encode("utf-8", "surrogateescape")).hexdigest()
+
+
+class _Bad(Exception):
+    pass
+
+
+def _sig_out(sig):
+    if sig is None:
+        return None
+    return sig.hex() if type(sig) is bytes else list(sig)
+
+
+def _sig_in(v):
+    if v is None:
+        return None
+    if type(v) is str and len(v) == 82:
+        try:
+            return bytes.fromhex(v)
+        except ValueError:
+            raise _Bad("bad signature") from None
+    if type(v) is list and len(v) == 6 and all(type(x) is int for x in v):
+        return tuple(v)
+    raise _Bad("bad signature")
+
+
+def _diag_out(d: Diagnostic) -> list:
+    return [d.level, d.code, d.message, d.path, d.line, d.plugin, d.hook]
+
+
+def _s(v, none: bool = False):
+    if type(v) is str or (none and v is None):
+        return v
+    raise _Bad("not a string")
+
+
+def _diag_in(v) -> Diagnostic:
+    if type(v) is not list or len(v) != 7 or v[0] not in _LEVELS:
+        raise _Bad("bad diagnostic")
+    line = v[4]
+    if line is not None and (type(line) is not int or line < 0):
+        raise _Bad("bad diagnostic line")
+    return Diagnostic(level=v[0], code=_s(v[1]), message=_s(v[2]), path=_s(v[3], True), line=line,
+                      plugin=_s(v[5], True), hook=_s(v[6], True))
+
+
+def _rel_ok(rel) -> str:
+    if type(rel) is not str or rel.startswith("/") or "\0" in rel:
+        raise _Bad("bad path")
+    if rel and any(p in ("", ".", "..") for p in rel.split("/")):
+        raise _Bad("path outside the project")
+    return rel
+
+
+_BAD_SEQ = ("\0", "\n/", "//", "/\n", "\n..\n", "\n../", "/../", "/..\n", "\n.\n", "\n./", "/./", "/.\n")
+
+
+def _rels_ok(rels: list) -> None:
+    """Every one of ``rels`` a relative path inside the project ("" is the root): one pass
+    over their join instead of a call per path (an index holds a path per folder)."""
+    if not all(type(r) is str for r in rels):
+        raise _Bad("bad path")
+    joined = "\n" + "\n".join(rels) + "\n"
+    if any(b in joined for b in _BAD_SEQ) or joined.count("\n") != len(rels) + 1:
+        raise _Bad("path outside the project")
+
+
+def _names(v) -> tuple[str, ...]:
+    if type(v) is not str:
+        raise _Bad("bad names")
+    return tuple(v.split("/")) if v else ()
+
+
+def _restore(doc: dict, root: str, key: tuple, settings) -> dict:
+    """The memo items ``doc`` holds, validated (:class:`_Bad` on anything unexpected)."""
+    from wskit.builtin_plugins.rules.model import rule_digest, rule_id
+    from wskit.builtin_plugins.rules.rulefiles import Candidate
+    from wskit.builtin_plugins.rules.walk import _MEMO_TAG, _RULE_TAG, _WHOLE_NAMESPACE
+
+    if doc.get("key") != fingerprint(key):
+        raise _Bad("made under other settings")
+    prefix = root if root.endswith(os.sep) else root + os.sep
+    items: dict = {}
+    walk = doc.get("walk")
+    if walk is not None:
+        if type(walk) is not dict:
+            raise _Bad("bad walk")
+        raw_sigs = walk.get("sigs", ())
+        if type(raw_sigs) is not list or not all(type(e) is list and len(e) == 3 and type(e[1]) is bool
+                                                 for e in raw_sigs):
+            raise _Bad("bad walk entry")
+        _rels_ok([e[0] for e in raw_sigs])
+        sigs = {(prefix + e[0] if e[0] else root, e[1]): _sig_in(e[2]) for e in raw_sigs}
+        found = {}
+        for e in walk.get("found", ()):
+            if type(e) is not list or len(e) != 6 or type(e[3]) is not int:
+                raise _Bad("bad candidate")
+            c = Candidate(_rel_ok(e[0]), _s(e[1]), _rel_ok(e[2]), e[3], _s(e[4]),
+                          None if e[5] is None else _rel_ok(e[5]))
+            if c.source not in ("project", "local") or c.file_kind not in ("instruction", "rule"):
+                raise _Bad("bad candidate")
+            found[c.rel] = c
+        diags = tuple(_diag_in(d) for d in walk.get("diags", ()))
+        raw = walk.get("folders", ())
+        if type(raw) is not list or not all(type(e) is list and len(e) == 4 and type(e[1]) is str
+                                            and type(e[2]) is str and type(e[3]) is bool for e in raw):
+            raise _Bad("bad folder")
+        _rels_ok([e[0] for e in raw])
+        tag = _MEMO_TAG
+        folders = [(e[0], [tag, {}, tuple(e[2].split("/")) if e[2] else (), False, None, (),
+                           tuple(e[1].split("/")) if e[1] else (), e[3]]) for e in raw]
+        root_sig = sigs.get((root, False))
+        if root_sig is None:
+            raise _Bad("walk without its root")
+        items[(root, False, _WHOLE_NAMESPACE)] = (root_sig, (key, sigs, found, diags, folders))
+    from wskit.models import Provenance, Scope
+    from wskit.resources.rule import RuleFile
+
+    for e in doc.get("rules", ()):
+        if type(e) is not list or len(e) != 9:
+            raise _Bad("bad rule")
+        rel, sig, source, scope_dir, priority, kind, patterns, body, diags = e
+        _rel_ok(rel)
+        if not rel or source not in ("project", "local") or kind not in ("instruction", "rule"):
+            raise _Bad("bad rule")
+        if type(priority) is not int or type(patterns) is not list or type(body) is not str or not body:
+            raise _Bad("bad rule")
+        pats = tuple(_s(p) for p in patterns)
+        scope = Scope.LOCAL if source == "local" else Scope.PROJECT
+        rule = RuleFile(
+            id=rule_id(source, rel), name=rel, source=source, scope_dir=_rel_ok(scope_dir), priority=priority,
+            patterns=pats, body=body, bytes=len(body.encode("utf-8", "surrogatepass")), imports=(), file_kind=kind,
+            follow_links=False,
+            provenance=Provenance(scope=scope, source_root=root, path=rel, sha256=rule_digest(rel, pats, body)))
+        rkey = (root, rel, source, scope_dir, priority, kind, False, settings, None)
+        items[(os.path.join(root, rel), False)] = (
+            _sig_in(sig), (_RULE_TAG, rkey, rule, tuple(_diag_in(d) for d in diags)))
+    return items
+
+
+def previous(root: str, profile, settings, key: tuple) -> changes.Memo | None:
+    """What the persistent index of ``root`` holds, as a memo to offer the current load
+    (:func:`wskit.changes.offering`); None when the index is off, absent, refused, or the
+    load has a previous memo of its own (an in-process reload). Read once per load. A
+    refusal adds an ``index-refused`` warning naming the file to :func:`diagnostics`."""
+    scratch = changes.scratch()
+    if scratch is None or not _index.enabled(profile) or changes.Notes().reloading:
+        return None  # outside a load, off, or an in-process reload with its own previous memo
+    got = scratch.get(_SCRATCH)
+    if got is not None:
+        return got[0]
+    memo = doc = None
+    diags: list[Diagnostic] = []
+    path = _index.index_path(profile.home, root, _KIND)
+    try:
+        sig = changes.stat_signature(str(path), False)
+        hit = _DECODED.get((str(path), key))
+        if hit is not None and sig is not None and hit[0] == sig:
+            doc, memo = hit[1], hit[2]  # decoded already by this process (the load, then the whole catalog)
+        else:
+            doc = _index.read_index(path, profile.home, root=root, version=VERSION)
+            if doc is not None:
+                memo = changes.Memo.of(_restore(doc, root, key, settings))
+                if sig is not None and not changes._is_racy(sig):
+                    _DECODED.clear()
+                    _DECODED[(str(path), key)] = (sig, doc, memo)
+    except _index.IndexRefused as err:
+        diags.append(Diagnostic(level="warning", code="index-refused", path=str(err.path),
+                                message=f"persistent index not used ({err.reason}); the project was read afresh"))
+    except Exception as err:  # _Bad, and any value a model refuses: never the loader's failure
+        doc = memo = None
+        diags.append(Diagnostic(level="warning", code="index-refused", path=str(path),
+                                message=f"persistent index not used ({str(err)[:120]}); the project was read afresh"))
+    scratch[_SCRATCH] = (memo, doc, diags)
+    return memo
+
+
+def diagnostics() -> list[Diagnostic]:
+    """The ``index-refused`` warnings of the current load (see :func:`previous`)."""
+    scratch = changes.scratch()
+    got = scratch.get(_SCRATCH) if scratch is not None else None
+    return list(got[2]) if got is not None else []
+
+
+def save(root: str, profile, settings, key: tuple, cands) -> bool:
+    """Write what the current load remembered of the walk of ``root`` and of the rule files
+    ``cands`` (:class:`Candidate` objects) as the persistent index, when it differs from
+    what the index held. Nothing is written outside a load, for a racy walk (nothing
+    remembered), or when the index is off.
+
+    :returns: True when the file was written."""
+
+    from wskit.builtin_plugins.rules.walk import _RULE_TAG, _WHOLE_NAMESPACE
+
+    scratch = changes.scratch()
+    if scratch is None or not _index.enabled(profile):
+        return False
+    whole = changes.remembered(root, False, namespace=_WHOLE_NAMESPACE)
+    if whole is None or type(whole[1]) is not tuple or len(whole[1]) != 5:
+        return False
+    _key, sigs, found, wdiags, folders = whole[1]
+    prefix = root if root.endswith(os.sep) else root + os.sep
+    cut = len(prefix)
+    if not all(p == root or p.startswith(prefix) for p, _f in sigs):
+        return False  # the walk depended on something outside the project: not kept
+    walk = {
+        "sigs": [[p[cut:] if p != root else "", f, _sig_out(s)] for (p, f), s in sigs.items()],
+        "found": [[c.rel, c.source, c.scope_dir, c.priority, c.file_kind, c.target] for c in found.values()],
+        "diags": [_diag_out(d) for d in wdiags],
+        "folders": [[rel, "/".join(m[6]), "/".join(m[2]), bool(m[7])] for rel, m in folders],
+    }
+    rules = []
+    for c in cands:
+        item = changes.remembered(os.path.join(root, c.rel), False)
+        if item is None or type(item[1]) is not tuple or len(item[1]) != 4 or item[1][0] != _RULE_TAG:
+            continue
+        rule, rdiags = item[1][2], item[1][3]
+        rules.append([c.rel, _sig_out(item[0]), rule.source, rule.scope_dir, rule.priority, rule.file_kind,
+                      list(rule.patterns), rule.body, [_diag_out(d) for d in rdiags]])
+    doc = {"key": fingerprint(key), "walk": walk, "rules": rules}
+    got = scratch.get(_SCRATCH)
+    old = got[1] if got is not None else None
+    if old is not None and all(old.get(k) == v for k, v in doc.items()):
+        return False
+    scratch[_SCRATCH] = (None, {**doc}, [])
+    return _index.write_index(_index.index_path(profile.home, root, _KIND), profile.home, doc,
+                              root=root, version=VERSION)

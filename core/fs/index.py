@@ -1,0 +1,133 @@
+"""The persistent index: one private state file per project, reused by a new process.
+
+A capability keeps what it read of a project (folder signatures, listings, parsed
+metadata) in ``<home>/.wskit/index/<digest of the root>.json`` so that the next
+process checks it by ``stat`` instead of reading the project again (see
+docs/performance.md, "The persistent index"). This module is the file mechanism
+only; what is stored and how it is checked is the capability's
+(:mod:`wskit.builtin_plugins.rules.persist`).
+
+The file is a state file and its content is untrusted on read:
+
+- read through :func:`wskit.fs.atomic.read_state` (no link below the home, a
+  regular file only, non-blocking, at most :data:`MAX_INDEX_BYTES`), then
+  refused unless owned by the current user with mode 0600;
+- a JSON object with ``format`` == :data:`FORMAT`, ``version`` == the caller's
+  version and ``root`` == the project asked about; anything else (truncated,
+  corrupt, another version) is a refusal, never an exception: the caller loads
+  afresh;
+- written under the file's lock, atomically (temp file + rename in the opened
+  folder, ``fsync``), mode 0600, never larger than :data:`MAX_INDEX_BYTES`.
+
+``WSKIT_INDEX=0`` in the environment, or ``HostProfile.settings["index"] = False``,
+turns the index off (nothing read, nothing written).
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import json
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+from wskit.fs.atomic import StateFileError, locked_update, read_state
+
+__all__ = ["FORMAT", "IndexRefused", "MAX_INDEX_BYTES", "enabled", "index_path", "read_index", "write_index"]
+
+#: The ``format`` member of every index file.
+FORMAT = "wskit-index"
+#: The largest index file read or written (bytes): 16 MiB.
+MAX_INDEX_BYTES = 16 * 1024 * 1024
+
+
+class IndexRefused(Exception):
+    """An index file that exists but was not used: ``path`` (the file) and ``reason``."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"persistent index {path} not used: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+def enabled(profile) -> bool:
+    """Whether the persistent index is on for ``profile`` (a
+    :class:`~wskit.host.HostProfile`): it has a home, ``settings["index"]`` is not
+    False and the environment variable ``WSKIT_INDEX`` is not ``0``."""
+    if getattr(profile, "home", None) is None or os.environ.get("WSKIT_INDEX", "1").strip() in ("0", "false", "no"):
+        return False
+    settings = getattr(profile, "settings", None) or {}
+    return settings.get("index", True) is not False
+
+
+def index_path(home: str | os.PathLike[str], root: str, kind: str) -> Path:
+    """The index file of project ``root`` (absolute, canonical) for capability ``kind``
+    (a short ``[a-z]`` name): ``<home>/.wskit/index/<kind>-<sha256(root)[:32]>.json``."""
+    digest = hashlib.sha256(os.fsencode(root)).hexdigest()[:32]
+    return Path(home) / ".wskit" / "index" / f"{kind}-{digest}.json"
+
+
+def _check_private(path: Path) -> None:
+    st = os.lstat(path)
+    if not stat.S_ISREG(st.st_mode):
+        raise StateFileError("not a regular file", errno.EINVAL)
+    if hasattr(os, "getuid") and st.st_uid != os.getuid():
+        raise StateFileError("not owned by the current user", errno.EPERM)
+    if stat.S_IMODE(st.st_mode) != 0o600:
+        raise StateFileError(f"mode {stat.S_IMODE(st.st_mode):04o}, not 0600", errno.EPERM)
+
+
+def read_index(path: Path, home: str | os.PathLike[str], *, root: str, version: int) -> dict[str, Any] | None:
+    """The index document at ``path``, or None when there is none.
+
+    :param home: the anchor: no component between it and ``path`` may be a link.
+    :param root: the project the index must be of.
+    :param version: the format version the caller reads.
+    :returns: the parsed JSON object (``format``, ``version``, ``root`` checked;
+        the rest is the caller's to validate).
+    :raises IndexRefused: the file exists but is a link, not regular, not the
+        user's, not 0600, over :data:`MAX_INDEX_BYTES`, not JSON, or of another
+        format, version or root. Never anything else for the file's content.
+    """
+    try:
+        raw = read_state(path, home, max_bytes=MAX_INDEX_BYTES)
+        if raw is None:
+            return None
+        _check_private(path)
+    except FileNotFoundError:
+        return None
+    except (StateFileError, OSError) as err:
+        raise IndexRefused(path, str(err)) from None
+    try:
+        doc = json.loads(raw)  # flat by construction; a deep document fails the checks below or RecursionError
+    except (ValueError, RecursionError) as err:
+        raise IndexRefused(path, f"corrupt ({str(err)[:100]})") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise IndexRefused(path, "not a wskit index")
+    if doc.get("version") != version:
+        raise IndexRefused(path, f"version {doc.get('version')!r}, not {version}")
+    if doc.get("root") != root:
+        raise IndexRefused(path, "made for another project")
+    return doc
+
+
+def write_index(path: Path, home: str | os.PathLike[str], doc: dict[str, Any], *, root: str, version: int) -> bool:
+    """Write ``doc`` (JSON-able; ``format``, ``version`` and ``root`` are added) as the
+    index at ``path``, under its lock, atomically, mode 0600 (folders 0700).
+
+    :returns: True when written; False when it would exceed :data:`MAX_INDEX_BYTES`
+        or the state folder refused the write (a link on the way, a special file):
+        an index is an optimisation, its write never fails the caller.
+    """
+    body = dict(doc)
+    body.update(format=FORMAT, version=version, root=root)
+    data = json.dumps(body, separators=(",", ":")).encode("ascii")  # lone surrogates of undecodable names escaped
+    if len(data) > MAX_INDEX_BYTES:
+        return False
+    try:
+        locked_update(path, lambda _old: data, anchor=home, mode=0o600, max_bytes=MAX_INDEX_BYTES)
+    except (StateFileError, OSError):
+        return False
+    return True

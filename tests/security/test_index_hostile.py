@@ -1,0 +1,147 @@
+"""A hostile or corrupt persistent index (wskit.fs.index, wskit.builtin_plugins.rules.persist)
+never makes a load crash and never yields what a fresh load would not; where it is refused,
+an ``index-refused`` warning names the file."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.core.test_persistent_index import answer, index_file, make
+
+
+def fresh(root: Path, home: Path):
+    return answer(root, home, index=False)[:2]
+
+
+def refused_names(got, f: Path) -> None:
+    assert got[2], "the refusal is reported"
+    assert all(d.path == str(f) for d in got[2])
+
+
+def prepared(tmp_path):
+    root, home = make(tmp_path)
+    answer(root, home)
+    f = index_file(root, home)
+    assert f.is_file()
+    return root, home, f
+
+
+def rewrite(f: Path, change) -> None:
+    doc = json.loads(f.read_bytes())
+    change(doc)
+    f.write_text(json.dumps(doc))
+    os.chmod(f, 0o600)
+
+
+CORRUPT = {
+    "truncated": lambda f: f.write_bytes(f.read_bytes()[: len(f.read_bytes()) // 2]),
+    "empty": lambda f: f.write_bytes(b""),
+    "not-json": lambda f: f.write_bytes(b"\xff\xfe garbage"),
+    "array": lambda f: f.write_text("[]"),
+    "deep": lambda f: f.write_text("[" * 100000 + "]" * 100000),
+    "wrong-version": lambda f: rewrite(f, lambda d: d.update(version=999)),
+    "wrong-format": lambda f: rewrite(f, lambda d: d.update(format="other")),
+    "other-root": lambda f: rewrite(f, lambda d: d.update(root="/elsewhere")),
+    "other-settings": lambda f: rewrite(f, lambda d: d.update(key="0" * 64)),
+    "sig-outside": lambda f: rewrite(f, lambda d: d["walk"]["sigs"].append(["/etc/passwd", False, None])),
+    "candidate-dotdot": lambda f: rewrite(f, lambda d: d["walk"]["found"].append(
+        ["../outside.md", "project", "", 1, "instruction", None])),
+    "rule-absolute": lambda f: rewrite(f, lambda d: d["rules"].append(
+        ["/etc/passwd", None, "project", "", 1, "instruction", [], "x", []])),
+    "bad-types": lambda f: rewrite(f, lambda d: d["rules"].append([1, 2, 3, 4, 5, 6, 7, 8, 9])),
+    "bad-sig": lambda f: rewrite(f, lambda d: d["walk"]["sigs"].__setitem__(0, [d["walk"]["sigs"][0][0], False, "zz"])),
+    "bad-diag": lambda f: rewrite(f, lambda d: d["walk"]["diags"].append(["fatal", 1, 2, 3, 4, 5, 6])),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CORRUPT))
+def test_corrupt_index_refused(tmp_path, name):
+    root, home, f = prepared(tmp_path)
+    CORRUPT[name](f)
+    if f.exists():
+        os.chmod(f, 0o600)
+    got = answer(root, home)
+    assert got[:2] == fresh(root, home)
+    refused_names(got, f)
+
+
+def test_huge_index_refused(tmp_path):
+    root, home, f = prepared(tmp_path)
+    with open(f, "wb") as fh:
+        fh.truncate(17 * 1024 * 1024)
+    got = answer(root, home)
+    assert got[:2] == fresh(root, home)
+    refused_names(got, f)
+
+
+def test_symlink_in_place_of_the_index(tmp_path):
+    root, home, f = prepared(tmp_path)
+    elsewhere = tmp_path / "forged.json"
+    elsewhere.write_bytes(f.read_bytes())
+    os.chmod(elsewhere, 0o600)
+    f.unlink()
+    os.symlink(elsewhere, f)
+    got = answer(root, home)
+    assert got[:2] == fresh(root, home)
+    refused_names(got, f)
+    assert f.is_symlink()  # never written through the link either
+
+
+@pytest.mark.parametrize("mode", [0o644, 0o660, 0o666])
+def test_wrong_mode_refused(tmp_path, mode):
+    root, home, f = prepared(tmp_path)
+    os.chmod(f, mode)
+    got = answer(root, home)
+    assert got[:2] == fresh(root, home)
+    refused_names(got, f)
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="chown needs root")
+def test_wrong_owner_refused(tmp_path):
+    root, home, f = prepared(tmp_path)
+    os.chown(f, 12345, 12345)
+    got = answer(root, home)
+    assert got[:2] == fresh(root, home)
+    refused_names(got, f)
+
+
+def test_claimed_file_that_does_not_exist(tmp_path):
+    """A rule entry (with a plausible signature) for a file that is not there is not served."""
+    root, home, f = prepared(tmp_path)
+
+    def forge(d):
+        sig = d["rules"][0][1]
+        d["rules"].append(["src/a/AGENTS.md", sig, "project", "src/a", 3, "instruction", [], "forged", []])
+    rewrite(f, forge)
+    got = answer(root, home)
+    assert got[:2] == fresh(root, home)
+    assert all("forged" not in r[5] for r in got[0])
+
+
+def test_claimed_metadata_of_a_file_changed_since(tmp_path):
+    """The index says what a rule held; the file changed since: the file's text wins."""
+    root, home, f = prepared(tmp_path)
+    rewrite(f, lambda d: [r.__setitem__(7, "stale claim") for r in d["rules"]
+                          if r[0] in ("AGENTS.md", "src/AGENTS.md")])
+    (root / "AGENTS.md").write_text("changed since\n")
+    (root / "src" / "AGENTS.md").write_text("changed too\n")
+    got = answer(root, home)
+    assert got[:2] == fresh(root, home)
+    bodies = {r[0]: r[5] for r in got[0]}
+    assert bodies["AGENTS.md"] == "changed since" and bodies["src/AGENTS.md"] == "changed too"
+
+
+def test_index_state_folder_link_refused(tmp_path):
+    """The index folder replaced by a link: nothing read or written through it."""
+    root, home, f = prepared(tmp_path)
+    folder = f.parent
+    target = tmp_path / "elsewhere"
+    folder.rename(target)
+    os.symlink(target, folder)
+    got = answer(root, home)
+    assert got[:2] == fresh(root, home)
+    assert got[2]
