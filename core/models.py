@@ -9,7 +9,6 @@ can share them with the workspace it came from.
 
 import copy as _copy
 import os
-import hashlib
 from collections.abc import Mapping
 from enum import Enum
 from pathlib import Path
@@ -697,13 +696,24 @@ def sha256_hex(data: bytes) -> str:
 
     Copies a ready hasher instead of constructing one: construction looks the
     digest up by name in OpenSSL each time (a third of hashing a 300-byte
-    frontmatter)."""
-    h = _SHA256.copy()
+    frontmatter). The hasher, and :mod:`hashlib` (which loads OpenSSL), are made on
+    the first call, not at import: start-up hashes nothing."""
+    h = _sha256_base().copy()
     h.update(data)
     return h.hexdigest()
 
 
-_SHA256 = hashlib.sha256()
+_SHA256: Any = None
+
+
+def _sha256_base() -> Any:
+    """The ready SHA-256 hasher that :func:`sha256_hex` copies, made on first use."""
+    global _SHA256
+    if _SHA256 is None:
+        import hashlib
+
+        _SHA256 = hashlib.sha256()
+    return _SHA256
 
 
 def display_path(path: str | Path, relative_to: str | Path) -> str:

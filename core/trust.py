@@ -28,7 +28,6 @@ import datetime as _dt
 import os
 import stat
 import time
-import tomllib
 from pathlib import Path
 from typing import Literal
 
@@ -139,6 +138,8 @@ class TrustStore:
             if err.code == "not-found":
                 return {}
             raise TrustStoreError(f"trust store unusable: {err.args[0]}") from None
+        import tomllib  # not at start-up: an empty or absent store is never parsed
+
         try:
             data = tomllib.loads(raw.decode("utf-8"))
         except (ValueError, RecursionError) as err:  # TOMLDecodeError, UnicodeDecodeError, a 5,000-digit int

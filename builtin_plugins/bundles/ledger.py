@@ -16,12 +16,9 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
-import hashlib
 import json
 import os
-import shutil
 import stat
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -74,6 +71,8 @@ def tree_digest(root: str | os.PathLike[str]) -> str:
 
     :raises OSError: when the tree cannot be read.
     """
+    import hashlib  # loads OpenSSL: not at start-up
+
     h = hashlib.sha256()
     base = os.fspath(root)
     # os.walk's top-down order (files and folder links of a folder, then its folders
@@ -118,6 +117,8 @@ def _is_dir(entry: os.DirEntry) -> bool:
 def _file_sha(full: str) -> str:
     """SHA-256 of a regular file, read in 1 MiB chunks, opened non-blocking and
     without following a link (a file swapped for a FIFO or link is an error)."""
+    import hashlib  # loads OpenSSL: not at start-up
+
     fd = os.open(full, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
@@ -194,6 +195,8 @@ def _copy_tree(src: str, dst: str, skipped: list[str]) -> None:
 
     :raises LedgerError: the tree is deeper than :data:`MAX_TREE_DEPTH` (the folder named).
     """
+    import shutil  # install/uninstall only, not at start-up
+
     stack = [(src, dst, 0)]
     while stack:
         s_dir, d_dir, depth = stack.pop()
@@ -240,6 +243,9 @@ def install(profile: HostProfile, marketplace: Marketplace, name: str) -> dict[s
         (nothing is done then).
     :raises LedgerError: the target folder exists and is not a managed install.
     """
+    import shutil  # not at start-up
+    import tempfile
+
     from wskit.builtin_plugins.bundles.marketplace import MarketplaceError
 
     _check_name(name)
@@ -312,6 +318,9 @@ def uninstall(profile: HostProfile, name: str) -> dict[str, Any]:
 
     :raises LedgerError: ``name`` is not a managed install.
     """
+    import shutil  # not at start-up
+    import tempfile
+
     with _lock(profile):
         ledger = read_ledger(profile)
         record = ledger.pop(name, None)

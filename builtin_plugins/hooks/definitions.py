@@ -12,7 +12,6 @@ A handler's ``if`` is kept as ``if_condition`` (:mod:`wskit.builtin_plugins.hook
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import os
@@ -132,6 +131,8 @@ def load_hook_definitions(source: ResourceSource) -> LoadResult:
 
 
 def _entry(source, block, path, event, i, entry, diags) -> list[HookDefinition]:
+    import hashlib  # loads OpenSSL: not at start-up
+
     from wskit.resources.hooks import HookDefinition
 
     def bad(msg: str, level: str = "error", code: str = "hooks-invalid") -> None:

@@ -20,9 +20,7 @@ under a file lock.
 from __future__ import annotations
 
 import os
-import shutil
 import stat
-import tomllib
 import uuid
 from pathlib import Path
 
@@ -88,6 +86,8 @@ def _manifest_doc(profile: HostProfile, path: Path) -> dict:
     if mode & 0o022:  # anyone who can write it enables admin skills
         raise AdminSkillError(f"{path}: the admin skills manifest is writable by others (mode "
                               f"{mode & 0o7777:04o}); refusing to use it (chmod 600)")
+    import tomllib  # only when a manifest exists
+
     try:
         return tomllib.loads(raw.decode("utf-8"))
     except (ValueError, RecursionError) as err:  # TOMLDecodeError, UnicodeDecodeError, a 5,000-digit int
@@ -195,6 +195,8 @@ def install(profile: HostProfile, source_dir: str | os.PathLike[str], *, enable:
     :raises AdminSkillError: invalid skill, link, special file or oversized file
         (named), or a folder name that is not UTF-8 (nothing copied).
     """
+    import shutil  # an install only, not at start-up
+
     from wskit.builtin_plugins.skills.validate import validate_skill
 
     src = Path(source_dir).absolute()

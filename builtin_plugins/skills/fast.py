@@ -34,7 +34,7 @@ from wskit.builtin_plugins.skills.spec import MAX_COMPATIBILITY, MAX_DESCRIPTION
 from wskit.formats.flatyaml import _LOADER, _is_str, _usable
 from wskit.formats.frontmatter import MAX_FRONTMATTER_BYTES, _close_end, _head_done
 from wskit.fs import descriptors
-from wskit.models import _SHA256, Provenance, Scope, _new, valid_shape
+from wskit.models import Provenance, Scope, _new, _sha256_base, valid_shape
 from wskit.resources.skill import Skill
 
 __all__ = ["flat_fields", "Lane", "lane", "one", "PAIR"]
@@ -235,7 +235,7 @@ def one(lane: Lane, slug: str):
         allowed, problem = _tools_of(tools)
         if problem is not None:
             return buf, size, complete
-    h = _SHA256.copy()
+    h = _sha256_base().copy()
     h.update(raw)
     values = lane.prov.copy()
     values["path"] = f"{lane.rel_pre}{slug}/SKILL.md"

@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Iterator, Mapping
@@ -100,6 +99,8 @@ def fixed_vars(source: ResourceSource) -> dict[str, str]:
 
 def canonical_sha(value: Any) -> str:
     """Hex SHA-256 of the canonical JSON of ``value`` (sorted keys, no spaces)."""
+    import hashlib  # loads OpenSSL: not at start-up
+
     text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 

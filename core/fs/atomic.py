@@ -29,7 +29,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
 import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -169,7 +168,7 @@ def _check_target(dfd: int, name: str, shown: Path) -> os.stat_result | None:
 
 def _write_in(dfd: int, name: str, data: bytes, mode: int, shown: Path) -> None:
     _check_target(dfd, name, shown)
-    tmp = f".{name}.{secrets.token_hex(6)}.tmp"
+    tmp = f".{name}.{os.urandom(6).hex()}.tmp"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW | _O_CLOEXEC, 0o600, dir_fd=dfd)
     try:
         with os.fdopen(fd, "wb") as fh:

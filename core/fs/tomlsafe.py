@@ -20,7 +20,6 @@ code                     refused
 from __future__ import annotations
 
 import re
-import tomllib
 from typing import Any
 
 from wskit import fs
@@ -68,6 +67,8 @@ def loads(text: str | bytes, *, path: str | None = None, max_depth: int = MAX_DE
     if isinstance(text, (bytes, bytearray)):
         text = fs.decode_text(bytes(text), path)
     check_depth(text, max_depth, path)
+    import tomllib  # imported when a TOML file is read, not at start-up
+
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:

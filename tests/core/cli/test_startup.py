@@ -205,3 +205,39 @@ def test_console_version_and_usage_errors_resume_the_collector_without_freezing(
     assert _gc_run("console", "--version") == {"rc": 0, "freeze_calls": [], "enabled": True, "frozen": 0}
     got = _gc_run("console", "no-such-command")
     assert got["rc"] == 2 and got["enabled"] is True
+
+
+#: standard-library modules a read-only start-up does not need (issue 19 item 3):
+#: ``secrets``/``hmac`` (temp-file names come from ``os.urandom``), ``tomllib`` (a TOML
+#: file is parsed only when one exists), ``tempfile``/``shutil`` (installs only),
+#: ``hashlib`` (loads OpenSSL; only when something is hashed), ``importlib.metadata``
+#: (the entry points come from the per-environment cache once it is written)
+_DEFERRED_STDLIB = {"secrets", "hmac", "tomllib", "tempfile", "shutil", "hashlib", "_hashlib",
+                    "importlib.metadata", "email", "pydantic"}
+
+
+def test_empty_inspect_imports_no_deferred_stdlib_module(tmp_path: Path) -> None:
+    ws = tmp_path / "empty"
+    ws.mkdir()
+    home = tmp_path / "home"
+    _modules_after("--home", str(home), "--json", "inspect", str(ws))  # writes the entry-point cache
+    rc, mods = _modules_after("--home", str(home), "--json", "inspect", str(ws))
+    assert rc == 0
+    assert not _DEFERRED_STDLIB & mods, sorted(_DEFERRED_STDLIB & mods)
+
+
+def test_rules_for_a_file_imports_no_deferred_stdlib_module_but_hashlib(tmp_path: Path) -> None:
+    """``rules --for`` hashes rule ids once a rule file exists; nothing else deferred loads."""
+    ws = _workspace(tmp_path, "ws")
+    (ws / "a" / "b").mkdir(parents=True)
+    target = ws / "a" / "b" / "f.py"
+    target.write_text("x\n")
+    (ws / "AGENTS.md").write_text("root rule\n")
+    home = tmp_path / "home"
+    from wskit.cli import main
+
+    assert main(["--home", str(home), "trust", "grant", str(ws)]) == 0
+    _modules_after("--home", str(home), "--json", "rules", "--for", str(target), str(ws))
+    rc, mods = _modules_after("--home", str(home), "--json", "rules", "--for", str(target), str(ws))
+    assert rc == 0
+    assert not (_DEFERRED_STDLIB - {"hashlib", "_hashlib", "tomllib"}) & mods, sorted(_DEFERRED_STDLIB & mods)
