@@ -120,6 +120,7 @@ class RuleCatalog:
                               for k, v in scopes.items()}
         # one-target plans by (cwd, target folder): see .plans; bounded, valid because the catalog never changes
         self._plans: dict[Any, tuple] = {}
+        self._groups = self.settings.first_name_wins
         self.diagnostics: tuple[Diagnostic, ...] = tuple(diags)
 
     @classmethod
@@ -260,6 +261,13 @@ class RuleCatalog:
 
         :raises RuleQueryError: when ``cwd`` lies outside the catalog root.
         """
+        if self._groups:
+            return self._host_contextual(cwd, target_paths, loaded_ids, budget)
+        return self._contextual(cwd, target_paths, loaded_ids, budget)
+
+    def _contextual(self, cwd: str | os.PathLike[str], target_paths: Iterable[str | os.PathLike[str]],
+                    loaded_ids: Iterable[str], budget: int | None) -> RuleSelection:
+        """:meth:`contextual_rules` before a reproduced host's name groups are applied."""
         cwd_rel = "" if type(cwd) is str and cwd == self.root else self.cwd_relative(cwd)
         loaded = set(loaded_ids) if loaded_ids else _EMPTY
         targets = target_paths if isinstance(target_paths, (list, tuple)) else list(target_paths)
@@ -312,6 +320,42 @@ class RuleCatalog:
         plan = build_plan(self._query_user, self._query_scopes, self._order, cwd_rel, folder)
         keep_plan(self._plans, folder if not cwd_rel else (cwd_rel, folder), plan)
         return plan
+
+    def _host_contextual(self, cwd: str | os.PathLike[str], target_paths: Iterable[str | os.PathLike[str]],
+                         loaded_ids: Iterable[str], budget: int | None) -> RuleSelection:
+        """A contextual answer as a reproduced host gives it (``RuleSettings.first_name_wins``).
+
+        An instruction file of a later name group is dropped (skipped as ``shadowed``) when
+        the static answer for ``cwd`` delivers a file of an earlier group, or when its own
+        folder holds one. Matches Claude Code 2.1.337 reading a file below the cwd: with a
+        ``CLAUDE.md`` at the start no ``AGENTS.md`` is added; otherwise a folder's
+        ``AGENTS.md`` is added only where that folder has no ``CLAUDE.md`` (a ``CLAUDE.md``
+        higher up does not hide it). opencode's groups are applied the same way.
+        """
+        from wskit.builtin_plugins.rules.scopes import name_group
+
+        groups = self._groups
+        sel = self._contextual(cwd, target_paths, loaded_ids, None)
+        found = [name_group(r, groups) for r in sel.files]
+        if all(g is None or g == 0 for g in found):
+            kept, shadowed = list(sel.files), []
+        else:
+            chain = min((g for g in (name_group(r, groups) for r in self.static_rules(cwd).files) if g is not None),
+                        default=None)
+            kept, shadowed = [], []
+            for r, g in zip(sel.files, found):
+                if g is not None and chain is not None and chain < g:
+                    shadowed.append(SkippedRule(r, "shadowed", f"{groups[chain][0]} files are on the chain"))
+                    continue
+                here = min((h for h in (name_group(x, groups) for x in self._scopes.get(r.scope_dir, ()))
+                            if h is not None), default=None) if g is not None else None
+                if here is not None and here < g:
+                    shadowed.append(SkippedRule(r, "shadowed", f"{groups[here][0]} is in its folder"))
+                    continue
+                kept.append(r)
+        delivered, over = apply_budget(kept, budget)
+        return RuleSelection("contextual", tuple(delivered), (*sel.skipped, *shadowed, *over), sel.trigger_paths,
+                             budget)
 
     def shell_rules(self, cwd: str | os.PathLike[str], loaded_ids: Iterable[str] = (),
                     budget: int | None = None) -> RuleSelection:

@@ -11,7 +11,7 @@ from wskit.builtin_plugins.rules.model import SkippedRule
 if TYPE_CHECKING:
     from wskit.resources.rule import RuleFile
 
-__all__ = ["ancestors", "apply_budget", "cut_exact", "host_chain", "is_ancestor", "relative_to_scope"]
+__all__ = ["ancestors", "apply_budget", "cut_exact", "host_chain", "is_ancestor", "name_group", "relative_to_scope"]
 
 
 def ancestors(rel: str) -> list[str]:
@@ -96,6 +96,16 @@ def cut_exact(rules: Sequence[RuleFile], budget: int) -> tuple[list[RuleFile], l
     return kept, skipped
 
 
+def name_group(rule: RuleFile, groups: Sequence[Sequence[str]]) -> int | None:
+    """The index of the ``RuleSettings.first_name_wins`` group ``rule``'s file name is in,
+    or None: not an instruction file, a name of no group, or one of the user's own files
+    (those never hide project files; files above the project root, priority >= 100, do)."""
+    if (rule.source == "user" and rule.priority < 100) or rule.file_kind != "instruction":
+        return None
+    base = rule.path.rsplit("/", 1)[-1]
+    return next((i for i, g in enumerate(groups) if base in g), None)
+
+
 def host_chain(rules: Sequence[RuleFile], settings) -> tuple[list[RuleFile], list[SkippedRule]]:
     """A static answer as a reproduced host assembles it (``RuleSettings.first_name_wins``,
     ``nearest_first``, ``user_last``): project instruction files of later name groups are
@@ -106,18 +116,12 @@ def host_chain(rules: Sequence[RuleFile], settings) -> tuple[list[RuleFile], lis
     out = list(rules)
     groups = settings.first_name_wins
     if groups:
-        def group_of(r: RuleFile) -> int | None:
-            if (r.source == "user" and r.priority < 100) or r.file_kind != "instruction":
-                return None  # the user's own files never hide project ones (ancestors' do: priority >= 100)
-            base = r.path.rsplit("/", 1)[-1]
-            return next((i for i, g in enumerate(groups) if base in g), None)
-
-        present = [g for g in (group_of(r) for r in out) if g is not None]
+        present = [g for g in (name_group(r, groups) for r in out) if g is not None]
         if present:
             first = min(present)
             keep = []
             for r in out:
-                g = group_of(r)
+                g = name_group(r, groups)
                 if g is None or g == first:
                     keep.append(r)
                 else:

@@ -1,0 +1,177 @@
+"""Instruction files a host adds when a tool reads a file below the cwd (contextual rules).
+
+Claude Code loads the instruction files of the folders between the cwd and a file its
+``Read`` tool opens, just in time, as a reminder beside the tool result. wskit answers the
+same question with ``catalog.contextual_rules(cwd, [file])``. Each case here is a tree,
+a cwd and the file read; the host's answer is the list of markers (``S:<path>``) it put in
+the request after the read and not before it, in order.
+
+``python -m tests.conformance.contextual`` asks the installed Claude Code (a stand-in model
+on 127.0.0.1 answers the first request with one ``Read`` of the case's file and every later
+one with a short text) and rewrites ``contextual_recorded.json``;
+``tests/conformance/test_contextual.py`` compares wskit ``--host claude`` with the recording
+in the default test run (``WSKIT_HOST_ORACLES=1``: with the live host too).
+"""
+
+from __future__ import annotations
+
+import datetime
+import http.server
+import json
+import re
+import shutil
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+from tests.conformance import oracles
+from tests.conformance.cases import Case
+
+__all__ = ["CASES", "RECORDED", "ask_claude", "load", "main", "wskit_contextual"]
+
+RECORDED = Path(__file__).with_name("contextual_recorded.json")
+
+#: (case, the file the host reads, relative to the project)
+CASES: tuple[tuple[Case, str], ...] = (
+    (Case("ctx-agents-below-agents", ("AGENTS.md", "pkg/AGENTS.md", "pkg/sub/f.txt"), hosts=("claude",),
+          what="AGENTS.md at the root and in a folder below the cwd"), "pkg/sub/f.txt"),
+    (Case("ctx-claude-below-agents", ("AGENTS.md", "pkg/CLAUDE.md", "pkg/sub/f.txt"), hosts=("claude",),
+          what="AGENTS.md at the root, CLAUDE.md below the cwd"), "pkg/sub/f.txt"),
+    (Case("ctx-agents-below-claude", ("CLAUDE.md", "pkg/AGENTS.md", "pkg/sub/f.txt"), hosts=("claude",),
+          what="CLAUDE.md at the root: an AGENTS.md below the cwd is not added"), "pkg/sub/f.txt"),
+    (Case("ctx-agents-only-below", ("pkg/AGENTS.md", "pkg/sub/AGENTS.md", "pkg/sub/f.txt"), hosts=("claude",),
+          what="no file at the root, AGENTS.md in two folders below"), "pkg/sub/f.txt"),
+    (Case("ctx-both-in-one-folder", ("pkg/CLAUDE.md", "pkg/AGENTS.md", "pkg/sub/AGENTS.md", "pkg/sub/f.txt"),
+          hosts=("claude",), what="CLAUDE.md and AGENTS.md in one folder below, AGENTS.md deeper"),
+     "pkg/sub/f.txt"),
+    (Case("ctx-cwd-below-claude", ("CLAUDE.md", "a/AGENTS.md", "a/b/AGENTS.md", "a/b/f.txt"), cwd="a",
+          hosts=("claude",), what="the cwd in a subfolder, CLAUDE.md at the root"), "a/b/f.txt"),
+    (Case("ctx-claude-family-below", ("pkg/.claude/CLAUDE.md", "pkg/AGENTS.md", "pkg/CLAUDE.local.md",
+                                      "pkg/sub/f.txt"), hosts=("claude",),
+          what=".claude/CLAUDE.md and CLAUDE.local.md beside AGENTS.md below the cwd"), "pkg/sub/f.txt"),
+)
+
+_MARK = re.compile(r"S:([A-Za-z0-9_./-]+)")
+
+
+def load() -> dict:
+    """The committed recording: ``{"claude": {"version", "recorded", "cases": {id: [marker, ...]}}}``."""
+    return json.loads(RECORDED.read_text()) if RECORDED.exists() else {}
+
+
+def _sse(events: list[dict]) -> bytes:
+    return b"".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n".encode() for e in events)
+
+
+def _reply(blocks: list[dict], deltas: list[dict], stop: str) -> bytes:
+    start = {"type": "message_start", "message": {"id": "m", "type": "message", "role": "assistant",
+                                                  "model": "stand-in", "content": [], "stop_reason": None,
+                                                  "stop_sequence": None,
+                                                  "usage": {"input_tokens": 1, "output_tokens": 1}}}
+    events = [start]
+    for i, (b, d) in enumerate(zip(blocks, deltas)):
+        events += [{"type": "content_block_start", "index": i, "content_block": b},
+                   {"type": "content_block_delta", "index": i, "delta": d},
+                   {"type": "content_block_stop", "index": i}]
+    events += [{"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
+                "usage": {"output_tokens": 1}}, {"type": "message_stop"}]
+    return _sse(events)
+
+
+def ask_claude(project: Path, home: Path, cwd: Path, target: Path) -> list[str]:
+    """Markers Claude Code adds to its request after its ``Read`` tool opened ``target``."""
+    bodies: list[dict] = []
+    asked = {"read": False}
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802
+            raw = self.rfile.read(int(self.headers.get("content-length") or 0))
+            try:
+                body = json.loads(raw)
+            except ValueError:
+                body = {}
+            tools = {t.get("name") for t in body.get("tools", []) if isinstance(t, dict)}
+            if "Read" in tools:
+                bodies.append(body)
+            if "Read" in tools and not asked["read"]:
+                asked["read"] = True
+                data = _reply([{"type": "tool_use", "id": "toolu_1", "name": "Read", "input": {}}],
+                              [{"type": "input_json_delta", "partial_json": json.dumps({"file_path": str(target)})}],
+                              "tool_use")
+            else:
+                data = _reply([{"type": "text", "text": ""}], [{"type": "text_delta", "text": "done"}], "end_turn")
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream")
+            self.send_header("content-length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *a):
+            pass
+
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        env = oracles._env(home, ANTHROPIC_BASE_URL=f"http://127.0.0.1:{srv.server_address[1]}",
+                           ANTHROPIC_API_KEY="x", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1")
+        oracles._run([str(oracles.binary("claude")), "-p", "read the file", "--output-format", "stream-json",
+                      "--verbose"], cwd, env, until=lambda s: '"type":"result"' in s, timeout=90)
+    finally:
+        srv.shutdown()
+        srv.server_close()
+    if len(bodies) < 2:
+        raise RuntimeError("Claude Code sent no request after the Read tool ran")
+
+    def markers(body: dict) -> list[str]:
+        out: list[str] = []
+        for m in _MARK.finditer(json.dumps(body.get("messages", [])).replace("\\n", "\n")):
+            if m.group(1) not in out:
+                out.append(m.group(1))
+        return out
+
+    before = set(markers(bodies[0]))
+    return [m for m in markers(bodies[-1]) if m not in before and not m.endswith(".txt")]
+
+
+def wskit_contextual(case: Case, target: str, host: str, base: Path) -> list[str]:
+    """Markers of ``contextual_rules(cwd, [target])`` under ``HostProfile(name=host)``."""
+    from wskit import HostProfile, WorkspaceCache
+    from wskit.trust import TrustStore
+
+    project, home, cwd = case.lay_out(base)
+    TrustStore.for_home(home).grant(project)
+    ws = WorkspaceCache(HostProfile(name=host, home=home)).resolve(str(cwd))
+    catalog = ws.catalog("rules")
+    sel = catalog.contextual_rules(str(ws.binding.to_source(ws.binding.cwd)), [str(project / target)])
+    out: list[str] = []
+    for rule in sel.files:
+        for m in _MARK.finditer(rule.body):
+            if m.group(1) not in out:
+                out.append(m.group(1))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Ask the installed Claude Code every case and rewrite the recording."""
+    if oracles.binary("claude") is None:
+        print("claude: not installed, recording kept", file=sys.stderr)
+        return 1
+    data = load()
+    entry = data.setdefault("claude", {"cases": {}})
+    entry["version"] = oracles.host_version("claude")
+    entry["recorded"] = datetime.date.today().isoformat()
+    for case, target in CASES:
+        base = Path(tempfile.mkdtemp(prefix="wskit-oracle-ctx-"))
+        try:
+            project, home, cwd = case.lay_out(base)
+            entry["cases"][case.id] = ask_claude(project, home, cwd, project / target)
+        finally:
+            shutil.rmtree(base, ignore_errors=True)
+        print(f"claude {entry['version']} {case.id}: {entry['cases'][case.id]}", flush=True)
+    RECORDED.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,46 @@
+"""wskit ``--host claude`` against Claude Code on the instruction files added when a file
+below the cwd is read (:mod:`tests.conformance.contextual`).
+
+Default run: the recording in ``contextual_recorded.json``. With ``WSKIT_HOST_ORACLES=1``
+the installed Claude Code is asked too and a drift from the recording fails.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from tests.conformance import oracles
+from tests.conformance.contextual import CASES, ask_claude, load, wskit_contextual
+
+RECORDED = load()
+LIVE = os.environ.get("WSKIT_HOST_ORACLES") == "1"
+
+
+@pytest.mark.parametrize(("case", "target"), CASES, ids=[c.id for c, _ in CASES])
+def test_wskit_adds_what_claude_code_added(case, target, tmp_path: Path):
+    entry = RECORDED["claude"]
+    assert entry["version"].count(".") == 2
+    expected = entry["cases"][case.id]
+    if LIVE:
+        if oracles.binary("claude") is None:
+            pytest.skip("claude is not installed")
+        base = Path(tempfile.mkdtemp(prefix="wskit-oracle-ctx-"))
+        try:
+            project, home, cwd = case.lay_out(base)
+            assert ask_claude(project, home, cwd, project / target) == expected
+        finally:
+            shutil.rmtree(base, ignore_errors=True)
+    assert wskit_contextual(case, target, "claude", tmp_path) == expected
+
+
+def test_the_default_host_adds_every_name(tmp_path: Path):
+    """Host ``wskit`` keeps its cross-tool union below the cwd too: the folder's
+    ``AGENTS.md`` beside its ``CLAUDE.md``, whatever the root holds."""
+    case, target = next((c, t) for c, t in CASES if c.id == "ctx-both-in-one-folder")
+    assert wskit_contextual(case, target, "wskit", tmp_path) == ["pkg/CLAUDE.md", "pkg/AGENTS.md",
+                                                                 "pkg/sub/AGENTS.md"]
