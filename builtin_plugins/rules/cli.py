@@ -103,11 +103,11 @@ def rules_group(ctx: click.Context, cwd, targets, shell, loaded, budget) -> None
         contextual = None
     from wskit.builtin_plugins.rules.explain import diagnostic_json
 
-    skipped = [*static.skipped, *(contextual.skipped if contextual else ())]
+    skipped = [*static.skipped, *(contextual.skipped if contextual is not None else ())]
     data = {
         "catalog_root": catalog.root,
         "static": [r.to_ref_json() for r in static.files],
-        "contextual": [r.to_ref_json() for r in contextual.files] if contextual else [],
+        "contextual": [r.to_ref_json() for r in contextual.files] if contextual is not None else [],
         "skipped": [{"path": s.rule.display_path, "reason": s.reason} for s in skipped],
         "diagnostics": diagnostic_json(obj.listing_diagnostics(ws, [*catalog.diagnostics, *outside]), catalog),
     }

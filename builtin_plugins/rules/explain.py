@@ -10,7 +10,10 @@ reason                applies meaning
 ``pattern-matched``   yes     conditional, a ``paths`` pattern matched
 ``not-ancestor``      no      its scope folder does not contain the target
 ``pattern-not-matched`` no    conditional, no pattern matched the target
-``shadowed``          no      ``AGENTS.md`` beside an ``AGENTS.override.md`` (or a later fallback name)
+``inlined``           yes     its text is delivered inside the file that ``@``-imports it
+``shadowed``          no      ``AGENTS.md`` beside an ``AGENTS.override.md`` (or a later fallback name);
+                              for hosts ``claude`` and ``opencode`` also a file of a later name
+                              group (``RuleSettings.first_name_wins``) on the chain or in its folder
 ``untrusted``         no      the project is not trusted: the file was not read
 ``over-budget``       no      it applies but did not fit the byte budget
 ``invalid``           no      it could not be loaded (the diagnostic says why)
@@ -61,7 +64,7 @@ def explain(catalog: RuleCatalog, target: str, cwd: str, budget: int | None = No
     cwd_rel = catalog.cwd_relative(cwd)
     static = catalog.static_rules(cwd, budget)
     ctx = catalog.contextual_rules(cwd, [target], (), budget)
-    over = {s.rule.id: s.detail for s in (*static.skipped, *ctx.skipped)}
+    over = {s.rule.id: s for s in (*static.skipped, *ctx.skipped)}
     out: list[dict[str, Any]] = []
     for r in catalog.rules():
         scope = "" if r.source == "user" else r.scope_dir
@@ -82,10 +85,15 @@ def explain(catalog: RuleCatalog, target: str, cwd: str, budget: int | None = No
             reason, detail = "static", f"unconditional; its scope {where} contains the cwd"
         else:
             reason, detail = "ancestor", f"unconditional; its scope {where} contains {rel}"
-        if r.id in over:
-            out.append(_entry(r, False, "over-budget", over[r.id]))
-        else:
+        skip = over.get(r.id)
+        if skip is None:
             out.append(_entry(r, True, reason, detail))
+        elif skip.reason == "cut":  # delivered, shortened to Codex's exact byte budget
+            out.append(_entry(r, True, reason, f"{detail}; {skip.detail}"))
+        elif skip.reason == "inlined":  # delivered inside the file that imports it
+            out.append(_entry(r, True, "inlined", skip.detail))
+        else:
+            out.append(_entry(r, False, skip.reason, skip.detail))
     for d in catalog.diagnostics:
         if d.path is None:
             continue

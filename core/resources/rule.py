@@ -71,8 +71,12 @@ class RuleFile(Resource):
 
     @property
     def display_path(self) -> str:
-        """Path shown to models and users: ``~/…`` for user files, else relative."""
-        return f"~/{self.path}" if self.source == "user" else self.path
+        """Path shown to models and users: relative for project files; ``~/…`` for the
+        user's own files; absolute for the files above the project root that host
+        ``claude`` reads (user-source files based at the filesystem root)."""
+        if self.source != "user":
+            return self.path
+        return f"/{self.path}" if self.provenance.source_root in ("/", "\\") else f"~/{self.path}"
 
     def sort_key(self) -> tuple[int, int, int, str]:
         """Definition order: user first, then scope depth, priority, path (later = more specific)."""

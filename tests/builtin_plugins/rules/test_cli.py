@@ -166,3 +166,35 @@ def test_diagnostics_shown_when_no_rule_loads(tmp_path, wsctl):
     assert "entry of a rules folder is a symbolic link" in data["diagnostics"][0]["message"]
     human = wsctl("rules", str(root)).stdout
     assert "symlink" in human and ".claude/rules/etc" in human
+
+
+def test_host_claude_answers_alike_whichever_way_it_is_asked(tmp_path, wsctl):
+    """Host ``claude``: with a ``CLAUDE.md`` at the root, ``pkg/AGENTS.md`` is left out of
+    the static answer of ``pkg/sub`` and of the contextual answer for ``pkg/sub/f.txt`` from
+    the root (as Claude Code 2.1.337 does: tests/conformance/test_contextual.py), reported as
+    ``shadowed`` by ``--for`` and by ``rules explain``, never as over budget."""
+    root = write_tree(tmp_path / "r", {".git/HEAD": "ref: x\n", "CLAUDE.md": "root", "pkg/AGENTS.md": "pkg",
+                                       "pkg/sub/f.txt": ""})
+    assert wsctl("trust", "grant", str(root)).exit_code == 0
+    target = str(root / "pkg/sub/f.txt")
+    for args in (("--cwd", str(root / "pkg/sub")), ("--for", target)):
+        data = json.loads(wsctl("--host", "claude", "rules", *args, str(root), json=True).output)
+        assert [r["path"] for r in data["static"] + data["contextual"]] == ["CLAUDE.md"]
+        assert data["skipped"] == [{"path": "pkg/AGENTS.md", "reason": "shadowed"}]
+    human = wsctl("--host", "claude", "rules", "--for", target, str(root)).output
+    assert "skipped pkg/AGENTS.md: shadowed (CLAUDE.md files are on the chain)" in human
+    for cwd in (str(root), str(root / "pkg/sub")):
+        data = json.loads(wsctl("--host", "claude", "rules", "explain", target, cwd, json=True).output)
+        why = {c["path"]: (c["applies"], c["reason"]) for c in data["candidates"]}
+        assert why == {"CLAUDE.md": (True, "static"), "pkg/AGENTS.md": (False, "shadowed")}
+
+
+def test_files_above_the_project_root_are_shown_by_their_absolute_path(tmp_path, wsctl):
+    """Host ``claude`` reads ``CLAUDE.md`` above the project root; it is listed by its
+    absolute path, not as ``~/…`` (it is not in the home)."""
+    outer = write_tree(tmp_path / "outer", {"CLAUDE.md": "outer"})
+    root = write_tree(outer / "inner", {".git/HEAD": "ref: x\n", "CLAUDE.md": "inner"})
+    assert wsctl("trust", "grant", str(root)).exit_code == 0
+    data = json.loads(wsctl("--host", "claude", "rules", str(root), json=True).output)
+    assert [r["path"] for r in data["static"]] == [str(outer / "CLAUDE.md"), "CLAUDE.md"]
+    assert "~/" not in wsctl("--host", "claude", "rules", str(root)).output
