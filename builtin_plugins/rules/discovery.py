@@ -28,6 +28,7 @@ from wskit import changes, fs
 from wskit.builtin_plugins.rules.conventions import Conventions
 from wskit.builtin_plugins.rules.model import PRIORITY, RuleSettings, rule_digest, rule_id
 from wskit.builtin_plugins.rules.projectwalk import project_walk
+from wskit.builtin_plugins.rules.scopes import is_ancestor
 from wskit.builtin_plugins.rules.walk import SKIP_DIRS, Candidate  # noqa: F401  (SKIP_DIRS re-exported)
 from wskit.fs.names import not_utf8, shown_path
 from wskit.models import Diagnostic, Provenance, Scope
@@ -67,7 +68,8 @@ def discover_project(root: str, profile, settings: RuleSettings, folders=None) -
     cands = sorted(walker.found.values(), key=lambda c: c.rel)
     key = walk_key(root, profile, settings)
     with changes.offering(persist.previous(root, profile, settings, key)):  # rule files kept by the index
-        _load_all(out, root, cands, settings, follow_links=False, home=None, prefetched=walker.prefetched)
+        _load_all(out, root, cands, settings, follow_links=False, home=None, prefetched=walker.prefetched,
+                  known=walker.found)
     out.diagnostics.extend(persist.diagnostics())
     persist.save(root, profile, settings, key, cands)
     return out
@@ -82,7 +84,7 @@ def _discover_chain(root: str, profile, settings: RuleSettings, request) -> Disc
     marks[0], marks[1] = len(walker.added), len(walker.diags)
     out = Discovery(diagnostics=list(diags))
     _load_all(out, root, sorted(added, key=lambda c: c.rel), settings, follow_links=False, home=None,
-              prefetched=walker.prefetched)
+              prefetched=walker.prefetched, known=walker.found)
     for c in added:  # read ahead for this request only
         walker.prefetched.pop(c.rel, None)
     return out
@@ -149,8 +151,25 @@ def discover_user(home: str, profile, settings: RuleSettings) -> Discovery:
 
 
 def _load_all(out: Discovery, base: str, cands: list[Candidate], settings: RuleSettings, *,
-              follow_links: bool, home: str | None, prefetched: dict | None = None) -> None:
+              follow_links: bool, home: str | None, prefetched: dict | None = None,
+              known: dict[str, Candidate] | None = None) -> None:
+    """Load ``cands`` into ``out``. With ``known`` (every candidate of the walk by path), a
+    link inside the project whose target is itself an instruction file read for the same
+    folder or one above it (``AGENTS.md -> CLAUDE.md``) is not read a second time: an
+    ``rule-link-duplicate`` note names both, and the target is delivered once. Not for a
+    host that picks one name group (``first_name_wins``): which name it reads decides
+    what it shows, as the host does (opencode delivers an ``AGENTS.md`` link to ``CLAUDE.md``)."""
+    if settings.first_name_wins:
+        known = None
     for i, c in enumerate(cands):
+        if known is not None and c.target is not None:
+            real = known.get(c.target)
+            if real is not None and real.target is None and real.file_kind == "instruction" \
+                    and is_ancestor(real.scope_dir, c.scope_dir):
+                out.diagnostics.append(Diagnostic(
+                    level="info", code="rule-link-duplicate", path=os.path.join(base, c.rel),
+                    message=f"links to {c.target}, which is read itself; its text is delivered once"))
+                continue
         if settings.max_files is not None and i >= settings.max_files:
             out.diagnostics.append(Diagnostic(
                 level="error", code="rule-file-limit", path=os.path.join(base, c.rel),

@@ -143,7 +143,9 @@ def test_links_inside_the_project_are_followed_and_others_refused_naming_the_tar
     os.symlink("/etc/hostname", root / "g/AGENTS.md")
     cat = rules_ws({}).catalog("rules")
     bodies = {r.path: r.body for r in cat.rules()}
-    assert bodies == {"AGENTS.md": "shared", "CLAUDE.md": "shared", "a/AGENTS.md": "guide"}
+    assert bodies == {"CLAUDE.md": "shared", "a/AGENTS.md": "guide"}  # AGENTS.md: CLAUDE.md's text, once
+    dup = [(os.path.relpath(d.path, root), d.level) for d in cat.diagnostics if d.code == "rule-link-duplicate"]
+    assert dup == [("AGENTS.md", "info")]
     refused = {os.path.relpath(d.path, root): d.message for d in cat.diagnostics if d.code == "symlink"}
     assert set(refused) >= {"b/AGENTS.md", "c/AGENTS.md", "e/AGENTS.md", "f/AGENTS.md", "g/AGENTS.md"}
     assert "'/etc/hostname'" in refused["g/AGENTS.md"] and "outside the project" in refused["g/AGENTS.md"]
@@ -226,3 +228,24 @@ def test_project_folder_links_are_named_not_walked(rules_ws, wskit_home, tmp_pat
     links = sorted(d.path.rsplit("/", 1)[-1] for d in found.diagnostics if d.code == "symlink")
     assert links == ["linked", "loop"]
     assert all(d.level == "info" for d in found.diagnostics if d.code == "symlink")
+
+
+def test_a_link_to_a_file_read_for_the_same_or_an_outer_folder_is_delivered_once(rules_ws, tmp_path):
+    """Default host: ``AGENTS.md -> CLAUDE.md`` (and ``a/AGENTS.md -> ../CLAUDE.md``) would
+    deliver one text twice, so the link is left out with a ``rule-link-duplicate`` note; a
+    link to a file of a deeper folder is still read (its text applies where the target's
+    does not); a host that picks one name group reads the link as the host does."""
+    root = tmp_path / "ws"
+    rules_ws({"CLAUDE.md": "root text", "deep/CLAUDE.md": "deep text"})
+    os.symlink("CLAUDE.md", root / "AGENTS.md")
+    (root / "a").mkdir()
+    os.symlink("../CLAUDE.md", root / "a/AGENTS.md")
+    os.symlink("../deep/CLAUDE.md", root / "a/CLAUDE.md")
+    cat = rules_ws({}).catalog("rules")
+    assert {r.path: r.body for r in cat.rules()} == {"CLAUDE.md": "root text", "a/CLAUDE.md": "deep text",
+                                                     "deep/CLAUDE.md": "deep text"}
+    assert [r.body for r in cat.static_rules(str(root / "a")).files] == ["root text", "deep text"]
+    noted = sorted(os.path.relpath(d.path, root) for d in cat.diagnostics if d.code == "rule-link-duplicate")
+    assert noted == ["AGENTS.md", "a/AGENTS.md"]
+    ws = rules_ws({}, host="opencode", cwd=root / "a")
+    assert [r.path for r in ws.catalog("rules").static_rules(str(root / "a")).files] == ["a/AGENTS.md", "AGENTS.md"]
