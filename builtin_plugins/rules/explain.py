@@ -102,7 +102,8 @@ def explain(catalog: RuleCatalog, target: str, cwd: str, budget: int | None = No
         source = "user" if shown.startswith("~/") else "local" if shown.endswith("CLAUDE.local.md") else "project"
         if d.code == "rule-shadowed":
             out.append(_plain(shown, source, False, "shadowed", d.message))
-        elif (d.level == "error" or d.code in _INVALID_WARNINGS) and not d.code.startswith("rule-import"):
+        elif (d.level == "error" or (d.level == "warning" and d.code in _INVALID_WARNINGS)) \
+                and not d.code.startswith("rule-import"):  # an info (a folder link) is no candidate file
             out.append(_plain(shown, source, False, "invalid", f"{d.code}: {d.message}"))
     if not catalog.trusted and profile is not None:
         for path in untrusted_candidates(catalog.root, rel, profile):

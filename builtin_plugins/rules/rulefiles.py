@@ -122,6 +122,7 @@ class RuleFiles:
             self.diags.append(Diagnostic(
                 level="warning", code="symlink", path=path,
                 message=f"rule file is a symbolic link to {shown_target!r}, which {why}; not followed"))
+            self.refused_links.add(rel)
             return False
         self.link_targets[rel] = target
         return True

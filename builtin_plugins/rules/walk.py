@@ -70,6 +70,8 @@ class _Walker(RuleFiles):
         self.added: list[Candidate] = []  # self.found in insertion order
         self.diags: list[Diagnostic] = []
         self.link_targets: dict[str, str] = {}
+        #: rule-file links refused and reported by :meth:`RuleFiles.inside_link`
+        self.refused_links: set[str] = set()
         #: every folder entered, in walk order: ``(rel_dir, memo)`` (see :meth:`_listing`)
         self.folders: list[tuple[str, list]] = []
         self._secret: dict[str, bool] = {}  # is_secret_name of folder names, per walk
@@ -357,11 +359,11 @@ class _Walker(RuleFiles):
         diags: list[Diagnostic] = []
         for name in dir_links:  # never followed in a project; said once, as info
             sub = _join(rel_dir, name)
-            if name in self.skip or self.ignored(sub, True, specs):
-                continue
+            if name in self.skip or sub in self.refused_links or self.ignored(sub, True, specs):
+                continue  # a rule file's name that loops is the loader's to report, once
             diags.append(Diagnostic(level="info", code="symlink", path=os.path.join(self.root, sub),
-                                    message="folder link (or a link loop) is not walked for rules; "
-                                    "links are not followed in project sources"))
+                                    message="a folder link, or a link that loops, is not walked for rules: "
+                                    "linked folders are not followed in a project (links to files inside it are)"))
         for name in dirs:
             if name in self.skip or name in (".claude", self.host_dir):
                 continue

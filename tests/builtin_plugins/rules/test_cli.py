@@ -198,3 +198,21 @@ def test_files_above_the_project_root_are_shown_by_their_absolute_path(tmp_path,
     data = json.loads(wsctl("--host", "claude", "rules", str(root), json=True).output)
     assert [r["path"] for r in data["static"]] == [str(outer / "CLAUDE.md"), "CLAUDE.md"]
     assert "~/" not in wsctl("--host", "claude", "rules", str(root)).output
+
+
+def test_a_looping_rule_file_link_is_reported_once_and_folder_links_are_no_candidates(tmp_path, wsctl):
+    """``CLAUDE.md -> self.md -> CLAUDE.md`` is one ``symlink`` warning (not a second note
+    calling it a folder link); ``rules explain`` lists rule files, not linked folders."""
+    import os
+
+    root = write_tree(tmp_path / "p", {".git/HEAD": "ref: x\n", "d1/f.txt": ""})
+    os.symlink("self.md", root / "CLAUDE.md")
+    os.symlink("CLAUDE.md", root / "self.md")
+    os.symlink("..", root / "d1/up")
+    assert wsctl("trust", "grant", str(root)).exit_code == 0
+    data = json.loads(wsctl("rules", "--for", str(root / "d1/f.txt"), str(root), json=True).output)
+    about = [(d["path"], d["level"]) for d in data["diagnostics"] if d["code"] == "symlink"]
+    assert about.count(("CLAUDE.md", "warning")) == 1 and ("CLAUDE.md", "info") not in about
+    assert ("d1/up", "info") in about
+    data = json.loads(wsctl("rules", "explain", str(root / "d1/f.txt"), str(root), json=True).output)
+    assert [(c["path"], c["reason"]) for c in data["candidates"]] == [("CLAUDE.md", "invalid")]
