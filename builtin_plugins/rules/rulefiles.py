@@ -112,6 +112,8 @@ class RuleFiles:
 
             if st is None:
                 why = "is broken or loops"
+            elif _stat.S_ISLNK(st.st_mode):  # resolution stopped at a link: a loop
+                why = "loops"
             elif not _stat.S_ISREG(st.st_mode):
                 why = "does not lead to a regular file"
             elif st.st_nlink > 1:
