@@ -14,6 +14,9 @@ Grammar and matching follow Claude Code's permissions documentation
   matches it (and :meth:`PermissionPolicy.check` allows the call when every part is
   allowed by some rule, each part on its own, as Claude Code checks subcommands). A command holding a substitution (``$(``, a backtick, ``<(``, ``>(``)
   is never allowed by a command rule (it could run anything); deny and ask still apply.
+  Nor is a command whose output redirection writes a file (``echo hi > f``, ``2> log``,
+  ``&> f``): Claude Code asks before it whatever allow rule matches; ``2>&1``, ``>&-``
+  and ``> /dev/null`` write no file and are allowed like the bare command.
 - ``Read(path)``, ``Edit(path)``: gitignore patterns (``*`` within one folder, ``**``
   across folders) anchored by their prefix: ``//p`` absolute, ``~/p`` the home, ``/p``
   the project root, ``./p`` or ``p`` the working directory. ``Read`` rules cover the
@@ -46,6 +49,7 @@ from urllib.parse import urlsplit
 __all__ = [
     "EDIT_TOOLS", "MatchContext", "PermissionRule", "READ_TOOLS", "RuleSyntaxError", "SHELL_TOOLS", "parse_rule",
     "split_command",
+    "writes_file",
 ]
 
 #: Tools a ``Read(...)`` rule covers (Claude Code: all built-in file-reading tools).
@@ -197,6 +201,9 @@ def split_command(command: str) -> list[str]:
         elif c in "'\"":
             quote = c
             cur.append(c)
+        elif (c == "&" and ((cur and cur[-1] in "<>") or command.startswith(">", i + 1))) \
+                or (c == "|" and cur and cur[-1] == ">"):
+            cur.append(c)  # part of a redirection (``2>&1``, ``&>``, ``>|``), not a separator
         elif c in ";|&\n":
             parts.append("".join(cur))
             cur = []
@@ -207,6 +214,66 @@ def split_command(command: str) -> list[str]:
         i += 1
     parts.append("".join(cur))
     return [p.strip() for p in parts if p.strip()]
+
+
+def writes_file(command: str) -> str | None:
+    """The first file an output redirection of ``command`` writes (``>``, ``>>``, ``>|``,
+    ``&>``, ``N>``), or None: a duplication (``2>&1``, ``>&-``) and ``/dev/null`` write none,
+    and a ``>`` inside quotes is text. Claude Code 2.1.337 asks before such a redirection
+    even when an allow rule matches the command (``Bash(echo:*)`` and ``echo hi > f``:
+    "Output redirection to 'f' needs approval"; recorded in tests/conformance/bash_recorded.json)."""
+    quote: str | None = None
+    i, n = 0, len(command)
+    while i < n:
+        c = command[i]
+        if quote:
+            if c == "\\" and quote == '"':
+                i += 1
+            elif c == quote:
+                quote = None
+        elif c == "\\":
+            i += 1
+        elif c in "'\"":
+            quote = c
+        elif c == ">" and not command.startswith("(", i + 1):
+            i += 1
+            if i < n and command[i] in ">|":
+                i += 1
+            elif i < n and command[i] == "&":  # >&N, >&- duplicate a descriptor; >& FILE writes one
+                j = i + 1
+                while j < n and command[j] == " ":
+                    j += 1
+                k = j
+                while k < n and (command[k].isdigit() or command[k] == "-"):
+                    k += 1
+                if k > j and (k == n or command[k] in " \t;|&\n<>"):
+                    i = k
+                    continue
+                i += 1
+            while i < n and command[i] in " \t":
+                i += 1
+            j = i
+            word: list[str] = []
+            wq: str | None = None
+            while j < n and (wq or command[j] not in " \t;|&\n<>()"):
+                ch = command[j]
+                if wq:
+                    if ch == wq:
+                        wq = None
+                    else:
+                        word.append(ch)
+                elif ch in "'\"":
+                    wq = ch
+                else:
+                    word.append(ch)
+                j += 1
+            target = "".join(word)
+            if target != "/dev/null":
+                return target or command[i:j]
+            i = j
+            continue
+        i += 1
+    return None
 
 
 def _one_command_matches(spec: str, cmd: str) -> bool:
@@ -225,8 +292,8 @@ def _command_matches(spec: str, command: str, behavior: str) -> bool:
     if not parts:
         return False
     if behavior == "allow":
-        if any(s in command for s in _SUBSTITUTION):
-            return False
+        if any(s in command for s in _SUBSTITUTION) or writes_file(command) is not None:
+            return False  # a substitution could run anything; a redirection writes a file the rule does not name
         return all(_one_command_matches(spec, p) for p in parts)
     return any(_one_command_matches(spec, p) for p in parts) or _one_command_matches(spec, command.strip())
 

@@ -16,17 +16,16 @@ in the default test run (``WSKIT_HOST_ORACLES=1``: with the live host too).
 from __future__ import annotations
 
 import datetime
-import http.server
 import json
 import re
 import shutil
 import sys
 import tempfile
-import threading
 from pathlib import Path
 
 from tests.conformance import oracles
 from tests.conformance.cases import Case
+from tests.conformance.standin import claude_tool_round
 
 __all__ = ["CASES", "RECORDED", "ask_claude", "load", "main", "wskit_contextual"]
 
@@ -60,68 +59,9 @@ def load() -> dict:
     return json.loads(RECORDED.read_text()) if RECORDED.exists() else {}
 
 
-def _sse(events: list[dict]) -> bytes:
-    return b"".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n".encode() for e in events)
-
-
-def _reply(blocks: list[dict], deltas: list[dict], stop: str) -> bytes:
-    start = {"type": "message_start", "message": {"id": "m", "type": "message", "role": "assistant",
-                                                  "model": "stand-in", "content": [], "stop_reason": None,
-                                                  "stop_sequence": None,
-                                                  "usage": {"input_tokens": 1, "output_tokens": 1}}}
-    events = [start]
-    for i, (b, d) in enumerate(zip(blocks, deltas)):
-        events += [{"type": "content_block_start", "index": i, "content_block": b},
-                   {"type": "content_block_delta", "index": i, "delta": d},
-                   {"type": "content_block_stop", "index": i}]
-    events += [{"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
-                "usage": {"output_tokens": 1}}, {"type": "message_stop"}]
-    return _sse(events)
-
-
 def ask_claude(project: Path, home: Path, cwd: Path, target: Path) -> list[str]:
     """Markers Claude Code adds to its request after its ``Read`` tool opened ``target``."""
-    bodies: list[dict] = []
-    asked = {"read": False}
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_POST(self):  # noqa: N802
-            raw = self.rfile.read(int(self.headers.get("content-length") or 0))
-            try:
-                body = json.loads(raw)
-            except ValueError:
-                body = {}
-            tools = {t.get("name") for t in body.get("tools", []) if isinstance(t, dict)}
-            if "Read" in tools:
-                bodies.append(body)
-            if "Read" in tools and not asked["read"]:
-                asked["read"] = True
-                data = _reply([{"type": "tool_use", "id": "toolu_1", "name": "Read", "input": {}}],
-                              [{"type": "input_json_delta", "partial_json": json.dumps({"file_path": str(target)})}],
-                              "tool_use")
-            else:
-                data = _reply([{"type": "text", "text": ""}], [{"type": "text_delta", "text": "done"}], "end_turn")
-            self.send_response(200)
-            self.send_header("content-type", "text/event-stream")
-            self.send_header("content-length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, *a):
-            pass
-
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    try:
-        env = oracles._env(home, ANTHROPIC_BASE_URL=f"http://127.0.0.1:{srv.server_address[1]}",
-                           ANTHROPIC_API_KEY="x", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1")
-        oracles._run([str(oracles.binary("claude")), "-p", "read the file", "--output-format", "stream-json",
-                      "--verbose"], cwd, env, until=lambda s: '"type":"result"' in s, timeout=90)
-    finally:
-        srv.shutdown()
-        srv.server_close()
-    if len(bodies) < 2:
-        raise RuntimeError("Claude Code sent no request after the Read tool ran")
+    bodies = claude_tool_round(cwd, home, "Read", {"file_path": str(target)})
 
     def markers(body: dict) -> list[str]:
         out: list[str] = []

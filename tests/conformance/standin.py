@@ -1,0 +1,103 @@
+"""A stand-in model that makes Claude Code call one tool, for the conformance recorders.
+
+:func:`claude_tool_round` starts a model server on 127.0.0.1 that answers Claude Code's
+first request offering the tool with one ``tool_use`` of it (a streamed Messages API
+reply) and every later request with a short text, runs ``claude -p`` against it with a
+temporary ``HOME``, and returns the request bodies that offered the tools: the first is
+what Claude Code sent before the tool ran, the last holds the tool's result and whatever
+Claude Code added beside it. Nothing here runs in the default test run.
+"""
+
+from __future__ import annotations
+
+import http.server
+import json
+import threading
+from pathlib import Path
+
+from tests.conformance import oracles
+
+__all__ = ["claude_tool_round", "tool_results"]
+
+
+def _sse(events: list[dict]) -> bytes:
+    return b"".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n".encode() for e in events)
+
+
+def _reply(block: dict, delta: dict, stop: str) -> bytes:
+    start = {"type": "message_start", "message": {"id": "m", "type": "message", "role": "assistant",
+                                                  "model": "stand-in", "content": [], "stop_reason": None,
+                                                  "stop_sequence": None,
+                                                  "usage": {"input_tokens": 1, "output_tokens": 1}}}
+    return _sse([start, {"type": "content_block_start", "index": 0, "content_block": block},
+                 {"type": "content_block_delta", "index": 0, "delta": delta},
+                 {"type": "content_block_stop", "index": 0},
+                 {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
+                  "usage": {"output_tokens": 1}}, {"type": "message_stop"}])
+
+
+def claude_tool_round(cwd: Path, home: Path, tool: str, tool_input: dict, args: tuple[str, ...] = ()) -> list[dict]:
+    """Run Claude Code in ``cwd`` with a stand-in model that calls ``tool`` with
+    ``tool_input`` once; ``args`` are added to ``claude -p``. Returns the request bodies
+    that offered ``tool`` (at least two).
+
+    :raises RuntimeError: when Claude Code sent no request after the tool ran.
+    """
+    bodies: list[dict] = []
+    asked = {"done": False}
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802
+            raw = self.rfile.read(int(self.headers.get("content-length") or 0))
+            try:
+                body = json.loads(raw)
+            except ValueError:
+                body = {}
+            offered = {t.get("name") for t in body.get("tools", []) if isinstance(t, dict)}
+            if tool in offered:
+                bodies.append(body)
+            if tool in offered and not asked["done"]:
+                asked["done"] = True
+                data = _reply({"type": "tool_use", "id": "toolu_1", "name": tool, "input": {}},
+                              {"type": "input_json_delta", "partial_json": json.dumps(tool_input)}, "tool_use")
+            else:
+                data = _reply({"type": "text", "text": ""}, {"type": "text_delta", "text": "done"}, "end_turn")
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream")
+            self.send_header("content-length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *a):
+            pass
+
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        env = oracles._env(home, ANTHROPIC_BASE_URL=f"http://127.0.0.1:{srv.server_address[1]}",
+                           ANTHROPIC_API_KEY="x", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1")
+        oracles._run([str(oracles.binary("claude")), "-p", "go on", "--output-format", "stream-json", "--verbose",
+                      *args], cwd, env, until=lambda s: '"type":"result"' in s, timeout=90)
+    finally:
+        srv.shutdown()
+        srv.server_close()
+    if len(bodies) < 2:
+        raise RuntimeError(f"Claude Code sent no request after its {tool} tool ran")
+    return bodies
+
+
+def tool_results(body: dict) -> list[str]:
+    """The text of every ``tool_result`` block in a request body."""
+    out: list[str] = []
+    for m in body.get("messages", []):
+        content = m.get("content")
+        if not isinstance(content, list):
+            continue
+        for c in content:
+            if isinstance(c, dict) and c.get("type") == "tool_result":
+                inner = c.get("content")
+                if isinstance(inner, list):
+                    out.append("".join(x.get("text", "") for x in inner if isinstance(x, dict)))
+                else:
+                    out.append(str(inner))
+    return out
