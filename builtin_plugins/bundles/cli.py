@@ -162,6 +162,8 @@ def validate_cmd(obj: WsctlContext, directory: str, strict: bool = False) -> Non
             if found:
                 counts[kind.name] = len(found)
     diags.extend(_claude_checks(b.root, b.name, profile))
+    # the verdict is Claude Code's: a manifest it rejects is an error here for every host
+    diags = [d.model_copy(update={"level": "error"}) if d.code == "claude-manifest-rejected" else d for d in diags]
     if strict:
         from wskit.formats.frontmatter import LENIENT_CODES  # lazily: PyYAML
 
