@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from wskit.resources.rule import RuleFile
 
 __all__ = [
-    "HOST_RULES", "KIND", "PRIORITY", "provenance_digest", "rule_digest", "rule_id", "RuleProvenanceMismatch",
+    "HOST_RULES", "KIND", "PRIORITY", "codex_fallback_filenames", "provenance_digest", "rule_digest", "rule_id", "RuleProvenanceMismatch",
     "RuleQueryError", "RuleSelection", "RuleSettings", "RuleSource", "SkippedRule"
 ]
 
@@ -157,6 +157,10 @@ class RuleSettings(Frozen):
         """
         raw = (getattr(profile, "settings", None) or {}).get("rules")
         host = HOST_RULES.get(getattr(profile, "family", None) or "")
+        if getattr(profile, "family", None) == "codex" and not (isinstance(raw, dict) and "fallback_filenames" in raw):
+            names = codex_fallback_filenames(getattr(profile, "home", None))
+            if names:
+                host = {**host, "fallback_filenames": names}
         if host is not None:
             if isinstance(raw, RuleSettings):
                 return raw, None
@@ -177,6 +181,33 @@ class RuleSettings(Frozen):
             return cls(**data), None
         except Exception as err:  # pydantic.ValidationError
             return cls(), f"invalid rules settings: {err}"
+
+
+def codex_fallback_filenames(home: Any) -> tuple[str, ...]:
+    """``project_doc_fallback_filenames`` of ``<home>/.codex/config.toml``, as Codex CLI 0.171.0
+    reads it (the user's own configuration; recorded conformance case ``fallback-names``), or
+    ``()`` when there is no home, no file, or no such list of strings. A file that does not
+    parse gives ``()`` here; Codex itself refuses to start on it."""
+    if home is None:
+        return ()
+    from pathlib import Path
+
+    path = Path(home) / ".codex" / "config.toml"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ()
+    import tomllib  # imported when a codex profile has a config file: not on start-up
+
+    try:
+        value = tomllib.loads(text).get("project_doc_fallback_filenames")
+    except tomllib.TOMLDecodeError:
+        return ()
+    if not isinstance(value, list):
+        return ()
+    # a name, never a path: "../x" or "a/b" would reach outside the folder it is read in
+    return tuple(v for v in value if isinstance(v, str) and v not in ("", ".", "..") and "/" not in v
+                 and "\\" not in v and "\0" not in v)
 
 
 #: The rule settings of each reproduced host (:attr:`wskit.host.HostProfile.family`), under
