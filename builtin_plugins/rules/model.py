@@ -100,6 +100,11 @@ class RuleSettings(Frozen):
         default True, as Claude Code and Gemini CLI do). Off for hosts ``codex`` and
         ``opencode``, which deliver an ``@path`` line as written (recorded conformance
         case ``imports``).
+    :ivar repository_boundary: a folder holding a ``.git`` entry (a git submodule's ``.git``
+        file, a nested repository) between the catalog root and the cwd ends the chain of
+        static project instruction files there: files of folders above it are skipped as
+        ``outside-repository``. On for hosts ``codex``, ``gemini`` and ``opencode``, which
+        walk up only to the nearest repository root (recorded case ``git-submodule``).
     """
 
     max_file_bytes: int | None = 1024 * 1024
@@ -120,6 +125,7 @@ class RuleSettings(Frozen):
     ancestor_files: bool | Literal["without-repository"] = False
     exact_byte_budget: int | None = None
     imports: bool = True
+    repository_boundary: bool = False
 
     @classmethod
     def blade_preset(cls, **overrides: Any) -> "RuleSettings":
@@ -214,9 +220,11 @@ def codex_fallback_filenames(home: Any) -> tuple[str, ...]:
 #: what the profile's own ``settings["rules"]`` says (docs/compatibility.md).
 HOST_RULES: dict[str, dict[str, Any]] = {
     "claude": {"first_name_wins": (("CLAUDE.md", "CLAUDE.local.md"), ("AGENTS.md",)), "ancestor_files": True},
-    "codex": {"imports": False},
+    "codex": {"imports": False, "repository_boundary": True},
+    "gemini": {"repository_boundary": True},
     "opencode": {"first_name_wins": (("AGENTS.md",), ("CLAUDE.md",), ("CONTEXT.md",)),
-                 "nearest_first": True, "ancestor_files": "without-repository", "imports": False},
+                 "nearest_first": True, "ancestor_files": "without-repository", "imports": False,
+                 "repository_boundary": True},
 }
 
 

@@ -196,3 +196,21 @@ def test_instruction_files_above_the_project_root_load_for_claude_and_as_an_opti
     bodies = [r.body for r in ws.catalog("rules").static_rules(str(ws.binding.to_source(ws.binding.cwd))).files]
     assert any(b.startswith("above") for b in bodies) is above
     assert any(b.strip() == "root" for b in bodies), bodies
+
+
+def test_a_git_submodule_ends_the_chain_for_codex_and_says_so_but_not_for_claude(pm, tmp_path):
+    """Recorded case ``git-submodule``: Codex, Gemini CLI and opencode start the chain at the
+    submodule's root; wskit's binding keeps the superproject as the source project, so the
+    files above are skipped with reason ``outside-repository`` rather than silently."""
+    from tests.conformance.cases import CASES
+
+    case = next(c for c in CASES if c.id == "git-submodule")
+    project, home, cwd = case.lay_out(tmp_path)
+    TrustStore.for_home(home).grant(project)
+    sel = {}
+    for host in ("codex", "claude"):
+        ws = WorkspaceCache(HostProfile(name=host, home=home), pm).resolve(str(cwd))
+        assert ws.binding.source_root == project  # the submodule belongs to the superproject
+        sel[host] = ws.catalog("rules").static_rules(str(cwd))
+    assert [(s.rule.display_path, s.reason) for s in sel["codex"].skipped] == [("AGENTS.md", "outside-repository")]
+    assert [r.display_path for r in sel["claude"].files][0] == "CLAUDE.md"
