@@ -43,7 +43,10 @@ def wskit_answer(case, host: str, base: Path, settings: dict | None = None) -> d
     skills = sorted({r.name for r in ws.registry("skill").active() if r.name.startswith("sk-")})
     listed = {r.name: r.description for kind in ("skill", "command") for r in ws.registry(kind).active()
               if r.name.startswith(("sk-", "cmd-"))}
-    return {"instructions": labels, "skills": skills, "descriptions": dict(sorted(listed.items())),
+    slash = sorted(r.name for kind in ("skill", "command") for r in ws.registry(kind).active()
+                   if r.name.startswith(("sk-", "cmd-")))
+    return {"instructions": labels, "skills": skills, "slash_commands": slash,
+            "descriptions": dict(sorted(listed.items())),
             "commands": _commands(ws, project, case)}
 
 
