@@ -231,6 +231,9 @@ class RuleCatalog:
 
             rules, shadowed = host_chain(rules, settings)
             inlined = (*inlined, *shadowed)
+        if settings.string_path_order:
+            user = [r for r in rules if r.source == "user"]
+            rules = [*user, *sorted((r for r in rules if r.source != "user"), key=lambda r: r.path)]
         if settings.exact_byte_budget is not None:
             from wskit.builtin_plugins.rules.scopes import cut_exact
 

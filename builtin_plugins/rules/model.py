@@ -105,6 +105,11 @@ class RuleSettings(Frozen):
         static project instruction files there: files of folders above it are skipped as
         ``outside-repository``. On for hosts ``codex``, ``gemini`` and ``opencode``, which
         walk up only to the nearest repository root (recorded case ``git-submodule``).
+    :ivar string_path_order: Gemini CLI 0.61.0's order reproduced: the project files of a
+        static answer sorted by their paths as strings (user files first, unchanged). Off by
+        default, for every host: string sorting puts ``a-b/`` before ``a/`` and splits one
+        folder's files (docs/compatibility.md); for a host that needs Gemini's prompt exactly
+        (recorded case ``gemini-file-names``).
     """
 
     max_file_bytes: int | None = 1024 * 1024
@@ -126,6 +131,7 @@ class RuleSettings(Frozen):
     exact_byte_budget: int | None = None
     imports: bool = True
     repository_boundary: bool = False
+    string_path_order: bool = False
 
     @classmethod
     def blade_preset(cls, **overrides: Any) -> "RuleSettings":
