@@ -34,7 +34,8 @@ if TYPE_CHECKING:  # imported where a plugin folder is read (none in an empty wo
 from wskit.formats.settings import SettingsLayer, config_dirs
 
 __all__ = ["Bundle", "BundleState", "CLAUDE_BOOKKEEPING", "CLAUDE_INSTALLED", "CLAUDE_KNOWN_MARKETPLACES",
-           "claude_known_marketplaces", "discover", "load_bundle", "RANKS", "read_manifest"]
+           "COMPONENT_ENTRIES", "claude_known_marketplaces", "discover", "has_components", "load_bundle", "RANKS",
+           "read_manifest"]
 
 
 BundleState = Literal["active", "inactive", "error"]
@@ -135,6 +136,12 @@ def read_manifest(root: str, profile: HostProfile | None = None, *, entry: "Mark
                                     f"{info['marketplace']!r}; its manifest lives in {found[0].root}/"
                                     ".claude-plugin/marketplace.json"))
         data = entry_manifest(entry, data if isinstance(data, dict) else None, kinds)
+    if data is None and has_components(root):
+        # Claude Code 2.1.337 loads such a folder given with --plugin-dir, named after it
+        diags.append(Diagnostic(level="info", code="manifest-from-folder", path=root,
+                                message="no plugin.json: loaded named after its folder, as Claude Code loads a "
+                                        "plugin folder without a manifest"))
+        data = {"name": os.path.basename(root)}
     if data is None:
         diags.append(Diagnostic(level="error", code="no-manifest", path=root,
                                 message=f"Not a valid plugin directory: {root} (no "
@@ -144,6 +151,17 @@ def read_manifest(root: str, profile: HostProfile | None = None, *, entry: "Mark
     manifest, d = parse_manifest(data, info["manifest_path"] or root, plugin_hint=os.path.basename(root), kinds=kinds)
     diags.extend(d)
     return manifest, info, diags
+
+
+#: entries whose presence makes a folder without a manifest a plugin (``claude plugin
+#: validate`` 2.1.337 accepts it; ``--plugin-dir`` loads it named after the folder)
+COMPONENT_ENTRIES = ("skills", "commands", "agents", "hooks", "output-styles", ".mcp.json", ".lsp.json", "SKILL.md")
+
+
+def has_components(root: str) -> bool:
+    """Whether the folder ``root`` holds any of :data:`COMPONENT_ENTRIES` (files or folders
+    a plugin brings without a manifest)."""
+    return any(os.path.lexists(os.path.join(root, e)) for e in COMPONENT_ENTRIES)
 
 
 def load_bundle(root: str, origin: str, label: str, rank: int, profile: HostProfile, *,

@@ -39,7 +39,7 @@ class SettingsCase:
     id: str
     files: dict[str, dict] = field(default_factory=dict)
     trusted: bool = True
-    plugin_dirs: dict[str, dict] = field(default_factory=dict)
+    plugin_dirs: dict[str, dict | None] = field(default_factory=dict)
     what: str = ""
 
     def lay_out(self, base: Path) -> tuple[Path, Path, list[Path]]:
@@ -69,9 +69,10 @@ def _write(path: Path, data: dict) -> None:
     path.write_text(json.dumps(data))
 
 
-def _plugin(root: Path, manifest: dict) -> None:
+def _plugin(root: Path, manifest: dict | None) -> None:
     name = root.name
-    _write(root / ".claude-plugin/plugin.json", manifest)
+    if manifest is not None:  # None: a folder without plugin.json
+        _write(root / ".claude-plugin/plugin.json", manifest)
     for rel, text in ((f"commands/c-{name}.md", "---\ndescription: a command\n---\nbody\n"),
                       (f"skills/s-{name}/SKILL.md", f"---\nname: s-{name}\ndescription: a skill\n---\nbody\n"),
                       (f"agents/a-{name}.md", f"---\nname: a-{name}\ndescription: an agent\n---\nbody\n")):
@@ -121,6 +122,10 @@ CASES: tuple[SettingsCase, ...] = (
                  what="the same as an array"),
     SettingsCase("agents-file", plugin_dirs={"pc": {"name": "pc", "agents": "./agents/a-pc.md"}},
                  what="agents naming one .md file: loads"),
+    SettingsCase("no-manifest", plugin_dirs={"bare": None},
+                 what="a plugin folder without plugin.json but with components: named after its folder"),
+    SettingsCase("no-manifest-bad-name", plugin_dirs={"Bare_Name": None},
+                 what="the same, in a folder whose name is not kebab-case"),
 )
 
 

@@ -25,6 +25,10 @@ DIFFERENT = {
         "a project's own extraKnownMarketplaces is not read: a cloned repository would add a marketplace "
         "inside itself and enable its own plugins by folder trust alone; the user's settings or "
         "known_marketplaces.json must know the marketplace"),
+    "no-manifest-bad-name": (
+        "a plugin name must be kebab-case (it becomes the namespace of everything the plugin brings, "
+        "an enabledPlugins key and an install folder): a folder named otherwise without a manifest is "
+        "refused with manifest-invalid-name"),
 }
 
 
