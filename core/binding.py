@@ -25,7 +25,7 @@ from pathlib import Path
 from wskit import changes
 from wskit.models import Frozen
 
-__all__ = ["Binding", "DEFAULT_ROOT_MARKERS", "is_within", "normalize_lexical"]
+__all__ = ["Binding", "DEFAULT_ROOT_MARKERS", "is_submodule", "is_within", "normalize_lexical"]
 
 
 DEFAULT_ROOT_MARKERS: tuple[str, ...] = (".git",)
@@ -199,6 +199,14 @@ def _worktree_main(folder: Path, gd: Path) -> Path | None:
     if common.name != ".git":
         return None
     return common.parent
+
+
+def is_submodule(folder: str | os.PathLike[str]) -> bool:
+    """Whether ``folder/.git`` is a git submodule's pointer file (``gitdir:`` into
+    ``…/modules/…``): :meth:`Binding.discover` walks past it to the superproject, so the
+    submodule's files belong to the superproject's source project."""
+    found = _git_marker(Path(folder))
+    return found is not None and found[0] == "submodule"
 
 
 def _git_marker(folder: Path, lexical: bool = False) -> tuple[str, Path | None] | None:

@@ -37,13 +37,16 @@ def find_bundles(binding: Binding | None, profile: HostProfile, trust: TrustDeci
         kind in a plugin (default :func:`wskit.plugin.facade.builtin_kinds`).
     :returns: ``(bundles, diagnostics)``, bundles lowest rank first.
     """
-    bundles, diags = discover(binding, profile, trust, tuple(explicit), kinds)
     layers, d = settings_layers(binding, profile, trust)
+    bundles, diags = discover(binding, profile, trust, tuple(explicit), kinds, layers=layers)
     diags += d
     bundles, d = apply_enablement(bundles, layers)
     diags += d
     bundles = resolve_dependencies(bundles)
     for b in bundles:
+        if b.state != "error":
+            # a plugin the host would refuse to load is worth saying where the workspace is inspected
+            diags += [i for i in b.issues if i.code == "claude-manifest-rejected"]
         if b.state == "error":
             why = "; ".join(i.message for i in b.issues if i.level == "error") or "failed to load"
             diags.append(Diagnostic(level="error", code="plugin-failed", path=b.root, plugin=b.name,

@@ -162,6 +162,8 @@ def validate_cmd(obj: WsctlContext, directory: str, strict: bool = False) -> Non
             if found:
                 counts[kind.name] = len(found)
     diags.extend(_claude_checks(b.root, b.name, profile))
+    # the verdict is Claude Code's: a manifest it rejects is an error here for every host
+    diags = [d.model_copy(update={"level": "error"}) if d.code == "claude-manifest-rejected" else d for d in diags]
     if strict:
         from wskit.formats.frontmatter import LENIENT_CODES  # lazily: PyYAML
 
@@ -230,7 +232,6 @@ def reserved_plugin_name(name: str) -> bool:
     return "official" in parts and bool(parts & {"claude", "anthropic", "anthropics"})
 
 
-_COMPONENT_ENTRIES = ("skills", "commands", "agents", "hooks", "output-styles", ".mcp.json", ".lsp.json", "SKILL.md")
 
 
 def _claude_checks(root: str, name: str, profile) -> list:
@@ -241,7 +242,9 @@ def _claude_checks(root: str, name: str, profile) -> list:
 
     out = []
     dirs = {".claude-plugin", profile.plugin_manifest_dir}
-    has_components = any(os.path.exists(os.path.join(root, e)) for e in _COMPONENT_ENTRIES)
+    from wskit.builtin_plugins.bundles.discovery import has_components as _has
+
+    has_components = _has(root)
     manifest = any(os.path.isfile(os.path.join(root, d, f)) for d in dirs for f in ("plugin.json", "marketplace.json"))
     if not manifest and not has_components:
         out.append(Diagnostic(level="error", code="plugin-no-manifest", path=root,

@@ -31,9 +31,11 @@ from wskit.trust import TrustDecision
 if TYPE_CHECKING:  # imported where a plugin folder is read (none in an empty workspace)
     from wskit.builtin_plugins.bundles.marketplace import MarketplaceEntry
     from wskit.kinds import ResourceKind
-from wskit.formats.settings import config_dirs
+from wskit.formats.settings import SettingsLayer, config_dirs
 
-__all__ = ["Bundle", "BundleState", "CLAUDE_BOOKKEEPING", "CLAUDE_INSTALLED", "discover", "load_bundle", "RANKS", "read_manifest"]
+__all__ = ["Bundle", "BundleState", "CLAUDE_BOOKKEEPING", "CLAUDE_INSTALLED", "CLAUDE_KNOWN_MARKETPLACES",
+           "COMPONENT_ENTRIES", "claude_known_marketplaces", "discover", "has_components", "load_bundle", "RANKS",
+           "read_manifest"]
 
 
 BundleState = Literal["active", "inactive", "error"]
@@ -134,6 +136,12 @@ def read_manifest(root: str, profile: HostProfile | None = None, *, entry: "Mark
                                     f"{info['marketplace']!r}; its manifest lives in {found[0].root}/"
                                     ".claude-plugin/marketplace.json"))
         data = entry_manifest(entry, data if isinstance(data, dict) else None, kinds)
+    if data is None and has_components(root):
+        # Claude Code 2.1.337 loads such a folder given with --plugin-dir, named after it
+        diags.append(Diagnostic(level="info", code="manifest-from-folder", path=root,
+                                message="no plugin.json: loaded named after its folder, as Claude Code loads a "
+                                        "plugin folder without a manifest"))
+        data = {"name": os.path.basename(root)}
     if data is None:
         diags.append(Diagnostic(level="error", code="no-manifest", path=root,
                                 message=f"Not a valid plugin directory: {root} (no "
@@ -143,6 +151,17 @@ def read_manifest(root: str, profile: HostProfile | None = None, *, entry: "Mark
     manifest, d = parse_manifest(data, info["manifest_path"] or root, plugin_hint=os.path.basename(root), kinds=kinds)
     diags.extend(d)
     return manifest, info, diags
+
+
+#: entries whose presence makes a folder without a manifest a plugin (``claude plugin
+#: validate`` 2.1.337 accepts it; ``--plugin-dir`` loads it named after the folder)
+COMPONENT_ENTRIES = ("skills", "commands", "agents", "hooks", "output-styles", ".mcp.json", ".lsp.json", "SKILL.md")
+
+
+def has_components(root: str) -> bool:
+    """Whether the folder ``root`` holds any of :data:`COMPONENT_ENTRIES` (files or folders
+    a plugin brings without a manifest)."""
+    return any(os.path.lexists(os.path.join(root, e)) for e in COMPONENT_ENTRIES)
 
 
 def load_bundle(root: str, origin: str, label: str, rank: int, profile: HostProfile, *,
@@ -164,6 +183,17 @@ def load_bundle(root: str, origin: str, label: str, rank: int, profile: HostProf
                                           kinds=kinds)
     issues.extend(diags)
     name = manifest.name if manifest else os.path.basename(root)
+    if manifest is not None and info["manifest_path"] is not None and profile.claude_conventions:
+        from wskit.builtin_plugins.bundles.manifest import claude_manifest_rejections
+
+        claude = getattr(profile, "family", None) == "claude"
+        for why in claude_manifest_rejections(manifest.raw):
+            # Claude Code 2.1.337 loads none of such a plugin: host claude does the same, others load it
+            # and warn (``plugins validate`` reports it an error, as ``claude plugin validate``)
+            issues.append(Diagnostic(
+                level="error" if claude else "warning", code="claude-manifest-rejected", path=info["manifest_path"],
+                plugin=name, message=f"Claude Code rejects this manifest ({why}) and does not load the plugin"
+                + ("" if claude else "; wskit loads it for this host")))
     if ledger_record is not None:
         info["marketplace"] = ledger_record.get("marketplace")
         try:
@@ -291,13 +321,123 @@ def _claude_installed(home: str, profile: HostProfile, kinds, managed_roots: set
     return out, diags
 
 
+#: settings scopes whose ``extraKnownMarketplaces`` wskit reads: the user's own file and the
+#: administrator's; a project's (``.claude/settings.json``, ``settings.local.json``) is not read
+_MARKETPLACE_SCOPES = ("user", "managed")
+
+
+def claude_known_marketplaces(home: str, layers: "Iterable[SettingsLayer]" = ()
+                              ) -> tuple[dict[str, tuple[str, str]], list[Diagnostic]]:
+    """The marketplaces Claude Code knows with a folder on this machine: ``{name: (folder,
+    where)}``. Read from ``~/.claude/plugins/known_marketplaces.json`` (Claude Code's record
+    of the marketplaces it added: ``{name: {"source": {"source": "directory", "path"},
+    "installLocation", …}}``) and the ``extraKnownMarketplaces`` of the user and managed
+    settings ``layers`` (``{name: {"source": {"source": "directory", "path"}}}``); only
+    ``directory`` sources with an absolute path (``~`` expanded), as Claude Code 2.1.337
+    loads them offline (a ``github`` source needs a clone, which wskit never makes). A
+    project's or local settings' ``extraKnownMarketplaces`` is reported
+    (``marketplace-project-declared``) and not read: a cloned repository must not declare a
+    marketplace inside itself and enable its own plugins (docs/compatibility.md)."""
+    known: dict[str, tuple[str, str]] = {}
+    diags: list[Diagnostic] = []
+    data, d = read_json(home, CLAUDE_KNOWN_MARKETPLACES, follow_links=True)
+    diags.extend(d)
+    sources: list[tuple[Any, str]] = [(data, os.path.join(home, CLAUDE_KNOWN_MARKETPLACES))]
+    for layer in layers:
+        extra = layer.data.get("extraKnownMarketplaces")
+        if extra is None:
+            continue
+        if layer.scope not in _MARKETPLACE_SCOPES:
+            diags.append(Diagnostic(level="warning", code="marketplace-project-declared", path=layer.path,
+                                    message=f"extraKnownMarketplaces in {layer.scope} settings is not read (Claude "
+                                            "Code reads it in a trusted project): a repository must not add a "
+                                            "marketplace and enable its own plugins; add it to ~/.claude/settings.json"))
+            continue
+        sources.append((extra, layer.path or layer.scope))
+    for obj, where in sources:
+        if not isinstance(obj, dict):
+            continue
+        for name, spec in obj.items():
+            src = spec.get("source") if isinstance(spec, dict) else None
+            if not (isinstance(name, str) and isinstance(src, dict) and src.get("source") == "directory"):
+                continue
+            path = src.get("path")
+            path = os.path.expanduser(path) if isinstance(path, str) else None
+            if path is None or not os.path.isabs(path):
+                diags.append(Diagnostic(level="warning", code="marketplace-source-invalid", path=where,
+                                        message=f"marketplace {name!r}: a directory source needs an absolute "
+                                                f"'path', not {src.get('path')!r}"))
+                continue
+            known[name] = (path, where)  # a later source (the settings) wins a name
+    return known, diags
+
+
+def _claude_marketplace_plugins(home: str, profile: HostProfile, layers: list[SettingsLayer], taken: set[str],
+                                kinds) -> tuple[list[Bundle], list[Diagnostic]]:
+    """The plugins ``enabledPlugins["name@market"]: true`` names in some settings layer when
+    ``market`` is a marketplace Claude Code knows with a folder
+    (:func:`claude_known_marketplaces`) and ``name`` is not otherwise found (an install record
+    wins: its copy is what was installed). As Claude Code 2.1.337 does without
+    ``claude plugin install``, the plugin is read from the marketplace's own folder (its
+    entry's ``source``); it is :attr:`Bundle.needs_enable`, so the settings layers decide."""
+    wanted: dict[str, set[str]] = {}
+    for layer in layers:
+        emap = layer.data.get("enabledPlugins")
+        if not (layer.trusted and isinstance(emap, dict)):
+            continue
+        for key, value in emap.items():
+            if value is True and isinstance(key, str) and "@" in key:
+                name, _, market = key.rpartition("@")
+                if name not in taken:
+                    wanted.setdefault(market, set()).add(name)
+    if not wanted:
+        return [], []
+    known, diags = claude_known_marketplaces(home, layers)
+    out: list[Bundle] = []
+    from wskit.builtin_plugins.bundles.marketplace import MarketplaceError, load_marketplace
+
+    for market, names in sorted(wanted.items()):
+        if market not in known:
+            continue
+        folder, where = known[market]
+        try:
+            mk = load_marketplace(folder)
+        except MarketplaceError as err:
+            diags.append(Diagnostic(level="warning", code="marketplace-invalid", path=where,
+                                    message=f"marketplace {market!r}: {err}"))
+            continue
+        if mk.name_refusal is not None:
+            diags.append(Diagnostic(level="warning", code="marketplace-name-reserved", path=where,
+                                    message=f"marketplace {market!r} ({folder}) is not loaded: {mk.name_refusal}"))
+            continue
+        for name in sorted(names):
+            try:
+                entry = mk.entry(name)
+            except MarketplaceError as err:
+                diags.append(Diagnostic(level="warning", code="plugin-not-in-marketplace", path=where,
+                                        plugin=name, message=str(err)))
+                continue
+            if entry.path is None or not entry.installable:
+                diags.append(Diagnostic(level="warning", code="plugin-not-local", path=where, plugin=name,
+                                        message=f"plugin {name!r} of marketplace {market!r} is not loaded: "
+                                                f"{entry.reason or 'its source is not a folder of the marketplace'}"))
+                continue
+            b = load_bundle(entry.path, "user", f"user:marketplace:{market}", RANKS["user:.claude"], profile,
+                            kinds=kinds)
+            out.append(b.model_copy(update={"needs_enable": True, "marketplace": market}))
+    return out, diags
+
+
 def discover(binding: Binding | None, profile: HostProfile, trust: TrustDecision | None,
-             explicit: tuple[str, ...] | list[str] = (), kinds: "Iterable[ResourceKind] | None" = None
-             ) -> tuple[list[Bundle], list[Diagnostic]]:
+             explicit: tuple[str, ...] | list[str] = (), kinds: "Iterable[ResourceKind] | None" = None,
+             layers: "Iterable[SettingsLayer] | None" = None) -> tuple[list[Bundle], list[Diagnostic]]:
     """Every plugin found, highest rank last, one per name (see the module ranking).
 
     :param explicit: extra plugin folders (default ``profile.settings["plugin_dirs"]``).
     :param kinds: the registered resource kinds (see :func:`read_manifest`).
+    :param layers: the settings layers of the workspace; with them (and Claude's conventions)
+        the plugins they enable from a marketplace Claude Code knows are found too
+        (:func:`_claude_marketplace_plugins`).
     :returns: ``(bundles, diagnostics)``; bundles that fail to load are included in state ``error``.
     """
     home = str(profile.require_home())
@@ -324,6 +464,11 @@ def discover(binding: Binding | None, profile: HostProfile, trust: TrustDecision
         got, dd = _claude_installed(home, profile, kinds, managed_roots)
         found.extend(got)
         diags.extend(dd)
+        if layers is not None:
+            taken = {b.name for b in found} | {str(r.get("name")) for r in ledger.values()}
+            got, dd = _claude_marketplace_plugins(home, profile, list(layers), taken, kinds)
+            found.extend(got)
+            diags.extend(dd)
     for name, rec in sorted(ledger.items()):
         if not os.path.isdir(rec["root"]):
             diags.append(Diagnostic(level="error", code="managed-missing", path=rec["root"], plugin=name,

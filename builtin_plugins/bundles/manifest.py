@@ -26,7 +26,7 @@ from wskit.models import Diagnostic, Frozen
 if TYPE_CHECKING:
     from wskit.kinds import ResourceKind
 
-__all__ = ["Manifest", "NAME_RE", "component_table", "parse_manifest", "satisfies"]
+__all__ = ["Manifest", "NAME_RE", "claude_manifest_rejections", "component_table", "parse_manifest", "satisfies"]
 
 
 #: Claude Code's kebab-case plugin name (Blade: 1–64 chars, lowercase, digits, hyphens).
@@ -128,6 +128,24 @@ def parse_manifest(data: Any, path: str | None, *, plugin_hint: str | None = Non
         default_enabled=default_enabled, components=components,
         inline=inline, dependencies=deps, raw=data,
     ), diags
+
+
+def claude_manifest_rejections(data: Any) -> list[str]:
+    """Why Claude Code's manifest schema refuses the ``plugin.json`` object ``data``, in its
+    words, or ``[]``: an ``agents`` path (or one of an array of paths) that does not end with
+    ``.md``, e.g. ``"agents": "./agents/"`` naming a folder. Claude Code 2.1.337 then loads
+    nothing of the plugin (its ``system/init`` line lists neither the plugin nor its commands
+    or agents) and ``claude plugin validate`` fails with ``agents: Invalid string: must end
+    with ".md"``; wskit reads the folder, so it says the host will not."""
+    if not isinstance(data, dict):
+        return []
+    value = data.get("agents")
+    if isinstance(value, str):
+        return [] if value.endswith(".md") else ['agents: Invalid string: must end with ".md"']
+    if isinstance(value, list):
+        return [f'agents.{i}: Invalid string: must end with ".md"' for i, v in enumerate(value)
+                if isinstance(v, str) and not v.endswith(".md")]
+    return []
 
 
 def component_table(kinds: "Iterable[ResourceKind] | None" = None) -> "dict[str, tuple[ResourceKind, ...]]":

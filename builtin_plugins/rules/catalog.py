@@ -219,13 +219,22 @@ class RuleCatalog:
         :param budget: byte budget over bodies (None: no budget).
         :raises RuleQueryError: when ``cwd`` lies outside the catalog root.
         """
-        rules, inlined = _without_inlined(self._static(self.cwd_relative(cwd)))
+        cwd_rel = self.cwd_relative(cwd)
+        rules, inlined = _without_inlined(self._static(cwd_rel))
         settings = self.settings
+        if settings.repository_boundary and cwd_rel:
+            from wskit.builtin_plugins.rules.scopes import inside_repository
+
+            rules, outside = inside_repository(str(self.root), cwd_rel, rules)
+            inlined = (*inlined, *outside)
         if settings.first_name_wins or settings.nearest_first or settings.user_last:
             from wskit.builtin_plugins.rules.scopes import host_chain
 
             rules, shadowed = host_chain(rules, settings)
             inlined = (*inlined, *shadowed)
+        if settings.string_path_order:
+            user = [r for r in rules if r.source == "user"]
+            rules = [*user, *sorted((r for r in rules if r.source != "user"), key=lambda r: r.path)]
         if settings.exact_byte_budget is not None:
             from wskit.builtin_plugins.rules.scopes import cut_exact
 

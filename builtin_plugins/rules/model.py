@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from wskit.resources.rule import RuleFile
 
 __all__ = [
-    "HOST_RULES", "KIND", "PRIORITY", "provenance_digest", "rule_digest", "rule_id", "RuleProvenanceMismatch",
+    "HOST_RULES", "KIND", "PRIORITY", "codex_fallback_filenames", "provenance_digest", "rule_digest", "rule_id", "RuleProvenanceMismatch",
     "RuleQueryError", "RuleSelection", "RuleSettings", "RuleSource", "SkippedRule"
 ]
 
@@ -100,6 +100,16 @@ class RuleSettings(Frozen):
         default True, as Claude Code and Gemini CLI do). Off for hosts ``codex`` and
         ``opencode``, which deliver an ``@path`` line as written (recorded conformance
         case ``imports``).
+    :ivar repository_boundary: a folder holding a ``.git`` entry (a git submodule's ``.git``
+        file, a nested repository) between the catalog root and the cwd ends the chain of
+        static project instruction files there: files of folders above it are skipped as
+        ``outside-repository``. On for hosts ``codex``, ``gemini`` and ``opencode``, which
+        walk up only to the nearest repository root (recorded case ``git-submodule``).
+    :ivar string_path_order: Gemini CLI 0.61.0's order reproduced: the project files of a
+        static answer sorted by their paths as strings (user files first, unchanged). Off by
+        default, for every host: string sorting puts ``a-b/`` before ``a/`` and splits one
+        folder's files (docs/compatibility.md); for a host that needs Gemini's prompt exactly
+        (recorded case ``gemini-file-names``).
     """
 
     max_file_bytes: int | None = 1024 * 1024
@@ -120,6 +130,8 @@ class RuleSettings(Frozen):
     ancestor_files: bool | Literal["without-repository"] = False
     exact_byte_budget: int | None = None
     imports: bool = True
+    repository_boundary: bool = False
+    string_path_order: bool = False
 
     @classmethod
     def blade_preset(cls, **overrides: Any) -> "RuleSettings":
@@ -157,6 +169,10 @@ class RuleSettings(Frozen):
         """
         raw = (getattr(profile, "settings", None) or {}).get("rules")
         host = HOST_RULES.get(getattr(profile, "family", None) or "")
+        if getattr(profile, "family", None) == "codex" and not (isinstance(raw, dict) and "fallback_filenames" in raw):
+            names = codex_fallback_filenames(getattr(profile, "home", None))
+            if names:
+                host = {**host, "fallback_filenames": names}
         if host is not None:
             if isinstance(raw, RuleSettings):
                 return raw, None
@@ -179,13 +195,42 @@ class RuleSettings(Frozen):
             return cls(), f"invalid rules settings: {err}"
 
 
+def codex_fallback_filenames(home: Any) -> tuple[str, ...]:
+    """``project_doc_fallback_filenames`` of ``<home>/.codex/config.toml``, as Codex CLI 0.171.0
+    reads it (the user's own configuration; recorded conformance case ``fallback-names``), or
+    ``()`` when there is no home, no file, or no such list of strings. A file that does not
+    parse gives ``()`` here; Codex itself refuses to start on it."""
+    if home is None:
+        return ()
+    from pathlib import Path
+
+    path = Path(home) / ".codex" / "config.toml"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ()
+    import tomllib  # imported when a codex profile has a config file: not on start-up
+
+    try:
+        value = tomllib.loads(text).get("project_doc_fallback_filenames")
+    except tomllib.TOMLDecodeError:
+        return ()
+    if not isinstance(value, list):
+        return ()
+    # a name, never a path: "../x" or "a/b" would reach outside the folder it is read in
+    return tuple(v for v in value if isinstance(v, str) and v not in ("", ".", "..") and "/" not in v
+                 and "\\" not in v and "\0" not in v)
+
+
 #: The rule settings of each reproduced host (:attr:`wskit.host.HostProfile.family`), under
 #: what the profile's own ``settings["rules"]`` says (docs/compatibility.md).
 HOST_RULES: dict[str, dict[str, Any]] = {
     "claude": {"first_name_wins": (("CLAUDE.md", "CLAUDE.local.md"), ("AGENTS.md",)), "ancestor_files": True},
-    "codex": {"imports": False},
+    "codex": {"imports": False, "repository_boundary": True},
+    "gemini": {"repository_boundary": True},
     "opencode": {"first_name_wins": (("AGENTS.md",), ("CLAUDE.md",), ("CONTEXT.md",)),
-                 "nearest_first": True, "ancestor_files": "without-repository", "imports": False},
+                 "nearest_first": True, "ancestor_files": "without-repository", "imports": False,
+                 "repository_boundary": True},
 }
 
 

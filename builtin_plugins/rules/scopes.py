@@ -11,7 +11,8 @@ from wskit.builtin_plugins.rules.model import SkippedRule
 if TYPE_CHECKING:
     from wskit.resources.rule import RuleFile
 
-__all__ = ["ancestors", "apply_budget", "cut_exact", "host_chain", "is_ancestor", "name_group", "relative_to_scope"]
+__all__ = ["ancestors", "apply_budget", "cut_exact", "host_chain", "inside_repository", "is_ancestor",
+           "name_group", "relative_to_scope"]
 
 
 def ancestors(rel: str) -> list[str]:
@@ -104,6 +105,35 @@ def name_group(rule: RuleFile, groups: Sequence[Sequence[str]]) -> int | None:
         return None
     base = rule.path.rsplit("/", 1)[-1]
     return next((i for i, g in enumerate(groups) if base in g), None)
+
+
+def inside_repository(root: str, cwd_rel: str, rules: Sequence[RuleFile]
+                      ) -> tuple[list[RuleFile], list[SkippedRule]]:
+    """``RuleSettings.repository_boundary``: the deepest folder from ``cwd_rel`` up to (not
+    including) the catalog root that holds a ``.git`` entry, file or folder, ends the chain;
+    project files of folders above it are skipped as ``outside-repository``. Matches Codex
+    CLI 0.171.0, Gemini CLI 0.61.0 and opencode 1.18.33 in a git submodule (recorded case
+    ``git-submodule``: only the submodule's own files load), where the catalog root is the
+    superproject (:class:`~wskit.binding.Binding` walks past a submodule's ``.git`` file)."""
+    import os
+
+    parts = cwd_rel.split("/") if cwd_rel else []
+    boundary = None
+    for i in range(len(parts), 0, -1):
+        folder = "/".join(parts[:i])
+        if os.path.lexists(os.path.join(root, folder, ".git")):
+            boundary = folder
+            break
+    if boundary is None:
+        return list(rules), []
+    keep: list[RuleFile] = []
+    skipped: list[SkippedRule] = []
+    for r in rules:
+        if r.source == "user" or r.scope_dir == boundary or r.scope_dir.startswith(boundary + "/"):
+            keep.append(r)
+        else:
+            skipped.append(SkippedRule(r, "outside-repository", f"{boundary}/.git ends the host's upward walk"))
+    return keep, skipped
 
 
 def host_chain(rules: Sequence[RuleFile], settings) -> tuple[list[RuleFile], list[SkippedRule]]:

@@ -145,3 +145,72 @@ def test_a_skill_hides_the_command_of_its_name_in_its_scope(pm, tmp_path, host):
     assert ws.registry("skill").get("deploy").scope.value == "project"
     assert any(d.code == "shadowed" and "'project:deploy'" in d.message and "skill" in d.message
                for d in ws.diagnostics)
+
+
+def _instructions(ws) -> list[str]:
+    sel = ws.catalog("rules").static_rules(str(ws.binding.to_source(ws.binding.cwd)))
+    return [r.display_path for r in sel.files]
+
+
+@pytest.mark.parametrize(("config", "expected"), [
+    ('project_doc_fallback_filenames = ["README.md", "NOTES.md"]\n', ["AGENTS.md", "a/README.md"]),
+    ('project_doc_fallback_filenames = ["NOTES.md"]\n', ["AGENTS.md", "a/NOTES.md"]),
+    # names only: a path would read outside the folder; a broken file falls back to no names
+    ('project_doc_fallback_filenames = ["../AGENTS.md", "sub/README.md"]\n', ["AGENTS.md"]),
+    ('project_doc_fallback_filenames = [\n', ["AGENTS.md"]),
+])
+def test_codex_reads_its_fallback_names_from_its_own_config(pm, tmp_path, config, expected):
+    files = {"AGENTS.md": "root\n", "a/README.md": "readme\n", "a/NOTES.md": "notes\n", "a/sub/README.md": "x\n",
+             "~/.codex/config.toml": config}
+    assert _instructions(_load(pm, tmp_path, files, "codex", cwd="a")) == expected
+
+
+def test_the_codex_config_changes_no_other_host_and_settings_win(pm, tmp_path):
+    files = {"AGENTS.md": "root\n", "a/README.md": "readme\n", "a/NOTES.md": "notes\n",
+             "~/.codex/config.toml": 'project_doc_fallback_filenames = ["README.md"]\n'}
+    assert "a/README.md" not in _instructions(_load(pm, tmp_path / "1", files, "wskit", cwd="a"))
+    project, home = tmp_path / "1/p", tmp_path / "1/h"
+    ws = WorkspaceCache(HostProfile(name="codex", home=home, settings={"rules": {"fallback_filenames": ["NOTES.md"]}}),
+                        pm).resolve(str(project / "a"))
+    assert _instructions(ws) == ["AGENTS.md", "a/NOTES.md"]
+
+
+@pytest.mark.parametrize(("host", "settings", "above"), [
+    ("claude", {}, True),  # Claude Code reads every ancestor of the cwd (recorded cases submodule, no-git)
+    ("wskit", {}, False),
+    ("wskit", {"rules": {"ancestor_files": True}}, True),  # the option, for any host
+    ("codex", {"rules": {"ancestor_files": True}}, True),
+])
+def test_instruction_files_above_the_project_root_load_for_claude_and_as_an_option(pm, tmp_path, host, settings, above):
+    outer = tmp_path / "outer"
+    project = outer / "proj"
+    (project / ".git").mkdir(parents=True)
+    (outer / "CLAUDE.md").write_text("above\n")
+    (outer / "AGENTS.md").write_text("above agents\n")
+    (project / "AGENTS.md").write_text("root\n")
+    (project / "CLAUDE.md").write_text("root\n")
+    home = tmp_path / "h"
+    home.mkdir()
+    TrustStore.for_home(home).grant(project)
+    ws = WorkspaceCache(HostProfile(name=host, home=home, settings=settings), pm).resolve(str(project))
+    bodies = [r.body for r in ws.catalog("rules").static_rules(str(ws.binding.to_source(ws.binding.cwd))).files]
+    assert any(b.startswith("above") for b in bodies) is above
+    assert any(b.strip() == "root" for b in bodies), bodies
+
+
+def test_a_git_submodule_ends_the_chain_for_codex_and_says_so_but_not_for_claude(pm, tmp_path):
+    """Recorded case ``git-submodule``: Codex, Gemini CLI and opencode start the chain at the
+    submodule's root; wskit's binding keeps the superproject as the source project, so the
+    files above are skipped with reason ``outside-repository`` rather than silently."""
+    from tests.conformance.cases import CASES
+
+    case = next(c for c in CASES if c.id == "git-submodule")
+    project, home, cwd = case.lay_out(tmp_path)
+    TrustStore.for_home(home).grant(project)
+    sel = {}
+    for host in ("codex", "claude"):
+        ws = WorkspaceCache(HostProfile(name=host, home=home), pm).resolve(str(cwd))
+        assert ws.binding.source_root == project  # the submodule belongs to the superproject
+        sel[host] = ws.catalog("rules").static_rules(str(cwd))
+    assert [(s.rule.display_path, s.reason) for s in sel["codex"].skipped] == [("AGENTS.md", "outside-repository")]
+    assert [r.display_path for r in sel["claude"].files][0] == "CLAUDE.md"

@@ -43,7 +43,10 @@ def wskit_answer(case, host: str, base: Path, settings: dict | None = None) -> d
     skills = sorted({r.name for r in ws.registry("skill").active() if r.name.startswith("sk-")})
     listed = {r.name: r.description for kind in ("skill", "command") for r in ws.registry(kind).active()
               if r.name.startswith(("sk-", "cmd-"))}
-    return {"instructions": labels, "skills": skills, "descriptions": dict(sorted(listed.items())),
+    slash = sorted(r.name for kind in ("skill", "command") for r in ws.registry(kind).active()
+                   if r.name.startswith(("sk-", "cmd-")))
+    return {"instructions": labels, "skills": skills, "slash_commands": slash,
+            "descriptions": dict(sorted(listed.items())),
             "commands": _commands(ws, project, case)}
 
 
@@ -52,7 +55,7 @@ def _commands(ws, project: Path, case) -> list[list[str]]:
     ``wskit_gemini.expansion.expand_toml_command`` with the raw argument text); a prompt
     naming no command is sent as typed."""
     out: list[list[str]] = []
-    if not case.commands:
+    if not getattr(case, "commands", ()):  # a RealRepo (tests.conformance.real) types none
         return out
     from wskit_gemini.expansion import expand_toml_command
 

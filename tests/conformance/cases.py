@@ -12,6 +12,7 @@ nested folders that are git repositories of their own.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +37,9 @@ class Case:
     text: dict[str, str] = field(default_factory=dict)
     git: bool = True
     repos: tuple[str, ...] = ()
+    #: folders of the project made git submodules (``git submodule add`` of a repository
+    #: holding their files; their ``.git`` is a file naming the superproject's module folder)
+    submodules: tuple[str, ...] = ()
     hosts: tuple[str, ...] = ("claude", "codex", "gemini", "opencode")
     what: str = ""
     #: prompts typed at the host (``/name args``): the answer lists each with the text the
@@ -72,21 +76,33 @@ class Case:
             p = where(path)
             p.parent.mkdir(parents=True, exist_ok=True)
             os.symlink(target, p)
+        if self.git:
+            for repo in self.repos:
+                _commit(project / repo)
+            if self.submodules:
+                _git(project, "init", "-q")
+            for sub in self.submodules:
+                src = base / ("module-" + sub.replace("/", "-"))
+                shutil.move(project / sub, src)
+                _commit(src)
+                _git(project, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(src), sub)
+            _commit(project)
         cwd = project / self.cwd if self.cwd else project
         cwd.mkdir(parents=True, exist_ok=True)
-        if self.git:
-            for repo in (*self.repos, ""):
-                _commit(project / repo if repo else project)
         return project, home, cwd
 
 
-def _commit(folder: Path) -> None:
+def _git(folder: Path, *args: str) -> None:
     env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
            "GIT_COMMITTER_EMAIL": "t@t", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_SYSTEM": os.devnull}
-    run = dict(cwd=folder, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    subprocess.run(["git", "init", "-q"], **run)
-    subprocess.run(["git", "add", "-A"], **run)
-    subprocess.run(["git", "commit", "-q", "--allow-empty", "-m", "tree"], **run)
+    subprocess.run(["git", *args], cwd=folder, env=env, check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+
+
+def _commit(folder: Path) -> None:
+    _git(folder, "init", "-q")
+    _git(folder, "add", "-A")
+    _git(folder, "commit", "-q", "--allow-empty", "-m", "tree")
 
 
 _ALL_NAMES = ("AGENTS.md", "CLAUDE.md", "GEMINI.md")
@@ -126,6 +142,15 @@ CASES: tuple[Case, ...] = (
          cwd="a", git=False, what="no repository: no project root marker"),
     Case("submodule", ("AGENTS.md", "sub/AGENTS.md", "sub/x/AGENTS.md", "GEMINI.md", "sub/GEMINI.md"),
          cwd="sub/x", repos=("sub",), what="the cwd inside a nested repository"),
+    Case("git-submodule", ("AGENTS.md", "CLAUDE.md", "GEMINI.md", "sub/AGENTS.md", "sub/CLAUDE.md", "sub/GEMINI.md",
+                           "sub/x/AGENTS.md", "sub/x/CLAUDE.md", "sub/x/GEMINI.md"),
+         cwd="sub/x", submodules=("sub",),
+         what="the cwd inside a git submodule (its .git a file, not a folder)"),
+    Case("fallback-names", ("AGENTS.md", "a/CLAUDE.md", "a/README.md", "a/b/CLAUDE.md", "a/b/c/README.md"),
+         cwd="a/b/c", hosts=("codex",),
+         text={"~/.codex/config.toml": 'project_doc_fallback_filenames = ["README.md", "CLAUDE.md"]\n'},
+         what="Codex's project_doc_fallback_filenames in ~/.codex/config.toml: the first configured name a "
+              "folder without AGENTS.md holds"),
     Case("skills-roots", ("AGENTS.md",), cwd="a",
          skills=(".agents/skills/sk-agents-root", "a/.agents/skills/sk-agents-a", ".claude/skills/sk-claude-root",
                  "a/.claude/skills/sk-claude-a", ".gemini/skills/sk-gemini-root", "a/.gemini/skills/sk-gemini-a",
@@ -133,6 +158,14 @@ CASES: tuple[Case, ...] = (
                  "~/.codex/skills/sk-home-codex", "~/.claude/skills/sk-home-claude", "~/.gemini/skills/sk-home-gemini",
                  "~/.config/opencode/skills/sk-home-opencode"),
          what="the skills roots of every host, project and home, from a subfolder"),
+    Case("claude-subfolder", ("CLAUDE.md", "a/CLAUDE.md"), cwd="a", hosts=("claude",),
+         compare=("instructions", "skills", "slash_commands"),
+         skills=(".claude/skills/sk-sub-root", "a/.claude/skills/sk-sub-a", "a/b/.claude/skills/sk-sub-below"),
+         text={".claude/commands/cmd-sub-root.md": "---\ndescription: root command\n---\nB\n",
+               "a/.claude/commands/cmd-sub-a.md": "---\ndescription: a command\n---\nB\n",
+               "a/b/.claude/commands/cmd-sub-below.md": "---\ndescription: below command\n---\nB\n"},
+         what="a .claude/ folder in the subfolder that is the cwd: its skills and commands beside the root's, "
+              "none from below the cwd"),
     Case("skills-nested", ("AGENTS.md",), skills=(".agents/skills/group/sk-grouped", ".claude/skills/group/sk-cgrouped",
                                                   ".agents/skills/sk-flat"),
          what="group/<slug>/SKILL.md below a skills root"),

@@ -71,11 +71,14 @@ def wskit_answer(folder: Path, base: Path) -> dict:
 
     skills, commands, agents = named("skill"), named("command"), named("agent")
     servers = sorted(f"plugin:{r.plugin}:{r.name}" for r in ws.registry("mcp_server").active() if r.plugin)
+    # a definition that cannot start yet (an empty url, an undefined ${VAR}): Claude Code reports it failed
+    not_startable = sorted(f"plugin:{r.plugin}:{r.name}" for r in ws.registry("mcp_server").active()
+                           if r.plugin and not r.startable)
     # the init line names a plugin only when it contributes one of the listed kinds (observed:
     # hooks-only plugins and folders with nothing in them are absent from ``plugins``)
     plugins = sorted({n.split(":")[0] for n in (*skills, *commands, *agents)} | {s.split(":")[1] for s in servers})
     return {"plugins": plugins, "skills": skills, "slash_commands": sorted({*commands, *skills}),
-            "agents": agents, "mcp_servers": servers}
+            "agents": agents, "mcp_servers": servers, "mcp_not_startable": not_startable}
 
 
 def _init_line(claude: Path, project: Path, home: Path, bin_dir: Path, extra: list[str]) -> dict:

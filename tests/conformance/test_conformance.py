@@ -89,3 +89,14 @@ def test_exact_byte_budget_is_codex(tmp_path: Path):
     cut = [(s.rule.display_path, s.reason) for s in sel.skipped]
     assert cut == [("a/AGENTS.md", "cut")]
     assert sel.files[-1].body.startswith("S:a/AGENTS.md") and "#end" not in sel.files[-1].body
+
+
+def test_string_path_order_is_gemini(tmp_path: Path):
+    """``string_path_order`` reproduces Gemini CLI's order of the recorded
+    ``gemini-file-names`` case (memory paths sorted as strings), the deliberate difference
+    of the default gemini profile."""
+    case = next(c for c in CASES if c.id == "gemini-file-names")
+    expected = _recorded("gemini", case.id)
+    assert {k: v for k, v in wskit_answer(case, "gemini", tmp_path / "a").items() if k in case.compare} != expected
+    got = wskit_answer(case, "gemini", tmp_path / "b", {"rules": {"string_path_order": True}})
+    assert {k: got[k] for k in case.compare} == expected

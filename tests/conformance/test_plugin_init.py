@@ -20,7 +20,7 @@ CASES = sorted(RECORDED["cases"])
 #: ``(plugin folder, field) -> why`` (rows of docs/compatibility.md, "Claude Code").
 DIFFERENT = {
     ("plugins/cwc-makers", "skills"): (
-        "Claude Code 2.1.332's init line lists a command whose frontmatter says "
+        "Claude Code 2.1.337's init line lists a command whose frontmatter says "
         "`disable-model-invocation: true` under `skills` as well (checked on a plugin of four "
         "commands: only that one); wskit keeps it a command, offered as /cwc-makers:maker-setup"),
 }
@@ -40,6 +40,11 @@ def test_the_recording_names_its_host_and_covers_the_whole_marketplace():
 def test_wskit_lists_what_claude_codes_init_line_listed(rel, tmp_path: Path):
     expected = RECORDED["cases"][rel]
     got = wskit_answer(ROOT / rel, tmp_path)
+    # MCP status: offline every server of the init line is ``failed`` (its program is not on
+    # PATH), so only one direction says something: what wskit finds not startable, Claude Code
+    # reported failed too
+    for name in got["mcp_not_startable"]:
+        assert expected["mcp_status"][name] == "failed", f"{rel}: {name} is not startable in wskit"
     for field in COMPARED:
         if (rel, field) in DIFFERENT:
             assert got[field] != expected[field], f"{rel} {field} is listed as different but now agrees"

@@ -26,3 +26,14 @@ def test_validate_verdicts_match_claude_plugin_validate(wsctl):
         if got != expected:
             wrong[rel] = (expected, got)
     assert wrong == {}
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is absent")
+def test_other_corpus_folders_get_claude_plugin_validates_verdict(wsctl):
+    """``anthropic-skills`` (a ``skills/<name>/SKILL.md`` tree without a manifest): Claude
+    Code 2.1.337 validates it as a plugin that loads without a manifest."""
+    others = RECORDED["other_folders"]
+    assert others
+    for rel, expected in sorted(others.items()):
+        res = wsctl("plugins", "validate", str(CORPUS.parent / rel), json=True)
+        assert ("valid" if json.loads(res.output)["ok"] else "invalid") == expected, rel

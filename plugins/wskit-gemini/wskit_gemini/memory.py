@@ -39,6 +39,7 @@ import stat
 from pathlib import Path
 
 from wskit import fs
+from wskit.binding import is_submodule
 from wskit.builtin_plugins.rules.discovery import load_rule_file
 from wskit.builtin_plugins.rules.model import RuleSettings
 from wskit.builtin_plugins.rules.projectwalk import chain_walk, project_walk
@@ -151,7 +152,11 @@ def _walk(root: str, names: tuple[str, ...], settings: RuleSettings, diags: list
     itself), so the same folders are skipped (links, :data:`SKIP_DIRS`, virtual
     environments, what ``.gitignore`` ignores, ``.claude``/``.<host>`` folders);
     in addition, as Gemini's walk does, a folder holding a ``.git`` entry (a nested
-    repository) is left out with everything below it, and so are ``.gemini`` folders.
+    repository) is left out with everything below it, and so are ``.gemini`` folders;
+    a git submodule is read (the binding makes it part of this project), so a cwd inside
+    it gets its memory files: the static answer then starts at its root, as Gemini CLI
+    0.61.0's upward walk does (``RuleSettings.repository_boundary``, recorded case
+    ``git-submodule``).
     Open errors are reported once, by the rule catalog. A memory file that is a link
     resolving inside the project is yielded, its target put in ``targets`` by path
     (without ``targets`` linked files are left out).
@@ -160,7 +165,7 @@ def _walk(root: str, names: tuple[str, ...], settings: RuleSettings, diags: list
         listing = project_walk(root, profile or _DefaultProfile, settings).listing()
     else:  # a lazy catalog's folders, from the chain walk the rule catalog shares
         listing = chain_walk(root, profile or _DefaultProfile, settings, request).listing_of(request.folders)
-        listing = _chain_filter(listing, request)
+        listing = _chain_filter(listing, request, root)
     heads = {name.split("/", 1)[0]: "/" in name for name in names}
     plain = frozenset(h for h, nested in heads.items() if not nested and not fs.is_secret_name(h))
     nested = frozenset(h for h, is_nested in heads.items() if is_nested)
@@ -170,7 +175,8 @@ def _walk(root: str, names: tuple[str, ...], settings: RuleSettings, diags: list
         if rel_dir:
             if stop is not None and rel_dir.startswith(stop):
                 continue
-            if has_git or rel_dir[rel_dir.rfind("/") + 1:] == GEMINI_DIR:
+            if (has_git and not is_submodule(os.path.join(root, rel_dir))) \
+                    or rel_dir[rel_dir.rfind("/") + 1:] == GEMINI_DIR:
                 stop = rel_dir + "/"  # a nested repository, or a .gemini folder
                 continue
         if plain.isdisjoint(files) and (not nested or nested.isdisjoint(dirs)):
@@ -235,7 +241,7 @@ def _inside_target(root: str, path: str, diags: list[Diagnostic]) -> str | None:
                                 message=f"memory file is a symbolic link to {shown!r}, which {why}; not followed"))
         return None
     return target
-def _chain_filter(listing, request):
+def _chain_filter(listing, request, root: str):
     """The chain folders below a nested repository or a ``.gemini`` folder (seen by an earlier
     request of the same catalog, or by this one) left out, as :func:`_walk` leaves out a
     whole subtree."""
@@ -243,6 +249,7 @@ def _chain_filter(listing, request):
     for rel_dir, files, dirs, has_git in listing:
         if rel_dir and any(rel_dir.startswith(s) for s in stops):
             continue
-        if rel_dir and (has_git or rel_dir[rel_dir.rfind("/") + 1:] == GEMINI_DIR):
+        if rel_dir and ((has_git and not is_submodule(os.path.join(root, rel_dir)))
+                        or rel_dir[rel_dir.rfind("/") + 1:] == GEMINI_DIR):
             stops.add(rel_dir + "/")
         yield rel_dir, files, dirs, has_git

@@ -146,9 +146,10 @@ _LISTINGS = [("inspect",), ("skills", "list"), ("commands", "list"), ("agents", 
 
 
 def _failing_plugin_dirs(tmp_path):
-    """A folder without a manifest nor a marketplace entry, one with a broken
+    """A folder without a manifest, a marketplace entry or any component (one with a
+    component loads named after its folder, as in Claude Code), one with a broken
     manifest, and one that does not exist."""
-    bare = write_tree(tmp_path / "no-manifest", {"skills/s/SKILL.md": skill()})
+    bare = write_tree(tmp_path / "no-manifest", {"README.md": "not a plugin\n", "notes/skills.txt": "x\n"})
     broken = write_tree(tmp_path / "broken", {".claude-plugin/plugin.json": "{not json"})
     return bare, broken, tmp_path / "nonexistent"
 
@@ -344,3 +345,16 @@ def test_plugins_list_states_a_failing_plugin_dir_once(tmp_path, wsctl, make_tre
     human = wsctl("--plugin-dir", str(tmp_path / "missing"), *args).stdout
     assert human.count("Not a valid plugin directory") == 1 and "diagnostics (1)" in human
     assert "plugin-dir-missing" in human
+
+
+def test_a_folder_without_a_manifest_but_with_components_loads_named_after_it(tmp_path, wsctl, make_tree):
+    """Claude Code 2.1.337 loads a ``--plugin-dir`` folder that has no plugin.json but has
+    components, named after the folder (conformance case ``no-manifest`` of
+    tests/conformance/plugin_settings.py), and ``claude plugin validate`` accepts it."""
+    p = write_tree(tmp_path / "bare-skills", {"skills/s/SKILL.md": skill(), "commands/c.md": "---\ndescription: c\n---\nb\n"})
+    r = wsctl("--plugin-dir", str(p), "skills", "list", str(make_tree({"x": "y"})), json=True)
+    assert [s["id"] for s in json.loads(r.stdout)["skills"]] == ["plugin:bare-skills:s"]
+    r = wsctl("plugins", "validate", str(p), json=True)
+    data = json.loads(r.output)
+    assert r.exit_code == 0 and data["ok"] and data["name"] == "bare-skills"
+    assert "manifest-from-folder" in [d["code"] for d in data["diagnostics"]]

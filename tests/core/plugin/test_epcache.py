@@ -187,7 +187,13 @@ def _venv(tmp_path):
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     purelib = Path(sysconfig.get_paths(vars={"base": str(venv), "platbase": str(venv)})["purelib"])
-    (purelib / "outer.pth").write_text("\n".join(site_mod.getsitepackages()) + "\n")
+    lines = list(site_mod.getsitepackages())
+    for sp in site_mod.getsitepackages():
+        # an editable install (pip install -e) is an import hook a .pth of its own site folder runs;
+        # a folder named in another .pth is not scanned for .pth files, so run those hooks here too
+        for pth in sorted(Path(sp).glob("__editable__*.pth")):
+            lines += [line for line in pth.read_text().splitlines() if line.startswith("import ")]
+    (purelib / "outer.pth").write_text("\n".join(lines) + "\n")
     return venv / "bin" / "python"
 
 
