@@ -59,6 +59,14 @@ def _bad_char_search(text: str) -> re.Match[str] | None:
     return _bad_char.search(text)
 
 
+def _has_bad_char(text: str) -> bool:
+    """``_bad_char_search(text) is not None``; an ASCII text holds a refused character
+    exactly when it is not printable (``\\x00-\\x1f``, ``\\x7f``), tested without the class."""
+    if text.isascii():
+        return not text.isprintable()
+    return _bad_char_search(text) is not None
+
+
 def __getattr__(name: str) -> Any:  # PEP 562: what is costly to build, built when asked for
     if name == "_BAD_VALUE":
         # characters that end a plain value early, make it a comment, a nested mapping, or a
@@ -79,9 +87,7 @@ def _bad(value: str) -> bool:
     not printable (``\\x00-\\x1f``, ``\\x7f``)."""
     if ": " in value or " #" in value or value.endswith(":"):
         return True
-    if value.isascii():
-        return not value.isprintable()
-    return _bad_char_search(value) is not None
+    return _has_bad_char(value)
 
 
 _STR_TAG = "tag:yaml.org,2002:str"
@@ -239,7 +245,7 @@ def load_flat_lines(lines: list[str], ascii_ok: bool = False
                     seq.append(plain)
                 else:
                     text = dq if dq is not None else sq
-                    if _bad_char_search(text):
+                    if _has_bad_char(text):
                         return None
                     seq.append(text)
                 continue

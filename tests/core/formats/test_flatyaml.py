@@ -239,3 +239,11 @@ def test_flat_frontmatter_does_not_import_pyyaml() -> None:
             "print(fm.data, 'yaml' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
     assert out.stdout.strip() == "{'name': 'x', 'paths': ['src/**']} False"
+
+
+def test_refused_character_test_without_the_class_agrees_with_it() -> None:
+    from wskit.formats import flatyaml
+
+    chars = [chr(c) for c in (*range(0x300), 0x2028, 0x2029, 0xFEFF, 0xFFFE, 0xFFFF, 0xD7FF, 0xE000, 0x1F600)]
+    for text in [*chars, *(f"src/{c}x" for c in chars), "", "src/**", "a b"]:
+        assert flatyaml._has_bad_char(text) == (flatyaml._BAD_CHAR.search(text) is not None), repr(text)
