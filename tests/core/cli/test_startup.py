@@ -37,8 +37,10 @@ def test_version_imports_nothing_but_click() -> None:
     rc, mods = _modules_after("--version")
     assert rc == 0
     extra = {m for m in mods - _baseline() if not m.startswith("encodings.")}
-    # wskit's own three modules on the path, plus what printing the version needs
-    assert {m for m in extra if m.startswith("wskit")} == {"wskit", "wskit.cli", "wskit.cli.context"}
+    # wskit's own two modules on the path: the command's context (and pathlib with it) is
+    # imported when a sub-command runs, not to print the version
+    assert {m for m in extra if m.startswith("wskit")} == {"wskit", "wskit.cli"}
+    assert "pathlib" not in extra  # (an editable install's path finder may import it at start)
     heavy = {"pydantic", "pluggy", "yaml", "json", "asyncio", "filelock", "tomli_w", "wskit.models"}
     assert not heavy & mods
 
@@ -233,6 +235,9 @@ def test_rules_for_a_file_imports_no_deferred_stdlib_module_but_hashlib(tmp_path
     target = ws / "a" / "b" / "f.py"
     target.write_text("x\n")
     (ws / "AGENTS.md").write_text("root rule\n")
+    # a path-scoped rule with flat frontmatter: read without PyYAML (wskit.formats.flatyaml)
+    (ws / ".claude" / "rules").mkdir(parents=True)
+    (ws / ".claude" / "rules" / "py.md").write_text('---\npaths:\n  - "**/*.py"\n---\nPython rule\n')
     home = tmp_path / "home"
     from wskit.cli import main
 
@@ -241,3 +246,5 @@ def test_rules_for_a_file_imports_no_deferred_stdlib_module_but_hashlib(tmp_path
     rc, mods = _modules_after("--home", str(home), "--json", "rules", "--for", str(target), str(ws))
     assert rc == 0
     assert not (_DEFERRED_STDLIB - {"hashlib", "_hashlib", "tomllib"}) & mods, sorted(_DEFERRED_STDLIB & mods)
+    assert not {"yaml", "wskit.formats.yaml"} & mods
+    assert "wskit.formats.frontmatter" in mods  # the rule's frontmatter was read
