@@ -96,6 +96,8 @@ _LAZY_ON_EMPTY = {
     "wskit.builtin_plugins.skills.runtime", "wskit.builtin_plugins.commands.expand", "shlex", "wskit.builtin_plugins.bundles.marketplace", "wskit_gemini.resource",
     "wskit_gemini.expansion", "concurrent.futures", "logging",
     "wskit.resources.rule", "wskit.builtin_plugins.rules.patterns", "wskit.builtin_plugins.rules.imports",
+    # permission rules: the policy of a workspace without any is built without them
+    "wskit.builtin_plugins.permissions.rules",
 }
 
 
