@@ -250,3 +250,34 @@ def test_rules_for_a_file_imports_no_deferred_stdlib_module_but_hashlib(tmp_path
     assert not (_DEFERRED_STDLIB - {"hashlib", "_hashlib", "tomllib"}) & mods, sorted(_DEFERRED_STDLIB & mods)
     assert not {"yaml", "wskit.formats.yaml"} & mods
     assert "wskit.formats.frontmatter" in mods  # the rule's frontmatter was read
+
+
+_CONSOLE_PROBE = """
+import gc, json, sys
+seen = []
+class Spy:
+    def find_spec(self, name, path=None, target=None):
+        if name == "click":
+            seen.append(gc.isenabled())
+        return None
+sys.meta_path.insert(0, Spy())
+sys.argv = ["wsctl", "--version"]
+from wskit._console import main
+rc = main()
+print(json.dumps({"rc": rc, "click_imported_with_gc": seen, "enabled": gc.isenabled()}))
+"""
+
+
+def test_console_script_imports_click_with_the_collector_paused_and_resumes_it() -> None:
+    """The ``wsctl`` script's entry point (``wskit._console:main``) pauses the collector
+    before the first import, and the run ends with it on, as ``wskit.cli.main`` leaves it."""
+    out = subprocess.run([sys.executable, "-c", _CONSOLE_PROBE], check=True, capture_output=True, text=True)
+    assert out.stdout.splitlines()[0].startswith("wsctl ")
+    assert json.loads(out.stdout.splitlines()[-1]) == {"rc": 0, "click_imported_with_gc": [False], "enabled": True}
+
+
+def test_console_script_entry_point_is_the_gc_pausing_shim() -> None:
+    import tomllib
+
+    data = tomllib.loads((Path(__file__).resolve().parents[3] / "pyproject.toml").read_text())
+    assert data["project"]["scripts"]["wsctl"] == "wskit._console:main"
