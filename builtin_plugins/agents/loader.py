@@ -23,7 +23,6 @@ content plugin's ``agents/``.
 from __future__ import annotations
 
 import functools
-import re
 from typing import TYPE_CHECKING
 
 from wskit import fs
@@ -37,6 +36,7 @@ from wskit.formats.mdwalk import (
 )
 from wskit.kinds import ResourceKind
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, sha256_hex
+from wskit.util.lazyre import lazy_pattern
 
 if TYPE_CHECKING:
     from wskit.resources.agent import Agent
@@ -56,7 +56,7 @@ MAX_AGENT_BYTES = 1024 * 1024
 #: (the official corpus peaks at ~2,300), so the bound is looser than a
 #: command's; a longer one is ``agent-description-too-long``.
 MAX_DESCRIPTION = 8192
-_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*\Z")
+_NAME = lazy_pattern(globals(), "_NAME", r"^[A-Za-z0-9_][A-Za-z0-9_.-]*\Z")
 _KNOWN = {"name", "description", "tools", "disallowedTools", "disallowed-tools", "model", "skills", "color",
           "permissionMode", "permission-mode", "isolation"}
 

@@ -16,12 +16,12 @@ plugins the same way as the built-in ones.
 # No ``from __future__ import annotations`` here: pydantic would compile and evaluate
 # every field's annotation string when the model classes are made.
 
-import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from wskit import fs
 from wskit.models import Diagnostic, Frozen
+from wskit.util.lazyre import lazy_pattern
 
 if TYPE_CHECKING:
     from wskit.kinds import ResourceKind
@@ -30,7 +30,7 @@ __all__ = ["Manifest", "NAME_RE", "claude_manifest_rejections", "component_table
 
 
 #: Claude Code's kebab-case plugin name (Blade: 1–64 chars, lowercase, digits, hyphens).
-NAME_RE = re.compile(r"^(?=.{1,64}\Z)[a-z0-9]([a-z0-9-]*[a-z0-9])?\Z")
+NAME_RE = lazy_pattern(globals(), "NAME_RE", r"^(?=.{1,64}\Z)[a-z0-9]([a-z0-9-]*[a-z0-9])?\Z")
 
 _STRINGS = ("version", "description", "homepage", "license", "displayName", "$schema")
 

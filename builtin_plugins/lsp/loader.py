@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from typing import TYPE_CHECKING, Any
 
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource
@@ -24,6 +23,7 @@ if TYPE_CHECKING:
     from wskit.resources.servers import LspServer
 from wskit.formats.definitions import blocks, fixed_vars, ident, path_field_problem, provenance, server_map
 from wskit.formats.placeholders import expand_tree
+from wskit.util.lazyre import lazy_pattern
 
 __all__ = [
     "EXT_RE", "INT_FIELDS", "KIND", "KNOWN", "load_lsp_servers", "MAX_JSON_OPTIONS", "MAX_SERVERS",
@@ -33,8 +33,8 @@ __all__ = [
 
 KIND = "lsp_server"
 MAX_SERVERS = 32
-NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}\Z")
-EXT_RE = re.compile(r"^\.[A-Za-z0-9_+-]{1,32}\Z")
+NAME_RE = lazy_pattern(globals(), "NAME_RE", r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}\Z")
+EXT_RE = lazy_pattern(globals(), "EXT_RE", r"^\.[A-Za-z0-9_+-]{1,32}\Z")
 MAX_JSON_OPTIONS = 256 * 1024
 #: field -> (attribute, min, max, default) for Blade's integer limits.
 INT_FIELDS = {

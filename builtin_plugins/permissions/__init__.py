@@ -14,16 +14,26 @@ Matching is :mod:`wskit.builtin_plugins.permissions.rules`, layering and decisio
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wskit.builtin_plugins.permissions.policy import PermissionDecision, PermissionPolicy, policy_from_layers
-from wskit.builtin_plugins.permissions.rules import PermissionRule
 from wskit.plugin import hookimpl
+
+if TYPE_CHECKING:
+    from wskit.builtin_plugins.permissions.rules import PermissionRule
 
 __all__ = [
     "PermissionDecision", "PermissionPolicy", "PermissionRule", "SessionPermissions", "build_policy",
     "wskit_register_commands", "wskit_session_components", "wskit_workspace_catalogs",
 ]
+
+
+def __getattr__(name: str) -> Any:  # PEP 562: the rule class, imported when first named
+    if name == "PermissionRule":
+        from wskit.builtin_plugins.permissions.rules import PermissionRule
+
+        return PermissionRule
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def build_policy(binding, profile, trust) -> PermissionPolicy:

@@ -41,19 +41,26 @@ import os
 import posixpath
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from wskit.builtin_plugins.permissions.rules import (
-    EDIT_TOOLS,
-    READ_TOOLS,
-    SHELL_TOOLS,
-    MatchContext,
-    PermissionRule,
-    RuleSyntaxError,
-    parse_rule,
-    split_command,
-)
 from wskit.models import Diagnostic
+
+if TYPE_CHECKING:
+    from wskit.builtin_plugins.permissions.rules import MatchContext, PermissionRule
+
+_rules_module: Any = None
+
+
+def _rules() -> Any:
+    """:mod:`wskit.builtin_plugins.permissions.rules`, imported when a rule is read or a
+    call checked: every workspace builds its policy, most from no rule at all (an empty
+    ``inspect`` then skips the module, its dataclasses and patterns)."""
+    global _rules_module
+    if _rules_module is None:
+        from wskit.builtin_plugins.permissions import rules
+
+        _rules_module = rules
+    return _rules_module
 
 __all__ = ["BEHAVIORS", "MODES", "PermissionDecision", "PermissionPolicy", "policy_from_layers"]
 
@@ -127,7 +134,7 @@ class PermissionPolicy:
 
         :raises RuleSyntaxError: a rule cannot be read.
         """
-        extra = [parse_rule(t, b, "session", None, self.project)
+        extra = [_rules().parse_rule(t, b, "session", None, self.project)
                  for b, texts in (("allow", allow), ("ask", ask), ("deny", deny)) for t in texts]
         return replace(self, rules=self.rules + tuple(extra))
 
@@ -154,7 +161,7 @@ class PermissionPolicy:
         if self.managed_error is not None:
             return PermissionDecision("deny", None, "managed", f"managed settings unreadable: {self.managed_error}",
                                       "managed", hook_decision)
-        ctx = MatchContext(cwd=posixpath.normpath(cwd or self.project), project=self.project, home=self.home)
+        ctx = _rules().MatchContext(cwd=posixpath.normpath(cwd or self.project), project=self.project, home=self.home)
         matched = {b: next((r for r in self.rules if r.behavior == b and r.matches(tool, tool_input, ctx)), None)
                    for b in BEHAVIORS}
         if matched["deny"] is not None:
@@ -166,7 +173,7 @@ class PermissionPolicy:
         if hook_decision == "ask":
             return PermissionDecision("ask", None, "hook", "a PreToolUse hook asks for confirmation", None,
                                       hook_decision)
-        if matched["allow"] is None and tool in SHELL_TOOLS:
+        if matched["allow"] is None and tool in _rules().SHELL_TOOLS:
             matched["allow"] = self._allow_every_part(tool, tool_input, ctx)
         if matched["allow"] is not None:
             return self._by_rule("allow", matched["allow"], hook_decision)
@@ -180,7 +187,7 @@ class PermissionPolicy:
         (Claude Code checks every subcommand against the rules on its own); the rule of
         the last part is returned, or None when any part has none."""
         command = str(tool_input.get("command") or "")
-        parts = split_command(command)
+        parts = _rules().split_command(command)
         if len(parts) < 2:
             return None
         allow = [r for r in self.rules if r.behavior == "allow"]
@@ -200,6 +207,7 @@ class PermissionPolicy:
                  ) -> PermissionDecision:
         mode = self.default_mode
         inside = _inside(tool, tool_input, ctx, self.working_directories(ctx.cwd))
+        READ_TOOLS, EDIT_TOOLS = _rules().READ_TOOLS, _rules().EDIT_TOOLS  # noqa: N806 - the module's names
         if mode == "bypassPermissions":
             decision = "allow"
         elif mode == "dontAsk":
@@ -284,8 +292,8 @@ def policy_from_layers(layers: Iterable[Any], *, project: str, home: str, manage
                 continue
             for text in items:
                 try:
-                    rule = parse_rule(text, behavior, layer.scope, layer.path, base)
-                except RuleSyntaxError as err:
+                    rule = _rules().parse_rule(text, behavior, layer.scope, layer.path, base)
+                except _rules().RuleSyntaxError as err:
                     diags.append(Diagnostic(level="error", code="permission-rule-invalid", path=layer.path,
                                             message=f"permissions.{behavior}: {err}; the rule is not applied"))
                     continue

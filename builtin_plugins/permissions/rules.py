@@ -46,6 +46,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from wskit.util.lazyre import lazy_pattern
+
 __all__ = [
     "EDIT_TOOLS", "MatchContext", "PermissionRule", "READ_TOOLS", "RuleSyntaxError", "SHELL_TOOLS", "parse_rule",
     "split_command",
@@ -59,7 +61,7 @@ EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write", "NotebookEdit"})
 #: Tools whose input is a shell command.
 SHELL_TOOLS = frozenset({"Bash", "PowerShell"})
 _AGENT_TOOLS = frozenset({"Agent", "Task"})
-_TOOL_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.\-]*(\*)?\Z")
+_TOOL_NAME = lazy_pattern(globals(), "_TOOL_NAME", r"^[A-Za-z][A-Za-z0-9_.\-]*(\*)?\Z")
 _SUBSTITUTION = ("$(", "`", "<(", ">(")
 
 

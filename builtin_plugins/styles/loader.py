@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -29,6 +28,7 @@ from wskit import fs
 from wskit.formats.mdwalk import bool_field, component_dirs, first_line, join, root_rel, text_field, walk_markdown
 from wskit.kinds import ResourceKind
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, Scope, sha256_hex
+from wskit.util.lazyre import lazy_pattern
 
 if TYPE_CHECKING:
     from wskit.resources.style import Style
@@ -47,7 +47,7 @@ STYLE_FOLDERS = ResourceKind(name=KIND, default_dir=DEFAULT_DIR, manifest_keys=(
                              component_aliases=(DEFAULT_DIR,), markdown=True)
 #: Code of scan and catalog violations that fail the whole style resolution.
 FATAL = "style-catalog-invalid"
-SEGMENT = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}\Z")
+SEGMENT = lazy_pattern(globals(), "SEGMENT", r"^[a-z0-9][a-z0-9._-]{0,63}\Z")
 
 
 @dataclass(frozen=True)

@@ -17,12 +17,10 @@ from __future__ import annotations
 
 import gc
 import sys
-from pathlib import Path
 
 import click
 
 from wskit import __version__
-from wskit.cli.context import WsctlContext
 
 __all__ = ["LazyGroup", "main", "make_cli", "MAX_SHOWN_RUN", "shorten_runs", "WsctlError"]
 
@@ -112,6 +110,8 @@ class LazyGroup(click.Group):
         self.commands = CommandTable(self.commands)
         for name, target, help_text in _CORE_COMMANDS:
             add_lazy_command(self, name, target, help_text)
+        from wskit.cli.context import WsctlContext
+
         obj = ctx.find_object(WsctlContext) if ctx is not None else None
         if obj is not None and self._pm is not None:
             obj.pm = self._pm
@@ -122,6 +122,8 @@ class LazyGroup(click.Group):
 
     def _get_pm(self, ctx: click.Context | None = None):
         if self._pm is None:
+            from pathlib import Path
+
             from wskit.plugin.manager import make_plugin_manager
 
             # the entry points are kept in the state folder of --home (read once per
@@ -237,6 +239,8 @@ def make_cli(pm=None) -> click.Group:
     def cli(ctx: click.Context, home: str | None, host: str, as_json: bool, managed_settings: str | None,
             plugin_dirs: tuple[str, ...]) -> None:
         """Inspect and manage wskit workspaces: resources, trust, plugins, sessions."""
+        from wskit.cli.context import WsctlContext  # not for `wsctl --version` (pathlib and the rest)
+
         # reuse the manager the group built to list its commands (one manager per run)
         ctx.obj = WsctlContext(home=home, host=host, json=as_json, pm=pm if pm is not None else ctx.command._pm)
         for d in plugin_dirs:

@@ -38,19 +38,46 @@ is property-tested in ``tests/core/formats/test_flatyaml.py``.
 from __future__ import annotations
 
 import re
+import sys
+from typing import Any
 
-import yaml
-
-__all__ = ["block_precheck", "load_flat", "load_flat_lines"]
+__all__ = ["block_precheck", "implicit_resolvers", "load_flat", "load_flat_lines"]
 
 
 _LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]{0,127}):( +)([^\s\-?:,\[\]{}#&*!|>'\"%@`].*)")
-# characters that end a plain value early, make it a comment, a nested mapping,
-# or that YAML treats as a line break / refuses (outside the printable set)
-_BAD_VALUE = re.compile(
-    r": |:$| #|[^\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
-)
-_BAD_CHAR = re.compile(r"[^\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+#: characters YAML treats as a line break or refuses (outside the printable set)
+_PRINTABLE = r"\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
+#: the character class above compiled (≈ 10 ms: the engine optimises its wide ranges), on first need:
+#: only a value with a character outside ASCII, or a quoted item, is tested with it
+_bad_char: re.Pattern[str] | None = None
+
+
+def _bad_char_search(text: str) -> re.Match[str] | None:
+    global _bad_char
+    if _bad_char is None:
+        _bad_char = re.compile(f"[^{_PRINTABLE}]")
+    return _bad_char.search(text)
+
+
+def _has_bad_char(text: str) -> bool:
+    """``_bad_char_search(text) is not None``; an ASCII text holds a refused character
+    exactly when it is not printable (``\\x00-\\x1f``, ``\\x7f``), tested without the class."""
+    if text.isascii():
+        return not text.isprintable()
+    return _bad_char_search(text) is not None
+
+
+def __getattr__(name: str) -> Any:  # PEP 562: what is costly to build, built when asked for
+    if name == "_BAD_VALUE":
+        # characters that end a plain value early, make it a comment, a nested mapping, or a
+        # refused character: what :func:`_bad` tests with substring tests (kept for the tests)
+        return re.compile(f": |:$| #|[^{_PRINTABLE}]")
+    if name == "_BAD_CHAR":
+        _bad_char_search("")
+        return _bad_char
+    if name == "_LOADER":
+        return _loader(_yaml())
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _bad(value: str) -> bool:
@@ -60,11 +87,83 @@ def _bad(value: str) -> bool:
     not printable (``\\x00-\\x1f``, ``\\x7f``)."""
     if ": " in value or " #" in value or value.endswith(":"):
         return True
-    if value.isascii():
-        return not value.isprintable()
-    return _BAD_CHAR.search(value) is not None
+    return _has_bad_char(value)
+
+
 _STR_TAG = "tag:yaml.org,2002:str"
-_LOADER = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
+
+
+def _yaml() -> Any:
+    import yaml
+
+    return yaml
+
+
+def _loader(yaml: Any) -> Any:
+    """The loader the fast path stands in for: libyaml's safe loader when built, else PyYAML's."""
+    return getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
+
+
+#: PyYAML's implicit resolvers of the safe loader as it ships them (``yaml/resolver.py``:
+#: tag, expression, flags, first characters), in its order; ``tests/core/formats/test_flatyaml.py``
+#: compares this copy with the installed PyYAML's table
+_SHIPPED_RESOLVERS: tuple[tuple[str, str, int, str], ...] = (
+    ("tag:yaml.org,2002:bool", r"""^(?:yes|Yes|YES|no|No|NO
+                    |true|True|TRUE|false|False|FALSE
+                    |on|On|ON|off|Off|OFF)$""", re.X, "yYnNtTfFoO"),
+    ("tag:yaml.org,2002:float", r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?
+                    |\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?
+                    |[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*
+                    |[-+]?\.(?:inf|Inf|INF)
+                    |\.(?:nan|NaN|NAN))$""", re.X, "-+0123456789."),
+    ("tag:yaml.org,2002:int", r"""^(?:[-+]?0b[0-1_]+
+                    |[-+]?0[0-7_]+
+                    |[-+]?(?:0|[1-9][0-9_]*)
+                    |[-+]?0x[0-9a-fA-F_]+
+                    |[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$""", re.X, "-+0123456789"),
+    ("tag:yaml.org,2002:merge", r"^(?:<<)$", 0, "<"),
+    ("tag:yaml.org,2002:null", r"""^(?: ~
+                    |null|Null|NULL
+                    | )$""", re.X, "~nN"),
+    ("tag:yaml.org,2002:timestamp", r"""^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]
+                    |[0-9][0-9][0-9][0-9] -[0-9][0-9]? -[0-9][0-9]?
+                     (?:[Tt]|[ \t]+)[0-9][0-9]?
+                     :[0-9][0-9] :[0-9][0-9] (?:\.[0-9]*)?
+                     (?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$""", re.X, "0123456789"),
+    ("tag:yaml.org,2002:value", r"^(?:=)$", 0, "="),
+    ("tag:yaml.org,2002:yaml", r"^(?:!|&|\*)$", 0, "!&*"),
+)
+#: the null resolver is also registered under the empty first character (an empty scalar)
+_EMPTY_FIRST = ("tag:yaml.org,2002:null",)
+_shipped: dict[str, list[tuple[str, re.Pattern[str]]]] | None = None
+
+
+def _shipped_table() -> dict[str, list[tuple[str, re.Pattern[str]]]]:
+    global _shipped
+    if _shipped is None:
+        table: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
+        for tag, expr, flags, first in _SHIPPED_RESOLVERS:
+            regexp = re.compile(expr, flags)
+            for ch in (*first, *("" for t in _EMPTY_FIRST if t == tag)):
+                table.setdefault(ch, []).append((tag, regexp))
+        _shipped = table
+    return _shipped
+
+
+def implicit_resolvers() -> dict[str, list[tuple[str, re.Pattern[str]]]]:
+    """The safe loader's implicit resolvers (first character -> ``[(tag, regexp)]``),
+    which decide whether a plain value is a string.
+
+    While PyYAML is not imported nothing can have changed them, so this is the table
+    PyYAML ships (:data:`_SHIPPED_RESOLVERS`) and the flat path never imports PyYAML
+    (≈ 40–50 ms, most of a cold ``wsctl rules --for``). Once it is imported, the
+    loader's live table is read, so a resolver added with ``yaml.add_implicit_resolver``
+    is seen exactly as before.
+    """
+    yaml = sys.modules.get("yaml")
+    if yaml is None:
+        return _shipped_table()
+    return _loader(yaml).yaml_implicit_resolvers
 
 
 #: ``key:`` alone on its line (the head of a block sequence)
@@ -76,15 +175,20 @@ _SEQ_TAG = "tag:yaml.org,2002:seq"
 
 def _usable() -> bool:
     """The fast path is only equal to the loader while ``str`` and sequences are
-    constructed by PyYAML's own constructors (no one re-registered them)."""
-    ctor = _LOADER.yaml_constructors.get(_STR_TAG)
-    seq = _LOADER.yaml_constructors.get(_SEQ_TAG)
+    constructed by PyYAML's own constructors (no one re-registered them; while
+    PyYAML is not imported, no one could have)."""
+    yaml = sys.modules.get("yaml")
+    if yaml is None:
+        return True
+    loader = _loader(yaml)
+    ctor = loader.yaml_constructors.get(_STR_TAG)
+    seq = loader.yaml_constructors.get(_SEQ_TAG)
     return ctor is yaml.constructor.SafeConstructor.construct_yaml_str and \
         seq is yaml.constructor.SafeConstructor.construct_yaml_seq
 
 
 def _is_str(value: str) -> bool:
-    for _tag, regexp in _LOADER.yaml_implicit_resolvers.get(value[0], ()):
+    for _tag, regexp in implicit_resolvers().get(value[0], ()):
         if regexp.match(value):
             return False
     return True
@@ -121,7 +225,7 @@ def load_flat_lines(lines: list[str], ascii_ok: bool = False
     first: dict[str, int] = {}
     match = _LINE.fullmatch
     bad = _bad
-    resolvers = _LOADER.yaml_implicit_resolvers
+    resolvers = implicit_resolvers()
     seq: list[str] | None = None  # the sequence being read, and its items' indent
     indent = -1
     for i, line in enumerate(lines):
@@ -141,7 +245,7 @@ def load_flat_lines(lines: list[str], ascii_ok: bool = False
                     seq.append(plain)
                 else:
                     text = dq if dq is not None else sq
-                    if _BAD_CHAR.search(text):
+                    if _has_bad_char(text):
                         return None
                     seq.append(text)
                 continue

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from wskit import fs
 from wskit.fs.names import not_utf8, shown_path
 from wskit.models import Diagnostic, ResourceSource
+from wskit.util.lazyre import lazy_pattern
 
 if TYPE_CHECKING:
     from wskit.kinds import ResourceKind
@@ -192,7 +193,6 @@ def list_field(v: object) -> tuple[str, ...] | None:
         return None
     if isinstance(v, (list, tuple)):
         return tuple(str(x).strip() for x in v if str(x).strip())
-    import re
 
     return tuple(p for p in re.split(r"[,\s]+(?![^()]*\))", str(v)) if p)
 
@@ -224,7 +224,7 @@ def description_too_long(description: str, limit: int, code: str, path: str, sou
                       message=f"description is {len(description)} characters (limit {limit}); not loaded")
 
 
-_HEADING = re.compile(r"^#+\s+(\S.*)$")
+_HEADING = lazy_pattern(globals(), "_HEADING", r"^#+\s+(\S.*)$")
 
 
 def body_description(body: str, fallback: str) -> str:

@@ -34,7 +34,7 @@ MAX_DEPTH = 64
 _TOKENS = lazy_pattern(
     globals(), "_TOKENS",
     r'"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*|[\[\]{}]', re.S)
-_LINE = re.compile(r"line (\d+)")
+_LINE = lazy_pattern(globals(), "_LINE", r"line (\d+)")
 
 
 def _error(code: str, path: str | None, line: int | None, message: str) -> fs.SafeFsError:

@@ -32,7 +32,8 @@ import pluggy
 from wskit.errors import PluginLoadError
 from wskit.plugin import NAME, spec
 
-__all__ = ["DEFAULT_PLUGINS", "make_plugin_manager", "PluginInfo", "PluginLoadFailure", "WskitPluginManager"]
+__all__ = ["DEFAULT_PLUGINS", "make_plugin_manager", "PluginInfo", "PluginLoadFailure",  # noqa: F822 - __getattr__
+           "WskitPluginManager"]
 
 
 #: Built-in plugins: (registered name, module).
@@ -55,22 +56,40 @@ DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
 )
 
 
-@dataclass(frozen=True)
-class PluginLoadFailure:
-    """An entry point that could not be loaded.
+def _failure_class() -> type:
+    """:class:`PluginLoadFailure`, made on first use: creating a frozen dataclass costs
+    ≈ 0.5–1 ms (``dataclasses`` compiles its methods), and most runs load every plugin."""
+    cls = globals().get("PluginLoadFailure")
+    if cls is not None:
+        return cls
 
-    :ivar name: entry-point name.
-    :ivar distribution: distribution that declares it (``None`` if unknown).
-    :ivar version: that distribution's version.
-    :ivar entry_point: ``module:attr`` value of the entry point.
-    :ivar error: ``ExceptionType: message``.
-    """
+    @dataclass(frozen=True)
+    class PluginLoadFailure:
+        """An entry point that could not be loaded.
 
-    name: str
-    distribution: str | None
-    version: str | None
-    entry_point: str
-    error: str
+        :ivar name: entry-point name.
+        :ivar distribution: distribution that declares it (``None`` if unknown).
+        :ivar version: that distribution's version.
+        :ivar entry_point: ``module:attr`` value of the entry point.
+        :ivar error: ``ExceptionType: message``.
+        """
+
+        name: str
+        distribution: str | None
+        version: str | None
+        entry_point: str
+        error: str
+
+    PluginLoadFailure.__module__ = __name__
+    PluginLoadFailure.__qualname__ = "PluginLoadFailure"
+    globals()["PluginLoadFailure"] = PluginLoadFailure
+    return PluginLoadFailure
+
+
+def __getattr__(name: str) -> Any:  # PEP 562: PluginLoadFailure is made when first named
+    if name == "PluginLoadFailure":
+        return _failure_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass
@@ -105,7 +124,7 @@ class WskitPluginManager(pluggy.PluginManager):
 
     def __init__(self) -> None:
         super().__init__(NAME)
-        self.load_failures: list[PluginLoadFailure] = []
+        self.load_failures: list = []  # of PluginLoadFailure
         self.info: dict[str, PluginInfo] = {}
         self.hook_failures: dict[str, list[str]] = {}
         self.strict = False
@@ -264,7 +283,7 @@ def _load_entrypoints(pm: WskitPluginManager, only: list[str] | None,
                 raise PluginLoadError(
                     f"plugin {ep.name!r} from distribution {dist_name!r} failed to load: {err}"
                 ) from err
-            failure = PluginLoadFailure(
+            failure = _failure_class()(
                 name=ep.name,
                 distribution=dist_name,
                 version=version,

@@ -37,8 +37,10 @@ def test_version_imports_nothing_but_click() -> None:
     rc, mods = _modules_after("--version")
     assert rc == 0
     extra = {m for m in mods - _baseline() if not m.startswith("encodings.")}
-    # wskit's own three modules on the path, plus what printing the version needs
-    assert {m for m in extra if m.startswith("wskit")} == {"wskit", "wskit.cli", "wskit.cli.context"}
+    # wskit's own two modules on the path: the command's context (and pathlib with it) is
+    # imported when a sub-command runs, not to print the version
+    assert {m for m in extra if m.startswith("wskit")} == {"wskit", "wskit.cli"}
+    assert "pathlib" not in extra  # (an editable install's path finder may import it at start)
     heavy = {"pydantic", "pluggy", "yaml", "json", "asyncio", "filelock", "tomli_w", "wskit.models"}
     assert not heavy & mods
 
@@ -94,6 +96,8 @@ _LAZY_ON_EMPTY = {
     "wskit.builtin_plugins.skills.runtime", "wskit.builtin_plugins.commands.expand", "shlex", "wskit.builtin_plugins.bundles.marketplace", "wskit_gemini.resource",
     "wskit_gemini.expansion", "concurrent.futures", "logging",
     "wskit.resources.rule", "wskit.builtin_plugins.rules.patterns", "wskit.builtin_plugins.rules.imports",
+    # permission rules: the policy of a workspace without any is built without them
+    "wskit.builtin_plugins.permissions.rules",
 }
 
 
@@ -233,6 +237,9 @@ def test_rules_for_a_file_imports_no_deferred_stdlib_module_but_hashlib(tmp_path
     target = ws / "a" / "b" / "f.py"
     target.write_text("x\n")
     (ws / "AGENTS.md").write_text("root rule\n")
+    # a path-scoped rule with flat frontmatter: read without PyYAML (wskit.formats.flatyaml)
+    (ws / ".claude" / "rules").mkdir(parents=True)
+    (ws / ".claude" / "rules" / "py.md").write_text('---\npaths:\n  - "**/*.py"\n---\nPython rule\n')
     home = tmp_path / "home"
     from wskit.cli import main
 
@@ -241,3 +248,36 @@ def test_rules_for_a_file_imports_no_deferred_stdlib_module_but_hashlib(tmp_path
     rc, mods = _modules_after("--home", str(home), "--json", "rules", "--for", str(target), str(ws))
     assert rc == 0
     assert not (_DEFERRED_STDLIB - {"hashlib", "_hashlib", "tomllib"}) & mods, sorted(_DEFERRED_STDLIB & mods)
+    assert not {"yaml", "wskit.formats.yaml"} & mods
+    assert "wskit.formats.frontmatter" in mods  # the rule's frontmatter was read
+
+
+_CONSOLE_PROBE = """
+import gc, json, sys
+seen = []
+class Spy:
+    def find_spec(self, name, path=None, target=None):
+        if name == "click":
+            seen.append(gc.isenabled())
+        return None
+sys.meta_path.insert(0, Spy())
+sys.argv = ["wsctl", "--version"]
+from wskit._console import main
+rc = main()
+print(json.dumps({"rc": rc, "click_imported_with_gc": seen, "enabled": gc.isenabled()}))
+"""
+
+
+def test_console_script_imports_click_with_the_collector_paused_and_resumes_it() -> None:
+    """The ``wsctl`` script's entry point (``wskit._console:main``) pauses the collector
+    before the first import, and the run ends with it on, as ``wskit.cli.main`` leaves it."""
+    out = subprocess.run([sys.executable, "-c", _CONSOLE_PROBE], check=True, capture_output=True, text=True)
+    assert out.stdout.splitlines()[0].startswith("wsctl ")
+    assert json.loads(out.stdout.splitlines()[-1]) == {"rc": 0, "click_imported_with_gc": [False], "enabled": True}
+
+
+def test_console_script_entry_point_is_the_gc_pausing_shim() -> None:
+    import tomllib
+
+    data = tomllib.loads((Path(__file__).resolve().parents[3] / "pyproject.toml").read_text())
+    assert data["project"]["scripts"]["wsctl"] == "wskit._console:main"

@@ -205,3 +205,45 @@ def _loads_with_repeats(text: str) -> bool:
     if any(isinstance(e, yaml.AliasEvent) or getattr(e, "anchor", None) for e in events):
         return False
     return isinstance(data, dict) and _repeats_a_key(text)
+
+
+def _table(resolvers) -> dict:
+    return {ch: [(tag, rx.pattern, rx.flags) for tag, rx in rows] for ch, rows in resolvers.items()}
+
+
+def test_shipped_resolver_copy_is_pyyamls_table() -> None:
+    """The copy the fast path reads while PyYAML is not imported is the table PyYAML ships."""
+    from wskit.formats import flatyaml
+
+    assert _table(flatyaml._shipped_table()) == _table(LOADER.yaml_implicit_resolvers)
+    assert flatyaml.implicit_resolvers() is LOADER.yaml_implicit_resolvers  # imported: the live table
+
+
+def test_fast_path_without_pyyaml_imported_reads_what_the_loader_reads(monkeypatch) -> None:
+    from wskit.formats import flatyaml
+
+    blocks = [f"{k}: {v}" for k in TRICKY_KEYS for v in TRICKY_VALUES] + [
+        f"paths:\n  - {v}\n  - \"{v}\"" for v in TRICKY_VALUES]
+    expected = [load_flat(b) for b in blocks]  # PyYAML imported: its live tables
+    monkeypatch.delitem(__import__("sys").modules, "yaml")
+    assert flatyaml._usable()
+    assert [load_flat(b) for b in blocks] == expected
+
+
+def test_flat_frontmatter_does_not_import_pyyaml() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys; from wskit.formats.frontmatter import parse_frontmatter; "
+            "fm = parse_frontmatter('---\\nname: x\\npaths:\\n  - \"src/**\"\\n---\\nbody\\n'); "
+            "print(fm.data, 'yaml' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    assert out.stdout.strip() == "{'name': 'x', 'paths': ['src/**']} False"
+
+
+def test_refused_character_test_without_the_class_agrees_with_it() -> None:
+    from wskit.formats import flatyaml
+
+    chars = [chr(c) for c in (*range(0x300), 0x2028, 0x2029, 0xFEFF, 0xFFFE, 0xFFFF, 0xD7FF, 0xE000, 0x1F600)]
+    for text in [*chars, *(f"src/{c}x" for c in chars), "", "src/**", "a b"]:
+        assert flatyaml._has_bad_char(text) == (flatyaml._BAD_CHAR.search(text) is not None), repr(text)
