@@ -17,7 +17,9 @@ The file is a state file and its content is untrusted on read:
   corrupt, another version) is a refusal, never an exception: the caller loads
   afresh;
 - written under the file's lock, atomically (temp file + rename in the opened
-  folder, ``fsync``), mode 0600, never larger than :data:`MAX_INDEX_BYTES`.
+  folder), mode 0600, never larger than :data:`MAX_INDEX_BYTES`; not ``fsync``-ed
+  (:func:`~wskit.fs.atomic.locked_replace` ``durable=False``): a file a system crash
+  left partial is refused on read like any corrupt one.
 
 ``WSKIT_INDEX=0`` in the environment, or ``HostProfile.settings["index"] = False``,
 turns the index off (nothing read, nothing written).
@@ -33,7 +35,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from wskit.fs.atomic import StateFileError, locked_update, read_state
+from wskit.fs.atomic import StateFileError, locked_replace, read_state
 
 __all__ = ["FORMAT", "IndexRefused", "MAX_INDEX_BYTES", "enabled", "index_path", "read_index", "write_index"]
 
@@ -127,7 +129,8 @@ def write_index(path: Path, home: str | os.PathLike[str], doc: dict[str, Any], *
     if len(data) > MAX_INDEX_BYTES:
         return False
     try:
-        locked_update(path, lambda _old: data, anchor=home, mode=0o600, max_bytes=MAX_INDEX_BYTES)
+        # not fsync-ed: a file a crash left partial is refused on read, and the load reads afresh
+        locked_replace(path, data, anchor=home, mode=0o600, durable=False)
     except (StateFileError, OSError):
         return False
     return True
