@@ -41,7 +41,25 @@ def answer(root: Path, home: Path, index: bool = True):
     return rules, diags, refused
 
 
+def lazy_answer(root: Path, home: Path, index: bool = True):
+    """What a new process's lazy catalog answers before anything reads the whole project:
+    the static rules of the root and of ``src/a``, the contextual rules of a few files (the
+    chain discovery, which takes unchanged rule files from the index too)."""
+    prof = HostProfile(home=home, settings={} if index else {"index": False})
+    cat = WorkspaceCache(prof).resolve(root).catalog("rules")
+    out = []
+    for cwd in (root, root / "src" / "a"):
+        static = cat.static_rules(str(cwd))
+        out.append([(r.path, r.body, r.patterns, r.sha256) for r in static.files])
+        for target in ("src/a/x.py", "docs/y.py", "lib/z.py", "pkg/deep/w.md"):
+            sel = cat.contextual_rules(str(cwd), [str(root / target)], static.ids)
+            out.append([(r.path, r.body, r.patterns, r.sha256) for r in sel.files])
+    assert not cat.is_complete
+    return out
+
+
 def check(root: Path, home: Path) -> None:
+    assert lazy_answer(root, home) == lazy_answer(root, home, index=False)
     got = answer(root, home)
     fresh = answer(root, home, index=False)
     assert got[:2] == fresh[:2]
@@ -89,6 +107,31 @@ def test_index_written_and_reused(tmp_path):
     f.write_text(json.dumps(doc))
     bodies = {r[0]: r[5] for r in answer(root, home)[0]}
     assert bodies["docs/AGENTS.md"] == "as the index says"
+
+
+def test_chain_takes_rule_files_from_the_index(tmp_path, monkeypatch):
+    """A new process's lazy catalog loads the root chain's unchanged rule files from the index
+    (no read, no frontmatter parse), and still reads a file edited since."""
+    from wskit.builtin_plugins.rules import discovery
+
+    root, home = make(tmp_path)
+    check(root, home)
+    loaded: list[str] = []
+    real = discovery.load_rule_file
+
+    def spy(base, rel, **kw):
+        loaded.append(rel)
+        return real(base, rel, **kw)
+
+    monkeypatch.setattr(discovery, "load_rule_file", spy)
+    lazy_answer(root, home)
+    assert loaded == []
+    edited = root / ".claude" / "rules" / "py.md"
+    edited.write_text("---\npaths: ['**/*.py']\n---\npython rule, edited\n")
+    os.utime(edited, (OLD, OLD))  # settled; its ctime alone tells (the other files keep theirs)
+    got = lazy_answer(root, home)
+    assert loaded == [".claude/rules/py.md"]
+    assert any("python rule, edited" in r[1] for sel in got for r in sel)
 
 
 def test_index_off_writes_nothing(tmp_path, monkeypatch):

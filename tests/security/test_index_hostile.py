@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.core.test_persistent_index import answer, index_file, make
+from tests.core.test_persistent_index import answer, index_file, lazy_answer, make
 
 
 def fresh(root: Path, home: Path):
@@ -145,3 +145,39 @@ def test_index_state_folder_link_refused(tmp_path):
     got = answer(root, home)
     assert got[:2] == fresh(root, home)
     assert got[2]
+
+
+@pytest.mark.parametrize("name", sorted(CORRUPT))
+def test_corrupt_index_refused_by_the_chain_discovery(tmp_path, name):
+    """A new process's lazy catalog (the root chain, before anything reads the whole
+    project) refuses the same indexes, answers as a fresh load and says so once."""
+    from wskit.cache import WorkspaceCache
+    from wskit.host import HostProfile
+
+    root, home, f = prepared(tmp_path)
+    CORRUPT[name](f)
+    if f.exists():
+        os.chmod(f, 0o600)
+    assert lazy_answer(root, home) == lazy_answer(root, home, index=False)
+    cat = WorkspaceCache(HostProfile(home=home)).resolve(root).catalog("rules")
+    cat.contextual_rules(str(root), [str(root / "src" / "a" / "x.py")])
+    refused = [d for d in cat.diagnostics if d.code == "index-refused"]
+    assert len(refused) == 1 and refused[0].path == str(f)
+
+
+def test_forged_patterns_of_an_unchanged_file_cost_nothing_until_asked(tmp_path):
+    """Patterns an index claims for an unchanged rule file are compiled only when a query
+    needs them, with the same checks and budget as a fresh load's: a brace bomb or a
+    ``..`` pattern matches nothing, and building the catalog does not expand it."""
+    root, home, f = prepared(tmp_path)
+    bomb = "{a,b}" * 40 + "/*.py"
+    rewrite(f, lambda d: [r.__setitem__(6, [bomb, "../**/*.py", "**/*.py"]) for r in d["rules"]
+                          if r[0] == ".claude/rules/py.md"])
+    got = lazy_answer(root, home)  # the forged entry is the user's own state, taken as stored
+    hits = [r for sel in got for r in sel if r[0] == ".claude/rules/py.md"]
+    assert hits and all(r[2] == (bomb, "../**/*.py", "**/*.py") for r in hits)
+    from wskit.builtin_plugins.rules.patterns import PathMatcher
+
+    m = PathMatcher((bomb, "../**/*.py"))
+    assert not m.match("src/a/x.py") and not m.match("../x.py")
+    assert sorted(p.code for p in m.problems) == ["rule-pattern-invalid", "rule-pattern-limit"]
