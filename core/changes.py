@@ -190,7 +190,9 @@ class Memo:
     @classmethod
     def of(cls, items: dict) -> "Memo":
         """A memo holding ``items`` (``key -> (signature, value)``, keys as :func:`remember`
-        makes them): what a persistent index restored, for :func:`offering`."""
+        makes them): what a persistent index restored, for :func:`offering`. A previous
+        memo's items are only read through ``items.get``, so ``items`` may be a ``dict``
+        subclass whose ``get`` builds a value on first ask."""
         memo = cls()
         memo._items = items
         return memo

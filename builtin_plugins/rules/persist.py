@@ -22,6 +22,7 @@ and the settings fingerprint must match; any failure refuses the whole index (an
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import hashlib
 import os
@@ -136,16 +137,54 @@ def _names(v) -> tuple[str, ...]:
     return tuple(v.split("/")) if v else ()
 
 
-def _restore(doc: dict, root: str, key: tuple, settings) -> dict:
-    """The memo items ``doc`` holds, validated (:class:`_Bad` on anything unexpected)."""
-    from wskit.builtin_plugins.rules.model import rule_digest, rule_id
+class _Items(dict):
+    """Memo items restored from an index whose values are built on first ask.
+
+    Everything in the document is checked when it is read (a bad entry refuses the whole
+    index); what only costs time to build — each rule's :class:`RuleFile`, the walk's
+    folder memos — is built by :meth:`get` for the keys a load asks about (a lazy
+    catalog's chain asks for a few rule files, ``inspect`` for all). The previous memo is
+    only read through ``get`` (:mod:`wskit.changes`). A builder that fails is a miss: the
+    load reads that file afresh."""
+
+    __slots__ = ("pending", "rules")
+
+    def __init__(self) -> None:
+        super().__init__()
+        #: key -> zero-argument function returning the item ``(signature, value)``
+        self.pending: dict = {}
+        #: how many rule items the index holds (built or not)
+        self.rules = 0
+
+    def get(self, key, default=None):
+        """The item of ``key``, built now when pending; ``default`` when there is none."""
+        got = dict.get(self, key, _NONE)
+        if got is not _NONE:
+            return got
+        build = self.pending.pop(key, None)  # popped first: two threads never build one item twice
+        if build is None:
+            return default
+        try:
+            got = build()
+        except Exception:  # checked on read already; a value a model refuses is a miss, never a failure
+            return default
+        self[key] = got
+        return got
+
+
+_NONE = object()
+
+
+def _restore(doc: dict, root: str, key: tuple, settings) -> _Items:
+    """The memo items ``doc`` holds, checked now (:class:`_Bad` on anything unexpected) and
+    built on first ask (:class:`_Items`)."""
     from wskit.builtin_plugins.rules.rulefiles import Candidate
-    from wskit.builtin_plugins.rules.walk import _MEMO_TAG, _NO_ENTRIES, _RULE_TAG, _WHOLE_NAMESPACE
+    from wskit.builtin_plugins.rules.walk import _WHOLE_NAMESPACE
 
     if doc.get("key") != fingerprint(key):
         raise _Bad("made under other settings")
     prefix = root if root.endswith(os.sep) else root + os.sep
-    items: dict = {}
+    items = _Items()
     walk = doc.get("walk")
     if walk is not None:
         if type(walk) is not dict:
@@ -171,38 +210,59 @@ def _restore(doc: dict, root: str, key: tuple, settings) -> dict:
                                             and type(e[2]) is str and type(e[3]) is bool for e in raw):
             raise _Bad("bad folder")
         _rels_ok([e[0] for e in raw])
-        # the folder memo's shape (walk.py ``_list``), as a tuple sharing one empty ``by``: only
-        # :meth:`_Walker.listing` and :func:`save` read a restored memo (items 2, 6 and 7)
-        tag, none = _MEMO_TAG, _NO_ENTRIES
-        folders = [(e[0], (tag, none, tuple(e[2].split("/")) if e[2] else (), False, None, (),
-                           tuple(e[1].split("/")) if e[1] else (), e[3])) for e in raw]
         root_sig = sigs.get((root, False))
         if root_sig is None:
             raise _Bad("walk without its root")
-        items[(root, False, _WHOLE_NAMESPACE)] = (root_sig, (key, sigs, found, diags, folders))
-    from wskit.models import Provenance, Scope
-    from wskit.resources.rule import RuleFile
-
+        items.pending[(root, False, _WHOLE_NAMESPACE)] = (
+            lambda: (root_sig, (key, sigs, found, diags, _folders(raw))))
     for e in doc.get("rules", ()):
         if type(e) is not list or len(e) != 9:
             raise _Bad("bad rule")
-        rel, sig, source, scope_dir, priority, kind, patterns, body, diags = e
+        rel, sig, source, scope_dir, priority, kind, patterns, body, rdiags = e
         _rel_ok(rel)
+        _rel_ok(scope_dir)
         if not rel or source not in ("project", "local") or kind not in ("instruction", "rule"):
             raise _Bad("bad rule")
         if type(priority) is not int or type(patterns) is not list or type(body) is not str or not body:
             raise _Bad("bad rule")
         pats = tuple(_s(p) for p in patterns)
-        scope = Scope.LOCAL if source == "local" else Scope.PROJECT
-        rule = RuleFile(
-            id=rule_id(source, rel), name=rel, source=source, scope_dir=_rel_ok(scope_dir), priority=priority,
-            patterns=pats, body=body, bytes=len(body.encode("utf-8", "surrogatepass")), imports=(), file_kind=kind,
-            follow_links=False,
-            provenance=Provenance(scope=scope, source_root=root, path=rel, sha256=rule_digest(rel, pats, body)))
-        rkey = (root, rel, source, scope_dir, priority, kind, False, settings, None)
-        items[(os.path.join(root, rel), False)] = (
-            _sig_in(sig), (_RULE_TAG, rkey, rule, tuple(_diag_in(d) for d in diags)))
+        if type(rdiags) is not list:
+            raise _Bad("bad rule")
+        fdiags = tuple(_diag_in(d) for d in rdiags)
+        path = os.path.join(root, rel)
+        items.pending[(path, False)] = functools.partial(
+            _rule_item, root, settings, rel, _sig_in(sig), source, scope_dir, priority, kind, pats, body, fdiags)
+        items.rules += 1
     return items
+
+
+def _folders(raw: list) -> list:
+    """The walk's folder memos from their checked index entries: the memo's shape (walk.py
+    ``_list``) as a tuple sharing one empty ``by``; only :meth:`_Walker.listing` and
+    :func:`save` read a restored memo (items 2, 6 and 7)."""
+    from wskit.builtin_plugins.rules.walk import _MEMO_TAG, _NO_ENTRIES
+
+    tag, none = _MEMO_TAG, _NO_ENTRIES
+    with _collector_paused():
+        return [(e[0], (tag, none, tuple(e[2].split("/")) if e[2] else (), False, None, (),
+                        tuple(e[1].split("/")) if e[1] else (), e[3])) for e in raw]
+
+
+def _rule_item(root, settings, rel, sig, source, scope_dir, priority, kind, pats, body, diags) -> tuple:
+    """The memo item of one checked rule entry: ``(signature, (tag, load key, RuleFile, diagnostics))``."""
+    from wskit.builtin_plugins.rules.model import rule_digest, rule_id
+    from wskit.builtin_plugins.rules.walk import _RULE_TAG
+    from wskit.models import Provenance, Scope
+    from wskit.resources.rule import RuleFile
+
+    scope = Scope.LOCAL if source == "local" else Scope.PROJECT
+    rule = RuleFile(
+        id=rule_id(source, rel), name=rel, source=source, scope_dir=scope_dir, priority=priority,
+        patterns=pats, body=body, bytes=len(body.encode("utf-8", "surrogatepass")), imports=(), file_kind=kind,
+        follow_links=False,
+        provenance=Provenance(scope=scope, source_root=root, path=rel, sha256=rule_digest(rel, pats, body)))
+    rkey = (root, rel, source, scope_dir, priority, kind, False, settings, None)
+    return sig, (_RULE_TAG, rkey, rule, diags)
 
 
 def previous(root: str, profile, settings, key: tuple) -> changes.Memo | None:
@@ -267,7 +327,7 @@ def _as_offered(memo: changes.Memo, root: str, whole: tuple, cands) -> bool:
         if item is not items.get((path, False)):
             return False
         kept += item is not None
-    return kept == sum(1 for k in items if len(k) == 2)
+    return kept == items.rules if type(items) is _Items else kept == sum(1 for k in items if len(k) == 2)
 
 
 def save(root: str, profile, settings, key: tuple, cands) -> bool:
