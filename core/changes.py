@@ -44,7 +44,7 @@ from contextvars import ContextVar
 __all__ = [
     "adopt", "capture", "offering", "remembered", "Captured", "Dependencies", "Memo", "note", "Notes", "RACY_WINDOW_NS", "recording", "recording_active",
     "remember", "reuse", "resumed", "reuse_offered", "reusing", "scratch", "Signature", "signature", "stat_signature",
-    "unchanged"
+    "unchanged", "whole_project", "whole_project_wanted"
 ]
 
 
@@ -455,3 +455,25 @@ def resumed(captured: Captured) -> Iterator[None]:
         if t2 is not None:
             _REUSE.reset(t2)
         _ACTIVE.reset(t1)
+
+
+_WHOLE: ContextVar[bool] = ContextVar("wskit_changes_whole", default=False)
+
+
+@contextlib.contextmanager
+def whole_project() -> Iterator[None]:
+    """Loads started in this block serve an operation that reads the whole project anyway
+    (``wsctl inspect``): a loader that reads a project lazily, folder by folder as queries
+    need it (the rule catalog), may read all of it during the load instead, sparing a
+    partial read that the whole one repeats. Answers are the same either way; only the cost
+    moves. A load shared with another thread's wait is started by one of them."""
+    token = _WHOLE.set(True)
+    try:
+        yield
+    finally:
+        _WHOLE.reset(token)
+
+
+def whole_project_wanted() -> bool:
+    """True inside :func:`whole_project`."""
+    return _WHOLE.get()
