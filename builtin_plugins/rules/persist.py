@@ -35,7 +35,7 @@ from wskit.models import Diagnostic
 __all__ = ["VERSION", "diagnostics", "fingerprint", "previous", "save"]
 
 #: Format version of the rule index (bump on any change of what is stored).
-VERSION = 1
+VERSION = 2
 _KIND = "rules"
 _SCRATCH = "wskit.builtin_plugins.rules.persist"
 #: the last index decoded by this process: ``(path, key) -> (file signature, doc, memo)``
@@ -189,12 +189,7 @@ def _restore(doc: dict, root: str, key: tuple, settings) -> _Items:
     if walk is not None:
         if type(walk) is not dict:
             raise _Bad("bad walk")
-        raw_sigs = walk.get("sigs", ())
-        if type(raw_sigs) is not list or not all(type(e) is list and len(e) == 3 and type(e[1]) is bool
-                                                 for e in raw_sigs):
-            raise _Bad("bad walk entry")
-        _rels_ok([e[0] for e in raw_sigs])
-        sigs = {(prefix + e[0] if e[0] else root, e[1]): _sig_in(e[2]) for e in raw_sigs}
+        sigs = _sigs_in(walk, root, prefix)
         found = {}
         for e in walk.get("found", ()):
             if type(e) is not list or len(e) != 6 or type(e[3]) is not int:
@@ -205,16 +200,12 @@ def _restore(doc: dict, root: str, key: tuple, settings) -> _Items:
                 raise _Bad("bad candidate")
             found[c.rel] = c
         diags = tuple(_diag_in(d) for d in walk.get("diags", ()))
-        raw = walk.get("folders", ())
-        if type(raw) is not list or not all(type(e) is list and len(e) == 4 and type(e[1]) is str
-                                            and type(e[2]) is str and type(e[3]) is bool for e in raw):
-            raise _Bad("bad folder")
-        _rels_ok([e[0] for e in raw])
+        columns = _folders_in(walk)
         root_sig = sigs.get((root, False))
         if root_sig is None:
             raise _Bad("walk without its root")
         items.pending[(root, False, _WHOLE_NAMESPACE)] = (
-            lambda: (root_sig, (key, sigs, found, diags, _folders(raw))))
+            lambda: (root_sig, (key, sigs, found, diags, _folders(*columns))))
     for e in doc.get("rules", ()):
         if type(e) is not list or len(e) != 9:
             raise _Bad("bad rule")
@@ -236,16 +227,93 @@ def _restore(doc: dict, root: str, key: tuple, settings) -> _Items:
     return items
 
 
-def _folders(raw: list) -> list:
-    """The walk's folder memos from their checked index entries: the memo's shape (walk.py
+_SIG_BYTES = 41  # a packed signature (wskit.changes): one byte of type, five 8-byte fields
+_SIG_HEX = 2 * _SIG_BYTES
+
+
+def _sigs_out(sigs: dict, root: str, cut: int) -> dict:
+    """The walk's signatures as columns: ``paths`` (relative, ``""`` the root), ``sigs``
+    (every packed signature in one hex string, :data:`_SIG_BYTES` each), ``follow`` (the
+    indices of paths compared following links) and ``odd`` (``[index, None or six ints]``
+    for an absent path or a signature that did not pack; its hex slot is zeros). One
+    string and two lists of strings decode far faster than a small list per path."""
+    paths, packed, follow, odd = [], [], [], []
+    zero = bytes(_SIG_BYTES)
+    for i, ((p, f), sig) in enumerate(sigs.items()):
+        paths.append(p[cut:] if p != root else "")
+        if f:
+            follow.append(i)
+        if type(sig) is bytes and len(sig) == _SIG_BYTES:
+            packed.append(sig)
+        else:
+            packed.append(zero)
+            odd.append([i, None if sig is None else list(sig)])
+    return {"paths": paths, "sigs": b"".join(packed).hex(), "follow": follow, "odd": odd}
+
+
+def _sigs_in(walk: dict, root: str, prefix: str) -> dict:
+    """The checked ``(path, follow) -> signature`` of :func:`_sigs_out`'s columns."""
+    paths, hexes, follow, odd = walk.get("paths"), walk.get("sigs"), walk.get("follow"), walk.get("odd")
+    if type(paths) is not list or type(hexes) is not str or type(follow) is not list or type(odd) is not list:
+        raise _Bad("bad walk signatures")
+    n = len(paths)
+    if len(hexes) != _SIG_HEX * n:
+        raise _Bad("bad walk signatures")
+    _rels_ok(paths)
+    try:
+        blob = bytes.fromhex(hexes)
+    except ValueError:
+        raise _Bad("bad signature") from None
+    step = _SIG_BYTES
+    vals: list = [blob[i:i + step] for i in range(0, len(blob), step)]
+    follows = [False] * n
+    for i in follow:
+        if type(i) is not int or not 0 <= i < n:
+            raise _Bad("bad walk signatures")
+        follows[i] = True
+    for e in odd:
+        if type(e) is not list or len(e) != 2 or type(e[0]) is not int or not 0 <= e[0] < n:
+            raise _Bad("bad walk signatures")
+        vals[e[0]] = _sig_in(e[1])
+    return dict(zip([(prefix + p if p else root, f) for p, f in zip(paths, follows)], vals))
+
+
+def _folders_out(folders: list) -> dict:
+    """The walk's folders as columns: ``folders`` (relative paths, walk order), ``files``
+    and ``dirs`` (each folder's names joined by ``/``), ``git`` (``"1"`` per folder holding
+    a ``.git`` entry, else ``"0"``)."""
+    return {"folders": [rel for rel, _m in folders], "files": ["/".join(m[6]) for _r, m in folders],
+            "dirs": ["/".join(m[2]) for _r, m in folders], "git": "".join("1" if m[7] else "0" for _r, m in folders)}
+
+
+def _folders_in(walk: dict) -> tuple:
+    """:func:`_folders_out`'s columns, checked: four columns of one length, strings only,
+    every folder a path inside the project (most are among the checked signature paths)."""
+    rels, files, dirs, git = walk.get("folders"), walk.get("files"), walk.get("dirs"), walk.get("git")
+    if type(rels) is not list or type(files) is not list or type(dirs) is not list or type(git) is not str:
+        raise _Bad("bad folder")
+    if not len(rels) == len(files) == len(dirs) == len(git) or git.strip("01"):
+        raise _Bad("bad folder")
+    if not (all(type(x) is str for x in rels) and all(type(x) is str for x in files)
+            and all(type(x) is str for x in dirs)):
+        raise _Bad("bad folder")
+    known = set(walk["paths"])  # checked by _sigs_in
+    outside = [r for r in rels if r not in known]
+    if outside:
+        _rels_ok(outside)
+    return rels, files, dirs, git
+
+
+def _folders(rels: list, files: list, dirs: list, git: str) -> list:
+    """The walk's folder memos from their checked columns: the memo's shape (walk.py
     ``_list``) as a tuple sharing one empty ``by``; only :meth:`_Walker.listing` and
     :func:`save` read a restored memo (items 2, 6 and 7)."""
     from wskit.builtin_plugins.rules.walk import _MEMO_TAG, _NO_ENTRIES
 
     tag, none = _MEMO_TAG, _NO_ENTRIES
     with _collector_paused():
-        return [(e[0], (tag, none, tuple(e[2].split("/")) if e[2] else (), False, None, (),
-                        tuple(e[1].split("/")) if e[1] else (), e[3])) for e in raw]
+        return [(rel, (tag, none, tuple(d.split("/")) if d else (), False, None, (),
+                       tuple(f.split("/")) if f else (), g == "1")) for rel, f, d, g in zip(rels, files, dirs, git)]
 
 
 def _rule_item(root, settings, rel, sig, source, scope_dir, priority, kind, pats, body, diags) -> tuple:
@@ -355,10 +423,10 @@ def save(root: str, profile, settings, key: tuple, cands) -> bool:
     if not all(p == root or p.startswith(prefix) for p, _f in sigs):
         return False  # the walk depended on something outside the project: not kept
     walk = {
-        "sigs": [[p[cut:] if p != root else "", f, _sig_out(s)] for (p, f), s in sigs.items()],
+        **_sigs_out(sigs, root, cut),
         "found": [[c.rel, c.source, c.scope_dir, c.priority, c.file_kind, c.target] for c in found.values()],
         "diags": [_diag_out(d) for d in wdiags],
-        "folders": [[rel, "/".join(m[6]), "/".join(m[2]), bool(m[7])] for rel, m in folders],
+        **_folders_out(folders),
     }
     rules = []
     for c in cands:

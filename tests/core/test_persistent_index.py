@@ -247,3 +247,24 @@ def test_random_trees_and_edits(tmp_path_factory, files, edits):
             (root / d / ".claude" / "rules" / f"{text}.md").write_text(f"---\npaths: ['*.{text}']\n---\nr\n")
     age(root)
     check(root, home)
+
+
+def test_signature_columns_round_trip():
+    """The walk's signatures stored as columns come back as they were: packed ones, an absent
+    path (None), one that did not pack (a tuple), paths compared following links."""
+    from wskit import changes
+    from wskit.builtin_plugins.rules import persist
+
+    root = "/p/root"
+    st = os.stat(__file__)
+    sigs = {(root, False): changes.signature(st), (root + "/a", False): None,
+            (root + "/b", True): (1, 2, 3, 2**70, 5, 6), (root + "/a/.gitignore", False): changes.signature(st)}
+    doc = json_round_trip(persist._sigs_out(sigs, root, len(root) + 1))
+    assert persist._sigs_in(doc, root, root + "/") == sigs
+    assert list(persist._sigs_in(doc, root, root + "/")) == list(sigs)  # recording order kept
+
+
+def json_round_trip(v):
+    import json
+
+    return json.loads(json.dumps(v))

@@ -47,13 +47,25 @@ CORRUPT = {
     "wrong-format": lambda f: rewrite(f, lambda d: d.update(format="other")),
     "other-root": lambda f: rewrite(f, lambda d: d.update(root="/elsewhere")),
     "other-settings": lambda f: rewrite(f, lambda d: d.update(key="0" * 64)),
-    "sig-outside": lambda f: rewrite(f, lambda d: d["walk"]["sigs"].append(["/etc/passwd", False, None])),
+    "sig-outside": lambda f: rewrite(f, lambda d: (d["walk"]["paths"].append("/etc/passwd"),
+                                                   d["walk"].update(sigs=d["walk"]["sigs"] + "00" * 41))),
+    "sig-dotdot": lambda f: rewrite(f, lambda d: (d["walk"]["paths"].append("src/../../x"),
+                                                  d["walk"].update(sigs=d["walk"]["sigs"] + "00" * 41))),
+    "sigs-short": lambda f: rewrite(f, lambda d: d["walk"].update(sigs=d["walk"]["sigs"][:-2])),
+    "follow-out-of-range": lambda f: rewrite(f, lambda d: d["walk"]["follow"].append(10**6)),
+    "odd-bad": lambda f: rewrite(f, lambda d: d["walk"]["odd"].append([0, [1, 2, 3]])),
+    "folder-outside": lambda f: rewrite(f, lambda d: (d["walk"]["folders"].append("../elsewhere"),
+                                                      d["walk"]["files"].append(""), d["walk"]["dirs"].append(""),
+                                                      d["walk"].update(git=d["walk"]["git"] + "0"))),
+    "folder-columns-differ": lambda f: rewrite(f, lambda d: d["walk"]["files"].append("x")),
+    "folder-git-not-a-flag": lambda f: rewrite(f, lambda d: d["walk"].update(git="x" * len(d["walk"]["git"]))),
+    "folder-names-not-strings": lambda f: rewrite(f, lambda d: d["walk"]["dirs"].__setitem__(0, ["a"])),
     "candidate-dotdot": lambda f: rewrite(f, lambda d: d["walk"]["found"].append(
         ["../outside.md", "project", "", 1, "instruction", None])),
     "rule-absolute": lambda f: rewrite(f, lambda d: d["rules"].append(
         ["/etc/passwd", None, "project", "", 1, "instruction", [], "x", []])),
     "bad-types": lambda f: rewrite(f, lambda d: d["rules"].append([1, 2, 3, 4, 5, 6, 7, 8, 9])),
-    "bad-sig": lambda f: rewrite(f, lambda d: d["walk"]["sigs"].__setitem__(0, [d["walk"]["sigs"][0][0], False, "zz"])),
+    "bad-sig": lambda f: rewrite(f, lambda d: d["walk"].update(sigs="zz" + d["walk"]["sigs"][2:])),
     "bad-diag": lambda f: rewrite(f, lambda d: d["walk"]["diags"].append(["fatal", 1, 2, 3, 4, 5, 6])),
 }
 
