@@ -161,7 +161,9 @@ class _Items(dict):
         got = dict.get(self, key, _NONE)
         if got is not _NONE:
             return got
-        build = self.pending.pop(key, None)  # popped first: two threads never build one item twice
+        # popped before building: a second thread asking meanwhile gets a miss (it reads the
+        # file itself), never a half-built item
+        build = self.pending.pop(key, None)
         if build is None:
             return default
         try:
