@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.core.test_persistent_index import answer, index_file, lazy_answer, make
+from tests.core.test_persistent_index import age, answer, index_file, lazy_answer, make
 
 
 def fresh(root: Path, home: Path):
@@ -193,3 +193,36 @@ def test_forged_patterns_of_an_unchanged_file_cost_nothing_until_asked(tmp_path)
     m = PathMatcher((bomb, "../**/*.py"))
     assert not m.match("src/a/x.py") and not m.match("../x.py")
     assert sorted(p.code for p in m.problems) == ["rule-pattern-invalid", "rule-pattern-limit"]
+
+
+def test_index_files_are_capped_and_only_index_files_are_removed(tmp_path, monkeypatch):
+    """After a write, the index folder keeps at most MAX_INDEX_FILES index files: the least
+    recently written go (with their lock files), the one just written stays, and nothing
+    that is not a regular file named like an index is touched (a link named like one
+    included: neither it nor what it points to is removed)."""
+    from wskit.fs import index as fsindex
+
+    monkeypatch.setattr(fsindex, "MAX_INDEX_FILES", 5)
+    root, home, f = prepared(tmp_path)
+    folder = f.parent
+    outside = tmp_path / "precious.json"
+    outside.write_text("keep me")
+    (folder / ("rules-" + "f" * 32 + ".json")).symlink_to(outside)
+    (folder / "notes.txt").write_text("not an index")
+    (folder / ("rules-" + "e" * 32 + ".json")).mkdir()
+    old = []
+    for i in range(8):
+        p = folder / f"rules-{i:032x}.json"
+        p.write_text("{}")
+        (folder / (p.name + ".lock")).write_text("")
+        os.utime(p, (1_000_000 + i, 1_000_000 + i))
+        old.append(p)
+    (root / "AGENTS.md").write_text("root rules, edited so the index is written again\n")
+    age(root)  # settled: a racy walk is not written
+    answer(root, home)
+    kept = sorted(p.name for p in folder.glob("rules-*.json") if p.is_file() and not p.is_symlink())
+    assert len(kept) == 5 and f.name in kept
+    assert [p.name for p in old if p.exists()] == [p.name for p in old[-4:]]  # the newest stay
+    assert not any((folder / (p.name + ".lock")).exists() for p in old[:-4])
+    assert outside.read_text() == "keep me" and (folder / ("rules-" + "f" * 32 + ".json")).is_symlink()
+    assert (folder / "notes.txt").exists() and (folder / ("rules-" + "e" * 32 + ".json")).is_dir()
