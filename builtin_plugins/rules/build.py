@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from wskit import changes
 from wskit.builtin_plugins.rules.catalog import RuleCatalog
 from wskit.builtin_plugins.rules.model import RuleSettings
 from wskit.fs.names import undecodable
@@ -49,8 +50,9 @@ def build_catalog(hooks, binding, profile, trust):
     :class:`~wskit.builtin_plugins.rules.lazy.LazyRuleCatalog`: the user source and the
     implementations that do not take ``folders`` are asked now, the project's folders when
     a query first needs them. An untrusted project, or settings with ``max_files`` (a cap
-    counted over the whole project's files in walk order), get the eager
-    :class:`RuleCatalog` of everything read now.
+    counted over the whole project's files in walk order), or a load inside
+    :func:`wskit.changes.whole_project` (``wsctl inspect``: the whole project is read anyway)
+    get the eager :class:`RuleCatalog` of everything read now.
 
     :param hooks: :class:`~wskit.plugin.facade.WskitHooks`.
     :param binding: the workspace binding; its ``source_root`` is the catalog root.
@@ -67,8 +69,9 @@ def build_catalog(hooks, binding, profile, trust):
         diags.append(Diagnostic(level="error", code="rule-settings-invalid", message=problem))
     rules: list[RuleFile] = []
     project = None
+    lazy = settings.max_files is None and not changes.whole_project_wanted()
     for src in rule_sources(root, profile, trust.trusted):
-        if src.scope == Scope.PROJECT and settings.max_files is None:
+        if src.scope == Scope.PROJECT and lazy:
             project = src
             collect(hooks.discover_rules(src, root, profile, lazy=False), rules, diags)
             continue

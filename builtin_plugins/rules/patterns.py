@@ -157,18 +157,39 @@ def check_pattern(pattern: str, max_length: int | None = None) -> str | None:
 class PathMatcher:
     """The compiled patterns of one rule: :meth:`match` tests a path relative to the rule's scope.
 
+    Built cheaply: the patterns are checked (:func:`check_pattern`) and their literal
+    pre-filters taken at once; the glob translation and the regular expression (wcmatch
+    and ``re``, ≈ 25 ms for a process's first ones) wait for the first :meth:`match` or
+    for :attr:`patterns` / :attr:`problems` (a catalog built from a persistent index, or
+    an ``inspect`` that asks no contextual question, compiles nothing).
+
     :ivar patterns: the usable patterns. :ivar problems: refused patterns.
     """
 
-    __slots__ = ("patterns", "problems", "_regex", "_filters")
+    __slots__ = ("_source", "_max_length", "_compiled", "_filters")
 
     def __init__(self, patterns: tuple[str, ...], max_length: int | None = None) -> None:
+        self._source = tuple(patterns)
+        self._max_length = max_length
+        self._compiled: tuple | None = None
+        # a pre-filter per pattern that passes the checks: a superset of the usable ones (a
+        # pattern wcmatch later refuses only lets more paths through to the regular expression)
+        filters = tuple(literal_filter(p) for p in self._source if check_pattern(p, max_length) is None)
+        # None: some pattern has no literal part, so every path goes to the regular expression
+        self._filters = None if any(f == ("", "") for f in filters) else filters
+
+    def _compile(self) -> tuple:
+        """``(usable patterns, problems, regular expression)``, made on first need (a race
+        makes the same value twice)."""
+        got = self._compiled
+        if got is not None:
+            return got
         usable: list[str] = []
         regexes: list[str] = []
         problems: list[PatternProblem] = []
         budget = EXPANSION_LIMIT
-        for p in patterns:
-            why = check_pattern(p, max_length)
+        for p in self._source:
+            why = check_pattern(p, self._max_length)
             if why is not None:
                 problems.append(PatternProblem(p, "rule-pattern-invalid", why))
                 continue
@@ -186,12 +207,19 @@ class PathMatcher:
             budget -= len(include)
             usable.append(p)
             regexes.extend(include)
-        self.patterns = tuple(usable)
-        self.problems = tuple(problems)
-        self._regex = re.compile("|".join(f"(?:{r})" for r in regexes)) if regexes else _NEVER
-        filters = tuple(literal_filter(p) for p in usable)
-        # None: some pattern has no literal part, so every path goes to the regular expression
-        self._filters = None if any(f == ("", "") for f in filters) else filters
+        regex = re.compile("|".join(f"(?:{r})" for r in regexes)) if regexes else _NEVER
+        got = self._compiled = (tuple(usable), tuple(problems), regex)
+        return got
+
+    @property
+    def patterns(self) -> tuple[str, ...]:
+        """The usable patterns (compiles them when not done yet)."""
+        return self._compile()[0]
+
+    @property
+    def problems(self) -> tuple[PatternProblem, ...]:
+        """The refused patterns, each a :class:`PatternProblem` (compiles when not done yet)."""
+        return self._compile()[1]
 
     def match(self, rel_path: str) -> bool:
         """True when some usable pattern matches ``rel_path`` (``/`` separators, no leading ``/``).
@@ -209,7 +237,7 @@ class PathMatcher:
                     break
             else:
                 return False
-        return self._regex.match(rel_path) is not None
+        return (self._compiled or self._compile())[2].match(rel_path) is not None
 
     def matching_pattern(self, rel_path: str) -> str | None:
         """The first usable pattern that matches ``rel_path`` (for ``wsctl rules explain``)."""

@@ -21,8 +21,12 @@ and the settings fingerprint must match; any failure refuses the whole index (an
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import gc
 import hashlib
 import os
+from collections.abc import Iterator
 
 from wskit import changes
 from wskit.fs import index as _index
@@ -31,7 +35,7 @@ from wskit.models import Diagnostic
 __all__ = ["VERSION", "diagnostics", "fingerprint", "previous", "save"]
 
 #: Format version of the rule index (bump on any change of what is stored).
-VERSION = 1
+VERSION = 2
 _KIND = "rules"
 _SCRATCH = "wskit.builtin_plugins.rules.persist"
 #: the last index decoded by this process: ``(path, key) -> (file signature, doc, memo)``
@@ -48,6 +52,23 @@ def fingerprint(key: tuple) -> str:
 
 class _Bad(Exception):
     pass
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection in this block (restored as it was after it).
+
+    Decoding and restoring an index makes tens of thousands of long-lived containers and
+    no reference cycle: every automatic collection on the way only traverses them again
+    (≈ 10 ms of a 2 MB index's ≈ 15 ms decode). Another thread that turns the collector
+    on or off meanwhile is overridden at the end of the block; that changes timing only."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def _sig_out(sig):
@@ -116,26 +137,61 @@ def _names(v) -> tuple[str, ...]:
     return tuple(v.split("/")) if v else ()
 
 
-def _restore(doc: dict, root: str, key: tuple, settings) -> dict:
-    """The memo items ``doc`` holds, validated (:class:`_Bad` on anything unexpected)."""
-    from wskit.builtin_plugins.rules.model import rule_digest, rule_id
+class _Items(dict):
+    """Memo items restored from an index whose values are built on first ask.
+
+    Everything in the document is checked when it is read (a bad entry refuses the whole
+    index); what only costs time to build — each rule's :class:`RuleFile`, the walk's
+    folder memos — is built by :meth:`get` for the keys a load asks about (a lazy
+    catalog's chain asks for a few rule files, ``inspect`` for all). The previous memo is
+    only read through ``get`` (:mod:`wskit.changes`). A builder that fails is a miss: the
+    load reads that file afresh."""
+
+    __slots__ = ("pending", "rules")
+
+    def __init__(self) -> None:
+        super().__init__()
+        #: key -> zero-argument function returning the item ``(signature, value)``
+        self.pending: dict = {}
+        #: how many rule items the index holds (built or not)
+        self.rules = 0
+
+    def get(self, key, default=None):
+        """The item of ``key``, built now when pending; ``default`` when there is none."""
+        got = dict.get(self, key, _NONE)
+        if got is not _NONE:
+            return got
+        # popped before building: a second thread asking meanwhile gets a miss (it reads the
+        # file itself), never a half-built item
+        build = self.pending.pop(key, None)
+        if build is None:
+            return default
+        try:
+            got = build()
+        except Exception:  # checked on read already; a value a model refuses is a miss, never a failure
+            return default
+        self[key] = got
+        return got
+
+
+_NONE = object()
+
+
+def _restore(doc: dict, root: str, key: tuple, settings) -> _Items:
+    """The memo items ``doc`` holds, checked now (:class:`_Bad` on anything unexpected) and
+    built on first ask (:class:`_Items`)."""
     from wskit.builtin_plugins.rules.rulefiles import Candidate
-    from wskit.builtin_plugins.rules.walk import _MEMO_TAG, _RULE_TAG, _WHOLE_NAMESPACE
+    from wskit.builtin_plugins.rules.walk import _WHOLE_NAMESPACE
 
     if doc.get("key") != fingerprint(key):
         raise _Bad("made under other settings")
     prefix = root if root.endswith(os.sep) else root + os.sep
-    items: dict = {}
+    items = _Items()
     walk = doc.get("walk")
     if walk is not None:
         if type(walk) is not dict:
             raise _Bad("bad walk")
-        raw_sigs = walk.get("sigs", ())
-        if type(raw_sigs) is not list or not all(type(e) is list and len(e) == 3 and type(e[1]) is bool
-                                                 for e in raw_sigs):
-            raise _Bad("bad walk entry")
-        _rels_ok([e[0] for e in raw_sigs])
-        sigs = {(prefix + e[0] if e[0] else root, e[1]): _sig_in(e[2]) for e in raw_sigs}
+        sigs = _sigs_in(walk, root, prefix)
         found = {}
         for e in walk.get("found", ()):
             if type(e) is not list or len(e) != 6 or type(e[3]) is not int:
@@ -146,41 +202,137 @@ def _restore(doc: dict, root: str, key: tuple, settings) -> dict:
                 raise _Bad("bad candidate")
             found[c.rel] = c
         diags = tuple(_diag_in(d) for d in walk.get("diags", ()))
-        raw = walk.get("folders", ())
-        if type(raw) is not list or not all(type(e) is list and len(e) == 4 and type(e[1]) is str
-                                            and type(e[2]) is str and type(e[3]) is bool for e in raw):
-            raise _Bad("bad folder")
-        _rels_ok([e[0] for e in raw])
-        tag = _MEMO_TAG
-        folders = [(e[0], [tag, {}, tuple(e[2].split("/")) if e[2] else (), False, None, (),
-                           tuple(e[1].split("/")) if e[1] else (), e[3]]) for e in raw]
+        columns = _folders_in(walk)
         root_sig = sigs.get((root, False))
         if root_sig is None:
             raise _Bad("walk without its root")
-        items[(root, False, _WHOLE_NAMESPACE)] = (root_sig, (key, sigs, found, diags, folders))
-    from wskit.models import Provenance, Scope
-    from wskit.resources.rule import RuleFile
-
+        items.pending[(root, False, _WHOLE_NAMESPACE)] = (
+            lambda: (root_sig, (key, sigs, found, diags, _folders(*columns))))
     for e in doc.get("rules", ()):
         if type(e) is not list or len(e) != 9:
             raise _Bad("bad rule")
-        rel, sig, source, scope_dir, priority, kind, patterns, body, diags = e
+        rel, sig, source, scope_dir, priority, kind, patterns, body, rdiags = e
         _rel_ok(rel)
+        _rel_ok(scope_dir)
         if not rel or source not in ("project", "local") or kind not in ("instruction", "rule"):
             raise _Bad("bad rule")
         if type(priority) is not int or type(patterns) is not list or type(body) is not str or not body:
             raise _Bad("bad rule")
         pats = tuple(_s(p) for p in patterns)
-        scope = Scope.LOCAL if source == "local" else Scope.PROJECT
-        rule = RuleFile(
-            id=rule_id(source, rel), name=rel, source=source, scope_dir=_rel_ok(scope_dir), priority=priority,
-            patterns=pats, body=body, bytes=len(body.encode("utf-8", "surrogatepass")), imports=(), file_kind=kind,
-            follow_links=False,
-            provenance=Provenance(scope=scope, source_root=root, path=rel, sha256=rule_digest(rel, pats, body)))
-        rkey = (root, rel, source, scope_dir, priority, kind, False, settings, None)
-        items[(os.path.join(root, rel), False)] = (
-            _sig_in(sig), (_RULE_TAG, rkey, rule, tuple(_diag_in(d) for d in diags)))
+        if type(rdiags) is not list:
+            raise _Bad("bad rule")
+        fdiags = tuple(_diag_in(d) for d in rdiags)
+        path = os.path.join(root, rel)
+        items.pending[(path, False)] = functools.partial(
+            _rule_item, root, settings, rel, _sig_in(sig), source, scope_dir, priority, kind, pats, body, fdiags)
+        items.rules += 1
     return items
+
+
+_SIG_BYTES = 41  # a packed signature (wskit.changes): one byte of type, five 8-byte fields
+_SIG_HEX = 2 * _SIG_BYTES
+
+
+def _sigs_out(sigs: dict, root: str, cut: int) -> dict:
+    """The walk's signatures as columns: ``paths`` (relative, ``""`` the root), ``sigs``
+    (every packed signature in one hex string, :data:`_SIG_BYTES` each), ``follow`` (the
+    indices of paths compared following links) and ``odd`` (``[index, None or six ints]``
+    for an absent path or a signature that did not pack; its hex slot is zeros). One
+    string and two lists of strings decode far faster than a small list per path."""
+    paths, packed, follow, odd = [], [], [], []
+    zero = bytes(_SIG_BYTES)
+    for i, ((p, f), sig) in enumerate(sigs.items()):
+        paths.append(p[cut:] if p != root else "")
+        if f:
+            follow.append(i)
+        if type(sig) is bytes and len(sig) == _SIG_BYTES:
+            packed.append(sig)
+        else:
+            packed.append(zero)
+            odd.append([i, None if sig is None else list(sig)])
+    return {"paths": paths, "sigs": b"".join(packed).hex(), "follow": follow, "odd": odd}
+
+
+def _sigs_in(walk: dict, root: str, prefix: str) -> dict:
+    """The checked ``(path, follow) -> signature`` of :func:`_sigs_out`'s columns."""
+    paths, hexes, follow, odd = walk.get("paths"), walk.get("sigs"), walk.get("follow"), walk.get("odd")
+    if type(paths) is not list or type(hexes) is not str or type(follow) is not list or type(odd) is not list:
+        raise _Bad("bad walk signatures")
+    n = len(paths)
+    if len(hexes) != _SIG_HEX * n:
+        raise _Bad("bad walk signatures")
+    _rels_ok(paths)
+    try:
+        blob = bytes.fromhex(hexes)
+    except ValueError:
+        raise _Bad("bad signature") from None
+    step = _SIG_BYTES
+    vals: list = [blob[i:i + step] for i in range(0, len(blob), step)]
+    follows = [False] * n
+    for i in follow:
+        if type(i) is not int or not 0 <= i < n:
+            raise _Bad("bad walk signatures")
+        follows[i] = True
+    for e in odd:
+        if type(e) is not list or len(e) != 2 or type(e[0]) is not int or not 0 <= e[0] < n:
+            raise _Bad("bad walk signatures")
+        vals[e[0]] = _sig_in(e[1])
+    return dict(zip([(prefix + p if p else root, f) for p, f in zip(paths, follows)], vals))
+
+
+def _folders_out(folders: list) -> dict:
+    """The walk's folders as columns: ``folders`` (relative paths, walk order), ``files``
+    and ``dirs`` (each folder's names joined by ``/``), ``git`` (``"1"`` per folder holding
+    a ``.git`` entry, else ``"0"``)."""
+    return {"folders": [rel for rel, _m in folders], "files": ["/".join(m[6]) for _r, m in folders],
+            "dirs": ["/".join(m[2]) for _r, m in folders], "git": "".join("1" if m[7] else "0" for _r, m in folders)}
+
+
+def _folders_in(walk: dict) -> tuple:
+    """:func:`_folders_out`'s columns, checked: four columns of one length, strings only,
+    every folder a path inside the project (most are among the checked signature paths)."""
+    rels, files, dirs, git = walk.get("folders"), walk.get("files"), walk.get("dirs"), walk.get("git")
+    if type(rels) is not list or type(files) is not list or type(dirs) is not list or type(git) is not str:
+        raise _Bad("bad folder")
+    if not len(rels) == len(files) == len(dirs) == len(git) or git.strip("01"):
+        raise _Bad("bad folder")
+    if not (all(type(x) is str for x in rels) and all(type(x) is str for x in files)
+            and all(type(x) is str for x in dirs)):
+        raise _Bad("bad folder")
+    known = set(walk["paths"])  # checked by _sigs_in
+    outside = [r for r in rels if r not in known]
+    if outside:
+        _rels_ok(outside)
+    return rels, files, dirs, git
+
+
+def _folders(rels: list, files: list, dirs: list, git: str) -> list:
+    """The walk's folder memos from their checked columns: the memo's shape (walk.py
+    ``_list``) as a tuple sharing one empty ``by``; only :meth:`_Walker.listing` and
+    :func:`save` read a restored memo (items 2, 6 and 7)."""
+    from wskit.builtin_plugins.rules.walk import _MEMO_TAG, _NO_ENTRIES
+
+    tag, none = _MEMO_TAG, _NO_ENTRIES
+    with _collector_paused():
+        return [(rel, (tag, none, tuple(d.split("/")) if d else (), False, None, (),
+                       tuple(f.split("/")) if f else (), g == "1")) for rel, f, d, g in zip(rels, files, dirs, git)]
+
+
+def _rule_item(root, settings, rel, sig, source, scope_dir, priority, kind, pats, body, diags) -> tuple:
+    """The memo item of one checked rule entry: ``(signature, (tag, load key, RuleFile, diagnostics))``."""
+    from wskit.builtin_plugins.rules.model import rule_digest, rule_id
+    from wskit.builtin_plugins.rules.walk import _RULE_TAG
+    from wskit.models import Provenance, Scope
+    from wskit.resources.rule import RuleFile
+
+    scope = Scope.LOCAL if source == "local" else Scope.PROJECT
+    rule = RuleFile(
+        id=rule_id(source, rel), name=rel, source=source, scope_dir=scope_dir, priority=priority,
+        patterns=pats, body=body, bytes=len(body.encode("utf-8", "surrogatepass")), imports=(), file_kind=kind,
+        follow_links=False,
+        provenance=Provenance(scope=scope, source_root=root, path=rel, sha256=rule_digest(rel, pats, body)))
+    rkey = (root, rel, source, scope_dir, priority, kind, False, settings, None)
+    return sig, (_RULE_TAG, rkey, rule, diags)
 
 
 def previous(root: str, profile, settings, key: tuple) -> changes.Memo | None:
@@ -203,9 +355,10 @@ def previous(root: str, profile, settings, key: tuple) -> changes.Memo | None:
         if hit is not None and sig is not None and hit[0] == sig:
             doc, memo = hit[1], hit[2]  # decoded already by this process (the load, then the whole catalog)
         else:
-            doc = _index.read_index(path, profile.home, root=root, version=VERSION)
-            if doc is not None:
-                memo = changes.Memo.of(_restore(doc, root, key, settings))
+            with _collector_paused():
+                doc = _index.read_index(path, profile.home, root=root, version=VERSION)
+                if doc is not None:
+                    memo = changes.Memo.of(_restore(doc, root, key, settings))
                 if sig is not None and not changes._is_racy(sig):
                     _DECODED.clear()
                     _DECODED[(str(path), key)] = (sig, doc, memo)
@@ -227,6 +380,26 @@ def diagnostics() -> list[Diagnostic]:
     return list(got[2]) if got is not None else []
 
 
+def _as_offered(memo: changes.Memo, root: str, whole: tuple, cands) -> bool:
+    """Whether the current load kept exactly what the index's ``memo`` offered: its walk
+    item and, for every rule file of ``cands``, its rule item (or none on both sides) are
+    the very objects restored from the index, and the index holds no other rule. Then the
+    document :func:`save` would write is the one read."""
+    from wskit.builtin_plugins.rules.walk import _WHOLE_NAMESPACE
+
+    items = memo._items
+    if items.get((root, False, _WHOLE_NAMESPACE)) is not whole:
+        return False
+    kept = 0
+    for c in cands:
+        path = os.path.join(root, c.rel)
+        item = changes.remembered(path, False)
+        if item is not items.get((path, False)):
+            return False
+        kept += item is not None
+    return kept == items.rules if type(items) is _Items else kept == sum(1 for k in items if len(k) == 2)
+
+
 def save(root: str, profile, settings, key: tuple, cands) -> bool:
     """Write what the current load remembered of the walk of ``root`` and of the rule files
     ``cands`` (:class:`Candidate` objects) as the persistent index, when it differs from
@@ -243,16 +416,19 @@ def save(root: str, profile, settings, key: tuple, cands) -> bool:
     whole = changes.remembered(root, False, namespace=_WHOLE_NAMESPACE)
     if whole is None or type(whole[1]) is not tuple or len(whole[1]) != 5:
         return False
+    got = scratch.get(_SCRATCH)
+    if got is not None and got[0] is not None and _as_offered(got[0], root, whole, cands):
+        return False  # what the index holds, unchanged: not encoded again to find that out
     _key, sigs, found, wdiags, folders = whole[1]
     prefix = root if root.endswith(os.sep) else root + os.sep
     cut = len(prefix)
     if not all(p == root or p.startswith(prefix) for p, _f in sigs):
         return False  # the walk depended on something outside the project: not kept
     walk = {
-        "sigs": [[p[cut:] if p != root else "", f, _sig_out(s)] for (p, f), s in sigs.items()],
+        **_sigs_out(sigs, root, cut),
         "found": [[c.rel, c.source, c.scope_dir, c.priority, c.file_kind, c.target] for c in found.values()],
         "diags": [_diag_out(d) for d in wdiags],
-        "folders": [[rel, "/".join(m[6]), "/".join(m[2]), bool(m[7])] for rel, m in folders],
+        **_folders_out(folders),
     }
     rules = []
     for c in cands:
@@ -263,7 +439,6 @@ def save(root: str, profile, settings, key: tuple, cands) -> bool:
         rules.append([c.rel, _sig_out(item[0]), rule.source, rule.scope_dir, rule.priority, rule.file_kind,
                       list(rule.patterns), rule.body, [_diag_out(d) for d in rdiags]])
     doc = {"key": fingerprint(key), "walk": walk, "rules": rules}
-    got = scratch.get(_SCRATCH)
     old = got[1] if got is not None else None
     if old is not None and all(old.get(k) == v for k, v in doc.items()):
         return False

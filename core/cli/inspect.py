@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from wskit import changes
 from wskit.cli.context import WsctlContext, json_option, path_argument, print_diag_dicts, table, with_global_args
 from wskit.models import display_path
 
@@ -35,7 +36,8 @@ def print_diagnostics(diags, root) -> None:
 @click.pass_obj
 def inspect_cmd(obj: WsctlContext, path: str) -> None:
     """Show the workspace holding PATH: binding, trust, resources, diagnostics."""
-    ws = obj.resolve(path)
+    with changes.whole_project():  # every rule is listed below: no lazy first read of the root chain
+        ws = obj.resolve(path)
     root = ws.binding.source_root
     resources = list(ws.resources())
     counts = ws.counts()

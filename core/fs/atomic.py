@@ -35,8 +35,8 @@ from pathlib import Path
 
 from wskit.errors import WskitError
 
-__all__ = ["atomic_write", "check_no_links", "locked_update", "read_state", "state_dir", "state_lock",
-           "StateFileError", "write_named"]
+__all__ = ["atomic_write", "check_no_links", "locked_replace", "locked_update", "read_state", "state_dir",
+           "state_lock", "StateFileError", "write_named"]
 
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
@@ -166,7 +166,7 @@ def _check_target(dfd: int, name: str, shown: Path) -> os.stat_result | None:
     return st
 
 
-def _write_in(dfd: int, name: str, data: bytes, mode: int, shown: Path) -> None:
+def _write_in(dfd: int, name: str, data: bytes, mode: int, shown: Path, durable: bool = True) -> None:
     _check_target(dfd, name, shown)
     tmp = f".{name}.{os.urandom(6).hex()}.tmp"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW | _O_CLOEXEC, 0o600, dir_fd=dfd)
@@ -174,7 +174,8 @@ def _write_in(dfd: int, name: str, data: bytes, mode: int, shown: Path) -> None:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
             os.fchmod(fh.fileno(), mode)
         _check_target(dfd, name, shown)  # a link planted while writing is refused, not replaced
         os.replace(tmp, name, src_dir_fd=dfd, dst_dir_fd=dfd)
@@ -182,8 +183,9 @@ def _write_in(dfd: int, name: str, data: bytes, mode: int, shown: Path) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp, dir_fd=dfd)
         raise
-    with contextlib.suppress(OSError):
-        os.fsync(dfd)
+    if durable:
+        with contextlib.suppress(OSError):
+            os.fsync(dfd)
 
 
 def atomic_write(path: str | os.PathLike[str], data: bytes, mode: int = 0o600, *,
@@ -321,6 +323,24 @@ def locked_update(path: str | os.PathLike[str], update: Callable[[bytes | None],
             bits = mode(None if old_st is None else stat.S_IMODE(old_st.st_mode)) if callable(mode) else mode
             _write_in(dfd, target.name, new, bits, target)
             return new
+
+
+def locked_replace(path: str | os.PathLike[str], data: bytes, *, anchor: str | os.PathLike[str] | None = None,
+                   mode: int = 0o600, dir_mode: int = 0o700, durable: bool = True) -> None:
+    """Replace ``path`` with ``data`` under its lock, atomically and link-safely, without
+    reading what it held (:func:`locked_update` for a writer that keeps nothing of it).
+
+    :param durable: False skips the two ``fsync`` calls: a killed writer still leaves the
+        old or the new file, but a system crash soon after may leave an empty or partial
+        one. Only for files that are checked on read and whose loss costs nothing but
+        time (the persistent index).
+    :raises StateFileError: a link or special file on the way (nothing written).
+    :raises OSError: the write failed; the old file is untouched.
+    """
+    target = _absolute(path)
+    with state_dir(target, anchor, dir_mode=dir_mode) as dfd:
+        with _flock_in(dfd, target.name, target):
+            _write_in(dfd, target.name, data, mode, target, durable)
 
 
 def write_named(path: str | os.PathLike[str], data: bytes, mode: int = 0o600) -> Path:

@@ -17,7 +17,13 @@ The file is a state file and its content is untrusted on read:
   corrupt, another version) is a refusal, never an exception: the caller loads
   afresh;
 - written under the file's lock, atomically (temp file + rename in the opened
-  folder, ``fsync``), mode 0600, never larger than :data:`MAX_INDEX_BYTES`.
+  folder), mode 0600, never larger than :data:`MAX_INDEX_BYTES`; not ``fsync``-ed
+  (:func:`~wskit.fs.atomic.locked_replace` ``durable=False``): a file a system crash
+  left partial is refused on read like any corrupt one.
+
+At most :data:`MAX_INDEX_FILES` index files are kept per home: a write removes the least
+recently written beyond that (regular files of the index names only, through the
+folder's descriptor).
 
 ``WSKIT_INDEX=0`` in the environment, or ``HostProfile.settings["index"] = False``,
 turns the index off (nothing read, nothing written).
@@ -25,22 +31,30 @@ turns the index off (nothing read, nothing written).
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import json
 import os
+import re
 import stat
 from pathlib import Path
 from typing import Any
 
-from wskit.fs.atomic import StateFileError, locked_update, read_state
+from wskit.fs.atomic import StateFileError, locked_replace, read_state, state_dir
 
-__all__ = ["FORMAT", "IndexRefused", "MAX_INDEX_BYTES", "enabled", "index_path", "read_index", "write_index"]
+__all__ = ["FORMAT", "IndexRefused", "MAX_INDEX_BYTES", "MAX_INDEX_FILES", "enabled", "index_path", "read_index",
+           "write_index"]
 
 #: The ``format`` member of every index file.
 FORMAT = "wskit-index"
 #: The largest index file read or written (bytes): 16 MiB.
 MAX_INDEX_BYTES = 16 * 1024 * 1024
+#: The most index files kept in one home's index folder: after a write, the least
+#: recently written beyond this many are removed (≈ 2 MB each for a 50,000-file project).
+MAX_INDEX_FILES = 64
+#: the names :func:`index_path` makes; nothing else in the folder is ever removed
+_NAME = re.compile(r"[a-z]+-[0-9a-f]{32}\.json")
 
 
 class IndexRefused(Exception):
@@ -127,7 +141,62 @@ def write_index(path: Path, home: str | os.PathLike[str], doc: dict[str, Any], *
     if len(data) > MAX_INDEX_BYTES:
         return False
     try:
-        locked_update(path, lambda _old: data, anchor=home, mode=0o600, max_bytes=MAX_INDEX_BYTES)
+        # not fsync-ed: a file a crash left partial is refused on read, and the load reads afresh
+        locked_replace(path, data, anchor=home, mode=0o600, durable=False)
     except (StateFileError, OSError):
         return False
+    _trim(path, home, MAX_INDEX_FILES)
     return True
+
+
+def _trim(path: Path, home: str | os.PathLike[str], keep: int) -> None:
+    """Remove the least recently written index files of ``path``'s folder beyond ``keep``
+    (never ``path``): regular files named as :func:`index_path` names them, found and
+    removed through the folder's descriptor (opened without following links), each with
+    its lock file when no writer holds it. Errors are ignored: the cap is housekeeping."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: lock files are left in place
+        fcntl = None
+    try:
+        with state_dir(path, home, create=False) as dfd:
+            found = []
+            for name in os.listdir(dfd):
+                if name == path.name or not _NAME.fullmatch(name):
+                    continue
+                try:
+                    st = os.stat(name, dir_fd=dfd, follow_symlinks=False)
+                except OSError:
+                    continue
+                if stat.S_ISREG(st.st_mode):
+                    found.append((st.st_mtime_ns, name))
+            if len(found) < keep:
+                return
+            found.sort()
+            for _mtime, name in found[: len(found) - keep + 1]:
+                with contextlib.suppress(OSError):
+                    os.unlink(name, dir_fd=dfd)
+                _unlink_lock(dfd, name + ".lock", fcntl)
+    except (StateFileError, OSError):
+        return
+
+
+def _unlink_lock(dfd: int, name: str, fcntl) -> None:
+    """Remove the lock file ``name`` (a regular file, not a link) when no process holds it."""
+    if fcntl is None:
+        return
+    try:
+        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+                     | getattr(os, "O_CLOEXEC", 0), dir_fd=dfd)
+    except OSError:
+        return
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # held by a writer: left in place
+        with contextlib.suppress(OSError):
+            os.unlink(name, dir_fd=dfd)
+    except OSError:
+        return
+    finally:
+        os.close(fd)

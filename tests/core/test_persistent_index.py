@@ -41,7 +41,25 @@ def answer(root: Path, home: Path, index: bool = True):
     return rules, diags, refused
 
 
+def lazy_answer(root: Path, home: Path, index: bool = True):
+    """What a new process's lazy catalog answers before anything reads the whole project:
+    the static rules of the root and of ``src/a``, the contextual rules of a few files (the
+    chain discovery, which takes unchanged rule files from the index too)."""
+    prof = HostProfile(home=home, settings={} if index else {"index": False})
+    cat = WorkspaceCache(prof).resolve(root).catalog("rules")
+    out = []
+    for cwd in (root, root / "src" / "a"):
+        static = cat.static_rules(str(cwd))
+        out.append([(r.path, r.body, r.patterns, r.sha256) for r in static.files])
+        for target in ("src/a/x.py", "docs/y.py", "lib/z.py", "pkg/deep/w.md"):
+            sel = cat.contextual_rules(str(cwd), [str(root / target)], static.ids)
+            out.append([(r.path, r.body, r.patterns, r.sha256) for r in sel.files])
+    assert not cat.is_complete
+    return out
+
+
 def check(root: Path, home: Path) -> None:
+    assert lazy_answer(root, home) == lazy_answer(root, home, index=False)
     got = answer(root, home)
     fresh = answer(root, home, index=False)
     assert got[:2] == fresh[:2]
@@ -89,6 +107,31 @@ def test_index_written_and_reused(tmp_path):
     f.write_text(json.dumps(doc))
     bodies = {r[0]: r[5] for r in answer(root, home)[0]}
     assert bodies["docs/AGENTS.md"] == "as the index says"
+
+
+def test_chain_takes_rule_files_from_the_index(tmp_path, monkeypatch):
+    """A new process's lazy catalog loads the root chain's unchanged rule files from the index
+    (no read, no frontmatter parse), and still reads a file edited since."""
+    from wskit.builtin_plugins.rules import discovery
+
+    root, home = make(tmp_path)
+    check(root, home)
+    loaded: list[str] = []
+    real = discovery.load_rule_file
+
+    def spy(base, rel, **kw):
+        loaded.append(rel)
+        return real(base, rel, **kw)
+
+    monkeypatch.setattr(discovery, "load_rule_file", spy)
+    lazy_answer(root, home)
+    assert loaded == []
+    edited = root / ".claude" / "rules" / "py.md"
+    edited.write_text("---\npaths: ['**/*.py']\n---\npython rule, edited\n")
+    os.utime(edited, (OLD, OLD))  # settled; its ctime alone tells (the other files keep theirs)
+    got = lazy_answer(root, home)
+    assert loaded == [".claude/rules/py.md"]
+    assert any("python rule, edited" in r[1] for sel in got for r in sel)
 
 
 def test_index_off_writes_nothing(tmp_path, monkeypatch):
@@ -204,3 +247,24 @@ def test_random_trees_and_edits(tmp_path_factory, files, edits):
             (root / d / ".claude" / "rules" / f"{text}.md").write_text(f"---\npaths: ['*.{text}']\n---\nr\n")
     age(root)
     check(root, home)
+
+
+def test_signature_columns_round_trip():
+    """The walk's signatures stored as columns come back as they were: packed ones, an absent
+    path (None), one that did not pack (a tuple), paths compared following links."""
+    from wskit import changes
+    from wskit.builtin_plugins.rules import persist
+
+    root = "/p/root"
+    st = os.stat(__file__)
+    sigs = {(root, False): changes.signature(st), (root + "/a", False): None,
+            (root + "/b", True): (1, 2, 3, 2**70, 5, 6), (root + "/a/.gitignore", False): changes.signature(st)}
+    doc = json_round_trip(persist._sigs_out(sigs, root, len(root) + 1))
+    assert persist._sigs_in(doc, root, root + "/") == sigs
+    assert list(persist._sigs_in(doc, root, root + "/")) == list(sigs)  # recording order kept
+
+
+def json_round_trip(v):
+    import json
+
+    return json.loads(json.dumps(v))

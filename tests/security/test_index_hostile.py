@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.core.test_persistent_index import answer, index_file, make
+from tests.core.test_persistent_index import age, answer, index_file, lazy_answer, make
 
 
 def fresh(root: Path, home: Path):
@@ -47,13 +47,25 @@ CORRUPT = {
     "wrong-format": lambda f: rewrite(f, lambda d: d.update(format="other")),
     "other-root": lambda f: rewrite(f, lambda d: d.update(root="/elsewhere")),
     "other-settings": lambda f: rewrite(f, lambda d: d.update(key="0" * 64)),
-    "sig-outside": lambda f: rewrite(f, lambda d: d["walk"]["sigs"].append(["/etc/passwd", False, None])),
+    "sig-outside": lambda f: rewrite(f, lambda d: (d["walk"]["paths"].append("/etc/passwd"),
+                                                   d["walk"].update(sigs=d["walk"]["sigs"] + "00" * 41))),
+    "sig-dotdot": lambda f: rewrite(f, lambda d: (d["walk"]["paths"].append("src/../../x"),
+                                                  d["walk"].update(sigs=d["walk"]["sigs"] + "00" * 41))),
+    "sigs-short": lambda f: rewrite(f, lambda d: d["walk"].update(sigs=d["walk"]["sigs"][:-2])),
+    "follow-out-of-range": lambda f: rewrite(f, lambda d: d["walk"]["follow"].append(10**6)),
+    "odd-bad": lambda f: rewrite(f, lambda d: d["walk"]["odd"].append([0, [1, 2, 3]])),
+    "folder-outside": lambda f: rewrite(f, lambda d: (d["walk"]["folders"].append("../elsewhere"),
+                                                      d["walk"]["files"].append(""), d["walk"]["dirs"].append(""),
+                                                      d["walk"].update(git=d["walk"]["git"] + "0"))),
+    "folder-columns-differ": lambda f: rewrite(f, lambda d: d["walk"]["files"].append("x")),
+    "folder-git-not-a-flag": lambda f: rewrite(f, lambda d: d["walk"].update(git="x" * len(d["walk"]["git"]))),
+    "folder-names-not-strings": lambda f: rewrite(f, lambda d: d["walk"]["dirs"].__setitem__(0, ["a"])),
     "candidate-dotdot": lambda f: rewrite(f, lambda d: d["walk"]["found"].append(
         ["../outside.md", "project", "", 1, "instruction", None])),
     "rule-absolute": lambda f: rewrite(f, lambda d: d["rules"].append(
         ["/etc/passwd", None, "project", "", 1, "instruction", [], "x", []])),
     "bad-types": lambda f: rewrite(f, lambda d: d["rules"].append([1, 2, 3, 4, 5, 6, 7, 8, 9])),
-    "bad-sig": lambda f: rewrite(f, lambda d: d["walk"]["sigs"].__setitem__(0, [d["walk"]["sigs"][0][0], False, "zz"])),
+    "bad-sig": lambda f: rewrite(f, lambda d: d["walk"].update(sigs="zz" + d["walk"]["sigs"][2:])),
     "bad-diag": lambda f: rewrite(f, lambda d: d["walk"]["diags"].append(["fatal", 1, 2, 3, 4, 5, 6])),
 }
 
@@ -145,3 +157,72 @@ def test_index_state_folder_link_refused(tmp_path):
     got = answer(root, home)
     assert got[:2] == fresh(root, home)
     assert got[2]
+
+
+@pytest.mark.parametrize("name", sorted(CORRUPT))
+def test_corrupt_index_refused_by_the_chain_discovery(tmp_path, name):
+    """A new process's lazy catalog (the root chain, before anything reads the whole
+    project) refuses the same indexes, answers as a fresh load and says so once."""
+    from wskit.cache import WorkspaceCache
+    from wskit.host import HostProfile
+
+    root, home, f = prepared(tmp_path)
+    CORRUPT[name](f)
+    if f.exists():
+        os.chmod(f, 0o600)
+    assert lazy_answer(root, home) == lazy_answer(root, home, index=False)
+    cat = WorkspaceCache(HostProfile(home=home)).resolve(root).catalog("rules")
+    cat.contextual_rules(str(root), [str(root / "src" / "a" / "x.py")])
+    refused = [d for d in cat.diagnostics if d.code == "index-refused"]
+    assert len(refused) == 1 and refused[0].path == str(f)
+
+
+def test_forged_patterns_of_an_unchanged_file_cost_nothing_until_asked(tmp_path):
+    """Patterns an index claims for an unchanged rule file are compiled only when a query
+    needs them, with the same checks and budget as a fresh load's: a brace bomb or a
+    ``..`` pattern matches nothing, and building the catalog does not expand it."""
+    root, home, f = prepared(tmp_path)
+    bomb = "{a,b}" * 40 + "/*.py"
+    rewrite(f, lambda d: [r.__setitem__(6, [bomb, "../**/*.py", "**/*.py"]) for r in d["rules"]
+                          if r[0] == ".claude/rules/py.md"])
+    got = lazy_answer(root, home)  # the forged entry is the user's own state, taken as stored
+    hits = [r for sel in got for r in sel if r[0] == ".claude/rules/py.md"]
+    assert hits and all(r[2] == (bomb, "../**/*.py", "**/*.py") for r in hits)
+    from wskit.builtin_plugins.rules.patterns import PathMatcher
+
+    m = PathMatcher((bomb, "../**/*.py"))
+    assert not m.match("src/a/x.py") and not m.match("../x.py")
+    assert sorted(p.code for p in m.problems) == ["rule-pattern-invalid", "rule-pattern-limit"]
+
+
+def test_index_files_are_capped_and_only_index_files_are_removed(tmp_path, monkeypatch):
+    """After a write, the index folder keeps at most MAX_INDEX_FILES index files: the least
+    recently written go (with their lock files), the one just written stays, and nothing
+    that is not a regular file named like an index is touched (a link named like one
+    included: neither it nor what it points to is removed)."""
+    from wskit.fs import index as fsindex
+
+    monkeypatch.setattr(fsindex, "MAX_INDEX_FILES", 5)
+    root, home, f = prepared(tmp_path)
+    folder = f.parent
+    outside = tmp_path / "precious.json"
+    outside.write_text("keep me")
+    (folder / ("rules-" + "f" * 32 + ".json")).symlink_to(outside)
+    (folder / "notes.txt").write_text("not an index")
+    (folder / ("rules-" + "e" * 32 + ".json")).mkdir()
+    old = []
+    for i in range(8):
+        p = folder / f"rules-{i:032x}.json"
+        p.write_text("{}")
+        (folder / (p.name + ".lock")).write_text("")
+        os.utime(p, (1_000_000 + i, 1_000_000 + i))
+        old.append(p)
+    (root / "AGENTS.md").write_text("root rules, edited so the index is written again\n")
+    age(root)  # settled: a racy walk is not written
+    answer(root, home)
+    kept = sorted(p.name for p in folder.glob("rules-*.json") if p.is_file() and not p.is_symlink())
+    assert len(kept) == 5 and f.name in kept
+    assert [p.name for p in old if p.exists()] == [p.name for p in old[-4:]]  # the newest stay
+    assert not any((folder / (p.name + ".lock")).exists() for p in old[:-4])
+    assert outside.read_text() == "keep me" and (folder / ("rules-" + "f" * 32 + ".json")).is_symlink()
+    assert (folder / "notes.txt").exists() and (folder / ("rules-" + "e" * 32 + ".json")).is_dir()

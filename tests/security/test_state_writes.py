@@ -179,7 +179,7 @@ def test_ledger_and_manifest_writes_keep_unknown_keys(tmp_path):
 
 
 def test_atomic_write_refuses_links_and_special_files(tmp_path):
-    from wskit.fs.atomic import StateFileError, atomic_write, locked_update
+    from wskit.fs.atomic import StateFileError, atomic_write, locked_replace, locked_update
 
     decoy = tmp_path / "decoy.txt"
     decoy.write_text("decoy\n")
@@ -192,9 +192,39 @@ def test_atomic_write_refuses_links_and_special_files(tmp_path):
             atomic_write(tmp_path / name, b"x")
         with pytest.raises(StateFileError):
             locked_update(tmp_path / name, lambda old: b"x")
+        for durable in (True, False):
+            with pytest.raises(StateFileError):
+                locked_replace(tmp_path / name, b"x", durable=durable)
     with pytest.raises(StateFileError, match="symbolic link"):
         atomic_write(tmp_path / "dirlink" / "f", b"x", anchor=tmp_path)
     assert decoy.read_text() == "decoy\n" and not (tmp_path / "real" / "f").exists()
     assert os.path.islink(tmp_path / "link")
     atomic_write(tmp_path / "new" / "deeper" / "f", b"ok", anchor=tmp_path)
     assert (tmp_path / "new" / "deeper" / "f").read_bytes() == b"ok"
+
+
+def test_locked_replace_without_fsync_is_still_atomic_locked_and_private(tmp_path, monkeypatch):
+    """``durable=False`` (the persistent index) skips only the fsync calls: the file is
+    replaced by a rename under the lock, mode as asked, no temporary file left, and a link
+    planted as the lock file is refused."""
+    from wskit.fs.atomic import StateFileError, locked_replace
+
+    synced: list[int] = []
+    monkeypatch.setattr(os, "fsync", lambda fd: synced.append(fd))
+    f = tmp_path / "state" / "index.json"
+    locked_replace(f, b"one", anchor=tmp_path, durable=False)
+    ino = f.stat().st_ino
+    locked_replace(f, b"two", anchor=tmp_path, durable=False)
+    assert f.read_bytes() == b"two" and (f.stat().st_mode & 0o777) == 0o600
+    assert f.stat().st_ino != ino  # a new file renamed in place, never written into
+    assert synced == []
+    assert sorted(p.name for p in f.parent.iterdir()) == ["index.json", "index.json.lock"]
+    locked_replace(f, b"three", anchor=tmp_path)
+    assert len(synced) == 2  # durable: the file and its folder
+    (f.parent / "index.json.lock").unlink()
+    decoy = tmp_path / "decoy"
+    decoy.write_text("decoy\n")
+    (f.parent / "index.json.lock").symlink_to(decoy)
+    with pytest.raises(StateFileError, match="symbolic link"):
+        locked_replace(f, b"four", anchor=tmp_path, durable=False)
+    assert f.read_bytes() == b"three" and decoy.read_text() == "decoy\n"

@@ -137,6 +137,31 @@ def test_lazy_equals_whole_on_random_trees(tmp_path, wskit_home, pm_with_entry_p
     _compare(lazy, whole, str(root.resolve()), existing, targets, rng)
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_a_load_for_the_whole_project_is_eager_and_answers_alike(tmp_path, wskit_home, pm_with_entry_points, seed):
+    """Inside ``changes.whole_project()`` (``wsctl inspect``) the load reads every rule at once:
+    an eager catalog, whose answers are the lazy catalog's (rules, order, diagnostics, digest)."""
+    from wskit import changes
+
+    rng = random.Random(seed)
+    files, folders, targets = _random_tree(rng)
+    root = write_tree(tmp_path / "ws", files)
+    TrustStore.for_home(wskit_home).grant(root)
+    profile = HostProfile(name="wskit", home=wskit_home)
+    with changes.whole_project():
+        assert changes.whole_project_wanted()
+        ws = load_workspace(WskitHooks(pm_with_entry_points), Binding.discover(root), profile)
+    assert not changes.whole_project_wanted()
+    eager = ws.catalog("rules")
+    assert type(eager) is RuleCatalog
+    lazy = load_workspace(WskitHooks(pm_with_entry_points), Binding.discover(root), profile).catalog("rules")
+    assert isinstance(lazy, LazyRuleCatalog)
+    existing = [f for f in folders if (root / f).is_dir()]
+    _compare(lazy, eager, str(root.resolve()), existing, targets, rng)
+    assert [(d.level, d.code, d.path, d.message) for d in lazy.diagnostics] == \
+        [(d.level, d.code, d.path, d.message) for d in eager.diagnostics]
+
+
 def test_lazy_equals_whole_on_the_benchmark_monorepo(tmp_path, wskit_home, pm_with_entry_points):
     from tests.benchmarks.trees import generate
 
