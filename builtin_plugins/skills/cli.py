@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from wskit.cli.context import (
@@ -48,11 +50,12 @@ def list_cmd(obj: WsctlContext, path: str) -> None:
     root = ws.binding.source_root
     skills = SkillRuntime(ws, ws.profile).list()
     diags = obj.listing_diagnostics(ws, _skill_diags(ws))
+    shown = _shown_path(root)
     data = {
         "skills": [
             {
                 "id": s.id, "name": s.name, "description": s.description, "scope": s.scope.value,
-                "path": display_path(s.provenance.absolute_str, root), "plugin": s.plugin,
+                "path": shown(s.provenance), "plugin": s.plugin,
             }
             for s in skills
         ],
@@ -188,6 +191,25 @@ def enable_cmd(obj: WsctlContext, slug: str) -> None:
 def disable_cmd(obj: WsctlContext, slug: str) -> None:
     """Disable the installed admin skill SLUG."""
     _toggle(obj, slug, False)
+
+
+def _shown_path(root: str):
+    """A function giving ``display_path(prov.absolute_str, root)`` for a provenance
+    ``prov``: for a file below a normal absolute ``root`` stored relative to it in
+    normal form (every skill of the project), that relative path itself, with no
+    join or path check per skill; anything else through :func:`display_path`."""
+    r = os.fspath(root)
+    plain = r if isinstance(r, str) and r.startswith("/") and display_path(r, "/") == r[1:] else None
+
+    def shown(prov) -> str:
+        p = prov.path
+        if (plain is not None and prov.source_root == plain and p and p[0] != "/" and p[-1] != "/"
+                and "//" not in p and p != "." and not p.startswith("./") and "/./" not in p
+                and not p.endswith("/.")):
+            return p
+        return display_path(prov.absolute_str, root)
+
+    return shown
 
 
 def _short(text: str, width: int = 60) -> str:
