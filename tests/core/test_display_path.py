@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from wskit.models import Provenance, Scope, display_path
 

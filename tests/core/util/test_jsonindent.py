@@ -7,7 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from wskit.util.jsonindent import dumps_indent2
 
