@@ -71,7 +71,8 @@ def lane(folder, rel_dir: str) -> Lane | None:
     (links followed), an admin source (size limit), source fields of unusual
     types, a folder path ``read_frontmatter`` would refuse, or PyYAML's
     constructors or resolvers changed. A lane notes what it reads to the
-    recordings active when it was made (:func:`wskit.changes.note`).
+    recordings active when it was made (through one :class:`wskit.changes.Notes`,
+    the recordings read once per folder instead of once per file).
 
     :param folder: the :class:`wskit.builtin_plugins.skills.discovery._Folder` being loaded.
     :param rel_dir: its path relative to ``source.base`` (``/`` separators).
@@ -86,7 +87,7 @@ def lane(folder, rel_dir: str) -> Lane | None:
     out.dir_pre = folder.base_pre + out.rel_pre
     plugin = folder.plugin
     out.id_pre = f"plugin:{plugin}:" if plugin else f"{folder.scope.value}:"
-    out.note = changes.recording_active()
+    out.note = changes.Notes() if changes.recording_active() else None
     out.prov = {"scope": folder.scope, "source_root": folder.base, "path": "", "plugin": plugin, "sha256": ""}
     out.skill = {
         "id": "", "name": "", "kind": "skill", "description": "", "provenance": None, "display_name": "",
@@ -127,7 +128,6 @@ def _slot_setters(cls: type) -> tuple | None:
 _open, _close, _stat, _fstat, _read = os.open, os.close, os.stat, os.fstat, os.read
 _spec_name = SPEC_NAME.match
 _pairs = PAIR.findall
-_note = changes.note
 
 
 def one(lane: Lane, slug: str):
@@ -163,8 +163,8 @@ def one(lane: Lane, slug: str):
         if (st.st_mode & _S_IFMT != _S_IFREG or st.st_ino != pre.st_ino or st.st_dev != pre.st_dev
                 or st.st_nlink > 1):
             return None
-        if lane.note:
-            _note(f"{lane.shown_pre}{slug}/SKILL.md", False, st)
+        if lane.note is not None:
+            lane.note.stat(f"{lane.shown_pre}{slug}/SKILL.md", st)
         # the reads of descriptors.read_head_raw with markdown._head_done, the close
         # found inline for a head that starts with "---\n"
         size = st.st_size

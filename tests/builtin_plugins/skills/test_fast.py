@@ -121,7 +121,7 @@ def _compare(root: str, slug: str, scope: Scope = Scope.PROJECT):
         shown = f"{folder.shown_pre}{slug}/SKILL.md"
         with changes.recording() as fast_deps:
             lane = skillfast.lane(folder, "s/skills")  # notes while a recording is active
-            assert lane is not None and lane.note
+            assert lane is not None and lane.note is not None
             got = skillfast.one(lane, slug)
         with changes.recording() as slow_deps:
             want = skillscan._read_one(folder, f"s/skills/{slug}", slug, None)
@@ -275,3 +275,37 @@ def test_reloads_take_the_lane_and_reuse_around_it(tmp_path, monkeypatch):
         second = wskit_load_skills(src)
     assert built[4:] == ["b"]  # a: reused unread
     assert second.resources[0] is first.resources[0] and second.resources[1].description == "changed"
+
+
+def test_collector_paused_only_while_a_folder_loads(tmp_path, monkeypatch):
+    """The loop of a skills folder runs without the cyclic collector and gives it back
+    as it found it: enabled after the load (also when a skill raises), still disabled
+    when the caller had disabled it."""
+    import gc
+
+    from wskit.builtin_plugins.skills import wskit_load_skills
+
+    for name in ("a", "b"):
+        (tmp_path / "skills" / name).mkdir(parents=True)
+        (tmp_path / "skills" / name / "SKILL.md").write_text(f"---\nname: {name}\ndescription: d\n---\n")
+    src = ResourceSource(scope=Scope.PROJECT, root=str(tmp_path), base=str(tmp_path))
+    seen = []
+    real = skillfast.one
+
+    def spy(lane, slug):
+        seen.append(gc.isenabled())
+        if slug == "b":
+            raise ValueError("surprise")
+        return real(lane, slug)
+
+    monkeypatch.setattr(skillfast, "one", spy)
+    assert gc.isenabled()
+    res = wskit_load_skills(src)
+    assert seen == [False, False] and gc.isenabled()
+    assert [s.name for s in res.resources] == ["a"] and [d.code for d in res.diagnostics] == ["skill-invalid"]
+    gc.disable()
+    try:
+        wskit_load_skills(src)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
