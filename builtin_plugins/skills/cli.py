@@ -51,14 +51,13 @@ def list_cmd(obj: WsctlContext, path: str) -> None:
     skills = SkillRuntime(ws, ws.profile).list()
     diags = obj.listing_diagnostics(ws, _skill_diags(ws))
     shown = _shown_path(root)
+    rows = []
+    for s in skills:
+        p = s.provenance  # scope and plugin are the provenance's (Resource.scope, Resource.plugin)
+        rows.append({"id": s.id, "name": s.name, "description": s.description, "scope": p.scope._value_,
+                     "path": shown(p), "plugin": p.plugin})
     data = {
-        "skills": [
-            {
-                "id": s.id, "name": s.name, "description": s.description, "scope": s.scope.value,
-                "path": shown(s.provenance), "plugin": s.plugin,
-            }
-            for s in skills
-        ],
+        "skills": rows,
         "diagnostics": [d.to_json(root) for d in diags],
     }
 
