@@ -44,6 +44,15 @@ def _skill_diags(ws):
 @click.pass_obj
 def list_cmd(obj: WsctlContext, path: str) -> None:
     """List the active skills of the workspace holding PATH."""
+    from wskit.util.gcpause import gc_paused
+
+    # the load and the listing build acyclic objects only (10,000 skills: a few hundred
+    # thousand), which the cyclic collector would scan again and again
+    with gc_paused():
+        _list(obj, path)
+
+
+def _list(obj: WsctlContext, path: str) -> None:
     from wskit.builtin_plugins.skills.runtime import SkillRuntime
 
     ws = obj.resolve(path)

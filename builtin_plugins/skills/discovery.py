@@ -12,7 +12,6 @@ same name stays active.
 
 from __future__ import annotations
 
-import gc
 import os
 import re
 from typing import Any
@@ -32,6 +31,7 @@ from wskit.fs.names import _is_drive_or_url, not_utf8, shown_path
 from wskit.fs.text import _HIDDEN
 from wskit.models import Diagnostic, Provenance, ResourceSource, Scope, construct_valid, sha256_hex
 from wskit.resources.skill import Skill
+from wskit.util.gcpause import gc_paused
 
 __all__ = ["KIND", "load_folder"]
 
@@ -84,10 +84,7 @@ def load_folder(
     follow = folder.follow
     # the objects built below hold no reference cycle: a collection during the loop
     # would only scan them (a fifth of a 10,000-skill load), so none runs until it ends
-    paused = gc.isenabled()
-    if paused:
-        gc.disable()
-    try:
+    with gc_paused():
         for name, kind, link_target in entries:
             if kind == "link":
                 if names is None or name in names:
@@ -118,9 +115,6 @@ def load_folder(
                 diags.extend(found)
             if skill is not None:
                 resources.append(skill)
-    finally:
-        if paused:
-            gc.enable()
 
 
 def _linked_skill(source: ResourceSource, rel_dir: str, slug: str, resources: list[Skill],
