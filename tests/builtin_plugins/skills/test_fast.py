@@ -146,7 +146,7 @@ def _compare(root: str, slug: str, scope: Scope = Scope.PROJECT):
         os.close(fd)
 
 
-_desc = st.one_of(st.integers(1, 700).map(lambda n: ("word " * 200)[:n].strip() or "w"),
+_desc = st.one_of(st.integers(1, 1100).map(lambda n: ("word " * 230)[:n].strip() or "w"),
                   st.sampled_from(["a --- b", "x---", "Does things.", "caf\u00e9", "a [b]", "a #b", "ends:", "true"]))
 _close = st.sampled_from(["---\n", "---\n", "---\n", "--- \t\n", "---", "---\r\n", "----\n", "---x\n"])
 
@@ -199,10 +199,13 @@ def test_one_hands_back_a_repeated_key(tmp_path, block):
     assert diags[0].level == "warning" and diags[0].line == block.count("\n") + 1 and diags[0].path.endswith("sk/SKILL.md")
 
 
-@pytest.mark.parametrize("fm_len", [200, 250, 252, 253, 256, 257, 260, 287, 288, 289, 300, 324, 325, 600, 5000])
-@pytest.mark.parametrize("body", [0, 3, 40, 3000])
+@pytest.mark.parametrize("fm_len", [200, 250, 252, 253, 256, 257, 260, 287, 288, 289, 300, 324, 325, 600,
+                                    1000, 1019, 1020, 1021, 1023, 1024, 1025, 1028, 1100, 5000])
+@pytest.mark.parametrize("body", [0, 1, 3, 40, 3000])
 def test_one_builds_across_read_boundaries(tmp_path, fm_len, body):
-    """Closing lines that end just before, at and after each read the general path makes."""
+    """Closing lines that end just before, at and after each read the general path makes,
+    and the end of the lane's first read (1,024 bytes): the same head, the same
+    completeness (the digest is of the whole file when it was all read)."""
     head = "---\nname: sk\ndescription: "
     desc = ("d " * fm_len)[: max(1, fm_len - len(head) - 5)].strip()
     raw = f"{head}{desc}\n---\n".encode() + b"b" * body
