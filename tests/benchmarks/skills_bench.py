@@ -13,8 +13,9 @@ wsctl get the same environment, with ``PYTHONPYCACHEPREFIX`` set to a folder of 
 run (bytecode cached for both, nothing written into either source tree). Claude Code
 runs as :mod:`tests.benchmarks.peers` runs it (API at the discard port, timed to its
 first stdout line, then its process group killed). Prints the medians, the medians
-of the per-round ratios and the load average at the start and the end; ``--json
-FILE`` writes every time. Nothing asserts on time.
+of the per-round ratios (wall clock; for the two wsctl also CPU time, user +
+system, which a loaded machine disturbs less) and the load average at the start and
+the end; ``--json FILE`` writes every time. Nothing asserts on time.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import signal
 import statistics
 import subprocess
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -39,21 +41,28 @@ __all__ = ["main"]
 _DEAD_URL = "http://127.0.0.1:9"  # the discard port: a model request fails at once
 
 
-def _time(argv: list[str], cwd: str, env: dict, first_line: bool) -> float | None:
-    """Seconds of one run (to the first stdout line when ``first_line``), or None when it failed."""
+def _time(argv: list[str], cwd: str, env: dict, first_line: bool, cpu: list | None = None) -> float | None:
+    """Seconds of one run (to the first stdout line when ``first_line``), or None when it
+    failed; a run to its exit appends its CPU seconds (user + system) to ``cpu``."""
     t0 = time.perf_counter()
     proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                             stdin=subprocess.DEVNULL, start_new_session=True)
+    watchdog = threading.Timer(TIMEOUT, os.killpg, (proc.pid, signal.SIGKILL))  # a hung run counts as failed
+    watchdog.start()
     try:
         if first_line:
             ok = bool(proc.stdout.readline())
             took = time.perf_counter() - t0
         else:
             proc.stdout.read()
-            proc.wait(timeout=TIMEOUT)
+            _, status, usage = os.wait4(proc.pid, 0)
             took = time.perf_counter() - t0
+            proc.returncode = os.waitstatus_to_exitcode(status)
             ok = proc.returncode == 0
+            if cpu is not None:
+                cpu.append(usage.ru_utime + usage.ru_stime if ok else None)
     finally:
+        watchdog.cancel()
         try:
             os.killpg(proc.pid, signal.SIGKILL)
         except ProcessLookupError:
@@ -85,7 +94,9 @@ def main(argv: list[str] | None = None) -> None:
     if claude:
         cases["claude"] = (claude, True)
 
-    def once(name: str) -> float | None:
+    cpu: dict[str, list[float | None]] = {k: [] for k in cases if not cases[k][1]}
+
+    def once(name: str, timed: bool = True) -> float | None:
         exe, is_host = cases[name]
         home = tempfile.mkdtemp(prefix="home-", dir=work)
         try:
@@ -95,14 +106,15 @@ def main(argv: list[str] | None = None) -> None:
                 return _time([exe, "-p", "hi", "--output-format", "stream-json", "--verbose"], str(tree), env, True)
             subprocess.run([exe, "--home", home, "trust", "grant", str(tree)], env=env, check=True,
                            capture_output=True)
-            return _time([exe, "--home", home, "--json", "skills", "list", str(tree)], str(tree), env, False)
+            return _time([exe, "--home", home, "--json", "skills", "list", str(tree)], str(tree), env, False,
+                         cpu[name] if timed else None)
         finally:
             shutil.rmtree(home, ignore_errors=True)
 
     start = (time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()), os.getloadavg())
     print("start", start[0], "load %.2f %.2f %.2f" % start[1], flush=True)
     for name in cases:  # warm-up (and bytecode for both wsctl)
-        once(name)
+        once(name, timed=False)
     times: dict[str, list[float | None]] = {k: [] for k in cases}
     for rnd in range(args.rounds):
         order = list(cases)
@@ -125,7 +137,14 @@ def main(argv: list[str] | None = None) -> None:
     for k, v in times.items():
         m = med(v)
         print(f"{k:7s} median {1e3 * m:8.1f} ms" if m is not None else f"{k:7s} failed")
-    out = {"start": start, "end": end, "rounds": args.rounds, "tree": str(tree), "times": times}
+    for k, v in cpu.items():
+        m = med(v)
+        print(f"{k:7s} CPU (user + system) median {1e3 * m:8.1f} ms" if m is not None else f"{k:7s} CPU n/a")
+    out = {"start": start, "end": end, "rounds": args.rounds, "tree": str(tree), "times": times, "cpu": cpu}
+    rs = [y / x for x, y in zip(cpu["A"], cpu["B"]) if x and y]
+    out["B/A cpu"] = statistics.median(rs) if rs else None
+    if rs:
+        print(f"B ÷ A, CPU: median of per-round ratios {out['B/A cpu']:.3f}")
     pairs = [("B", "A")] + ([("A", "claude"), ("B", "claude")] if claude else [])
     for x, y in pairs:
         r = ratio(x, y)
