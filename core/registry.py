@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from operator import attrgetter
 from types import MappingProxyType
 
 from wskit.errors import AmbiguousNameError, UnknownResourceError
@@ -34,6 +35,10 @@ class Candidate:
     resource: Resource
     rank: int
     order: int = 0
+
+
+#: a candidate's sort key in :meth:`Registry.build`
+_RANK_ORDER = attrgetter("rank", "order")
 
 
 class Registry:
@@ -75,13 +80,14 @@ class Registry:
         side by side under their qualified ids. A second candidate with an
         already-taken qualified id is dropped with a ``duplicate-id`` warning.
         """
-        ordered = sorted(enumerate(candidates), key=lambda ic: (ic[1].rank, ic[1].order, ic[0]))
+        # a stable sort: equal (rank, order) keep their offered order
+        ordered = sorted(candidates, key=_RANK_ORDER)
         native: dict[str, Candidate] = {}
         shadowed: list[Resource] = []
         diags: list[Diagnostic] = []
         plugin: dict[str, list[Resource]] = {}
         by_id: dict[str, Resource] = {}
-        for _, cand in ordered:
+        for cand in ordered:
             res = cand.resource
             if res.provenance.scope is Scope.PLUGIN:
                 if res.id in by_id:

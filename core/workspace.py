@@ -288,6 +288,8 @@ def _unshadowed(kind: "ResourceKind", cands: list[Candidate], registries: dict[s
                 diags: list[Diagnostic]) -> list[Candidate]:
     """``cands`` without those an active resource of a ``kind.shadowed_by`` kind hides: the
     same bare name, scope and plugin (reported ``shadowed``, info)."""
+    if not cands:  # nothing to hide: the hiding kinds' resources (10,000 skills) are not indexed
+        return cands
     hiding = {}
     for other in kind.shadowed_by:
         reg = registries.get(other)

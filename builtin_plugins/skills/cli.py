@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from wskit.cli.context import (
@@ -42,20 +44,29 @@ def _skill_diags(ws):
 @click.pass_obj
 def list_cmd(obj: WsctlContext, path: str) -> None:
     """List the active skills of the workspace holding PATH."""
+    from wskit.util.gcpause import gc_paused
+
+    # the load and the listing build acyclic objects only (10,000 skills: a few hundred
+    # thousand), which the cyclic collector would scan again and again
+    with gc_paused():
+        _list(obj, path)
+
+
+def _list(obj: WsctlContext, path: str) -> None:
     from wskit.builtin_plugins.skills.runtime import SkillRuntime
 
     ws = obj.resolve(path)
     root = ws.binding.source_root
     skills = SkillRuntime(ws, ws.profile).list()
     diags = obj.listing_diagnostics(ws, _skill_diags(ws))
+    shown = _shown_path(root)
+    rows = []
+    for s in skills:
+        p = s.provenance  # scope and plugin are the provenance's (Resource.scope, Resource.plugin)
+        rows.append({"id": s.id, "name": s.name, "description": s.description, "scope": p.scope._value_,
+                     "path": shown(p), "plugin": p.plugin})
     data = {
-        "skills": [
-            {
-                "id": s.id, "name": s.name, "description": s.description, "scope": s.scope.value,
-                "path": display_path(s.provenance.absolute_str, root), "plugin": s.plugin,
-            }
-            for s in skills
-        ],
+        "skills": rows,
         "diagnostics": [d.to_json(root) for d in diags],
     }
 
@@ -188,6 +199,25 @@ def enable_cmd(obj: WsctlContext, slug: str) -> None:
 def disable_cmd(obj: WsctlContext, slug: str) -> None:
     """Disable the installed admin skill SLUG."""
     _toggle(obj, slug, False)
+
+
+def _shown_path(root: str):
+    """A function giving ``display_path(prov.absolute_str, root)`` for a provenance
+    ``prov``: for a file below a normal absolute ``root`` stored relative to it in
+    normal form (every skill of the project), that relative path itself, with no
+    join or path check per skill; anything else through :func:`display_path`."""
+    r = os.fspath(root)
+    plain = r if isinstance(r, str) and r.startswith("/") and display_path(r, "/") == r[1:] else None
+
+    def shown(prov) -> str:
+        p = prov.path
+        if (plain is not None and prov.source_root == plain and p and p[0] != "/" and p[-1] != "/"
+                and "//" not in p and p != "." and not p.startswith("./") and "/./" not in p
+                and not p.endswith("/.")):
+            return p
+        return display_path(prov.absolute_str, root)
+
+    return shown
 
 
 def _short(text: str, width: int = 60) -> str:

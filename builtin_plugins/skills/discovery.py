@@ -31,6 +31,7 @@ from wskit.fs.names import _is_drive_or_url, not_utf8, shown_path
 from wskit.fs.text import _HIDDEN
 from wskit.models import Diagnostic, Provenance, ResourceSource, Scope, construct_valid, sha256_hex
 from wskit.resources.skill import Skill
+from wskit.util.gcpause import gc_paused
 
 __all__ = ["KIND", "load_folder"]
 
@@ -64,8 +65,10 @@ def load_folder(
     names = source.names
     fast = skillfast.lane(folder, rel_dir)
     offered = changes.reuse_offered()
-    direct = fast is not None and not offered
     notes = changes.Notes() if offered else None  # the reuse context, read once per folder
+    # the lane first, then reuse around what it hands back, unless a previous load is
+    # offered (a reload: reuse first, so an unchanged file is not read at all)
+    direct = fast is not None and (notes is None or not notes.reloading)
     if notes is not None and not source.follow_links:
         # an unchanged folder signature means the same names and types: the listing of
         # the previous load is taken, as the rule walk does per folder
@@ -75,31 +78,43 @@ def load_folder(
             notes.remember(shown_dir, entries, _LISTING)
     else:
         entries = fs.scan_fd_tuples(fd, shown_dir, follow_links=source.follow_links)
-    for name, kind, link_target in entries:
-        if kind == "link":
-            if names is None or name in names:
-                _linked_skill(source, rel_dir, name, resources, diags)
-            continue
-        if kind != "dir":
-            continue
-        if names is not None and name not in names:
-            continue
-        try:
-            if direct:  # the common case in one pass, no reuse to offer
-                got = skillfast.one(fast, name)
-                if got.__class__ is Skill:
-                    resources.append(got)
-                    continue
-                skill, found = _read_one(folder, _join(rel_dir, name), name, link_target, got)
-            else:
-                skill, found = _load_one(folder, _join(rel_dir, name), name, link_target, fast, notes)
-        except (ValueError, TypeError) as err:  # one skill's surprise must not take its siblings down
-            skill, found = None, [_err(f"{shown_dir}/{name}/SKILL.md", source.plugin, "skill-invalid", None,
-                                       f"{type(err).__name__}: {str(err).splitlines()[0]}")]
-        if found:
-            diags.extend(found)
-        if skill is not None:
-            resources.append(skill)
+    one = skillfast.one
+    keep = None if notes is None else notes.remember  # a cold load under a cache: kept for its reloads
+    memo_pre = f"{folder.base_pre}{_join(rel_dir, '')}"  # + "<slug>/SKILL.md": the path _load_one keys
+    follow = folder.follow
+    # the objects built below hold no reference cycle: a collection during the loop
+    # would only scan them (a fifth of a 10,000-skill load), so none runs until it ends
+    with gc_paused():
+        for name, kind, link_target in entries:
+            if kind == "link":
+                if names is None or name in names:
+                    _linked_skill(source, rel_dir, name, resources, diags)
+                continue
+            if kind != "dir":
+                continue
+            if names is not None and name not in names:
+                continue
+            try:
+                if direct:  # the common case in one pass, nothing to reuse
+                    got = one(fast, name)
+                    if got.__class__ is Skill:
+                        resources.append(got)
+                        if keep is not None:
+                            keep(f"{memo_pre}{name}/SKILL.md", ((*folder.key, link_target), got, ()), follow=follow)
+                        continue
+                    skill, found = _read_one(folder, _join(rel_dir, name), name, link_target, got)
+                    if keep is not None:
+                        keep(f"{memo_pre}{name}/SKILL.md", ((*folder.key, link_target), skill, tuple(found)),
+                             follow=follow)
+                else:
+                    skill, found = _load_one(folder, _join(rel_dir, name), name, link_target, fast, notes)
+            except (ValueError, TypeError) as err:  # one skill's surprise must not take its siblings down
+                skill, found = None, [_err(f"{shown_dir}/{name}/SKILL.md", source.plugin, "skill-invalid", None,
+                                           f"{type(err).__name__}: {str(err).splitlines()[0]}")]
+            if found:
+                diags.extend(found)
+            if skill is not None:
+                resources.append(skill)
 
 
 def _linked_skill(source: ResourceSource, rel_dir: str, slug: str, resources: list[Skill],

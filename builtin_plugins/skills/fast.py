@@ -6,9 +6,10 @@ fields, all clean. For those, :func:`one` does in one function what
 :func:`wskit.builtin_plugins.skills.discovery._read_one` does through five layers (the safe read of
 :func:`wskit.fs.fdwalk.read_head_bytes_in`, :func:`wskit.formats.frontmatter.flat_head`,
 :func:`wskit.formats.flatyaml.load_flat_lines`, :func:`wskit.builtin_plugins.skills.discovery._clean_flat_skill`,
-:func:`wskit.models.construct_valid`): the same system calls on the same
-descriptors with the same refusals, the same reads, the same change note, the
-flat block matched by one regular expression over the block instead of one per
+:func:`wskit.models.construct_valid`): the same opens and checks on the same
+descriptors with the same refusals, the same bytes read (the general path's reads
+taken from one read of the file's first KiB while it lasts), the same change note,
+the flat block matched by one regular expression over the block instead of one per
 line, and the two models built from per-folder templates.
 
 Anything else is handed back, never decided here: a refusal or odd file type
@@ -45,6 +46,9 @@ _FILE_FLAGS = descriptors.O_BASE | descriptors.O_NONBLOCK | descriptors.O_NOFOLL
 _S_IFMT, _S_IFREG = 0o170000, 0o100000
 _MAX = MAX_FRONTMATTER_BYTES
 _MIN_STEP = descriptors.MIN_HEAD_STEP
+#: bytes of a SKILL.md read at once, the general path's reads then taken from them:
+#: a frontmatter of up to ~1 KiB (a description at its 1,024-character limit) in one read
+_PREFETCH = 1024
 
 #: every non-empty line of a flat block: what ``flatyaml._LINE.fullmatch`` accepts,
 #: found for the whole block at once (``re.M``: a match is one whole line)
@@ -71,7 +75,8 @@ def lane(folder, rel_dir: str) -> Lane | None:
     (links followed), an admin source (size limit), source fields of unusual
     types, a folder path ``read_frontmatter`` would refuse, or PyYAML's
     constructors or resolvers changed. A lane notes what it reads to the
-    recordings active when it was made (:func:`wskit.changes.note`).
+    recordings active when it was made (through one :class:`wskit.changes.Notes`,
+    the recordings read once per folder instead of once per file).
 
     :param folder: the :class:`wskit.builtin_plugins.skills.discovery._Folder` being loaded.
     :param rel_dir: its path relative to ``source.base`` (``/`` separators).
@@ -86,7 +91,7 @@ def lane(folder, rel_dir: str) -> Lane | None:
     out.dir_pre = folder.base_pre + out.rel_pre
     plugin = folder.plugin
     out.id_pre = f"plugin:{plugin}:" if plugin else f"{folder.scope.value}:"
-    out.note = changes.recording_active()
+    out.note = changes.Notes() if changes.recording_active() else None
     out.prov = {"scope": folder.scope, "source_root": folder.base, "path": "", "plugin": plugin, "sha256": ""}
     out.skill = {
         "id": "", "name": "", "kind": "skill", "description": "", "provenance": None, "display_name": "",
@@ -127,7 +132,6 @@ def _slot_setters(cls: type) -> tuple | None:
 _open, _close, _stat, _fstat, _read = os.open, os.close, os.stat, os.fstat, os.read
 _spec_name = SPEC_NAME.match
 _pairs = PAIR.findall
-_note = changes.note
 
 
 def one(lane: Lane, slug: str):
@@ -163,15 +167,22 @@ def one(lane: Lane, slug: str):
         if (st.st_mode & _S_IFMT != _S_IFREG or st.st_ino != pre.st_ino or st.st_dev != pre.st_dev
                 or st.st_nlink > 1):
             return None
-        if lane.note:
-            _note(f"{lane.shown_pre}{slug}/SKILL.md", False, st)
+        if lane.note is not None:
+            lane.note.stat(f"{lane.shown_pre}{slug}/SKILL.md", st)
         # the reads of descriptors.read_head_raw with markdown._head_done, the close
-        # found inline for a head that starts with "---\n"
+        # found inline for a head that starts with "---\n"; those reads are taken from
+        # one read of the file's first _PREFETCH bytes while it lasts (one system call
+        # instead of two for a common frontmatter; the same bytes for a file that does
+        # not change meanwhile, which the general path's reads assume as well)
         size = st.st_size
         complete = None
         end = None
         q = -1
-        buf = _read(f, 256)
+        pre = _read(f, _PREFETCH)
+        avail = len(pre)
+        eof = avail < _PREFETCH  # a short read of a regular file: its end
+        buf = pre[:256]
+        pos = len(buf)
         if not buf:
             complete = True
         else:
@@ -195,7 +206,14 @@ def one(lane: Lane, slug: str):
                 if n >= _MAX:
                     break
                 step = n >> 3 if n >> 3 > _MIN_STEP else _MIN_STEP
-                chunk = _read(f, step if step < _MAX - n else _MAX - n)
+                want = step if step < _MAX - n else _MAX - n
+                if pos < avail or eof:
+                    chunk = pre[pos:pos + want]
+                    if len(chunk) < want and not eof:
+                        chunk += _read(f, want - len(chunk))
+                else:
+                    chunk = _read(f, want)
+                pos += len(chunk)
                 if not chunk:
                     complete = True
                     break

@@ -95,6 +95,10 @@ def _emit(o: Any, out: list[str], nl: str, default: Callable[[Any], Any]) -> Non
             out.append("{}")
             return
         inner = nl + "  "
+        flat = _flat(o)
+        if flat is not None:  # one string for a map of plain strings and nulls (a listing row)
+            out.append("{" + inner + ("," + inner).join(flat) + nl + "}")
+            return
         sep = "," + inner
         out.append("{" + inner)
         first = True
@@ -107,3 +111,19 @@ def _emit(o: Any, out: list[str], nl: str, default: Callable[[Any], Any]) -> Non
         out.append(nl + "}")
     else:
         _emit(default(o), out, nl, default)
+
+
+def _flat(o: dict) -> list[str] | None:
+    """The ``"key": value`` texts of a map whose keys are plain strings and whose
+    values are plain strings or None; None for any other map (the general path)."""
+    parts = []
+    for k, v in o.items():
+        if k.__class__ is not str:
+            return None
+        if v.__class__ is str:
+            parts.append(_enc(k) + ": " + _enc(v))
+        elif v is None:
+            parts.append(_enc(k) + ": null")
+        else:
+            return None
+    return parts

@@ -1,6 +1,11 @@
 """``wsctl skills list|show|files|validate|install|enable|disable`` and their JSON keys."""
 
 import json
+import os
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.markdown_helpers import skill_md
 from wskit.trust import TrustStore
@@ -139,3 +144,23 @@ def test_show_never_drops_arguments(wsctl, make_tree, wskit_home):
     assert show("idx", "--args", "'a b' c") == "first=a b second=c br=a b lit=$1\n"
     # other files of a skill: $ARGUMENTS and declared names only, nothing appended (Sakura)
     assert show("idx", "--file", "run.sh", "--args", "a b") == "echo $1 a b\n"
+
+
+_part = st.sampled_from(["a", "b", ".", "..", "", "skills", "x.md", "é"])
+_pathish = st.builds(lambda lead, parts, tail: lead + "/".join(parts) + tail,
+                     st.sampled_from(["", "/", "//", "./"]), st.lists(_part, max_size=4), st.sampled_from(["", "/", "/."]))
+
+
+@settings(max_examples=500, deadline=None)
+@given(root=_pathish, source_root=st.one_of(_pathish, st.just("/r/p")), path=_pathish, same=st.booleans())
+def test_listing_paths_are_display_path(root, source_root, path, same):
+    """The listing's shortcut for a skill's path equals display_path of its absolute path."""
+    from types import SimpleNamespace
+
+    from wskit.builtin_plugins.skills.cli import _shown_path
+    from wskit.models import display_path
+
+    prov = SimpleNamespace(source_root=root if same else source_root, path=path)
+    prov.absolute_str = os.path.join(prov.source_root, path)
+    assert _shown_path(root)(prov) == display_path(prov.absolute_str, root)
+    assert _shown_path(Path(root))(prov) == display_path(prov.absolute_str, Path(root))  # a binding's root

@@ -121,7 +121,7 @@ def _compare(root: str, slug: str, scope: Scope = Scope.PROJECT):
         shown = f"{folder.shown_pre}{slug}/SKILL.md"
         with changes.recording() as fast_deps:
             lane = skillfast.lane(folder, "s/skills")  # notes while a recording is active
-            assert lane is not None and lane.note
+            assert lane is not None and lane.note is not None
             got = skillfast.one(lane, slug)
         with changes.recording() as slow_deps:
             want = skillscan._read_one(folder, f"s/skills/{slug}", slug, None)
@@ -146,7 +146,7 @@ def _compare(root: str, slug: str, scope: Scope = Scope.PROJECT):
         os.close(fd)
 
 
-_desc = st.one_of(st.integers(1, 700).map(lambda n: ("word " * 200)[:n].strip() or "w"),
+_desc = st.one_of(st.integers(1, 1100).map(lambda n: ("word " * 230)[:n].strip() or "w"),
                   st.sampled_from(["a --- b", "x---", "Does things.", "caf\u00e9", "a [b]", "a #b", "ends:", "true"]))
 _close = st.sampled_from(["---\n", "---\n", "---\n", "--- \t\n", "---", "---\r\n", "----\n", "---x\n"])
 
@@ -199,10 +199,13 @@ def test_one_hands_back_a_repeated_key(tmp_path, block):
     assert diags[0].level == "warning" and diags[0].line == block.count("\n") + 1 and diags[0].path.endswith("sk/SKILL.md")
 
 
-@pytest.mark.parametrize("fm_len", [200, 250, 252, 253, 256, 257, 260, 287, 288, 289, 300, 324, 325, 600, 5000])
-@pytest.mark.parametrize("body", [0, 3, 40, 3000])
+@pytest.mark.parametrize("fm_len", [200, 250, 252, 253, 256, 257, 260, 287, 288, 289, 300, 324, 325, 600,
+                                    1000, 1019, 1020, 1021, 1023, 1024, 1025, 1028, 1100, 5000])
+@pytest.mark.parametrize("body", [0, 1, 3, 40, 3000])
 def test_one_builds_across_read_boundaries(tmp_path, fm_len, body):
-    """Closing lines that end just before, at and after each read the general path makes."""
+    """Closing lines that end just before, at and after each read the general path makes,
+    and the end of the lane's first read (1,024 bytes): the same head, the same
+    completeness (the digest is of the whole file when it was all read)."""
     head = "---\nname: sk\ndescription: "
     desc = ("d " * fm_len)[: max(1, fm_len - len(head) - 5)].strip()
     raw = f"{head}{desc}\n---\n".encode() + b"b" * body
@@ -275,3 +278,37 @@ def test_reloads_take_the_lane_and_reuse_around_it(tmp_path, monkeypatch):
         second = wskit_load_skills(src)
     assert built[4:] == ["b"]  # a: reused unread
     assert second.resources[0] is first.resources[0] and second.resources[1].description == "changed"
+
+
+def test_collector_paused_only_while_a_folder_loads(tmp_path, monkeypatch):
+    """The loop of a skills folder runs without the cyclic collector and gives it back
+    as it found it: enabled after the load (also when a skill raises), still disabled
+    when the caller had disabled it."""
+    import gc
+
+    from wskit.builtin_plugins.skills import wskit_load_skills
+
+    for name in ("a", "b"):
+        (tmp_path / "skills" / name).mkdir(parents=True)
+        (tmp_path / "skills" / name / "SKILL.md").write_text(f"---\nname: {name}\ndescription: d\n---\n")
+    src = ResourceSource(scope=Scope.PROJECT, root=str(tmp_path), base=str(tmp_path))
+    seen = []
+    real = skillfast.one
+
+    def spy(lane, slug):
+        seen.append(gc.isenabled())
+        if slug == "b":
+            raise ValueError("surprise")
+        return real(lane, slug)
+
+    monkeypatch.setattr(skillfast, "one", spy)
+    assert gc.isenabled()
+    res = wskit_load_skills(src)
+    assert seen == [False, False] and gc.isenabled()
+    assert [s.name for s in res.resources] == ["a"] and [d.code for d in res.diagnostics] == ["skill-invalid"]
+    gc.disable()
+    try:
+        wskit_load_skills(src)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -26,6 +26,20 @@ def test_same_text_as_json_dumps(obj) -> None:
     assert dumps_indent2(obj) == json.dumps(obj, indent=2, default=str)
 
 
+_text = st.one_of(st.text(), st.text(alphabet=st.characters(min_codepoint=0xDC80, max_codepoint=0xDCFF)))
+#: listing rows: maps of plain strings and nulls (written as one string each), now and
+#: then one other value or key (the general path)
+_rows = st.lists(st.dictionaries(st.one_of(_text, _text, _text, _key), st.one_of(st.none(), _text, _text, _scalar),
+                                 max_size=6), max_size=4)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(rows=_rows, other=_json)
+def test_rows_of_strings_same_text_as_json_dumps(rows, other) -> None:
+    obj = {"rows": rows, "other": other, "enum": [{"k": _Color.RED, "n": None}]}
+    assert dumps_indent2(obj) == json.dumps(obj, indent=2, default=str)
+
+
 class _Color(str, enum.Enum):
     RED = "red"
 
