@@ -12,18 +12,13 @@ process importing :mod:`wskit.cli` keeps its collector as it was.
 
 from __future__ import annotations
 
-import gc
-
 __all__ = ["main"]
 
 
 def main() -> int:
     """Run ``wsctl`` on this process's command line (the ``wsctl`` console script)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    from wskit.util.gcpause import gc_paused
+
+    with gc_paused():  # main() pauses it again at once, and freezes after the lookup
         from wskit.cli import main as run
-    finally:
-        if was_enabled:
-            gc.enable()  # main() pauses it again at once, and freezes after the lookup
     return run()

@@ -11,10 +11,7 @@ only when the operation itself fails (e.g. a plugin raising under
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import itertools
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -27,6 +24,7 @@ from wskit.host import HostProfile
 from wskit.models import TRUST_GATED_SCOPES, Diagnostic, ResourceSource
 from wskit.registry import Candidate, Registry
 from wskit.trust import TrustDecision, TrustStore
+from wskit.util.gcpause import gc_paused  # noqa: F401  (re-exported: the load runs in it)
 
 if TYPE_CHECKING:  # pragma: no cover
     from wskit.kinds import ResourceKind
@@ -118,29 +116,6 @@ def decide_trust(hooks: "WskitHooks", binding: Binding, profile: HostProfile) ->
     if decision is None:
         decision = TrustDecision(path=str(binding.source_root), state="unknown", source="none")
     return decision, diags
-
-
-@contextlib.contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause CPython's cyclic garbage collector for a block that builds many
-    long-lived containers and no garbage cycles (a workspace load).
-
-    Each collection a load triggers traverses every object the load has built so
-    far (and everything else alive), although none of it is garbage: on a 50,000-file
-    tree every second cold resolve pays ≈ 90 ms of full collections. Mercurial's ``util.nogc``
-    does the same for the same reason. Reference counting still frees everything
-    at once; collections resume after the block (on the next allocations). A
-    collector the host turned off stays off; two threads pausing at once leave it
-    on when the first finishes, which only costs the second some collections.
-    """
-    enabled = gc.isenabled()
-    if enabled:
-        gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def load_workspace(

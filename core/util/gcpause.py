@@ -6,6 +6,9 @@ scans every object of the process (a fifth of a 10,000-skill load, and as much a
 while its listing is written). None of those objects is part of a reference cycle,
 so reference counting frees them all; the collector only costs time while they are
 built. :func:`gc_paused` turns it off for a block and gives it back as it found it.
+A workspace load is such a block (on a 50,000-file tree every second cold resolve paid
+≈ 90 ms of full collections), so are a 10,000-skill listing and the imports of the
+``wsctl`` console script. Mercurial's ``util.nogc`` does the same for the same reason.
 """
 
 from __future__ import annotations

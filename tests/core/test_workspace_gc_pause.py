@@ -40,3 +40,9 @@ def test_load_workspace_runs_with_the_collector_paused(tmp_path, wskit_pm, wskit
     monkeypatch.setattr(workspace, "_load_workspace", lambda *a, **k: seen.append(gc.isenabled()) or real(*a, **k))
     ws = workspace.load_workspace(WskitHooks(wskit_pm), Binding.discover(tmp_path), wskit_profile)
     assert seen == [False] and gc.isenabled() and ws.binding.source_root == tmp_path
+
+
+def test_one_pause_for_the_load_the_listing_and_the_console_script():
+    import wskit.util.gcpause
+
+    assert gc_paused is wskit.util.gcpause.gc_paused
