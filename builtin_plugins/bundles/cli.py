@@ -176,8 +176,9 @@ def validate_cmd(obj: WsctlContext, directory: str, strict: bool = False) -> Non
     def human() -> None:
         for d in diags:
             click.echo(safe_text(f"{d.level}: {d.code}: {d.message}" + (f" ({d.path})" if d.path else "")))
+        via = " from its marketplace entry" if b.manifest_source == "marketplace" else ""
         click.echo(f"{b.name}: {'ok' if not errors else f'{len(errors)} error(s)'}"
-                   + (f" ({', '.join(f'{k}={v}' for k, v in counts.items())})" if counts else ""))
+                   + (f" ({', '.join(f'{k}={v}' for k, v in counts.items())}{via})" if counts else ""))
     obj.emit(data, human)
     if errors:
         click.get_current_context().exit(1)
@@ -244,9 +245,22 @@ def _claude_checks(root: str, name: str, profile) -> list:
     has_components = any(os.path.exists(os.path.join(root, e)) for e in _COMPONENT_ENTRIES)
     manifest = any(os.path.isfile(os.path.join(root, d, f)) for d in dirs for f in ("plugin.json", "marketplace.json"))
     if not manifest and not has_components:
-        out.append(Diagnostic(level="error", code="plugin-no-manifest", path=root,
-                              message="no manifest and no components: expected .claude-plugin/plugin.json or "
-                                      ".claude-plugin/marketplace.json (as Claude Code's validation)"))
+        from wskit.builtin_plugins.bundles.marketplace import find_entry_for
+
+        found = find_entry_for(root)
+        if found is not None:
+            # the folder loads through its marketplace entry (the marketplace-defined note), but
+            # validated alone, as Claude Code validates it, it is neither a plugin nor a marketplace
+            mk, _ = found
+            out.append(Diagnostic(level="error", code="plugin-no-manifest", path=root,
+                                  message="this folder alone has no manifest and no components, so it does not "
+                                          "validate by itself (as Claude Code's validation); its entry in "
+                                          f"marketplace {mk.name!r} defines it: validate the marketplace instead "
+                                          f"(wsctl plugins validate {mk.root})"))
+        else:
+            out.append(Diagnostic(level="error", code="plugin-no-manifest", path=root,
+                                  message="no manifest and no components: expected .claude-plugin/plugin.json or "
+                                          ".claude-plugin/marketplace.json (as Claude Code's validation)"))
     if manifest and name and reserved_plugin_name(name):
         out.append(Diagnostic(level="error", code="plugin-name-reserved", path=root, plugin=name,
                               message=f"plugin name {name!r} is reserved for Anthropic's own plugins by Claude "

@@ -344,3 +344,24 @@ def test_plugins_list_states_a_failing_plugin_dir_once(tmp_path, wsctl, make_tre
     human = wsctl("--plugin-dir", str(tmp_path / "missing"), *args).stdout
     assert human.count("Not a valid plugin directory") == 1 and "diagnostics (1)" in human
     assert "plugin-dir-missing" in human
+
+
+def test_validate_a_strict_false_folder_names_the_marketplace_to_validate(tmp_path, wsctl):
+    """A folder defined by a ``strict: false`` marketplace entry is invalid alone (Claude
+    Code's verdict), and the messages agree on why: no manifest in the folder, the entry
+    in marketplace.json defines it, validate the marketplace."""
+    mk = tmp_path / "mk"
+    (mk / ".claude-plugin").mkdir(parents=True)
+    (mk / "plugins/ls").mkdir(parents=True)
+    (mk / ".claude-plugin/marketplace.json").write_text(json.dumps({"name": "mine", "owner": {"name": "Me"}, "plugins": [
+        {"name": "ls", "source": "./plugins/ls", "strict": False,
+         "lspServers": {"ls": {"command": "ls-server", "extensionToLanguage": {".x": "x"}}}}]}))
+    r = wsctl("plugins", "validate", str(mk / "plugins/ls"))
+    assert r.exit_code == 1
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("info: marketplace-defined: ") and "which defines it in" in lines[0]
+    assert lines[1].startswith("error: plugin-no-manifest: this folder alone has no manifest")
+    assert f"validate the marketplace instead (wsctl plugins validate {mk.resolve()})" in lines[1]
+    assert "expected .claude-plugin/plugin.json" not in r.stdout
+    assert lines[-1] == "ls: 1 error(s) (lsp_server=1 from its marketplace entry)"
+    assert wsctl("plugins", "validate", str(mk)).exit_code == 0

@@ -59,7 +59,11 @@ def test_lsp_directories_say_they_are_strict_false_entries(wsctl):
         assert data["manifest_source"] == "marketplace" and data["counts"] == {"lsp_server": 1}
         assert data["ok"] is _claude_says_valid(d)
         if not data["ok"]:
-            assert {x["code"] for x in data["diagnostics"] if x["level"] == "error"} == {"plugin-no-manifest"}
+            (err,) = [x for x in data["diagnostics"] if x["level"] == "error"]
+            assert err["code"] == "plugin-no-manifest"
+            # the messages agree: the folder alone has none, the marketplace entry defines it
+            assert "this folder alone has no manifest" in err["message"]
+            assert "validate the marketplace instead" in err["message"] and "expected" not in err["message"]
 
 
 def test_marketplace_lists_all_entries(wsctl):
