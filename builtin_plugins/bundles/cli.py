@@ -64,6 +64,16 @@ def bundle_listing(obj: WsctlContext, ws) -> tuple[list[dict[str, Any]], list[di
 list_cmd = list_command(bundle_listing)
 
 
+def _issue_text(issue: dict[str, Any], root: str) -> str:
+    """An error of a bundle for the human ``errors:`` block, naming its file (relative
+    to the plugin root when inside it) unless the message already does."""
+    path, message = issue.get("path"), issue["message"]
+    if not path or path == root or str(path) in message:
+        return message
+    rel = os.path.relpath(path, root) if os.path.isabs(path) and path.startswith(root.rstrip(os.sep) + os.sep) else path
+    return f"{rel}: {message}" if rel not in message else message
+
+
 def human_bundles(rows: list[dict[str, Any]]) -> str:
     if not rows:
         return "no content plugins"
@@ -72,7 +82,7 @@ def human_bundles(rows: list[dict[str, Any]]) -> str:
     notes_disabled: list[str] = []
     for r in rows:
         counts = ", ".join(f"{k}={v}" for k, v in r["counts"].items()) or "-"
-        errors = [i["message"] for i in r["issues"] if i["level"] == "error"]
+        errors = [_issue_text(i, r["root"]) for i in r["issues"] if i["level"] == "error"]
         # the reasons go under the table, whole: a long one in the STATE cell would
         # stretch every row to its width
         state = r["state"] + (f" ({len(errors)} error{'s' if len(errors) > 1 else ''}, below)" if errors else "")
@@ -341,7 +351,14 @@ def install_cmd(obj: WsctlContext, spec: str, from_dirs: tuple[str, ...]) -> Non
     with progress(f"installing {name} from {mk.root}"):
         rec = install(obj.profile(), mk, name)
     data = {k: rec[k] for k in ("name", "version", "marketplace", "source", "root", "digest", "skipped")}
-    obj.emit(data, lambda: click.echo(f"installed {name}@{mk.name} into {rec['root']} ({rec['digest']})"))
+
+    def human() -> None:
+        click.echo(safe_text(f"installed {name}@{mk.name} into {rec['root']} ({rec['digest']})"))
+        # what was not copied is said here too, not only in the JSON (nothing silently dropped)
+        for skipped in rec["skipped"]:
+            click.echo(safe_text(f"not copied (a link or special file): {skipped}"))
+
+    obj.emit(data, human)
 
 
 @click.command("uninstall")

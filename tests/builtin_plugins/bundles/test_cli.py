@@ -365,3 +365,20 @@ def test_validate_a_strict_false_folder_names_the_marketplace_to_validate(tmp_pa
     assert "expected .claude-plugin/plugin.json" not in r.stdout
     assert lines[-1] == "ls: 1 error(s) (lsp_server=1 from its marketplace entry)"
     assert wsctl("plugins", "validate", str(mk)).exit_code == 0
+
+
+def test_install_names_what_it_did_not_copy(tmp_path, wsctl):
+    """The human output lists the links (and special files) not copied, as the JSON does."""
+    mk = _market(tmp_path / "market")
+    (mk / "plugins/tool/shared").symlink_to(tmp_path)
+    r = wsctl("plugins", "install", "tool@mk", "--from", str(mk))
+    assert r.exit_code == 0, r.output
+    assert "not copied (a link or special file): shared" in r.stdout
+
+
+def test_plugins_list_names_the_file_of_an_error(tmp_path, wsctl, make_tree):
+    p = tmp_path / "p3"
+    (p / ".claude-plugin").mkdir(parents=True)
+    (p / ".claude-plugin/plugin.json").write_text("{bad")
+    out = wsctl("--plugin-dir", str(p), "plugins", "list", str(make_tree({"x": "y"}))).stdout
+    assert "  p3: .claude-plugin/plugin.json: invalid JSON: " in out
