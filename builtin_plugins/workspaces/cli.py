@@ -106,9 +106,11 @@ def _list_unrecorded(obj: WsctlContext, agent: str) -> None:
     first command that writes will create, nothing written now."""
     from pathlib import Path
 
+    from wskit.builtin_plugins.workspaces.errors import require_utf8
     from wskit.builtin_plugins.workspaces.paths import agent_home_id, normalize_lexical
 
-    home_id = agent_home_id(agent)  # a bad --agent is refused as the manager refuses it
+    require_utf8("home", obj.home)  # refused as the manager refuses them
+    home_id = agent_home_id(agent)
     anchor = normalize_lexical(Path(obj.home) / ".wskit" / "agent-homes" / agent)
     row = {"workspace_id": home_id, "workspace_alias": "agent_home", "workspace_kind": "agent_home",
            "owner_agent_id": agent, "workspace_anchor": str(anchor), "repo_name": "AgentHome",
