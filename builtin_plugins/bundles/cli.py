@@ -64,6 +64,16 @@ def bundle_listing(obj: WsctlContext, ws) -> tuple[list[dict[str, Any]], list[di
 list_cmd = list_command(bundle_listing)
 
 
+def _issue_text(issue: dict[str, Any], root: str) -> str:
+    """An error of a bundle for the human ``errors:`` block, naming its file (relative
+    to the plugin root when inside it) unless the message already does."""
+    path, message = issue.get("path"), issue["message"]
+    if not path or path == root or str(path) in message:
+        return message
+    rel = os.path.relpath(path, root) if os.path.isabs(path) and path.startswith(root.rstrip(os.sep) + os.sep) else path
+    return f"{rel}: {message}" if rel not in message else message
+
+
 def human_bundles(rows: list[dict[str, Any]]) -> str:
     if not rows:
         return "no content plugins"
@@ -72,7 +82,7 @@ def human_bundles(rows: list[dict[str, Any]]) -> str:
     notes_disabled: list[str] = []
     for r in rows:
         counts = ", ".join(f"{k}={v}" for k, v in r["counts"].items()) or "-"
-        errors = [i["message"] for i in r["issues"] if i["level"] == "error"]
+        errors = [_issue_text(i, r["root"]) for i in r["issues"] if i["level"] == "error"]
         # the reasons go under the table, whole: a long one in the STATE cell would
         # stretch every row to its width
         state = r["state"] + (f" ({len(errors)} error{'s' if len(errors) > 1 else ''}, below)" if errors else "")
@@ -178,8 +188,9 @@ def validate_cmd(obj: WsctlContext, directory: str, strict: bool = False) -> Non
     def human() -> None:
         for d in diags:
             click.echo(safe_text(f"{d.level}: {d.code}: {d.message}" + (f" ({d.path})" if d.path else "")))
+        via = " from its marketplace entry" if b.manifest_source == "marketplace" else ""
         click.echo(f"{b.name}: {'ok' if not errors else f'{len(errors)} error(s)'}"
-                   + (f" ({', '.join(f'{k}={v}' for k, v in counts.items())})" if counts else ""))
+                   + (f" ({', '.join(f'{k}={v}' for k, v in counts.items())}{via})" if counts else ""))
     obj.emit(data, human)
     if errors:
         click.get_current_context().exit(1)
@@ -247,9 +258,22 @@ def _claude_checks(root: str, name: str, profile) -> list:
     has_components = _has(root)
     manifest = any(os.path.isfile(os.path.join(root, d, f)) for d in dirs for f in ("plugin.json", "marketplace.json"))
     if not manifest and not has_components:
-        out.append(Diagnostic(level="error", code="plugin-no-manifest", path=root,
-                              message="no manifest and no components: expected .claude-plugin/plugin.json or "
-                                      ".claude-plugin/marketplace.json (as Claude Code's validation)"))
+        from wskit.builtin_plugins.bundles.marketplace import find_entry_for
+
+        found = find_entry_for(root)
+        if found is not None:
+            # the folder loads through its marketplace entry (the marketplace-defined note), but
+            # validated alone, as Claude Code validates it, it is neither a plugin nor a marketplace
+            mk, _ = found
+            out.append(Diagnostic(level="error", code="plugin-no-manifest", path=root,
+                                  message="this folder alone has no manifest and no components, so it does not "
+                                          "validate by itself (as Claude Code's validation); its entry in "
+                                          f"marketplace {mk.name!r} defines it: validate the marketplace instead "
+                                          f"(wsctl plugins validate {mk.root})"))
+        else:
+            out.append(Diagnostic(level="error", code="plugin-no-manifest", path=root,
+                                  message="no manifest and no components: expected .claude-plugin/plugin.json or "
+                                          ".claude-plugin/marketplace.json (as Claude Code's validation)"))
     if manifest and name and reserved_plugin_name(name):
         out.append(Diagnostic(level="error", code="plugin-name-reserved", path=root, plugin=name,
                               message=f"plugin name {name!r} is reserved for Anthropic's own plugins by Claude "
@@ -330,7 +354,14 @@ def install_cmd(obj: WsctlContext, spec: str, from_dirs: tuple[str, ...]) -> Non
     with progress(f"installing {name} from {mk.root}"):
         rec = install(obj.profile(), mk, name)
     data = {k: rec[k] for k in ("name", "version", "marketplace", "source", "root", "digest", "skipped")}
-    obj.emit(data, lambda: click.echo(f"installed {name}@{mk.name} into {rec['root']} ({rec['digest']})"))
+
+    def human() -> None:
+        click.echo(safe_text(f"installed {name}@{mk.name} into {rec['root']} ({rec['digest']})"))
+        # what was not copied is said here too, not only in the JSON (nothing silently dropped)
+        for skipped in rec["skipped"]:
+            click.echo(safe_text(f"not copied (a link or special file): {skipped}"))
+
+    obj.emit(data, human)
 
 
 @click.command("uninstall")

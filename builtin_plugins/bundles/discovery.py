@@ -133,7 +133,7 @@ def read_manifest(root: str, profile: HostProfile | None = None, *, entry: "Mark
             what = "a strict: false entry" if not entry.strict else "an entry"
             diags.append(Diagnostic(level="info", code="marketplace-defined", path=root,
                                     message=f"no plugin.json here: this plugin is {what} of marketplace "
-                                    f"{info['marketplace']!r}; its manifest lives in {found[0].root}/"
+                                    f"{info['marketplace']!r}, which defines it in {found[0].root}/"
                                     ".claude-plugin/marketplace.json"))
         data = entry_manifest(entry, data if isinstance(data, dict) else None, kinds)
     if data is None and has_components(root):

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from wskit.kinds import ResourceKind
 
 __all__ = [
-    "REASON_CODES", "RESERVED_MARKETPLACE_NAMES", "lookalike_marketplace_name", "marketplace_name_verdict",
+    "REASON_CODES", "RESERVED_MARKETPLACE_NAMES", "RESERVED_NAME_HINT", "lookalike_marketplace_name", "marketplace_name_verdict",
     "entry_manifest", "find_entry_for", "load_marketplace", "Marketplace", "MARKETPLACE_FILE",
     "MarketplaceEntry", "MarketplaceError"
 ]
@@ -45,7 +45,16 @@ REASON_CODES = {
     "escapes": "source leaves the marketplace folder",
     "not-portable": "source is not a portable relative path",
     "bad-name": "plugin name is not kebab-case",
+    "name-reserved": "the marketplace's name is reserved by Claude Code for Anthropic's own marketplaces: "
+                     "install refuses it from a local folder",
 }
+
+#: what to do with a local copy of a marketplace whose name is refused (the end of the
+#: ``marketplace-name-reserved`` message)
+RESERVED_NAME_HINT = ("To install its plugins from this folder, copy it and give the copy a name of your own "
+                      "(\"name\" in .claude-plugin/marketplace.json), then wsctl plugins install "
+                      "NAME@<that name> --from <the copy>; or load one plugin folder that has its own "
+                      ".claude-plugin/plugin.json with --plugin-dir")
 
 
 #: marketplace names Claude Code 2.1.332 keeps for Anthropic's own marketplaces (its
@@ -141,7 +150,8 @@ class MarketplaceEntry(Frozen):
     :ivar source_kind: ``path`` or the object's ``source`` value (``github``, ``url``…).
     :ivar path: absolute folder of a ``path`` source (None for network sources).
     :ivar strict: default True: ``plugin.json`` is authoritative; False: the entry is the definition.
-    :ivar installable: a local path that exists inside the marketplace.
+    :ivar installable: a local path that exists inside the marketplace, of a marketplace whose
+        name install accepts from a local folder.
     :ivar reason: why it is not installable (None when it is).
     :ivar entry: the entry object as read.
     """
@@ -158,13 +168,15 @@ class MarketplaceEntry(Frozen):
     @property
     def reason_code(self) -> str | None:
         """A short code of :attr:`reason` for listings (:data:`REASON_CODES` explains each):
-        ``needs-fetch``, ``missing``, ``escapes``, ``not-portable``, ``bad-name``; None
-        when installable."""
+        ``needs-fetch``, ``missing``, ``escapes``, ``not-portable``, ``bad-name``,
+        ``name-reserved``; None when installable."""
         r = self.reason
         if r is None:
             return None
         if r.startswith("plugin name"):
             return "bad-name"
+        if r.startswith("marketplace name"):
+            return "name-reserved"
         if r.startswith("source type"):
             return "needs-fetch"
         if r.startswith("source folder"):
@@ -252,7 +264,13 @@ def load_marketplace(root: str | os.PathLike[str]) -> Marketplace:
         # plugins must not pass for Anthropic's own (install refuses them, see :func:`name_refusal`)
         diags.append(Diagnostic(level="error", code="marketplace-name-reserved", path=path,
                                 message=f"marketplace name {data['name']!r} is refused from a local folder, as "
-                                        f"Claude Code refuses it: {why}"))
+                                        f"Claude Code refuses it: {why}{'' if why.endswith('.') else '.'} "
+                                        f"{RESERVED_NAME_HINT}"))
+        # no entry is installable from here: listings must not say otherwise (install refuses)
+        refused = (f"marketplace name {data['name']!r} is refused from a local folder (see the "
+                   f"marketplace-name-reserved error): install refuses its plugins")
+        entries = [e.model_copy(update={"installable": False, "reason": refused}) if e.installable else e
+                   for e in entries]
     return Marketplace(name=data["name"], owner=owner, root=base, plugins=tuple(entries), diagnostics=tuple(diags))
 
 

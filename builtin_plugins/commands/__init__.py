@@ -32,7 +32,7 @@ COMMANDS = CommandsKind(
     help="Custom commands: .claude/commands, .<host>/commands and plugin commands.",
     noun="custom commands", empty="no commands", show=False,
     columns=(("ID", lambda c: c.id), ("ARGUMENTS", lambda c: c.argument_hint or ""),
-             ("DESCRIPTION", lambda c: c.description[:60])),
+             ("DESCRIPTION", lambda c: c.description)),
 )
 
 wskit_resource_kinds = COMMANDS.wskit_resource_kinds

@@ -41,7 +41,7 @@ class HookApproval:
                             enabled=hooks_enabled(ws.binding, ws.trust, profile), files_root=ws.binding.execution_root)
 
     def summary(self) -> str | None:
-        """``"N project hooks await approval …"`` when some do (state ``untrusted`` or
+        """``"N hooks await approval (plugin NAME; …)"`` when some do (state ``untrusted`` or
         ``modified``), the store's error when it is unusable, else None."""
         st = self.status()
         if st is None:
@@ -51,5 +51,7 @@ class HookApproval:
         if not st.awaiting_approval:
             return None
         what = "changed since they were approved" if st.state == "modified" else "not approved"
-        return (f"{st.awaiting_approval} project hook{'s await' if st.awaiting_approval != 1 else ' awaits'} approval "
-                f"({what}; review with 'wsctl hooks list', approve with 'wsctl hooks trust --digest {st.digest}')")
+        where = f"{', '.join(st.sources)}; " if st.sources else ""
+        n = st.awaiting_approval
+        return (f"{n} hook{'s await' if n != 1 else ' awaits'} approval "
+                f"({where}{what}; review with 'wsctl hooks list', approve with 'wsctl hooks trust --digest {st.digest}')")

@@ -83,6 +83,7 @@ def hooks_list_cmd(obj: WsctlContext, path: str) -> None:
 def _status_json(st, ws=None) -> dict[str, Any]:
     out = {"path": st.root, "state": st.state, "digest": st.digest, "trusted_digest": st.trusted_digest,
            "count": st.count, "error": st.error, "awaiting_approval": st.awaiting_approval,
+           "sources": list(st.sources),
            "files": [{"hook_id": f.hook_id, "path": f.path, "base": f.base, "state": f.state, "covered": f.covered}
                      for f in st.files]}
     if ws is not None:
@@ -90,15 +91,27 @@ def _status_json(st, ws=None) -> dict[str, Any]:
     return out
 
 
-def _status_text(st, data: dict[str, Any]) -> str:
-    lines = [f"{st.root}: {st.state} ({st.count} hooks)"]
+#: the first line of ``hooks status``: hook approval in words, never to be read as folder trust
+_APPROVAL_WORDS = {"untrusted": "hooks not approved", "modified": "hooks changed since approved",
+                   "trusted": "hooks approved", "not_required": "no hooks need approval",
+                   "disabled": "hooks switched off", "error": "hook approval unknown"}
+
+
+def _status_text(st, data: dict[str, Any], folder_trust: str | None = None) -> str:
+    words = _APPROVAL_WORDS.get(st.state, st.state)
+    lines = [f"{st.root}: {words} ({st.count} hook{'s' if st.count != 1 else ''}"
+             + (f"; folder {folder_trust}" if folder_trust else "") + ")"]
     if st.awaiting_approval:
-        lines.append(f"{st.awaiting_approval} project hook{'s await' if st.awaiting_approval != 1 else ' awaits'} approval"
-                     + (" (changed since approved)" if st.state == "modified" else ""))
+        lines.append(st.approval_text() + (" (changed since approved)" if st.state == "modified" else ""))
     if st.digest:
         lines.append(f"digest: {st.digest}")
+    seen: set[tuple[str, str, str]] = set()
     for f in st.files:
-        shown = f.path if f.base != "plugin" else f"<plugin root>/{f.path}"
+        # a script several hooks run is one file to review: named once
+        if (f.base, f.path, f.state) in seen:
+            continue
+        seen.add((f.base, f.path, f.state))
+        shown = f.path if f.base != "plugin" else f"<plugin {_plugin_of(f.hook_id)}>/{f.path}"
         if f.state == "covered":
             lines.append(f"covers: {shown}")
         elif f.state == "missing":
@@ -114,6 +127,12 @@ def _status_text(st, data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _plugin_of(hook_id: str) -> str:
+    """The plugin name of a plugin hook's id (``plugin:NAME:…``)."""
+    parts = hook_id.split(":")
+    return parts[1] if len(parts) > 2 and parts[0] == "plugin" else "root"
+
+
 @hooks_group.command("status")
 @path_argument
 @json_option
@@ -123,7 +142,7 @@ def hooks_status_cmd(obj: WsctlContext, path: str) -> None:
     ws = obj.resolve(path)
     _, st = _status(obj, ws)
     data = _status_json(st, ws)
-    obj.emit(data, lambda: click.echo(_status_text(st, data)))
+    obj.emit(data, lambda: click.echo(_status_text(st, data, ws.trust.state)))
 
 
 @hooks_group.command("trust")
@@ -218,7 +237,7 @@ def hooks_run_cmd(obj: WsctlContext, event: str, path: str, payload_file: str | 
             click.echo(f"warning: {w}", err=True)
         n = outcome.awaiting_approval
         if n:
-            click.echo(f"{n} project hook{'s await' if n != 1 else ' awaits'} approval "
+            click.echo(f"{n} hook{'s await' if n != 1 else ' awaits'} approval "
                        f"('wsctl hooks status {path}' shows the digest)", err=True)
         if outcome.updated_input is not None:
             click.echo(f"updated input: {json.dumps(outcome.updated_input)}")

@@ -178,6 +178,11 @@ class HookTrustStatus(Frozen):
     :ivar trusted_digest: digest recorded in the store, if any.
     :ivar count: number of external hooks. :ivar error: why the state is ``error``.
     :ivar files: the files the hook commands name (:func:`referenced_files`), covered or not.
+    :ivar sources: where the hooks that need approval come from, each once in order:
+        ``plugin NAME`` or ``<scope> <file>`` (``project .claude/settings.json``).
+    :ivar needs_approval: how many of the external hooks need approval (project, local and
+        plugin hooks; the user's own, an administrator's, built-in and command-line hooks run
+        without it, :data:`NO_TRUST_NEEDED`); None: all ``count`` of them.
     """
 
     root: str
@@ -187,12 +192,25 @@ class HookTrustStatus(Frozen):
     count: int = 0
     error: str | None = None
     files: tuple[ReferencedFile, ...] = ()
+    sources: tuple[str, ...] = ()
+    needs_approval: int | None = None
 
     @property
     def awaiting_approval(self) -> int:
-        """External hooks that do not run until the user approves them (state ``untrusted``
-        or ``modified``), else 0."""
-        return self.count if self.state in ("untrusted", "modified") else 0
+        """External hooks that need approval and do not run until the user gives it (state
+        ``untrusted`` or ``modified``), else 0."""
+        if self.state not in ("untrusted", "modified"):
+            return 0
+        return self.count if self.needs_approval is None else self.needs_approval
+
+    def approval_text(self) -> str | None:
+        """``"9 hooks await approval (plugin security-guidance)"`` when some do, else None:
+        hook approval, which is not folder trust, with the sources named."""
+        n = self.awaiting_approval
+        if not n:
+            return None
+        return (f"{n} hook{'s await' if n != 1 else ' awaits'} approval"
+                + (f" ({', '.join(self.sources)})" if self.sources else ""))
 
     @property
     def runs(self) -> bool:
@@ -305,13 +323,17 @@ class HookTrustStore:
         fr = str(files_root) if files_root is not None else root
         digest = hook_config_digest(ext, fr)
         files = tuple(f for h in ext for f in referenced_files(h, fr))
+        pending = [h for h in ext if h.provenance.scope.value not in NO_TRUST_NEEDED]
+        sources = tuple(dict.fromkeys(f"plugin {h.plugin}" if h.plugin else
+                                      f"{h.provenance.scope.value} {h.provenance.path}" for h in pending))
+        common = dict(root=root, digest=digest, count=len(ext), files=files, sources=sources,
+                      needs_approval=len(pending))
         if not enabled:
-            return HookTrustStatus(root=root, state="disabled", digest=digest, count=len(ext), files=files)
+            return HookTrustStatus(state="disabled", **common)
         try:
             entry = self.read().get(root)
         except HookTrustError as err:
-            return HookTrustStatus(root=root, state="error", digest=digest, count=len(ext), error=str(err),
-                                   files=files)
+            return HookTrustStatus(state="error", error=str(err), **common)
         recorded = entry["digest"] if entry else None
         if digest is None:
             state: HookTrustState = "not_required"
@@ -319,8 +341,7 @@ class HookTrustStore:
             state = "untrusted"
         else:
             state = "trusted" if recorded == digest else "modified"
-        return HookTrustStatus(root=root, state=state, digest=digest, trusted_digest=recorded, count=len(ext),
-                               files=files)
+        return HookTrustStatus(state=state, trusted_digest=recorded, **common)
 
     def trust(self, root: str | os.PathLike[str], hooks: Iterable[HookDefinition], expected_digest: str, *,
               files_root: str | os.PathLike[str] | None = None) -> str:

@@ -29,7 +29,8 @@ _UNREAD = frozenset({"yaml-error", "yaml-refused", "frontmatter-unterminated", "
 _LENIENT_NOTE = "; read leniently with no fields, as Claude Code does"
 
 
-def check_skill(fm, slug: str, path: str, has_bom: bool = False, plugin: str | None = None) -> list[Diagnostic]:
+def check_skill(fm, slug: str, path: str, has_bom: bool = False, plugin: str | None = None, *,
+                strict: bool = False) -> list[Diagnostic]:
     """Lenient checks of a parsed ``<slug>/SKILL.md`` (design §5).
 
     :returns: diagnostics, warnings only: a ``SKILL.md`` without frontmatter
@@ -38,17 +39,20 @@ def check_skill(fm, slug: str, path: str, has_bom: bool = False, plugin: str | N
         loads, as in Claude Code 2.1.332 (no fields; the description from its
         first body line); every violation of the specification
         (:func:`wskit.builtin_plugins.skills.spec.spec_findings`) is a
-        ``warning`` with the code strict validation uses as an error.
+        ``warning`` with the code strict validation uses as an error, except that a
+        field Claude Code reads (:data:`~wskit.builtin_plugins.skills.spec.CLAUDE_CODE_FIELDS`:
+        ``version``, ``user-invocable``, ``argument-hint``…) is not called unknown
+        unless ``strict`` (the specification exactly).
     """
-    return _check(fm, slug, path, has_bom, plugin)[0]
+    return _check(fm, slug, path, has_bom, plugin, strict=strict)[0]
 
 
-def _check(fm, slug: str, path: str, has_bom: bool, plugin: str | None
+def _check(fm, slug: str, path: str, has_bom: bool, plugin: str | None, *, strict: bool = False
            ) -> tuple[list[Diagnostic], tuple[str, ...] | None]:
     """:func:`check_skill`, also returning the skill's ``allowed_tools`` (see
     :func:`_tools_of`; None when the checks stopped early), so the selectors are
     split and parsed once per skill."""
-    from wskit.builtin_plugins.skills.spec import spec_findings
+    from wskit.builtin_plugins.skills.spec import CLAUDE_CODE_FIELDS, spec_findings
 
     diags: list[Diagnostic] = [d.model_copy(update={"plugin": plugin}) for d in fm.diagnostics] if fm.diagnostics else []
     if has_bom:
@@ -61,7 +65,7 @@ def _check(fm, slug: str, path: str, has_bom: bool, plugin: str | None
         diags = [d.model_copy(update={"level": "warning", "message": d.message + _LENIENT_NOTE})
                  if d.code in _UNREAD and d.level == "error" else d for d in diags]
     data: dict[str, Any] = fm.data if fm.present and fm.ok else {}
-    for d in spec_findings(data, slug, fm, path):
+    for d in spec_findings(data, slug, fm, path, frozenset() if strict else CLAUDE_CODE_FIELDS):
         if d.code == "skill-missing-description":
             d = d.model_copy(update={"message": d.message + "; described by its first body line, as Claude Code does"})
         diags.append(d.model_copy(update={"level": "warning", "plugin": plugin}))

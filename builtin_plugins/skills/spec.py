@@ -14,11 +14,23 @@ import yaml
 from wskit.formats.frontmatter import Frontmatter
 from wskit.models import Diagnostic
 
-__all__ = ["MAX_COMPATIBILITY", "MAX_DESCRIPTION", "MAX_NAME", "SPEC_FIELDS", "STRICT_CODES", "flow_style_line",
+__all__ = ["CLAUDE_CODE_FIELDS", "MAX_COMPATIBILITY", "MAX_DESCRIPTION", "MAX_NAME", "SPEC_FIELDS", "STRICT_CODES",
+           "flow_style_line",
            "spec_findings"]
 
 #: Frontmatter fields the specification allows.
 SPEC_FIELDS = frozenset({"name", "description", "license", "allowed-tools", "metadata", "compatibility"})
+#: Fields Claude Code reads in a skill's or command's frontmatter beyond the specification: the
+#: keys of its skill schema (Claude Code 2.1.337, documented and bookkeeping ones such as
+#: ``version``), the snake_case spellings wskit accepts, and ``tools`` (a key its frontmatter
+#: reader knows, used by skills of the official marketplace). Lenient checks do not call them
+#: unknown; strict validation (the specification exactly, as ``skills-ref``) still does.
+CLAUDE_CODE_FIELDS = frozenset({
+    "model", "allowed-tools", "disallowed-tools", "disallowedTools", "argument-hint", "arguments",
+    "disable-model-invocation", "user-invocable", "effort", "shell", "version", "when_to_use", "paths", "hooks",
+    "context", "agent", "background", "tools",
+    "argument_hint", "user_invocable", "disable_model_invocation", "allowed_tools", "when-to-use",
+})
 MAX_NAME = 64
 MAX_DESCRIPTION = 1024
 MAX_COMPATIBILITY = 500
@@ -74,9 +86,13 @@ def flow_style_line(block: str) -> int | None:
     return None
 
 
-def spec_findings(data: dict[str, Any], slug: str, fm: Frontmatter, path: str) -> list[Diagnostic]:
+def spec_findings(data: dict[str, Any], slug: str, fm: Frontmatter, path: str,
+                  known: frozenset[str] = frozenset()) -> list[Diagnostic]:
     """Every way ``data`` (a parsed frontmatter of ``<slug>/SKILL.md``) breaks the
-    specification, as ``error`` diagnostics with codes and lines."""
+    specification, as ``error`` diagnostics with codes and lines.
+
+    :param known: fields outside the specification not to report as unknown (the
+        lenient checks pass :data:`CLAUDE_CODE_FIELDS`; strict validation nothing)."""
     out: list[Diagnostic] = []
 
     def err(code: str, key: str | None, msg: str) -> None:
@@ -84,7 +100,7 @@ def spec_findings(data: dict[str, Any], slug: str, fm: Frontmatter, path: str) -
                               line=fm.line_of(key) if key else None, message=msg))
 
     if not SPEC_FIELDS.issuperset(data):
-        for key in sorted(set(data) - SPEC_FIELDS):
+        for key in sorted(set(data) - SPEC_FIELDS - known):
             err("skill-unknown-field", key, f"field {key!r} is not part of the Agent Skills specification "
                 f"(allowed: {', '.join(sorted(SPEC_FIELDS))})")
     if "name" not in data:

@@ -98,7 +98,7 @@ def validate_skill(path: str | os.PathLike[str], *, strict: bool = False) -> Val
         report.errors.append(Diagnostic(level="error", code=code, path=skill_md, message=msg,
                                         line=getattr(e, "line", None)))
         return report
-    for d in check_skill(fm, p.name, skill_md, res.raw.startswith(BOM)):
+    for d in check_skill(fm, p.name, skill_md, res.raw.startswith(BOM), strict=strict):
         if strict and d.level == "warning" and d.code in STRICT_CODES:
             d = d.model_copy(update={"level": "error"})
         (report.errors if d.level == "error" else report.warnings).append(d)

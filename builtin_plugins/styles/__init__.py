@@ -63,7 +63,7 @@ class StylesKind(MarkdownKind):
 STYLES = StylesKind(
     STYLE_FOLDERS.model_copy(update={"hook": "wskit_load_styles"}), load=load_styles,
     help="Output styles: user:<key>, project:<key>, plugin:<plugin>:<key> and built-ins.",
-    columns=(("ID", lambda s: s.id), ("SOURCE", _source), ("DESCRIPTION", lambda s: s.description[:60])),
+    columns=(("ID", lambda s: s.id), ("SOURCE", _source), ("DESCRIPTION", lambda s: s.description)),
     list_help="List the styles of the workspace holding PATH (fails when a catalog limit is broken).",
     show_help="Show one style with its prompt.", show_argument="style_id",
 )

@@ -16,7 +16,7 @@ import functools
 
 import click
 
-from wskit.cli.context import WsctlContext, json_option, json_text, table
+from wskit.cli.context import WsctlContext, json_option, json_text, table, with_global_args
 
 __all__ = [
     "agent_option", "NOT_DONE", "ref_group", "ref_resolve", "workspace_group", "worktree_group",
@@ -84,6 +84,10 @@ def workspace_group() -> None:
 @_command
 def ws_list(obj: WsctlContext, agent: str) -> None:
     """List the agent's attached workspaces (agent home first)."""
+    if not (obj.home / ".wskit" / "workspaces.db").exists():
+        # a read command creates no state: before any workspace command wrote the store,
+        # the agent has its home only, listed as it will be made (created_at null)
+        return _list_unrecorded(obj, agent)
     m = _manager(obj, agent)
     active = m.active().workspace_id
     rows = []
@@ -95,6 +99,25 @@ def ws_list(obj: WsctlContext, agent: str) -> None:
     obj.emit(data, lambda: click.echo(table(
         [["*" if r["active"] else "", r["workspace_id"], r["workspace_kind"] or "", r["workspace_anchor"]]
          for r in rows], ["", "ID", "KIND", "ANCHOR"])))
+
+
+def _list_unrecorded(obj: WsctlContext, agent: str) -> None:
+    """``workspace list`` of a home without a workspace store: the agent home that the
+    first command that writes will create, nothing written now."""
+    from pathlib import Path
+
+    from wskit.builtin_plugins.workspaces.errors import require_utf8
+    from wskit.builtin_plugins.workspaces.paths import agent_home_id, normalize_lexical
+
+    require_utf8("home", obj.home)  # refused as the manager refuses them
+    home_id = agent_home_id(agent)
+    anchor = normalize_lexical(Path(obj.home) / ".wskit" / "agent-homes" / agent)
+    row = {"workspace_id": home_id, "workspace_alias": "agent_home", "workspace_kind": "agent_home",
+           "owner_agent_id": agent, "workspace_anchor": str(anchor), "repo_name": "AgentHome",
+           "created_at": None, "updated_at": None, "active": True}
+    data = {"agent_id": agent, "active_workspace_id": home_id, "workspaces": [row]}
+    obj.emit(data, lambda: click.echo(table([["*", home_id, "agent_home", f"{anchor} (not created yet)"]],
+                                            ["", "ID", "KIND", "ANCHOR"])))
 
 
 @workspace_group.command("attach")
@@ -109,6 +132,30 @@ def ws_attach(obj: WsctlContext, path: str, agent: str) -> None:
     obj.emit(data, lambda: click.echo(
         f"{'already attached' if data['already_attached'] else 'attached'} {data['workspace']['workspace_id']} "
         f"{data['workspace']['workspace_anchor']}"))
+    _warn_broad(obj, str(data["workspace"]["workspace_anchor"]), data["workspace"]["workspace_id"])
+
+
+def _warn_broad(obj: WsctlContext, anchor: str, workspace_id: str) -> None:
+    """Warn (stderr) when the attached workspace is a file-system root, a home folder
+    (``--home`` or the real one) or a folder holding one, as ``trust grant`` warns: the
+    whole tree below is then one workspace, which is rarely what was meant. The attach
+    is kept: it is what was asked."""
+    import os
+    from pathlib import Path
+
+    real = os.path.realpath(anchor)
+    homes = {os.path.realpath(str(h)) for h in (obj.home, Path.home())}
+    if os.path.dirname(real) == real:
+        what = "the file-system root"
+    elif real in homes:
+        what = "your home folder"
+    elif any(os.path.commonpath([real, h]) == real for h in homes):
+        what = "a folder holding your home folder"
+    else:
+        return
+    click.echo(with_global_args(f"warning: {anchor} is {what}: every folder below it is now one workspace of this "
+                                f"agent; attach single projects instead and 'wsctl workspace detach {workspace_id}' "
+                                "to undo"), err=True)
 
 
 @workspace_group.command("detach")

@@ -53,6 +53,14 @@ class WsctlContext:
             self.pm = make_plugin_manager(state_dir=self.home / ".wskit")
         return self.pm
 
+    def use_host(self, host: str) -> None:
+        """Switch this run to the host profile ``host`` (``wsctl session verify`` uses the
+        host a state was recorded under); the profile and cache built so far are dropped."""
+        if host != self.host:
+            self.host = host
+            self._profile = None
+            self._cache = None
+
     def hooks(self):
         """The :class:`~wskit.plugin.facade.WskitHooks` facade."""
         from wskit.plugin.facade import WskitHooks

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from wskit.cli.context import WsctlContext, complete_names, json_option, path_argument, safe_text, table
+from wskit.cli.context import WsctlContext, complete_names, json_option, path_argument, safe_text, shorten, table
 from wskit.cli.inspect import print_diagnostics
 
 if TYPE_CHECKING:
@@ -39,7 +39,8 @@ def list_command(kind: MarkdownKind) -> click.Command:
 
     JSON: ``{<plural>: [kind.row(...)], "diagnostics": [...]}`` (``kind.diagnostics``
     and the ``--plugin-dir`` failures, paths relative to the workspace). Human: a
-    table of ``kind.columns`` (``kind.empty`` when there is nothing) and the
+    table of ``kind.columns`` (``kind.empty`` when there is nothing; a ``DESCRIPTION``
+    column cut by :func:`~wskit.cli.context.shorten`, with a final "…") and the
     diagnostics under it.
     """
 
@@ -55,7 +56,9 @@ def list_command(kind: MarkdownKind) -> click.Command:
         data = {kind.plural: [kind.row(r, root) for r in items], "diagnostics": [d.to_json(root) for d in diags]}
 
         def human() -> None:
-            rows = [[cell(r) for _, cell in kind.columns] for r in items]
+            # a DESCRIPTION column is cut by the rule every listing shares (one line, a final "…")
+            rows = [[shorten(cell(r)) if header == "DESCRIPTION" else cell(r) for header, cell in kind.columns]
+                    for r in items]
             click.echo(table(rows, [header for header, _ in kind.columns]) if rows else kind.empty)
             print_diagnostics(diags, root)
 

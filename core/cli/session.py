@@ -60,11 +60,25 @@ def snapshot_cmd(obj: WsctlContext, path: str, output: str | None) -> None:
 @click.pass_obj
 def session_verify_cmd(obj: WsctlContext, file: str, path: str | None, strict: bool) -> None:
     """Restore the session state FILE against the workspace holding PATH (default:
-    the recorded source project) and report what drifted."""
+    the recorded source project) under the host recorded in FILE (unless --host is
+    given) and report what drifted."""
     from wskit.session import SessionState
     from wskit.session.resume import restore
 
     state = SessionState.from_json(read_user_file(file), path=str(Path(file).absolute()))
+    recorded_host = state.workspace.host
+    source = click.get_current_context().find_root().get_parameter_source("host")
+    if source in (None, click.core.ParameterSource.DEFAULT) and recorded_host != obj.host:
+        # the host decides which files are resources (CLAUDE.md or AGENTS.md, .claude/…):
+        # verify under the host that wrote the state unless --host (or WSKIT_HOST) says otherwise
+        obj.use_host(recorded_host)
+        try:
+            obj.profile()
+        except click.UsageError as err:
+            raise WskitError(f"{file}: session state field 'workspace.host': "
+                             f"{str(err.message).removeprefix('--host: ')}") from None
+    # an explicit --host that differs is verified as asked: restore() reports the
+    # difference first (drift: host changed (recorded claude, now wskit))
     ws = obj.resolve(path or state.workspace.source_root)
     restored = restore(state, ws, policy="refresh")
     data = {"file": file, **restored.to_json()}

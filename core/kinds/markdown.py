@@ -113,7 +113,8 @@ class MarkdownKind:
     :param noun: what the resources are called in help texts (default the plural).
     :param empty: what ``list`` prints when there is none (default ``no <noun>``).
     :param columns: the table of ``list``: ``(header, cell(resource))`` pairs
-        (default ID and the first 60 characters of the description).
+        (default ID and the description); ``list`` cuts a ``DESCRIPTION`` cell as every
+        listing does (:func:`~wskit.cli.context.shorten`: 60 characters, a final "…").
     :param list_help: help of ``list`` (default ``List the <noun> of the workspace holding PATH.``).
     :param show: whether the group has ``show`` (default True).
     :param show_help: help of ``show`` (default ``Show one <name> with its text.``).

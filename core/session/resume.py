@@ -121,9 +121,11 @@ def restore(
     callable given (the rule catalog provides it); the hook trust digest
     through the callable given or, when the state recorded one, the digest of
     the trust a runtime would use now (``wskit_hook_trust`` or
-    :class:`~wskit.builtin_plugins.hooks.runner.ScopeHookTrust`); the recorded workspace trust
-    against the current one (a ``trust`` drift entry with ``recorded`` and
-    ``current``); and the recorded resources (:meth:`SessionState.drift`).
+    :class:`~wskit.builtin_plugins.hooks.runner.ScopeHookTrust`); the recorded host
+    against the workspace's host profile (a ``host`` drift entry with ``recorded`` and
+    ``current``: load the workspace under ``state.workspace.host`` to compare like for
+    like); the recorded workspace trust against the current one (a ``trust`` drift entry
+    with ``recorded`` and ``current``); and the recorded resources (:meth:`SessionState.drift`).
 
     :param binding: the resumed session's binding (default: the recorded
         execution root if it still belongs to the workspace, else the workspace's).
@@ -181,6 +183,11 @@ def restore(
     strict = [d for d in drift if d["field"] in STRICT_FIELDS]
     if strict and policy == "strict":
         raise ProvenanceMismatchError(strict)
+    if state.workspace.host != session.host:
+        # the host decides which files are resources (CLAUDE.md or AGENTS.md, .claude/ or
+        # .gemini/): compared under another host, the rest of the drift is not like for like
+        drift.insert(0, {"field": "host", "id": None, "change": "changed",
+                         "recorded": state.workspace.host, "current": session.host})
     if state.trust != session.trust.state:
         # the trust that decided which project resources loaded; reported like resource
         # drift (otherwise a state recorded "untrusted" verifies clean on a trusted workspace)

@@ -209,9 +209,9 @@ def test_hooks_awaiting_approval_are_listed_and_counted(wsctl, tmp_path):
     assert not out["blocked"] and out["awaiting_approval"] == 1
     assert [(s["reason"], s["state"]) for s in out["skipped"]] == [("awaiting-approval", "untrusted")]
     ins = json.loads(wsctl("inspect", str(project), json=True).stdout)["hooks"]
-    assert ins["awaiting_approval"] == 1 and "1 project hook awaits approval" in ins["summary"]
-    assert "1 project hook awaits approval" in wsctl("inspect", str(project)).stdout
-    assert "1 project hook awaits approval" in wsctl("hooks", "status", str(project)).stdout
+    assert ins["awaiting_approval"] == 1 and "1 hook awaits approval (project .wskit/settings.json" in ins["summary"]
+    assert "1 hook awaits approval (project .wskit/settings.json" in wsctl("inspect", str(project)).stdout
+    assert "1 hook awaits approval (project .wskit/settings.json" in wsctl("hooks", "status", str(project)).stdout
 
 
 # -- 5. approval covers the scripts a command runs ---------------------------------------------

@@ -77,3 +77,31 @@ def test_an_install_record_under_a_refused_marketplace_does_not_load(pm, tmp_pat
     assert bool(refused) is not loads
     if refused:
         assert "known_marketplaces.json" in refused[0].path and market in refused[0].message
+
+
+@pytest.mark.parametrize("name", ["claude-plugins-official", "official-claude"])
+def test_marketplace_list_does_not_call_a_refused_marketplace_installable(name, wsctl, tmp_path):
+    """``marketplace list`` must not say ``installable``/``yes`` for plugins ``install``
+    refuses; the refusal says what to do instead (a copy under a name of one's own)."""
+    d = lay_out(tmp_path, name)
+    data = json.loads(wsctl("marketplace", "list", str(d), json=True).stdout)
+    assert [(p["name"], p["installable"], p["reason_code"]) for p in data["plugins"]] == [("p1", False, "name-reserved")]
+    human = wsctl("marketplace", "list", str(d)).stdout
+    assert ": 1 plugins, 0 installable" in human and "no: name-reserved" in human and " yes " not in human
+    assert "name-reserved: the marketplace's name is reserved" in human
+    assert wsctl("marketplace", "list", str(d), "--installable", json=True).exit_code == 0
+    assert json.loads(wsctl("marketplace", "list", str(d), "--installable", json=True).stdout)["plugins"] == []
+    r = wsctl("plugins", "install", f"p1@{name}", "--from", str(d))
+    assert "give the copy a name of your own" in r.stderr and "--plugin-dir" in r.stderr
+
+
+def test_a_renamed_copy_installs(wsctl, tmp_path, wskit_home):
+    """The way out the refusal names: the same folder under a name of one's own installs."""
+    d = lay_out(tmp_path, "claude-plugins-official")
+    mfile = d / ".claude-plugin/marketplace.json"
+    mfile.write_text(json.dumps({**json.loads(mfile.read_text()), "name": "my-mirror"}))
+    rows = json.loads(wsctl("marketplace", "list", str(d), json=True).stdout)["plugins"]
+    assert rows[0]["installable"] is True
+    r = wsctl("plugins", "install", "p1@my-mirror", "--from", str(d))
+    assert r.exit_code == 0, r.output
+    assert (wskit_home / ".wskit/plugins/p1/commands/hello.md").is_file()

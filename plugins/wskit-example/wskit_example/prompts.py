@@ -17,7 +17,7 @@ PROMPTS = MarkdownKind(
     "prompt",
     help="Prompts: .example/prompts, .claude/prompts and plugin prompts.",
     columns=(("ID", lambda p: p.id), ("MODEL", lambda p: p.extra.get("model") or ""),
-             ("DESCRIPTION", lambda p: p.description[:60])),
+             ("DESCRIPTION", lambda p: p.description)),   # `list` cuts it, with a final "…"
 )
 
 wskit_resource_kinds = PROMPTS.wskit_resource_kinds

@@ -358,3 +358,41 @@ def test_a_folder_without_a_manifest_but_with_components_loads_named_after_it(tm
     data = json.loads(r.output)
     assert r.exit_code == 0 and data["ok"] and data["name"] == "bare-skills"
     assert "manifest-from-folder" in [d["code"] for d in data["diagnostics"]]
+
+
+def test_validate_a_strict_false_folder_names_the_marketplace_to_validate(tmp_path, wsctl):
+    """A folder defined by a ``strict: false`` marketplace entry is invalid alone (Claude
+    Code's verdict), and the messages agree on why: no manifest in the folder, the entry
+    in marketplace.json defines it, validate the marketplace."""
+    mk = tmp_path / "mk"
+    (mk / ".claude-plugin").mkdir(parents=True)
+    (mk / "plugins/ls").mkdir(parents=True)
+    (mk / ".claude-plugin/marketplace.json").write_text(json.dumps({"name": "mine", "owner": {"name": "Me"}, "plugins": [
+        {"name": "ls", "source": "./plugins/ls", "strict": False,
+         "lspServers": {"ls": {"command": "ls-server", "extensionToLanguage": {".x": "x"}}}}]}))
+    r = wsctl("plugins", "validate", str(mk / "plugins/ls"))
+    assert r.exit_code == 1
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("info: marketplace-defined: ") and "which defines it in" in lines[0]
+    assert lines[1].startswith("error: plugin-no-manifest: this folder alone has no manifest")
+    assert f"validate the marketplace instead (wsctl plugins validate {mk.resolve()})" in lines[1]
+    assert "expected .claude-plugin/plugin.json" not in r.stdout
+    assert lines[-1] == "ls: 1 error(s) (lsp_server=1 from its marketplace entry)"
+    assert wsctl("plugins", "validate", str(mk)).exit_code == 0
+
+
+def test_install_names_what_it_did_not_copy(tmp_path, wsctl):
+    """The human output lists the links (and special files) not copied, as the JSON does."""
+    mk = _market(tmp_path / "market")
+    (mk / "plugins/tool/shared").symlink_to(tmp_path)
+    r = wsctl("plugins", "install", "tool@mk", "--from", str(mk))
+    assert r.exit_code == 0, r.output
+    assert "not copied (a link or special file): shared" in r.stdout
+
+
+def test_plugins_list_names_the_file_of_an_error(tmp_path, wsctl, make_tree):
+    p = tmp_path / "p3"
+    (p / ".claude-plugin").mkdir(parents=True)
+    (p / ".claude-plugin/plugin.json").write_text("{bad")
+    out = wsctl("--plugin-dir", str(p), "plugins", "list", str(make_tree({"x": "y"}))).stdout
+    assert "  p3: .claude-plugin/plugin.json: invalid JSON: " in out

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 
 from tests.builtin_plugins._bundle_helpers import corpus, load
 from wskit.builtin_plugins.bundles.ledger import install
-from wskit.builtin_plugins.bundles.marketplace import load_marketplace
+from wskit.builtin_plugins.bundles.marketplace import MarketplaceError, load_marketplace
 
 pytestmark = pytest.mark.corpus
 
@@ -58,7 +59,11 @@ def test_lsp_directories_say_they_are_strict_false_entries(wsctl):
         assert data["manifest_source"] == "marketplace" and data["counts"] == {"lsp_server": 1}
         assert data["ok"] is _claude_says_valid(d)
         if not data["ok"]:
-            assert {x["code"] for x in data["diagnostics"] if x["level"] == "error"} == {"plugin-no-manifest"}
+            (err,) = [x for x in data["diagnostics"] if x["level"] == "error"]
+            assert err["code"] == "plugin-no-manifest"
+            # the messages agree: the folder alone has none, the marketplace entry defines it
+            assert "this folder alone has no manifest" in err["message"]
+            assert "validate the marketplace instead" in err["message"] and "expected" not in err["message"]
 
 
 def test_marketplace_lists_all_entries(wsctl):
@@ -68,12 +73,29 @@ def test_marketplace_lists_all_entries(wsctl):
     assert data["name"] == "claude-plugins-official"
     assert [p["name"] for p in data["plugins"]] == [p["name"] for p in raw["plugins"]]
     for p in data["plugins"]:
-        assert p["installable"] is isinstance(p["source"], str)
-        assert (p["reason"] is None) is p["installable"]
+        # the name is Anthropic's: from a local folder nothing installs, and nothing is listed
+        # as installable; the local entries say why, the remote ones that they need a fetch
+        assert p["installable"] is False and p["reason"]
+        assert p["reason_code"] == ("name-reserved" if isinstance(p["source"], str) else "needs-fetch")
+    assert "marketplace-name-reserved" in {d["code"] for d in data["diagnostics"]}
 
 
-def test_install_clangd_yields_namespaced_lsp_server(wskit_pm, wskit_profile, make_tree):
-    mk = load_marketplace(corpus())
+def _renamed_copy(tmp_path: Path, *plugins: str) -> Path:
+    """The corpus marketplace file and ``plugins`` under a marketplace name of one's own
+    (how a local copy of the official marketplace is used, docs/plugins.md)."""
+    root, out = corpus(), tmp_path / "my-mirror"
+    (out / ".claude-plugin").mkdir(parents=True)
+    raw = json.loads((root / ".claude-plugin/marketplace.json").read_text())
+    (out / ".claude-plugin/marketplace.json").write_text(json.dumps({**raw, "name": "my-mirror"}))
+    for name in plugins:
+        shutil.copytree(root / "plugins" / name, out / "plugins" / name)
+    return out
+
+
+def test_install_clangd_yields_namespaced_lsp_server(wskit_pm, wskit_profile, make_tree, tmp_path):
+    with pytest.raises(MarketplaceError, match="refused from a local folder"):
+        install(wskit_profile, load_marketplace(corpus()), "clangd-lsp")
+    mk = load_marketplace(_renamed_copy(tmp_path, "clangd-lsp"))
     rec = install(wskit_profile, mk, "clangd-lsp")
     assert rec["version"] == "1.0.0"
     w = load(wskit_pm, make_tree({"main.c": "int main;"}), wskit_profile)

@@ -40,3 +40,24 @@ def test_render_never_drops_arguments(wsctl, make_tree, wskit_home):
     assert render("plain", "important arg") == "Just do it.\n\nARGUMENTS: important arg\n"
     assert render("plain") == "Just do it.\n"
     assert render("idx", "important arg", "x") == "important arg then x; all: important arg x; $2\n"
+
+
+def test_listings_cut_long_descriptions_with_the_shared_ellipsis(wsctl, make_tree, wskit_home):
+    """``commands list`` and ``styles list`` cut a long description as ``skills list``
+    does (one width, a final "…", docs/wsctl.md), never silently at 60 characters."""
+    from wskit.cli.context import shorten
+
+    long = "Cleans up all git branches marked as [gone] (branches that were deleted on the remote)"
+    ws = make_tree({".git/HEAD": "ref: refs/heads/main\n",
+                    ".claude/commands/clean.md": f"---\ndescription: {long}\n---\nClean.\n",
+                    ".claude/output-styles/wordy.md": f"---\ndescription: {long}\n---\nBe wordy.\n",
+                    ".claude/skills/tidy/SKILL.md": f"---\nname: tidy\ndescription: {long}\n---\nClean.\n"})
+    TrustStore.for_home(wskit_home).grant(ws)
+    cut = shorten(long)
+    assert cut.endswith("…") and len(cut) <= 60
+    for group in ("commands", "styles", "skills"):
+        out = wsctl(group, "list", str(ws)).stdout
+        assert cut in out, (group, out)
+        assert long not in out
+    # JSON keeps the whole description
+    assert json.loads(wsctl("commands", "list", str(ws), "--json").stdout)["commands"][0]["description"] == long

@@ -72,8 +72,8 @@ def test_hooks_status_trust_revoke(wsctl, wskit_home, make_tree):
     assert data["hooks"][0]["event"] == "PreToolUse" and data["hooks"][0]["matcher"] == "Bash"
     st = json.loads(wsctl("hooks", "status", str(ws), json=True).output)
     assert set(st) == {"path", "state", "digest", "trusted_digest", "count", "error", "awaiting_approval", "files",
-                       "headers"}
-    assert st["state"] == "untrusted" and st["count"] == 1
+                       "headers", "sources"}
+    assert st["state"] == "untrusted" and st["count"] == 1 and st["sources"] == ["project .claude/settings.json"]
     r = wsctl("hooks", "trust", str(ws), "--digest", "sha256:" + "1" * 64)
     assert r.exit_code == 1 and "changed after review" in r.output
     r = wsctl("hooks", "trust", str(ws), "--digest", st["digest"], json=True)
@@ -86,3 +86,43 @@ def test_hooks_status_trust_revoke(wsctl, wskit_home, make_tree):
     (ws / ".wskit").mkdir()
     (ws / ".wskit/settings.json").write_text(json.dumps({"disableAllHooks": True}))
     assert json.loads(wsctl("hooks", "status", str(ws), json=True).output)["state"] == "disabled"
+
+
+def test_hooks_status_separates_hook_approval_from_folder_trust(wsctl, wskit_home, tmp_path):
+    """Right after ``trust grant``, plugin hooks still await approval: the status says
+    so in words that cannot be read as folder trust, names the plugin they come from
+    (not "project hooks"), and names a script several hooks run once."""
+    plugin = tmp_path / "sg"
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    (plugin / ".claude-plugin/plugin.json").write_text(json.dumps({"name": "sg", "version": "1.0.0"}))
+    (plugin / "hooks").mkdir()
+    (plugin / "hooks/run.sh").write_text("#!/bin/sh\nexit 0\n")
+    cmd = {"type": "command", "command": "bash \"${CLAUDE_PLUGIN_ROOT}/hooks/run.sh\""}
+    (plugin / "hooks/hooks.json").write_text(json.dumps({"hooks": {
+        ev: [{"hooks": [cmd]}] for ev in ("SessionStart", "Stop", "UserPromptSubmit")}}))
+    proj = tmp_path / "p"
+    (proj / ".git").mkdir(parents=True)
+    assert wsctl("trust", "grant", str(proj)).exit_code == 0
+    out = wsctl("--plugin-dir", str(plugin), "hooks", "status", str(proj)).stdout.splitlines()
+    assert out[0] == f"{proj}: hooks not approved (3 hooks; folder trusted)"
+    assert out[1] == "3 hooks await approval (plugin sg)"
+    assert [line for line in out if line.startswith("covers:")] == ["covers: <plugin sg>/hooks/run.sh"]
+    data = json.loads(wsctl("--plugin-dir", str(plugin), "hooks", "status", str(proj), json=True).stdout)
+    assert data["sources"] == ["plugin sg"] and data["awaiting_approval"] == 3 and len(data["files"]) == 3
+    summary = json.loads(wsctl("--plugin-dir", str(plugin), "inspect", str(proj), json=True).stdout)["hooks"]["summary"]
+    assert summary.startswith("3 hooks await approval (plugin sg; not approved;")
+
+
+def test_user_hooks_do_not_await_approval(wsctl, wskit_home, tmp_path):
+    """The user's own hooks run without approval: they are not counted as awaiting it."""
+    (wskit_home / ".wskit").mkdir(exist_ok=True)
+    (wskit_home / ".wskit/settings.json").write_text(json.dumps({"hooks": {"Stop": [
+        {"hooks": [{"type": "command", "command": "true"}]}]}}))
+    proj = tmp_path / "p"
+    (proj / ".git").mkdir(parents=True)
+    (proj / ".claude").mkdir()
+    (proj / ".claude/settings.json").write_text(json.dumps({"hooks": {"Stop": [
+        {"hooks": [{"type": "command", "command": "echo project"}]}]}}))
+    wsctl("trust", "grant", str(proj))
+    data = json.loads(wsctl("hooks", "status", str(proj), json=True).stdout)
+    assert data["count"] == 2 and data["awaiting_approval"] == 1 and data["sources"] == ["project .claude/settings.json"]

@@ -38,3 +38,17 @@ def test_lists_show_their_diagnostics_in_human_output(wsctl, wskit_home, make_tr
         data = json.loads(wsctl(group, "list", str(ws), json=True).stdout)
         assert data["diagnostics"], (group, data)
         assert "diagnostics (" in res.stdout and code in res.stdout, (group, res.stdout)
+
+
+def test_mcp_list_json_keys_are_the_documented_ones(wsctl, wskit_home, make_tree):
+    """docs/wsctl.md lists every key of an ``mcp list`` server (``incomplete`` was missing)."""
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "wsctl.md").read_text()
+    block = doc[doc.index("- `mcp list [PATH]"):]
+    documented = set(re.findall(r'"(\w+)"', block[block.index('"servers": [{'):block.index("}], \"diagnostics\"")]))
+    ws = servers_workspace(make_tree, wskit_home)
+    (srv,) = json.loads(wsctl("mcp", "list", str(ws), json=True).output)["servers"]
+    assert set(srv) == documented - {"servers"}
+    assert srv["incomplete"] == []

@@ -26,6 +26,7 @@ from wskit.builtin_plugins.skills.lint import _LENIENT_NOTE, _UNREAD, ADMIN_FILE
 
 # what the fast path does not replace is imported, not copied: only the code it replaces is frozen here
 from wskit.builtin_plugins.skills.spec import (
+    CLAUDE_CODE_FIELDS,
     MAX_COMPATIBILITY,
     MAX_DESCRIPTION,
     MAX_NAME,
@@ -282,7 +283,8 @@ def spec_findings(data: dict[str, Any], slug: str, fm: Frontmatter, path: str) -
         out.append(Diagnostic(level="error", code=code, path=path,
                               line=fm.line_of(key) if key else None, message=msg))
 
-    extra = sorted(set(data) - SPEC_FIELDS)
+    # the one change since it was frozen: fields Claude Code reads are no warning (issue 18 item 6)
+    extra = sorted(set(data) - SPEC_FIELDS - CLAUDE_CODE_FIELDS)
     for key in extra:
         err("skill-unknown-field", key, f"field {key!r} is not part of the Agent Skills specification "
             f"(allowed: {', '.join(sorted(SPEC_FIELDS))})")

@@ -9,7 +9,7 @@ from wskit.models import ResourceSource, Scope
 
 def test_lenient_discovery_reports_spec_violations_as_warnings(tmp_path, make_tree, wskit_home):
     ws = make_tree({
-        ".claude/skills/mixed/SKILL.md": skill_md("Mixed-Name", extra="version: 2\n"),
+        ".claude/skills/mixed/SKILL.md": skill_md("Mixed-Name", extra="verison: 2\n"),
         ".claude/skills/tools/SKILL.md": skill_md("tools", extra="allowed-tools: Read\nallowed_tools: Bash(git status)\n"),
         ".claude/skills/broken/SKILL.md": skill_md("broken", extra="allowed-tools: Read(x/**)\n"),
         ".claude/skills/nodesc/SKILL.md": "---\nname: nodesc\n---\n",

@@ -30,7 +30,7 @@ def test_strict_rules(tmp_path):
         "dash-": (skill_md("dash-"), ["skill-name-format"]),
         "dou--ble": (skill_md("dou--ble"), ["skill-name-format"]),
         "mismatch": (skill_md("other"), ["skill-name-mismatch"]),
-        "unknown": (skill_md("unknown", extra="version: 1\n"), ["skill-unknown-field"]),
+        "unknown": (skill_md("unknown", extra="colour: 1\n"), ["skill-unknown-field"]),
         "noname": ("---\ndescription: d\n---\n", ["skill-missing-name"]),
         "longdesc": (skill_md("longdesc", "x" * 1025), ["skill-description-too-long"]),
         "okdesc": (skill_md("okdesc", "x" * 1024), []),
@@ -83,3 +83,24 @@ def test_json_shape(tmp_path):
     assert data["valid"] is False
     assert set(data["errors"][0]) == {"path", "line", "code", "message"}
     assert data["errors"][0]["line"] == 2
+
+
+def test_claude_code_fields_are_known_but_not_spec_fields(tmp_path):
+    """Fields Claude Code reads (``version``, ``user-invocable``, ``argument-hint``…, used
+    by most plugins of the official marketplace) are no warning in lenient checks, which
+    still warn on a truly unknown field; strict validation (the specification exactly,
+    as ``skills-ref``) still refuses them all."""
+    d = tmp_path / "cc"
+    d.mkdir()
+    extra = ("version: 1.0.0\nuser-invocable: false\ndisable-model-invocation: true\nargument-hint: '[file]'\n"
+             "tools: Read\nmodel: haiku\nwhen_to_use: always\ncontext: fork\nagent: Explore\n")
+    (d / "SKILL.md").write_text(skill_md("cc", extra=extra))
+    lenient = validate_skill(d)
+    assert lenient.valid and "skill-unknown-field" not in _codes(lenient.warnings)
+    strict = validate_skill(d, strict=True)
+    unknown = sorted(e.message.split("'")[1] for e in strict.errors if e.code == "skill-unknown-field")
+    assert unknown == ["agent", "argument-hint", "context", "disable-model-invocation", "model", "tools",
+                       "user-invocable", "version", "when_to_use"]
+    (d / "SKILL.md").write_text(skill_md("cc", extra="version: 1\nverison: 1\n"))
+    typo = [w for w in validate_skill(d).warnings if w.code == "skill-unknown-field"]
+    assert [w.message.split("'")[1] for w in typo] == ["verison"] and typo[0].line is not None

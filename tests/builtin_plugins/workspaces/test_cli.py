@@ -104,3 +104,28 @@ def test_human_output(wsctl, repo: Path):
     assert res.exit_code == 0 and res.stdout.startswith("attached ws_")
     res = wsctl("workspace", "state")
     assert res.exit_code == 0 and "canonical_root:agent_home:default" in res.stdout
+
+
+def test_workspace_list_creates_no_state(wsctl, wskit_home: Path, repo: Path):
+    """A read command writes nothing: before any workspace was recorded, ``list`` shows
+    the agent home the first write will make, and the home stays as it was."""
+    before = sorted(p.relative_to(wskit_home) for p in wskit_home.rglob("*"))
+    data, _ = run(wsctl, "workspace", "list", "--agent", "a1")
+    assert data["active_workspace_id"] == "agent_home:a1"
+    (row,) = data["workspaces"]
+    assert row["workspace_kind"] == "agent_home" and row["active"] and row["created_at"] is None
+    assert "(not created yet)" in wsctl("workspace", "list").stdout
+    assert sorted(p.relative_to(wskit_home) for p in wskit_home.rglob("*")) == before
+    assert not (wskit_home / ".wskit" / "workspaces.db").exists()
+    run(wsctl, "workspace", "attach", str(repo), "--agent", "a1")  # a write makes the store
+    data, _ = run(wsctl, "workspace", "list", "--agent", "a1")
+    assert data["workspaces"][0]["created_at"] is not None and len(data["workspaces"]) == 2
+
+
+def test_workspace_attach_of_a_root_or_home_warns(wsctl, wskit_home: Path, repo: Path):
+    """``workspace attach /`` warns as ``trust grant /`` does; a project does not."""
+    res = wsctl("workspace", "attach", "/")
+    assert res.exit_code == 0
+    assert "warning: / is the file-system root" in res.stderr and "wsctl --home" in res.stderr
+    assert "is your home folder" in wsctl("workspace", "attach", str(wskit_home)).stderr
+    assert wsctl("workspace", "attach", str(repo)).stderr == ""

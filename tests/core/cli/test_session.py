@@ -93,3 +93,40 @@ def test_session_verify_reports_a_trust_change_as_drift(wsctl, project, tmp_path
             "current": "untrusted"} in data["drift"]
     assert {"field": "resources", "id": "project:fmt", "kind": "skill", "change": "missing",
             "path": str(project / ".claude" / "skills" / "fmt" / "SKILL.md")} in data["drift"]
+
+
+def test_session_verify_uses_the_recorded_host(wsctl, project, tmp_path):
+    """A state recorded under ``--host claude`` is verified under claude (where
+    AGENTS.md is not an instruction file), not under the default host where it is,
+    which would report AGENTS.md as drift that never happened. An explicit --host
+    that differs is honoured and the difference is reported first."""
+    (project / "CLAUDE.md").write_text("c\n")
+    (project / "AGENTS.md").write_text("a\n")
+    state = tmp_path / "state.json"
+    assert wsctl("--host", "claude", "snapshot", str(project), "-o", str(state)).exit_code == 0
+    assert json.loads(state.read_text())["workspace"]["host"] == "claude"
+    res = wsctl("session", "verify", str(state), "--json")
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["drift"] == []
+    human = wsctl("session", "verify", str(state))
+    assert "verified, no drift" in human.stdout
+    other = wsctl("--host", "wskit", "session", "verify", str(state), "--json")
+    drift = json.loads(other.stdout)["drift"]
+    assert drift[0] == {"field": "host", "id": None, "change": "changed", "recorded": "claude", "current": "wskit"}
+    assert any(d["field"] == "rules" and d.get("path") == "AGENTS.md" for d in drift)
+    human = wsctl("--host", "wskit", "session", "verify", str(state))
+    assert human.stdout.splitlines()[0] == "drift: host changed (recorded claude, now wskit)"
+    # WSKIT_HOST is an explicit choice as well
+    env = wsctl("session", "verify", str(state), "--json", env={"WSKIT_HOST": "wskit"})
+    assert json.loads(env.stdout)["drift"][0]["field"] == "host"
+
+
+def test_session_verify_names_a_bad_recorded_host(wsctl, project, tmp_path):
+    state = tmp_path / "state.json"
+    wsctl("snapshot", str(project), "-o", str(state))
+    raw = json.loads(state.read_text())
+    raw["workspace"]["host"] = "Bad Name"
+    state.write_text(json.dumps(raw))
+    res = wsctl("session", "verify", str(state))
+    assert res.exit_code == 1
+    assert "state.json: session state field 'workspace.host': invalid host name 'Bad Name'" in res.stderr

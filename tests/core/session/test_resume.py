@@ -167,3 +167,17 @@ def test_a_rules_record_nobody_can_check_is_unverified_drift(ws, wskit_home):
     assert {"field": "rules", "id": None, "change": "unverified"} in r.drift
     with pytest.raises(ProvenanceMismatchError, match="rules"):
         restore(state, blocked)
+
+
+def test_restore_reports_a_host_change(ws, wskit_pm, wskit_home):
+    """A state recorded under another host is compared against a workspace loaded
+    under this one: restore() says so (a ``host`` drift entry, first) rather than
+    leaving the caller to read the differences as drift of the files."""
+    proj, load = ws
+    claude = HostProfile(name="claude", home=wskit_home)
+    state = snapshot(load_workspace(WskitHooks(wskit_pm), Binding.discover(proj), claude)).state()
+    assert state.workspace.host == "claude"
+    r = restore(state.to_json(), load())
+    assert r.drift[0] == {"field": "host", "id": None, "change": "changed", "recorded": "claude", "current": "wskit"}
+    same = restore(state.to_json(), load_workspace(WskitHooks(wskit_pm), Binding.discover(proj), claude))
+    assert same.ok
