@@ -45,6 +45,7 @@ REASON_CODES = {
     "escapes": "source leaves the marketplace folder",
     "not-portable": "source is not a portable relative path",
     "bad-name": "plugin name is not kebab-case",
+    "duplicate": "two or more entries have this name: which one is meant is ambiguous",
 }
 
 
@@ -165,6 +166,8 @@ class MarketplaceEntry(Frozen):
             return None
         if r.startswith("plugin name"):
             return "bad-name"
+        if r.startswith("the marketplace has"):
+            return "duplicate"
         if r.startswith("source type"):
             return "needs-fetch"
         if r.startswith("source folder"):
@@ -234,6 +237,7 @@ def load_marketplace(root: str | os.PathLike[str]) -> Marketplace:
                                 message="'owner' should be an object with 'name'"))
     plugin_root = (data.get("metadata") or {}).get("pluginRoot") if isinstance(data.get("metadata"), dict) else None
     entries: list[MarketplaceEntry] = []
+    indices: list[int] = []  # each entry's place in "plugins", for messages
     for i, raw in enumerate(data["plugins"]):
         if not isinstance(raw, dict) or not isinstance(raw.get("name"), str) or "source" not in raw:
             diags.append(Diagnostic(level="error", code="marketplace-entry", path=path,
@@ -241,11 +245,13 @@ def load_marketplace(root: str | os.PathLike[str]) -> Marketplace:
             continue
         entry = _entry(base, raw, plugin_root)
         entries.append(entry)
+        indices.append(i)
         if (entry.reason and entry.path is None and isinstance(entry.source, str)
                 and entry.reason.startswith("source ")):
             # a hostile path source ('../..', '/etc', NUL, '\\', 'c:'): named, never followed
             diags.append(Diagnostic(level="warning", code="marketplace-source-invalid", path=path,
                                     message=f"plugin {entry.name!r}: {entry.reason}"))
+    entries = _refuse_duplicates(entries, indices, diags, path)
     why = marketplace_name_verdict(data["name"])
     if why is not None:
         # Claude Code refuses to add this folder (claude plugin marketplace add DIR): its
@@ -254,6 +260,27 @@ def load_marketplace(root: str | os.PathLike[str]) -> Marketplace:
                                 message=f"marketplace name {data['name']!r} is refused from a local folder, as "
                                         f"Claude Code refuses it: {why}"))
     return Marketplace(name=data["name"], owner=owner, root=base, plugins=tuple(entries), diagnostics=tuple(diags))
+
+
+def _refuse_duplicates(entries: list[MarketplaceEntry], indices: list[int], diags: list[Diagnostic],
+                       path: str) -> list[MarketplaceEntry]:
+    """Entries sharing a name (Claude Code's validation: ``Duplicate plugin name``) are
+    each a ``marketplace-duplicate-name`` error and none of them is installable: an
+    install of that name could take either folder."""
+    positions: dict[str, list[int]] = {}
+    for i, e in enumerate(entries):
+        positions.setdefault(e.name, []).append(i)
+    out = list(entries)
+    for name, where in positions.items():
+        if len(where) < 2:
+            continue
+        shown = ", ".join(f"plugins[{indices[i]}]" for i in where)
+        why = f"the marketplace has {len(where)} entries named {name!r} ({shown}): which one is meant is ambiguous"
+        diags.append(Diagnostic(level="error", code="marketplace-duplicate-name", path=path,
+                                message=f"duplicate plugin name {name!r}: {why}"))
+        for i in where:
+            out[i] = out[i].model_copy(update={"installable": False, "reason": why})
+    return out
 
 
 def _entry(base: str, raw: dict[str, Any], plugin_root: Any) -> MarketplaceEntry:
