@@ -39,8 +39,9 @@ __all__ = ["Bundle", "BundleState", "CLAUDE_BOOKKEEPING", "CLAUDE_INSTALLED", "d
 BundleState = Literal["active", "inactive", "error"]
 #: Source ranks of plugin bundles (above native project folders 20-22, below admin 40).
 #: folders Claude Code keeps in ``~/.claude/plugins`` for its installs (``claude plugin
-#: install``): marketplace clones, the versioned cache and data; never plugins themselves
-CLAUDE_BOOKKEEPING = frozenset({"cache", "marketplaces", "repos", "data", "store"})
+#: install``): marketplace clones, the versioned cache, data, the plugin store, asset cache
+#: and MCPB packages; never plugins themselves (``plugins install`` refuses these names)
+CLAUDE_BOOKKEEPING = frozenset({"asset-cache", "cache", "data", "marketplaces", "packages", "repos", "store"})
 
 RANKS = {"user:.claude": 30, "user:host": 31, "managed": 32, "project:.claude": 33, "project:host": 34, "cli": 35}
 

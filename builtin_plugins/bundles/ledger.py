@@ -220,14 +220,25 @@ def _copy_tree(src: str, dst: str, skipped: list[str]) -> None:
 
 
 def _check_name(name: str) -> None:
-    """Plugin names become folder names: only kebab-case names are installable.
+    """Plugin names become folder names: only kebab-case names are installable, and
+    never one of Claude Code's own folders (:data:`~wskit.builtin_plugins.bundles.discovery.CLAUDE_BOOKKEEPING`).
 
-    :raises LedgerError: for any other name (``/x``, ``../x``, ``a/b``, …).
+    :raises LedgerError: for any other name (``/x``, ``../x``, ``a/b``, ``marketplaces``, …).
     """
     if not isinstance(name, str) or not NAME_RE.match(name):
         raise LedgerError(
             f"cannot install plugin {name!r}: names must be kebab-case "
             "(lowercase letters, digits and hyphens, 1-64 characters)"
+        )
+    from wskit.builtin_plugins.bundles.discovery import CLAUDE_BOOKKEEPING  # discovery imports this module
+
+    if name in CLAUDE_BOOKKEEPING:
+        # under ~/.claude/plugins (--host claude, or any host reading Claude Code's folders)
+        # that folder is Claude Code's own (marketplace clones, caches, data): never a plugin
+        raise LedgerError(
+            f"cannot install plugin {name!r}: the name is one of the folders Claude Code keeps in "
+            f"~/.claude/plugins for itself ({', '.join(sorted(CLAUDE_BOOKKEEPING))}); an install there "
+            "would write into Claude Code's own files and never load"
         )
 
 
