@@ -50,6 +50,11 @@ class HookApproval:
             return f"project hooks do not run: hook trust store unusable ({st.error})"
         if not st.awaiting_approval:
             return None
+        import shlex
+
         what = "changed since they were approved" if st.state == "modified" else "not approved"
+        ws = self._ws()
+        where = f" {shlex.quote(str(ws.binding.source_root))}" if ws is not None else ""
         return (f"{st.awaiting_approval} project hook{'s await' if st.awaiting_approval != 1 else ' awaits'} approval "
-                f"({what}; review with 'wsctl hooks list', approve with 'wsctl hooks trust --digest {st.digest}')")
+                f"({what}; review with 'wsctl hooks list{where}', approve with "
+                f"'wsctl hooks trust --digest {st.digest}{where}')")
