@@ -341,8 +341,11 @@ def install_cmd(obj: WsctlContext, spec: str, from_dirs: tuple[str, ...], force:
                                f"nothing installed")
     entry = mk.entry(name)  # an unknown name: the names it has
     if entry.installable and entry.path is not None and not force:
-        _, diags, _ = check_plugin(obj, entry.path)
-        errors = [d for d in diags if d.level == "error"]
+        b, diags, counts = check_plugin(obj, entry.path)
+        # a folder without plugin.json or component folders is what Claude Code's folder
+        # validation refuses; one its marketplace entry defines (inline lspServers…) installs
+        defined = b.manifest_source == "marketplace" and bool(counts)
+        errors = [d for d in diags if d.level == "error" and not (defined and d.code == "plugin-no-manifest")]
         if errors:
             listed = "".join(f"\n  {d.code}: {d.message}" + (f" ({d.path})" if d.path else "") for d in errors)
             raise WskitError(f"plugin {name}@{mk.name} ({entry.path}) has {len(errors)} error(s); nothing installed "

@@ -56,3 +56,19 @@ def test_duplicate_marketplace_names_are_an_error_and_install_neither(wsctl, wsk
         res = wsctl("plugins", "install", "dup@m", "--from", str(m), *extra)
         assert res.exit_code == 1 and "ambiguous" in res.output
     assert not (wskit_home / ".wskit" / "plugins" / "dup").exists()
+
+
+def test_a_plugin_its_marketplace_entry_defines_still_installs(wsctl, wskit_home, tmp_path):
+    """A ``strict: false`` entry with inline servers and a folder holding only a README
+    (as the LSP plugins of Claude Code's official marketplace): the folder alone has no
+    manifest, the entry defines the plugin, so it installs."""
+    m = tmp_path / "m"
+    (m / ".claude-plugin").mkdir(parents=True)
+    (m / "inline").mkdir()
+    (m / "inline" / "README.md").write_text("inline servers\n")
+    (m / ".claude-plugin" / "marketplace.json").write_text(json.dumps({"name": "m", "owner": {"name": "x"}, "plugins": [
+        {"name": "inline", "source": "./inline", "strict": False,
+         "lspServers": {"xls": {"command": "xls", "extensionToLanguage": {".x": "x"}}}}]}))
+    res = wsctl("plugins", "install", "inline@m", "--from", str(m))
+    assert res.exit_code == 0, res.output
+    assert (wskit_home / ".wskit" / "plugins" / "inline" / "README.md").is_file()
