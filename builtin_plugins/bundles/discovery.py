@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from wskit import fs
 from wskit.binding import Binding
-from wskit.builtin_plugins.bundles.ledger import LedgerError, read_ledger, tree_digest
+from wskit.builtin_plugins.bundles.ledger import CLAUDE_BOOKKEEPING, LedgerError, read_ledger, tree_digest
 from wskit.builtin_plugins.bundles.manifest import Manifest, component_table, parse_manifest
 from wskit.fs.jsonfile import read_json
 from wskit.fs.names import not_utf8, shown_path, undecodable
@@ -38,11 +38,6 @@ __all__ = ["Bundle", "BundleState", "CLAUDE_BOOKKEEPING", "CLAUDE_INSTALLED", "d
 
 BundleState = Literal["active", "inactive", "error"]
 #: Source ranks of plugin bundles (above native project folders 20-22, below admin 40).
-#: folders Claude Code keeps in ``~/.claude/plugins`` for its installs (``claude plugin
-#: install``): marketplace clones, the versioned cache, data, the plugin store, asset cache
-#: and MCPB packages; never plugins themselves (``plugins install`` refuses these names)
-CLAUDE_BOOKKEEPING = frozenset({"asset-cache", "cache", "data", "marketplaces", "packages", "repos", "store"})
-
 RANKS = {"user:.claude": 30, "user:host": 31, "managed": 32, "project:.claude": 33, "project:host": 34, "cli": 35}
 
 
