@@ -75,7 +75,9 @@ class TrustDecision(Frozen):
             return f"trusted by the decision on {self.decided_by}"
         if self.state == "untrusted":
             return f"untrusted by the decision on {self.decided_by}; project sources hidden"
-        return "no trust decision covers this folder; project sources hidden (run 'wsctl trust grant PATH')"
+        import shlex
+
+        return f"no trust decision covers this folder; project sources hidden (run 'wsctl trust grant {shlex.quote(self.path)}')"
 
 
 def _canon(path: str | os.PathLike[str]) -> str:

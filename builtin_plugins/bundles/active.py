@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from wskit.binding import Binding
 from wskit.builtin_plugins.bundles.discovery import Bundle, discover
 from wskit.builtin_plugins.bundles.enablement import apply_enablement, resolve_dependencies
-from wskit.formats.settings import settings_layers
+from wskit.formats.settings import SettingsLayer, settings_layers
 from wskit.host import HostProfile
 from wskit.models import Diagnostic, ResourceSource, Scope
 from wskit.registry import Registry, with_plugin_resources
@@ -40,6 +40,10 @@ def find_bundles(binding: Binding | None, profile: HostProfile, trust: TrustDeci
     layers, d = settings_layers(binding, profile, trust)
     bundles, diags = discover(binding, profile, trust, tuple(explicit), kinds, layers=layers)
     diags += d
+    bad = [x for x in d if x.code == "managed-settings-invalid"]
+    if bad:  # an administrator's enabledPlugins that cannot be read may switch any plugin off: all are
+        layers = [*layers, SettingsLayer(scope="managed", path=bad[0].path,
+                                         data={"enabledPlugins": {b.name: False for b in bundles}})]
     bundles, d = apply_enablement(bundles, layers)
     diags += d
     bundles = resolve_dependencies(bundles)

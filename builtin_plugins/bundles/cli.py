@@ -158,10 +158,35 @@ def validate_cmd(obj: WsctlContext, directory: str, strict: bool = False) -> Non
     if (os.path.isfile(os.path.join(root, ".claude-plugin", "marketplace.json"))
             and not os.path.isfile(os.path.join(root, ".claude-plugin", "plugin.json"))):
         return _validate_marketplace(obj, root)
+    b, diags, counts = check_plugin(obj, root, strict)
+    errors = [d for d in diags if d.level == "error"]
+    data = {"path": b.root, "name": b.name, "version": b.version, "manifest_source": b.manifest_source,
+            "marketplace": b.marketplace, "ok": not errors, "counts": counts,
+            "diagnostics": [d.to_json() for d in diags]}
+
+    def human() -> None:
+        for d in diags:
+            click.echo(safe_text(f"{d.level}: {d.code}: {d.message}" + (f" ({d.path})" if d.path else "")))
+        via = " from its marketplace entry" if b.manifest_source == "marketplace" else ""
+        click.echo(f"{b.name}: {'ok' if not errors else f'{len(errors)} error(s)'}"
+                   + (f" ({', '.join(f'{k}={v}' for k, v in counts.items())}{via})" if counts else ""))
+    obj.emit(data, human)
+    if errors:
+        click.get_current_context().exit(1)
+
+
+def check_plugin(obj: WsctlContext, root: str, strict: bool = False) -> tuple[Any, list, dict[str, int]]:
+    """What ``plugins validate`` checks of the plugin folder ``root`` (and ``plugins
+    install`` before it copies one): the manifest (with the marketplace entry above it,
+    if any), every component it brings, and what Claude Code's validation refuses.
+
+    :param strict: frontmatter read only leniently is an error too.
+    :returns: ``(bundle, diagnostics, counts per kind)``.
+    """
     profile = obj.profile()
     hooks = obj.hooks()
     kinds, _ = hooks.resource_kinds()
-    b = load_bundle(str(Path(directory).resolve()), "cli", "cli", 35, profile, kinds=kinds)
+    b = load_bundle(root, "cli", "cli", 35, profile, kinds=kinds)
     diags = list(b.issues)
     counts: dict[str, int] = {}
     if b.manifest is not None:
@@ -180,20 +205,7 @@ def validate_cmd(obj: WsctlContext, directory: str, strict: bool = False) -> Non
         lenient = LENIENT_CODES | {"skill-no-frontmatter", "skill-missing-description"}
         diags = [d.model_copy(update={"level": "error"}) if d.level == "warning" and d.code in lenient
                  else d for d in diags]
-    errors = [d for d in diags if d.level == "error"]
-    data = {"path": b.root, "name": b.name, "version": b.version, "manifest_source": b.manifest_source,
-            "marketplace": b.marketplace, "ok": not errors, "counts": counts,
-            "diagnostics": [d.to_json() for d in diags]}
-
-    def human() -> None:
-        for d in diags:
-            click.echo(safe_text(f"{d.level}: {d.code}: {d.message}" + (f" ({d.path})" if d.path else "")))
-        via = " from its marketplace entry" if b.manifest_source == "marketplace" else ""
-        click.echo(f"{b.name}: {'ok' if not errors else f'{len(errors)} error(s)'}"
-                   + (f" ({', '.join(f'{k}={v}' for k, v in counts.items())}{via})" if counts else ""))
-    obj.emit(data, human)
-    if errors:
-        click.get_current_context().exit(1)
+    return b, diags, counts
 
 
 def _validate_marketplace(obj: WsctlContext, root: str) -> None:
@@ -338,10 +350,13 @@ def _known_marketplace_dirs(obj: WsctlContext, market: str | None = None, ledger
 @click.argument("spec", metavar="NAME@MARKETPLACE")
 @click.option("--from", "from_dirs", multiple=True, type=click.Path(exists=True, file_okay=False),
               help="Folder of a local marketplace (holding .claude-plugin/marketplace.json).")
+@click.option("--force", is_flag=True, help="Install even when validation finds errors (as 'plugins validate').")
 @json_option
 @click.pass_obj
-def install_cmd(obj: WsctlContext, spec: str, from_dirs: tuple[str, ...]) -> None:
-    """Install NAME from a local MARKETPLACE into the user plugin folder."""
+def install_cmd(obj: WsctlContext, spec: str, from_dirs: tuple[str, ...], force: bool) -> None:
+    """Install NAME from a local MARKETPLACE into the user plugin folder. The plugin is
+    validated first, as 'wsctl plugins validate' does: one with errors is refused (exit 1,
+    nothing installed) unless --force."""
     name, sep, market = spec.partition("@")
     if not sep or not name or not market:
         raise click.BadParameter("expected NAME@MARKETPLACE", param_hint="NAME@MARKETPLACE")
@@ -351,6 +366,17 @@ def install_cmd(obj: WsctlContext, spec: str, from_dirs: tuple[str, ...]) -> Non
         # refuses `claude plugin marketplace add DIR` for it): nothing is installed
         raise MarketplaceError(f"{os.path.join(mk.root, '.claude-plugin', 'marketplace.json')}: {mk.name_refusal}; "
                                f"nothing installed")
+    entry = mk.entry(name)  # an unknown name: the names it has
+    if entry.installable and entry.path is not None and not force:
+        b, diags, counts = check_plugin(obj, entry.path)
+        # a folder without plugin.json or component folders is what Claude Code's folder
+        # validation refuses; one its marketplace entry defines (inline lspServers…) installs
+        defined = b.manifest_source == "marketplace" and bool(counts)
+        errors = [d for d in diags if d.level == "error" and not (defined and d.code == "plugin-no-manifest")]
+        if errors:
+            listed = "".join(f"\n  {d.code}: {d.message}" + (f" ({d.path})" if d.path else "") for d in errors)
+            raise WskitError(f"plugin {name}@{mk.name} ({entry.path}) has {len(errors)} error(s); nothing installed "
+                             f"(see 'wsctl plugins validate {entry.path}'; --force installs it anyway):{listed}")
     with progress(f"installing {name} from {mk.root}"):
         rec = install(obj.profile(), mk, name)
     data = {k: rec[k] for k in ("name", "version", "marketplace", "source", "root", "digest", "skipped")}
@@ -586,4 +612,4 @@ def marketplace_show_cmd(obj: WsctlContext, directory: str, name: str) -> None:
     obj.emit(data, human)
 
 
-__all__ = ["PLUGIN_SUBCOMMANDS", "LedgerError", "bundle_listing", "bundle_rows", "human_bundles", "marketplace_group"]
+__all__ = ["PLUGIN_SUBCOMMANDS", "LedgerError", "check_plugin", "bundle_listing", "bundle_rows", "human_bundles", "marketplace_group"]

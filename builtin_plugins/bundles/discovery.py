@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from wskit import fs
 from wskit.binding import Binding
-from wskit.builtin_plugins.bundles.ledger import LedgerError, read_ledger, tree_digest
+from wskit.builtin_plugins.bundles.ledger import CLAUDE_BOOKKEEPING, LedgerError, read_ledger, tree_digest
 from wskit.builtin_plugins.bundles.manifest import Manifest, component_table, parse_manifest
 from wskit.fs.jsonfile import read_json
 from wskit.fs.names import not_utf8, shown_path, undecodable
@@ -40,10 +40,6 @@ __all__ = ["Bundle", "BundleState", "CLAUDE_BOOKKEEPING", "CLAUDE_INSTALLED", "C
 
 BundleState = Literal["active", "inactive", "error"]
 #: Source ranks of plugin bundles (above native project folders 20-22, below admin 40).
-#: folders Claude Code keeps in ``~/.claude/plugins`` for its installs (``claude plugin
-#: install``): marketplace clones, the versioned cache and data; never plugins themselves
-CLAUDE_BOOKKEEPING = frozenset({"cache", "marketplaces", "repos", "data", "store"})
-
 RANKS = {"user:.claude": 30, "user:host": 31, "managed": 32, "project:.claude": 33, "project:host": 34, "cli": 35}
 
 

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from wskit.builtin_plugins.bundles.marketplace import Marketplace  # imported by install, not at start-up
 
 __all__ = [
-    "install", "ledger_path", "LEDGER_VERSION", "LedgerError", "MAX_LEDGER_BYTES", "MAX_TREE_DEPTH", "plugins_dir",
+    "CLAUDE_BOOKKEEPING", "install", "ledger_path", "LEDGER_VERSION", "LedgerError", "MAX_LEDGER_BYTES", "MAX_TREE_DEPTH", "plugins_dir",
     "read_ledger", "tree_digest", "uninstall"
 ]
 
@@ -52,6 +52,12 @@ class LedgerError(WskitError):
 #: Deepest folder level below a plugin's root that :func:`install` copies; a deeper
 #: tree is refused (a real plugin is a few levels deep; a vendored node_modules a few dozen).
 MAX_TREE_DEPTH = 128
+
+
+#: folders Claude Code keeps in ``~/.claude/plugins`` for its installs (``claude plugin
+#: install``): marketplace clones, the versioned cache, data, the plugin store, asset cache
+#: and MCPB packages; never plugins themselves (``plugins install`` refuses these names)
+CLAUDE_BOOKKEEPING = frozenset({"asset-cache", "cache", "data", "marketplaces", "packages", "repos", "store"})
 
 
 def plugins_dir(profile: HostProfile) -> Path:
@@ -220,14 +226,23 @@ def _copy_tree(src: str, dst: str, skipped: list[str]) -> None:
 
 
 def _check_name(name: str) -> None:
-    """Plugin names become folder names: only kebab-case names are installable.
+    """Plugin names become folder names: only kebab-case names are installable, and
+    never one of Claude Code's own folders (:data:`CLAUDE_BOOKKEEPING`).
 
-    :raises LedgerError: for any other name (``/x``, ``../x``, ``a/b``, …).
+    :raises LedgerError: for any other name (``/x``, ``../x``, ``a/b``, ``marketplaces``, …).
     """
     if not isinstance(name, str) or not NAME_RE.match(name):
         raise LedgerError(
             f"cannot install plugin {name!r}: names must be kebab-case "
             "(lowercase letters, digits and hyphens, 1-64 characters)"
+        )
+    if name in CLAUDE_BOOKKEEPING:
+        # under ~/.claude/plugins (--host claude, or any host reading Claude Code's folders)
+        # that folder is Claude Code's own (marketplace clones, caches, data): never a plugin
+        raise LedgerError(
+            f"cannot install plugin {name!r}: the name is one of the folders Claude Code keeps in "
+            f"~/.claude/plugins for itself ({', '.join(sorted(CLAUDE_BOOKKEEPING))}); an install there "
+            "would write into Claude Code's own files and never load"
         )
 
 

@@ -47,6 +47,7 @@ REASON_CODES = {
     "bad-name": "plugin name is not kebab-case",
     "name-reserved": "the marketplace's name is reserved by Claude Code for Anthropic's own marketplaces: "
                      "install refuses it from a local folder",
+    "duplicate": "two or more entries have this name: which one is meant is ambiguous",
 }
 
 #: what to do with a local copy of a marketplace whose name is refused (the end of the
@@ -177,6 +178,8 @@ class MarketplaceEntry(Frozen):
             return "bad-name"
         if r.startswith("marketplace name"):
             return "name-reserved"
+        if r.startswith("the marketplace has"):
+            return "duplicate"
         if r.startswith("source type"):
             return "needs-fetch"
         if r.startswith("source folder"):
@@ -246,6 +249,7 @@ def load_marketplace(root: str | os.PathLike[str]) -> Marketplace:
                                 message="'owner' should be an object with 'name'"))
     plugin_root = (data.get("metadata") or {}).get("pluginRoot") if isinstance(data.get("metadata"), dict) else None
     entries: list[MarketplaceEntry] = []
+    indices: list[int] = []  # each entry's place in "plugins", for messages
     for i, raw in enumerate(data["plugins"]):
         if not isinstance(raw, dict) or not isinstance(raw.get("name"), str) or "source" not in raw:
             diags.append(Diagnostic(level="error", code="marketplace-entry", path=path,
@@ -253,11 +257,13 @@ def load_marketplace(root: str | os.PathLike[str]) -> Marketplace:
             continue
         entry = _entry(base, raw, plugin_root)
         entries.append(entry)
+        indices.append(i)
         if (entry.reason and entry.path is None and isinstance(entry.source, str)
                 and entry.reason.startswith("source ")):
             # a hostile path source ('../..', '/etc', NUL, '\\', 'c:'): named, never followed
             diags.append(Diagnostic(level="warning", code="marketplace-source-invalid", path=path,
                                     message=f"plugin {entry.name!r}: {entry.reason}"))
+    entries = _refuse_duplicates(entries, indices, diags, path)
     why = marketplace_name_verdict(data["name"])
     if why is not None:
         # Claude Code refuses to add this folder (claude plugin marketplace add DIR): its
@@ -272,6 +278,27 @@ def load_marketplace(root: str | os.PathLike[str]) -> Marketplace:
         entries = [e.model_copy(update={"installable": False, "reason": refused}) if e.installable else e
                    for e in entries]
     return Marketplace(name=data["name"], owner=owner, root=base, plugins=tuple(entries), diagnostics=tuple(diags))
+
+
+def _refuse_duplicates(entries: list[MarketplaceEntry], indices: list[int], diags: list[Diagnostic],
+                       path: str) -> list[MarketplaceEntry]:
+    """Entries sharing a name (Claude Code's validation: ``Duplicate plugin name``) are
+    each a ``marketplace-duplicate-name`` error and none of them is installable: an
+    install of that name could take either folder."""
+    positions: dict[str, list[int]] = {}
+    for i, e in enumerate(entries):
+        positions.setdefault(e.name, []).append(i)
+    out = list(entries)
+    for name, where in positions.items():
+        if len(where) < 2:
+            continue
+        shown = ", ".join(f"plugins[{indices[i]}]" for i in where)
+        why = f"the marketplace has {len(where)} entries named {name!r} ({shown}): which one is meant is ambiguous"
+        diags.append(Diagnostic(level="error", code="marketplace-duplicate-name", path=path,
+                                message=f"duplicate plugin name {name!r}: {why}"))
+        for i in where:
+            out[i] = out[i].model_copy(update={"installable": False, "reason": why})
+    return out
 
 
 def _entry(base: str, raw: dict[str, Any], plugin_root: Any) -> MarketplaceEntry:

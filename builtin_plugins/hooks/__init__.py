@@ -26,19 +26,25 @@ def managed_hook_filter(resources: list, profile) -> tuple[list, list]:
     """The ``hook`` kind's filter: managed settings with ``allowManagedHooksOnly: true``
     (Claude Code) keep only hooks no user or project wrote (builtin, admin and cli scope);
     one ``hooks-managed-only`` warning names the managed file and how many were switched
-    off. (``disableAllHooks: true`` there switches every hook off at run time.)"""
+    off. A managed file the host named that cannot be read (or does not exist) is taken as
+    that policy, never as none. (``disableAllHooks: true`` there switches every hook off at
+    run time.)"""
     from wskit.formats.settings import managed_layer
     from wskit.models import Diagnostic
 
-    layer, _ = managed_layer(profile)
-    if layer is None or layer.data.get("allowManagedHooksOnly") is not True:
+    layer, bad = managed_layer(profile)
+    if bad:  # named but unusable: the policy may say managed hooks only, so it is applied
+        why, path = "managed settings cannot be read", bad[0].path
+    elif layer is None or layer.data.get("allowManagedHooksOnly") is not True:
         return resources, []
+    else:
+        why, path = "managed settings allow managed hooks only", layer.path
     kept = [r for r in resources if r.provenance.scope.value in ("builtin", "admin", "cli")]
     dropped = len(resources) - len(kept)
     if not dropped:
         return kept, []
-    return kept, [Diagnostic(level="warning", code="hooks-managed-only", path=layer.path,
-                             message=f"{dropped} hook(s) switched off: managed settings allow managed hooks only")]
+    return kept, [Diagnostic(level="warning", code="hooks-managed-only", path=path,
+                             message=f"{dropped} hook(s) switched off: {why}")]
 
 
 @hookimpl

@@ -50,8 +50,13 @@ class HookApproval:
             return f"project hooks do not run: hook trust store unusable ({st.error})"
         if not st.awaiting_approval:
             return None
+        import shlex
+
         what = "changed since they were approved" if st.state == "modified" else "not approved"
         where = f"{', '.join(st.sources)}; " if st.sources else ""
         n = st.awaiting_approval
+        ws = self._ws()
+        folder = f" {shlex.quote(str(ws.binding.source_root))}" if ws is not None else ""
         return (f"{n} hook{'s await' if n != 1 else ' awaits'} approval "
-                f"({where}{what}; review with 'wsctl hooks list', approve with 'wsctl hooks trust --digest {st.digest}')")
+                f"({where}{what}; review with 'wsctl hooks list{folder}', approve with "
+                f"'wsctl hooks trust --digest {st.digest}{folder}')")

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from typing import Any
 
 import click
@@ -15,6 +16,7 @@ from wskit.cli.context import (
     path_argument,
     print_diag_dicts,
     read_user_file,
+    safe_text,
     table,
 )
 from wskit.errors import WskitError
@@ -237,8 +239,9 @@ def hooks_run_cmd(obj: WsctlContext, event: str, path: str, payload_file: str | 
             click.echo(f"warning: {w}", err=True)
         n = outcome.awaiting_approval
         if n:
-            click.echo(f"{n} hook{'s await' if n != 1 else ' awaits'} approval "
-                       f"('wsctl hooks status {path}' shows the digest)", err=True)
+            click.echo(safe_text(f"{n} hook{'s await' if n != 1 else ' awaits'} approval "
+                                 f"('wsctl hooks status {shlex.quote(str(session.binding.source_root))}' shows "
+                                 "the digest)"), err=True)
         if outcome.updated_input is not None:
             click.echo(f"updated input: {json.dumps(outcome.updated_input)}")
 

@@ -83,20 +83,25 @@ def managed_server_filter(resources: list, profile) -> tuple[list, list]:
     ``deniedMcpServers`` and ``allowedMcpServers``, ``[{"serverName": …}]``) switch
     servers off; a denied name always loses, and when ``allowedMcpServers`` is present only
     the servers it names stay. Each server switched off is a ``mcp-managed-denied``
-    warning naming the managed file."""
+    warning naming the managed file. A managed file the host named that cannot be read (or
+    does not exist) allows no server: an unknown allow list is not taken as none."""
     from wskit.formats.settings import managed_layer
     from wskit.models import Diagnostic
 
-    layer, _ = managed_layer(profile)
-    if layer is None:
+    layer, bad = managed_layer(profile)
+    if bad:  # named but unusable: its allow list is unknown, so it allows nothing
+        path, denied, allowed, why = bad[0].path, set(), set(), "switched off: managed settings cannot be read"
+    elif layer is None:
         return resources, []
-    denied = _server_names(layer.data.get("deniedMcpServers"))
-    allowed = _server_names(layer.data.get("allowedMcpServers")) if "allowedMcpServers" in layer.data else None
+    else:
+        path, why = layer.path, "switched off by managed settings"
+        denied = _server_names(layer.data.get("deniedMcpServers"))
+        allowed = _server_names(layer.data.get("allowedMcpServers")) if "allowedMcpServers" in layer.data else None
     kept, diags = [], []
     for r in resources:
         if r.name in denied or (allowed is not None and r.name not in allowed):
-            diags.append(Diagnostic(level="warning", code="mcp-managed-denied", path=layer.path, plugin=r.plugin,
-                                    message=f"MCP server {r.name!r} is switched off by managed settings"))
+            diags.append(Diagnostic(level="warning", code="mcp-managed-denied", path=path, plugin=r.plugin,
+                                    message=f"MCP server {r.name!r} is {why}"))
         else:
             kept.append(r)
     return kept, diags

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from wskit.binding import Binding
-from wskit.cli.context import WsctlContext, json_option, path_argument, table
+from wskit.cli.context import WsctlContext, json_option, path_argument, safe_text, table
 from wskit.trust import TrustStore
 
 __all__ = ["forget_cmd", "grant_cmd", "list_cmd", "revoke_cmd", "status_cmd", "trust_group"]
@@ -36,7 +36,7 @@ def status_cmd(obj: WsctlContext, path: str) -> None:
     target = _project(path)
     d = _store(obj).decide(target)
     data = {"path": target, "state": d.state, "decided_by": d.decided_by}
-    obj.emit(data, lambda: click.echo(f"{target}: {d.state} ({d.reason()})"))
+    obj.emit(data, lambda: click.echo(safe_text(f"{target}: {d.state} ({d.reason()})")))
 
 
 def _set(obj: WsctlContext, path: str, state: str | None, exact: bool) -> None:

@@ -22,7 +22,7 @@ import click
 
 from wskit import __version__
 
-__all__ = ["LazyGroup", "main", "make_cli", "MAX_SHOWN_RUN", "shorten_runs", "WsctlError"]
+__all__ = ["LazyGroup", "main", "make_cli", "MAX_SHOWN_RUN", "shorten_runs", "STDOUT_CLOSED_STATUS", "StdoutClosed", "WsctlError"]
 
 
 #: (name, "module:attr", help): imported when used (:mod:`wskit.cli.lazy`)
@@ -153,6 +153,10 @@ class LazyGroup(click.Group):
         argv = [*getattr(ctx, "_protected_args", ()), *ctx.args]  # before click consumes them
         try:
             return super().invoke(ctx)
+        except BrokenPipeError as err:
+            if _stdout_closed():  # the reader went away (`| head`): main() ends quietly
+                raise StdoutClosed() from None
+            raise WsctlError(_failure_message(err, argv)) from err
         except (WskitError, FileNotFoundError, NotADirectoryError, PermissionError) as err:
             from wskit.cli.context import with_global_args
 
@@ -290,6 +294,11 @@ def main(argv: list[str] | None = None) -> int:
     except click.Abort:
         click.echo("Aborted!", err=True)
         return 1
+    except StdoutClosed:
+        # the reader went away (`wsctl … | head -1`): end quietly with the status a process
+        # killed by SIGPIPE has, as git and the coreutils do (click would print nothing
+        # but exit 1, which a script cannot tell from a failure)
+        return STDOUT_CLOSED_STATUS
     except Exception as ex:
         import os
 
@@ -312,6 +321,45 @@ def main(argv: list[str] | None = None) -> int:
         if pause and not gc.isenabled():
             gc.enable()  # no command was looked up (--version, --help, a usage error)
     return 0
+
+
+#: exit status when stdout was closed by its reader: 128 + SIGPIPE, what a shell reports
+#: for git or ``cat`` cut off by ``| head``
+STDOUT_CLOSED_STATUS = 141
+
+
+class StdoutClosed(Exception):
+    """A command's output pipe was closed by its reader (raised by :class:`LazyGroup`
+    instead of the ``BrokenPipeError``, which click would turn into exit status 1)."""
+
+
+def _stdout_closed() -> bool:
+    """Whether stdout is a pipe whose reader has gone; if so it is pointed at
+    ``/dev/null``, so the interpreter's last flush at exit prints nothing either."""
+    import os
+
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, ValueError, OSError):  # not a real stream (a test runner's buffer)
+        return False
+    gone = False
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        gone = True
+    except (OSError, ValueError):
+        pass
+    import select
+
+    if not gone and hasattr(select, "poll"):
+        poller = select.poll()
+        poller.register(fd, select.POLLOUT)
+        gone = any(ev & (select.POLLERR | select.POLLHUP) for _, ev in poller.poll(0))
+    if gone:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+    return gone
 
 
 def _end_startup() -> None:

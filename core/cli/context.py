@@ -229,14 +229,15 @@ def safe_text(value: object) -> str:
     invisible characters (U+200B-U+200F, U+202A-U+202E, U+2060-U+206F, U+FEFF)
     as ``\\uNNNN``, so they cannot reorder or hide what is shown; a byte of a
     file name that is not UTF-8 (a lone surrogate U+DC80–U+DCFF) as ``\\xNN``,
-    the byte itself (printing it raw would write an invalid UTF-8 sequence)."""
+    the byte itself (printing it raw would write an invalid UTF-8 sequence). A
+    ``'wsctl …'`` hint in it gets the global options typed (:func:`with_global_args`)."""
     global _CONTROL
     if _CONTROL is None:
         import re
 
         _CONTROL = re.compile(
             "[\x00-\x08\x0a-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\udc80-\udcff]")
-    text = str(value)
+    text = with_global_args(str(value))
     return _CONTROL.sub(_escape, text)
 
 
@@ -323,11 +324,16 @@ def complete_names(kind: str):
     return complete
 
 
+#: the global options a hint repeats: (parameter name, flag)
+_GLOBAL_OPTIONS = (("home", "--home"), ("host", "--host"), ("managed_settings", "--managed-settings"),
+                   ("plugin_dirs", "--plugin-dir"))
+
+
 def global_args() -> str:
     """The global options the user typed on this command line (``--home``, ``--host``,
-    ``--managed-settings``), quoted for a shell, so a hint naming another command can
-    keep them; ``""`` outside a ``wsctl`` run or when none was typed (environment
-    variables carry over by themselves)."""
+    ``--managed-settings``, each ``--plugin-dir``), quoted for a shell, so a hint naming
+    another command can keep them; ``""`` outside a ``wsctl`` run or when none was typed
+    (environment variables carry over by themselves)."""
     import shlex
 
     ctx = click.get_current_context(silent=True)
@@ -335,23 +341,31 @@ def global_args() -> str:
         return ""
     root = ctx.find_root()
     out = []
-    for name, flag in (("home", "--home"), ("host", "--host"), ("managed_settings", "--managed-settings")):
+    for name, flag in _GLOBAL_OPTIONS:
         value = root.params.get(name)
-        if value is not None and root.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE:
-            out.append(f"{flag} {shlex.quote(str(value))}")
+        if value in (None, ()) or root.get_parameter_source(name) is not click.core.ParameterSource.COMMANDLINE:
+            continue
+        for v in value if isinstance(value, tuple) else (value,):
+            out.append(f"{flag} {shlex.quote(str(v))}")
     return " ".join(out)
 
 
 def with_global_args(text: str) -> str:
-    """``text`` with every ``'wsctl …'`` hint given the global options of this run
-    (:func:`global_args`): ``'wsctl trust grant P'`` becomes
-    ``'wsctl --home H trust grant P'`` after ``wsctl --home H …``."""
+    """``text`` with every ``'wsctl …'`` (or ```wsctl …```) hint given the global options
+    of this run (:func:`global_args`): ``'wsctl trust grant P'`` becomes
+    ``'wsctl --home H trust grant P'`` after ``wsctl --home H …``. A hint that already
+    starts with a global option is left alone, so applying it twice changes nothing.
+    :func:`safe_text`, which every human output line goes through, applies it: this is
+    the one place hints get the options."""
+    if "wsctl " not in text:
+        return text
     extra = global_args()
-    if not extra or "wsctl " not in text:
+    if not extra:
         return text
     import re
 
-    return re.sub(r"(['`]wsctl) (?!--home )", lambda m: f"{m.group(1)} {extra} ", text)
+    return re.sub(r"(['`]wsctl) (?!--(?:home|host|managed-settings|plugin-dir)[ =])",
+                  lambda m: f"{m.group(1)} {extra} ", text)
 
 
 def colour_on(err: bool = False, colour: bool = True) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from wskit import changes
-from wskit.cli.context import WsctlContext, json_option, path_argument, print_diag_dicts, table, with_global_args
+from wskit.cli.context import WsctlContext, json_option, path_argument, print_diag_dicts, safe_text, table
 from wskit.models import display_path
 
 __all__ = ["inspect_cmd", "print_diagnostics", "resource_row"]
@@ -78,9 +78,9 @@ def inspect_cmd(obj: WsctlContext, path: str) -> None:
         if ws.binding.execution_root != root:
             click.echo(f"execution root : {ws.binding.execution_root} (worktree)")
         click.echo(f"host           : {ws.profile.name}")
-        click.echo(f"trust          : {ws.trust.state} — {with_global_args(ws.trust.reason())}")
+        click.echo(safe_text(f"trust          : {ws.trust.state} — {ws.trust.reason()}"))
         if hooks_note:
-            click.echo(f"hooks          : {hooks_note}")
+            click.echo(safe_text(f"hooks          : {hooks_note}"))
         counts = ", ".join(f"{k}: {n}" for k, n in data["counts"].items()) or "none"
         click.echo(f"resources      : {counts}")
         # a rule's id is a digest: people know a rule by its file (JSON keeps the id)

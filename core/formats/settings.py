@@ -54,11 +54,12 @@ def config_dirs(profile: HostProfile) -> list[str]:
 def managed_layer(profile: HostProfile) -> tuple[SettingsLayer | None, list[Diagnostic]]:
     """The managed (administrator) settings the host names in
     ``profile.settings["managed_settings"]`` (an absolute path; Claude Code's
-    ``managed-settings.json``), or None when none is named or the file does not exist.
+    ``managed-settings.json``), or None when none is named.
 
-    :returns: ``(layer, diagnostics)``; a file that exists but cannot be read or is not
-        a JSON object gives no layer and a ``managed-settings-invalid`` error naming it
-        (callers that enforce policy fail closed on it).
+    :returns: ``(layer, diagnostics)``; a named file that does not exist, cannot be read
+        or is not a JSON object gives no layer and a ``managed-settings-invalid`` error
+        naming it, and every caller fails closed on it: a typo in the path an
+        administrator's policy is read from is not taken as "no policy".
     """
     import os
 
@@ -66,13 +67,12 @@ def managed_layer(profile: HostProfile) -> tuple[SettingsLayer | None, list[Diag
     if not named:
         return None, []
     path = os.path.abspath(os.path.expanduser(str(named)))
-    data, diags = read_json(os.path.dirname(path), os.path.basename(path), follow_links=True)
-    if diags or (data is not None and not isinstance(data, dict)):
+    data, diags = read_json(os.path.dirname(path), os.path.basename(path), follow_links=True,
+                            missing_ok=False)
+    if diags or not isinstance(data, dict):
         why = diags[0].message if diags else "must hold a JSON object"
         return None, [Diagnostic(level="error", code="managed-settings-invalid", path=path,
                                  message=f"managed settings cannot be used: {why}")]
-    if data is None:
-        return None, []
     return SettingsLayer(scope="managed", path=path, data=data), []
 
 

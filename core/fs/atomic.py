@@ -357,7 +357,9 @@ def write_named(path: str | os.PathLike[str], data: bytes, mode: int = 0o600) ->
     - a block device, socket or folder is refused.
 
     :returns: the absolute path written (as named, made absolute against the cwd).
-    :raises StateFileError: refused (names the path and why); nothing written.
+    :raises StateFileError: refused, or the folder of a regular file refuses the temporary
+        file beside it (``/proc/self/mem``, a read-only folder): names the path and why;
+        nothing written.
     :raises OSError: the write failed.
     """
     shown = _absolute(path)
@@ -370,7 +372,18 @@ def write_named(path: str | os.PathLike[str], data: bytes, mode: int = 0o600) ->
         raise StateFileError(f"{shown}: {err.strerror}", err.errno) from None
     if st is None or stat.S_ISREG(st.st_mode):
         keep = mode if st is None else stat.S_IMODE(st.st_mode)
-        atomic_write(real, data, mode=keep)
+        try:
+            atomic_write(real, data, mode=keep)
+        except StateFileError:
+            raise
+        except OSError as err:
+            # the temporary file is made beside the target: a folder that refuses new
+            # files (/proc/<pid>, a read-only mount, no write permission) failed with the
+            # temporary name alone ('.mem.….tmp'); say which path and why instead
+            where = f" (as {real})" if real != shown else ""
+            raise StateFileError(f"cannot write {shown}{where}: its folder {real.parent} does not let a new file be "
+                                 f"made beside it, which replacing it atomically needs ({err.strerror or err})",
+                                 err.errno) from None
         return shown
     if stat.S_ISDIR(st.st_mode):
         raise StateFileError(f"{shown} is a folder", errno.EISDIR)

@@ -65,6 +65,11 @@ AREAS = {
     "tests.security.test_barrier_kinds": ("rule barrier: unknown tool kinds", "-"),
     "tests.security.test_output_paths": ("output paths: links, devices, FIFOs, terminals, sockets", "20 s (FIFO)"),
     "tests.security.test_portable_fallbacks": ("portable fallbacks with /proc switched off", "-"),
+    "tests.security.test_managed_settings_fail_closed": ("managed settings named but missing or unreadable: "
+                                                         "every consumer fails closed", "-"),
+    "tests.security.test_mcp_sdk_logging": ("MCP SDK log records: no traceback, no secret (real wsctl)",
+                                            "120 s per process"),
+    "tests.security.test_install_destinations": ("plugin install: names of Claude Code's own folders", "-"),
     "tests.security.test_concurrency_run": ("concurrency run, smoke (8 wsctl processes, 4 s, SIGKILL)",
                                             "4 s run + 300 s join"),
     "tests.core.fs.test_jsonsafe": ("depth-bounded JSON", "-"),

@@ -128,3 +128,20 @@ def test_socket_and_folder_are_refused(wsctl, project, tmp_path):
         assert stat.S_ISSOCK(os.lstat(sock_path).st_mode)
     finally:
         s.close()
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="no /proc")
+def test_a_file_whose_folder_refuses_the_temporary_file_is_named_with_why(wsctl, project, tmp_path):
+    """``-o /proc/self/mem``: a 'regular' file in a folder where no file can be made
+    (creating the temporary file beside it fails, so nothing is written). The error
+    named only the temporary name ('.mem.….tmp'); it names the path given and why."""
+    res = wsctl("snapshot", str(project), "-o", "/proc/self/mem")
+    assert res.exit_code == 1 and "Traceback" not in res.output
+    (line,) = res.output.strip().splitlines()
+    assert line.startswith("error: cannot write /proc/self/mem (as /proc/") and ".tmp" not in line
+    assert "does not let a new file be made beside it" in line and "the session state was not written" in line
+    # through a link in the temporary folder: the link is named, and so is what it leads to
+    (tmp_path / "out.json").symlink_to("/proc/self/comm")
+    res = wsctl("snapshot", str(project), "-o", str(tmp_path / "out.json"))
+    assert res.exit_code == 1 and f"cannot write {tmp_path / 'out.json'} (as /proc/" in res.output
+    assert (tmp_path / "out.json").is_symlink()

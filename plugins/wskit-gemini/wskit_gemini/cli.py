@@ -16,10 +16,11 @@ applies then); the human output says so on its first line, like ``wsctl rules``.
 from __future__ import annotations
 
 import os
+import shlex
 
 import click
 
-from wskit.cli.context import WsctlContext, json_option
+from wskit.cli.context import WsctlContext, json_option, safe_text
 
 
 def _is_memory(rule, ws, trusted: bool) -> bool:
@@ -75,8 +76,8 @@ def memory_cmd(obj: WsctlContext, path: str, targets: tuple[str, ...]) -> None:
 
     def human() -> None:
         if not trusted:
-            click.echo(f"{ws.binding.source_root}: untrusted, project memory files not read "
-                       "(run 'wsctl trust grant PATH')", err=True)
+            click.echo(safe_text(f"{ws.binding.source_root}: untrusted, project memory files not read "
+                                 f"(run 'wsctl trust grant {shlex.quote(str(ws.binding.source_root))}')"), err=True)
         if not files:
             click.echo("no memory files apply")
         for _trig, r in files:

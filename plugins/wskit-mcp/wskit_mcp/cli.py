@@ -1,13 +1,11 @@
 """``wsctl mcp check|call|login|logout``: connect to one MCP server of a workspace, for
 people debugging a server. Every failure is one ``error:`` line (exit 1), never a traceback:
-the SDK's own log records are kept off the terminal while a command runs."""
+the SDK's own log records never reach the terminal (:mod:`wskit_mcp.sdklog`)."""
 
 from __future__ import annotations
 
 import json
-import logging
 import sys
-from contextlib import contextmanager
 
 import click
 
@@ -16,20 +14,6 @@ from wskit.cli.lazy import ensure_group
 from wskit.errors import WskitError
 
 __all__ = ["mcp_call_cmd", "mcp_check_cmd", "mcp_login_cmd", "mcp_logout_cmd", "register"]
-
-
-@contextmanager
-def _quiet_sdk():
-    """The SDK logs tracebacks (``logger.exception``) on transport faults; a command says
-    what failed in one line instead."""
-    log = logging.getLogger("mcp")
-    old = log.propagate, list(log.handlers)
-    log.propagate = False
-    log.handlers = [logging.NullHandler()]
-    try:
-        yield
-    finally:
-        log.propagate, log.handlers = old[0], old[1]
 
 
 def _session(obj: WsctlContext, path: str, options=None):
@@ -51,18 +35,17 @@ def _session(obj: WsctlContext, path: str, options=None):
 @click.pass_obj
 def mcp_check_cmd(obj: WsctlContext, name: str, path: str) -> None:
     """Connect to the MCP server NAME of the workspace holding PATH, list its tools, disconnect."""
-    with _quiet_sdk():
-        session = _session(obj, path)
-        try:
-            server = session.mcp.definition(name)
-            # a server can take seconds to start: on a terminal, say what is awaited
-            with progress(f"waiting for the MCP server {server.id} ({server.transport})"):
-                conn = session.mcp.connect(name)
-                tools = session.mcp.list_tools(name)
-            info = dict(conn.server_info)
-            problems = session.mcp.problems(name)
-        finally:
-            errors = session.close()
+    session = _session(obj, path)
+    try:
+        server = session.mcp.definition(name)
+        # a server can take seconds to start: on a terminal, say what is awaited
+        with progress(f"waiting for the MCP server {server.id} ({server.transport})"):
+            conn = session.mcp.connect(name)
+            tools = session.mcp.list_tools(name)
+        info = dict(conn.server_info)
+        problems = session.mcp.problems(name)
+    finally:
+        errors = session.close()
     data = {"server": server.id, "transport": server.transport, "server_info": info, "ok": True,
             "tools": [{"name": t["name"], "description": t["description"]} for t in tools], "close_errors": errors,
             "problems": problems}
@@ -135,13 +118,12 @@ def mcp_call_cmd(obj: WsctlContext, name: str, tool: str, path: str, args: tuple
                 raise ValueError("not an object")
         except ValueError as err:
             raise click.UsageError(f"--elicit-response must be a JSON object ({err})") from None
-    with _quiet_sdk():
-        session = _session(obj, path, McpOptions(on_elicit=_elicit_answer(elicit_response)))
-        try:
-            server = session.mcp.definition(name)
-            result = session.mcp.call_tool(name, tool, arguments, timeout=timeout)
-        finally:
-            session.close()
+    session = _session(obj, path, McpOptions(on_elicit=_elicit_answer(elicit_response)))
+    try:
+        server = session.mcp.definition(name)
+        result = session.mcp.call_tool(name, tool, arguments, timeout=timeout)
+    finally:
+        session.close()
     data = {"server": server.id, "tool": tool, **result}
 
     def human() -> None:
@@ -164,13 +146,12 @@ def mcp_call_cmd(obj: WsctlContext, name: str, tool: str, path: str, args: tuple
 @click.pass_obj
 def mcp_login_cmd(obj: WsctlContext, name: str, path: str) -> None:
     """OAuth login to the HTTP MCP server NAME: opens the browser, stores its tokens."""
-    with _quiet_sdk():
-        session = _session(obj, path)
-        try:
-            server = session.mcp.definition(name)
-            session.mcp.login(name)
-        finally:
-            session.close()
+    session = _session(obj, path)
+    try:
+        server = session.mcp.definition(name)
+        session.mcp.login(name)
+    finally:
+        session.close()
     click.echo(safe_text(f"{server.id}: logged in; tokens stored"))
 
 

@@ -51,6 +51,10 @@ from wskit.resources.servers import McpServer
 
 from .options import McpElicitation, McpElicitResponse, McpLimits, McpOptions, McpSampleRequest, McpSampleResponse
 from .projection import check_catalog_entry, project_content, tool_full_name
+from .sdklog import route_sdk_logging, watch_secrets
+
+# before any connection, for every entry point: the SDK's records never reach the terminal raw
+route_sdk_logging()
 
 __all__ = [
     "CONNECT_TIMEOUT", "McpApprovalError", "McpAuthRequiredError", "McpCall", "McpCallCancelled",
@@ -379,6 +383,7 @@ class McpService:
         env = {**os.environ, **dict(self.runtime.options.env)}
         server, secrets = expand_server(rec.server, env)
         rec.secrets = tuple(sorted(secrets, key=len, reverse=True))
+        watch_secrets(rec)
         rec.generation += 1
         conn = McpConnection(server=server, generation=rec.generation)
         rec.status = "connecting"

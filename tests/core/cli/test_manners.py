@@ -49,7 +49,7 @@ def test_an_untrusted_project_is_named_and_the_hint_keeps_home_and_host(make_tre
     assert f"(searched {ws}: untrusted, so only user and plugin resources were loaded; " \
            f"'wsctl --home {wskit_home} --host blade trust grant {ws}' loads the project's)" in r.output
     r = wsctl("--host", "blade", "inspect", str(ws))
-    assert f"(run 'wsctl --home {wskit_home} --host blade trust grant PATH')" in r.output
+    assert f"(run 'wsctl --home {wskit_home} --host blade trust grant {ws}')" in r.output
 
 
 def test_rules_explain_refuses_a_folder_for_the_file_and_says_untrusted(make_tree, wskit_home, wsctl) -> None:
@@ -57,7 +57,7 @@ def test_rules_explain_refuses_a_folder_for_the_file_and_says_untrusted(make_tre
     (ws / "GEMINI.md").write_text("g\n")
     r = wsctl("rules", "explain", str(ws), str(ws / "GEMINI.md"))
     assert r.exit_code == 2
-    assert f"FILE '{ws}' is a folder" in r.output and f"did you mean 'wsctl rules explain {ws / 'GEMINI.md'} {ws}'" \
+    assert f"FILE '{ws}' is a folder" in r.output and f"did you mean 'wsctl --home {wskit_home} rules explain {ws / 'GEMINI.md'} {ws}'" \
         in r.output
     r = wsctl("rules", "explain", str(ws / "GEMINI.md"), str(ws))
     assert r.exit_code == 0 and "(untrusted: project rules not read; only user rules apply)" in r.output

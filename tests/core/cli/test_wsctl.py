@@ -39,7 +39,7 @@ def test_inspect_json_contract(wsctl, project, wskit_home):
 def test_inspect_untrusted_says_why(wsctl, project, wskit_home):
     r = wsctl("inspect", str(project))
     assert r.exit_code == 0
-    assert "unknown" in r.stdout and f"'wsctl --home {wskit_home} trust grant PATH'" in r.stdout and "skill: 0" in r.stdout
+    assert "unknown" in r.stdout and f"'wsctl --home {wskit_home} trust grant {project}'" in r.stdout and "skill: 0" in r.stdout
     data = json.loads(wsctl("--json", "inspect", str(project)).stdout)
     assert data["resources"] == [] and data["trust"]["state"] == "unknown"
     assert any(d["code"] == "project-untrusted" for d in data["diagnostics"])

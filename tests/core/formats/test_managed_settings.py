@@ -35,8 +35,8 @@ def test_the_layer_comes_last_and_a_bad_file_is_an_error(tmp_path, wskit_home) -
     profile = HostProfile(home=wskit_home, settings={"managed_settings": str(path)})
     layers, diags = settings_layers(Binding.discover(tmp_path), profile, None)
     assert [la.scope for la in layers] == ["user", "managed"] and diags == []
-    assert managed_layer(HostProfile(home=wskit_home, settings={"managed_settings": str(tmp_path / "none")})) \
-        == (None, [])
+    layer, diags = managed_layer(HostProfile(home=wskit_home, settings={"managed_settings": str(tmp_path / "none")}))
+    assert layer is None and [(d.code, d.path) for d in diags] == [("managed-settings-invalid", str(tmp_path / "none"))]
     path.write_text("[1]")
     layer, diags = managed_layer(profile)
     assert layer is None and diags[0].code == "managed-settings-invalid" and diags[0].path == str(path)
