@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from wskit.binding import Binding
-from wskit.cli.context import WsctlContext, json_option, path_argument, safe_text, table
+from wskit.cli.context import WsctlContext, broad_folder, json_option, path_argument, safe_text, table
 from wskit.trust import TrustStore
 
 __all__ = ["forget_cmd", "grant_cmd", "list_cmd", "revoke_cmd", "status_cmd", "trust_group"]
@@ -66,17 +64,8 @@ def _warn_broad(obj: WsctlContext, recorded: str) -> None:
     trusted, which is rarely what was meant (``trust grant /``, ``trust grant
     /home``). The grant is kept:
     it is what was asked. Paths are compared resolved (links followed)."""
-    import os
-
-    real = os.path.realpath(recorded)
-    homes = {os.path.realpath(str(h)) for h in (obj.home, Path.home())}
-    if os.path.dirname(real) == real:
-        what = "the file-system root"
-    elif real in homes:
-        what = "your home folder"
-    elif any(os.path.commonpath([real, h]) == real for h in homes):
-        what = "a folder holding your home folder"
-    else:
+    what = broad_folder(recorded, obj.home)
+    if what is None:
         return
     click.echo(f"warning: {recorded} is {what}: every folder below it is now trusted, so any project there "
                "loads its hooks, servers and plugins; grant single projects instead and 'wsctl trust forget "

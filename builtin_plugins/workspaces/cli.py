@@ -16,7 +16,7 @@ import functools
 
 import click
 
-from wskit.cli.context import WsctlContext, json_option, json_text, table, with_global_args
+from wskit.cli.context import WsctlContext, broad_folder, json_option, json_text, table, with_global_args
 
 __all__ = [
     "agent_option", "NOT_DONE", "ref_group", "ref_resolve", "workspace_group", "worktree_group",
@@ -140,18 +140,8 @@ def _warn_broad(obj: WsctlContext, anchor: str, workspace_id: str) -> None:
     (``--home`` or the real one) or a folder holding one, as ``trust grant`` warns: the
     whole tree below is then one workspace, which is rarely what was meant. The attach
     is kept: it is what was asked."""
-    import os
-    from pathlib import Path
-
-    real = os.path.realpath(anchor)
-    homes = {os.path.realpath(str(h)) for h in (obj.home, Path.home())}
-    if os.path.dirname(real) == real:
-        what = "the file-system root"
-    elif real in homes:
-        what = "your home folder"
-    elif any(os.path.commonpath([real, h]) == real for h in homes):
-        what = "a folder holding your home folder"
-    else:
+    what = broad_folder(anchor, obj.home)
+    if what is None:
         return
     click.echo(with_global_args(f"warning: {anchor} is {what}: every folder below it is now one workspace of this "
                                 f"agent; attach single projects instead and 'wsctl workspace detach {workspace_id}' "

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 __all__ = [
-    "colour_on", "complete_names", "progress", "global_args", "json_option", "json_text", "paint", "with_global_args", "kind_diag_dicts", "path_argument", "plugin_dir_failures",
+    "broad_folder", "colour_on", "complete_names", "progress", "global_args", "json_option", "json_text", "paint", "with_global_args", "kind_diag_dicts", "path_argument", "plugin_dir_failures",
     "print_diag_dicts", "read_user_file", "safe_text", "shorten", "table", "WsctlContext"
 ]
 
@@ -455,3 +455,22 @@ def kind_diag_dicts(obj: WsctlContext, ws, kind_codes: tuple[str, ...]) -> list[
     failures of ``--plugin-dir`` folders (:meth:`WsctlContext.listing_diagnostics`)."""
     return [d.to_json(ws.source_root)
             for d in obj.listing_diagnostics(ws, (d for d in ws.diagnostics if d.code.startswith(kind_codes)))]
+
+
+def broad_folder(path: str, home: "str | os.PathLike[str]") -> str | None:
+    """What makes ``path`` too broad to trust or attach as one project: ``"the file-system
+    root"``, ``"your home folder"`` (``home`` — the ``--home`` — or the real one) or ``"a
+    folder holding your home folder"``; None when it is none of those. Paths are compared
+    resolved (links followed). ``trust grant`` and ``workspace attach`` warn with it."""
+    import os
+    from pathlib import Path
+
+    real = os.path.realpath(path)
+    homes = {os.path.realpath(str(h)) for h in (home, Path.home())}
+    if os.path.dirname(real) == real:
+        return "the file-system root"
+    if real in homes:
+        return "your home folder"
+    if any(os.path.commonpath([real, h]) == real for h in homes):
+        return "a folder holding your home folder"
+    return None

@@ -1,34 +1,13 @@
-"""load_workspace pauses the cyclic garbage collector and always puts it back:
-each collection during a load traverses everything the load has built, none of it garbage."""
+"""load_workspace pauses the cyclic garbage collector (``wskit.util.gcpause``, whose own
+tests are tests/core/util/test_gcpause.py): each collection during a load traverses
+everything the load has built, none of it garbage."""
 
 from __future__ import annotations
 
 import gc
 
-import pytest
-
 from wskit import workspace
 from wskit.workspace import gc_paused
-
-
-def test_paused_inside_and_restored_after_even_on_error() -> None:
-    assert gc.isenabled()
-    with gc_paused():
-        assert not gc.isenabled()
-    assert gc.isenabled()
-    with pytest.raises(RuntimeError), gc_paused():
-        raise RuntimeError("boom")
-    assert gc.isenabled()
-
-
-def test_a_collector_the_host_turned_off_stays_off() -> None:
-    gc.disable()
-    try:
-        with gc_paused():
-            assert not gc.isenabled()
-        assert not gc.isenabled()
-    finally:
-        gc.enable()
 
 
 def test_load_workspace_runs_with_the_collector_paused(tmp_path, wskit_pm, wskit_profile, monkeypatch) -> None:
