@@ -41,6 +41,7 @@ import functools
 import os
 import posixpath
 import re
+import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -50,6 +51,7 @@ from wskit.util.lazyre import lazy_pattern
 
 __all__ = [
     "EDIT_TOOLS", "MatchContext", "PermissionRule", "READ_TOOLS", "RuleSyntaxError", "SHELL_TOOLS", "parse_rule",
+    "deny_forms",
     "split_command",
     "writes_file",
 ]
@@ -278,6 +280,96 @@ def writes_file(command: str) -> str | None:
     return None
 
 
+#: words that run the rest of their command line: a deny rule sees the command they run
+_WRAPPERS = frozenset({"command", "exec", "nohup", "time", "env", "sudo", "xargs", "nice"})
+_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh"})
+_MAX_FORMS = 256
+
+
+@functools.lru_cache(maxsize=256)
+def deny_forms(command: str) -> tuple[str, ...]:
+    """Every form of ``command`` a deny or ask rule is tested against, so that an
+    equivalent spelling of a denied command is denied too: the whole command and each part
+    (:func:`split_command`), each part with its blanks folded (tabs, newlines, ``\\``
+    line continuations), subshell and group brackets dropped, the first word unquoted
+    (``\\rm``, ``"rm"``), leading ``VAR=value`` assignments and wrappers (``env``,
+    ``command``, ``exec``, ``nohup``, ``time``, ``sudo``, ``xargs``, ``nice``) dropped,
+    the script of ``bash -c '…'`` (and ``sh``, ``zsh``, ``dash``, ``ksh``), and the commands
+    inside ``$(…)`` and backticks, recursively. Bounded: at most 256 forms, four levels of
+    nesting. Only deny and ask use it; an allow rule still has to match the command as
+    written, part by part."""
+    out: list[str] = []
+    seen: set[str] = set()
+
+    def add(text: str, depth: int) -> None:
+        if depth > 4 or len(out) >= _MAX_FORMS:
+            return
+        text = text.strip()
+        if not text or text in seen:
+            return
+        seen.add(text)
+        out.append(text)
+        for inner in _substitutions(text):
+            add(inner, depth + 1)
+        parts = split_command(text)
+        for part in parts if len(parts) > 1 else [text]:
+            if part != text:
+                add(part, depth + 1)
+            norm = _normal_form(part)
+            if norm is not None and norm != part:
+                add(norm, depth + 1)
+
+    add(command, 0)
+    return tuple(out)
+
+
+def _normal_form(part: str) -> str | None:
+    """``part`` with blanks folded, brackets dropped, the first word unquoted, assignments
+    and wrappers dropped, or a shell's ``-c`` script; None when it does not tokenise."""
+    text = part.replace("\\\n", " ")
+    text = " ".join(text.split())
+    text = text.lstrip("({! ").rstrip(")}; ")
+    try:
+        words = shlex.split(text, posix=True)
+    except ValueError:
+        return None
+    wrapped = False
+    while words:
+        w = words[0]
+        if "=" in w and not w.startswith("="):  # VAR=value before the command
+            words = words[1:]
+        elif w in _WRAPPERS:
+            words, wrapped = words[1:], True
+        elif wrapped and w.startswith("-"):  # a wrapper's own options
+            words = words[1:]
+        else:
+            break
+    if len(words) >= 3 and words[0].rsplit("/", 1)[-1] in _SHELLS and words[1] == "-c":
+        return words[2]
+    return " ".join(words) or None
+
+
+def _substitutions(text: str) -> list[str]:
+    """The commands inside ``$(…)`` (brackets counted) and backticks of ``text``."""
+    found: list[str] = []
+    i, n = 0, len(text)
+    while i < n and len(found) < 32:
+        if text.startswith("$(", i) or text.startswith("<(", i) or text.startswith(">(", i):
+            depth, j = 1, i + 2
+            while j < n and depth:
+                depth += {"(": 1, ")": -1}.get(text[j], 0)
+                j += 1
+            found.append(text[i + 2:j - 1] if depth == 0 else text[i + 2:])
+            i = j
+        elif text[i] == "`":
+            j = text.find("`", i + 1)
+            found.append(text[i + 1:j] if j > 0 else text[i + 1:])
+            i = j + 1 if j > 0 else n
+        else:
+            i += 1
+    return found
+
+
 def _one_command_matches(spec: str, cmd: str) -> bool:
     if spec.endswith(":*"):
         prefix = spec[:-2].rstrip()
@@ -297,7 +389,7 @@ def _command_matches(spec: str, command: str, behavior: str) -> bool:
         if any(s in command for s in _SUBSTITUTION) or writes_file(command) is not None:
             return False  # a substitution could run anything; a redirection writes a file the rule does not name
         return all(_one_command_matches(spec, p) for p in parts)
-    return any(_one_command_matches(spec, p) for p in parts) or _one_command_matches(spec, command.strip())
+    return any(_one_command_matches(spec, form) for form in deny_forms(command))
 
 
 @functools.lru_cache(maxsize=1024)

@@ -47,3 +47,23 @@ def test_deny_rules_still_match_a_redirected_command(tmp_path):
     got = _policy(tmp_path, allow=["Bash(npm run test:*)"], deny=["Bash(npm run test:*)"]).check(
         "Bash", {"command": "npm run test > f"}, cwd=str(tmp_path))
     assert got.decision == "deny"
+
+
+@pytest.mark.parametrize("command", ["rm\tx", "(rm x)", "echo $(rm x)", "echo `rm x`", "\\rm x", '"rm" x',
+                                     "rm\\\n x", 'bash -c "rm x"', "sh -c 'ls; rm x'", "FOO=1 env -i rm x",
+                                     "ls && { rm x; }", "nohup rm x", "cat <(rm x)"])
+def test_a_deny_rule_sees_equivalent_spellings_of_its_command(tmp_path, command):
+    """A tab, a subshell, a substitution, a quoted or escaped first word, a line
+    continuation, ``bash -c``, an assignment or a wrapper do not carry ``rm`` past
+    ``Bash(rm:*)`` (a newcomer's finding: each was allowed under ``bypassPermissions``)."""
+    layer = SettingsLayer(scope="user", path=str(tmp_path / "settings.json"),
+                          data={"permissions": {"deny": ["Bash(rm:*)"], "defaultMode": "bypassPermissions"}})
+    policy = policy_from_layers([layer], project=str(tmp_path), home=str(tmp_path))
+    assert policy.check("Bash", {"command": command}, cwd=str(tmp_path)).decision == "deny"
+
+
+def test_deny_forms_are_bounded():
+    from wskit.builtin_plugins.permissions.rules import deny_forms
+
+    assert len(deny_forms("$(" * 500 + "rm x" + ")" * 500)) <= 256
+    assert len(deny_forms(" ; ".join(f"(x{i})" for i in range(2000)))) <= 256
