@@ -212,15 +212,18 @@ class RuleCatalog:
             out.extend(r for r in self._scopes.get(scope, ()) if not r.conditional)
         return out
 
-    def static_rules(self, cwd: str | os.PathLike[str], budget: int | None = None) -> RuleSelection:
+    def static_rules(self, cwd: str | os.PathLike[str], budget: int | None = None,
+                     extra: "tuple[RuleFile, ...]" = ()) -> RuleSelection:
         """Unconditional rules (user-level ones first) whose scope contains ``cwd``.
 
         :param cwd: a folder inside the catalog root (absolute, or relative to it).
         :param budget: byte budget over bodies (None: no budget).
+        :param extra: instruction files of chain folders the project walk does not enter,
+            deepest last (``LazyRuleCatalog.static_rules`` of a reproduced host).
         :raises RuleQueryError: when ``cwd`` lies outside the catalog root.
         """
         cwd_rel = self.cwd_relative(cwd)
-        rules, inlined = _without_inlined(self._static(cwd_rel))
+        rules, inlined = _without_inlined([*self._static(cwd_rel), *extra] if extra else self._static(cwd_rel))
         settings = self.settings
         if settings.repository_boundary and cwd_rel:
             from wskit.builtin_plugins.rules.scopes import inside_repository

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from wskit import changes
 from wskit.builtin_plugins.rules.catalog import RuleCatalog
-from wskit.builtin_plugins.rules.model import RuleSelection, RuleSettings
+from wskit.builtin_plugins.rules.model import HOST_RULES, RuleSelection, RuleSettings
 from wskit.builtin_plugins.rules.scopes import ancestors
 from wskit.models import Diagnostic
 
@@ -53,11 +53,14 @@ class FolderRequest:
         implementation (keys: the implementation's own, e.g. its walk state).
     """
 
-    __slots__ = ("folders", "memo")
+    __slots__ = ("folders", "memo", "open")
 
-    def __init__(self, folders: tuple[str, ...], memo: dict) -> None:
+    def __init__(self, folders: tuple[str, ...], memo: dict, open: bool = False) -> None:  # noqa: A002
         self.folders = folders
         self.memo = memo
+        #: enter every folder of the chain, skip list and ``.gitignore`` aside, as the hosts
+        #: read them (:class:`~wskit.builtin_plugins.rules.walk.OpenChainWalker`)
+        self.open = open
 
     def __repr__(self) -> str:
         return f"FolderRequest({self.folders!r})"
@@ -271,10 +274,46 @@ class LazyRuleCatalog:
         return self._inner.candidates(rel)
 
     def static_rules(self, cwd: str | os.PathLike[str], budget: int | None = None) -> RuleSelection:
-        """Unconditional rules whose scope contains ``cwd`` (see :meth:`RuleCatalog.static_rules`)."""
+        """Unconditional rules whose scope contains ``cwd`` (see :meth:`RuleCatalog.static_rules`).
+
+        For a reproduced host (``--host claude|codex|gemini|opencode``) the folders from the
+        root to ``cwd`` that the project walk leaves out (git-ignored, ``build/``,
+        ``node_modules/``…) contribute their instruction files too, as the hosts read every
+        folder of that chain (:meth:`_open_chain`)."""
+        cwd_rel = self._inner.cwd_relative(cwd)
         if not self._complete:
-            self._want(self._inner.cwd_relative(cwd), True)
+            self._want(cwd_rel, True)
+        if cwd_rel and self._profile is not None and self._profile.name in HOST_RULES:
+            extra = self._open_chain(cwd_rel)
+            if extra:
+                return self._inner.static_rules(cwd, budget, extra)
         return self._inner.static_rules(cwd, budget)
+
+    def _open_chain(self, cwd_rel: str) -> tuple:
+        """Instruction files of the folders on the chain to ``cwd_rel`` below the last one the
+        project walk enters, read as the hosts read them (:class:`~.walk.OpenChainWalker`);
+        kept per cwd. Their reads are this load's dependencies."""
+        key = ("open-chain", cwd_rel)
+        hit = self._memo.get(key)
+        if hit is not None:
+            return hit
+        from wskit.builtin_plugins.rules.walk import _ChainWalker
+
+        with changes.resumed(self._captured):
+            walked = _ChainWalker(self.root, self._profile, self.settings)
+            walked.walk_to(cwd_rel)
+            chain = ancestors(cwd_rel)
+            missing = {f for f in chain if walked.state.get(f) is None and f not in walked.entered}
+            out: tuple = ()
+            if missing:
+                rules: list = []
+                res = self._hooks.discover_rules(self._source, self._source.root, self._profile,
+                                                 FolderRequest(tuple(chain), {}, open=True), lazy=True)
+                collect(res, rules, [])
+                out = tuple(sorted((r for r in rules if r.source != "user" and r.scope_dir in missing
+                                    and r.file_kind == "instruction"), key=lambda r: r.sort_key()))
+        self._memo[key] = out
+        return out
 
     def contextual_rules(self, cwd: str | os.PathLike[str], target_paths: Iterable[str | os.PathLike[str]],
                          loaded_ids: Iterable[str] = (), budget: int | None = None) -> RuleSelection:

@@ -110,10 +110,13 @@ def chain_walk(root: str, profile, settings: RuleSettings, request) -> "_ChainWa
     every implementation of ``wskit_discover_rules`` that asks shares it (the built-in
     rule files, wskit-gemini's ``GEMINI.md``). :meth:`_ChainWalker.listing_of` gives the
     folders of this request that the walk entered. Only call it for a trusted project."""
-    key = (_MEMO_TAG, "chain", root, Conventions.of(profile, settings).key, profile.host_dir, settings)
+    opened = getattr(request, "open", False)
+    key = (_MEMO_TAG, "chain", root, Conventions.of(profile, settings).key, profile.host_dir, settings, opened)
     walker = request.memo.get(key)
     if walker is None:
-        walker = request.memo[key] = _ChainWalker(root, profile, settings)
+        from wskit.builtin_plugins.rules.walk import OpenChainWalker
+
+        walker = request.memo[key] = (OpenChainWalker if opened else _ChainWalker)(root, profile, settings)
     done = request.memo.setdefault((key, "asked"), set())
     for folder in request.folders:
         if folder not in done:

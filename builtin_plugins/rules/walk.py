@@ -26,7 +26,7 @@ from wskit.models import Diagnostic
 if TYPE_CHECKING:  # imported where a .gitignore is parsed
     import pathspec
 
-__all__ = ["MAX_WALK_DEPTH", "SKIP_DIRS"]
+__all__ = ["MAX_WALK_DEPTH", "OpenChainWalker", "SKIP_DIRS"]
 
 
 #: Folder names never walked (VCS, dependencies, virtual environments, caches, build output).
@@ -457,3 +457,19 @@ class _ChainWalker(_Walker):
         for rel_dir, memo in self.folders:
             if rel_dir in wanted:
                 yield rel_dir, memo[6], memo[2], memo[7]
+
+
+class OpenChainWalker(_ChainWalker):
+    """A chain walker that enters every folder on the chain whatever the skip list and the
+    ``.gitignore`` files say: the hosts read the instruction files of every folder from the
+    project root to the cwd (asked of Claude Code 2.1.337 and Codex CLI 0.171.0 with the cwd
+    in a git-ignored folder and in ``build/``), where the project walk leaves such folders
+    out. Links, virtual environments, worktrees and depth limits are decided as before."""
+
+    def __init__(self, root: str, profile, settings: RuleSettings) -> None:
+        super().__init__(root, profile, settings)
+        self.skip = frozenset()
+
+    @staticmethod
+    def ignored(rel: str, is_dir: bool, specs: tuple) -> bool:
+        return False

@@ -110,6 +110,12 @@ _ALL_NAMES = ("AGENTS.md", "CLAUDE.md", "GEMINI.md")
 CASES: tuple[Case, ...] = (
     Case("nested-chain", tuple(f"{d}{n}" for d in ("", "a/", "a/b/", "a/b/c/") for n in _ALL_NAMES), cwd="a/b",
          what="one file of each name in every folder from the root to the cwd and below it"),
+    Case("ignored-cwd", ("CLAUDE.md", "AGENTS.md", "GEMINI.md", "ign/x/CLAUDE.md", "ign/x/AGENTS.md",
+                         "ign/x/GEMINI.md"), cwd="ign/x", text={".gitignore": "ign/\n"},
+         what="the cwd inside a git-ignored folder: the hosts still read its files"),
+    Case("build-cwd", ("CLAUDE.md", "AGENTS.md", "GEMINI.md", "build/CLAUDE.md", "build/AGENTS.md",
+                       "build/GEMINI.md"), cwd="build",
+         what="the cwd in build/, a folder the project walk never enters"),
     Case("override", ("AGENTS.md", "a/AGENTS.override.md", "a/AGENTS.md"), cwd="a",
          what="AGENTS.override.md beside AGENTS.md"),
     Case("override-ignored", ("AGENTS.md", "a/AGENTS.override.md", "a/AGENTS.md", "CLAUDE.local.md"), cwd="a",

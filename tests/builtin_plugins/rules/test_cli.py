@@ -216,3 +216,21 @@ def test_a_looping_rule_file_link_is_reported_once_and_folder_links_are_no_candi
     assert ("d1/up", "info") in about
     data = json.loads(wsctl("rules", "explain", str(root / "d1/f.txt"), str(root), json=True).output)
     assert [(c["path"], c["reason"]) for c in data["candidates"]] == [("CLAUDE.md", "invalid")]
+
+
+def test_a_cwd_the_project_walk_leaves_out_still_gets_its_files_under_a_host(tmp_path, wsctl):
+    """Conformance cases ``ignored-cwd`` and ``build-cwd``: every host reads the folders from
+    the root to the cwd whatever .gitignore and the skip list say; wskit's reproduced hosts
+    do too, the default host keeps its documented .gitignore rule; a file added there later
+    is seen by the next run."""
+    root = write_tree(tmp_path / "r", {".git/HEAD": "ref: x\n", ".gitignore": "ign/\n", "CLAUDE.md": "root",
+                                       "ign/x/CLAUDE.md": "ignored folder", "node_modules/m/CLAUDE.md": "dep"})
+    assert wsctl("trust", "grant", str(root)).exit_code == 0
+    for cwd, expected in (("ign/x", "ign/x/CLAUDE.md"), ("node_modules/m", "node_modules/m/CLAUDE.md")):
+        data = json.loads(wsctl("--host", "claude", "rules", "--cwd", str(root / cwd), str(root), json=True).output)
+        assert [r["path"] for r in data["static"]] == ["CLAUDE.md", expected]
+        data = json.loads(wsctl("rules", "--cwd", str(root / cwd), str(root), json=True).output)
+        assert [r["path"] for r in data["static"]] == ["CLAUDE.md"]
+    (root / "ign/x/CLAUDE.local.md").write_text("local")
+    data = json.loads(wsctl("--host", "claude", "rules", "--cwd", str(root / "ign/x"), str(root), json=True).output)
+    assert [r["path"] for r in data["static"]] == ["CLAUDE.md", "ign/x/CLAUDE.md", "ign/x/CLAUDE.local.md"]
