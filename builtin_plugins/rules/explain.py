@@ -69,7 +69,9 @@ def explain(catalog: RuleCatalog, target: str, cwd: str, budget: int | None = No
     for r in catalog.rules():
         scope = "" if r.source == "user" else r.scope_dir
         where = "the project root" if not scope else f"{scope}/"
-        if r.source != "user" and not is_ancestor(scope, rel):
+        static_here = not r.conditional and (r.source == "user" or is_ancestor(scope, cwd_rel))
+        if not static_here and r.source != "user" and not is_ancestor(scope, rel):
+            # a file static for the cwd applies whatever the target: `rules --cwd` delivers it
             out.append(_entry(r, False, "not-ancestor", f"its scope {where} does not contain {rel}"))
             continue
         if r.conditional:
@@ -81,7 +83,7 @@ def explain(catalog: RuleCatalog, target: str, cwd: str, budget: int | None = No
                                   f"no pattern of {list(r.patterns)} matches {sub!r} (relative to {where})"))
                 continue
             reason, detail = "pattern-matched", f"pattern {hit!r} matches {sub!r} (relative to {where})"
-        elif r.source == "user" or is_ancestor(scope, cwd_rel):
+        elif static_here:
             reason, detail = "static", f"unconditional; its scope {where} contains the cwd"
         else:
             reason, detail = "ancestor", f"unconditional; its scope {where} contains {rel}"
@@ -115,6 +117,7 @@ def untrusted_candidates(root: str, rel: str, profile) -> list[str]:
     """Names of rule files along ``rel``'s folders (existence only: nothing is read)."""
     names = ["CLAUDE.md", ".claude/CLAUDE.md", "AGENTS.md", "AGENTS.override.md", f"{profile.host_dir}/AGENTS.md",
              profile.instruction_file, "CLAUDE.local.md"]
+    names = list(dict.fromkeys(names))  # a host's own names may repeat the defaults (host claude)
     parts = rel.split("/") if rel else []
     found: list[str] = []
     for i in range(len(parts) + 1):
@@ -126,7 +129,7 @@ def untrusted_candidates(root: str, rel: str, profile) -> list[str]:
             p = os.path.join(full, n)
             if os.path.isfile(p) and not os.path.islink(p):
                 found.append(f"{folder}/{n}" if folder else n)
-        for cfg in (".claude", profile.host_dir):
+        for cfg in dict.fromkeys((".claude", profile.host_dir)):
             rules = os.path.join(full, cfg, "rules")
             for dirpath, dirs, files in os.walk(rules):
                 dirs.sort()

@@ -234,3 +234,18 @@ def test_a_cwd_the_project_walk_leaves_out_still_gets_its_files_under_a_host(tmp
     (root / "ign/x/CLAUDE.local.md").write_text("local")
     data = json.loads(wsctl("--host", "claude", "rules", "--cwd", str(root / "ign/x"), str(root), json=True).output)
     assert [r["path"] for r in data["static"]] == ["CLAUDE.md", "ign/x/CLAUDE.md", "ign/x/CLAUDE.local.md"]
+
+
+def test_explain_agrees_with_rules_for_a_cwd_and_lists_each_untrusted_candidate_once(tmp_path, wsctl):
+    root = write_tree(tmp_path / "r", {".git/HEAD": "ref: x\n", "a/b/CLAUDE.md": "ab", "c/CLAUDE.md": "c"})
+    assert wsctl("trust", "grant", str(root)).exit_code == 0
+    data = json.loads(wsctl("rules", "explain", str(root / "c/f"), str(root), "--cwd", str(root / "a/b"),
+                            json=True).output)
+    why = {c["path"]: (c["applies"], c["reason"]) for c in data["candidates"]}
+    assert why == {"a/b/CLAUDE.md": (True, "static"), "c/CLAUDE.md": (True, "ancestor")}
+    plain = json.loads(wsctl("rules", "--cwd", str(root / "a/b"), "--for", str(root / "c/f"), str(root),
+                             json=True).output)
+    assert [r["path"] for r in plain["static"] + plain["contextual"]] == ["a/b/CLAUDE.md", "c/CLAUDE.md"]
+    other = write_tree(tmp_path / "u", {".git/HEAD": "ref: x\n", "CLAUDE.md": "u"})
+    data = json.loads(wsctl("--host", "claude", "rules", "explain", str(other / "x"), str(other), json=True).output)
+    assert [(c["path"], c["reason"]) for c in data["candidates"]] == [("CLAUDE.md", "untrusted")]
