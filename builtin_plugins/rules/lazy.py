@@ -297,13 +297,14 @@ class LazyRuleCatalog:
         hit = self._memo.get(key)
         if hit is not None:
             return hit
-        from wskit.builtin_plugins.rules.walk import _ChainWalker
+        from wskit.builtin_plugins.rules.projectwalk import chain_walk
 
+        chain = ancestors(cwd_rel)
         with changes.resumed(self._captured):
-            walked = _ChainWalker(self.root, self._profile, self.settings)
-            walked.walk_to(cwd_rel)
-            chain = ancestors(cwd_rel)
-            missing = {f for f in chain if walked.state.get(f) is None and f not in walked.entered}
+            # the catalog's own chain walk (shared through the request memo): already walked
+            # to the cwd by the query, so this lists nothing again
+            walked = chain_walk(self.root, self._profile, self.settings, FolderRequest(tuple(chain), self._memo))
+            missing = {f for f in chain if f not in walked.entered}
             out: tuple = ()
             if missing:
                 rules: list = []
