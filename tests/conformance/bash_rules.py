@@ -14,7 +14,6 @@ no rule allows).
 
 from __future__ import annotations
 
-import datetime
 import json
 import shutil
 import subprocess
@@ -22,8 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tests.conformance import oracles
-from tests.conformance.standin import claude_tool_round, tool_results
+from tests.conformance.standin import claude_tool_round, record_claude, tool_results
 
 __all__ = ["CASES", "RECORDED", "ask_claude", "load", "main", "wskit_verdict"]
 
@@ -90,19 +88,7 @@ def wskit_verdict(rules: tuple[str, ...], command: str, base: Path) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Ask the installed Claude Code every case and rewrite the recording."""
-    if oracles.binary("claude") is None:
-        print("claude: not installed, recording kept", file=sys.stderr)
-        return 1
-    data = load()
-    entry = data.setdefault("claude", {"cases": {}})
-    entry["version"] = oracles.host_version("claude")
-    entry["recorded"] = datetime.date.today().isoformat()
-    for cid, rules, command in CASES:
-        entry["cases"][cid] = ask_claude(rules, command)
-        print(f"claude {entry['version']} {cid}: {command!r} -> {entry['cases'][cid]}", flush=True)
-    RECORDED.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
-    return 0
-
+    return record_claude(RECORDED, ((cid, lambda r=rules, c=command: ask_claude(r, c)) for cid, rules, command in CASES))
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -15,7 +15,6 @@ in the default test run (``WSKIT_HOST_ORACLES=1``: with the live host too).
 
 from __future__ import annotations
 
-import datetime
 import json
 import re
 import shutil
@@ -23,11 +22,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tests.conformance import oracles
 from tests.conformance.cases import Case
-from tests.conformance.standin import claude_tool_round
+from tests.conformance.standin import claude_tool_round, record_claude
 
-__all__ = ["CASES", "RECORDED", "ask_claude", "load", "main", "wskit_contextual"]
+__all__ = ["CASES", "RECORDED", "ask_case", "ask_claude", "load", "main", "wskit_contextual"]
 
 RECORDED = Path(__file__).with_name("contextual_recorded.json")
 
@@ -92,26 +90,19 @@ def wskit_contextual(case: Case, target: str, host: str, base: Path) -> list[str
     return out
 
 
+def ask_case(case: Case, target: str) -> list[str]:
+    """:func:`ask_claude` on ``case`` laid out in a temporary folder, reading ``target``."""
+    base = Path(tempfile.mkdtemp(prefix="wskit-oracle-ctx-"))
+    try:
+        project, home, cwd = case.lay_out(base)
+        return ask_claude(project, home, cwd, project / target)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Ask the installed Claude Code every case and rewrite the recording."""
-    if oracles.binary("claude") is None:
-        print("claude: not installed, recording kept", file=sys.stderr)
-        return 1
-    data = load()
-    entry = data.setdefault("claude", {"cases": {}})
-    entry["version"] = oracles.host_version("claude")
-    entry["recorded"] = datetime.date.today().isoformat()
-    for case, target in CASES:
-        base = Path(tempfile.mkdtemp(prefix="wskit-oracle-ctx-"))
-        try:
-            project, home, cwd = case.lay_out(base)
-            entry["cases"][case.id] = ask_claude(project, home, cwd, project / target)
-        finally:
-            shutil.rmtree(base, ignore_errors=True)
-        print(f"claude {entry['version']} {case.id}: {entry['cases'][case.id]}", flush=True)
-    RECORDED.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
-    return 0
-
+    return record_claude(RECORDED, ((case.id, lambda c=case, t=target: ask_case(c, t)) for case, target in CASES))
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -10,14 +10,17 @@ Claude Code added beside it. Nothing here runs in the default test run.
 
 from __future__ import annotations
 
+import datetime
 import http.server
 import json
+import sys
 import threading
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from tests.conformance import oracles
 
-__all__ = ["claude_tool_round", "tool_results"]
+__all__ = ["claude_tool_round", "record_claude", "tool_results"]
 
 
 def _sse(events: list[dict]) -> bytes:
@@ -101,3 +104,21 @@ def tool_results(body: dict) -> list[str]:
                 else:
                     out.append(str(inner))
     return out
+
+
+def record_claude(recorded: Path, answers: Iterable[tuple[str, Callable[[], object]]]) -> int:
+    """Ask the installed Claude Code each ``(case id, ask)`` and rewrite ``recorded``
+    (``{"claude": {"version", "recorded", "cases": {id: answer}}}``, other entries kept);
+    returns the exit status (1, recording kept, when Claude Code is not installed)."""
+    if oracles.binary("claude") is None:
+        print("claude: not installed, recording kept", file=sys.stderr)
+        return 1
+    data = json.loads(recorded.read_text()) if recorded.exists() else {}
+    entry = data.setdefault("claude", {"cases": {}})
+    entry["version"] = oracles.host_version("claude")
+    entry["recorded"] = datetime.date.today().isoformat()
+    for cid, ask in answers:
+        entry["cases"][cid] = ask()
+        print(f"claude {entry['version']} {cid}: {entry['cases'][cid]}", flush=True)
+    recorded.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    return 0

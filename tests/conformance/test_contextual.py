@@ -8,14 +8,12 @@ the installed Claude Code is asked too and a drift from the recording fails.
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from pathlib import Path
 
 import pytest
 
 from tests.conformance import oracles
-from tests.conformance.contextual import CASES, ask_claude, load, wskit_contextual
+from tests.conformance.contextual import CASES, ask_case, load, wskit_contextual
 
 RECORDED = load()
 LIVE = os.environ.get("WSKIT_HOST_ORACLES") == "1"
@@ -29,12 +27,7 @@ def test_wskit_adds_what_claude_code_added(case, target, tmp_path: Path):
     if LIVE:
         if oracles.binary("claude") is None:
             pytest.skip("claude is not installed")
-        base = Path(tempfile.mkdtemp(prefix="wskit-oracle-ctx-"))
-        try:
-            project, home, cwd = case.lay_out(base)
-            assert ask_claude(project, home, cwd, project / target) == expected
-        finally:
-            shutil.rmtree(base, ignore_errors=True)
+        assert ask_case(case, target) == expected
     assert wskit_contextual(case, target, "claude", tmp_path) == expected
 
 
