@@ -13,18 +13,14 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from wskit import changes, fs
 from wskit.builtin_plugins.rules.conventions import Conventions
-from wskit.builtin_plugins.rules.gitignore import GitIgnore
+from wskit.builtin_plugins.rules.gitignore import GitIgnore, LiteralGitIgnore, literal_gitignore
 from wskit.builtin_plugins.rules.model import RuleSettings
 from wskit.builtin_plugins.rules.rulefiles import Candidate, RuleFiles, _join  # noqa: F401  (Candidate re-exported)
 from wskit.fs import descriptors, fdwalk
 from wskit.models import Diagnostic
-
-if TYPE_CHECKING:  # imported where a .gitignore is parsed
-    import pathspec
 
 __all__ = ["MAX_WALK_DEPTH", "OpenChainWalker", "SKIP_DIRS"]
 
@@ -90,7 +86,7 @@ class _Walker(RuleFiles):
         for rel_dir, memo in self.folders:
             yield rel_dir, memo[6], memo[2], memo[7]
 
-    def gitignore(self, rel_dir: str) -> GitIgnore | None:
+    def gitignore(self, rel_dir: str) -> GitIgnore | LiteralGitIgnore | None:
         """The parsed ``.gitignore`` of ``rel_dir``: the previous load's object when the
         file is unchanged (so decisions that depend on it can be reused too)."""
         rel = _join(rel_dir, ".gitignore")
@@ -100,17 +96,24 @@ class _Walker(RuleFiles):
             self.diags.extend(prev[2])
             return prev[1]
         mark = len(self.diags)
-        spec = self._parse_gitignore(rel)
-        ignore = None if spec is None else GitIgnore(spec)
+        ignore = self._parse_gitignore(rel)
         changes.remember(path, False, (_GITIGNORE_TAG, ignore, tuple(self.diags[mark:])))
         return ignore
 
-    def _parse_gitignore(self, rel: str) -> pathspec.GitIgnoreSpec | None:
-        import pathspec  # lazily: only a tree with a .gitignore needs it
-
+    def _parse_gitignore(self, rel: str) -> GitIgnore | LiteralGitIgnore | None:
+        """The matcher of ``rel`` (a ``.gitignore``): string tests when every pattern is a
+        plain name or path (:func:`~wskit.builtin_plugins.rules.gitignore.literal_gitignore`),
+        else pathspec's ``GitIgnoreSpec`` (imported only then); None when it cannot be read
+        or pathspec refuses a pattern (a warning says which)."""
         try:
             res = fs.read_bytes(self.root, rel, max_bytes=1024 * 1024)
-            return pathspec.GitIgnoreSpec.from_lines(fs.decode_text(res.raw, res.path).split("\n"))
+            lines = fs.decode_text(res.raw, res.path).split("\n")
+            literal = literal_gitignore(lines)
+            if literal is not None:
+                return literal
+            import pathspec  # lazily: only a .gitignore with wildcards needs it
+
+            return GitIgnore(pathspec.GitIgnoreSpec.from_lines(lines))
         except fs.SafeFsError as err:
             self.diags.append(Diagnostic(level="warning", code="gitignore-unreadable", path=err.path,
                                          message=f"{err.reason}; its patterns are not applied"))
