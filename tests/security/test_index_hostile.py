@@ -226,3 +226,13 @@ def test_index_files_are_capped_and_only_index_files_are_removed(tmp_path, monke
     assert not any((folder / (p.name + ".lock")).exists() for p in old[:-4])
     assert outside.read_text() == "keep me" and (folder / ("rules-" + "f" * 32 + ".json")).is_symlink()
     assert (folder / "notes.txt").exists() and (folder / ("rules-" + "e" * 32 + ".json")).is_dir()
+
+
+def test_a_brace_bomb_is_counted_not_expanded_by_the_simple_translation():
+    """The translation wskit does itself counts a pattern's expansions before making them:
+    a flat brace bomb over the budget is handed to wcmatch (which refuses it), never built."""
+    from wskit.builtin_plugins.rules.patterns import simple_translate
+
+    assert simple_translate("{a,b}" * 40 + "/*.py", 1000) is None
+    assert len(simple_translate("{a,b}" * 9 + "/*.py", 1000)) == 512
+    assert simple_translate("{a,b}" * 10 + "/*.py", 1000) is None  # 1,024 > 1,000
