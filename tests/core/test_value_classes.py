@@ -21,10 +21,13 @@ from wskit.binding import Binding
 from wskit.builtin_plugins.permissions.policy import PermissionDecision, PermissionPolicy
 from wskit.builtin_plugins.rules.conventions import ConfigDir, Conventions, FolderFile
 from wskit.builtin_plugins.rules.discovery import Discovery
+from wskit.builtin_plugins.rules.imports import ImportResult
 from wskit.builtin_plugins.rules.model import RuleSelection, SkippedRule
+from wskit.builtin_plugins.rules.patterns import PatternProblem
 from wskit.builtin_plugins.rules.rulefiles import Candidate as RuleCandidate
 from wskit.builtin_plugins.styles.loader import BLADE_LIMITS, StyleLimits
 from wskit.formats.definitions import ConfigBlock
+from wskit.formats.frontmatter import Frontmatter
 from wskit.formats.mdwalk import MdEntry
 from wskit.fs.read import DirEntry, ReadResult
 from wskit.host import HostProfile
@@ -73,6 +76,7 @@ CASES: list[tuple[type, dict, dict, str]] = [
     (RuleSelection, {"kind": "contextual", "files": ("f",), "skipped": ("s",), "trigger_paths": ("a.py",),
                      "budget": 10, "diagnostics": ("d",)},
      {"files": (), "skipped": (), "trigger_paths": (), "budget": None, "diagnostics": ()}, FROZEN),
+    (PatternProblem, {"pattern": "[a", "code": "rule-pattern-invalid", "message": "why"}, {}, FROZEN),
     (RuleCandidate, {"rel": "a/AGENTS.md", "source": "project", "scope_dir": "a", "priority": 2,
                      "file_kind": "instruction", "target": "b/AGENTS.md"}, {"target": None}, MUTABLE),
     (ConfigBlock, {"data": {"s": {}}, "rel": ".mcp.json", "scope": Scope.PROJECT, "file_level": True}, {},
@@ -82,6 +86,11 @@ CASES: list[tuple[type, dict, dict, str]] = [
      {"distribution": None, "version": None, "builtin": False, "seconds": 0.0, "import_seconds": 0.0,
       "register_seconds": 0.0}, MUTABLE),
     (Discovery, {"rules": ["r"], "diagnostics": ["d"]}, {"rules": [], "diagnostics": []}, MUTABLE),
+    (ImportResult, {"text": "t", "imported": ["a.md"], "diagnostics": ["d"]}, {"imported": [], "diagnostics": []},
+     MUTABLE),
+    (Frontmatter, {"present": True, "data": {"a": 1}, "body": "b", "ok": False, "diagnostics": ["d"],
+                   "key_lines": {"a": 2}, "block": "a: 1"},
+     {"data": {}, "body": "", "ok": True, "diagnostics": [], "key_lines": {}, "block": ""}, MUTABLE),
     (Extension, {"name": "e", "root": "/e", "scope": "user", "base": "/h", "manifest": {"name": "e"},
                  "version": "1", "description": "d", "context_files": ("GEMINI.md",),
                  "mcp_servers": {"s": {}}, "exclude_tools": ("x",)},
