@@ -206,9 +206,7 @@ class WorkspaceCache:
                 views = entry.views = OrderedDict()
             view = views.get(binding)
             if view is None or view.generation != res.generation:
-                import dataclasses
-
-                view = dataclasses.replace(res, binding=binding)
+                view = res.copy_with(binding=binding)
                 views[binding] = view
                 while len(views) > _VIEWS:
                     views.popitem(last=False)

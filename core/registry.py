@@ -18,23 +18,30 @@ Precedence and naming:
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from operator import attrgetter
 from types import MappingProxyType
 
 from wskit.errors import AmbiguousNameError, UnknownResourceError
 from wskit.models import Diagnostic, Resource, Scope
+from wskit.util.valueclass import FrozenValue
 
 __all__ = ["Candidate", "Registry", "with_plugin_resources"]
 
 
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    """A resource offered to :meth:`Registry.build` with the rank of its source (higher wins)."""
+class Candidate(FrozenValue):
+    """A resource offered to :meth:`Registry.build` with the rank of its source (higher wins)
+    (immutable; a plain class, so start-up compiles nothing: see :mod:`wskit.util.valueclass`)."""
 
+    __slots__ = ("resource", "rank", "order")
     resource: Resource
     rank: int
-    order: int = 0
+    order: int
+
+    def __init__(self, resource: Resource, rank: int, order: int = 0) -> None:
+        _set = object.__setattr__
+        _set(self, "resource", resource)
+        _set(self, "rank", rank)
+        _set(self, "order", order)
 
 
 #: a candidate's sort key in :meth:`Registry.build`

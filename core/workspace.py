@@ -12,7 +12,6 @@ only when the operation itself fails (e.g. a plugin raising under
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -25,6 +24,7 @@ from wskit.models import TRUST_GATED_SCOPES, Diagnostic, ResourceSource
 from wskit.registry import Candidate, Registry
 from wskit.trust import TrustDecision, TrustStore
 from wskit.util.gcpause import gc_paused  # noqa: F401  (re-exported: the load runs in it)
+from wskit.util.valueclass import Value
 
 if TYPE_CHECKING:  # pragma: no cover
     from wskit.kinds import ResourceKind
@@ -36,13 +36,13 @@ __all__ = ["decide_trust", "gc_paused", "load_workspace", "WorkspaceResources"]
 _GENERATIONS = itertools.count(1)
 
 
-@dataclass(eq=False)
-class WorkspaceResources:
+class WorkspaceResources(Value):
     """The resources of one canonical source project.
 
     Treat it as read-only: registries are immutable and are *replaced*, never
     mutated, when something is refreshed, so snapshots taken earlier keep
-    what they saw.
+    what they saw. Compared and hashed by identity; a plain class, so start-up
+    compiles nothing (see :mod:`wskit.util.valueclass`).
 
     :ivar binding: the binding the workspace was loaded for (its
         ``source_root`` is the cache key).
@@ -52,11 +52,15 @@ class WorkspaceResources:
     :ivar kinds: the resource kinds, by name.
     :ivar registries: one immutable :class:`~wskit.registry.Registry` per kind.
     :ivar diagnostics: every diagnostic of the load (registry ones included).
-    :ivar generation: unique load number (monotonic per process).
+    :ivar generation: unique load number (monotonic per process; by default the next one).
+    :ivar hooks: the :class:`~wskit.plugin.facade.WskitHooks` of the load, or None.
+    :ivar closed: set by :meth:`close`.
     :ivar catalogs: indexes built after the registries by ``wskit_workspace_catalogs``
-        (``"rules"``: the :class:`~wskit.builtin_plugins.rules.catalog.RuleCatalog`).
+        (``"rules"``: the :class:`~wskit.builtin_plugins.rules.catalog.RuleCatalog`; by default none).
     """
 
+    __slots__ = ("binding", "profile", "trust", "sources", "kinds", "registries", "diagnostics", "generation",
+                 "hooks", "closed", "catalogs", "__weakref__")
     binding: Binding
     profile: HostProfile
     trust: TrustDecision
@@ -64,10 +68,30 @@ class WorkspaceResources:
     kinds: MappingProxyType
     registries: MappingProxyType
     diagnostics: tuple[Diagnostic, ...]
-    generation: int = field(default_factory=lambda: next(_GENERATIONS))
-    hooks: Any = None
-    closed: bool = False
-    catalogs: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+    generation: int
+    hooks: Any
+    closed: bool
+    catalogs: MappingProxyType
+
+    def __init__(self, binding: Binding, profile: HostProfile, trust: TrustDecision,
+                 sources: tuple[ResourceSource, ...], kinds: MappingProxyType, registries: MappingProxyType,
+                 diagnostics: tuple[Diagnostic, ...], generation: int | None = None, hooks: Any = None,
+                 closed: bool = False, catalogs: MappingProxyType | None = None) -> None:
+        self.binding = binding
+        self.profile = profile
+        self.trust = trust
+        self.sources = sources
+        self.kinds = kinds
+        self.registries = registries
+        self.diagnostics = diagnostics
+        self.generation = next(_GENERATIONS) if generation is None else generation
+        self.hooks = hooks
+        self.closed = closed
+        self.catalogs = MappingProxyType({}) if catalogs is None else catalogs
+
+    # identity comparison and hash: each load, and each view of one, is a workspace of its own
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
 
     @property
     def source_root(self) -> Path:

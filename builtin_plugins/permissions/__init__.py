@@ -50,9 +50,7 @@ def build_policy(binding, profile, trust) -> PermissionPolicy:
     # why its rules are absent
     unread = [d for d in diags if d.code == "settings-untrusted"]
     if managed or unread:
-        from dataclasses import replace
-
-        policy = replace(policy, diagnostics=tuple(managed) + tuple(unread) + policy.diagnostics)
+        policy = policy.copy_with(diagnostics=tuple(managed) + tuple(unread) + policy.diagnostics)
     return policy
 
 

@@ -40,10 +40,10 @@ from __future__ import annotations
 import os
 import posixpath
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from wskit.models import Diagnostic
+from wskit.util.valueclass import FrozenValue
 
 if TYPE_CHECKING:
     from wskit.builtin_plugins.permissions.rules import MatchContext, PermissionRule
@@ -73,9 +73,9 @@ _VERB = {"allow": "allows", "ask": "asks", "deny": "denies"}
 _MODE_ORDER = ("managed", "session", "invocation", "local", "project", "user")
 
 
-@dataclass(frozen=True)
-class PermissionDecision:
-    """The answer for one tool call.
+class PermissionDecision(FrozenValue):
+    """The answer for one tool call (immutable; a plain class, so start-up compiles nothing:
+    see :mod:`wskit.util.valueclass`).
 
     :ivar decision: ``allow``, ``ask`` or ``deny``.
     :ivar rule: the rule that decided, or None (the mode, a hook, or unreadable managed settings).
@@ -85,12 +85,23 @@ class PermissionDecision:
     :ivar hook_decision: the hooks' ``permissionDecision`` taken into account, or None.
     """
 
+    __slots__ = ("decision", "rule", "by", "reason", "layer", "hook_decision", "__weakref__")
     decision: str
     rule: PermissionRule | None
     by: str
     reason: str
-    layer: str | None = None
-    hook_decision: str | None = None
+    layer: str | None
+    hook_decision: str | None
+
+    def __init__(self, decision: str, rule: PermissionRule | None, by: str, reason: str, layer: str | None = None,
+                 hook_decision: str | None = None) -> None:
+        _set = object.__setattr__
+        _set(self, "decision", decision)
+        _set(self, "rule", rule)
+        _set(self, "by", by)
+        _set(self, "reason", reason)
+        _set(self, "layer", layer)
+        _set(self, "hook_decision", hook_decision)
 
     @property
     def allowed(self) -> bool:
@@ -103,9 +114,9 @@ class PermissionDecision:
                 "rule": self.rule.to_json() if self.rule else None, "hook_decision": self.hook_decision}
 
 
-@dataclass(frozen=True)
-class PermissionPolicy:
-    """The permission rules of one workspace (immutable; a session snapshot keeps its own).
+class PermissionPolicy(FrozenValue):
+    """The permission rules of one workspace (immutable; a session snapshot keeps its own;
+    a plain class, so start-up compiles nothing: see :mod:`wskit.util.valueclass`).
 
     :ivar rules: the rules that count, in layer order.
     :ivar ignored: ``(rule, why)`` for rules read but not applied (untrusted project,
@@ -117,15 +128,32 @@ class PermissionPolicy:
     :ivar diagnostics: invalid rules and values, each naming its file.
     """
 
-    rules: tuple[PermissionRule, ...] = ()
-    ignored: tuple[tuple[PermissionRule, str], ...] = ()
-    default_mode: str = "default"
-    mode_layer: str | None = None
-    additional_directories: tuple[str, ...] = ()
-    project: str = "/"
-    home: str = "/"
-    managed_error: str | None = None
-    diagnostics: tuple[Diagnostic, ...] = field(default=())
+    __slots__ = ("rules", "ignored", "default_mode", "mode_layer", "additional_directories", "project", "home",
+                 "managed_error", "diagnostics", "__weakref__")
+    rules: tuple[PermissionRule, ...]
+    ignored: tuple[tuple[PermissionRule, str], ...]
+    default_mode: str
+    mode_layer: str | None
+    additional_directories: tuple[str, ...]
+    project: str
+    home: str
+    managed_error: str | None
+    diagnostics: tuple[Diagnostic, ...]
+
+    def __init__(self, rules: tuple[PermissionRule, ...] = (), ignored: tuple[tuple[PermissionRule, str], ...] = (),
+                 default_mode: str = "default", mode_layer: str | None = None,
+                 additional_directories: tuple[str, ...] = (), project: str = "/", home: str = "/",
+                 managed_error: str | None = None, diagnostics: tuple[Diagnostic, ...] = ()) -> None:
+        _set = object.__setattr__
+        _set(self, "rules", rules)
+        _set(self, "ignored", ignored)
+        _set(self, "default_mode", default_mode)
+        _set(self, "mode_layer", mode_layer)
+        _set(self, "additional_directories", additional_directories)
+        _set(self, "project", project)
+        _set(self, "home", home)
+        _set(self, "managed_error", managed_error)
+        _set(self, "diagnostics", diagnostics)
 
     def with_rules(self, allow: Iterable[str] = (), ask: Iterable[str] = (), deny: Iterable[str] = ()
                    ) -> PermissionPolicy:
@@ -136,7 +164,7 @@ class PermissionPolicy:
         """
         extra = [_rules().parse_rule(t, b, "session", None, self.project)
                  for b, texts in (("allow", allow), ("ask", ask), ("deny", deny)) for t in texts]
-        return replace(self, rules=self.rules + tuple(extra))
+        return self.copy_with(rules=self.rules + tuple(extra))
 
     def working_directories(self, cwd: str | None = None) -> list[str]:
         """The project root, ``cwd`` and the additional directories (absolute, no repeats)."""

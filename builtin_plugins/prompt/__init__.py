@@ -165,9 +165,7 @@ def _rules_part(selection: Any, budget: Budget | None) -> PromptPart:
 
 
 def _subset(selection: Any, files: list[Any]) -> Any:
-    import dataclasses
-
-    return dataclasses.replace(selection, files=tuple(files))
+    return selection.copy_with(files=tuple(files))
 
 
 def static_rules(session: Any, *, budget: Budget | None = None) -> PromptPart:

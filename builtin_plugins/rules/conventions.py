@@ -14,31 +14,46 @@ decisions keyed by it changes when any convention does.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from wskit.util.valueclass import FrozenValue
 
 __all__ = ["AGENTS_GROUP", "ConfigDir", "Conventions", "FolderFile", "HOST_TABLES"]
 
 
-@dataclass(frozen=True)
-class FolderFile:
+class FolderFile(FrozenValue):
     """A file name a folder may hold: ``name`` loaded at priority ``slot`` from ``source``
     (``project`` or ``local``); ``gitignore=False``: read even when ``.gitignore`` ignores it
-    (``CLAUDE.local.md`` is meant to be ignored)."""
+    (``CLAUDE.local.md`` is meant to be ignored). Immutable; a plain class, so start-up
+    compiles nothing (see :mod:`wskit.util.valueclass`)."""
 
+    __slots__ = ("name", "slot", "source", "gitignore", "__weakref__")
     name: str
     slot: str
-    source: str = "project"
-    gitignore: bool = True
+    source: str
+    gitignore: bool
+
+    def __init__(self, name: str, slot: str, source: str = "project", gitignore: bool = True) -> None:
+        _set = object.__setattr__
+        _set(self, "name", name)
+        _set(self, "slot", slot)
+        _set(self, "source", source)
+        _set(self, "gitignore", gitignore)
 
 
-@dataclass(frozen=True)
-class ConfigDir:
+class ConfigDir(FrozenValue):
     """A config folder (``.claude``, ``.<host>``): the files read in it and the priority slot
-    of the ``*.md`` files of its ``rules/`` tree."""
+    of the ``*.md`` files of its ``rules/`` tree (immutable; a plain class, so start-up
+    compiles nothing)."""
 
+    __slots__ = ("name", "files", "rules_slot", "__weakref__")
     name: str
     files: tuple[FolderFile, ...]
     rules_slot: str
+
+    def __init__(self, name: str, files: tuple[FolderFile, ...], rules_slot: str) -> None:
+        _set = object.__setattr__
+        _set(self, "name", name)
+        _set(self, "files", files)
+        _set(self, "rules_slot", rules_slot)
 
 
 #: the Codex group: (override, plain) file names; a folder holding the override loads it and
@@ -49,9 +64,9 @@ AGENTS_GROUP = ("AGENTS.override.md", "AGENTS.md")
 _CROSS_TOOL = ("CLAUDE.md", "CLAUDE.local.md", ".claude")
 
 
-@dataclass(frozen=True)
-class Conventions:
-    """The conventions of one host profile and rule settings.
+class Conventions(FrozenValue):
+    """The conventions of one host profile and rule settings (immutable; a plain class, so
+    start-up compiles nothing: see :mod:`wskit.util.valueclass`).
 
     :ivar before: plain files checked before the Codex group (``CLAUDE.md``).
     :ivar agents: whether the Codex group is read (``AGENTS.override.md``, ``AGENTS.md``,
@@ -64,17 +79,35 @@ class Conventions:
     :ivar user_group: the home's Codex group, ``(override, plain)`` paths with their slots:
         the override, when present, shadows the plain file.
     :ivar user_rules: ``(folder, slot)`` of the home's ``rules/`` trees.
+    :ivar gitignore: whether the project walk skips what ``.gitignore`` files ignore.
     """
 
+    __slots__ = ("before", "agents", "fallbacks", "after", "config_dirs", "user_files", "user_group", "user_rules",
+                 "gitignore", "__weakref__")
     before: tuple[FolderFile, ...]
     agents: bool
     fallbacks: tuple[str, ...]
     after: tuple[FolderFile, ...]
     config_dirs: tuple[ConfigDir, ...]
-    user_files: tuple[FolderFile, ...] = ()
-    user_group: tuple[FolderFile, FolderFile] | None = None
-    user_rules: tuple[tuple[str, str], ...] = ()
-    gitignore: bool = True
+    user_files: tuple[FolderFile, ...]
+    user_group: tuple[FolderFile, FolderFile] | None
+    user_rules: tuple[tuple[str, str], ...]
+    gitignore: bool
+
+    def __init__(self, before: tuple[FolderFile, ...], agents: bool, fallbacks: tuple[str, ...],
+                 after: tuple[FolderFile, ...], config_dirs: tuple[ConfigDir, ...],
+                 user_files: tuple[FolderFile, ...] = (), user_group: tuple[FolderFile, FolderFile] | None = None,
+                 user_rules: tuple[tuple[str, str], ...] = (), gitignore: bool = True) -> None:
+        _set = object.__setattr__
+        _set(self, "before", before)
+        _set(self, "agents", agents)
+        _set(self, "fallbacks", fallbacks)
+        _set(self, "after", after)
+        _set(self, "config_dirs", config_dirs)
+        _set(self, "user_files", user_files)
+        _set(self, "user_group", user_group)
+        _set(self, "user_rules", user_rules)
+        _set(self, "gitignore", gitignore)
 
     @classmethod
     def of(cls, profile, settings) -> "Conventions":

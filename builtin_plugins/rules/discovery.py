@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import functools
 import os
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from wskit import changes, fs
@@ -32,6 +31,7 @@ from wskit.builtin_plugins.rules.scopes import is_ancestor
 from wskit.builtin_plugins.rules.walk import SKIP_DIRS, Candidate  # noqa: F401  (SKIP_DIRS re-exported)
 from wskit.fs.names import not_utf8, shown_path
 from wskit.models import Diagnostic, Provenance, Scope
+from wskit.util.valueclass import Value
 
 if TYPE_CHECKING:
     from wskit.resources.rule import RuleFile
@@ -39,12 +39,18 @@ if TYPE_CHECKING:
 __all__ = ["discover_project", "discover_user", "Discovery", "load_rule_file", "reload_rule"]
 
 
-@dataclass
-class Discovery:
-    """Rules loaded and diagnostics (``rule-shadowed`` info entries name shadowed files)."""
+class Discovery(Value):
+    """Rules loaded and diagnostics (``rule-shadowed`` info entries name shadowed files);
+    each list is a new empty one unless given. A plain class, so start-up compiles nothing
+    (see :mod:`wskit.util.valueclass`)."""
 
-    rules: list[RuleFile] = field(default_factory=list)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+    __slots__ = ("rules", "diagnostics", "__weakref__")
+    rules: list[RuleFile]
+    diagnostics: list[Diagnostic]
+
+    def __init__(self, rules: list[RuleFile] | None = None, diagnostics: list[Diagnostic] | None = None) -> None:
+        self.rules = [] if rules is None else rules
+        self.diagnostics = [] if diagnostics is None else diagnostics
 
 
 def discover_project(root: str, profile, settings: RuleSettings, folders=None) -> Discovery:

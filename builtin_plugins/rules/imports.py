@@ -24,11 +24,11 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from dataclasses import dataclass, field
 
 from wskit import fs
 from wskit.models import Diagnostic
 from wskit.util.lazyre import lazy_pattern
+from wskit.util.valueclass import Value
 
 __all__ = ["expand_imports", "ImportResult", "MAX_DEPTH"]
 
@@ -40,13 +40,21 @@ _FENCE = lazy_pattern(globals(), "_FENCE", r"^[ \t]{0,3}(```+|~~~+)")
 _TRAIL = ".,;:!?)]}>\"'"
 
 
-@dataclass
-class ImportResult:
-    """Text with imports inlined, the files read (relative to the root) and diagnostics."""
+class ImportResult(Value):
+    """Text with imports inlined, the files read (relative to the root) and diagnostics;
+    each list is a new empty one unless given. A plain class, so start-up compiles nothing
+    (see :mod:`wskit.util.valueclass`)."""
 
+    __slots__ = ("text", "imported", "diagnostics", "__weakref__")
     text: str
-    imported: list[str] = field(default_factory=list)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+    imported: list[str]
+    diagnostics: list[Diagnostic]
+
+    def __init__(self, text: str, imported: list[str] | None = None,
+                 diagnostics: list[Diagnostic] | None = None) -> None:
+        self.text = text
+        self.imported = [] if imported is None else imported
+        self.diagnostics = [] if diagnostics is None else diagnostics
 
 
 def _code_mask(text: str) -> list[tuple[int, int]]:

@@ -7,12 +7,12 @@ the file set of docs/rules.md §1 (``AGENTS.md``/``AGENTS.override.md`` from Cod
 
 
 import json
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from wskit.errors import ProvenanceMismatchError, WskitError
 from wskit.models import Frozen
 from wskit.util.plainmodel import Field
+from wskit.util.valueclass import FrozenValue
 
 if TYPE_CHECKING:  # pragma: no cover
     from wskit.resources.rule import RuleFile
@@ -52,7 +52,7 @@ def __getattr__(name: str) -> Any:
     if name == "RuleFile":
         from wskit.resources.rule import RuleFile
 
-        globals()["RuleFile"] = RuleFile  # for get_type_hints of the dataclasses below
+        globals()["RuleFile"] = RuleFile  # for get_type_hints of the value classes below
         return RuleFile
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
@@ -238,36 +238,57 @@ HOST_RULES: dict[str, dict[str, Any]] = {
 _DEFAULTS: dict[type, RuleSettings] = {}
 
 
-@dataclass(frozen=True)
-class SkippedRule:
+class SkippedRule(FrozenValue):
     """A rule a query selected but did not deliver: ``reason`` says why (``over-budget``,
-    or ``inlined``: another rule of the answer delivers its text through an ``@import``)."""
+    or ``inlined``: another rule of the answer delivers its text through an ``@import``).
+    Immutable; a plain class, so start-up compiles nothing (see :mod:`wskit.util.valueclass`)."""
 
+    __slots__ = ("rule", "reason", "detail", "__weakref__")
     rule: "RuleFile"
     reason: str
-    detail: str = ""
+    detail: str
+
+    def __init__(self, rule: "RuleFile", reason: str, detail: str = "") -> None:
+        _set = object.__setattr__
+        _set(self, "rule", rule)
+        _set(self, "reason", reason)
+        _set(self, "detail", detail)
 
     def to_json(self) -> dict[str, str]:
         return {"path": self.rule.display_path, "id": self.rule.id, "reason": self.reason, "detail": self.detail}
 
 
-@dataclass(frozen=True)
-class RuleSelection:
-    """The answer of a catalog query.
+class RuleSelection(FrozenValue):
+    """The answer of a catalog query; false when it selected no file, its length is the
+    number of files. Immutable; a plain class, so start-up compiles nothing (see
+    :mod:`wskit.util.valueclass`).
 
     :ivar kind: ``static`` or ``contextual``.
     :ivar files: the selected rules, definition order (whole files only).
     :ivar skipped: rules that applied but did not fit the budget.
     :ivar trigger_paths: catalog-relative targets that triggered a contextual query.
     :ivar budget: the byte budget applied (None: none).
+    :ivar diagnostics: diagnostics of the query.
     """
 
+    __slots__ = ("kind", "files", "skipped", "trigger_paths", "budget", "diagnostics", "__weakref__")
     kind: Literal["static", "contextual"]
-    files: "tuple[RuleFile, ...]" = ()
-    skipped: tuple[SkippedRule, ...] = ()
-    trigger_paths: tuple[str, ...] = ()
-    budget: int | None = None
-    diagnostics: tuple[Any, ...] = field(default=())
+    files: "tuple[RuleFile, ...]"
+    skipped: tuple[SkippedRule, ...]
+    trigger_paths: tuple[str, ...]
+    budget: int | None
+    diagnostics: tuple[Any, ...]
+
+    def __init__(self, kind: Literal["static", "contextual"], files: "tuple[RuleFile, ...]" = (),
+                 skipped: tuple[SkippedRule, ...] = (), trigger_paths: tuple[str, ...] = (),
+                 budget: int | None = None, diagnostics: tuple[Any, ...] = ()) -> None:
+        _set = object.__setattr__
+        _set(self, "kind", kind)
+        _set(self, "files", files)
+        _set(self, "skipped", skipped)
+        _set(self, "trigger_paths", trigger_paths)
+        _set(self, "budget", budget)
+        _set(self, "diagnostics", diagnostics)
 
     def __bool__(self) -> bool:
         return bool(self.files)

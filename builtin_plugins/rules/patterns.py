@@ -26,10 +26,10 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from wskit import fs
+from wskit.util.valueclass import FrozenValue
 
 __all__ = [
     "bracket_problem", "check_pattern", "compiled", "EXPANSION_LIMIT", "literal_filter", "MatcherFactory",
@@ -55,13 +55,20 @@ EXPANSION_LIMIT = 1000
 _NEVER = re.compile(r"(?!)")
 
 
-@dataclass(frozen=True)
-class PatternProblem:
-    """A pattern that was refused or cannot match: ``code`` is a stable diagnostic code."""
+class PatternProblem(FrozenValue):
+    """A pattern that was refused or cannot match: ``code`` is a stable diagnostic code
+    (immutable; a plain class, so start-up compiles nothing: see :mod:`wskit.util.valueclass`)."""
 
+    __slots__ = ("pattern", "code", "message", "__weakref__")
     pattern: str
     code: str
     message: str
+
+    def __init__(self, pattern: str, code: str, message: str) -> None:
+        _set = object.__setattr__
+        _set(self, "pattern", pattern)
+        _set(self, "code", code)
+        _set(self, "message", message)
 
 
 def split_paths(value: Any) -> tuple[list[str], list[str]]:

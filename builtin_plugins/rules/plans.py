@@ -55,18 +55,22 @@ def query_entry(r: RuleFile, m: PathMatcher | None) -> tuple:
 
 
 def selection(files: tuple, skipped: tuple, trig: tuple, budget: int | None) -> RuleSelection:
-    """``RuleSelection("contextual", files, skipped, trig, budget)`` without the frozen
-    dataclass's per-field ``object.__setattr__`` (half the cost of a small query; an
-    equal object of the same class, tested against the constructor)."""
+    """``RuleSelection("contextual", files, skipped, trig, budget)`` storing each field through
+    its slot descriptor, without the constructor's call and per-field ``object.__setattr__``
+    (an equal object of the same class, tested against the constructor)."""
     sel = _new(RuleSelection)
-    d = sel.__dict__
-    d["kind"] = "contextual"
-    d["files"] = files
-    d["skipped"] = skipped
-    d["trigger_paths"] = trig
-    d["budget"] = budget
-    d["diagnostics"] = ()
+    _set_kind(sel, "contextual")
+    _set_files(sel, files)
+    _set_skipped(sel, skipped)
+    _set_trigger_paths(sel, trig)
+    _set_budget(sel, budget)
+    _set_diagnostics(sel, ())
     return sel
+
+
+#: the slot descriptors' setters of :class:`RuleSelection`'s fields, for :func:`selection`
+_set_kind, _set_files, _set_skipped, _set_trigger_paths, _set_budget, _set_diagnostics = (
+    RuleSelection.__dict__[name].__set__ for name in RuleSelection._fields)
 
 
 def build_plan(query_user: tuple, query_scopes: Mapping[str, tuple], order: Mapping[str, int],

@@ -6,27 +6,40 @@ conventions table of :mod:`wskit.builtin_plugins.rules.conventions`.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 
 from wskit import fs
 from wskit.builtin_plugins.rules.conventions import AGENTS_GROUP, ConfigDir
 from wskit.builtin_plugins.rules.model import PRIORITY
 from wskit.models import Diagnostic
+from wskit.util.valueclass import Value
 
 __all__ = ["Candidate", "RuleFiles"]
 
 
-@dataclass
-class Candidate:
-    """A rule file found by the walk, before it is read."""
+class Candidate(Value):
+    """A rule file found by the walk, before it is read (a plain class, so start-up compiles
+    nothing: see :mod:`wskit.util.valueclass`).
 
+    :ivar target: for a link inside the project: its resolved target, relative to the root
+        (read instead).
+    """
+
+    __slots__ = ("rel", "source", "scope_dir", "priority", "file_kind", "target", "__weakref__")
     rel: str
     source: str
     scope_dir: str
     priority: int
     file_kind: str
-    #: for a link inside the project: its resolved target, relative to the root (read instead)
-    target: str | None = None
+    target: str | None
+
+    def __init__(self, rel: str, source: str, scope_dir: str, priority: int, file_kind: str,
+                 target: str | None = None) -> None:
+        self.rel = rel
+        self.source = source
+        self.scope_dir = scope_dir
+        self.priority = priority
+        self.file_kind = file_kind
+        self.target = target
 
 
 def _join(a: str, b: str) -> str:

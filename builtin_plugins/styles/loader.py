@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import functools
 import os
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from wskit import fs
@@ -29,6 +28,7 @@ from wskit.formats.mdwalk import bool_field, component_dirs, first_line, join, r
 from wskit.kinds import ResourceKind
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, Scope, sha256_hex
 from wskit.util.lazyre import lazy_pattern
+from wskit.util.valueclass import FrozenValue
 
 if TYPE_CHECKING:
     from wskit.resources.style import Style
@@ -50,17 +50,31 @@ FATAL = "style-catalog-invalid"
 SEGMENT = lazy_pattern(globals(), "SEGMENT", r"^[a-z0-9][a-z0-9._-]{0,63}\Z")
 
 
-@dataclass(frozen=True)
-class StyleLimits:
-    """Limits of the style catalog; the defaults are Blade's (§3.1)."""
+class StyleLimits(FrozenValue):
+    """Limits of the style catalog; the defaults are Blade's (§3.1). Sizes in bytes
+    (immutable; a plain class, so start-up compiles nothing: see :mod:`wskit.util.valueclass`)."""
 
-    max_styles: int = 32
-    max_file_bytes: int = 24 * 1024
-    max_prompt_bytes: int = 16 * 1024
-    max_total_bytes: int = 128 * 1024
-    max_depth: int = 4
-    max_name: int = 80
-    max_description: int = 256
+    __slots__ = ("max_styles", "max_file_bytes", "max_prompt_bytes", "max_total_bytes", "max_depth", "max_name",
+                 "max_description", "__weakref__")
+    max_styles: int
+    max_file_bytes: int
+    max_prompt_bytes: int
+    max_total_bytes: int
+    max_depth: int
+    max_name: int
+    max_description: int
+
+    def __init__(self, max_styles: int = 32, max_file_bytes: int = 24 * 1024, max_prompt_bytes: int = 16 * 1024,
+                 max_total_bytes: int = 128 * 1024, max_depth: int = 4, max_name: int = 80,
+                 max_description: int = 256) -> None:
+        _set = object.__setattr__
+        _set(self, "max_styles", max_styles)
+        _set(self, "max_file_bytes", max_file_bytes)
+        _set(self, "max_prompt_bytes", max_prompt_bytes)
+        _set(self, "max_total_bytes", max_total_bytes)
+        _set(self, "max_depth", max_depth)
+        _set(self, "max_name", max_name)
+        _set(self, "max_description", max_description)
 
 
 BLADE_LIMITS = StyleLimits()

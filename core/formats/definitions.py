@@ -14,12 +14,12 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from wskit.formats.placeholders import plugin_root_vars
 from wskit.fs.jsonfile import read_json
 from wskit.models import Diagnostic, Provenance, ResourceSource, Scope
+from wskit.util.valueclass import Value
 
 __all__ = [
     "blocks", "canonical_sha", "ConfigBlock", "fixed_vars", "ident", "iter_named", "path_field_problem",
@@ -27,14 +27,24 @@ __all__ = [
 ]
 
 
-@dataclass
-class ConfigBlock:
-    """One object of definitions: ``data`` (the map), where it came from, and its scope."""
+class ConfigBlock(Value):
+    """One object of definitions: ``data`` (the map), where it came from, and its scope
+    (a plain class, so start-up compiles nothing: see :mod:`wskit.util.valueclass`).
 
+    :ivar file_level: True for a dedicated file (it may hold the map flat) rather than a settings key.
+    """
+
+    __slots__ = ("data", "rel", "scope", "file_level", "__weakref__")
     data: Any
     rel: str
     scope: Scope
-    file_level: bool  # a dedicated file (may hold the map flat) rather than a settings key
+    file_level: bool
+
+    def __init__(self, data: Any, rel: str, scope: Scope, file_level: bool) -> None:
+        self.data = data
+        self.rel = rel
+        self.scope = scope
+        self.file_level = file_level
 
 
 def rel_root(source: ResourceSource) -> str:

@@ -28,13 +28,13 @@ Lenient parsing as design §5 and reference/conventions.md §6.1 say:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wskit import fs
 from wskit.formats.flatyaml import block_precheck, load_flat, load_flat_lines
 from wskit.models import Diagnostic
+from wskit.util.valueclass import Value
 
 if TYPE_CHECKING:  # re-exported from wskit.formats.yaml, imported on first access (see __getattr__)
     from wskit.formats.yaml import MAX_DEPTH, err_line
@@ -110,26 +110,38 @@ _TOP_KEY = re.compile(r"^([A-Za-z0-9_-]+)\s*:")
 _KEY_VALUE = re.compile(r"^(\s*[A-Za-z0-9_-]+\s*:\s+)(\S.*:\s.*)$")
 
 
-@dataclass
-class Frontmatter:
-    """Result of :func:`parse_frontmatter`.
+class Frontmatter(Value):
+    """Result of :func:`parse_frontmatter` (a plain class, so start-up compiles nothing:
+    see :mod:`wskit.util.valueclass`).
 
     :ivar present: the text starts with a frontmatter block.
-    :ivar data: the mapping (empty when absent or unparseable).
+    :ivar data: the mapping (empty when absent or unparseable; a new dict unless given).
     :ivar body: the text after the closing ``---`` line ("" when only the head was read).
     :ivar ok: False when the block exists but could not be parsed into a mapping.
-    :ivar diagnostics: warnings (retry used) and errors (unparseable), with lines.
-    :ivar key_lines: 1-based file line of each top-level key.
+    :ivar diagnostics: warnings (retry used) and errors (unparseable), with lines (a new list unless given).
+    :ivar key_lines: 1-based file line of each top-level key (a new dict unless given).
     :ivar block: the raw YAML text between the ``---`` lines.
     """
 
+    __slots__ = ("present", "data", "body", "ok", "diagnostics", "key_lines", "block", "__weakref__")
     present: bool
-    data: dict[str, Any] = field(default_factory=dict)
-    body: str = ""
-    ok: bool = True
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    key_lines: dict[str, int] = field(default_factory=dict)
-    block: str = ""
+    data: dict[str, Any]
+    body: str
+    ok: bool
+    diagnostics: list[Diagnostic]
+    key_lines: dict[str, int]
+    block: str
+
+    def __init__(self, present: bool, data: dict[str, Any] | None = None, body: str = "", ok: bool = True,
+                 diagnostics: list[Diagnostic] | None = None, key_lines: dict[str, int] | None = None,
+                 block: str = "") -> None:
+        self.present = present
+        self.data = {} if data is None else data
+        self.body = body
+        self.ok = ok
+        self.diagnostics = [] if diagnostics is None else diagnostics
+        self.key_lines = {} if key_lines is None else key_lines
+        self.block = block
 
     def line_of(self, key: str) -> int | None:
         """1-based file line of a top-level key, when known."""

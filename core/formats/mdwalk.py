@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,6 +13,7 @@ from wskit import fs
 from wskit.fs.names import not_utf8, shown_path
 from wskit.models import Diagnostic, ResourceSource
 from wskit.util.lazyre import lazy_pattern
+from wskit.util.valueclass import FrozenValue
 
 if TYPE_CHECKING:
     from wskit.kinds import ResourceKind
@@ -25,9 +25,9 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class MdEntry:
-    """One entry met while walking.
+class MdEntry(FrozenValue):
+    """One entry met while walking (immutable; a plain class, so start-up compiles nothing:
+    see :mod:`wskit.util.valueclass`).
 
     :ivar rel: path relative to the source ``base`` (``/`` separators).
     :ivar segments: path below the kind folder, without the ``.md`` suffix on the last one.
@@ -36,11 +36,21 @@ class MdEntry:
     :ivar link_target: where a followed link led (user scope only).
     """
 
+    __slots__ = ("rel", "segments", "depth", "type", "link_target")
     rel: str
     segments: tuple[str, ...]
     depth: int
     type: str
-    link_target: str | None = None
+    link_target: str | None
+
+    def __init__(self, rel: str, segments: tuple[str, ...], depth: int, type: str,
+                 link_target: str | None = None) -> None:
+        _set = object.__setattr__
+        _set(self, "rel", rel)
+        _set(self, "segments", segments)
+        _set(self, "depth", depth)
+        _set(self, "type", type)
+        _set(self, "link_target", link_target)
 
 
 def join(a: str, b: str) -> str:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from wskit import changes
@@ -18,15 +17,16 @@ from wskit.fs.descriptors import (
 )
 from wskit.fs.limits import read_limit
 from wskit.fs.paths import split_relative
+from wskit.util.valueclass import FrozenValue
 
 __all__ = ["DirEntry", "read_bytes", "read_head", "ReadResult"]
 
 
 
 
-@dataclass(frozen=True, slots=True)
-class ReadResult:
-    """Bytes read from a file.
+class ReadResult(FrozenValue):
+    """Bytes read from a file (immutable; a plain class, so start-up compiles nothing:
+    see :mod:`wskit.util.valueclass`).
 
     :ivar raw: the bytes read (the whole file, or its head for :func:`read_head`).
     :ivar size: the file's size in bytes per ``fstat``.
@@ -35,20 +35,36 @@ class ReadResult:
     :ivar link_target: resolved target when a link was followed (follow mode only).
     """
 
+    __slots__ = ("raw", "size", "complete", "path", "link_target")
     raw: bytes
     size: int
     complete: bool
     path: str
-    link_target: str | None = None
+    link_target: str | None
+
+    def __init__(self, raw: bytes, size: int, complete: bool, path: str, link_target: str | None = None) -> None:
+        _set = object.__setattr__
+        _set(self, "raw", raw)
+        _set(self, "size", size)
+        _set(self, "complete", complete)
+        _set(self, "path", path)
+        _set(self, "link_target", link_target)
 
 
-@dataclass(frozen=True, slots=True)
-class DirEntry:
-    """One entry of :func:`scan_dir`: ``type`` is ``dir``, ``file``, ``link`` or ``special``."""
+class DirEntry(FrozenValue):
+    """One entry of :func:`scan_dir`: ``type`` is ``dir``, ``file``, ``link`` or ``special``
+    (immutable; a plain class, so start-up compiles nothing)."""
 
+    __slots__ = ("name", "type", "link_target")
     name: str
     type: str
-    link_target: str | None = None
+    link_target: str | None
+
+    def __init__(self, name: str, type: str, link_target: str | None = None) -> None:
+        _set = object.__setattr__
+        _set(self, "name", name)
+        _set(self, "type", type)
+        _set(self, "link_target", link_target)
 
 
 def _open_file(

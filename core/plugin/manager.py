@@ -24,13 +24,13 @@ import os
 import sys
 import time
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import pluggy
 
 from wskit.errors import PluginLoadError
 from wskit.plugin import NAME, spec
+from wskit.util.valueclass import Value
 
 __all__ = ["DEFAULT_PLUGINS", "make_plugin_manager", "PluginInfo", "PluginLoadFailure",  # noqa: F822 - __getattr__
            "WskitPluginManager"]
@@ -62,6 +62,7 @@ def _failure_class() -> type:
     cls = globals().get("PluginLoadFailure")
     if cls is not None:
         return cls
+    from dataclasses import dataclass
 
     @dataclass(frozen=True)
     class PluginLoadFailure:
@@ -92,9 +93,9 @@ def __getattr__(name: str) -> Any:  # PEP 562: PluginLoadFailure is made when fi
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-@dataclass
-class PluginInfo:
-    """What ``wsctl plugins`` shows about one registered plugin.
+class PluginInfo(Value):
+    """What ``wsctl plugins`` shows about one registered plugin (a plain class, so start-up
+    compiles nothing: see :mod:`wskit.util.valueclass`).
 
     :ivar seconds: import plus registration time in seconds.
     :ivar import_seconds: time to import the plugin's module (entry point
@@ -102,13 +103,25 @@ class PluginInfo:
     :ivar register_seconds: time to register and validate it, in seconds.
     """
 
+    __slots__ = ("name", "distribution", "version", "builtin", "seconds", "import_seconds", "register_seconds",
+                 "__weakref__")
     name: str
-    distribution: str | None = None
-    version: str | None = None
-    builtin: bool = False
-    seconds: float = 0.0
-    import_seconds: float = 0.0
-    register_seconds: float = 0.0
+    distribution: str | None
+    version: str | None
+    builtin: bool
+    seconds: float
+    import_seconds: float
+    register_seconds: float
+
+    def __init__(self, name: str, distribution: str | None = None, version: str | None = None, builtin: bool = False,
+                 seconds: float = 0.0, import_seconds: float = 0.0, register_seconds: float = 0.0) -> None:
+        self.name = name
+        self.distribution = distribution
+        self.version = version
+        self.builtin = builtin
+        self.seconds = seconds
+        self.import_seconds = import_seconds
+        self.register_seconds = register_seconds
 
 
 class WskitPluginManager(pluggy.PluginManager):

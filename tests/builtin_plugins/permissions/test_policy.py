@@ -3,7 +3,6 @@ and how a PreToolUse hook's permissionDecision combines with the rules."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 
 import pytest
@@ -66,7 +65,7 @@ def test_modes_and_working_directories(tree, wskit_home, wskit_pm) -> None:
     policy = s.component("permissions").policy
     assert (policy.default_mode, policy.mode_layer) == ("acceptEdits", "local")
     assert str(tree.parent / "shared") in policy.additional_directories
-    policy = dataclasses.replace(policy, rules=())  # the mode alone
+    policy = policy.copy_with(rules=())  # the mode alone
     inside = policy.check("Write", {"file_path": str(tree.parent / "shared" / "x")}, cwd=str(tree))
     assert inside.decision == "allow" and inside.by == "mode"
     outside = policy.check("Write", {"file_path": "/etc/x"}, cwd=str(tree))
