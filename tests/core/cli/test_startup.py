@@ -122,7 +122,7 @@ def test_empty_workspace_inspect_skips_parsers_and_resource_models(tmp_path: Pat
 def test_workspace_with_files_imports_what_it_parses(tmp_path: Path) -> None:
     """The other side of the lazy imports: once files exist, the same run loads them."""
     ws = _workspace(tmp_path, "ws")
-    (ws / ".gitignore").write_text("build/\n")
+    (ws / ".gitignore").write_text("build/\n**/tmp/\n")  # ** is pathspec's (a plain file is not)
     skill = ws / ".claude" / "skills" / "demo"
     skill.mkdir(parents=True)
     (skill / "SKILL.md").write_text("---\nname: demo\ndescription: A demo skill.\n---\nBody.\n")
