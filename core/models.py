@@ -692,15 +692,11 @@ class ResourceSource(Frozen):
 
 
 def sha256_hex(data: bytes) -> str:
-    """Hex SHA-256 of ``data``.
+    """Hex SHA-256 of ``data`` (:func:`wskit.util.digest.sha256_hex`: small inputs
+    without loading OpenSSL, OpenSSL's ready hasher copied otherwise)."""
+    from wskit.util.digest import sha256_hex as digest
 
-    Copies a ready hasher instead of constructing one: construction looks the
-    digest up by name in OpenSSL each time (a third of hashing a 300-byte
-    frontmatter). The hasher, and :mod:`hashlib` (which loads OpenSSL), are made on
-    the first call, not at import: start-up hashes nothing."""
-    h = _sha256_base().copy()
-    h.update(data)
-    return h.hexdigest()
+    return digest(data)
 
 
 _SHA256: Any = None

@@ -131,9 +131,8 @@ def load_hook_definitions(source: ResourceSource) -> LoadResult:
 
 
 def _entry(source, block, path, event, i, entry, diags) -> list[HookDefinition]:
-    import hashlib  # loads OpenSSL: not at start-up
-
     from wskit.resources.hooks import HookDefinition
+    from wskit.util.digest import sha256_hex
 
     def bad(msg: str, level: str = "error", code: str = "hooks-invalid") -> None:
         diags.append(Diagnostic(level=level, code=code, path=path, plugin=source.plugin,
@@ -187,7 +186,7 @@ def _entry(source, block, path, event, i, entry, diags) -> list[HookDefinition]:
             bad(f"hook {j}: 'allowedEnvVars' must be a list of environment variable names; skipped")
             continue
         cond = _if_condition(event, j, h, bad)
-        tag = hashlib.sha256(f"{block.scope.value}|{block.rel}|{event}|{i}|{j}".encode()).hexdigest()[:8]
+        tag = sha256_hex(f"{block.scope.value}|{block.rel}|{event}|{i}|{j}".encode())[:8]
         name = f"{event}-{i}-{j}-{tag}"
         out.append(HookDefinition(
             id=ident(source, block.scope, name), name=name, description=str(h.get("statusMessage", "")),

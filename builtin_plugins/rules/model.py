@@ -349,23 +349,23 @@ class RuleQueryError(WskitError):
 
 def rule_id(source: str, rel_path: str) -> str:
     """``<source>:`` + the first 20 hex digits of SHA-256 of ``rel_path``."""
-    import hashlib  # loads OpenSSL: not at start-up
+    from wskit.util.digest import sha256_hex
 
-    return f"{source}:{hashlib.sha256(rel_path.encode('utf-8')).hexdigest()[:20]}"
+    return f"{source}:{sha256_hex(rel_path.encode('utf-8'))[:20]}"
 
 
 def rule_digest(rel_path: str, patterns: tuple[str, ...], body: str) -> str:
     """SHA-256 of the JSON ``{"content", "path", "patterns"}``: binds path, patterns and body."""
-    import hashlib  # loads OpenSSL: not at start-up
+    from wskit.util.digest import sha256_hex
 
     doc = json.dumps({"content": body, "path": rel_path, "patterns": list(patterns)},
                      sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(doc.encode("utf-8")).hexdigest()
+    return sha256_hex(doc.encode("utf-8"))
 
 
 def provenance_digest(rules: Any) -> str:
     """SHA-256 of ``<id>:<sha256>`` lines joined by ``\\n`` (empty: SHA-256 of ``b""``)."""
-    import hashlib  # loads OpenSSL: not at start-up
+    from wskit.util.digest import sha256_hex
 
     text = "\n".join(f"{r.id}:{r.sha256}" for r in rules)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return sha256_hex(text.encode("utf-8"))

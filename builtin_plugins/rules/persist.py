@@ -24,7 +24,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
-import hashlib
 import os
 from collections.abc import Iterator
 
@@ -47,7 +46,9 @@ def fingerprint(key: tuple) -> str:
     """A digest of the walk key (conventions, host folder, :class:`RuleSettings`): an index
     made under other settings is not used (a ``repr`` that differs between processes only
     makes a miss)."""
-    return hashlib.sha256(repr(key).encode("utf-8", "surrogateescape")).hexdigest()
+    from wskit.util.digest import sha256_hex
+
+    return sha256_hex(repr(key).encode("utf-8", "surrogateescape"))
 
 
 class _Bad(Exception):

@@ -109,10 +109,10 @@ def fixed_vars(source: ResourceSource) -> dict[str, str]:
 
 def canonical_sha(value: Any) -> str:
     """Hex SHA-256 of the canonical JSON of ``value`` (sorted keys, no spaces)."""
-    import hashlib  # loads OpenSSL: not at start-up
+    from wskit.util.digest import sha256_hex
 
     text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return sha256_hex(text.encode("utf-8"))
 
 
 def provenance(source: ResourceSource, block: ConfigBlock, raw: Any) -> Provenance:

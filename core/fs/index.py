@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import json
 import os
 import re
@@ -79,7 +78,9 @@ def enabled(profile) -> bool:
 def index_path(home: str | os.PathLike[str], root: str, kind: str) -> Path:
     """The index file of project ``root`` (absolute, canonical) for capability ``kind``
     (a short ``[a-z]`` name): ``<home>/.wskit/index/<kind>-<sha256(root)[:32]>.json``."""
-    digest = hashlib.sha256(os.fsencode(root)).hexdigest()[:32]
+    from wskit.util.digest import sha256_hex
+
+    digest = sha256_hex(os.fsencode(root))[:32]
     return Path(home) / ".wskit" / "index" / f"{kind}-{digest}.json"
 
 
