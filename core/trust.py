@@ -29,7 +29,7 @@ import os
 import stat
 import time
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from wskit import changes, fs
 from wskit.errors import TrustStoreError
@@ -140,10 +140,13 @@ class TrustStore:
             if err.code == "not-found":
                 return {}
             raise TrustStoreError(f"trust store unusable: {err.args[0]}") from None
-        import tomllib  # not at start-up: an empty or absent store is never parsed
-
         try:
-            data = tomllib.loads(raw.decode("utf-8"))
+            text = raw.decode("utf-8")
+            data = _simple_store(text)
+            if data is None:
+                import tomllib  # not at start-up: the store as wskit writes it is read without it
+
+                data = tomllib.loads(text)
         except (ValueError, RecursionError) as err:  # TOMLDecodeError, UnicodeDecodeError, a 5,000-digit int
             # RecursionError: tomllib recurses per nesting level (a corrupt or
             # hostile store nested thousands deep must fail closed, not crash).
@@ -252,3 +255,128 @@ class TrustStore:
     def forget(self, path: str | os.PathLike[str]) -> str:
         """Remove the decision recorded for exactly ``path``. See :meth:`set`."""
         return self.set(path, None)
+
+
+#: characters of a bare key
+_BARE_KEY = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
+
+def _simple_value(text: str, i: int) -> tuple[Any, int] | None:
+    """The basic string (no escape, no control character) or decimal integer at
+    ``text[i:]`` and the index after it; None for anything else."""
+    if text.startswith('"', i):
+        end = text.find('"', i + 1)
+        if end < 0:
+            return None
+        body = text[i + 1:end]
+        if "\\" in body or any(c < " " and c != "\t" or c == "\x7f" for c in body):
+            return None
+        return body, end + 1
+    end = i
+    while end < len(text) and text[end].isdigit() and text[end].isascii():
+        end += 1
+    digits = text[i:end]
+    if not digits or (digits[0] == "0" and digits != "0") or len(digits) > 18:
+        return None
+    return int(digits), end
+
+
+def _simple_pair(text: str, i: int, table: dict[str, Any]) -> int | None:
+    """Read ``key = value`` at ``text[i:]`` into ``table``; the index after it, or None."""
+    eq = text.find(" = ", i)
+    key = text[i:eq]
+    if eq < 0 or not key or not _BARE_KEY.issuperset(key) or key in table:
+        return None
+    got = _simple_value(text, eq + 3)
+    if got is None:
+        return None
+    table[key] = got[0]
+    return got[1]
+
+
+def _simple_inline(text: str) -> dict[str, Any] | None:
+    """``{ a = "x", b = 1 }`` (or ``{}``) as ``tomli_w`` writes an inline table; None otherwise."""
+    if text == "{}":
+        return {}
+    if not text.startswith("{ ") or not text.endswith(" }"):
+        return None
+    table: dict[str, Any] = {}
+    i, end = 2, len(text) - 2
+    while True:
+        i = _simple_pair(text, i, table)
+        if i is None:
+            return None
+        if i == end:
+            return table
+        if not text.startswith(", ", i):
+            return None
+        i += 2
+
+
+def _simple_store(text: str) -> dict[str, Any] | None:
+    """``tomllib.loads(text)`` for the store as :meth:`TrustStore._write_locked` writes it
+    with ``tomli_w`` — top-level ``key = value`` lines, the folders either as
+    ``[[folder]]`` tables of such lines or as ``folder = [`` then one ``{ k = v, … },``
+    line each and ``]`` (tomli_w picks by length); values basic strings without escapes
+    or decimal integers — without importing :mod:`tomllib` (≈ 2 ms of every start that
+    reads the store). None for anything else (another spacing, a comment, an escape, a
+    repeated key, a ``\\r``), which tomllib then parses, and refuses as it does. Equal
+    to tomllib on everything it accepts (tests/core/test_trust_store_parse.py)."""
+    data: dict[str, Any] = {}
+    table = data
+    lines = text.split("\n")
+    n = 0
+    while n < len(lines):
+        line = lines[n]
+        n += 1
+        if not line:
+            continue
+        if line == "[[folder]]":
+            folders = data.setdefault("folder", [])
+            if type(folders) is not list:  # a value (a number, a string, an array written inline)
+                return None
+            table = {}
+            folders.append(table)
+            continue
+        if line.endswith(" = [") and table is data:
+            key = line[:-4]
+            if not key or not _BARE_KEY.issuperset(key) or key in data:
+                return None
+            items = _StaticList()
+            while n < len(lines) and lines[n] != "]":
+                item = lines[n]
+                n += 1
+                if not item.startswith("    ") or not item.endswith(","):
+                    return None
+                inline = _simple_inline(item[4:-1])
+                if inline is None:
+                    return None
+                items.append(inline)
+            if n >= len(lines):
+                return None
+            n += 1  # the closing "]"
+            data[key] = items
+            continue
+        if line.endswith(" = []"):
+            key = line[:-5]
+            if not key or not _BARE_KEY.issuperset(key) or key in table:
+                return None
+            table[key] = _StaticList()
+            continue
+        end = _simple_pair(line, 0, table)
+        if end is None or end != len(line):
+            return None
+    return _plain(data)
+
+
+class _StaticList(list):
+    """An array written as a value (``key = [...]``): ``[[key]]`` may not extend it."""
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with every :class:`_StaticList` made a plain list, as tomllib gives them."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value

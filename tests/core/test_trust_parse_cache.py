@@ -4,7 +4,6 @@ once per process, every change is seen, and loads still depend on the file."""
 from __future__ import annotations
 
 import os
-import tomllib
 
 import pytest
 
@@ -16,9 +15,10 @@ OLD = 1_700_000_000
 
 @pytest.fixture
 def parses(monkeypatch):
+    # every parse of the store starts with its own reader (tomllib only for what it hands on)
     calls = []
-    real = tomllib.loads
-    monkeypatch.setattr(tomllib, "loads", lambda text: calls.append(1) or real(text))
+    real = trust._simple_store
+    monkeypatch.setattr(trust, "_simple_store", lambda text: calls.append(1) or real(text))
     monkeypatch.setattr(trust, "_PARSED", {})
     return calls
 
