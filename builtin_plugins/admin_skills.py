@@ -8,8 +8,6 @@ enables. A corrupt manifest raises, which the hook facade turns into a
 
 from __future__ import annotations
 
-from wskit.builtin_plugins.skills.admin import ADMIN_RANK, admin_root, enabled_slugs
-from wskit.models import ResourceSource, Scope
 from wskit.plugin import hookimpl
 
 __all__ = ["wskit_resource_sources"]
@@ -17,6 +15,9 @@ __all__ = ["wskit_resource_sources"]
 
 @hookimpl
 def wskit_resource_sources(binding, profile, trust):
+    from wskit.builtin_plugins.skills.admin import ADMIN_RANK, admin_root, enabled_slugs  # when a workspace loads
+    from wskit.models import ResourceSource, Scope
+
     root = admin_root(profile)
     return [
         ResourceSource(

@@ -5,10 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from wskit.builtin_plugins.agents.loader import AGENT_FOLDERS, agents_filter, load_agents
+from wskit.kinds import ResourceKind
 from wskit.kinds.markdown import MarkdownKind
+from wskit.util.deferred import deferred
 
-__all__ = ["AGENTS", "AgentsKind", "wskit_load_agents", "wskit_register_commands", "wskit_resource_kinds"]
+__all__ = ["AGENT_FOLDERS", "AGENTS", "AgentsKind", "wskit_load_agents", "wskit_register_commands",
+           "wskit_resource_kinds"]
+
+#: The kind's folders: ``agents/`` of a source, or what a plugin manifest's ``agents`` names instead
+#: (declared here so that registering the plugin does not import its loader)
+AGENT_FOLDERS = ResourceKind(name="agent", default_dir="agents", manifest_keys=("agents",), markdown=True)
 
 __all__ = ["wskit_load_agents", "wskit_register_commands", "wskit_resource_kinds"]
 
@@ -36,7 +42,9 @@ class AgentsKind(MarkdownKind):
 
 
 AGENTS = AgentsKind(
-    AGENT_FOLDERS.model_copy(update={"hook": "wskit_load_agents", "filter": agents_filter}), load=load_agents,
+    AGENT_FOLDERS.model_copy(update={"hook": "wskit_load_agents",
+                                     "filter": deferred("wskit.builtin_plugins.agents.loader:agents_filter")}),
+    load=deferred("wskit.builtin_plugins.agents.loader:load_agents"),
     help="Subagents: .claude/agents, .<host>/agents and plugin agents.", noun="subagents",
     columns=(("ID", lambda a: a.id), ("MODEL", lambda a: a.model), ("DESCRIPTION", lambda a: _shorten(a.description))),
     show_help="Show one subagent, with its system prompt.",

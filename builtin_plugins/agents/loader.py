@@ -26,6 +26,7 @@ import functools
 from typing import TYPE_CHECKING
 
 from wskit import fs
+from wskit.builtin_plugins.agents import AGENT_FOLDERS  # declared with the plugin (registered without this module)
 from wskit.formats.mdwalk import (
     description_too_long,
     hidden_chars_diag,
@@ -34,7 +35,6 @@ from wskit.formats.mdwalk import (
     text_field,
     walk_markdown,
 )
-from wskit.kinds import ResourceKind
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, sha256_hex
 from wskit.util.lazyre import lazy_pattern
 
@@ -48,8 +48,7 @@ __all__ = [
 
 KIND = "agent"
 DEFAULT_DIR = "agents"
-#: The kind's folders: ``agents/`` of a source, or what a plugin manifest's ``agents`` names instead.
-AGENT_FOLDERS = ResourceKind(name=KIND, default_dir=DEFAULT_DIR, manifest_keys=("agents",), markdown=True)
+
 MAX_DEPTH = 4
 MAX_AGENT_BYTES = 1024 * 1024
 #: Longest description, in characters. Agent descriptions carry usage examples

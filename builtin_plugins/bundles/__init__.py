@@ -9,7 +9,6 @@ and reason, the others load (docs/plugins.md).
 
 from __future__ import annotations
 
-from wskit.builtin_plugins.bundles.active import bundle_source, find_bundles
 from wskit.plugin import hookimpl
 
 __all__ = ["wskit_plugin_bundles", "wskit_register_commands"]
@@ -17,6 +16,8 @@ __all__ = ["wskit_plugin_bundles", "wskit_register_commands"]
 
 @hookimpl
 def wskit_plugin_bundles(binding, profile, trust, kinds):
+    from wskit.builtin_plugins.bundles.active import bundle_source, find_bundles  # when a workspace loads
+
     bundles, diags = find_bundles(binding, profile, trust, kinds=kinds)
     return [bundle_source(b, profile.name) for b in bundles if b.state == "active"] + diags
 

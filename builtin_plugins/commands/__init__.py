@@ -6,12 +6,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from wskit.builtin_plugins.commands.loader import COMMAND_FOLDERS, load_commands
+from wskit.kinds import ResourceKind
 from wskit.kinds.markdown import MarkdownKind
 from wskit.plugin import hookimpl
+from wskit.util.deferred import deferred
 
-__all__ = ["COMMANDS", "CommandsKind", "wskit_expand_command", "wskit_load_commands", "wskit_register_commands",
-           "wskit_resource_kinds"]
+__all__ = ["COMMAND_FOLDERS", "COMMANDS", "CommandsKind", "wskit_expand_command", "wskit_load_commands",
+           "wskit_register_commands", "wskit_resource_kinds"]
+
+#: The kind's folders: ``commands/`` of a source, or what a plugin manifest's ``commands`` names instead;
+#: a skill hides a command of its name in the same scope (Claude Code offers one ``/name``, the skill).
+#: Declared here so that registering the plugin does not import its loader.
+COMMAND_FOLDERS = ResourceKind(name="command", default_dir="commands", manifest_keys=("commands",), markdown=True,
+                               shadowed_by=("skill",))
 
 
 class CommandsKind(MarkdownKind):
@@ -28,7 +35,8 @@ class CommandsKind(MarkdownKind):
 
 
 COMMANDS = CommandsKind(
-    COMMAND_FOLDERS.model_copy(update={"hook": "wskit_load_commands"}), load=load_commands,
+    COMMAND_FOLDERS.model_copy(update={"hook": "wskit_load_commands"}),
+    load=deferred("wskit.builtin_plugins.commands.loader:load_commands"),
     help="Custom commands: .claude/commands, .<host>/commands and plugin commands.",
     noun="custom commands", empty="no commands", show=False,
     columns=(("ID", lambda c: c.id), ("ARGUMENTS", lambda c: c.argument_hint or ""),

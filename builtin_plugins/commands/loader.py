@@ -23,6 +23,7 @@ import functools
 from typing import TYPE_CHECKING
 
 from wskit import fs
+from wskit.builtin_plugins.commands import COMMAND_FOLDERS  # declared with the plugin (registered without this module)
 from wskit.formats.mdwalk import (
     body_description,
     bool_field,
@@ -33,7 +34,6 @@ from wskit.formats.mdwalk import (
     text_field,
     walk_markdown,
 )
-from wskit.kinds import ResourceKind
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, sha256_hex
 from wskit.util.lazyre import lazy_pattern
 
@@ -45,10 +45,6 @@ __all__ = ["DEFAULT_DIR", "KIND", "load_commands", "MAX_COMMAND_BYTES", "MAX_DEP
 
 KIND = "command"
 DEFAULT_DIR = "commands"
-#: The kind's folders: ``commands/`` of a source, or what a plugin manifest's ``commands`` names instead.
-#: a skill hides a command of its name in the same scope (Claude Code offers one ``/name``, the skill)
-COMMAND_FOLDERS = ResourceKind(name=KIND, default_dir=DEFAULT_DIR, manifest_keys=("commands",), markdown=True,
-                               shadowed_by=("skill",))
 MAX_DEPTH = 8
 #: Largest command file read, in bytes.
 MAX_COMMAND_BYTES = 1024 * 1024

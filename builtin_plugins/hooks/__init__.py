@@ -4,7 +4,6 @@ Hook trust is :mod:`wskit.builtin_plugins.hooks.trust`; see docs/hooks.md."""
 
 from __future__ import annotations
 
-from wskit.builtin_plugins.hooks.definitions import KIND, load_hook_definitions
 from wskit.kinds import ResourceKind
 from wskit.plugin import hookimpl
 
@@ -12,6 +11,10 @@ __all__ = [
     "managed_hook_filter", "wskit_hook_definitions", "wskit_hook_trust", "wskit_register_commands",
     "wskit_resource_kinds", "wskit_session_services", "wskit_workspace_catalogs"
 ]
+
+#: the kind's name (declared here so that registering the plugin does not import
+#: :mod:`wskit.builtin_plugins.hooks.definitions`)
+KIND = "hook"
 
 
 @hookimpl
@@ -49,6 +52,8 @@ def managed_hook_filter(resources: list, profile) -> tuple[list, list]:
 
 @hookimpl
 def wskit_hook_definitions(source):
+    from wskit.builtin_plugins.hooks.definitions import load_hook_definitions  # when a source is read
+
     return load_hook_definitions(source)
 
 

@@ -3,7 +3,6 @@ project ``.lsp.json`` source, and ``wsctl lsp list``. See :mod:`wskit.builtin_pl
 
 from __future__ import annotations
 
-from wskit.builtin_plugins.lsp.loader import KIND, load_lsp_servers
 from wskit.kinds import ResourceKind
 from wskit.models import ResourceSource, Scope
 from wskit.plugin import hookimpl
@@ -12,6 +11,10 @@ __all__ = [
     "ROOT_RANK", "wskit_lsp_servers", "wskit_register_commands", "wskit_resource_kinds",
     "wskit_resource_sources"
 ]
+
+#: the kind's name (declared here so that registering the plugin does not import
+#: :mod:`wskit.builtin_plugins.lsp.loader`)
+KIND = "lsp_server"
 
 
 #: ``.lsp.json`` ranks just below the project config folders (whose settings files win).
@@ -37,6 +40,8 @@ def wskit_resource_sources(binding, profile, trust):
 
 @hookimpl
 def wskit_lsp_servers(source):
+    from wskit.builtin_plugins.lsp.loader import load_lsp_servers  # when a source is read
+
     return load_lsp_servers(source)
 
 

@@ -17,6 +17,7 @@ import json
 import os
 from typing import TYPE_CHECKING, Any
 
+from wskit.builtin_plugins.lsp import KIND  # declared with the plugin
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource
 
 if TYPE_CHECKING:
@@ -31,7 +32,6 @@ __all__ = [
 ]
 
 
-KIND = "lsp_server"
 MAX_SERVERS = 32
 NAME_RE = lazy_pattern(globals(), "NAME_RE", r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}\Z")
 EXT_RE = lazy_pattern(globals(), "EXT_RE", r"^\.[A-Za-z0-9_+-]{1,32}\Z")

@@ -4,7 +4,6 @@ project ``.mcp.json`` source, Claude Code's ``~/.claude.json`` (user and local s
 
 from __future__ import annotations
 
-from wskit.builtin_plugins.mcp.loader import CLAUDE_JSON, KIND, load_claude_json, load_mcp_servers
 from wskit.kinds import ResourceKind
 from wskit.models import ResourceSource, Scope
 from wskit.plugin import hookimpl
@@ -14,6 +13,13 @@ __all__ = [
     "managed_server_filter", "server_filter", "wskit_mcp_servers", "wskit_register_commands", "wskit_resource_kinds",
     "wskit_resource_sources"
 ]
+
+#: the kind's name (declared here, with :data:`CLAUDE_JSON`, so that registering the plugin
+#: does not import :mod:`wskit.builtin_plugins.mcp.loader`)
+KIND = "mcp_server"
+#: Claude Code's own state file in the home: ``mcpServers`` (user scope) and
+#: ``projects[<absolute project path>].mcpServers`` (local scope)
+CLAUDE_JSON = ".claude.json"
 
 
 #: ``.mcp.json`` ranks just below the project config folders (whose settings files win).
@@ -130,6 +136,8 @@ def wskit_resource_sources(binding, profile, trust):
 
 @hookimpl
 def wskit_mcp_servers(source):
+    from wskit.builtin_plugins.mcp.loader import load_claude_json, load_mcp_servers  # when a source is read
+
     if not source.plugin and source.components.get(KIND, ())[:1] == (CLAUDE_JSON,):
         return load_claude_json(source)
     return load_mcp_servers(source)

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from wskit import fs
+from wskit.builtin_plugins.mcp import CLAUDE_JSON, KIND  # declared with the plugin
 from wskit.formats.definitions import (
     ConfigBlock,
     blocks,
@@ -45,13 +46,9 @@ __all__ = [
 ]
 
 
-KIND = "mcp_server"
 _TRANSPORTS = ("stdio", "sse", "http", "ws")
 #: the scheme each remote transport's url must have
 _SCHEMES = {"http": r"^https?://", "sse": r"^https?://", "ws": r"^wss?://"}
-#: Claude Code's own state file in the home: ``mcpServers`` (user scope) and
-#: ``projects[<absolute project path>].mcpServers`` (local scope)
-CLAUDE_JSON = ".claude.json"
 #: Blade's timeout bounds (ms).
 TIMEOUT_RANGE = (1000, 1_800_000)
 SESSION_RANK, EXPLICIT_RANK = 60, 70

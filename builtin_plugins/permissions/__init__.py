@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from wskit.builtin_plugins.permissions.policy import PermissionDecision, PermissionPolicy, policy_from_layers
 from wskit.plugin import hookimpl
 
 if TYPE_CHECKING:
+    from wskit.builtin_plugins.permissions.policy import PermissionDecision, PermissionPolicy
     from wskit.builtin_plugins.permissions.rules import PermissionRule
 
 __all__ = [
@@ -28,17 +28,22 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:  # PEP 562: the rule class, imported when first named
+def __getattr__(name: str) -> Any:  # PEP 562: the engine's classes, imported when first named
     if name == "PermissionRule":
         from wskit.builtin_plugins.permissions.rules import PermissionRule
 
         return PermissionRule
+    if name in ("PermissionDecision", "PermissionPolicy"):
+        from wskit.builtin_plugins.permissions import policy
+
+        return getattr(policy, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def build_policy(binding, profile, trust) -> PermissionPolicy:
     """The :class:`PermissionPolicy` of the workspace ``binding`` names (None: user,
     invocation and managed layers only) under ``profile`` and ``trust``."""
+    from wskit.builtin_plugins.permissions.policy import policy_from_layers
     from wskit.formats.settings import settings_layers
 
     layers, diags = settings_layers(binding, profile, trust)
@@ -66,8 +71,12 @@ class SessionPermissions:
         policy = session.catalogs.get("permissions") if session.catalogs else None
         if policy is None:  # a session made without the pipeline: user and invocation layers
             profile = session.profile
-            policy = build_policy(session.binding, profile, session.trust) if profile is not None and \
-                profile.home is not None else PermissionPolicy(project=str(session.binding.source_root))
+            if profile is not None and profile.home is not None:
+                policy = build_policy(session.binding, profile, session.trust)
+            else:
+                from wskit.builtin_plugins.permissions.policy import PermissionPolicy
+
+                policy = PermissionPolicy(project=str(session.binding.source_root))
         self.policy: PermissionPolicy = policy
 
     def check(self, tool: str, tool_input: Any = None, *, hook: Any = None) -> PermissionDecision:

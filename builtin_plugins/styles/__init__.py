@@ -10,10 +10,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from wskit.builtin_plugins.styles.loader import STYLE_FOLDERS, load_styles
+from wskit.kinds import ResourceKind
 from wskit.kinds.markdown import MarkdownKind
+from wskit.util.deferred import deferred
 
-__all__ = ["StyleCatalog", "wskit_load_styles", "wskit_register_commands", "wskit_resource_kinds"]
+__all__ = ["STYLE_FOLDERS", "StyleCatalog", "wskit_load_styles", "wskit_register_commands", "wskit_resource_kinds"]
+
+#: The kind's folders: ``output-styles/`` of a source, or what a plugin manifest's
+#: ``outputStyles`` names instead (Claude Code's spelling); a source's
+#: ``components`` may also say ``styles`` or ``output-styles``. Declared here so that
+#: registering the plugin does not import its loader.
+STYLE_FOLDERS = ResourceKind(name="style", default_dir="output-styles", manifest_keys=("outputStyles",),
+                             component_aliases=("output-styles",), markdown=True)
 
 
 def __getattr__(name: str):
@@ -61,7 +69,8 @@ class StylesKind(MarkdownKind):
 
 
 STYLES = StylesKind(
-    STYLE_FOLDERS.model_copy(update={"hook": "wskit_load_styles"}), load=load_styles,
+    STYLE_FOLDERS.model_copy(update={"hook": "wskit_load_styles"}),
+    load=deferred("wskit.builtin_plugins.styles.loader:load_styles"),
     help="Output styles: user:<key>, project:<key>, plugin:<plugin>:<key> and built-ins.",
     columns=(("ID", lambda s: s.id), ("SOURCE", _source), ("DESCRIPTION", lambda s: s.description)),
     list_help="List the styles of the workspace holding PATH (fails when a catalog limit is broken).",

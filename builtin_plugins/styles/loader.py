@@ -24,8 +24,8 @@ import os
 from typing import TYPE_CHECKING
 
 from wskit import fs
+from wskit.builtin_plugins.styles import STYLE_FOLDERS  # declared with the plugin (registered without this module)
 from wskit.formats.mdwalk import bool_field, component_dirs, first_line, join, root_rel, text_field, walk_markdown
-from wskit.kinds import ResourceKind
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, Scope, sha256_hex
 from wskit.util.lazyre import lazy_pattern
 from wskit.util.valueclass import FrozenValue
@@ -40,11 +40,6 @@ __all__ = [
 
 KIND = "style"
 DEFAULT_DIR = "output-styles"
-#: The kind's folders: ``output-styles/`` of a source, or what a plugin manifest's
-#: ``outputStyles`` names instead (Claude Code's spelling); a source's
-#: ``components`` may also say ``styles`` or ``output-styles``.
-STYLE_FOLDERS = ResourceKind(name=KIND, default_dir=DEFAULT_DIR, manifest_keys=("outputStyles",),
-                             component_aliases=(DEFAULT_DIR,), markdown=True)
 #: Code of scan and catalog violations that fail the whole style resolution.
 FATAL = "style-catalog-invalid"
 SEGMENT = lazy_pattern(globals(), "SEGMENT", r"^[a-z0-9][a-z0-9._-]{0,63}\Z")

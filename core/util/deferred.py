@@ -1,0 +1,36 @@
+"""Functions imported on their first call, so that registering a plugin does not
+import its engine.
+
+A built-in plugin's module is imported for every ``wsctl`` start (pluggy registers
+its hook implementations); the loaders, parsers and value classes behind those hooks
+are needed only when a hook runs. ``deferred("pkg.loader:load_x")`` is a plain
+function that imports ``pkg.loader`` when first called and forwards to ``load_x``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["deferred"]
+
+
+def deferred(target: str) -> Callable[..., Any]:
+    """A function calling ``attr`` of ``module`` (``target`` is ``"module:attr"``),
+    importing the module on the first call.
+
+    :raises ImportError, AttributeError: on the first call, as the import or lookup does.
+    """
+    module, _, attr = target.partition(":")
+    found: list[Callable[..., Any]] = []
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        if not found:
+            found.append(getattr(importlib.import_module(module), attr))
+        return found[0](*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = attr
+    call.__module__ = module
+    call.__doc__ = f"``{target}``, imported on its first call."
+    return call
