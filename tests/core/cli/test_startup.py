@@ -284,3 +284,18 @@ def test_console_script_entry_point_is_the_gc_pausing_shim() -> None:
 
     data = tomllib.loads((Path(__file__).resolve().parents[3] / "pyproject.toml").read_text())
     assert data["project"]["scripts"]["wsctl"] == "wskit._console:main"
+
+
+def test_registering_the_builtins_imports_no_engine() -> None:
+    """Issue 19 item 3: registering the built-in plugins imports their hook modules only —
+    no loader, definitions, policy or discovery module (those come when a hook runs)."""
+    code = (
+        "import sys\n"
+        "from wskit.plugin.manager import make_plugin_manager\n"
+        "make_plugin_manager(load_entrypoints=False)\n"
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith('wskit.builtin_plugins.'))))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout.split()
+    from wskit.plugin.manager import DEFAULT_PLUGINS
+
+    assert set(out) == {module for _, module in DEFAULT_PLUGINS}, sorted(set(out) - {m for _, m in DEFAULT_PLUGINS})
