@@ -24,13 +24,13 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
-import hashlib
 import os
 from collections.abc import Iterator
 
 from wskit import changes
 from wskit.fs import index as _index
 from wskit.models import Diagnostic
+from wskit.util.smallhash import sha256_hex_small
 
 __all__ = ["VERSION", "diagnostics", "fingerprint", "previous", "save"]
 
@@ -47,7 +47,7 @@ def fingerprint(key: tuple) -> str:
     """A digest of the walk key (conventions, host folder, :class:`RuleSettings`): an index
     made under other settings is not used (a ``repr`` that differs between processes only
     makes a miss)."""
-    return hashlib.sha256(repr(key).encode("utf-8", "surrogateescape")).hexdigest()
+    return sha256_hex_small(repr(key).encode("utf-8", "surrogateescape"))
 
 
 class _Bad(Exception):

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import json
 import os
 import re
@@ -42,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from wskit.fs.atomic import StateFileError, locked_replace, read_state, state_dir
+from wskit.util.smallhash import sha256_hex_small
 
 __all__ = ["FORMAT", "IndexRefused", "MAX_INDEX_BYTES", "MAX_INDEX_FILES", "enabled", "index_path", "read_index",
            "write_index"]
@@ -79,7 +79,7 @@ def enabled(profile) -> bool:
 def index_path(home: str | os.PathLike[str], root: str, kind: str) -> Path:
     """The index file of project ``root`` (absolute, canonical) for capability ``kind``
     (a short ``[a-z]`` name): ``<home>/.wskit/index/<kind>-<sha256(root)[:32]>.json``."""
-    digest = hashlib.sha256(os.fsencode(root)).hexdigest()[:32]
+    digest = sha256_hex_small(os.fsencode(root))[:32]
     return Path(home) / ".wskit" / "index" / f"{kind}-{digest}.json"
 
 
