@@ -124,9 +124,10 @@ _BAD_SEQ = ("\0", "\n/", "//", "/\n", "\n..\n", "\n../", "/../", "/..\n", "\n.\n
 def _rels_ok(rels: list) -> None:
     """Every one of ``rels`` a relative path inside the project ("" is the root): one pass
     over their join instead of a call per path (an index holds a path per folder)."""
-    if not all(type(r) is str for r in rels):
-        raise _Bad("bad path")
-    joined = "\n" + "\n".join(rels) + "\n"
+    try:
+        joined = "\n" + "\n".join(rels) + "\n"  # a TypeError for anything but strings
+    except TypeError:
+        raise _Bad("bad path") from None
     if any(b in joined for b in _BAD_SEQ) or joined.count("\n") != len(rels) + 1:
         raise _Bad("path outside the project")
 
@@ -155,6 +156,11 @@ class _Items(dict):
         self.pending: dict = {}
         #: how many rule items the index holds (built or not)
         self.rules = 0
+
+    def keys(self):
+        """Every key held, built or pending (a set): :func:`wskit.changes.adopt` intersects
+        it with the walk's 4,500 paths in C instead of asking :meth:`get` about each."""
+        return dict.keys(self) | self.pending.keys()
 
     def get(self, key, default=None):
         """The item of ``key``, built now when pending; ``default`` when there is none."""
