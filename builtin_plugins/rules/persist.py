@@ -110,20 +110,16 @@ def _diag_in(v) -> Diagnostic:
                       plugin=_s(v[5], True), hook=_s(v[6], True))
 
 
-def _rel_ok(rel) -> str:
-    if type(rel) is not str or rel.startswith("/") or "\0" in rel:
-        raise _Bad("bad path")
-    if rel and any(p in ("", ".", "..") for p in rel.split("/")):
-        raise _Bad("path outside the project")
-    return rel
-
-
 _BAD_SEQ = ("\0", "\n/", "//", "/\n", "\n..\n", "\n../", "/../", "/..\n", "\n.\n", "\n./", "/./", "/.\n")
 
 
 def _rels_ok(rels: list) -> None:
-    """Every one of ``rels`` a relative path inside the project ("" is the root): one pass
-    over their join instead of a call per path (an index holds a path per folder)."""
+    """Every one of ``rels`` a relative path inside the project ("" is the root): a string,
+    not absolute, no NUL or newline, no empty, ``.`` or ``..`` component. One pass over
+    their join instead of a call per path (an index holds a path per folder and several
+    per rule file). :raises _Bad: otherwise."""
+    if not rels:
+        return
     try:
         joined = "\n" + "\n".join(rels) + "\n"  # a TypeError for anything but strings
     except TypeError:
@@ -199,14 +195,16 @@ def _restore(doc: dict, root: str, key: tuple, settings) -> _Items:
             raise _Bad("bad walk")
         sigs = _sigs_in(walk, root, prefix)
         found = {}
+        rels: list = []  # every path of the candidates, checked at once below
         for e in walk.get("found", ()):
             if type(e) is not list or len(e) != 6 or type(e[3]) is not int:
                 raise _Bad("bad candidate")
-            c = Candidate(_rel_ok(e[0]), _s(e[1]), _rel_ok(e[2]), e[3], _s(e[4]),
-                          None if e[5] is None else _rel_ok(e[5]))
+            c = Candidate(e[0], _s(e[1]), e[2], e[3], _s(e[4]), e[5])
             if c.source not in ("project", "local") or c.file_kind not in ("instruction", "rule"):
                 raise _Bad("bad candidate")
+            rels += (c.rel, c.scope_dir) if c.target is None else (c.rel, c.scope_dir, c.target)
             found[c.rel] = c
+        _rels_ok(rels)
         diags = tuple(_diag_in(d) for d in walk.get("diags", ()))
         columns = _folders_in(walk)
         root_sig = sigs.get((root, False))
@@ -214,12 +212,12 @@ def _restore(doc: dict, root: str, key: tuple, settings) -> _Items:
             raise _Bad("walk without its root")
         items.pending[(root, False, _WHOLE_NAMESPACE)] = (
             lambda: (root_sig, (key, sigs, found, diags, _folders(*columns))))
+    rels = []  # every path of the rules, checked at once below
     for e in doc.get("rules", ()):
         if type(e) is not list or len(e) != 9:
             raise _Bad("bad rule")
         rel, sig, source, scope_dir, priority, kind, patterns, body, rdiags = e
-        _rel_ok(rel)
-        _rel_ok(scope_dir)
+        rels += (rel, scope_dir)
         if not rel or source not in ("project", "local") or kind not in ("instruction", "rule"):
             raise _Bad("bad rule")
         if type(priority) is not int or type(patterns) is not list or type(body) is not str or not body:
@@ -228,10 +226,10 @@ def _restore(doc: dict, root: str, key: tuple, settings) -> _Items:
         if type(rdiags) is not list:
             raise _Bad("bad rule")
         fdiags = tuple(_diag_in(d) for d in rdiags)
-        path = os.path.join(root, rel)
-        items.pending[(path, False)] = functools.partial(
+        items.pending[(prefix + rel, False)] = functools.partial(  # rel: a non-empty relative path, checked below
             _rule_item, root, settings, rel, _sig_in(sig), source, scope_dir, priority, kind, pats, body, fdiags)
         items.rules += 1
+    _rels_ok(rels)
     return items
 
 

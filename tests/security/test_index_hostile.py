@@ -226,3 +226,22 @@ def test_index_files_are_capped_and_only_index_files_are_removed(tmp_path, monke
     assert not any((folder / (p.name + ".lock")).exists() for p in old[:-4])
     assert outside.read_text() == "keep me" and (folder / ("rules-" + "f" * 32 + ".json")).is_symlink()
     assert (folder / "notes.txt").exists() and (folder / ("rules-" + "e" * 32 + ".json")).is_dir()
+
+
+@pytest.mark.parametrize("bad", ["", "/abs", "a//b", "a/", "./a", "a/..", "a/../../b", "a\nb", "a\0b", 7, None])
+def test_every_stored_path_is_checked(bad):
+    """persist._rels_ok, the one check of every path an index stores (walk paths and folders,
+    candidates' paths, scope folders and link targets, rule paths and scope folders), refuses
+    anything that is not a relative path inside the project, in any position of the list;
+    the root ("") only where a folder may be the root."""
+    from wskit.builtin_plugins.rules import persist
+
+    good = ["", "a", "a/b", ".claude/rules/x.md", "..x", "a/.b", "a/b.", "x..y/z"]
+    persist._rels_ok(good)
+    persist._rels_ok([])
+    if bad == "":
+        persist._rels_ok([bad])  # the root
+        return
+    for at in (0, 3, len(good)):
+        with pytest.raises(persist._Bad):
+            persist._rels_ok(good[:at] + [bad] + good[at:])
