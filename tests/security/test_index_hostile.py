@@ -228,7 +228,8 @@ def test_index_files_are_capped_and_only_index_files_are_removed(tmp_path, monke
     assert (folder / "notes.txt").exists() and (folder / ("rules-" + "e" * 32 + ".json")).is_dir()
 
 
-@pytest.mark.parametrize("bad", ["", "/abs", "a//b", "a/", "./a", "a/..", "a/../../b", "a\nb", "a\0b", 7, None])
+@pytest.mark.parametrize("bad", ["", "/abs", "/", "a//b", "a/", "./a", ".", "..", "a/.", "a/..", "a/../../b", "a\nb",
+                                 "\n", "a\0b", 7, 0, None, [], ["a"], b"a"])
 def test_every_stored_path_is_checked(bad):
     """persist._rels_ok, the one check of every path an index stores (walk paths and folders,
     candidates' paths, scope folders and link targets, rule paths and scope folders), refuses
@@ -239,6 +240,7 @@ def test_every_stored_path_is_checked(bad):
     good = ["", "a", "a/b", ".claude/rules/x.md", "..x", "a/.b", "a/b.", "x..y/z"]
     persist._rels_ok(good)
     persist._rels_ok([])
+    persist._rels_ok(["", ""])
     if bad == "":
         persist._rels_ok([bad])  # the root
         return
