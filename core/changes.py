@@ -343,10 +343,10 @@ def unchanged(sigs: dict[tuple[str, bool], Signature | None]) -> bool:
         return True
     # nothing verified (a new process offered a persistent index): one stat per path, with
     # stat_signature inlined — this loop is most of a second ``inspect``'s check (≈ 5,000 paths)
-    stat_, pack = os.stat, _PACKED.pack
+    stat_, lstat, pack = os.stat, os.lstat, _PACKED.pack
     for (path, follow), sig in sigs.items():
         try:
-            st = stat_(path, follow_symlinks=follow)
+            st = stat_(path) if follow else lstat(path)  # positional: no keyword parsing per call
         except (OSError, ValueError):
             if sig is not None:
                 return False
