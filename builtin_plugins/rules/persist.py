@@ -309,9 +309,8 @@ def _folders_in(walk: dict) -> tuple:
             and all(type(x) is str for x in dirs)):
         raise _Bad("bad folder")
     known = set(walk["paths"])  # checked by _sigs_in
-    outside = [r for r in rels if r not in known]
-    if outside:
-        _rels_ok(outside)
+    if not known.issuperset(rels):  # in C; a folder is normally among the signature paths
+        _rels_ok([r for r in rels if r not in known])
     return rels, files, dirs, git
 
 
