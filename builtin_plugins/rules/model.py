@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from wskit.errors import ProvenanceMismatchError, WskitError
 from wskit.models import Frozen
-from wskit.util.smallhash import sha256_hex_small
 from wskit.util.plainmodel import Field
+from wskit.util.smallhash import sha256_hex_small
 
 if TYPE_CHECKING:  # pragma: no cover
     from wskit.resources.rule import RuleFile
