@@ -228,16 +228,16 @@ def test_index_files_are_capped_and_only_index_files_are_removed(tmp_path, monke
     assert (folder / "notes.txt").exists() and (folder / ("rules-" + "e" * 32 + ".json")).is_dir()
 
 
-@pytest.mark.parametrize("bad", ["", "/abs", "/", "a//b", "a/", "./a", ".", "..", "a/.", "a/..", "a/../../b", "a\nb",
-                                 "\n", "a\0b", 7, 0, None, [], ["a"], b"a"])
+@pytest.mark.parametrize("bad", ["", "/abs", "/", "a//b", "a/", "./a", ".", "..", "a/.", "a/..", "a/../../b",
+                                 "a\0b", "\0", 7, 0, None, [], ["a"], b"a"])
 def test_every_stored_path_is_checked(bad):
     """persist._rels_ok, the one check of every path an index stores (walk paths and folders,
     candidates' paths, scope folders and link targets, rule paths and scope folders), refuses
     anything that is not a relative path inside the project, in any position of the list;
-    the root ("") only where a folder may be the root."""
+    the root ("") only where a folder may be the root. A newline is a name's own character."""
     from wskit.builtin_plugins.rules import persist
 
-    good = ["", "a", "a/b", ".claude/rules/x.md", "..x", "a/.b", "a/b.", "x..y/z"]
+    good = ["", "a", "a/b", ".claude/rules/x.md", "..x", "a/.b", "a/b.", "x..y/z", "new\nline/a", "\n", "a/\n/b"]
     persist._rels_ok(good)
     persist._rels_ok([])
     persist._rels_ok(["", ""])
