@@ -191,8 +191,9 @@ class Memo:
     def of(cls, items: dict) -> "Memo":
         """A memo holding ``items`` (``key -> (signature, value)``, keys as :func:`remember`
         makes them): what a persistent index restored, for :func:`offering`. A previous
-        memo's items are only read through ``items.get``, so ``items`` may be a ``dict``
-        subclass whose ``get`` builds a value on first ask."""
+        memo's items are only read through ``items.get`` and ``items.keys()``, so ``items``
+        may be a ``dict`` subclass whose ``get`` builds a value on first ask (its ``keys()``
+        then names those values too)."""
         memo = cls()
         memo._items = items
         return memo
@@ -342,10 +343,10 @@ def unchanged(sigs: dict[tuple[str, bool], Signature | None]) -> bool:
         return True
     # nothing verified (a new process offered a persistent index): one stat per path, with
     # stat_signature inlined — this loop is most of a second ``inspect``'s check (≈ 5,000 paths)
-    stat_, pack = os.stat, _PACKED.pack
+    stat_, lstat, pack = os.stat, os.lstat, _PACKED.pack
     for (path, follow), sig in sigs.items():
         try:
-            st = stat_(path, follow_symlinks=follow)
+            st = stat_(path) if follow else lstat(path)  # positional: no keyword parsing per call
         except (OSError, ValueError):
             if sig is not None:
                 return False
@@ -371,10 +372,16 @@ def adopt(sigs: dict[tuple[str, bool], Signature | None]) -> None:
     ctx = _REUSE.get()
     if ctx is not None and ctx[0] is not None:
         before, now = ctx[0]._items, ctx[1]._items
-        for key in sigs:
-            item = before.get(key)
-            if item is not None:
-                now[key] = item
+        # the keys held, found in C first: most of ``sigs`` are folders, which hold no item
+        # (a memo restored from a persistent index builds items in a Python ``get``, and
+        # its ``keys()`` include the items not built yet)
+        held = sigs.keys() & before.keys()
+        if held:
+            for key in sigs:
+                if key in held:
+                    item = before.get(key)
+                    if item is not None:
+                        now[key] = item
 
 
 @contextlib.contextmanager

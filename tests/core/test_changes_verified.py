@@ -43,3 +43,28 @@ def test_reuse_takes_a_verified_signature_without_stat(tmp_path):
     memo.verified = {}
     with changes.recording(), changes.reusing(memo):
         assert changes.reuse(str(p)) is None  # without it, reuse stats and sees the file gone
+
+
+def test_adopt_carries_held_items_built_or_pending(tmp_path):
+    """adopt() carries the previous memo's items of the adopted paths into the new memo:
+    a plain dict's, and a persistent index's items whether built already or still pending
+    (its ``keys()`` name both); paths without an item carry nothing."""
+    from wskit.builtin_plugins.rules.persist import _Items
+
+    paths = []
+    for name in ("a", "b", "c", "d"):
+        p = tmp_path / name
+        p.write_text(name)
+        os.utime(p, (OLD, OLD))
+        paths.append(str(p))
+    sigs = {(p, False): changes.stat_signature(p, False) for p in paths}
+    plain = {(paths[0], False): (sigs[(paths[0], False)], "A")}
+    pending = _Items()
+    pending[(paths[1], False)] = (sigs[(paths[1], False)], "B")
+    pending.pending[(paths[2], False)] = lambda: (sigs[(paths[2], False)], "C")
+    pending.pending[(str(tmp_path / "elsewhere"), False)] = lambda: (None, "never asked")
+    for items, want in ((plain, {paths[0]: "A"}), (pending, {paths[1]: "B", paths[2]: "C"})):
+        with changes.recording() as deps, changes.reusing(None) as memo, changes.offering(changes.Memo.of(items)):
+            changes.adopt(sigs)
+        assert {k[0]: v[1] for k, v in memo._items.items()} == want
+        assert all(deps.signature_of(p) == sigs[(p, False)] for p in paths)

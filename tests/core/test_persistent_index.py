@@ -268,3 +268,21 @@ def json_round_trip(v):
     import json
 
     return json.loads(json.dumps(v))
+
+
+def test_names_with_newlines_are_kept_and_checked(tmp_path):
+    """A folder and a rule file whose names hold a newline (legal on POSIX; a rule file
+    whose path holds one is refused by every load as ``rule-name-invalid``) do not make the
+    index refused: the second load takes it and answers as a fresh load, diagnostics included."""
+    root, home = make(tmp_path)
+    (root / "odd\nfolder").mkdir()
+    (root / "odd\nfolder" / "AGENTS.md").write_text("odd folder rules\n")
+    (root / ".claude" / "rules" / "bad\nname.md").write_text("refused by name\n")
+    age(root)
+    answer(root, home)  # writes the index
+    assert index_file(root, home).is_file()
+    check(root, home)
+    got = answer(root, home)
+    assert not got[2]
+    refused = sorted(d[2] for d in got[1] if d[1] == "rule-name-invalid")
+    assert refused == [str(root / ".claude" / "rules" / "bad\nname.md"), str(root / "odd\nfolder" / "AGENTS.md")]

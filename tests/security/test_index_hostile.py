@@ -236,3 +236,24 @@ def test_a_brace_bomb_is_counted_not_expanded_by_the_simple_translation():
     assert simple_translate("{a,b}" * 40 + "/*.py", 1000) is None
     assert len(simple_translate("{a,b}" * 9 + "/*.py", 1000)) == 512
     assert simple_translate("{a,b}" * 10 + "/*.py", 1000) is None  # 1,024 > 1,000
+
+
+@pytest.mark.parametrize("bad", ["", "/abs", "/", "a//b", "a/", "./a", ".", "..", "a/.", "a/..", "a/../../b",
+                                 "a\0b", "\0", 7, 0, None, [], ["a"], b"a"])
+def test_every_stored_path_is_checked(bad):
+    """persist._rels_ok, the one check of every path an index stores (walk paths and folders,
+    candidates' paths, scope folders and link targets, rule paths and scope folders), refuses
+    anything that is not a relative path inside the project, in any position of the list;
+    the root ("") only where a folder may be the root. A newline is a name's own character."""
+    from wskit.builtin_plugins.rules import persist
+
+    good = ["", "a", "a/b", ".claude/rules/x.md", "..x", "a/.b", "a/b.", "x..y/z", "new\nline/a", "\n", "a/\n/b"]
+    persist._rels_ok(good)
+    persist._rels_ok([])
+    persist._rels_ok(["", ""])
+    if bad == "":
+        persist._rels_ok([bad])  # the root
+        return
+    for at in (0, 3, len(good)):
+        with pytest.raises(persist._Bad):
+            persist._rels_ok(good[:at] + [bad] + good[at:])

@@ -193,3 +193,24 @@ def test_a_target_with_a_line_feed_is_asked_of_wcmatch():
     # suffix shortcut would say yes, so such a target takes the scope walk
     cat = RuleCatalog("/w", [_rule("project", "", ".claude/rules/r.md", ("**/*\n",), 2)])
     assert cat.contextual_rules("/w", ["/w/a/.\n"]) == cat.contextual_rules("/w", ["/w/a/.\n", "/w/a/.\n"])
+
+
+def test_rule_digest_is_the_json_documents_digest():
+    """rule_digest puts the JSON text together itself: the same text as json.dumps with
+    sorted keys, compact separators and ensure_ascii=False, on awkward strings too."""
+    import hashlib
+    import json
+    import random
+
+    from wskit.builtin_plugins.rules.model import rule_digest
+
+    rng = random.Random(3)
+    alphabet = ['"', "\\", "\n", "\t", "\x00", "\x1f", "\x7f", "é", "\u2028", "\u202e", "😀", "/", "a", " ", "{", "]"]
+    for _ in range(300):
+        def s(n):
+            return "".join(rng.choice(alphabet) for _ in range(rng.randrange(n)))
+        rel, body = s(20), s(200)
+        patterns = tuple(s(10) for _ in range(rng.randrange(4)))
+        doc = json.dumps({"content": body, "path": rel, "patterns": list(patterns)},
+                         sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        assert rule_digest(rel, patterns, body) == hashlib.sha256(doc.encode("utf-8")).hexdigest()
