@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from wskit.errors import ProvenanceMismatchError, WskitError
 from wskit.models import Frozen
+from wskit.util.digest import sha256_hex
 from wskit.util.plainmodel import Field
 from wskit.util.valueclass import FrozenValue
-from wskit.util.digest import sha256_hex
 
 if TYPE_CHECKING:  # pragma: no cover
     from wskit.resources.rule import RuleFile
