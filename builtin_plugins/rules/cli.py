@@ -54,6 +54,9 @@ def _load(obj: WsctlContext, path: str):
     settings, _ = RuleSettings.from_profile(obj.profile())
     cache = WorkspaceCache(obj.profile(), obj.plugin_manager(), markers=tuple(settings.project_root_markers))
     ws = cache.resolve(path)
+    from wskit.util.gcpause import loaded
+
+    loaded()  # a wsctl run: the loaded workspace lives until exit (frozen)
     obj.note_plugin_dir_failures(ws)  # a failing --plugin-dir is said (WsctlContext.resolve)
     catalog = ws.catalog("rules")
     if catalog is None:  # not `or`: a catalog without rules is falsy, and its diagnostics count

@@ -270,11 +270,16 @@ def main(argv: list[str] | None = None) -> int:
         runs: no collection during start-up walks them, and neither does the one
         at interpreter exit (together ~7 % of the instructions of ``wsctl
         inspect`` on an empty workspace). The command's own objects are collected
-        as usual. Callers passing ``argv`` (tests, hosts) are left alone.
+        as usual, but the workspace it loads is frozen once loaded
+        (:func:`wskit.util.gcpause.loaded`). Callers passing ``argv`` (tests, hosts) are
+        left alone.
     """
     pause = argv is None and gc.isenabled()
     if pause:
         gc.disable()
+        from wskit.util.gcpause import freeze_loads
+
+        freeze_loads(True)  # the command's loaded workspace is frozen too (gcpause.loaded)
     cli = make_cli()
     if pause:
         cli.after_lookup = _end_startup
@@ -318,8 +323,12 @@ def main(argv: list[str] | None = None) -> int:
                    "(set WSKIT_TRACEBACK=1 for the traceback)").show()
         return 1
     finally:
-        if pause and not gc.isenabled():
-            gc.enable()  # no command was looked up (--version, --help, a usage error)
+        if pause:
+            from wskit.util.gcpause import freeze_loads
+
+            freeze_loads(False)
+            if not gc.isenabled():
+                gc.enable()  # no command was looked up (--version, --help, a usage error)
     return 0
 
 

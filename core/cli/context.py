@@ -115,6 +115,9 @@ class WsctlContext:
         """
         with progress(f"loading the workspace of {path}"):  # the first walk of a huge tree
             ws = self.cache().resolve(path)
+        from wskit.util.gcpause import loaded
+
+        loaded()  # a wsctl run: the loaded workspace lives until exit (frozen)
         self.note_plugin_dir_failures(ws)
         self.last_workspace = ws
         return ws

@@ -17,7 +17,7 @@ import contextlib
 import gc
 from collections.abc import Iterator
 
-__all__ = ["gc_paused"]
+__all__ = ["freeze_loads", "gc_paused", "loaded"]
 
 
 @contextlib.contextmanager
@@ -35,3 +35,25 @@ def gc_paused() -> Iterator[None]:
     finally:
         if paused:
             gc.enable()
+
+
+#: set by the ``wsctl`` console script (:func:`freeze_loads`): see :func:`loaded`
+_freeze_loads = False
+
+
+def freeze_loads(on: bool) -> None:
+    """Whether :func:`loaded` freezes: the ``wsctl`` console script turns it on for its
+    one command and off when the command ends; a host's process never does."""
+    global _freeze_loads
+    _freeze_loads = on
+
+
+def loaded() -> None:
+    """Called when a command has loaded its workspace: in a ``wsctl`` run (see
+    :func:`freeze_loads`) what exists now — the workspace, its registries and catalogs,
+    which live until the short process exits — is frozen (:func:`gc.freeze`), so the
+    collections while the answer is written, and the one at interpreter exit, do not
+    walk them (≈ 6–10 ms of a second ``inspect`` of a 50,000-file tree). Elsewhere it
+    does nothing: a long-lived host keeps collecting its loads' cycles."""
+    if _freeze_loads:
+        gc.freeze()
