@@ -43,8 +43,65 @@ class _RulesGroup(click.Group):
         return super().parse_args(ctx, rest)
 
 
-def _load(obj: WsctlContext, path: str):
-    """The workspace of ``path`` (project-root markers from the host's rules settings) and its catalog."""
+class _RulesOnly:
+    """What ``wsctl rules`` reads of a workspace when only its rules were loaded: the
+    binding and the trust decision (the catalog is returned beside it)."""
+
+    __slots__ = ("binding", "trust")
+
+    def __init__(self, binding, trust) -> None:
+        self.binding = binding
+        self.trust = trust
+
+
+def _load_rules_only(obj: WsctlContext, path: str, markers: tuple[str, ...]):
+    """``(workspace view, catalog)`` for ``wsctl rules``, reading only what its answer
+    depends on — the binding, the trust decision and the rule catalog, made as a whole
+    load makes them (:func:`~wskit.workspace.decide_trust`,
+    :func:`~wskit.builtin_plugins.rules.build.build_catalog`, in the load's change
+    recording and with the collector paused) — instead of every capability's resources:
+    the other kinds, bundles and catalogs do not reach its output.
+
+    None (the caller loads the whole workspace) when that would not be the same answer:
+    explicit plugin folders (their failures are reported), a ``rules`` plugin that is not
+    the built-in one, another plugin implementing ``wskit_workspace_catalogs`` (it could
+    name a ``rules`` catalog), or a catalog that failed to build (the whole load reports it).
+    """
+    pm = obj.plugin_manager()
+    profile = obj.profile()
+    if profile.settings.get("plugin_dirs"):
+        return None
+    import sys
+
+    from wskit.plugin.manager import DEFAULT_PLUGINS
+
+    builtin = {sys.modules.get(module) for _, module in DEFAULT_PLUGINS}
+    if pm.get_plugin("rules") is not sys.modules.get("wskit.builtin_plugins.rules"):
+        return None
+    if any(impl.plugin not in builtin for impl in pm.hook.wskit_workspace_catalogs.get_hookimpls()):
+        return None
+    from wskit import changes
+    from wskit.binding import Binding
+    from wskit.builtin_plugins.rules.build import build_catalog
+    from wskit.plugin.facade import WskitHooks
+    from wskit.util.gcpause import gc_paused
+    from wskit.workspace import decide_trust
+
+    binding = Binding.discover(path, markers)
+    hooks = WskitHooks(pm)
+    try:
+        with gc_paused(), changes.recording(), changes.reusing(None):
+            trust, _ = decide_trust(hooks, binding, profile)
+            catalog = build_catalog(hooks, binding, profile, trust)
+    except Exception:
+        return None
+    return _RulesOnly(binding, trust), catalog
+
+
+def _load(obj: WsctlContext, path: str, *, whole: bool = True):
+    """The workspace of ``path`` (project-root markers from the host's rules settings) and its
+    catalog; with ``whole=False`` only what ``wsctl rules`` answers from when that is the
+    same answer (:func:`_load_rules_only`)."""
     from wskit.builtin_plugins.rules.catalog import RuleCatalog
     from wskit.builtin_plugins.rules.model import RuleSettings
     from wskit.cache import WorkspaceCache
@@ -52,6 +109,13 @@ def _load(obj: WsctlContext, path: str):
     if not os.path.exists(path):
         raise click.BadParameter(f"path {path!r} does not exist", param_hint="PATH")
     settings, _ = RuleSettings.from_profile(obj.profile())
+    if not whole:
+        got = _load_rules_only(obj, path, tuple(settings.project_root_markers))
+        if got is not None:
+            from wskit.util.gcpause import loaded
+
+            loaded()  # a wsctl run: what was loaded lives until exit (frozen)
+            return got
     cache = WorkspaceCache(obj.profile(), obj.plugin_manager(), markers=tuple(settings.project_root_markers))
     ws = cache.resolve(path)
     from wskit.util.gcpause import loaded
@@ -85,7 +149,7 @@ def rules_group(ctx: click.Context, cwd, targets, shell, loaded, budget) -> None
             raise click.UsageError("options of 'wsctl rules' go after 'explain' for the explain command")
         return
     obj: WsctlContext = ctx.find_object(WsctlContext)
-    ws, catalog = _load(obj, ctx.meta.get("wskit.builtin_plugins.rules.path", "."))
+    ws, catalog = _load(obj, ctx.meta.get("wskit.builtin_plugins.rules.path", "."), whole=False)
     cwd_s = _cwd(ws, cwd)
     static = catalog.static_rules(cwd_s, budget)
     loaded_ids = set(loaded) | set(static.ids)
