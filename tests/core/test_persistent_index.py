@@ -44,7 +44,7 @@ def answer(root: Path, home: Path, index: bool = True):
 def lazy_answer(root: Path, home: Path, index: bool = True):
     """What a new process's lazy catalog answers before anything reads the whole project:
     the static rules of the root and of ``src/a``, the contextual rules of a few files (the
-    chain discovery, which takes unchanged rule files from the index too)."""
+    chain discovery, which reads no persistent index)."""
     prof = HostProfile(home=home, settings={} if index else {"index": False})
     cat = WorkspaceCache(prof).resolve(root).catalog("rules")
     out = []
@@ -109,29 +109,31 @@ def test_index_written_and_reused(tmp_path):
     assert bodies["docs/AGENTS.md"] == "as the index says"
 
 
-def test_chain_takes_rule_files_from_the_index(tmp_path, monkeypatch):
-    """A new process's lazy catalog loads the root chain's unchanged rule files from the index
-    (no read, no frontmatter parse), and still reads a file edited since."""
-    from wskit.builtin_plugins.rules import discovery
+def test_chain_reads_no_index(tmp_path, monkeypatch):
+    """A new process's lazy catalog answers the root chain without reading the persistent
+    index (decoding it costs in proportion to the project, the chain's files to its depth),
+    and reads a file edited since like any other."""
+    from wskit.builtin_plugins.rules import persist
 
     root, home = make(tmp_path)
     check(root, home)
-    loaded: list[str] = []
-    real = discovery.load_rule_file
+    asked: list[str] = []
+    real = persist.previous
 
-    def spy(base, rel, **kw):
-        loaded.append(rel)
-        return real(base, rel, **kw)
+    def spy(root_, *a, **kw):
+        asked.append(root_)
+        return real(root_, *a, **kw)
 
-    monkeypatch.setattr(discovery, "load_rule_file", spy)
+    monkeypatch.setattr(persist, "previous", spy)
     lazy_answer(root, home)
-    assert loaded == []
+    assert asked == []
     edited = root / ".claude" / "rules" / "py.md"
     edited.write_text("---\npaths: ['**/*.py']\n---\npython rule, edited\n")
-    os.utime(edited, (OLD, OLD))  # settled; its ctime alone tells (the other files keep theirs)
+    os.utime(edited, (OLD, OLD))
     got = lazy_answer(root, home)
-    assert loaded == [".claude/rules/py.md"]
     assert any("python rule, edited" in r[1] for sel in got for r in sel)
+    answer(root, home)  # a whole load still reads it
+    assert asked
 
 
 def test_index_off_writes_nothing(tmp_path, monkeypatch):

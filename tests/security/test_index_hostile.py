@@ -160,9 +160,10 @@ def test_index_state_folder_link_refused(tmp_path):
 
 
 @pytest.mark.parametrize("name", sorted(CORRUPT))
-def test_corrupt_index_refused_by_the_chain_discovery(tmp_path, name):
+def test_corrupt_index_cannot_reach_the_chain_discovery(tmp_path, name):
     """A new process's lazy catalog (the root chain, before anything reads the whole
-    project) refuses the same indexes, answers as a fresh load and says so once."""
+    project) does not read the index at all: whatever was done to it, the answers are a
+    fresh load's and nothing is refused."""
     from wskit.cache import WorkspaceCache
     from wskit.host import HostProfile
 
@@ -173,8 +174,7 @@ def test_corrupt_index_refused_by_the_chain_discovery(tmp_path, name):
     assert lazy_answer(root, home) == lazy_answer(root, home, index=False)
     cat = WorkspaceCache(HostProfile(home=home)).resolve(root).catalog("rules")
     cat.contextual_rules(str(root), [str(root / "src" / "a" / "x.py")])
-    refused = [d for d in cat.diagnostics if d.code == "index-refused"]
-    assert len(refused) == 1 and refused[0].path == str(f)
+    assert not [d for d in cat.diagnostics if d.code == "index-refused"]
 
 
 def test_forged_patterns_of_an_unchanged_file_cost_nothing_until_asked(tmp_path):
@@ -185,9 +185,9 @@ def test_forged_patterns_of_an_unchanged_file_cost_nothing_until_asked(tmp_path)
     bomb = "{a,b}" * 40 + "/*.py"
     rewrite(f, lambda d: [r.__setitem__(6, [bomb, "../**/*.py", "**/*.py"]) for r in d["rules"]
                           if r[0] == ".claude/rules/py.md"])
-    got = lazy_answer(root, home)  # the forged entry is the user's own state, taken as stored
-    hits = [r for sel in got for r in sel if r[0] == ".claude/rules/py.md"]
-    assert hits and all(r[2] == (bomb, "../**/*.py", "**/*.py") for r in hits)
+    rules = answer(root, home)[0]  # a whole load takes the forged entry: the user's own state, as stored
+    hits = [r for r in rules if r[0] == ".claude/rules/py.md"]
+    assert hits and all(r[4] == (bomb, "../**/*.py", "**/*.py") for r in hits)
     from wskit.builtin_plugins.rules.patterns import PathMatcher
 
     m = PathMatcher((bomb, "../**/*.py"))
