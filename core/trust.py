@@ -155,7 +155,7 @@ class TrustStore:
         if unknown:  # not ours (or damaged): never overwrite what we do not understand
             raise TrustStoreError(f"trust store {self.path} has unknown keys {unknown}; refusing to use it")
         version = data.get("version", STORE_VERSION)
-        if not isinstance(version, int) or version > STORE_VERSION:
+        if type(version) is not int or version > STORE_VERSION:  # a bool is not a version
             shown = f"an integer of {version.bit_length()} bits" if isinstance(version, int) else repr(version)[:100]
             raise TrustStoreError(f"trust store {self.path} has unsupported version {shown}")
         folders = data.get("folder", [])

@@ -271,10 +271,11 @@ _NOT_DOTS = r"(?!\.{1,2}(?:$|[/]))"
 
 
 def _flat_braces(pattern: str, limit: int) -> list[str] | None:
-    """``pattern`` with its ``{a,b}`` groups expanded (bracex's order), or None when a
-    group is not flat (nested, empty item, no comma, a ``..`` range), a brace is unpaired,
-    or the expansions would be more than ``limit`` (counted before they are made: a
-    ``{a,b}{a,b}…`` bomb is never expanded)."""
+    """``pattern`` with its ``{a,b}`` groups expanded (bracex's order, a repeated expansion
+    kept once, as wcmatch keeps it), or None when a group is not flat (nested, empty item,
+    no comma, a ``..`` range), a brace is unpaired, or the expansions would be more than
+    ``limit`` before repeats are dropped (wcmatch's limit counts them too; counted before
+    they are made: a ``{a,b}{a,b}…`` bomb is never expanded)."""
     out = [""]
     i = 0
     while i < len(pattern):
@@ -294,7 +295,7 @@ def _flat_braces(pattern: str, limit: int) -> list[str] | None:
             return None
         out = [o + it for o in out for it in items]
         i = j + 1
-    return out
+    return list(dict.fromkeys(out))  # as wcmatch: a repeated expansion counts once against the budget
 
 
 def _segment(seg: str) -> str:

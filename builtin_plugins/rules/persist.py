@@ -34,7 +34,7 @@ from wskit.models import Diagnostic
 __all__ = ["VERSION", "diagnostics", "fingerprint", "previous", "save"]
 
 #: Format version of the rule index (bump on any change of what is stored).
-VERSION = 2
+VERSION = 3  # 3: the walk answers a ".gitignore" "*/" line as git does (a version-2 walk did not)
 _KIND = "rules"
 _SCRATCH = "wskit.builtin_plugins.rules.persist"
 #: the last index decoded by this process: ``(path, key) -> (file signature, doc, memo)``

@@ -101,7 +101,8 @@ def read_index(path: Path, home: str | os.PathLike[str], *, root: str, version: 
     :param root: the project the index must be of.
     :param version: the format version the caller reads.
     :returns: the parsed JSON object (``format``, ``version``, ``root`` checked;
-        the rest is the caller's to validate).
+        the rest is the caller's to validate); None also for an index of an earlier
+        version (written before an upgrade: a miss, not a refusal).
     :raises IndexRefused: the file exists but is a link, not regular, not the
         user's, not 0600, over :data:`MAX_INDEX_BYTES`, not JSON, or of another
         format, version or root. Never anything else for the file's content.
@@ -121,8 +122,11 @@ def read_index(path: Path, home: str | os.PathLike[str], *, root: str, version: 
         raise IndexRefused(path, f"corrupt ({str(err)[:100]})") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise IndexRefused(path, "not a wskit index")
-    if doc.get("version") != version:
-        raise IndexRefused(path, f"version {doc.get('version')!r}, not {version}")
+    found = doc.get("version")
+    if type(found) is int and 0 < found < version:
+        return None  # made by an earlier wskit (an upgrade): no index yet; this load rewrites it
+    if found != version:
+        raise IndexRefused(path, f"version {found!r}, not {version}")
     if doc.get("root") != root:
         raise IndexRefused(path, "made for another project")
     return doc

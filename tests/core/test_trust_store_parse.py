@@ -51,3 +51,17 @@ def test_the_store_as_wsctl_writes_it_is_read_without_tomllib():
     assert _simple_store('folder = []\n[[folder]]\npath = "/x"\n') is None  # tomllib refuses it
     assert _simple_store('version = 1\n# a comment\n') is None
     assert _simple_store('version = 1\nversion = 2\n') is None  # tomllib refuses it, with its own words
+
+
+def test_a_boolean_version_is_refused(tmp_path):
+    import pytest
+
+    from wskit.errors import TrustStoreError
+    from wskit.trust import TrustStore
+
+    store = TrustStore.for_home(tmp_path)
+    store.path.parent.mkdir(parents=True)
+    store.path.write_text("version = true\n")
+    store.path.chmod(0o600)
+    with pytest.raises(TrustStoreError, match="unsupported version"):
+        store.decide(tmp_path / "x")

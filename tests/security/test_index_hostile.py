@@ -257,3 +257,15 @@ def test_every_stored_path_is_checked(bad):
     for at in (0, 3, len(good)):
         with pytest.raises(persist._Bad):
             persist._rels_ok(good[:at] + [bad] + good[at:])
+
+
+def test_an_index_of_an_earlier_version_is_a_miss_and_rewritten(tmp_path):
+    """An index written by an earlier wskit (an upgrade; its walk may have decided otherwise)
+    is not used and not reported as refused: the load reads afresh and writes this version."""
+    from wskit.builtin_plugins.rules import persist
+
+    root, home, f = prepared(tmp_path)
+    rewrite(f, lambda d: d.update(version=persist.VERSION - 1, walk=None, rules=[["forged"]]))
+    rules, diags, refused = answer(root, home)
+    assert not refused and rules == answer(root, home, index=False)[0]
+    assert json.loads(f.read_bytes())["version"] == persist.VERSION

@@ -16,7 +16,7 @@ from wskit.builtin_plugins.rules.patterns import PathMatcher, simple_translate
 FLAGS = wcglob.GLOBSTAR | wcglob.BRACE | wcglob.DOTGLOB | wcglob.CASE
 SEGMENT = st.sampled_from([
     "a", "b", "src", "*", "*.py", "a*", "?", "x?y", "?a", "**", "*.{ts,tsx}", "{a,b}", "lib*", "test*", ".a", ".*",
-    "*a", "a.b", "{x,y/z}", "~", "a-b", "_",
+    "*a", "a.b", "{x,y/z}", "~", "a-b", "_", "{a,a}", "{x,y,x}", "{**/**,**}",
     # forms left to wcmatch
     "*a*", "[ab]", "{a}", "{,a}", "{a,{b,c}}", "@(a)", "!a", "a+b", "{1..3}", "a..b", "a\\*", "",
 ])
@@ -48,6 +48,9 @@ def test_left_to_wcmatch():
         assert simple_translate(pattern, 1000) is None, pattern
     assert simple_translate("{a,b}/{c,d}", 3) is None  # over the budget: wcmatch reports it
     assert simple_translate("src/**/*.{ts,tsx}", 1000) is not None
+    # repeats count once against the budget, as wcmatch counts them; the limit sees them all
+    assert len(simple_translate("{a,a}" * 9 + ".md", 1000)) == 1
+    assert simple_translate("{a,a}" * 10 + ".md", 1000) is None
 
 
 def test_rules_of_common_globs_load_and_match_without_wcmatch():
