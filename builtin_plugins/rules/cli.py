@@ -102,9 +102,7 @@ def _load(obj: WsctlContext, path: str, *, whole: bool = True):
     """The workspace of ``path`` (project-root markers from the host's rules settings) and its
     catalog; with ``whole=False`` only what ``wsctl rules`` answers from when that is the
     same answer (:func:`_load_rules_only`)."""
-    from wskit.builtin_plugins.rules.catalog import RuleCatalog
     from wskit.builtin_plugins.rules.model import RuleSettings
-    from wskit.cache import WorkspaceCache
 
     if not os.path.exists(path):
         raise click.BadParameter(f"path {path!r} does not exist", param_hint="PATH")
@@ -116,6 +114,9 @@ def _load(obj: WsctlContext, path: str, *, whole: bool = True):
 
             loaded()  # a wsctl run: what was loaded lives until exit (frozen)
             return got
+    from wskit.builtin_plugins.rules.catalog import RuleCatalog
+    from wskit.cache import WorkspaceCache
+
     cache = WorkspaceCache(obj.profile(), obj.plugin_manager(), markers=tuple(settings.project_root_markers))
     ws = cache.resolve(path)
     from wskit.util.gcpause import loaded
