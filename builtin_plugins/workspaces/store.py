@@ -14,6 +14,7 @@ import contextlib
 import json
 import os
 import sqlite3
+import stat
 import time
 import uuid
 from collections.abc import Iterator
@@ -73,7 +74,11 @@ class WorkspaceStore:
             # shared-memory files must not be links (a linked ~/.wskit is refused above)
             for suffix in ("", "-wal", "-shm", "-journal"):
                 name = f"{self.path}{suffix}"
-                if os.path.islink(name) or (os.path.lexists(name) and not os.path.isfile(name)):
+                try:  # one lstat: SQLite removes -wal/-shm when another process's last connection closes
+                    st = os.lstat(name)
+                except FileNotFoundError:
+                    continue
+                if not stat.S_ISREG(st.st_mode):
                     raise StateFileError(f"{name} is a link or not a regular file")
         except StateFileError as err:
             raise WorkspaceError("store_unusable", f"workspace database unusable: {err}") from None
