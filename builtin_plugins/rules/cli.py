@@ -47,11 +47,13 @@ class _RulesOnly:
     """What ``wsctl rules`` reads of a workspace when only its rules were loaded: the
     binding and the trust decision (the catalog is returned beside it)."""
 
-    __slots__ = ("binding", "trust")
+    __slots__ = ("binding", "trust", "diagnostics")
 
-    def __init__(self, binding, trust) -> None:
+    def __init__(self, binding, trust, diagnostics) -> None:
         self.binding = binding
         self.trust = trust
+        #: the trust decision's diagnostics (a ``trust-store-error``), as a whole load has them
+        self.diagnostics = tuple(diagnostics)
 
 
 def _load_rules_only(obj: WsctlContext, path: str, markers: tuple[str, ...]):
@@ -91,11 +93,11 @@ def _load_rules_only(obj: WsctlContext, path: str, markers: tuple[str, ...]):
     hooks = WskitHooks(pm)
     try:
         with gc_paused(), changes.recording(), changes.reusing(None):
-            trust, _ = decide_trust(hooks, binding, profile)
+            trust, trust_diags = decide_trust(hooks, binding, profile)
             catalog = build_catalog(hooks, binding, profile, trust)
     except Exception:
         return None
-    return _RulesOnly(binding, trust), catalog
+    return _RulesOnly(binding, trust, trust_diags), catalog
 
 
 def _load(obj: WsctlContext, path: str, *, whole: bool = True):
@@ -127,6 +129,25 @@ def _load(obj: WsctlContext, path: str, *, whole: bool = True):
     if catalog is None:  # not `or`: a catalog without rules is falsy, and its diagnostics count
         catalog = RuleCatalog.empty(ws.binding.source_root, trusted=ws.trust.trusted)
     return ws, catalog
+
+
+def _trust_problems(ws) -> list:
+    """Why the project's trust could not be decided (``trust-store-error``: a corrupt, linked
+    or world-readable store fails closed): said with the rules it left out."""
+    return [d for d in ws.diagnostics if d.code == "trust-store-error"]
+
+
+def _unique(diags: list) -> list:
+    """``diags`` without repeats, first kept (a catalog's request and the root's both report a
+    settings file they could not read)."""
+    seen: set = set()
+    out = []
+    for d in diags:
+        key = (d.level, d.code, str(d.path), d.line, d.message, d.plugin, d.hook)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
 
 
 def _cwd(ws, cwd: str | None) -> str:
@@ -177,7 +198,8 @@ def rules_group(ctx: click.Context, cwd, targets, shell, loaded, budget) -> None
         "static": [r.to_ref_json() for r in static.files],
         "contextual": [r.to_ref_json() for r in contextual.files] if contextual is not None else [],
         "skipped": [{"path": s.rule.display_path, "reason": s.reason} for s in skipped],
-        "diagnostics": diagnostic_json(obj.listing_diagnostics(ws, [*catalog.diagnostics, *outside]), catalog),
+        "diagnostics": diagnostic_json(obj.listing_diagnostics(ws, _unique([*_trust_problems(ws), *catalog.diagnostics,
+                                                                          *outside])), catalog),
     }
 
     def human() -> None:

@@ -115,3 +115,31 @@ def test_rules_only_answers_as_the_whole_load_with_the_installed_plugins(tmp_pat
     for q in (("rules", str(root)), ("rules", "--for", str(root / "src/app/main.ts"), str(root))):
         fast, slow = _both(wsctl, monkeypatch, "--host", host, *q, pm=pm)
         assert (fast.exit_code, fast.output) == (slow.exit_code, slow.output), q
+
+
+def test_a_corrupt_trust_store_is_said_alike_by_both_loads(tmp_path, wsctl, monkeypatch, wskit_home):
+    """A store that cannot be read fails closed (project rules left out) and ``wsctl rules``
+    says why, as ``inspect`` does, whichever load answers."""
+    root = write_tree(tmp_path / "ws", TREE)
+    store = wskit_home / ".wskit" / "trust.toml"
+    store.parent.mkdir(parents=True, exist_ok=True)
+    store.write_text("garbage [[[ =")
+    store.chmod(0o600)
+    fast, slow = _both(wsctl, monkeypatch, "rules", "--for", str(root / "src/app/main.ts"), str(root))
+    assert (fast.exit_code, fast.output) == (slow.exit_code, slow.output)
+    import json
+
+    codes = [d["code"] for d in json.loads(fast.output)["diagnostics"]]
+    assert codes.count("trust-store-error") == 1
+
+
+def test_a_diagnostic_is_listed_once(tmp_path, wsctl, monkeypatch):
+    """A settings file both the root's and a request's discovery read is reported once."""
+    root = write_tree(tmp_path / "ws", {**TREE, ".gemini/settings.json": "{bad"})
+    assert wsctl("trust", "grant", str(root)).exit_code == 0
+    pm = make_plugin_manager()
+    res = wsctl("rules", "--for", str(root / "src/app/main.ts"), str(root), json=True, pm=pm)
+    import json
+
+    diags = [(d["code"], d.get("path")) for d in json.loads(res.output)["diagnostics"]]
+    assert len(diags) == len(set(diags)), diags
