@@ -250,7 +250,12 @@ class PermissionPolicy(FrozenValue):
             decision = "ask"
         where = "" if tool not in READ_TOOLS | EDIT_TOOLS else (" inside" if inside else " outside") + \
             " the working directories"
-        return PermissionDecision(decision, None, "mode", f"no rule matches {tool}{where}; mode {mode!r} {_VERB[decision]}",
+        why = f"no rule matches {tool}{where}"
+        if tool == "Bash" and isinstance(tool_input, dict):
+            target = _rules().writes_file(str(tool_input.get("command") or ""))
+            if target is not None:  # an allow rule never covers a file the command writes (Claude Code's words)
+                why = f"output redirection to {target!r} needs approval (no allow rule covers a file a command writes)"
+        return PermissionDecision(decision, None, "mode", f"{why}; mode {mode!r} {_VERB[decision]}",
                                   self.mode_layer, hook_decision)
 
     def to_json(self) -> dict[str, Any]:

@@ -34,6 +34,8 @@ def test_an_allow_rule_does_not_allow_a_redirection_to_a_file(tmp_path, command)
     assert writes_file(command) is not None
     got = _policy(tmp_path, allow=["Bash(npm run test:*)"]).check("Bash", {"command": command}, cwd=str(tmp_path))
     assert got.decision == "ask"
+    # the reason names the file, as Claude Code's "Output redirection to 'f' needs approval"
+    assert got.reason.startswith(f"output redirection to {writes_file(command)!r} needs approval")
 
 
 @pytest.mark.parametrize("command", CLEAN)
