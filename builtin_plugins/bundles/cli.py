@@ -281,7 +281,7 @@ def _claude_checks(root: str, name: str, profile) -> list:
                                   message="this folder alone has no manifest and no components, so it does not "
                                           "validate by itself (as Claude Code's validation); its entry in "
                                           f"marketplace {mk.name!r} defines it: validate the marketplace instead "
-                                          f"(wsctl plugins validate {mk.root})"))
+                                          f"('wsctl plugins validate {mk.root}')"))
         else:
             out.append(Diagnostic(level="error", code="plugin-no-manifest", path=root,
                                   message="no manifest and no components: expected .claude-plugin/plugin.json or "
@@ -585,7 +585,7 @@ def marketplace_list_cmd(obj: WsctlContext, directory: str, installable: bool) -
         codes = sorted({e.reason_code for e in entries if e.reason_code})
         if codes:
             click.echo("\n" + "; ".join(f"{c}: {REASON_CODES[c]}" for c in codes)
-                       + " (wsctl marketplace show DIR NAME: the whole reason)")
+                       + " ('wsctl marketplace show DIR NAME': the whole reason)")
         print_diagnostics(mk.diagnostics, mk.root)
     obj.emit(data, human)
 

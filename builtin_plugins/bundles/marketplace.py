@@ -53,8 +53,8 @@ REASON_CODES = {
 #: what to do with a local copy of a marketplace whose name is refused (the end of the
 #: ``marketplace-name-reserved`` message)
 RESERVED_NAME_HINT = ("To install its plugins from this folder, copy it and give the copy a name of your own "
-                      "(\"name\" in .claude-plugin/marketplace.json), then wsctl plugins install "
-                      "NAME@<that name> --from <the copy>; or load one plugin folder that has its own "
+                      "(\"name\" in .claude-plugin/marketplace.json), then 'wsctl plugins install "
+                      "NAME@<that name> --from <the copy>'; or load one plugin folder that has its own "
                       ".claude-plugin/plugin.json with --plugin-dir")
 
 

@@ -375,7 +375,9 @@ def test_validate_a_strict_false_folder_names_the_marketplace_to_validate(tmp_pa
     lines = r.stdout.splitlines()
     assert lines[0].startswith("info: marketplace-defined: ") and "which defines it in" in lines[0]
     assert lines[1].startswith("error: plugin-no-manifest: this folder alone has no manifest")
-    assert f"validate the marketplace instead (wsctl plugins validate {mk.resolve()})" in lines[1]
+    # the hint carries this run's --home, so it can be pasted as it is
+    assert "validate the marketplace instead ('wsctl --home " in lines[1]
+    assert f" plugins validate {mk.resolve()}')" in lines[1]
     assert "expected .claude-plugin/plugin.json" not in r.stdout
     assert lines[-1] == "ls: 1 error(s) (lsp_server=1 from its marketplace entry)"
     assert wsctl("plugins", "validate", str(mk)).exit_code == 0
