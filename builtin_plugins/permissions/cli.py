@@ -38,12 +38,15 @@ def _policy(obj: WsctlContext, path: str):
 def input_for(tool: str, raw: str) -> dict[str, Any]:
     """The tool input ``wsctl permissions check`` passes: INPUT itself when it is a JSON
     object, else ``{<the tool's main field>: INPUT}`` (``Bash`` → ``command``, ``Read`` →
-    ``file_path``, ``WebFetch`` → ``url``…).
+    ``file_path``, ``WebFetch`` → ``url``…). For ``Bash`` only INPUT starting with ``{"`` (or
+    ``{}``) is read as JSON: ``{ rm x; }`` is a command (a shell group).
 
     :raises click.BadParameter: INPUT is JSON but not an object, or the tool has no main field.
     """
     text = raw.strip()
-    if text.startswith("{"):
+    # a Bash group command ('{ rm x; }') starts with '{' too: only '{"' or '{}' is taken for JSON there
+    json_like = text.startswith("{") and (tool != "Bash" or text.startswith('{"') or text.replace(" ", "") == "{}")
+    if json_like:
         try:
             value = json.loads(text)
         except json.JSONDecodeError as err:

@@ -39,6 +39,11 @@ def test_check_input_as_json_and_a_bad_input(make_tree, wskit_home, wsctl) -> No
     assert r.exit_code == 0
     bad = wsctl("permissions", "check", "mcp__db__query", "select 1", str(ws))
     assert bad.exit_code == 2 and "takes its input as a JSON object" in bad.output
+    # a shell group is a command, not broken JSON; a broken JSON object still is an error
+    group = wsctl("permissions", "check", "Bash", "{ npm run test; }", str(ws), json=True)
+    assert group.exit_code in (0, 3) and json.loads(group.output)["input"] == {"command": "{ npm run test; }"}
+    broken = wsctl("permissions", "check", "Bash", '{"command": "npm run test"', str(ws))
+    assert broken.exit_code == 2 and "not a JSON object" in broken.output
 
 
 def test_list_shows_rules_deny_first_and_what_an_untrusted_project_cannot_do(make_tree, wskit_home, wsctl) -> None:
