@@ -9,6 +9,7 @@ import click
 from wskit.cli.context import (
     WsctlContext,
     complete_names,
+    file_text,
     json_option,
     path_argument,
     print_diag_dicts,
@@ -100,11 +101,11 @@ def show_cmd(obj: WsctlContext, name: str, path: str, file: str, args: str | Non
             "path": display_path(skill.provenance.absolute_path, ws.binding.source_root), **content.to_json()}
 
     def human() -> None:
-        click.echo(safe_text(f"{skill.id} ({skill.scope.value}) — {skill.description}"))
+        click.echo(file_text(f"{skill.id} ({skill.scope.value}) — {skill.description}"))
         if content.clauses:
             click.echo(safe_text(f"allowed-tools: {', '.join(data['allowed_tools'])}"))
         click.echo(f"--- {content.file} (sha256 {content.content_hash[:12]})")
-        click.echo("\n".join(safe_text(line) for line in content.content.rstrip("\n").split("\n")))
+        click.echo("\n".join(file_text(line) for line in content.content.rstrip("\n").split("\n")))
 
     obj.emit(data, human)
 

@@ -11,7 +11,7 @@ import click
 
 __all__ = [
     "broad_folder", "colour_on", "complete_names", "progress", "global_args", "json_option", "json_text", "paint", "with_global_args", "kind_diag_dicts", "path_argument", "plugin_dir_failures",
-    "print_diag_dicts", "read_user_file", "safe_text", "shorten", "table", "WsctlContext"
+    "file_text", "print_diag_dicts", "read_user_file", "safe_text", "shorten", "table", "WsctlContext"
 ]
 
 
@@ -234,14 +234,20 @@ def safe_text(value: object) -> str:
     file name that is not UTF-8 (a lone surrogate U+DC80–U+DCFF) as ``\\xNN``,
     the byte itself (printing it raw would write an invalid UTF-8 sequence). A
     ``'wsctl …'`` hint in it gets the global options typed (:func:`with_global_args`)."""
+    return file_text(with_global_args(str(value)))
+
+
+def file_text(value: object) -> str:
+    """:func:`safe_text` without the hint rewriting: for text taken from files (a skill's
+    body, a description, a table cell), shown exactly but for the escapes — a
+    ``'wsctl …'`` written in a file is the author's, not a hint of this run."""
     global _CONTROL
     if _CONTROL is None:
         import re
 
         _CONTROL = re.compile(
             "[\x00-\x08\x0a-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\udc80-\udcff]")
-    text = with_global_args(str(value))
-    return _CONTROL.sub(_escape, text)
+    return _CONTROL.sub(_escape, str(value))
 
 
 def _escape(m) -> str:
@@ -423,8 +429,9 @@ def shorten(text: object, width: int = 60) -> str:
 
 
 def table(rows: list[list[str]], headers: list[str]) -> str:
-    """A plain, aligned text table (cells pass through :func:`safe_text`)."""
-    rows = [[safe_text(c) for c in r] for r in rows]
+    """A plain, aligned text table (cells pass through :func:`file_text`: they are names,
+    paths and descriptions from files)."""
+    rows = [[file_text(c) for c in r] for r in rows]
     cols = [headers, *rows]
     widths = [max(len(str(r[i])) for r in cols) for i in range(len(headers))]
     lines = ["  ".join(str(h).ljust(w) for h, w in zip(headers, widths)).rstrip()]

@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING
 
 import click
 
-from wskit.cli.context import WsctlContext, complete_names, json_option, path_argument, safe_text, shorten, table
+from wskit.cli.context import (
+    WsctlContext,
+    complete_names,
+    file_text,
+    json_option,
+    path_argument,
+    shorten,
+    table,
+)
 from wskit.cli.inspect import print_diagnostics
 
 if TYPE_CHECKING:
@@ -86,7 +94,7 @@ def show_command(kind: MarkdownKind) -> click.Command:
 
         def human() -> None:
             for line in kind.heading(r, data):
-                click.echo(safe_text(line))
+                click.echo(file_text(line))  # the file's own words: no hint rewriting
             click.echo("---")
             click.echo(kind.body(r))
 

@@ -71,3 +71,24 @@ def test_a_hint_gets_the_options_once():
 
     res = CliRunner().invoke(probe, ["--host", "h2", "--home", "/h"])
     assert res.output.strip() == "run 'wsctl --home /h --host h2 trust grant /x' or `wsctl --home /h --host h2 inspect`"
+
+
+def test_text_from_files_is_shown_as_written(tmp_path, wsctl):
+    """A ``'wsctl …'`` written in a skill, an agent or a description is the author's text:
+    shown exactly, never given this run's options (only wskit's own hints get them)."""
+    from wskit.testing import write_tree
+
+    ws = write_tree(tmp_path / "ws", {
+        ".git/HEAD": "ref: refs/heads/main\n",
+        ".claude/skills/demo/SKILL.md": "---\nname: demo\ndescription: Run 'wsctl rules' first.\n---\n"
+                                        "Then run 'wsctl trust grant .' and `wsctl inspect`.\n",
+        ".claude/agents/helper.md": "---\nname: helper\ndescription: Uses 'wsctl skills list'.\n---\nPrompt.\n",
+    })
+    assert wsctl("trust", "grant", str(ws)).exit_code == 0
+    shown = wsctl("skills", "show", "demo", str(ws)).output
+    assert "Then run 'wsctl trust grant .' and `wsctl inspect`." in shown
+    assert "Run 'wsctl rules' first." in shown and "--home" not in shown
+    listed = wsctl("skills", "list", str(ws)).output
+    assert "'wsctl rules'" in listed and "--home" not in listed
+    agent = wsctl("agents", "show", "helper", str(ws)).output
+    assert "Uses 'wsctl skills list'." in agent and "--home" not in agent
