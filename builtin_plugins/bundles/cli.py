@@ -584,8 +584,8 @@ def marketplace_list_cmd(obj: WsctlContext, directory: str, installable: bool) -
                               for e in entries], ["PLUGIN", "INSTALLABLE", "SOURCE", "DESCRIPTION"]))
         codes = sorted({e.reason_code for e in entries if e.reason_code})
         if codes:
-            click.echo("\n" + "; ".join(f"{c}: {REASON_CODES[c]}" for c in codes)
-                       + " ('wsctl marketplace show DIR NAME': the whole reason)")
+            click.echo("\n" + safe_text("; ".join(f"{c}: {REASON_CODES[c]}" for c in codes)
+                                         + " ('wsctl marketplace show DIR NAME': the whole reason)"))
         print_diagnostics(mk.diagnostics, mk.root)
     obj.emit(data, human)
 

@@ -92,3 +92,13 @@ def test_text_from_files_is_shown_as_written(tmp_path, wsctl):
     assert "'wsctl rules'" in listed and "--home" not in listed
     agent = wsctl("agents", "show", "helper", str(ws)).output
     assert "Uses 'wsctl skills list'." in agent and "--home" not in agent
+
+
+def test_the_marketplace_listing_hint_keeps_home(tmp_path, wsctl):
+    mk = tmp_path / "mk"
+    (mk / ".claude-plugin").mkdir(parents=True)
+    (mk / ".claude-plugin" / "marketplace.json").write_text(json.dumps({
+        "name": "mine", "owner": {"name": "Me"},
+        "plugins": [{"name": "far", "source": {"source": "github", "repo": "o/r"}}]}))
+    out = wsctl("marketplace", "list", str(mk)).output
+    assert "('wsctl --home " in out and "marketplace show DIR NAME': the whole reason)" in out
