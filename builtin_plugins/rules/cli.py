@@ -78,7 +78,8 @@ def _load_rules_only(obj: WsctlContext, path: str, markers: tuple[str, ...]):
     from wskit.plugin.manager import DEFAULT_PLUGINS
 
     builtin = {sys.modules.get(module) for _, module in DEFAULT_PLUGINS}
-    if pm.get_plugin("rules") is not sys.modules.get("wskit.builtin_plugins.rules"):
+    rules_module = sys.modules.get("wskit.builtin_plugins.rules")
+    if rules_module is None or pm.get_plugin("rules") is not rules_module:  # blocked or replaced
         return None
     if any(impl.plugin not in builtin for impl in pm.hook.wskit_workspace_catalogs.get_hookimpls()):
         return None
