@@ -19,7 +19,6 @@ merge are replayed when the command is first needed.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import Any
 
@@ -93,10 +92,9 @@ class LazySpec:
             if callable(self.target):
                 obj: Any = self.target()
             else:
-                module, _, attr = self.target.partition(":")
-                obj = importlib.import_module(module)
-                for part in attr.split("."):
-                    obj = getattr(obj, part)
+                from wskit.util.deferred import import_target
+
+                obj = import_target(self.target)
         except Exception as err:  # a plugin's broken registration: said, not a traceback
             raise _broken(self, f"{type(err).__name__}: {err}") from err
         if not isinstance(obj, click.Command):

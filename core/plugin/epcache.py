@@ -30,7 +30,6 @@ as :meth:`importlib.metadata.EntryPoint.load` does.
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import stat
@@ -78,12 +77,9 @@ class CachedEntryPoint:
 
         :raises ImportError, AttributeError: as the import or lookup does.
         """
-        value = self.value.split("[", 1)[0]
-        module, _, attr = value.partition(":")
-        obj: Any = importlib.import_module(module.strip())
-        for part in filter(None, attr.strip().split(".")):
-            obj = getattr(obj, part)
-        return obj
+        from wskit.util.deferred import import_target
+
+        return import_target(self.value.split("[", 1)[0])
 
     def __repr__(self) -> str:
         return f"CachedEntryPoint(name={self.name!r}, value={self.value!r}, group={self.group!r})"

@@ -13,7 +13,21 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["deferred"]
+__all__ = ["deferred", "import_target"]
+
+
+def import_target(target: str) -> Any:
+    """The object ``target`` names: ``"module:attr.sub"`` imports ``module`` and looks the
+    dotted ``attr`` up; ``"module"`` alone is the module (the syntax of an entry point's
+    value, extras left out; blanks around the parts ignored).
+
+    :raises ImportError, AttributeError: as the import or lookup does.
+    """
+    module, _, attr = target.partition(":")
+    obj: Any = importlib.import_module(module.strip())
+    for part in filter(None, attr.strip().split(".")):
+        obj = getattr(obj, part)
+    return obj
 
 
 def deferred(target: str) -> Callable[..., Any]:
@@ -27,7 +41,7 @@ def deferred(target: str) -> Callable[..., Any]:
 
     def call(*args: Any, **kwargs: Any) -> Any:
         if not found:
-            found.append(getattr(importlib.import_module(module), attr))
+            found.append(import_target(target))
         return found[0](*args, **kwargs)
 
     call.__name__ = call.__qualname__ = attr
