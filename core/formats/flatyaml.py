@@ -139,16 +139,13 @@ _shipped: dict[str, list[tuple[str, re.Pattern[str]]]] | None = None
 
 
 def _shipped_table() -> dict[str, list[tuple[str, re.Pattern[str]]]]:
-    """:data:`_SHIPPED_RESOLVERS` by first character; each expression is compiled when a
-    value starting with one of its characters is first tested (most frontmatter values
-    start with a letter no resolver but bool's and null's looks at)."""
+    """:data:`_SHIPPED_RESOLVERS` by first character, compiled when first asked (a lazy
+    proxy per expression would slow down every value tested after)."""
     global _shipped
     if _shipped is None:
-        from wskit.util.lazyre import LazyPattern
-
         table: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
         for tag, expr, flags, first in _SHIPPED_RESOLVERS:
-            regexp = LazyPattern({}, tag, expr, flags)
+            regexp = re.compile(expr, flags)
             for ch in (*first, *("" for t in _EMPTY_FIRST if t == tag)):
                 table.setdefault(ch, []).append((tag, regexp))
         _shipped = table

@@ -208,9 +208,7 @@ def _loads_with_repeats(text: str) -> bool:
 
 
 def _table(resolvers) -> dict:
-    # a lazily compiled expression is compared as compiled (re adds UNICODE to str patterns)
-    return {ch: [(tag, rx.pattern, (rx.compiled() if hasattr(rx, "compiled") else rx).flags) for tag, rx in rows]
-            for ch, rows in resolvers.items()}
+    return {ch: [(tag, rx.pattern, rx.flags) for tag, rx in rows] for ch, rows in resolvers.items()}
 
 
 def test_shipped_resolver_copy_is_pyyamls_table() -> None:
