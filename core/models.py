@@ -14,6 +14,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
+from wskit.util import digest as _digest
 from wskit.util import plainmodel as _plainmodel
 from wskit.util.plainmodel import Field, FieldInfo
 from wskit.util.sharedkeys import shared_keys_copy
@@ -691,25 +692,11 @@ class ResourceSource(Frozen):
         return self.kinds is None or kind in self.kinds
 
 
-def sha256_hex(data: bytes) -> str:
-    """Hex SHA-256 of ``data`` (:func:`wskit.util.digest.sha256_hex`: small inputs
-    without loading OpenSSL, OpenSSL's ready hasher copied otherwise)."""
-    from wskit.util.digest import sha256_hex as digest
-
-    return digest(data)
-
-
-_SHA256: Any = None
-
-
-def _sha256_base() -> Any:
-    """The ready SHA-256 hasher that :func:`sha256_hex` copies, made on first use."""
-    global _SHA256
-    if _SHA256 is None:
-        import hashlib
-
-        _SHA256 = hashlib.sha256()
-    return _SHA256
+#: Hex SHA-256 of ``data`` (bytes): :func:`wskit.util.digest.sha256_hex` (small inputs without
+#: loading OpenSSL, OpenSSL's ready hasher copied otherwise)
+sha256_hex = _digest.sha256_hex
+#: OpenSSL's ready SHA-256 hasher, to be copied (:func:`wskit.util.digest.openssl_sha256`)
+_sha256_base = _digest.openssl_sha256
 
 
 def display_path(path: str | Path, relative_to: str | Path) -> str:
