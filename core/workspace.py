@@ -12,6 +12,7 @@ only when the operation itself fails (e.g. a plugin raising under
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -30,7 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from wskit.kinds import ResourceKind
     from wskit.plugin.facade import WskitHooks
 
-__all__ = ["decide_trust", "gc_paused", "load_workspace", "WorkspaceResources"]
+__all__ = ["decide_trust", "gc_paused", "load_workspace", "unique_diagnostics", "WorkspaceResources"]
 
 
 _GENERATIONS = itertools.count(1)
@@ -242,14 +243,18 @@ def _load_workspace(
     )
     catalogs, d = hooks.workspace_catalogs(ws)
     ws.catalogs = MappingProxyType(catalogs)
-    ws.diagnostics = _unique(ws.diagnostics + tuple(d))
+    ws.diagnostics = unique_diagnostics(ws.diagnostics + tuple(d))
     return ws
 
 
-def _unique(diags: tuple[Diagnostic, ...]) -> tuple[Diagnostic, ...]:
-    """``diags`` without repeats, first occurrence kept: several capabilities read the
-    same settings layers (plugins, hooks, permissions) and each reports a file it may
-    not read; the user is told once."""
+def unique_diagnostics(diags: Iterable[Diagnostic]) -> tuple[Diagnostic, ...]:
+    """``diags`` without repeats (same level, code, path, line, message, plugin and hook),
+    first occurrence kept: several capabilities read the same settings layers (plugins,
+    hooks, permissions) and each reports a file it may not read, and a rule catalog's
+    requests may report a file the root's already did; the user is told once.
+
+    :param diags: :class:`~wskit.models.Diagnostic` objects, in the order reported.
+    :returns: the first of each, in that order."""
     seen: set[tuple] = set()
     out = []
     for d in diags:

@@ -138,19 +138,6 @@ def _trust_problems(ws) -> list:
     return [d for d in ws.diagnostics if d.code == "trust-store-error"]
 
 
-def _unique(diags: list) -> list:
-    """``diags`` without repeats, first kept (a catalog's request and the root's both report a
-    settings file they could not read)."""
-    seen: set = set()
-    out = []
-    for d in diags:
-        key = (d.level, d.code, str(d.path), d.line, d.message, d.plugin, d.hook)
-        if key not in seen:
-            seen.add(key)
-            out.append(d)
-    return out
-
-
 def _cwd(ws, cwd: str | None) -> str:
     b = ws.binding
     return str(b.to_source(os.path.abspath(cwd))) if cwd else str(b.to_source(b.cwd))
@@ -192,6 +179,7 @@ def rules_group(ctx: click.Context, cwd, targets, shell, loaded, budget) -> None
     else:
         contextual = None
     from wskit.builtin_plugins.rules.explain import diagnostic_json
+    from wskit.workspace import unique_diagnostics
 
     skipped = [*static.skipped, *(contextual.skipped if contextual is not None else ())]
     data = {
@@ -199,8 +187,8 @@ def rules_group(ctx: click.Context, cwd, targets, shell, loaded, budget) -> None
         "static": [r.to_ref_json() for r in static.files],
         "contextual": [r.to_ref_json() for r in contextual.files] if contextual is not None else [],
         "skipped": [{"path": s.rule.display_path, "reason": s.reason} for s in skipped],
-        "diagnostics": diagnostic_json(obj.listing_diagnostics(ws, _unique([*_trust_problems(ws), *catalog.diagnostics,
-                                                                          *outside])), catalog),
+        "diagnostics": diagnostic_json(obj.listing_diagnostics(ws, list(unique_diagnostics(
+            [*_trust_problems(ws), *catalog.diagnostics, *outside]))), catalog),
     }
 
     def human() -> None:
