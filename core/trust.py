@@ -332,17 +332,18 @@ def _simple_store(text: str) -> dict[str, Any] | None:
         if not line:
             continue
         if line == "[[folder]]":
-            folders = data.setdefault("folder", [])
-            if type(folders) is not list:  # a value (a number, a string, an array written inline)
-                return None
+            if table is data:  # the first header: "folder" may not be a value already (tomllib refuses it)
+                if "folder" in data:
+                    return None
+                data["folder"] = []
             table = {}
-            folders.append(table)
+            data["folder"].append(table)
             continue
         if line.endswith(" = [") and table is data:
             key = line[:-4]
             if not key or not _BARE_KEY.issuperset(key) or key in data:
                 return None
-            items = _StaticList()
+            items = []
             while n < len(lines) and lines[n] != "]":
                 item = lines[n]
                 n += 1
@@ -361,22 +362,9 @@ def _simple_store(text: str) -> dict[str, Any] | None:
             key = line[:-5]
             if not key or not _BARE_KEY.issuperset(key) or key in table:
                 return None
-            table[key] = _StaticList()
+            table[key] = []
             continue
         end = _simple_pair(line, 0, table)
         if end is None or end != len(line):
             return None
-    return _plain(data)
-
-
-class _StaticList(list):
-    """An array written as a value (``key = [...]``): ``[[key]]`` may not extend it."""
-
-
-def _plain(value: Any) -> Any:
-    """``value`` with every :class:`_StaticList` made a plain list, as tomllib gives them."""
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
+    return data
