@@ -5,7 +5,7 @@ matches" first, without pathspec's per-pattern loop, from each pattern's literal
 part and from one alternation of the patterns' regular expressions. A file whose
 every pattern is a plain name or path (``node_modules/``, ``/dist``, ``build``,
 ``docs/out/``: no wildcard, escape, negation or blank) is answered by
-:class:`LiteralGitIgnore` with string tests, without importing pathspec (its
+:class:`SimpleGitIgnore` with string tests, without importing pathspec (its
 package imports its ``re2`` and ``hyperscan`` back-ends: ≈ 18 ms of a start).
 All three are property-tested against ``GitIgnoreSpec.check_file``.
 """
@@ -20,7 +20,7 @@ from wskit.util.lazyre import lazy_pattern
 if TYPE_CHECKING:  # imported where a .gitignore is parsed
     import pathspec
 
-__all__ = ["GitIgnore", "LiteralGitIgnore", "literal_gitignore"]
+__all__ = ["GitIgnore", "SimpleGitIgnore", "simple_gitignore"]
 
 
 class GitIgnore:
@@ -97,13 +97,13 @@ _NAMED_GROUP = lazy_pattern(globals(), "_NAMED_GROUP", r"\(\?P<[A-Za-z_][A-Za-z0
 _NEVER = re.compile(r"(?!)")
 
 
-#: characters of a pattern :func:`literal_gitignore` answers itself: none but ``*`` and ``?``
+#: characters of a pattern :func:`simple_gitignore` answers itself: none but ``*`` and ``?``
 #: is special to gitignore's wildcard syntax (``[]\\!#``, blanks) or to pathspec's translation
-_LITERAL_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-+@=,~%/*?")
+_SIMPLE_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-+@=,~%/*?")
 _WILD = frozenset("*?")
 
 
-class LiteralGitIgnore:
+class SimpleGitIgnore:
     """A ``.gitignore`` of simple patterns only — plain names and paths with ``*`` and
     ``?`` inside a segment (``node_modules/``, ``*.pyc``, ``/dist``, ``docs/*.txt``; no
     ``**``, bracket, escape, negation or blank) — answered as ``GitIgnoreSpec.check_file``
@@ -174,9 +174,9 @@ def _segment_regex(segment: str) -> str:
     return "".join(out)
 
 
-def literal_gitignore(lines: list[str]) -> LiteralGitIgnore | None:
-    """A :class:`LiteralGitIgnore` for ``lines`` (a ``.gitignore`` split at ``\\n``) when
-    every line is empty or a simple pattern: characters of :data:`_LITERAL_CHARS` only,
+def simple_gitignore(lines: list[str]) -> SimpleGitIgnore | None:
+    """A :class:`SimpleGitIgnore` for ``lines`` (a ``.gitignore`` split at ``\\n``) when
+    every line is empty or a simple pattern: characters of :data:`_SIMPLE_CHARS` only,
     no ``**``, no empty, ``.`` or ``..`` segment (a leading and a trailing ``/`` aside);
     None otherwise (pathspec decides)."""
     names: set[str] = set()
@@ -188,7 +188,7 @@ def literal_gitignore(lines: list[str]) -> LiteralGitIgnore | None:
     for line in lines:
         if not line:
             continue
-        if not _LITERAL_CHARS.issuperset(line) or "**" in line:
+        if not _SIMPLE_CHARS.issuperset(line) or "**" in line:
             return None
         dir_only = line.endswith("/")
         body = line[:-1] if dir_only else line
@@ -207,5 +207,5 @@ def literal_gitignore(lines: list[str]) -> LiteralGitIgnore | None:
             (dir_paths if dir_only else paths).append(body)
         else:
             match.append("/".join(_segment_regex(seg) for seg in segments) + end)
-    return LiteralGitIgnore(lines, frozenset(names), frozenset(dir_names), tuple(paths), tuple(dir_paths),
+    return SimpleGitIgnore(lines, frozenset(names), frozenset(dir_names), tuple(paths), tuple(dir_paths),
                             search, match)

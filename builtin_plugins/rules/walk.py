@@ -16,7 +16,7 @@ from pathlib import Path
 
 from wskit import changes, fs
 from wskit.builtin_plugins.rules.conventions import Conventions
-from wskit.builtin_plugins.rules.gitignore import GitIgnore, LiteralGitIgnore, literal_gitignore
+from wskit.builtin_plugins.rules.gitignore import GitIgnore, SimpleGitIgnore, simple_gitignore
 from wskit.builtin_plugins.rules.model import RuleSettings
 from wskit.builtin_plugins.rules.rulefiles import Candidate, RuleFiles, _join  # noqa: F401  (Candidate re-exported)
 from wskit.fs import descriptors, fdwalk
@@ -86,7 +86,7 @@ class _Walker(RuleFiles):
         for rel_dir, memo in self.folders:
             yield rel_dir, memo[6], memo[2], memo[7]
 
-    def gitignore(self, rel_dir: str) -> GitIgnore | LiteralGitIgnore | None:
+    def gitignore(self, rel_dir: str) -> GitIgnore | SimpleGitIgnore | None:
         """The parsed ``.gitignore`` of ``rel_dir``: the previous load's object when the
         file is unchanged (so decisions that depend on it can be reused too)."""
         rel = _join(rel_dir, ".gitignore")
@@ -100,15 +100,15 @@ class _Walker(RuleFiles):
         changes.remember(path, False, (_GITIGNORE_TAG, ignore, tuple(self.diags[mark:])))
         return ignore
 
-    def _parse_gitignore(self, rel: str) -> GitIgnore | LiteralGitIgnore | None:
+    def _parse_gitignore(self, rel: str) -> GitIgnore | SimpleGitIgnore | None:
         """The matcher of ``rel`` (a ``.gitignore``): string tests when every pattern is a
-        plain name or path (:func:`~wskit.builtin_plugins.rules.gitignore.literal_gitignore`),
+        plain name or path (:func:`~wskit.builtin_plugins.rules.gitignore.simple_gitignore`),
         else pathspec's ``GitIgnoreSpec`` (imported only then); None when it cannot be read
         or pathspec refuses a pattern (a warning says which)."""
         try:
             res = fs.read_bytes(self.root, rel, max_bytes=1024 * 1024)
             lines = fs.decode_text(res.raw, res.path).split("\n")
-            literal = literal_gitignore(lines)
+            literal = simple_gitignore(lines)
             if literal is not None:
                 return literal
             import pathspec  # lazily: only a .gitignore with wildcards needs it

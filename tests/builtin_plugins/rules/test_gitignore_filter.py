@@ -46,9 +46,9 @@ def test_literal_prefilter_is_used_for_plain_patterns_and_refused_for_escapes():
     assert GitIgnore(pathspec.GitIgnoreSpec.from_lines(["# c", "[a"])).check("a/") is None
 
 
-# -- LiteralGitIgnore: plain patterns answered without pathspec -------------------------
+# -- SimpleGitIgnore: plain patterns answered without pathspec -------------------------
 
-from wskit.builtin_plugins.rules.gitignore import LiteralGitIgnore, literal_gitignore  # noqa: E402
+from wskit.builtin_plugins.rules.gitignore import SimpleGitIgnore, simple_gitignore  # noqa: E402
 
 _SEG = st.sampled_from(["a", "b", "node_modules", "dist", "x.y", "a-b", "B", "n_m", "~k", "1", "a+b", "@s", "%",
                         "*", "*.y", "a*", "?", "x?y", "*b*", "?.*", "**", "a**"])
@@ -62,9 +62,9 @@ _PATH_SEG = st.sampled_from(["a", "b", "node_modules", "dist", "x.y", "a-b", "B"
 
 @settings(max_examples=3000, deadline=None)
 @given(st.lists(_ANY_LINE, max_size=6), st.lists(_PATH_SEG, min_size=1, max_size=5), st.booleans())
-def test_literal_gitignore_equals_check_file(lines, parts, is_dir):
-    """Whenever literal_gitignore takes a file, it answers every path as pathspec does."""
-    literal = literal_gitignore(lines)
+def test_simple_gitignore_equals_check_file(lines, parts, is_dir):
+    """Whenever simple_gitignore takes a file, it answers every path as pathspec does."""
+    literal = simple_gitignore(lines)
     spec = pathspec.GitIgnoreSpec.from_lines(lines)
     path = "/".join(parts) + ("/" if is_dir else "")
     res = spec.check_file(path)
@@ -73,17 +73,17 @@ def test_literal_gitignore_equals_check_file(lines, parts, is_dir):
         assert literal.check(path) == want, (lines, path)
 
 
-def test_literal_gitignore_takes_plain_files_only():
-    assert isinstance(literal_gitignore(["node_modules/", "", "/dist", "build", "docs/out/"]), LiteralGitIgnore)
+def test_simple_gitignore_takes_plain_files_only():
+    assert isinstance(simple_gitignore(["node_modules/", "", "/dist", "build", "docs/out/"]), SimpleGitIgnore)
     for bad in (["**/x"], ["a/**"], ["!keep"], ["a b"], ["x "], ["\\#x"], ["a//b"], ["./a"], ["a\r"], ["[ab]"], ["#c"]):
-        assert literal_gitignore(bad) is None, bad
-    ig = literal_gitignore(["node_modules/", "/dist", "build", "docs/out/"])
+        assert simple_gitignore(bad) is None, bad
+    ig = simple_gitignore(["node_modules/", "/dist", "build", "docs/out/"])
     assert ig.check("node_modules/") is True and ig.check("a/node_modules/x.js") is True
     assert ig.check("node_modules") is None  # a file of that name: the pattern is for folders
     assert ig.check("dist/") is True and ig.check("a/dist/") is None  # anchored
     assert ig.check("a/build") is True and ig.check("a/builds") is None
     assert ig.check("docs/out/") is True and ig.check("docs/output/") is None and ig.check("docs/out") is None
-    wild = literal_gitignore(["*.pyc", "/a/*/", "x?"])
+    wild = simple_gitignore(["*.pyc", "/a/*/", "x?"])
     assert wild.check("p/q.pyc") is True and wild.check("q.pyc/") is True and wild.check("q.pyco") is None
     assert wild.check("a/b/") is True and wild.check("a/b/c") is True and wild.check("a/b") is None
     assert wild.check("a/") is None and wild.check("z/x1") is True and wild.check("z/x12") is None
