@@ -101,6 +101,19 @@ def _wskit_env(home: str) -> dict:
     return env
 
 
+def stop_group(proc: subprocess.Popen) -> None:
+    """Kill ``proc``'s process group (it was started with ``start_new_session``: a host's
+    children go too), close its piped stdout or stdin if any, and reap it."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    for stream in (proc.stdout, proc.stdin):
+        if stream is not None:
+            stream.close()
+    proc.wait()
+
+
 def run_once(case: Case, homes: Path) -> float | None:
     """Seconds of one run with a fresh home, or None when it failed or timed out."""
     home = tempfile.mkdtemp(prefix="home-", dir=homes)
@@ -124,12 +137,7 @@ def run_once(case: Case, homes: Path) -> float | None:
                 took = time.perf_counter() - t0
                 ok = proc.returncode == 0
         finally:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            proc.stdout.close()
-            proc.wait()
+            stop_group(proc)
         return took if ok else None
     finally:
         shutil.rmtree(home, ignore_errors=True)

@@ -19,13 +19,14 @@ import json
 import os
 import random
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from tests.benchmarks.peers import stop_group
 
 from .trees import skill_md
 
@@ -78,11 +79,7 @@ def _first_line(argv: list[str], env: dict, cwd: Path, stdin: str | None) -> flo
             raise RuntimeError(f"{argv[0]} printed nothing")
         return elapsed
     finally:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        proc.wait()
+        stop_group(proc)
 
 
 def main(argv: list[str] | None = None) -> int:

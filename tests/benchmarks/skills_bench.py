@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 from tests.benchmarks import trees
-from tests.benchmarks.peers import TIMEOUT, find_hosts
+from tests.benchmarks.peers import TIMEOUT, find_hosts, stop_group
 
 __all__ = ["main"]
 
@@ -63,12 +63,7 @@ def _time(argv: list[str], cwd: str, env: dict, first_line: bool, cpu: list | No
                 cpu.append(usage.ru_utime + usage.ru_stime if ok else None)
     finally:
         watchdog.cancel()
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        proc.stdout.close()
-        proc.wait()
+        stop_group(proc)
     return took if ok else None
 
 
