@@ -104,27 +104,28 @@ def _load_rules_only(obj: WsctlContext, path: str, markers: tuple[str, ...]):
 def _load(obj: WsctlContext, path: str, *, whole: bool = True):
     """The workspace of ``path`` (project-root markers from the host's rules settings) and its
     catalog; with ``whole=False`` only what ``wsctl rules`` answers from when that is the
-    same answer (:func:`_load_rules_only`)."""
+    same answer (:func:`_load_rules_only`). What was loaded lives until the command ends
+    (:func:`wskit.util.gcpause.loaded`)."""
     from wskit.builtin_plugins.rules.model import RuleSettings
+    from wskit.util.gcpause import loaded
 
     if not os.path.exists(path):
         raise click.BadParameter(f"path {path!r} does not exist", param_hint="PATH")
     settings, _ = RuleSettings.from_profile(obj.profile())
-    if not whole:
-        got = _load_rules_only(obj, path, tuple(settings.project_root_markers))
-        if got is not None:
-            from wskit.util.gcpause import loaded
+    markers = tuple(settings.project_root_markers)
+    got = None if whole else _load_rules_only(obj, path, markers)
+    if got is None:
+        got = _load_whole(obj, path, markers)
+    loaded()
+    return got
 
-            loaded()  # a wsctl run: what was loaded lives until exit (frozen)
-            return got
+
+def _load_whole(obj: WsctlContext, path: str, markers: tuple[str, ...]):
+    """``(workspace, catalog)`` from a whole workspace load (its ``--plugin-dir`` failures noted)."""
     from wskit.builtin_plugins.rules.catalog import RuleCatalog
     from wskit.cache import WorkspaceCache
 
-    cache = WorkspaceCache(obj.profile(), obj.plugin_manager(), markers=tuple(settings.project_root_markers))
-    ws = cache.resolve(path)
-    from wskit.util.gcpause import loaded
-
-    loaded()  # a wsctl run: the loaded workspace lives until exit (frozen)
+    ws = WorkspaceCache(obj.profile(), obj.plugin_manager(), markers=markers).resolve(path)
     obj.note_plugin_dir_failures(ws)  # a failing --plugin-dir is said (WsctlContext.resolve)
     catalog = ws.catalog("rules")
     if catalog is None:  # not `or`: a catalog without rules is falsy, and its diagnostics count
