@@ -46,8 +46,8 @@ __all__ = [
 ]
 
 
-KIND = "agent"
-DEFAULT_DIR = "agents"
+KIND = AGENT_FOLDERS.name
+DEFAULT_DIR = AGENT_FOLDERS.default_dir
 
 MAX_DEPTH = 4
 MAX_AGENT_BYTES = 1024 * 1024

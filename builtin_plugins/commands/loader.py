@@ -43,8 +43,8 @@ if TYPE_CHECKING:
 __all__ = ["DEFAULT_DIR", "KIND", "load_commands", "MAX_COMMAND_BYTES", "MAX_DEPTH", "MAX_DESCRIPTION"]
 
 
-KIND = "command"
-DEFAULT_DIR = "commands"
+KIND = COMMAND_FOLDERS.name
+DEFAULT_DIR = COMMAND_FOLDERS.default_dir
 MAX_DEPTH = 8
 #: Largest command file read, in bytes.
 MAX_COMMAND_BYTES = 1024 * 1024

@@ -38,8 +38,8 @@ __all__ = [
 ]
 
 
-KIND = "style"
-DEFAULT_DIR = "output-styles"
+KIND = STYLE_FOLDERS.name
+DEFAULT_DIR = STYLE_FOLDERS.default_dir
 #: Code of scan and catalog violations that fail the whole style resolution.
 FATAL = "style-catalog-invalid"
 SEGMENT = lazy_pattern(globals(), "SEGMENT", r"^[a-z0-9][a-z0-9._-]{0,63}\Z")
