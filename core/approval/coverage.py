@@ -208,6 +208,10 @@ _PY_ARG_OPTS = frozenset({"-W", "-X", "--check-hash-based-pycs"})
 _NODES = frozenset({"node", "nodejs", "deno", "tsx", "ts-node"})
 _NODE_CODE_OPTS = frozenset({"-e", "--eval", "-p", "--print"})
 _NODE_LOAD_OPTS = frozenset({"-r", "--require", "--import", "--loader", "--experimental-loader"})
+#: node options that take no value (the rest, unless written ``--opt=value``, are unverified)
+_NODE_FLAGS = frozenset({"--inspect", "--inspect-brk", "--trace-warnings", "--enable-source-maps", "--watch",
+                         "--preserve-symlinks", "--abort-on-uncaught-exception", "--pending-deprecation"})
+_NODE_FLAG_PREFIXES = ("--no-", "--experimental-", "--trace-", "--enable-", "--harmony")
 _NODE_ARG_OPTS = frozenset({"--input-type", "--conditions", "-C", "--env-file", "--title", "--max-old-space-size"})
 #: other script interpreters: ``NAME [options] SCRIPT``; these options take inline code
 _SCRIPT_INTERPRETERS = {"ruby": {"-e"}, "perl": {"-e", "-E"}, "php": {"-r"}, "lua": {"-e"},
@@ -340,8 +344,8 @@ class _Collector:
             for p in node.parts:
                 if p.kind == "word":  # for's variable and list: words, not commands
                     w = self.word(p, src)
-                    if w.value is None:
-                        self.note(w.raw, ", ".join(w.dynamic))
+                    if w.value is None and any(r not in _FOLLOWED for r in w.dynamic):
+                        self.note(w.raw, ", ".join(r for r in w.dynamic if r not in _FOLLOWED))
                     for sub in walk_substitutions(p):
                         self.node(sub, src, cwds, depth + 1, None)
                 elif p.kind not in ("reservedword", "operator"):
@@ -409,8 +413,8 @@ class _Collector:
 
     def assignment(self, w: Word) -> None:
         name = w.raw.split("=", 1)[0].lstrip("+")
-        if w.value is None:
-            self.note(w.raw, ", ".join(w.dynamic))
+        if w.value is None and any(r not in _FOLLOWED for r in w.dynamic):
+            self.note(w.raw, ", ".join(r for r in w.dynamic if r not in _FOLLOWED))
         if name.rstrip("+") in _LOADER_VARIABLES:
             self.note(w.raw, f"assigning {name} changes what programs load")
 
@@ -458,8 +462,17 @@ class _Collector:
         name = prog.value
         args = words[1:]
         if "/" in name:
+            # a program named by its path: the file is covered when it is the project's
+            # or a plugin's; what it then runs is followed by its name (``/bin/sh x.sh``,
+            # ``.venv/bin/python x.py``, ``/usr/bin/env node x.js``)
             self.execute(name, cwds, prog.raw)
-            return cwds
+            base = name.rstrip("/").rsplit("/", 1)[-1]
+            if not _known_program(base):
+                if not self.inside(name, cwds):
+                    self.note(prog.raw, "a program outside the project that wskit does not know: what it loads "
+                                        "from the project (its configuration, its plugins) is not followed")
+                return cwds
+            name = base
         base = name
         if name in self.functions:
             return cwds
@@ -613,7 +626,7 @@ class _Collector:
 
     def shell(self, name: str, args: list[Word], cwds: Cwds, depth: int, stdin: str | None) -> None:
         i = 0
-        inline = False
+        inline = from_stdin = False
         while i < len(args):
             v = args[i].value
             if v is None:
@@ -634,11 +647,16 @@ class _Collector:
             if v[:1] in "-+" and len(v) > 1:
                 if "c" in v[1:] and v[0] == "-":
                     inline = True
+                if "s" in v[1:] and v[0] == "-":
+                    from_stdin = True
                 if "o" in v[1:] or "O" in v[1:]:
                     i += 1  # set -o NAME
                 i += 1
                 continue
             break
+        if from_stdin and not inline:
+            self.stdin_script(name, stdin, cwds, depth)  # the operands are $1…, the script is stdin
+            return
         if inline:
             if i >= len(args):
                 self.note(f"{name} -c", f"{name} -c without a script")
@@ -731,6 +749,8 @@ class _Collector:
                 i += 1
                 continue
             if v.startswith("-"):
+                if not (v.startswith(_NODE_FLAG_PREFIXES) or "=" in v or v in _NODE_FLAGS):
+                    self.note(f"{name} {v}", f"{name} option {v} not followed (it may take a value)")
                 i += 1
                 continue
             self.script(args[i], cwds, name)
@@ -748,6 +768,7 @@ class _Collector:
                 self.note(f"{name} {v}", f"{name} runs inline code; what it loads is not followed")
                 return
             if v.startswith("-"):
+                self.note(f"{name} {v}", f"{name} option {v} not followed (it may load files or take a value)")
                 continue
             self.script(args[i], cwds, name)
             return
@@ -799,6 +820,15 @@ class _Collector:
                 self.importable(frozenset({folder}), "script")
             else:
                 self.folder(folder, w.raw)
+
+    def inside(self, path: str, cwds: Cwds) -> bool:
+        """True when ``path`` (relative to each of ``cwds``) lies under a root; a relative
+        path after an unknown ``cd`` counts as inside (it is unverified already)."""
+        if os.path.isabs(path):
+            return self.root_of(os.path.normpath(path)) is not None
+        if cwds is None:
+            return True
+        return any(self.root_of(os.path.normpath(os.path.join(c, path))) is not None for c in cwds)
 
     def root_of(self, full: str) -> str | None:
         for r in self.roots:
@@ -946,6 +976,13 @@ class _Collector:
         key = os.path.join(folder, "*.py" if python else "")
         names = "\n".join(sorted(listing)).encode("utf-8", "surrogateescape")
         self.files[key] = CoveredFile(key, hashlib.sha256(names).hexdigest(), False, None)
+
+
+def _known_program(name: str) -> bool:
+    """A program name :meth:`_Collector.run` dispatches on (not an unknown one)."""
+    return (name in _DATA_PROGRAMS or name in _PROJECT_RUNNERS or name in _SHELLS or name in _NODES
+            or name in _SCRIPT_INTERPRETERS or name in _WRAPPER_ARG_OPTS or name in ("env", "xargs", "find")
+            or (name.startswith(_PYTHONS) and _version_suffix(name)))
 
 
 def _version_suffix(name: str) -> bool:

@@ -67,6 +67,11 @@ EDITS = [
     ("node tools/x.js", "project/tools/lib.js"),                            # sibling module
     ("node --require ./tools/lib.js -e 1", "project/tools/lib.js"),
     ("awk -f scripts/lib.sh", "project/scripts/lib.sh"),                    # a program file
+    ("/bin/sh scripts/guard.sh", "project/scripts/guard.sh"),               # interpreters named by a path
+    ("/usr/bin/env python3 hooks/check.py", "project/hooks/helper.py"),
+    ("/usr/bin/env -i PATH=/bin bash scripts/guard.sh", "project/scripts/guard.sh"),
+    ("X=$(./scripts/guard.sh) && echo ok", "project/scripts/guard.sh"),    # substitution in an assignment
+    ("trap './scripts/guard.sh' EXIT", "project/scripts/guard.sh"),
 ]
 
 
@@ -150,6 +155,12 @@ def test_missing_is_in_the_digest_and_files_python_does_not_import_are_not(lay):
     ("my-linter --fix", "my-linter", "wskit does not know"),
     ("popd; ./x", "popd", "chosen at run time"),
     ("env -S 'sh x'", "-S", "env -S"),
+    ("cat scripts/guard.sh | sh -s arg", "sh", "reads its program from standard input"),
+    ("/usr/local/bin/mytool --check", "/usr/local/bin/mytool", "outside the project that wskit does not know"),
+    ("node --inspect-port 9229 tools/x.js", "node --inspect-port", "may take a value"),
+    ("perl -I lib x.pl", "perl -I", "not followed"),
+    ("python3 $(echo hooks/check.py)", "$(echo hooks/check.py)", "runs a script decided"),
+    ("alias g=./scripts/guard.sh; g", "alias", "wskit does not know"),
 ])
 def test_what_cannot_be_followed_is_listed_with_the_reason(lay, command, word, reason):
     c = lay.cov(command)
