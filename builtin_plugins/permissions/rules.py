@@ -41,13 +41,12 @@ import functools
 import os
 import posixpath
 import re
-import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from wskit.formats.shell import split_command, substitutions, writes_file
+from wskit.formats.shell import split_command, split_words, substitutions, writes_file
 from wskit.util.lazyre import lazy_pattern
 
 __all__ = [
@@ -233,9 +232,8 @@ def _normal_form(part: str) -> str | None:
     text = part.replace("\\\n", " ")
     text = " ".join(text.split())
     text = text.lstrip("({! ").rstrip(")}; ")
-    try:
-        words = shlex.split(text, posix=True)
-    except ValueError:
+    words = split_words(text)
+    if words is None:
         return None
     wrapped = False
     while words:

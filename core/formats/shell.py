@@ -11,7 +11,8 @@ touches a file):
   ``bashlex`` refuses a command (``[[ … ]]``, ``case``, arithmetic, ``time``, ``coproc``,
   an unterminated quote…), :func:`parse` raises :class:`ShellSyntaxError`; callers
   that must fail closed treat the whole command as not understood, never guess.
-- **Lexical** (:func:`split_command`, :func:`writes_file`, :func:`substitutions`): total
+- **Lexical** (:func:`split_command`, :func:`split_words`, :func:`writes_file`,
+  :func:`substitutions`): total
   functions over the text (they never refuse), for matching a command against
   permission rules the way Claude Code splits it (``&&``, ``||``, ``;``, ``|``, ``&``,
   newlines outside quotes; the recorded cases are ``tests/conformance/test_bash_rules.py``).
@@ -26,7 +27,8 @@ from typing import Any
 from wskit.errors import WskitError
 
 __all__ = [
-    "MAX_COMMAND_CHARS", "ShellSyntaxError", "Word", "parse", "read_word", "split_command", "substitutions",
+    "MAX_COMMAND_CHARS", "ShellSyntaxError", "Word", "parse", "read_word", "split_command", "split_words",
+    "substitutions",
     "walk_substitutions", "writes_file",
 ]
 
@@ -220,6 +222,18 @@ def walk_substitutions(node: Any) -> list[Any]:
 
 
 # -- lexical layer (permission rules) ---------------------------------------------------
+
+
+def split_words(text: str) -> list[str] | None:
+    """The words of one simple command with quotes removed (POSIX rules, no comments,
+    nothing expanded), or None when the text does not tokenise (an open quote, a
+    trailing backslash). The permission rules' deny forms read the first word with it."""
+    import shlex
+
+    try:
+        return shlex.split(text, posix=True)
+    except ValueError:
+        return None
 
 
 def split_command(command: str) -> list[str]:
