@@ -58,6 +58,22 @@ _LAZY = {
     "RuntimeOptions": "wskit.session.runtime",
     "attach": "wskit.session.runtime",
     "restore": "wskit.session.resume",
+    # the tool-call gate
+    "ToolGate": "wskit.session.gate",
+    "ToolSpec": "wskit.session.gate",
+    "ToolDecision": "wskit.session.gate",
+    "AfterTool": "wskit.session.gate",
+    "SkippedGuard": "wskit.session.gate",
+    "UserAnswer": "wskit.session.gate",
+    "CLAUDE_TOOLS": "wskit.session.gate",
+    # prompt assembly
+    "Budget": "wskit.builtin_plugins.prompt",
+    "PromptPart": "wskit.builtin_plugins.prompt",
+    "system_prompt": "wskit.builtin_plugins.prompt",
+    "skills_catalog": "wskit.builtin_plugins.prompt",
+    "static_rules": "wskit.builtin_plugins.prompt",
+    "output_style": "wskit.builtin_plugins.prompt",
+    "contextual_rules": "wskit.builtin_plugins.prompt",
 }
 
 __all__ = ["__version__", *sorted(_LAZY)]
