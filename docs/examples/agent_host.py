@@ -75,9 +75,9 @@ def make_demo_tree(root: Path) -> tuple[Path, Path]:
 def run_tool(tool: str, args: dict[str, Any], root: Path) -> str:
     """The host's own tools (wskit never runs a tool)."""
     if tool == "Read":
-        return (root / args["file_path"]).read_text()
+        return (root / str(args["file_path"])).read_text()
     if tool == "Write":
-        (root / args["file_path"]).write_text(args["content"])
+        (root / str(args["file_path"])).write_text(str(args["content"]))
         return f"wrote {args['file_path']}"
     if tool == "Bash":
         done = subprocess.run(["/bin/sh", "-c", args["command"]], cwd=root, capture_output=True, text=True,
