@@ -51,9 +51,10 @@ def test_mypy_strict_sees_real_types_in_the_public_api(tmp_path) -> None:
 def _adapter_examples() -> list[str]:
     """The framework adapters' examples whose framework is installed."""
     out = []
-    for path, module in (("docs/examples/pydantic_ai_agent.py", "pydantic_ai"),):
-        if (REPO / path).is_file() and importlib.util.find_spec(module) is not None:
-            out.append(path)
+    for paths, module in ((("docs/examples/pydantic_ai_agent.py", "docs/examples/demo_workspace.py",
+                            "core/integrations/pydantic_ai.py"), "pydantic_ai"),):
+        if importlib.util.find_spec(module) is not None:
+            out.extend(paths)
     return out
 
 
