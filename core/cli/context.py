@@ -306,6 +306,10 @@ class EscapingStream:
         self.unescaped.write(text)
         return len(text)
 
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
     @property
     def buffer(self):
         enc = (getattr(self.unescaped, "encoding", None) or "").lower().replace("-", "")

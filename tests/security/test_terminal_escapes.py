@@ -114,3 +114,6 @@ def test_colour_of_paint_still_reaches_a_terminal():
     raw = io.StringIO()
     EscapingStream(raw).write("\x1b[31m\x1b[1merror:\x1b[0m name\x1b]0;t\x07\x1b[8m\r\n")
     assert raw.getvalue() == "\x1b[31m\x1b[1merror:\x1b[0m name\\x1b]0;t\\x07\\x1b[8m\\x0d\n"
+    EscapingStream(raw).writelines(["\x1b[2J\n"])
+    print("\x9b2J", file=EscapingStream(raw))
+    assert raw.getvalue().endswith("\\x1b[2J\n\\x9b2J\n")
