@@ -63,6 +63,8 @@ AREAS = {
     "tests.security.test_git_repo_config": ("a repository's own .git/config (promisor ext::, uploadpack, sshCommand, "
                                             "credential helper, includes…): no git in untrusted, nothing run in "
                                             "trusted", "git 120 s per call"),
+    "tests.security.test_approval_coverage": ("hook approval coverage: every spelling followed or named unverified",
+                                              "-"),
     "tests.security.test_state_writes": ("state writes: 8 concurrent enable/disable, links, modes, unknown keys",
                                          "120-180 s per process"),
     "tests.security.test_private_stores": ("private stores (hook trust, MCP approvals, OAuth tokens): links, modes, owner, bounds",
