@@ -102,6 +102,8 @@ def test_the_executable_bit_is_in_the_digest(lay):
     ("python3 -m pytest", "project/pytest.py"),
     ("python3 -m pytest", "project/pytest/__init__.py"),
     ("${CLAUDE_PLUGIN_ROOT}/hooks/missing.sh", "plugin/hooks/missing.sh"),
+    ("node tools/x.js", "project/node_modules/lodash/index.js"),          # require('lodash') from a parent
+    ("node tools/x.js", "project/package.json"),                          # "type", "imports"
 ])
 def test_a_file_created_later_changes_the_digest(lay, command, created):
     before = lay.cov(command)
@@ -161,7 +163,16 @@ def test_missing_is_in_the_digest_and_files_python_does_not_import_are_not(lay):
     ("perl -I lib x.pl", "perl -I", "not followed"),
     ("python3 $(echo hooks/check.py)", "$(echo hooks/check.py)", "runs a script decided"),
     ("alias g=./scripts/guard.sh; g", "alias", "wskit does not know"),
+    ("export PATH=./scripts; guard.sh", "PATH=./scripts", "assigning PATH"),
+    ("declare -x BASH_ENV=./scripts/lib.sh; bash -c true", "BASH_ENV=./scripts/lib.sh", "assigning BASH_ENV"),
+    ("sed 's/.*/.\\/scripts\\/guard.sh/e' f", "'s/.*/.\\/scripts\\/guard.sh/e'", "sed script that runs"),
+    ("sed -e '1e ./scripts/guard.sh' f", "'1e ./scripts/guard.sh'", "sed script that runs"),
+    ("awk 'BEGIN { system(\"./scripts/guard.sh\") }'", "'BEGIN { system(\"./scripts/guard.sh\") }'", "runs commands"),
+    ("sort --compress-program=./scripts/guard.sh f", "--compress-program=./scripts/guard.sh", "runs a program"),
+    ("hash -p ./scripts/guard.sh ls; ls", "hash", "wskit does not know"),
+    ("tar -I ./scripts/guard.sh -xf a.tar", "tar", "wskit does not know"),
 ])
+
 def test_what_cannot_be_followed_is_listed_with_the_reason(lay, command, word, reason):
     c = lay.cov(command)
     assert any(u.word == word and reason in u.reason for u in c.unverified), c.unverified
@@ -252,3 +263,16 @@ def test_server_argv_unverified(lay, argv, word):
 def test_argv_elements_are_not_globbed_or_split(lay):
     c = lay.argv(["sh", "scripts/guard.sh *"])        # one word: a file named so, missing
     assert [f.digest for f in c.files if f.path.endswith("guard.sh *")] == [None]
+
+
+@pytest.mark.parametrize("env, word", [
+    ({"BASH_ENV": "./scripts/lib.sh"}, "$BASH_ENV"),
+    ({"PYTHONPATH": "."}, "$PYTHONPATH"),
+    ({"NODE_OPTIONS": "--require ./x.js"}, "$NODE_OPTIONS"),
+    ({"PATH": "./scripts:/usr/bin"}, "$PATH"),
+    ({"PATH": "{project}/node_modules/.bin:/usr/bin"}, "$PATH"),
+])
+def test_an_environment_that_makes_programs_load_project_files_is_unverified(lay, env, word):
+    lay.env.update({k: v.format(project=lay.project) for k, v in env.items()})
+    c = lay.cov("jq -r .x")
+    assert any(u.word == word for u in c.unverified), c.unverified
