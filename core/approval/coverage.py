@@ -163,8 +163,10 @@ def argv_coverage(argv: Sequence[str], *, cwd: str, project_root: str | None, pl
                   env: Mapping[str, str]) -> Coverage:
     """The coverage of a program started without a shell (an MCP or LSP stdio server's
     ``command`` and ``args``): each element is one word, literal but for ``$NAME`` /
-    ``${NAME}`` of the known variables (any other ``$`` reference is unverified: hosts
-    put in ``${VAR}`` placeholders). Same rules as :func:`command_coverage` otherwise."""
+    ``${NAME}`` of the known variables (hosts put in ``${VAR}`` placeholders). Any other
+    ``$`` reference is unverified, except an element that is one whole variable
+    (``--token ${TOKEN}``): a value, unverified only where it is executed (the program, a
+    script). Same rules as :func:`command_coverage` otherwise."""
     c = _Collector(project_root, plugin_root, env)
     c.environment()
     words = [c.argv_word(str(a)) for a in argv]
@@ -238,6 +240,8 @@ _LOADER_VARIABLES = frozenset({
 })
 #: dynamic parts of a word whose command is followed on its own
 _FOLLOWED = frozenset({"command substitution", "process substitution"})
+#: what an argv element that is one whole unknown variable is (see ``argv_word``)
+_WHOLE_VALUE = " (a whole argument: a value from the environment)"
 _JS_SUFFIXES = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts")
 _PY_SUFFIXES = (".py", ".pyc", ".pyw", ".so", ".pyd")
 
@@ -308,6 +312,10 @@ class _Collector:
             else:
                 why.append(f"variable ${{{name}}}")
             i = k
+        if len(why) == 1 and "".join(out) == "" and text.startswith("$"):
+            # one whole variable: a value the user's environment gives (``--token ${TOKEN}``);
+            # unverified only where it is executed (program, script)
+            why = [why[0] + _WHOLE_VALUE]
         return Word(text, None if why else "".join(out), tuple(why))
 
     def word(self, node: Any, src: str) -> Word:
@@ -472,7 +480,7 @@ class _Collector:
         # a variable, glob, brace or tilde expansion is unverified wherever it stands; a
         # substitution's command is followed, its output is only text here
         for w in words[1:]:
-            if w.value is None and any(r not in _FOLLOWED for r in w.dynamic):
+            if w.value is None and any(r not in _FOLLOWED and not r.endswith(_WHOLE_VALUE) for r in w.dynamic):
                 self.note(w.raw, ", ".join(r for r in w.dynamic if r not in _FOLLOWED))
         prog = words[0]
         if prog.value is None:
@@ -1033,7 +1041,7 @@ class _Collector:
         for k, v in covered.items():
             self.files.setdefault(k, v)
         key = os.path.join(folder, "*.py" if python else "")
-        names = "\n".join(sorted(listing)).encode("utf-8", "surrogateescape")
+        names = json.dumps(sorted(listing), ensure_ascii=True).encode("ascii")
         self.files[key] = CoveredFile(key, hashlib.sha256(names).hexdigest(), False, None)
 
 

@@ -260,6 +260,14 @@ def test_server_argv_unverified(lay, argv, word):
     assert any(u.word == word for u in c.unverified), c.unverified
 
 
+def test_a_whole_variable_argument_of_a_server_is_a_value_unless_executed(lay):
+    c = lay.argv(["sh", "./scripts/guard.sh", "--token", "${API_TOKEN}"])
+    assert c.unverified == ()
+    assert any(u.word == "${SERVER}" for u in lay.argv(["node", "${SERVER}", "--stdio"]).unverified)
+    assert any(u.word == "${BIN}" for u in lay.argv(["${BIN}", "--stdio"]).unverified)
+    assert any(u.word == "--root=${ROOT}" for u in lay.argv(["sh", "./scripts/guard.sh", "--root=${ROOT}"]).unverified)
+
+
 def test_argv_elements_are_not_globbed_or_split(lay):
     c = lay.argv(["sh", "scripts/guard.sh *"])        # one word: a file named so, missing
     assert [f.digest for f in c.files if f.path.endswith("guard.sh *")] == [None]
