@@ -255,6 +255,7 @@ class _Collector:
     unverified: dict[tuple[str, str], None] = field(default_factory=dict)
     folders_done: set[tuple[str, str]] = field(default_factory=set)
     functions: set[str] = field(default_factory=set)
+    noted: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.roots = [os.path.abspath(r) for r in (self.plugin_root, self.project_root) if r]
@@ -278,7 +279,10 @@ class _Collector:
                                    "folder: a bare program name may run a project file")
 
     def note(self, word: str, reason: str) -> None:
-        self.unverified.setdefault((word, reason), None)
+        """List ``word`` as unverified (once: the first reason found for it is kept)."""
+        if word not in self.noted:
+            self.noted.add(word)
+            self.unverified.setdefault((word, reason), None)
 
     # -- words --------------------------------------------------------------------------
 

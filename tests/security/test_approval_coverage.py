@@ -134,7 +134,7 @@ def test_missing_is_in_the_digest_and_files_python_does_not_import_are_not(lay):
     ("echo $HOME", "$HOME", "variable $HOME"),
     ("find scripts -name '*.sh' -exec sh {} \\;", "{}", "a file find chooses"),
     ("find scripts -name '*.sh' -execdir sh guard.sh \\;", "guard.sh", "cd to a folder decided at run time"),
-    ("cd $DIR && ./guard.sh", "$DIR", "cd to a folder decided at run time"),
+    ("cd $DIR && ./guard.sh", "$DIR", "variable $DIR"),
     ("cd $DIR && ./guard.sh", "./guard.sh", "relative path after cd"),
     ("cd - && ./guard.sh", "-", "cd to a folder decided at run time"),
     ("cat scripts/guard.sh | sh", "sh", "reads its program from standard input"),
