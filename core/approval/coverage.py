@@ -356,11 +356,12 @@ class _Collector:
             return cwds  # every stage runs in a subshell
         if kind == "command":
             return self.command(node, src, cwds, depth, stdin)
-        if kind == "function":
-            name = node.parts[0]
-            self.functions.add(getattr(name, "word", ""))
-            for p in node.parts[1:]:
-                if p.kind not in ("reservedword",):
+        if kind == "function":  # f() { …; } and function f { …; }: the body is followed here
+            names = [p for p in node.parts if p.kind == "word"]
+            if names:
+                self.functions.add(names[0].word)
+            for p in node.parts:
+                if p.kind not in ("reservedword", "word"):
                     self.node(p, src, cwds, depth, None)
             return cwds
         if kind == "compound":
