@@ -20,6 +20,7 @@ touches a file):
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -59,15 +60,26 @@ def parse(command: str) -> list[Any]:
         raise ShellSyntaxError("command holds a NUL character")
     if not command.strip():
         return []
+    got = _parse_cached(command)
+    if isinstance(got, str):
+        raise ShellSyntaxError(got)
+    return list(got)
+
+
+@functools.lru_cache(maxsize=512)
+def _parse_cached(command: str) -> tuple[Any, ...] | str:
+    """``bashlex.parse`` of ``command``, or the refusal's message (a pure function of the
+    text, so kept: a hook's command is parsed once per process; callers never change the
+    trees)."""
     import bashlex
 
     try:
-        return list(bashlex.parse(command))
+        return tuple(bashlex.parse(command))
     except RecursionError:
-        raise ShellSyntaxError("command nests too deeply to parse") from None
+        return "command nests too deeply to parse"
     except Exception as err:  # bashlex raises ParsingError, NotImplementedError, MatchedPairError, …
         text = " ".join(str(err).split()) or type(err).__name__
-        raise ShellSyntaxError(f"the shell parser cannot read it: {text[:200]}") from None
+        return f"the shell parser cannot read it: {text[:200]}"
 
 
 @dataclass(frozen=True, slots=True)
