@@ -716,7 +716,7 @@ class _Collector:
         if stdin is not None and stdin.startswith("text:"):
             if shell:
                 self.shell_text(stdin[5:], cwds, depth + 1, stdin[5:])
-            else:
+            elif name != "python":  # Python's imports from the working folder are covered (importable)
                 self.note(_short(stdin[5:]), f"{name} reads inline code; what it loads is not followed")
             return
         if stdin is not None and stdin.startswith("file:"):

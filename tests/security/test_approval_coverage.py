@@ -104,6 +104,7 @@ def test_the_executable_bit_is_in_the_digest(lay):
     ("python3 -c 'import json'", "project/json.py"),
     ("python3 -m pytest", "project/pytest.py"),
     ("python3 -m pytest", "project/pytest/__init__.py"),
+    ("python3 - <<'EOF'\nimport json\nEOF\n".replace("'", ""), "project/json.py"),   # a here-document script
     ("${CLAUDE_PLUGIN_ROOT}/hooks/missing.sh", "plugin/hooks/missing.sh"),
     ("node tools/x.js", "project/node_modules/lodash/index.js"),          # require('lodash') from a parent
     ("node tools/x.js", "project/package.json"),                          # "type", "imports"
