@@ -339,8 +339,12 @@ class _Collector:
         except ShellSyntaxError as err:
             self.note(_short(shown), f"not followed, the whole command: {err}")
             return cwds
-        for tree in trees:
-            cwds = self.node(tree, text, cwds, depth, None)
+        try:
+            for tree in trees:
+                cwds = self.node(tree, text, cwds, depth, None)
+        except RecursionError:
+            self.note(_short(shown), "not followed, the whole command: it nests too deeply")
+            return None
         return cwds
 
     def node(self, node: Any, src: str, cwds: Cwds, depth: int, stdin: str | None) -> Cwds:

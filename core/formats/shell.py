@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 #: Longest command text :func:`parse` reads, characters (a longer one is refused, not truncated).
-MAX_COMMAND_CHARS = 64 * 1024
+MAX_COMMAND_CHARS = 16 * 1024
 _GLOB = frozenset("*?[")
 _NAME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
 _NAME_CHARS = _NAME_START | frozenset("0123456789")
@@ -66,13 +66,35 @@ def parse(command: str) -> list[Any]:
     return list(got)
 
 
+@functools.lru_cache(maxsize=1)
+def _bashlex() -> Any:
+    """``bashlex``, with its one known endless loop closed: ``${`` without a ``}`` after it
+    in a word (``{'${'``) makes its ``_paramexpand`` return index 0 and the word is
+    expanded again from the start, forever (bashlex 0.18, ``subst.py``). The guard
+    refuses such a word the way bash does ("bad substitution")."""
+    import bashlex
+    from bashlex import errors, subst
+
+    original = subst._paramexpand
+    if getattr(original, "_wskit_guarded", False):
+        return bashlex
+
+    def guarded(parserobj: Any, string: str, sindex: int) -> Any:
+        if string.startswith("${", sindex) and string.find("}", sindex + 2) < 0:
+            raise errors.ParsingError(f"bad substitution: no closing '}}' in {string[:60]!r}", string, sindex)
+        return original(parserobj, string, sindex)
+
+    guarded._wskit_guarded = True  # type: ignore[attr-defined]
+    subst._paramexpand = guarded
+    return bashlex
+
+
 @functools.lru_cache(maxsize=512)
 def _parse_cached(command: str) -> tuple[Any, ...] | str:
     """``bashlex.parse`` of ``command``, or the refusal's message (a pure function of the
     text, so kept: a hook's command is parsed once per process; callers never change the
     trees)."""
-    import bashlex
-
+    bashlex = _bashlex()
     try:
         return tuple(bashlex.parse(command))
     except RecursionError:
