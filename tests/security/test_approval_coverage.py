@@ -152,6 +152,7 @@ def test_missing_is_in_the_digest_and_files_python_does_not_import_are_not(lay):
     ("for ((i=0;i<3;i++)); do sh scripts/guard.sh; done", "for ((i=0;i<3;i++)); do sh scripts/guard.sh; done",
      "the whole command"),
     ("echo ${x:-$(./scripts/guard.sh)}", "${x:-$(./scripts/guard.sh)}", "parameter expansion"),
+    ("sh scripts/guard.sh {'${'", "sh scripts/guard.sh {'${'", "bad substitution"),  # hung bashlex 0.18
     ("case x in a) sh scripts/guard.sh;; esac", "case x in a) sh scripts/guard.sh;; esac", "the whole command"),
     ("PATH=./scripts:$PATH guard.sh", "PATH=./scripts:$PATH", "variable $PATH"),
     ("PATH=./scripts guard.sh", "PATH=./scripts", "assigning PATH"),
