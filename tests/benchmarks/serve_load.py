@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import os
 import signal
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -191,11 +190,11 @@ def _tracemalloc(args) -> int:
     import tracemalloc
 
     import anyio
+    from wskit_serve.guard import HttpLimits, ServeLog
+    from wskit_serve.server import WorkspaceServer
 
     from wskit.cache import WorkspaceCache
     from wskit.host import HostProfile
-    from wskit_serve.guard import HttpLimits, ServeLog
-    from wskit_serve.server import WorkspaceServer
 
     dest = Path(tempfile.mkdtemp(prefix="wskit-bench-serve-tm-"))
     home, proj = _workspace(dest)

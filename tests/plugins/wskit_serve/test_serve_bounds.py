@@ -71,9 +71,10 @@ def test_serve_log_says_one_line_per_condition_per_interval_and_never_blocks(tmp
 def test_a_connection_serving_many_calls_keeps_the_same_size(tmp_path):
     """skill_load once kept an activation record per call and appended the skill's
     allowed-tools clause again each time (558 bytes a call, and slower each call)."""
+    from wskit_serve.catalog import ServedWorkspace
+
     from wskit.cache import WorkspaceCache
     from wskit.host import HostProfile
-    from wskit_serve.catalog import ServedWorkspace
 
     home, proj = tmp_path / "home", tmp_path / "proj"
     (proj / ".git").mkdir(parents=True)
