@@ -8,8 +8,9 @@ Extension keys written by the runtime (a public contract, docs/runtime.md):
 key                      value
 =======================  ================================================================
 ``rules``                ``{"static_digest": <64 hex>|null, "delivered": [{"id", "path",
-                         "source", "sha256"}]}`` — static rule provenance digest and the
-                         contextual rules already delivered (references only); written,
+                         "source", "sha256"}], "omitted": [id]}`` — static rule provenance
+                         digest, the contextual rules already delivered (references only)
+                         and the static rules the prompt left out (still owed); written,
                          checked and resumed by the ``rules`` built-in's session component
 ``output_style``         ``{"id", "sha256"}`` or null — the selected output style
 ``workflows``            ``[{"skill", "sha256", "allowed_tools": [..]|null}]`` — skill
@@ -27,7 +28,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wskit.errors import ProvenanceMismatchError
 from wskit.session import STATE_FORMAT, SessionResources, SessionState, snapshot
@@ -35,7 +36,12 @@ from wskit.session.components import component_specs
 from wskit.session.extensions import STRICT_FIELDS, _bad, verify_extensions
 from wskit.session.monitor import RepetitionMonitor
 
+if TYPE_CHECKING:  # pragma: no cover
+    from wskit.binding import Binding
+    from wskit.workspace import WorkspaceResources
+
 __all__ = ["ProvenanceMismatchError", "Restored", "restore", "verify_extensions"]
+
 
 @dataclass
 class Restored:
@@ -105,9 +111,9 @@ def _compare_builtin_style(session: SessionResources, sid: str, sha: str) -> Any
 
 def restore(
     state: SessionState | str | bytes,
-    workspace: Any,
+    workspace: "WorkspaceResources | SessionResources",
     *,
-    binding: Any = None,
+    binding: "Binding | None" = None,
     hook_trust_digest: Callable[[SessionResources], str | None] | None = None,
     static_rules_digest: Callable[[SessionResources], str | None] | None = None,
     policy: str = "strict",
