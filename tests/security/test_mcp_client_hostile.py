@@ -47,26 +47,28 @@ def _wsctl(home: Path, proj: Path, *args: str, timeout: float = 120) -> subproce
                           capture_output=True, text=True, timeout=timeout)
 
 
-def test_a_server_printing_garbage_is_one_line_naming_it_and_what_it_sent(tmp_path):
-    home, proj = _home(tmp_path, "junk", GARBAGE)
+def _check_error_line(tmp_path: Path, code: str) -> tuple[str, str]:
+    """``wsctl mcp check junk`` on a server running ``code``: (its one error line, stderr)."""
+    home, proj = _home(tmp_path, "junk", code)
     res = _wsctl(home, proj, "mcp", "check", "junk", str(proj))
     assert res.returncode == 1
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1, res.stderr
-    assert lines[0].startswith("error: MCP server user:junk") and "not JSON-RPC" in lines[0]
-    assert "\\x1b]52;c;ZXZpbA==\\x07<html>not json" in lines[0]  # the first bytes, escaped
-    assert "\x1b" not in res.stderr and "\x07" not in res.stderr
+    return lines[0], res.stderr
+
+
+def test_a_server_printing_garbage_is_one_line_naming_it_and_what_it_sent(tmp_path):
+    line, err = _check_error_line(tmp_path, GARBAGE)
+    assert line.startswith("error: MCP server user:junk") and "not JSON-RPC" in line
+    assert "\\x1b]52;c;ZXZpbA==\\x07<html>not json" in line  # the first bytes, escaped
+    assert "\x1b" not in err and "\x07" not in err
 
 
 def test_a_result_that_is_not_valid_mcp_is_one_line_not_a_validation_dump(tmp_path):
-    home, proj = _home(tmp_path, "junk", WRONG_RESULT)
-    res = _wsctl(home, proj, "mcp", "check", "junk", str(proj))
-    assert res.returncode == 1
-    lines = res.stderr.strip().splitlines()
-    assert len(lines) == 1, res.stderr
-    assert "user:junk" in lines[0] and "not a valid MCP InitializeResult" in lines[0]
-    assert '{"junk": [1, 2]}' in lines[0]  # what it sent
-    assert "validation error" not in res.stderr and "pydantic.dev" not in res.stderr
+    line, err = _check_error_line(tmp_path, WRONG_RESULT)
+    assert "user:junk" in line and "not a valid MCP InitializeResult" in line
+    assert '{"junk": [1, 2]}' in line  # what it sent
+    assert "validation error" not in err and "pydantic.dev" not in err
 
 
 def _peak_rss_kib(home: Path, proj: Path, *args: str) -> tuple[int, subprocess.CompletedProcess]:
