@@ -35,6 +35,8 @@ _PROJECT_VAR = lazy_pattern(globals(), "_PROJECT_VAR",
                             r"\$(?:\{[A-Z][A-Z0-9_]*_PROJECT_DIR\}|[A-Z][A-Z0-9_]*_PROJECT_DIR\b)")
 _PLUGIN_VAR = lazy_pattern(globals(), "_PLUGIN_VAR",
                            r"\$(?:\{[A-Z][A-Z0-9_]*_PLUGIN_ROOT\}|[A-Z][A-Z0-9_]*_PLUGIN_ROOT\b)")
+#: an argument that is one variable (``${TOKEN}``, ``--token=${TOKEN}``): a value, not a path
+_WHOLE_VAR = lazy_pattern(globals(), "_WHOLE_VAR", r"^(?:--?[A-Za-z0-9_-]+=)?\$\{?[A-Za-z_][A-Za-z0-9_]*(?::-[^}/]*)?\}?\Z")
 _OPERATORS = lazy_pattern(globals(), "_OPERATORS", r"[;&|()<>]+")
 
 
@@ -200,7 +202,8 @@ def entry_coverage(*, command: str | None = None, argv: Sequence[str] | None = N
     relative to ``cwd``; inside ``plugin_root`` or ``project_root`` it is covered (bytes
     read link-refusing and bounded by :data:`MAX_COVERED_BYTES`, executable bit; a missing
     one is recorded missing), elsewhere it is the user's own system and not covered. Any
-    other ``$``, a backquote, a glob (``*?[``), ``cd``/``pushd``, a link, a file too large or
+    other ``$`` (but an ``argv`` argument that is one variable, ``${TOKEN}``: a value the
+    user's environment gives, not a path of the project), a backquote, a glob (``*?[``), ``cd``/``pushd``, a link, a file too large or
     unreadable is an :class:`UnverifiedWord` with its reason. Never raises.
 
     :param env: the variables the command will see (unused by this splitter; the signature
@@ -236,6 +239,11 @@ def entry_coverage(*, command: str | None = None, argv: Sequence[str] | None = N
             text = _PLUGIN_VAR.sub(lambda _m: proot, text)
         if root is not None:
             text = _PROJECT_VAR.sub(lambda _m: root, text)
+        if any(c.isspace() for c in text) and not os.path.lexists(
+                text if os.path.isabs(text) else os.path.join(cwd, text)):
+            continue  # an inner command (split above) or inline code (``python -c``, in the definition)
+        if argv is not None and _WHOLE_VAR.match(text):
+            continue  # without a shell, a whole ${VAR} argument is a value from the user's environment
         if "$" in text or "`" in text:
             unverified.append(UnverifiedWord(word, "a variable or substitution: what it names is known only "
                                                    "when it runs"))
