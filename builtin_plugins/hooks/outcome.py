@@ -69,7 +69,10 @@ class SkippedHook:
         project that is not trusted), ``denied``, ``disabled`` (hooks switched off),
         ``error`` (approval unknown), ``no-handler`` (a prompt hook without a prompt handler,
         a function hook nobody registered). :ivar message: the warning text, naming the hook
-        and why. :ivar matcher: its matcher as written (never evaluated).
+        and why. :ivar matcher: its matcher as written (never evaluated as a pattern).
+    :ivar may_match: False only when its matcher is a list of exact names (``Read``,
+        ``Edit|Write``) that does not name the call's tool (or event value): it would not have
+        run even if approved. Any other matcher may match.
     """
 
     hook_id: str
@@ -78,6 +81,7 @@ class SkippedHook:
     state: str
     message: str
     matcher: str = ""
+    may_match: bool = True
 
     @property
     def reason(self) -> str:
@@ -87,13 +91,15 @@ class SkippedHook:
 
     @property
     def undecided(self) -> bool:
-        """True when this guard did not run without the user having decided so (everything
-        but ``disabled`` and ``denied``): the call was not checked by it."""
-        return self.state not in ("disabled", "denied")
+        """True when this guard did not run without the user having decided so (every state
+        but ``disabled`` and ``denied``) and its matcher matches the call or may
+        (:attr:`may_match`): the call was not checked by it."""
+        return self.may_match and self.state not in ("disabled", "denied")
 
     def to_json(self) -> dict[str, Any]:
         return {"hook_id": self.hook_id, "type": self.type, "scope": self.scope, "state": self.state,
-                "reason": self.reason, "message": self.message, "matcher": self.matcher}
+                "reason": self.reason, "message": self.message, "matcher": self.matcher,
+                "may_match": self.may_match}
 
 
 @dataclass

@@ -81,8 +81,6 @@ BEHAVIORS = frozenset({"ignore", "deny", "ask"})
 RUNNABLE = frozenset({"approved", "trusted", "not_required"})
 #: Values of ``unapproved`` (:class:`HookRunnerConfig`, :meth:`HookRunner.run`).
 UNAPPROVED_POLICIES = ("report", "block")
-#: Skip states that are a decision of the user, not a guard left undecided.
-_DECIDED_SKIPS = frozenset({"disabled", "denied"})
 
 
 class UnknownHookEventError(WskitError, ValueError):
@@ -142,6 +140,16 @@ class ScopeHookTrust:
         if not items:
             return None
         return "sha256:" + hashlib.sha256(json.dumps(items).encode()).hexdigest()
+
+
+def _may_match(matcher: str, value: str | None) -> bool:
+    """Whether an unapproved hook's ``matcher`` matches ``value`` or may: only an empty, ``*``
+    or exact-name matcher is compared (nothing of an unapproved hook is evaluated as a
+    pattern); any other matcher, or no value to compare, may match."""
+    if matcher in ("", "*") or value is None:
+        return True
+    names = exact_names(matcher)
+    return names is None or value in names
 
 
 def matches(matcher: str, tool: str | None) -> bool:
@@ -302,7 +310,7 @@ class HookRunner:
             if state not in RUNNABLE:
                 sel.skipped.append(SkippedHook(h.id, h.type, h.provenance.scope.value, state,
                                                f"hook {h.id} skipped: {self._why(h, state)}",
-                                               matcher=h.matcher))
+                                               matcher=h.matcher, may_match=_may_match(h.matcher, value)))
                 continue
             try:
                 if not matcher_matches(h.matcher, value):
@@ -422,12 +430,8 @@ class HookRunner:
         """``unapproved="block"``: the first skipped guard whose matcher matches ``tool`` or may
         match it blocks the call (its matcher is compared only when it is empty, ``*`` or a
         list of exact names: nothing of an unapproved hook is evaluated as a pattern)."""
-        for sk in outcome.skipped:
-            if sk.state in _DECIDED_SKIPS:
-                continue
-            names = exact_names(sk.matcher) if sk.matcher not in ("", "*") else None
-            if names is not None and tool is not None and tool not in names:
-                continue
+        del tool  # the skipped guards' may_match was decided at selection, against the call's value
+        for sk in outcome.undecided:
             merge(outcome, HookResult(sk.hook_id, sk.type, "blocked",
                                       f"guard {sk.hook_id} did not run ({sk.message.split(': ', 1)[-1]}); the call "
                                       "is blocked until it can (unapproved='block')"), None)

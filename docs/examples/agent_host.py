@@ -48,7 +48,12 @@ def make_demo_tree(root: Path) -> tuple[Path, Path]:
         project / ".claude" / "commands" / "ship.md": "---\ndescription: Ship a version\n---\nShip version $0.\n",
         project / ".claude" / "output-styles" / "terse.md": "---\nname: Terse\ndescription: Short\n---\nOne line.\n",
         project / ".claude" / "settings.json": json.dumps({"permissions": {
-            "allow": ["Read", "Edit(./RELEASE.md)"], "ask": ["Bash(git push:*)"], "deny": ["Read(./.env)"]}}),
+            "allow": ["Read", "Edit(./RELEASE.md)"], "ask": ["Bash(git push:*)"], "deny": ["Read(./.env)"]},
+            # a project guard nobody approved yet: it does not run, and the host must say so
+            "hooks": {"PreToolUse": [{"matcher": "Read", "hooks": [
+                {"type": "command", "command": "sh .claude/hooks/no-secrets.sh"}]}]}}),
+        project / ".claude" / "hooks" / "no-secrets.sh":
+            "grep -q '[.]env' && { echo 'secrets stay unread' >&2; exit 2; } || exit 0\n",
         project / ".env": "TOKEN=secret\n",
     }
     for path, text in files.items():
@@ -72,13 +77,16 @@ def run_tool(tool: str, args: dict, root: Path) -> str:
     raise ValueError(f"unknown tool {tool}")
 
 
-def run_session(home: Path, project: Path, calls: list[tuple[str, dict]], *, ask_user=lambda decision: False
-                ) -> dict:
+def run_session(home: Path, project: Path, calls: list[tuple[str, dict]], *, ask_user=lambda decision: False,
+                unapproved: str = "report", warn=print) -> dict:
     """Drive one session through ``calls`` (the scripted model's tool calls) and resume it.
 
+    :param unapproved: what a guard that did not run (awaiting approval) means: ``report``
+        (the host tells the user, the call goes on to the permission rules) or ``block``.
+    :param warn: how the host tells the user (printed here).
     :returns: the transcript and what the host saw at each step (the test reads it).
     """
-    out: dict = {"turns": []}
+    out: dict = {"turns": [], "guards_not_run": []}
     # 1. Resolve and snapshot. The cache holds one loaded workspace per project; a
     #    session is an immutable snapshot of it (later edits do not change it).
     cache = WorkspaceCache(HostProfile(name="wskit", home=home))
@@ -106,7 +114,12 @@ def run_session(home: Path, project: Path, calls: list[tuple[str, dict]], *, ask
             content = workflows.activate(args["skill"])
             out["turns"].append((tool, content.content.strip()))
             continue
-        pre = session.hook_runner.run("PreToolUse", payload)
+        pre = session.hook_runner.run("PreToolUse", payload, unapproved=unapproved)
+        for skipped in pre.undecided:
+            # a guard that did not run is never "allowed": say which one and why (it awaits
+            # approval: `wsctl hooks status` shows it), every time it matters
+            warn(f"guard not run for {tool}: {skipped.message}")
+            out["guards_not_run"].append((turn, skipped.hook_id, skipped.state))
         args = pre.updated_input or args
         decision = session.check_permission(tool, args, hook=pre)
         if decision.decision == "ask" and ask_user(decision):
