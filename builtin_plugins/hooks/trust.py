@@ -188,6 +188,9 @@ def _project_file_row(h: HookDefinition, files_root: str) -> EntryStatus:
     if inside:
         return EntryStatus(entry, "untrusted-project",  # type: ignore[arg-type]
                            f"runs {inside[0]} of a project that is not trusted")
+    if "_PROJECT_DIR" in (h.command or ""):  # points into the project in a way coverage cannot follow
+        return EntryStatus(entry, "untrusted-project",  # type: ignore[arg-type]
+                           "works in a project that is not trusted ($…_PROJECT_DIR)")
     return EntryStatus(entry, "not-required")
 
 

@@ -40,6 +40,13 @@ _WHOLE_VAR = lazy_pattern(globals(), "_WHOLE_VAR", r"^(?:--?[A-Za-z0-9_-]+=)?\$\
 _OPERATORS = lazy_pattern(globals(), "_OPERATORS", r"[;&|()<>]+")
 
 
+#: words after which the command runs something no word names
+_RUNS_WHAT_IT_FINDS = {
+    "-exec": "runs whatever find finds", "-execdir": "runs whatever find finds", "-ok": "runs whatever find finds",
+    "xargs": "runs what it reads from its input", "eval": "runs text built when it runs",
+}
+
+
 def canonical(value: Any) -> str:
     """The canonical JSON of ``value`` (sorted keys, no spaces, non-ASCII kept): what digests hash."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
@@ -203,7 +210,8 @@ def entry_coverage(*, command: str | None = None, argv: Sequence[str] | None = N
     read link-refusing and bounded by :data:`MAX_COVERED_BYTES`, executable bit; a missing
     one is recorded missing), elsewhere it is the user's own system and not covered. Any
     other ``$`` (but an ``argv`` argument that is one variable, ``${TOKEN}``: a value the
-    user's environment gives, not a path of the project), a backquote, a glob (``*?[``), ``cd``/``pushd``, a link, a file too large or
+    user's environment gives, not a path of the project), a backquote, a glob (``*?[``),
+    ``cd``/``pushd``, ``find -exec``, ``xargs``, ``eval``, a link, a file too large or
     unreadable is an :class:`UnverifiedWord` with its reason. Never raises.
 
     :param env: the variables the command will see (unused by this splitter; the signature
@@ -233,6 +241,9 @@ def entry_coverage(*, command: str | None = None, argv: Sequence[str] | None = N
             word = word.split("=", 1)[1]
         if word in ("cd", "pushd", "popd"):
             unverified.append(UnverifiedWord(word, "changes the folder the words after it are read from"))
+            continue
+        if word in _RUNS_WHAT_IT_FINDS:
+            unverified.append(UnverifiedWord(word, _RUNS_WHAT_IT_FINDS[word]))
             continue
         text = word
         if proot is not None:
