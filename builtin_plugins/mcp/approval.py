@@ -38,11 +38,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from wskit.approval.entries import ApprovalEntry
+from wskit.approval.servers import APPROVAL_SCOPES
 from wskit.errors import WskitError
 from wskit.fs.atomic import StateFileError
 from wskit.fs.store import PrivateJsonFile
-from wskit.approval.entries import ApprovalEntry
-from wskit.approval.servers import APPROVAL_SCOPES
 
 if TYPE_CHECKING:
     from wskit.resources.servers import McpServer
