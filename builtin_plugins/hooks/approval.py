@@ -38,7 +38,8 @@ class HookApproval:
 
         return hook_approval_status(profile.home, ws.binding.source_root, hooks,
                                     enabled=hooks_enabled(ws.binding, ws.trust, profile),
-                                    files_root=ws.binding.execution_root, folder_trusted=ws.trust.trusted)
+                                    files_root=ws.binding.execution_root, folder_trusted=ws.trust.trusted,
+                                    host=profile.name)
 
     def summary(self) -> str | None:
         """``"N hooks await approval (plugin NAME; …)"`` when some do (``awaiting`` or

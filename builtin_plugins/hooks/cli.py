@@ -50,7 +50,7 @@ def _status(obj: WsctlContext, ws):
 
     return hook_approval_status(obj.home, ws.source_root, ws.registry("hook").active(),
                                 enabled=hooks_enabled(ws, obj.profile()), files_root=ws.binding.execution_root,
-                                folder_trusted=ws.trust.trusted)
+                                folder_trusted=ws.trust.trusted, host=ws.profile.name)
 
 
 def _headers(h) -> dict[str, str]:

@@ -34,7 +34,7 @@ from wskit.errors import WskitError
 from wskit.resources.hooks import HookDefinition
 
 __all__ = [
-    "EntryHookTrust", "external_hooks", "hook_approval_status", "hook_entry", "hook_source",
+    "EntryHookTrust", "external_hooks", "hook_approval_status", "hook_entry", "hook_env", "hook_source",
     "HookApprovalStatus", "hooks_enabled", "HookTrustError", "NO_TRUST_NEEDED", "session_hook_trust"
 ]
 
@@ -60,12 +60,25 @@ def hook_source(hook: HookDefinition) -> str:
     return f"plugin {hook.plugin}" if hook.plugin else f"{p.scope.value} {p.path}"
 
 
-def hook_entry(hook: HookDefinition, files_root: str | os.PathLike[str], *, cover: bool = True) -> ApprovalEntry:
+def hook_env(files_root: str, plugin_root: str | None, host: str | None) -> dict[str, str]:
+    """The root variables the hook runner gives a command (``CLAUDE_PROJECT_DIR``,
+    ``<HOST>_PROJECT_DIR``, and for a plugin's hook ``CLAUDE_PLUGIN_ROOT``,
+    ``<HOST>_PLUGIN_ROOT``): what coverage may expand in its words."""
+    prefixes = ["CLAUDE"] + ([host.upper().replace("-", "_")] if host else [])
+    env = {f"{p}_PROJECT_DIR": files_root for p in prefixes}
+    if plugin_root:
+        env.update({f"{p}_PLUGIN_ROOT": plugin_root for p in prefixes})
+    return env
+
+
+def hook_entry(hook: HookDefinition, files_root: str | os.PathLike[str], *, cover: bool = True,
+               host: str | None = None) -> ApprovalEntry:
     """The :class:`~wskit.approval.entries.ApprovalEntry` of ``hook`` (see the module doc).
 
     :param files_root: where command hooks run (the execution root): relative words and
         ``$<HOST>_PROJECT_DIR`` are read there.
     :param cover: read the files the command names (False: identity and definition only).
+    :param host: the session's host name (the runner sets ``<HOST>_PROJECT_DIR`` too).
     """
     run = hook.command if hook.type == "command" else hook.url if hook.type == "http" else hook.prompt
     identity = {"event": hook.event, "matcher": hook.matcher, "type": hook.type, "run": run,
@@ -78,7 +91,8 @@ def hook_entry(hook: HookDefinition, files_root: str | os.PathLike[str], *, cove
     if cover and hook.type == "command" and hook.command:
         root = os.path.abspath(str(files_root))
         files, unverified = entry_coverage(command=hook.command, cwd=root, project_root=root,
-                                           plugin_root=hook.plugin_root, env={})
+                                           plugin_root=hook.plugin_root,
+                                           env=hook_env(root, hook.plugin_root, host))
     label = f"{hook.event} {hook.matcher or '*'}" + (f" if {hook.if_condition}" if hook.if_condition else "") \
         + f": {(run or '')[:200]}"
     return ApprovalEntry(capability=CAPABILITY, source=hook_source(hook), identity=identity, definition=definition,
@@ -180,10 +194,10 @@ def _needs_approval(h: HookDefinition) -> bool:
     return h.provenance.scope.value not in NO_TRUST_NEEDED
 
 
-def _project_file_row(h: HookDefinition, files_root: str) -> EntryStatus:
+def _project_file_row(h: HookDefinition, files_root: str, host: str | None) -> EntryStatus:
     """A hook that needs no approval, in a project that is not trusted: ``untrusted-project``
     when its command names a file of the project (or a word coverage cannot follow that may)."""
-    entry = hook_entry(h, files_root)
+    entry = hook_entry(h, files_root, host=host)
     inside = [f.shown for f in entry.files if f.base == "project"]
     if inside:
         return EntryStatus(entry, "untrusted-project",  # type: ignore[arg-type]
@@ -239,7 +253,8 @@ def _migrate(store: ApprovalStore, home: str, root: str, hooks: Sequence[HookDef
 def hook_approval_status(home: str | os.PathLike[str] | None, root: str | os.PathLike[str],
                          hooks: Iterable[HookDefinition], *, enabled: bool = True,
                          files_root: str | os.PathLike[str] | None = None,
-                         folder_trusted: bool = True, migrate: bool = True) -> HookApprovalStatus:
+                         folder_trusted: bool = True, migrate: bool = True,
+                         host: str | None = None) -> HookApprovalStatus:
     """The approval state of every external hook of project ``root`` (never raises).
 
     :param home: the user's home (the store); None: no store, every entry needing
@@ -248,6 +263,7 @@ def hook_approval_status(home: str | os.PathLike[str] | None, root: str | os.Pat
     :param folder_trusted: the project's folder trust; False makes a not-required hook that
         names a project file ``untrusted-project``.
     :param migrate: honour (and migrate) an earlier one-digest approval (module doc).
+    :param host: the session's host name (``<HOST>_PROJECT_DIR`` in commands is followed).
     """
     root = str(root)
     fr = os.path.abspath(str(files_root) if files_root is not None else root)
@@ -257,10 +273,10 @@ def hook_approval_status(home: str | os.PathLike[str] | None, root: str | os.Pat
     need: list[tuple[int, ApprovalEntry]] = []
     for h in ext:
         if _needs_approval(h):
-            need.append((len(rows), hook_entry(h, fr)))
+            need.append((len(rows), hook_entry(h, fr, host=host)))
             rows.append(None)
         elif not folder_trusted and h.type == "command":
-            rows.append(_project_file_row(h, fr))
+            rows.append(_project_file_row(h, fr, host))
         else:
             rows.append(EntryStatus(hook_entry(h, fr, cover=False), "not-required"))
     store = ApprovalStore.for_home(home) if home is not None else None
@@ -335,4 +351,5 @@ def session_hook_trust(session) -> EntryHookTrust | None:
     enabled = hooks_enabled(session.binding, session.trust, profile)
     trusted = bool(getattr(session.trust, "trusted", False))
     return EntryHookTrust(hook_approval_status(profile.home, session.binding.source_root, hooks, enabled=enabled,
-                                               files_root=session.binding.execution_root, folder_trusted=trusted))
+                                               files_root=session.binding.execution_root, folder_trusted=trusted,
+                                               host=getattr(session, "host", None)))
