@@ -198,7 +198,8 @@ def _project_file_row(h: HookDefinition, files_root: str, host: str | None) -> E
     """A hook that needs no approval, in a project that is not trusted: ``untrusted-project``
     when its command names a file of the project (or a word coverage cannot follow that may)."""
     entry = hook_entry(h, files_root, host=host)
-    inside = [f.shown for f in entry.files if f.base == "project"]
+    # the files first (a folder listing, ``dir/``, comes with a script it holds)
+    inside = sorted((f.shown for f in entry.files if f.base == "project"), key=lambda p: (p.endswith("/"), p))
     if inside:
         return EntryStatus(entry, "untrusted-project",  # type: ignore[arg-type]
                            f"runs {inside[0]} of a project that is not trusted")

