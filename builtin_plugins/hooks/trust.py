@@ -338,9 +338,11 @@ class EntryHookTrust:
         return row.text
 
     def digest(self) -> str | None:
-        """The digest over the approved entries (what the session ran with), None when none."""
-        ok = [r.entry for r in self.status.rows if r.state == "approved"]
-        return selection_digest(sorted(set(ok), key=lambda e: e.key)) if ok else None
+        """The digest of the session's hook configuration: over every entry's digest (each
+        hook as it is now, approved or not), None without external hooks. Recorded in the
+        session state, so a resumed session sees a hook that changed."""
+        entries = {r.entry.key: r.entry for r in self.status.rows}
+        return selection_digest([entries[k] for k in sorted(entries)]) if entries else None
 
 
 def session_hook_trust(session) -> EntryHookTrust | None:

@@ -32,30 +32,23 @@ def lsp_list_cmd(obj: WsctlContext, path: str) -> None:
     """List the LSP servers of the workspace holding PATH; APPROVAL says whether a project
     server may start (``wsctl lsp approve NAME --digest D``)."""
     ws = obj.resolve(path)
+    from wskit.approval.servers import approval_fields, approve_hints
     from wskit.builtin_plugins.lsp.approval import server_approval
 
     rows = []
     for s in ws.registry("lsp_server").active():
         state, reason, entry = server_approval(s, ws.binding, ws.profile.home)
-        text = (f"approved (unverified: {', '.join(entry.unverified_words)})" if state == "approved" and entry.unverified
-                else state + (f" ({reason})" if reason and state != "approved" else ""))
         rows.append({"id": s.id, "name": s.name, "scope": s.scope.value, "plugin": s.plugin, "command": s.command,
                      "args": list(s.args), "extension_to_language": s.extension_to_language, "enabled": s.enabled,
-                     "approval": state, "approval_reason": reason, "approval_text": text,
-                     "digest": entry.digest if state != "not-required" else None,
-                     "covers": [f.shown for f in entry.files],
-                     "unverified": [{"word": w.word, "reason": w.reason} for w in entry.unverified],
+                     **approval_fields(state, reason, entry),
                      "path": display_path(s.provenance.absolute_path, ws.source_root)})
     data = {"servers": rows, "diagnostics": kind_diag_dicts(obj, ws, ("lsp",))}
 
     def human() -> None:
         click.echo(table([[r["id"], r["command"], " ".join(sorted(r["extension_to_language"])), r["approval_text"]]
                           for r in rows], ["ID", "COMMAND", "EXTENSIONS", "APPROVAL"]) if rows else "no LSP servers")
-        for r in rows:
-            if r["approval"] in ("awaiting", "modified"):
-                flag = " --accept-unverified" if r["unverified"] else ""
-                click.echo(safe_text(f"approve {r['name']}: wsctl lsp approve {r['name']} --digest {r['digest']}{flag}"
-                                     + (f" (covers {', '.join(r['covers'])})" if r["covers"] else "")))
+        for line in approve_hints(rows, "lsp"):
+            click.echo(safe_text(line))
         print_diag_dicts(data["diagnostics"])
 
     obj.emit(data, human)
@@ -63,9 +56,8 @@ def lsp_list_cmd(obj: WsctlContext, path: str) -> None:
 
 def _record(obj: WsctlContext, name: str, path: str, state: str, digest: str | None = None,
             accept_unverified: bool = False) -> None:
-    from wskit.approval.store import ApprovalStore, ApprovalStoreError
+    from wskit.approval.servers import record_server
     from wskit.builtin_plugins.lsp.approval import APPROVAL_SCOPES, server_approval
-    from wskit.errors import WskitError
 
     ws = obj.resolve(path)
     server = ws.registry("lsp_server").get(name)
@@ -73,18 +65,8 @@ def _record(obj: WsctlContext, name: str, path: str, state: str, digest: str | N
         click.echo(safe_text(f"{server.id}: a {server.scope.value} server needs no approval; nothing recorded"))
         return
     _, _, entry = server_approval(server, ws.binding, ws.profile.require_home())
-    store = ApprovalStore.for_home(ws.profile.require_home())
-    try:
-        if state == "denied":
-            store.deny(str(ws.source_root), [entry])
-        elif digest is None:
-            raise WskitError(f"review LSP server {server.name} first ('wsctl lsp list {path}' shows its command, the "
-                             f"files it runs and its digest), then approve what you reviewed: 'wsctl lsp approve "
-                             f"{server.name} {path} --digest {entry.digest}'; nothing was approved")
-        else:
-            store.approve(str(ws.source_root), [entry], digest, accept_unverified=accept_unverified)
-    except ApprovalStoreError as err:
-        raise WskitError(str(err)) from None
+    record_server(ws.profile.require_home(), ws.source_root, entry, state, digest,
+                  accept_unverified=accept_unverified, command="lsp", path=path)
     covers = f"; covers {', '.join(f.shown for f in entry.files)}" if entry.files else ""
     click.echo(safe_text(f"{server.id}: {state} ({' '.join([server.command, *server.args])}{covers}); "
                          f"recorded for {ws.source_root}"))

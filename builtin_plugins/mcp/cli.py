@@ -38,6 +38,7 @@ def mcp_list_cmd(obj: WsctlContext, path: str, configs: tuple[str, ...], strict:
     only when the server starts); APPROVAL says whether a project server may start.
     """
     ws = obj.resolve(path)
+    from wskit.approval.servers import approval_fields, approve_hints
     from wskit.builtin_plugins.mcp.approval import server_approval
     from wskit.builtin_plugins.mcp.loader import resolve_mcp_servers
 
@@ -49,11 +50,7 @@ def mcp_list_cmd(obj: WsctlContext, path: str, configs: tuple[str, ...], strict:
                      "transport": s.transport, "command": s.command, "args": list(s.args), "url": s.url,
                      "cwd": s.cwd, "startable": s.startable, "unresolved": list(s.unresolved),
                      "variables": list(s.variables), "incomplete": list(s.incomplete),
-                     "approval": state, "approval_reason": reason, "approval_text": _approval_text(state, reason,
-                                                                                                   entry),
-                     "digest": entry.digest if state != "not-required" else None,
-                     "covers": [f.shown for f in entry.files],
-                     "unverified": [{"word": w.word, "reason": w.reason} for w in entry.unverified],
+                     **approval_fields(state, reason, entry),
                      "path": display_path(s.provenance.absolute_path, ws.source_root)})
     if live:
         _add_status(obj, ws, rows, configs, strict)
@@ -71,21 +68,11 @@ def mcp_list_cmd(obj: WsctlContext, path: str, configs: tuple[str, ...], strict:
 
     def human() -> None:
         click.echo(table([row(r) for r in rows], headers) if rows else "no MCP servers")
-        for r in rows:
-            if r["approval"] in ("awaiting", "modified"):
-                flag = " --accept-unverified" if r["unverified"] else ""
-                click.echo(safe_text(f"approve {r['name']}: wsctl mcp approve {r['name']} --digest {r['digest']}{flag}"
-                                     + (f" (covers {', '.join(r['covers'])})" if r["covers"] else "")))
+        for line in approve_hints(rows, "mcp"):
+            click.echo(safe_text(line))
         print_diag_dicts(data["diagnostics"])
 
     obj.emit(data, human)
-
-
-def _approval_text(state: str, reason: str, entry) -> str:
-    """``approved``, ``approved (unverified: WORD)``, ``modified (srv.sh changed)``…"""
-    if state == "approved" and entry.unverified:
-        return f"approved (unverified: {', '.join(entry.unverified_words)})"
-    return state + (f" ({reason})" if reason and state != "approved" else "")
 
 
 def _add_status(obj: WsctlContext, ws, rows: list[dict], configs: tuple[str, ...], strict: bool) -> None:
@@ -116,7 +103,7 @@ def _add_status(obj: WsctlContext, ws, rows: list[dict], configs: tuple[str, ...
 
 def _record(obj: WsctlContext, name: str, path: str, state: str, digest: str | None = None,
             accept_unverified: bool = False) -> None:
-    from wskit.approval.store import ApprovalStore, ApprovalStoreError
+    from wskit.approval.servers import record_server
     from wskit.builtin_plugins.mcp.approval import APPROVAL_SCOPES, McpApprovalStore, server_approval
     from wskit.errors import UnknownResourceError, WskitError
 
@@ -129,18 +116,8 @@ def _record(obj: WsctlContext, name: str, path: str, state: str, digest: str | N
         click.echo(safe_text(f"{server.id}: a {server.scope.value} server needs no approval; nothing recorded"))
         return
     _, _, entry = server_approval(server, ws.binding, ws.profile)
-    store = ApprovalStore.for_home(ws.profile.require_home())
-    try:
-        if state == "denied":
-            store.deny(str(ws.source_root), [entry])
-        elif digest is None:
-            raise WskitError(f"review MCP server {server.name} first ('wsctl mcp list {path}' shows its definition, "
-                             f"the files it runs and its digest), then approve what you reviewed: 'wsctl mcp approve "
-                             f"{server.name} {path} --digest {entry.digest}'; nothing was approved")
-        else:
-            store.approve(str(ws.source_root), [entry], digest, accept_unverified=accept_unverified)
-    except ApprovalStoreError as err:
-        raise WskitError(str(err)) from None
+    record_server(ws.profile.require_home(), ws.source_root, entry, state, digest,
+                  accept_unverified=accept_unverified, command="mcp", path=path)
     try:  # the earlier per-definition record is replaced
         McpApprovalStore.for_home(ws.profile.require_home()).forget(str(ws.source_root), server.name)
     except WskitError:

@@ -17,7 +17,9 @@ from wskit.approval.entries import ApprovalEntry, entry_coverage
 from wskit.approval.store import ApprovalStore, EntryStatus
 from wskit.models import Scope
 
-__all__ = ["APPROVAL_SCOPES", "server_entry", "server_status"]
+__all__ = [
+    "approval_fields", "APPROVAL_SCOPES", "approve_hints", "record_server", "server_entry", "server_status"
+]
 
 #: Scopes whose servers need approval (what a repository can write).
 APPROVAL_SCOPES = frozenset({Scope.PROJECT, Scope.LOCAL})
@@ -63,3 +65,56 @@ def server_status(server: Any, capability: str, project_root: str | os.PathLike[
     if home is None:
         return EntryStatus(entry, "awaiting", "no approval store (no home)")
     return ApprovalStore.for_home(home).status(str(source_root), [entry])[0]
+
+
+def approval_fields(state: str, reason: str, entry: ApprovalEntry) -> dict[str, Any]:
+    """The approval fields of a ``wsctl mcp list`` / ``lsp list`` row: ``approval``,
+    ``approval_reason``, ``approval_text`` (``approved (unverified: WORD)``, ``modified
+    (srv.sh changed)``…), ``digest`` (what ``approve --digest`` takes; None when not
+    required), ``covers`` (the files its approval covers) and ``unverified``."""
+    if state == "approved" and entry.unverified:
+        text = f"approved (unverified: {', '.join(entry.unverified_words)})"
+    else:
+        text = state + (f" ({reason})" if reason and state != "approved" else "")
+    return {"approval": state, "approval_reason": reason, "approval_text": text,
+            "digest": entry.digest if state != "not-required" else None, "covers": [f.shown for f in entry.files],
+            "unverified": [{"word": w.word, "reason": w.reason} for w in entry.unverified]}
+
+
+def approve_hints(rows: list[dict[str, Any]], command: str) -> list[str]:
+    """One ``approve NAME: wsctl <command> approve NAME --digest D`` line per row awaiting
+    approval (``awaiting`` or ``modified``), with ``--accept-unverified`` when it is needed."""
+    out = []
+    for r in rows:
+        if r["approval"] in ("awaiting", "modified"):
+            flag = " --accept-unverified" if r["unverified"] else ""
+            out.append(f"approve {r['name']}: wsctl {command} approve {r['name']} --digest {r['digest']}{flag}"
+                       + (f" (covers {', '.join(r['covers'])})" if r["covers"] else ""))
+    return out
+
+
+def record_server(home: str | os.PathLike[str], source_root: str | os.PathLike[str], entry: ApprovalEntry,
+                  state: str, digest: str | None, *, accept_unverified: bool = False, command: str,
+                  path: str) -> None:
+    """``wsctl <command> approve|deny``: record ``entry`` as ``approved`` (when ``digest`` is
+    the one shown: :meth:`~wskit.approval.store.ApprovalStore.approve`) or ``denied``.
+
+    :raises WskitError: no ``digest`` for an approval (the message names the current one),
+        a digest that is not the current one, unverified words not accepted, or the store
+        is unusable; nothing is recorded then."""
+    from wskit.approval.store import ApprovalStoreError
+    from wskit.errors import WskitError
+
+    store = ApprovalStore.for_home(home)
+    name = entry.identity.get("name", entry.key)
+    try:
+        if state == "denied":
+            store.deny(str(source_root), [entry])
+        elif digest is None:
+            raise WskitError(f"review {name} first ('wsctl {command} list {path}' shows its definition, the files "
+                             f"it runs and its digest), then approve what you reviewed: 'wsctl {command} approve "
+                             f"{name} {path} --digest {entry.digest}'; nothing was approved")
+        else:
+            store.approve(str(source_root), [entry], digest, accept_unverified=accept_unverified)
+    except ApprovalStoreError as err:
+        raise WskitError(str(err)) from None

@@ -42,8 +42,10 @@ pm = make_plugin_manager()                                       # built-ins + i
 workspace = load_workspace(WskitHooks(pm), Binding.discover(project), HostProfile(name="wskit", home=home))
 server = workspace.registry("lsp_server").get("pylsp")
 state, why, entry = server_approval(server, workspace.binding, home)  # a project's server: "awaiting"
-assert state == "awaiting"                                       # show entry.label and entry.files to the user;
-ApprovalStore.for_home(home).approve(project, [entry], entry.digest)  # they said yes to what they saw
+assert state == "awaiting"                                       # show entry.label, entry.files and
+assert entry.unverified                                          # entry.unverified (pylsp reads the project's
+ApprovalStore.for_home(home).approve(project, [entry], entry.digest,  # configuration) to the user;
+                                     accept_unverified=True)     # they said yes to what they saw
 session = snapshot(workspace)
 rt = attach(session, RuntimeOptions())
 assert session.lsp.tool_definitions() == []                      # no server runs yet: no LSP tool

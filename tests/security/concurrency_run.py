@@ -154,8 +154,8 @@ def _ops(w: int, env: dict[str, Any], rnd: random.Random) -> tuple[str, Any, lis
 
 def _observe(env: dict[str, Any], keys: set[str]) -> dict[str, Any]:
     """The state of every key, read back from the stores (each must parse)."""
-    from wskit.builtin_plugins.bundles.ledger import plugins_dir, read_ledger
     from wskit.approval.store import ApprovalStore
+    from wskit.builtin_plugins.bundles.ledger import plugins_dir, read_ledger
     from wskit.builtin_plugins.workspaces.store import WorkspaceStore
     from wskit.host import HostProfile
     from wskit.trust import TrustStore

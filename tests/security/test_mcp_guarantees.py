@@ -38,10 +38,12 @@ def _marker_server(marker) -> dict:
 
 
 def _approve(wsctl, name, ws):
-    """``mcp approve NAME --digest D`` with the digest ``mcp list`` shows (what was reviewed)."""
+    """``mcp approve NAME --digest D`` with the digest ``mcp list`` shows (what was reviewed),
+    accepting the words it lists as unverified (a ``${VAR}`` argument, a program wskit does not know)."""
     rows = json.loads(wsctl("mcp", "list", str(ws), json=True).stdout)["servers"]
-    digest = next(r["digest"] for r in rows if r["name"] == name)
-    return wsctl("mcp", "approve", name, str(ws), "--digest", digest)
+    row = next(r for r in rows if r["name"] == name)
+    return wsctl("mcp", "approve", name, str(ws), "--digest", row["digest"],
+                 *(["--accept-unverified"] if row["unverified"] else []))
 
 
 def test_a_trusted_projects_server_runs_only_after_approval_of_what_it_is_now(

@@ -9,8 +9,8 @@ import shutil
 import pytest
 
 from tests.builtin_plugins._bundle_helpers import codes, load, plugin
-from wskit.builtin_plugins.hooks.definitions import matcher_matches
 from wskit.approval.store import ApprovalDigestMismatchError, ApprovalStore, ApprovalStoreError
+from wskit.builtin_plugins.hooks.definitions import matcher_matches
 from wskit.builtin_plugins.hooks.trust import EntryHookTrust, hook_approval_status, hook_entry
 
 SETTINGS_HOOKS = {"hooks": {

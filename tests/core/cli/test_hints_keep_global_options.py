@@ -50,7 +50,7 @@ def test_hook_approval_hints_keep_home_and_plugin_dir(layout):
     assert f"approve with 'wsctl {glob} hooks trust --digest sha256:" in inspect.stdout
     run = _run("--home", str(home), "--plugin-dir", str(plug), "hooks", "run", "PreToolUse", "--tool", "Bash",
                cwd=project)
-    assert f"('wsctl {glob} hooks status {project}' shows the digest)" in run.stderr, run.stderr
+    assert f"('wsctl {glob} hooks status {project}' shows each and how to approve it)" in run.stderr, run.stderr
     # the hint runs as printed: it lists the hook the note is about
     listed = _run("--home", str(home), "--plugin-dir", str(plug), "hooks", "list", str(project), cwd=project)
     assert listed.stdout.splitlines()[-1].split() == ["PreToolUse", "Bash", "command", "true", "pl"], listed.stdout
