@@ -22,10 +22,7 @@ if TYPE_CHECKING:
     from wskit.approval.entries import ApprovalEntry
     from wskit.resources.servers import LspServer
 
-__all__ = ["APPROVAL_SCOPES", "RUNS", "server_approval"]
-
-#: States under which a server may start.
-RUNS = frozenset({"approved", "not-required"})
+__all__ = ["APPROVAL_SCOPES", "server_approval"]
 
 
 def server_approval(server: LspServer, binding: Any, home: str | os.PathLike[str] | None

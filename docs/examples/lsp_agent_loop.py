@@ -12,7 +12,7 @@ from pathlib import Path
 
 from wskit.approval.store import ApprovalStore
 from wskit.binding import Binding
-from wskit.builtin_plugins.lsp.approval import server_approval
+from wskit.builtin_plugins.lsp import server_approval
 from wskit.host import HostProfile
 from wskit.plugin.facade import WskitHooks
 from wskit.plugin.manager import make_plugin_manager

@@ -626,11 +626,11 @@ class LspService:
         :raises LspApprovalError: awaiting approval, modified, denied, or the store unusable."""
         if d.id in self._pool.live:
             return
-        from wskit.builtin_plugins.lsp.approval import RUNS, server_approval
+        from wskit.builtin_plugins.lsp import APPROVAL_RUNS, server_approval
 
         session = self.runtime.session
         state, why, _ = server_approval(d, session.binding, getattr(getattr(session, "profile", None), "home", None))
-        if state not in RUNS:
+        if state not in APPROVAL_RUNS:
             raise LspApprovalError(f"project LSP server {d.id} is {state}" + (f" ({why})" if why else "")
                                    + f": review it with `wsctl lsp list` and run `wsctl lsp approve {d.name} "
                                    "--digest …`; nothing was started")
