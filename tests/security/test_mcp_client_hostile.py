@@ -83,6 +83,7 @@ def _peak_rss_kib(home: Path, proj: Path, *args: str) -> tuple[int, subprocess.C
     return peak, subprocess.CompletedProcess(args, code, "", err)
 
 
+@pytest.mark.slow  # a 64 MiB line and two wsctl runs: the heaviest case here
 def test_a_huge_stdio_line_is_refused_after_the_byte_bound(tmp_path):
     home, proj = _home(tmp_path, "big", QUICK_EXIT)
     base, _ = _peak_rss_kib(home, proj, "mcp", "check", "big", str(proj))

@@ -310,6 +310,7 @@ def test_vanished_clients_are_evicted_by_the_session_cap_and_idle_timeout(tmp_pa
     assert "Traceback" not in proc.stderr.read().decode()
 
 
+@pytest.mark.slow  # 200 connections under a lowered open-file limit
 def test_a_flood_past_the_open_file_limit_never_makes_accept_fail_for_everyone(tmp_path):
     """With NOFILE at 128 the cap is 64 connections (the limit less 64 for the server's
     own files): 200 half-open connections never exhaust its descriptors, a client still
