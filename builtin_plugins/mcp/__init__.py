@@ -9,7 +9,7 @@ from wskit.models import ResourceSource, Scope
 from wskit.plugin import hookimpl
 
 __all__ = [
-    "CLAUDE_JSON_LOCAL_RANK", "CLAUDE_JSON_USER_RANK", "ROOT_RANK", "duplicate_plugin_servers",
+    "CLAUDE_JSON_LOCAL_RANK", "CLAUDE_JSON_USER_RANK", "HOST_MCP_FILES", "ROOT_RANK", "duplicate_plugin_servers",
     "managed_server_filter", "server_filter", "wskit_mcp_servers", "wskit_register_commands", "wskit_resource_kinds",
     "wskit_resource_sources"
 ]
@@ -113,8 +113,50 @@ def managed_server_filter(resources: list, profile) -> tuple[list, list]:
     return kept, diags
 
 
+#: where each host with its own MCP files reads them: ``user``: ``(folder below the home,
+#: file)``; ``project``: ``(folder below a project folder, file)``; ``chain``: every folder
+#: from the project root to the cwd (GitHub Copilot CLI 1.0.102, asked with
+#: ``copilot mcp list --json``), else the project root alone (Cursor's documentation)
+HOST_MCP_FILES: dict[str, dict] = {
+    "copilot": {"user": (".copilot", "mcp-config.json"), "project": ("", ".mcp.json"), "chain": True},
+    "cursor": {"user": (".cursor", "mcp.json"), "project": (".cursor", "mcp.json"), "chain": False},
+}
+
+
+def _host_mcp_sources(binding, profile, trust, table: dict) -> list:
+    """The MCP sources of a host with its own files (:data:`HOST_MCP_FILES`)."""
+    home = profile.require_home()
+    folder, name = table["user"]
+    user = str(home / folder)
+    out = [ResourceSource(scope=Scope.USER, root=user, base=user, rank=CLAUDE_JSON_USER_RANK,
+                          label=f"user:~/{folder}/{name}", kinds=frozenset({KIND}), follow_links=True,
+                          components={KIND: (name,)})]
+    if not trust.trusted:
+        return out
+    root = binding.source_root
+    chain = [root]
+    if table["chain"]:
+        try:
+            for part in binding.to_source(binding.cwd).relative_to(root).parts:
+                chain.append(chain[-1] / part)
+        except (ValueError, AttributeError):
+            pass
+    sub, name = table["project"]
+    for i, where in enumerate(chain):
+        at = str(where / sub) if sub else str(where)
+        rel = where.relative_to(root).as_posix()
+        shown = f"{sub}/{name}" if sub else name
+        out.append(ResourceSource(scope=Scope.PROJECT, root=at, base=at, rank=min(ROOT_RANK + i, 29),
+                                  label=f"project:{shown}" if rel == "." else f"project:{rel}/{shown}",
+                                  kinds=frozenset({KIND}), components={KIND: (name,)}))
+    return out
+
+
 @hookimpl
 def wskit_resource_sources(binding, profile, trust):
+    table = HOST_MCP_FILES.get(getattr(profile, "family", None) or "")
+    if table is not None:
+        return _host_mcp_sources(binding, profile, trust, table)
     out = []
     if profile.claude_conventions:
         # the user's own file: read whatever the project's trust (nothing of it comes from the project)

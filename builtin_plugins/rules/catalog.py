@@ -115,8 +115,8 @@ class RuleCatalog:
         self._matchers = MappingProxyType(matchers)
         # the query index: per scope folder, (id, rule, matcher or None for an
         # unconditional rule), so a contextual query does no property or mapping lookups per rule
-        self._query_user = tuple((r.id, r, matchers.get(r.id) if r.patterns else None) for r in user)
-        self._query_scopes = {k: tuple(_query_entry(r, matchers.get(r.id) if r.patterns else None) for r in v)
+        self._query_user = tuple((r.id, r, matchers.get(r.id) if r.conditional else None) for r in user)
+        self._query_scopes = {k: tuple(_query_entry(r, matchers.get(r.id) if r.conditional else None) for r in v)
                               for k, v in scopes.items()}
         # one-target plans by (cwd, target folder): see .plans; bounded, valid because the catalog never changes
         self._plans: dict[Any, tuple] = {}
@@ -235,6 +235,12 @@ class RuleCatalog:
 
             rules, shadowed = host_chain(rules, settings)
             inlined = (*inlined, *shadowed)
+        if settings.copilot_order:
+            from wskit.builtin_plugins.rules.scopes import copilot_chain, repository_folder
+
+            top = (repository_folder(str(self.root), cwd_rel) or "") if settings.repository_boundary else ""
+            rules, dropped = copilot_chain(rules, cwd_rel, top)
+            inlined = (*inlined, *dropped)
         if settings.string_path_order:
             user = [r for r in rules if r.source == "user"]
             rules = [*user, *sorted((r for r in rules if r.source != "user"), key=lambda r: r.path)]

@@ -283,6 +283,8 @@ def load_rule_file(
     if hidden is not None:
         return err("hidden-characters", f"rule contains the hidden character {hidden[1]}", hidden[0])
     patterns: tuple[str, ...] = ()
+    activation = ""
+    description = ""
     body = text
     if file_kind == "rule":
         fm = _parse_frontmatter()(text, path)
@@ -290,16 +292,31 @@ def load_rule_file(
         if fm.present and not fm.ok:
             return None, diags
         body = fm.body if fm.present else text
-        line = fm.line_of("paths")
+        data = fm.data if fm.present and isinstance(fm.data, dict) else {}
+        key = next((k for k in ("paths", "applyTo", "globs") if data.get(k) is not None), "paths")
+        line = fm.line_of(key)
         from wskit.builtin_plugins.rules.patterns import compiled, normalise, split_paths  # where a rule file exists
 
+        if _excluded_agent(data.get("excludeAgent")):
+            diags.append(Diagnostic(level="info", code="rule-excluded", path=path, line=fm.line_of("excludeAgent"),
+                                    message="excludeAgent names coding-agent: GitHub Copilot CLI leaves it out"))
+            return None, diags
         try:
-            items, problems = split_paths(fm.data.get("paths"))
+            items, problems = split_paths(data.get(key))
         except TypeError as e:
-            return err("rule-paths-invalid", str(e), line)
+            return err("rule-paths-invalid", str(e).replace("'paths'", repr(key)), line)
         for p in problems:
             diags.append(Diagnostic(level="warning", code="rule-paths-invalid", path=path, line=line, message=p))
+        if key == "applyTo" and items and all(i.strip() in _APPLY_TO_ALL for i in items):
+            items = []  # Copilot delivers a file whose applyTo matches everything whole
         patterns = normalise(items)
+        if "/.cursor/rules/" in f"/{rel}":
+            how = _cursor_activation(data, patterns)
+            if how is None or how:
+                patterns = ()
+                activation = how or ""
+            if isinstance(data.get("description"), str):
+                description = data["description"].strip()
         if settings.max_patterns is not None and len(patterns) > settings.max_patterns:
             return err("rule-paths-invalid", f"paths has {len(patterns)} patterns, over the limit of "
                        f"{settings.max_patterns}", line)
@@ -307,14 +324,15 @@ def load_rule_file(
             diags.append(Diagnostic(level="warning", code=prob.code, path=path, line=line,
                                     message=f"pattern {prob.pattern[:80]!r}: {prob.message}; it matches nothing"))
     imported: tuple[str, ...] = ()
-    if settings.imports:
+    if settings.imports and not (settings.imports_skip and rel.rsplit("/", 1)[-1] in settings.imports_skip):
         # imported where a rule file exists
         from wskit.builtin_plugins.rules.imports import MAX_DEPTH as IMPORT_MAX_DEPTH
         from wskit.builtin_plugins.rules.imports import expand_imports
 
         imp = expand_imports(body, base=base, rel_path=rel, home=home, follow_links=follow_links,
                              max_bytes=settings.max_file_bytes,
-                             max_depth=IMPORT_MAX_DEPTH if import_depth is None else import_depth)
+                             max_depth=import_depth if import_depth is not None
+                             else settings.import_depth if settings.import_depth is not None else IMPORT_MAX_DEPTH)
         diags.extend(imp.diagnostics)
         body, imported = imp.text, tuple(imp.imported)
     body = body.strip()
@@ -326,10 +344,38 @@ def load_rule_file(
     rule = RuleFile(
         id=rule_id(source, rel), name=rel, source=source, scope_dir=scope_dir, priority=priority,
         patterns=patterns, body=body, bytes=len(body.encode("utf-8")), imports=imported,
-        file_kind=file_kind, follow_links=follow_links,
+        file_kind=file_kind, follow_links=follow_links, activation=activation,
+        description=description,
         provenance=Provenance(scope=scope, source_root=base, path=rel, sha256=rule_digest(rel, patterns, body)),
     )
     return rule, diags
+
+
+#: ``applyTo`` values GitHub Copilot CLI 1.0.102 treats as every file (the file is delivered whole)
+_APPLY_TO_ALL = frozenset({"*", "**", "**/*"})
+
+
+def _excluded_agent(value) -> bool:
+    """Whether an ``excludeAgent`` value (a string or a list) names ``coding-agent``, the agent
+    GitHub Copilot CLI is (1.0.102 leaves such an instructions file out)."""
+    if isinstance(value, str):
+        return "coding-agent" in (v.strip() for v in value.split(","))
+    if isinstance(value, list):
+        return "coding-agent" in value
+    return False
+
+
+def _cursor_activation(data: dict, patterns: tuple[str, ...]) -> str | None:
+    """How a Cursor rule (a file of a ``.cursor/rules`` tree) applies, from its frontmatter
+    (docs/compatibility.md, Cursor): ``alwaysApply: true``: always (None: its patterns are
+    dropped); ``globs``: by path (``""``); else a ``description``: ``requested``; else
+    ``manual``."""
+    if data.get("alwaysApply") is True:
+        return None
+    if patterns:
+        return ""
+    desc = data.get("description")
+    return "requested" if isinstance(desc, str) and desc.strip() else "manual"
 
 
 def reload_rule(rule: RuleFile, settings: RuleSettings, home: str | None = None) -> tuple[RuleFile | None, list[Diagnostic]]:

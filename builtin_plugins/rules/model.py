@@ -33,6 +33,7 @@ KIND = "rule"
 
 #: Priorities inside one scope directory, lowest (least specific) first.
 PRIORITY: dict[str, int] = {
+    ".github/copilot-instructions.md": 5,  # GitHub Copilot's own file, first in each folder
     "CLAUDE.md": 10,
     ".claude/CLAUDE.md": 20,
     "AGENTS.md": 30,  # also Codex fallback file names (only when no AGENTS.md/override)
@@ -109,6 +110,18 @@ class RuleSettings(Frozen):
         static project instruction files there: files of folders above it are skipped as
         ``outside-repository``. On for hosts ``codex``, ``gemini`` and ``opencode``, which
         walk up only to the nearest repository root (recorded case ``git-submodule``).
+    :ivar copilot_order: GitHub Copilot CLI 1.0.102's static answer (recorded cases of host
+        ``copilot``): the user's files; ``.github/copilot-instructions.md`` of the root and of
+        the cwd; the other instruction files of the root, then of the cwd; then the folders
+        between, nearest the cwd first, each with its ``.github/copilot-instructions.md``
+        first; then the rules trees (``.github/instructions``, ``.claude/rules``) of the root
+        and of the cwd only (those of folders between are skipped as ``not-root-or-cwd``);
+        a file whose text equals an earlier one's is skipped as ``identical``.
+    :ivar import_depth: ``@path`` import hops allowed (None: Claude Code's 4; GitHub Copilot
+        CLI 1.0.102 followed a chain of eight, recorded case ``imports``: 16 for ``copilot``).
+    :ivar imports_skip: file names whose ``@path`` lines are delivered as written (GitHub
+        Copilot CLI 1.0.102 expands imports in ``AGENTS.md`` and ``CLAUDE.md``, not in
+        ``GEMINI.md``: recorded case ``imports``).
     :ivar string_path_order: Gemini CLI 0.61.0's order reproduced: the project files of a
         static answer sorted by their paths as strings (user files first, unchanged). Off by
         default, for every host: string sorting puts ``a-b/`` before ``a/`` and splits one
@@ -136,6 +149,9 @@ class RuleSettings(Frozen):
     imports: bool = True
     repository_boundary: bool = False
     string_path_order: bool = False
+    copilot_order: bool = False
+    import_depth: int | None = None
+    imports_skip: tuple[str, ...] = ()
 
     @classmethod
     def blade_preset(cls, **overrides: Any) -> "RuleSettings":
@@ -235,6 +251,9 @@ HOST_RULES: dict[str, dict[str, Any]] = {
     "opencode": {"first_name_wins": (("AGENTS.md",), ("CLAUDE.md",), ("CONTEXT.md",)),
                  "nearest_first": True, "ancestor_files": "without-repository", "imports": False,
                  "repository_boundary": True},
+    "copilot": {"copilot_order": True, "import_depth": 16, "imports_skip": ("GEMINI.md",),
+                "repository_boundary": True},
+    "cursor": {"imports": False},
 }
 
 

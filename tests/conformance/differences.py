@@ -21,6 +21,8 @@ DIFFERENCES: dict[tuple[str, str], str] = {
     ("codex", "skills-link-outside"): _SKILL_OUTSIDE,
     ("gemini", "skills-link-outside"): _SKILL_OUTSIDE,
     ("opencode", "skills-link-outside"): _SKILL_OUTSIDE,
+    ("copilot", "skills-link-outside"): _SKILL_OUTSIDE,
+    ("copilot", "link-outside"): _OUTSIDE,
     ("claude", "link-outside"): _OUTSIDE,
     ("codex", "link-outside"): _OUTSIDE,
     ("gemini", "link-outside"): _OUTSIDE,
