@@ -47,7 +47,9 @@ def duplicate_plugin_servers(resources: list, profile) -> tuple[list, list]:
     starts (same transport and command, arguments and environment, or same url and headers,
     as written) is left out with an ``mcp-duplicate`` info, as Claude Code suppresses a
     plugin server identical to a configured one. Non-plugin servers come first (user,
-    project, local), then plugin servers in source order; only plugin ones are dropped."""
+    project, local), then plugin servers in source order; only plugin ones are dropped. A
+    server that cannot start (an empty ``url``, an undefined variable: ``startable`` false)
+    is never a duplicate: Claude Code 2.1.337 lists each such server, ``failed``."""
     from wskit.models import Diagnostic
 
     def key(s) -> tuple:
@@ -57,11 +59,11 @@ def duplicate_plugin_servers(resources: list, profile) -> tuple[list, list]:
 
     seen: dict[tuple, object] = {}
     for s in resources:
-        if not s.plugin:
+        if not s.plugin and s.startable:
             seen.setdefault(key(s), s)
     kept, diags = [], []
     for s in resources:
-        if s.plugin:
+        if s.plugin and s.startable:  # a server that cannot start duplicates nothing (Claude Code lists each)
             first = seen.get(key(s))
             if first is not None:
                 diags.append(Diagnostic(level="info", code="mcp-duplicate", plugin=s.plugin,

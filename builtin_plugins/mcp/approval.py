@@ -8,9 +8,12 @@ servers are the user's own (state ``not-required``), as Claude Code treats them.
 A project server is, in this order:
 
 - ``denied`` when any settings layer lists it in ``disabledMcpjsonServers`` (Claude Code:
-  this always rejects), or ``wsctl mcp deny NAME`` recorded it;
+  this always rejects), or ``~/.claude.json``'s ``projects[<project>].disabledMcpjsonServers``
+  does (where Claude Code records its user's choice; hosts with Claude conventions), or
+  ``wsctl mcp deny NAME`` recorded it;
 - ``approved`` when ``wsctl mcp approve NAME`` recorded the digest of its definition as it
-  is now (``modified`` when the definition changed since), or the **user's** settings
+  is now (``modified`` when the definition changed since), or ``~/.claude.json``'s
+  ``projects[<project>].enabledMcpjsonServers`` lists it, or the **user's** settings
   (``~/.claude/settings.json``, ``~/.<host>/settings.json``) say ``enableAllProjectMcpServers:
   true`` or list it in ``enabledMcpjsonServers``;
 - ``pending`` otherwise.
@@ -139,6 +142,22 @@ def _names(value: Any) -> set[str]:
     return {v for v in value if isinstance(v, str)} if isinstance(value, list) else set()
 
 
+def _claude_json_choices(home: str | os.PathLike[str], root: str) -> tuple[set[str], set[str]]:
+    """``(enabledMcpjsonServers, disabledMcpjsonServers)`` of ``~/.claude.json``'s
+    ``projects[<root>]``, where Claude Code records the choices its user made for the
+    project's ``.mcp.json`` servers (Claude Code 2.1.337 starts the enabled ones and leaves
+    the disabled ones out: recorded case ``claude-json-mcpjson-choices``). The user's own
+    file, read bounded (16 MiB); unreadable or malformed: no choices."""
+    from wskit.fs.jsonfile import read_json
+
+    data, _ = read_json(str(home), ".claude.json", follow_links=True, max_bytes=16 << 20)
+    projects = data.get("projects") if isinstance(data, dict) else None
+    entry = projects.get(root) if isinstance(projects, dict) else None
+    if not isinstance(entry, dict):
+        return set(), set()
+    return _names(entry.get("enabledMcpjsonServers")), _names(entry.get("disabledMcpjsonServers"))
+
+
 def approval_status(server: "McpServer", binding: Any, profile: Any, *, home: str | os.PathLike[str] | None = None
                     ) -> ApprovalState:
     """The approval state of ``server`` in the workspace ``binding`` (see the module doc).
@@ -157,9 +176,12 @@ def approval_status(server: "McpServer", binding: Any, profile: Any, *, home: st
         # its project layers are read (an untrusted project's are not: settings_layers)
         trusted = TrustDecision(path=str(binding.source_root), state="trusted", source="mcp-approval")
         layers, _ = settings_layers(binding, profile, trusted)
-    if any(server.name in _names(layer.data.get("disabledMcpjsonServers")) for layer in layers):
-        return "denied"
     home = home if home is not None else getattr(profile, "home", None)
+    chosen = _claude_json_choices(home, str(binding.source_root)) \
+        if home is not None and getattr(profile, "claude_conventions", False) else (set(), set())
+    if server.name in chosen[1] or any(server.name in _names(layer.data.get("disabledMcpjsonServers"))
+                                       for layer in layers):
+        return "denied"
     if home is not None:
         try:
             entry = McpApprovalStore.for_home(home).entry(str(binding.source_root), server.name)
@@ -169,6 +191,8 @@ def approval_status(server: "McpServer", binding: Any, profile: Any, *, home: st
             if entry["state"] == "denied":
                 return "denied"
             return "approved" if entry["digest"] == server.provenance.sha256 else "modified"
+    if server.name in chosen[0]:
+        return "approved"
     for layer in layers:
         if layer.scope != "user":
             continue

@@ -98,6 +98,18 @@ def _discover_chain(root: str, profile, settings: RuleSettings, request) -> Disc
     return out
 
 
+def _blank(home: str, rel: str) -> bool:
+    """Whether the user file ``rel`` holds nothing but whitespace (read at most 64 KiB): Codex
+    CLI 0.171.0 reads ``~/.codex/AGENTS.md`` beside a blank ``~/.codex/AGENTS.override.md``
+    (recorded case ``codex-blank-home-override``); a project folder's blank override still
+    hides its ``AGENTS.md``."""
+    try:
+        res = fs.read_bytes(home, rel, max_bytes=64 * 1024, follow_links=True)
+    except fs.SafeFsError:
+        return False
+    return not res.raw.strip()
+
+
 def discover_user(home: str, profile, settings: RuleSettings) -> Discovery:
     """Find and load the user-level rule files under ``home`` (links followed, cycle-safe)."""
     found: dict[str, Candidate] = {}
@@ -115,7 +127,7 @@ def discover_user(home: str, profile, settings: RuleSettings) -> Discovery:
             add(f.name, f.slot)
     if conv.user_group is not None:
         override, plain = conv.user_group
-        if exists(override.name):
+        if exists(override.name) and not (override.name.endswith("AGENTS.override.md") and _blank(home, override.name)):
             add(override.name, override.slot)
             if exists(plain.name):
                 diags.append(Diagnostic(level="info", code="rule-shadowed", path=os.path.join(home, plain.name),
@@ -233,7 +245,7 @@ def _load_reusing(base: str, c: Candidate, settings: RuleSettings, follow_links:
 def load_rule_file(
     base: str, rel: str, *, source: str, scope_dir: str, priority: int, file_kind: str,
     follow_links: bool, settings: RuleSettings, home: str | None = None, import_depth: int | None = None,
-    prefetched: fs.ReadResult | None = None,
+    prefetched: fs.ReadResult | None = None, import_root: str = "",
 ) -> tuple[RuleFile | None, list[Diagnostic]]:
     """Read, check and build one :class:`RuleFile` (imports inlined).
 
@@ -247,6 +259,7 @@ def load_rule_file(
 
     :param import_depth: ``@path`` import hops allowed (default 4, Claude Code's;
         the Gemini CLI plugin passes 5).
+    :param import_root: a folder below ``base`` its ``@path`` imports must stay in (``""``: ``base``).
     :param prefetched: the file's bytes when a walk already read them safely
         (:func:`wskit.fs.fdwalk.read_file_at`); else the file is read here.
     :returns: the rule (or None) and diagnostics.
@@ -332,7 +345,8 @@ def load_rule_file(
         imp = expand_imports(body, base=base, rel_path=rel, home=home, follow_links=follow_links,
                              max_bytes=settings.max_file_bytes,
                              max_depth=import_depth if import_depth is not None
-                             else settings.import_depth if settings.import_depth is not None else IMPORT_MAX_DEPTH)
+                             else settings.import_depth if settings.import_depth is not None else IMPORT_MAX_DEPTH,
+                             confine=import_root)
         diags.extend(imp.diagnostics)
         body, imported = imp.text, tuple(imp.imported)
     body = body.strip()

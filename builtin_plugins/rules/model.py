@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # pragma: no cover
 _encode_str = json.encoder.encode_basestring
 
 __all__ = [
-    "HOST_RULES", "KIND", "PRIORITY", "codex_fallback_filenames", "provenance_digest", "rule_digest", "rule_id", "RuleProvenanceMismatch",
+    "HOST_RULES", "KIND", "PRIORITY", "codex_fallback_filenames", "codex_max_bytes", "provenance_digest", "rule_digest", "rule_id", "RuleProvenanceMismatch",
     "RuleQueryError", "RuleSelection", "RuleSettings", "RuleSource", "SkippedRule"
 ]
 
@@ -193,6 +193,10 @@ class RuleSettings(Frozen):
             names = codex_fallback_filenames(getattr(profile, "home", None))
             if names:
                 host = {**host, "fallback_filenames": names}
+        if getattr(profile, "family", None) == "codex" and not (isinstance(raw, dict) and "exact_byte_budget" in raw):
+            limit = codex_max_bytes(getattr(profile, "home", None))
+            if limit is not None:
+                host = {**host, "exact_byte_budget": limit}
         if host is not None:
             if isinstance(raw, RuleSettings):
                 return raw, None
@@ -213,6 +217,37 @@ class RuleSettings(Frozen):
             return cls(**data), None
         except Exception as err:  # pydantic.ValidationError
             return cls(), f"invalid rules settings: {err}"
+
+
+def _codex_config(home: Any) -> dict:
+    """``<home>/.codex/config.toml`` as a mapping (``{}`` when absent, unreadable, over 1 MiB
+    or not TOML)."""
+    if home is None:
+        return {}
+    from pathlib import Path
+
+    from wskit import fs
+
+    try:
+        res = fs.read_bytes(str(Path(home) / ".codex"), "config.toml", max_bytes=1 << 20, follow_links=True)
+        text = res.raw.decode("utf-8")
+    except (fs.SafeFsError, UnicodeDecodeError):
+        return {}
+    import tomllib  # imported when a codex profile has a config file: not on start-up
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return {}
+
+
+def codex_max_bytes(home: Any) -> int | None:
+    """``project_doc_max_bytes`` of ``<home>/.codex/config.toml`` (a positive integer), as
+    Codex CLI 0.171.0 reads it (recorded case ``codex-max-bytes``), or None. When the user
+    set it, ``--host codex`` applies it exactly (``RuleSettings.exact_byte_budget``); without
+    it wskit keeps whole files (docs/compatibility.md, ``budget``)."""
+    value = _codex_config(home).get("project_doc_max_bytes")
+    return value if type(value) is int and value > 0 else None
 
 
 def codex_fallback_filenames(home: Any) -> tuple[str, ...]:

@@ -17,7 +17,7 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["CASES", "COPILOT_CASES", "Case", "marker"]
+__all__ = ["CASES", "COPILOT_CASES", "ISSUE_CASES", "Case", "marker"]
 
 
 def marker(path: str) -> str:
@@ -339,3 +339,26 @@ COPILOT_CASES: tuple[Case, ...] = (
 )
 
 CASES = CASES + COPILOT_CASES
+
+#: the disagreements of issue 34 asked of Codex, Gemini CLI and opencode
+ISSUE_CASES: tuple[Case, ...] = (
+    Case("codex-blank-home-override", ("AGENTS.md", "~/.codex/AGENTS.md"), hosts=("codex",),
+         text={"~/.codex/AGENTS.override.md": ""},
+         what="a blank ~/.codex/AGENTS.override.md beside ~/.codex/AGENTS.md"),
+    Case("codex-max-bytes", ("a/AGENTS.md",), cwd="a", hosts=("codex",),
+         text={"AGENTS.md": "S:AGENTS.md\n" + "x" * 80 + "\nS:AGENTS.md#end\n",
+               "~/.codex/config.toml": "project_doc_max_bytes = 60\n"},
+         what="project_doc_max_bytes = 60 in ~/.codex/config.toml: the root file cut, the next dropped"),
+    Case("gemini-home-import-outside", ("~/notes.md", "~/.gemini/inside.md", "GEMINI.md"), hosts=("gemini",),
+         text={"~/.gemini/GEMINI.md": "S:~/.gemini/GEMINI.md\n@../notes.md\n@inside.md\n"},
+         what="~/.gemini/GEMINI.md importing a file of the home outside ~/.gemini and one inside it"),
+    Case("gemini-root-settings-subfolder", ("ZED.md", "a/ZED.md", "GEMINI.md", "a/GEMINI.md"), cwd="a",
+         hosts=("gemini",), text={".gemini/settings.json": '{"context": {"fileName": ["ZED.md"]}}'},
+         what="the git root's .gemini/settings.json (context.fileName) with the cwd in a subfolder"),
+    Case("opencode-config-instructions", ("AGENTS.md", "docs/extra.md", "rules/a.md", "rules/b.md", "other.md"),
+         hosts=("opencode",),
+         text={"opencode.json": '{"instructions": ["docs/extra.md", "rules/*.md"]}'},
+         what="opencode.json instructions: a path and a glob"),
+)
+
+CASES = CASES + ISSUE_CASES
