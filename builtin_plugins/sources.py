@@ -72,6 +72,14 @@ HOST_FOLDERS: dict[str, dict] = {
 }
 
 
+#: GitHub Copilot's and Cursor's own folders, read by wskit's default host too (below every
+#: convention folder of the same scope: listed first at the lowest rank, a later source wins)
+_OTHER_HOSTS: dict[str, tuple] = {
+    "user": ((".copilot", _SKILLS), (".cursor", frozenset({"skill", "command"}))),
+    "project": ((".github", frozenset({"skill", "agent"})), (".cursor", frozenset({"skill", "command"}))),
+}
+
+
 #: Codex and opencode read skills recursively below a skills root: at most this deep, this many folders
 _NESTED_DEPTH, _NESTED_FOLDERS = 6, 2000
 
@@ -161,6 +169,9 @@ def wskit_resource_sources(binding, profile, trust):
         return _host_sources(binding, profile, trust, table)
     home = profile.require_home()
     sources = []
+    for folder, kinds in _OTHER_HOSTS["user"]:
+        sources.append(ResourceSource(scope=Scope.USER, root=str(home / folder), base=str(home), rank=USER_RANK,
+                                      label=f"user:{folder}", follow_links=True, kinds=kinds))
     for folder, offset in _dirs(profile):
         sources.append(
             ResourceSource(
@@ -170,6 +181,9 @@ def wskit_resource_sources(binding, profile, trust):
         )
     if trust.trusted:
         root = binding.source_root
+        for folder, kinds in _OTHER_HOSTS["project"]:
+            sources.append(ResourceSource(scope=Scope.PROJECT, root=str(root / folder), base=str(root),
+                                          rank=PROJECT_RANK, label=f"project:{folder}", kinds=kinds))
         for folder, offset in _dirs(profile):
             components = _nested(root / folder) if folder == ".agents" else {}
             sources.append(

@@ -4,6 +4,8 @@ project ``.mcp.json`` source, Claude Code's ``~/.claude.json`` (user and local s
 
 from __future__ import annotations
 
+import os
+
 from wskit.kinds import ResourceKind
 from wskit.models import ResourceSource, Scope
 from wskit.plugin import hookimpl
@@ -170,9 +172,22 @@ def wskit_resource_sources(binding, profile, trust):
         out.append(ResourceSource(scope=Scope.USER, root=home, base=home, rank=CLAUDE_JSON_LOCAL_RANK,
                                   label="local:~/.claude.json", kinds=frozenset({KIND}), follow_links=True,
                                   components={KIND: (CLAUDE_JSON, root)}))
+    default = getattr(profile, "family", None) is None
+    # GitHub Copilot's and Cursor's MCP files, read by wskit's default host too
+    for fam in ("copilot", "cursor") if default else ():
+        folder, name = HOST_MCP_FILES[fam]["user"]
+        user = str(profile.require_home() / folder)
+        out.append(ResourceSource(scope=Scope.USER, root=user, base=user, rank=CLAUDE_JSON_USER_RANK - 1,
+                                  label=f"user:~/{folder}/{name}", kinds=frozenset({KIND}), follow_links=True,
+                                  components={KIND: (name,)}))
     if not trust.trusted:
         return out
     root = str(binding.source_root)
+    cursor = os.path.join(root, ".cursor")
+    if default:
+        out.append(ResourceSource(scope=Scope.PROJECT, root=cursor, base=cursor, rank=ROOT_RANK - 1,
+                                  label="project:.cursor/mcp.json", kinds=frozenset({KIND}),
+                                  components={KIND: ("mcp.json",)}))
     out.append(ResourceSource(scope=Scope.PROJECT, root=root, base=root, rank=ROOT_RANK, label="project:.mcp.json",
                               kinds=frozenset({KIND})))
     return out

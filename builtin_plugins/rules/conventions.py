@@ -143,8 +143,14 @@ class Conventions(FrozenValue):
             dirs.append(ConfigDir(".claude", (FolderFile("CLAUDE.md", ".claude/CLAUDE.md"),), ".claude/rules"))
         host = profile.host_dir
         dirs.append(ConfigDir(host, (FolderFile("AGENTS.md", ".<host>/AGENTS.md"),), ".<host>/rules"))
+        # GitHub Copilot's and Cursor's conventions (docs/rules.md §1): their files and rules trees
+        dirs.append(ConfigDir(".github", (FolderFile("copilot-instructions.md", ".github/copilot-instructions.md"),),
+                              ".<host>/rules", rules_dir="instructions", rules_suffixes=(".instructions.md",)))
+        dirs.append(ConfigDir(".cursor", (), ".<host>/rules", rules_suffixes=(".mdc",)))
+        after = after + (FolderFile(".cursorrules", "<HOST>.md", root_only=True),)
         user_files = ((FolderFile(".claude/CLAUDE.md", ".claude/CLAUDE.md"),) if claude else ()) + (
-            (FolderFile(".agents/AGENTS.md", "AGENTS.md"),) if profile.agents_conventions else ())
+            (FolderFile(".agents/AGENTS.md", "AGENTS.md"),) if profile.agents_conventions else ()) + (
+            FolderFile(".copilot/copilot-instructions.md", ".github/copilot-instructions.md"),)
         user_group = (FolderFile(f"{host}/AGENTS.override.md", ".<host>/AGENTS.override.md"),
                       FolderFile(f"{host}/AGENTS.md", ".<host>/AGENTS.md"))
         user_rules = (((".claude", ".claude/rules"),) if claude else ()) + ((host, ".<host>/rules"),)
