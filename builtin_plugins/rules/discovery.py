@@ -36,7 +36,7 @@ from wskit.util.valueclass import Value
 if TYPE_CHECKING:
     from wskit.resources.rule import RuleFile
 
-__all__ = ["discover_project", "discover_user", "Discovery", "load_rule_file", "reload_rule"]
+__all__ = ["discover_project", "discover_user", "Discovery", "load_rule_file", "opencode_instructions", "reload_rule"]
 
 
 class Discovery(Value):
@@ -397,3 +397,71 @@ def reload_rule(rule: RuleFile, settings: RuleSettings, home: str | None = None)
     return load_rule_file(rule.provenance.source_root, rule.path, source=rule.source, scope_dir=rule.scope_dir,
                           priority=rule.priority, file_kind=rule.file_kind, follow_links=rule.follow_links,
                           settings=settings, home=home if rule.source == "user" else None)
+
+
+#: at most this many files are listed to match one ``instructions`` glob of ``opencode.json``
+_GLOB_FILES = 2000
+
+
+def opencode_instructions(root: str, settings: RuleSettings, known: set[str]) -> tuple[list, list[Diagnostic]]:
+    """The files ``<root>/opencode.json``'s ``instructions`` names (paths and globs relative
+    to the project, as opencode 1.18.33 reads them: recorded case
+    ``opencode-config-instructions``), loaded as project instruction files of the root after
+    its ``AGENTS.md``. A glob is matched with the rule ``paths`` matcher against the files
+    below its literal leading folders (at most :data:`_GLOB_FILES`, links not followed, secret
+    names skipped); absolute paths, ``..`` and URLs are refused with a diagnostic; a file
+    already read (``known``) is not read twice."""
+    from wskit.builtin_plugins.rules.patterns import compiled, normalise
+    from wskit.fs.jsonfile import read_json
+
+    data, diags = read_json(root, "opencode.json", max_bytes=1 << 20)
+    items = data.get("instructions") if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        return [], list(diags)
+    diags = list(diags)
+    path = os.path.join(root, "opencode.json")
+    rels: list[str] = []
+    for item in items:
+        if not isinstance(item, str) or not item.strip():
+            continue
+        item = item.strip().removeprefix("./")
+        if item.startswith(("/", "~")) or "://" in item or ".." in item.split("/"):
+            diags.append(Diagnostic(level="warning", code="rule-import-outside", path=path,
+                                    message=f"instructions entry {item!r} is not a path inside the project; not read"))
+            continue
+        if not any(c in item for c in "*?[{"):
+            rels.append(item)
+            continue
+        parts = item.split("/")
+        fixed = []
+        for part in parts[:-1]:
+            if any(c in part for c in "*?[{"):
+                break
+            fixed.append(part)
+        start = "/".join(fixed)
+        matcher = compiled(normalise([item]))
+        seen = 0
+        for dirpath, dirs, files in os.walk(os.path.join(root, start) if start else root):
+            dirs[:] = sorted(d for d in dirs if not fs.is_secret_name(d) and d not in SKIP_DIRS
+                             and not os.path.islink(os.path.join(dirpath, d)))
+            for name in sorted(files):
+                seen += 1
+                rel = os.path.relpath(os.path.join(dirpath, name), root).replace(os.sep, "/")
+                if seen <= _GLOB_FILES and matcher.match(rel) and rel not in rels:
+                    rels.append(rel)
+            if seen > _GLOB_FILES:
+                diags.append(Diagnostic(level="warning", code="rule-walk-too-deep", path=path,
+                                        message=f"instructions glob {item!r}: more than {_GLOB_FILES} files below "
+                                                f"{start or '.'}; the rest not matched"))
+                break
+    out = []
+    for rel in rels:
+        if rel in known or not os.path.isfile(os.path.join(root, rel)):
+            continue
+        known.add(rel)
+        rule, d = load_rule_file(root, rel, source="project", scope_dir="", priority=PRIORITY["opencode.json"],
+                                 file_kind="instruction", follow_links=False, settings=settings)
+        diags.extend(d)
+        if rule is not None:
+            out.append(rule)
+    return out, diags

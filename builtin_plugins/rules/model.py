@@ -45,6 +45,7 @@ PRIORITY: dict[str, int] = {
     ".claude/rules": 70,
     ".<host>/rules": 80,
     "CLAUDE.local.md": 90,
+    "opencode.json": 95,  # the files opencode.json's "instructions" name
 }
 
 #: :data:`wskit.resources.rule.RuleSource`, spelled again for the same reason.
