@@ -141,6 +141,10 @@ def _linked_skill(source: ResourceSource, rel_dir: str, slug: str, resources: li
         resources.append(skill)
 
 
+#: GitHub Copilot CLI's longest skill description, in characters
+_COPILOT_MAX_DESCRIPTION = 1024
+
+
 def _linked_file(folder: "_Folder", rel: str):
     """``(frontmatter, read result)`` of a ``SKILL.md`` that is a link to a regular file inside
     the source (:func:`wskit.fs.inside_target`), read from its resolved path (Claude Code
@@ -279,6 +283,13 @@ def _read_one(
     if not description:
         description = body_description(_body_of(folder, slug, res.link_target if res is not None and res.link_target
                                                 and not folder.follow else rel, via_fd), "Skill")
+    if len(description) > _COPILOT_MAX_DESCRIPTION and source.host == "copilot":
+        # GitHub Copilot CLI 1.0.102 refuses such a skill ("Skill description must be at most
+        # 1024 characters"): under --host copilot it does not load either
+        diags.append(_err(path, plugin, "skill-description-too-long", None,
+                          f"description is {len(description)} characters, over GitHub Copilot CLI's limit of "
+                          f"{_COPILOT_MAX_DESCRIPTION}; not loaded under --host copilot"))
+        return None, diags
     display = _text(get("name")) or ""
     user_invocable = bool_field(get("user-invocable"), True)
     disable_model = bool_field(get("disable-model-invocation"), False)
