@@ -113,43 +113,9 @@ def ask_case(case: Case, target: str) -> list[str]:
 def ask_opencode(project: Path, home: Path, cwd: Path, target: Path) -> list[str]:
     """Markers opencode 1.18.33 adds to its request after its ``read`` tool opened ``target``
     (a stand-in model answering the agent's first request with that one tool call)."""
-    import http.server
-    import threading
-
     from tests.conformance import oracles
 
-    bodies: list[str] = []
-    done = {"tool": False}
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_POST(self):  # noqa: N802
-            raw = self.rfile.read(int(self.headers.get("content-length") or 0)).decode("utf-8", "replace")
-            title = "title generator" in raw
-            if not title:
-                bodies.append(raw)
-            if not title and not done["tool"]:
-                done["tool"] = True
-                delta = {"role": "assistant", "content": None, "tool_calls": [{
-                    "index": 0, "id": "call_1", "type": "function",
-                    "function": {"name": "read", "arguments": json.dumps({"filePath": str(target)})}}]}
-                finish = "tool_calls"
-            else:
-                delta, finish = {"role": "assistant", "content": "done"}, "stop"
-            chunk = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m",
-                     "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
-            end = {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]}
-            data = b"".join(f"data: {json.dumps(c)}\n\n".encode() for c in (chunk, end)) + b"data: [DONE]\n\n"
-            self.send_response(200)
-            self.send_header("content-type", "text/event-stream")
-            self.send_header("content-length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, *a):
-            pass
-
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    srv = oracles._ChatStandIn(("read", {"filePath": str(target)}), ignore="title generator")
     try:
         cfg = home / ".config/opencode"
         cfg.mkdir(parents=True, exist_ok=True)
@@ -157,13 +123,13 @@ def ask_opencode(project: Path, home: Path, cwd: Path, target: Path) -> list[str
             "$schema": "https://opencode.ai/config.json", "model": "standin/m", "autoupdate": False,
             "share": "disabled", "provider": {"standin": {
                 "npm": "@ai-sdk/openai-compatible", "name": "standin",
-                "options": {"baseURL": f"http://127.0.0.1:{srv.server_address[1]}/v1", "apiKey": "x"},
+                "options": {"baseURL": f"http://127.0.0.1:{srv.port}/v1", "apiKey": "x"},
                 "models": {"m": {"name": "m"}}}}}))
         oracles._run([str(oracles.binary("opencode")), "run", "hello"], cwd, oracles._env(home, PWD=str(cwd)),
-                     until=lambda _s: len(bodies) >= 2, timeout=120)
+                     until=lambda _s: len(srv.bodies) >= 2, timeout=120)
     finally:
-        srv.shutdown()
-        srv.server_close()
+        srv.close()
+    bodies = [json.dumps(b) for b in srv.bodies]
     if len(bodies) < 2:
         raise RuntimeError("opencode sent no request after its read tool ran")
 

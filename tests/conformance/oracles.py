@@ -296,10 +296,11 @@ def _strings(value) -> list[str]:
 
 class _ChatStandIn:
     """A stand-in model speaking the OpenAI chat completions API on 127.0.0.1 (Copilot CLI's
-    ``COPILOT_PROVIDER_BASE_URL``): records every request body; answers the first request
-    with ``first_tool`` (``(name, arguments)``) when given, every other with a short text."""
+    ``COPILOT_PROVIDER_BASE_URL``, opencode's ``@ai-sdk/openai-compatible``): records every
+    request body except those holding ``ignore``; answers the first recorded request with
+    ``first_tool`` (``(name, arguments)``) when given, every other with a short text."""
 
-    def __init__(self, first_tool: tuple[str, dict] | None = None) -> None:
+    def __init__(self, first_tool: tuple[str, dict] | None = None, ignore: str = "") -> None:
         bodies: list[dict] = []
         state = {"tool": first_tool}
 
@@ -310,8 +311,13 @@ class _ChatStandIn:
                     body = json.loads(raw)
                 except ValueError:
                     body = {}
-                bodies.append(body)
-                tool, state["tool"] = state["tool"], None
+                # a side request (opencode's title generator: ``ignore``) is answered with text
+                side = bool(ignore) and ignore.encode() in raw
+                if not side:
+                    bodies.append(body)
+                tool = None if side else state["tool"]
+                if not side:
+                    state["tool"] = None
                 if tool is not None:
                     delta = {"role": "assistant", "content": None, "tool_calls": [{
                         "index": 0, "id": "call_1", "type": "function",
