@@ -17,15 +17,18 @@ _NAME = lazy_pattern(globals(), "_NAME", r"^[a-z][a-z0-9_-]{0,31}\Z")
 #: what that host loads, not the cross-tool union. The two convention flags default to
 #: what the host reads (``.agents/skills`` is on for Codex, Gemini CLI, opencode, GitHub
 #: Copilot CLI and Cursor, ``AGENTS.md`` files for Codex, opencode, Copilot and Cursor;
-#: ``.claude/`` for Claude Code, opencode, Copilot (skills, agents, rules) and Cursor (skills)); the file names and folders each reads are the rule catalog's and
+#: ``.claude/`` for Claude Code and opencode — Copilot and Cursor read some ``.claude`` folders
+#: through their own tables); the file names and folders each reads are the rule catalog's and
 #: the sources plugin's host tables.
 HOST_PRESETS: dict[str, dict[str, bool]] = {
     "claude": {"claude_conventions": True, "agents_conventions": False},
     "codex": {"claude_conventions": False, "agents_conventions": True},
     "gemini": {"claude_conventions": False, "agents_conventions": True},
     "opencode": {"claude_conventions": True, "agents_conventions": True},
-    "copilot": {"claude_conventions": True, "agents_conventions": True},
-    "cursor": {"claude_conventions": True, "agents_conventions": True},
+    # Copilot and Cursor read .claude/skills (and Copilot .claude/agents, .claude/rules) through
+    # their host tables, but no Claude settings, hooks, plugins or ~/.claude.json: the flag is off
+    "copilot": {"claude_conventions": False, "agents_conventions": True},
+    "cursor": {"claude_conventions": False, "agents_conventions": True},
 }
 
 
