@@ -135,7 +135,8 @@ class Conventions(FrozenValue):
             return HOST_TABLES[family](settings)
         claude = profile.claude_conventions
         before = (FolderFile("CLAUDE.md", "CLAUDE.md"),) if claude else ()
-        after = (FolderFile(profile.instruction_file, "<HOST>.md"),)
+        # Cursor's legacy .cursorrules (the root's only) beside the host's own file
+        after = (FolderFile(profile.instruction_file, "<HOST>.md"), FolderFile(".cursorrules", "<HOST>.md", root_only=True))
         if claude:
             after += (FolderFile("CLAUDE.local.md", "CLAUDE.local.md", source="local", gitignore=False),)
         dirs = []
@@ -147,7 +148,6 @@ class Conventions(FrozenValue):
         dirs.append(ConfigDir(".github", (FolderFile("copilot-instructions.md", ".github/copilot-instructions.md"),),
                               ".<host>/rules", rules_dir="instructions", rules_suffixes=(".instructions.md",)))
         dirs.append(ConfigDir(".cursor", (), ".<host>/rules", rules_suffixes=(".mdc",)))
-        after = after + (FolderFile(".cursorrules", "<HOST>.md", root_only=True),)
         user_files = ((FolderFile(".claude/CLAUDE.md", ".claude/CLAUDE.md"),) if claude else ()) + (
             (FolderFile(".agents/AGENTS.md", "AGENTS.md"),) if profile.agents_conventions else ()) + (
             FolderFile(".copilot/copilot-instructions.md", ".github/copilot-instructions.md"),)
