@@ -9,11 +9,16 @@ servers are the user's own (state ``not-required``), as Claude Code treats them.
 A project server is, in this order:
 
 - ``denied`` when any settings layer lists it in ``disabledMcpjsonServers`` (Claude Code:
-  this always rejects), or ``wsctl mcp deny NAME`` recorded it;
+  this always rejects), or ``~/.claude.json``'s ``projects[<project>].disabledMcpjsonServers``
+  does (where Claude Code records its user's choice; hosts with Claude conventions), or
+  ``wsctl mcp deny NAME`` recorded it;
 - ``approved`` when ``wsctl mcp approve NAME --digest D`` recorded its entry as it is now:
   its definition and the bytes and executable bit of the project files its command runs
   (:func:`~wskit.approval.servers.server_entry`); ``modified`` when one of them changed
-  since (the reason names what); or when the **user's** settings (``~/.claude/settings.json``,
+  since (the reason names what); or when ``~/.claude.json``'s
+  ``projects[<project>].enabledMcpjsonServers`` lists it (the user's choice recorded by
+  Claude Code: it names the server, not its files, so only a server with no recorded
+  entry of its own), or the **user's** settings (``~/.claude/settings.json``,
   ``~/.<host>/settings.json``) say ``enableAllProjectMcpServers: true`` or list it in
   ``enabledMcpjsonServers``;
 - ``awaiting`` otherwise.
@@ -148,6 +153,22 @@ def _names(value: Any) -> set[str]:
     return {v for v in value if isinstance(v, str)} if isinstance(value, list) else set()
 
 
+def _claude_json_choices(home: str | os.PathLike[str], root: str) -> tuple[set[str], set[str]]:
+    """``(enabledMcpjsonServers, disabledMcpjsonServers)`` of ``~/.claude.json``'s
+    ``projects[<root>]``, where Claude Code records the choices its user made for the
+    project's ``.mcp.json`` servers (Claude Code 2.1.337 starts the enabled ones and leaves
+    the disabled ones out: recorded case ``claude-json-mcpjson-choices``). The user's own
+    file, read bounded (16 MiB); unreadable or malformed: no choices."""
+    from wskit.fs.jsonfile import read_json
+
+    data, _ = read_json(str(home), ".claude.json", follow_links=True, max_bytes=16 << 20)
+    projects = data.get("projects") if isinstance(data, dict) else None
+    entry = projects.get(root) if isinstance(projects, dict) else None
+    if not isinstance(entry, dict):
+        return set(), set()
+    return _names(entry.get("enabledMcpjsonServers")), _names(entry.get("disabledMcpjsonServers"))
+
+
 def server_approval(server: "McpServer", binding: Any, profile: Any, *, home: str | os.PathLike[str] | None = None
                     ) -> tuple[ApprovalState, str, ApprovalEntry]:
     """The approval state of ``server`` in the workspace ``binding`` (see the module doc),
@@ -173,6 +194,10 @@ def server_approval(server: "McpServer", binding: Any, profile: Any, *, home: st
     home = home if home is not None else getattr(profile, "home", None)
     st = server_status(server, "mcp", binding.execution_root, binding.source_root, home)
     entry = st.entry
+    chosen = _claude_json_choices(home, str(binding.source_root)) \
+        if home is not None and getattr(profile, "claude_conventions", False) else (set(), set())
+    if server.name in chosen[1]:
+        return "denied", "disabledMcpjsonServers in ~/.claude.json", entry
     if any(server.name in _names(layer.data.get("disabledMcpjsonServers")) for layer in layers):
         return "denied", "disabledMcpjsonServers", entry
     if st.state in ("denied", "approved", "modified", "error"):
@@ -181,6 +206,8 @@ def server_approval(server: "McpServer", binding: Any, profile: Any, *, home: st
         migrated = _migrate(server, entry, str(binding.source_root), home)
         if migrated is not None:
             return migrated[0], migrated[1], entry
+    if server.name in chosen[0]:
+        return "approved", "enabledMcpjsonServers in ~/.claude.json", entry
     for layer in layers:
         if layer.scope != "user":
             continue
