@@ -42,6 +42,7 @@ _LAZY = {
     "TrustDecision": "wskit.trust",
     "WorkspaceResources": "wskit.workspace",
     "load_workspace": "wskit.workspace",
+    "export": "wskit.workspace",
     "WorkspaceCache": "wskit.cache",
     "SessionResources": "wskit.session",
     "SessionState": "wskit.session",
