@@ -42,7 +42,7 @@ _LAZY = {
     "TrustDecision": "wskit.trust",
     "WorkspaceResources": "wskit.workspace",
     "load_workspace": "wskit.workspace",
-    "export": "wskit.workspace",
+    "export": "wskit.plugin.export",
     "WorkspaceCache": "wskit.cache",
     "SessionResources": "wskit.session",
     "SessionState": "wskit.session",

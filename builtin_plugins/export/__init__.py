@@ -1,5 +1,5 @@
 """Built-in plugin ``export``: ``wsctl export`` and the ``wskit_export`` hook behind
-:func:`wskit.workspace.export` (docs/export.md).
+:func:`wskit.plugin.export.export` (docs/export.md).
 
 From one workspace loaded under a source host profile (``--from``, default ``claude``), it
 writes each target host's own files (instruction files, path rules, skills, commands,

@@ -371,7 +371,7 @@ def wskit_expand_command(command: "Resource", args: "list[str]", root: "str | No
 def wskit_export(workspace: "WorkspaceResources", targets: "list[str]", options: "dict[str, Any]") -> Any:
     """Write each target host's own files from a loaded workspace (docs/export.md).
 
-    When: :func:`wskit.workspace.export` (``wskit.export``). The built-in ``export`` plugin
+    When: :func:`wskit.plugin.export.export` (``wskit.export``). The built-in ``export`` plugin
     implements it ``trylast``; a plugin may answer first for a workspace it exports itself.
 
     :param workspace: the workspace loaded under the source host profile (``--from``).
