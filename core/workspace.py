@@ -327,4 +327,3 @@ def _apply_filter(kind: "ResourceKind", cands: list[Candidate], profile: HostPro
     diags.extend(found)
     keep = {id(r) for r in kept}
     return [c for c in cands if id(c.resource) in keep]
-
