@@ -40,7 +40,7 @@ def wskit_register_commands(cli):
     from wskit.cli.lazy import add_lazy_command
 
     add_lazy_command(cli, "export", "wskit.builtin_plugins.export.cli:export_cmd",
-                     "Write each host's own files from this workspace; --check, --verify.")
+                     "Write each target host's own files from the workspace holding PATH.")
 
 
 @hookimpl(trylast=True)

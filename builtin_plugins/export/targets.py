@@ -216,6 +216,13 @@ def _instructions_copilot(view: SourceView, plan: Plan) -> None:
         plan.lose("copilot", "instruction", sources[0], f"carried as .github/instructions/{slug}.instructions.md "
                   f"(applyTo {folder}/**): Copilot applies it when a file below {folder}/ is in the context",
                   carried=True)
+    claude_files = [p.path for ft in view.folders.values() for p in ft.pieces
+                    if PurePosixPath(p.path).name == "CLAUDE.md" or p.path.startswith(".claude/rules/")]
+    claude_files += [r.path for r in view.conditional if r.path.startswith(".claude/rules/")]
+    for path in claude_files:
+        plan.lose("copilot", "instruction", path, "Copilot CLI also reads CLAUDE.md and .claude/rules itself "
+                  "(observed, 1.0.102): with both present it gets this text twice; VS Code and github.com read the "
+                  ".github files", carried=True)
     for rule in view.conditional:
         name = PurePosixPath(rule.path).stem
         plan.add("copilot", f".github/instructions/{name}.instructions.md",
@@ -296,9 +303,10 @@ def _skills(view: SourceView, plan: Plan, target: str) -> None:
         if dest is None:
             plan.lose(target, "skill", skill.name, f"{target} reads no skill folder the export can write")
             continue
-        if skill.base and target == "gemini":
+        if target == "gemini":
             plan.lose(target, "skill", skill.name, f"Gemini CLI reads .agents/skills of the cwd only: the copy in "
-                      f"{skill.base}/ loads only for sessions started there", carried=True)
+                      f"{skill.base or 'the root'} loads only for sessions started there, not in a subfolder",
+                      carried=True)
         files = _skill_files(view, plan, target, skill)
         if files is None:
             continue
@@ -357,7 +365,11 @@ def _commands(view: SourceView, plan: Plan, target: str) -> None:
             plan.lose(target, "command", c.name, "Copilot prompt files take named inputs: $ARGUMENTS → ${input:args}, "
                       "$N → ${input:argN}, asked for by name rather than split from one line", carried=True)
         elif target == "claude":
-            continue  # the source's own layout (only --from claude reaches here with commands)
+            meta = {"description": c.description, "argument-hint": c.argument_hint, "model": c.model,
+                    "allowed-tools": ", ".join(c.allowed_tools) if c.allowed_tools else None}
+            plan.add(target, f".claude/commands/{c.name.replace(':', '/')}.md", _fm(meta, c.body), [c.path],
+                     "command")
+            continue
         else:
             plan.lose(target, "command", c.name, {
                 "codex": "Codex CLI reads custom prompts only from ~/.codex/prompts (user scope), none from a project",
@@ -401,7 +413,10 @@ def _agents(view: SourceView, plan: Plan, target: str) -> None:
                      _fm({"name": a.name, "description": a.description}, a.prompt), src, "agent")
             lost = [k for k, v in (("tools", a.tools), ("model", a.model != "inherit" and a.model)) if v]
         elif target == "claude":
-            continue
+            meta = {"name": a.name, "description": a.description,
+                    "tools": ", ".join(a.tools) if a.tools else None,
+                    "model": a.model if a.model != "inherit" else None}
+            plan.add(target, f".claude/agents/{a.name}.md", _fm(meta, a.prompt), src, "agent")
         else:
             plan.lose(target, "agent", a.name, {"codex": "Codex CLI reads no project subagent files",
                                                 "agents": "a plain AGENTS.md tree has no subagents"}[target])
@@ -446,8 +461,6 @@ def _mcp(view: SourceView, plan: Plan, target: str) -> None:
     if target in ("agents",):
         for s in view.servers:
             plan.lose(target, "mcp_server", s.name, "a plain AGENTS.md tree has no MCP configuration")
-        return
-    if target == "claude":
         return
     if target == "copilot":
         plan.notes.append(Loss(target, "mcp_server", ", ".join(s.name for s in view.servers),
@@ -530,6 +543,10 @@ def _mcp(view: SourceView, plan: Plan, target: str) -> None:
             else:
                 plan.lose(target, "mcp_server", s.name, f"Cursor has no {s.transport} transport")
                 continue
+        elif target == "claude":
+            entry = dict(cfg) if cfg else ({"command": s.command, "args": list(s.args), "env": dict(s.env)}
+                                           if s.transport == "stdio" else
+                                           {"type": s.transport, "url": s.url, "headers": dict(s.headers)})
         elif target == "copilot":
             if s.transport == "stdio":
                 entry = {"type": "stdio", "command": s.command, "args": v(list(s.args), "${{env:{}}}")}
@@ -561,11 +578,11 @@ def _mcp(view: SourceView, plan: Plan, target: str) -> None:
         plan.add(target, ".cursor/mcp.json", _json({"mcpServers": out}), srcs, "mcp_server")
     elif target == "copilot":
         plan.add(target, ".vscode/mcp.json", _json({"servers": out}), srcs, "mcp_server")
+    elif target == "claude":
+        plan.add(target, ".mcp.json", _json({"mcpServers": out}), srcs, "mcp_server")
 
 
 def _hooks(view: SourceView, plan: Plan, target: str) -> None:
-    if target == "claude":
-        return
     for h in view.hooks:
         plan.lose(target, "hook", f"{h.event}:{h.matcher or '*'}",
                   f"{target}'s hook events and payloads are not Claude Code's: the hook is not carried")

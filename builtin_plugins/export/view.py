@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
-__all__ = ["Command", "ConditionalRule", "FolderText", "Piece", "SkillItem", "SourceView", "source_view"]
+__all__ = ["Command", "ConditionalRule", "FolderText", "Piece", "SkillItem", "SourceView", "gemini_to_markdown",
+           "source_view"]
 
 
 @dataclass(frozen=True)
@@ -124,6 +125,17 @@ def _raw_with_imports(root: str, rule) -> str | None:
     return (fm.body if fm.present else text).strip()
 
 
+def gemini_to_markdown(body: str) -> str:
+    """A Gemini CLI TOML prompt in Claude Code's markdown command syntax: ``{{args}}`` →
+    ``$ARGUMENTS``, ``!{cmd}`` → ``!`cmd```, ``@{path}`` → ``@path`` (the source view is
+    Claude-shaped; each writer translates from there)."""
+    import re
+
+    body = body.replace("{{args}}", "$ARGUMENTS")
+    body = re.sub(r"!\{([^{}\n]*)\}", lambda m: "!`" + m.group(1) + "`", body)
+    return re.sub(r"@\{([^{}\s]+)\}", lambda m: "@" + m.group(1), body)
+
+
 def source_view(ws, source: str, generated: frozenset[str] = frozenset()) -> SourceView:
     """The :class:`SourceView` of the loaded workspace ``ws`` (loaded under ``source``'s
     profile). Reads nothing the load did not read, except the text of instruction files
@@ -182,8 +194,11 @@ def source_view(ws, source: str, generated: frozenset[str] = frozenset()) -> Sou
         base = "/".join(parts[:-3]) if len(parts) >= 3 else ""
         view.skills.append(SkillItem(s.name, s.description, folder, base))
     for c in active("command"):
-        view.commands.append(Command(c.name, c.provenance.path, c.description, c.body, c.argument_hint, c.model,
-                                     c.allowed_tools, tuple(sorted(c.extra))))
+        body = c.body
+        if c.extra.get("format") == "gemini-toml":
+            body = gemini_to_markdown(body)
+        view.commands.append(Command(c.name, c.provenance.path, c.description, body, c.argument_hint, c.model,
+                                     c.allowed_tools, tuple(sorted(k for k in c.extra if k != "format"))))
     view.agents = active("agent")
     view.servers = active("mcp_server")
     view.hooks = active("hook")
