@@ -80,7 +80,28 @@ def load_manifest(root: str) -> dict:
         raise ValueError(f"{path}: not JSON ({err}); move it away to export again") from None
     if not isinstance(data, dict) or data.get("format") != _FORMAT or not isinstance(data.get("files"), dict):
         raise ValueError(f"{path}: not an export manifest of format {_FORMAT}; move it away to export again")
+    from wskit.errors import SafeFsError
+    from wskit.fs import split_written
+
+    for rel, entry in data["files"].items():
+        # a manifest is a project file: a path in it may name only a file inside the project
+        try:
+            if "/".join(split_written(rel)) != rel:
+                raise SafeFsError("path-invalid", rel, "not in normal form")
+        except SafeFsError as err:
+            raise ValueError(f"{path}: entry {rel!r} refused ({err.code}: {err}); nothing exported") from None
+        if not isinstance(entry, dict) or not isinstance(entry.get("sha256"), str):
+            raise ValueError(f"{path}: entry {rel!r} is not an object with a sha256; nothing exported")
     return data
+
+
+def _remove(root: str, rel: str) -> None:
+    """Unlink ``rel`` inside its folder opened from ``root`` without following links."""
+    from wskit.fs.atomic import state_dir
+
+    target = os.path.join(root, rel)
+    with state_dir(target, anchor=root, create=False) as dfd:
+        os.unlink(os.path.basename(target), dir_fd=dfd)
 
 
 def _current(root: str, rel: str) -> tuple[bytes | None, str | None]:
@@ -172,9 +193,12 @@ def apply_plan(root: str, plan: Plan, *, force: bool = False, prune: bool = Fals
             if st.status == "orphan":
                 if prune and "edited" not in st.reason:
                     try:
-                        os.unlink(os.path.join(root, st.path))
+                        _remove(root, st.path)
                     except FileNotFoundError:
                         pass
+                    except (StateFileError, OSError) as err:
+                        st.reason = f"not removed: {err}"
+                        continue
                     files.pop(st.path, None)
                     st.status = "removed"
                 continue

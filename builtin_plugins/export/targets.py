@@ -328,7 +328,7 @@ def _commands(view: SourceView, plan: Plan, target: str) -> None:
         if target == "gemini":
             body = _ALL_ARGS.sub("{{args}}", c.body)
             if _positional(c.body):
-                plan.lose(target, "command", c.name, "Gemini CLI has no positional arguments: $1… kept as written "
+                plan.lose(target, "command", c.name, "Gemini CLI has no positional arguments: $0, $1… kept as written "
                           "and the typed arguments appended after the prompt" + ("" if "{{args}}" not in body else
                                                                                " (or put where {{args}} is)"),
                           carried=True)
@@ -351,7 +351,7 @@ def _commands(view: SourceView, plan: Plan, target: str) -> None:
             path = f".cursor/commands/{c.name.replace(':', '-')}.md"
             plan.add(target, path, c.body.strip() + "\n", [c.path], "command")
             if "$" in c.body and (_ALL_ARGS.search(c.body) or _positional(c.body)):
-                plan.lose(target, "command", c.name, "Cursor expands no argument placeholders: $ARGUMENTS/$1 kept "
+                plan.lose(target, "command", c.name, "Cursor expands no argument placeholders: $ARGUMENTS, $0… kept "
                           "as written; the text typed after the command follows the prompt", carried=True)
             if ":" in c.name:
                 plan.lose(target, "command", c.name, f"Cursor names it /{c.name.replace(':', '-')}", carried=True)
@@ -473,15 +473,10 @@ def _mcp(view: SourceView, plan: Plan, target: str) -> None:
         if target == "codex":
             if s.transport == "stdio":
                 entry = {"command": s.command, "args": list(s.args)}
-                env, passthrough = {}, []
-                for k, val in s.env.items():
-                    m = _VAR.fullmatch(val)
-                    if m and m.group(1) == k:
-                        passthrough.append(k)
-                    else:
-                        env[k] = v(val, None)
+                passthrough = [k for k, val in s.env.items() if val == "${" + k + "}"]  # Codex passes K through
+                env = {k: val for k, val in s.env.items() if k not in passthrough}
                 if env:
-                    entry["env"] = env
+                    entry["env"] = v(env, None)
                 if passthrough:
                     entry["env_vars"] = passthrough
                 entry["args"] = v(list(s.args), None)
@@ -531,34 +526,22 @@ def _mcp(view: SourceView, plan: Plan, target: str) -> None:
             else:
                 plan.lose(target, "mcp_server", s.name, f"opencode has no {s.transport} transport")
                 continue
-        elif target == "cursor":
-            if s.transport == "stdio":
-                entry = {"command": s.command, "args": v(list(s.args), "${{env:{}}}")}
-                if s.env:
-                    entry["env"] = v(dict(s.env), "${{env:{}}}")
-            elif s.transport in ("http", "sse"):
-                entry = {"url": v(s.url, "${{env:{}}}")}
-                if s.headers:
-                    entry["headers"] = v(dict(s.headers), "${{env:{}}}")
-            else:
-                plan.lose(target, "mcp_server", s.name, f"Cursor has no {s.transport} transport")
+        elif target in ("cursor", "copilot"):  # Claude Code's own shape, ${env:VAR} (VS Code adds "type")
+            if s.transport not in ("stdio", "http", "sse"):
+                plan.lose(target, "mcp_server", s.name, f"{target} has no {s.transport} transport")
                 continue
+            local = s.transport == "stdio"
+            entry = {"type": s.transport} if target == "copilot" else {}
+            entry.update({"command": s.command, "args": v(list(s.args), "${{env:{}}}")} if local
+                         else {"url": v(s.url, "${{env:{}}}")})
+            extra = s.env if local else s.headers
+            if extra:
+                entry["env" if local else "headers"] = v(dict(extra), "${{env:{}}}")
         elif target == "claude":
             entry = dict(cfg) if cfg else ({"command": s.command, "args": list(s.args), "env": dict(s.env)}
                                            if s.transport == "stdio" else
                                            {"type": s.transport, "url": s.url, "headers": dict(s.headers)})
-        elif target == "copilot":
-            if s.transport == "stdio":
-                entry = {"type": "stdio", "command": s.command, "args": v(list(s.args), "${{env:{}}}")}
-                if s.env:
-                    entry["env"] = v(dict(s.env), "${{env:{}}}")
-            elif s.transport in ("http", "sse"):
-                entry = {"type": s.transport, "url": v(s.url, "${{env:{}}}")}
-                if s.headers:
-                    entry["headers"] = v(dict(s.headers), "${{env:{}}}")
-            else:
-                plan.lose(target, "mcp_server", s.name, f"VS Code has no {s.transport} transport")
-                continue
+
         else:
             continue
         for key in ("timeout", "oauth"):

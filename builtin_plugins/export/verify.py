@@ -142,6 +142,17 @@ def _read_back(root: str, target: str) -> dict[str, dict] | None:
     return out
 
 
+def _named(diff, target: str, kind: str, source: dict[str, str], loaded: dict[str, str]) -> int:
+    """Compare ``{name: description}`` of the source with what the target loaded; returns the
+    number compared."""
+    for name, desc in source.items():
+        if name not in loaded:
+            diff(kind, name, f"{target} loads no {kind} {name!r}")
+        elif loaded[name] != desc:
+            diff(kind, name, f"description differs: {loaded[name]!r}")
+    return len(source)
+
+
 def verify(ws, view: SourceView, plan: Plan, targets: list[str], losses: list[Loss]) -> dict[str, Any]:
     """``{target: {"verified", "profile", "checked", "differences", "reason"}}``; each difference
     is ``{"kind", "item", "detail", "explained"}``."""
@@ -207,14 +218,8 @@ def verify(ws, view: SourceView, plan: Plan, targets: list[str], losses: list[Lo
                 if missing and target not in ("cursor", "copilot", "claude"):
                     diff("rule", rule.path, f"at {folder}: the rule's text does not reach the model")
         # skills
-        src_sk = {s.name: s.description for s in view.skills}
-        tgt_sk = {s.name: s.description for s in _active(tws, "skill")}
-        for name, desc in src_sk.items():
-            checked["skills"] += 1
-            if name not in tgt_sk:
-                diff("skill", name, f"{target} loads no skill {name!r}")
-            elif tgt_sk[name] != desc:
-                diff("skill", name, f"description differs: {tgt_sk[name]!r}")
+        checked["skills"] = _named(diff, target, "skill", {s.name: s.description for s in view.skills},
+                                   {s.name: s.description for s in _active(tws, "skill")})
         # commands: names and the expansion of a sample line
         src_cmd = {c.name: c for c in _active(ws, "command")}
         tgt_cmd = {c.name: c for c in _active(tws, "command")}
@@ -229,14 +234,8 @@ def verify(ws, view: SourceView, plan: Plan, targets: list[str], losses: list[Lo
             if a != b:
                 diff("command", name, f"/{name} {' '.join(SAMPLE_ARGS)} expands to {b!r}, the source to {a!r}")
         # agents
-        src_ag = {a.name: a.description for a in view.agents}
-        tgt_ag = {a.name: a.description for a in _active(tws, "agent")}
-        for name, desc in src_ag.items():
-            checked["agents"] += 1
-            if name not in tgt_ag:
-                diff("agent", name, f"{target} loads no agent {name!r}")
-            elif tgt_ag[name] != desc:
-                diff("agent", name, f"description differs: {tgt_ag[name]!r}")
+        checked["agents"] = _named(diff, target, "agent", {a.name: a.description for a in view.agents},
+                                   {a.name: a.description for a in _active(tws, "agent")})
         # MCP servers: read back from the file written (no wskit loader reads the targets' own files)
         back = _read_back(root, target)
         for s in view.servers:

@@ -114,8 +114,21 @@ def _gemini_mcp(home: Path, cwd: Path) -> list[list[str]]:
     """``gemini mcp list`` in a trusted workspace: ``[[name, transport], …]``."""
     from tests.conformance import oracles
 
+    import signal
+    import subprocess
+
     env = oracles._env(home, GEMINI_API_KEY="x", GEMINI_CLI_TRUST_WORKSPACE="true")
-    out = oracles._run([str(oracles.binary("gemini")), "mcp", "list"], cwd, env, timeout=90)
+    # it writes the list on stderr
+    proc = subprocess.Popen([str(oracles.binary("gemini")), "mcp", "list"], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        out = proc.communicate(timeout=90)[0].decode("utf-8", "replace")
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait()
     return sorted([m.group(1), m.group(2)] for m in re.finditer(r"^\S+ ([\w.-]+): .* \((\w+)\)", out, re.M))
 
 
@@ -136,19 +149,12 @@ def _opencode_commands(home: Path, cwd: Path, prompts) -> list[list[str]]:
     model: ``[prompt, the user turn opencode sent]``."""
     from tests.conformance import oracles
 
-    cfg = home / ".config/opencode"
     out: list[list[str]] = []
     for prompt in prompts:
         name, _, args = prompt[1:].partition(" ")
         srv = oracles._StandIn()
         try:
-            cfg.mkdir(parents=True, exist_ok=True)
-            (cfg / "opencode.json").write_text(json.dumps({
-                "$schema": "https://opencode.ai/config.json", "model": "standin/m", "autoupdate": False,
-                "share": "disabled",
-                "provider": {"standin": {"npm": "@ai-sdk/openai-compatible", "name": "standin",
-                                         "options": {"baseURL": f"http://127.0.0.1:{srv.port}/v1", "apiKey": "x"},
-                                         "models": {"m": {"name": "m"}}}}}))
+            oracles.opencode_standin(home, srv.port)
 
             def asked(_s: str = "", srv=srv) -> bool:
                 return any(b"title generator" not in b for b in list(srv.bodies))
@@ -156,17 +162,9 @@ def _opencode_commands(home: Path, cwd: Path, prompts) -> list[list[str]]:
                          cwd, oracles._env(home, PWD=str(cwd)), until=asked, timeout=90)
         finally:
             srv.close()
-        text = ""
-        for b in srv.bodies:
-            if b"title generator" in b:
-                continue
-            msgs = json.loads(b).get("messages") or []
-            users = [m for m in msgs if m.get("role") == "user"]
-            if users:
-                c = users[-1]["content"]
-                text = c if isinstance(c, str) else "".join(p.get("text", "") for p in c if isinstance(p, dict))
-                break
-        out.append([prompt, text])
+        users = oracles.opencode_messages(srv.bodies, "user")
+        c = users[-1]["content"] if users else ""
+        out.append([prompt, c if isinstance(c, str) else "".join(p.get("text", "") for p in c if isinstance(p, dict))])
     return out
 
 

@@ -24,7 +24,7 @@ import threading
 import time
 from pathlib import Path
 
-__all__ = ["HOSTS", "ask", "binary", "host_version"]
+__all__ = ["HOSTS", "ask", "binary", "host_version", "opencode_messages", "opencode_standin"]
 
 HOSTS_DIR = Path(os.environ.get("WSKIT_HOSTS_DIR", "/work/hosts"))
 _BIN = {
@@ -197,17 +197,22 @@ def ask_gemini_commands(home: Path, cwd: Path, prompts) -> list[list[str]]:
     return out
 
 
+def opencode_standin(home: Path, port: int) -> None:
+    """Point opencode's user configuration in ``home`` at the stand-in model on ``port``."""
+    cfg = home / ".config/opencode"
+    cfg.mkdir(parents=True, exist_ok=True)
+    (cfg / "opencode.json").write_text(json.dumps({
+        "$schema": "https://opencode.ai/config.json", "model": "standin/m", "autoupdate": False,
+        "share": "disabled",
+        "provider": {"standin": {"npm": "@ai-sdk/openai-compatible", "name": "standin",
+                                 "options": {"baseURL": f"http://127.0.0.1:{port}/v1", "apiKey": "x"},
+                                 "models": {"m": {"name": "m"}}}}}))
+
+
 def ask_opencode(project: Path, home: Path, cwd: Path) -> dict:
     srv = _StandIn()
     try:
-        cfg = home / ".config/opencode"
-        cfg.mkdir(parents=True, exist_ok=True)
-        (cfg / "opencode.json").write_text(json.dumps({
-            "$schema": "https://opencode.ai/config.json", "model": "standin/m", "autoupdate": False,
-            "share": "disabled",
-            "provider": {"standin": {"npm": "@ai-sdk/openai-compatible", "name": "standin",
-                                     "options": {"baseURL": f"http://127.0.0.1:{srv.port}/v1", "apiKey": "x"},
-                                     "models": {"m": {"name": "m"}}}}}))
+        opencode_standin(home, srv.port)
         env = _env(home, PWD=str(cwd))
         def agent_asked(_s: str = "") -> bool:
             return any(b"title generator" not in b for b in list(srv.bodies))
@@ -219,19 +224,24 @@ def ask_opencode(project: Path, home: Path, cwd: Path) -> dict:
         sk = _run([str(_BIN["opencode"]), "debug", "skill"], cwd, env, timeout=60)
     finally:
         srv.close()
-    text = ""
-    for b in srv.bodies:
+    msgs = opencode_messages(srv.bodies, "system")
+    text = "\n".join(m["content"] if isinstance(m.get("content"), str) else json.dumps(m.get("content")) for m in msgs)
+    return {"instructions": _labels(text), "skills": _skill_names(sk)}
+
+
+def opencode_messages(bodies: list[bytes], role: str) -> list[dict]:
+    """The ``role`` messages of the first request opencode sent for the agent (not its title
+    generator) that holds any."""
+    for b in bodies:
         if b"title generator" in b:
             continue
         try:
-            msgs = json.loads(b).get("messages") or []
+            msgs = [m for m in json.loads(b).get("messages") or [] if m.get("role") == role]
         except ValueError:
             continue
-        text = "\n".join(m["content"] if isinstance(m.get("content"), str) else json.dumps(m.get("content"))
-                         for m in msgs if m.get("role") == "system")
-        if text:
-            break
-    return {"instructions": _labels(text), "skills": _skill_names(sk)}
+        if msgs:
+            return msgs
+    return []
 
 
 def ask_claude(project: Path, home: Path, cwd: Path) -> dict:

@@ -85,6 +85,14 @@ def test_wskit_loads_the_exported_tree_as_the_host_did(host, case, tmp_path: Pat
         assert live == recorded, f"{host} answers otherwise than recorded: re-record"
     got = _wskit_answer(host, case, tmp_path, pm)
     assert got == {k: recorded.get(k, []) for k in got}
+    if host == "opencode" and "commands" in recorded:  # opencode's own expansion, as --verify computes it
+        from wskit.builtin_plugins.export.verify import opencode_expand
+
+        project = tmp_path / "proj"
+        for prompt, text in recorded["commands"]:
+            name, _, args = prompt[1:].partition(" ")
+            body = (project / ".opencode/commands" / (name.replace(":", "/") + ".md")).read_text()
+            assert opencode_expand(body.split("---\n", 2)[-1].strip(), args) == text.strip()
 
 
 @pytest.mark.parametrize(("host", "case"), PAIRS, ids=[f"{h}-{c.id}" for h, c in PAIRS])
@@ -116,6 +124,7 @@ def test_the_host_got_what_the_source_meant_but_for_reported_losses(host, case, 
     assert all(marker_file.get(m) in widened for m in extra), extra
     if host != "opencode":  # opencode puts the nearest folder first: reported as a loss
         assert [m for m in have if m in want] == want
+    _same_configuration(host, recorded, source, report)
     meant = sorted(s.name for s in source.registry("skill").active() if "SKILLNAME-" in s.description)
     skill_losses = {loss.item for loss in report.losses if loss.target == host and loss.kind == "skill"}
     assert [s for s in recorded["skills"] if s not in meant] == []
@@ -123,5 +132,50 @@ def test_the_host_got_what_the_source_meant_but_for_reported_losses(host, case, 
 
 
 def test_every_host_recording_names_its_version() -> None:
-    for host in HOSTS:
+    for host in (*HOSTS, "copilot"):
         assert RECORDED[host]["version"].count(".") == 2
+
+
+#: how each host names a Claude Code transport in its listing
+_TRANSPORTS = {"codex": {"stdio": "stdio", "http": "streamable_http"}, "gemini": {"stdio": "stdio", "http": "http"},
+               "opencode": {"stdio": "local", "http": "remote"}}
+
+
+def _same_configuration(host: str, recorded: dict, source, report) -> None:
+    """MCP servers, commands (expanded by the real host for a typed line) and agents: as the
+    source meant, or the difference is a loss the export reported for that host."""
+    lost = {(loss.kind, loss.item) for loss in report.losses if loss.target == host}
+    servers = {s.name: s for s in source.registry("mcp_server").active()}
+    if "mcp" in recorded:
+        assert dict(recorded["mcp"]) == {n: _TRANSPORTS[host][s.transport] for n, s in servers.items()}
+    commands = {c.name: c for c in source.registry("command").active()}
+    if "command_names" in recorded:
+        assert recorded["command_names"] == sorted(n.replace(":", "/") for n in commands)
+    if "agents" in recorded:
+        assert recorded["agents"] == sorted(a.name for a in source.registry("agent").active())
+    for prompt, text in recorded.get("commands", ()):
+        name, _, args = prompt[1:].partition(" ")
+        meant = source.hooks.expand_command(commands[name], args.split(), str(source.binding.source_root)).text
+        if text.strip() != meant.strip():
+            assert ("command", name) in lost, (host, prompt, text, meant)
+
+
+def test_copilot_loads_the_files_written_for_it(tmp_path: Path, pm) -> None:
+    """GitHub Copilot CLI (observed offline): every instruction file the export wrote for it
+    is an instruction source with the ``applyTo`` written, and it offers the source's skills
+    and MCP servers. (Its own reading of CLAUDE.md and .claude/rules is the duplication the
+    export reports for copilot.)"""
+    import frontmatter
+
+    recorded = RECORDED.get("copilot", {}).get("cases", {}).get("claude-layout-root")
+    assert recorded is not None, "no copilot recording: python -m tests.conformance.export_hosts --host copilot"
+    project, _home, _cwd = export_tree(CASES[0], tmp_path, pm)
+    listed = {path: apply_to for path, apply_to in recorded["instruction_files"]}
+    written = sorted(p.relative_to(project).as_posix() for p in (project / ".github").rglob("*.md")
+                     if p.name.endswith(".instructions.md") or p.name == "copilot-instructions.md")
+    assert written and all(w in listed for w in written), (written, listed)
+    for w in written:
+        if w.endswith(".instructions.md"):
+            assert listed[w] == frontmatter.loads((project / w).read_text())["applyTo"]
+    assert "pdf-tools" in recorded["skills"]
+    assert {name for name, _ in recorded["mcp"]} == {"docs", "files"}
