@@ -231,6 +231,7 @@ def apply_plan(root: str, plan: Plan, *, force: bool = False, prune: bool = Fals
             if have is None and not refused:
                 files.pop(path)
         data = {"format": _FORMAT, "files": dict(sorted(files.items()))}
-        atomic_write(manifest_path, (json.dumps(data, indent=1, sort_keys=True) + "\n").encode(), mode=0o644,
-                     anchor=root, dir_mode=0o755)
+        if data != manifest:  # a run that changes nothing leaves the manifest alone too
+            atomic_write(manifest_path, (json.dumps(data, indent=1, sort_keys=True) + "\n").encode(), mode=0o644,
+                         anchor=root, dir_mode=0o755)
     return result

@@ -93,7 +93,7 @@ def test_second_export_changes_nothing_and_check_is_zero(project: Path, wsctl) -
     statuses = {f["status"] for f in json.loads(again.output)["files"]}
     assert statuses == {"unchanged"}
     after = {p: p.stat().st_mtime_ns for p in stamps}
-    assert {p for p in stamps if stamps[p] != after[p]} == {project / ".wskit/export.json"}
+    assert [p for p in stamps if stamps[p] != after[p]] == []
     check = export(wsctl, project, "--check")
     assert check.exit_code == 0, check.output
     assert "up to date" in check.output
@@ -220,3 +220,27 @@ def test_the_engine_is_not_imported_by_other_commands(wsctl, project: Path) -> N
         del sys.modules[name]
     assert wsctl("skills", "list", str(project)).exit_code == 0
     assert not [m for m in sys.modules if m.startswith("wskit.builtin_plugins.export.")]
+
+
+def test_from_codex_to_claude_and_gemini(tmp_path: Path, wskit_home: Path, wsctl, full_pm) -> None:
+    root = tmp_path / "cx"
+    files = {"AGENTS.md": "Codex root rules. S:croot\n", "sub/AGENTS.md": "Sub rules. S:csub\n",
+             ".agents/skills/lint/SKILL.md": "---\nname: lint\ndescription: Lint things\n---\nRun ruff.\n"}
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    TrustStore.for_home(wskit_home).grant(root)
+    r = wsctl("export", str(root), "--from", "codex", "--to", "claude,gemini,codex", "--verify", pm=full_pm)
+    assert r.exit_code == 0, r.output
+    assert (root / "CLAUDE.md").read_text() == "Codex root rules. S:croot\n"
+    assert (root / "sub/GEMINI.md").read_text() == "Sub rules. S:csub\n"
+    assert (root / ".claude/skills/lint/SKILL.md").is_file()
+    assert not (root / ".gemini/skills").exists()  # Gemini CLI reads .agents/skills itself
+    assert "claude (claude profile): verified" in r.output and "gemini (gemini profile): verified" in r.output
+
+
+def test_gemini_toml_prompts_read_back_as_markdown() -> None:
+    from wskit.builtin_plugins.export.view import gemini_to_markdown
+
+    assert gemini_to_markdown("Do {{args}} with !{git diff} and @{src/a.py}") == \
+        "Do $ARGUMENTS with !`git diff` and @src/a.py"
