@@ -28,8 +28,9 @@ __all__ = ["CASES", "RECORDED", "ExportCase", "export_tree", "load", "main", "re
 RECORDED = Path(__file__).with_name("export_recorded.json")
 CORPUS = Path(__file__).parents[2].parent / "shared" / "corpus"
 HOSTS = ("codex", "gemini", "opencode")
-#: observed too, compared only with what the export wrote (wskit has no Copilot profile yet)
-OBSERVED = ("copilot",)
+#: observed too: Copilot CLI compared only with what the export wrote (wskit has no Copilot
+#: profile yet); Claude Code on a tree exported to it from a Codex layout
+OBSERVED = ("copilot", "claude")
 
 
 @dataclass(frozen=True)
@@ -44,13 +45,22 @@ class ExportCase:
     cwd: str = ""
     corpus_skill: str | None = None
     commands: tuple[str, ...] = ()
+    source: str = "claude"
+    hosts: tuple[str, ...] = ("codex", "gemini", "opencode", "copilot")
 
 
 CASES = (
     ExportCase("claude-layout-root", "", commands=("/review src/app.py", "/git:fixissue 12 high")),
     ExportCase("claude-layout-pkg-api", "pkg/api"),
     ExportCase("corpus-skill", "", corpus_skill="anthropic-skills/skills/brand-guidelines"),
+    # a Codex layout exported --from codex --to claude, asked of Claude Code
+    ExportCase("codex-layout-to-claude", "sub", source="codex", hosts=("claude",)),
 )
+
+#: the Codex layout of ``codex-layout-to-claude``
+CODEX_TREE = {"AGENTS.md": "Codex root rules. S:croot\n", "sub/AGENTS.md": "Sub rules. S:csub\n",
+              "sub/x.txt": "\n",
+              ".agents/skills/lint/SKILL.md": "---\nname: lint\ndescription: Lint things SKILLNAME-lint\n---\nRun ruff.\n"}
 
 
 def export_tree(case: ExportCase, base: Path, pm=None) -> tuple[Path, Path, Path]:
@@ -72,7 +82,18 @@ def export_tree(case: ExportCase, base: Path, pm=None) -> tuple[Path, Path, Path
                 if f.name == "SKILL.md":  # a marker after the description, so a host's listing can be read
                     text = re.sub(r"^(description: .*)$", rf"\1 SKILLNAME-{src.name}", text, count=1, flags=re.M)
                 extra[f".claude/skills/{src.name}/{f.relative_to(src).as_posix()}"] = text
-    make_project(project, extra=extra)
+    if case.source == "codex":
+        import subprocess
+
+        for rel, text in CODEX_TREE.items():
+            (project / rel).parent.mkdir(parents=True, exist_ok=True)
+            (project / rel).write_text(text)
+        env = {"GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_SYSTEM": "/dev/null", "PATH": "/usr/bin:/bin"}
+        for cmd in (["git", "init", "-q"], ["git", "add", "-A"],
+                    ["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"]):
+            subprocess.run(cmd, cwd=project, env=env, check=True)
+    else:
+        make_project(project, extra=extra)
     wskit_home = base / "wskit-home"
     wskit_home.mkdir()
     TrustStore.for_home(wskit_home).grant(project)
@@ -80,7 +101,8 @@ def export_tree(case: ExportCase, base: Path, pm=None) -> tuple[Path, Path, Path
         from wskit.plugin.manager import make_plugin_manager
 
         pm = make_plugin_manager(load_entrypoints=True, env={})
-    wskit.export(project, [*HOSTS, "cursor", "copilot"], home=wskit_home, plugin_manager=pm)
+    targets = [*HOSTS, "cursor", "copilot"] if case.source == "claude" else list(case.hosts)
+    wskit.export(project, targets, home=wskit_home, source=case.source, plugin_manager=pm)
     return project, home, project / case.cwd if case.cwd else project
 
 
@@ -190,6 +212,21 @@ def _ask_copilot(project: Path, home: Path, cwd: Path) -> dict:
             "mcp": sorted([k, os.path.relpath(v.get("sourcePath", ""), project)] for k, v in servers.items())}
 
 
+def _claude_skills(project: Path, home: Path, cwd: Path) -> list[str]:
+    """The skills Claude Code lists to the model (``- name: description``), by marker."""
+    from tests.conformance import oracles
+
+    srv = oracles._StandIn()
+    try:
+        env = oracles._env(home, ANTHROPIC_BASE_URL=f"http://127.0.0.1:{srv.port}", ANTHROPIC_API_KEY="x",
+                           CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1")
+        oracles._run([str(oracles.binary("claude")), "-p", "hi", "--output-format", "stream-json", "--verbose"], cwd,
+                     env, until=lambda s: "\n" in s and bool(srv.bodies), timeout=60)
+    finally:
+        srv.close()
+    return sorted({m for b in srv.bodies for m in re.findall(r"SKILLNAME-([A-Za-z0-9_.-]+)", b.decode("utf-8", "replace"))})
+
+
 def _ask(host: str, case: ExportCase) -> dict:
     from tests.conformance import oracles
 
@@ -198,8 +235,10 @@ def _ask(host: str, case: ExportCase) -> dict:
         project, home, cwd = export_tree(case, base)
         if host == "copilot":
             return _ask_copilot(project, home, cwd)
-        answer = {"codex": oracles.ask_codex, "gemini": oracles.ask_gemini,
-                  "opencode": oracles.ask_opencode}[host](project, home, cwd)
+        answer = {"codex": oracles.ask_codex, "gemini": oracles.ask_gemini, "opencode": oracles.ask_opencode,
+                  "claude": oracles.ask_claude}[host](project, home, cwd)
+        if host == "claude":  # the init line's skills, named by the marker in their description
+            answer = {"instructions": answer["instructions"], "skills": _claude_skills(project, home, cwd)}
         if host == "gemini" and case.commands:
             answer["commands"] = oracles.ask_gemini_commands(home, cwd, case.commands)
         if not case.cwd:  # the project's own configuration: asked at the root
@@ -232,7 +271,7 @@ def record(hosts=HOSTS, cases=None) -> int:
         entry["version"] = _copilot_version() if host == "copilot" else oracles.host_version(host)
         entry["recorded"] = datetime.date.today().isoformat()
         for case in CASES:
-            if cases and case.id not in cases:
+            if (cases and case.id not in cases) or host not in case.hosts:
                 continue
             if case.corpus_skill and not (CORPUS / case.corpus_skill).is_dir():
                 print(f"{case.id}: ../shared/corpus absent, kept", file=sys.stderr)
