@@ -244,3 +244,23 @@ def test_gemini_toml_prompts_read_back_as_markdown() -> None:
 
     assert gemini_to_markdown("Do {{args}} with !{git diff} and @{src/a.py}") == \
         "Do $ARGUMENTS with !`git diff` and @src/a.py"
+
+
+def test_hook_wskit_export(project: Path, wskit_home: Path) -> None:
+    """A plugin answering ``wskit_export`` is asked before the built-in; None passes on."""
+    from wskit import hookimpl
+    from wskit.plugin.manager import make_plugin_manager
+
+    calls = []
+
+    class Mine:
+        @hookimpl
+        def wskit_export(self, workspace, targets, options):
+            calls.append((list(targets), options["check"]))
+            return "mine" if "acme" in targets else None
+
+    pm = make_plugin_manager(load_entrypoints=False, env={}, plugins=[Mine()])
+    assert wskit.export(project, ["acme"], home=wskit_home, plugin_manager=pm) == "mine"
+    report = wskit.export(project, ["codex"], home=wskit_home, check=True, plugin_manager=pm)
+    assert calls == [(["acme"], False), (["codex"], True)]
+    assert report.mode == "check" and not report.ok  # the built-in answered: nothing written yet
