@@ -22,7 +22,7 @@ import click
 
 from wskit import __version__
 
-__all__ = ["LazyGroup", "main", "make_cli", "MAX_SHOWN_RUN", "shorten_runs", "STDOUT_CLOSED_STATUS", "StdoutClosed", "WsctlError"]
+__all__ = ["LazyGroup", "main", "make_cli", "MAX_SHOWN_RUN", "paint_error_line", "shorten_runs", "shown_message", "STDOUT_CLOSED_STATUS", "StdoutClosed", "WsctlError"]
 
 
 #: (name, "module:attr", help): imported when used (:mod:`wskit.cli.lazy`)
@@ -43,11 +43,25 @@ class WsctlError(click.ClickException):
     exit_code = 1
 
     def show(self, file=None) -> None:  # noqa: D102
-        from wskit.cli.context import paint, with_global_args
-        from wskit.fs.names import shown_path  # a byte of a name that is not UTF-8 as \\xNN, never raw
+        click.echo(paint_error_line(self.format_message()), err=True, file=file)
 
-        click.echo(paint("error:", "error", err=True)
-                   + f" {shorten_runs(shown_path(with_global_args(self.format_message())))}", err=True, file=file)
+
+def shown_message(message: str) -> str:
+    """An error message as the terminal may show it: hints completed
+    (:func:`~wskit.cli.context.with_global_args`), every byte of a name that is not UTF-8
+    as ``\\xNN``, every control character (an escape sequence in a folder name) escaped
+    but line feeds, and runs of 300+ characters shortened."""
+    from wskit.cli.context import line_text, with_global_args
+    from wskit.fs.names import shown_path
+
+    return shorten_runs(line_text(shown_path(with_global_args(message))))
+
+
+def paint_error_line(message: str) -> str:
+    """``error: <message>`` (``error:`` coloured on a terminal), the message through :func:`shown_message`."""
+    from wskit.cli.context import paint
+
+    return paint("error:", "error", err=True) + f" {shown_message(message)}"
 
 
 #: Longest run of non-blank characters an error line shows whole.
@@ -86,6 +100,13 @@ def _failure_message(err: BaseException, argv: list[str]) -> str:
         why = err.strerror or type(err).__name__
         return f"{names}: {why}" if names else why
     return str(err)
+
+
+def _escape_message(err: click.ClickException) -> None:
+    """Give a click error (printed by click itself, outside the output guard) a message
+    the terminal may show (:func:`shown_message`); :class:`WsctlError` does it when shown."""
+    if not isinstance(err, WsctlError) and isinstance(err.message, str):
+        err.message = shown_message(err.message)
 
 
 class LazyGroup(click.Group):
@@ -147,12 +168,30 @@ class LazyGroup(click.Group):
                 cmd.commands.setdefault(sub_name, sub)
         super().add_command(cmd, name)
 
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.ClickException as err:
+            _escape_message(err)
+            raise
+
     def invoke(self, ctx: click.Context):
+        from wskit.cli.context import escaped_output
+
+        # every line a command prints reaches the terminal through one guard: control
+        # characters of names and paths (an escape sequence in a folder name) are escaped
+        with escaped_output():
+            return self._invoke(ctx)
+
+    def _invoke(self, ctx: click.Context):
         from wskit.errors import WskitError
 
         argv = [*getattr(ctx, "_protected_args", ()), *ctx.args]  # before click consumes them
         try:
             return super().invoke(ctx)
+        except click.ClickException as err:
+            _escape_message(err)  # a usage error naming a path given on the command line
+            raise
         except BrokenPipeError as err:
             if _stdout_closed():  # the reader went away (`| head`): main() ends quietly
                 raise StdoutClosed() from None
@@ -290,10 +329,7 @@ def main(argv: list[str] | None = None) -> int:
     except click.exceptions.Exit as ex:
         return ex.exit_code
     except click.ClickException as ex:
-        if not isinstance(ex, WsctlError) and isinstance(ex.message, str):
-            from wskit.fs.names import shown_path
-
-            ex.message = shorten_runs(shown_path(ex.message))  # a usage error echoing a 100,000-character value
+        _escape_message(ex)  # a usage error echoing a 100,000-character value, or an escape sequence
         ex.show()
         return ex.exit_code
     except click.Abort:
