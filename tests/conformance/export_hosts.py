@@ -134,10 +134,10 @@ def _codex_mcp(project: Path, home: Path, cwd: Path) -> list[list[str]]:
 
 def _gemini_mcp(home: Path, cwd: Path) -> list[list[str]]:
     """``gemini mcp list`` in a trusted workspace: ``[[name, transport], …]``."""
-    from tests.conformance import oracles
-
     import signal
     import subprocess
+
+    from tests.conformance import oracles
 
     env = oracles._env(home, GEMINI_API_KEY="x", GEMINI_CLI_TRUST_WORKSPACE="true")
     # it writes the list on stderr

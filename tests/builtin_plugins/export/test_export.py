@@ -4,7 +4,6 @@ gets, the never-lose rules, --check, --dry-run, --prune, --force, links, trust, 
 from __future__ import annotations
 
 import json
-import os
 import tomllib
 from pathlib import Path
 
