@@ -134,23 +134,10 @@ def _codex_mcp(project: Path, home: Path, cwd: Path) -> list[list[str]]:
 
 def _gemini_mcp(home: Path, cwd: Path) -> list[list[str]]:
     """``gemini mcp list`` in a trusted workspace: ``[[name, transport], …]``."""
-    import signal
-    import subprocess
-
     from tests.conformance import oracles
 
     env = oracles._env(home, GEMINI_API_KEY="x", GEMINI_CLI_TRUST_WORKSPACE="true")
-    # it writes the list on stderr
-    proc = subprocess.Popen([str(oracles.binary("gemini")), "mcp", "list"], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        out = proc.communicate(timeout=90)[0].decode("utf-8", "replace")
-    finally:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        proc.wait()
+    out = oracles._run([str(oracles.binary("gemini")), "mcp", "list"], cwd, env, timeout=90, stderr=True)
     return sorted([m.group(1), m.group(2)] for m in re.finditer(r"^\S+ ([\w.-]+): .* \((\w+)\)", out, re.M))
 
 

@@ -52,11 +52,13 @@ def _env(home: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-def _run(cmd: list[str], cwd: Path, env: dict[str, str], *, until=None, timeout: float = 90.0) -> str:
+def _run(cmd: list[str], cwd: Path, env: dict[str, str], *, until=None, timeout: float = 90.0,
+         stderr: bool = False) -> str:
     """Run ``cmd`` in its own process group; stop when ``until(stdout_so_far)`` is true,
-    the process ends, or ``timeout`` seconds pass; always kill the group."""
+    the process ends, or ``timeout`` seconds pass; always kill the group. ``stderr``: read
+    it with stdout (a host that lists on stderr)."""
     proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+                            stderr=subprocess.STDOUT if stderr else subprocess.DEVNULL, start_new_session=True)
     out = b""
     deadline = time.monotonic() + timeout
     try:
