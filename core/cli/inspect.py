@@ -78,7 +78,8 @@ def inspect_cmd(obj: WsctlContext, path: str) -> None:
         if ws.binding.execution_root != root:
             click.echo(f"execution root : {ws.binding.execution_root} (worktree)")
         click.echo(f"host           : {ws.profile.name}")
-        click.echo(safe_text(f"trust          : {ws.trust.state} — {ws.trust.reason()}"))
+        hint = ws.trust.cli_hint()
+        click.echo(safe_text(f"trust          : {ws.trust.state} — {ws.trust.reason()}" + (f" ({hint})" if hint else "")))
         if hooks_note:
             click.echo(safe_text(f"hooks          : {hooks_note}"))
         counts = ", ".join(f"{k}: {n}" for k, n in data["counts"].items()) or "none"
