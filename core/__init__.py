@@ -45,6 +45,7 @@ if TYPE_CHECKING:  # what type checkers see: the same names, imported (never at 
     from wskit.kinds import ResourceKind
     from wskit.models import Diagnostic, LoadResult, Provenance, Resource, ResourceSource, Scope, ToolKind, sha256_hex
     from wskit.plugin import hookimpl, hookspec
+    from wskit.plugin.export import export
     from wskit.plugin.facade import WskitHooks
     from wskit.plugin.manager import make_plugin_manager
     from wskit.registry import Registry
@@ -78,6 +79,7 @@ _LAZY = {
     "TrustDecision": "wskit.trust",
     "WorkspaceResources": "wskit.workspace",
     "load_workspace": "wskit.workspace",
+    "export": "wskit.plugin.export",
     "WorkspaceCache": "wskit.cache",
     "SessionResources": "wskit.session",
     "SessionState": "wskit.session",
@@ -149,6 +151,7 @@ __all__ = [
     "attach",
     "contextual_rules",
     "ensure_group",
+    "export",
     "hookimpl",
     "hookspec",
     "json_option",

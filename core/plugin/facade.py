@@ -166,6 +166,22 @@ class WskitHooks:
                         "expected Expansion"))
         raise LookupError(f"no plugin expands the command {getattr(command, 'id', command)!r}")
 
+    def export(self, workspace: Any, targets: list[str], options: dict[str, Any]) -> Any:
+        """The first plugin's answer to ``wskit_export`` (the built-in ``export`` answers
+        last). Unlike listing hooks, an implementation that raises is not isolated: an export
+        is one operation the caller asked for, and its error (an untrusted project, an
+        unknown target, a refused write) is the answer.
+
+        :raises LookupError: no plugin exports (the ``export`` built-in is blocked).
+        """
+        for impl in reversed(self.pm.hook.wskit_export.get_hookimpls()):
+            if getattr(impl, "hookwrapper", False) or getattr(impl, "wrapper", False):
+                continue
+            value = impl.function(workspace=workspace, targets=list(targets), options=dict(options))
+            if value is not None:
+                return value
+        raise LookupError("no plugin exports workspaces (the 'export' built-in is blocked)")
+
     def resource_sources(
         self, binding: "Binding", profile: "HostProfile", trust: "TrustDecision"
     ) -> tuple[list[ResourceSource], list[Diagnostic]]:

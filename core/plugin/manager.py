@@ -52,6 +52,7 @@ DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
     ("hooks", "wskit.builtin_plugins.hooks"),
     ("rules", "wskit.builtin_plugins.rules"),
     ("permissions", "wskit.builtin_plugins.permissions"),
+    ("export", "wskit.builtin_plugins.export"),
     ("runtime", "wskit.builtin_plugins.runtime"),
 )
 

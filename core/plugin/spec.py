@@ -38,6 +38,7 @@ __all__ = [
     "wskit_builtin_styles",
     "wskit_discover_rules",
     "wskit_expand_command",
+    "wskit_export",
     "wskit_hook_definitions",
     "wskit_hook_trust",
     "wskit_host_profiles",
@@ -361,6 +362,24 @@ def wskit_expand_command(command: "Resource", args: "list[str]", root: "str | No
     :param args: the arguments as typed, one per word.
     :param root: the execution root ``@path`` is resolved in; shell embeds are never run here.
     :returns: a :class:`wskit.resources.command.Expansion`, or None to leave the command to others.
+
+    .. versionadded:: 0.1
+    """
+
+
+@hookspec(firstresult=True)
+def wskit_export(workspace: "WorkspaceResources", targets: "list[str]", options: "dict[str, Any]") -> Any:
+    """Write each target host's own files from a loaded workspace (docs/export.md).
+
+    When: :func:`wskit.plugin.export.export` (``wskit.export``). The built-in ``export`` plugin
+    implements it ``trylast``; a plugin may answer first for a workspace it exports itself.
+
+    :param workspace: the workspace loaded under the source host profile (``--from``).
+    :param targets: target names (``codex``, ``gemini``, ``opencode``, ``copilot``, ``cursor``,
+        ``claude``, ``agents``).
+    :param options: ``source``, ``dry_run``, ``force``, ``prune``, ``check``, ``verify``.
+    :returns: an ``ExportReport`` (:mod:`wskit.builtin_plugins.export`), or None to leave it
+        to the next plugin.
 
     .. versionadded:: 0.1
     """

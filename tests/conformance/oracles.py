@@ -24,7 +24,7 @@ import threading
 import time
 from pathlib import Path
 
-__all__ = ["HOSTS", "ask", "binary", "host_version"]
+__all__ = ["HOSTS", "ask", "binary", "host_version", "opencode_messages", "opencode_standin"]
 
 HOSTS_DIR = Path(os.environ.get("WSKIT_HOSTS_DIR") or next(
     (d for d in ("/work/hosts", "/work/oracles") if Path(d).is_dir()), "/work/hosts"))
@@ -55,11 +55,13 @@ def _env(home: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-def _run(cmd: list[str], cwd: Path, env: dict[str, str], *, until=None, timeout: float = 90.0) -> str:
+def _run(cmd: list[str], cwd: Path, env: dict[str, str], *, until=None, timeout: float = 90.0,
+         stderr: bool = False) -> str:
     """Run ``cmd`` in its own process group; stop when ``until(stdout_so_far)`` is true,
-    the process ends, or ``timeout`` seconds pass; always kill the group."""
+    the process ends, or ``timeout`` seconds pass; always kill the group. ``stderr``: read
+    it with stdout (a host that lists on stderr)."""
     proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+                            stderr=subprocess.STDOUT if stderr else subprocess.DEVNULL, start_new_session=True)
     out = b""
     deadline = time.monotonic() + timeout
     try:
@@ -200,17 +202,22 @@ def ask_gemini_commands(home: Path, cwd: Path, prompts) -> list[list[str]]:
     return out
 
 
+def opencode_standin(home: Path, port: int) -> None:
+    """Point opencode's user configuration in ``home`` at the stand-in model on ``port``."""
+    cfg = home / ".config/opencode"
+    cfg.mkdir(parents=True, exist_ok=True)
+    (cfg / "opencode.json").write_text(json.dumps({
+        "$schema": "https://opencode.ai/config.json", "model": "standin/m", "autoupdate": False,
+        "share": "disabled",
+        "provider": {"standin": {"npm": "@ai-sdk/openai-compatible", "name": "standin",
+                                 "options": {"baseURL": f"http://127.0.0.1:{port}/v1", "apiKey": "x"},
+                                 "models": {"m": {"name": "m"}}}}}))
+
+
 def ask_opencode(project: Path, home: Path, cwd: Path) -> dict:
     srv = _StandIn()
     try:
-        cfg = home / ".config/opencode"
-        cfg.mkdir(parents=True, exist_ok=True)
-        (cfg / "opencode.json").write_text(json.dumps({
-            "$schema": "https://opencode.ai/config.json", "model": "standin/m", "autoupdate": False,
-            "share": "disabled",
-            "provider": {"standin": {"npm": "@ai-sdk/openai-compatible", "name": "standin",
-                                     "options": {"baseURL": f"http://127.0.0.1:{srv.port}/v1", "apiKey": "x"},
-                                     "models": {"m": {"name": "m"}}}}}))
+        opencode_standin(home, srv.port)
         env = _env(home, PWD=str(cwd))
         def agent_asked(_s: str = "") -> bool:
             return any(b"title generator" not in b for b in list(srv.bodies))
@@ -222,19 +229,24 @@ def ask_opencode(project: Path, home: Path, cwd: Path) -> dict:
         sk = _run([str(_BIN["opencode"]), "debug", "skill"], cwd, env, timeout=60)
     finally:
         srv.close()
-    text = ""
-    for b in srv.bodies:
+    msgs = opencode_messages(srv.bodies, "system")
+    text = "\n".join(m["content"] if isinstance(m.get("content"), str) else json.dumps(m.get("content")) for m in msgs)
+    return {"instructions": _labels(text), "skills": _skill_names(sk)}
+
+
+def opencode_messages(bodies: list[bytes], role: str) -> list[dict]:
+    """The ``role`` messages of the first request opencode sent for the agent (not its title
+    generator) that holds any."""
+    for b in bodies:
         if b"title generator" in b:
             continue
         try:
-            msgs = json.loads(b).get("messages") or []
+            msgs = [m for m in json.loads(b).get("messages") or [] if m.get("role") == role]
         except ValueError:
             continue
-        text = "\n".join(m["content"] if isinstance(m.get("content"), str) else json.dumps(m.get("content"))
-                         for m in msgs if m.get("role") == "system")
-        if text:
-            break
-    return {"instructions": _labels(text), "skills": _skill_names(sk)}
+        if msgs:
+            return msgs
+    return []
 
 
 def ask_claude(project: Path, home: Path, cwd: Path) -> dict:

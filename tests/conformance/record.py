@@ -48,6 +48,11 @@ def main(argv: list[str] | None = None) -> int:
             entry["cases"][case.id] = oracles.ask(host, case)
             print(f"{host} {entry['version']} {case.id}: {json.dumps(entry['cases'][case.id])}", flush=True)
         RECORDED.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    if not args.case:  # the trees wsctl export wrote (tests/conformance/export_hosts.py)
+        from tests.conformance import export_hosts
+
+        export_hosts.record([h for h in (args.host or (*oracles.HOSTS, "copilot"))
+                             if h in export_hosts.HOSTS + export_hosts.OBSERVED])
     return 0
 
 
