@@ -331,11 +331,19 @@ def unescaped(stream: Any) -> Any:
 class escaped_output:
     """``with escaped_output():`` — ``sys.stdout`` and ``sys.stderr`` are
     :class:`EscapingStream` inside (stdout unchanged while ``--json`` is on); nested
-    uses keep the outer guard. ``wsctl`` runs every command inside one."""
+    uses keep the outer guard. ``wsctl`` runs every command inside one.
+
+    Inside, click's own ANSI stripping is off for the current context (``ctx.color``): on a
+    pipe it would delete a CSI sequence of a name (``\x1b[2J``) before the guard sees it, so
+    ``trust grant`` printed another folder's name; the guard escapes it instead, and
+    :func:`paint` colours only where :func:`colour_on`, so no colour reaches a pipe."""
 
     def __enter__(self) -> "escaped_output":
         import sys
 
+        ctx = click.get_current_context(silent=True)
+        if ctx is not None:
+            ctx.color = True
         self._saved = None
         if not isinstance(sys.stdout, EscapingStream):
             self._saved = (sys.stdout, sys.stderr)

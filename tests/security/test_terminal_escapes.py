@@ -85,6 +85,15 @@ def test_the_name_is_shown_escaped_not_dropped(hostile, wsctl, wskit_home):
     assert "proj\\x1b]0;pwned\\x07\\x1b[2J" in out and "\\u202eevil" in out
 
 
+@pytest.mark.parametrize("argv", [("trust", "grant", "."), ("trust", "revoke", "."), ("inspect", ".")])
+def test_a_csi_sequence_is_escaped_on_a_pipe_not_deleted(argv, hostile, wsctl, wskit_home):
+    """Off a terminal click deletes CSI sequences (``\\x1b[2J``) it is given: a name losing
+    them is another folder's name. The guard escapes them instead."""
+    TrustStore.for_home(wskit_home).grant(hostile)
+    out = wsctl(*argv).stdout
+    assert "\\x1b[2J" in out, out
+
+
 def test_json_output_is_unchanged_and_valid(hostile, wsctl, wskit_home):
     """--json keeps its own escapes: the document parses and holds the real name."""
     TrustStore.for_home(wskit_home).grant(hostile)
