@@ -41,7 +41,8 @@ _ALL = None
 #: The folders each reproduced host reads (:attr:`wskit.host.HostProfile.family`), asked of
 #: the hosts themselves (tests/conformance): ``user``: ``(folder below the home, kinds)``;
 #: ``project``: ``(folder, kinds)`` read in every folder from the project root down to
-#: the cwd (``chain``) or in the cwd alone (Gemini CLI's workspace is the cwd). ``kinds``
+#: the cwd (``chain``), in the cwd alone (Gemini CLI's workspace is the cwd) or in the
+#: project root alone (``root``: Cursor's workspace is the folder opened). ``kinds``
 #: None: every kind of that folder; else only those.
 HOST_FOLDERS: dict[str, dict] = {
     "claude": {"user": ((".claude", _ALL),), "project": ((".claude", _ALL),), "where": "chain"},
@@ -56,6 +57,26 @@ HOST_FOLDERS: dict[str, dict] = {
                  "project": ((".claude", _SKILLS), (".agents", _SKILLS),
                              (".opencode", frozenset({"skill", "command", "agent"}))),
                  "where": "chain", "nested_skills": True},
+    # GitHub Copilot CLI 1.0.102 (copilot skill list --json, the custom agents of its task tool)
+    "copilot": {"user": ((".copilot", _SKILLS), (".agents", _SKILLS)),
+                "project": ((".github", frozenset({"skill", "agent"})), (".agents", _SKILLS),
+                            (".claude", frozenset({"skill", "agent"}))),
+                "where": "chain", "nested_skills": True},
+    # Cursor (cursor.com/docs/context/skills, /commands; docs/compatibility.md): its workspace
+    # is the folder opened, the project root
+    "cursor": {"user": ((".codex", _SKILLS), (".claude", _SKILLS), (".agents", _SKILLS),
+                        (".cursor", frozenset({"skill", "command"}))),
+               "project": ((".codex", _SKILLS), (".claude", _SKILLS), (".agents", _SKILLS),
+                           (".cursor", frozenset({"skill", "command"}))),
+               "where": "root"},
+}
+
+
+#: GitHub Copilot's and Cursor's own folders, read by wskit's default host too (below every
+#: convention folder of the same scope: listed first at the lowest rank, a later source wins)
+_OTHER_HOSTS: dict[str, tuple] = {
+    "user": ((".copilot", _SKILLS), (".cursor", frozenset({"skill", "command"}))),
+    "project": ((".github", frozenset({"skill", "agent"})), (".cursor", frozenset({"skill", "command"}))),
 }
 
 
@@ -128,6 +149,8 @@ def _host_sources(binding, profile, trust, table: dict) -> list[ResourceSource]:
         chain.append(chain[-1] / part)
     if table["where"] == "cwd":
         chain = chain[-1:]
+    elif table["where"] == "root":
+        chain = chain[:1]
     n = len(table["project"])
     for depth, folder_root in enumerate(chain):
         for i, (folder, kinds) in enumerate(table["project"]):
@@ -146,6 +169,9 @@ def wskit_resource_sources(binding, profile, trust):
         return _host_sources(binding, profile, trust, table)
     home = profile.require_home()
     sources = []
+    for folder, kinds in _OTHER_HOSTS["user"]:
+        sources.append(ResourceSource(scope=Scope.USER, root=str(home / folder), base=str(home), rank=USER_RANK,
+                                      label=f"user:{folder}", follow_links=True, kinds=kinds))
     for folder, offset in _dirs(profile):
         sources.append(
             ResourceSource(
@@ -155,6 +181,9 @@ def wskit_resource_sources(binding, profile, trust):
         )
     if trust.trusted:
         root = binding.source_root
+        for folder, kinds in _OTHER_HOSTS["project"]:
+            sources.append(ResourceSource(scope=Scope.PROJECT, root=str(root / folder), base=str(root),
+                                          rank=PROJECT_RANK, label=f"project:{folder}", kinds=kinds))
         for folder, offset in _dirs(profile):
             components = _nested(root / folder) if folder == ".agents" else {}
             sources.append(

@@ -15,15 +15,20 @@ _NAME = lazy_pattern(globals(), "_NAME", r"^[a-z][a-z0-9_-]{0,31}\Z")
 
 #: The hosts wskit reproduces (docs/compatibility.md): for these names the profile loads
 #: what that host loads, not the cross-tool union. The two convention flags default to
-#: what the host reads (``.agents/skills`` is on for Codex, Gemini CLI and opencode,
-#: ``AGENTS.md`` files for Codex and opencode; ``.claude/`` and ``CLAUDE.md`` for Claude
-#: Code and opencode); the file names and folders each reads are the rule catalog's and
+#: what the host reads (``.agents/skills`` is on for Codex, Gemini CLI, opencode, GitHub
+#: Copilot CLI and Cursor, ``AGENTS.md`` files for Codex, opencode, Copilot and Cursor;
+#: ``.claude/`` for Claude Code and opencode — Copilot and Cursor read some ``.claude`` folders
+#: through their own tables); the file names and folders each reads are the rule catalog's and
 #: the sources plugin's host tables.
 HOST_PRESETS: dict[str, dict[str, bool]] = {
     "claude": {"claude_conventions": True, "agents_conventions": False},
     "codex": {"claude_conventions": False, "agents_conventions": True},
     "gemini": {"claude_conventions": False, "agents_conventions": True},
     "opencode": {"claude_conventions": True, "agents_conventions": True},
+    # Copilot and Cursor read .claude/skills (and Copilot .claude/agents, .claude/rules) through
+    # their host tables, but no Claude settings, hooks, plugins or ~/.claude.json: the flag is off
+    "copilot": {"claude_conventions": False, "agents_conventions": True},
+    "cursor": {"claude_conventions": False, "agents_conventions": True},
 }
 
 
@@ -36,7 +41,8 @@ class HostProfile(Frozen):
     cross-tool conventions (``.claude/``, ``.agents/``, ``AGENTS.md``…) are on
     for every host; each can be switched off with its flag.
 
-    The names ``claude``, ``codex``, ``gemini`` and ``opencode`` are host profiles
+    The names ``claude``, ``codex``, ``gemini``, ``opencode``, ``copilot`` (GitHub Copilot
+    CLI) and ``cursor`` are host profiles
     (:data:`HOST_PRESETS`): they load what that host loads, with its own home folders
     and none it does not read (docs/compatibility.md); :attr:`family` says which.
 
@@ -73,7 +79,8 @@ class HostProfile(Frozen):
 
     @property
     def family(self) -> str | None:
-        """The reproduced host (``claude``, ``codex``, ``gemini``, ``opencode``), or None
+        """The reproduced host (``claude``, ``codex``, ``gemini``, ``opencode``, ``copilot``,
+        ``cursor``), or None
         for wskit's own cross-tool union (host ``wskit`` and any other name)."""
         return self.name if self.name in HOST_PRESETS else None
 

@@ -291,7 +291,9 @@ def _under(path: str, roots: tuple[str, ...]) -> bool:
 def _unshadowed(kind: "ResourceKind", cands: list[Candidate], registries: dict[str, Registry],
                 diags: list[Diagnostic]) -> list[Candidate]:
     """``cands`` without those an active resource of a ``kind.shadowed_by`` kind hides: the
-    same bare name, scope and plugin (reported ``shadowed``, info)."""
+    same bare name and plugin, in any scope (reported ``shadowed``, info): Claude Code 2.1.337
+    offers one ``/review``, the skill, for a home skill and a project command of that name
+    (recorded case ``skill-command-scopes``)."""
     if not cands:  # nothing to hide: the hiding kinds' resources (10,000 skills) are not indexed
         return cands
     hiding = {}
@@ -299,19 +301,19 @@ def _unshadowed(kind: "ResourceKind", cands: list[Candidate], registries: dict[s
         reg = registries.get(other)
         if reg is not None:
             for r in reg.active():
-                hiding.setdefault((r.name, r.scope, r.plugin), r)
+                hiding.setdefault((r.name, r.plugin), r)
     if not hiding:
         return cands
     kept = []
     for c in cands:
         r = c.resource
-        by = hiding.get((r.name, r.scope, r.plugin))
+        by = hiding.get((r.name, r.plugin))
         if by is None:
             kept.append(c)
             continue
         diags.append(Diagnostic(level="info", code="shadowed", path=str(r.provenance.absolute_path), plugin=r.plugin,
                                 message=f"{kind.name} {r.id!r} is shadowed by the {by.kind} {by.id!r} of the same "
-                                        f"name and scope ({by.provenance.absolute_path}): one /{r.name} is offered"))
+                                        f"name ({by.provenance.absolute_path}): one /{r.name} is offered"))
     return kept
 
 

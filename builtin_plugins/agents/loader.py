@@ -55,7 +55,9 @@ MAX_AGENT_BYTES = 1024 * 1024
 #: (the official corpus peaks at ~2,300), so the bound is looser than a
 #: command's; a longer one is ``agent-description-too-long``.
 MAX_DESCRIPTION = 8192
-_NAME = lazy_pattern(globals(), "_NAME", r"^[A-Za-z0-9_][A-Za-z0-9_.-]*\Z")
+#: a subagent name: letters, digits, ``_ . -`` and inner spaces (Claude Code 2.1.337 and GitHub
+#: Copilot CLI 1.0.102 load ``name: Code Reviewer``)
+_NAME = lazy_pattern(globals(), "_NAME", r"^[A-Za-z0-9_](?:[A-Za-z0-9_.-]| (?=[A-Za-z0-9_.-]))*\Z")
 _KNOWN = {"name", "description", "tools", "disallowedTools", "disallowed-tools", "model", "skills", "color",
           "permissionMode", "permission-mode", "isolation"}
 
@@ -104,6 +106,11 @@ def _load_one(source: ResourceSource, rel: str, segments: tuple[str, ...]) -> tu
     fm_name = text_field(data.get("name"))
     if source.plugin:
         name = ":".join(segments) if len(segments) > 1 or not fm_name else fm_name
+    elif not fm_name and source.host == "copilot":
+        # GitHub Copilot CLI names an agent file without ``name`` after the file
+        # (``reviewer.agent.md`` -> ``reviewer``)
+        base = rel.rsplit("/", 1)[-1]
+        name = base[:-len(".agent.md")] if base.endswith(".agent.md") else base[:-3]
     else:
         name = fm_name or ""
     if not name:

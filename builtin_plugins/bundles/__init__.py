@@ -30,6 +30,7 @@ _PLUGIN_COMMANDS = (
                                  "    Exit status 1 when an error is found."),
     ("install", "install_cmd", "Install NAME from a local MARKETPLACE into the user plugin folder."),
     ("uninstall", "uninstall_cmd", "Remove a managed plugin: its files and its ledger entry."),
+    ("migrate", "migrate_cmd", "Move plugins earlier versions installed into ~/.<host>/plugins to wskit's state."),
     ("enable", "enable_cmd", "Enable plugin NAME (enabledPlugins[NAME] = true)."),
     ("disable", "disable_cmd", "Disable plugin NAME (enabledPlugins[NAME] = false)."),
 )

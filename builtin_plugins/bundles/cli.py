@@ -375,7 +375,10 @@ def install_cmd(obj: WsctlContext, spec: str, from_dirs: tuple[str, ...], force:
         # a folder without plugin.json or component folders is what Claude Code's folder
         # validation refuses; one its marketplace entry defines (inline lspServers…) installs
         defined = b.manifest_source == "marketplace" and bool(counts)
-        errors = [d for d in diags if d.level == "error" and not (defined and d.code == "plugin-no-manifest")]
+        # a name Claude Code's validator reserves (claude-*, …) is its validator's verdict, not an
+        # install blocker: Claude Code 2.1.337 loads such a plugin from a marketplace the user added
+        errors = [d for d in diags if d.level == "error" and not (defined and d.code == "plugin-no-manifest")
+                  and d.code != "plugin-name-reserved"]
         if errors:
             listed = "".join(f"\n  {d.code}: {d.message}" + (f" ({d.path})" if d.path else "") for d in errors)
             raise WskitError(f"plugin {name}@{mk.name} ({entry.path}) has {len(errors)} error(s); nothing installed "
@@ -391,6 +394,26 @@ def install_cmd(obj: WsctlContext, spec: str, from_dirs: tuple[str, ...], force:
             click.echo(safe_text(f"not copied (a link or special file): {skipped}"))
 
     obj.emit(data, human)
+
+
+@click.command("migrate")
+@json_option
+@click.pass_obj
+def migrate_cmd(obj: WsctlContext) -> None:
+    """Move plugins installed by earlier versions (into ~/.<host>/plugins) to wskit's own
+    state (~/.wskit/installs/<host>); every install and uninstall does it too."""
+    from wskit.builtin_plugins.bundles.ledger import migrate_installs
+
+    moved = migrate_installs(obj.profile())
+
+    def human() -> None:
+        if not moved:
+            click.echo("nothing to move")
+        for m in moved:
+            click.echo(safe_text(f"{m['name']}: {m['status']} ({m['from']} -> {m['to']})"
+                                 + (f": {m['detail']}" if m.get("detail") else "")))
+
+    obj.emit({"migrated": moved}, human)
 
 
 @click.command("uninstall")
@@ -552,7 +575,8 @@ def disable_cmd(obj: WsctlContext, name: str, scope: str, path: str) -> None:
     _set_enabled(obj, name, False, scope, path)
 
 
-PLUGIN_SUBCOMMANDS = (list_cmd, show_cmd, validate_cmd, install_cmd, uninstall_cmd, enable_cmd, disable_cmd)
+PLUGIN_SUBCOMMANDS = (list_cmd, show_cmd, validate_cmd, install_cmd, uninstall_cmd, migrate_cmd, enable_cmd,
+                      disable_cmd)
 
 
 @click.group("marketplace")

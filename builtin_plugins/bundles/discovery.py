@@ -449,6 +449,10 @@ def discover(binding: Binding | None, profile: HostProfile, trust: TrustDecision
     managed_roots = {os.path.abspath(r["root"]) for r in ledger.values()}
     for d in config_dirs(profile):
         key = "user:host" if d == profile.host_dir else "user:.claude"
+        if d == ".claude" and getattr(profile, "family", None) == "claude":
+            # Claude Code 2.1.337 loads no folder dropped in ~/.claude/plugins (recorded case
+            # dropped-plugin-folder; its installs are installed_plugins.json's, read below)
+            continue
         dirs, dd = _subdirs(home, f"{d}/plugins", True)
         diags.extend(dd)
         for sub in dirs:

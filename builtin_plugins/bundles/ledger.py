@@ -1,6 +1,10 @@
-"""Managed installs: copy a plugin from a local marketplace into the user
-plugin folder ``<home>/.<host>/plugins/<name>`` and record it in the ledger
+"""Managed installs: copy a plugin from a local marketplace into wskit's own state,
+``<home>/.wskit/installs/<host>/<name>`` (:func:`plugins_dir`), and record it in the ledger
 ``<home>/.<host>/plugin-ledger.json`` (Blade's package ledger, reference/blade.md §8.3).
+Installs of older versions, in ``<home>/.<host>/plugins/<name>`` (for ``--host claude``
+Claude Code's own folder), keep loading from the ledger's ``root`` and are moved by
+:func:`migrate_installs` (every install and uninstall runs it first, and
+``wsctl plugins migrate``).
 
 Ledger format (written atomically, mode 0600)::
 
@@ -36,8 +40,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CLAUDE_BOOKKEEPING", "check_install_bounds", "install", "ledger_path", "LEDGER_VERSION", "LedgerError",
-    "MAX_INSTALL_BYTES", "MAX_INSTALL_FILE_BYTES", "MAX_INSTALL_FILES", "MAX_LEDGER_BYTES", "MAX_TREE_DEPTH",
-    "plugins_dir", "read_ledger", "tree_digest", "uninstall"
+    "legacy_plugins_dir", "MAX_INSTALL_BYTES", "MAX_INSTALL_FILE_BYTES", "MAX_INSTALL_FILES", "MAX_LEDGER_BYTES",
+    "MAX_TREE_DEPTH", "migrate_installs", "plugins_dir", "read_ledger", "tree_digest", "uninstall"
 ]
 
 
@@ -76,7 +80,13 @@ CLAUDE_BOOKKEEPING = frozenset({"asset-cache", "cache", "data", "marketplaces", 
 
 
 def plugins_dir(profile: HostProfile) -> Path:
-    """The user plugin folder managed installs go to: ``<home>/.<host>/plugins``."""
+    """The folder managed installs go to: ``<home>/.wskit/installs/<host>``, wskit's own state
+    (never Claude Code's ``~/.claude/plugins``, whose folders are its own bookkeeping)."""
+    return profile.state_dir / "installs" / profile.name
+
+
+def legacy_plugins_dir(profile: HostProfile) -> Path:
+    """Where earlier versions installed: ``<home>/.<host>/plugins`` (:func:`migrate_installs`)."""
     return profile.require_home() / profile.host_dir / "plugins"
 
 
@@ -326,8 +336,8 @@ def _copy_tree(src: str, dst: str, skipped: list[str]) -> None:
 
 
 def _check_name(name: str) -> None:
-    """Plugin names become folder names: only kebab-case names are installable, and
-    never one of Claude Code's own folders (:data:`CLAUDE_BOOKKEEPING`).
+    """Plugin names become folder names: only kebab-case names are installable (a name of
+    one of Claude Code's own folders, ``data``, is fine: installs live in wskit's state).
 
     :raises LedgerError: for any other name (``/x``, ``../x``, ``a/b``, ``marketplaces``, …).
     """
@@ -336,22 +346,15 @@ def _check_name(name: str) -> None:
             f"cannot install plugin {name!r}: names must be kebab-case "
             "(lowercase letters, digits and hyphens, 1-64 characters)"
         )
-    if name in CLAUDE_BOOKKEEPING:
-        # under ~/.claude/plugins (--host claude, or any host reading Claude Code's folders)
-        # that folder is Claude Code's own (marketplace clones, caches, data): never a plugin
-        raise LedgerError(
-            f"cannot install plugin {name!r}: the name is one of the folders Claude Code keeps in "
-            f"~/.claude/plugins for itself ({', '.join(sorted(CLAUDE_BOOKKEEPING))}); an install there "
-            "would write into Claude Code's own files and never load"
-        )
 
 
 def install(profile: HostProfile, marketplace: Marketplace, name: str) -> dict[str, Any]:
     """Install plugin ``name`` of a local ``marketplace`` for the user.
 
     Copies the source folder to a temporary sibling, renames it into
-    ``<home>/.<host>/plugins/<name>``, computes the tree digest and records the
-    ledger entry (atomic write). Reinstalling a managed plugin replaces it.
+    ``<home>/.wskit/installs/<host>/<name>`` (:func:`plugins_dir`), computes the tree digest
+    and records the ledger entry (atomic write). Reinstalling a managed plugin replaces it.
+    Installs of earlier versions are moved first (:func:`migrate_installs`).
 
     :returns: the ledger entry plus ``skipped`` (links and special files not copied).
     :raises MarketplaceError: unknown plugin, or a source that needs the network
@@ -374,6 +377,7 @@ def install(profile: HostProfile, marketplace: Marketplace, name: str) -> dict[s
     skipped: list[str] = []
     with _lock(profile):
         ledger = read_ledger(profile)
+        _migrate_locked(profile, ledger)
         if (dest.exists() or dest.is_symlink()) and name not in ledger:
             raise LedgerError(f"{dest} exists and is not a managed install; remove it first")
         try:
@@ -440,12 +444,14 @@ def uninstall(profile: HostProfile, name: str) -> dict[str, Any]:
 
     with _lock(profile):
         ledger = read_ledger(profile)
+        _migrate_locked(profile, ledger)
         record = ledger.pop(name, None)
         if record is None:
             raise LedgerError(f"plugin {name!r} is not a managed install (see 'wsctl plugins list')")
         root = Path(record["root"]) if isinstance(record, dict) and isinstance(record.get("root"), str) else None
         expected = plugins_dir(profile) / name
-        if root is None or not NAME_RE.match(name) or os.path.abspath(root) != os.path.abspath(expected):
+        allowed = {os.path.abspath(expected), os.path.abspath(legacy_plugins_dir(profile) / name)}
+        if root is None or not NAME_RE.match(name) or os.path.abspath(root) not in allowed:
             raise LedgerError(
                 f"ledger entry {name!r} names the folder {root}, not {expected}; refusing to delete it "
                 "(the ledger may have been tampered with)"
@@ -464,3 +470,82 @@ def uninstall(profile: HostProfile, name: str) -> dict[str, Any]:
         if aside:
             shutil.rmtree(aside, ignore_errors=True)
     return {"name": name, "root": record["root"], "removed": True}
+
+
+def migrate_installs(profile: HostProfile) -> list[dict[str, str]]:
+    """Move the installs earlier versions made in ``<home>/.<host>/plugins/<name>``
+    (:func:`legacy_plugins_dir`) into :func:`plugins_dir`, under the ledger's lock: each
+    folder is renamed (copied and then renamed when the two lie on different file systems),
+    then the ledger's ``root`` is rewritten atomically; a failed ledger write moves the
+    folder back, so an install keeps loading from wherever the ledger says it is. A folder
+    already at the new place (a move whose ledger write was cut short) is taken as moved.
+
+    :returns: one ``{"name", "from", "to", "status"}`` per legacy install: ``moved``,
+        ``kept`` (a folder not from wskit is at the new place: nothing moved, said why) or
+        ``missing``.
+    :raises LedgerError: the ledger is unusable.
+    """
+    with _lock(profile):
+        ledger = read_ledger(profile)
+        return _migrate_locked(profile, ledger)
+
+
+def _migrate_locked(profile: HostProfile, ledger: dict[str, dict[str, Any]]) -> list[dict[str, str]]:
+    """:func:`migrate_installs` with the lock held; ``ledger`` is updated in place."""
+    import shutil  # not at start-up
+    import tempfile
+
+    legacy, new_dir = legacy_plugins_dir(profile), plugins_dir(profile)
+    if os.path.abspath(legacy) == os.path.abspath(new_dir):
+        return []
+    out: list[dict[str, str]] = []
+    for name in sorted(ledger):
+        rec = ledger[name]
+        old = legacy / name
+        if not NAME_RE.match(name) or os.path.abspath(rec["root"]) != os.path.abspath(old):
+            continue
+        new = new_dir / name
+        report = {"name": name, "from": str(old), "to": str(new)}
+        moved_here = copied = False
+        if new.exists() or new.is_symlink():
+            if old.exists() or not new.is_dir() or new.is_symlink() or tree_digest(new) != rec["digest"]:
+                out.append({**report, "status": "kept",
+                            "detail": f"{new} exists and is not this install; remove it to move the plugin"})
+                continue
+        elif not old.is_dir() or old.is_symlink():
+            out.append({**report, "status": "missing", "detail": "the install folder is gone"})
+            continue
+        else:
+            try:
+                with state_dir(new, profile.require_home()):
+                    pass
+            except StateFileError as err:
+                raise LedgerError(f"plugin folder unusable: {err}") from None
+            try:
+                os.replace(old, new)
+            except OSError:  # another file system: copy beside the target, then rename
+                tmp = tempfile.mkdtemp(prefix=f".{name}.", suffix=".moving", dir=new_dir)
+                os.rmdir(tmp)
+                try:
+                    _copy_tree(str(old), tmp, [])
+                    os.replace(tmp, new)
+                except BaseException:
+                    shutil.rmtree(tmp, ignore_errors=True)
+                    raise
+                copied = True  # the old folder goes once the ledger names the new one
+            moved_here = True
+        previous = dict(rec)
+        rec["root"] = str(new)
+        try:
+            _write_ledger(profile, ledger)
+        except BaseException:
+            ledger[name] = previous
+            if copied:
+                shutil.rmtree(new, ignore_errors=True)
+            elif moved_here:
+                os.replace(new, old)
+            raise
+        if copied:
+            shutil.rmtree(old, ignore_errors=True)
+        out.append({**report, "status": "moved"})
+    return out

@@ -59,9 +59,10 @@ def wskit_hook_definitions(source):
 
 @hookimpl(trylast=True)
 def wskit_hook_trust(session):
-    """Digest approval from ``<home>/.wskit/hook-trust.json`` for the session runtime; a
-    session without a home gets :class:`~wskit.builtin_plugins.hooks.runner.ScopeHookTrust`
-    (project, local and plugin hooks untrusted)."""
+    """Per-entry approval from ``<home>/.wskit/approvals.json`` for the session runtime
+    (:class:`~wskit.builtin_plugins.hooks.trust.EntryHookTrust`); a session without a home gets
+    :class:`~wskit.builtin_plugins.hooks.runner.ScopeHookTrust` (project, local and plugin
+    hooks untrusted)."""
     from wskit.builtin_plugins.hooks.trust import session_hook_trust
 
     trust = session_hook_trust(session)
@@ -110,4 +111,4 @@ def wskit_register_commands(cli):
     from wskit.cli.lazy import add_lazy_command
 
     add_lazy_command(cli, "hooks", "wskit.builtin_plugins.hooks.cli:hooks_group",
-                     "Hook definitions and hook trust (approval by configuration digest).")
+                     "Hook definitions and hook approval (one approval per hook).")

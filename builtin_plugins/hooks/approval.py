@@ -7,15 +7,15 @@ import weakref
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from wskit.builtin_plugins.hooks.trust import HookTrustStatus
+    from wskit.builtin_plugins.hooks.trust import HookApprovalStatus
 
 __all__ = ["HookApproval"]
 
 
 class HookApproval:
-    """The workspace catalog ``hooks`` (``ws.catalog("hooks")``): the hook trust status of a
-    loaded workspace, computed when asked (the registries are complete by then), for
-    ``wsctl inspect`` and any integrator that shows it.
+    """The workspace catalog ``hooks`` (``ws.catalog("hooks")``): the approval state of each
+    hook of a loaded workspace, computed when asked (the registries are complete by then),
+    for ``wsctl inspect`` and any integrator that shows it.
 
     :param workspace: a loaded :class:`~wskit.workspace.WorkspaceResources` with a profile home.
     """
@@ -24,30 +24,31 @@ class HookApproval:
         # weak: the workspace holds its catalogs, and a cycle would outlive a dropped cache
         self._ws = weakref.ref(workspace)
 
-    def status(self) -> HookTrustStatus | None:
-        """The :class:`~wskit.builtin_plugins.hooks.trust.HookTrustStatus` of the workspace's
+    def status(self) -> HookApprovalStatus | None:
+        """The :class:`~wskit.builtin_plugins.hooks.trust.HookApprovalStatus` of the workspace's
         hooks; None without a home, without hooks that need approval, or once the workspace is gone."""
         ws = self._ws()
         profile = getattr(ws, "profile", None)
         if ws is None or profile is None or profile.home is None:
             return None
         hooks = [h for h in ws.registry("hook").active() if h.type != "function"]
-        if not hooks:  # nothing to approve: the trust store is not read (start-up stays light)
+        if not hooks:  # nothing to approve: the approval store is not read (start-up stays light)
             return None
-        from wskit.builtin_plugins.hooks.trust import HookTrustStore, hooks_enabled
+        from wskit.builtin_plugins.hooks.trust import hook_approval_status, hooks_enabled
 
-        store = HookTrustStore.for_home(profile.home)
-        return store.status(ws.binding.source_root, hooks,
-                            enabled=hooks_enabled(ws.binding, ws.trust, profile), files_root=ws.binding.execution_root)
+        return hook_approval_status(profile.home, ws.binding.source_root, hooks,
+                                    enabled=hooks_enabled(ws.binding, ws.trust, profile),
+                                    files_root=ws.binding.execution_root, folder_trusted=ws.trust.trusted,
+                                    host=profile.name)
 
     def summary(self) -> str | None:
-        """``"N hooks await approval (plugin NAME; …)"`` when some do (state ``untrusted`` or
+        """``"N hooks await approval (plugin NAME; …)"`` when some do (``awaiting`` or
         ``modified``), the store's error when it is unusable, else None."""
         st = self.status()
         if st is None:
             return None
-        if st.state == "error":
-            return f"project hooks do not run: hook trust store unusable ({st.error})"
+        if st.error:
+            return f"project hooks do not run: approval store unusable ({st.error})"
         if not st.awaiting_approval:
             return None
         import shlex
@@ -58,5 +59,5 @@ class HookApproval:
         ws = self._ws()
         folder = f" {shlex.quote(str(ws.binding.source_root))}" if ws is not None else ""
         return (f"{n} hook{'s await' if n != 1 else ' awaits'} approval "
-                f"({where}{what}; review with 'wsctl hooks list{folder}', approve with "
+                f"({where}{what}; review with 'wsctl hooks status{folder}', approve with "
                 f"'wsctl hooks trust --digest {st.digest}{folder}')")

@@ -35,7 +35,7 @@ __all__ = [
 
 @click.group("hooks")
 def hooks_group() -> None:
-    """Hook definitions and hook trust (approval by configuration digest)."""
+    """Hook definitions and hook approval (one approval per hook)."""
 
 
 def hooks_enabled(ws, profile) -> bool:
@@ -46,11 +46,11 @@ def hooks_enabled(ws, profile) -> bool:
 
 
 def _status(obj: WsctlContext, ws):
-    from wskit.builtin_plugins.hooks.trust import HookTrustStore
+    from wskit.builtin_plugins.hooks.trust import hook_approval_status
 
-    store = HookTrustStore.for_home(obj.home)
-    return store, store.status(ws.source_root, ws.registry("hook").active(), enabled=hooks_enabled(ws, obj.profile()),
-                               files_root=ws.binding.execution_root)
+    return hook_approval_status(obj.home, ws.source_root, ws.registry("hook").active(),
+                                enabled=hooks_enabled(ws, obj.profile()), files_root=ws.binding.execution_root,
+                                folder_trusted=ws.trust.trusted, host=ws.profile.name)
 
 
 def _headers(h) -> dict[str, str]:
@@ -83,19 +83,24 @@ def hooks_list_cmd(obj: WsctlContext, path: str) -> None:
 
 
 def _status_json(st, ws=None) -> dict[str, Any]:
-    out = {"path": st.root, "state": st.state, "digest": st.digest, "trusted_digest": st.trusted_digest,
-           "count": st.count, "error": st.error, "awaiting_approval": st.awaiting_approval,
-           "sources": list(st.sources),
-           "files": [{"hook_id": f.hook_id, "path": f.path, "base": f.base, "state": f.state, "covered": f.covered}
-                     for f in st.files]}
+    by_source: dict[str, list] = {}
+    for r in st.awaiting:
+        by_source.setdefault(r.entry.source, []).append(r.entry)
+    from wskit.approval.entries import selection_digest
+
+    out = {"path": st.root, "state": st.state, "enabled": st.enabled, "count": st.count, "error": st.error,
+           "awaiting_approval": st.awaiting_approval, "digest": st.digest, "sources": list(st.sources),
+           "source_digests": {k: selection_digest(v) for k, v in by_source.items()},
+           "notes": list(st.notes),
+           "entries": [{**r.to_json(), "hook_id": r.entry.resource_id} for r in st.rows]}
     if ws is not None:
         out["headers"] = {h.id: _headers(h) for h in ws.registry("hook").active() if h.type == "http" and h.headers}
     return out
 
 
 #: the first line of ``hooks status``: hook approval in words, never to be read as folder trust
-_APPROVAL_WORDS = {"untrusted": "hooks not approved", "modified": "hooks changed since approved",
-                   "trusted": "hooks approved", "not_required": "no hooks need approval",
+_APPROVAL_WORDS = {"awaiting": "hooks await approval", "modified": "hooks changed since approved",
+                   "approved": "hooks approved", "not_required": "no hooks need approval",
                    "disabled": "hooks switched off", "error": "hook approval unknown"}
 
 
@@ -104,35 +109,39 @@ def _status_text(st, data: dict[str, Any], folder_trust: str | None = None) -> s
     lines = [f"{st.root}: {words} ({st.count} hook{'s' if st.count != 1 else ''}"
              + (f"; folder {folder_trust}" if folder_trust else "") + ")"]
     if st.awaiting_approval:
-        lines.append(st.approval_text() + (" (changed since approved)" if st.state == "modified" else ""))
-    if st.digest:
-        lines.append(f"digest: {st.digest}")
-    seen: set[tuple[str, str, str]] = set()
-    for f in st.files:
-        # a script several hooks run is one file to review: named once
-        if (f.base, f.path, f.state) in seen:
-            continue
-        seen.add((f.base, f.path, f.state))
-        shown = f.path if f.base != "plugin" else f"<plugin {_plugin_of(f.hook_id)}>/{f.path}"
-        if f.state == "covered":
-            lines.append(f"covers: {shown}")
-        elif f.state == "missing":
-            lines.append(f"covers: {shown} (missing now: creating it changes the digest)")
-        else:
-            why = {"outside": "outside the project", "too-large": "too large to hash", "link": "a link",
-                   "unreadable": "unreadable"}.get(f.state, f.state)
-            lines.append(f"not covered: {shown} ({why}: changing it does not change the digest)")
+        lines.append(st.approval_text())
+    lines.extend(f"note: {n}" for n in st.notes)
+    if st.rows:
+        lines.append(table([[r.entry.key, r.text if st.enabled else "disabled", r.entry.source, r.entry.label]
+                            for r in st.rows], ["ENTRY", "STATE", "SOURCE", "HOOK"]))
+    seen: set[tuple[str, str]] = set()
+    for r in st.rows:
+        for f in r.entry.files:
+            # a script several hooks run is one file to review: named once
+            shown = f.path if f.base == "project" else f"<{r.entry.source}>/{f.path}"
+            if (shown, f.token) in seen:
+                continue
+            seen.add((shown, f.token))
+            lines.append(f"covers: {shown}" + (" (missing now: creating it changes the entry)"
+                                                 if f.digest is None else " (executable)" if f.executable else ""))
+        for w in r.entry.unverified:
+            lines.append(f"not verified: {w.word} in {r.entry.key} ({w.reason})")
     for hid, hdrs in (data.get("headers") or {}).items():
         lines.extend(f"header: {hid} {k}: {v}" for k, v in hdrs.items())
+    if st.awaiting and st.enabled:
+        folder = shlex.quote(st.root)
+        flag = " --accept-unverified" if any(r.entry.unverified for r in st.awaiting) else ""
+        lines.append(f"approve all awaiting: wsctl hooks trust {folder} --digest {st.digest}{flag}")
+        for src, digest in data.get("source_digests", {}).items():
+            if len(data["source_digests"]) > 1:
+                lines.append(f"approve {src}: wsctl hooks trust {folder} --source {shlex.quote(src)} "
+                             f"--digest {digest}{flag}")
+        if len(st.awaiting) > 1:
+            lines.append(f"approve one: wsctl hooks trust {folder} --entry ENTRY --digest <its digest: "
+                         "'hooks status --json'>")
     if st.error:
         lines.append(f"error: {st.error}")
     return "\n".join(lines)
-
-
-def _plugin_of(hook_id: str) -> str:
-    """The plugin name of a plugin hook's id (``plugin:NAME:…``)."""
-    parts = hook_id.split(":")
-    return parts[1] if len(parts) > 2 and parts[0] == "plugin" else "root"
 
 
 @hooks_group.command("status")
@@ -140,48 +149,95 @@ def _plugin_of(hook_id: str) -> str:
 @json_option
 @click.pass_obj
 def hooks_status_cmd(obj: WsctlContext, path: str) -> None:
-    """Show the hook trust state of the project holding PATH and the digest to approve."""
+    """Show the approval state of each hook of the project holding PATH (one row per hook
+    entry: approved, awaiting, modified and why) and how to approve them."""
     ws = obj.resolve(path)
-    _, st = _status(obj, ws)
+    st = _status(obj, ws)
     data = _status_json(st, ws)
-    obj.emit(data, lambda: click.echo(_status_text(st, data, ws.trust.state)))
+    obj.emit(data, lambda: click.echo("\n".join(safe_text(line) for line in
+                                                _status_text(st, data, ws.trust.state).split("\n"))))
 
 
 @hooks_group.command("trust")
 @path_argument
-@click.option("--digest", required=True, help="The digest shown by 'wsctl hooks status' (what you reviewed).")
+@click.option("--digest", required=True,
+              help="The digest 'wsctl hooks status' showed for what you approve (what you reviewed).")
+@click.option("--source", "source", default=None,
+              help="Approve the awaiting entries of this source only ('plugin NAME', 'project .claude/settings.json').")
+@click.option("--entry", "entries", multiple=True, help="Approve this entry (ENTRY of 'hooks status'; repeatable).")
+@click.option("--accept-unverified", is_flag=True,
+              help="Approve although coverage cannot verify some words (status names them).")
 @json_option
 @click.pass_obj
-def hooks_trust_cmd(obj: WsctlContext, path: str, digest: str) -> None:
-    """Trust the hooks of the project holding PATH, if they still have DIGEST."""
+def hooks_trust_cmd(obj: WsctlContext, path: str, digest: str, source: str | None, entries: tuple[str, ...],
+                    accept_unverified: bool) -> None:
+    """Approve hooks of the project holding PATH: every entry awaiting approval, those of
+    --source, or the --entry ones, if they still have DIGEST."""
     ws = obj.resolve(path)
-    from wskit.builtin_plugins.hooks.trust import HookTrustDigestMismatchError, HookTrustStore
-    from wskit.errors import WskitError
+    from wskit.approval.store import ApprovalDigestMismatchError, ApprovalStore, UnverifiedNotAcceptedError
 
-    store = HookTrustStore.for_home(obj.home)
+    st = _status(obj, ws)
+    if entries:
+        wanted = set(entries)
+        chosen = list({r.entry.key: r.entry for r in st.rows if (r.entry.key in wanted or r.entry.resource_id in wanted)
+                       and r.state in ("awaiting", "modified", "approved")}.values())
+        unknown = wanted - {e.key for e in chosen} - {r.entry.resource_id for r in st.rows
+                                                      if r.entry.key in {e.key for e in chosen}}
+        if unknown:
+            raise WskitError(f"no hook entry needing approval is {', '.join(sorted(unknown))} "
+                             f"('wsctl hooks status {path}' lists them)")
+    else:
+        chosen = [r.entry for r in st.awaiting if source is None or r.entry.source == source]
+        if not chosen:  # all approved already: approving them again with their digest is a no-op
+            chosen = list({r.entry.key: r.entry for r in st.rows if r.state == "approved"
+                           and (source is None or r.entry.source == source)}.values())
+    if not chosen:
+        raise WskitError("no hook awaits approval" + (f" in {source}" if source else "")
+                         + f" ('wsctl hooks status {path}' shows each hook's state)")
     try:
-        store.trust(ws.source_root, ws.registry("hook").active(), digest, files_root=ws.binding.execution_root)
-    except HookTrustDigestMismatchError as err:
-        raise WskitError(f"{err} ('wsctl hooks status {path}' shows it, 'wsctl hooks list {path}' the hooks "
-                         "it covers)") from None
-    _, st = _status(obj, ws)
-    obj.emit(_status_json(st), lambda: click.echo(f"{st.root}: {st.state}"))
+        ApprovalStore.for_home(obj.home).approve(ws.source_root, chosen, digest, accept_unverified=accept_unverified)
+    except ApprovalDigestMismatchError as err:
+        raise WskitError(f"{err} ('wsctl hooks status {path}' shows it)") from None
+    except UnverifiedNotAcceptedError as err:
+        raise WskitError(str(err)) from None
+    _forget_legacy(obj, ws)
+    st = _status(obj, ws)
+    data = {**_status_json(st), "approved": [e.key for e in chosen]}
+    obj.emit(data, lambda: click.echo("\n".join(safe_text(line) for line in
+                                                [f"approved {e.key}: {e.source}: {e.label}" for e in chosen]
+                                                + [f"{st.root}: {st.state}"])))
+
+
+def _forget_legacy(obj: WsctlContext, ws) -> bool:
+    """Remove the project's earlier one-digest approval (replaced by per-entry ones)."""
+    from wskit.builtin_plugins.hooks.legacy import HookTrustError, HookTrustStore
+
+    try:
+        return HookTrustStore.for_home(obj.home).revoke(ws.source_root)
+    except HookTrustError:
+        return False
 
 
 @hooks_group.command("revoke")
 @path_argument
+@click.option("--entry", "entries", multiple=True, help="Revoke this entry only (repeatable).")
 @json_option
 @click.pass_obj
-def hooks_revoke_cmd(obj: WsctlContext, path: str) -> None:
-    """Remove the hook trust of the project holding PATH."""
+def hooks_revoke_cmd(obj: WsctlContext, path: str, entries: tuple[str, ...]) -> None:
+    """Remove the hook approvals of the project holding PATH (all, or the --entry ones)."""
     ws = obj.resolve(path)
-    from wskit.builtin_plugins.hooks.trust import HookTrustStore
+    from wskit.approval.store import ApprovalStore
 
-    store = HookTrustStore.for_home(obj.home)
-    removed = store.revoke(ws.source_root)
-    _, st = _status(obj, ws)
-    data = {**_status_json(st), "removed": removed}
-    obj.emit(data, lambda: click.echo(f"{st.root}: {st.state}" + ("" if removed else " (nothing was trusted)")))
+    keys = None
+    if entries:
+        st = _status(obj, ws)
+        keys = {r.entry.key for r in st.rows if r.entry.key in entries or r.entry.resource_id in entries} \
+            | set(entries)
+    n = ApprovalStore.for_home(obj.home).revoke(ws.source_root, capability="hooks", keys=keys)
+    removed = n > 0 or (not entries and _forget_legacy(obj, ws))
+    st = _status(obj, ws)
+    data = {**_status_json(st), "removed": removed, "removed_entries": n}
+    obj.emit(data, lambda: click.echo(f"{st.root}: {st.state}" + ("" if removed else " (nothing was approved)")))
 
 
 @click.command("run")
@@ -192,11 +248,16 @@ def hooks_revoke_cmd(obj: WsctlContext, path: str) -> None:
 @click.option("--allow-http", is_flag=True, help="HTTP hooks may use plain http.")
 @click.option("--allow-loopback", is_flag=True, help="HTTP hooks may post to loopback addresses.")
 @click.option("--allow-private", is_flag=True, help="HTTP hooks may post to private ranges.")
+@click.option("--unapproved", type=click.Choice(["report", "block"]), default="report", show_default=True,
+              help="What a guard that did not run (awaiting approval) means: report it, or block the call.")
 @json_option
 @click.pass_obj
 def hooks_run_cmd(obj: WsctlContext, event: str, path: str, payload_file: str | None, tool: str | None,
-                  allow_http: bool, allow_loopback: bool, allow_private: bool) -> None:
-    """Run the hooks of EVENT for the workspace holding PATH and print the outcome."""
+                  allow_http: bool, allow_loopback: bool, allow_private: bool, unapproved: str) -> None:
+    """Run the hooks of EVENT for the workspace holding PATH and print the outcome.
+
+    Exit status 0 when the hooks decided (allowed or blocked), 3 when not decided: a hook
+    of the event did not run (awaiting approval…) and nothing blocked."""
     from wskit.builtin_plugins.hooks.http import UrlPolicy
     from wskit.builtin_plugins.hooks.runner import HookRunnerConfig
     from wskit.resources.hooks import HOOK_EVENTS
@@ -214,23 +275,33 @@ def hooks_run_cmd(obj: WsctlContext, event: str, path: str, payload_file: str | 
             raise WskitError(f"{payload_file}: not JSON: {err}") from None
         if not isinstance(payload, dict):
             raise WskitError(f"{payload_file}: the payload must be a JSON object")
+    from wskit.builtin_plugins.hooks.runner import MATCH_FIELDS
+
+    if tool is not None and event not in MATCH_FIELDS and "tool_input" not in payload:
+        payload["tool_input"] = {}  # Claude Code always sends the tool's input, if only {}
     session = snapshot(obj.resolve(path))
     policy = UrlPolicy(allow_http=allow_http, allow_loopback=allow_loopback, allow_private=allow_private)
-    rt = attach(session, RuntimeOptions(hooks=HookRunnerConfig(http_policy=policy)))
+    rt = attach(session, RuntimeOptions(hooks=HookRunnerConfig(http_policy=policy, unapproved=unapproved)))
     try:
         outcome = rt.hooks.run(event, payload, tool=tool)
     finally:
         session.close()
 
+    undecided = outcome.undecided
+
     def human() -> None:
         decision = outcome.permission_decision
         if outcome.blocked:
             verdict = f"blocked: {outcome.reason}"
+        elif undecided:
+            n = len(undecided)
+            verdict = f"not decided: {n} hook(s) " + ("await approval" if n == outcome.awaiting_approval
+                                                      else "did not run")
         elif decision in ("ask", "defer"):
             verdict = decision + (f": {outcome.reason}" if outcome.reason else "")
         else:
             verdict = "allowed" + (f": {outcome.reason}" if decision == "allow" and outcome.reason else "")
-        click.echo(f"{event}: {verdict} ({len(outcome.results)} hook(s))")
+        click.echo(safe_text(f"{event}: {verdict} ({len(outcome.results)} hook(s))"))
         for r in outcome.results:
             click.echo(f"  {r.status:8} {r.hook_id}" + (f"  {r.message}" if r.message else ""))
         for ctx in outcome.additional_context:
@@ -241,8 +312,10 @@ def hooks_run_cmd(obj: WsctlContext, event: str, path: str, payload_file: str | 
         if n:
             click.echo(safe_text(f"{n} hook{'s await' if n != 1 else ' awaits'} approval "
                                  f"('wsctl hooks status {shlex.quote(str(session.binding.source_root))}' shows "
-                                 "the digest)"), err=True)
+                                 "each and how to approve it)"), err=True)
         if outcome.updated_input is not None:
             click.echo(f"updated input: {json.dumps(outcome.updated_input)}")
 
     obj.emit(outcome.to_json(), human)
+    if undecided and not outcome.blocked:
+        click.get_current_context().exit(3)

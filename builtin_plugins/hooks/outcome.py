@@ -9,11 +9,13 @@ from typing import Any
 from wskit.fs import SafeFsError, jsonsafe
 
 __all__ = [
-    "apply_output", "DECISION_RANK", "HookOutcome", "HookResult", "merge", "parse_json_object", "SkippedHook",
+    "apply_output", "AWAITING_STATES", "DECISION_RANK", "HookOutcome", "HookResult", "merge", "parse_json_object", "SkippedHook",
     "STATUSES"
 ]
 
 
+#: Skip states the user can resolve by approving the hook.
+AWAITING_STATES = frozenset({"awaiting", "untrusted", "modified"})
 #: Status of one hook run.
 STATUSES = ("success", "blocked", "error", "timeout", "skipped", "refused")
 
@@ -58,10 +60,19 @@ class HookResult:
 
 @dataclass
 class SkippedHook:
-    """A hook of the event that was not considered because it may not run (its trust state).
+    """A hook of the event that did not run: its approval state does not let it, or nothing
+    can run it.
 
-    :ivar hook_id, type, scope: the definition's. :ivar state: the trust state
-        (``untrusted``, ``modified``, ``disabled``, ``error``). :ivar message: the warning text.
+    :ivar hook_id, type, scope: the definition's. :ivar state: why: ``awaiting``
+        (never approved), ``modified`` (changed since approved), ``untrusted`` (a host's
+        trust without approvals), ``untrusted-project`` (the user's hook names a file of a
+        project that is not trusted), ``denied``, ``disabled`` (hooks switched off),
+        ``error`` (approval unknown), ``no-handler`` (a prompt hook without a prompt handler,
+        a function hook nobody registered). :ivar message: the warning text, naming the hook
+        and why. :ivar matcher: its matcher as written (never evaluated as a pattern).
+    :ivar may_match: False only when its matcher is a list of exact names (``Read``,
+        ``Edit|Write``) that does not name the call's tool (or event value): it would not have
+        run even if approved. Any other matcher may match.
     """
 
     hook_id: str
@@ -69,15 +80,26 @@ class SkippedHook:
     scope: str
     state: str
     message: str
+    matcher: str = ""
+    may_match: bool = True
 
     @property
     def reason(self) -> str:
-        """``awaiting-approval`` (untrusted or modified: ``wsctl hooks status`` shows the digest) or the state."""
-        return "awaiting-approval" if self.state in ("untrusted", "modified") else self.state
+        """``awaiting-approval`` (awaiting, untrusted or modified: ``wsctl hooks status`` shows
+        the entry) or the state."""
+        return "awaiting-approval" if self.state in AWAITING_STATES else self.state
+
+    @property
+    def undecided(self) -> bool:
+        """True when this guard did not run without the user having decided so (every state
+        but ``disabled`` and ``denied``) and its matcher matches the call or may
+        (:attr:`may_match`): the call was not checked by it."""
+        return self.may_match and self.state not in ("disabled", "denied")
 
     def to_json(self) -> dict[str, Any]:
         return {"hook_id": self.hook_id, "type": self.type, "scope": self.scope, "state": self.state,
-                "reason": self.reason, "message": self.message}
+                "reason": self.reason, "message": self.message, "matcher": self.matcher,
+                "may_match": self.may_match}
 
 
 @dataclass
@@ -96,9 +118,11 @@ class HookOutcome:
     :ivar system_messages: ``systemMessage`` strings in hook order.
     :ivar continue_: False when a hook said ``continue: false``. :ivar stop_reason: its ``stopReason``.
     :ivar warnings: skipped hooks (trust), malformed output…
-    :ivar skipped: the hooks of the event that did not run because of their trust state,
-        one :class:`SkippedHook` each (their matchers are not evaluated, so every such hook
-        of the event is listed); :attr:`awaiting_approval` counts those a user can approve.
+    :ivar skipped: the hooks of the event that did not run because of their approval state
+        or because nothing can run them, one :class:`SkippedHook` each with its reason (the
+        matchers of unapproved hooks are not evaluated, so every such hook of the event is
+        listed); :attr:`awaiting_approval` counts those a user can approve, :attr:`undecided`
+        those nobody decided to switch off.
     :ivar results: one :class:`HookResult` per hook considered.
     :ivar repeated: True when this outcome was recorded earlier for the same (tool call, event).
     """
@@ -119,8 +143,16 @@ class HookOutcome:
 
     @property
     def awaiting_approval(self) -> int:
-        """How many of :attr:`skipped` await the user's approval (``untrusted`` or ``modified``)."""
+        """How many of :attr:`skipped` await the user's approval (``awaiting``, ``untrusted`` or ``modified``)."""
         return sum(1 for s in self.skipped if s.reason == "awaiting-approval")
+
+    @property
+    def undecided(self) -> list[SkippedHook]:
+        """The guards of the event that did not run although nobody decided they should not
+        (:attr:`SkippedHook.undecided`): when this is not empty and nothing blocked, the
+        outcome is *not decided*, never "allowed" — the host decides (or runs with
+        ``unapproved="block"``)."""
+        return [s for s in self.skipped if s.undecided]
 
     @property
     def context(self) -> str:
@@ -136,6 +168,7 @@ class HookOutcome:
             "continue": self.continue_, "stop_reason": self.stop_reason, "warnings": list(self.warnings),
             "repeated": self.repeated, "results": [r.to_json() for r in self.results],
             "skipped": [s.to_json() for s in self.skipped], "awaiting_approval": self.awaiting_approval,
+            "undecided": len(self.undecided),
         }
 
 

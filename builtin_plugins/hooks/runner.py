@@ -3,10 +3,16 @@
 
 - Hooks come from the session's ``hook`` registry (:class:`~wskit.resources.hooks.HookDefinition`)
   plus in-process function hooks registered with :meth:`HookRunner.register_function`.
+- Events: an event name outside :data:`~wskit.resources.hooks.HOOK_EVENTS` raises
+  :class:`UnknownHookEventError` (a typo must not answer "not blocked").
 - Trust first: every non-function hook of the event asks a :class:`HookTrust`
-  before anything of it is evaluated; anything but ``trusted``/``not_required``
-  skips it (``HookOutcome.skipped``, and the warning ``hook <id> skipped: project
-  hook trust is <state>``) without its matcher or ``if`` being looked at.
+  before anything of it is evaluated; anything but ``approved``/``trusted``/``not_required``
+  skips it (``HookOutcome.skipped``, and the warning ``hook <id> skipped: <why>``)
+  without its matcher or ``if`` being looked at. A hook that may run but cannot (a
+  ``prompt`` hook without a prompt handler, a ``function`` hook nobody registered) is
+  in ``skipped`` too. With ``unapproved="block"`` a ``PreToolUse`` or
+  ``PermissionRequest`` with a skipped guard that matches or may match the tool is
+  blocked (:class:`HookRunnerConfig`).
 - Selection: event, trust, matcher (:func:`~wskit.builtin_plugins.hooks.patterns.matcher_matches`,
   the grammar the loader and ``wsctl hooks list`` use), then the handler's ``if``
   (:mod:`wskit.builtin_plugins.hooks.conditions`), all on the bounded linear-time engine;
@@ -30,7 +36,7 @@ import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from wskit.builtin_plugins.hooks.command import DEFAULT_OUTPUT_CAP, run_command
 from wskit.builtin_plugins.hooks.conditions import if_allows, if_unparsable
@@ -51,14 +57,15 @@ from wskit.builtin_plugins.hooks.outcome import (
     merge,
     parse_json_object,
 )
-from wskit.builtin_plugins.hooks.patterns import PatternRefused, matcher_matches
+from wskit.builtin_plugins.hooks.patterns import PatternRefused, exact_names, matcher_matches
+from wskit.errors import WskitError
 from wskit.models import Scope
-from wskit.resources.hooks import HookDefinition
+from wskit.resources.hooks import HOOK_EVENTS, HookDefinition
 
 __all__ = [
     "BEHAVIORS", "DEFAULT_TIMEOUT", "FunctionHook", "HookRunner", "HookRunnerConfig", "HookTrust",
     "MATCH_FIELDS", "match_value", "matches", "PLAIN_CONTEXT_EVENTS", "PromptHandler", "RUNNABLE",
-    "ScopeHookTrust", "SERIAL_EVENTS"
+    "ScopeHookTrust", "SERIAL_EVENTS", "UNAPPROVED_POLICIES", "UnknownHookEventError"
 ]
 
 
@@ -71,7 +78,18 @@ PLAIN_CONTEXT_EVENTS = frozenset({"SessionStart", "UserPromptSubmit", "UserPromp
 #: Values of ``timeout_behavior`` / ``failure_behavior``.
 BEHAVIORS = frozenset({"ignore", "deny", "ask"})
 #: Trust states under which a hook runs.
-RUNNABLE = frozenset({"trusted", "not_required"})
+RUNNABLE = frozenset({"approved", "trusted", "not_required"})
+#: Values of ``unapproved`` (:class:`HookRunnerConfig`, :meth:`HookRunner.run`).
+UNAPPROVED_POLICIES = ("report", "block")
+
+
+class UnknownHookEventError(WskitError, ValueError):
+    """An event name that is not a hook event (:data:`~wskit.resources.hooks.HOOK_EVENTS`);
+    the message lists the valid ones."""
+
+    def __init__(self, event: object) -> None:
+        super().__init__(f"unknown hook event {event!r}; valid events: {', '.join(sorted(HOOK_EVENTS))}")
+        self.event = event
 
 PromptHandler = Callable[[HookDefinition, dict[str, Any]], "dict[str, Any] | None"]
 FunctionHook = Callable[[dict[str, Any]], "dict[str, Any] | None"]
@@ -81,9 +99,11 @@ class HookTrust(Protocol):
     """Where the runner asks whether a hook may run (the built-in one is the digest
     approval of :mod:`wskit.builtin_plugins.hooks.trust`).
 
-    ``state(hook)`` returns ``trusted``, ``not_required``, ``untrusted``,
-    ``modified``, ``disabled`` or ``error``; ``digest()`` the digest of the hook
-    configuration the state refers to (recorded in the session state), or None.
+    ``state(hook)`` returns ``approved`` or ``trusted`` (runs), ``not_required``
+    (runs), or why it does not: ``awaiting``, ``untrusted``, ``modified``, ``denied``,
+    ``untrusted-project``, ``disabled`` or ``error``; ``digest()`` the digest of the hook
+    configuration the state refers to (recorded in the session state), or None. An
+    optional ``reason(hook)`` says why in words (the skip message).
     """
 
     def state(self, hook: HookDefinition) -> str: ...
@@ -120,6 +140,16 @@ class ScopeHookTrust:
         if not items:
             return None
         return "sha256:" + hashlib.sha256(json.dumps(items).encode()).hexdigest()
+
+
+def _may_match(matcher: str, value: str | None) -> bool:
+    """Whether an unapproved hook's ``matcher`` matches ``value`` or may: only an empty, ``*``
+    or exact-name matcher is compared (nothing of an unapproved hook is evaluated as a
+    pattern); any other matcher, or no value to compare, may match."""
+    if matcher in ("", "*") or value is None:
+        return True
+    names = exact_names(matcher)
+    return names is None or value in names
 
 
 def matches(matcher: str, tool: str | None) -> bool:
@@ -184,6 +214,12 @@ class HookRunnerConfig:
     :ivar timeout_behavior, failure_behavior: what a timed-out or failing hook (error
         status) means — ``ignore`` (default: a non-blocking error), ``deny`` (blocks) or
         ``ask`` (permission decision ``ask``); Blade's ``timeoutBehavior``/``failureBehavior``.
+    :ivar unapproved: what a guard that did not run means for ``PreToolUse`` and
+        ``PermissionRequest``: ``report`` (default: it is in ``HookOutcome.skipped`` and
+        ``HookOutcome.undecided``, the host decides) or ``block`` (the call is blocked
+        with a reason naming it, when its matcher matches the tool or may match it: only
+        an empty, ``*`` or exact-name matcher is compared, since nothing of an unapproved
+        hook is evaluated). Hooks switched off or denied by the user never block.
     """
 
     env: Mapping[str, str] = field(default_factory=dict)
@@ -197,11 +233,14 @@ class HookRunnerConfig:
     disable_all: bool = False
     timeout_behavior: str = "ignore"
     failure_behavior: str = "ignore"
+    unapproved: Literal["report", "block"] = "report"
 
     def __post_init__(self) -> None:
         for name in ("timeout_behavior", "failure_behavior"):
             if getattr(self, name) not in BEHAVIORS:
                 raise ValueError(f"{name} must be one of {sorted(BEHAVIORS)}, not {getattr(self, name)!r}")
+        if self.unapproved not in UNAPPROVED_POLICIES:
+            raise ValueError(f"unapproved must be one of {list(UNAPPROVED_POLICIES)}, not {self.unapproved!r}")
 
 
 class HookRunner:
@@ -246,6 +285,16 @@ class HookRunner:
         except Exception:  # a host's trust that fails decides nothing: the hook does not run
             return "error"
 
+    def _why(self, h: HookDefinition, state: str) -> str:
+        """The trust's reason for not running ``h`` (its ``reason(hook)``), else the state."""
+        fn = getattr(self.trust, "reason", None)
+        if fn is not None:
+            try:
+                return str(fn(h))
+            except Exception:  # a host's trust that fails to explain still skipped the hook
+                pass
+        return f"project hook trust is {state}"
+
     def _select(self, event: str, tool: str | None, data: Mapping[str, Any]) -> "_Selection":
         """Trust first (nothing of an unapproved hook is evaluated), then matcher and ``if``
         (bounded, :mod:`wskit.builtin_plugins.hooks.patterns`), then de-duplication among
@@ -260,7 +309,8 @@ class HookRunner:
             state = self._trust_state(h)
             if state not in RUNNABLE:
                 sel.skipped.append(SkippedHook(h.id, h.type, h.provenance.scope.value, state,
-                                               f"hook {h.id} skipped: project hook trust is {state}"))
+                                               f"hook {h.id} skipped: {self._why(h, state)}",
+                                               matcher=h.matcher, may_match=_may_match(h.matcher, value)))
                 continue
             try:
                 if not matcher_matches(h.matcher, value):
@@ -303,15 +353,26 @@ class HookRunner:
         """Release nothing: every hook process ends before :meth:`run` returns. Present
         because the runner is the session service ``hooks``, which the runtime closes."""
 
-    def run(self, event: str, payload: Mapping[str, Any] | None = None, *, tool: str | None = None) -> HookOutcome:
+    def run(self, event: str, payload: Mapping[str, Any] | None = None, *, tool: str | None = None,
+            unapproved: Literal["report", "block"] | None = None) -> HookOutcome:
         """Run the hooks of ``event`` with ``payload`` (the JSON hooks get on stdin).
 
         :param payload: Claude Code's input fields (``tool_name``, ``tool_input``,
             ``tool_use_id``, ``tool_response``, ``prompt``…); ``session_id``,
             ``cwd`` and ``hook_event_name`` are added when missing.
         :param tool: tool name for matching (default ``payload["tool_name"]``).
+        :param unapproved: ``report`` or ``block`` for this call (default: the config's,
+            see :class:`HookRunnerConfig`).
         :returns: the merged :class:`HookOutcome`; never raises for a failing hook.
+            Every hook of the event that did not run is in ``outcome.skipped`` with its reason.
+        :raises UnknownHookEventError: ``event`` is not a hook event.
+        :raises ValueError: ``unapproved`` is not ``report`` or ``block``.
         """
+        if event not in HOOK_EVENTS:
+            raise UnknownHookEventError(event)
+        policy = self.config.unapproved if unapproved is None else unapproved
+        if policy not in UNAPPROVED_POLICIES:
+            raise ValueError(f"unapproved must be one of {list(UNAPPROVED_POLICIES)}, not {policy!r}")
         data = dict(payload or {})
         data.setdefault("session_id", self.session_id)
         data.setdefault("cwd", self.execution_root)
@@ -329,7 +390,13 @@ class HookRunner:
                 prev.repeated = True
                 return prev
         outcome = HookOutcome(event=event)
-        if not self.config.disable_all:
+        if self.config.disable_all:
+            for h in self.definitions:
+                if h.event == event and h.type != "function":
+                    outcome.skipped.append(SkippedHook(h.id, h.type, h.provenance.scope.value, "disabled",
+                                                       f"hook {h.id} skipped: hooks are switched off",
+                                                       matcher=h.matcher))
+        else:
             try:
                 sel = self._select(event, tool, data)
             except Exception as err:  # a definition the selection cannot read runs nothing, visibly
@@ -339,14 +406,36 @@ class HookRunner:
                 outcome.skipped.append(sk)
                 outcome.warnings.append(sk.message)
                 merge(outcome, HookResult(sk.hook_id, sk.type, "skipped", sk.message), None)
-            if event in SERIAL_EVENTS:
+            if event in SERIAL_EVENTS and policy == "block":
+                self._block_unapproved(outcome, tool)
+            if outcome.blocked:
+                for h in sel.todo:  # a skipped guard decided the call: the others are not run
+                    rid = f"function:{h.name}" if isinstance(h, _Fn) else h.id
+                    merge(outcome, HookResult(rid, "function" if isinstance(h, _Fn) else h.type, "skipped",
+                                              "not run: a guard awaiting approval blocked the call"), None)
+            elif event in SERIAL_EVENTS:
                 self._serial(sel.todo, data, outcome, sel.restricted)
             else:
                 self._concurrent(sel.todo, data, outcome, sel.restricted)
+            for r in outcome.results:  # ran nothing: no handler for it (prompt, function)
+                if r.status == "skipped" and r.message.startswith(f"hook {r.hook_id} skipped:") \
+                        and not any(s.hook_id == r.hook_id for s in outcome.skipped):
+                    outcome.skipped.append(SkippedHook(r.hook_id, r.type, "", "no-handler", r.message))
         if key is not None:
             with self._lock:
                 self._done[key] = outcome
         return outcome
+
+    def _block_unapproved(self, outcome: HookOutcome, tool: str | None) -> None:
+        """``unapproved="block"``: the first skipped guard whose matcher matches ``tool`` or may
+        match it blocks the call (its matcher is compared only when it is empty, ``*`` or a
+        list of exact names: nothing of an unapproved hook is evaluated as a pattern)."""
+        del tool  # the skipped guards' may_match was decided at selection, against the call's value
+        for sk in outcome.undecided:
+            merge(outcome, HookResult(sk.hook_id, sk.type, "blocked",
+                                      f"guard {sk.hook_id} did not run ({sk.message.split(': ', 1)[-1]}); the call "
+                                      "is blocked until it can (unapproved='block')"), None)
+            return
 
     def _serial(self, todo, data: dict[str, Any], outcome: HookOutcome, restricted: set[str]) -> None:
         tool_input = data.get("tool_input") if isinstance(data.get("tool_input"), dict) else None

@@ -1,207 +1,173 @@
-"""Hook trust: approval of a workspace's external hook configuration by
-content digest (Blade reference/blade.md §11.5; design §4).
+"""Hook approval, one entry per hook handler (docs/hooks.md "Hook approval"; the store and
+the states are :mod:`wskit.approval.store`).
 
-- Digest: ``sha256:`` + SHA-256 of the canonical JSON (sorted keys, no spaces)
-  of every non-``function`` hook of the workspace: event, matcher, type,
-  handler entry, scope, plugin name and file path relative to its root, and
-  the bytes of the files its command names inside the project or its plugin
-  (:func:`referenced_files`). The absolute plugin root and source roots are
-  excluded, so moving a plugin (or the project) keeps trust; renaming the
-  plugin, editing a hook or editing a script it runs does not. None when
-  there are no external hooks.
-- States: ``disabled`` (hooks switched off), ``not_required`` (no external
-  hooks), ``untrusted`` (no entry), ``trusted`` (digest equal), ``modified``
-  (digest differs), ``error`` (store unusable).
-- Store ``<home>/.wskit/hook-trust.json``: ``{"version": 1, "projects":
-  {"<root>": {"digest": "sha256:…", "trusted_at": "…"}}}``, a regular file of
-  mode 0600 owned by the user, at most 1 MiB, written atomically under a lock;
-  anything else about it is state ``error`` (fail closed).
+- **Entries**: every non-``function`` hook of a project, local or plugin settings file
+  is an :class:`~wskit.approval.entries.ApprovalEntry` of capability ``hooks``
+  (:func:`hook_entry`): source ``plugin NAME`` or ``<scope> <file>``; identity event,
+  matcher, type, command (URL, prompt), ``if``; definition the handler entry as written
+  (placeholders unexpanded, so a moved plugin or project keeps its approval); covered the
+  project and plugin files the command runs, bytes and executable bit, and the words
+  coverage could not follow. Approving, editing, adding or removing one entry never
+  changes another's state.
+- **Not required**: hooks of the user's own settings, an administrator's, built-ins and
+  the command line (:data:`NO_TRUST_NEEDED`) run without approval, except that in a
+  project that is not trusted such a hook whose command names a file of the project is
+  ``untrusted-project`` and does not run (nothing of an untrusted repository runs).
+- **Earlier approvals**: a project approved with the earlier one-digest store
+  (``<home>/.wskit/hook-trust.json``, :mod:`~wskit.builtin_plugins.hooks.legacy`) is
+  migrated the first time its status is computed when that digest is exactly the
+  configuration's now (each entry it covered is recorded, except entries with words
+  coverage cannot verify, which await approval again); when it no longer matches, every
+  entry awaits approval with a message saying so. The earlier entry is removed once
+  migrated or replaced by a per-entry approval.
 """
 
 from __future__ import annotations
 
-import datetime as _dt
-import hashlib
-import json
 import os
-import re
-from collections.abc import Callable, Iterable
-from pathlib import Path
-from typing import Literal
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 
-from wskit import fs
+from wskit.approval.entries import ApprovalEntry, entry_coverage, selection_digest
+from wskit.approval.store import ApprovalStore, ApprovalStoreError, EntryStatus
 from wskit.errors import WskitError
-from wskit.fs.atomic import StateFileError
-from wskit.fs.store import PrivateJsonFile
-from wskit.models import Frozen
 from wskit.resources.hooks import HookDefinition
-from wskit.util.lazyre import lazy_pattern
 
 __all__ = [
-    "DigestHookTrust", "external_hooks", "hook_config_digest", "hooks_enabled",
-    "HookTrustDigestMismatchError", "HookTrustError", "HookTrustState", "HookTrustStatus", "HookTrustStore",
-    "MAX_REFERENCED_BYTES", "MAX_STORE_BYTES", "NO_TRUST_NEEDED", "ReferencedFile", "referenced_files",
-    "runnable_hooks", "session_hook_trust", "STORE_VERSION"
+    "EntryHookTrust", "external_hooks", "hook_approval_status", "hook_entry", "hook_env", "hook_source",
+    "HookApprovalStatus", "hooks_enabled", "HookTrustError", "NO_TRUST_NEEDED", "session_hook_trust"
 ]
 
-
-HookTrustState = Literal["disabled", "not_required", "untrusted", "trusted", "modified", "error"]
-STORE_VERSION = 1
-MAX_STORE_BYTES = 1 << 20
-#: Largest file a hook command names that the digest covers, bytes (a larger one is named "not covered").
-MAX_REFERENCED_BYTES = 4 << 20
-_PROJECT_VAR = lazy_pattern(globals(), "_PROJECT_VAR", r"\$(?:\{[A-Z][A-Z0-9_]*_PROJECT_DIR\}|[A-Z][A-Z0-9_]*_PROJECT_DIR\b)")
-_PLUGIN_VAR = lazy_pattern(globals(), "_PLUGIN_VAR", r"\$(?:\{[A-Z][A-Z0-9_]*_PLUGIN_ROOT\}|[A-Z][A-Z0-9_]*_PLUGIN_ROOT\b)")
-_SHELL_SPLIT = lazy_pattern(globals(), "_SHELL_SPLIT", r"[;&|()<>`]+")
+#: Scopes whose hooks run without approval: the user's own settings, an administrator's,
+#: built-ins and the command line, none of which a project writes.
+NO_TRUST_NEEDED = frozenset({"user", "admin", "builtin", "cli"})
+#: The capability name of hook entries in the approval store.
+CAPABILITY = "hooks"
 
 
 class HookTrustError(WskitError):
-    """The hook trust store is unusable, or a trust request does not match the configuration."""
+    """A hook approval request that cannot be carried out (nothing selected, unknown entry)."""
 
 
-class HookTrustDigestMismatchError(HookTrustError):
-    """``trust(expected_digest)`` was given a digest that is not the current configuration's
-    (the configuration changed since it was shown, or the digest was mistyped).
+def external_hooks(hooks: Iterable[HookDefinition]) -> list[HookDefinition]:
+    """Hooks that may need approval: every type but in-process ``function`` hooks."""
+    return [h for h in hooks if h.type != "function"]
 
-    :ivar current_digest: the digest of the configuration as it is now.
+
+def hook_source(hook: HookDefinition) -> str:
+    """``plugin NAME`` for a plugin's hook, else ``<scope> <file>`` (``project .claude/settings.json``)."""
+    p = hook.provenance
+    return f"plugin {hook.plugin}" if hook.plugin else f"{p.scope.value} {p.path}"
+
+
+def hook_env(files_root: str, plugin_root: str | None, host: str | None) -> dict[str, str]:
+    """The root variables the hook runner gives a command (``CLAUDE_PROJECT_DIR``,
+    ``<HOST>_PROJECT_DIR``, and for a plugin's hook ``CLAUDE_PLUGIN_ROOT``,
+    ``<HOST>_PLUGIN_ROOT``): what coverage may expand in its words."""
+    prefixes = ["CLAUDE"] + ([host.upper().replace("-", "_")] if host else [])
+    env = {f"{p}_PROJECT_DIR": files_root for p in prefixes}
+    if plugin_root:
+        env.update({f"{p}_PLUGIN_ROOT": plugin_root for p in prefixes})
+    return env
+
+
+def hook_entry(hook: HookDefinition, files_root: str | os.PathLike[str], *, cover: bool = True,
+               host: str | None = None) -> ApprovalEntry:
+    """The :class:`~wskit.approval.entries.ApprovalEntry` of ``hook`` (see the module doc).
+
+    :param files_root: where command hooks run (the execution root): relative words and
+        ``$<HOST>_PROJECT_DIR`` are read there.
+    :param cover: read the files the command names (False: identity and definition only).
+    :param host: the session's host name (the runner sets ``<HOST>_PROJECT_DIR`` too).
     """
-
-    def __init__(self, message: str, *, current_digest: str | None = None) -> None:
-        super().__init__(message)
-        self.current_digest = current_digest
-
-
-
-class ReferencedFile(Frozen):
-    """A file a hook's command names, and whether the approval digest covers its bytes.
-
-    :ivar hook_id: the hook. :ivar path: as resolved: relative to the project (``base``
-        ``project``) or the plugin root (``plugin``), else the absolute path (``outside``).
-    :ivar base: ``project``, ``plugin`` or ``outside``.
-    :ivar state: ``covered`` (its SHA-256 is in the digest), ``missing`` (absence is in the
-        digest: creating it changes the digest), ``too-large``, ``link``, ``unreadable``
-        or ``outside`` (not covered: changing it does not change the digest).
-    :ivar sha256: the file's hex digest when covered.
-    """
-
-    hook_id: str
-    path: str
-    base: str
-    state: str
-    sha256: str | None = None
-
-    @property
-    def covered(self) -> bool:
-        """True when a change to this file changes the configuration digest."""
-        return self.state in ("covered", "missing")
+    run = hook.command if hook.type == "command" else hook.url if hook.type == "http" else hook.prompt
+    identity = {"event": hook.event, "matcher": hook.matcher, "type": hook.type, "run": run,
+                "if": hook.if_condition}
+    # the entry as written (placeholders unexpanded); a definition made in code has no entry
+    definition = dict(hook.config) if hook.config else {
+        "command": hook.command, "url": hook.url, "headers": hook.headers, "prompt": hook.prompt,
+        "timeout": hook.timeout}
+    files, unverified = (), ()
+    if cover and hook.type == "command" and hook.command:
+        root = os.path.abspath(str(files_root))
+        files, unverified = entry_coverage(command=hook.command, cwd=root, project_root=root,
+                                           plugin_root=hook.plugin_root,
+                                           env=hook_env(root, hook.plugin_root, host))
+    label = f"{hook.event} {hook.matcher or '*'}" + (f" if {hook.if_condition}" if hook.if_condition else "") \
+        + f": {(run or '')[:200]}"
+    return ApprovalEntry(capability=CAPABILITY, source=hook_source(hook), identity=identity, definition=definition,
+                         files=files, unverified=unverified, label=label, resource_id=hook.id)
 
 
-def _command_words(command: str, depth: int = 0) -> list[str]:
-    """Shell words of ``command`` split at operators too; a quoted word holding spaces
-    (``sh -c "…"``) is split once more: an inner command names files as well."""
-    import shlex
+@dataclass(frozen=True)
+class HookApprovalStatus:
+    """Hook approval of one project: one :class:`~wskit.approval.store.EntryStatus` per
+    external hook (``resource_id`` is the hook's id).
 
-    try:
-        words = shlex.split(command, comments=False, posix=True)
-    except ValueError:
-        words = command.split()
-    out: list[str] = []
-    for w in words:
-        if depth == 0 and any(c.isspace() for c in w):
-            out.append(w)  # a path with spaces, or an inner command
-            out.extend(_command_words(w, 1))
-        else:
-            out.extend(p for p in _SHELL_SPLIT.split(w) if p)
-    return out
-
-
-def referenced_files(hook: HookDefinition, project_root: str | os.PathLike[str] | None) -> list[ReferencedFile]:
-    """The files ``hook``'s command names (a word with a ``/``, after ``$<HOST>_PROJECT_DIR``
-    and ``$<HOST>_PLUGIN_ROOT`` — ``CLAUDE_…`` too — are put in; a relative word is under
-    the project, where command hooks run), in order, each once, with its state. Bytes are
-    read link-refusing and bounded (:data:`MAX_REFERENCED_BYTES`). Never raises."""
-    if hook.type != "command" or not hook.command:
-        return []
-    root = os.path.abspath(str(project_root)) if project_root is not None else None
-    plugin_root = os.path.abspath(hook.plugin_root) if hook.plugin_root else None
-    out: list[ReferencedFile] = []
-    seen: set[str] = set()
-    for word in _command_words(hook.command):
-        if "/" not in word or word.startswith("-") or "://" in word:
-            continue
-        if _PLUGIN_VAR.search(word):
-            if plugin_root is None:
-                continue
-            word = _PLUGIN_VAR.sub(lambda _m: plugin_root, word)
-        if _PROJECT_VAR.search(word):
-            if root is None:
-                continue
-            word = _PROJECT_VAR.sub(lambda _m: root, word)
-        if "$" in word or "*" in word or "?" in word:
-            continue  # another variable or a glob: nothing to name
-        full = os.path.normpath(word if os.path.isabs(word) else os.path.join(root or "/", word))
-        if full in seen or (any(c.isspace() for c in word) and not os.path.lexists(full)):
-            continue  # a word with spaces is a path only when there is one
-        seen.add(full)
-        out.append(_file_state(hook.id, full, root, plugin_root))
-    return out
-
-
-def _file_state(hook_id: str, full: str, root: str | None, plugin_root: str | None) -> ReferencedFile:
-    base_name, base = "outside", None
-    for name, b in (("plugin", plugin_root), ("project", root)):
-        if b is not None and (full == b or full.startswith(b.rstrip(os.sep) + os.sep)):
-            base_name, base = name, b
-            break
-    if base is None:
-        return ReferencedFile(hook_id=hook_id, path=full, base="outside", state="outside")
-    rel = os.path.relpath(full, base).replace(os.sep, "/")
-    try:
-        raw = fs.read_bytes(base, rel, max_bytes=MAX_REFERENCED_BYTES).raw
-    except fs.SafeFsError as err:
-        state = {"not-found": "missing", "too-large": "too-large", "symlink": "link",
-                 "link": "link"}.get(err.code, "unreadable")
-        if state == "missing" and os.path.lexists(full):
-            state = "unreadable"
-        return ReferencedFile(hook_id=hook_id, path=rel, base=base_name, state=state)
-    except (OSError, ValueError):
-        return ReferencedFile(hook_id=hook_id, path=rel, base=base_name, state="unreadable")
-    return ReferencedFile(hook_id=hook_id, path=rel, base=base_name, state="covered",
-                          sha256=hashlib.sha256(raw).hexdigest())
-
-
-class HookTrustStatus(Frozen):
-    """Hook trust of one project.
-
-    :ivar root: the trust root (the source project).
-    :ivar state: see module doc. :ivar digest: current digest (None: no external hooks).
-    :ivar trusted_digest: digest recorded in the store, if any.
-    :ivar count: number of external hooks. :ivar error: why the state is ``error``.
-    :ivar files: the files the hook commands name (:func:`referenced_files`), covered or not.
-    :ivar sources: where the hooks that need approval come from, each once in order:
-        ``plugin NAME`` or ``<scope> <file>`` (``project .claude/settings.json``).
-    :ivar needs_approval: how many of the external hooks need approval (project, local and
-        plugin hooks; the user's own, an administrator's, built-in and command-line hooks run
-        without it, :data:`NO_TRUST_NEEDED`); None: all ``count`` of them.
+    :ivar root: the source project. :ivar enabled: False when hooks are switched off
+        (``disableAllHooks``, the host): nothing external runs.
+    :ivar rows: the entries' states, in hook order (the user's own hooks ``not-required``).
+    :ivar notes: messages about the earlier one-digest approval (migrated, or asked again).
+    :ivar error: the store's error when it is unusable (every entry then ``error``).
     """
 
     root: str
-    state: HookTrustState
-    digest: str | None = None
-    trusted_digest: str | None = None
-    count: int = 0
+    enabled: bool = True
+    rows: tuple[EntryStatus, ...] = ()
+    notes: tuple[str, ...] = ()
     error: str | None = None
-    files: tuple[ReferencedFile, ...] = ()
-    sources: tuple[str, ...] = ()
-    needs_approval: int | None = None
+    _by_id: dict[str, EntryStatus] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._by_id.update({r.entry.resource_id: r for r in self.rows})
+
+    def of(self, hook_id: str) -> EntryStatus | None:
+        """The state of the hook with id ``hook_id``, or None when it is not an entry here."""
+        return self._by_id.get(hook_id)
+
+    @property
+    def count(self) -> int:
+        """External hooks (entries)."""
+        return len(self.rows)
+
+    @property
+    def awaiting(self) -> list[EntryStatus]:
+        """Entries the user can approve (``awaiting`` or ``modified``), each key once."""
+        seen: dict[str, EntryStatus] = {}
+        for r in self.rows:
+            if r.awaiting_approval and self.enabled:
+                seen.setdefault(r.entry.key, r)
+        return list(seen.values())
 
     @property
     def awaiting_approval(self) -> int:
-        """External hooks that need approval and do not run until the user gives it (state
-        ``untrusted`` or ``modified``), else 0."""
-        if self.state not in ("untrusted", "modified"):
-            return 0
-        return self.count if self.needs_approval is None else self.needs_approval
+        """How many hooks do not run until the user approves them."""
+        return sum(1 for r in self.rows if r.awaiting_approval) if self.enabled else 0
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        """The sources of the entries awaiting approval, each once, in order."""
+        return tuple(dict.fromkeys(r.entry.source for r in self.rows if r.awaiting_approval))
+
+    @property
+    def digest(self) -> str | None:
+        """The :func:`~wskit.approval.entries.selection_digest` of every awaiting entry
+        (``wsctl hooks trust --digest`` approves them all), None when none awaits."""
+        aw = self.awaiting
+        return selection_digest([r.entry for r in aw]) if aw else None
+
+    @property
+    def state(self) -> str:
+        """One word for the project: ``disabled``, ``error``, ``modified`` (an entry changed
+        since approved), ``awaiting`` (an entry was never approved), ``approved`` (every
+        entry needing approval has it), ``not_required`` (none needs it)."""
+        if not self.enabled:
+            return "disabled"
+        states = {r.state for r in self.rows}
+        for s in ("error", "modified", "awaiting", "approved"):
+            if s in states:
+                return s
+        return "not_required"
 
     def approval_text(self) -> str | None:
         """``"9 hooks await approval (plugin security-guidance)"`` when some do, else None:
@@ -211,182 +177,6 @@ class HookTrustStatus(Frozen):
             return None
         return (f"{n} hook{'s await' if n != 1 else ' awaits'} approval"
                 + (f" ({', '.join(self.sources)})" if self.sources else ""))
-
-    @property
-    def runs(self) -> bool:
-        """True only when external hooks may run (state ``trusted``)."""
-        return self.state == "trusted"
-
-
-def external_hooks(hooks: Iterable[HookDefinition]) -> list[HookDefinition]:
-    """Hooks that need trust: every type but in-process ``function`` hooks."""
-    return [h for h in hooks if h.type != "function"]
-
-
-def hook_config_digest(hooks: Iterable[HookDefinition], files_root: str | os.PathLike[str] | None = None
-                       ) -> str | None:
-    """``sha256:<hex>`` of the canonical configuration (see module doc), or None without external hooks.
-
-    :param files_root: the folder command hooks run in (the execution root), against which
-        the files their commands name are read; None: files are not part of the digest."""
-    items = []
-    for h in external_hooks(hooks):
-        p = h.provenance
-        # the entry as written (placeholders unexpanded, so a moved plugin keeps trust); a
-        # definition made in code has no entry: its handler fields stand in
-        handler = h.config or {"command": h.command, "url": h.url, "headers": h.headers,
-                               "prompt": h.prompt, "timeout": h.timeout}
-        item = {"event": h.event, "matcher": h.matcher, "type": h.type, "handler": handler,
-                "scope": p.scope.value, "plugin": p.plugin, "path": p.path}
-        files = referenced_files(h, files_root) if files_root is not None else []
-        if files:  # absent for hooks that name no file, so their digest is what it was
-            item["files"] = [[f.base, f.path, f.sha256 or f.state] for f in files]
-        items.append(item)
-    if not items:
-        return None
-    items.sort(key=lambda d: json.dumps(d, sort_keys=True, default=str))
-    text = json.dumps(items, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
-    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-class HookTrustStore:
-    """The per-user hook trust store.
-
-    :param path: the JSON file (default ``<home>/.wskit/hook-trust.json`` via :meth:`for_home`).
-    """
-
-    def __init__(self, path: str | os.PathLike[str], anchor: str | os.PathLike[str] | None = None) -> None:
-        self.path = Path(path)
-        #: no link may lead from here to the store (:mod:`wskit.fs.atomic`)
-        self.anchor = Path(anchor) if anchor is not None else self.path.parent
-
-    @classmethod
-    def for_home(cls, home: str | os.PathLike[str]) -> "HookTrustStore":
-        """``<home>/.wskit/hook-trust.json``, with no link allowed below the home."""
-        return cls(Path(home) / ".wskit" / "hook-trust.json", anchor=home)
-
-    @property
-    def _file(self) -> PrivateJsonFile:
-        return PrivateJsonFile(self.path, self.anchor, what="hook trust store", max_bytes=MAX_STORE_BYTES)
-
-    def _projects(self, data: object) -> dict[str, dict[str, str]]:
-        """The ``projects`` of a parsed store; anything but the schema is refused."""
-        if data is None:
-            return {}
-        if not isinstance(data, dict) or set(data) != {"version", "projects"} or data["version"] != STORE_VERSION \
-                or not isinstance(data["projects"], dict):
-            raise HookTrustError(f"hook trust store {self.path} has an unknown format")
-        for root, e in data["projects"].items():
-            if not isinstance(e, dict) or set(e) != {"digest", "trusted_at"} or not isinstance(e["digest"], str) \
-                    or not e["digest"].startswith("sha256:"):
-                raise HookTrustError(f"hook trust store {self.path}: entry {root!r} is malformed")
-        return data["projects"]
-
-    def read(self) -> dict[str, dict[str, str]]:
-        """The recorded projects.
-
-        :raises HookTrustError: reached through a link, not a regular file, wrong owner
-            or mode, too large, not the schema (:class:`~wskit.fs.store.PrivateJsonFile`).
-        """
-        try:
-            return self._projects(self._file.read())
-        except StateFileError as err:
-            raise HookTrustError(str(err)) from None
-
-    def _change(self, edit: "Callable[[dict[str, dict[str, str]]], bool]") -> bool:
-        """Apply ``edit`` to the projects under the store's lock; written when it returns True.
-
-        :raises HookTrustError: the store is unusable (it is never overwritten then)."""
-        changed: list[bool] = []
-
-        def step(data: object) -> object:
-            projects = dict(self._projects(data))
-            if not edit(projects):
-                return None
-            changed.append(True)
-            return {"version": STORE_VERSION, "projects": {k: projects[k] for k in sorted(projects)}}
-
-        try:
-            self._file.update(step)
-        except StateFileError as err:
-            raise HookTrustError(str(err)) from None
-        return bool(changed)
-
-    def status(self, root: str | os.PathLike[str], hooks: Iterable[HookDefinition], *,
-               enabled: bool = True, files_root: str | os.PathLike[str] | None = None) -> HookTrustStatus:
-        """The hook trust state of project ``root`` for its ``hooks`` (never raises).
-
-        :param files_root: where command hooks run (default ``root``): the files their
-            commands name are read there and are part of the digest."""
-        root = str(root)
-        ext = external_hooks(hooks)
-        fr = str(files_root) if files_root is not None else root
-        digest = hook_config_digest(ext, fr)
-        files = tuple(f for h in ext for f in referenced_files(h, fr))
-        pending = [h for h in ext if h.provenance.scope.value not in NO_TRUST_NEEDED]
-        sources = tuple(dict.fromkeys(f"plugin {h.plugin}" if h.plugin else
-                                      f"{h.provenance.scope.value} {h.provenance.path}" for h in pending))
-        common = dict(root=root, digest=digest, count=len(ext), files=files, sources=sources,
-                      needs_approval=len(pending))
-        if not enabled:
-            return HookTrustStatus(state="disabled", **common)
-        try:
-            entry = self.read().get(root)
-        except HookTrustError as err:
-            return HookTrustStatus(state="error", error=str(err), **common)
-        recorded = entry["digest"] if entry else None
-        if digest is None:
-            state: HookTrustState = "not_required"
-        elif recorded is None:
-            state = "untrusted"
-        else:
-            state = "trusted" if recorded == digest else "modified"
-        return HookTrustStatus(state=state, trusted_digest=recorded, **common)
-
-    def trust(self, root: str | os.PathLike[str], hooks: Iterable[HookDefinition], expected_digest: str, *,
-              files_root: str | os.PathLike[str] | None = None) -> str:
-        """Record trust in the configuration the user reviewed.
-
-        :param expected_digest: the digest that was shown to the user.
-        :param files_root: as for :meth:`status`.
-        :returns: the digest recorded.
-        :raises HookTrustError: no external hooks, or the store is unusable (never overwritten then).
-        :raises HookTrustDigestMismatchError: ``expected_digest`` is not the current digest (the
-            configuration changed since it was shown, or the digest is mistyped); the message
-            names the current digest.
-        """
-        digest = hook_config_digest(hooks, str(files_root) if files_root is not None else str(root))
-        if digest is None:
-            raise HookTrustError("No configured external hooks require trust")
-        if digest != expected_digest:
-            if not re.fullmatch(r"sha256:[0-9a-f]{64}", expected_digest or ""):
-                what = f"{expected_digest!r} is not a hook configuration digest (sha256: and 64 hex digits)"
-            else:
-                what = (f"Digest {expected_digest} matches no current hook configuration of {root}; if it is "
-                        "the one you reviewed, the hooks changed after review: review them again")
-            raise HookTrustDigestMismatchError(f"{what}. The current digest is {digest}; nothing was trusted",
-                                               current_digest=digest)
-        at = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
-
-        def record(projects: dict[str, dict[str, str]]) -> bool:
-            projects[str(root)] = {"digest": digest, "trusted_at": at}
-            return True
-
-        self._change(record)
-        return digest
-
-    def revoke(self, root: str | os.PathLike[str]) -> bool:
-        """Remove the entry of ``root``. :returns: True when one was removed.
-        :raises HookTrustError: the store is unusable."""
-        return self._change(lambda projects: projects.pop(str(root), None) is not None)
-
-
-def runnable_hooks(hooks: Iterable[HookDefinition], status: HookTrustStatus) -> list[HookDefinition]:
-    """The hooks a runner may execute: in-process ``function`` hooks always,
-    external ones only when ``status`` is ``trusted`` (a ``modified``,
-    ``untrusted``, ``error`` or ``disabled`` configuration runs none of them;
-    Blade §11.5 enforcement)."""
-    return [h for h in hooks if h.type == "function" or status.runs]
 
 
 def hooks_enabled(binding, trust, profile) -> bool:
@@ -400,43 +190,169 @@ def hooks_enabled(binding, trust, profile) -> bool:
     return not any(layer.trusted and layer.data.get("disableAllHooks") is True for layer in layers)
 
 
-#: Scopes whose hooks run without digest approval: the user's own settings, an administrator's,
-#: built-ins and the command line, none of which a project writes.
-NO_TRUST_NEEDED = frozenset({"user", "admin", "builtin", "cli"})
+def _needs_approval(h: HookDefinition) -> bool:
+    return h.provenance.scope.value not in NO_TRUST_NEEDED
 
 
-class DigestHookTrust:
-    """The runtime's view of digest approval (the ``HookTrust`` protocol of
-    :mod:`wskit.builtin_plugins.hooks.runner`): ``function`` hooks and hooks of user, admin,
-    builtin and cli scope are ``not_required``; project, local and plugin hooks
-    take the workspace's :class:`HookTrustStatus` state (``trusted`` runs;
-    ``modified``, ``untrusted``, ``disabled``, ``error`` do not).
+def _project_file_row(h: HookDefinition, files_root: str, host: str | None) -> EntryStatus:
+    """A hook that needs no approval, in a project that is not trusted: ``untrusted-project``
+    when its command names a file of the project (or a word coverage cannot follow that may)."""
+    entry = hook_entry(h, files_root, host=host)
+    # the files first (a folder listing, ``dir/``, comes with a script it holds)
+    inside = sorted((f.shown for f in entry.files if f.base == "project"), key=lambda p: (p.endswith("/"), p))
+    if inside:
+        return EntryStatus(entry, "untrusted-project",  # type: ignore[arg-type]
+                           f"runs {inside[0]} of a project that is not trusted")
+    if "_PROJECT_DIR" in (h.command or ""):  # points into the project in a way coverage cannot follow
+        return EntryStatus(entry, "untrusted-project",  # type: ignore[arg-type]
+                           "works in a project that is not trusted ($…_PROJECT_DIR)")
+    return EntryStatus(entry, "not-required")
+
+
+def _migrate(store: ApprovalStore, home: str, root: str, hooks: Sequence[HookDefinition], files_root: str,
+             rows: list[EntryStatus]) -> tuple[list[EntryStatus], list[str]]:
+    """Honour an earlier one-digest approval of ``root`` exactly for what it covered (module doc)."""
+    from wskit.builtin_plugins.hooks.legacy import HookTrustError as LegacyError
+    from wskit.builtin_plugins.hooks.legacy import HookTrustStore, hook_config_digest
+
+    legacy = HookTrustStore.for_home(home)
+    try:
+        old = legacy.read().get(root)
+    except LegacyError as err:
+        return rows, [f"earlier hook approvals not read: {err}"]
+    if old is None:
+        return rows, []
+    pending = [r for r in rows if r.state == "awaiting" and r.reason == "not approved"]
+    if old["digest"] != hook_config_digest(external_hooks(hooks), files_root):
+        note = ("the earlier approval of this project's hooks as a whole (hook-trust.json) does not match them "
+                "as they are now; each hook is approved on its own now: review and approve them again")
+        return [EntryStatus(r.entry, "awaiting", "earlier whole-configuration approval no longer matches")
+                if r in pending else r for r in rows], [note]
+    clean = list({r.entry.key: r.entry for r in pending if not r.entry.unverified}.values())
+    try:
+        if clean:
+            store._put(root, clean, "approved")  # noqa: SLF001 — migration records what the old approval covered
+        legacy.revoke(root)
+    except (ApprovalStoreError, LegacyError) as err:
+        return rows, [f"earlier hook approval not migrated: {err}"]
+    out, asked = [], []
+    for r in rows:
+        if r in pending and not r.entry.unverified:
+            out.append(EntryStatus(r.entry, "approved"))
+        elif r in pending:
+            asked.append(r.entry.label)
+            out.append(EntryStatus(r.entry, "awaiting", "the earlier approval did not cover "
+                                   + ", ".join(r.entry.unverified_words)))
+        else:
+            out.append(r)
+    note = f"migrated the earlier approval of this project's hooks to {len(clean)} per-hook approval(s)"
+    if asked:
+        note += f"; {len(asked)} hook(s) name words it could not verify and await approval again"
+    return out, [note]
+
+
+def hook_approval_status(home: str | os.PathLike[str] | None, root: str | os.PathLike[str],
+                         hooks: Iterable[HookDefinition], *, enabled: bool = True,
+                         files_root: str | os.PathLike[str] | None = None,
+                         folder_trusted: bool = True, migrate: bool = True,
+                         host: str | None = None) -> HookApprovalStatus:
+    """The approval state of every external hook of project ``root`` (never raises).
+
+    :param home: the user's home (the store); None: no store, every entry needing
+        approval ``awaiting``.
+    :param files_root: where command hooks run (default ``root``).
+    :param folder_trusted: the project's folder trust; False makes a not-required hook that
+        names a project file ``untrusted-project``.
+    :param migrate: honour (and migrate) an earlier one-digest approval (module doc).
+    :param host: the session's host name (``<HOST>_PROJECT_DIR`` in commands is followed).
+    """
+    root = str(root)
+    fr = os.path.abspath(str(files_root) if files_root is not None else root)
+    hooks = list(hooks)
+    ext = external_hooks(hooks)
+    rows: list[EntryStatus | None] = []
+    need: list[tuple[int, ApprovalEntry]] = []
+    for h in ext:
+        if _needs_approval(h):
+            need.append((len(rows), hook_entry(h, fr, host=host)))
+            rows.append(None)
+        elif not folder_trusted and h.type == "command":
+            rows.append(_project_file_row(h, fr, host))
+        else:
+            rows.append(EntryStatus(hook_entry(h, fr, cover=False), "not-required"))
+    store = ApprovalStore.for_home(home) if home is not None else None
+    error = None
+    if need:
+        if store is None:
+            got = [EntryStatus(e, "awaiting", "no approval store (no home)") for _, e in need]
+        else:
+            got = store.status(root, [e for _, e in need])
+            error = next((s.reason for s in got if s.state == "error"), None)
+        for (i, _), s in zip(need, got, strict=True):
+            rows[i] = s
+    done: list[EntryStatus] = [r for r in rows if r is not None]
+    notes: list[str] = []
+    if need and store is not None and home is not None and error is None and migrate:
+        done, notes = _migrate(store, str(home), root, hooks, fr, done)
+    return HookApprovalStatus(root=root, enabled=enabled, rows=tuple(done), notes=tuple(notes), error=error)
+
+
+#: Runner trust states of entry states (the runner's ``RUNNABLE`` are ``approved`` and ``not_required``).
+_RUNNER_STATES = {"not-required": "not_required"}
+
+
+class EntryHookTrust:
+    """The runtime's view of per-entry approval (the ``HookTrust`` protocol of
+    :mod:`wskit.builtin_plugins.hooks.runner`): ``function`` hooks are ``not_required``;
+    every other hook takes its entry's state in :class:`HookApprovalStatus` (``approved``
+    and ``not_required`` run; ``awaiting``, ``modified``, ``denied``, ``untrusted-project``,
+    ``disabled``, ``error`` do not). A hook that is no entry of the status (added in code
+    later) is ``awaiting`` when its scope needs approval.
 
     :param status: the status computed when the session's runtime started.
     """
 
-    def __init__(self, status: HookTrustStatus) -> None:
+    def __init__(self, status: HookApprovalStatus) -> None:
         self.status = status
 
     def state(self, hook: HookDefinition) -> str:
-        if self.status.state == "disabled":
-            return "disabled"
-        if hook.type == "function" or hook.provenance.scope.value in NO_TRUST_NEEDED:
+        if hook.type == "function":
             return "not_required"
-        return self.status.state
+        if not self.status.enabled:
+            return "disabled"
+        row = self.status.of(hook.id)
+        if row is None:
+            return "awaiting" if _needs_approval(hook) else "not_required"
+        return _RUNNER_STATES.get(row.state, row.state)
+
+    def reason(self, hook: HookDefinition) -> str:
+        """Why ``hook`` does not run, in words (``awaiting approval (not approved)``…)."""
+        if not self.status.enabled:
+            return "hooks are switched off"
+        row = self.status.of(hook.id)
+        if row is None:
+            return "awaiting approval (not approved)"
+        if row.state in ("awaiting", "modified"):
+            return f"{'awaiting approval' if row.state == 'awaiting' else 'changed since approved'}" \
+                + (f" ({row.reason})" if row.reason else "")
+        return row.text
 
     def digest(self) -> str | None:
-        return self.status.digest
+        """The digest of the session's hook configuration: over every entry's digest (each
+        hook as it is now, approved or not), None without external hooks. Recorded in the
+        session state, so a resumed session sees a hook that changed."""
+        entries = {r.entry.key: r.entry for r in self.status.rows}
+        return selection_digest([entries[k] for k in sorted(entries)]) if entries else None
 
 
-def session_hook_trust(session) -> DigestHookTrust | None:
-    """The :class:`DigestHookTrust` of a session (None when it carries no profile with a home)."""
+def session_hook_trust(session) -> EntryHookTrust | None:
+    """The :class:`EntryHookTrust` of a session (None when it carries no profile with a home)."""
     profile = getattr(session, "profile", None)
     if profile is None or profile.home is None:
         return None
     hooks = list(session.registry("hook").active())
-    store = HookTrustStore.for_home(profile.home)
     enabled = hooks_enabled(session.binding, session.trust, profile)
-    return DigestHookTrust(store.status(session.binding.source_root, hooks, enabled=enabled,
-                                        files_root=session.binding.execution_root))
-
+    trusted = bool(getattr(session.trust, "trusted", False))
+    return EntryHookTrust(hook_approval_status(profile.home, session.binding.source_root, hooks, enabled=enabled,
+                                               files_root=session.binding.execution_root, folder_trusted=trusted,
+                                               host=getattr(session, "host", None)))

@@ -8,9 +8,21 @@ from wskit.models import ResourceSource, Scope
 from wskit.plugin import hookimpl
 
 __all__ = [
-    "ROOT_RANK", "wskit_lsp_servers", "wskit_register_commands", "wskit_resource_kinds",
-    "wskit_resource_sources"
+    "APPROVAL_RUNS", "ROOT_RANK", "server_approval", "wskit_lsp_servers", "wskit_register_commands",
+    "wskit_resource_kinds", "wskit_resource_sources"
 ]
+
+#: Approval states under which an LSP server may start (:func:`server_approval`).
+APPROVAL_RUNS = frozenset({"approved", "not-required"})
+
+
+def server_approval(server, binding, home):
+    """``(state, reason, entry)`` of an LSP ``server`` in the workspace ``binding`` with the
+    user's ``home`` (:func:`wskit.builtin_plugins.lsp.approval.server_approval`): a project's
+    or ``settings.local.json``'s server starts only when ``state`` is in :data:`APPROVAL_RUNS`."""
+    from wskit.builtin_plugins.lsp.approval import server_approval as _approval
+
+    return _approval(server, binding, home)
 
 #: the kind's name (declared here so that registering the plugin does not import
 #: :mod:`wskit.builtin_plugins.lsp.loader`)

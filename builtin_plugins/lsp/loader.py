@@ -130,6 +130,9 @@ def load_lsp_servers(source: ResourceSource) -> LoadResult:
     """The LSP servers ``source`` holds (see :mod:`wskit.formats.definitions`); more
     than 32 in one file is an ``lsp-too-many`` error and none of them load."""
     found, diags = blocks(source, KIND, ".lsp.json", "lspServers")
+    if source.host == "claude" and not source.plugin:
+        # Claude Code reads LSP servers from plugins only, never from settings files
+        found = [b for b in found if b.file_level]
     servers: list[LspServer] = []
     for block in found:
         path = os.path.join(source.base, block.rel)

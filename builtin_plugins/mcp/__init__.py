@@ -4,12 +4,14 @@ project ``.mcp.json`` source, Claude Code's ``~/.claude.json`` (user and local s
 
 from __future__ import annotations
 
+import os
+
 from wskit.kinds import ResourceKind
 from wskit.models import ResourceSource, Scope
 from wskit.plugin import hookimpl
 
 __all__ = [
-    "CLAUDE_JSON_LOCAL_RANK", "CLAUDE_JSON_USER_RANK", "ROOT_RANK", "duplicate_plugin_servers",
+    "CLAUDE_JSON_LOCAL_RANK", "CLAUDE_JSON_USER_RANK", "HOST_MCP_FILES", "ROOT_RANK", "duplicate_plugin_servers",
     "managed_server_filter", "server_filter", "wskit_mcp_servers", "wskit_register_commands", "wskit_resource_kinds",
     "wskit_resource_sources"
 ]
@@ -47,7 +49,9 @@ def duplicate_plugin_servers(resources: list, profile) -> tuple[list, list]:
     starts (same transport and command, arguments and environment, or same url and headers,
     as written) is left out with an ``mcp-duplicate`` info, as Claude Code suppresses a
     plugin server identical to a configured one. Non-plugin servers come first (user,
-    project, local), then plugin servers in source order; only plugin ones are dropped."""
+    project, local), then plugin servers in source order; only plugin ones are dropped. A
+    server that cannot start (an empty ``url``, an undefined variable: ``startable`` false)
+    is never a duplicate: Claude Code 2.1.337 lists each such server, ``failed``."""
     from wskit.models import Diagnostic
 
     def key(s) -> tuple:
@@ -57,11 +61,11 @@ def duplicate_plugin_servers(resources: list, profile) -> tuple[list, list]:
 
     seen: dict[tuple, object] = {}
     for s in resources:
-        if not s.plugin:
+        if not s.plugin and s.startable:
             seen.setdefault(key(s), s)
     kept, diags = [], []
     for s in resources:
-        if s.plugin:
+        if s.plugin and s.startable:  # a server that cannot start duplicates nothing (Claude Code lists each)
             first = seen.get(key(s))
             if first is not None:
                 diags.append(Diagnostic(level="info", code="mcp-duplicate", plugin=s.plugin,
@@ -113,8 +117,50 @@ def managed_server_filter(resources: list, profile) -> tuple[list, list]:
     return kept, diags
 
 
+#: where each host with its own MCP files reads them: ``user``: ``(folder below the home,
+#: file)``; ``project``: ``(folder below a project folder, file)``; ``chain``: every folder
+#: from the project root to the cwd (GitHub Copilot CLI 1.0.102, asked with
+#: ``copilot mcp list --json``), else the project root alone (Cursor's documentation)
+HOST_MCP_FILES: dict[str, dict] = {
+    "copilot": {"user": (".copilot", "mcp-config.json"), "project": ("", ".mcp.json"), "chain": True},
+    "cursor": {"user": (".cursor", "mcp.json"), "project": (".cursor", "mcp.json"), "chain": False},
+}
+
+
+def _host_mcp_sources(binding, profile, trust, table: dict) -> list:
+    """The MCP sources of a host with its own files (:data:`HOST_MCP_FILES`)."""
+    home = profile.require_home()
+    folder, name = table["user"]
+    user = str(home / folder)
+    out = [ResourceSource(scope=Scope.USER, root=user, base=user, rank=CLAUDE_JSON_USER_RANK,
+                          label=f"user:~/{folder}/{name}", kinds=frozenset({KIND}), follow_links=True,
+                          components={KIND: (name,)})]
+    if not trust.trusted:
+        return out
+    root = binding.source_root
+    chain = [root]
+    if table["chain"]:
+        try:
+            for part in binding.to_source(binding.cwd).relative_to(root).parts:
+                chain.append(chain[-1] / part)
+        except (ValueError, AttributeError):
+            pass
+    sub, name = table["project"]
+    for i, where in enumerate(chain):
+        at = str(where / sub) if sub else str(where)
+        rel = where.relative_to(root).as_posix()
+        shown = f"{sub}/{name}" if sub else name
+        out.append(ResourceSource(scope=Scope.PROJECT, root=at, base=at, rank=min(ROOT_RANK + i, 29),
+                                  label=f"project:{shown}" if rel == "." else f"project:{rel}/{shown}",
+                                  kinds=frozenset({KIND}), components={KIND: (name,)}))
+    return out
+
+
 @hookimpl
 def wskit_resource_sources(binding, profile, trust):
+    table = HOST_MCP_FILES.get(getattr(profile, "family", None) or "")
+    if table is not None:
+        return _host_mcp_sources(binding, profile, trust, table)
     out = []
     if profile.claude_conventions:
         # the user's own file: read whatever the project's trust (nothing of it comes from the project)
@@ -126,9 +172,22 @@ def wskit_resource_sources(binding, profile, trust):
         out.append(ResourceSource(scope=Scope.USER, root=home, base=home, rank=CLAUDE_JSON_LOCAL_RANK,
                                   label="local:~/.claude.json", kinds=frozenset({KIND}), follow_links=True,
                                   components={KIND: (CLAUDE_JSON, root)}))
+    default = getattr(profile, "family", None) is None
+    # GitHub Copilot's and Cursor's MCP files, read by wskit's default host too
+    for fam in ("copilot", "cursor") if default else ():
+        folder, name = HOST_MCP_FILES[fam]["user"]
+        user = str(profile.require_home() / folder)
+        out.append(ResourceSource(scope=Scope.USER, root=user, base=user, rank=CLAUDE_JSON_USER_RANK - 1,
+                                  label=f"user:~/{folder}/{name}", kinds=frozenset({KIND}), follow_links=True,
+                                  components={KIND: (name,)}))
     if not trust.trusted:
         return out
     root = str(binding.source_root)
+    cursor = os.path.join(root, ".cursor")
+    if default:
+        out.append(ResourceSource(scope=Scope.PROJECT, root=cursor, base=cursor, rank=ROOT_RANK - 1,
+                                  label="project:.cursor/mcp.json", kinds=frozenset({KIND}),
+                                  components={KIND: ("mcp.json",)}))
     out.append(ResourceSource(scope=Scope.PROJECT, root=root, base=root, rank=ROOT_RANK, label="project:.mcp.json",
                               kinds=frozenset({KIND})))
     return out

@@ -38,16 +38,20 @@ def mcp_list_cmd(obj: WsctlContext, path: str, configs: tuple[str, ...], strict:
     only when the server starts); APPROVAL says whether a project server may start.
     """
     ws = obj.resolve(path)
-    from wskit.builtin_plugins.mcp.approval import approval_status
+    from wskit.approval.servers import approval_fields, approve_hints
+    from wskit.builtin_plugins.mcp.approval import server_approval
     from wskit.builtin_plugins.mcp.loader import resolve_mcp_servers
 
     reg, diags = resolve_mcp_servers(ws, explicit=configs, strict=strict)
-    rows = [{"id": s.id, "name": s.name, "alias": s.alias, "scope": s.scope.value, "plugin": s.plugin,
-             "transport": s.transport, "command": s.command, "args": list(s.args), "url": s.url, "cwd": s.cwd,
-             "startable": s.startable, "unresolved": list(s.unresolved), "variables": list(s.variables),
-             "incomplete": list(s.incomplete),
-             "approval": approval_status(s, ws.binding, ws.profile),
-             "path": display_path(s.provenance.absolute_path, ws.source_root)} for s in reg.active()]
+    rows = []
+    for s in reg.active():
+        state, reason, entry = server_approval(s, ws.binding, ws.profile)
+        rows.append({"id": s.id, "name": s.name, "alias": s.alias, "scope": s.scope.value, "plugin": s.plugin,
+                     "transport": s.transport, "command": s.command, "args": list(s.args), "url": s.url,
+                     "cwd": s.cwd, "startable": s.startable, "unresolved": list(s.unresolved),
+                     "variables": list(s.variables), "incomplete": list(s.incomplete),
+                     **approval_fields(state, reason, entry),
+                     "path": display_path(s.provenance.absolute_path, ws.source_root)})
     if live:
         _add_status(obj, ws, rows, configs, strict)
     data = {"servers": rows, "diagnostics": kind_diag_dicts(obj, ws, ("mcp", "invalid-json")) + [d.to_json() for d in diags]}
@@ -55,14 +59,20 @@ def mcp_list_cmd(obj: WsctlContext, path: str, configs: tuple[str, ...], strict:
 
     def row(r):
         cells = [r["id"], r["alias"], r["transport"], r["command"] or r["url"] or "",
-                 "yes" if r["startable"] else "no: " + ",".join([*r["unresolved"], *r["incomplete"]]), r["approval"]]
+                 "yes" if r["startable"] else "no: " + ",".join([*r["unresolved"], *r["incomplete"]]),
+                 r["approval_text"]]
         if live:
             cells += [r["status"] + (f" ({r['error']})" if r.get("error") else ""),
                       "" if r["tools"] is None else str(r["tools"])]
         return cells
 
-    obj.emit(data, lambda: (click.echo(table([row(r) for r in rows], headers) if rows else "no MCP servers"),
-                            print_diag_dicts(data["diagnostics"])))
+    def human() -> None:
+        click.echo(table([row(r) for r in rows], headers) if rows else "no MCP servers")
+        for line in approve_hints(rows, "mcp"):
+            click.echo(safe_text(line))
+        print_diag_dicts(data["diagnostics"])
+
+    obj.emit(data, human)
 
 
 def _add_status(obj: WsctlContext, ws, rows: list[dict], configs: tuple[str, ...], strict: bool) -> None:
@@ -94,9 +104,11 @@ def _add_status(obj: WsctlContext, ws, rows: list[dict], configs: tuple[str, ...
         r["error"] = st.error if st else None
 
 
-def _record(obj: WsctlContext, name: str, path: str, state: str) -> None:
-    from wskit.builtin_plugins.mcp.approval import APPROVAL_SCOPES, McpApprovalStore
-    from wskit.errors import UnknownResourceError
+def _record(obj: WsctlContext, name: str, path: str, state: str, digest: str | None = None,
+            accept_unverified: bool = False) -> None:
+    from wskit.approval.servers import record_server
+    from wskit.builtin_plugins.mcp.approval import APPROVAL_SCOPES, McpApprovalStore, server_approval
+    from wskit.errors import UnknownResourceError, WskitError
 
     ws = obj.resolve(path)
     reg = ws.registry("mcp_server")
@@ -106,19 +118,29 @@ def _record(obj: WsctlContext, name: str, path: str, state: str) -> None:
     if server.scope not in APPROVAL_SCOPES:
         click.echo(safe_text(f"{server.id}: a {server.scope.value} server needs no approval; nothing recorded"))
         return
-    McpApprovalStore.for_home(ws.profile.require_home()).record(
-        str(ws.source_root), server.name, state, server.provenance.sha256)
+    _, _, entry = server_approval(server, ws.binding, ws.profile)
+    record_server(ws.profile.require_home(), ws.source_root, entry, state, digest,
+                  accept_unverified=accept_unverified, command="mcp", path=path)
+    try:  # the earlier per-definition record is replaced
+        McpApprovalStore.for_home(ws.profile.require_home()).forget(str(ws.source_root), server.name)
+    except WskitError:
+        pass
     shown = " ".join([server.command or server.url or "", *server.args]).strip()
-    click.echo(safe_text(f"{server.id}: {state} ({shown}); recorded for {ws.source_root}"))
+    covers = f"; covers {', '.join(f.shown for f in entry.files)}" if entry.files else ""
+    click.echo(safe_text(f"{server.id}: {state} ({shown}{covers}); recorded for {ws.source_root}"))
 
 
 @mcp_group.command("approve")
 @click.argument("name")
 @path_argument
+@click.option("--digest", default=None, help="The digest 'wsctl mcp list' showed for the server (what you reviewed).")
+@click.option("--accept-unverified", is_flag=True,
+              help="Approve although coverage cannot verify some words of its command ('mcp list --json' names them).")
 @click.pass_obj
-def mcp_approve_cmd(obj: WsctlContext, name: str, path: str) -> None:
-    """Approve the project MCP server NAME as it is defined now (a later edit needs approval again)."""
-    _record(obj, name, path, "approved")
+def mcp_approve_cmd(obj: WsctlContext, name: str, path: str, digest: str | None, accept_unverified: bool) -> None:
+    """Approve the project MCP server NAME as it is defined now, if it still has DIGEST (a later
+    edit of its definition or of a project file its command runs needs approval again)."""
+    _record(obj, name, path, "approved", digest, accept_unverified)
 
 
 @mcp_group.command("deny")

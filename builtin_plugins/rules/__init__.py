@@ -49,6 +49,12 @@ def wskit_discover_rules(source, catalog_root, profile, folders):
             found.diagnostics.extend(diags)
     elif source.scope == Scope.PROJECT:
         found = discover_project(source.root, profile, settings, folders)
+        if getattr(profile, "family", None) == "opencode" and (folders is None or "" in folders.folders):
+            from wskit.builtin_plugins.rules.discovery import opencode_instructions
+
+            more, diags = opencode_instructions(str(source.root), settings, {r.path for r in found.rules})
+            found.rules.extend(more)
+            found.diagnostics.extend(diags)
     else:
         return None
     return LoadResult(resources=tuple(found.rules), diagnostics=tuple(found.diagnostics))

@@ -115,8 +115,8 @@ class RuleCatalog:
         self._matchers = MappingProxyType(matchers)
         # the query index: per scope folder, (id, rule, matcher or None for an
         # unconditional rule), so a contextual query does no property or mapping lookups per rule
-        self._query_user = tuple((r.id, r, matchers.get(r.id) if r.patterns else None) for r in user)
-        self._query_scopes = {k: tuple(_query_entry(r, matchers.get(r.id) if r.patterns else None) for r in v)
+        self._query_user = tuple((r.id, r, matchers.get(r.id) if r.conditional else None) for r in user)
+        self._query_scopes = {k: tuple(_query_entry(r, matchers.get(r.id) if r.conditional else None) for r in v)
                               for k, v in scopes.items()}
         # one-target plans by (cwd, target folder): see .plans; bounded, valid because the catalog never changes
         self._plans: dict[Any, tuple] = {}
@@ -235,6 +235,12 @@ class RuleCatalog:
 
             rules, shadowed = host_chain(rules, settings)
             inlined = (*inlined, *shadowed)
+        if settings.copilot_order:
+            from wskit.builtin_plugins.rules.scopes import copilot_chain, repository_folder
+
+            top = (repository_folder(str(self.root), cwd_rel) or "") if settings.repository_boundary else ""
+            rules, dropped = copilot_chain(rules, cwd_rel, top)
+            inlined = (*inlined, *dropped)
         if settings.string_path_order:
             user = [r for r in rules if r.source == "user"]
             rules = [*user, *sorted((r for r in rules if r.source != "user"), key=lambda r: r.path)]
@@ -342,14 +348,27 @@ class RuleCatalog:
         folder holds one. Matches Claude Code 2.1.337 reading a file below the cwd: with a
         ``CLAUDE.md`` at the start no ``AGENTS.md`` is added; otherwise a folder's
         ``AGENTS.md`` is added only where that folder has no ``CLAUDE.md`` (a ``CLAUDE.md``
-        higher up does not hide it). opencode's groups are applied the same way.
+        higher up does not hide it). opencode (``RuleSettings.nearest_first``) applies its
+        groups per folder only, whatever the start read, the folders nearest the file first.
         """
         from wskit.builtin_plugins.rules.scopes import name_group
 
         groups = self._groups
         sel = self._contextual(cwd, target_paths, loaded_ids, None)
         found = [name_group(r, groups) for r in sel.files]
-        if all(g is None or g == 0 for g in found):
+        if self.settings.nearest_first:
+            # opencode 1.18.33 (recorded case ctx-per-folder-names): in each folder the first of
+            # its names, whatever the start read; the folders nearest the file first
+            kept, shadowed = [], []
+            for r, g in zip(sel.files, found):
+                here = min((h for h in (name_group(x, groups) for x in self._scopes.get(r.scope_dir, ()))
+                            if h is not None), default=None) if g is not None else None
+                if here is not None and here < g:
+                    shadowed.append(SkippedRule(r, "shadowed", f"{groups[here][0]} is in its folder"))
+                else:
+                    kept.append(r)
+            kept.sort(key=lambda r: -(r.scope_dir.count("/") + 1 if r.scope_dir else 0))
+        elif all(g is None or g == 0 for g in found):
             kept, shadowed = list(sel.files), []
         else:
             chain = min((g for g in (name_group(r, groups) for r in self.static_rules(cwd).files) if g is not None),
@@ -365,6 +384,9 @@ class RuleCatalog:
                     shadowed.append(SkippedRule(r, "shadowed", f"{groups[here][0]} is in its folder"))
                     continue
                 kept.append(r)
+            # Claude Code 2.1.337 adds a CLAUDE.md-group file before an AGENTS.md one, each group
+            # outermost first (recorded cases ctx-per-folder-names, ctx-both-in-one-folder)
+            kept.sort(key=lambda r: name_group(r, groups) or 0)
         delivered, over = apply_budget(kept, budget)
         return RuleSelection("contextual", tuple(delivered), (*sel.skipped, *shadowed, *over), sel.trigger_paths,
                              budget)

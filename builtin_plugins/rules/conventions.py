@@ -22,38 +22,49 @@ __all__ = ["AGENTS_GROUP", "ConfigDir", "Conventions", "FolderFile", "HOST_TABLE
 class FolderFile(FrozenValue):
     """A file name a folder may hold: ``name`` loaded at priority ``slot`` from ``source``
     (``project`` or ``local``); ``gitignore=False``: read even when ``.gitignore`` ignores it
-    (``CLAUDE.local.md`` is meant to be ignored). Immutable; a plain class, so start-up
+    (``CLAUDE.local.md`` is meant to be ignored); ``root_only``: read in the project root alone
+(Cursor's legacy ``.cursorrules``). Immutable; a plain class, so start-up
     compiles nothing (see :mod:`wskit.util.valueclass`)."""
 
-    __slots__ = ("name", "slot", "source", "gitignore", "__weakref__")
+    __slots__ = ("name", "slot", "source", "gitignore", "root_only", "__weakref__")
     name: str
     slot: str
     source: str
     gitignore: bool
+    root_only: bool
 
-    def __init__(self, name: str, slot: str, source: str = "project", gitignore: bool = True) -> None:
+    def __init__(self, name: str, slot: str, source: str = "project", gitignore: bool = True,
+                 root_only: bool = False) -> None:
         _set = object.__setattr__
         _set(self, "name", name)
         _set(self, "slot", slot)
         _set(self, "source", source)
         _set(self, "gitignore", gitignore)
+        _set(self, "root_only", root_only)
 
 
 class ConfigDir(FrozenValue):
-    """A config folder (``.claude``, ``.<host>``): the files read in it and the priority slot
-    of the ``*.md`` files of its ``rules/`` tree (immutable; a plain class, so start-up
-    compiles nothing)."""
+    """A config folder (``.claude``, ``.<host>``, ``.github``, ``.cursor``): the files read in
+    it and the priority slot of the files of its rules tree: ``rules_dir`` (``rules``; GitHub
+    Copilot's ``instructions``), files whose names end with one of ``rules_suffixes``
+    (``.md``; Copilot's ``.instructions.md``, Cursor's ``.mdc`` and ``.md``). Immutable; a
+    plain class, so start-up compiles nothing."""
 
-    __slots__ = ("name", "files", "rules_slot", "__weakref__")
+    __slots__ = ("name", "files", "rules_slot", "rules_dir", "rules_suffixes", "__weakref__")
     name: str
     files: tuple[FolderFile, ...]
     rules_slot: str
+    rules_dir: str
+    rules_suffixes: tuple[str, ...]
 
-    def __init__(self, name: str, files: tuple[FolderFile, ...], rules_slot: str) -> None:
+    def __init__(self, name: str, files: tuple[FolderFile, ...], rules_slot: str, rules_dir: str = "rules",
+                 rules_suffixes: tuple[str, ...] = (".md",)) -> None:
         _set = object.__setattr__
         _set(self, "name", name)
         _set(self, "files", files)
         _set(self, "rules_slot", rules_slot)
+        _set(self, "rules_dir", rules_dir)
+        _set(self, "rules_suffixes", rules_suffixes)
 
 
 #: the Codex group: (override, plain) file names; a folder holding the override loads it and
@@ -80,10 +91,12 @@ class Conventions(FrozenValue):
         the override, when present, shadows the plain file.
     :ivar user_rules: ``(folder, slot)`` of the home's ``rules/`` trees.
     :ivar gitignore: whether the project walk skips what ``.gitignore`` files ignore.
+    :ivar casefold: a folder's instruction files are matched without regard to case (GitHub
+        Copilot CLI reads ``Agents.md`` as ``AGENTS.md``; the first name in sorted order wins).
     """
 
     __slots__ = ("before", "agents", "fallbacks", "after", "config_dirs", "user_files", "user_group", "user_rules",
-                 "gitignore", "__weakref__")
+                 "gitignore", "casefold", "__weakref__")
     before: tuple[FolderFile, ...]
     agents: bool
     fallbacks: tuple[str, ...]
@@ -93,11 +106,12 @@ class Conventions(FrozenValue):
     user_group: tuple[FolderFile, FolderFile] | None
     user_rules: tuple[tuple[str, str], ...]
     gitignore: bool
+    casefold: bool
 
     def __init__(self, before: tuple[FolderFile, ...], agents: bool, fallbacks: tuple[str, ...],
                  after: tuple[FolderFile, ...], config_dirs: tuple[ConfigDir, ...],
                  user_files: tuple[FolderFile, ...] = (), user_group: tuple[FolderFile, FolderFile] | None = None,
-                 user_rules: tuple[tuple[str, str], ...] = (), gitignore: bool = True) -> None:
+                 user_rules: tuple[tuple[str, str], ...] = (), gitignore: bool = True, casefold: bool = False) -> None:
         _set = object.__setattr__
         _set(self, "before", before)
         _set(self, "agents", agents)
@@ -108,6 +122,7 @@ class Conventions(FrozenValue):
         _set(self, "user_group", user_group)
         _set(self, "user_rules", user_rules)
         _set(self, "gitignore", gitignore)
+        _set(self, "casefold", casefold)
 
     @classmethod
     def of(cls, profile, settings) -> "Conventions":
@@ -120,7 +135,8 @@ class Conventions(FrozenValue):
             return HOST_TABLES[family](settings)
         claude = profile.claude_conventions
         before = (FolderFile("CLAUDE.md", "CLAUDE.md"),) if claude else ()
-        after = (FolderFile(profile.instruction_file, "<HOST>.md"),)
+        # Cursor's legacy .cursorrules (the root's only) beside the host's own file
+        after = (FolderFile(profile.instruction_file, "<HOST>.md"), FolderFile(".cursorrules", "<HOST>.md", root_only=True))
         if claude:
             after += (FolderFile("CLAUDE.local.md", "CLAUDE.local.md", source="local", gitignore=False),)
         dirs = []
@@ -128,8 +144,13 @@ class Conventions(FrozenValue):
             dirs.append(ConfigDir(".claude", (FolderFile("CLAUDE.md", ".claude/CLAUDE.md"),), ".claude/rules"))
         host = profile.host_dir
         dirs.append(ConfigDir(host, (FolderFile("AGENTS.md", ".<host>/AGENTS.md"),), ".<host>/rules"))
+        # GitHub Copilot's and Cursor's conventions (docs/rules.md §1): their files and rules trees
+        dirs.append(ConfigDir(".github", (FolderFile("copilot-instructions.md", ".github/copilot-instructions.md"),),
+                              ".<host>/rules", rules_dir="instructions", rules_suffixes=(".instructions.md",)))
+        dirs.append(ConfigDir(".cursor", (), ".<host>/rules", rules_suffixes=(".mdc",)))
         user_files = ((FolderFile(".claude/CLAUDE.md", ".claude/CLAUDE.md"),) if claude else ()) + (
-            (FolderFile(".agents/AGENTS.md", "AGENTS.md"),) if profile.agents_conventions else ())
+            (FolderFile(".agents/AGENTS.md", "AGENTS.md"),) if profile.agents_conventions else ()) + (
+            FolderFile(".copilot/copilot-instructions.md", ".github/copilot-instructions.md"),)
         user_group = (FolderFile(f"{host}/AGENTS.override.md", ".<host>/AGENTS.override.md"),
                       FolderFile(f"{host}/AGENTS.md", ".<host>/AGENTS.md"))
         user_rules = (((".claude", ".claude/rules"),) if claude else ()) + ((host, ".<host>/rules"),)
@@ -141,7 +162,7 @@ class Conventions(FrozenValue):
     def key(self) -> tuple:
         """A hashable value equal for equal conventions (for cache keys)."""
         return (self.before, self.agents, self.fallbacks, self.after, self.config_dirs, self.user_files,
-                self.user_group, self.user_rules, self.gitignore)
+                self.user_group, self.user_rules, self.gitignore, self.casefold)
 
     @property
     def names(self) -> frozenset[str]:
@@ -153,7 +174,7 @@ class Conventions(FrozenValue):
 
 
 #: names the host tables look up in a folder (kept in every listing, like the cross-tool ones)
-_HOST_NAMES = ("GEMINI.md", "CONTEXT.md")
+_HOST_NAMES = ("GEMINI.md", "CONTEXT.md", ".github", ".cursor", ".cursorrules")
 
 
 def _claude(settings) -> Conventions:
@@ -205,5 +226,40 @@ def _opencode(settings) -> Conventions:
         gitignore=False)
 
 
+def _copilot(settings) -> Conventions:
+    """GitHub Copilot CLI 1.0.102 (asked with ``copilot instruction list --json`` and the
+    model input sent to a stand-in model; tests/conformance): per folder
+    ``.github/copilot-instructions.md``, ``AGENTS.md``, ``CLAUDE.md`` and ``GEMINI.md`` (no
+    ``CLAUDE.local.md``, no ``.claude/CLAUDE.md``); the rules trees
+    ``.github/instructions/**/*.instructions.md`` and ``.claude/rules/**/*.md`` (their
+    ``applyTo`` / ``paths``); ``~/.copilot/copilot-instructions.md``; nothing filtered by
+    ``.gitignore``. Which folders count and in what order is ``RuleSettings.copilot_order``."""
+    return Conventions(
+        before=(), agents=False, fallbacks=(),
+        after=(FolderFile("AGENTS.md", "AGENTS.md", gitignore=False), FolderFile("CLAUDE.md", "CLAUDE.md", gitignore=False),
+               FolderFile("GEMINI.md", "<HOST>.md", gitignore=False)),
+        config_dirs=(ConfigDir(".github", (FolderFile("copilot-instructions.md", ".github/copilot-instructions.md",
+                                                      gitignore=False),),
+                               ".<host>/rules", rules_dir="instructions", rules_suffixes=(".instructions.md",)),
+                     ConfigDir(".claude", (), ".claude/rules")),
+        user_files=(FolderFile(".copilot/copilot-instructions.md", ".github/copilot-instructions.md"),),
+        gitignore=False, casefold=True)
+
+
+def _cursor(settings) -> Conventions:
+    """Cursor (its documentation and public reports; docs/compatibility.md cites each):
+    ``AGENTS.md`` in the root and in subfolders, the legacy ``.cursorrules`` (the
+    root's only), and ``.cursor/rules/**/*.mdc`` / ``*.md`` of the root and of
+    nested folders, whose ``alwaysApply`` / ``globs`` / ``description`` frontmatter decides
+    how each applies. User rules live in Cursor's settings database, not in files."""
+    return Conventions(
+        before=(), agents=False, fallbacks=(),
+        after=(FolderFile("AGENTS.md", "AGENTS.md", gitignore=False),
+               FolderFile(".cursorrules", "<HOST>.md", gitignore=False, root_only=True)),
+        config_dirs=(ConfigDir(".cursor", (), ".<host>/rules", rules_suffixes=(".mdc", ".md")),),
+        gitignore=False)
+
+
 #: the conventions of each reproduced host, by :attr:`wskit.host.HostProfile.family`
-HOST_TABLES = {"claude": _claude, "codex": _codex, "gemini": _gemini, "opencode": _opencode}
+HOST_TABLES = {"claude": _claude, "codex": _codex, "gemini": _gemini, "opencode": _opencode,
+               "copilot": _copilot, "cursor": _cursor}

@@ -36,7 +36,7 @@ from wskit.util.valueclass import Value
 if TYPE_CHECKING:
     from wskit.resources.rule import RuleFile
 
-__all__ = ["discover_project", "discover_user", "Discovery", "load_rule_file", "reload_rule"]
+__all__ = ["discover_project", "discover_user", "Discovery", "load_rule_file", "opencode_instructions", "reload_rule"]
 
 
 class Discovery(Value):
@@ -98,6 +98,18 @@ def _discover_chain(root: str, profile, settings: RuleSettings, request) -> Disc
     return out
 
 
+def _blank(home: str, rel: str) -> bool:
+    """Whether the user file ``rel`` holds nothing but whitespace (read at most 64 KiB): Codex
+    CLI 0.171.0 reads ``~/.codex/AGENTS.md`` beside a blank ``~/.codex/AGENTS.override.md``
+    (recorded case ``codex-blank-home-override``); a project folder's blank override still
+    hides its ``AGENTS.md``."""
+    try:
+        res = fs.read_bytes(home, rel, max_bytes=64 * 1024, follow_links=True)
+    except fs.SafeFsError:
+        return False
+    return not res.raw.strip()
+
+
 def discover_user(home: str, profile, settings: RuleSettings) -> Discovery:
     """Find and load the user-level rule files under ``home`` (links followed, cycle-safe)."""
     found: dict[str, Candidate] = {}
@@ -115,7 +127,7 @@ def discover_user(home: str, profile, settings: RuleSettings) -> Discovery:
             add(f.name, f.slot)
     if conv.user_group is not None:
         override, plain = conv.user_group
-        if exists(override.name):
+        if exists(override.name) and not (override.name.endswith("AGENTS.override.md") and _blank(home, override.name)):
             add(override.name, override.slot)
             if exists(plain.name):
                 diags.append(Diagnostic(level="info", code="rule-shadowed", path=os.path.join(home, plain.name),
@@ -233,7 +245,7 @@ def _load_reusing(base: str, c: Candidate, settings: RuleSettings, follow_links:
 def load_rule_file(
     base: str, rel: str, *, source: str, scope_dir: str, priority: int, file_kind: str,
     follow_links: bool, settings: RuleSettings, home: str | None = None, import_depth: int | None = None,
-    prefetched: fs.ReadResult | None = None,
+    prefetched: fs.ReadResult | None = None, import_root: str = "",
 ) -> tuple[RuleFile | None, list[Diagnostic]]:
     """Read, check and build one :class:`RuleFile` (imports inlined).
 
@@ -247,6 +259,7 @@ def load_rule_file(
 
     :param import_depth: ``@path`` import hops allowed (default 4, Claude Code's;
         the Gemini CLI plugin passes 5).
+    :param import_root: a folder below ``base`` its ``@path`` imports must stay in (``""``: ``base``).
     :param prefetched: the file's bytes when a walk already read them safely
         (:func:`wskit.fs.fdwalk.read_file_at`); else the file is read here.
     :returns: the rule (or None) and diagnostics.
@@ -283,6 +296,8 @@ def load_rule_file(
     if hidden is not None:
         return err("hidden-characters", f"rule contains the hidden character {hidden[1]}", hidden[0])
     patterns: tuple[str, ...] = ()
+    activation = ""
+    description = ""
     body = text
     if file_kind == "rule":
         fm = _parse_frontmatter()(text, path)
@@ -290,16 +305,31 @@ def load_rule_file(
         if fm.present and not fm.ok:
             return None, diags
         body = fm.body if fm.present else text
-        line = fm.line_of("paths")
+        data = fm.data if fm.present and isinstance(fm.data, dict) else {}
+        key = next((k for k in ("paths", "applyTo", "globs") if data.get(k) is not None), "paths")
+        line = fm.line_of(key)
         from wskit.builtin_plugins.rules.patterns import compiled, normalise, split_paths  # where a rule file exists
 
+        if _excluded_agent(data.get("excludeAgent")):
+            diags.append(Diagnostic(level="info", code="rule-excluded", path=path, line=fm.line_of("excludeAgent"),
+                                    message="excludeAgent names coding-agent: GitHub Copilot CLI leaves it out"))
+            return None, diags
         try:
-            items, problems = split_paths(fm.data.get("paths"))
+            items, problems = split_paths(data.get(key))
         except TypeError as e:
-            return err("rule-paths-invalid", str(e), line)
+            return err("rule-paths-invalid", str(e).replace("'paths'", repr(key)), line)
         for p in problems:
             diags.append(Diagnostic(level="warning", code="rule-paths-invalid", path=path, line=line, message=p))
+        if key == "applyTo" and items and all(i.strip() in _APPLY_TO_ALL for i in items):
+            items = []  # Copilot delivers a file whose applyTo matches everything whole
         patterns = normalise(items)
+        if "/.cursor/rules/" in f"/{rel}":
+            how = _cursor_activation(data, patterns)
+            if how is None or how:
+                patterns = ()
+                activation = how or ""
+            if isinstance(data.get("description"), str):
+                description = data["description"].strip()
         if settings.max_patterns is not None and len(patterns) > settings.max_patterns:
             return err("rule-paths-invalid", f"paths has {len(patterns)} patterns, over the limit of "
                        f"{settings.max_patterns}", line)
@@ -307,14 +337,16 @@ def load_rule_file(
             diags.append(Diagnostic(level="warning", code=prob.code, path=path, line=line,
                                     message=f"pattern {prob.pattern[:80]!r}: {prob.message}; it matches nothing"))
     imported: tuple[str, ...] = ()
-    if settings.imports:
+    if settings.imports and not (settings.imports_skip and rel.rsplit("/", 1)[-1] in settings.imports_skip):
         # imported where a rule file exists
         from wskit.builtin_plugins.rules.imports import MAX_DEPTH as IMPORT_MAX_DEPTH
         from wskit.builtin_plugins.rules.imports import expand_imports
 
         imp = expand_imports(body, base=base, rel_path=rel, home=home, follow_links=follow_links,
                              max_bytes=settings.max_file_bytes,
-                             max_depth=IMPORT_MAX_DEPTH if import_depth is None else import_depth)
+                             max_depth=import_depth if import_depth is not None
+                             else settings.import_depth if settings.import_depth is not None else IMPORT_MAX_DEPTH,
+                             confine=import_root)
         diags.extend(imp.diagnostics)
         body, imported = imp.text, tuple(imp.imported)
     body = body.strip()
@@ -326,10 +358,38 @@ def load_rule_file(
     rule = RuleFile(
         id=rule_id(source, rel), name=rel, source=source, scope_dir=scope_dir, priority=priority,
         patterns=patterns, body=body, bytes=len(body.encode("utf-8")), imports=imported,
-        file_kind=file_kind, follow_links=follow_links,
+        file_kind=file_kind, follow_links=follow_links, activation=activation,
+        description=description,
         provenance=Provenance(scope=scope, source_root=base, path=rel, sha256=rule_digest(rel, patterns, body)),
     )
     return rule, diags
+
+
+#: ``applyTo`` values GitHub Copilot CLI 1.0.102 treats as every file (the file is delivered whole)
+_APPLY_TO_ALL = frozenset({"*", "**", "**/*"})
+
+
+def _excluded_agent(value) -> bool:
+    """Whether an ``excludeAgent`` value (a string or a list) names ``coding-agent``, the agent
+    GitHub Copilot CLI is (1.0.102 leaves such an instructions file out)."""
+    if isinstance(value, str):
+        return "coding-agent" in (v.strip() for v in value.split(","))
+    if isinstance(value, list):
+        return "coding-agent" in value
+    return False
+
+
+def _cursor_activation(data: dict, patterns: tuple[str, ...]) -> str | None:
+    """How a Cursor rule (a file of a ``.cursor/rules`` tree) applies, from its frontmatter
+    (docs/compatibility.md, Cursor): ``alwaysApply: true``: always (None: its patterns are
+    dropped); ``globs``: by path (``""``); else a ``description``: ``requested``; else
+    ``manual``."""
+    if data.get("alwaysApply") is True:
+        return None
+    if patterns:
+        return ""
+    desc = data.get("description")
+    return "requested" if isinstance(desc, str) and desc.strip() else "manual"
 
 
 def reload_rule(rule: RuleFile, settings: RuleSettings, home: str | None = None) -> tuple[RuleFile | None, list[Diagnostic]]:
@@ -337,3 +397,71 @@ def reload_rule(rule: RuleFile, settings: RuleSettings, home: str | None = None)
     return load_rule_file(rule.provenance.source_root, rule.path, source=rule.source, scope_dir=rule.scope_dir,
                           priority=rule.priority, file_kind=rule.file_kind, follow_links=rule.follow_links,
                           settings=settings, home=home if rule.source == "user" else None)
+
+
+#: at most this many files are listed to match one ``instructions`` glob of ``opencode.json``
+_GLOB_FILES = 2000
+
+
+def opencode_instructions(root: str, settings: RuleSettings, known: set[str]) -> tuple[list, list[Diagnostic]]:
+    """The files ``<root>/opencode.json``'s ``instructions`` names (paths and globs relative
+    to the project, as opencode 1.18.33 reads them: recorded case
+    ``opencode-config-instructions``), loaded as project instruction files of the root after
+    its ``AGENTS.md``. A glob is matched with the rule ``paths`` matcher against the files
+    below its literal leading folders (at most :data:`_GLOB_FILES`, links not followed, secret
+    names skipped); absolute paths, ``..`` and URLs are refused with a diagnostic; a file
+    already read (``known``) is not read twice."""
+    from wskit.builtin_plugins.rules.patterns import compiled, normalise
+    from wskit.fs.jsonfile import read_json
+
+    data, diags = read_json(root, "opencode.json", max_bytes=1 << 20)
+    items = data.get("instructions") if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        return [], list(diags)
+    diags = list(diags)
+    path = os.path.join(root, "opencode.json")
+    rels: list[str] = []
+    for item in items:
+        if not isinstance(item, str) or not item.strip():
+            continue
+        item = item.strip().removeprefix("./")
+        if item.startswith(("/", "~")) or "://" in item or ".." in item.split("/"):
+            diags.append(Diagnostic(level="warning", code="rule-import-outside", path=path,
+                                    message=f"instructions entry {item!r} is not a path inside the project; not read"))
+            continue
+        if not any(c in item for c in "*?[{"):
+            rels.append(item)
+            continue
+        parts = item.split("/")
+        fixed = []
+        for part in parts[:-1]:
+            if any(c in part for c in "*?[{"):
+                break
+            fixed.append(part)
+        start = "/".join(fixed)
+        matcher = compiled(normalise([item]))
+        seen = 0
+        for dirpath, dirs, files in os.walk(os.path.join(root, start) if start else root):
+            dirs[:] = sorted(d for d in dirs if not fs.is_secret_name(d) and d not in SKIP_DIRS
+                             and not os.path.islink(os.path.join(dirpath, d)))
+            for name in sorted(files):
+                seen += 1
+                rel = os.path.relpath(os.path.join(dirpath, name), root).replace(os.sep, "/")
+                if seen <= _GLOB_FILES and matcher.match(rel) and rel not in rels:
+                    rels.append(rel)
+            if seen > _GLOB_FILES:
+                diags.append(Diagnostic(level="warning", code="rule-walk-too-deep", path=path,
+                                        message=f"instructions glob {item!r}: more than {_GLOB_FILES} files below "
+                                                f"{start or '.'}; the rest not matched"))
+                break
+    out = []
+    for rel in rels:
+        if rel in known or not os.path.isfile(os.path.join(root, rel)):
+            continue
+        known.add(rel)
+        rule, d = load_rule_file(root, rel, source="project", scope_dir="", priority=PRIORITY["opencode.json"],
+                                 file_kind="instruction", follow_links=False, settings=settings)
+        diags.extend(d)
+        if rule is not None:
+            out.append(rule)
+    return out, diags

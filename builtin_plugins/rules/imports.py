@@ -90,6 +90,7 @@ def expand_imports(
     follow_links: bool = False,
     max_bytes: int | None = None,
     max_depth: int = MAX_DEPTH,
+    confine: str = "",
     _chain: tuple[str, ...] = (),
 ) -> ImportResult:
     """Inline the ``@path`` imports of ``text``, the content of ``base/rel_path``.
@@ -101,6 +102,9 @@ def expand_imports(
     :param max_bytes: per-file size limit for imported files.
     :param max_depth: import hops allowed (default :data:`MAX_DEPTH`, Claude Code's 4;
         Gemini CLI allows 5).
+    :param confine: a folder below ``base`` (relative) imports must stay in, ``""``: ``base``
+        itself (Gemini CLI 0.61.0 confines ``~/.gemini/GEMINI.md``'s imports to ``~/.gemini``:
+        recorded case ``gemini-home-import-outside``).
     :returns: :class:`ImportResult`; never raises for bad content.
     """
     chain = _chain or (rel_path,)
@@ -120,6 +124,8 @@ def expand_imports(
         line = text.count("\n", 0, m.start()) + 1
         end = m.start() + 1 + len(target)
         resolved, why = _resolve(target, base, rel_path, home)
+        if resolved is not None and confine and not resolved.startswith(confine.rstrip("/") + "/"):
+            resolved, why = None, f"resolves outside {confine}"
         if resolved is None:
             result.diagnostics.append(Diagnostic(
                 level="warning", code="rule-import-outside", path=shown, line=line,
@@ -151,7 +157,8 @@ def expand_imports(
                 message=f"import @{target} contains the hidden character {hidden[1]} (line {hidden[0]}); not imported"))
             continue
         inner = expand_imports(sub, base=base, rel_path=resolved, home=home, follow_links=follow_links,
-                               max_bytes=max_bytes, max_depth=max_depth, _chain=(*chain, resolved))
+                               max_bytes=max_bytes, max_depth=max_depth, confine=confine,
+                               _chain=(*chain, resolved))
         result.imported.append(resolved)
         result.imported.extend(i for i in inner.imported if i not in result.imported)
         result.diagnostics.extend(inner.diagnostics)

@@ -276,7 +276,7 @@ class LazyRuleCatalog:
     def static_rules(self, cwd: str | os.PathLike[str], budget: int | None = None) -> RuleSelection:
         """Unconditional rules whose scope contains ``cwd`` (see :meth:`RuleCatalog.static_rules`).
 
-        For a reproduced host (``--host claude|codex|gemini|opencode``) the folders from the
+        For a reproduced host (``--host claude|codex|gemini|opencode|copilot``) the folders from the
         root to ``cwd`` that the project walk leaves out (git-ignored, ``build/``,
         ``node_modules/``…) contribute their instruction files too, as the hosts read every
         folder of that chain (:meth:`_open_chain`)."""

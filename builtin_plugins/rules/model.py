@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # pragma: no cover
 _encode_str = json.encoder.encode_basestring
 
 __all__ = [
-    "HOST_RULES", "KIND", "PRIORITY", "codex_fallback_filenames", "provenance_digest", "rule_digest", "rule_id", "RuleProvenanceMismatch",
+    "HOST_RULES", "KIND", "PRIORITY", "codex_fallback_filenames", "codex_max_bytes", "provenance_digest", "rule_digest", "rule_id", "RuleProvenanceMismatch",
     "RuleQueryError", "RuleSelection", "RuleSettings", "RuleSource", "SkippedRule"
 ]
 
@@ -33,6 +33,7 @@ KIND = "rule"
 
 #: Priorities inside one scope directory, lowest (least specific) first.
 PRIORITY: dict[str, int] = {
+    ".github/copilot-instructions.md": 5,  # GitHub Copilot's own file, first in each folder
     "CLAUDE.md": 10,
     ".claude/CLAUDE.md": 20,
     "AGENTS.md": 30,  # also Codex fallback file names (only when no AGENTS.md/override)
@@ -44,6 +45,7 @@ PRIORITY: dict[str, int] = {
     ".claude/rules": 70,
     ".<host>/rules": 80,
     "CLAUDE.local.md": 90,
+    "opencode.json": 95,  # the files opencode.json's "instructions" name
 }
 
 #: :data:`wskit.resources.rule.RuleSource`, spelled again for the same reason.
@@ -109,6 +111,18 @@ class RuleSettings(Frozen):
         static project instruction files there: files of folders above it are skipped as
         ``outside-repository``. On for hosts ``codex``, ``gemini`` and ``opencode``, which
         walk up only to the nearest repository root (recorded case ``git-submodule``).
+    :ivar copilot_order: GitHub Copilot CLI 1.0.102's static answer (recorded cases of host
+        ``copilot``): the user's files; ``.github/copilot-instructions.md`` of the root and of
+        the cwd; the other instruction files of the root, then of the cwd; then the folders
+        between, nearest the cwd first, each with its ``.github/copilot-instructions.md``
+        first; then the rules trees (``.github/instructions``, ``.claude/rules``) of the root
+        and of the cwd only (those of folders between are skipped as ``not-root-or-cwd``);
+        a file whose text equals an earlier one's is skipped as ``identical``.
+    :ivar import_depth: ``@path`` import hops allowed (None: Claude Code's 4; GitHub Copilot
+        CLI 1.0.102 followed a chain of eight, recorded case ``imports``: 16 for ``copilot``).
+    :ivar imports_skip: file names whose ``@path`` lines are delivered as written (GitHub
+        Copilot CLI 1.0.102 expands imports in ``AGENTS.md`` and ``CLAUDE.md``, not in
+        ``GEMINI.md``: recorded case ``imports``).
     :ivar string_path_order: Gemini CLI 0.61.0's order reproduced: the project files of a
         static answer sorted by their paths as strings (user files first, unchanged). Off by
         default, for every host: string sorting puts ``a-b/`` before ``a/`` and splits one
@@ -136,6 +150,9 @@ class RuleSettings(Frozen):
     imports: bool = True
     repository_boundary: bool = False
     string_path_order: bool = False
+    copilot_order: bool = False
+    import_depth: int | None = None
+    imports_skip: tuple[str, ...] = ()
 
     @classmethod
     def blade_preset(cls, **overrides: Any) -> "RuleSettings":
@@ -177,6 +194,10 @@ class RuleSettings(Frozen):
             names = codex_fallback_filenames(getattr(profile, "home", None))
             if names:
                 host = {**host, "fallback_filenames": names}
+        if getattr(profile, "family", None) == "codex" and not (isinstance(raw, dict) and "exact_byte_budget" in raw):
+            limit = codex_max_bytes(getattr(profile, "home", None))
+            if limit is not None:
+                host = {**host, "exact_byte_budget": limit}
         if host is not None:
             if isinstance(raw, RuleSettings):
                 return raw, None
@@ -197,6 +218,37 @@ class RuleSettings(Frozen):
             return cls(**data), None
         except Exception as err:  # pydantic.ValidationError
             return cls(), f"invalid rules settings: {err}"
+
+
+def _codex_config(home: Any) -> dict:
+    """``<home>/.codex/config.toml`` as a mapping (``{}`` when absent, unreadable, over 1 MiB
+    or not TOML)."""
+    if home is None:
+        return {}
+    from pathlib import Path
+
+    from wskit import fs
+
+    try:
+        res = fs.read_bytes(str(Path(home) / ".codex"), "config.toml", max_bytes=1 << 20, follow_links=True)
+        text = res.raw.decode("utf-8")
+    except (fs.SafeFsError, UnicodeDecodeError):
+        return {}
+    import tomllib  # imported when a codex profile has a config file: not on start-up
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return {}
+
+
+def codex_max_bytes(home: Any) -> int | None:
+    """``project_doc_max_bytes`` of ``<home>/.codex/config.toml`` (a positive integer), as
+    Codex CLI 0.171.0 reads it (recorded case ``codex-max-bytes``), or None. When the user
+    set it, ``--host codex`` applies it exactly (``RuleSettings.exact_byte_budget``); without
+    it wskit keeps whole files (docs/compatibility.md, ``budget``)."""
+    value = _codex_config(home).get("project_doc_max_bytes")
+    return value if type(value) is int and value > 0 else None
 
 
 def codex_fallback_filenames(home: Any) -> tuple[str, ...]:
@@ -235,6 +287,9 @@ HOST_RULES: dict[str, dict[str, Any]] = {
     "opencode": {"first_name_wins": (("AGENTS.md",), ("CLAUDE.md",), ("CONTEXT.md",)),
                  "nearest_first": True, "ancestor_files": "without-repository", "imports": False,
                  "repository_boundary": True},
+    "copilot": {"copilot_order": True, "import_depth": 16, "imports_skip": ("GEMINI.md",),
+                "repository_boundary": True},
+    "cursor": {"imports": False},
 }
 
 

@@ -81,7 +81,13 @@ class RuleFiles:
     def _file(self, rel_dir: str, by: dict, name: str, specs: tuple, *, gitignore: bool = True) -> str | None:
         e = by.get(name)
         if e is None:
-            return None
+            if not self.conventions.casefold:
+                return None
+            folded = name.casefold()  # Copilot matches AGENTS.md, CLAUDE.md, GEMINI.md without regard to case
+            name = next((n for n in sorted(by) if n.casefold() == folded), "")
+            e = by.get(name)
+            if e is None:
+                return None
         rel = _join(rel_dir, name)
         if gitignore and self.conventions.gitignore and self.ignored(rel, False, specs):
             self.diags.append(Diagnostic(
@@ -150,6 +156,8 @@ class RuleFiles:
         if conv.agents:
             self.agents_group(rel_dir, by, specs)
         for f in conv.after:
+            if f.root_only and rel_dir:
+                continue
             if (rel := self._file(rel_dir, by, f.name, specs, gitignore=f.gitignore)):
                 self.add(rel, f.source, rel_dir, f.slot)
 
@@ -184,10 +192,12 @@ class RuleFiles:
         for f in cfg.files:
             if (rel := self._file(cfg_rel, by, f.name, specs, gitignore=f.gitignore)):
                 self.add(rel, f.source, rel_dir, f.slot)
-        if "rules" in by and by["rules"].type == "dir":
-            self.rules_dir(_join(cfg_rel, "rules"), rel_dir, cfg.rules_slot, specs)
+        rules = cfg.rules_dir
+        if rules in by and by[rules].type == "dir":
+            self.rules_dir(_join(cfg_rel, rules), rel_dir, cfg.rules_slot, specs, cfg.rules_suffixes)
 
-    def rules_dir(self, rules_rel: str, scope: str, key: str, specs: tuple) -> None:
+    def rules_dir(self, rules_rel: str, scope: str, key: str, specs: tuple,
+                  suffixes: tuple[str, ...] = (".md",)) -> None:
         stack = [rules_rel]
         while stack:
             cur = stack.pop()
@@ -197,7 +207,7 @@ class RuleFiles:
                 rel = _join(cur, e.name)
                 if e.type == "dir":
                     stack.append(rel)
-                elif e.name.endswith(".md"):
+                elif e.name.endswith(suffixes):
                     if (ok := self._file(cur, {e.name: e}, e.name, specs)):
                         self.add(ok, "project", scope, key, "rule")
                 elif e.type == "link":  # a link to a folder or to a file not named *.md

@@ -107,6 +107,19 @@ def name_group(rule: RuleFile, groups: Sequence[Sequence[str]]) -> int | None:
     return next((i for i, g in enumerate(groups) if base in g), None)
 
 
+def repository_folder(root: str, cwd_rel: str) -> str | None:
+    """The deepest folder from ``cwd_rel`` up to (not including) the catalog root that holds
+    a ``.git`` entry (file or folder), or None."""
+    import os
+
+    parts = cwd_rel.split("/") if cwd_rel else []
+    for i in range(len(parts), 0, -1):
+        folder = "/".join(parts[:i])
+        if os.path.lexists(os.path.join(root, folder, ".git")):
+            return folder
+    return None
+
+
 def inside_repository(root: str, cwd_rel: str, rules: Sequence[RuleFile]
                       ) -> tuple[list[RuleFile], list[SkippedRule]]:
     """``RuleSettings.repository_boundary``: the deepest folder from ``cwd_rel`` up to (not
@@ -115,15 +128,7 @@ def inside_repository(root: str, cwd_rel: str, rules: Sequence[RuleFile]
     CLI 0.171.0, Gemini CLI 0.61.0 and opencode 1.18.33 in a git submodule (recorded case
     ``git-submodule``: only the submodule's own files load), where the catalog root is the
     superproject (:class:`~wskit.binding.Binding` walks past a submodule's ``.git`` file)."""
-    import os
-
-    parts = cwd_rel.split("/") if cwd_rel else []
-    boundary = None
-    for i in range(len(parts), 0, -1):
-        folder = "/".join(parts[:i])
-        if os.path.lexists(os.path.join(root, folder, ".git")):
-            boundary = folder
-            break
+    boundary = repository_folder(root, cwd_rel)
     if boundary is None:
         return list(rules), []
     keep: list[RuleFile] = []
@@ -175,3 +180,54 @@ def _nearest_first(chain: list[RuleFile]) -> list[RuleFile]:
         return (1, 0 if not r.scope_dir else r.scope_dir.count("/") + 1)
 
     return sorted(chain, key=lambda r: tuple(-x for x in folder(r)))
+
+
+#: order of GitHub Copilot's instruction files inside one folder
+_COPILOT_NAMES = {"copilot-instructions.md": 0, "agents.md": 1, "claude.md": 2, "gemini.md": 3}
+
+
+def copilot_chain(rules: Sequence[RuleFile], cwd_rel: str, top: str = "") -> tuple[list[RuleFile], list[SkippedRule]]:
+    """``RuleSettings.copilot_order``: a static answer as GitHub Copilot CLI 1.0.102 assembles
+    it (recorded cases of host ``copilot``): the user's files; the root's and then the cwd's
+    ``.github/copilot-instructions.md``; the root's and then the cwd's other instruction
+    files; the folders between, nearest the cwd first; then the rules trees of the root and
+    of the cwd (a rules tree of a folder between is skipped as ``not-root-or-cwd``). A file
+    whose text equals an earlier file's is skipped as ``identical`` (Copilot merges them).
+    ``top`` is the repository's folder (a git submodule's), ``""`` for the catalog root."""
+    skipped: list[SkippedRule] = []
+    user = [r for r in rules if r.source == "user"]
+    project = [r for r in rules if r.source != "user"]
+
+    def name_key(r: RuleFile) -> tuple[int, str]:
+        return (_COPILOT_NAMES.get(r.path.rsplit("/", 1)[-1].lower(), 9), r.path)
+
+    instr = [r for r in project if r.file_kind == "instruction"]
+    trees = [r for r in project if r.file_kind != "instruction"]
+    ends = (top, cwd_rel) if cwd_rel != top else (top,)
+
+    def own(r: RuleFile) -> bool:
+        return r.path.rsplit("/", 1)[-1].lower() == "copilot-instructions.md"
+
+    ordered: list[RuleFile] = []
+    for first in (True, False):
+        for end in ends:
+            ordered.extend(sorted((r for r in instr if r.scope_dir == end and own(r) == first), key=name_key))
+    between = sorted({r.scope_dir for r in instr if r.scope_dir not in ends}, key=lambda d: -d.count("/"))
+    for folder in between:
+        ordered.extend(sorted((r for r in instr if r.scope_dir == folder), key=name_key))
+    for end in ends:
+        ordered.extend(sorted((r for r in trees if r.scope_dir == end),
+                              key=lambda r: (0 if "/.github/" in "/" + r.path else 1, r.path)))
+    for r in trees:
+        if r.scope_dir not in ends:
+            skipped.append(SkippedRule(r, "not-root-or-cwd", "rules trees are read in the root and the cwd only"))
+    out: list[RuleFile] = []
+    seen: dict[str, str] = {}
+    for r in [*user, *ordered]:
+        prev = seen.get(r.body)
+        if prev is not None:
+            skipped.append(SkippedRule(r, "identical", f"the same text as {prev}"))
+            continue
+        seen[r.body] = r.display_path
+        out.append(r)
+    return out, skipped

@@ -52,6 +52,9 @@ def _same_specs(a: tuple, b: tuple) -> bool:
     return len(a) == len(b) and all(x[0] == y[0] and x[1] is y[1] for x, y in zip(a, b))
 
 
+#: instruction-file names some host matches without regard to case (GitHub Copilot CLI reads
+#: ``Agents.md``), kept in every listing whatever their case (``Conventions.casefold``)
+_FOLDED_NAMES = frozenset({"agents.md", "claude.md", "gemini.md"})
 _NO_ENTRIES: dict = {}  # the kept names of most folders (never mutated)
 _CHILD_FLAGS = fdwalk._DIR_FLAGS | descriptors.O_NOFOLLOW
 class _Walker(RuleFiles):
@@ -232,7 +235,7 @@ class _Walker(RuleFiles):
         with os.scandir(fd) as it:
             for e in it:
                 name = e.name
-                if name in interesting:
+                if name in interesting or (len(name) == 9 and name.casefold() in _FOLDED_NAMES):
                     kept[name] = e
                 try:
                     is_dir = e.is_dir(follow_symlinks=False)

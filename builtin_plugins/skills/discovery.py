@@ -141,6 +141,27 @@ def _linked_skill(source: ResourceSource, rel_dir: str, slug: str, resources: li
         resources.append(skill)
 
 
+#: GitHub Copilot CLI's longest skill description, in characters
+_COPILOT_MAX_DESCRIPTION = 1024
+
+
+def _linked_file(folder: "_Folder", rel: str):
+    """``(frontmatter, read result)`` of a ``SKILL.md`` that is a link to a regular file inside
+    the source (:func:`wskit.fs.inside_target`), read from its resolved path (Claude Code
+    2.1.337 loads such a skill: recorded case ``skill-file-link-inside``); None when the
+    link leads elsewhere (the caller reports the refusal)."""
+    if folder.follow:
+        return None
+    target, _named, _why = fs.inside_target(folder.base, rel, want="file")
+    if target is None:
+        return None
+    try:
+        fm, res = read_frontmatter(folder.base, target, follow_links=False)
+    except fs.SafeFsError:
+        return None
+    return fm, fs.ReadResult(res.raw, res.size, res.complete, res.path, link_target=target)
+
+
 #: :mod:`wskit.changes` namespace of a skills folder's listing kept for the next reload
 _LISTING = "wskit.builtin_plugins.skills.discovery.listing"
 
@@ -215,7 +236,10 @@ def _read_one(
     except fs.SafeFsError as err:
         if err.code == "not-found":
             return None, []  # a folder without SKILL.md is not a skill
-        return None, [err.diagnostic(plugin=plugin)]
+        linked = _linked_file(folder, rel) if err.code == "symlink" else None
+        if linked is None:
+            return None, [err.diagnostic(plugin=plugin)]
+        (fm, res), link_target, flat, via_fd = linked, linked[1].link_target, None, False
     res_size = size if flat is not None else res.size
     if limit is not None and res_size > limit:
         return None, [_err(path, plugin, "too-large", None,
@@ -257,7 +281,15 @@ def _read_one(
     get = data.get
     description = _description(get("description"))
     if not description:
-        description = body_description(_body_of(folder, slug, rel, via_fd), "Skill")
+        description = body_description(_body_of(folder, slug, res.link_target if res is not None and res.link_target
+                                                and not folder.follow else rel, via_fd), "Skill")
+    if len(description) > _COPILOT_MAX_DESCRIPTION and source.host == "copilot":
+        # GitHub Copilot CLI 1.0.102 refuses such a skill ("Skill description must be at most
+        # 1024 characters"): under --host copilot it does not load either
+        diags.append(_err(path, plugin, "skill-description-too-long", None,
+                          f"description is {len(description)} characters, over GitHub Copilot CLI's limit of "
+                          f"{_COPILOT_MAX_DESCRIPTION}; not loaded under --host copilot"))
+        return None, diags
     display = _text(get("name")) or ""
     user_invocable = bool_field(get("user-invocable"), True)
     disable_model = bool_field(get("disable-model-invocation"), False)

@@ -222,7 +222,17 @@ class SkillRuntime:
             res = fs.read_bytes(sk.provenance.source_root, f"{top}/{rel_file}",
                                 max_bytes=limit, follow_links=sk.follow_links)
         except fs.SafeFsError as err:
-            raise SkillError("SKILL_CONTENT_REJECTED", str(err)) from None
+            # a SKILL.md linked to a file inside the project is read from its resolved path,
+            # as discovery loaded it; any other link stays refused
+            target = None
+            if err.code == "symlink" and rel_file == "SKILL.md" and not sk.follow_links:
+                target, _shown, _why = fs.inside_target(sk.provenance.source_root, f"{top}/{rel_file}")
+            if target is None:
+                raise SkillError("SKILL_CONTENT_REJECTED", str(err)) from None
+            try:
+                res = fs.read_bytes(sk.provenance.source_root, target, max_bytes=limit)
+            except fs.SafeFsError as err2:
+                raise SkillError("SKILL_CONTENT_REJECTED", str(err2)) from None
         digest = sha256_hex(res.raw)
         text = self._texts.get(digest)
         if text is None:

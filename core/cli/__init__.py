@@ -270,7 +270,9 @@ def make_cli(pm=None) -> click.Group:
     @click.option("--home", type=click.Path(file_okay=False), envvar="WSKIT_HOME",
                   help="User home to read and write (default: your home). Env: WSKIT_HOME.")
     @click.option("--host", default="wskit", envvar="WSKIT_HOST", show_default=True,
-                  help="Host profile name (adds .<host>/ folders, <HOST>.md). Env: WSKIT_HOST.")
+                  help="Host profile name: claude, codex, gemini, opencode, copilot, cursor load what that "
+                       "host loads; any other adds .<host>/ folders and <HOST>.md to every convention. "
+                       "Env: WSKIT_HOST.")
     @click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
     @click.option("--managed-settings", "managed_settings", type=click.Path(dir_okay=False),
                   envvar="WSKIT_MANAGED_SETTINGS",

@@ -69,6 +69,8 @@ def blocks(source: ResourceSource, kind: str, default_file: str, settings_key: s
         return out, diags
     base_rel = rel_root(source)
     if base_rel == "":
+        # a host's own file name for the folder (``~/.copilot/mcp-config.json``, ``.cursor/mcp.json``)
+        default_file = (source.components.get(kind) or (default_file,))[0]
         data, d = read_json(source.base, default_file, follow_links=follow)
         diags.extend(d)
         if data is not None:

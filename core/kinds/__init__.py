@@ -51,9 +51,9 @@ class ResourceKind(Frozen):
     :ivar component_aliases: other keys a :attr:`wskit.models.ResourceSource.components`
         entry may use for this kind, besides the name, the plural and the
         manifest keys (styles: ``output-styles``).
-    :ivar shadowed_by: other kinds whose active resource of the same bare name, scope and
-        plugin hides one of this kind (a skill hides a command of its name in its scope, as
-        Claude Code offers one ``/name``); the hidden one is reported ``shadowed``.
+    :ivar shadowed_by: other kinds whose active resource of the same bare name and plugin,
+        in any scope, hides one of this kind (a skill hides a command of its name, as Claude
+        Code offers one ``/name``); the hidden one is reported ``shadowed``.
     :ivar markdown: one ``.md`` file is one resource (commands, subagents,
         styles, and kinds made with :class:`wskit.kinds.markdown.MarkdownKind`);
         the kind's folders are read with :func:`wskit.formats.mdwalk.walk_markdown`.

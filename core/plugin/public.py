@@ -22,7 +22,7 @@ PUBLIC_MODULES = frozenset({
     "wskit.plugin", "wskit.plugin.spec", "wskit.plugin.manager", "wskit.plugin.facade",
     "wskit.kinds", "wskit.kinds.markdown",
     "wskit.fs", "wskit.fs.atomic", "wskit.fs.store", "wskit.fs.walk", "wskit.fs.jsonfile",
-    "wskit.cli.lazy", "wskit.cli.context",
+    "wskit.cli.lazy", "wskit.cli.context", "wskit.cli.signals",
     "wskit.testing",
 })
 

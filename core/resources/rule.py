@@ -42,6 +42,10 @@ class RuleFile(Resource):
     :ivar imports: files inlined, relative to ``provenance.source_root``.
     :ivar file_kind: ``instruction`` (a memory file) or ``rule`` (rules folder).
     :ivar follow_links: the file was read following links (user scope).
+    :ivar activation: ``""`` (static, or by ``patterns``); ``requested``: offered to the
+        model by its ``description`` and never delivered by path or at start (a Cursor rule
+        with a description and neither ``alwaysApply`` nor ``globs``); ``manual``: only when
+        the user names it (a Cursor rule with none of the three).
     """
 
     kind: str = KIND
@@ -54,6 +58,7 @@ class RuleFile(Resource):
     imports: tuple[str, ...] = ()
     file_kind: Literal["instruction", "rule"] = "instruction"
     follow_links: bool = False
+    activation: Literal["", "requested", "manual"] = ""
 
     @property
     def sha256(self) -> str:
@@ -67,7 +72,8 @@ class RuleFile(Resource):
 
     @property
     def conditional(self) -> bool:
-        return bool(self.patterns)
+        """Not delivered at start: it has ``paths`` patterns or an ``activation``."""
+        return bool(self.patterns) or bool(self.activation)
 
     @property
     def display_path(self) -> str:

@@ -11,7 +11,7 @@ configured hooks through its runtime's :class:`~wskit.builtin_plugins.hooks.runn
 from __future__ import annotations
 
 import weakref
-from typing import Any
+from typing import Any, Literal
 
 from wskit.plugin.facade import WskitHooks
 
@@ -29,16 +29,25 @@ class SessionHooks(WskitHooks):
         super().__init__(base.pm)
         self._session = weakref.ref(session)
 
-    def run(self, event: str, payload: Any = None, *, tool: str | None = None):
-        """Run the session's hooks of ``event``: ``session.runtime.hooks.run(event, payload, tool=tool)``.
+    def run(self, event: str, payload: Any = None, *, tool: str | None = None,
+            unapproved: Literal["report", "block"] | None = None):
+        """Run the session's hooks of ``event``: ``session.runtime.hooks.run(event, payload,
+        tool=tool, unapproved=unapproved)``.
 
+        :param unapproved: ``report`` (a guard that did not run is listed in
+            ``outcome.skipped``/``outcome.undecided``) or ``block`` (a ``PreToolUse`` with
+            such a guard that matches or may match the tool is blocked); None: the runner
+            config's (``HookRunnerConfig.unapproved``, default ``report``).
         :returns: a :class:`~wskit.builtin_plugins.hooks.outcome.HookOutcome`.
         :raises ReferenceError: the session no longer exists.
+        :raises ValueError: ``event`` is not a hook event (the message lists them).
         """
         session = self._session()
         if session is None:
             raise ReferenceError("the session of this hook facade no longer exists")
-        return session.runtime.hooks.run(event, payload, tool=tool)
+        if unapproved is None:
+            return session.runtime.hooks.run(event, payload, tool=tool)
+        return session.runtime.hooks.run(event, payload, tool=tool, unapproved=unapproved)
 
 
 def bind(hooks: Any, session: Any) -> Any:

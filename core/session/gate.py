@@ -42,6 +42,7 @@ from wskit.models import ToolKind
 if TYPE_CHECKING:  # pragma: no cover
     from wskit.builtin_plugins.hooks.outcome import HookOutcome
     from wskit.builtin_plugins.permissions import PermissionDecision
+    from wskit.builtin_plugins.rules import RuleSelection
     from wskit.session import SessionResources
     from wskit.session.monitor import SelfCheckNotice
 
@@ -235,7 +236,7 @@ class ToolDecision:
     input: dict[str, Any]
     tool_use_id: str | None = None
     rules_text: str = ""
-    rules: Any = None
+    rules: RuleSelection | None = None
     skipped: tuple[SkippedGuard, ...] = ()
     warnings: tuple[str, ...] = ()
     context: str = ""
@@ -354,7 +355,8 @@ class ToolGate:
             perm = self.session.component("permissions").check(spec.rule_name, spec.claude_input(args), hook=pre)
         except LookupError:  # the permissions built-in is blocked: said, not silent
             perm = None
-            base = replace(base, skipped=base.skipped + (_unavailable("permissions"),))
+            base = replace(base, skipped=base.skipped + (_unavailable("permissions"),),
+                           reason="no permission rules in this session (see skipped)")
         if perm is not None:
             base = replace(base, permission=perm)
             source: DecisionSource = "hook" if perm.by == "hook" else "permission"
@@ -440,6 +442,8 @@ class ToolGate:
         """
         name = spec.rule_name
         command = spec.command(tool_input)
+        if command is None and spec.kind is ToolKind.SHELL:  # the bare tool would allow every command
+            raise ValueError(f"no exact rule for a {name} call without a command: pass the rule to remember")
         if command is not None:
             if set(command) & _WILDCARDS or ")" in command:
                 raise ValueError(f"no exact rule for the command {command!r}: pass the rule to remember")
@@ -525,7 +529,9 @@ class ToolGate:
         if event == "PostToolUse":
             payload["tool_response"] = response
         outcome = runner.run(event, payload)
-        skipped.extend(SkippedGuard("hook", s.hook_id, s.reason, s.message) for s in outcome.skipped)
+        # a skipped hook whose exact-name matcher does not name this tool would not have looked at it
+        skipped.extend(SkippedGuard("hook", s.hook_id, s.reason, s.message) for s in outcome.skipped
+                       if getattr(s, "may_match", True))
         warnings.extend(outcome.warnings)
         return outcome
 

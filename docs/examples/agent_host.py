@@ -19,7 +19,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from wskit import (
     Budget,
@@ -62,7 +62,12 @@ def make_demo_tree(root: Path) -> tuple[Path, Path]:
         project / ".claude" / "commands" / "ship.md": "---\ndescription: Ship a version\n---\nShip version $0.\n",
         project / ".claude" / "output-styles" / "terse.md": "---\nname: Terse\ndescription: Short\n---\nOne line.\n",
         project / ".claude" / "settings.json": json.dumps({"permissions": {
-            "allow": ["Read", "Edit(./RELEASE.md)"], "ask": ["Bash(git push:*)"], "deny": ["Read(./.env)"]}}),
+            "allow": ["Read", "Edit(./RELEASE.md)"], "ask": ["Bash(git push:*)"], "deny": ["Read(./.env)"]},
+            # a project guard nobody approved yet: it does not run, and the host must say so
+            "hooks": {"PreToolUse": [{"matcher": "Read", "hooks": [
+                {"type": "command", "command": "sh .claude/hooks/no-secrets.sh"}]}]}}),
+        project / ".claude" / "hooks" / "no-secrets.sh":
+            "grep -q '[.]env' && { echo 'secrets stay unread' >&2; exit 2; } || exit 0\n",
         project / ".env": "TOKEN=secret\n",
     }
     for path, text in files.items():
@@ -87,17 +92,22 @@ def run_tool(tool: str, args: dict[str, Any], root: Path) -> str:
 
 
 def run_session(home: Path, project: Path, calls: list[tuple[str, dict[str, Any]]], *,
-                ask_user: Callable[[ToolDecision], bool] = lambda decision: False) -> dict[str, Any]:
+                ask_user: Callable[[ToolDecision], bool] = lambda decision: False,
+                unapproved: Literal["report", "block"] = "report",
+                warn: Callable[[str], object] = print) -> dict[str, Any]:
     """Drive one session through ``calls`` (the scripted model's tool calls) and resume it.
 
+    :param unapproved: what a guard that did not run (awaiting approval) means: ``report``
+        (the host tells the user, the call goes on to the permission rules) or ``block``.
+    :param warn: how the host tells the user (printed here).
     :returns: the transcript and what the host saw at each step (the test reads it).
     """
-    out: dict[str, Any] = {"turns": []}
+    out: dict[str, Any] = {"turns": [], "guards_not_run": []}
     # 1. Resolve and snapshot (later edits do not change the session); attach the tool table.
     cache = WorkspaceCache(HostProfile(name="wskit", home=home))
     workspace = cache.resolve(project)
     session = snapshot(workspace)
-    attach(session, RuntimeOptions(tools=TOOLS))
+    attach(session, RuntimeOptions(tools=TOOLS, unapproved=unapproved))
     out["diagnostics"] = [f"{d.level} {d.code}: {d.message}" for d in workspace.diagnostics if d.level != "info"]
 
     # 2. The system prompt: output style, static rules (AGENTS.md…), skills catalog.
@@ -115,6 +125,11 @@ def run_session(home: Path, project: Path, calls: list[tuple[str, dict[str, Any]
         # 3. One decision: hooks, permission rules (an "ask" goes to ask_user), skill
         #    workflows, the rules barrier (a write held back comes with the rules to read).
         decision = session.before_tool(tool, args, tool_use_id=f"call-{turn}", ask=ask_user)
+        for skipped in decision.skipped:
+            # a guard that did not run is never "allowed": say which one and why (a hook
+            # awaiting approval: `wsctl hooks status` shows it), every time it matters
+            warn(f"guard not run for {tool}: {skipped.message}")
+            out["guards_not_run"].append((turn, skipped.id, skipped.reason))
         if not decision.allowed:
             out["turns"].append((tool, decision.message()))
             continue

@@ -10,7 +10,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from wskit.approval.store import ApprovalStore
 from wskit.binding import Binding
+from wskit.builtin_plugins.lsp import server_approval
 from wskit.host import HostProfile
 from wskit.plugin.facade import WskitHooks
 from wskit.plugin.manager import make_plugin_manager
@@ -38,6 +40,12 @@ TrustStore.for_home(home).grant(project)                         # .lsp.json is 
 
 pm = make_plugin_manager()                                       # built-ins + installed plugins (wskit-lsp)
 workspace = load_workspace(WskitHooks(pm), Binding.discover(project), HostProfile(name="wskit", home=home))
+server = workspace.registry("lsp_server").get("pylsp")
+state, why, entry = server_approval(server, workspace.binding, home)  # a project's server: "awaiting"
+assert state == "awaiting"                                       # show entry.label, entry.files and
+assert entry.unverified                                          # entry.unverified (pylsp reads the project's
+ApprovalStore.for_home(home).approve(project, [entry], entry.digest,  # configuration) to the user;
+                                     accept_unverified=True)     # they said yes to what they saw
 session = snapshot(workspace)
 rt = attach(session, RuntimeOptions())
 assert session.lsp.tool_definitions() == []                      # no server runs yet: no LSP tool

@@ -214,3 +214,23 @@ def test_a_git_submodule_ends_the_chain_for_codex_and_says_so_but_not_for_claude
         sel[host] = ws.catalog("rules").static_rules(str(cwd))
     assert [(s.rule.display_path, s.reason) for s in sel["codex"].skipped] == [("AGENTS.md", "outside-repository")]
     assert [r.display_path for r in sel["claude"].files][0] == "CLAUDE.md"
+
+
+def test_host_claude_reads_no_lsp_servers_from_settings(tmp_path):
+    """Claude Code reads LSP servers from plugins only (issue 34 item 10): ``lspServers`` in
+    ``.claude/settings.json`` is not read under ``--host claude``; the default host reads it."""
+    from wskit import HostProfile, WorkspaceCache
+    from wskit.trust import TrustStore
+
+    project, home = tmp_path / "p", tmp_path / "h"
+    (project / ".claude").mkdir(parents=True)
+    (project / ".git").mkdir()
+    home.mkdir()
+    (project / ".claude" / "settings.json").write_text(
+        '{"lspServers": {"py": {"command": "pylsp", "extensionToLanguage": {".py": "python"}}}}')
+    TrustStore.for_home(home).grant(project)
+    got = {}
+    for host in ("claude", "wskit"):
+        ws = WorkspaceCache(HostProfile(name=host, home=home)).resolve(str(project))
+        got[host] = sorted(r.name for r in ws.registry("lsp_server").active())
+    assert got == {"claude": [], "wskit": ["py"]}

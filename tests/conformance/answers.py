@@ -45,9 +45,26 @@ def wskit_answer(case, host: str, base: Path, settings: dict | None = None) -> d
               if r.name.startswith(("sk-", "cmd-"))}
     slash = sorted(r.name for kind in ("skill", "command") for r in ws.registry(kind).active()
                    if r.name.startswith(("sk-", "cmd-")))
-    return {"instructions": labels, "skills": skills, "slash_commands": slash,
+    offered = _listed(ws, catalog, cwd) if "listed" in getattr(case, "compare", ()) else []
+    agents = sorted(r.name for r in ws.registry("agent").active())
+    mcp = sorted(r.name for r in ws.registry("mcp_server").active())
+    return {"instructions": labels, "skills": skills, "slash_commands": slash, "listed": offered,
+            "agents": agents, "mcp": mcp,
             "descriptions": dict(sorted(listed.items())),
             "commands": _commands(ws, project, case)}
+
+
+def _listed(ws, catalog, cwd: Path) -> list[list[str]]:
+    """The path-triggered rules of the root's and the cwd's rules trees, ``[patterns joined by
+    ", ", path]`` in delivery order: what GitHub Copilot CLI lists for the model to open."""
+    if catalog is None:
+        return []
+    cwd_rel = catalog.cwd_relative(str(ws.binding.to_source(cwd)))
+    rules = sorted((r for r in catalog.rules() if r.patterns and r.file_kind == "rule"
+                    and r.scope_dir in ("", cwd_rel)),
+                   key=lambda r: (r.scope_dir != "", 0 if r.path.startswith((".github/", f"{cwd_rel}/.github/"))
+                                  else 1, r.path))
+    return [[", ".join(r.patterns), r.path] for r in rules]
 
 
 def _commands(ws, project: Path, case) -> list[list[str]]:

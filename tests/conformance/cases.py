@@ -17,7 +17,7 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["CASES", "Case", "marker"]
+__all__ = ["CASES", "COPILOT_CASES", "ISSUE_CASES", "Case", "marker"]
 
 
 def marker(path: str) -> str:
@@ -40,7 +40,7 @@ class Case:
     #: folders of the project made git submodules (``git submodule add`` of a repository
     #: holding their files; their ``.git`` is a file naming the superproject's module folder)
     submodules: tuple[str, ...] = ()
-    hosts: tuple[str, ...] = ("claude", "codex", "gemini", "opencode")
+    hosts: tuple[str, ...] = ("claude", "codex", "gemini", "opencode", "copilot")
     what: str = ""
     #: prompts typed at the host (``/name args``): the answer lists each with the text the
     #: host sends the model for it (Gemini CLI's TOML custom commands)
@@ -268,3 +268,97 @@ CASES: tuple[Case, ...] = (
                ".claude/commands/cmd-unclosed.md": "---\ndescription: D-cmdunclosed\n"},
          what="an opening '---' never closed: the whole file is the body"),
 )
+
+#: the parts of a GitHub Copilot CLI answer compared in its own cases
+_COPILOT = ("instructions", "skills", "listed", "agents", "mcp")
+
+
+def _fm(body: str, **keys: str) -> str:
+    return "---\n" + "".join(f"{k}: {v}\n" for k, v in keys.items()) + "---\n" + body + "\n"
+
+
+COPILOT_CASES: tuple[Case, ...] = (
+    Case("copilot-sources", ("Agents.md", "a/CLAUDE.md", "a/b/GEMINI.md", "a/b/c/AGENTS.md", "CLAUDE.local.md",
+                             ".claude/CLAUDE.md", "~/.claude/CLAUDE.md", "~/.codex/AGENTS.md",
+                             ".github/copilot-instructions.md", "a/.github/copilot-instructions.md",
+                             "~/.copilot/copilot-instructions.md"),
+         cwd="a/b", hosts=("copilot",), compare=_COPILOT,
+         skills=(".github/skills/sk-gh-root", "a/.github/skills/sk-gh-a", ".agents/skills/sk-ag-root",
+                 ".claude/skills/sk-cl-root", "a/.claude/skills/sk-cl-a", "a/b/.agents/skills/sk-below",
+                 "~/.copilot/skills/sk-home-copilot", "~/.agents/skills/sk-home-agents",
+                 "~/.claude/skills/sk-home-claude", ".copilot/skills/sk-dotcopilot", ".agents/skills/grp/sk-grouped"),
+         text={".github/instructions/all.instructions.md": _fm("S:all-instr", applyTo="'**'"),
+               ".github/instructions/py.instructions.md": _fm("S:py-instr", applyTo="'**/*.py'"),
+               ".github/instructions/sub/deep.instructions.md": _fm("S:deep-instr", applyTo="'**'"),
+               ".github/instructions/noapply.instructions.md": "S:noapply-instr\n",
+               ".github/instructions/excl.instructions.md": _fm("S:excl-cod", applyTo="'**'",
+                                                                excludeAgent="coding-agent"),
+               ".github/instructions/excl2.instructions.md": _fm("S:excl-rev", applyTo="'**'",
+                                                                 excludeAgent="code-review"),
+               ".claude/rules/r.md": "S:claude-rule-nopaths\n",
+               ".claude/rules/rp.md": "---\npaths:\n  - 'src/**'\n---\nS:claude-rule-paths\n",
+               "a/.github/instructions/a.instructions.md": _fm("S:a-instr", applyTo="'**'"),
+               ".github/agents/ag1.agent.md": _fm("body", name="ag1", description="agent one"),
+               ".github/agents/ag2.md": _fm("body", description="agent two"),
+               ".claude/agents/ag3.md": _fm("body", name="ag3", description="agent three"),
+               ".mcp.json": '{"mcpServers":{"root-mcp":{"command":"x"}}}',
+               "a/.mcp.json": '{"mcpServers":{"a-mcp":{"command":"y"}}}',
+               ".vscode/mcp.json": '{"servers":{"vscode-mcp":{"command":"z"}}}',
+               ".github/mcp.json": '{"mcpServers":{"gh-mcp":{"command":"z"}}}',
+               "~/.copilot/mcp-config.json": '{"mcpServers":{"home-mcp":{"command":"w"}}}'},
+         what="every source GitHub Copilot CLI reads and several it does not: instruction files (a name in "
+              "another case), .github/instructions and .claude/rules with applyTo / paths / excludeAgent, "
+              "skills roots, custom agents, MCP files"),
+    Case("copilot-order", (), cwd="a/b/c", hosts=("copilot",), compare=_COPILOT,
+         text={**{f"{d}AGENTS.md": f"S:{d or './'}AGENTS\n" for d in ("", "a/", "a/b/", "a/b/c/")},
+               **{f"{d}.github/copilot-instructions.md": f"S:{d or './'}gh\n" for d in ("", "a/", "a/b/", "a/b/c/")},
+               "a/CLAUDE.md": "S:dup\n", "a/b/GEMINI.md": "S:dup\n",
+               ".github/instructions/ss.instructions.md": _fm("S:ss", applyTo="'**/*'"),
+               ".github/instructions/star.instructions.md": _fm("S:star", applyTo="'*'"),
+               ".github/instructions/comma.instructions.md": _fm("S:comma", applyTo="'**/*.py,**/*.ts'"),
+               ".github/instructions/list.instructions.md": _fm("S:list", applyTo="['**/*.md']"),
+               "a/b/c/.github/instructions/c.instructions.md": "S:cwdrule\n"},
+         what="the order of the root's, the cwd's and the folders' between files; identical files merged; "
+              "applyTo that matches everything, a comma list and a YAML list"),
+    Case("copilot-trees", (), cwd="a/b", hosts=("copilot",), compare=_COPILOT,
+         text={**{f"{d}.github/instructions/z.instructions.md": f"S:{d or './'}ghi\n" for d in ("", "a/", "a/b/")},
+               **{f"{d}.claude/rules/a.md": f"S:{d or './'}clr\n" for d in ("", "a/", "a/b/")},
+               ".github/agents/ag-one.agent.md": _fm("b", description="one"),
+               ".github/agents/x.md": _fm("b", name="Ag Two", description="two"),
+               ".claude/agents/ag-three.md": _fm("b", description="three"),
+               ".github/instructions/e.instructions.md": _fm("S:excl-list", description="excl",
+                                                             excludeAgent='["coding-agent"]', applyTo="'**'")},
+         what="rules trees of the root, a folder between and the cwd; agents named by file (x.agent.md) and "
+              "with a space in their name; excludeAgent as a list"),
+    Case("copilot-imports", ("docs/plain.md", "docs/c.md", "docs/g.md", "~/home.md"), hosts=("copilot",),
+         compare=_COPILOT,
+         text={"AGENTS.md": "S:AGENTS.md\n@docs/plain.md\n@../h/home.md\n",
+               "CLAUDE.md": "S:CLAUDE.md\n@docs/c.md\n@docs/missing.md\n",
+               "GEMINI.md": "S:GEMINI.md\n@docs/g.md\n"},
+         what="@path imports in AGENTS.md and CLAUDE.md (expanded) and GEMINI.md (not), one leaving the project"),
+)
+
+CASES = CASES + COPILOT_CASES
+
+#: the disagreements of issue 34 asked of Codex, Gemini CLI and opencode
+ISSUE_CASES: tuple[Case, ...] = (
+    Case("codex-blank-home-override", ("AGENTS.md", "~/.codex/AGENTS.md"), hosts=("codex",),
+         text={"~/.codex/AGENTS.override.md": ""},
+         what="a blank ~/.codex/AGENTS.override.md beside ~/.codex/AGENTS.md"),
+    Case("codex-max-bytes", ("a/AGENTS.md",), cwd="a", hosts=("codex",),
+         text={"AGENTS.md": "S:AGENTS.md\n" + "x" * 80 + "\nS:AGENTS.md#end\n",
+               "~/.codex/config.toml": "project_doc_max_bytes = 60\n"},
+         what="project_doc_max_bytes = 60 in ~/.codex/config.toml: the root file cut, the next dropped"),
+    Case("gemini-home-import-outside", ("~/notes.md", "~/.gemini/inside.md", "GEMINI.md"), hosts=("gemini",),
+         text={"~/.gemini/GEMINI.md": "S:~/.gemini/GEMINI.md\n@../notes.md\n@inside.md\n"},
+         what="~/.gemini/GEMINI.md importing a file of the home outside ~/.gemini and one inside it"),
+    Case("gemini-root-settings-subfolder", ("ZED.md", "a/ZED.md", "GEMINI.md", "a/GEMINI.md"), cwd="a",
+         hosts=("gemini",), text={".gemini/settings.json": '{"context": {"fileName": ["ZED.md"]}}'},
+         what="the git root's .gemini/settings.json (context.fileName) with the cwd in a subfolder"),
+    Case("opencode-config-instructions", ("AGENTS.md", "docs/extra.md", "rules/a.md", "rules/b.md", "other.md"),
+         hosts=("opencode",),
+         text={"opencode.json": '{"instructions": ["docs/extra.md", "rules/*.md"]}'},
+         what="opencode.json instructions: a path and a glob"),
+)
+
+CASES = CASES + ISSUE_CASES

@@ -25,7 +25,8 @@ from pathlib import Path
 from tests.conformance.cases import Case
 from tests.conformance.standin import claude_tool_round, record_claude
 
-__all__ = ["CASES", "RECORDED", "ask_case", "ask_claude", "load", "main", "wskit_contextual"]
+__all__ = ["CASES", "OPENCODE_CASES", "RECORDED", "ask_case", "ask_claude", "ask_opencode", "ask_opencode_case", "load",
+           "main", "wskit_contextual"]
 
 RECORDED = Path(__file__).with_name("contextual_recorded.json")
 
@@ -47,7 +48,16 @@ CASES: tuple[tuple[Case, str], ...] = (
     (Case("ctx-claude-family-below", ("pkg/.claude/CLAUDE.md", "pkg/AGENTS.md", "pkg/CLAUDE.local.md",
                                       "pkg/sub/f.txt"), hosts=("claude",),
           what=".claude/CLAUDE.md and CLAUDE.local.md beside AGENTS.md below the cwd"), "pkg/sub/f.txt"),
+    (Case("ctx-per-folder-names", ("AGENTS.md", "deep/AGENTS.md", "deep/a/CLAUDE.md", "deep/a/x.txt"),
+          hosts=("claude", "opencode"),
+          what="issue 34 item 6: AGENTS.md in one folder, CLAUDE.md in the folder below, a file read there"),
+     "deep/a/x.txt"),
 )
+
+#: the cases asked of opencode too (its ``read`` tool through a stand-in model)
+OPENCODE_CASES = tuple((c, t) for c, t in CASES if c.id in (
+    "ctx-agents-below-agents", "ctx-claude-below-agents", "ctx-agents-below-claude", "ctx-agents-only-below",
+    "ctx-both-in-one-folder", "ctx-per-folder-names"))
 
 _MARK = re.compile(r"S:([A-Za-z0-9_./-]+)")
 
@@ -100,8 +110,68 @@ def ask_case(case: Case, target: str) -> list[str]:
         shutil.rmtree(base, ignore_errors=True)
 
 
+def ask_opencode(project: Path, home: Path, cwd: Path, target: Path) -> list[str]:
+    """Markers opencode 1.18.33 adds to its request after its ``read`` tool opened ``target``
+    (a stand-in model answering the agent's first request with that one tool call)."""
+    from tests.conformance import oracles
+
+    srv = oracles._ChatStandIn(("read", {"filePath": str(target)}), ignore="title generator")
+    try:
+        cfg = home / ".config/opencode"
+        cfg.mkdir(parents=True, exist_ok=True)
+        (cfg / "opencode.json").write_text(json.dumps({
+            "$schema": "https://opencode.ai/config.json", "model": "standin/m", "autoupdate": False,
+            "share": "disabled", "provider": {"standin": {
+                "npm": "@ai-sdk/openai-compatible", "name": "standin",
+                "options": {"baseURL": f"http://127.0.0.1:{srv.port}/v1", "apiKey": "x"},
+                "models": {"m": {"name": "m"}}}}}))
+        oracles._run([str(oracles.binary("opencode")), "run", "hello"], cwd, oracles._env(home, PWD=str(cwd)),
+                     until=lambda _s: len(srv.bodies) >= 2, timeout=120)
+    finally:
+        srv.close()
+    bodies = [json.dumps(b) for b in srv.bodies]
+    if len(bodies) < 2:
+        raise RuntimeError("opencode sent no request after its read tool ran")
+
+    def markers(text: str) -> list[str]:
+        out: list[str] = []
+        for m in _MARK.finditer(text.replace("\\n", "\n")):
+            if m.group(1) not in out:
+                out.append(m.group(1))
+        return out
+
+    before = set(markers(bodies[0]))
+    return [m for m in markers(bodies[-1]) if m not in before and not m.endswith(".txt")]
+
+
+def ask_opencode_case(case: Case, target: str) -> list[str]:
+    """:func:`ask_opencode` on ``case`` laid out in a temporary folder, reading ``target``."""
+    base = Path(tempfile.mkdtemp(prefix="wskit-oracle-ctx-oc-"))
+    try:
+        project, home, cwd = case.lay_out(base)
+        return ask_opencode(project, home, cwd, project / target)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Ask the installed Claude Code every case and rewrite the recording."""
+    """Ask the installed Claude Code (and, with ``--host opencode``, opencode) every case and
+    rewrite the recording."""
+    import datetime
+
+    from tests.conformance import oracles
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    if "--host" in args and args[args.index("--host") + 1] == "opencode":
+        data = load()
+        entry = data.setdefault("opencode", {"cases": {}})
+        entry["version"] = oracles.host_version("opencode")
+        entry["recorded"] = datetime.date.today().isoformat()
+        for case, target in OPENCODE_CASES:
+            entry["cases"][case.id] = ask_opencode_case(case, target)
+            print(f"opencode {entry['version']} {case.id}: {entry['cases'][case.id]}", flush=True)
+        RECORDED.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+        return 0
     return record_claude(RECORDED, ((case.id, lambda c=case, t=target: ask_case(c, t)) for case, target in CASES))
 
 if __name__ == "__main__":

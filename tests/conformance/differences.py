@@ -21,6 +21,12 @@ DIFFERENCES: dict[tuple[str, str], str] = {
     ("codex", "skills-link-outside"): _SKILL_OUTSIDE,
     ("gemini", "skills-link-outside"): _SKILL_OUTSIDE,
     ("opencode", "skills-link-outside"): _SKILL_OUTSIDE,
+    ("gemini", "gemini-root-settings-subfolder"): (
+        "the project's .gemini/settings.json (context.fileName) applies in every folder of the project; Gemini CLI "
+        "0.61.0 reads it only when started in the folder holding it, though its documentation calls it the "
+        "project's settings file: started in a subfolder it silently drops the memory files the project configured"),
+    ("copilot", "skills-link-outside"): _SKILL_OUTSIDE,
+    ("copilot", "link-outside"): _OUTSIDE,
     ("claude", "link-outside"): _OUTSIDE,
     ("codex", "link-outside"): _OUTSIDE,
     ("gemini", "link-outside"): _OUTSIDE,

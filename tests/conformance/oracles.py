@@ -26,12 +26,14 @@ from pathlib import Path
 
 __all__ = ["HOSTS", "ask", "binary", "host_version", "opencode_messages", "opencode_standin"]
 
-HOSTS_DIR = Path(os.environ.get("WSKIT_HOSTS_DIR", "/work/hosts"))
+HOSTS_DIR = Path(os.environ.get("WSKIT_HOSTS_DIR") or next(
+    (d for d in ("/work/hosts", "/work/oracles") if Path(d).is_dir()), "/work/hosts"))
 _BIN = {
     "claude": HOSTS_DIR / "claude-venv/lib/python3.11/site-packages/claude_agent_sdk/_bundled/claude",
     "codex": HOSTS_DIR / "npm/node_modules/.bin/codex",
     "gemini": HOSTS_DIR / "npm/node_modules/.bin/gemini",
     "opencode": HOSTS_DIR / "npm/node_modules/.bin/opencode",
+    "copilot": HOSTS_DIR / "npm/node_modules/.bin/copilot",
 }
 HOSTS = tuple(_BIN)
 _MARK = re.compile(r"S:(\S+)")
@@ -45,7 +47,8 @@ def binary(host: str) -> Path | None:
 
 def _env(home: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC", "OPENAI", "GEMINI", "GOOGLE",
-                                                                    "CLAUDE", "CODEX", "OPENCODE", "WSKIT"))}
+                                                                    "CLAUDE", "CODEX", "OPENCODE", "WSKIT",
+                                                                    "COPILOT", "GITHUB", "GH_"))}
     env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), XDG_DATA_HOME=str(home / ".local/share"),
                XDG_CACHE_HOME=str(home / ".cache"), XDG_STATE_HOME=str(home / ".local/state"), NO_COLOR="1")
     env.update(extra)
@@ -303,7 +306,130 @@ def _strings(value) -> list[str]:
     return []
 
 
-_ASK = {"claude": ask_claude, "codex": ask_codex, "gemini": ask_gemini, "opencode": ask_opencode}
+class _ChatStandIn:
+    """A stand-in model speaking the OpenAI chat completions API on 127.0.0.1 (Copilot CLI's
+    ``COPILOT_PROVIDER_BASE_URL``, opencode's ``@ai-sdk/openai-compatible``): records every
+    request body except those holding ``ignore``; answers the first recorded request with
+    ``first_tool`` (``(name, arguments)``) when given, every other with a short text."""
+
+    def __init__(self, first_tool: tuple[str, dict] | None = None, ignore: str = "") -> None:
+        bodies: list[dict] = []
+        state = {"tool": first_tool}
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802
+                raw = self.rfile.read(int(self.headers.get("content-length") or 0))
+                try:
+                    body = json.loads(raw)
+                except ValueError:
+                    body = {}
+                # a side request (opencode's title generator: ``ignore``) is answered with text
+                side = bool(ignore) and ignore.encode() in raw
+                if not side:
+                    bodies.append(body)
+                tool = None if side else state["tool"]
+                if not side:
+                    state["tool"] = None
+                if tool is not None:
+                    delta = {"role": "assistant", "content": None, "tool_calls": [{
+                        "index": 0, "id": "call_1", "type": "function",
+                        "function": {"name": tool[0], "arguments": json.dumps(tool[1])}}]}
+                    finish = "tool_calls"
+                else:
+                    delta, finish = {"role": "assistant", "content": "done"}, "stop"
+                chunk = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4.1",
+                         "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
+                end = {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]}
+                data = b"".join(f"data: {json.dumps(c)}\n\n".encode() for c in (chunk, end)) + b"data: [DONE]\n\n"
+                self.send_response(200)
+                self.send_header("content-type", "text/event-stream")
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_GET(self):  # noqa: N802
+                data = json.dumps({"object": "list", "data": [{"id": "gpt-4.1", "object": "model"}]}).encode()
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *a):
+                pass
+
+        self.bodies = bodies
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def _copilot_env(home: Path, **extra: str) -> dict[str, str]:
+    return _env(home, COPILOT_OFFLINE="true", **extra)
+
+
+def copilot_json(args: list[str], cwd: Path, home: Path, **extra: str):
+    """``copilot <args> --json`` in ``cwd`` with ``home``: the parsed JSON it prints."""
+    out = _run([str(_BIN["copilot"]), *args, "--json"], cwd, _copilot_env(home, **extra), timeout=60)
+    start = min((i for i in (out.find("["), out.find("{")) if i >= 0), default=-1)
+    return json.loads(out[start:]) if start >= 0 else None
+
+
+def copilot_prompt(cwd: Path, home: Path, first_tool: tuple[str, dict] | None = None) -> list[dict]:
+    """Run ``copilot -p go --trust-folder`` in ``cwd`` against a stand-in model
+    (:class:`_ChatStandIn`); returns the request bodies it sent (the model input)."""
+    srv = _ChatStandIn(first_tool)
+    try:
+        env = _copilot_env(home, COPILOT_PROVIDER_BASE_URL=f"http://127.0.0.1:{srv.port}/v1",
+                           COPILOT_PROVIDER_API_KEY="x", COPILOT_MODEL="gpt-4.1")
+        want = 2 if first_tool else 1
+        _run([str(_BIN["copilot"]), "-p", "go", "--trust-folder", "--allow-all-tools", "--no-auto-update",
+              "--disable-builtin-mcps"], cwd, env, until=lambda _s: len(srv.bodies) >= want, timeout=90)
+    finally:
+        srv.close()
+    return [b for b in srv.bodies if b.get("messages")]
+
+
+def copilot_system(body: dict) -> str:
+    """The system message of a Copilot CLI request body."""
+    for m in body.get("messages", ()):
+        if m.get("role") == "system":
+            c = m.get("content")
+            return c if isinstance(c, str) else json.dumps(c)
+    return ""
+
+
+def ask_copilot(project: Path, home: Path, cwd: Path) -> dict:
+    """Copilot CLI: the instruction files of its system prompt (the ``<custom_instruction>``
+    blocks and the instruction files delivered whole after them, in order), the skills of
+    ``copilot skill list --json`` (built-ins dropped), the custom agents it offers its
+    ``task`` tool, the files it lists for the model to open (``applyTo`` table) and the MCP
+    servers of ``copilot mcp list --json`` (``COPILOT_ALLOW_ALL=true``: workspace servers too)."""
+    bodies = copilot_prompt(cwd, home)
+    system = copilot_system(bodies[0]) if bodies else ""
+    listed = re.findall(r"^\| (.+?) \| '([^']+)' \|", system, re.M)
+    agents: list[str] = []
+    for t in (bodies[0].get("tools", []) if bodies else []):
+        fn = t.get("function", {})
+        if fn.get("name") == "task":
+            text = fn.get("description", "")
+            if "User-provided custom agents:" in text:
+                agents = sorted(re.findall(r"^- \*\*([^*]+)\*\*", text.split("User-provided custom agents:", 1)[1], re.M))
+    skills = copilot_json(["skill", "list"], cwd, home) or []
+    mcp = copilot_json(["mcp", "list"], cwd, home, COPILOT_ALLOW_ALL="true") or {}
+    return {"instructions": _labels(system),
+            "skills": sorted(s["name"] for s in skills if s.get("source") != "builtin" and s["name"].startswith("sk-")),
+            "listed": [[p, f] for p, f in listed if p.strip() != "Pattern" and not p.startswith("---")],
+            "agents": agents,
+            "mcp": sorted((mcp.get("mcpServers") or {}))}
+
+
+_ASK = {"claude": ask_claude, "codex": ask_codex, "gemini": ask_gemini, "opencode": ask_opencode,
+        "copilot": ask_copilot}
 
 
 def ask(host: str, case) -> dict:

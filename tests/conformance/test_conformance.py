@@ -100,3 +100,26 @@ def test_string_path_order_is_gemini(tmp_path: Path):
     assert {k: v for k, v in wskit_answer(case, "gemini", tmp_path / "a").items() if k in case.compare} != expected
     got = wskit_answer(case, "gemini", tmp_path / "b", {"rules": {"string_path_order": True}})
     assert {k: got[k] for k in case.compare} == expected
+
+
+def test_the_default_host_reads_copilots_and_cursors_conventions_too(tmp_path: Path):
+    """Host ``wskit`` adds GitHub Copilot's and Cursor's files to its union (docs/rules.md):
+    ``.github/copilot-instructions.md``, ``.github/instructions``, ``~/.copilot``; ``.cursorrules``,
+    ``.cursor/rules``, ``.cursor/skills``, ``.cursor/commands``, ``.cursor/mcp.json``."""
+    from tests.conformance.cursor import CASES as CURSOR
+
+    case = next(c for c in CASES if c.id == "copilot-sources")
+    got = wskit_answer(case, "wskit", tmp_path / "a")
+    assert {"~/.copilot/copilot-instructions.md", ".github/copilot-instructions.md", "all-instr",
+            "noapply-instr"} <= set(got["instructions"])
+    assert "excl-cod" not in got["instructions"]
+    assert {"sk-gh-root", "sk-home-copilot"} <= set(got["skills"])
+    assert {"ag1", "ag3"} <= set(got["agents"])  # ag2, without name, is Copilot's file-named one
+    assert {"home-mcp", "root-mcp"} <= set(got["mcp"])
+    rules, *_ = CURSOR[0]
+    got = wskit_answer(rules, "wskit", tmp_path / "b")
+    assert got["instructions"] == ["always", "both", "nested"]  # globs, requested, manual: not at start
+    mixed = CURSOR[2][0]
+    got = wskit_answer(mixed, "wskit", tmp_path / "c")
+    assert {"sk-cursor", "sk-home-cursor"} <= set(got["skills"])
+    assert {"cursor-mcp", "home-mcp"} <= set(got["mcp"])

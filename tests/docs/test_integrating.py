@@ -26,7 +26,9 @@ def host():
 def test_every_step_of_the_integration_path(host, tmp_path) -> None:
     home, project = host.make_demo_tree(tmp_path)
     asked = []
-    out = host.run_session(home, project, host.SCRIPT, ask_user=lambda d: asked.append(d.permission.rule.text) and False)
+    told = []
+    out = host.run_session(home, project, host.SCRIPT, ask_user=lambda d: asked.append(d.permission.rule.text) and False,
+                           warn=told.append)
     turns = out["turns"]
     settings = f"{project}/.claude/settings.json"
     # 1, 2: snapshot and system prompt (style, static rules, skills catalog with provenance)
@@ -54,6 +56,22 @@ def test_every_step_of_the_integration_path(host, tmp_path) -> None:
     assert out["state_keys"] == ["hook_trust", "repetition_monitor", "rules", "skill_workflows"]
     assert out["resumed_ok"] and out["resumed_workflows"] == ["release-notes"]
     assert len(out["resumed_delivered"]) == 2  # AGENTS.md and the release rule: not delivered again
+    # 3: the project's Read guard awaits approval: it did not run, and the host said so on each Read
+    guard = out["guards_not_run"][0][1]
+    assert out["guards_not_run"] == [(2, guard, "awaiting-approval"), (9, guard, "awaiting-approval")]
+    assert told == [f"guard not run for Read: hook {guard} skipped: awaiting approval (not approved)"] * 2
+
+
+def test_the_example_host_can_block_on_a_guard_that_did_not_run(host, tmp_path) -> None:
+    """``unapproved="block"``: a Read the unapproved project guard may match is denied, naming
+    the guard; the other tools are not concerned (its matcher is an exact name)."""
+    home, project = host.make_demo_tree(tmp_path)
+    out = host.run_session(home, project, host.SCRIPT, unapproved="block", warn=lambda _m: None)
+    turns = out["turns"]
+    guard = out["guards_not_run"][0][1]
+    assert turns[8][0] == "Read" and guard in turns[8][1] and turns[8][1].startswith("deny: ")
+    assert turns[1][0] == "Read" and turns[1][1].startswith("deny: ")
+    assert turns[5] == ("Bash", "hello") and turns[0] == ("Bash", "deny: rm -rf is not allowed")
 
 
 def test_resume_fails_closed_when_the_active_skill_changed(host, tmp_path) -> None:
@@ -76,6 +94,7 @@ def test_the_example_runs_as_a_script() -> None:
     done = subprocess.run([sys.executable, str(EXAMPLE)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "turn: Bash | deny: rm -rf is not allowed" in done.stdout and "resumed_ok: True" in done.stdout
+    assert "guard not run for Read: hook project:" in done.stdout  # the host printed the skipped guard
 
 
 def test_the_integration_page_names_each_step_and_the_example() -> None:

@@ -1,9 +1,10 @@
-"""Hook definitions + digest approval (docs/hooks.md) + the session hook runner (docs/runtime.md), end to end:
+"""Hook definitions + per-entry approval (docs/hooks.md) + the session hook runner (docs/runtime.md), end to end:
 real settings files, the real trust store, real subprocesses."""
 
 import json
 
-from wskit.builtin_plugins.hooks.trust import HookTrustStore
+from wskit.approval.store import ApprovalStore
+from wskit.builtin_plugins.hooks.trust import hook_approval_status
 from wskit.cache import WorkspaceCache
 from wskit.session import snapshot
 from wskit.trust import TrustStore
@@ -31,20 +32,20 @@ def test_project_hooks_run_only_after_digest_approval(make_tree, wskit_profile, 
 
     out = run(wskit_profile, wskit_pm, root)
     assert not out.blocked and not marker.exists()
-    assert any("project hook trust is untrusted" in w for w in out.warnings)
+    assert any("skipped: awaiting approval (not approved)" in w for w in out.warnings)
+    assert [s.state for s in out.skipped] == ["awaiting"] and len(out.undecided) == 1
 
     ws = WorkspaceCache(wskit_profile, wskit_pm).resolve(root)
-    store = HookTrustStore.for_home(wskit_home)
-    digest = store.status(ws.source_root, ws.registry("hook").active()).digest
-    store.trust(ws.source_root, ws.registry("hook").active(), digest)
+    st = hook_approval_status(wskit_home, ws.source_root, ws.registry("hook").active())
+    ApprovalStore.for_home(wskit_home).approve(ws.source_root, [r.entry for r in st.awaiting], st.digest)
     out = run(wskit_profile, wskit_pm, root)
-    assert out.blocked and out.reason == "no" and marker.exists()
+    assert out.blocked and out.reason == "no" and marker.exists() and not out.skipped
 
     marker.unlink()
     (root / ".claude/settings.json").write_text(settings(f"touch {marker}; exit 2; # edited"))
     out = run(wskit_profile, wskit_pm, root)
     assert not out.blocked and not marker.exists()
-    assert any("project hook trust is modified" in w for w in out.warnings)
+    assert any("skipped: awaiting approval (not approved)" in w for w in out.warnings)  # another command
 
 
 def test_user_hooks_need_no_digest_approval(make_tree, wskit_profile, wskit_pm, wskit_home):

@@ -154,8 +154,8 @@ def _ops(w: int, env: dict[str, Any], rnd: random.Random) -> tuple[str, Any, lis
 
 def _observe(env: dict[str, Any], keys: set[str]) -> dict[str, Any]:
     """The state of every key, read back from the stores (each must parse)."""
+    from wskit.approval.store import ApprovalStore
     from wskit.builtin_plugins.bundles.ledger import plugins_dir, read_ledger
-    from wskit.builtin_plugins.hooks.trust import HookTrustStore
     from wskit.builtin_plugins.workspaces.store import WorkspaceStore
     from wskit.host import HostProfile
     from wskit.trust import TrustStore
@@ -163,7 +163,7 @@ def _observe(env: dict[str, Any], keys: set[str]) -> dict[str, Any]:
     home = env["home"]
     profile = HostProfile(home=home)
     trust = {e["path"]: e["state"] for e in TrustStore.for_home(home).entries()}
-    hooks = HookTrustStore.for_home(home).read()
+    hooks = ApprovalStore.for_home(home).read()
     settings_path = home / profile.host_dir / "settings.json"
     enabled = json.loads(settings_path.read_text()).get("enabledPlugins", {}) if settings_path.exists() else {}
     ledger = read_ledger(profile)

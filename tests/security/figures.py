@@ -78,6 +78,8 @@ AREAS = {
     "tests.security.test_install_bounds": ("plugin install bounds: files, bytes, sparse giants", "-"),
     "tests.security.test_bash_redirection": ("permission rules: an allow rule never allows a redirection to a file",
                                              "-"),
+    "tests.security.test_approval_coverage": ("approval coverage: each shell spelling of a hook or server command "
+                                              "followed to the files it runs, or named unverified", "-"),
     "tests.security.test_frontmatter_lenient": ("lenient frontmatter retry: no alias, no tag, bounded", "-"),
     "tests.security.test_index_hostile": ("persistent index: corrupt, linked, oversized, forged, capped", "-"),
     "tests.security.test_marketplace_names": ("reserved marketplace names from a local folder", "-"),

@@ -64,25 +64,25 @@ def _check_trust(home: Path) -> int:
     return len(got)
 
 
-def _hook_trust_writer(home: Path, start: int) -> None:
-    from wskit.builtin_plugins.hooks.trust import HookTrustStore
+def _approval_writer(home: Path, start: int) -> None:
+    from wskit.approval.entries import ApprovalEntry
+    from wskit.approval.store import ApprovalStore
 
-    store = HookTrustStore.for_home(home)
+    store = ApprovalStore.for_home(home)
     i = start
-    while True:  # the store's own read-modify-write under its lock, as trust() does
-        key = f"/p/{i:06d}"
-        store._change(lambda projects, key=key: projects.update(  # noqa: SLF001
-            {key: {"digest": "sha256:" + "0" * 64, "trusted_at": "2026-01-01T00:00:00+00:00"}}) or True)
+    while True:  # the store's own read-modify-write under its lock, as approve() does
+        entry = ApprovalEntry(capability="hooks", source="project .claude/settings.json", identity={"n": i})
+        store.approve(f"/p/{i:06d}", [entry], entry.digest)
         i += 1
 
 
-def _check_hook_trust(home: Path) -> int:
-    from wskit.builtin_plugins.hooks.trust import HookTrustStore
+def _check_approvals(home: Path) -> int:
+    from wskit.approval.store import ApprovalStore
 
-    store = HookTrustStore.for_home(home)
+    store = ApprovalStore.for_home(home)
     if not store.path.exists():
         return 0
-    got = sorted(int(k.rsplit("/", 1)[1]) for k in store.read())  # raises HookTrustError when partial
+    got = sorted(int(k.rsplit("/", 1)[1]) for k in store.read())  # raises ApprovalStoreError when partial
     assert got == list(range(len(got)))
     return len(got)
 
@@ -171,7 +171,7 @@ def _check_workspace_db(home: Path) -> int:
 
 STORES = [
     StateFile("trust-store", _trust_writer, _check_trust),
-    StateFile("hook-trust-store", _hook_trust_writer, _check_hook_trust),
+    StateFile("approval-store", _approval_writer, _check_approvals),
     StateFile("skills-manifest", _manifest_writer, _check_manifest),
     StateFile("plugin-ledger", _ledger_writer, _check_ledger),
     StateFile("workspace-db", _workspace_db_writer, _check_workspace_db),

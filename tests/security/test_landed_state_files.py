@@ -24,11 +24,11 @@ def _profile(tmp_path):
     return HostProfile(name="wskit", home=home)
 
 
-def _hook_trust(tmp_path):
-    from wskit.builtin_plugins.hooks.trust import HookTrustError, HookTrustStore
+def _approvals(tmp_path):
+    from wskit.approval.store import ApprovalStore, ApprovalStoreError
 
-    store = HookTrustStore.for_home(_profile(tmp_path).home)
-    return store.path, store.read, HookTrustError
+    store = ApprovalStore.for_home(_profile(tmp_path).home)
+    return store.path, store.read, ApprovalStoreError
 
 
 def _ledger(tmp_path):
@@ -45,7 +45,7 @@ def _skills_manifest(tmp_path):
     return manifest_path(profile), lambda: read_manifest(profile), AdminSkillError
 
 
-READERS = {"hook-trust-store": (_hook_trust, DEEP_JSON), "plugin-ledger": (_ledger, DEEP_JSON),
+READERS = {"approval-store": (_approvals, DEEP_JSON), "plugin-ledger": (_ledger, DEEP_JSON),
            "skills-manifest": (_skills_manifest, DEEP_TOML)}
 
 

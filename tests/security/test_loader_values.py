@@ -186,8 +186,8 @@ def test_a_1100_folder_deep_plugin_is_refused_at_install(tmp_path, wsctl, wskit_
     deep_tree(root / "deep" / "skills" / "chain")
     res = wsctl("plugins", "install", "deep@mk", "--from", str(root))
     assert res.exit_code == 1 and "deeper than 128 levels" in res.stderr, res.output
-    assert not (wskit_home / ".wskit/plugins/deep").exists()
-    plugins = wskit_home / ".wskit/plugins"  # refused before the folder is even made
+    assert not (wskit_home / ".wskit/installs/wskit/deep").exists()
+    plugins = wskit_home / ".wskit/installs/wskit"  # refused before the folder is even made
     assert not plugins.exists() or not [p for p in plugins.iterdir() if p.name.startswith(".deep.")]  # no leftovers
     assert wsctl("plugins", "install", "fine@mk", "--from", str(root)).exit_code == 0
 
@@ -197,7 +197,7 @@ def test_an_installed_plugin_grown_1100_deep_costs_only_that_plugin(tmp_path, ws
     root = _marketplace(tmp_path, ["deep", "fine"])
     for n in ("deep", "fine"):
         assert wsctl("plugins", "install", f"{n}@mk", "--from", str(root)).exit_code == 0
-    installed = wskit_home / ".wskit/plugins/deep"
+    installed = wskit_home / ".wskit/installs/wskit/deep"
     deep_tree(installed / "skills" / "chain")  # os.walk recursed per level
     ws = make_tree({".git/HEAD": "ref: refs/heads/main\n"})
     res = wsctl("plugins", "list", str(ws), json=True)  # os.walk raised RecursionError: no listing at all

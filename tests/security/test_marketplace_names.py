@@ -104,4 +104,4 @@ def test_a_renamed_copy_installs(wsctl, tmp_path, wskit_home):
     assert rows[0]["installable"] is True
     r = wsctl("plugins", "install", "p1@my-mirror", "--from", str(d))
     assert r.exit_code == 0, r.output
-    assert (wskit_home / ".wskit/plugins/p1/commands/hello.md").is_file()
+    assert (wskit_home / ".wskit/installs/wskit/p1/commands/hello.md").is_file()

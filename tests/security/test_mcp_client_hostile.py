@@ -83,6 +83,7 @@ def _peak_rss_kib(home: Path, proj: Path, *args: str) -> tuple[int, subprocess.C
     return peak, subprocess.CompletedProcess(args, code, "", err)
 
 
+@pytest.mark.slow  # a 64 MiB line and two wsctl runs: the heaviest case here
 def test_a_huge_stdio_line_is_refused_after_the_byte_bound(tmp_path):
     home, proj = _home(tmp_path, "big", QUICK_EXIT)
     base, _ = _peak_rss_kib(home, proj, "mcp", "check", "big", str(proj))
@@ -156,3 +157,15 @@ def test_mcp_call_stopped_by_a_signal_leaves_no_process(tmp_path, sig):
         for p in pids:
             if _alive(p):
                 os.kill(p, signal.SIGKILL)
+
+
+def test_mcp_call_has_a_time_limit_by_default(tmp_path):
+    """No --timeout: the server definition's ``timeout`` (ms) bounds the call (else 300 s)."""
+    pid_file = tmp_path / "pid"
+    home, proj = _home(tmp_path, "slow", SLOW, env={"PID_FILE": str(pid_file)}, timeout=1500)
+    t0 = time.monotonic()
+    res = _wsctl(home, proj, "mcp", "call", "slow", "t", str(proj), timeout=120)
+    assert res.returncode == 1 and "no answer within 1.5 s" in res.stderr, res.stderr
+    assert time.monotonic() - t0 < 60
+    pids = [int(pid_file.read_text()), int(Path(str(pid_file) + ".child").read_text())]
+    assert not [p for p in pids if _alive(p)]

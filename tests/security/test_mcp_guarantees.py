@@ -37,6 +37,15 @@ def _marker_server(marker) -> dict:
     return {"command": sys.executable, "args": ["-c", f"open({str(marker)!r}, 'w').write('ran')"]}
 
 
+def _approve(wsctl, name, ws):
+    """``mcp approve NAME --digest D`` with the digest ``mcp list`` shows (what was reviewed),
+    accepting the words it lists as unverified (a ``${VAR}`` argument, a program wskit does not know)."""
+    rows = json.loads(wsctl("mcp", "list", str(ws), json=True).stdout)["servers"]
+    row = next(r for r in rows if r["name"] == name)
+    return wsctl("mcp", "approve", name, str(ws), "--digest", row["digest"],
+                 *(["--accept-unverified"] if row["unverified"] else []))
+
+
 def test_a_trusted_projects_server_runs_only_after_approval_of_what_it_is_now(
         wsctl, client, wskit_home, make_tree, tmp_path):
     marker = tmp_path / "ran"
@@ -47,7 +56,7 @@ def test_a_trusted_projects_server_runs_only_after_approval_of_what_it_is_now(
         assert not marker.exists(), args
         assert "Traceback" not in res.output
     assert wsctl("mcp", "check", "evil", str(ws)).stderr.count("\n") == 1
-    assert wsctl("mcp", "approve", "evil", str(ws)).exit_code == 0
+    assert _approve(wsctl, "evil", ws).exit_code == 0
     wsctl("mcp", "check", "evil", str(ws))  # the command is not an MCP server: it runs, then fails
     assert marker.read_text() == "ran"
     marker.unlink()
@@ -69,7 +78,7 @@ def test_a_repository_cannot_approve_its_own_servers(wsctl, client, wskit_home, 
     ws = _trusted(make_tree, wskit_home, {".mcp.json": json.dumps({"mcpServers": {"evil": _marker_server(marker)}}),
                                           where: json.dumps(settings)})
     row = json.loads(wsctl("mcp", "list", str(ws), json=True).stdout)["servers"][0]
-    assert row["approval"] == "pending"
+    assert row["approval"] == "awaiting"
     res = wsctl("mcp", "check", "evil", str(ws))
     assert res.exit_code == 1 and not marker.exists()
 
@@ -87,7 +96,7 @@ def test_host_environment_values_are_never_printed(wsctl, client, wskit_home, ma
         assert SECRET not in out
     assert "${WSKIT_CANARY}" in outputs[1]
     for name in ("leak", "argv"):
-        assert wsctl("mcp", "approve", name, str(ws)).exit_code == 0
+        assert _approve(wsctl, name, ws).exit_code == 0
         res = wsctl("mcp", "check", name, str(ws))
         assert res.exit_code == 1 and SECRET not in res.output, res.output
 
@@ -125,12 +134,12 @@ def test_values_are_substituted_at_start_and_masked_in_errors(wskit_pm, wskit_ho
 
 @pytest.mark.parametrize("damage", ["mode", "link", "garbage"])
 def test_a_damaged_approval_store_starts_nothing(wsctl, client, wskit_home, make_tree, tmp_path, damage):
-    from wskit.builtin_plugins.mcp.approval import McpApprovalStore
+    from wskit.approval.store import ApprovalStore
 
     marker = tmp_path / "ran"
     ws = _trusted(make_tree, wskit_home, {".mcp.json": json.dumps({"mcpServers": {"evil": _marker_server(marker)}})})
-    assert wsctl("mcp", "approve", "evil", str(ws)).exit_code == 0
-    store = McpApprovalStore.for_home(wskit_home).path
+    assert _approve(wsctl, "evil", ws).exit_code == 0
+    store = ApprovalStore.for_home(wskit_home).path
     if damage == "mode":
         os.chmod(store, 0o666)
     elif damage == "link":
@@ -145,5 +154,5 @@ def test_a_damaged_approval_store_starts_nothing(wsctl, client, wskit_home, make
     assert row["approval"] == "error"
     res = wsctl("mcp", "check", "evil", str(ws))
     assert res.exit_code == 1 and not marker.exists() and "Traceback" not in res.output
-    again = wsctl("mcp", "approve", "evil", str(ws))  # never overwritten while unusable
-    assert again.exit_code == 1 and again.stderr.startswith("error: MCP approval store")
+    again = wsctl("mcp", "approve", "evil", str(ws), "--digest", row["digest"])  # never overwritten while unusable
+    assert again.exit_code == 1 and again.stderr.startswith("error: approval store")

@@ -18,12 +18,15 @@ from wskit.fs.store import PrivateJsonFile
 
 def _stores(home: Path):
     """(name, path, read) for each store; read raises the store's own error."""
-    from wskit.builtin_plugins.hooks.trust import HookTrustStore
+    from wskit.approval.store import ApprovalStore
+    from wskit.builtin_plugins.hooks.legacy import HookTrustStore
     from wskit.builtin_plugins.mcp.approval import McpApprovalStore
 
     hook = HookTrustStore.for_home(home)
     mcp = McpApprovalStore.for_home(home)
-    out = [("hook-trust", hook.path, hook.read), ("mcp-approvals", mcp.path, mcp.read)]
+    approvals = ApprovalStore.for_home(home)
+    out = [("hook-trust", hook.path, hook.read), ("mcp-approvals", mcp.path, mcp.read),
+           ("approvals", approvals.path, approvals.read)]
     try:
         from wskit_mcp.oauth import McpTokenStore, token_path
     except ImportError:  # the wskit-mcp plugin is not installed
@@ -39,7 +42,7 @@ def _write(path: Path, doc, mode: int = 0o600) -> None:
     os.chmod(path, mode)
 
 
-@pytest.mark.parametrize("which", ["hook-trust", "mcp-approvals", "mcp-oauth"])
+@pytest.mark.parametrize("which", ["hook-trust", "mcp-approvals", "approvals", "mcp-oauth"])
 def test_a_linked_state_folder_is_refused_by_every_store(tmp_path, which) -> None:
     home, elsewhere = tmp_path / "home", tmp_path / "elsewhere"
     (elsewhere / "mcp-oauth").mkdir(parents=True)
@@ -55,7 +58,7 @@ def test_a_linked_state_folder_is_refused_by_every_store(tmp_path, which) -> Non
     assert not isinstance(err.value, (RecursionError, json.JSONDecodeError))
 
 
-@pytest.mark.parametrize("which", ["hook-trust", "mcp-approvals", "mcp-oauth"])
+@pytest.mark.parametrize("which", ["hook-trust", "mcp-approvals", "approvals", "mcp-oauth"])
 def test_a_loose_mode_is_refused_by_every_store(tmp_path, which) -> None:
     home = tmp_path / "home"
     stores = {name: (path, read) for name, path, read in _stores(home)}

@@ -308,3 +308,33 @@ def test_vanished_clients_are_evicted_by_the_session_cap_and_idle_timeout(tmp_pa
     finally:
         _stop(proc)
     assert "Traceback" not in proc.stderr.read().decode()
+
+
+@pytest.mark.slow  # 200 connections under a lowered open-file limit
+def test_a_flood_past_the_open_file_limit_never_makes_accept_fail_for_everyone(tmp_path):
+    """With NOFILE at 128 the cap is 64 connections (the limit less 64 for the server's
+    own files): 200 half-open connections never exhaust its descriptors, a client still
+    gets in, and stderr holds a few lines, no traceback."""
+    import resource
+
+    home, proj = _project(tmp_path)
+
+    def low_nofile() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (128, 128))
+
+    proc = subprocess.Popen([sys.executable, "-m", "wskit", "--home", str(home), "serve", str(proj), "--mcp",
+                             "--poll", "0", "--http", "127.0.0.1:0", "--header-timeout", "60"],
+                            stderr=subprocess.PIPE, start_new_session=True, preexec_fn=low_nofile)
+    socks: list[socket.socket] = []
+    try:
+        _, port = _ready(proc)
+        socks = _half_open("127.0.0.1", port, 200)
+        status, body = _read_skill("127.0.0.1", port, f"127.0.0.1:{port}")
+        assert status == 200 and SECRET in body
+        assert len([s for s in socks if not _closed_by_server(s, 0.02)]) <= 64
+    finally:
+        for s in socks:
+            s.close()
+        _stop(proc)
+    err = proc.stderr.read().decode()
+    assert "Traceback" not in err and len(err.splitlines()) <= 6, err

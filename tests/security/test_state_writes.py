@@ -112,8 +112,8 @@ def test_state_in_a_linked_home_folder_is_refused_and_fails_closed(tmp_path, wsc
 
 
 def test_hook_trust_ledger_and_manifest_refuse_a_linked_wskit_folder(tmp_path):
+    from wskit.approval.store import ApprovalStore, ApprovalStoreError
     from wskit.builtin_plugins.bundles.ledger import LedgerError, read_ledger
-    from wskit.builtin_plugins.hooks.trust import HookTrustError, HookTrustStore
     from wskit.builtin_plugins.skills.admin import AdminSkillError, read_manifest
     from wskit.host import HostProfile
 
@@ -124,8 +124,8 @@ def test_hook_trust_ledger_and_manifest_refuse_a_linked_wskit_folder(tmp_path):
     (home / ".wskit").symlink_to(elsewhere)
     (home / ".claude").symlink_to(elsewhere)
     profile = HostProfile(name="claude", home=home)
-    with pytest.raises(HookTrustError, match="symbolic link"):
-        HookTrustStore.for_home(home).read()
+    with pytest.raises(ApprovalStoreError, match="symbolic link"):
+        ApprovalStore.for_home(home).read()
     with pytest.raises(LedgerError, match="symbolic link"):
         read_ledger(profile)
     with pytest.raises(AdminSkillError, match="symbolic link"):

@@ -105,8 +105,9 @@ def discover_memory(source: ResourceSource, profile, folders=None) -> LoadResult
         for i, name in enumerate(names):
             rel = f"{GEMINI_DIR}/{name}"
             if os.path.isfile(os.path.join(home, rel)):
+                # Gemini CLI confines a global memory file's imports to ~/.gemini
                 _load(found, diags, home, rel, "user", "", GLOBAL_PRIORITY + min(i, 3), settings, follow=True,
-                      home=home)
+                      home=home, import_root=GEMINI_DIR)
     else:
         targets: dict[str, str] = {}
         for rel_dir, rel, name in _walk(source.root, names, settings, diags, profile, folders, targets):
@@ -116,7 +117,8 @@ def discover_memory(source: ResourceSource, profile, folders=None) -> LoadResult
     return LoadResult(resources=tuple(found), diagnostics=tuple(diags))
 
 
-def _load(found, diags, base, rel, source, scope_dir, priority, settings, *, follow, home, target=None) -> None:
+def _load(found, diags, base, rel, source, scope_dir, priority, settings, *, follow, home, target=None,
+          import_root: str = "") -> None:
     prefetched = None
     if target is not None:  # a link inside the project: its resolved target is read
         try:
@@ -127,7 +129,7 @@ def _load(found, diags, base, rel, source, scope_dir, priority, settings, *, fol
             return
     rule, d = load_rule_file(base, rel, source=source, scope_dir=scope_dir, priority=priority,
                              file_kind="instruction", follow_links=follow, settings=settings, home=home,
-                             import_depth=IMPORT_DEPTH, prefetched=prefetched)
+                             import_depth=IMPORT_DEPTH, prefetched=prefetched, import_root=import_root)
     diags.extend(d)
     if rule is not None:
         found.append(rule)

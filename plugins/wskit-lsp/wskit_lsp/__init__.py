@@ -22,7 +22,7 @@ def __getattr__(name: str):
     raise AttributeError(name)
 
 
-__all__ = ["DiagnosticsNotReady", "LspError", "LspService", "QueryResult", "WriteDiagnostics"]
+__all__ = ["DiagnosticsNotReady", "LspApprovalError", "LspError", "LspService", "QueryResult", "WriteDiagnostics"]
 
 
 @wskit.hookimpl

@@ -91,6 +91,11 @@ class LspError(WskitError):
     """A language server could not be started, died past its restart limit, or a request failed."""
 
 
+class LspApprovalError(LspError):
+    """A project LSP server that is not approved (or was denied, or changed since it was
+    approved): nothing was started (:mod:`wskit.builtin_plugins.lsp.approval`)."""
+
+
 class DiagnosticsNotReady(LspError):
     """The server did not publish diagnostics for the latest document version within the wait.
 
@@ -614,11 +619,28 @@ class LspService:
     def _read(self, rel: str) -> str:
         return decode_text(read_bytes(self.root, rel, max_bytes=MAX_DOCUMENT_BYTES).raw, rel)
 
+    def _check_approved(self, d: LspServer) -> None:
+        """A server not started yet starts only when approved (project and local servers,
+        :mod:`wskit.builtin_plugins.lsp.approval`).
+
+        :raises LspApprovalError: awaiting approval, modified, denied, or the store unusable."""
+        if d.id in self._pool.live:
+            return
+        from wskit.builtin_plugins.lsp import APPROVAL_RUNS, server_approval
+
+        session = self.runtime.session
+        state, why, _ = server_approval(d, session.binding, getattr(getattr(session, "profile", None), "home", None))
+        if state not in APPROVAL_RUNS:
+            raise LspApprovalError(f"project LSP server {d.id} is {state}" + (f" ({why})" if why else "")
+                                   + f": review it with `wsctl lsp list` and run `wsctl lsp approve {d.name} "
+                                   "--digest …`; nothing was started")
+
     def _served(self, path) -> tuple[LspServer, _Live, str, str]:
         d = self.server_for(path)
         if d is None:
             raise LspError(f"no enabled language server serves {Path(path).suffix or 'files without an extension'}")
         uri, rel = self._uri_and_rel(path)
+        self._check_approved(d)
         return d, self._pool.live_for(d), uri, rel
 
     def _doc(self, path, *, open_it: bool = True) -> tuple[LspServer, _Live, _Doc]:
@@ -649,6 +671,7 @@ class LspService:
         uri, rel = self._uri_and_rel(path)
         if text is None:
             text = self._read(rel)
+        self._check_approved(d)
         live = self._pool.live_for(d)
         lang = d.extension_to_language[Path(path).suffix.lower()]
         self._pool.run(self._pool.open(live, uri, rel, lang, text, id(self)), d.startup_timeout / 1000 + 5)
@@ -1009,5 +1032,5 @@ class LspService:
         self._pool.close()
 
 
-__all__ = ["DiagnosticsNotReady", "INHERITED_ENV", "LspError", "LspService", "MAX_DOCUMENT_BYTES", "SYNC_METHOD",
+__all__ = ["DiagnosticsNotReady", "INHERITED_ENV", "LspApprovalError", "LspError", "LspService", "MAX_DOCUMENT_BYTES", "SYNC_METHOD",
            "WRITE_TOOLS"]

@@ -100,7 +100,7 @@ class McpServerStatus:
         started (0: never). :ivar restarts: restarts so far; :ivar restarts_left: before it
         stays ``failed``. :ivar tools: tool count (None: not listed yet).
     :ivar error: the last failure (secrets masked). :ivar approval: the approval state of a
-        project server (``approved``, ``pending``, ``modified``, ``denied``, ``not-required``).
+        project server (``approved``, ``awaiting``, ``modified``, ``denied``, ``not-required``).
     """
 
     id: str
@@ -291,7 +291,7 @@ class McpService:
             rec = self._record(s)
             approval = self._approval(s)
             status = rec.status
-            if status == "idle" and approval in ("pending", "modified", "error"):
+            if status == "idle" and approval in ("awaiting", "modified", "error"):
                 status = "needs-approval"
             elif status == "idle" and approval == "denied":
                 status = "denied"
@@ -387,14 +387,14 @@ class McpService:
             rec.status = "denied"
             raise McpApprovalError(f"MCP server {server.id} is denied (disabledMcpjsonServers or `wsctl mcp deny`); "
                                    "nothing was started")
-        if state in ("pending", "modified", "error"):
+        if state in ("awaiting", "modified", "error"):
             if self.options.approve is not None and self.options.approve(server):
                 return
             rec.status = "needs-approval"
             why = {"modified": "changed since it was approved", "error": "not approved (the approval store is "
                    "unusable: see `wsctl mcp list`)"}.get(state, "not approved")
             raise McpApprovalError(f"project MCP server {server.id} is {why}: review it with `wsctl mcp list` "
-                                   f"and run `wsctl mcp approve {server.name}`; nothing was started")
+                                   f"and run `wsctl mcp approve {server.name} --digest …`; nothing was started")
 
     def _start(self, rec: _Record) -> McpConnection:
         env = {**os.environ, **dict(self.runtime.options.env)}

@@ -33,13 +33,13 @@ def test_a_plugin_with_errors_is_refused_and_nothing_is_installed(wsctl, wskit_h
     assert "invalid-json" in broken.output and str(m / "broken" / ".claude-plugin" / "plugin.json") in broken.output
     lonely = wsctl("plugins", "install", "lonely@m", "--from", str(m))
     assert lonely.exit_code == 1 and "plugin-no-manifest" in lonely.output
-    assert not (wskit_home / ".wskit" / "plugins" / "broken").exists()
-    assert not (wskit_home / ".wskit" / "plugins" / "lonely").exists()
+    assert not (wskit_home / ".wskit" / "installs" / "wskit" / "broken").exists()
+    assert not (wskit_home / ".wskit" / "installs" / "wskit" / "lonely").exists()
     assert not (wskit_home / ".wskit" / "plugin-ledger.json").exists()
     good = wsctl("plugins", "install", "good@m", "--from", str(m))
-    assert good.exit_code == 0 and (wskit_home / ".wskit" / "plugins" / "good" / "skills" / "s" / "SKILL.md").is_file()
+    assert good.exit_code == 0 and (wskit_home / ".wskit" / "installs" / "wskit" / "good" / "skills" / "s" / "SKILL.md").is_file()
     forced = wsctl("plugins", "install", "broken@m", "--from", str(m), "--force")
-    assert forced.exit_code == 0 and (wskit_home / ".wskit" / "plugins" / "broken").is_dir()
+    assert forced.exit_code == 0 and (wskit_home / ".wskit" / "installs" / "wskit" / "broken").is_dir()
 
 
 def test_duplicate_marketplace_names_are_an_error_and_install_neither(wsctl, wskit_home, tmp_path):
@@ -55,7 +55,7 @@ def test_duplicate_marketplace_names_are_an_error_and_install_neither(wsctl, wsk
     for extra in ((), ("--force",)):
         res = wsctl("plugins", "install", "dup@m", "--from", str(m), *extra)
         assert res.exit_code == 1 and "ambiguous" in res.output
-    assert not (wskit_home / ".wskit" / "plugins" / "dup").exists()
+    assert not (wskit_home / ".wskit" / "installs" / "wskit" / "dup").exists()
 
 
 def test_a_plugin_its_marketplace_entry_defines_still_installs(wsctl, wskit_home, tmp_path):
@@ -71,4 +71,4 @@ def test_a_plugin_its_marketplace_entry_defines_still_installs(wsctl, wskit_home
          "lspServers": {"xls": {"command": "xls", "extensionToLanguage": {".x": "x"}}}}]}))
     res = wsctl("plugins", "install", "inline@m", "--from", str(m))
     assert res.exit_code == 0, res.output
-    assert (wskit_home / ".wskit" / "plugins" / "inline" / "README.md").is_file()
+    assert (wskit_home / ".wskit" / "installs" / "wskit" / "inline" / "README.md").is_file()

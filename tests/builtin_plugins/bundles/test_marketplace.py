@@ -54,7 +54,7 @@ def test_bad_marketplace_raises(tmp_path):
 
 def test_install_records_ledger_and_loads_managed(market, wskit_profile, wskit_pm, make_tree):
     rec = install(wskit_profile, load_marketplace(market), "tool")
-    root = wskit_profile.home / ".wskit/plugins/tool"
+    root = wskit_profile.home / ".wskit/installs/wskit/tool"
     assert rec["root"] == str(root) and (root / "skills/s/SKILL.md").is_file()
     assert rec["digest"] == tree_digest(root) and rec["digest"].startswith("sha256:")
     led = read_ledger(wskit_profile)["tool"]
@@ -79,13 +79,13 @@ def test_strict_false_folder_finds_its_entry(market):
 def test_network_source_is_not_installed(market, wskit_profile):
     with pytest.raises(MarketplaceError, match="needs a fetch"):
         install(wskit_profile, load_marketplace(market), "remote")
-    assert not (wskit_profile.home / ".wskit/plugins/remote").exists()
+    assert not (wskit_profile.home / ".wskit/installs/wskit/remote").exists()
     assert not ledger_path(wskit_profile).exists()
 
 
 def test_tampered_managed_install_is_error(market, wskit_profile, make_tree):
     install(wskit_profile, load_marketplace(market), "tool")
-    skill_file = wskit_profile.home / ".wskit/plugins/tool/skills/s/SKILL.md"
+    skill_file = wskit_profile.home / ".wskit/installs/wskit/tool/skills/s/SKILL.md"
     skill_file.write_text(skill("Now does something else."))
     bundles, diags = find_bundles(Binding.discover(make_tree({"a": "b"})), wskit_profile, TRUSTED)
     b = {x.name: x for x in bundles}["tool"]
@@ -96,14 +96,14 @@ def test_tampered_managed_install_is_error(market, wskit_profile, make_tree):
 def test_uninstall_removes_files_and_entry(market, wskit_profile):
     install(wskit_profile, load_marketplace(market), "tool")
     out = uninstall(wskit_profile, "tool")
-    assert out["removed"] and not (wskit_profile.home / ".wskit/plugins/tool").exists()
+    assert out["removed"] and not (wskit_profile.home / ".wskit/installs/wskit/tool").exists()
     assert read_ledger(wskit_profile) == {}
     with pytest.raises(LedgerError):
         uninstall(wskit_profile, "tool")
 
 
 def test_unmanaged_folder_is_not_overwritten(market, wskit_profile):
-    (wskit_profile.home / ".wskit/plugins/tool").mkdir(parents=True)
+    (wskit_profile.home / ".wskit/installs/wskit/tool").mkdir(parents=True)
     with pytest.raises(LedgerError, match="not a managed install"):
         install(wskit_profile, load_marketplace(market), "tool")
 
@@ -114,4 +114,4 @@ def test_reinstall_replaces(market, wskit_profile):
     (market / "plugins/tool/extra.txt").write_text("new")
     second = install(wskit_profile, mk, "tool")
     assert first["digest"] != second["digest"]
-    assert (wskit_profile.home / ".wskit/plugins/tool/extra.txt").read_text() == "new"
+    assert (wskit_profile.home / ".wskit/installs/wskit/tool/extra.txt").read_text() == "new"

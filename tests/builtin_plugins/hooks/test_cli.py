@@ -42,10 +42,11 @@ def test_hooks_run_json(wsctl, wskit_pm, project, tmp_path):
     data = json.loads(res.stdout)
     assert set(data) == {"event", "blocked", "reason", "permission_decision", "updated_input", "additional_context",
                          "system_messages", "continue", "stop_reason", "warnings", "repeated", "results",
-                         "skipped", "awaiting_approval"}
+                         "skipped", "awaiting_approval", "undecided"}
     assert data["blocked"] and data["reason"] == "no rm" and data["permission_decision"] == "deny"
     assert {r["hook_id"]: r["status"] for r in data["results"]} == {"project:proj": "skipped", "user:guard": "blocked"}
-    assert data["warnings"] == ["hook project:proj skipped: project hook trust is untrusted"]
+    assert data["warnings"] == ["hook project:proj skipped: awaiting approval (not approved)"]
+    assert data["undecided"] == 1 and data["skipped"][0]["state"] == "awaiting"
     assert set(data["results"][0]) == {"hook_id", "type", "status", "message", "exit_code", "output",
                                        "stdout_truncated", "stderr_truncated", "duration"}
     human = wsctl("hooks", "run", "PreToolUse", str(project), "--tool", "Read")
@@ -71,18 +72,21 @@ def test_hooks_status_trust_revoke(wsctl, wskit_home, make_tree):
     data = json.loads(wsctl("hooks", "list", str(ws), json=True).output)
     assert data["hooks"][0]["event"] == "PreToolUse" and data["hooks"][0]["matcher"] == "Bash"
     st = json.loads(wsctl("hooks", "status", str(ws), json=True).output)
-    assert set(st) == {"path", "state", "digest", "trusted_digest", "count", "error", "awaiting_approval", "files",
-                       "headers", "sources"}
-    assert st["state"] == "untrusted" and st["count"] == 1 and st["sources"] == ["project .claude/settings.json"]
+    assert set(st) == {"path", "state", "enabled", "digest", "count", "error", "awaiting_approval", "entries",
+                       "headers", "sources", "source_digests", "notes"}
+    assert st["state"] == "awaiting" and st["count"] == 1 and st["sources"] == ["project .claude/settings.json"]
+    assert [(e["state"], e["reason"], e["source"]) for e in st["entries"]] == [
+        ("awaiting", "not approved", "project .claude/settings.json")]
     r = wsctl("hooks", "trust", str(ws), "--digest", "sha256:" + "1" * 64)
     assert r.exit_code == 1 and "changed after review" in r.output
     r = wsctl("hooks", "trust", str(ws), "--digest", st["digest"], json=True)
-    assert json.loads(r.output)["state"] == "trusted"
+    assert json.loads(r.output)["state"] == "approved"
     (ws / ".claude/settings.json").write_text(json.dumps({"hooks": {"PreToolUse": [
         {"matcher": "Bash", "hooks": [{"type": "command", "command": "./other.sh"}]}]}}))
-    assert json.loads(wsctl("hooks", "status", str(ws), json=True).output)["state"] == "modified"
+    edited = json.loads(wsctl("hooks", "status", str(ws), json=True).output)
+    assert edited["state"] == "awaiting" and edited["entries"][0]["key"] != st["entries"][0]["key"]
     r = wsctl("hooks", "revoke", str(ws), json=True)
-    assert json.loads(r.output)["removed"] is True and json.loads(r.output)["state"] == "untrusted"
+    assert json.loads(r.output)["removed"] is True and json.loads(r.output)["state"] == "awaiting"
     (ws / ".wskit").mkdir()
     (ws / ".wskit/settings.json").write_text(json.dumps({"disableAllHooks": True}))
     assert json.loads(wsctl("hooks", "status", str(ws), json=True).output)["state"] == "disabled"
@@ -104,11 +108,13 @@ def test_hooks_status_separates_hook_approval_from_folder_trust(wsctl, wskit_hom
     (proj / ".git").mkdir(parents=True)
     assert wsctl("trust", "grant", str(proj)).exit_code == 0
     out = wsctl("--plugin-dir", str(plugin), "hooks", "status", str(proj)).stdout.splitlines()
-    assert out[0] == f"{proj}: hooks not approved (3 hooks; folder trusted)"
+    assert out[0] == f"{proj}: hooks await approval (3 hooks; folder trusted)"
     assert out[1] == "3 hooks await approval (plugin sg)"
-    assert [line for line in out if line.startswith("covers:")] == ["covers: <plugin sg>/hooks/run.sh"]
+    covers = [line for line in out if line.startswith("covers:")]
+    assert "covers: <plugin sg>/hooks/run.sh" in covers and len(covers) == len(set(covers))  # each file once
     data = json.loads(wsctl("--plugin-dir", str(plugin), "hooks", "status", str(proj), json=True).stdout)
-    assert data["sources"] == ["plugin sg"] and data["awaiting_approval"] == 3 and len(data["files"]) == 3
+    assert data["sources"] == ["plugin sg"] and data["awaiting_approval"] == 3
+    assert all("hooks/run.sh" in [f["path"] for f in e["files"]] for e in data["entries"])
     summary = json.loads(wsctl("--plugin-dir", str(plugin), "inspect", str(proj), json=True).stdout)["hooks"]["summary"]
     assert summary.startswith("3 hooks await approval (plugin sg; not approved;")
 

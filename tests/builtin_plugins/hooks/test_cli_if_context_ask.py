@@ -55,7 +55,7 @@ def test_hooks_list_shows_if_and_the_digest_covers_it(wsctl, wskit_home, make_tr
     changed = json.loads(json.dumps(IF_HOOKS).replace("git commit:*", "git push:*"))
     (ws / ".claude/settings.json").write_text(json.dumps({"hooks": changed}))
     st = json.loads(wsctl("hooks", "status", str(ws), json=True).output)
-    assert st["state"] == "modified" and st["digest"] != digest  # widening or narrowing `if` needs review
+    assert st["state"] == "awaiting" and st["digest"] != digest  # widening or narrowing `if` needs review
 
 
 def test_if_diagnostics_name_the_file(wsctl, wskit_home, make_tree):
@@ -101,8 +101,8 @@ def test_hooks_run_after_ask_the_next_hook_runs_and_its_block_wins(wsctl, wskit_
 
 
 @pytest.mark.parametrize("digest,says", [
-    ("sha256:0000", "is not a hook configuration digest"),
-    ("sha256:" + "1" * 64, "matches no current hook configuration"),
+    ("sha256:0000", "is not an approval digest"),
+    ("sha256:" + "1" * 64, "is not the current digest of what is to be approved"),
 ])
 def test_trust_with_an_unknown_digest_shows_the_current_one(wsctl, wskit_home, make_tree, digest, says):
     ws = _project(make_tree, wskit_home, IF_HOOKS)
@@ -110,4 +110,4 @@ def test_trust_with_an_unknown_digest_shows_the_current_one(wsctl, wskit_home, m
     res = wsctl("hooks", "trust", str(ws), "--digest", digest)
     assert res.exit_code == 1 and says in res.stderr
     assert f"The current digest is {current}" in res.stderr and f"wsctl --home {wskit_home} hooks status" in res.stderr  # the hint keeps --home
-    assert json.loads(wsctl("hooks", "status", str(ws), json=True).output)["state"] == "untrusted"
+    assert json.loads(wsctl("hooks", "status", str(ws), json=True).output)["state"] == "awaiting"

@@ -16,9 +16,10 @@ def _conv(**kw) -> Conventions:
 def test_default_profile_reads_the_cross_tool_files_in_priority_order() -> None:
     conv = _conv(name="blade")
     assert [f.name for f in conv.before] == ["CLAUDE.md"]
-    assert [f.name for f in conv.after] == ["BLADE.md", "CLAUDE.local.md"]
-    assert [(f.name, f.source, f.gitignore) for f in conv.after][1] == ("CLAUDE.local.md", "local", False)
-    assert [d.name for d in conv.config_dirs] == [".claude", ".blade"]
+    assert [f.name for f in conv.after] == ["BLADE.md", ".cursorrules", "CLAUDE.local.md"]
+    assert [(f.name, f.source, f.gitignore) for f in conv.after][2] == ("CLAUDE.local.md", "local", False)
+    assert [(f.name, f.root_only) for f in conv.after][1] == (".cursorrules", True)  # Cursor's, the root's only
+    assert [d.name for d in conv.config_dirs] == [".claude", ".blade", ".github", ".cursor"]
     assert conv.agents and {*AGENTS_GROUP} <= conv.names and "BLADE.md" in conv.names
     slots = [PRIORITY[f.slot] for f in (*conv.before, *conv.after)]
     assert slots == sorted(slots)  # the table lists each folder's files lowest priority first
@@ -26,8 +27,8 @@ def test_default_profile_reads_the_cross_tool_files_in_priority_order() -> None:
 
 def test_switching_a_convention_off_removes_its_files_and_changes_the_key() -> None:
     on, off = _conv(), _conv(claude_conventions=False)
-    assert [f.name for f in off.before] == [] and [d.name for d in off.config_dirs] == [".wskit"]
-    assert [f.name for f in off.user_files] == [".agents/AGENTS.md"]
+    assert [f.name for f in off.before] == [] and [d.name for d in off.config_dirs] == [".wskit", ".github", ".cursor"]
+    assert [f.name for f in off.user_files] == [".agents/AGENTS.md", ".copilot/copilot-instructions.md"]
     assert on.key != off.key and hash(on.key) != hash(off.key) or on.key != off.key
     assert not _conv(agents_conventions=False).agents
 

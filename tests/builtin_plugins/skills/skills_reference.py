@@ -173,7 +173,16 @@ def _load_one(
     except fs.SafeFsError as err:
         if err.code == "not-found":
             return None, []  # a folder without SKILL.md is not a skill
-        return None, [err.diagnostic(plugin=plugin)]
+        target = None
+        if err.code == "symlink" and not source.follow_links:  # a SKILL.md linked inside the source
+            target, _shown, _why = fs.inside_target(source.base, rel, want="file")
+        if target is None:
+            return None, [err.diagnostic(plugin=plugin)]
+        try:
+            fm, res = read_frontmatter(source.base, target)
+        except fs.SafeFsError:
+            return None, [err.diagnostic(plugin=plugin)]
+        res = fs.ReadResult(res.raw, res.size, res.complete, res.path, link_target=target)
     if limit is not None and res.size > limit:
         return None, [_err(path, plugin, "too-large", None,
                            f"admin skill file is {res.size} bytes, over the limit of {limit} bytes")]
@@ -199,7 +208,8 @@ def _load_one(
     value = data.get("description")
     description = ("true" if value else "false") if isinstance(value, bool) else text_field(value) or ""
     if not description:
-        whole = fs.read_bytes(source.base, rel, max_bytes=1 << 20, follow_links=source.follow_links).raw
+        read_from = res.link_target if res.link_target and not source.follow_links else rel
+        whole = fs.read_bytes(source.base, read_from, max_bytes=1 << 20, follow_links=source.follow_links).raw
         text = whole[: 128 * 1024].decode("utf-8", "replace").removeprefix("\ufeff")
         body = parse_frontmatter(text.replace("\r\n", "\n").replace("\r", "\n")).body
         description = body_description(body, "Skill")

@@ -92,3 +92,29 @@ def test_a_link_to_a_fifo_or_a_hard_linked_file_is_not_followed(tmp_path):
     assert fs.inside_target(str(project), "CLAUDE.md")[2] == "leads to a file with more than one hard link"
     assert fs.inside_target(str(project), "dirlink", want="dir")[2] == "does not lead to a folder"
     assert fs.inside_target(str(project), "data.md") == (None, "?", "leads to a file with more than one hard link")
+
+
+def test_a_skill_file_linked_to_a_file_inside_the_project_loads_and_reads(tmp_path):
+    """``.claude/skills/x/SKILL.md -> ../../../docs/x.md``: loaded from the resolved file, as
+    Claude Code 2.1.337 loads it (tests/conformance ``skill-file-link-inside``), and its body
+    read through the runtime; one leaving the project or to a secret path stays refused."""
+    from wskit import HostProfile, WorkspaceCache
+    from wskit.builtin_plugins.skills.runtime import SkillRuntime
+    from wskit.trust import TrustStore
+
+    project, home = tmp_path / "p", tmp_path / "h"
+    (project / "docs").mkdir(parents=True)
+    (project / "docs" / "x.md").write_text("---\nname: linked\ndescription: the linked skill\n---\nLINKED BODY\n")
+    (tmp_path / "outside.md").write_text("---\nname: out\ndescription: outside\n---\nSECRET\n")
+    (project / ".claude" / "skills" / "linked").mkdir(parents=True)
+    os.symlink("../../../docs/x.md", project / ".claude" / "skills" / "linked" / "SKILL.md")
+    (project / ".claude" / "skills" / "out").mkdir(parents=True)
+    os.symlink("../../../../outside.md", project / ".claude" / "skills" / "out" / "SKILL.md")
+    skills, diags = _load(project)
+    assert list(skills) == ["linked"] and skills["linked"].description == "the linked skill"
+    refused = [d for d in diags if d.code == "symlink"]
+    assert len(refused) == 1 and refused[0].path.endswith("out/SKILL.md")
+    home.mkdir()
+    TrustStore.for_home(home).grant(project)
+    ws = WorkspaceCache(HostProfile(name="claude", home=home)).resolve(str(project))
+    assert SkillRuntime(ws, ws.profile).read("linked").content.strip() == "LINKED BODY"

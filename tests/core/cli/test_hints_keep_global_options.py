@@ -46,11 +46,11 @@ def test_hook_approval_hints_keep_home_and_plugin_dir(layout):
     home, project, plug = layout
     glob = f"--home {home} --plugin-dir {plug}"
     inspect = _run("--home", str(home), "--plugin-dir", str(plug), "inspect", cwd=project)
-    assert f"review with 'wsctl {glob} hooks list {project}'" in inspect.stdout, inspect.stdout
+    assert f"review with 'wsctl {glob} hooks status {project}'" in inspect.stdout, inspect.stdout
     assert f"approve with 'wsctl {glob} hooks trust --digest sha256:" in inspect.stdout
     run = _run("--home", str(home), "--plugin-dir", str(plug), "hooks", "run", "PreToolUse", "--tool", "Bash",
                cwd=project)
-    assert f"('wsctl {glob} hooks status {project}' shows the digest)" in run.stderr, run.stderr
+    assert f"('wsctl {glob} hooks status {project}' shows each and how to approve it)" in run.stderr, run.stderr
     # the hint runs as printed: it lists the hook the note is about
     listed = _run("--home", str(home), "--plugin-dir", str(plug), "hooks", "list", str(project), cwd=project)
     assert listed.stdout.splitlines()[-1].split() == ["PreToolUse", "Bash", "command", "true", "pl"], listed.stdout

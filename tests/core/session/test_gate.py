@@ -126,6 +126,8 @@ def test_an_answer_remembered_locally_is_written_as_claude_code_writes_it(tmp_pa
     with pytest.raises(ValueError, match="pass the rule"):
         session.answer(q2, True, remember="session")
     session.answer(q2, True, remember="session", rule="Bash(ls:*)")
+    with pytest.raises(ValueError, match="without a command"):  # never the bare tool
+        session.gate.rule_for(session.gate.spec("shell"), {})
     assert session.before_tool("shell", {"cmd": "ls *"}).decision == "allow"
 
 
@@ -146,6 +148,7 @@ def test_a_blocked_builtin_is_a_skipped_guard(tmp_path, monkeypatch) -> None:
     home, project = tree(tmp_path, permissions={"deny": ["Bash"]}, rules=False)
     d = session_of(home, project).before_tool("shell", {"cmd": "echo hi"})
     assert d.decision == "allow" and [s.guard for s in d.skipped] == ["permissions"]
+    assert "no permission rules" in d.reason
 
 
 def test_rules_are_attached_to_a_read_of_a_nested_file_once(tmp_path) -> None:

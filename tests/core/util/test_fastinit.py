@@ -30,7 +30,7 @@ MODULES = ("wskit.models", "wskit.host", "wskit.binding", "wskit.trust", "wskit.
            "wskit.resources.agent", "wskit.resources.style", "wskit.resources.hooks", "wskit.resources.servers",
            "wskit.resources.markdown", "wskit.builtin_plugins.rules.model", "wskit.builtin_plugins.bundles.discovery",
            "wskit.builtin_plugins.bundles.manifest", "wskit.builtin_plugins.bundles.marketplace",
-           "wskit.builtin_plugins.hooks.trust")
+           "wskit.builtin_plugins.hooks.legacy")
 
 
 def _all_models() -> list[type]:
@@ -163,7 +163,7 @@ def test_the_hot_path_classes_have_a_plan():
 
 
 def test_no_value_class_is_a_pydantic_model_and_every_one_is_found():
-    assert len(ALL) >= 25
+    assert len(ALL) >= 24  # hook approval's status is a dataclass of per-entry states now, not a value class
     for cls in ALL:
         assert not issubclass(cls, BaseModel), cls
         assert issubclass(pydantic_model(cls), BaseModel)

@@ -105,6 +105,13 @@ def test_wsctl_lsp_check_and_query_with_pylsp(cli, tmp_path):
                                                           "requestTimeout": 30000}}), encoding="utf-8")
     (root / "bad.py").write_text("import os\n", encoding="utf-8")
     assert wsctl("trust", "grant", str(root)).exit_code == 0
+    refused = wsctl("lsp", "check", "pylsp", str(root / "bad.py"), "--wait", "10")
+    assert refused.exit_code == 1 and "is awaiting (not approved)" in refused.stderr  # folder trust is not enough
+    (row,) = json.loads(wsctl("lsp", "list", str(root), "--json").stdout)["servers"]
+    assert row["approval"] == "awaiting"
+    # pylsp loads its configuration and plugins from the project: coverage says so, the user accepts it
+    assert row["unverified"] and "--accept-unverified" in wsctl("lsp", "list", str(root)).stdout
+    assert wsctl("lsp", "approve", "pylsp", str(root), "--digest", row["digest"], "--accept-unverified").exit_code == 0
     check = wsctl("lsp", "check", "pylsp", str(root / "bad.py"), "--wait", "10", "--json")
     assert check.exit_code == 0, check.output
     data = json.loads(check.stdout)

@@ -14,6 +14,15 @@ from wskit.session.build import provenance, register_definitions
 SERVER = Path(__file__).resolve().parent / "mcp_server.py"
 
 
+def _approve(wsctl, name, ws):
+    """``mcp approve NAME --digest D`` with the digest ``mcp list`` shows (what was reviewed),
+    accepting the words it lists as unverified (a ``${VAR}`` argument, a program wskit does not know)."""
+    rows = json.loads(wsctl("mcp", "list", str(ws), json=True).stdout)["servers"]
+    row = next(r for r in rows if r["name"] == name)
+    return wsctl("mcp", "approve", name, str(ws), "--digest", row["digest"],
+                 *(["--accept-unverified"] if row["unverified"] else []))
+
+
 def test_mcp_check_json(wsctl, wskit_pm, tmp_path):
     import wskit_mcp
 
@@ -104,14 +113,16 @@ def test_project_servers_need_approval_and_list_status(wsctl, wskit_pm, wskit_ho
     assert "s3cr3t-value" not in listed.stdout  # printed as written, never expanded
     (row,) = json.loads(listed.stdout)["servers"]
     assert row["args"][-1] == "${WSKIT_TEST_SECRET}" and row["variables"] == ["WSKIT_TEST_SECRET"]
-    assert row["approval"] == "pending"
+    assert row["approval"] == "awaiting"
     status = json.loads(wsctl("mcp", "list", str(ws), "--status", json=True).stdout)["servers"][0]
     assert status["status"] == "needs-approval" and status["tools"] is None
     refused = wsctl("mcp", "check", "tester", str(ws))
     assert refused.exit_code == 1 and f"wsctl --home {wskit_home} mcp approve tester" in refused.stderr  # keeps --home
 
-    ok = wsctl("mcp", "approve", "tester", str(ws))
-    assert ok.exit_code == 0 and "approved" in ok.stdout and "s3cr3t-value" not in ok.stdout
+    unreviewed = wsctl("mcp", "approve", "tester", str(ws))  # without the digest it was shown: refused
+    assert unreviewed.exit_code == 1 and "--digest sha256:" in unreviewed.stderr
+    ok = _approve(wsctl, "tester", ws)
+    assert ok.exit_code == 0 and "approved" in ok.stdout and "s3cr3t-value" not in ok.stdout, ok.output
     human = wsctl("mcp", "list", str(ws), "--status")
     assert "APPROVAL" in human.stdout and "STATUS" in human.stdout and "connected" in human.stdout, human.stdout
     status = json.loads(wsctl("mcp", "list", str(ws), "--status", json=True).stdout)["servers"][0]
@@ -131,11 +142,11 @@ def test_disabled_mcpjson_servers_always_rejects_and_user_settings_approve(wsctl
     (ws / ".claude/settings.json").write_text(json.dumps({"enableAllProjectMcpServers": True,
                                                           "disabledMcpjsonServers": ["c"]}))
     rows = {r["name"]: r["approval"] for r in json.loads(wsctl("mcp", "list", str(ws), json=True).stdout)["servers"]}
-    assert rows == {"a": "pending", "b": "pending", "c": "denied"}
+    assert rows == {"a": "awaiting", "b": "awaiting", "c": "denied"}
     (wskit_home / ".claude").mkdir()
     (wskit_home / ".claude/settings.json").write_text(json.dumps({"enabledMcpjsonServers": ["a", "c"]}))
     rows = {r["name"]: r["approval"] for r in json.loads(wsctl("mcp", "list", str(ws), json=True).stdout)["servers"]}
-    assert rows == {"a": "approved", "b": "pending", "c": "denied"}
+    assert rows == {"a": "approved", "b": "awaiting", "c": "denied"}
     res = wsctl("mcp", "approve", "nope", str(ws))
     assert res.exit_code == 1 and "unknown mcp_server 'nope'" in res.stderr
 
@@ -153,8 +164,11 @@ def test_mcp_check_shows_what_it_waits_for_on_a_terminal_only(wskit_home, make_t
     wsctl_bin = [str(Path(sys.executable).parent / "wsctl"), "--home", str(wskit_home)]
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "WSKIT_HOME", "WSKIT_HOST")}
     env["HOME"] = str(wskit_home)
-    assert subprocess.run([*wsctl_bin, "mcp", "approve", "slow", str(ws)], env=env, capture_output=True,
-                          timeout=60).returncode == 0
+    listed = subprocess.run([*wsctl_bin, "--json", "mcp", "list", str(ws)], env=env, capture_output=True,
+                            timeout=60)
+    digest = json.loads(listed.stdout)["servers"][0]["digest"]
+    assert subprocess.run([*wsctl_bin, "mcp", "approve", "slow", str(ws), "--digest", digest, "--accept-unverified"],
+                          env=env, capture_output=True, timeout=60).returncode == 0
     argv = [*wsctl_bin, "mcp", "check", "slow", str(ws)]
     tty, code = in_pty(argv, env, timeout=60)
     assert code == 0, tty

@@ -233,7 +233,10 @@ def test_results_and_catalog_entries_are_bounded_with_a_marker(binding, facade):
 
 
 def test_a_project_server_starts_only_once_approved(binding, facade, tmp_path):
-    from wskit.builtin_plugins.mcp.approval import McpApprovalStore
+    import dataclasses
+
+    from wskit.approval.servers import server_entry
+    from wskit.approval.store import ApprovalStore
     from wskit.host import HostProfile
     from wskit_mcp import McpApprovalError
 
@@ -247,16 +250,18 @@ def test_a_project_server_starts_only_once_approved(binding, facade, tmp_path):
     try:
         with pytest.raises(McpApprovalError, match="wsctl mcp approve proj"):
             s.mcp.connect("proj")
-        assert s.mcp.status()[0].status == "needs-approval" and s.mcp.status()[0].approval == "pending"
+        assert s.mcp.status()[0].status == "needs-approval" and s.mcp.status()[0].approval == "awaiting"
         assert not marker.exists()
-        store = McpApprovalStore.for_home(home)
-        store.record(str(binding.source_root), "proj", "denied", d.provenance.sha256)
+        store = ApprovalStore.for_home(home)
+        entry = server_entry(d, "mcp", binding.execution_root)
+        store.deny(str(binding.source_root), [entry])
         assert s.mcp.status()[0].approval == "denied"
-        store.record(str(binding.source_root), "proj", "approved", "0" * 64)
+        before = dataclasses.replace(entry, definition={**entry.definition, "args": ["-c", "pass"]})
+        store.approve(str(binding.source_root), [before], before.digest)  # approved as it was before an edit
         assert s.mcp.status()[0].approval == "modified"
         with pytest.raises(McpApprovalError, match="changed since it was approved"):
             s.mcp.connect("proj")
-        store.record(str(binding.source_root), "proj", "approved", d.provenance.sha256)
+        store.approve(str(binding.source_root), [entry], entry.digest)
         assert s.mcp.status()[0].approval == "approved"
         assert oct(os.stat(store.path).st_mode & 0o777) == "0o600"
     finally:

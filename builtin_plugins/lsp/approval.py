@@ -1,0 +1,35 @@
+"""Per-server approval of project LSP servers (the entries and the store are :mod:`wskit.approval`).
+
+A language server is a program the project names, like an MCP server: folder trust alone
+does not start a project's (or ``settings.local.json``'s) LSP server; it starts only once
+``wsctl lsp approve NAME --digest D`` recorded its entry as it is now — its definition and
+the bytes and executable bit of the project files its command runs
+(:func:`~wskit.approval.servers.server_entry`). An edit of either makes it ``modified``
+(not started) until approved again; ``wsctl lsp deny NAME`` makes it ``denied``. Plugin
+servers come with enabling their plugin, and the user's own need no approval
+(``not-required``), as for MCP servers. States: ``approved``, ``awaiting``, ``modified``,
+``denied``, ``not-required``, ``error`` (the store is unusable: nothing starts).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+from wskit.approval.servers import APPROVAL_SCOPES
+
+if TYPE_CHECKING:
+    from wskit.approval.entries import ApprovalEntry
+    from wskit.resources.servers import LspServer
+
+__all__ = ["APPROVAL_SCOPES", "server_approval"]
+
+
+def server_approval(server: LspServer, binding: Any, home: str | os.PathLike[str] | None
+                    ) -> tuple[str, str, ApprovalEntry]:
+    """``(state, reason, entry)`` of ``server`` in the workspace ``binding`` (module doc);
+    ``entry.digest`` is what ``wsctl lsp approve --digest`` takes. Never raises."""
+    from wskit.approval.servers import server_status
+
+    st = server_status(server, "lsp", binding.execution_root, binding.source_root, home)
+    return st.state, st.reason, st.entry

@@ -1,0 +1,120 @@
+"""Approval entries of MCP and LSP servers (one entry per server; docs/security.md).
+
+Shared by the ``mcp`` and ``lsp`` capabilities: a project (or local) server starts only
+once *that server as defined now* is approved — its definition as written and the bytes and
+executable bit of the project files its command runs (``command: sh ./srv.sh``: editing
+``srv.sh`` makes it ``modified``). Plugin servers come with enabling their plugin, the
+user's, an administrator's and ``--mcp-config`` servers are the user's own: they need no
+approval (Claude Code's rule for MCP servers, applied to LSP servers too).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from wskit.approval.entries import ApprovalEntry, entry_coverage
+from wskit.approval.store import ApprovalStore, EntryStatus
+from wskit.models import Scope
+
+__all__ = [
+    "approval_fields", "APPROVAL_SCOPES", "approve_hints", "record_server", "server_entry", "server_status"
+]
+
+#: Scopes whose servers need approval (what a repository can write).
+APPROVAL_SCOPES = frozenset({Scope.PROJECT, Scope.LOCAL})
+
+
+def server_entry(server: Any, capability: str, project_root: str | os.PathLike[str], *,
+                 cover: bool = True) -> ApprovalEntry:
+    """The :class:`~wskit.approval.entries.ApprovalEntry` of an MCP or LSP ``server``.
+
+    :param capability: ``mcp`` or ``lsp``.
+    :param project_root: the folder the server starts in (the execution root); a relative
+        ``cwd`` of an MCP server is read below it.
+    :param cover: read the files its command names (False: definition only).
+    Source ``<scope> <file>`` (``project .mcp.json``), identity its name, definition the
+    entry as written; covered: the project files its ``command`` and ``args`` name (read
+    in its ``cwd``), with the words coverage could not follow.
+    """
+    p = server.provenance
+    root = os.path.abspath(str(project_root))
+    cwd = getattr(server, "cwd", None)
+    cwd = os.path.normpath(os.path.join(root, cwd)) if isinstance(cwd, str) and cwd else root
+    files, unverified = (), ()
+    command = getattr(server, "command", None)
+    if command and cover:
+        files, unverified = entry_coverage(argv=[command, *getattr(server, "args", ())], cwd=cwd, project_root=root,
+                                           plugin_root=p.source_root if p.scope is Scope.PLUGIN else None, env={})
+    target = command or getattr(server, "url", None) or ""
+    label = f"{server.name}: " + " ".join([target, *getattr(server, "args", ())]).strip()
+    source = f"plugin {server.plugin}" if server.plugin else f"{p.scope.value} {p.path}"
+    return ApprovalEntry(capability=capability, source=source, identity={"name": server.name},
+                         definition=dict(server.config), files=files, unverified=unverified, label=label[:300],
+                         resource_id=server.id)
+
+
+def server_status(server: Any, capability: str, project_root: str | os.PathLike[str],
+                  source_root: str | os.PathLike[str], home: str | os.PathLike[str] | None) -> EntryStatus:
+    """The approval state of ``server`` (never raises): ``not-required`` outside
+    :data:`APPROVAL_SCOPES`, else its record in ``<home>/.wskit/approvals.json`` (no home:
+    ``awaiting``)."""
+    if server.scope not in APPROVAL_SCOPES:
+        return EntryStatus(server_entry(server, capability, project_root, cover=False), "not-required")
+    entry = server_entry(server, capability, project_root)
+    if home is None:
+        return EntryStatus(entry, "awaiting", "no approval store (no home)")
+    return ApprovalStore.for_home(home).status(str(source_root), [entry])[0]
+
+
+def approval_fields(state: str, reason: str, entry: ApprovalEntry) -> dict[str, Any]:
+    """The approval fields of a ``wsctl mcp list`` / ``lsp list`` row: ``approval``,
+    ``approval_reason``, ``approval_text`` (``approved (unverified: WORD)``, ``modified
+    (srv.sh changed)``…), ``digest`` (what ``approve --digest`` takes; None when not
+    required), ``covers`` (the files its approval covers) and ``unverified``."""
+    if state == "approved" and entry.unverified:
+        text = f"approved (unverified: {', '.join(entry.unverified_words)})"
+    else:
+        text = state + (f" ({reason})" if reason and state != "approved" else "")
+    return {"approval": state, "approval_reason": reason, "approval_text": text,
+            "digest": entry.digest if state != "not-required" else None, "covers": [f.shown for f in entry.files],
+            "unverified": [{"word": w.word, "reason": w.reason} for w in entry.unverified]}
+
+
+def approve_hints(rows: list[dict[str, Any]], command: str) -> list[str]:
+    """One ``approve NAME: wsctl <command> approve NAME --digest D`` line per row awaiting
+    approval (``awaiting`` or ``modified``), with ``--accept-unverified`` when it is needed."""
+    out = []
+    for r in rows:
+        if r["approval"] in ("awaiting", "modified"):
+            flag = " --accept-unverified" if r["unverified"] else ""
+            out.append(f"approve {r['name']}: wsctl {command} approve {r['name']} --digest {r['digest']}{flag}"
+                       + (f" (covers {', '.join(r['covers'])})" if r["covers"] else ""))
+    return out
+
+
+def record_server(home: str | os.PathLike[str], source_root: str | os.PathLike[str], entry: ApprovalEntry,
+                  state: str, digest: str | None, *, accept_unverified: bool = False, command: str,
+                  path: str) -> None:
+    """``wsctl <command> approve|deny``: record ``entry`` as ``approved`` (when ``digest`` is
+    the one shown: :meth:`~wskit.approval.store.ApprovalStore.approve`) or ``denied``.
+
+    :raises WskitError: no ``digest`` for an approval (the message names the current one),
+        a digest that is not the current one, unverified words not accepted, or the store
+        is unusable; nothing is recorded then."""
+    from wskit.approval.store import ApprovalStoreError
+    from wskit.errors import WskitError
+
+    store = ApprovalStore.for_home(home)
+    name = entry.identity.get("name", entry.key)
+    try:
+        if state == "denied":
+            store.deny(str(source_root), [entry])
+        elif digest is None:
+            raise WskitError(f"review {name} first ('wsctl {command} list {path}' shows its definition, the files "
+                             f"it runs and its digest), then approve what you reviewed: 'wsctl {command} approve "
+                             f"{name} {path} --digest {entry.digest}'; nothing was approved")
+        else:
+            store.approve(str(source_root), [entry], digest, accept_unverified=accept_unverified)
+    except ApprovalStoreError as err:
+        raise WskitError(str(err)) from None
