@@ -70,6 +70,20 @@ def find_hosts(base: str) -> dict[str, str | None]:
     }
 
 
+def host_version(exe: str, homes: Path) -> str:
+    """The first line ``exe --version`` prints (a fresh home), or ``?``."""
+    home = tempfile.mkdtemp(prefix="home-version-", dir=homes)
+    try:
+        out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=60,
+                             env={"PATH": os.environ.get("PATH", ""), "HOME": home, "LANG": "C.UTF-8"})
+        lines = (out.stdout or out.stderr).strip().splitlines()
+        return lines[0].strip() if lines else "?"
+    except (OSError, subprocess.SubprocessError):
+        return "?"
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
 def deep_file(root: Path, depth: int = 8) -> Path:
     """The first file (sorted walk) of the first folder ``depth`` levels deep (or the
     deepest level the tree has), outside ``.git``, ``node_modules`` and ``.claude``."""
@@ -320,6 +334,7 @@ def run(ctx, hosts_dir: str, scales: tuple[float, ...] = SCALES, base: str | Non
     homes.mkdir(parents=True, exist_ok=True)
     shown = ", ".join(f"{k}={v or 'absent'}" for k, v in hosts.items())
     print(f"  hosts: {shown}", file=sys.stderr, flush=True)
+    print("host versions: " + ", ".join(f"{k} {host_version(v, homes)}" for k, v in hosts.items() if v), flush=True)
     mono = {s: trees.generate("monorepo", ctx.dest, scale=s, seed=ctx.seed) for s in scales}
     skills = trees.generate("skills", ctx.dest, scale=10.0, seed=ctx.seed)
     skills1k = trees.generate("skills", ctx.dest, scale=1.0, seed=ctx.seed)
