@@ -20,8 +20,44 @@ and are published under the entry-point group ``wskit``.
 
 from __future__ import annotations
 
+#: ``typing.TYPE_CHECKING`` without importing :mod:`typing` (type checkers read it as True)
+TYPE_CHECKING = False
+
 __version__ = "0.1.0"
 
+if TYPE_CHECKING:  # what type checkers see: the same names, imported (never at run time)
+    from typing import Any
+
+    from wskit.binding import Binding
+    from wskit.builtin_plugins.prompt import (
+        Budget,
+        PromptPart,
+        contextual_rules,
+        output_style,
+        skills_catalog,
+        static_rules,
+        system_prompt,
+    )
+    from wskit.cache import WorkspaceCache
+    from wskit.cli.context import WsctlContext, json_option
+    from wskit.cli.lazy import add_lazy_command, ensure_group
+    from wskit.host import HostProfile
+    from wskit.kinds import ResourceKind
+    from wskit.models import Diagnostic, LoadResult, Provenance, Resource, ResourceSource, Scope, ToolKind, sha256_hex
+    from wskit.plugin import hookimpl, hookspec
+    from wskit.plugin.facade import WskitHooks
+    from wskit.plugin.manager import make_plugin_manager
+    from wskit.registry import Registry
+    from wskit.resources.skill import Skill
+    from wskit.session import SessionResources, SessionState, snapshot
+    from wskit.session.components import SessionComponent
+    from wskit.session.gate import CLAUDE_TOOLS, AfterTool, SkippedGuard, ToolDecision, ToolGate, ToolSpec, UserAnswer
+    from wskit.session.resume import restore
+    from wskit.session.runtime import RuntimeOptions, attach
+    from wskit.trust import TrustDecision, TrustStore
+    from wskit.workspace import WorkspaceResources, load_workspace
+
+#: public name -> the module it is imported from on first use
 _LAZY = {
     "hookimpl": "wskit.plugin",
     "hookspec": "wskit.plugin",
@@ -58,12 +94,77 @@ _LAZY = {
     "RuntimeOptions": "wskit.session.runtime",
     "attach": "wskit.session.runtime",
     "restore": "wskit.session.resume",
+    # the tool-call gate
+    "ToolGate": "wskit.session.gate",
+    "ToolSpec": "wskit.session.gate",
+    "ToolDecision": "wskit.session.gate",
+    "AfterTool": "wskit.session.gate",
+    "SkippedGuard": "wskit.session.gate",
+    "UserAnswer": "wskit.session.gate",
+    "CLAUDE_TOOLS": "wskit.session.gate",
+    # prompt assembly
+    "Budget": "wskit.builtin_plugins.prompt",
+    "PromptPart": "wskit.builtin_plugins.prompt",
+    "system_prompt": "wskit.builtin_plugins.prompt",
+    "skills_catalog": "wskit.builtin_plugins.prompt",
+    "static_rules": "wskit.builtin_plugins.prompt",
+    "output_style": "wskit.builtin_plugins.prompt",
+    "contextual_rules": "wskit.builtin_plugins.prompt",
 }
 
-__all__ = ["__version__", *sorted(_LAZY)]
+__all__ = [
+    "__version__",
+    "AfterTool",
+    "Binding",
+    "Budget",
+    "CLAUDE_TOOLS",
+    "Diagnostic",
+    "HostProfile",
+    "LoadResult",
+    "PromptPart",
+    "Provenance",
+    "Registry",
+    "Resource",
+    "ResourceKind",
+    "ResourceSource",
+    "RuntimeOptions",
+    "Scope",
+    "SessionComponent",
+    "SessionResources",
+    "SessionState",
+    "Skill",
+    "SkippedGuard",
+    "ToolDecision",
+    "ToolGate",
+    "ToolKind",
+    "ToolSpec",
+    "TrustDecision",
+    "TrustStore",
+    "UserAnswer",
+    "WorkspaceCache",
+    "WorkspaceResources",
+    "WsctlContext",
+    "WskitHooks",
+    "add_lazy_command",
+    "attach",
+    "contextual_rules",
+    "ensure_group",
+    "hookimpl",
+    "hookspec",
+    "json_option",
+    "load_workspace",
+    "make_plugin_manager",
+    "output_style",
+    "restore",
+    "sha256_hex",
+    "skills_catalog",
+    "snapshot",
+    "static_rules",
+    "system_prompt",
+]
 
 
-def __getattr__(name: str):  # PEP 562 lazy attributes
+def __getattr__(name: str) -> Any:  # PEP 562 lazy attributes
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'wskit' has no attribute {name!r}")

@@ -41,12 +41,12 @@ import functools
 import os
 import posixpath
 import re
-import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from wskit.formats.shell import split_command, split_words, substitutions, writes_file
 from wskit.util.lazyre import lazy_pattern
 
 __all__ = [
@@ -183,103 +183,6 @@ def parse_rule(text: Any, behavior: str, scope: str, path: str | None = None, ba
 # -- Bash -----------------------------------------------------------------------------
 
 
-def split_command(command: str) -> list[str]:
-    """The parts of a compound shell command, split at ``&&``, ``||``, ``;``, ``|``, ``&``
-    and newlines outside quotes; each part stripped, empty parts dropped."""
-    parts: list[str] = []
-    cur: list[str] = []
-    quote: str | None = None
-    i, n = 0, len(command)
-    while i < n:
-        c = command[i]
-        if quote:
-            cur.append(c)
-            if c == "\\" and quote == '"' and i + 1 < n:
-                cur.append(command[i + 1])
-                i += 1
-            elif c == quote:
-                quote = None
-        elif c == "\\" and i + 1 < n:
-            cur.append(c + command[i + 1])
-            i += 1
-        elif c in "'\"":
-            quote = c
-            cur.append(c)
-        elif (c == "&" and ((cur and cur[-1] in "<>") or command.startswith(">", i + 1))) \
-                or (c == "|" and cur and cur[-1] == ">"):
-            cur.append(c)  # part of a redirection (``2>&1``, ``&>``, ``>|``), not a separator
-        elif c in ";|&\n":
-            parts.append("".join(cur))
-            cur = []
-            if c in "|&" and i + 1 < n and command[i + 1] == c:
-                i += 1
-        else:
-            cur.append(c)
-        i += 1
-    parts.append("".join(cur))
-    return [p.strip() for p in parts if p.strip()]
-
-
-def writes_file(command: str) -> str | None:
-    """The first file an output redirection of ``command`` writes (``>``, ``>>``, ``>|``,
-    ``&>``, ``N>``), or None: a duplication (``2>&1``, ``>&-``) and ``/dev/null`` write none,
-    and a ``>`` inside quotes is text. Claude Code 2.1.337 asks before such a redirection
-    even when an allow rule matches the command (``Bash(echo:*)`` and ``echo hi > f``:
-    "Output redirection to 'f' needs approval"; recorded in tests/conformance/bash_recorded.json)."""
-    quote: str | None = None
-    i, n = 0, len(command)
-    while i < n:
-        c = command[i]
-        if quote:
-            if c == "\\" and quote == '"':
-                i += 1
-            elif c == quote:
-                quote = None
-        elif c == "\\":
-            i += 1
-        elif c in "'\"":
-            quote = c
-        elif c == ">" and not command.startswith("(", i + 1):
-            i += 1
-            if i < n and command[i] in ">|":
-                i += 1
-            elif i < n and command[i] == "&":  # >&N, >&- duplicate a descriptor; >& FILE writes one
-                j = i + 1
-                while j < n and command[j] == " ":
-                    j += 1
-                k = j
-                while k < n and (command[k].isdigit() or command[k] == "-"):
-                    k += 1
-                if k > j and (k == n or command[k] in " \t;|&\n<>"):
-                    i = k
-                    continue
-                i += 1
-            while i < n and command[i] in " \t":
-                i += 1
-            j = i
-            word: list[str] = []
-            wq: str | None = None
-            while j < n and (wq or command[j] not in " \t;|&\n<>()"):
-                ch = command[j]
-                if wq:
-                    if ch == wq:
-                        wq = None
-                    else:
-                        word.append(ch)
-                elif ch in "'\"":
-                    wq = ch
-                else:
-                    word.append(ch)
-                j += 1
-            target = "".join(word)
-            if target != "/dev/null":
-                return target or command[i:j]
-            i = j
-            continue
-        i += 1
-    return None
-
-
 #: words that run the rest of their command line: a deny rule sees the command they run
 _WRAPPERS = frozenset({"command", "exec", "nohup", "time", "env", "sudo", "xargs", "nice"})
 _SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh"})
@@ -309,7 +212,7 @@ def deny_forms(command: str) -> tuple[str, ...]:
             return
         seen.add(text)
         out.append(text)
-        for inner in _substitutions(text):
+        for inner in substitutions(text):
             add(inner, depth + 1)
         parts = split_command(text)
         for part in parts if len(parts) > 1 else [text]:
@@ -329,9 +232,8 @@ def _normal_form(part: str) -> str | None:
     text = part.replace("\\\n", " ")
     text = " ".join(text.split())
     text = text.lstrip("({! ").rstrip(")}; ")
-    try:
-        words = shlex.split(text, posix=True)
-    except ValueError:
+    words = split_words(text)
+    if words is None:
         return None
     wrapped = False
     while words:
@@ -347,27 +249,6 @@ def _normal_form(part: str) -> str | None:
     if len(words) >= 3 and words[0].rsplit("/", 1)[-1] in _SHELLS and words[1] == "-c":
         return words[2]
     return " ".join(words) or None
-
-
-def _substitutions(text: str) -> list[str]:
-    """The commands inside ``$(…)`` (brackets counted) and backticks of ``text``."""
-    found: list[str] = []
-    i, n = 0, len(text)
-    while i < n and len(found) < 32:
-        if text.startswith("$(", i) or text.startswith("<(", i) or text.startswith(">(", i):
-            depth, j = 1, i + 2
-            while j < n and depth:
-                depth += {"(": 1, ")": -1}.get(text[j], 0)
-                j += 1
-            found.append(text[i + 2:j - 1] if depth == 0 else text[i + 2:])
-            i = j
-        elif text[i] == "`":
-            j = text.find("`", i + 1)
-            found.append(text[i + 1:j] if j > 0 else text[i + 1:])
-            i = j + 1 if j > 0 else n
-        else:
-            i += 1
-    return found
 
 
 def _one_command_matches(spec: str, cmd: str) -> bool:

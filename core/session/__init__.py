@@ -16,10 +16,11 @@ import datetime as _dt
 import json
 import uuid
 import weakref
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
@@ -29,6 +30,21 @@ from wskit.fs import SafeFsError, jsonsafe
 from wskit.models import Resource
 from wskit.registry import Registry
 from wskit.trust import TrustDecision, TrustState
+
+if TYPE_CHECKING:  # pragma: no cover
+    import os
+    from collections.abc import Iterable
+
+    from wskit.builtin_plugins.hooks.runner import HookRunner
+    from wskit.builtin_plugins.permissions import PermissionDecision, SessionPermissions
+    from wskit.builtin_plugins.rules.session import Proceed, RulesRequired, SessionRules
+    from wskit.builtin_plugins.skills.workflows import SkillWorkflows
+    from wskit.host import HostProfile
+    from wskit.models import ToolKind
+    from wskit.plugin.facade import WskitHooks
+    from wskit.resources.command import Expansion
+    from wskit.session.gate import AfterTool, Remember, ToolDecision, ToolGate, UserAnswer
+    from wskit.session.runtime import SessionRuntime
 
 __all__ = [
     "ResourceRef", "SessionResources", "SessionState", "snapshot", "STATE_FORMAT", "STATE_MAX_DEPTH",
@@ -199,7 +215,7 @@ class SessionResources:
     )
     hooks: Any = None
     #: the workspace's :class:`~wskit.host.HostProfile` (home and settings), for runtime services
-    profile: Any = field(default=None, repr=False)
+    profile: "HostProfile | None" = field(default=None, repr=False)
     catalogs: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
     #: per-session capability state objects (e.g. "rules" -> SessionRules); each may
     #: offer to_extension() for state(). Mutable by design: the resources are not.
@@ -215,7 +231,7 @@ class SessionResources:
         object.__setattr__(self, "hooks", bind(self.hooks, self))
 
     @property
-    def runtime(self):
+    def runtime(self) -> "SessionRuntime":
         """The live :class:`~wskit.session.runtime.SessionRuntime` (hook runner, services),
         made with default options on first use unless :func:`wskit.session.runtime.attach` gave one."""
         from wskit.session.runtime import runtime_of
@@ -223,13 +239,13 @@ class SessionResources:
         return runtime_of(self)
 
     @property
-    def plugin_hooks(self):
+    def plugin_hooks(self) -> "WskitHooks":
         """The plugin-hook facade (:class:`~wskit.plugin.facade.WskitHooks`) the session was
         made with: ``session.plugin_hooks.call(...)``, ``.expand_command(...)``."""
         return self.hooks
 
     @property
-    def hook_runner(self):
+    def hook_runner(self) -> "HookRunner":
         """The session's hook runner (:class:`~wskit.builtin_plugins.hooks.runner.HookRunner`,
         ``session.runtime.hooks``): ``session.hook_runner.run(event, payload)``.
 
@@ -240,12 +256,12 @@ class SessionResources:
         return self.runtime.hooks
 
     @property
-    def mcp(self):
+    def mcp(self) -> Any:
         """The MCP service (plugin ``wskit-mcp``): ``session.mcp.connect(server_id)``."""
         return self.runtime.service("mcp")
 
     @property
-    def lsp(self):
+    def lsp(self) -> Any:
         """The LSP service (plugin ``wskit-lsp``): ``session.lsp.did_open(path)``."""
         return self.runtime.service("lsp")
 
@@ -288,16 +304,45 @@ class SessionResources:
         return self.components.setdefault(name, spec.create(self))
 
     @property
-    def rules(self):
+    def rules(self) -> "SessionRules":
         """``component("rules")``: this session's
         :class:`~wskit.builtin_plugins.rules.session.SessionRules` (over the frozen rule
         catalog; its delivered-rule state lives in :attr:`components`). Kept as a short
         spelling of :meth:`component`.
 
         :raises UnknownComponentError: the ``rules`` built-in is blocked."""
-        return self.component("rules")
+        return self.component("rules")  # type: ignore[no-any-return]
 
-    def check_invocation(self, tool_name: str, tool_kind, paths=()):
+    @property
+    def permissions(self) -> "SessionPermissions":
+        """``component("permissions")``: this session's permission rules
+        (:class:`~wskit.builtin_plugins.permissions.SessionPermissions`: ``policy``,
+        ``check``, ``allow_for_session``).
+
+        :raises UnknownComponentError: the ``permissions`` built-in is blocked."""
+        return self.component("permissions")  # type: ignore[no-any-return]
+
+    @property
+    def skill_workflows(self) -> "SkillWorkflows":
+        """``component("skill_workflows")``: the session's active skills
+        (``activate(name)``, ``end_skill(slug)``, ``check(tool)``).
+
+        :raises UnknownComponentError: the ``skills`` built-in is blocked."""
+        return self.component("skill_workflows")  # type: ignore[no-any-return]
+
+    def expand_command(self, name: str, args: "list[str] | None" = None) -> "Expansion":
+        """The command ``name`` (bare, qualified or ``plugin:<p>:<x>``) expanded with ``args``
+        in the execution root: ``plugin_hooks.expand_command(get("command", name), …)``.
+        Shell embeds (``!`cmd` ``) are never run.
+
+        :raises UnknownResourceError: no such command (as :meth:`get`).
+        :raises LookupError: no plugin expands its format."""
+        command = self.get("command", name)
+        return self.plugin_hooks.expand_command(command, list(args or []),  # type: ignore[no-any-return]
+                                                str(self.binding.execution_root))
+
+    def check_invocation(self, tool_name: str, tool_kind: "ToolKind | str",
+                         paths: "Iterable[str | os.PathLike[str]]" = ()) -> "Proceed | RulesRequired":
         """``Proceed`` or ``RulesRequired`` for a tool call (see :meth:`SessionRules.check_invocation`).
 
         :param tool_kind: a :class:`~wskit.models.ToolKind` or its string value.
@@ -308,7 +353,7 @@ class SessionResources:
 
         return self.component("rules").check_invocation(tool_name, ToolKind.coerce(tool_kind), paths)
 
-    def check_permission(self, tool: str, tool_input: Any = None, *, hook: Any = None):
+    def check_permission(self, tool: str, tool_input: Any = None, *, hook: Any = None) -> "PermissionDecision":
         """Claude Code's permission rules for a tool call: a
         :class:`~wskit.builtin_plugins.permissions.PermissionDecision` (``decision`` ``allow``,
         ``ask`` or ``deny``, and the rule, hook or mode that decided), combined with the
@@ -317,7 +362,49 @@ class SessionResources:
         :raises UnknownComponentError: the ``permissions`` built-in is blocked."""
         return self.component("permissions").check(tool, tool_input, hook=hook)
 
-    def mark_delivered(self, refs) -> None:
+    @property
+    def gate(self) -> "ToolGate":
+        """The tool-call gate (:class:`~wskit.session.gate.ToolGate`) of this session's
+        runtime: its tool table and ``unapproved`` policy come from
+        :class:`~wskit.session.runtime.RuntimeOptions` (``attach(session, RuntimeOptions(tools=...))``)."""
+        return self.runtime.gate
+
+    def before_tool(self, tool: str, tool_input: Mapping[str, Any] | None = None, *,
+                    tool_use_id: str | None = None,
+                    ask: "Callable[[ToolDecision], bool | UserAnswer] | None" = None) -> "ToolDecision":
+        """One decision for a tool call: ``PreToolUse`` hooks, permission rules, skill
+        workflows and the rules barrier, in Claude Code's order
+        (:meth:`ToolGate.before_tool <wskit.session.gate.ToolGate.before_tool>`)."""
+        return self.runtime.gate.before_tool(tool, tool_input, tool_use_id=tool_use_id, ask=ask)
+
+    async def abefore_tool(self, tool: str, tool_input: Mapping[str, Any] | None = None, *,
+                           tool_use_id: str | None = None,
+                           ask: "Callable[[ToolDecision], bool | UserAnswer] | None" = None) -> "ToolDecision":
+        """:meth:`before_tool` without blocking the event loop (hooks run in a worker thread)."""
+        return await self.runtime.gate.abefore_tool(tool, tool_input, tool_use_id=tool_use_id, ask=ask)
+
+    def answer(self, decision: "ToolDecision", answer: "bool | UserAnswer", *, remember: "Remember | None" = None,
+               rule: str | None = None) -> "ToolDecision":
+        """The user's answer to an ``ask`` decision, kept for the call, the session or as a
+        settings rule (:meth:`ToolGate.answer <wskit.session.gate.ToolGate.answer>`)."""
+        return self.runtime.gate.answer(decision, answer, remember=remember, rule=rule)
+
+    def after_tool(self, tool: str, tool_input: Mapping[str, Any] | None, result: Any, *,
+                   tool_use_id: str | None = None, decision: "ToolDecision | None" = None,
+                   turn: int | None = None) -> "AfterTool":
+        """After the host ran a call: ``PostToolUse`` hooks and the repetition monitor
+        (:meth:`ToolGate.after_tool <wskit.session.gate.ToolGate.after_tool>`)."""
+        return self.runtime.gate.after_tool(tool, tool_input, result, tool_use_id=tool_use_id, decision=decision,
+                                            turn=turn)
+
+    async def aafter_tool(self, tool: str, tool_input: Mapping[str, Any] | None, result: Any, *,
+                          tool_use_id: str | None = None, decision: "ToolDecision | None" = None,
+                          turn: int | None = None) -> "AfterTool":
+        """:meth:`after_tool` without blocking the event loop."""
+        return await self.runtime.gate.aafter_tool(tool, tool_input, result, tool_use_id=tool_use_id,
+                                                   decision=decision, turn=turn)
+
+    def mark_delivered(self, refs: Any) -> None:
         """Record rules as delivered to the model (see :meth:`SessionRules.mark_delivered`).
 
         :raises UnknownComponentError: the ``rules`` built-in is blocked."""

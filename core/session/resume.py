@@ -27,7 +27,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wskit.errors import ProvenanceMismatchError
 from wskit.session import STATE_FORMAT, SessionResources, SessionState, snapshot
@@ -35,7 +35,12 @@ from wskit.session.components import component_specs
 from wskit.session.extensions import STRICT_FIELDS, _bad, verify_extensions
 from wskit.session.monitor import RepetitionMonitor
 
+if TYPE_CHECKING:  # pragma: no cover
+    from wskit.binding import Binding
+    from wskit.workspace import WorkspaceResources
+
 __all__ = ["ProvenanceMismatchError", "Restored", "restore", "verify_extensions"]
+
 
 @dataclass
 class Restored:
@@ -105,9 +110,9 @@ def _compare_builtin_style(session: SessionResources, sid: str, sha: str) -> Any
 
 def restore(
     state: SessionState | str | bytes,
-    workspace: Any,
+    workspace: "WorkspaceResources | SessionResources",
     *,
-    binding: Any = None,
+    binding: "Binding | None" = None,
     hook_trust_digest: Callable[[SessionResources], str | None] | None = None,
     static_rules_digest: Callable[[SessionResources], str | None] | None = None,
     policy: str = "strict",

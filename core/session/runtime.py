@@ -15,7 +15,7 @@ order) and is idempotent.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from wskit.builtin_plugins.hooks.runner import HookRunner, HookRunnerConfig
     from wskit.builtin_plugins.providers.catalog import CredentialStore, ModelResources
     from wskit.session import SessionResources
+    from wskit.session.gate import ToolGate, ToolSpec, Unapproved
 
 __all__ = ["RuntimeOptions", "SessionRuntime", "UnknownServiceError", "attach", "runtime_of"]
 
@@ -48,6 +49,10 @@ class RuntimeOptions:
     :ivar credentials: the :class:`~wskit.builtin_plugins.providers.catalog.CredentialStore` shared by snapshots.
     :ivar models: resolved :class:`~wskit.builtin_plugins.providers.catalog.ModelResources`, if the host resolved them.
     :ivar services: extra ``name -> factory(runtime)`` (override plugin ones).
+    :ivar tools: the host's tool table for the tool-call gate (:class:`~wskit.session.gate.ToolSpec`
+        each); None: Claude Code's tool names (:data:`~wskit.session.gate.CLAUDE_TOOLS`).
+    :ivar unapproved: what the gate does when a hook that applies did not run because it
+        is not approved: ``report`` (listed in the decision's ``skipped``) or ``block``.
     """
 
     hooks: "HookRunnerConfig | None" = None
@@ -55,6 +60,8 @@ class RuntimeOptions:
     credentials: "CredentialStore | None" = None
     models: "ModelResources | None" = None
     services: Mapping[str, Callable[["SessionRuntime"], Any]] = field(default_factory=dict)
+    tools: "Iterable[ToolSpec] | None" = None
+    unapproved: "Unapproved" = "report"
 
 
 class SessionRuntime:
@@ -72,6 +79,7 @@ class SessionRuntime:
         self.options = options or RuntimeOptions()
         self.monitor = RepetitionMonitor()
         self._services: dict[str, Any] = {}
+        self._gate: ToolGate | None = None
         self._order: list[str] = []
         self._lock = threading.RLock()
         self.closed = False
@@ -130,6 +138,18 @@ class SessionRuntime:
 
         :raises UnknownServiceError: the ``hooks`` built-in is blocked."""
         return self.service("hooks")
+
+    @property
+    def gate(self) -> "ToolGate":
+        """The session's tool-call gate (:class:`~wskit.session.gate.ToolGate`), made on first
+        use from :attr:`RuntimeOptions.tools` and :attr:`RuntimeOptions.unapproved`."""
+        with self._lock:
+            if self._gate is None:
+                from wskit.session.gate import CLAUDE_TOOLS, ToolGate
+
+                tools = self.options.tools if self.options.tools is not None else CLAUDE_TOOLS
+                self._gate = ToolGate(self.session, tools, unapproved=self.options.unapproved)
+            return self._gate
 
     @property
     def models(self) -> "ModelResources | None":

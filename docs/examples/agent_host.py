@@ -17,17 +17,31 @@ import json
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from wskit import HostProfile, WorkspaceCache, snapshot
-from wskit.builtin_plugins.prompt import Budget, contextual_rules, system_prompt
-from wskit.session.resume import restore
-from wskit.trust import TrustStore
+from wskit import (
+    Budget,
+    HostProfile,
+    RuntimeOptions,
+    ToolDecision,
+    ToolKind,
+    ToolSpec,
+    TrustStore,
+    WorkspaceCache,
+    attach,
+    restore,
+    snapshot,
+    system_prompt,
+)
 
 __all__ = ["main", "make_demo_tree", "run_session"]
 
-#: the rules barrier's tool kinds for the tools of this host
-TOOL_KINDS = {"Read": "read", "Write": "write", "Edit": "edit", "Bash": "shell"}
+#: this host's tools: what hooks and permission rules see them as, what they do, where their paths are
+TOOLS = [ToolSpec("Read", kind=ToolKind.READ, path_args=("file_path",)),
+         ToolSpec("Write", kind=ToolKind.WRITE, path_args=("file_path",)),
+         ToolSpec("Bash", kind=ToolKind.SHELL, command_arg="command")]
 
 
 def make_demo_tree(root: Path) -> tuple[Path, Path]:
@@ -58,12 +72,12 @@ def make_demo_tree(root: Path) -> tuple[Path, Path]:
     return home, project
 
 
-def run_tool(tool: str, args: dict, root: Path) -> str:
+def run_tool(tool: str, args: dict[str, Any], root: Path) -> str:
     """The host's own tools (wskit never runs a tool)."""
     if tool == "Read":
-        return (root / args["file_path"]).read_text()
+        return (root / str(args["file_path"])).read_text()
     if tool == "Write":
-        (root / args["file_path"]).write_text(args["content"])
+        (root / str(args["file_path"])).write_text(str(args["content"]))
         return f"wrote {args['file_path']}"
     if tool == "Bash":
         done = subprocess.run(["/bin/sh", "-c", args["command"]], cwd=root, capture_output=True, text=True,
@@ -72,18 +86,18 @@ def run_tool(tool: str, args: dict, root: Path) -> str:
     raise ValueError(f"unknown tool {tool}")
 
 
-def run_session(home: Path, project: Path, calls: list[tuple[str, dict]], *, ask_user=lambda decision: False
-                ) -> dict:
+def run_session(home: Path, project: Path, calls: list[tuple[str, dict[str, Any]]], *,
+                ask_user: Callable[[ToolDecision], bool] = lambda decision: False) -> dict[str, Any]:
     """Drive one session through ``calls`` (the scripted model's tool calls) and resume it.
 
     :returns: the transcript and what the host saw at each step (the test reads it).
     """
-    out: dict = {"turns": []}
-    # 1. Resolve and snapshot. The cache holds one loaded workspace per project; a
-    #    session is an immutable snapshot of it (later edits do not change it).
+    out: dict[str, Any] = {"turns": []}
+    # 1. Resolve and snapshot (later edits do not change the session); attach the tool table.
     cache = WorkspaceCache(HostProfile(name="wskit", home=home))
     workspace = cache.resolve(project)
     session = snapshot(workspace)
+    attach(session, RuntimeOptions(tools=TOOLS))
     out["diagnostics"] = [f"{d.level} {d.code}: {d.message}" for d in workspace.diagnostics if d.level != "info"]
 
     # 2. The system prompt: output style, static rules (AGENTS.md…), skills catalog.
@@ -92,46 +106,22 @@ def run_session(home: Path, project: Path, calls: list[tuple[str, dict]], *, ask
     out["prompt_provenance"] = [p["kind"] for p in prompt.provenance]
 
     # 6a. A user typed "/ship 1.2" before the first turn: expand the command.
-    command = session.get("command", "ship")
-    out["command"] = session.plugin_hooks.expand_command(command, ["1.2"], str(session.binding.execution_root)).text
+    out["command"] = session.expand_command("ship", ["1.2"]).text
 
-    workflows = session.component("skill_workflows")
     for turn, (tool, args) in enumerate(calls, 1):
-        payload = {"tool_name": tool, "tool_input": args, "tool_use_id": f"call-{turn}"}
-        # 3. Check the call: hooks first (they may block or rewrite the input), then the
-        #    permission rules combined with the hooks' decision, then the active skill
-        #    workflows' allowed-tools, then the rules barrier.
-        if tool == "Skill":
-            # 6b. Skills: the body comes from the skill runtime; allowed-tools narrow the tools.
-            content = workflows.activate(args["skill"])
-            out["turns"].append((tool, content.content.strip()))
+        if tool == "Skill":  # 6b. the skill body through the skill runtime; allowed-tools narrow the tools
+            out["turns"].append((tool, session.skill_workflows.activate(args["skill"]).content.strip()))
             continue
-        pre = session.hook_runner.run("PreToolUse", payload)
-        args = pre.updated_input or args
-        decision = session.check_permission(tool, args, hook=pre)
-        if decision.decision == "ask" and ask_user(decision):
-            decision = None  # the user said yes for this call
-        if decision is not None and decision.decision != "allow":
-            why = pre.reason if decision.by == "hook" and pre.reason else decision.reason
-            out["turns"].append((tool, f"{decision.decision}: {why}"))
+        # 3. One decision: hooks, permission rules (an "ask" goes to ask_user), skill
+        #    workflows, the rules barrier (a write held back comes with the rules to read).
+        decision = session.before_tool(tool, args, tool_use_id=f"call-{turn}", ask=ask_user)
+        if not decision.allowed:
+            out["turns"].append((tool, decision.message()))
             continue
-        allowed = workflows.check(tool)
-        if not allowed.allowed:
-            out["turns"].append((tool, f"denied by skill workflow: {allowed.reason}"))
-            continue
-        paths = [str(project / args["file_path"])] if "file_path" in args else []
-        gate = session.check_invocation(tool, TOOL_KINDS.get(tool, "read"), paths)
-        feedback = ""
-        if not gate.proceed:
-            # 5. The rules that apply to this write go to the model first; it retries.
-            feedback = contextual_rules(gate).text
-            session.mark_delivered(gate.rules)
-            gate = session.check_invocation(tool, TOOL_KINDS.get(tool, "read"), paths)
-        # 4. Run it, then PostToolUse (its additional context goes back to the model too).
-        result = run_tool(tool, args, project)
-        post = session.hook_runner.run("PostToolUse", {**payload, "tool_response": result})
-        out["turns"].append((tool, result, feedback, post.context))
-        session.runtime.monitor.record_tool_call(tool, args, result, turn=turn)
+        # 4. Run it; 5. PostToolUse, the monitor, and the rules attached to the result.
+        result = run_tool(tool, decision.input, project)
+        after = session.after_tool(tool, decision.input, result, tool_use_id=f"call-{turn}", decision=decision)
+        out["turns"].append((tool, after.for_model(result)))
 
     # 7. Persist: one call, references and digests only (no bodies).
     state_json = session.state().to_json()
@@ -142,7 +132,7 @@ def run_session(home: Path, project: Path, calls: list[tuple[str, dict]], *, ask
     resumed = restore(state_json, cache.resolve(project))
     resumed.runtime()
     out["resumed_ok"] = resumed.ok
-    out["resumed_workflows"] = sorted(resumed.session.component("skill_workflows").active)
+    out["resumed_workflows"] = sorted(resumed.session.skill_workflows.active)
     out["resumed_delivered"] = sorted(resumed.session.rules.delivered_ids)
     return out
 
@@ -151,7 +141,8 @@ SCRIPT = [
     ("Bash", {"command": "rm -rf build"}),             # blocked by the user's hook
     ("Read", {"file_path": ".env"}),                   # denied by a project rule
     ("Bash", {"command": "git push origin main"}),     # ask: the user says no
-    ("Write", {"file_path": "RELEASE.md", "content": "## 1.2\n"}),  # the release rule is delivered first
+    ("Write", {"file_path": "RELEASE.md", "content": "## 1.2\n"}),  # held back: the release rule comes first
+    ("Write", {"file_path": "RELEASE.md", "content": "## 1.2\n"}),  # the model read it and retries
     ("Bash", {"command": "echo hello"}),               # allowed by a user rule
     ("Skill", {"skill": "release-notes"}),             # activate the skill
     ("Bash", {"command": "echo again"}),               # now outside the skill's allowed-tools

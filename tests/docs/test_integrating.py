@@ -26,7 +26,7 @@ def host():
 def test_every_step_of_the_integration_path(host, tmp_path) -> None:
     home, project = host.make_demo_tree(tmp_path)
     asked = []
-    out = host.run_session(home, project, host.SCRIPT, ask_user=lambda d: asked.append(d.rule.text) and False)
+    out = host.run_session(home, project, host.SCRIPT, ask_user=lambda d: asked.append(d.permission.rule.text) and False)
     turns = out["turns"]
     settings = f"{project}/.claude/settings.json"
     # 1, 2: snapshot and system prompt (style, static rules, skills catalog with provenance)
@@ -37,17 +37,18 @@ def test_every_step_of_the_integration_path(host, tmp_path) -> None:
     # 3: the hook blocks, the deny rule denies, the ask rule asks (and the user said no)
     assert turns[0] == ("Bash", "deny: rm -rf is not allowed")
     assert turns[1] == ("Read", f"deny: deny rule 'Read(./.env)' (project in {settings})")
-    assert turns[2] == ("Bash", f"ask: ask rule 'Bash(git push:*)' (project in {settings})") and \
-        asked == ["Bash(git push:*)"]
-    # 4, 5: the write runs after the rule for RELEASE.md was fed back
-    tool, result, feedback, _context = turns[3]
-    assert (tool, result) == ("Write", "wrote RELEASE.md") and (project / "RELEASE.md").read_text() == "## 1.2\n"
-    assert 'trigger-paths="RELEASE.md"' in feedback and "Follow Keep a Changelog." in feedback
-    assert turns[4][:2] == ("Bash", "hello")
+    assert turns[2] == ("Bash", f"deny: the user declined: ask rule 'Bash(git push:*)' (project in {settings})") \
+        and asked == ["Bash(git push:*)"]
+    # 4, 5: the write is held back with the rule for RELEASE.md; the retry runs
+    tool, held = turns[3]
+    assert tool == "Write" and held.startswith("Applicable project instructions were loaded")
+    assert 'trigger-paths="RELEASE.md"' in held and "Follow Keep a Changelog." in held
+    assert turns[4] == ("Write", "wrote RELEASE.md") and (project / "RELEASE.md").read_text() == "## 1.2\n"
+    assert turns[5] == ("Bash", "hello")
     # 6: the skill body through the skill runtime; its allowed-tools then narrow the tools
-    assert turns[5] == ("Skill", "Collect the merged changes and write RELEASE.md.")
-    assert turns[6] == ("Bash", "denied by skill workflow: skill 'release-notes': run_command is not in allowed-tools")
-    assert turns[7][:2] == ("Read", "## 1.2\n")
+    assert turns[6] == ("Skill", "Collect the merged changes and write RELEASE.md.")
+    assert turns[7] == ("Bash", "deny: skill 'release-notes': run_command 'echo again' is not in allowed-tools")
+    assert turns[8] == ("Read", "## 1.2\n")
     assert out["command"].strip() == "Ship version 1.2."
     # 7, 8: one state, resumed clean with the workflow and the delivered rules
     assert out["state_keys"] == ["hook_trust", "repetition_monitor", "rules", "skill_workflows"]
@@ -80,7 +81,6 @@ def test_the_example_runs_as_a_script() -> None:
 def test_the_integration_page_names_each_step_and_the_example() -> None:
     text = (DOCS / "integrating.md").read_text()
     assert "docs/examples/agent_host.py" in text
-    for call in ("snapshot(", "system_prompt(", "hook_runner.run(", "check_permission(", "check_invocation(",
-                 "contextual_rules(", "component(\"skill_workflows\")", "expand_command(", "session.state()",
-                 "restore("):
+    for call in ("snapshot(", "system_prompt(", "before_tool(", "after_tool(", "answer(", "ToolSpec(",
+                 "skill_workflows.activate(", "expand_command(", "session.state()", "restore("):
         assert call in text, call

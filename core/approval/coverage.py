@@ -1,0 +1,1007 @@
+"""What an approval covers: the files of the project or a plugin that a command executes.
+
+:func:`command_coverage` (a hook's shell command) and :func:`argv_coverage` (an MCP or
+LSP stdio server's ``command`` + ``args``) answer a :class:`Coverage`: the files whose
+bytes, executable bit and existence are in its :meth:`~Coverage.digest`, and the words it
+could not follow (:class:`Unverified`, each with the reason). The rule is *fail closed*:
+every word that could make the command execute project or plugin bytes is either
+followed to the files it names or listed as unverified, never skipped. Nothing is run,
+nothing is expanded but the variables of the mapping the caller gives that are known
+(``<HOST>_PROJECT_DIR``, ``<HOST>_PLUGIN_ROOT``, ``CLAUDE_…`` too), no glob is matched
+against the disk (a glob is unverified), every read is byte-bounded through
+:mod:`wskit.fs`, and only files inside ``project_root`` or ``plugin_root`` count
+(``/usr/bin/jq`` is not the project's).
+
+How each spelling is treated (``docs/hooks.md``, "What an approval covers"):
+
+- Words come from a real shell parser (:mod:`wskit.formats.shell`, ``bashlex``); where it
+  refuses the command, the whole command is unverified.
+- ``cd DIR`` (and ``pushd``) moves the folder later relative words are read against;
+  after ``;`` or ``||`` both the old and the new folder count (``cd`` may fail), after
+  ``&&`` the new one; a subshell, pipeline stage or substitution keeps its own. ``cd``
+  to a folder that is not a literal (``cd $X``, ``cd -``, ``cd``) leaves relative words
+  after it unverified.
+- An executed file (a program named by a path, a shell, ``python``, ``node`` … script, a
+  ``source``/``.``-d file, ``awk -f``/``sed -f``/``jq -f`` programs, an interpreter's
+  stdin redirected from a file) is covered together with what its interpreter may load
+  beside it: Python the importable entries of ``sys.path[0]`` (``*.py``, ``*.pyc``,
+  extension modules and regular packages of the script's folder, or of the working
+  folder for ``-c``/``-m``/stdin; ``__pycache__`` is left out), Node and every other
+  interpreter the script's whole folder; both bounded (:data:`MAX_FOLDER_FILES`,
+  :data:`MAX_FOLDER_BYTES`), past the bound the folder is unverified.
+- A missing file is covered as missing: creating it changes the digest.
+- A variable that is not known, a command or process substitution, a glob, brace or
+  tilde expansion, ``$'…'``: unverified when the word matters (always, for a hook
+  command: any such word is listed).
+- ``find … -exec``/``-execdir``/``-ok``: the command it runs is followed, ``{}`` is a
+  file chosen at run time (unverified where it is executed).
+- A program found on ``PATH`` is the system's; one that loads code from the working
+  folder's configuration (``make``, ``npm``, ``npx``, ``uv run``, ``pytest`` …) or that
+  wskit does not know is unverified: its configuration is not followed. Programs that
+  only read data (``cat``, ``jq``, ``grep`` …) and shell builtins are known.
+- Links: a link inside the roots is followed to its target (both paths and the target's
+  bytes are in the digest); one that leads outside the roots, a hard-linked file, a
+  secret-looking path, a file over :data:`MAX_FILE_BYTES`: unverified.
+- Output redirections (``> log``) are not covered (the hook writes them); an input
+  redirection feeding an interpreter is executed and covered.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from wskit import fs
+from wskit.formats.shell import ShellSyntaxError, Word, parse, read_word, walk_substitutions
+
+__all__ = [
+    "Coverage", "CoveredFile", "MAX_FILE_BYTES", "MAX_FOLDER_BYTES", "MAX_FOLDER_FILES", "Unverified",
+    "argv_coverage", "command_coverage", "known_variables",
+]
+
+#: Largest single file whose bytes are covered, bytes (a larger one is unverified).
+MAX_FILE_BYTES = 4 << 20
+#: Most files covered for one folder an interpreter may load from (more: unverified).
+MAX_FOLDER_FILES = 256
+#: Most bytes covered for one such folder (more: unverified).
+MAX_FOLDER_BYTES = 16 << 20
+#: Deepest folder level walked below a covered folder.
+MAX_FOLDER_DEPTH = 8
+#: Deepest nesting of ``sh -c``, here-documents and wrappers followed.
+MAX_NESTING = 8
+#: Most working folders a command's ``cd`` may leave open at once.
+MAX_CWDS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class CoveredFile:
+    """One path whose state is in the digest.
+
+    :ivar path: absolute path as the command names it (lexical).
+    :ivar digest: SHA-256 hex of its bytes; None when it does not exist (its absence
+        is covered: creating it changes the digest). For a folder listing (``path``
+        ending in ``/``) the SHA-256 of the sorted names that matter in it.
+    :ivar executable: any executable bit set (``mode & 0o111``).
+    :ivar target: the absolute path a link among its components leads to, else None.
+    """
+
+    path: str
+    digest: str | None
+    executable: bool = False
+    target: str | None = None
+
+    def state(self) -> list[Any]:
+        """The canonical form that enters :meth:`Coverage.digest`."""
+        return [self.path, self.digest or "missing", self.executable, self.target]
+
+
+@dataclass(frozen=True, slots=True)
+class Unverified:
+    """A word wskit could not follow. :ivar word: the word as written (or a path).
+    :ivar reason: why (``"variable $X"``, ``"glob pattern"``, ``"program make loads …"``)."""
+
+    word: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Coverage:
+    """What an approved command executes from the project or a plugin.
+
+    :ivar files: covered paths, sorted by path, each once.
+    :ivar unverified: words not followed, in the order met, each once.
+    """
+
+    files: tuple[CoveredFile, ...] = ()
+    unverified: tuple[Unverified, ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        """True when nothing is unverified."""
+        return not self.unverified
+
+    def digest(self) -> str:
+        """``sha256:<hex>`` over every covered path's state (content digest or
+        ``missing``, executable bit, link target) and the unverified words, in a
+        canonical order: equal for equal coverage, whatever order it was found in."""
+        data = {"files": sorted(f.state() for f in self.files),
+                "unverified": sorted([u.word, u.reason] for u in self.unverified)}
+        text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def known_variables(env: Mapping[str, str]) -> dict[str, str]:
+    """The variables of ``env`` a command's words may expand: ``*_PROJECT_DIR`` and
+    ``*_PLUGIN_ROOT`` (``CLAUDE_PROJECT_DIR``, ``GEMINI_PROJECT_DIR``, ``CLAUDE_PLUGIN_ROOT``…,
+    what the hook runner and the server launchers set). Every other variable is unverified."""
+    return {k: v for k, v in env.items()
+            if isinstance(k, str) and isinstance(v, str) and (k.endswith("_PROJECT_DIR") or k.endswith("_PLUGIN_ROOT"))}
+
+
+def command_coverage(command: str, *, cwd: str, project_root: str | None, plugin_root: str | None,
+                     env: Mapping[str, str]) -> Coverage:
+    """The coverage of shell command ``command`` run by ``/bin/sh -c`` in ``cwd``.
+
+    :param cwd: absolute folder the command starts in (a hook's execution root).
+    :param project_root: the project (files under it count), or None.
+    :param plugin_root: the plugin the command comes from (files under it count), or None.
+    :param env: the variables the command will see; only :func:`known_variables` are expanded.
+    Never raises on any input text; never runs anything.
+    """
+    c = _Collector(project_root, plugin_root, env)
+    c.shell_text(command, frozenset({os.path.abspath(cwd)}), 0, command)
+    return c.result()
+
+
+def argv_coverage(argv: Sequence[str], *, cwd: str, project_root: str | None, plugin_root: str | None,
+                  env: Mapping[str, str]) -> Coverage:
+    """The coverage of a program started without a shell (an MCP or LSP stdio server's
+    ``command`` and ``args``): each element is one word, literal but for ``$NAME`` /
+    ``${NAME}`` of the known variables (any other ``$`` reference is unverified: hosts
+    put in ``${VAR}`` placeholders). Same rules as :func:`command_coverage` otherwise."""
+    c = _Collector(project_root, plugin_root, env)
+    words = [c.argv_word(str(a)) for a in argv]
+    if words:
+        c.run(words, frozenset({os.path.abspath(cwd)}), 0, stdin=None)
+    return c.result()
+
+
+# -- the walk ---------------------------------------------------------------------------
+
+Cwds = frozenset[str] | None  # None: not known (after cd to a word that is not literal)
+
+#: programs that only read data from their arguments, and shell builtins: nothing they
+#: are given is executed (``awk``, ``sed`` and ``jq`` program files are handled apart)
+_DATA_PROGRAMS = frozenset("""
+    [ test true false : echo printf cat tac head tail grep egrep fgrep rg wc sort uniq cut tr tee
+    date sleep mkdir rmdir touch rm cp mv ln ls basename dirname realpath readlink base64 sha1sum sha256sum
+    sha512sum md5sum shasum diff cmp stat pwd mktemp chmod chown seq yes id whoami uname hostname which type
+    printenv tput xxd od nl paste comm join fold column rev fmt expand unexpand iconv file du df
+    read exit return shift export unset set local declare readonly typeset wait kill trap-less getopts umask
+    ulimit hash jq yq awk gawk mawk nawk sed curl wget logger notify-send osascript-less tr true
+    cygpath sync truncate split csplit shuf numfmt envsubst gzip gunzip zcat bzip2 xz tar unzip zip
+""".split()) - {"trap-less", "osascript-less"}
+#: programs that run what their working folder's configuration says
+_PROJECT_RUNNERS = {
+    "make": "Makefile", "gmake": "Makefile", "just": "justfile", "task": "Taskfile.yml",
+    "npm": "package.json scripts", "pnpm": "package.json scripts", "yarn": "package.json scripts",
+    "bun": "package.json scripts and bunfig.toml", "npx": "node_modules/.bin or a downloaded package",
+    "pnpx": "node_modules/.bin or a downloaded package", "bunx": "node_modules/.bin or a downloaded package",
+    "uv": "pyproject.toml, uv.lock and the project's build backend",
+    "uvx": "a downloaded tool and the working folder's configuration",
+    "poetry": "pyproject.toml", "pipenv": "Pipfile", "hatch": "pyproject.toml", "pdm": "pyproject.toml",
+    "tox": "tox.ini", "nox": "noxfile.py", "pytest": "conftest.py files", "cargo": "Cargo.toml and build.rs",
+    "go": "go.mod and the package sources", "gradle": "build.gradle", "gradlew": "build.gradle",
+    "mvn": "pom.xml", "rake": "Rakefile", "bundle": "Gemfile", "composer": "composer.json",
+    "pre-commit": ".pre-commit-config.yaml", "git": "the repository's configuration (hooks, filters, fsmonitor)",
+    "docker": "the Dockerfile and compose files", "eslint": "eslint.config.js", "prettier": "prettier.config.js",
+}
+_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox-sh"})
+_SHELL_ARG_OPTS = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
+_PYTHONS = ("python", "python3", "pypy", "pypy3")
+_PY_ARG_OPTS = frozenset({"-W", "-X", "--check-hash-based-pycs"})
+_NODES = frozenset({"node", "nodejs", "deno", "tsx", "ts-node"})
+_NODE_CODE_OPTS = frozenset({"-e", "--eval", "-p", "--print"})
+_NODE_LOAD_OPTS = frozenset({"-r", "--require", "--import", "--loader", "--experimental-loader"})
+#: node options that take no value (the rest, unless written ``--opt=value``, are unverified)
+_NODE_FLAGS = frozenset({"--inspect", "--inspect-brk", "--trace-warnings", "--enable-source-maps", "--watch",
+                         "--preserve-symlinks", "--abort-on-uncaught-exception", "--pending-deprecation"})
+_NODE_FLAG_PREFIXES = ("--no-", "--experimental-", "--trace-", "--enable-", "--harmony")
+_NODE_ARG_OPTS = frozenset({"--input-type", "--conditions", "-C", "--env-file", "--title", "--max-old-space-size"})
+#: other script interpreters: ``NAME [options] SCRIPT``; these options take inline code
+_SCRIPT_INTERPRETERS = {"ruby": {"-e"}, "perl": {"-e", "-E"}, "php": {"-r"}, "lua": {"-e"},
+                        "Rscript": {"-e"}, "pwsh": {"-c", "-Command"}, "fish": {"-c"}, "tclsh": set(),
+                        "julia": {"-e"}, "elixir": {"-e"}}
+#: wrappers that run their remaining words as a command (after their own options)
+_WRAPPER_ARG_OPTS = {
+    "command": frozenset(), "exec": frozenset({"-a"}), "nohup": frozenset(), "builtin": frozenset(),
+    "nice": frozenset({"-n"}), "setsid": frozenset(), "stdbuf": frozenset({"-i", "-o", "-e"}),
+    "chrt": frozenset(), "ionice": frozenset({"-c", "-n"}), "flock": frozenset({"-w", "-E"}),
+    "timeout": frozenset({"-s", "-k", "--signal", "--kill-after"}),
+}
+#: assigned variables that change what a program loads
+_LOADER_VARIABLES = frozenset({
+    "PATH", "PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "PYTHONUSERBASE", "NODE_OPTIONS", "NODE_PATH", "BASH_ENV",
+    "ENV", "LD_PRELOAD", "LD_LIBRARY_PATH", "PERL5LIB", "PERL5OPT", "RUBYLIB", "RUBYOPT", "CDPATH", "IFS",
+    "GIT_DIR", "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_EXEC_PATH", "SHELLOPTS", "BASHOPTS", "PS4",
+})
+#: dynamic parts of a word whose command is followed on its own
+_FOLLOWED = frozenset({"command substitution", "process substitution"})
+_PY_SUFFIXES = (".py", ".pyc", ".pyw", ".so", ".pyd")
+
+
+@dataclass
+class _Collector:
+    project_root: str | None
+    plugin_root: str | None
+    env: Mapping[str, str]
+    files: dict[str, CoveredFile] = field(default_factory=dict)
+    unverified: dict[tuple[str, str], None] = field(default_factory=dict)
+    folders_done: set[tuple[str, str]] = field(default_factory=set)
+    functions: set[str] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.roots = [os.path.abspath(r) for r in (self.plugin_root, self.project_root) if r]
+        self.roots.sort(key=len, reverse=True)  # a plugin inside the project counts as the plugin
+        self.known = known_variables(self.env)
+
+    def result(self) -> Coverage:
+        return Coverage(tuple(self.files[k] for k in sorted(self.files)),
+                        tuple(Unverified(w, r) for w, r in self.unverified))
+
+    def note(self, word: str, reason: str) -> None:
+        self.unverified.setdefault((word, reason), None)
+
+    # -- words --------------------------------------------------------------------------
+
+    def argv_word(self, text: str) -> Word:
+        """An argv element: literal but for ``$`` references (see :func:`argv_coverage`)."""
+        if "$" not in text:
+            return Word(text, text)
+        out: list[str] = []
+        why: list[str] = []
+        i = 0
+        while i < len(text):
+            j = text.find("$", i)
+            if j < 0:
+                out.append(text[i:])
+                break
+            out.append(text[i:j])
+            k = j + 1
+            if text.startswith("{", k):
+                end = text.find("}", k)
+                name = text[k + 1:end] if end > 0 else text[k + 1:]
+                k = end + 1 if end > 0 else len(text)
+            else:
+                e = k
+                while e < len(text) and (text[e].isalnum() or text[e] == "_"):
+                    e += 1
+                name, k = text[j + 1:e], e
+            if not name:
+                out.append("$")
+            elif name in self.known:
+                out.append(self.known[name])
+            else:
+                why.append(f"variable ${{{name}}}")
+            i = k
+        return Word(text, None if why else "".join(out), tuple(why))
+
+    def word(self, node: Any, src: str) -> Word:
+        raw = src[node.pos[0]:node.pos[1]]
+        return read_word(raw, self.known)
+
+    # -- shell text -------------------------------------------------------------------
+
+    def shell_text(self, text: str, cwds: Cwds, depth: int, shown: str) -> Cwds:
+        """Follow shell ``text``; ``shown`` names it in an unverified entry. Returns the
+        working folders after it (for ``source``)."""
+        if depth > MAX_NESTING:
+            self.note(_short(shown), f"nested more than {MAX_NESTING} levels deep")
+            return None
+        try:
+            trees = parse(text)
+        except ShellSyntaxError as err:
+            self.note(_short(shown), f"not followed, the whole command: {err}")
+            return cwds
+        for tree in trees:
+            cwds = self.node(tree, text, cwds, depth, None)
+        return cwds
+
+    def node(self, node: Any, src: str, cwds: Cwds, depth: int, stdin: str | None) -> Cwds:
+        """Follow one syntax node; returns the working folders after it. ``stdin``:
+        ``"pipe"`` when the node reads a pipe."""
+        kind = node.kind
+        if kind == "list":
+            return self.sequence(node.parts, src, cwds, depth)
+        if kind == "pipeline":
+            stages = [p for p in node.parts if p.kind not in ("pipe", "reservedword")]
+            for i, p in enumerate(stages):
+                self.node(p, src, cwds, depth, "pipe" if i else stdin)
+            return cwds  # every stage runs in a subshell
+        if kind == "command":
+            return self.command(node, src, cwds, depth, stdin)
+        if kind == "function":
+            name = node.parts[0]
+            self.functions.add(getattr(name, "word", ""))
+            for p in node.parts[1:]:
+                if p.kind not in ("reservedword",):
+                    self.node(p, src, cwds, depth, None)
+            return cwds
+        if kind == "compound":
+            for r in getattr(node, "redirects", None) or []:
+                self.redirect(r, src, cwds, depth)
+            items = [p for p in node.list if p.kind != "reservedword"]
+            subshell = bool(node.list) and getattr(node.list[0], "word", "") == "("
+            after = self.sequence(items, src, cwds, depth) if items else cwds
+            return cwds if subshell else after
+        if kind in ("if", "while", "until", "for"):
+            inner = cwds
+            for p in node.parts:
+                if p.kind == "word":  # for's variable and list: words, not commands
+                    w = self.word(p, src)
+                    if w.value is None and any(r not in _FOLLOWED for r in w.dynamic):
+                        self.note(w.raw, ", ".join(r for r in w.dynamic if r not in _FOLLOWED))
+                    for sub in walk_substitutions(p):
+                        self.node(sub, src, cwds, depth + 1, None)
+                elif p.kind not in ("reservedword", "operator"):
+                    inner = self.node(p, src, inner, depth, None)
+            return _union(cwds, inner)  # the body may run or not
+        if kind in ("reservedword", "operator", "pipe"):
+            return cwds
+        self.note(_short(src[node.pos[0]:node.pos[1]]), f"shell construct {kind!r} not followed")
+        return cwds
+
+    def sequence(self, parts: Sequence[Any], src: str, cwds: Cwds, depth: int) -> Cwds:
+        """``a && b || c ; d &``: the folders each part may start in (see the module doc)."""
+        chain = cwds  # every folder a part of the current and-or chain may start in
+        cur = cwds
+        pending: Any = None
+        for p in parts:
+            if p.kind == "operator":
+                op = p.op
+                if pending is None:
+                    continue
+                before, after = pending
+                if op == "&&":
+                    cur = after
+                    chain = _union(chain, after)
+                elif op == "||":
+                    chain = _union(chain, after)
+                    cur = chain
+                elif op == "&":
+                    cur = chain = before
+                else:  # ; or newline
+                    cur = chain = _union(chain, after)
+                pending = None
+                continue
+            after = self.node(p, src, cur, depth, None)
+            pending = (cur, after)
+        if pending is not None:
+            cur = _union(chain, pending[1])
+        return cur
+
+    # -- one simple command -----------------------------------------------------------
+
+    def command(self, node: Any, src: str, cwds: Cwds, depth: int, stdin: str | None) -> Cwds:
+        words: list[Word] = []
+        redirects: list[Any] = []
+        assigns: list[Any] = []
+        for p in node.parts:
+            for sub in walk_substitutions(p):  # substitutions run first, in a subshell each
+                self.node(sub, src, cwds, depth + 1, None)
+            if p.kind == "word":
+                words.append(self.word(p, src))
+            elif p.kind == "assignment":
+                assigns.append(p)
+            elif p.kind == "redirect":
+                redirects.append(p)
+        for a in assigns:
+            self.assignment(self.word(a, src))
+        feed = stdin
+        for r in redirects:
+            got = self.redirect(r, src, cwds, depth)
+            if got is not None:
+                feed = got
+        if not words:
+            return cwds
+        return self.run(words, cwds, depth, feed)
+
+    def assignment(self, w: Word) -> None:
+        name = w.raw.split("=", 1)[0].lstrip("+")
+        if w.value is None and any(r not in _FOLLOWED for r in w.dynamic):
+            self.note(w.raw, ", ".join(r for r in w.dynamic if r not in _FOLLOWED))
+        if name.rstrip("+") in _LOADER_VARIABLES:
+            self.note(w.raw, f"assigning {name} changes what programs load")
+
+    def redirect(self, r: Any, src: str, cwds: Cwds, depth: int) -> str | None:
+        """Note a redirection; returns what it feeds to stdin (``"file:<path>"``,
+        ``"text:<script>"``) or None."""
+        kind = r.type
+        target = r.output if hasattr(r.output, "kind") else None
+        if kind in ("<<", "<<-"):
+            body = getattr(getattr(r, "heredoc", None), "value", "") or ""
+            delim = self.word(target, src).value if target is not None else None
+            if delim and body.endswith(delim):
+                body = body[: -len(delim)]
+            quoted = target is not None and any(q in src[target.pos[0]:target.pos[1]] for q in "'\"\\")
+            if not quoted and any(ch in body for ch in "$`"):
+                self.note(_short(body), "here-document with expansions")
+                return "unknown"
+            return "text:" + body
+        if target is None:
+            return None  # a descriptor duplication (2>&1)
+        w = self.word(target, src)
+        if w.value is None:
+            self.note(w.raw, ", ".join(w.dynamic))
+            return "unknown" if kind in ("<", "<>", "<<<") else None
+        if kind == "<<<":
+            return "text:" + w.value
+        if kind in ("<", "<>"):
+            return "file:" + w.value
+        return None  # output: written by the command, not executed
+
+    def run(self, words: list[Word], cwds: Cwds, depth: int, stdin: str | None) -> Cwds:
+        """Follow one command's words (program first); returns the folders after it."""
+        if depth > MAX_NESTING:
+            self.note(_short(" ".join(w.raw for w in words)), f"nested more than {MAX_NESTING} levels deep")
+            return cwds
+        # a variable, glob, brace or tilde expansion is unverified wherever it stands; a
+        # substitution's command is followed, its output is only text here
+        for w in words[1:]:
+            if w.value is None and any(r not in _FOLLOWED for r in w.dynamic):
+                self.note(w.raw, ", ".join(r for r in w.dynamic if r not in _FOLLOWED))
+        prog = words[0]
+        if prog.value is None:
+            self.note(prog.raw, "the program is decided when the command runs: " + ", ".join(prog.dynamic))
+            return cwds
+        name = prog.value
+        args = words[1:]
+        if "/" in name:
+            # a program named by its path: the file is covered when it is the project's
+            # or a plugin's; what it then runs is followed by its name (``/bin/sh x.sh``,
+            # ``.venv/bin/python x.py``, ``/usr/bin/env node x.js``)
+            self.execute(name, cwds, prog.raw)
+            base = name.rstrip("/").rsplit("/", 1)[-1]
+            if not _known_program(base):
+                if not self.inside(name, cwds):
+                    self.note(prog.raw, "a program outside the project that wskit does not know: what it loads "
+                                        "from the project (its configuration, its plugins) is not followed")
+                return cwds
+            name = base
+        base = name
+        if name in self.functions:
+            return cwds
+        if name in ("cd", "pushd"):
+            return self.cd(args, cwds)
+        if name == "popd":
+            self.note(name, "popd returns to a folder chosen at run time; later relative words are not followed")
+            return None
+        if name in ("source", "."):
+            if not args:
+                return cwds
+            self.script(args[0], cwds, "source")
+            return None if args[0].value is None else cwds
+        if name == "eval":
+            if any(a.value is None for a in args):
+                return cwds
+            return self.shell_text(" ".join(a.value or "" for a in args), cwds, depth + 1, "eval")
+        if name == "trap":
+            if args and args[0].value is not None and not args[0].value.startswith("-"):
+                self.shell_text(args[0].value, cwds, depth + 1, args[0].raw)
+            return cwds
+        if name == "env":
+            return self.env_command(args, cwds, depth, stdin)
+        if name in _WRAPPER_ARG_OPTS:
+            return self.wrapper(name, args, cwds, depth, stdin)
+        if name == "xargs":
+            return self.xargs(args, cwds, depth)
+        if name == "find":
+            self.find(args, cwds, depth)
+            return cwds
+        if base in _SHELLS:
+            self.shell(base, args, cwds, depth, stdin)
+            return cwds
+        if base.startswith(_PYTHONS) and _version_suffix(base):
+            self.python(args, cwds, depth, stdin)
+            return cwds
+        if base in _NODES:
+            self.node_js(base, args, cwds, stdin)
+            return cwds
+        if base in _SCRIPT_INTERPRETERS:
+            self.interpreter(base, args, cwds, stdin)
+            return cwds
+        if base in ("awk", "gawk", "mawk", "nawk", "sed", "jq", "yq"):
+            self.program_files(base, args, cwds)
+            return cwds
+        if base in _DATA_PROGRAMS:
+            return cwds
+        if base in _PROJECT_RUNNERS:
+            self.note(" ".join(w.raw for w in words[:3]),
+                      f"{base} runs what {_PROJECT_RUNNERS[base]} in the working folder says; not followed")
+            return cwds
+        self.note(name, "a program found on PATH that wskit does not know: what it loads from the project "
+                        "(its configuration, its plugins) is not followed")
+        return cwds
+
+    # -- programs ----------------------------------------------------------------------
+
+    def cd(self, args: list[Word], cwds: Cwds) -> Cwds:
+        ops = [a for a in args if not (a.value or "").startswith("-") or a.value == "-"]
+        if not ops:
+            self.note("cd", "cd to the home folder; later relative words are not followed")
+            return None
+        w = ops[0]
+        if w.value is None or w.value == "-" or "CDPATH" in self.env:
+            self.note(w.raw, "cd to a folder decided at run time; later relative words are not followed")
+            return None
+        if cwds is None and not os.path.isabs(w.value):
+            return None
+        if os.path.isabs(w.value):
+            return frozenset({os.path.normpath(w.value)})
+        return frozenset(os.path.normpath(os.path.join(c, w.value)) for c in cwds or ())
+
+    def env_command(self, args: list[Word], cwds: Cwds, depth: int, stdin: str | None) -> Cwds:
+        i = 0
+        while i < len(args):
+            v = args[i].value
+            if v is None:
+                self.note(args[i].raw, "env runs a command decided when the command runs: " + ", ".join(args[i].dynamic))
+                return cwds
+            if v in ("-u", "--unset"):
+                i += 2
+            elif v in ("-C", "--chdir"):
+                if i + 1 < len(args):
+                    cwds = self.cd([args[i + 1]], cwds)
+                i += 2
+            elif v.startswith("-S") or v.startswith("--split-string"):
+                self.note(args[i].raw, "env -S splits a string into a command; not followed")
+                return cwds
+            elif v.startswith("-") and v != "-":
+                i += 1
+            elif "=" in v:
+                self.assignment(args[i])
+                i += 1
+            else:
+                break
+        if i < len(args):
+            self.run(args[i:], cwds, depth + 1, stdin)
+        return cwds
+
+    def wrapper(self, name: str, args: list[Word], cwds: Cwds, depth: int, stdin: str | None) -> Cwds:
+        i = 0
+        while i < len(args) and (args[i].value or "").startswith("-") and args[i].value != "-":
+            v = args[i].value or ""
+            if v == "--":
+                i += 1
+                break
+            if name == "command" and v in ("-v", "-V"):
+                return cwds  # a lookup, nothing runs
+            i += 2 if v in _WRAPPER_ARG_OPTS[name] else 1
+        if name == "timeout" and i < len(args):
+            i += 1  # the duration
+        if name == "flock" and i < len(args):
+            i += 1  # the lock file
+        if i < len(args):
+            after = self.run(args[i:], cwds, depth + 1, stdin)
+            return after if name in ("command", "builtin") else cwds
+        return cwds
+
+    def xargs(self, args: list[Word], cwds: Cwds, depth: int) -> Cwds:
+        takes = {"-a", "-d", "-E", "-e", "-I", "-L", "-l", "-n", "-P", "-s", "--arg-file", "--delimiter",
+                 "--max-args", "--max-procs", "--max-lines", "--max-chars", "--eof"}
+        i = 0
+        while i < len(args) and (args[i].value or "").startswith("-"):
+            v = args[i].value or ""
+            if v.startswith(("-I", "-i", "--replace")):
+                self.note(args[i].raw, "xargs puts words read at run time into the command; not followed")
+                return cwds
+            i += 2 if v in takes else 1
+        rest = args[i:] or [Word("echo", "echo")]
+        self.run(rest + [Word("<words xargs reads>", None, ("words xargs reads at run time",))], cwds, depth + 1,
+                 "pipe")
+        return cwds
+
+    def find(self, args: list[Word], cwds: Cwds, depth: int) -> None:
+        i = 0
+        while i < len(args):
+            v = args[i].value
+            if v in ("-exec", "-execdir", "-ok", "-okdir"):
+                j = i + 1
+                while j < len(args) and args[j].value not in (";", "+"):
+                    j += 1
+                inner = [Word(a.raw, None, ("a file find chooses when the command runs ({})",))
+                         if a.value is not None and "{}" in a.value else a for a in args[i + 1:j]]
+                if inner:
+                    self.run(inner, cwds if v in ("-exec", "-ok") else None, depth + 1, None)
+                i = j + 1
+            elif v in ("-fprint", "-fprint0", "-fprintf", "-fls"):
+                i += 2
+            else:
+                i += 1
+
+    def shell(self, name: str, args: list[Word], cwds: Cwds, depth: int, stdin: str | None) -> None:
+        i = 0
+        inline = from_stdin = False
+        while i < len(args):
+            v = args[i].value
+            if v is None:
+                break  # an operand decided at run time
+            if v == "--" or v == "-":
+                i += 1
+                break
+            if v in _SHELL_ARG_OPTS:
+                if v in ("--rcfile", "--init-file") and i + 1 < len(args):
+                    self.script(args[i + 1], cwds, "rcfile")
+                i += 2
+                continue
+            if v.startswith("--"):
+                if v not in ("--norc", "--noprofile", "--posix", "--login", "--noediting", "--restricted"):
+                    self.note(v, f"{name} option {v} not followed")
+                i += 1
+                continue
+            if v[:1] in "-+" and len(v) > 1:
+                if "c" in v[1:] and v[0] == "-":
+                    inline = True
+                if "s" in v[1:] and v[0] == "-":
+                    from_stdin = True
+                if "o" in v[1:] or "O" in v[1:]:
+                    i += 1  # set -o NAME
+                i += 1
+                continue
+            break
+        if from_stdin and not inline:
+            self.stdin_script(name, stdin, cwds, depth)  # the operands are $1…, the script is stdin
+            return
+        if inline:
+            if i >= len(args):
+                self.note(f"{name} -c", f"{name} -c without a script")
+            elif args[i].value is None:
+                self.note(args[i].raw, f"the script {name} -c runs is decided when the command runs: "
+                                       + ", ".join(args[i].dynamic))
+            else:
+                self.shell_text(args[i].value, cwds, depth + 1, args[i].raw)
+            return
+        if i < len(args):
+            self.script(args[i], cwds, name)
+            return
+        self.stdin_script(name, stdin, cwds, depth)
+
+    def stdin_script(self, name: str, stdin: str | None, cwds: Cwds, depth: int, shell: bool = True) -> None:
+        """An interpreter reading its program from stdin."""
+        if stdin is not None and stdin.startswith("text:"):
+            if shell:
+                self.shell_text(stdin[5:], cwds, depth + 1, stdin[5:])
+            else:
+                self.note(_short(stdin[5:]), f"{name} reads inline code; what it loads is not followed")
+            return
+        if stdin is not None and stdin.startswith("file:"):
+            self.script(Word(stdin[5:], stdin[5:]), cwds, name)
+            return
+        self.note(name, f"{name} reads its program from standard input ({'a pipe' if stdin else 'the hook input'})")
+
+    def python(self, args: list[Word], cwds: Cwds, depth: int, stdin: str | None) -> None:
+        i = 0
+        safe_path = False
+        while i < len(args):
+            v = args[i].value
+            if v is None:
+                self.script(args[i], cwds, "python")
+                return
+            if v == "-c" or (v.startswith("-") and not v.startswith("--") and v.endswith("c") and "c" not in v[1:-1]
+                             and len(v) > 2 and set(v[1:-1]) <= set("BbdEhIiOPqSsuvx")):
+                safe_path = safe_path or "I" in v or "P" in v
+                self.importable(cwds, None if safe_path else "cwd")
+                return
+            if v == "-m" or (v.startswith("-") and v.endswith("m") and len(v) > 2 and set(v[1:-1]) <= set("BbdEIOPqSsuvx")):
+                safe_path = safe_path or "I" in v or "P" in v
+                if not safe_path:
+                    self.importable(cwds, "cwd")
+                return
+            if v in _PY_ARG_OPTS:
+                i += 2
+                continue
+            if v == "-":
+                self.importable(cwds, "cwd")
+                self.stdin_script("python", stdin, cwds, depth, shell=False)
+                return
+            if v.startswith("-"):
+                if not v.startswith("--") and set(v[1:]) <= set("BbdEIOPqSsuvxRW"):
+                    safe_path = safe_path or "I" in v or "P" in v
+                    i += 1
+                    continue
+                self.note(v, f"python option {v} not followed")
+                i += 1
+                continue
+            self.script(args[i], cwds, "python")
+            return
+        if not safe_path:
+            self.importable(cwds, "cwd")
+        self.stdin_script("python", stdin, cwds, depth, shell=False)
+
+    def node_js(self, name: str, args: list[Word], cwds: Cwds, stdin: str | None) -> None:
+        i = 0
+        while i < len(args):
+            v = args[i].value
+            if v is None:
+                self.script(args[i], cwds, name)
+                return
+            if v in _NODE_CODE_OPTS:
+                self.note(f"{name} {v}", f"{name} runs inline code; the modules it loads are not followed")
+                return
+            if v in _NODE_LOAD_OPTS:
+                if i + 1 < len(args):
+                    m = args[i + 1]
+                    if m.value is not None and (m.value.startswith(("./", "../", "/"))):
+                        self.script(m, cwds, name)
+                    elif m.value is not None:
+                        self.note(m.raw, f"{name} {v} loads a package resolved from node_modules; not followed")
+                i += 2
+                continue
+            if v in _NODE_ARG_OPTS:
+                i += 2
+                continue
+            if name == "deno" and v in ("run", "x"):
+                i += 1
+                continue
+            if v.startswith("-"):
+                if not (v.startswith(_NODE_FLAG_PREFIXES) or "=" in v or v in _NODE_FLAGS):
+                    self.note(f"{name} {v}", f"{name} option {v} not followed (it may take a value)")
+                i += 1
+                continue
+            self.script(args[i], cwds, name)
+            return
+        self.stdin_script(name, stdin, cwds, 0, shell=False)
+
+    def interpreter(self, name: str, args: list[Word], cwds: Cwds, stdin: str | None) -> None:
+        inline = _SCRIPT_INTERPRETERS[name]
+        for i, a in enumerate(args):
+            v = a.value
+            if v is None:
+                self.script(a, cwds, name)
+                return
+            if v in inline:
+                self.note(f"{name} {v}", f"{name} runs inline code; what it loads is not followed")
+                return
+            if v.startswith("-"):
+                self.note(f"{name} {v}", f"{name} option {v} not followed (it may load files or take a value)")
+                continue
+            self.script(args[i], cwds, name)
+            return
+        self.stdin_script(name, stdin, cwds, 0, shell=False)
+
+    def program_files(self, name: str, args: list[Word], cwds: Cwds) -> None:
+        """``awk -f F``, ``sed -f F``, ``jq -f F`` / ``--from-file F``: F is a program."""
+        opts = {"-f", "--file", "--from-file"}
+        for i, a in enumerate(args[:-1]):
+            if a.value in opts:
+                self.execute_word(args[i + 1], cwds, with_folder=False)
+            elif name in ("jq",) and a.value in ("-L",):
+                self.note(args[i + 1].raw, "jq -L: the modules jq includes from this folder are not followed")
+        for a in args:
+            v = a.value or ""
+            if name in ("awk", "gawk") and v.startswith("-f") and len(v) > 2:
+                self.execute_word(Word(v[2:], v[2:]), cwds, with_folder=False)
+
+    # -- files -------------------------------------------------------------------------
+
+    def script(self, w: Word, cwds: Cwds, by: str) -> None:
+        """A script an interpreter runs (with what it may load beside it)."""
+        if w.value is None:
+            self.note(w.raw, f"{by} runs a script decided when the command runs: " + ", ".join(w.dynamic))
+            return
+        self.execute_word(w, cwds, with_folder=True, python=by == "python")
+
+    def execute(self, path: str, cwds: Cwds, raw: str) -> None:
+        self.execute_word(Word(raw, path), cwds, with_folder=True)
+
+    def execute_word(self, w: Word, cwds: Cwds, *, with_folder: bool, python: bool = False) -> None:
+        value = w.value
+        if value is None:
+            self.note(w.raw, "a program file decided when the command runs: " + ", ".join(w.dynamic))
+            return
+        if os.path.isabs(value):
+            candidates = [os.path.normpath(value)]
+        elif cwds is None:
+            self.note(w.raw, "a relative path after cd to a folder decided at run time")
+            return
+        else:
+            candidates = [os.path.normpath(os.path.join(c, value)) for c in sorted(cwds)]
+        for full in candidates:
+            st = self.cover(full, w.raw)
+            if st is None or not with_folder:
+                continue
+            folder = full if stat.S_ISDIR(st.st_mode) else os.path.dirname(full)
+            if python or (stat.S_ISDIR(st.st_mode) and os.path.exists(os.path.join(full, "__main__.py"))):
+                self.importable(frozenset({folder}), "script")
+            else:
+                self.folder(folder, w.raw)
+
+    def inside(self, path: str, cwds: Cwds) -> bool:
+        """True when ``path`` (relative to each of ``cwds``) lies under a root; a relative
+        path after an unknown ``cd`` counts as inside (it is unverified already)."""
+        if os.path.isabs(path):
+            return self.root_of(os.path.normpath(path)) is not None
+        if cwds is None:
+            return True
+        return any(self.root_of(os.path.normpath(os.path.join(c, path))) is not None for c in cwds)
+
+    def root_of(self, full: str) -> str | None:
+        for r in self.roots:
+            if full == r or full.startswith(r.rstrip(os.sep) + os.sep):
+                return r
+        return None
+
+    def cover(self, full: str, raw: str) -> os.stat_result | None:
+        """Cover one path (file, folder or missing); returns its ``stat`` when it exists
+        inside a root and was covered (None otherwise)."""
+        root = self.root_of(full)
+        if root is None or full in self.files:
+            return None
+        rel = os.path.relpath(full, root).replace(os.sep, "/")
+        target: str | None = None
+        real_root = os.path.realpath(root)
+        real = os.path.realpath(full)
+        read_base, read_rel = root, rel
+        if rel != "." and real != os.path.join(real_root, *rel.split("/")):
+            want = "dir" if os.path.isdir(full) else "file"
+            got, shown, why = fs.inside_target(root, rel, want=want)
+            if got is None:
+                self.note(raw, f"{full} is reached through a link that {why} ({shown})")
+                return None
+            target = os.path.join(root, *got.split("/"))
+            read_rel = got
+        try:
+            st = os.stat(full)
+        except FileNotFoundError:
+            if os.path.lexists(full):
+                self.note(raw, f"{full} is a broken link")
+                return None
+            self.files[full] = CoveredFile(full, None, False, target)
+            return None
+        except OSError as err:
+            self.note(raw, f"{full} cannot be read: {err.strerror}")
+            return None
+        if stat.S_ISDIR(st.st_mode):
+            return st  # a folder: its files are covered by the caller's folder walk
+        try:
+            raw_bytes = fs.read_bytes(read_base, read_rel, max_bytes=MAX_FILE_BYTES).raw
+        except fs.SafeFsError as err:
+            self.note(raw, f"{full} is not covered: {err.code} ({_short(str(err), 120)})")
+            return None
+        except (OSError, ValueError) as err:
+            self.note(raw, f"{full} cannot be read: {err}")
+            return None
+        self.files[full] = CoveredFile(full, hashlib.sha256(raw_bytes).hexdigest(), bool(st.st_mode & 0o111), target)
+        return st
+
+    def folder(self, folder: str, raw: str) -> None:
+        """Cover every file under ``folder`` (bounded): what an interpreter may load beside a script."""
+        if ("all", folder) in self.folders_done:
+            return
+        self.folders_done.add(("all", folder))
+        root = self.root_of(folder)
+        if root is not None:
+            self.walk(root, folder, raw, python=False)
+
+    def importable(self, cwds: Cwds, why: str | None) -> None:
+        """Cover what Python may import from ``sys.path[0]`` (each folder of ``cwds``):
+        the listing of importable names (so a new ``json.py`` changes the digest), each
+        module file and each regular package (walked, bounded)."""
+        if why is None:
+            return
+        if cwds is None:
+            self.note("python", "python imports from a working folder decided at run time")
+            return
+        for folder in sorted(cwds):
+            if ("py", folder) in self.folders_done:
+                continue
+            self.folders_done.add(("py", folder))
+            root = self.root_of(folder)
+            if root is not None:
+                self.walk(root, folder, folder, python=True)
+
+    def walk(self, root: str, folder: str, raw: str, *, python: bool) -> None:
+        """Cover the files under ``folder`` and its listing (``folder/`` or, for Python's
+        importable names, ``folder/*.py``); all or nothing: past a bound it is unverified."""
+        rel = os.path.relpath(folder, root).replace(os.sep, "/")
+        files_left, bytes_left = MAX_FOLDER_FILES, MAX_FOLDER_BYTES
+        listing: list[str] = []
+        covered: dict[str, CoveredFile] = {}
+        stack: list[tuple[str, int]] = [(rel, 0)]
+        shown = os.path.join(root, rel) if rel != "." else root
+        while stack:
+            cur, depth = stack.pop()
+            try:
+                entries = fs.scan_dir(root, None if cur == "." else cur)
+            except fs.SafeFsError as err:
+                if err.code == "not-found" and cur == rel:
+                    return
+                self.note(raw, f"folder {shown} is not covered: {err.code}")
+                return
+            for e in entries:
+                if e.name == "__pycache__":
+                    continue  # written by the interpreter itself on every run (docs/hooks.md)
+                child = e.name if cur == "." else f"{cur}/{e.name}"
+                full = os.path.join(root, *child.split("/"))
+                top = python and depth == 0
+                if e.type == "dir":
+                    if top and not os.path.exists(os.path.join(full, "__init__.py")):
+                        continue  # a namespace package never shadows a module found elsewhere
+                    if depth + 1 > MAX_FOLDER_DEPTH:
+                        self.note(raw, f"folder {shown} is deeper than {MAX_FOLDER_DEPTH} levels; not covered")
+                        return
+                    listing.append(child + "/")
+                    stack.append((child, depth + 1))
+                    continue
+                if top and not e.name.endswith(_PY_SUFFIXES):
+                    continue
+                listing.append(child)
+                files_left -= 1
+                if files_left < 0:
+                    self.note(raw, f"folder {shown} holds more than {MAX_FOLDER_FILES} files an interpreter "
+                                   "may load; not covered")
+                    return
+                if e.type == "special":
+                    self.note(raw, f"{full} is a FIFO, socket or device")
+                    continue
+                read_rel, target = child, None
+                if e.type == "link":
+                    got, named, why = fs.inside_target(root, child)
+                    if got is None:
+                        self.note(raw, f"{full} is a link that {why} ({named})")
+                        continue
+                    read_rel, target = got, os.path.join(root, *got.split("/"))
+                try:
+                    data = fs.read_bytes(root, read_rel, max_bytes=MAX_FILE_BYTES).raw
+                    mode = os.stat(full).st_mode
+                except fs.SafeFsError as err:
+                    self.note(raw, f"{full} is not covered: {err.code}")
+                    continue
+                except OSError as err:
+                    self.note(raw, f"{full} cannot be read: {err.strerror}")
+                    continue
+                bytes_left -= len(data)
+                if bytes_left < 0:
+                    self.note(raw, f"folder {shown} holds more than {MAX_FOLDER_BYTES} bytes an interpreter "
+                                   "may load; not covered")
+                    return
+                covered[full] = CoveredFile(full, hashlib.sha256(data).hexdigest(), bool(mode & 0o111), target)
+        for k, v in covered.items():
+            self.files.setdefault(k, v)
+        key = os.path.join(folder, "*.py" if python else "")
+        names = "\n".join(sorted(listing)).encode("utf-8", "surrogateescape")
+        self.files[key] = CoveredFile(key, hashlib.sha256(names).hexdigest(), False, None)
+
+
+def _known_program(name: str) -> bool:
+    """A program name :meth:`_Collector.run` dispatches on (not an unknown one)."""
+    return (name in _DATA_PROGRAMS or name in _PROJECT_RUNNERS or name in _SHELLS or name in _NODES
+            or name in _SCRIPT_INTERPRETERS or name in _WRAPPER_ARG_OPTS or name in ("env", "xargs", "find")
+            or (name.startswith(_PYTHONS) and _version_suffix(name)))
+
+
+def _version_suffix(name: str) -> bool:
+    """``python``, ``python3``, ``python3.12``, ``pypy3``: a Python interpreter's name."""
+    for p in _PYTHONS:
+        if name.startswith(p):
+            rest = name[len(p):]
+            return all(ch.isdigit() or ch == "." for ch in rest)
+    return False
+
+
+def _union(a: Cwds, b: Cwds) -> Cwds:
+    if a is None or b is None:
+        return None
+    u = a | b
+    return u if len(u) <= MAX_CWDS else None
+
+
+def _short(text: str, limit: int = 80) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+

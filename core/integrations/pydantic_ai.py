@@ -1,0 +1,114 @@
+"""pydantic-ai adapter (``pip install 'wskit[pydantic-ai]'``): :class:`WorkspaceCapability`.
+
+A pydantic-ai capability (``Agent(model, capabilities=[WorkspaceCapability(session)])``)
+that gives the agent what a wskit session holds:
+
+- **instructions**: the output style, the static rules (``AGENTS.md``, ``CLAUDE.md``,
+  unconditional rules) and the skills catalog (:func:`wskit.system_prompt`);
+- **a ``load_skill`` tool**: the skill's body through the skill runtime
+  (``session.skill_workflows.activate``), which then narrows the tools to the skill's
+  ``allowed-tools``;
+- **the gate around every tool call** (``wrap_tool_execute``): ``session.abefore_tool``
+  before the tool runs (``PreToolUse`` hooks, permission rules, skill workflows, the rules
+  barrier), ``session.aafter_tool`` after it (``PostToolUse`` hooks, the monitor). A
+  denied call does not run: the model gets the reason as the tool's result (and, when the
+  rules barrier held a write back, the rules to read before it retries). A read's
+  contextual rules are appended to its result. An ``ask`` is answered by the ``ask``
+  callback when one is given, else raised as pydantic-ai's ``ApprovalRequired`` (the run
+  ends with a ``DeferredToolRequests``; a resumed run that approved the call runs it).
+
+Tool names: the host's tools are described to the gate by the session's tool table
+(``RuntimeOptions(tools=[ToolSpec(...)])``); ``load_skill`` itself is not gated (it
+reads through the skill runtime, which applies ``skills_enabled`` and the byte limits).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pydantic_ai import RunContext
+from pydantic_ai.capabilities import AbstractCapability
+from pydantic_ai.exceptions import ApprovalRequired
+from pydantic_ai.toolsets import FunctionToolset
+
+from wskit import Budget, system_prompt
+from wskit.session.gate import ToolDecision, UserAnswer
+
+if TYPE_CHECKING:
+    from pydantic_ai.messages import ToolCallPart
+    from pydantic_ai.tools import ToolDefinition
+
+    from wskit.session import SessionResources
+
+__all__ = ["SKILL_TOOL", "WorkspaceCapability"]
+
+#: The name of the skill-loading tool the capability adds.
+SKILL_TOOL = "load_skill"
+
+
+@dataclass(init=False)
+class WorkspaceCapability(AbstractCapability[Any]):
+    """A wskit session as a pydantic-ai capability (see the module docstring).
+
+    :param session: the :class:`~wskit.session.SessionResources` (attach its tool table first).
+    :param style: the output style id to put in the instructions (None: none).
+    :param skills_budget: bound on the skills catalog (default 8 KiB).
+    :param ask: ``ask(decision) -> bool | UserAnswer`` for calls the permission rules ask
+        about; None: pydantic-ai's ``ApprovalRequired``.
+    """
+
+    session: SessionResources
+    style: str | None
+    skills_budget: Budget
+    ask: Callable[[ToolDecision], bool | UserAnswer] | None
+
+    def __init__(self, session: SessionResources, *, style: str | None = None,
+                 skills_budget: Budget | None = None,
+                 ask: Callable[[ToolDecision], bool | UserAnswer] | None = None) -> None:
+        self.session = session
+        self.style = style
+        self.skills_budget = skills_budget or Budget(max_bytes=8192)
+        self.ask = ask
+
+    def instructions(self) -> str:
+        """The instructions text: output style, static rules, skills catalog."""
+        return system_prompt(self.session, style=self.style, skills_budget=self.skills_budget).text
+
+    def get_instructions(self) -> str:
+        return self.instructions()
+
+    def get_toolset(self) -> FunctionToolset[Any]:
+        session = self.session
+
+        def load_skill(name: str) -> str:
+            """Load a skill from the available skills by its name; returns its instructions."""
+            return session.skill_workflows.activate(name).content
+
+        toolset: FunctionToolset[Any] = FunctionToolset()
+        toolset.add_function(load_skill, name=SKILL_TOOL, takes_ctx=False)
+        return toolset
+
+    async def wrap_tool_execute(self, ctx: RunContext[Any], *, call: ToolCallPart, tool_def: ToolDefinition,
+                                args: Any, handler: Any) -> Any:
+        if tool_def.name == SKILL_TOOL:
+            return await handler(args)
+        tool_input = dict(args) if isinstance(args, dict) else {}
+        use_id = call.tool_call_id
+        decision = await self.session.abefore_tool(tool_def.name, tool_input, tool_use_id=use_id, ask=self.ask)
+        if decision.decision == "ask":
+            if getattr(ctx, "tool_call_approved", False):  # the user approved it in a resumed run
+                decision = self.session.answer(decision, True)
+            else:
+                raise ApprovalRequired(metadata={"reason": decision.reason, "source": decision.source})
+        if not decision.allowed:
+            return decision.message()
+        run_args = {**args, **decision.input} if isinstance(args, dict) else args
+        result = await handler(run_args)
+        after = await self.session.aafter_tool(tool_def.name, decision.input, result, tool_use_id=use_id,
+                                               decision=decision)
+        extra = after.for_model("")
+        if not extra:
+            return result
+        return after.for_model(result if isinstance(result, str) else str(result))
