@@ -41,7 +41,7 @@ def test_readme_has_exactly_two_setup_commands():
     assert len(cmds) == 2
     assert all("\n" not in c for c in cmds)
     assert "docs/examples/workspace" in cmds[0] and "pip install" in cmds[0]
-    assert "'.[test]'" in cmds[1] and "./plugins/*" in cmds[1] and "pytest" in cmds[1]
+    assert "'.[test,pydantic-ai,openai-agents,langchain]'" in cmds[1] and "./plugins/*" in cmds[1] and "pytest" in cmds[1]
 
 
 def test_ci_runs_the_readme_commands():

@@ -12,7 +12,7 @@ import click
 
 from wskit.builtin_plugins.bundles.active import bundle_source, find_bundles, plugin_counts
 from wskit.builtin_plugins.bundles.discovery import load_bundle
-from wskit.builtin_plugins.bundles.ledger import LedgerError, install, read_ledger, uninstall
+from wskit.builtin_plugins.bundles.ledger import LedgerError, check_install_bounds, install, read_ledger, uninstall
 from wskit.builtin_plugins.bundles.marketplace import Marketplace, MarketplaceError, load_marketplace
 from wskit.cli.context import WsctlContext, json_option, progress, safe_text, shorten, table
 from wskit.cli.inspect import print_diagnostics
@@ -367,6 +367,9 @@ def install_cmd(obj: WsctlContext, spec: str, from_dirs: tuple[str, ...], force:
         raise MarketplaceError(f"{os.path.join(mk.root, '.claude-plugin', 'marketplace.json')}: {mk.name_refusal}; "
                                f"nothing installed")
     entry = mk.entry(name)  # an unknown name: the names it has
+    if entry.installable and entry.path is not None:
+        # bounds first: validating a 100,000-file folder would index every file (--force or not)
+        check_install_bounds(entry.path)
     if entry.installable and entry.path is not None and not force:
         b, diags, counts = check_plugin(obj, entry.path)
         # a folder without plugin.json or component folders is what Claude Code's folder

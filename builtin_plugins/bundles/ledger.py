@@ -35,8 +35,9 @@ if TYPE_CHECKING:
     from wskit.builtin_plugins.bundles.marketplace import Marketplace  # imported by install, not at start-up
 
 __all__ = [
-    "CLAUDE_BOOKKEEPING", "install", "ledger_path", "LEDGER_VERSION", "LedgerError", "MAX_LEDGER_BYTES", "MAX_TREE_DEPTH", "plugins_dir",
-    "read_ledger", "tree_digest", "uninstall"
+    "CLAUDE_BOOKKEEPING", "check_install_bounds", "install", "ledger_path", "LEDGER_VERSION", "LedgerError",
+    "MAX_INSTALL_BYTES", "MAX_INSTALL_FILE_BYTES", "MAX_INSTALL_FILES", "MAX_LEDGER_BYTES", "MAX_TREE_DEPTH",
+    "plugins_dir", "read_ledger", "tree_digest", "uninstall"
 ]
 
 
@@ -52,6 +53,20 @@ class LedgerError(WskitError):
 #: Deepest folder level below a plugin's root that :func:`install` copies; a deeper
 #: tree is refused (a real plugin is a few levels deep; a vendored node_modules a few dozen).
 MAX_TREE_DEPTH = 128
+
+
+#: Bounds of one managed install, checked with ``lstat`` before anything is copied and
+#: again while copying (a file that grows in between is caught). The largest plugin of
+#: Claude Code's official marketplace (plugin-dev) has 50 files and 622 KB, its largest
+#: file 33 KB; the bounds leave room for a bundled server binary or a small vendored
+#: dependency tree, and refuse what would fill the home or slow every load.
+#: Regular files a plugin may hold (each one is indexed and hashed on every load).
+MAX_INSTALL_FILES = 10_000
+#: Apparent size (``st_size``) of one file, in bytes: a sparse file is counted at its
+#: apparent size, since copying it writes that many bytes.
+MAX_INSTALL_FILE_BYTES = 64 * 1024 * 1024
+#: Sum of the files' apparent sizes, in bytes.
+MAX_INSTALL_BYTES = 256 * 1024 * 1024
 
 
 #: folders Claude Code keeps in ``~/.claude/plugins`` for its installs (``claude plugin
@@ -193,16 +208,98 @@ def _lock(profile: HostProfile) -> "AbstractContextManager[None]":
     return state_lock(ledger_path(profile), profile.require_home())
 
 
+def _too_big(path: str, size: int, blocks: int | None) -> str:
+    sparse = f"; sparse: {blocks * 512} bytes allocated" if blocks is not None and blocks * 512 < size else ""
+    return (f"{path}: file of {size} bytes{sparse} is over the {MAX_INSTALL_FILE_BYTES}-byte bound of one "
+            "plugin file; not installed")
+
+
+def check_install_bounds(src: str | os.PathLike[str]) -> dict[str, int]:
+    """Measure the plugin folder ``src`` as :func:`install` would copy it (folders and
+    regular files, ``.git`` and links left out), with ``lstat`` only: nothing is read.
+
+    Stops at the first bound crossed, so a folder of a million files costs no more than
+    :data:`MAX_INSTALL_FILES` entries.
+
+    :returns: ``{"files", "bytes", "largest"}`` (bytes are apparent sizes).
+    :raises LedgerError: more than :data:`MAX_INSTALL_FILES` files, a file over
+        :data:`MAX_INSTALL_FILE_BYTES` (a sparse one too: its apparent size is what a
+        copy writes), more than :data:`MAX_INSTALL_BYTES` in all, or a tree deeper than
+        :data:`MAX_TREE_DEPTH`; the message names the folder or file and the bound.
+    """
+    root = os.fspath(src)
+    files = total = largest = 0
+    stack = [(root, 0)]
+    while stack:
+        s_dir, depth = stack.pop()
+        if depth > MAX_TREE_DEPTH:
+            raise LedgerError(f"{s_dir}: plugin folder tree is deeper than {MAX_TREE_DEPTH} levels; not installed")
+        with os.scandir(s_dir) as it:
+            for entry in it:
+                if entry.name == ".git" or entry.is_symlink():
+                    continue
+                st = entry.stat(follow_symlinks=False)
+                if stat.S_ISDIR(st.st_mode):
+                    stack.append((entry.path, depth + 1))
+                elif stat.S_ISREG(st.st_mode):
+                    files += 1
+                    if files > MAX_INSTALL_FILES:
+                        raise LedgerError(f"{root}: plugin holds more than {MAX_INSTALL_FILES} files (every one is "
+                                          "indexed and hashed on each load); not installed")
+                    if st.st_size > MAX_INSTALL_FILE_BYTES:
+                        raise LedgerError(_too_big(entry.path, st.st_size, getattr(st, "st_blocks", None)))
+                    total += st.st_size
+                    largest = max(largest, st.st_size)
+                    if total > MAX_INSTALL_BYTES:
+                        raise LedgerError(f"{root}: plugin files add up to more than {MAX_INSTALL_BYTES} bytes; "
+                                          "not installed")
+    return {"files": files, "bytes": total, "largest": largest}
+
+
+def _copy_file(src: str, dst: str, budget: int) -> int:
+    """Copy one regular file, without following a link, reading at most
+    ``min(budget, MAX_INSTALL_FILE_BYTES)`` bytes; keeps mode bits and times.
+
+    :returns: bytes copied.
+    :raises LedgerError: the file grew past a bound since it was measured.
+    """
+    limit = min(budget, MAX_INSTALL_FILE_BYTES)
+    fd = os.open(src, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise LedgerError(f"{src} is no longer a regular file; not installed")
+        if st.st_size > limit:
+            raise LedgerError(_too_big(src, st.st_size, getattr(st, "st_blocks", None))
+                              if st.st_size > MAX_INSTALL_FILE_BYTES else
+                              f"{src}: plugin files add up to more than {MAX_INSTALL_BYTES} bytes; not installed")
+        out = os.open(dst, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        copied = 0
+        try:
+            while chunk := os.read(fd, 1 << 20):
+                copied += len(chunk)
+                if copied > limit:
+                    raise LedgerError(f"{src} grew past the install bounds while being copied; not installed")
+                os.write(out, chunk)
+            os.fchmod(out, stat.S_IMODE(st.st_mode))
+            os.utime(out, ns=(st.st_atime_ns, st.st_mtime_ns))
+        finally:
+            os.close(out)
+        return copied
+    finally:
+        os.close(fd)
+
+
 def _copy_tree(src: str, dst: str, skipped: list[str]) -> None:
     """Copy folders and regular files; links and special files are skipped (reported).
 
-    Iterative (an explicit stack, no recursion per level) and bounded: a folder
-    more than :data:`MAX_TREE_DEPTH` levels below ``src`` refuses the install.
+    Iterative (an explicit stack, no recursion per level) and bounded: :func:`install`
+    measured the tree first (:func:`check_install_bounds`); every copy is bounded again
+    by what is left, so a file that grew since is caught.
 
-    :raises LedgerError: the tree is deeper than :data:`MAX_TREE_DEPTH` (the folder named).
+    :raises LedgerError: a bound is crossed (the folder or file named).
     """
-    import shutil  # install/uninstall only, not at start-up
-
+    left, files = MAX_INSTALL_BYTES, 0
     stack = [(src, dst, 0)]
     while stack:
         s_dir, d_dir, depth = stack.pop()
@@ -220,7 +317,10 @@ def _copy_tree(src: str, dst: str, skipped: list[str]) -> None:
             elif entry.is_dir(follow_symlinks=False):
                 stack.append((entry.path, target, depth + 1))
             elif entry.is_file(follow_symlinks=False):
-                shutil.copy2(entry.path, target, follow_symlinks=False)
+                files += 1
+                if files > MAX_INSTALL_FILES:
+                    raise LedgerError(f"{src}: plugin holds more than {MAX_INSTALL_FILES} files; not installed")
+                left -= _copy_file(entry.path, target, left)
             else:
                 skipped.append(os.path.relpath(entry.path, src))
 
@@ -256,7 +356,8 @@ def install(profile: HostProfile, marketplace: Marketplace, name: str) -> dict[s
     :returns: the ledger entry plus ``skipped`` (links and special files not copied).
     :raises MarketplaceError: unknown plugin, or a source that needs the network
         (nothing is done then).
-    :raises LedgerError: the target folder exists and is not a managed install.
+    :raises LedgerError: the target folder exists and is not a managed install; the
+        plugin crosses an install bound (:func:`check_install_bounds`: nothing is copied).
     """
     import shutil  # not at start-up
     import tempfile
@@ -267,6 +368,7 @@ def install(profile: HostProfile, marketplace: Marketplace, name: str) -> dict[s
     entry = marketplace.entry(name)
     if not entry.installable or entry.path is None:
         raise MarketplaceError(f"cannot install {name}@{marketplace.name}: {entry.reason}")
+    check_install_bounds(entry.path)  # before the lock and any folder is made
     dest_parent = plugins_dir(profile)
     dest = dest_parent / name
     skipped: list[str] = []

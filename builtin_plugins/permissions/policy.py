@@ -51,6 +51,28 @@ if TYPE_CHECKING:
 _rules_module: Any = None
 
 
+def tool_input_mapping(tool: str, tool_input: Any) -> dict[str, Any]:
+    """The tool input of a permission check as the mapping rules match against.
+
+    Accepted shapes (docs/permissions.md, docs/integrating.md step 3): a mapping of the
+    tool's arguments as the model sent them; None (no arguments); for a shell tool
+    (``Bash``, ``PowerShell``) the command string, taken as ``{"command": …}``.
+
+    :raises TypeError: any other shape, naming the accepted ones (a string for a tool
+        that is not a shell is refused: which argument it is cannot be known).
+    """
+    if tool_input is None:
+        return {}
+    if isinstance(tool_input, Mapping):
+        return dict(tool_input)
+    if isinstance(tool_input, str) and tool in _rules().SHELL_TOOLS:
+        return {"command": tool_input}
+    shown = type(tool_input).__name__
+    raise TypeError(f"tool_input for {tool!r} must be a mapping of the tool's arguments as the model sent them "
+                    f"(e.g. {{'command': 'ls'}} or {{'file_path': 'src/a.py'}}), None, or for Bash/PowerShell "
+                    f"the command string; got {shown}")
+
+
 def _rules() -> Any:
     """:mod:`wskit.builtin_plugins.permissions.rules`, imported when a rule is read or a
     call checked: every workspace builds its policy, most from no rule at all (an empty
@@ -62,7 +84,7 @@ def _rules() -> Any:
         _rules_module = rules
     return _rules_module
 
-__all__ = ["BEHAVIORS", "MODES", "PermissionDecision", "PermissionPolicy", "policy_from_layers"]
+__all__ = ["BEHAVIORS", "MODES", "PermissionDecision", "PermissionPolicy", "policy_from_layers", "tool_input_mapping"]
 
 #: The rule lists, in evaluation order.
 BEHAVIORS = ("deny", "ask", "allow")
@@ -174,17 +196,21 @@ class PermissionPolicy(FrozenValue):
                 out.append(posixpath.normpath(d))
         return out
 
-    def check(self, tool: str, tool_input: Mapping[str, Any] | None = None, *, cwd: str | None = None,
+    def check(self, tool: str, tool_input: Mapping[str, Any] | str | None = None, *, cwd: str | None = None,
               hook: Any = None) -> PermissionDecision:
         """Decide a call of ``tool`` with ``tool_input`` (the tool's arguments, as the model sent them).
 
+        :param tool_input: a mapping (``{"command": "ls"}``, ``{"file_path": "src/a.py"}``…),
+            None (no arguments), or for a shell tool (``Bash``, ``PowerShell``) the command
+            string itself (:func:`tool_input_mapping`).
         :param cwd: the session's working directory (default: the project root); relative
             paths in rules and input are anchored there.
         :param hook: the ``PreToolUse`` outcome (a :class:`HookOutcome`, anything with a
             ``permission_decision`` attribute, or the decision string) to combine with.
         :returns: a :class:`PermissionDecision` naming what decided.
+        :raises TypeError: ``tool_input`` is none of those shapes (the message names them).
         """
-        tool_input = dict(tool_input or {})
+        tool_input = tool_input_mapping(tool, tool_input)
         hook_decision = _hook_decision(hook)
         if self.managed_error is not None:
             return PermissionDecision("deny", None, "managed", f"managed settings unreadable: {self.managed_error}",

@@ -172,11 +172,23 @@ def static_rules(session: Any, *, budget: Budget | None = None) -> PromptPart:
     """The static rules of ``session`` (``session.rules.static()``: instruction files and
     unconditional rules of the cwd) as a ``<project-instructions>`` block; they count as
     delivered from the start. Files past ``budget`` are in ``omitted`` (the rule catalog's
-    own byte budget, ``static_budget``, applies first).
+    own byte budget, ``static_budget``, applies first) and are recorded as not delivered
+    (``session.rules.mark_omitted``): the rules barrier offers each again, as a contextual
+    rule, with the first tool call touching a file in its scope, and a resumed session
+    still owes it. The host delivers what the barrier returns (``contextual_rules``) and
+    calls ``session.mark_delivered``.
 
     :raises UnknownComponentError: the ``rules`` built-in is blocked.
     """
-    return _rules_part(session.rules.static(), budget)
+    rules = session.rules
+    part = _rules_part(rules.static(), budget)
+    owed = rules.omitted_ids
+    shown = [p["id"] for p in part.provenance if p["id"] in owed]
+    if shown:  # omitted before, in the prompt now
+        rules.mark_delivered(shown)
+    if part.omitted:
+        rules.mark_omitted([o["id"] for o in part.omitted])
+    return part
 
 
 def contextual_rules(answer: Any, *, budget: Budget | None = None) -> PromptPart:

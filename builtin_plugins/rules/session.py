@@ -14,10 +14,17 @@ One :class:`SessionRules` belongs to one :class:`~wskit.session.SessionResources
   its result. Policy ``batch`` (Sakura): any call with undelivered rules is
   held back; :meth:`check_batch` holds back the whole batch.
 - A ``shell`` call without paths uses :meth:`RuleCatalog.shell_rules`.
-- The static rules count as delivered from the start (they are in the system prompt).
+- The static rules count as delivered from the start (they are in the system prompt),
+  except those the host's prompt left out (:meth:`SessionRules.mark_omitted`, which
+  ``wskit.builtin_plugins.prompt.static_rules`` calls for what its budget cut): an omitted
+  rule is undelivered, so the barrier (this component) offers it again with the first
+  call touching a file in its scope, as a contextual rule, until the host delivers it
+  and calls :meth:`SessionRules.mark_delivered`. Re-offering is the barrier's job;
+  delivering what it returns is the host's.
 - :meth:`to_extension` is what :meth:`SessionResources.state` stores under
   ``extensions["rules"]``: the static provenance digest and references (id,
-  path, source, sha256), never bodies; :meth:`resume` checks and rebuilds them.
+  path, source, sha256), never bodies, and the ids of the ``omitted`` static rules;
+  :meth:`resume` checks and rebuilds them (a resumed session still owes the omitted ones).
 """
 
 from __future__ import annotations
@@ -101,7 +108,11 @@ class SessionRules:
         self.contextual_budget = (contextual_budget if contextual_budget is not None
                                   else catalog.settings.contextual_budget)
         self._lock = threading.RLock()
+        #: rules delivered by the host (contextual answers, resumed references); the static
+        #: rules count as delivered besides, less those in _omitted
         self._delivered: dict[str, dict[str, Any]] = {}
+        #: static rules the host's prompt left out, by id: undelivered until delivered explicitly
+        self._omitted: dict[str, RuleFile] = {}
         self._static: RuleSelection | None = None
         self._tracker: ScopeTracker | None = None
 
@@ -127,20 +138,63 @@ class SessionRules:
     # -- queries -------------------------------------------------------------
 
     def static(self) -> RuleSelection:
-        """The static rules of the session cwd (computed once; they count as delivered)."""
+        """The static rules of the session cwd (computed once; they count as delivered
+        unless :meth:`mark_omitted` says the prompt left them out)."""
         with self._lock:
             if self._static is None:
                 self._static = self.catalog.static_rules(self.cwd, self.static_budget)
-                for r in self._static.files:
-                    self._delivered.setdefault(r.id, r.rule_ref())
             return self._static
 
     @property
     def delivered_ids(self) -> frozenset[str]:
-        """Ids of every rule the model has seen (static ones included)."""
-        self.static()
+        """Ids of every rule the model has seen (static ones included, omitted ones not)."""
+        static = self.static()
         with self._lock:
-            return frozenset(self._delivered)
+            return frozenset(self._delivered).union(i for i in static.ids if i not in self._omitted)
+
+    @property
+    def omitted_ids(self) -> frozenset[str]:
+        """Ids of the static rules the prompt left out and nobody delivered since."""
+        with self._lock:
+            return frozenset(self._omitted)
+
+    def mark_omitted(self, refs: RuleSelection | Iterable[RuleFile | dict[str, Any] | str]) -> None:
+        """Record static rules the host left out of what the model saw (a prompt budget
+        cut them; ``prompt.static_rules`` calls this with its ``omitted`` items).
+
+        They count as undelivered from now on: :meth:`rules_for` and
+        :meth:`check_invocation` offer each with the first call touching a file it
+        applies to (a ``shell`` call without paths: at once), :meth:`to_extension`
+        lists them, and :meth:`mark_delivered` clears the mark. A rule the host already
+        delivered through the barrier stays delivered.
+
+        :param refs: a selection, rule files, ref mappings (``{"id": …}``, as
+            ``PromptPart.omitted`` holds them) or ids.
+        :raises ValueError: an id that is not a static rule of this session (only static
+            rules count as delivered unasked; a contextual rule the host did not show is
+            simply never marked delivered).
+        """
+        items = refs.files if isinstance(refs, RuleSelection) else refs
+        static = {r.id: r for r in self.static().files}
+        ids = [item.id if isinstance(item, RuleFile) else str(item.get("id")) if isinstance(item, dict)
+               else str(item) for item in items]
+        unknown = [i for i in ids if i not in static]
+        if unknown:
+            raise ValueError(f"not static rules of this session, so not delivered unasked: {', '.join(unknown)}")
+        with self._lock:
+            for i in ids:
+                if i not in self._delivered:
+                    self._omitted[i] = static[i]
+
+    def _owed(self, paths: list[str], kind: ToolKind) -> list[RuleFile]:
+        """Omitted static rules that apply to one of ``paths`` (source-project paths;
+        a shell call without paths: all of them)."""
+        with self._lock:
+            owed = list(self._omitted.values())
+        if not owed or (kind is ToolKind.SHELL and not paths):
+            return owed
+        rels = [r for r in (self.catalog.relative(p) for p in paths) if r is not None]
+        return [r for r in owed if any(self.catalog.applies(r, rel) for rel in rels)]
 
     def rules_for(self, paths: Iterable[str | os.PathLike[str]] = (), tool_kind: ToolKind | str = ToolKind.READ
                   ) -> RuleSelection:
@@ -152,8 +206,22 @@ class SessionRules:
         paths = list(paths)
         loaded = self.delivered_ids
         if kind is ToolKind.SHELL and not paths:
-            return self.catalog.shell_rules(self.cwd, loaded, self.contextual_budget)
-        return self.catalog.contextual_rules(self.cwd, self.map_paths(paths), loaded, self.contextual_budget)
+            sel = self.catalog.shell_rules(self.cwd, loaded, self.contextual_budget)
+            owed = self._owed([], kind)
+        else:
+            mapped = self.map_paths(paths)
+            sel = self.catalog.contextual_rules(self.cwd, mapped, loaded, self.contextual_budget)
+            owed = self._owed(mapped, kind)
+        if not owed:
+            return sel
+        # omitted static rules join the answer, under the same byte budget (whole files)
+        from wskit.builtin_plugins.rules.scopes import apply_budget
+
+        skipped_ids = {k.rule.id for k in sel.skipped}
+        kept, skipped = apply_budget(self.catalog.order([*sel.files, *(r for r in owed if r.id not in skipped_ids)]),
+                                     self.contextual_budget)
+        return RuleSelection("contextual", tuple(kept), (*sel.skipped, *skipped), sel.trigger_paths,
+                             self.contextual_budget, sel.diagnostics)
 
     def check_invocation(self, tool_name: str, tool_kind: ToolKind | str,
                          paths: Iterable[str | os.PathLike[str]] = ()) -> Proceed | RulesRequired:
@@ -197,13 +265,15 @@ class SessionRules:
         with self._lock:
             for item in items:
                 if isinstance(item, RuleFile):
-                    self._delivered[item.id] = item.rule_ref()
+                    rid, ref = item.id, item.rule_ref()
                 elif isinstance(item, dict):
                     rule = self.catalog.get(item.get("id", ""))
-                    self._delivered[item["id"]] = rule.rule_ref() if rule else dict(item)
+                    rid, ref = item["id"], rule.rule_ref() if rule else dict(item)
                 else:
                     rule = self.catalog.get(str(item))
-                    self._delivered[str(item)] = rule.rule_ref() if rule else {"id": str(item)}
+                    rid, ref = str(item), rule.rule_ref() if rule else {"id": str(item)}
+                self._delivered[rid] = ref
+                self._omitted.pop(rid, None)
 
     @property
     def tracker(self) -> ScopeTracker:
@@ -216,13 +286,19 @@ class SessionRules:
     # -- provenance ------------------------------------------------------------
 
     def to_extension(self) -> dict[str, Any]:
-        """``{"static_digest", "static": [ref], "delivered": [ref], "policy"}``: refs only, never bodies."""
+        """``{"static_digest", "static": [ref], "delivered": [ref], "omitted": [id], "policy"}``:
+        refs only, never bodies. ``omitted``: static rules the prompt left out that are
+        still owed (present only when there are some)."""
         static = self.static()
         sids = set(static.ids)
         with self._lock:
             delivered = [ref for rid, ref in self._delivered.items() if rid not in sids]
-        return {"static_digest": static.provenance_sha256, "static": static.refs(), "delivered": delivered,
-                "policy": self.policy}
+            omitted = sorted(self._omitted)
+        out = {"static_digest": static.provenance_sha256, "static": static.refs(), "delivered": delivered,
+               "policy": self.policy}
+        if omitted:
+            out["omitted"] = omitted
+        return out
 
     def hydrate(self, refs: Iterable[dict[str, Any]], policy: str = "strict") -> tuple[RuleSelection, list[dict]]:
         """Rebuild persisted references from this session's catalog (see :meth:`RuleCatalog.hydrate`)."""
@@ -254,6 +330,9 @@ class SessionRules:
                 raise RuleProvenanceMismatch(drift, "instruction")
         sel, more = self.catalog.hydrate(extension.get("delivered", []), policy)  # type: ignore[arg-type]
         self.mark_delivered(sel)
+        owed = [i for i in extension.get("omitted", []) if i in set(static.ids)]
+        if owed:
+            self.mark_omitted(owed)  # still owed after the resume: the barrier offers them again
         return ResumeResult(static, sel, drift + more)
 
 
@@ -269,6 +348,9 @@ def validate_extension(ext: dict[str, Any]) -> None:
 def _validate(ext: dict[str, Any]) -> None:
     if not isinstance(ext, dict) or not isinstance(ext.get("static_digest"), str) or not _HEX64.match(ext["static_digest"]):
         raise SessionStateError("invalid session rule state: 'static_digest' must be 64 lowercase hex digits")
+    omitted = ext.get("omitted", [])
+    if not isinstance(omitted, list) or not all(isinstance(i, str) for i in omitted):
+        raise SessionStateError("invalid session rule state: 'omitted' must be a list of rule ids")
     for key in ("static", "delivered"):
         items = ext.get(key, [])
         if not isinstance(items, list):

@@ -34,7 +34,19 @@ agent_option = click.option("--agent", "agent", default="default", envvar="WSKIT
 def _manager(obj: WsctlContext, agent: str):
     from wskit.builtin_plugins.workspaces import WorkspaceManager
 
-    return WorkspaceManager(obj.home, agent, host=obj.host)
+    return WorkspaceManager(obj.home, agent, host=obj.host, trust=_trust_gate(obj))
+
+
+def _trust_gate(obj: WsctlContext):
+    """The trust gate git calls pass: the trust plugins' decision (the store's by
+    default), asked only when a command is about to run git."""
+    def decide(project):
+        from wskit.trust import TrustStore
+
+        decision, _diags = obj.hooks().trust_decision(project, TrustStore.for_home(obj.home), obj.profile())
+        return decision
+
+    return decide
 
 
 def _command(f):

@@ -45,6 +45,7 @@ ERROR_KINDS: frozenset[str] = frozenset({
     "merged_into_required",          # delete_if_merged / detached HEAD without merged_into
     "not_merged",                    # no is-ancestor proof; artifact retained
     "git_failed",                    # a git subprocess failed unexpectedly
+    "untrusted_workspace",           # git would run in a project nobody trusted: refused, nothing started
 })
 
 

@@ -30,7 +30,7 @@ def inspect_worktree(live: g.LiveWorktree | None) -> CleanupEvidence:
 def inspect_roots(store: WorkspaceStore, roots: list[ExecutionRootEntry]) -> list[dict[str, Any]]:
     """Each root as JSON plus ``live`` (in ``git worktree list``; canonical roots:
     the folder exists) and, for worktree roots, ``evidence`` (:func:`inspect_worktree`)."""
-    cache: dict[str, list[g.LiveWorktree]] = {}
+    cache: dict[str, list[g.LiveWorktree] | g.UntrustedRepository] = {}
     out = []
     for r in roots:
         d = r.model_dump(mode="json")
@@ -43,8 +43,17 @@ def inspect_roots(store: WorkspaceStore, roots: list[ExecutionRootEntry]) -> lis
         if key not in cache:
             try:
                 cache[key] = g.worktree_list(ws.workspace_anchor) if ws else []
+            except g.UntrustedRepository as err:
+                cache[key] = err
             except (g.GitError, OSError):
                 cache[key] = []
+        if isinstance(cache[key], g.UntrustedRepository):
+            # no git in an untrusted project: what the folder shows, and why nothing more
+            d["live"] = r.filesystem_path.is_dir()
+            d["evidence"] = CleanupEvidence(status="inspection_failed", error=str(cache[key]),
+                                            inspected_at=utc_now()).model_dump(mode="json")
+            out.append(d)
+            continue
         live = next((w for w in cache[key] if not w.main and w.path == r.filesystem_path), None)
         d["live"] = live is not None and not live.missing
         d["evidence"] = inspect_worktree(live).model_dump(mode="json")

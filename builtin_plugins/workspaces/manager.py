@@ -8,7 +8,9 @@ Attach, detach, switch and state follow reference/holon-sakura.md A4
 
 from __future__ import annotations
 
+import functools
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +40,32 @@ from wskit.builtin_plugins.workspaces.store import WorkspaceStore
 __all__ = ["WorkspaceManager"]
 
 
+def _gated(method):
+    """Run a manager operation inside its :func:`~.git.trust_gate`: git runs only in
+    trusted source projects; an untrusted one is refused as ``untrusted_workspace``
+    (with the ``wsctl trust grant`` hint) before any git process starts."""
+
+    @functools.wraps(method)
+    def wrapper(self: "WorkspaceManager", *args: Any, **kwargs: Any) -> Any:
+        with g.trust_gate(self._trust):
+            try:
+                return method(self, *args, **kwargs)
+            except g.UntrustedRepository as err:
+                raise untrusted_error(err) from None
+
+    return wrapper
+
+
+def untrusted_error(err: g.UntrustedRepository) -> WorkspaceError:
+    """The ``untrusted_workspace`` :class:`WorkspaceError` of a refused git call."""
+    import shlex
+
+    return WorkspaceError("untrusted_workspace",
+                          f"workspace {err.project} is not trusted ({err.reason}), so wskit runs no git in it "
+                          f"(its own .git/config could name commands); run "
+                          f"'wsctl trust grant {shlex.quote(err.project)}' if you trust it", path=err.project)
+
+
 class WorkspaceManager:
     """Workspaces, execution roots and occupancy of agent ``agent_id``.
 
@@ -47,13 +75,19 @@ class WorkspaceManager:
         managed worktrees go to ``<anchor-parent>/.<host>-worktrees-<repo>/``.
     :param agent_home: the agent home folder (default ``<home>/.wskit/agent-homes/<agent_id>``, outside the ``agents/`` folder that ``~/.<host>/`` uses for subagent definitions).
     :param profile: the execution profile (managed worktrees on by default).
+    :param trust: source project -> :class:`~wskit.trust.TrustDecision`: git runs only
+        in trusted projects (default: the home's trust store,
+        ``TrustStore.for_home(home).decide``; ``wsctl`` passes its trust plugins' gate).
+        Operations that need git in an untrusted project raise ``untrusted_workspace``;
+        ``state`` reports such worktree roots ``inspection_failed`` without running git.
     On creation the agent home is ensured, registered, attached first, and made
     active (``shared_read``) when the agent has no active projection yet.
     """
 
     def __init__(self, home: str | os.PathLike[str], agent_id: str = "default", host: str = "wskit",
                  agent_home: str | os.PathLike[str] | None = None,
-                 profile: ExecutionProfile | None = None, store: WorkspaceStore | None = None) -> None:
+                 profile: ExecutionProfile | None = None, store: WorkspaceStore | None = None,
+                 trust: Callable[[Path], Any] | None = None) -> None:
         self.agent_id = agent_id
         self.home_id = agent_home_id(agent_id)
         self.host = host
@@ -61,6 +95,11 @@ class WorkspaceManager:
         require_utf8("home", home)  # before the store is opened: nothing is written
         require_utf8("agent home", agent_home)
         self.store = store or WorkspaceStore.for_home(home)
+        if trust is None:
+            from wskit.trust import TrustStore
+
+            trust = TrustStore.for_home(home).decide
+        self._trust = trust
         self.agent_home = normalize_lexical(agent_home or Path(home) / ".wskit" / "agent-homes" / agent_id)
         self._ensure_agent()
 
@@ -134,6 +173,7 @@ class WorkspaceManager:
         return self.store.bindings(self.agent_id)
 
     # -- attach / detach ----------------------------------------------------
+    @_gated
     def attach(self, path: str | os.PathLike[str]) -> dict[str, Any]:
         """Bind the workspace holding ``path``; never changes the active projection.
 
@@ -176,6 +216,7 @@ class WorkspaceManager:
                 pruned.append({"workspace_id": ws_id, "reason": "stale_workspace_anchor"})
         return pruned
 
+    @_gated
     def detach(self, workspace_id: str) -> dict[str, Any]:
         """Unbind a workspace; never deletes folders, branches, worktrees or records.
 
@@ -205,6 +246,11 @@ class WorkspaceManager:
             return []
         try:
             live = [w for w in g.worktree_list(ws.workspace_anchor) if not w.main]
+        except g.UntrustedRepository:
+            # no git in an untrusted project: the roots this registry holds, as recorded
+            return [{"execution_root_id": r.execution_root_id, "path": str(r.filesystem_path),
+                     "branch": r.worktree.branch if r.worktree else None}
+                    for r in self.store.roots([ws_id]) if r.root_kind == "git_worktree_root" and not r.removed]
         except (g.GitError, OSError):
             return []
         out = []
@@ -215,6 +261,7 @@ class WorkspaceManager:
         return out
 
     # -- switch -------------------------------------------------------------
+    @_gated
     def switch(self, workspace_id: str | None = None, execution_root_id: str | None = None,
                path: str | os.PathLike[str] | None = None, cwd: str | None = None) -> dict[str, Any]:
         """Activate an attached workspace's canonical root, a registered root, or
@@ -296,6 +343,8 @@ class WorkspaceManager:
         ws = self._workspace(root.workspace_id)
         try:
             live = g.worktree_list(ws.workspace_anchor)
+        except g.UntrustedRepository:
+            raise
         except (g.GitError, OSError):
             live = []
         for w in live:
@@ -304,6 +353,7 @@ class WorkspaceManager:
         raise WorkspaceError("worktree_missing", "worktree is missing from live git state",
                              execution_root_id=root.execution_root_id)
 
+    @_gated
     def register_worktree(self, ws_id: str, path: Path, provenance: str = "discovered",
                           **meta: Any) -> ExecutionRootEntry:
         """Register (or refresh) the worktree root at ``path`` with its live git facts.
@@ -332,6 +382,7 @@ class WorkspaceManager:
         return [r for r in self.store.roots() if r.workspace_id in attached
                 or (r.worktree is not None and r.worktree.registered_by_agent_id == self.agent_id)]
 
+    @_gated
     def state(self) -> dict[str, Any]:
         """``GetWorkspaceState``: ``{agent_id, attached, workspaces, active,
         execution_roots, occupancies}``. Worktree roots are refreshed against
@@ -375,6 +426,7 @@ class WorkspaceManager:
             execution_roots=roots)
 
     # -- worktrees and references (see .worktrees, .refs) -------------------
+    @_gated
     def create_worktree(self, workspace_id: str, branch: str, base_ref: str, label: str | None = None,
                         on_existing: str = "reuse", activate: bool = True) -> dict[str, Any]:
         """See :func:`wskit.builtin_plugins.workspaces.worktrees.create_worktree`."""
@@ -382,6 +434,7 @@ class WorkspaceManager:
 
         return create_worktree(self, workspace_id, branch, base_ref, label, on_existing, activate)
 
+    @_gated
     def remove_worktree(self, execution_root_id: str, return_to: str | None = None,
                         branch_policy: str = "keep", merged_into: str | None = None) -> dict[str, Any]:
         """See :func:`wskit.builtin_plugins.workspaces.worktrees.remove_worktree`."""
@@ -389,6 +442,7 @@ class WorkspaceManager:
 
         return remove_worktree(self, execution_root_id, return_to, branch_policy, merged_into)
 
+    @_gated
     def resolve_references(self, refs: list[str], base_file: str | None = None) -> dict[str, Any]:
         """See :func:`wskit.builtin_plugins.workspaces.refs.resolve_references`."""
         from wskit.builtin_plugins.workspaces.refs import resolve_references

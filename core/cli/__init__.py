@@ -22,11 +22,12 @@ everything else.
 
 from __future__ import annotations
 
-__all__ = ["LazyGroup", "main", "make_cli", "MAX_SHOWN_RUN", "shorten_runs", "STDOUT_CLOSED_STATUS", "StdoutClosed", "WsctlError"]
+__all__ = ["LazyGroup", "main", "make_cli", "MAX_SHOWN_RUN", "paint_error_line", "shorten_runs", "shown_message",
+           "STDOUT_CLOSED_STATUS", "StdoutClosed", "WsctlError"]
 
 #: names of :mod:`wskit.cli.app` read through this package (the private ones for the tests and tools
 #: that used them here)
-_FROM_APP = frozenset({*__all__, "_failure_message", "_stdout_closed", "_end_startup"})
+_FROM_APP = frozenset({*__all__, "_failure_message", "_stdout_closed", "_end_startup", "_escape_message"})
 
 
 def __getattr__(name: str):

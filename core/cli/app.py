@@ -13,13 +13,16 @@ from wskit.cli.failures import (
     STDOUT_CLOSED_STATUS,
     command_failure,
     failure_message,
+    paint_error_line,
     shorten_runs,
     show_error,
+    shown_message,
     stdout_closed,
 )
 from wskit.cli.plain import ExitStatus
 
-__all__ = ["LazyGroup", "main", "make_cli", "MAX_SHOWN_RUN", "shorten_runs", "STDOUT_CLOSED_STATUS", "StdoutClosed", "WsctlError"]
+__all__ = ["LazyGroup", "main", "make_cli", "MAX_SHOWN_RUN", "paint_error_line", "shorten_runs", "shown_message",
+           "STDOUT_CLOSED_STATUS", "StdoutClosed", "WsctlError"]
 
 
 class WsctlError(click.ClickException):
@@ -29,16 +32,19 @@ class WsctlError(click.ClickException):
 
     def show(self, file=None) -> None:  # noqa: D102
         if file is not None:
-            from wskit.cli.context import paint, with_global_args
-            from wskit.fs.names import shown_path
-
-            click.echo(paint("error:", "error", err=True)
-                       + f" {shorten_runs(shown_path(with_global_args(self.format_message())))}", err=True, file=file)
+            click.echo(paint_error_line(self.format_message()), err=True, file=file)
             return
         show_error(self.format_message())
 
 
 _failure_message = failure_message
+
+
+def _escape_message(err: click.ClickException) -> None:
+    """Give a click error (printed by click itself, outside the output guard) a message
+    the terminal may show (:func:`shown_message`); :class:`WsctlError` does it when shown."""
+    if not isinstance(err, WsctlError) and isinstance(err.message, str):
+        err.message = shown_message(err.message)
 
 
 class LazyGroup(click.Group):
@@ -102,19 +108,37 @@ class LazyGroup(click.Group):
                 cmd.commands.setdefault(sub_name, sub)
         super().add_command(cmd, name)
 
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.ClickException as err:
+            _escape_message(err)
+            raise
+
     def invoke(self, ctx: click.Context):
+        from wskit.cli.context import escaped_output
+
+        # every line a command prints reaches the terminal through one guard: control
+        # characters of names and paths (an escape sequence in a folder name) are escaped
+        with escaped_output():
+            return self._invoke(ctx)
+
+    def _invoke(self, ctx: click.Context):
         argv = [*getattr(ctx, "_protected_args", ()), *ctx.args]  # before click consumes them
         try:
             return super().invoke(ctx)
         except ExitStatus as end:  # a command body's exit status (click-free)
             raise click.exceptions.Exit(end.code) from None
+        except click.ClickException as err:
+            _escape_message(err)  # a usage error naming a path given on the command line
+            raise
         except BrokenPipeError as err:
             if _stdout_closed():  # the reader went away (`| head`): main() ends quietly
                 raise StdoutClosed() from None
             raise WsctlError(_failure_message(err, argv)) from err
         except Exception as err:
             message = command_failure(err, argv, getattr(ctx, "obj", None))
-            if message is None or isinstance(err, click.ClickException):
+            if message is None:
                 raise
             raise WsctlError(message) from err
 
@@ -228,10 +252,7 @@ def main(argv: list[str] | None = None, pm=None) -> int:
     except click.exceptions.Exit as ex:
         return ex.exit_code
     except click.ClickException as ex:
-        if not isinstance(ex, WsctlError) and isinstance(ex.message, str):
-            from wskit.fs.names import shown_path
-
-            ex.message = shorten_runs(shown_path(ex.message))  # a usage error echoing a 100,000-character value
+        _escape_message(ex)  # a usage error echoing a 100,000-character value, or an escape sequence
         ex.show()
         return ex.exit_code
     except click.Abort:

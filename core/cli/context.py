@@ -14,7 +14,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "broad_folder", "colour_on", "complete_names", "progress", "global_args", "json_option", "json_text", "paint", "with_global_args", "kind_diag_dicts", "path_argument", "plugin_dir_failures",
-    "file_text", "print_diag_dicts", "read_user_file", "safe_text", "shorten", "table", "WsctlContext"
+    "escaped_output", "EscapingStream", "file_text", "line_text", "print_diag_dicts", "read_user_file", "safe_text", "shorten",
+    "table", "unescaped", "WsctlContext"
 ]
 
 
@@ -266,6 +267,102 @@ def _escape(m) -> str:
     return f"\\u{c:04x}"
 
 
+#: the colour sequences :func:`paint` writes (click.style: red, yellow, bold, reset); the
+#: only escape sequences the output guard lets through
+_PAINT = ("\x1b[31m", "\x1b[33m", "\x1b[1m", "\x1b[0m")
+_LINES = None
+
+
+def line_text(text: str) -> str:
+    """:func:`file_text` for multi-line output: line feeds and tabs kept, and the colour
+    sequences of :func:`paint`; every other control, invisible or bidirectional
+    character escaped."""
+    global _LINES
+    if _LINES is None:
+        import re
+
+        _LINES = re.compile("(" + "|".join(re.escape(p) for p in _PAINT) + ")|"
+                            "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u206f"
+                            "\ufeff\ud800-\udfff]")
+    return _LINES.sub(lambda m: m.group(1) or _escape(m), text)
+
+
+class EscapingStream:
+    """A text stream that writes what it is given through :func:`line_text`: the one
+    guard between every human-readable line of ``wsctl`` and the terminal. A folder
+    name holding ``ESC ] 0 ; … BEL`` (set the title), ``ESC [ 2 J`` (clear the screen)
+    or OSC 52 (set the clipboard) reaches the terminal as ``\x1b]0;…\x07``, whichever
+    command printed it and whether or not that line went through :func:`safe_text`.
+
+    :param stream: the stream wrapped (``sys.stdout`` or ``sys.stderr``).
+    :param passthrough: a callable saying when to write unchanged (``--json`` on stdout:
+        the JSON document is ASCII with its own escapes, and must stay valid JSON).
+    Binary writes (``.buffer``, used by protocol transports such as ``serve``'s stdio)
+    are not text for people and go through unchanged.
+    """
+
+    def __init__(self, stream: Any, passthrough: Callable[[], bool] | None = None) -> None:
+        self.unescaped = stream
+        self._passthrough = passthrough
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):  # click probes text vs binary with write(b"")
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        if not (self._passthrough is not None and self._passthrough()):
+            text = line_text(text)
+        self.unescaped.write(text)
+        return len(text)
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+    @property
+    def buffer(self):
+        enc = (getattr(self.unescaped, "encoding", None) or "").lower().replace("-", "")
+        if enc in ("ascii", "usascii", "ansix3.41968", "646"):
+            # click would write text to a new stream over this buffer, around the guard
+            raise AttributeError("buffer")
+        return self.unescaped.buffer
+
+    def __getattr__(self, name: str) -> Any:  # encoding, errors, flush, isatty, fileno…
+        return getattr(self.unescaped, name)
+
+
+def unescaped(stream: Any) -> Any:
+    """The stream under an :class:`EscapingStream` (``stream`` itself otherwise): for
+    the few writes that are terminal control by design (the progress line's ``\r``)."""
+    return getattr(stream, "unescaped", stream) if isinstance(stream, EscapingStream) else stream
+
+
+class escaped_output:
+    """``with escaped_output():`` — ``sys.stdout`` and ``sys.stderr`` are
+    :class:`EscapingStream` inside (stdout unchanged while ``--json`` is on); nested
+    uses keep the outer guard. ``wsctl`` runs every command inside one."""
+
+    def __enter__(self) -> "escaped_output":
+        import sys
+
+        self._saved = None
+        if not isinstance(sys.stdout, EscapingStream):
+            self._saved = (sys.stdout, sys.stderr)
+            sys.stdout = EscapingStream(sys.stdout, _json_mode)
+            sys.stderr = EscapingStream(sys.stderr)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        import sys
+
+        if self._saved is not None:
+            sys.stdout, sys.stderr = self._saved
+
+
+def _json_mode() -> bool:
+    ctx = _click_context()
+    obj = ctx.find_object(WsctlContext) if ctx is not None else RUN.obj
+    return bool(obj is not None and obj.json)
+
+
 class progress:
     """``with progress("installing x"):`` — on a terminal, a line on stderr saying what a
     long operation is doing, with the elapsed seconds, shown only once it has taken
@@ -285,6 +382,7 @@ class progress:
     def __enter__(self) -> "progress":
         if not colour_on(err=True, colour=False):
             return self
+        import sys
         import threading
         import time
 
@@ -294,7 +392,8 @@ class progress:
         def tick() -> None:
             while not self._stop.wait(0 if not self._shown else 0.5):
                 self._shown = True
-                echo(f"\r{safe_text(self.message)}… {time.monotonic() - start:.0f} s", err=True, nl=False)
+                echo(f"\r{safe_text(self.message)}… {time.monotonic() - start:.0f} s", nl=False,
+                     file=unescaped(sys.stderr))
 
         def later() -> None:
             if not self._stop.is_set():
@@ -312,7 +411,9 @@ class progress:
         self._timer.cancel()
         self._timer.join(1)  # the line is erased only after the last tick was written
         if self._shown:
-            echo("\r\033[K", err=True, nl=False)
+            import sys
+
+            echo("\r\033[K", nl=False, file=unescaped(sys.stderr))
 
 
 def complete_names(kind: str):

@@ -8,7 +8,8 @@ from typing import Any
 
 from wskit.cli.plain import echo
 
-__all__ = ["MAX_SHOWN_RUN", "command_failure", "failure_message", "searched_hint", "show_error", "shorten_runs", "stdout_closed",
+__all__ = ["MAX_SHOWN_RUN", "command_failure", "failure_message", "paint_error_line", "searched_hint", "show_error",
+           "shorten_runs", "shown_message", "stdout_closed",
            "STDOUT_CLOSED_STATUS"]
 
 
@@ -31,14 +32,28 @@ def shorten_runs(text: str, limit: int = MAX_SHOWN_RUN) -> str:
     return re.sub(rf"\S{{{limit + 1},}}", cut, text)
 
 
-def show_error(message: str) -> None:
-    """Print ``error: <message>`` on stderr, the one line of a failed operation (exit status
-    1): the hints get the typed global options, a byte that is not UTF-8 is shown as
-    ``\\xNN``, a long run is shortened."""
-    from wskit.cli.context import paint, with_global_args  # not for `wsctl --version`
-    from wskit.fs.names import shown_path  # a byte of a name that is not UTF-8 as \\xNN, never raw
+def shown_message(message: str) -> str:
+    """An error message as the terminal may show it: hints completed
+    (:func:`~wskit.cli.context.with_global_args`), every byte of a name that is not UTF-8
+    as ``\\xNN``, every control character (an escape sequence in a folder name) escaped
+    but line feeds, and runs of 300+ characters shortened."""
+    from wskit.cli.context import line_text, with_global_args  # not for `wsctl --version`
+    from wskit.fs.names import shown_path
 
-    echo(paint("error:", "error", err=True) + f" {shorten_runs(shown_path(with_global_args(message)))}", err=True)
+    return shorten_runs(line_text(shown_path(with_global_args(message))))
+
+
+def paint_error_line(message: str) -> str:
+    """``error: <message>`` (``error:`` coloured on a terminal), the message through :func:`shown_message`."""
+    from wskit.cli.context import paint
+
+    return paint("error:", "error", err=True) + f" {shown_message(message)}"
+
+
+def show_error(message: str) -> None:
+    """Print :func:`paint_error_line` on stderr, the one line of a failed operation (exit
+    status 1)."""
+    echo(paint_error_line(message), err=True)
 
 
 def failure_message(err: BaseException, argv: list[str]) -> str:

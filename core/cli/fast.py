@@ -397,23 +397,30 @@ def _run(form: Form, kwargs: dict, argv: list[str], typed: dict, pm, *, home, ho
         obj.json = True
     RUN.reset()
     RUN.active, RUN.typed, RUN.obj = True, typed, obj
+    from wskit.cli.context import escaped_output
+
     failure: BaseException | None = None
     rc = 0
     try:
-        import_target(form.body)(obj, **kwargs)
-    except ExitStatus as end:
-        rc = end.code
-    except Exception as err:  # reported below, after the close callbacks (as click's context closes first)
-        failure = err
-    try:
-        for callback in RUN.on_close:
-            callback()
+        # the output guard of click's path (LazyGroup.invoke): control characters escaped
+        with escaped_output():
+            try:
+                import_target(form.body)(obj, **kwargs)
+            except ExitStatus as end:
+                rc = end.code
+            except Exception as err:  # reported below, after the close callbacks (as click's context closes first)
+                failure = err
+            for callback in RUN.on_close:
+                callback()
         if failure is None:
             return rc
         click = sys.modules.get("click")
         if click is not None and isinstance(failure, click.ClickException):
             if not RUN.written:
                 return None  # a usage error: click runs the command again and prints its usage line
+            from wskit.cli.app import _escape_message
+
+            _escape_message(failure)
             failure.show()
             return failure.exit_code
         return _report(failure, argv, obj)

@@ -57,11 +57,11 @@ class ExitStatus(Exception):
         self.code = code
 
 
-def echo(message: object = "", err: bool = False, nl: bool = True) -> None:
-    """Write ``message`` (and a newline) to stdout, or stderr with ``err``, and flush:
-    :func:`click.echo` for text, without importing click (click is imported only to strip
-    an ANSI escape from text going to something that is not a terminal, as click does)."""
-    stream = sys.stderr if err else sys.stdout
+def echo(message: object = "", err: bool = False, nl: bool = True, file: Any = None) -> None:
+    """Write ``message`` (and a newline) to stdout, or stderr with ``err``, or ``file``, and
+    flush: :func:`click.echo` for text, without importing click (click is imported only to
+    strip an ANSI escape from text going to something that is not a terminal, as click does)."""
+    stream = file if file is not None else sys.stderr if err else sys.stdout
     if stream is None:
         return
     out = message if isinstance(message, str) else str(message)
@@ -73,7 +73,7 @@ def echo(message: object = "", err: bool = False, nl: bool = True) -> None:
     if "\x1b" in out:
         import click
 
-        click.echo(out, err=err, nl=False)
+        click.echo(out, err=err, nl=False, file=file)
         RUN.written = True
         return
     stream.write(out)

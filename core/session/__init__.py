@@ -359,6 +359,9 @@ class SessionResources:
         ``ask`` or ``deny``, and the rule, hook or mode that decided), combined with the
         ``PreToolUse`` outcome ``hook`` when given (docs/permissions.md).
 
+        :param tool_input: the tool's arguments as the model sent them (a mapping), None,
+            or for ``Bash``/``PowerShell`` the command string.
+        :raises TypeError: another shape (the message names the accepted ones).
         :raises UnknownComponentError: the ``permissions`` built-in is blocked."""
         return self.component("permissions").check(tool, tool_input, hook=hook)
 

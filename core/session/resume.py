@@ -8,8 +8,9 @@ Extension keys written by the runtime (a public contract, docs/runtime.md):
 key                      value
 =======================  ================================================================
 ``rules``                ``{"static_digest": <64 hex>|null, "delivered": [{"id", "path",
-                         "source", "sha256"}]}`` — static rule provenance digest and the
-                         contextual rules already delivered (references only); written,
+                         "source", "sha256"}], "omitted": [id]}`` — static rule provenance
+                         digest, the contextual rules already delivered (references only)
+                         and the static rules the prompt left out (still owed); written,
                          checked and resumed by the ``rules`` built-in's session component
 ``output_style``         ``{"id", "sha256"}`` or null — the selected output style
 ``workflows``            ``[{"skill", "sha256", "allowed_tools": [..]|null}]`` — skill

@@ -38,6 +38,8 @@ AREAS = {
     "tests.security.test_parsers_hostile": ("parser blow-ups (ReDoS, YAML oddities)", "20-30 s (child process)"),
     "tests.security.test_wsctl_hostile": ("wsctl: terminal escapes; every command and option with hostile values",
                                           "60 s per real process"),
+    "tests.security.test_terminal_escapes": ("wsctl: a folder named with escape sequences, through every command "
+                                             "(one output guard)", "-"),
     "tests.security.test_bounded_reads": ("bounded reads: 2 GiB sparse files and FIFOs (real wsctl, 512 MiB)",
                                           "30-60 s per process"),
     "tests.security.test_digests": ("digests of whole files: skill bodies, styles round trip", "-"),
@@ -58,6 +60,9 @@ AREAS = {
     "tests.security.test_worktree_trust": ("forged worktree pointers; one binding per execution root", "-"),
     "tests.security.test_git_hostile": ("hostile git configuration (fsmonitor, hooks, filters, submodule, GIT_DIR)",
                                         "git 120 s per call"),
+    "tests.security.test_git_repo_config": ("a repository's own .git/config (promisor ext::, uploadpack, sshCommand, "
+                                            "credential helper, includes…): no git in untrusted, nothing run in "
+                                            "trusted", "git 120 s per call"),
     "tests.security.test_state_writes": ("state writes: 8 concurrent enable/disable, links, modes, unknown keys",
                                          "120-180 s per process"),
     "tests.security.test_private_stores": ("private stores (hook trust, MCP approvals, OAuth tokens): links, modes, owner, bounds",
@@ -70,6 +75,7 @@ AREAS = {
     "tests.security.test_mcp_sdk_logging": ("MCP SDK log records: no traceback, no secret (real wsctl)",
                                             "120 s per process"),
     "tests.security.test_install_destinations": ("plugin install: names of Claude Code's own folders", "-"),
+    "tests.security.test_install_bounds": ("plugin install bounds: files, bytes, sparse giants", "-"),
     "tests.security.test_bash_redirection": ("permission rules: an allow rule never allows a redirection to a file",
                                              "-"),
     "tests.security.test_frontmatter_lenient": ("lenient frontmatter retry: no alias, no tag, bounded", "-"),

@@ -108,8 +108,13 @@ def _runner(wsctl):
     return run
 
 
-def test_no_repository_command_runs_through_wsctl(armed, wsctl, tmp_path):
+def test_no_repository_command_runs_through_wsctl(armed, wsctl, tmp_path, wskit_home):
+    """Even in a repository the user trusted, its configuration runs nothing (an
+    untrusted one gets no git at all: test_git_repo_config.py)."""
+    from wskit.trust import TrustStore
+
     repo, marks = armed
+    TrustStore.for_home(wskit_home).grant(repo)
     run = _runner(wsctl)
 
     ws = run("workspace", "attach", str(repo))["workspace"]["workspace_id"]
@@ -127,10 +132,13 @@ def test_no_repository_command_runs_through_wsctl(armed, wsctl, tmp_path):
     assert sorted(p.name for p in marks.iterdir()) == []
 
 
-def test_git_dir_of_the_caller_does_not_redirect_wskit(wsctl, tmp_path, monkeypatch):
+def test_git_dir_of_the_caller_does_not_redirect_wskit(wsctl, tmp_path, monkeypatch, wskit_home):
     """wsctl run from inside a git hook inherits GIT_DIR/GIT_WORK_TREE: its git calls
     must still act on the repository named, never on the caller's."""
+    from wskit.trust import TrustStore
+
     repo, decoy = tmp_path / "repo", tmp_path / "decoy"
+    TrustStore.for_home(wskit_home).grant(repo)
     for r in (repo, decoy):
         r.mkdir()
         tgit(r, "init", "-q")

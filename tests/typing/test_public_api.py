@@ -51,11 +51,12 @@ def test_mypy_strict_sees_real_types_in_the_public_api(tmp_path) -> None:
 def _adapter_examples() -> list[str]:
     """The framework adapters' examples whose framework is installed."""
     out = []
-    for paths, module in ((("docs/examples/pydantic_ai_agent.py", "docs/examples/demo_workspace.py",
-                            "core/integrations/pydantic_ai.py"), "pydantic_ai"),):
+    for paths, module in ((("docs/examples/pydantic_ai_agent.py", "core/integrations/pydantic_ai.py"), "pydantic_ai"),
+                          (("docs/examples/openai_agents_agent.py", "core/integrations/openai_agents.py"), "agents"),
+                          (("docs/examples/langchain_agent.py", "core/integrations/langchain.py"), "langchain")):
         if importlib.util.find_spec(module) is not None:
             out.extend(paths)
-    return out
+    return ["docs/examples/demo_workspace.py", *out] if out else out
 
 
 def test_the_package_exports_each_lazy_name_and_types_it() -> None:

@@ -156,3 +156,26 @@ def test_each_part_of_a_compound_command_needs_an_allow_rule_of_its_own(tmp_path
     assert policy.check("Bash", {"command": "npm test && make"}).decision == "ask"       # make has no rule
     assert policy.check("Bash", {"command": "npm test && rm -rf x"}).decision == "deny"
     assert policy.check("Bash", {"command": "npm test && git status $(id)"}).decision == "ask"
+
+
+@pytest.mark.parametrize("shape", [{"command": "git push origin main"}, "git push origin main"],
+                         ids=["mapping", "command-string"])
+def test_check_permission_takes_the_documented_input_shapes(tree, wskit_home, wskit_pm, shape) -> None:
+    """A dict of the tool's arguments, or for Bash the command itself (it used to raise
+    ``ValueError: dictionary update sequence element #0``)."""
+    TrustStore.for_home(wskit_home).grant(tree)
+    s = session_for(wskit_pm, tree, wskit_home)
+    d = s.check_permission("Bash", shape)
+    assert (d.decision, d.rule.text) == ("ask", "Bash(git push:*)")
+    assert s.check_permission("Bash", "npm test").decision == "allow"
+    assert s.check_permission("Read", None).decision in ("allow", "ask", "deny")
+
+
+@pytest.mark.parametrize("bad", ["src/a.py", ["ls"], 3, b"ls"], ids=["string-for-read", "list", "int", "bytes"])
+def test_check_permission_refuses_other_shapes_naming_the_accepted_ones(tree, wskit_home, wskit_pm, bad) -> None:
+    s = session_for(wskit_pm, tree, wskit_home)
+    tool = "Read" if isinstance(bad, str) else "Bash"
+    with pytest.raises(TypeError) as exc:
+        s.check_permission(tool, bad)
+    msg = str(exc.value)
+    assert "mapping" in msg and "command string" in msg and tool in msg

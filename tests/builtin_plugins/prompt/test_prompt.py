@@ -81,11 +81,11 @@ def test_rules_style_and_system_prompt(session) -> None:
     assert static.text.startswith("<project-instructions>\n<instruction-file path=\"AGENTS.md\"")
     assert "Keep answers short." in static.text
     assert [(p["kind"], Path(p["path"]).name) for p in static.provenance] == [("rule", "AGENTS.md")]
-    assert static_rules(session, budget=Budget(max_bytes=10)).omitted[0]["reason"] == "over-budget"
     gate = session.check_invocation("Write", "write", [str(session.binding.source_root / "api" / "x.py")])
     ctx = contextual_rules(gate)
     assert "API rules." in ctx.text and ctx.text.startswith("<contextual-project-instructions")
     assert ctx.provenance[0]["path"].endswith(".claude/rules/api.md")
+    assert static_rules(session, budget=Budget(max_bytes=10)).omitted[0]["reason"] == "over-budget"
     style = output_style(session, "project:terse")
     assert style.text == "Answer in one line." and style.provenance[0]["kind"] == "style"
     assert output_style(session, None).text == ""
@@ -93,3 +93,40 @@ def test_rules_style_and_system_prompt(session) -> None:
     assert whole.text.split("\n\n")[0] == "Answer in one line."
     assert whole.text.endswith("</available_skills>") and whole.tokens == len(whole.text)
     assert [p["kind"] for p in whole.provenance] == ["style", "rule", "skill", "skill"]
+
+
+def test_an_omitted_static_rule_is_not_delivered(session, wskit_pm, wskit_home) -> None:
+    """A static rule the prompt budget left out is owed: the barrier offers it with the
+    first write in its scope, a resumed session still owes it, and delivering it (or a
+    later prompt that holds it) settles it. It used to count as delivered from the start."""
+    root = session.binding.source_root
+    agents = session.rules.static().files[0]
+    cut = static_rules(session, budget=Budget(max_bytes=10))
+    assert [o["id"] for o in cut.omitted] == [agents.id]
+    assert agents.id not in session.rules.delivered_ids and session.rules.omitted_ids == {agents.id}
+    state = session.state()
+    assert state.extensions["rules"]["omitted"] == [agents.id]
+
+    gate = session.check_invocation("Write", "write", [str(root / "src" / "main.py")])
+    assert not gate.proceed and gate.rules.ids == (agents.id,)  # re-offered: AGENTS.md applies everywhere
+    shell = session.check_invocation("Bash", "shell")
+    assert agents.id in shell.rules.ids
+
+    # a resumed session believes what was persisted: still owed
+    again = snapshot(load_workspace(WskitHooks(wskit_pm), Binding.discover(root),
+                                    HostProfile(name="wskit", home=wskit_home)))
+    again.rules.resume(state.extensions["rules"])
+    assert again.rules.omitted_ids == {agents.id}
+    assert not again.check_invocation("Edit", "edit", [str(root / "README")]).proceed
+
+    session.mark_delivered(gate.rules)  # the host delivered the barrier's answer
+    assert session.check_invocation("Write", "write", [str(root / "src" / "main.py")]).proceed
+    assert "omitted" not in session.state().extensions["rules"]
+    # a later prompt with room delivers it for the resumed one
+    assert static_rules(again).omitted == () and again.rules.omitted_ids == frozenset()
+    assert again.check_invocation("Edit", "edit", [str(root / "README")]).proceed
+
+
+def test_mark_omitted_refuses_a_rule_that_is_not_static(session) -> None:
+    with pytest.raises(ValueError, match="not static rules"):
+        session.rules.mark_omitted(["project:.claude/rules/api.md", "nope"])

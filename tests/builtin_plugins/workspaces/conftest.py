@@ -14,6 +14,16 @@ import pytest
 from tests.builtin_plugins.workspaces.wsgit import commit, git
 
 
+@pytest.fixture(autouse=True)
+def trusted_tmp(tmp_path: Path, wskit_home: Path) -> None:
+    """The test's folder is trusted in its home: these tests are about worktree
+    mechanics, and wskit runs git only in trusted projects (tests/security/test_git_repo_config.py
+    covers the untrusted case)."""
+    from wskit.trust import TrustStore
+
+    TrustStore.for_home(wskit_home).grant(tmp_path)
+
+
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     """A git repository ``tmp_path/src/proj`` on ``main`` with one commit."""

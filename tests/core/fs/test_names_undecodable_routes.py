@@ -217,8 +217,11 @@ def test_workspace_commands_refuse_paths_and_branches_not_utf8(bad_names_ok, wsc
     assert b"feat" + BAD not in subprocess.run([*GIT, "-C", good, "branch"], capture_output=True).stdout
 
 
-def test_a_repository_with_a_branch_and_worktree_not_utf8_still_works(bad_names_ok, wsctl, tmp_path):
+def test_a_repository_with_a_branch_and_worktree_not_utf8_still_works(bad_names_ok, wsctl, tmp_path, wskit_home):
+    from wskit.trust import TrustStore
+
     good = _repo(tmp_path)
+    TrustStore.for_home(wskit_home).grant(good)  # wskit runs git only in trusted projects
     env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
     subprocess.run([*GIT, "-C", os.fsencode(good), "branch", b"b" + BAD + b"x"], check=True, env=env)
     subprocess.run([*GIT, "-C", os.fsencode(good), "worktree", "add", "-q",
@@ -230,9 +233,10 @@ def test_a_repository_with_a_branch_and_worktree_not_utf8_still_works(bad_names_
     res = wsctl("worktree", "create", ws, "feat", "HEAD", json=True)
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout)["disposition"] == "created"
-    from wskit.builtin_plugins.workspaces.git import worktree_list
+    from wskit.builtin_plugins.workspaces.git import trust_gate, worktree_list
 
-    branches = [w.branch for w in worktree_list(good)]
+    with trust_gate(lambda _project: True):
+        branches = [w.branch for w in worktree_list(good)]
     assert "b" + SUR + "x" in branches and "feat" in branches  # decoded, never a UnicodeDecodeError
 
 

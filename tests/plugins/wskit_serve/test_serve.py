@@ -186,10 +186,12 @@ def test_edit_is_notified_to_an_open_connection_and_seen_by_a_new_one(tmp_path):
                 await s.initialize()
                 assert {p.name for p in (await s.list_prompts()).prompts} == {"review", "fix"}
                 (proj / ".claude" / "commands" / "deploy.md").write_text("---\ndescription: d\n---\nGo.\n")
+                # the three notifications are sent one after another: wait for all of them
+                wanted = {"PromptListChangedNotification", "ToolListChangedNotification",
+                          "ResourceListChangedNotification"}
                 with anyio.fail_after(20):
-                    while "PromptListChangedNotification" not in seen:
+                    while not wanted <= set(seen):
                         await anyio.sleep(0.05)
-                assert {"ToolListChangedNotification", "ResourceListChangedNotification"} <= set(seen)
                 assert {p.name for p in (await s.list_prompts()).prompts} == {"review", "fix", "deploy"}
         async with stdio_client(_params(home, proj)) as (r, w):   # a new connection: the current set
             async with ClientSession(r, w) as s:

@@ -1,0 +1,118 @@
+"""OpenAI Agents SDK adapter (``pip install 'wskit[openai-agents]'``): :func:`workspace_agent`.
+
+``workspace_agent(session, tools=[...], **agent_kwargs)`` returns an ``agents.Agent`` that
+has what a wskit session holds:
+
+- **dynamic instructions**: the caller's ``instructions`` (if any), then the output style,
+  the static rules and the skills catalog (:func:`wskit.system_prompt`), computed per run;
+- **a ``load_skill`` tool**: the skill's body through the skill runtime
+  (``session.skill_workflows.activate``), which then narrows the tools to the skill's
+  ``allowed-tools``;
+- **the host's function tools wrapped by the gate**: each ``FunctionTool``'s
+  ``on_invoke_tool`` runs ``session.abefore_tool`` first (``PreToolUse`` hooks, permission
+  rules, skill workflows, the rules barrier) and ``session.aafter_tool`` after (``PostToolUse``
+  hooks, the monitor). A denied call does not run: the model gets the reason as the tool's
+  output (and, for a write the rules barrier held back, the rules it must read before
+  retrying); a read's contextual rules are appended to its output. An ``ask`` goes to the
+  ``ask`` callback when one is given; else the tool's ``needs_approval`` says so, and the
+  SDK interrupts the run for the user (``result.interruptions``, ``state.approve(...)``).
+
+The tools keep their names, descriptions and schemas; the session's tool table
+(``RuntimeOptions(tools=[ToolSpec(...)])``) says what each is to hooks and permission rules.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from agents import Agent, FunctionTool, RunContextWrapper, function_tool
+from agents.tool_context import ToolContext
+
+from wskit import Budget, system_prompt
+from wskit.session import SessionResources
+from wskit.session.gate import ToolDecision, UserAnswer
+
+__all__ = ["SKILL_TOOL", "gate_tool", "workspace_agent"]
+
+#: The name of the skill-loading tool the agent gets.
+SKILL_TOOL = "load_skill"
+
+
+def gate_tool(session: SessionResources, tool: FunctionTool, *,
+              ask: Callable[[ToolDecision], bool | UserAnswer] | None = None) -> FunctionTool:
+    """``tool`` with the session's gate around every call (see the module docstring).
+
+    :param ask: answers an ``ask``; None: the SDK's approval (``needs_approval``).
+    """
+    invoke = tool.on_invoke_tool
+    # the decision needs_approval made, by call id: the call is decided once (the rules it
+    # delivers are delivered with this call's output, not lost to a second check)
+    decided: dict[str, ToolDecision] = {}
+
+    async def needs_approval(ctx: RunContextWrapper[Any], params: dict[str, Any], call_id: str) -> bool:
+        decision = await session.abefore_tool(tool.name, params, tool_use_id=call_id)
+        decided[call_id] = decision
+        return decision.decision == "ask"
+
+    async def on_invoke_tool(ctx: ToolContext[Any], raw: str) -> Any:
+        try:
+            args = json.loads(raw or "{}")
+        except ValueError:
+            args = {}
+        args = args if isinstance(args, dict) else {}
+        decision = decided.pop(ctx.tool_call_id, None) or await session.abefore_tool(
+            tool.name, args, tool_use_id=ctx.tool_call_id, ask=ask)
+        if decision.decision == "ask":
+            # the SDK invokes a tool whose needs_approval said yes only once the user approved it
+            decision = session.answer(decision, True)
+        if not decision.allowed:
+            return decision.message()
+        result = await invoke(ctx, json.dumps(decision.input))
+        after = await session.aafter_tool(tool.name, decision.input, result, tool_use_id=ctx.tool_call_id,
+                                          decision=decision)
+        if not after.for_model(""):
+            return result
+        return after.for_model(result if isinstance(result, str) else str(result))
+
+    return dataclasses.replace(tool, on_invoke_tool=on_invoke_tool,
+                               needs_approval=needs_approval if ask is None else False)
+
+
+def workspace_agent(session: SessionResources, *, tools: Sequence[FunctionTool] = (), style: str | None = None,
+                    skills_budget: Budget | None = None,
+                    ask: Callable[[ToolDecision], bool | UserAnswer] | None = None,
+                    **agent_kwargs: Any) -> Agent[Any]:
+    """An ``agents.Agent`` over ``session`` (see the module docstring).
+
+    :param tools: the host's function tools (each wrapped by the gate).
+    :param style: output style id for the instructions. :param skills_budget: bound on the
+        skills catalog (default 8 KiB).
+    :param ask: answers an ``ask``; None: the SDK's tool approval.
+    :param agent_kwargs: passed to ``Agent`` (``name`` defaults to the session's host name;
+        a string ``instructions`` goes before the workspace's).
+    """
+    budget = skills_budget or Budget(max_bytes=8192)
+    own = agent_kwargs.pop("instructions", None)
+    if own is not None and not isinstance(own, str):
+        raise TypeError("workspace_agent: instructions must be a string (the workspace's are added after it)")
+
+    def instructions(ctx: RunContextWrapper[Any], agent: Agent[Any]) -> str:
+        text = system_prompt(session, style=style, skills_budget=budget).text
+        return f"{own}\n\n{text}" if own else text
+
+    @function_tool(name_override=SKILL_TOOL)
+    def load_skill(name: str) -> str:
+        """Load a skill from the available skills by its name; returns its instructions.
+
+        Args:
+            name: the skill's name, as the available skills list it.
+        """
+        return session.skill_workflows.activate(name).content
+
+    gated = [gate_tool(session, t, ask=ask) for t in tools]
+    extra = list(agent_kwargs.pop("tools", []))
+    return Agent(name=agent_kwargs.pop("name", session.host), instructions=instructions,
+                 tools=[load_skill, *gated, *extra], **agent_kwargs)
