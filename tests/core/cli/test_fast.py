@@ -268,3 +268,18 @@ def test_the_console_script_answers_a_per_turn_form_without_click(tree):
                                     *full], capture_output=True, env=env, cwd=tree["ws"])
         assert (json.loads(status)["rc"], fast_run.stdout, "\n".join(err_lines)) == (
             click_run.returncode, click_run.stdout, click_run.stderr.decode().rstrip("\n")), argv
+
+
+def test_names_with_escape_sequences_are_escaped_alike_through_both_paths(tree, capsys, monkeypatch):
+    """A folder whose name holds terminal escape sequences (set the title, clear the
+    screen): both paths print it through the same output guard."""
+    odd = os.path.join(tree["ws"], "odd\x1b]0;pwned\x07\x1b[2Jdir")
+    os.makedirs(odd)
+    Path(odd, "AGENTS.md").write_text("odd rules\n")
+    base = ["--home", tree["home"]]
+    for argv in (["rules", odd], ["inspect", odd], ["--json", "rules", odd], ["rules", "--for", os.path.join(odd, "x")],
+                 ["skills", "list", odd], ["hooks", "run", "Stop", odd], ["permissions", "check", "Read", odd]):
+        assert _both(base + argv, capsys, monkeypatch, tree["home"]), argv
+    rc = fast.main(base + ["rules", odd])
+    out = capsys.readouterr().out
+    assert rc == 0 and "\x1b]0;" not in out and "\\x1b]0;pwned" in out
