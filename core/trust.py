@@ -67,16 +67,23 @@ class TrustDecision(Frozen):
         return self.state == "trusted"
 
     def reason(self) -> str:
-        """One sentence for users: why project sources are or are not loaded."""
+        """One sentence for users: why project sources are or are not loaded. It names no
+        command (a host's users never see ``wsctl``): :meth:`cli_hint` is the CLI's."""
         if self.error:
             return f"trust store unusable ({self.error}); project sources hidden (fail closed)"
         if self.state == "trusted":
             return f"trusted by the decision on {self.decided_by}"
         if self.state == "untrusted":
             return f"untrusted by the decision on {self.decided_by}; project sources hidden"
+        return "no trust decision covers this folder; project sources hidden until the user trusts it"
+
+    def cli_hint(self) -> str:
+        """What a ``wsctl`` user runs to trust the folder (``""`` once a decision covers it)."""
+        if self.state != "unknown" or self.error:
+            return ""
         import shlex
 
-        return f"no trust decision covers this folder; project sources hidden (run 'wsctl trust grant {shlex.quote(self.path)}')"
+        return f"run 'wsctl trust grant {shlex.quote(self.path)}'"
 
 
 def _canon(path: str | os.PathLike[str]) -> str:

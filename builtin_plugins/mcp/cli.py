@@ -74,15 +74,18 @@ def _add_status(obj: WsctlContext, ws, rows: list[dict], configs: tuple[str, ...
     if configs or strict:
         raise click.UsageError("--status shows the workspace's own servers; it does not combine with "
                                "--mcp-config or --strict")
-    session = snapshot(ws)
-    try:
+    from wskit.cli.signals import stop_on_signals
+
+    with stop_on_signals():  # SIGTERM/SIGHUP: the servers started are stopped first
+        session = snapshot(ws)
         try:
-            service = session.runtime.service("mcp")
-        except WskitError as err:
-            raise click.ClickException(f"--status needs the wskit-mcp plugin: {err}") from None
-        found = {st.id: st for st in service.status(connect=True)}
-    finally:
-        session.close()
+            try:
+                service = session.runtime.service("mcp")
+            except WskitError as err:
+                raise click.ClickException(f"--status needs the wskit-mcp plugin: {err}") from None
+            found = {st.id: st for st in service.status(connect=True)}
+        finally:
+            session.close()
     for r in rows:
         st = found.get(r["id"])
         r["status"] = st.status if st else "unknown"

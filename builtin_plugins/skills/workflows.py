@@ -60,6 +60,13 @@ def _clauses_from(value: Any) -> list[Clause] | None:
     return out
 
 
+def _narrow(current: list[Clause], scope: list[Clause]) -> list[Clause]:
+    """``current`` with the clauses of ``scope`` it lacks: the policy is their
+    intersection, so a clause already there changes nothing, and activating one skill
+    again and again keeps its list (and every later check) the same size."""
+    return current + [c for i, c in enumerate(scope) if c not in current and c not in scope[:i]]
+
+
 def _dump(clauses: list[Clause]) -> list[list[str] | None]:
     return [None if c is None else list(c) for c in clauses]
 
@@ -90,7 +97,7 @@ class SkillWorkflows:
         self.records.append({"version": RECORD_VERSION, "slug": content.slug, "id": skill.id,
                              "operation": "activate", "scope": _dump(scope) if scope else None,
                              "sha256": skill.provenance.sha256, "path": str(skill.provenance.absolute_path)})
-        self.active[content.slug] = self.active.get(content.slug, []) + scope
+        self.active[content.slug] = _narrow(self.active.get(content.slug, []), scope)
         self.ids[content.slug] = skill.id
         return content
 
@@ -172,7 +179,7 @@ class SkillWorkflows:
                 continue
             if isinstance(rec.get("id"), str):
                 wf.ids[slug] = rec["id"]
-            wf.active[slug] = wf.active.get(slug, []) + scope + wf._current(slug)
+            wf.active[slug] = _narrow(wf.active.get(slug, []), scope + wf._current(slug))
         ceiling = ext.get("ceiling")
         snap = ceiling.get("active") if isinstance(ceiling, dict) and ceiling.get("version") == RECORD_VERSION else None
         if not isinstance(snap, dict):

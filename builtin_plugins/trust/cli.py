@@ -34,7 +34,8 @@ def status_cmd(obj: WsctlContext, path: str) -> None:
     target = _project(path)
     d = _store(obj).decide(target)
     data = {"path": target, "state": d.state, "decided_by": d.decided_by}
-    obj.emit(data, lambda: click.echo(safe_text(f"{target}: {d.state} ({d.reason()})")))
+    hint = d.cli_hint()
+    obj.emit(data, lambda: click.echo(safe_text(f"{target}: {d.state} ({d.reason()})" + (f" ({hint})" if hint else ""))))
 
 
 def _set(obj: WsctlContext, path: str, state: str | None, exact: bool) -> None:

@@ -154,6 +154,7 @@ def command_coverage(command: str, *, cwd: str, project_root: str | None, plugin
     Never raises on any input text; never runs anything.
     """
     c = _Collector(project_root, plugin_root, env)
+    c.environment()
     c.shell_text(command, frozenset({os.path.abspath(cwd)}), 0, command)
     return c.result()
 
@@ -162,9 +163,12 @@ def argv_coverage(argv: Sequence[str], *, cwd: str, project_root: str | None, pl
                   env: Mapping[str, str]) -> Coverage:
     """The coverage of a program started without a shell (an MCP or LSP stdio server's
     ``command`` and ``args``): each element is one word, literal but for ``$NAME`` /
-    ``${NAME}`` of the known variables (any other ``$`` reference is unverified: hosts
-    put in ``${VAR}`` placeholders). Same rules as :func:`command_coverage` otherwise."""
+    ``${NAME}`` of the known variables (hosts put in ``${VAR}`` placeholders). Any other
+    ``$`` reference is unverified, except an element that is one whole variable
+    (``--token ${TOKEN}``): a value, unverified only where it is executed (the program, a
+    script). Same rules as :func:`command_coverage` otherwise."""
     c = _Collector(project_root, plugin_root, env)
+    c.environment()
     words = [c.argv_word(str(a)) for a in argv]
     if words:
         c.run(words, frozenset({os.path.abspath(cwd)}), 0, stdin=None)
@@ -178,14 +182,18 @@ Cwds = frozenset[str] | None  # None: not known (after cd to a word that is not 
 #: programs that only read data from their arguments, and shell builtins: nothing they
 #: are given is executed (``awk``, ``sed`` and ``jq`` program files are handled apart)
 _DATA_PROGRAMS = frozenset("""
-    [ test true false : echo printf cat tac head tail grep egrep fgrep rg wc sort uniq cut tr tee
+    [ test true false : echo printf cat tac head tail grep egrep fgrep wc sort uniq cut tr tee
     date sleep mkdir rmdir touch rm cp mv ln ls basename dirname realpath readlink base64 sha1sum sha256sum
     sha512sum md5sum shasum diff cmp stat pwd mktemp chmod chown seq yes id whoami uname hostname which type
     printenv tput xxd od nl paste comm join fold column rev fmt expand unexpand iconv file du df
-    read exit return shift export unset set local declare readonly typeset wait kill trap-less getopts umask
-    ulimit hash jq yq awk gawk mawk nawk sed curl wget logger notify-send osascript-less tr true
-    cygpath sync truncate split csplit shuf numfmt envsubst gzip gunzip zcat bzip2 xz tar unzip zip
-""".split()) - {"trap-less", "osascript-less"}
+    read exit return shift export unset set local declare readonly typeset wait kill getopts umask
+    ulimit jq awk gawk mawk nawk sed curl wget logger notify-send
+    cygpath sync truncate shuf numfmt envsubst gzip gunzip zcat bzip2 xz
+""".split())
+#: options of those programs that make them run a program
+_EXEC_OPTIONS = {"sort": ("--compress-program",)}
+#: builtins whose ``NAME=value`` operands are assignments
+_DECLARING = frozenset({"export", "declare", "local", "readonly", "typeset"})
 #: programs that run what their working folder's configuration says
 _PROJECT_RUNNERS = {
     "make": "Makefile", "gmake": "Makefile", "just": "justfile", "task": "Taskfile.yml",
@@ -232,6 +240,9 @@ _LOADER_VARIABLES = frozenset({
 })
 #: dynamic parts of a word whose command is followed on its own
 _FOLLOWED = frozenset({"command substitution", "process substitution"})
+#: what an argv element that is one whole unknown variable is (see ``argv_word``)
+_WHOLE_VALUE = " (a whole argument: a value from the environment)"
+_JS_SUFFIXES = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts")
 _PY_SUFFIXES = (".py", ".pyc", ".pyw", ".so", ".pyd")
 
 
@@ -244,6 +255,7 @@ class _Collector:
     unverified: dict[tuple[str, str], None] = field(default_factory=dict)
     folders_done: set[tuple[str, str]] = field(default_factory=set)
     functions: set[str] = field(default_factory=set)
+    noted: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.roots = [os.path.abspath(r) for r in (self.plugin_root, self.project_root) if r]
@@ -254,8 +266,23 @@ class _Collector:
         return Coverage(tuple(self.files[k] for k in sorted(self.files)),
                         tuple(Unverified(w, r) for w, r in self.unverified))
 
+    def environment(self) -> None:
+        """The given environment itself: a loader variable (``PYTHONPATH``, ``BASH_ENV``,
+        ``NODE_OPTIONS`` …) or a ``PATH`` entry that is relative or inside a root makes
+        programs load what the command does not name: unverified."""
+        for name in sorted(_LOADER_VARIABLES - {"PATH", "IFS", "PS4"}):
+            if self.env.get(name):
+                self.note(f"${name}", f"the environment sets {name}, which changes what programs load")
+        for entry in str(self.env.get("PATH") or "").split(os.pathsep):
+            if entry and (not os.path.isabs(entry) or self.root_of(os.path.normpath(entry)) is not None):
+                self.note("$PATH", f"PATH holds {entry!r}, a folder of the project or relative to the working "
+                                   "folder: a bare program name may run a project file")
+
     def note(self, word: str, reason: str) -> None:
-        self.unverified.setdefault((word, reason), None)
+        """List ``word`` as unverified (once: the first reason found for it is kept)."""
+        if word not in self.noted:
+            self.noted.add(word)
+            self.unverified.setdefault((word, reason), None)
 
     # -- words --------------------------------------------------------------------------
 
@@ -289,6 +316,10 @@ class _Collector:
             else:
                 why.append(f"variable ${{{name}}}")
             i = k
+        if len(why) == 1 and "".join(out) == "" and text.startswith("$"):
+            # one whole variable: a value the user's environment gives (``--token ${TOKEN}``);
+            # unverified only where it is executed (program, script)
+            why = [why[0] + _WHOLE_VALUE]
         return Word(text, None if why else "".join(out), tuple(why))
 
     def word(self, node: Any, src: str) -> Word:
@@ -308,8 +339,12 @@ class _Collector:
         except ShellSyntaxError as err:
             self.note(_short(shown), f"not followed, the whole command: {err}")
             return cwds
-        for tree in trees:
-            cwds = self.node(tree, text, cwds, depth, None)
+        try:
+            for tree in trees:
+                cwds = self.node(tree, text, cwds, depth, None)
+        except RecursionError:
+            self.note(_short(shown), "not followed, the whole command: it nests too deeply")
+            return None
         return cwds
 
     def node(self, node: Any, src: str, cwds: Cwds, depth: int, stdin: str | None) -> Cwds:
@@ -325,11 +360,12 @@ class _Collector:
             return cwds  # every stage runs in a subshell
         if kind == "command":
             return self.command(node, src, cwds, depth, stdin)
-        if kind == "function":
-            name = node.parts[0]
-            self.functions.add(getattr(name, "word", ""))
-            for p in node.parts[1:]:
-                if p.kind not in ("reservedword",):
+        if kind == "function":  # f() { …; } and function f { …; }: the body is followed here
+            names = [p for p in node.parts if p.kind == "word"]
+            if names:
+                self.functions.add(names[0].word)
+            for p in node.parts:
+                if p.kind not in ("reservedword", "word"):
                     self.node(p, src, cwds, depth, None)
             return cwds
         if kind == "compound":
@@ -453,7 +489,7 @@ class _Collector:
         # a variable, glob, brace or tilde expansion is unverified wherever it stands; a
         # substitution's command is followed, its output is only text here
         for w in words[1:]:
-            if w.value is None and any(r not in _FOLLOWED for r in w.dynamic):
+            if w.value is None and any(r not in _FOLLOWED and not r.endswith(_WHOLE_VALUE) for r in w.dynamic):
                 self.note(w.raw, ", ".join(r for r in w.dynamic if r not in _FOLLOWED))
         prog = words[0]
         if prog.value is None:
@@ -515,10 +551,18 @@ class _Collector:
         if base in _SCRIPT_INTERPRETERS:
             self.interpreter(base, args, cwds, stdin)
             return cwds
-        if base in ("awk", "gawk", "mawk", "nawk", "sed", "jq", "yq"):
+        if base in ("awk", "gawk", "mawk", "nawk", "sed", "jq"):
             self.program_files(base, args, cwds)
             return cwds
+        if base in _DECLARING:
+            for a in args:
+                if a.value is not None and "=" in a.value and not a.value.startswith("-"):
+                    self.assignment(a)
+            return cwds
         if base in _DATA_PROGRAMS:
+            for a in args:
+                if a.value is not None and a.value.startswith(_EXEC_OPTIONS.get(base, ("\0",))):
+                    self.note(a.raw, f"{base} {a.value} runs a program; not followed")
             return cwds
         if base in _PROJECT_RUNNERS:
             self.note(" ".join(w.raw for w in words[:3]),
@@ -676,7 +720,7 @@ class _Collector:
         if stdin is not None and stdin.startswith("text:"):
             if shell:
                 self.shell_text(stdin[5:], cwds, depth + 1, stdin[5:])
-            else:
+            elif name != "python":  # Python's imports from the working folder are covered (importable)
                 self.note(_short(stdin[5:]), f"{name} reads inline code; what it loads is not followed")
             return
         if stdin is not None and stdin.startswith("file:"):
@@ -786,6 +830,19 @@ class _Collector:
             v = a.value or ""
             if name in ("awk", "gawk") and v.startswith("-f") and len(v) > 2:
                 self.execute_word(Word(v[2:], v[2:]), cwds, with_folder=False)
+        if any(a.value in opts for a in args):
+            return
+        # an inline program: awk's system() and pipes, sed's e command and s///e flag run commands
+        prog = next((a for a in args if a.value is not None and not a.value.startswith("-")), None)
+        text = prog.value if prog is not None and prog.value is not None else ""
+        if name == "sed":
+            text = " ".join(args[i + 1].value or "" for i, a in enumerate(args[:-1]) if a.value in ("-e", "--expression")
+                            ) or text
+            if _sed_runs(text):
+                self.note(prog.raw if prog else name, "a sed script that runs commands (e); what they run is not followed")
+        elif name != "jq" and ("system" in text or "|" in text):
+            self.note(prog.raw if prog else name, f"an {name} program that runs commands (system, pipes); "
+                                                  "what they run is not followed")
 
     # -- files -------------------------------------------------------------------------
 
@@ -794,12 +851,13 @@ class _Collector:
         if w.value is None:
             self.note(w.raw, f"{by} runs a script decided when the command runs: " + ", ".join(w.dynamic))
             return
-        self.execute_word(w, cwds, with_folder=True, python=by == "python")
+        self.execute_word(w, cwds, with_folder=True, python=by == "python", node=by in _NODES)
 
     def execute(self, path: str, cwds: Cwds, raw: str) -> None:
         self.execute_word(Word(raw, path), cwds, with_folder=True)
 
-    def execute_word(self, w: Word, cwds: Cwds, *, with_folder: bool, python: bool = False) -> None:
+    def execute_word(self, w: Word, cwds: Cwds, *, with_folder: bool, python: bool = False,
+                     node: bool = False) -> None:
         value = w.value
         if value is None:
             self.note(w.raw, "a program file decided when the command runs: " + ", ".join(w.dynamic))
@@ -820,6 +878,24 @@ class _Collector:
                 self.importable(frozenset({folder}), "script")
             else:
                 self.folder(folder, w.raw)
+            if node or full.endswith(_JS_SUFFIXES):
+                self.node_ancestors(folder, w.raw)
+
+    def node_ancestors(self, folder: str, raw: str) -> None:
+        """Node resolves ``require('pkg')`` in ``node_modules`` of the script's folder and
+        every folder above it, and reads their ``package.json`` (``type``, ``imports``):
+        within the root, each is covered (a missing one as missing, so creating it counts)."""
+        root = self.root_of(folder)
+        cur = os.path.dirname(folder)
+        while root is not None and self.root_of(cur) == root:
+            modules = os.path.join(cur, "node_modules")
+            st = self.cover(modules, raw)
+            if st is not None and stat.S_ISDIR(st.st_mode):
+                self.folder(modules, raw)
+            self.cover(os.path.join(cur, "package.json"), raw)
+            if cur == root:
+                break
+            cur = os.path.dirname(cur)
 
     def inside(self, path: str, cwds: Cwds) -> bool:
         """True when ``path`` (relative to each of ``cwds``) lies under a root; a relative
@@ -974,8 +1050,22 @@ class _Collector:
         for k, v in covered.items():
             self.files.setdefault(k, v)
         key = os.path.join(folder, "*.py" if python else "")
-        names = "\n".join(sorted(listing)).encode("utf-8", "surrogateescape")
+        names = json.dumps(sorted(listing), ensure_ascii=True).encode("ascii")
         self.files[key] = CoveredFile(key, hashlib.sha256(names).hexdigest(), False, None)
+
+
+def _sed_runs(script: str) -> bool:
+    """True when a sed script may hold GNU sed's ``e`` command or the ``e`` flag of ``s``:
+    an ``e`` where a command starts (after an address) or among the flags after a ``/``
+    (a superset: ``s/a/e/`` counts too)."""
+    starts = True
+    for i, ch in enumerate(script):
+        if ch == "e":
+            slash = script.rfind("/", 0, i)
+            if starts or (slash >= 0 and all(c in "gpIiMmw0123456789" for c in script[slash + 1:i])):
+                return True
+        starts = ch in ";\n{}" or (starts and (ch.isspace() or ch.isdigit() or ch in "$,!"))
+    return False
 
 
 def _known_program(name: str) -> bool:

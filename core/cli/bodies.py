@@ -76,7 +76,8 @@ def inspect_workspace(obj: WsctlContext, path: str) -> None:
         if ws.binding.execution_root != root:
             echo(f"execution root : {ws.binding.execution_root} (worktree)")
         echo(f"host           : {ws.profile.name}")
-        echo(safe_text(f"trust          : {ws.trust.state} — {ws.trust.reason()}"))
+        hint = ws.trust.cli_hint()
+        echo(safe_text(f"trust          : {ws.trust.state} — {ws.trust.reason()}" + (f" ({hint})" if hint else "")))
         if hooks_note:
             echo(safe_text(f"hooks          : {hooks_note}"))
         counts = ", ".join(f"{k}: {n}" for k, n in data["counts"].items()) or "none"

@@ -20,6 +20,7 @@ touches a file):
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -33,7 +34,7 @@ __all__ = [
 ]
 
 #: Longest command text :func:`parse` reads, characters (a longer one is refused, not truncated).
-MAX_COMMAND_CHARS = 64 * 1024
+MAX_COMMAND_CHARS = 16 * 1024
 _GLOB = frozenset("*?[")
 _NAME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
 _NAME_CHARS = _NAME_START | frozenset("0123456789")
@@ -59,15 +60,48 @@ def parse(command: str) -> list[Any]:
         raise ShellSyntaxError("command holds a NUL character")
     if not command.strip():
         return []
-    import bashlex
+    got = _parse_cached(command)
+    if isinstance(got, str):
+        raise ShellSyntaxError(got)
+    return list(got)
 
+
+@functools.lru_cache(maxsize=1)
+def _bashlex() -> Any:
+    """``bashlex``, with its one known endless loop closed: ``${`` without a ``}`` after it
+    in a word (``{'${'``) makes its ``_paramexpand`` return index 0 and the word is
+    expanded again from the start, forever (bashlex 0.18, ``subst.py``). The guard
+    refuses such a word the way bash does ("bad substitution")."""
+    import bashlex
+    from bashlex import errors, subst
+
+    original = subst._paramexpand
+    if getattr(original, "_wskit_guarded", False):
+        return bashlex
+
+    def guarded(parserobj: Any, string: str, sindex: int) -> Any:
+        if string.startswith("${", sindex) and string.find("}", sindex + 2) < 0:
+            raise errors.ParsingError(f"bad substitution: no closing '}}' in {string[:60]!r}", string, sindex)
+        return original(parserobj, string, sindex)
+
+    guarded._wskit_guarded = True  # type: ignore[attr-defined]
+    subst._paramexpand = guarded
+    return bashlex
+
+
+@functools.lru_cache(maxsize=512)
+def _parse_cached(command: str) -> tuple[Any, ...] | str:
+    """``bashlex.parse`` of ``command``, or the refusal's message (a pure function of the
+    text, so kept: a hook's command is parsed once per process; callers never change the
+    trees)."""
+    bashlex = _bashlex()
     try:
-        return list(bashlex.parse(command))
+        return tuple(bashlex.parse(command))
     except RecursionError:
-        raise ShellSyntaxError("command nests too deeply to parse") from None
+        return "command nests too deeply to parse"
     except Exception as err:  # bashlex raises ParsingError, NotImplementedError, MatchedPairError, …
         text = " ".join(str(err).split()) or type(err).__name__
-        raise ShellSyntaxError(f"the shell parser cannot read it: {text[:200]}") from None
+        return f"the shell parser cannot read it: {text[:200]}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,6 +53,9 @@ EDITS = [
     ("if true; then ./scripts/guard.sh; fi", "project/scripts/guard.sh"),
     ("for f in a b; do ./scripts/guard.sh; done", "project/scripts/guard.sh"),
     ("f() { ./scripts/guard.sh; }; f", "project/scripts/guard.sh"),
+    ("function f { ./scripts/guard.sh; }; f", "project/scripts/guard.sh"),
+    ("while ./scripts/guard.sh; do :; done", "project/scripts/guard.sh"),
+    ("a |& ./scripts/guard.sh", "project/scripts/guard.sh"),
     ("! ./scripts/guard.sh 2>/dev/null", "project/scripts/guard.sh"),
     ("./scripts/guard.sh > out.log 2>&1 &", "project/scripts/guard.sh"),
     ("timeout 5 nice -n 3 env A=1 sh scripts/guard.sh", "project/scripts/guard.sh"),
@@ -101,7 +104,10 @@ def test_the_executable_bit_is_in_the_digest(lay):
     ("python3 -c 'import json'", "project/json.py"),
     ("python3 -m pytest", "project/pytest.py"),
     ("python3 -m pytest", "project/pytest/__init__.py"),
+    ("python3 - <<'EOF'\nimport json\nEOF\n".replace("'", ""), "project/json.py"),   # a here-document script
     ("${CLAUDE_PLUGIN_ROOT}/hooks/missing.sh", "plugin/hooks/missing.sh"),
+    ("node tools/x.js", "project/node_modules/lodash/index.js"),          # require('lodash') from a parent
+    ("node tools/x.js", "project/package.json"),                          # "type", "imports"
 ])
 def test_a_file_created_later_changes_the_digest(lay, command, created):
     before = lay.cov(command)
@@ -132,7 +138,7 @@ def test_missing_is_in_the_digest_and_files_python_does_not_import_are_not(lay):
     ("echo $HOME", "$HOME", "variable $HOME"),
     ("find scripts -name '*.sh' -exec sh {} \\;", "{}", "a file find chooses"),
     ("find scripts -name '*.sh' -execdir sh guard.sh \\;", "guard.sh", "cd to a folder decided at run time"),
-    ("cd $DIR && ./guard.sh", "$DIR", "cd to a folder decided at run time"),
+    ("cd $DIR && ./guard.sh", "$DIR", "variable $DIR"),
     ("cd $DIR && ./guard.sh", "./guard.sh", "relative path after cd"),
     ("cd - && ./guard.sh", "-", "cd to a folder decided at run time"),
     ("cat scripts/guard.sh | sh", "sh", "reads its program from standard input"),
@@ -142,6 +148,11 @@ def test_missing_is_in_the_digest_and_files_python_does_not_import_are_not(lay):
     ("ls | xargs -I{} sh {}", "-I{}", "xargs puts words"),
     ("[[ -f x ]] && sh scripts/guard.sh", "[[ -f x ]] && sh scripts/guard.sh", "the whole command"),
     ("time sh scripts/guard.sh", "time sh scripts/guard.sh", "the whole command"),
+    ("select x in a; do sh scripts/guard.sh; done", "select x in a; do sh scripts/guard.sh; done", "the whole command"),
+    ("for ((i=0;i<3;i++)); do sh scripts/guard.sh; done", "for ((i=0;i<3;i++)); do sh scripts/guard.sh; done",
+     "the whole command"),
+    ("echo ${x:-$(./scripts/guard.sh)}", "${x:-$(./scripts/guard.sh)}", "parameter expansion"),
+    ("sh scripts/guard.sh {'${'", "sh scripts/guard.sh {'${'", "bad substitution"),  # hung bashlex 0.18
     ("case x in a) sh scripts/guard.sh;; esac", "case x in a) sh scripts/guard.sh;; esac", "the whole command"),
     ("PATH=./scripts:$PATH guard.sh", "PATH=./scripts:$PATH", "variable $PATH"),
     ("PATH=./scripts guard.sh", "PATH=./scripts", "assigning PATH"),
@@ -161,7 +172,16 @@ def test_missing_is_in_the_digest_and_files_python_does_not_import_are_not(lay):
     ("perl -I lib x.pl", "perl -I", "not followed"),
     ("python3 $(echo hooks/check.py)", "$(echo hooks/check.py)", "runs a script decided"),
     ("alias g=./scripts/guard.sh; g", "alias", "wskit does not know"),
+    ("export PATH=./scripts; guard.sh", "PATH=./scripts", "assigning PATH"),
+    ("declare -x BASH_ENV=./scripts/lib.sh; bash -c true", "BASH_ENV=./scripts/lib.sh", "assigning BASH_ENV"),
+    ("sed 's/.*/.\\/scripts\\/guard.sh/e' f", "'s/.*/.\\/scripts\\/guard.sh/e'", "sed script that runs"),
+    ("sed -e '1e ./scripts/guard.sh' f", "'1e ./scripts/guard.sh'", "sed script that runs"),
+    ("awk 'BEGIN { system(\"./scripts/guard.sh\") }'", "'BEGIN { system(\"./scripts/guard.sh\") }'", "runs commands"),
+    ("sort --compress-program=./scripts/guard.sh f", "--compress-program=./scripts/guard.sh", "runs a program"),
+    ("hash -p ./scripts/guard.sh ls; ls", "hash", "wskit does not know"),
+    ("tar -I ./scripts/guard.sh -xf a.tar", "tar", "wskit does not know"),
 ])
+
 def test_what_cannot_be_followed_is_listed_with_the_reason(lay, command, word, reason):
     c = lay.cov(command)
     assert any(u.word == word and reason in u.reason for u in c.unverified), c.unverified
@@ -249,6 +269,27 @@ def test_server_argv_unverified(lay, argv, word):
     assert any(u.word == word for u in c.unverified), c.unverified
 
 
+def test_a_whole_variable_argument_of_a_server_is_a_value_unless_executed(lay):
+    c = lay.argv(["sh", "./scripts/guard.sh", "--token", "${API_TOKEN}"])
+    assert c.unverified == ()
+    assert any(u.word == "${SERVER}" for u in lay.argv(["node", "${SERVER}", "--stdio"]).unverified)
+    assert any(u.word == "${BIN}" for u in lay.argv(["${BIN}", "--stdio"]).unverified)
+    assert any(u.word == "--root=${ROOT}" for u in lay.argv(["sh", "./scripts/guard.sh", "--root=${ROOT}"]).unverified)
+
+
 def test_argv_elements_are_not_globbed_or_split(lay):
     c = lay.argv(["sh", "scripts/guard.sh *"])        # one word: a file named so, missing
     assert [f.digest for f in c.files if f.path.endswith("guard.sh *")] == [None]
+
+
+@pytest.mark.parametrize("env, word", [
+    ({"BASH_ENV": "./scripts/lib.sh"}, "$BASH_ENV"),
+    ({"PYTHONPATH": "."}, "$PYTHONPATH"),
+    ({"NODE_OPTIONS": "--require ./x.js"}, "$NODE_OPTIONS"),
+    ({"PATH": "./scripts:/usr/bin"}, "$PATH"),
+    ({"PATH": "{project}/node_modules/.bin:/usr/bin"}, "$PATH"),
+])
+def test_an_environment_that_makes_programs_load_project_files_is_unverified(lay, env, word):
+    lay.env.update({k: v.format(project=lay.project) for k, v in env.items()})
+    c = lay.cov("jq -r .x")
+    assert any(u.word == word for u in c.unverified), c.unverified

@@ -11,9 +11,14 @@ import click
 
 from wskit.cli.context import WsctlContext, json_option, progress, safe_text
 from wskit.cli.lazy import ensure_group
+from wskit.cli.signals import stop_on_signals
 from wskit.errors import WskitError
 
-__all__ = ["mcp_call_cmd", "mcp_check_cmd", "mcp_login_cmd", "mcp_logout_cmd", "register"]
+__all__ = ["CALL_TIMEOUT", "mcp_call_cmd", "mcp_check_cmd", "mcp_login_cmd", "mcp_logout_cmd", "register"]
+
+#: Seconds ``wsctl mcp call`` waits for a result when neither ``--timeout`` nor the
+#: server's ``timeout`` says otherwise.
+CALL_TIMEOUT = 300.0
 
 
 def _session(obj: WsctlContext, path: str, options=None):
@@ -35,6 +40,11 @@ def _session(obj: WsctlContext, path: str, options=None):
 @click.pass_obj
 def mcp_check_cmd(obj: WsctlContext, name: str, path: str) -> None:
     """Connect to the MCP server NAME of the workspace holding PATH, list its tools, disconnect."""
+    with stop_on_signals():  # SIGTERM/SIGHUP: the server's process group is stopped first
+        _check(obj, name, path)
+
+
+def _check(obj: WsctlContext, name: str, path: str) -> None:
     session = _session(obj, path)
     try:
         server = session.mcp.definition(name)
@@ -100,7 +110,9 @@ def _elicit_answer(response: str | None):
 @click.option("--arg", "args", multiple=True, metavar="KEY=VALUE",
               help="A tool argument (repeatable); VALUE is read as JSON when it parses, else as text.")
 @click.option("--elicit-response", metavar="JSON", help="Answer an elicitation with this JSON object.")
-@click.option("--timeout", type=float, default=None, help="Seconds to wait; the call is cancelled after.")
+@click.option("--timeout", type=click.FloatRange(min=0), default=None,
+              help=f"Seconds to wait, then the call is cancelled (default: the server's timeout, else "
+                   f"{CALL_TIMEOUT:g}; 0: no limit).")
 @json_option
 @click.pass_obj
 def mcp_call_cmd(obj: WsctlContext, name: str, tool: str, path: str, args: tuple[str, ...],
@@ -118,12 +130,15 @@ def mcp_call_cmd(obj: WsctlContext, name: str, tool: str, path: str, args: tuple
                 raise ValueError("not an object")
         except ValueError as err:
             raise click.UsageError(f"--elicit-response must be a JSON object ({err})") from None
-    session = _session(obj, path, McpOptions(on_elicit=_elicit_answer(elicit_response)))
-    try:
-        server = session.mcp.definition(name)
-        result = session.mcp.call_tool(name, tool, arguments, timeout=timeout)
-    finally:
-        session.close()
+    with stop_on_signals():  # SIGTERM/SIGHUP: the server's process group is stopped first
+        session = _session(obj, path, McpOptions(on_elicit=_elicit_answer(elicit_response)))
+        try:
+            server = session.mcp.definition(name)
+            if timeout is None:
+                timeout = server.timeout / 1000 if server.timeout else CALL_TIMEOUT
+            result = session.mcp.call_tool(name, tool, arguments, timeout=timeout or None)
+        finally:
+            session.close()
     data = {"server": server.id, "tool": tool, **result}
 
     def human() -> None:
@@ -146,12 +161,13 @@ def mcp_call_cmd(obj: WsctlContext, name: str, tool: str, path: str, args: tuple
 @click.pass_obj
 def mcp_login_cmd(obj: WsctlContext, name: str, path: str) -> None:
     """OAuth login to the HTTP MCP server NAME: opens the browser, stores its tokens."""
-    session = _session(obj, path)
-    try:
-        server = session.mcp.definition(name)
-        session.mcp.login(name)
-    finally:
-        session.close()
+    with stop_on_signals():
+        session = _session(obj, path)
+        try:
+            server = session.mcp.definition(name)
+            session.mcp.login(name)
+        finally:
+            session.close()
     click.echo(safe_text(f"{server.id}: logged in; tokens stored"))
 
 

@@ -98,6 +98,9 @@ class McpLimits:
         of the catalog and named in ``McpService.problems``. Default 64 KiB.
     :ivar max_name_chars: a full tool name ``mcp__<server>__<tool>``; longer ones are left out
         (Claude Code leaves out names over 128 characters).
+    :ivar max_message_bytes: one JSON-RPC message from a stdio server (one line, before it is
+        parsed). Default 16 MiB; a longer line ends the connection with an error naming the
+        server and the bound, after reading at most this much of it.
     """
 
     max_item_bytes: int = 100_000
@@ -106,6 +109,7 @@ class McpLimits:
     max_description_bytes: int = 2048
     max_schema_bytes: int = 64 << 10
     max_name_chars: int = 128
+    max_message_bytes: int = 16 << 20
 
 
 @dataclass(frozen=True)

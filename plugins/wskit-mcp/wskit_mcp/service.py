@@ -52,6 +52,7 @@ from wskit.resources.servers import McpServer
 from .options import McpElicitation, McpElicitResponse, McpLimits, McpOptions, McpSampleRequest, McpSampleResponse
 from .projection import check_catalog_entry, project_content, tool_full_name
 from .sdklog import route_sdk_logging, watch_secrets
+from .stdio import StdioReport
 
 # before any connection, for every entry point: the SDK's records never reach the terminal raw
 route_sdk_logging()
@@ -132,6 +133,7 @@ class McpConnection:
     stderr_path: str | None = None
     generation: int = 1
     closed: threading.Event = field(default_factory=threading.Event)
+    report: StdioReport = field(default_factory=StdioReport)
     _stop: Any = None
     _done: Any = None
 
@@ -322,6 +324,21 @@ class McpService:
                 text = text.replace(value, "***")
         return text
 
+    def _mask_quoted(self, rec: _Record, conn: McpConnection, text: str) -> str:
+        """``text`` quoting what a server sent, with the substituted secrets and every
+        environment value of 8 characters or more (the host's, the session's, the
+        server's ``env``) replaced by ``***``: a server echoing a token it was given
+        (a user definition's ``${VAR}`` is substituted at load) never gets it printed."""
+        text = self._mask(rec, text)
+        env = {**os.environ, **dict(self.runtime.options.env), **dict(conn.server.env or {})}
+        values = {v for v in (*rec.secrets, *env.values()) if len(v) >= 8}
+        # as quoted: a bytes literal escapes quotes, backslashes and non-ASCII characters
+        forms = values | {repr(v.encode("utf-8", "surrogateescape"))[2:-1] for v in values}
+        for value in sorted(forms, key=len, reverse=True):
+            if value in text:
+                text = text.replace(value, "***")
+        return text
+
     def connect(self, server_id: str) -> McpConnection:
         """The live connection to ``server_id``: started on first use, restarted (a new
         generation) when the last one ended, after the back-off, within the restart limit.
@@ -390,6 +407,8 @@ class McpService:
         portal = self._ensure_portal()
         try:
             fut, _ = portal.start_task(self._hold, rec, conn, name=f"mcp:{server.id}:{rec.generation}")
+        except (KeyboardInterrupt, SystemExit):
+            raise  # stopped by the user or a signal: close() cancels the half-started task
         except BaseException as err:  # noqa: BLE001 — report every SDK failure the same way
             rec.died_at = time.monotonic()
             auth = _find(err, McpAuthRequiredError)
@@ -399,7 +418,7 @@ class McpService:
                     why = f"OAuth login needed: run `wsctl mcp login {server.name}`"
                 rec.status, rec.error = "needs-auth", self._mask(rec, why)
                 raise McpAuthRequiredError(f"MCP server {server.id}: {rec.error}") from None
-            rec.status, rec.error = "failed", self._mask(rec, _describe(err))
+            rec.status, rec.error = "failed", self._mask_quoted(rec, conn, _with_report(_describe(err), conn.report))
             raise McpConnectError(f"MCP server {server.id}: {rec.error}") from None
         conn._done = fut
         rec.conn, rec.status, rec.error = conn, "connected", None
@@ -451,7 +470,7 @@ class McpService:
     def _transport(self, conn: McpConnection, stack: AsyncExitStack):
         server = conn.server
         if server.transport == "stdio":
-            from mcp import StdioServerParameters, stdio_client
+            from .stdio import bounded_stdio_client
 
             if not server.command:
                 raise McpConnectError(f"MCP server {server.id} has no command")
@@ -460,8 +479,8 @@ class McpService:
             log = Path(self._tmp.name) / f"{server.name}.{conn.generation}.stderr"
             conn.stderr_path = str(log)
             errlog = stack.enter_context(open(log, "w", encoding="utf-8"))
-            params = StdioServerParameters(command=server.command, args=list(server.args), env=env, cwd=str(cwd))
-            return stdio_client(params, errlog=errlog)
+            return bounded_stdio_client(server.command, list(server.args), env, str(cwd), errlog,
+                                        max_message_bytes=self.limits.max_message_bytes, report=conn.report)
         if server.transport == "http":
             from mcp.client.streamable_http import streamable_http_client
             from mcp.shared._httpx_utils import create_mcp_http_client
@@ -575,8 +594,10 @@ class McpService:
         except concurrent.futures.TimeoutError:
             fut.cancel()
             _settle(fut)
-            raise McpCallCancelled(f"MCP server {rec.server.id}: no answer within {timeout} s; "
-                                   "the request was cancelled") from None
+            seen = conn.report.describe()
+            raise McpCallCancelled(f"MCP server {rec.server.id}: no answer within {timeout:g} s"
+                                   + (f" ({self._mask_quoted(rec, conn, seen)})" if seen else "")
+                                   + "; the request was cancelled") from None
         except KeyboardInterrupt:
             fut.cancel()
             _settle(fut)
@@ -590,13 +611,16 @@ class McpService:
         if _is_closed(err) or conn.closed.is_set():
             conn.closed.set()
             rec.status, rec.died_at = "restarting", time.monotonic()
-            rec.error = "connection closed"
-            return McpConnectError(f"MCP server {rec.server.id}: the connection closed during the request; "
+            seen = conn.report.describe()
+            rec.error = self._mask_quoted(rec, conn, f"connection closed: {seen}" if seen else "connection closed")
+            why = f" ({rec.error.removeprefix('connection closed: ')})" if seen else ""
+            return McpConnectError(f"MCP server {rec.server.id}: the connection closed during the request{why}; "
                                    "the server is restarted on the next call")
         if _is_unauthorized(err):
             rec.status, rec.error = "needs-auth", f"OAuth login needed: run `wsctl mcp login {rec.server.name}`"
             return McpAuthRequiredError(f"MCP server {rec.server.id}: {rec.error}")
-        return McpConnectError(f"MCP server {rec.server.id}: {self._mask(rec, _describe(err))}")
+        return McpConnectError(f"MCP server {rec.server.id}: "
+                               f"{self._mask_quoted(rec, conn, _with_report(_describe(err), conn.report))}")
 
     def _request(self, server_id: str, make, timeout: float | None = None):
         conn = self.connect(server_id)
@@ -832,6 +856,11 @@ class McpService:
                 r.conn = None
         for conn in conns:
             self._teardown(conn)
+        if self._portal is not None:
+            try:  # a start interrupted by a signal left a task no record holds: cancel it
+                self._portal.call(self._portal.stop, True)
+            except BaseException:  # noqa: BLE001 — the loop may already be stopping
+                pass
         if self._portal_cm is not None:
             self._portal_cm.__exit__(None, None, None)
             self._portal_cm = self._portal = None
@@ -974,5 +1003,43 @@ def _describe(err: BaseException) -> str:
         return "; ".join(_describe(e) for e in err.exceptions)
     if isinstance(err, TimeoutError):
         return "timed out"
+    if _is_validation_error(err):
+        return _describe_invalid(err)
     return f"{type(err).__name__}: {err}" if str(err) else type(err).__name__
+
+
+def _is_validation_error(err: BaseException) -> bool:
+    try:
+        from pydantic import ValidationError
+    except ImportError:  # pragma: no cover — the SDK depends on pydantic
+        return False
+    return isinstance(err, ValidationError)
+
+
+def _describe_invalid(err: Any) -> str:
+    """One line for a pydantic error about what a server sent: which MCP type it failed,
+    how many problems, the first one, and the first bytes of what was sent (escaped)."""
+    import json
+
+    from .stdio import first_bytes
+
+    problems = err.errors(include_url=False)
+    first = problems[0] if problems else {}
+    loc = ".".join(str(p) for p in first.get("loc", ())) or "(top)"
+    msg = " ".join(str(first.get("msg", "")).split())[:120]
+    try:
+        sent = json.dumps(first.get("input"), ensure_ascii=False, default=str)
+    except (TypeError, ValueError):
+        sent = str(first.get("input"))
+    title = getattr(err, "title", "") or "message"
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    return (f"its answer is not a valid MCP {title}: {loc}: {msg}{more}; "
+            f"it sent {first_bytes(sent.encode('utf-8', 'replace'))}")
+
+
+def _with_report(text: str, report: StdioReport) -> str:
+    """``text`` with what the stdio transport saw (an over-long message, a line that is
+    not JSON-RPC), when it saw something."""
+    seen = report.describe()
+    return f"{text} ({seen})" if seen else text
 

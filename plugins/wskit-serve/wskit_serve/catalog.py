@@ -222,6 +222,9 @@ class ServedWorkspace:
         try:
             if file in (None, "", "SKILL.md"):
                 content = self.workflows.activate(sk.id, arguments)
+                # the activation records exist to resume a session; a served connection is
+                # never resumed, and kept they grew by one per call for the connection's life
+                self.workflows.records.clear()
                 data = content.to_json()
                 listing = self.skill_runtime.list_files(sk)
                 data["files"] = [f for f in listing["files"] if f != "SKILL.md"]

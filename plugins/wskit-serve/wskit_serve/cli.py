@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ipaddress
 import os
 
 import click
@@ -10,15 +9,6 @@ import click
 from wskit.cli.context import WsctlContext
 
 __all__ = ["serve_cmd"]
-
-
-def _loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 _GONE = (BrokenPipeError, ConnectionResetError, EOFError)
@@ -69,9 +59,18 @@ def _read_token(path: str) -> str:
               help="Largest tool result, prompt or resource (bytes).")
 @click.option("--poll", type=click.FloatRange(min=0), default=1.0, show_default=True,
               help="Seconds between checks for changed files (0: never).")
+@click.option("--max-connections", type=click.IntRange(min=1), default=256, show_default=True,
+              help="HTTP: open connections at most (the oldest one still sending its request makes room).")
+@click.option("--header-timeout", type=click.FloatRange(min=0.1, max=3600), default=10.0, show_default=True,
+              help="HTTP: seconds a connection may take to send a whole request head.")
+@click.option("--max-sessions", type=click.IntRange(min=1), default=64, show_default=True,
+              help="HTTP: MCP sessions at most (a new one ends the session idle the longest).")
+@click.option("--session-idle-timeout", type=click.FloatRange(min=1, max=86400), default=600.0,
+              show_default=True, help="HTTP: seconds a session may stay idle before it is ended.")
 @click.pass_obj
 def serve_cmd(obj: WsctlContext, path: str, mcp: bool, http: str | None, token_file: str | None,
-              max_result_bytes: int, poll: float) -> None:
+              max_result_bytes: int, poll: float, max_connections: int, header_timeout: float,
+              max_sessions: int, session_idle_timeout: float) -> None:
     """Serve the skills, rules and commands of the workspace holding PATH to any agent over MCP.
 
     Trust applies as for 'wsctl inspect': an untrusted project serves none of its own
@@ -79,25 +78,37 @@ def serve_cmd(obj: WsctlContext, path: str, mcp: bool, http: str | None, token_f
     the workspace is read. Stops when the client closes stdin (stdio) or on Ctrl-C.
     """
     from wskit_serve.catalog import ServeLimits
+    from wskit_serve.guard import HttpLimits, ServeLog, bind, is_loopback
     from wskit_serve.server import WorkspaceServer
 
     if token_file and not http:
         raise click.UsageError("--token-file needs --http")
     target = os.path.abspath(path)
-    server = WorkspaceServer(obj.resolve, target, ServeLimits(max_result_bytes=max_result_bytes), poll=poll)
+    log = ServeLog()
+    log.take_over()  # uvicorn's, asyncio's and the SDK's records: one rate-limited line each, never blocking
+    server = WorkspaceServer(obj.resolve, target, ServeLimits(max_result_bytes=max_result_bytes), poll=poll, log=log)
     if not http:
         _run(server.serve_stdio)
         return
     host, sep, port_s = http.rpartition(":")
-    host = host.strip("[]")
     if not sep or not host or not port_s.isdigit() or int(port_s) > 65535:
         raise click.UsageError(f"--http {http!r}: expected HOST:PORT, e.g. 127.0.0.1:8765")
     token = _read_token(token_file) if token_file else None
-    if not _loopback(host) and token is None:
-        raise click.UsageError(f"--http {http}: a non-loopback address needs --token-file")
+    try:
+        sockets = bind(host, int(port_s))
+    except OSError as err:
+        raise click.UsageError(f"--http {http}: cannot listen there ({err.strerror or err})") from None
+    bound = [s.getsockname()[0] for s in sockets]
+    if token is None and not all(is_loopback(a) for a in bound):
+        for s in sockets:
+            s.close()
+        raise click.UsageError(f"--http {http}: a non-loopback address needs --token-file "
+                               f"(it is bound to {', '.join(bound)})")
+    limits = HttpLimits(max_connections=max_connections, header_timeout=header_timeout,
+                        max_sessions=max_sessions, session_idle_timeout=session_idle_timeout)
 
     def ready(port: int) -> None:
-        click.echo(f"wskit: serving {server.workspace.binding.source_root} at http://{http.rpartition(':')[0]}:{port}/mcp",
-                   err=True)
+        log.write(f"serving {server.workspace.binding.source_root} at http://{host}:{port}/mcp")
 
-    _run(lambda: server.serve_http(host, int(port_s), token, ready))
+    _run(lambda: server.serve_http(host.strip("[]"), int(port_s), token, ready, sockets=sockets, limits=limits,
+                                   log=log))

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hmac
 import json
+import socket
 import threading
 import weakref
 from collections.abc import Callable
@@ -31,8 +32,19 @@ import anyio
 import anyio.to_thread
 
 from wskit_serve.catalog import ServedWorkspace, ServeError, ServeLimits
+from wskit_serve.guard import (
+    HostGuard,
+    HttpLimits,
+    ServeLog,
+    bind,
+    bounded_protocol,
+    connection_cap,
+    host_guard,
+    is_loopback,
+    limit_sessions,
+)
 
-__all__ = ["TOOLS", "WorkspaceServer", "bearer_guard", "connection_of"]
+__all__ = ["TOOLS", "HttpLimits", "WorkspaceServer", "bearer_guard", "connection_of"]
 
 
 def _obj(props: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -74,11 +86,14 @@ class WorkspaceServer:
     :param limits: the :class:`ServeLimits` of every answer.
     :param poll: seconds between change checks (0: never; a new connection still
         sees the current workspace).
+    :param log: where the server says what went wrong (default: a :class:`ServeLog`
+        on stderr, rate-limited, never blocking).
     """
 
     def __init__(self, resolve: Callable[[str], Any], path: str, limits: ServeLimits | None = None,
-                 poll: float = 1.0) -> None:
+                 poll: float = 1.0, log: ServeLog | None = None) -> None:
         self._resolve = resolve
+        self.log = log or ServeLog()
         self.path = path
         self.limits = limits or ServeLimits()
         self.poll = poll
@@ -153,10 +168,8 @@ class WorkspaceServer:
             try:
                 sessions = await anyio.to_thread.run_sync(self.refresh)
             except Exception as err:  # noqa: BLE001 — a failed reload keeps serving the last good snapshot
-                import sys
-
-                print(f"wskit serve: re-reading {self.path} failed ({type(err).__name__}: {err}); "
-                      "still serving the last snapshot", file=sys.stderr)
+                self.log.say("reload", f"re-reading {self.path} failed ({type(err).__name__}: {err}); "
+                                       "still serving the last snapshot")
                 continue
             for session in sessions:
                 for send in ("send_tool_list_changed", "send_prompt_list_changed", "send_resource_list_changed"):
@@ -283,33 +296,89 @@ class WorkspaceServer:
                 tg.cancel_scope.cancel()
 
     async def serve_http(self, host: str, port: int, token: str | None = None,
-                         ready: Callable[[int], None] | None = None) -> None:
-        """Serve streamable HTTP at ``http://host:port/mcp`` until cancelled.
+                         ready: Callable[[int], None] | None = None, *,
+                         sockets: list[socket.socket] | None = None, limits: HttpLimits | None = None,
+                         log: ServeLog | None = None) -> None:
+        """Serve streamable HTTP at ``http://host:port/mcp`` until cancelled (or SIGINT/SIGTERM
+        in the main thread: open requests get ``limits.graceful_shutdown`` seconds).
 
         :param token: when given, every request needs ``Authorization: Bearer <token>``.
         :param ready: called with the bound port once listening (port 0 picks one).
-        """
-        import uvicorn
+        :param sockets: listening sockets already bound (:func:`~wskit_serve.guard.bind`);
+            default: bind ``host``/``port`` here.
+        :param limits: connection, header, session and shutdown bounds (:class:`HttpLimits`).
+        :param log: where conditions are said (default: a :class:`ServeLog` on stderr).
+        :raises ServeError: a non-loopback address without ``token``.
 
+        When every bound address is a loopback address, the DNS-rebinding guard
+        (:class:`~wskit_serve.guard.HostGuard`) allows only ``Host``/``Origin`` values
+        naming a bound address and the bound port, ``localhost`` or the name written
+        as ``host``; otherwise the token is the guard.
+        """
+        import asyncio
+        import time
+
+        import uvicorn
+        from mcp.server.transport_security import TransportSecuritySettings
+        from uvicorn.protocols.http.auto import AutoHTTPProtocol
+
+        limits = limits or HttpLimits()
+        log = log or self.log
+        sockets = sockets if sockets is not None else bind(host, port)
+        loopback = all(is_loopback(s.getsockname()[0]) for s in sockets)
+        if not loopback and token is None:
+            for s in sockets:
+                s.close()
+            raise ServeError(f"{host} is not a loopback address: serving it needs a bearer token")
         self.server.instructions = self.instructions()
-        app = self.server.streamable_http_app(host=host)
+        # the SDK's own Host check knows three spellings and any port: ours replaces it
+        app = self.server.streamable_http_app(
+            host=host, transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+            session_idle_timeout=limits.session_idle_timeout, max_sessions=limits.max_sessions)
+        manager = getattr(self.server, "_session_manager", None)
+        if manager is not None:
+            limit_sessions(manager, log)
         if token is not None:
             app = bearer_guard(app, token)
-        config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+        if loopback:
+            app = host_guard(app, HostGuard.for_sockets(sockets, host), log)
+        protocol, conns = bounded_protocol(AutoHTTPProtocol, connection_cap(limits.max_connections),
+                                           limits.header_timeout, log)
+        config = uvicorn.Config(app, http=protocol, log_config=None, access_log=False, log_level="warning",
+                                lifespan="on", timeout_graceful_shutdown=max(1, int(limits.graceful_shutdown)))
         server = uvicorn.Server(config)
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(self.watch)
+        loop = asyncio.get_running_loop()
+        old_handler = loop.get_exception_handler()
 
-            async def announce() -> None:
-                while not server.started:
-                    await anyio.sleep(0.02)
-                if ready is not None:
-                    bound = server.servers[0].sockets[0].getsockname()[1] if server.servers else port
-                    ready(bound)
+        def on_loop_error(_loop, context: dict) -> None:
+            exc = context.get("exception")
+            message = str(context.get("message") or "event loop error")
+            log.say(f"loop:{message[:60]}", f"{message}" + (f": {type(exc).__name__}: {exc}" if exc else ""))
 
-            tg.start_soon(announce)
-            await server.serve()
-            tg.cancel_scope.cancel()
+        loop.set_exception_handler(on_loop_error)  # accept() out of descriptors: one line, not a traceback each
+        try:
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(self.watch)
+
+                async def announce() -> None:
+                    while not server.started:
+                        await anyio.sleep(0.02)
+                    if ready is not None:
+                        ready(sockets[0].getsockname()[1])
+
+                async def sweep() -> None:
+                    while True:
+                        await anyio.sleep(min(1.0, limits.header_timeout / 4))
+                        conns.sweep(time.monotonic())
+
+                tg.start_soon(announce)
+                tg.start_soon(sweep)
+                await server.serve(sockets=sockets)
+                tg.cancel_scope.cancel()
+        finally:
+            loop.set_exception_handler(old_handler)
+            for s in sockets:
+                s.close()
 
 
 def connection_of(ctx: Any) -> Any:

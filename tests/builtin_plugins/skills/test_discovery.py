@@ -55,7 +55,9 @@ def test_untrusted_project_shows_no_project_skills_and_says_why(make_tree, wskit
     ws = resolve(root, trusted=False)
     assert [s.id for s in ws.registry("skill")] == ["user:mine"]
     (d,) = by_code(ws, "project-untrusted")
-    assert "wsctl trust grant" in d.message and ws.trust.state == "unknown"
+    # the API's message says what to do without naming the CLI; the CLI adds its own hint
+    assert "until the user trusts it" in d.message and "wsctl" not in d.message and ws.trust.state == "unknown"
+    assert ws.trust.cli_hint().startswith("run 'wsctl trust grant ")
 
 
 def test_unreadable_frontmatter_loads_and_shadows_as_in_claude_code(make_tree, resolve):
