@@ -20,5 +20,5 @@ def main() -> int:
     from wskit.util.gcpause import gc_paused
 
     with gc_paused():  # main() pauses it again at once, and freezes after the lookup
-        from wskit.cli import main as run
+        from wskit.cli.fast import main as run  # the per-turn forms without click; click for the rest
     return run()

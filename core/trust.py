@@ -24,7 +24,6 @@ the trust gate then fails closed.
 """
 
 
-import datetime as _dt
 import os
 import stat
 import time
@@ -244,7 +243,7 @@ class TrustStore:
             entries[target] = {
                 "path": target,
                 "state": state,
-                "decided_at": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+                "decided_at": _utc_now(),
             }
         doc = {"version": STORE_VERSION, "folder": [entries[p] for p in sorted(entries)]}
         import tomli_w
@@ -375,3 +374,12 @@ def _simple_store(text: str) -> dict[str, Any] | None:
         if end is None or end != len(line):
             return None
     return data
+
+
+def _utc_now() -> str:
+    """The current UTC time as ``datetime.now(timezone.utc).isoformat(timespec="seconds")``
+    writes it (``2026-12-07T13:05:00+00:00``), without importing :mod:`datetime` on the
+    start-up path."""
+    import time
+
+    return time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime())

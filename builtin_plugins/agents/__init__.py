@@ -7,7 +7,7 @@ from typing import Any
 
 from wskit.kinds import ResourceKind
 from wskit.kinds.markdown import MarkdownKind
-from wskit.util.deferred import deferred
+from wskit.util.deferred import folders_present, idle_unless
 
 __all__ = ["AGENT_FOLDERS", "AGENTS", "AgentsKind", "wskit_load_agents", "wskit_register_commands",
            "wskit_resource_kinds"]
@@ -43,8 +43,9 @@ class AgentsKind(MarkdownKind):
 
 AGENTS = AgentsKind(
     AGENT_FOLDERS.model_copy(update={"hook": "wskit_load_agents",
-                                     "filter": deferred("wskit.builtin_plugins.agents.loader:agents_filter")}),
-    load=deferred("wskit.builtin_plugins.agents.loader:load_agents"),
+                                     "filter": idle_unless("wskit.builtin_plugins.agents.loader:agents_filter",
+                                                           bool, idle=lambda resources: (list(resources), []))}),
+    load=idle_unless("wskit.builtin_plugins.agents.loader:load_agents", folders_present(AGENT_FOLDERS)),  # nothing imported without its folder
     help="Subagents: .claude/agents, .<host>/agents and plugin agents.", noun="subagents",
     columns=(("ID", lambda a: a.id), ("MODEL", lambda a: a.model), ("DESCRIPTION", lambda a: _shorten(a.description))),
     show_help="Show one subagent, with its system prompt.",

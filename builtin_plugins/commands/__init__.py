@@ -9,7 +9,7 @@ from typing import Any
 from wskit.kinds import ResourceKind
 from wskit.kinds.markdown import MarkdownKind
 from wskit.plugin import hookimpl
-from wskit.util.deferred import deferred
+from wskit.util.deferred import folders_present, idle_unless
 
 __all__ = ["COMMAND_FOLDERS", "COMMANDS", "CommandsKind", "wskit_expand_command", "wskit_load_commands",
            "wskit_register_commands", "wskit_resource_kinds"]
@@ -36,7 +36,7 @@ class CommandsKind(MarkdownKind):
 
 COMMANDS = CommandsKind(
     COMMAND_FOLDERS.model_copy(update={"hook": "wskit_load_commands"}),
-    load=deferred("wskit.builtin_plugins.commands.loader:load_commands"),
+    load=idle_unless("wskit.builtin_plugins.commands.loader:load_commands", folders_present(COMMAND_FOLDERS)),  # nothing imported without its folder
     help="Custom commands: .claude/commands, .<host>/commands and plugin commands.",
     noun="custom commands", empty="no commands", show=False,
     columns=(("ID", lambda c: c.id), ("ARGUMENTS", lambda c: c.argument_hint or ""),

@@ -3,24 +3,22 @@
 
 from __future__ import annotations
 
-import json
 import shlex
 from typing import Any
 
 import click
 
+from wskit.builtin_plugins.hooks.bodies import run_hooks
 from wskit.cli.context import (
     WsctlContext,
     json_option,
     kind_diag_dicts,
     path_argument,
     print_diag_dicts,
-    read_user_file,
     safe_text,
     table,
 )
 from wskit.errors import WskitError
-from wskit.fs import SafeFsError, jsonsafe
 from wskit.models import display_path
 
 __all__ = [
@@ -258,64 +256,4 @@ def hooks_run_cmd(obj: WsctlContext, event: str, path: str, payload_file: str | 
 
     Exit status 0 when the hooks decided (allowed or blocked), 3 when not decided: a hook
     of the event did not run (awaiting approval…) and nothing blocked."""
-    from wskit.builtin_plugins.hooks.http import UrlPolicy
-    from wskit.builtin_plugins.hooks.runner import HookRunnerConfig
-    from wskit.resources.hooks import HOOK_EVENTS
-    from wskit.session import snapshot
-    from wskit.session.runtime import RuntimeOptions, attach
-
-    if event not in HOOK_EVENTS:
-        raise click.BadParameter(f"unknown event {event!r}; one of: {', '.join(sorted(HOOK_EVENTS))}",
-                                 param_hint="EVENT")
-    payload = {}
-    if payload_file:
-        try:
-            payload = jsonsafe.loads(read_user_file(payload_file), path=payload_file)
-        except (ValueError, SafeFsError) as err:
-            raise WskitError(f"{payload_file}: not JSON: {err}") from None
-        if not isinstance(payload, dict):
-            raise WskitError(f"{payload_file}: the payload must be a JSON object")
-    from wskit.builtin_plugins.hooks.runner import MATCH_FIELDS
-
-    if tool is not None and event not in MATCH_FIELDS and "tool_input" not in payload:
-        payload["tool_input"] = {}  # Claude Code always sends the tool's input, if only {}
-    session = snapshot(obj.resolve(path))
-    policy = UrlPolicy(allow_http=allow_http, allow_loopback=allow_loopback, allow_private=allow_private)
-    rt = attach(session, RuntimeOptions(hooks=HookRunnerConfig(http_policy=policy, unapproved=unapproved)))
-    try:
-        outcome = rt.hooks.run(event, payload, tool=tool)
-    finally:
-        session.close()
-
-    undecided = outcome.undecided
-
-    def human() -> None:
-        decision = outcome.permission_decision
-        if outcome.blocked:
-            verdict = f"blocked: {outcome.reason}"
-        elif undecided:
-            n = len(undecided)
-            verdict = f"not decided: {n} hook(s) " + ("await approval" if n == outcome.awaiting_approval
-                                                      else "did not run")
-        elif decision in ("ask", "defer"):
-            verdict = decision + (f": {outcome.reason}" if outcome.reason else "")
-        else:
-            verdict = "allowed" + (f": {outcome.reason}" if decision == "allow" and outcome.reason else "")
-        click.echo(safe_text(f"{event}: {verdict} ({len(outcome.results)} hook(s))"))
-        for r in outcome.results:
-            click.echo(f"  {r.status:8} {r.hook_id}" + (f"  {r.message}" if r.message else ""))
-        for ctx in outcome.additional_context:
-            click.echo("added context: " + ctx.replace("\n", "\n  "))
-        for w in outcome.warnings:
-            click.echo(f"warning: {w}", err=True)
-        n = outcome.awaiting_approval
-        if n:
-            click.echo(safe_text(f"{n} hook{'s await' if n != 1 else ' awaits'} approval "
-                                 f"('wsctl hooks status {shlex.quote(str(session.binding.source_root))}' shows "
-                                 "each and how to approve it)"), err=True)
-        if outcome.updated_input is not None:
-            click.echo(f"updated input: {json.dumps(outcome.updated_input)}")
-
-    obj.emit(outcome.to_json(), human)
-    if undecided and not outcome.blocked:
-        click.get_current_context().exit(3)
+    run_hooks(obj, event, path, payload_file, tool, allow_http, allow_loopback, allow_private, unapproved)

@@ -4,8 +4,9 @@ project ``.lsp.json`` source, and ``wsctl lsp list``. See :mod:`wskit.builtin_pl
 from __future__ import annotations
 
 from wskit.kinds import ResourceKind
-from wskit.models import ResourceSource, Scope
+from wskit.models import LoadResult, ResourceSource, Scope
 from wskit.plugin import hookimpl
+from wskit.util.deferred import definitions_present
 
 __all__ = [
     "APPROVAL_RUNS", "ROOT_RANK", "server_approval", "wskit_lsp_servers", "wskit_register_commands",
@@ -52,6 +53,8 @@ def wskit_resource_sources(binding, profile, trust):
 
 @hookimpl
 def wskit_lsp_servers(source):
+    if not definitions_present(source, ".lsp.json"):
+        return LoadResult()  # nothing there: the loader is not imported
     from wskit.builtin_plugins.lsp.loader import load_lsp_servers  # when a source is read
 
     return load_lsp_servers(source)

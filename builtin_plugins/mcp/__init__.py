@@ -7,8 +7,9 @@ from __future__ import annotations
 import os
 
 from wskit.kinds import ResourceKind
-from wskit.models import ResourceSource, Scope
+from wskit.models import LoadResult, ResourceSource, Scope
 from wskit.plugin import hookimpl
+from wskit.util.deferred import definitions_present
 
 __all__ = [
     "CLAUDE_JSON_LOCAL_RANK", "CLAUDE_JSON_USER_RANK", "HOST_MCP_FILES", "ROOT_RANK", "duplicate_plugin_servers",
@@ -195,9 +196,13 @@ def wskit_resource_sources(binding, profile, trust):
 
 @hookimpl
 def wskit_mcp_servers(source):
+    claude_json = not source.plugin and source.components.get(KIND, ())[:1] == (CLAUDE_JSON,)
+    if not (os.path.lexists(os.path.join(source.base, CLAUDE_JSON)) if claude_json
+            else definitions_present(source, ".mcp.json")):
+        return LoadResult()  # nothing there: the loader is not imported
     from wskit.builtin_plugins.mcp.loader import load_claude_json, load_mcp_servers  # when a source is read
 
-    if not source.plugin and source.components.get(KIND, ())[:1] == (CLAUDE_JSON,):
+    if claude_json:
         return load_claude_json(source)
     return load_mcp_servers(source)
 

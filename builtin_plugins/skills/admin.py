@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 import stat
-import uuid
 from pathlib import Path
 
 from wskit import fs
@@ -218,11 +217,11 @@ def install(profile: HostProfile, source_dir: str | os.PathLike[str], *, enable:
     target = root / src.name
     # installs of one home take turns (a lock of their own: set_enabled takes the manifest's)
     with state_lock(profile.state_dir / "admin-skills-install", home):
-        tmp = root / f".{src.name}.{uuid.uuid4().hex[:8]}.tmp"
+        tmp = root / f".{src.name}.{os.urandom(4).hex()}.tmp"
         shutil.copytree(src, tmp, symlinks=True)
         old = None
         if target.exists() or target.is_symlink():
-            old = root / f".{src.name}.{uuid.uuid4().hex[:8]}.old"
+            old = root / f".{src.name}.{os.urandom(4).hex()}.old"
             os.replace(target, old)
         os.replace(tmp, target)
         if old is not None:

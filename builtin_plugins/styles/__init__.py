@@ -12,7 +12,7 @@ from typing import Any
 
 from wskit.kinds import ResourceKind
 from wskit.kinds.markdown import MarkdownKind
-from wskit.util.deferred import deferred
+from wskit.util.deferred import folders_present, idle_unless
 
 __all__ = ["STYLE_FOLDERS", "StyleCatalog", "wskit_load_styles", "wskit_register_commands", "wskit_resource_kinds"]
 
@@ -70,7 +70,7 @@ class StylesKind(MarkdownKind):
 
 STYLES = StylesKind(
     STYLE_FOLDERS.model_copy(update={"hook": "wskit_load_styles"}),
-    load=deferred("wskit.builtin_plugins.styles.loader:load_styles"),
+    load=idle_unless("wskit.builtin_plugins.styles.loader:load_styles", folders_present(STYLE_FOLDERS)),  # nothing imported without its folder
     help="Output styles: user:<key>, project:<key>, plugin:<plugin>:<key> and built-ins.",
     columns=(("ID", lambda s: s.id), ("SOURCE", _source), ("DESCRIPTION", lambda s: s.description)),
     list_help="List the styles of the workspace holding PATH (fails when a catalog limit is broken).",

@@ -5,9 +5,12 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import click
+from wskit.cli.plain import RUN, echo, usage_error
+
+if TYPE_CHECKING:
+    import click
 
 __all__ = [
     "broad_folder", "colour_on", "complete_names", "progress", "global_args", "json_option", "json_text", "paint", "with_global_args", "kind_diag_dicts", "path_argument", "plugin_dir_failures",
@@ -45,7 +48,7 @@ class WsctlContext:
         if self.pm is None:
             # the lazy group may have built one already to look the sub-command up:
             # reuse it rather than building (and scanning entry points) twice
-            ctx = click.get_current_context(silent=True)
+            ctx = _click_context()
             self.pm = getattr(ctx.find_root().command, "_pm", None) if ctx is not None else None
         if self.pm is None:
             from wskit.plugin.manager import make_plugin_manager
@@ -85,7 +88,7 @@ class WsctlContext:
                 # the validator's own words, not pydantic's report around them
                 errors = getattr(err, "errors", None)
                 why = errors()[0].get("msg", str(err)).removeprefix("Value error, ") if callable(errors) else str(err)
-                raise click.UsageError(f"--host: {why}") from None
+                raise usage_error(f"--host: {why}") from None
             self._profile = base.with_home(self.home)
             if self.managed_settings:
                 settings = {**self._profile.settings, "managed_settings": os.path.abspath(self.managed_settings)}
@@ -131,10 +134,13 @@ class WsctlContext:
         dirs = self.profile().settings.get("plugin_dirs") or ()
         if not dirs:
             return
-        ctx = click.get_current_context(silent=True)
-        if ctx is not None and not self._flush_registered:
+        ctx = _click_context()
+        if not self._flush_registered and (ctx is not None or RUN.active):
             self._flush_registered = True
-            ctx.call_on_close(self._flush_plugin_dir_failures)
+            if ctx is not None:
+                ctx.call_on_close(self._flush_plugin_dir_failures)
+            else:  # the per-turn dispatcher's run (wskit.cli.fast)
+                RUN.on_close.append(self._flush_plugin_dir_failures)
         for d in plugin_dir_failures(ws, dirs):
             if d not in self._plugin_dir_failures:
                 self._plugin_dir_failures.append(d)
@@ -151,12 +157,12 @@ class WsctlContext:
     def _flush_plugin_dir_failures(self) -> None:
         pending, self._plugin_dir_failures = self._plugin_dir_failures, []
         for d in pending:
-            click.echo(safe_text(f"wsctl: {d.level} {d.code} {d.path}: {d.message}"), err=True)
+            echo(safe_text(f"wsctl: {d.level} {d.code} {d.path}: {d.message}"), err=True)
 
     def emit(self, data: Any, human: Callable[[], None]) -> None:
         """Print ``data`` as one JSON document when ``--json``, else call ``human``."""
         if self.json:
-            click.echo(json_text(data))
+            echo(json_text(data))
         else:
             human()
 
@@ -212,6 +218,7 @@ def plugin_dir_failures(ws, dirs) -> list:
 
 def json_option(f):
     """Add a per-command ``--json`` flag equivalent to the global one."""
+    import click
 
     def _cb(ctx: click.Context, _param, value: bool):
         if value:
@@ -359,8 +366,8 @@ class escaped_output:
 
 
 def _json_mode() -> bool:
-    ctx = click.get_current_context(silent=True)
-    obj = ctx.find_object(WsctlContext) if ctx is not None else None
+    ctx = _click_context()
+    obj = ctx.find_object(WsctlContext) if ctx is not None else RUN.obj
     return bool(obj is not None and obj.json)
 
 
@@ -393,8 +400,8 @@ class progress:
         def tick() -> None:
             while not self._stop.wait(0 if not self._shown else 0.5):
                 self._shown = True
-                click.echo(f"\r{safe_text(self.message)}… {time.monotonic() - start:.0f} s", nl=False,
-                           file=unescaped(sys.stderr))
+                echo(f"\r{safe_text(self.message)}… {time.monotonic() - start:.0f} s", nl=False,
+                     file=unescaped(sys.stderr))
 
         def later() -> None:
             if not self._stop.is_set():
@@ -414,7 +421,7 @@ class progress:
         if self._shown:
             import sys
 
-            click.echo("\r\033[K", nl=False, file=unescaped(sys.stderr))
+            echo("\r\033[K", nl=False, file=unescaped(sys.stderr))
 
 
 def complete_names(kind: str):
@@ -454,14 +461,21 @@ def global_args() -> str:
     (environment variables carry over by themselves)."""
     import shlex
 
-    ctx = click.get_current_context(silent=True)
-    if ctx is None:
+    ctx = _click_context()
+    if ctx is None and not RUN.active:
         return ""
-    root = ctx.find_root()
+    root = ctx.find_root() if ctx is not None else None
     out = []
     for name, flag in _GLOBAL_OPTIONS:
-        value = root.params.get(name)
-        if value in (None, ()) or root.get_parameter_source(name) is not click.core.ParameterSource.COMMANDLINE:
+        if root is None:  # the per-turn dispatcher's run: what it parsed off the command line
+            value = RUN.typed.get(name)
+        else:
+            import click
+
+            value = root.params.get(name)
+            if root.get_parameter_source(name) is not click.core.ParameterSource.COMMANDLINE:
+                value = None
+        if value in (None, ()):
             continue
         for v in value if isinstance(value, tuple) else (value,):
             out.append(f"{flag} {shlex.quote(str(v))}")
@@ -494,8 +508,8 @@ def colour_on(err: bool = False, colour: bool = True) -> bool:
         progress lines, which ``NO_COLOR`` does not switch off)."""
     if colour and os.environ.get("NO_COLOR"):
         return False
-    ctx = click.get_current_context(silent=True)
-    obj = ctx.find_object(WsctlContext) if ctx is not None else None
+    ctx = _click_context()
+    obj = ctx.find_object(WsctlContext) if ctx is not None else RUN.obj
     if obj is not None and obj.json:
         return False
     import sys
@@ -514,7 +528,11 @@ def paint(text: str, level: str, err: bool = False) -> str:
     """``text`` coloured for ``level`` (``error`` red, ``warning`` yellow) when
     :func:`colour_on`, else unchanged."""
     colour = _LEVEL_COLOUR.get(level)
-    return click.style(text, fg=colour, bold=level == "error") if colour and colour_on(err) else text
+    if not (colour and colour_on(err)):
+        return text
+    import click
+
+    return click.style(text, fg=colour, bold=level == "error")
 
 
 def print_diag_dicts(diags: list[dict]) -> None:
@@ -523,11 +541,11 @@ def print_diag_dicts(diags: list[dict]) -> None:
     when there are none."""
     if not diags:
         return
-    click.echo(f"\ndiagnostics ({len(diags)}):")
+    echo(f"\ndiagnostics ({len(diags)}):")
     for d in diags:
         where = (d.get("path") or "") + (f":{d['line']}" if d.get("line") else "")
         level = paint(f"{d['level']:<7}", d["level"])
-        click.echo(f"  {level} " + safe_text(with_global_args(f"{d['code']:<24} {where} {d['message']}".rstrip())))
+        echo(f"  {level} " + safe_text(with_global_args(f"{d['code']:<24} {where} {d['message']}".rstrip())))
 
 
 def shorten(text: object, width: int = 60) -> str:
@@ -550,9 +568,29 @@ def table(rows: list[list[str]], headers: list[str]) -> str:
     return "\n".join(lines)
 
 
-path_argument = click.argument(
-    "path", required=False, default=".", type=click.Path(exists=True, file_okay=True, dir_okay=True)
-)
+#: the optional ``PATH`` argument (default ``.``, must exist) of the commands that take one
+path_argument: Callable[[Callable], Callable]
+
+
+def __getattr__(name: str):
+    # ``path_argument`` is a click decorator: made on first use, so importing this module
+    # (a command body does) does not import click
+    if name == "path_argument":
+        import click
+
+        value = click.argument(
+            "path", required=False, default=".", type=click.Path(exists=True, file_okay=True, dir_okay=True))
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _click_context():
+    """The current click context, None outside one (or when click was never imported)."""
+    import sys
+
+    click = sys.modules.get("click")
+    return click.get_current_context(silent=True) if click is not None else None
 
 
 def read_user_file(path: str) -> str:

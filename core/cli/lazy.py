@@ -20,16 +20,29 @@ merge are replayed when the command is first needed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
-
-import click
+from typing import TYPE_CHECKING, Any
 
 from wskit.errors import WskitError
 
-__all__ = ["CommandTable", "LazySpec", "Target", "add_lazy_command", "ensure_group", "own_group"]
+if TYPE_CHECKING:
+    import click
+
+__all__ = ["CORE_COMMANDS", "CommandTable", "LazySpec", "Target", "add_lazy_command", "ensure_group", "own_group"]
+
+#: wsctl's own commands, registered before the plugins' (name, "module:attr", help): imported when used (:mod:`wskit.cli.lazy`)
+CORE_COMMANDS = (
+    ("inspect", "wskit.cli.inspect:inspect_cmd",
+     "Show the workspace holding PATH: binding, trust, resources, diagnostics."),
+    ("plugins", "wskit.cli.plugins:plugins_group",
+     "List Python plugins (built-ins and entry points of group 'wskit') and the\n"
+     "content plugins (bundles) of the workspace at --path."),
+    ("snapshot", "wskit.cli.session:snapshot_cmd",
+     "Snapshot the workspace holding PATH into a session state file (JSON)."),
+)
+
 
 #: What :func:`add_lazy_command` registers: ``"module:attr"`` or a function returning the command.
-Target = str | Callable[[], click.Command]
+Target = str | Callable[[], "click.Command"]
 
 
 class LazySpec:
@@ -54,6 +67,8 @@ class LazySpec:
     def short_help(self, limit: int) -> str:
         """The command-list line click shows for a command whose help is ``help``
         (``limit``: characters available, as in :meth:`click.Command.get_short_help_str`)."""
+        import click
+
         return click.Command(self.name, help=self.help).get_short_help_str(limit)
 
     def realize(self) -> click.Command:
@@ -66,6 +81,8 @@ class LazySpec:
             cannot be imported or is not a click command; the message names the
             command and the target, never a traceback.
         """
+        import click
+
         if self.target is None:
             cmd: click.Command = click.Group(name=self.name, help=self.help)
         else:
@@ -88,6 +105,8 @@ class LazySpec:
 
 
     def _import(self) -> click.Command:
+        import click
+
         try:
             if callable(self.target):
                 obj: Any = self.target()
@@ -211,6 +230,8 @@ def add_lazy_command(cli: click.Group, name: str, target: Target, help: str,
     if group is not None:
         group.subs.append(spec)
         return
+    import click  # a parent already imported: click is there
+
     existing = table[parent]
     if not isinstance(existing, click.Group):
         raise click.UsageError(f"wsctl command {parent!r} exists and is not a group")
@@ -224,6 +245,8 @@ def ensure_group(cli: click.Group, name: str, help: str) -> click.Group:
 
     :raises WskitError: ``name`` exists and is a command, not a group.
     """
+    import click
+
     existing = cli.commands.get(name)
     if existing is None:
         grp = click.Group(name=name, help=help)

@@ -16,6 +16,12 @@ is the same:
   ``entry_points.txt`` (missing or present, size, mtime, inode), so an edited
   entry-point table is seen too.
 
+Besides the latest reading the file keeps up to :data:`MAX_OTHER_SLOTS` earlier ones
+(``"others"``, newest first, each a ``signature`` and its ``entry_points``), so that
+processes of one environment with different ``sys.path`` lists — the ``wsctl`` script
+(``sys.path[0]`` its ``bin`` folder) and a host's ``python -c`` (``''``) — do not rescan
+each time they alternate.
+
 Anything else — a missing, unreadable, oversized, linked or malformed file, another
 format version — is a miss: the entry points are read with ``importlib.metadata``
 and the file is rewritten. The file is state, read and written with :mod:`wskit.fs.atomic`'s folder
@@ -38,12 +44,15 @@ from pathlib import Path
 from typing import Any
 
 __all__ = ["CACHE_FORMAT", "CachedEntryPoint", "MAX_CACHE_BYTES", "cached_entry_points", "environment_signature",
-           "environment_state_dir"]
+           "environment_state_dir", "MAX_OTHER_SLOTS"]
 
 #: version of the cache file's layout; another value is a miss
 CACHE_FORMAT = 1
 #: largest cache file read, in bytes (a bigger one is a miss)
 MAX_CACHE_BYTES = 1024 * 1024
+#: readings kept for other signatures of the same environment (another ``sys.path[0]``: a
+#: ``wsctl`` script and a ``python -c`` host alternating), besides the latest one
+MAX_OTHER_SLOTS = 7
 _NAME = "entry-points.json"
 
 
@@ -137,8 +146,34 @@ def _read(file: Path) -> Any:
 
 
 def _entries(raw: Any, signature: list[Any], group: str) -> list[CachedEntryPoint] | None:
-    if not isinstance(raw, dict) or raw.get("signature") != signature or raw.get("group") != group:
+    """The entry points stored under ``signature`` (the latest slot or one of the
+    others), or None."""
+    if not isinstance(raw, dict) or raw.get("group") != group:
         return None
+    if raw.get("signature") == signature:
+        return _slot_entries(raw, group)
+    others = raw.get("others")
+    if isinstance(others, list):
+        for slot in others[:MAX_OTHER_SLOTS]:
+            if isinstance(slot, dict) and slot.get("signature") == signature:
+                return _slot_entries(slot, group)
+    return None
+
+
+def _other_slots(raw: Any, signature: list[Any]) -> list[dict]:
+    """The slots of ``raw`` (latest first) to keep beside a new reading under ``signature``."""
+    if not isinstance(raw, dict):
+        return []
+    slots = [raw] + (raw.get("others") if isinstance(raw.get("others"), list) else [])
+    out = []
+    for slot in slots:
+        if (isinstance(slot, dict) and isinstance(slot.get("signature"), list) and slot["signature"] != signature
+                and isinstance(slot.get("entry_points"), list)):
+            out.append({"signature": slot["signature"], "entry_points": slot["entry_points"]})
+    return out[:MAX_OTHER_SLOTS]
+
+
+def _slot_entries(raw: dict, group: str) -> list[CachedEntryPoint] | None:
     rows = raw.get("entry_points")
     if not isinstance(rows, list):
         return None
@@ -215,7 +250,8 @@ def cached_entry_points(group: str, state_dir: str | os.PathLike[str] | None) ->
     env_dir = environment_state_dir()
     folder = Path(env_dir if env_dir is not None else state_dir) / "cache"
     signature = environment_signature()
-    hit = _entries(_read(folder / _NAME), signature, group)
+    stored = _read(folder / _NAME)
+    hit = _entries(stored, signature, group)
     if hit is None and env_dir is not None:  # a home-kept copy from before the environment was usable
         hit = _entries(_read(Path(state_dir) / "cache" / _NAME), signature, group)
     if hit is not None:
@@ -225,8 +261,9 @@ def cached_entry_points(group: str, state_dir: str | os.PathLike[str] | None) ->
     for ep in found:
         dist = getattr(ep, "dist", None)
         rows.append([ep.name, ep.value, getattr(dist, "name", None), getattr(dist, "version", None)])
+    others = _other_slots(stored, signature) if isinstance(stored, dict) and stored.get("group") == group else []
     payload = json.dumps({"format": CACHE_FORMAT, "group": group, "signature": signature,
-                          "entry_points": rows}).encode()
+                          "entry_points": rows, "others": others}).encode()
     if len(payload) <= MAX_CACHE_BYTES:
         _write(folder / _NAME, payload)
     return found

@@ -5,15 +5,25 @@ A built-in plugin's module is imported for every ``wsctl`` start (pluggy registe
 its hook implementations); the loaders, parsers and value classes behind those hooks
 are needed only when a hook runs. ``deferred("pkg.loader:load_x")`` is a plain
 function that imports ``pkg.loader`` when first called and forwards to ``load_x``.
+
+A loader needs its engine only when the source holds something for it. A built-in
+declares what that is with :func:`idle_unless`: ``idle_unless("pkg.loader:load_x",
+folders_present(KIND))`` imports the loader only for a source where one of the kind's
+folders exists (:func:`folders_present`), :func:`definitions_present` for a kind read
+from a definitions file at a project's root or from a config folder's settings files. When the declaration says "nothing there" the hook answers an empty
+:class:`~wskit.models.LoadResult` without importing anything; the declaration must be
+exact (the engine answers the same empty result for every such source), which
+``tests/core/util/test_idle_hooks.py`` checks for each built-in that declares one.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["deferred", "import_target"]
+__all__ = ["deferred", "definitions_present", "idle_unless", "folders_present", "import_target"]
 
 
 def import_target(target: str) -> Any:
@@ -48,3 +58,63 @@ def deferred(target: str) -> Callable[..., Any]:
     call.__module__ = module
     call.__doc__ = f"``{target}``, imported on its first call."
     return call
+
+
+def folders_present(kind: Any) -> Callable[[Any], bool]:
+    """The idle declaration of a folder kind (``kind``: its
+    :class:`~wskit.kinds.ResourceKind`): a source may hold something for it when it is a
+    plugin's (its manifest may name other folders), when its root is a link (reported), or
+    when something stands at the first component of one of the kind's folders there
+    (:func:`wskit.formats.mdwalk.component_dirs`: ``agents``, ``output-styles``…)."""
+
+    def needs(source: Any) -> bool:
+        if source.plugin or os.path.islink(source.root):
+            return True
+        if not os.path.lexists(source.root):
+            return False
+        from wskit.formats.mdwalk import component_dirs
+
+        return any(os.path.lexists(os.path.join(source.root, d.split("/", 1)[0]))
+                   for d in component_dirs(source, kind))
+
+    return needs
+
+
+def definitions_present(source: Any, default_file: str) -> bool:
+    """Whether ``source`` may hold definitions of a kind read as
+    :func:`wskit.formats.definitions.blocks` reads them: always for a plugin (its
+    manifest may hold them inline); for a source at a project's root, ``default_file``
+    there (``.mcp.json``); for a config folder, its ``settings.json`` or
+    ``settings.local.json`` (or the folder being a link, which is reported)."""
+    if source.plugin:
+        return True
+    if not os.path.lexists(source.root):
+        return False
+    if os.path.normpath(source.root) == os.path.normpath(source.base):
+        return os.path.lexists(os.path.join(source.base, default_file))
+    return (os.path.islink(source.root) or os.path.lexists(os.path.join(source.root, "settings.json"))
+            or os.path.lexists(os.path.join(source.root, "settings.local.json")))
+
+
+def idle_unless(target: str, needs: Callable[[Any], bool],
+                idle: Callable[[Any], Any] | None = None) -> Callable[..., Any]:
+    """A function ``(first, …)`` that calls ``target`` (imported on first use, as
+    :func:`deferred`) only when ``needs(first)``; otherwise ``idle(first)`` — by default an
+    empty :class:`~wskit.models.LoadResult` (a loader's ``source``) — with nothing imported.
+    A kind's filter, ``(resources, profile)``, declares ``needs=bool`` (no resources, nothing
+    to filter)."""
+    call = deferred(target)
+
+    def load(first: Any, *args: Any, **kwargs: Any) -> Any:
+        if not needs(first):
+            if idle is not None:
+                return idle(first)
+            from wskit.models import LoadResult
+
+            return LoadResult()
+        return call(first, *args, **kwargs)
+
+    load.__name__ = load.__qualname__ = call.__name__
+    load.__module__ = call.__module__
+    load.__doc__ = f"``{target}`` when the source holds something for it (imported then)."
+    return load

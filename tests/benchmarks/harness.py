@@ -165,6 +165,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hosts", default=os.environ.get("WSKIT_HOSTS", "/work/hosts"),
                     help="where the hosts are installed (host-oracles.md layout)")
     ap.add_argument("--scales", default="0.1,0.3,1,3", help="monorepo scales of --peers' scaling table")
+    ap.add_argument("--base", default=os.environ.get("WSKIT_BENCH_BASE") or None,
+                    help="another installation's wsctl (e.g. main's): --peers runs its wsctl cases through it "
+                         "too, in the same rounds, and prints a before/after table (env WSKIT_BENCH_BASE)")
     args = ap.parse_args(argv)
     if args.peers:
         return _peers(args)
@@ -204,7 +207,7 @@ def _peers(args) -> int:
     print(f"machine: {m['nproc']} CPUs, {m['cpu']}, Python {m['python']}, {m['platform']}", flush=True)
     print(f"start {start}, load {load_average()}", flush=True)
     scales = tuple(float(x) for x in args.scales.split(",") if x.strip())
-    rows, table = peers.run(ctx, args.hosts, scales)
+    rows, table = peers.run(ctx, args.hosts, scales, base=args.base)
     print(render(rows))
     print()
     print(table)

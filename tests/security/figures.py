@@ -63,8 +63,6 @@ AREAS = {
     "tests.security.test_git_repo_config": ("a repository's own .git/config (promisor ext::, uploadpack, sshCommand, "
                                             "credential helper, includes…): no git in untrusted, nothing run in "
                                             "trusted", "git 120 s per call"),
-    "tests.security.test_approval_coverage": ("hook approval coverage: every spelling followed or named unverified",
-                                              "-"),
     "tests.security.test_serve_hostile": ("wsctl serve: DNS rebinding on every loopback spelling, half-open and idle connections, SIGTERM", "-"),
     "tests.security.test_mcp_client_hostile": ("MCP client: non-JSON-RPC answers, invalid results, 64 MiB lines, "
                                                "signals", "-"),

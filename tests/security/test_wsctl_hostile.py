@@ -161,7 +161,7 @@ def _assert_one_error(rc, err, what, report=None):
 @pytest.mark.parametrize("path, target, hostile", _cases())
 def test_every_command_and_option_ends_in_one_error_line(hostile_tree, shared_pm, monkeypatch, path, target,
                                                          hostile):
-    from wskit import cli as cli_mod
+    from wskit.cli import app as cli_mod
 
     root, home, ws = hostile_tree
     real = cli_mod.make_cli
@@ -196,7 +196,7 @@ def test_a_real_wsctl_process_prints_one_error_line(hostile_tree, argv):
 
 def test_the_last_resort_is_one_line_and_a_traceback_on_request(monkeypatch, capsys):
     """A failure no command handles is still one line (exit 1); WSKIT_TRACEBACK=1 shows the traceback."""
-    from wskit import cli as cli_mod
+    from wskit.cli import app as cli_mod
 
     class Boom(click.Command):
         def invoke(self, ctx):

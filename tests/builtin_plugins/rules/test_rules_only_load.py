@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-import wskit.builtin_plugins.rules.cli as rules_cli
+import wskit.builtin_plugins.rules.bodies as rules_cli
 from wskit.plugin.manager import make_plugin_manager
 from wskit.testing import write_tree
 

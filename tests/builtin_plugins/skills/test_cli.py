@@ -157,7 +157,7 @@ def test_listing_paths_are_display_path(root, source_root, path, same):
     """The listing's shortcut for a skill's path equals display_path of its absolute path."""
     from types import SimpleNamespace
 
-    from wskit.builtin_plugins.skills.cli import _shown_path
+    from wskit.builtin_plugins.skills.bodies import _shown_path
     from wskit.models import display_path
 
     prov = SimpleNamespace(source_root=root if same else source_root, path=path)

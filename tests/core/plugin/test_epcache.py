@@ -226,3 +226,34 @@ def test_an_environment_others_can_write_keeps_it_in_the_home(tmp_path, monkeypa
     assert out.strip() == "None"
     assert (tmp_path / "home" / ".wskit" / "cache" / "entry-points.json").is_file()
     assert not (tmp_path / "venv" / ".wskit").exists()
+
+
+def test_alternating_sys_path_lists_keep_one_slot_each(tmp_path, site, monkeypatch):
+    """Two callers of one environment with different ``sys.path`` lists (the ``wsctl``
+    script and a host's ``python -c``) each find their own reading: neither rescans after
+    the other wrote, and another environment's reading is never taken for theirs."""
+    import importlib.metadata
+
+    _dist(site, "ep_slot", "json:dumps")
+    state = tmp_path / "state"
+    scans = []
+    real = importlib.metadata.entry_points
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda **kw: scans.append(1) or real(**kw))
+    first = _rows(cached_entry_points("wskit", state))
+    other = tmp_path / "other-script-folder"
+    other.mkdir()
+    monkeypatch.syspath_prepend(str(other))
+    assert _rows(cached_entry_points("wskit", state)) == first and len(scans) == 2  # a new signature: read
+    monkeypatch.undo()
+    monkeypatch.setenv("WSKIT_ENV_CACHE", "0")
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda **kw: scans.append(1) or real(**kw))
+    for path0 in (None, str(other), None, str(other)):
+        if path0 is not None:
+            monkeypatch.syspath_prepend(path0)
+        assert _rows(cached_entry_points("wskit", state)) == first
+        if path0 is not None:
+            sys.path.remove(path0)
+    assert len(scans) == 2  # both slots reused, in either order
+    raw = json.loads((state / "cache" / "entry-points.json").read_text())
+    assert len(raw["others"]) == 1 and raw["others"][0]["signature"] != raw["signature"]
