@@ -18,7 +18,7 @@ REPO = Path(__file__).resolve().parents[1]
 ROOTS = {"wskit": REPO / "core", "wskit.builtin_plugins": REPO / "builtin_plugins"}
 BUILTIN = "wskit.builtin_plugins"
 
-__all__ = ["BUILTIN", "Edge", "ROOTS", "capability_of", "edges", "modules", "strongly_connected"]
+__all__ = ["ADAPTER_FRAMEWORKS", "BUILTIN", "Edge", "ROOTS", "capability_of", "edges", "extra_missing", "modules", "strongly_connected"]
 
 
 @dataclass(frozen=True)
@@ -154,3 +154,17 @@ def capability_of(module: str) -> str | None:
     if not module.startswith(BUILTIN + "."):
         return None
     return module[len(BUILTIN) + 1:].split(".")[0]
+
+
+#: the framework each adapter of :mod:`wskit.integrations` imports (an optional extra)
+ADAPTER_FRAMEWORKS = {"wskit.integrations.pydantic_ai": "pydantic_ai", "wskit.integrations.openai_agents": "agents",
+                      "wskit.integrations.langchain": "langchain"}
+
+
+def extra_missing(module: str) -> bool:
+    """``module`` is an adapter whose framework (its extra) is not installed here: a contributor
+    who installed only ``.[test]`` cannot import it, and that is not a fault of the module."""
+    import importlib.util
+
+    framework = ADAPTER_FRAMEWORKS.get(module)
+    return framework is not None and importlib.util.find_spec(framework) is None

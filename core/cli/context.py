@@ -348,7 +348,8 @@ class escaped_output:
     def __enter__(self) -> "escaped_output":
         import sys
 
-        ctx = click.get_current_context(silent=True)
+        click = sys.modules.get("click")  # not imported: no click context (the click-free dispatcher)
+        ctx = click.get_current_context(silent=True) if click is not None else None
         if ctx is not None:
             ctx.color = True
         self._saved = None
