@@ -11,7 +11,9 @@ the states are :mod:`wskit.approval.store`).
   changes another's state.
 - **Not required**: hooks of the user's own settings, an administrator's, built-ins and
   the command line (:data:`NO_TRUST_NEEDED`) run without approval, except that in a
-  project that is not trusted such a hook whose command names a file of the project is
+  project that is not trusted such a hook whose command names a file of the project, or
+  holds a word coverage cannot follow (``make``, ``npx``, ``uv run``, a program wskit does not
+  know, a variable: each may run what the project holds or configures), is
   ``untrusted-project`` and does not run (nothing of an untrusted repository runs).
 - **Earlier approvals**: a project approved with the earlier one-digest store
   (``<home>/.wskit/hook-trust.json``, :mod:`~wskit.builtin_plugins.hooks.legacy`) is
@@ -206,6 +208,13 @@ def _project_file_row(h: HookDefinition, files_root: str, host: str | None) -> E
     if "_PROJECT_DIR" in (h.command or ""):  # points into the project in a way coverage cannot follow
         return EntryStatus(entry, "untrusted-project",  # type: ignore[arg-type]
                            "works in a project that is not trusted ($…_PROJECT_DIR)")
+    if entry.unverified:
+        # a word coverage cannot follow (make, npx, uv run, a program it does not know, $X…) may
+        # run what the project holds or configures: fail closed, as a host that has not been
+        # told to trust the folder runs nothing of it
+        return EntryStatus(entry, "untrusted-project",  # type: ignore[arg-type]
+                           f"runs {entry.unverified_words[0]!r} in a project that is not trusted; wskit cannot "
+                           "verify it reads nothing of the project")
     return EntryStatus(entry, "not-required")
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -285,6 +286,27 @@ def test_a_users_hook_naming_a_file_of_an_untrusted_project_does_not_run_it(wsct
     assert {e["state"] for e in st["entries"]} == {"untrusted-project", "not-required"}
     # trusted, the same user hook runs the file
     assert wsctl("trust", "grant", str(project)).exit_code == 0
+    r = wsctl("hooks", "run", "PreToolUse", str(project), "--payload", _payload(tmp_path, "ls"), json=True)
+    assert json.loads(r.stdout)["skipped"] == [] and marker.exists()
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+def test_a_users_hook_that_may_run_the_untrusted_projects_configuration_does_not_run(wsctl, wskit_home, tmp_path):
+    """``make fmt`` names no project file, but make runs the project's Makefile: a word
+    coverage cannot follow is fail-closed in a project nobody trusted."""
+    marker = tmp_path / "ran"
+    (wskit_home / ".wskit").mkdir(exist_ok=True)
+    (wskit_home / ".wskit/settings.json").write_text(json.dumps({"hooks": _pre("Bash", "make -s fmt",
+                                                                               "echo user-guard-ran >&2; exit 0")}))
+    project = _project(tmp_path)
+    (project / "Makefile").write_text(f"fmt:\n\ttouch {marker}\n")
+    r = wsctl("hooks", "run", "PreToolUse", str(project), "--payload", _payload(tmp_path, "ls"), json=True)
+    data = json.loads(r.stdout)
+    assert not marker.exists()
+    (skipped,) = data["skipped"]
+    assert skipped["state"] == "untrusted-project" and "make" in skipped["message"]
+    assert [x["status"] for x in data["results"] if x["hook_id"] != skipped["hook_id"]] == ["success"]
+    assert wsctl("trust", "grant", str(project)).exit_code == 0  # trusted, the user's own hook runs
     r = wsctl("hooks", "run", "PreToolUse", str(project), "--payload", _payload(tmp_path, "ls"), json=True)
     assert json.loads(r.stdout)["skipped"] == [] and marker.exists()
 
