@@ -183,6 +183,10 @@ def _instructions_agents_md(view: SourceView, plan: Plan, target: str) -> None:
         plan.add(target, path, _join(texts), sources, "instruction")
         if folder and target in nested_note:
             plan.lose(target, "instruction", path, nested_note[target], carried=True)
+        if folder and target == "cursor":
+            for src in sources:
+                plan.lose(target, "instruction", src, f"carried as {path}: Cursor applies a subfolder AGENTS.md "
+                          "when files of that folder are in the context, not to every request", carried=True)
         if folder and target == "opencode":
             plan.lose(target, "instruction", folder, "opencode delivers the nearest folder's file first, the "
                       "source the root's first", carried=True)
@@ -364,6 +368,8 @@ def _commands(view: SourceView, plan: Plan, target: str) -> None:
                      [c.path], "command")
             plan.lose(target, "command", c.name, "Copilot prompt files take named inputs: $ARGUMENTS → ${input:args}, "
                       "$N → ${input:argN}, asked for by name rather than split from one line", carried=True)
+            plan.lose(target, "command", c.name, "Copilot CLI loads no prompt files (observed, 1.0.102): "
+                      f"{path} is a command in VS Code only, not in the CLI")
         elif target == "claude":
             meta = {"description": c.description, "argument-hint": c.argument_hint, "model": c.model,
                     "allowed-tools": ", ".join(c.allowed_tools) if c.allowed_tools else None}
@@ -411,6 +417,8 @@ def _agents(view: SourceView, plan: Plan, target: str) -> None:
         elif target == "cursor":
             plan.add(target, f".cursor/agents/{a.name}.md",
                      _fm({"name": a.name, "description": a.description}, a.prompt), src, "agent")
+            plan.lose(target, "agent", a.name, f"written to .cursor/agents/{a.name}.md, but the Cursor profile "
+                      "(its documentation, docs/compatibility.md) loads no project subagents: not verified")
             lost = [k for k, v in (("tools", a.tools), ("model", a.model != "inherit" and a.model)) if v]
         elif target == "claude":
             meta = {"name": a.name, "description": a.description,

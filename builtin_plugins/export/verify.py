@@ -147,7 +147,7 @@ def _named(diff, target: str, kind: str, source: dict[str, str], loaded: dict[st
     number compared."""
     for name, desc in source.items():
         if name not in loaded:
-            diff(kind, name, f"{target} loads no {kind} {name!r}")
+            diff(kind, name, f"{target} loads no {kind} {name!r}", missing=True)
         elif loaded[name] != desc:
             diff(kind, name, f"description differs: {loaded[name]!r}")
     return len(source)
@@ -165,6 +165,10 @@ def verify(ws, view: SourceView, plan: Plan, targets: list[str], losses: list[Lo
         reported_kinds = {(loss.kind, it) for loss in losses if loss.target == target
                           for it in loss.item.split(", ")}
         reported |= reported_kinds
+        # an item the target does not load at all is explained only by a loss saying it is not
+        # carried: "carried with a difference" does not explain its absence
+        not_carried = {(loss.kind, it) for loss in losses if loss.target == target and not loss.carried
+                       for it in (loss.item, *loss.item.split(", "))}
         if target == view.source:
             out[target] = {"verified": True, "profile": target, "checked": {}, "differences": [],
                            "reason": "the source's own layout"}
@@ -179,8 +183,10 @@ def verify(ws, view: SourceView, plan: Plan, targets: list[str], losses: list[Lo
         diffs: list[dict] = []
         checked = {"folders": 0, "skills": 0, "commands": 0, "agents": 0, "mcp_servers": 0}
 
-        def diff(kind: str, item: str, detail: str, _reported=reported) -> None:
-            diffs.append({"kind": kind, "item": item, "detail": detail, "explained": (kind, item) in _reported})
+        def diff(kind: str, item: str, detail: str, _reported=reported, _absent=not_carried, *,
+                 missing: bool = False) -> None:
+            explained = (kind, item) in (_absent if missing else _reported)
+            diffs.append({"kind": kind, "item": item, "detail": detail, "explained": explained})
 
         # instruction text, folder by folder
         folders = dict.fromkeys(["", *view.folders])
@@ -225,9 +231,10 @@ def verify(ws, view: SourceView, plan: Plan, targets: list[str], losses: list[Lo
         tgt_cmd = {c.name: c for c in _active(tws, "command")}
         for name, c in src_cmd.items():
             checked["commands"] += 1
-            other = tgt_cmd.get(name)
+            # the name the target gives it (Cursor has no namespaces: git:fixissue is /git-fixissue)
+            other = tgt_cmd.get(name) or (tgt_cmd.get(name.replace(":", "-")) if target == "cursor" else None)
             if other is None:
-                diff("command", name, f"{target} has no command /{name}")
+                diff("command", name, f"{target} has no command /{name}", missing=True)
                 continue
             a = _expand(ws, c)
             b = (opencode_expand(other.body, " ".join(SAMPLE_ARGS)) if target == "opencode" else _expand(tws, other))
@@ -241,12 +248,12 @@ def verify(ws, view: SourceView, plan: Plan, targets: list[str], losses: list[Lo
         for s in view.servers:
             checked["mcp_servers"] += 1
             if back is None:
-                diff("mcp_server", s.name, f"{target} has no MCP configuration")
+                diff("mcp_server", s.name, f"{target} has no MCP configuration", missing=True)
                 continue
             got = back.get(s.name)
             want = _server_key(s)
             if got is None:
-                diff("mcp_server", s.name, f"not in {target}'s MCP configuration")
+                diff("mcp_server", s.name, f"not in {target}'s MCP configuration", missing=True)
             elif got.get("transport") != want["transport"] or (
                     want["transport"] == "stdio" and got.get("command", [None])[0] != want["command"][0]):
                 diff("mcp_server", s.name, f"written as {got}, the source is {want}")

@@ -187,6 +187,22 @@ def test_verify_lists_every_loss_and_copilot_cursor_only_under_their_profiles(pr
     assert ("codex", "command", "review") in losses
 
 
+def test_an_item_a_target_does_not_load_is_explained_only_by_a_not_carried_loss(project: Path, wsctl,
+                                                                                 full_pm) -> None:
+    """"Carried with a difference" never explains an absence: Cursor's profile loads no
+    subagents and Copilot CLI no prompt files, so each says so as a loss of its own."""
+    r = export(wsctl, project, "--verify", json=True, pm=full_pm)
+    data = json.loads(r.output)
+    not_carried = {(loss["target"], loss["kind"], loss["item"]) for loss in data["losses"] if not loss["carried"]}
+    absent = [(t, d) for t, rep in data["verify"].items() for d in rep["differences"]
+              if " loads no " in d["detail"] or " has no " in d["detail"] or d["detail"].startswith("not in ")]
+    assert ("cursor", "agent", "reviewer") in {(t, d["kind"], d["item"]) for t, d in absent}
+    assert ("copilot", "command", "review") in {(t, d["kind"], d["item"]) for t, d in absent}
+    for t, d in absent:
+        assert d["explained"] == ((t, d["kind"], d["item"]) in not_carried), (t, d)
+    assert data["verify"]["cursor"]["verified"] and data["verify"]["copilot"]["verified"]
+
+
 def test_verify_fails_on_a_loss_the_export_did_not_report(project: Path, wsctl, full_pm) -> None:
     export(wsctl, project)
     (project / "AGENTS.md").write_text("something else\n")  # edited: reported, not unexplained
