@@ -83,6 +83,11 @@ AREAS = {
                                              "-"),
     "tests.security.test_approval_coverage": ("approval coverage: each shell spelling of a hook or server command "
                                               "followed to the files it runs, or named unverified", "-"),
+    "tests.security.test_per_entry_approval": ("per-entry approval of hooks, MCP and LSP servers: an added plugin, "
+                                               "an edited entry, migration, not-decided outcomes, untrusted projects",
+                                               "-"),
+    "tests.security.test_export_confined": ("wsctl export: links, a shipped manifest naming files outside or secrets, "
+                                            "prune through links", "-"),
     "tests.security.test_frontmatter_lenient": ("lenient frontmatter retry: no alias, no tag, bounded", "-"),
     "tests.security.test_index_hostile": ("persistent index: corrupt, linked, oversized, forged, capped", "-"),
     "tests.security.test_marketplace_names": ("reserved marketplace names from a local folder", "-"),
