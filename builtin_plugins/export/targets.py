@@ -405,6 +405,9 @@ def _agents(view: SourceView, plan: Plan, target: str) -> None:
         elif target == "gemini":
             plan.add(target, f".gemini/agents/{a.name}.md",
                      _fm({"name": a.name, "description": a.description}, a.prompt), src, "agent")
+            plan.lose(target, "agent", a.name, "Gemini CLI 0.61.0 reads .gemini/agents/*.md when its agents feature "
+                      "is on (experimental.enableAgents, in its bundled source); not observed loading in the recorded "
+                      "runs", carried=True)
             lost = [k for k, v in (("tools", a.tools), ("model", a.model != "inherit" and a.model)) if v]
         elif target == "copilot":
             tools = sorted({_COPILOT_TOOLS[t] for t in a.tools or () if t in _COPILOT_TOOLS})
