@@ -301,6 +301,10 @@ class EscapingStream:
     are not text for people and go through unchanged.
     """
 
+    #: what :func:`wskit.cli.plain.echo` asks to leave escape sequences to this guard (plain
+    #: cannot import this module: it is imported by it)
+    escapes_control = True
+
     def __init__(self, stream: Any, passthrough: Callable[[], bool] | None = None) -> None:
         self.unescaped = stream
         self._passthrough = passthrough

@@ -84,7 +84,7 @@ def echo(message: object = "", err: bool = False, nl: bool = True, file: Any = N
 def _guarded(stream: Any) -> bool:
     """``stream`` is behind the output guard (:class:`wskit.cli.context.EscapingStream`), which
     escapes an escape sequence of a name where click would delete it off a terminal."""
-    return type(stream).__name__ == "EscapingStream"
+    return getattr(stream, "escapes_control", False) is True
 
 
 def usage_error(message: str):
