@@ -25,7 +25,6 @@ In: the wskit payload plus Cursor's fields (``hook_event_name`` is Cursor's name
 from __future__ import annotations
 
 import json
-import math
 import os
 from collections.abc import Mapping
 from typing import Any
@@ -61,7 +60,6 @@ UNMAPPED = frozenset({"afterAgentResponse", "afterAgentThought", "beforeTabFileR
 #: Cursor's tool names in a ``preToolUse`` / ``postToolUse`` matcher -> wskit's (Claude Code's)
 _TOOLS = {"Shell": "Bash", "StrReplace": "Edit", "Delete": "Delete", "Read": "Read", "Write": "Write",
           "Edit": "Edit", "Grep": "Grep", "Glob": "Glob", "Task": "Task", "LS": "LS"}
-_MAX_TIMEOUT = 86400.0
 
 
 def is_cursor_source(source: ResourceSource) -> bool:
@@ -80,6 +78,7 @@ def _matcher(raw: str) -> str:
 
 def load_cursor_hooks(source: ResourceSource) -> LoadResult:
     """The hooks of a ``.cursor/hooks.json`` (see the module docstring)."""
+    from wskit.builtin_plugins.hooks.definitions import timeout_problem
     from wskit.formats.definitions import canonical_sha, ident
     from wskit.fs.jsonfile import read_json
     from wskit.models import Provenance
@@ -133,10 +132,8 @@ def load_cursor_hooks(source: ResourceSource) -> LoadResult:
                 bad(f"{where}: a {htype} hook needs a non-empty {need!r}")
                 continue
             timeout = entry.get("timeout")
-            if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
-                                        or not math.isfinite(timeout) or not 0 < timeout <= _MAX_TIMEOUT):
-                bad(f"{where}: 'timeout' must be a number of seconds above 0 and at most {_MAX_TIMEOUT:g}, "
-                    f"not {timeout!r}; skipped")
+            if timeout_problem(timeout):
+                bad(f"{where}: {timeout_problem(timeout)}; skipped")
                 continue
             raw_matcher = entry.get("matcher")
             if raw_matcher is not None and not isinstance(raw_matcher, str):
