@@ -58,6 +58,7 @@ from typing import Any
 
 from wskit import fs
 from wskit.approval import loads as loads_mod
+from wskit.approval.loads import _NODES, _PYTHONS, _SHELLS, _version_suffix
 from wskit.formats.shell import ShellSyntaxError, Word, parse, read_word, walk_substitutions
 
 __all__ = [
@@ -214,11 +215,8 @@ _PROJECT_RUNNERS = {
     "pre-commit": ".pre-commit-config.yaml", "git": "the repository's configuration (hooks, filters, fsmonitor)",
     "docker": "the Dockerfile and compose files", "eslint": "eslint.config.js", "prettier": "prettier.config.js",
 }
-_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox-sh"})
 _SHELL_ARG_OPTS = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
-_PYTHONS = ("python", "python3", "pypy", "pypy3")
 _PY_ARG_OPTS = frozenset({"-W", "-X", "--check-hash-based-pycs"})
-_NODES = frozenset({"node", "nodejs", "deno", "tsx", "ts-node"})
 _NODE_CODE_OPTS = frozenset({"-e", "--eval", "-p", "--print"})
 _NODE_LOAD_OPTS = frozenset({"-r", "--require", "--import", "--loader", "--experimental-loader"})
 #: node options that take no value (the rest, unless written ``--opt=value``, are unverified)
@@ -1241,15 +1239,6 @@ def _known_program(name: str) -> bool:
     return (name in _DATA_PROGRAMS or name in _PROJECT_RUNNERS or name in _SHELLS or name in _NODES
             or name in _SCRIPT_INTERPRETERS or name in _WRAPPER_ARG_OPTS or name in ("env", "xargs", "find")
             or (name.startswith(_PYTHONS) and _version_suffix(name)))
-
-
-def _version_suffix(name: str) -> bool:
-    """``python``, ``python3``, ``python3.12``, ``pypy3``: a Python interpreter's name."""
-    for p in _PYTHONS:
-        if name.startswith(p):
-            rest = name[len(p):]
-            return all(ch.isdigit() or ch == "." for ch in rest)
-    return False
 
 
 def _union(a: Cwds, b: Cwds) -> Cwds:

@@ -89,18 +89,31 @@ class Load:
     reason: str = ""
 
 
+#: shells, Node-like and Python interpreters by program name (shared with :mod:`wskit.approval.coverage`)
+_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox-sh"})
+_NODES = frozenset({"node", "nodejs", "deno", "tsx", "ts-node"})
+_PYTHONS = ("python", "python3", "pypy", "pypy3")
+
+
+def _version_suffix(name: str) -> bool:
+    """``python``, ``python3``, ``python3.12``, ``pypy3``: a Python interpreter's name."""
+    for p in _PYTHONS:
+        if name.startswith(p):
+            rest = name[len(p):]
+            return all(ch.isdigit() or ch == "." for ch in rest)
+    return False
+
+
 def family_of(by: str, head: bytes) -> str | None:
     """The family of a script run by ``by`` (``"sh"``, ``"python"``, ``"node"``, ``"source"``,
     ``"exec"`` for a file run by its path) whose first bytes are ``head``: the ``#!`` line
     decides for ``"exec"`` (none: the shell runs it, as ``execvp`` does). None: an
     interpreter whose loads are not read (Ruby, Perl …)."""
-    from wskit.approval import coverage as c
-
-    if by == "python" or by.startswith(c._PYTHONS) and c._version_suffix(by):
+    if by == "python" or by.startswith(_PYTHONS) and _version_suffix(by):
         return "python"
-    if by in c._NODES:
+    if by in _NODES:
         return "node"
-    if by in c._SHELLS or by in ("source", "rcfile"):
+    if by in _SHELLS or by in ("source", "rcfile"):
         return "shell"
     if by != "exec":
         return None
@@ -113,11 +126,11 @@ def family_of(by: str, head: bytes) -> str | None:
     if prog == "env":
         rest = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
         prog = rest[0].rsplit("/", 1)[-1] if rest else ""
-    if prog in c._SHELLS:
+    if prog in _SHELLS:
         return "shell"
-    if prog.startswith(c._PYTHONS) and c._version_suffix(prog):
+    if prog.startswith(_PYTHONS) and _version_suffix(prog):
         return "python"
-    if prog in c._NODES or prog == "bun":
+    if prog in _NODES or prog == "bun":
         return "node"
     return None
 
