@@ -55,8 +55,6 @@ EDITS = [
                                   'SCRIPT_DIR=$( cd -- "$( dirname -- "${BASH_SOURCE[0]}" )" &> /dev/null && pwd )\n'
                                   'source "$SCRIPT_DIR/../lib/common.sh"\n'},
      "bash hooks/g.sh", "lib/common.sh"),
-    ("sh-project-dir", {**SHELL_LIB, "hooks/g.sh": '. "$CLAUDE_PROJECT_DIR_COPY/lib/x.sh"\n'
-                        "CLAUDE_PROJECT_DIR_COPY=/nowhere\n"}, "sh hooks/g.sh", None),
     ("sh-double-brackets-fallback", {**SHELL_LIB, "hooks/g.sh":
                                      '#!/bin/bash\nif [[ -n "$x" ]]; then\n  source "$(dirname "$0")/../lib/x.sh"\nfi\n'},
      "./hooks/g.sh", "lib/x.sh"),
