@@ -36,10 +36,10 @@ import functools
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from wskit.builtin_plugins.hooks.patterns import MAX_PATTERN_CHARS, PatternRefused, fullmatch
+from wskit.values import FrozenValue
 
 __all__ = [
     "command_matches", "FILE_TOOLS", "if_allows", "if_matches", "if_problem", "if_unparsable", "IfRule",
@@ -62,8 +62,7 @@ class IfRuleError(ValueError):
     """An ``if`` value that is not one permission rule."""
 
 
-@dataclass(frozen=True)
-class IfRule:
+class IfRule(FrozenValue):
     """A parsed ``if``: ``tool`` and the pattern inside the parentheses (None: the whole tool)."""
 
     tool: str
