@@ -30,7 +30,7 @@ import pluggy
 
 from wskit.errors import PluginLoadError
 from wskit.plugin import NAME, spec
-from wskit.util.valueclass import Value
+from wskit.values import Value
 
 __all__ = ["DEFAULT_PLUGINS", "make_plugin_manager", "PluginInfo", "PluginLoadFailure",  # noqa: F822 - __getattr__
            "WskitPluginManager"]
@@ -96,7 +96,7 @@ def __getattr__(name: str) -> Any:  # PEP 562: PluginLoadFailure is made when fi
 
 class PluginInfo(Value):
     """What ``wsctl plugins`` shows about one registered plugin (a plain class, so start-up
-    compiles nothing: see :mod:`wskit.util.valueclass`).
+    compiles nothing: see :mod:`wskit.values`).
 
     :ivar seconds: import plus registration time in seconds.
     :ivar import_seconds: time to import the plugin's module (entry point
@@ -104,8 +104,7 @@ class PluginInfo(Value):
     :ivar register_seconds: time to register and validate it, in seconds.
     """
 
-    __slots__ = ("name", "distribution", "version", "builtin", "seconds", "import_seconds", "register_seconds",
-                 "__weakref__")
+    __slots__ = ("__weakref__",)
     name: str
     distribution: str | None
     version: str | None

@@ -34,7 +34,7 @@ and behaves as ``@dataclass(frozen=True, slots=True)`` (:class:`FrozenValue`) or
   constructor.
 
 Type checkers see the fields and the constructor through :func:`typing.dataclass_transform`.
-``tests/core/test_values.py`` checks every value class of wskit against the dataclass
+``tests/core/values/test_values.py`` checks the value classes of wskit against the dataclass
 it replaces.
 """
 

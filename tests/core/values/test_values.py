@@ -1,5 +1,5 @@
 """The value types of the start-up path are plain ``__slots__`` classes
-(:mod:`wskit.util.valueclass`) with the public API their dataclasses had: constructor
+(:mod:`wskit.values`) with the public API their dataclasses had: constructor
 (positional order, keywords, defaults, default factories), attributes, ``==``, hash,
 frozenness, ``repr``, and :meth:`copy_with` where :func:`dataclasses.replace` was used.
 
@@ -35,7 +35,7 @@ from wskit.models import Scope
 from wskit.plugin.manager import PluginInfo
 from wskit.registry import Candidate
 from wskit.trust import TrustDecision
-from wskit.util.valueclass import FrozenValue, Value
+from wskit.values import FrozenValue, Value
 from wskit.workspace import WorkspaceResources
 from wskit_gemini.extensions import Extension
 
