@@ -149,22 +149,22 @@ class _ValueMeta(type):
         cls._specs = specs
         cls.__match_args__ = fields
         cls._repr_fields = tuple(f for f in fields if specs[f][2])
-        if len(fields) == 1:
-            one = attrgetter(fields[0])
-            cls._values = staticmethod(lambda obj: (one(obj),))
-        elif fields:  # not a descriptor: found on the class as it is, with no binding step
-            cls._values = attrgetter(*fields)
+        cls._values = values = _getter(fields)
         compared = tuple(f for f in fields if specs[f][3])
-        if compared == fields:
-            cls._compared = cls._values
-        elif compared:
-            get = attrgetter(*compared)
-            cls._compared = staticmethod(lambda obj: (get(obj),)) if len(compared) == 1 else get
-        else:
-            cls._compared = staticmethod(lambda obj: ())
+        cls._compared = values if compared == fields else _getter(compared)
         if own and "__init__" not in ns:
             cls.__init__ = _lazy_init(cls)
         return cls
+
+
+def _getter(names: tuple[str, ...]) -> Any:
+    """``obj -> tuple`` of the named attributes, stored on the class as it is (no binding)."""
+    if len(names) > 1:
+        return attrgetter(*names)  # not a descriptor: found on the class with no binding step
+    if names:
+        one = attrgetter(names[0])
+        return staticmethod(lambda obj: (one(obj),))
+    return staticmethod(lambda obj: ())
 
 
 def _lazy_init(cls: Any) -> Any:
