@@ -100,7 +100,6 @@ def _own_annotations(ns: dict[str, Any]) -> dict[str, Any]:
     return dict(ann or {})
 
 
-@dataclass_transform(field_specifiers=(field,))
 class _ValueMeta(type):
     """Makes a value class from its annotations (see the module docstring)."""
 
@@ -206,9 +205,9 @@ def _compile_init(cls: Any) -> Any:
     return made
 
 
-class Value(metaclass=_ValueMeta):
-    """A mutable value type (``@dataclass(slots=True)``): see the module docstring;
-    unhashable, as a dataclass with ``eq=True``."""
+class _ValueBase(metaclass=_ValueMeta):
+    """What :class:`Value` and :class:`FrozenValue` share (two bases, not one the other's,
+    so that a type checker sees one mutable and one frozen dataclass-like family)."""
 
     __slots__ = ()
 
@@ -252,7 +251,16 @@ class Value(metaclass=_ValueMeta):
         return self.__class__, self._values(self)
 
 
-class FrozenValue(Value):
+@dataclass_transform(field_specifiers=(field,))
+class Value(_ValueBase):
+    """A mutable value type (``@dataclass(slots=True)``): see the module docstring;
+    unhashable, as a dataclass with ``eq=True``."""
+
+    __slots__ = ()
+
+
+@dataclass_transform(field_specifiers=(field,), frozen_default=True)
+class FrozenValue(_ValueBase):
     """An immutable value type (``@dataclass(frozen=True, slots=True)``): as :class:`Value`,
     but assignment and deletion of any attribute raise
     :class:`dataclasses.FrozenInstanceError`, and the hash is that of the field tuple. A

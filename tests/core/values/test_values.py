@@ -430,12 +430,12 @@ def _wskit_value_classes() -> list[type]:
             if ".integrations." in info.name or info.name.endswith(("__main__", "._console")):
                 continue
             importlib.import_module(info.name)
-    out, todo = [], [Value]
+    out, todo = [], [Value, FrozenValue]
     while todo:
         cls = todo.pop()
         for sub in cls.__subclasses__():
             todo.append(sub)
-            if sub.__module__.startswith("wskit") and sub is not FrozenValue:
+            if sub.__module__.startswith("wskit"):
                 out.append(sub)
     return out
 
