@@ -151,8 +151,8 @@ class _ValueMeta(type):
         cls._values = values = _getter(fields)
         compared = tuple(f for f in fields if specs[f][3])
         cls._compared = values if compared == fields else _getter(compared)
-        if own and "__init__" not in ns:
-            cls.__init__ = _lazy_init(cls)
+        if "__init__" not in ns and (own or ("__post_init__" in ns and getattr(cls.__init__, "_generated", False))):
+            cls.__init__ = _lazy_init(cls)  # new fields, or a __post_init__ the base's generated one would miss
         return cls
 
 
@@ -175,6 +175,7 @@ def _lazy_init(cls: Any) -> Any:
         real(self, *args, **kwargs)
 
     __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    __init__._generated = True  # type: ignore[attr-defined]
     return __init__
 
 
@@ -202,6 +203,7 @@ def _compile_init(cls: Any) -> Any:
     made = env["__init__"]
     made.__qualname__ = f"{cls.__qualname__}.__init__"
     made.__module__ = cls.__module__
+    made._generated = True
     return made
 
 

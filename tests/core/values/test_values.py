@@ -408,6 +408,15 @@ def test_a_field_of_the_base_cannot_be_declared_again_and_subclasses_extend() ->
     assert sub._fields == ("a", "b", "c", "d", "e") and sub(1).e == 5 and sub.__slots__ == ("e",)
 
 
+def test_a_subclass_adding_only_a_post_init_gets_a_constructor_that_calls_it() -> None:
+    base = _make("value", _BODIES["plain"], False)
+    calls = []
+    sub = type(base)("Sub", (base,), {"__post_init__": lambda self: calls.append(self.a), "__module__": __name__})
+    base(1, "x")  # the base's own constructor compiled first: it has no __post_init__ to call
+    sub(2, "y")
+    assert calls == [2] and base.__dict__["__init__"] is not sub.__dict__["__init__"]
+
+
 def test_the_generated_constructor_is_compiled_once_at_first_use() -> None:
     v_cls = _make("value", _BODIES["defaults"], True)
     lazy = v_cls.__dict__["__init__"]
