@@ -35,7 +35,6 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from wskit.builtin_plugins.hooks.command import DEFAULT_OUTPUT_CAP, run_command
@@ -61,6 +60,7 @@ from wskit.builtin_plugins.hooks.patterns import PatternRefused, exact_names, ma
 from wskit.errors import WskitError
 from wskit.models import Scope
 from wskit.resources.hooks import HOOK_EVENTS, HookDefinition
+from wskit.values import Value, field
 
 __all__ = [
     "BEHAVIORS", "DEFAULT_TIMEOUT", "FunctionHook", "HookRunner", "HookRunnerConfig", "HookTrust",
@@ -180,16 +180,14 @@ def match_value(event: str, tool: str | None, data: Mapping[str, Any]) -> str | 
     return value if isinstance(value, str) else None
 
 
-@dataclass
-class _Selection:
+class _Selection(Value):
     todo: list = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     skipped: list[SkippedHook] = field(default_factory=list)
     restricted: set[str] = field(default_factory=set)
 
 
-@dataclass
-class _Fn:
+class _Fn(Value):
     event: str
     matcher: str
     name: str
@@ -197,8 +195,7 @@ class _Fn:
     timeout: float = 10.0
 
 
-@dataclass
-class HookRunnerConfig:
+class HookRunnerConfig(Value):
     """What the host decides about hooks.
 
     :ivar env: the session's variables (hook processes see these plus PATH, HOME,
