@@ -102,6 +102,7 @@ _MAX_CHUNKS = 1024
 #: touched paths kept for :meth:`Watcher.touched_since` (a lazy index's late reads)
 _LOG_PATHS = 50_000
 _DIR_TYPE = stat_mod.S_IFDIR >> 12
+_UNKNOWN = (False, -1)
 _LINK_TYPE = stat_mod.S_IFLNK >> 12
 
 
@@ -492,7 +493,9 @@ class Watcher:
                 own = True
             if sig is None:
                 # absent: covered by its nearest existing ancestor, keyed by the first missing name
-                while parent != os.path.dirname(parent) and not os.path.isdir(parent):
+                # (a watched folder exists: had it gone, the drain before this would have said so)
+                while parent != os.path.dirname(parent) and not self._dirs.get(parent, _UNKNOWN)[0] \
+                        and not os.path.isdir(parent):
                     name, parent = parent, os.path.dirname(parent)
                 folders = [parent]
                 if name != path:
