@@ -34,7 +34,9 @@ when a path read following links is itself a link, or when a watch cannot be add
 *void* for a load — which then gets today's check (:meth:`wskit.changes.Dependencies.changed`,
 one ``stat`` per recorded path, racy recordings reloaded) and is proven again by it —
 when the kernel reports a queue overflow (``IN_Q_OVERFLOW``: events were dropped; every
-proof made before is void), when the watch limit is reached (``ENOSPC``:
+proof made before is void, and every watch is dropped and added again by the next check,
+since a rename lost in the overflow would leave a watch on a folder its path no longer
+names), when the watch limit is reached (``ENOSPC``:
 ``fs.inotify.max_user_watches``), when the descriptor fails, or when the package or the
 platform is missing (then nothing is watched at all). ``watchfiles`` was not used:
 its notify back-end turns ``IN_Q_OVERFLOW`` into an event without a path, which it drops,
@@ -50,8 +52,13 @@ start (a write in the same clock tick as the read keeps the mtime; see
 Reads a lazy index makes after its load returned (:func:`wskit.changes.resumed`) are
 proven the same way at the next resolve.
 
-Limits (documented in docs/performance.md): a file changed through a hard link made
-outside the watched folders is not reported on the watched name.
+A recorded file also gets a watch of its own: a hard link made elsewhere changes only its
+link count, which the kernel reports to the file and not to its folder (safe file access
+refuses a file with more than one link, so a fresh load would answer differently).
+
+Limits: watches are kept for the watcher's life (a cache that loads many workspaces in turn
+may reach the watch limit; it then falls back to the stat check, as above); an event queue
+the process does not drain for long (no resolve) may overflow, which costs one stat check.
 """
 
 from __future__ import annotations
@@ -274,6 +281,10 @@ class Watcher:
             if lost:
                 self.overflows += 1
                 self.epoch += 1
+                # a lost rename would leave a watch on an inode its path no longer names:
+                # start over; the next check of each load re-adds its watches, then stats
+                self._unwatch_all()
+                return
             if gone:
                 self._forget(gone)
             if touched or gone:
@@ -324,16 +335,26 @@ class Watcher:
         prefixes = tuple(g + "/" for g in gone)
         for path in [f for f in self._files if f.startswith(prefixes)]:
             self._drop_file(path)
+        wds = {f: wd for wd, f in self._wd.items()}
         for folder in [d for d in self._dirs if d in gone or d.startswith(prefixes)]:
             covered, _seq = self._dirs.pop(folder)
-            if covered:
-                for wd, f in list(self._wd.items()):
-                    if f == folder:
-                        del self._wd[wd]
-                        try:
-                            self._ino.rm_watch(wd)
-                        except OSError:
-                            pass  # already removed by the kernel (IN_IGNORED)
+            wd = wds.get(folder)
+            if covered and wd is not None:
+                del self._wd[wd]
+                try:
+                    self._ino.rm_watch(wd)
+                except OSError:
+                    pass  # already removed by the kernel (IN_IGNORED)
+
+    def _unwatch_all(self) -> None:
+        for wd in list(self._wd):
+            try:
+                self._ino.rm_watch(wd)
+            except OSError:
+                pass  # already removed by the kernel
+        self._wd.clear()
+        self._dirs.clear()
+        self._files.clear()
 
     def _drop_file(self, path: str) -> None:
         wd = self._files.pop(path, None)
