@@ -386,23 +386,18 @@ def _strip_leading(part: str) -> str:
 
 def _after_first_word(text: str) -> str | None:
     """``text`` after its first shell word (quotes respected), or None when a quote is open."""
-    quote: str | None = None
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if quote:
-            if c == "\\" and quote == '"':
-                i += 1
-            elif c == quote:
-                quote = None
-        elif c == "\\":
-            i += 1
-        elif c in "'\"":
-            quote = c
-        elif c in " \t":
-            return text[i:].strip()
-        i += 1
-    return None if quote else ""
+    import io
+    import shlex
+
+    lexer = shlex.shlex(io.StringIO(text), posix=True, punctuation_chars=False)
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    try:
+        if lexer.get_token() is None:
+            return ""
+    except ValueError:
+        return None
+    return text[lexer.instream.tell():].strip()
 
 
 def writes_file(command: str) -> str | None:
