@@ -301,7 +301,8 @@ def _tracemalloc_fixed(args, url: str) -> int:
 
     import anyio
 
-    phases = [max(200, args.calls // 10), args.calls, args.calls]
+    sizes = [max(200, args.calls // 10), args.calls, args.calls]
+    phases = list(sizes)  # budgets the clients spend
     snaps: list = []
     lat: list[float] = []
     bad: list[str] = []
@@ -325,8 +326,8 @@ def _tracemalloc_fixed(args, url: str) -> int:
     if bad:
         print("  failures:", len(bad), bad[:3])
     for k in (1, 2):
-        _show(snaps[k].compare_to(snaps[k - 1], "traceback"), phases[k], args.top,
-              f"phase {k}, {phases[k]} calls on {args.clients} fixed sessions")
+        _show(snaps[k].compare_to(snaps[k - 1], "traceback"), sizes[k], args.top,
+              f"phase {k}, {sizes[k]} calls on {args.clients} fixed sessions")
     return 1 if bad else 0
 
 
