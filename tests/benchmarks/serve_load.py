@@ -235,7 +235,10 @@ def _tracemalloc(args) -> int:
     ports: list[int] = []
     server = WorkspaceServer(cache.resolve, str(proj), poll=0, log=ServeLog())
     t = threading.Thread(target=lambda: anyio.run(lambda: server.serve_http(
-        "127.0.0.1", 0, None, ports.append, limits=HttpLimits(max_sessions=args.max_sessions or 64))),
+        "127.0.0.1", 0, None, ports.append,
+        # the clients share this process (and its GIL) with a traced server: a head can sit unread
+        # in the socket for longer than the real default (10 s) without any client being slow
+        limits=HttpLimits(max_sessions=args.max_sessions or 64, header_timeout=300.0))),
         daemon=True)
     t.start()
     deadline = time.monotonic() + 30
