@@ -66,6 +66,10 @@ def __getattr__(name: str) -> Any:  # PEP 562
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | _STATE_MODELS)
+
+
 def _new_session_id() -> str:
     """``uuid.uuid4().hex`` without importing :mod:`uuid` (which imports :mod:`platform`):
     16 random bytes with the version (4) and variant (RFC 4122) bits set as ``uuid4`` sets them."""

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from wskit.host import HOST_PRESETS
 from wskit.models import ResourceSource, Scope
 from wskit.util.deferred import definitions_present, folders_present
 
@@ -90,7 +91,7 @@ def _sources(tmp: Path) -> list[ResourceSource]:
     for base, (scope, follow), host in itertools.product(
             (home, proj, bare, tmp / "missing-base"),
             ((Scope.USER, True), (Scope.PROJECT, False), (Scope.LOCAL, False)),
-            ("wskit", "claude", "gemini")):
+            ("wskit", "blade", *HOST_PRESETS)):
         for rel in (".claude", ".agents", ".gemini", ".wskit", ".codex"):
             out.append(ResourceSource(scope=scope, root=str(base / rel), base=str(base), rank=20,
                                       label=f"{scope.value}:{rel}", follow_links=follow, host=host))
