@@ -8,6 +8,9 @@ deepagents): ``create_agent(model, tools, middleware=[WorkspaceMiddleware(sessio
 - **a ``load_skill`` tool**: the skill's body through the skill runtime
   (``session.skill_workflows.activate``), which then narrows the tools to the skill's
   ``allowed-tools``;
+- **command expansion**: when a run starts with a user message ``/name args``, the
+  message is replaced by the session's command ``name`` expanded with ``args``
+  (:func:`wskit.integrations.commands.expand_prompt`; ``on_command`` gets the expansion);
 - **the gate around every tool call** (``wrap_tool_call`` / ``awrap_tool_call``):
   ``session.before_tool`` first (``PreToolUse`` hooks, permission rules, skill workflows,
   the rules barrier), ``session.after_tool`` after (``PostToolUse`` hooks, the monitor). A
@@ -28,12 +31,13 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse
-from langchain_core.messages import SystemMessage, ToolMessage
+from langchain_core.messages import HumanMessage, SystemMessage, ToolMessage
 from langchain_core.tools import BaseTool, tool
 from langgraph.prebuilt.tool_node import ToolCallRequest
 from langgraph.types import Command, interrupt
 
 from wskit import Budget, system_prompt
+from wskit.integrations.commands import PromptExpansion, expand_prompt
 from wskit.session import SessionResources
 from wskit.session.gate import AfterTool, ToolDecision, UserAnswer
 
@@ -52,15 +56,21 @@ class WorkspaceMiddleware(AgentMiddleware):
     :param style: output style id for the instructions. :param skills_budget: bound on the
         skills catalog (default 8 KiB).
     :param ask: ``ask(decision) -> bool | UserAnswer``; None: LangGraph's ``interrupt``.
+    :param commands: expand a user message ``/name args`` through the session's commands.
+    :param on_command: called with each :class:`~wskit.integrations.commands.PromptExpansion`
+        that expanded a message (show its diagnostics to the user).
     """
 
     def __init__(self, session: SessionResources, *, style: str | None = None, skills_budget: Budget | None = None,
-                 ask: Callable[[ToolDecision], bool | UserAnswer] | None = None) -> None:
+                 ask: Callable[[ToolDecision], bool | UserAnswer] | None = None, commands: bool = True,
+                 on_command: Callable[[PromptExpansion], None] | None = None) -> None:
         super().__init__()
         self.session = session
         self.style = style
         self.skills_budget = skills_budget or Budget(max_bytes=8192)
         self.ask = ask
+        self.commands = commands
+        self.on_command = on_command
 
         @tool(SKILL_TOOL)
         def load_skill(name: str) -> str:
@@ -72,6 +82,26 @@ class WorkspaceMiddleware(AgentMiddleware):
     def instructions(self) -> str:
         """The workspace's instructions: output style, static rules, skills catalog."""
         return system_prompt(self.session, style=self.style, skills_budget=self.skills_budget).text
+
+    def _expand(self, state: Any) -> dict[str, Any] | None:
+        """The state update replacing a last user message ``/name args`` by its expansion
+        (same message id: LangGraph's ``add_messages`` replaces it), or None."""
+        messages = (state.get("messages") or []) if self.commands else []
+        last = messages[-1] if messages else None
+        if not isinstance(last, HumanMessage) or not isinstance(last.content, str):
+            return None
+        done = expand_prompt(self.session, last.content)
+        if not done.expanded:
+            return None
+        if self.on_command is not None:
+            self.on_command(done)
+        return {"messages": [last.model_copy(update={"content": done.prompt})]}
+
+    def before_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
+        return self._expand(state)
+
+    async def abefore_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
+        return self._expand(state)
 
     def _with_instructions(self, request: ModelRequest) -> ModelRequest:
         own = request.system_message.text if request.system_message is not None else ""

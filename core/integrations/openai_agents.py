@@ -17,6 +17,11 @@ has what a wskit session holds:
   ``ask`` callback when one is given; else the tool's ``needs_approval`` says so, and the
   SDK interrupts the run for the user (``result.interruptions``, ``state.approve(...)``).
 
+Command expansion: the SDK has no hook that may rewrite a run's input, so the host passes
+it through :func:`expand_input` (``Runner.run(agent, expand_input(session, text))``): a
+``/name args`` prompt becomes the session's command ``name`` expanded with ``args``
+(:func:`wskit.integrations.commands.expand_prompt`).
+
 The tools keep their names, descriptions and schemas; the session's tool table
 (``RuntimeOptions(tools=[ToolSpec(...)])``) says what each is to hooks and permission rules.
 """
@@ -32,13 +37,40 @@ from agents import Agent, FunctionTool, RunContextWrapper, function_tool
 from agents.tool_context import ToolContext
 
 from wskit import Budget, system_prompt
+from wskit.integrations.commands import PromptExpansion, expand_prompt
 from wskit.session import SessionResources
 from wskit.session.gate import ToolDecision, UserAnswer
 
-__all__ = ["SKILL_TOOL", "gate_tool", "workspace_agent"]
+__all__ = ["SKILL_TOOL", "expand_input", "gate_tool", "workspace_agent"]
 
 #: The name of the skill-loading tool the agent gets.
 SKILL_TOOL = "load_skill"
+
+
+def expand_input(session: SessionResources, input: str | list[Any], *,
+                 on_command: Callable[[PromptExpansion], None] | None = None) -> str | list[Any]:
+    """A run's input with a user prompt ``/name args`` expanded through the session's
+    commands (:func:`~wskit.integrations.commands.expand_prompt`): the string itself, or in
+    a list of input items the last one, when it is a user message with text content.
+
+    :param input: what the host would pass to ``Runner.run``.
+    :param on_command: called with the expansion when a command expanded the prompt.
+    :returns: the input to pass instead (a new list; the given one is not changed).
+    """
+    if isinstance(input, str):
+        done = expand_prompt(session, input)
+        if done.expanded and on_command is not None:
+            on_command(done)
+        return done.prompt
+    items = list(input)
+    last = items[-1] if items else None
+    if isinstance(last, dict) and last.get("role") == "user" and isinstance(last.get("content"), str):
+        done = expand_prompt(session, last["content"])
+        if done.expanded:
+            items[-1] = {**last, "content": done.prompt}
+            if on_command is not None:
+                on_command(done)
+    return items
 
 
 def gate_tool(session: SessionResources, tool: FunctionTool, *,

@@ -8,6 +8,10 @@ that gives the agent what a wskit session holds:
 - **a ``load_skill`` tool**: the skill's body through the skill runtime
   (``session.skill_workflows.activate``), which then narrows the tools to the skill's
   ``allowed-tools``;
+- **command expansion**: a run's user prompt ``/name args`` is replaced, before the first
+  model request, by the session's command ``name`` expanded with ``args``
+  (:func:`wskit.integrations.commands.expand_prompt`), in the request and in the run's
+  message history; ``on_command`` gets each expansion (its diagnostics are for the user);
 - **the gate around every tool call** (``wrap_tool_execute``): ``session.abefore_tool``
   before the tool runs (``PreToolUse`` hooks, permission rules, skill workflows, the rules
   barrier), ``session.aafter_tool`` after it (``PostToolUse`` hooks, the monitor). A
@@ -24,6 +28,7 @@ reads through the skill runtime, which applies ``skills_enabled`` and the byte l
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -31,13 +36,16 @@ from typing import TYPE_CHECKING, Any
 from pydantic_ai import RunContext
 from pydantic_ai.capabilities import AbstractCapability
 from pydantic_ai.exceptions import ApprovalRequired
+from pydantic_ai.messages import ModelRequest, UserPromptPart
 from pydantic_ai.toolsets import FunctionToolset
 
 from wskit import Budget, system_prompt
+from wskit.integrations.commands import PromptExpansion, expand_prompt
 from wskit.session.gate import ToolDecision, UserAnswer
 
 if TYPE_CHECKING:
     from pydantic_ai.messages import ToolCallPart
+    from pydantic_ai.models import ModelRequestContext
     from pydantic_ai.tools import ToolDefinition
 
     from wskit.session import SessionResources
@@ -57,20 +65,28 @@ class WorkspaceCapability(AbstractCapability[Any]):
     :param skills_budget: bound on the skills catalog (default 8 KiB).
     :param ask: ``ask(decision) -> bool | UserAnswer`` for calls the permission rules ask
         about; None: pydantic-ai's ``ApprovalRequired``.
+    :param commands: expand a user prompt ``/name args`` through the session's commands.
+    :param on_command: called with each :class:`~wskit.integrations.commands.PromptExpansion`
+        that expanded a prompt (show its diagnostics to the user).
     """
 
     session: SessionResources
     style: str | None
     skills_budget: Budget
     ask: Callable[[ToolDecision], bool | UserAnswer] | None
+    commands: bool
+    on_command: Callable[[PromptExpansion], None] | None
 
     def __init__(self, session: SessionResources, *, style: str | None = None,
                  skills_budget: Budget | None = None,
-                 ask: Callable[[ToolDecision], bool | UserAnswer] | None = None) -> None:
+                 ask: Callable[[ToolDecision], bool | UserAnswer] | None = None,
+                 commands: bool = True, on_command: Callable[[PromptExpansion], None] | None = None) -> None:
         self.session = session
         self.style = style
         self.skills_budget = skills_budget or Budget(max_bytes=8192)
         self.ask = ask
+        self.commands = commands
+        self.on_command = on_command
 
     def instructions(self) -> str:
         """The instructions text: output style, static rules, skills catalog."""
@@ -89,6 +105,30 @@ class WorkspaceCapability(AbstractCapability[Any]):
         toolset: FunctionToolset[Any] = FunctionToolset()
         toolset.add_function(load_skill, name=SKILL_TOOL, takes_ctx=False)
         return toolset
+
+    async def before_model_request(self, ctx: RunContext[Any], request_context: ModelRequestContext
+                                   ) -> ModelRequestContext:
+        """Expand a ``/name args`` user prompt of the request about to be sent (the run's new
+        prompt: the last message), in the request and in the run's history."""
+        last = request_context.messages[-1] if request_context.messages else None
+        if not self.commands or not isinstance(last, ModelRequest):
+            return request_context
+        parts, done = list(last.parts), None
+        for i, part in enumerate(parts):
+            if isinstance(part, UserPromptPart) and isinstance(part.content, str):
+                done = expand_prompt(self.session, part.content)
+                if done.expanded:
+                    parts[i] = dataclasses.replace(part, content=done.prompt)
+                    break
+        if done is None or not done.expanded:
+            return request_context
+        new = dataclasses.replace(last, parts=parts)
+        for i, message in enumerate(ctx.messages):  # the persistent history holds the same object
+            if message is last:
+                ctx.messages[i] = new
+        if self.on_command is not None:
+            self.on_command(done)
+        return dataclasses.replace(request_context, messages=[*request_context.messages[:-1], new])
 
     async def wrap_tool_execute(self, ctx: RunContext[Any], *, call: ToolCallPart, tool_def: ToolDefinition,
                                 args: Any, handler: Any) -> Any:

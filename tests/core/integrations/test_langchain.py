@@ -34,6 +34,8 @@ def example():
 
 
 def _check(out: dict) -> None:
+    # /tour Ada, expanded by the middleware
+    assert out["prompt"] == "Greet Ada as the greeting skill says, then tell them what docs/guide.md says."
     instructions, results = out["instructions"], out["tool_results"]
     assert "<project-instructions>" in instructions and "Answer in one sentence." in instructions
     assert "<name>\ngreeting\n</name>" in instructions and "British" not in instructions
