@@ -11,6 +11,11 @@ deepagents): ``create_agent(model, tools, middleware=[WorkspaceMiddleware(sessio
 - **command expansion**: when a run starts with a user message ``/name args``, the
   message is replaced by the session's command ``name`` expanded with ``args``
   (:func:`wskit.integrations.commands.expand_prompt`; ``on_command`` gets the expansion);
+- **the workspace's MCP servers**: :func:`workspace_mcp_tools` gives the approved servers'
+  tools as LangChain tools calling through the session's MCP client, named as Claude Code
+  names them (``mcp__<server>__<tool>``) so the middleware gates them like the host's
+  tools; servers not approved, denied or changed since approval are never started and
+  are returned with the reason (:func:`wskit.integrations.mcp.workspace_mcp`);
 - **the gate around every tool call** (``wrap_tool_call`` / ``awrap_tool_call``):
   ``session.before_tool`` first (``PreToolUse`` hooks, permission rules, skill workflows,
   the rules barrier), ``session.after_tool`` after (``PostToolUse`` hooks, the monitor). A
@@ -27,6 +32,7 @@ is to hooks and permission rules.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -37,11 +43,13 @@ from langgraph.prebuilt.tool_node import ToolCallRequest
 from langgraph.types import Command, interrupt
 
 from wskit import Budget, system_prompt
+from wskit.errors import WskitError
 from wskit.integrations.commands import PromptExpansion, expand_prompt
+from wskit.integrations.mcp import RefusedServer, mcp_tool_name, workspace_mcp
 from wskit.session import SessionResources
 from wskit.session.gate import AfterTool, ToolDecision, UserAnswer
 
-__all__ = ["SKILL_TOOL", "WorkspaceMiddleware"]
+__all__ = ["SKILL_TOOL", "WorkspaceMiddleware", "workspace_mcp_tools"]
 
 #: The name of the skill-loading tool the middleware adds.
 SKILL_TOOL = "load_skill"
@@ -168,3 +176,55 @@ class WorkspaceMiddleware(AgentMiddleware):
         after = await self.session.aafter_tool(call["name"], decision.input, output, tool_use_id=call["id"],
                                                decision=decision)
         return self._with_feedback(result, after)
+
+
+
+def workspace_mcp_tools(session: SessionResources) -> tuple[list[BaseTool], tuple[RefusedServer, ...]]:
+    """The tools of the workspace's approved MCP servers as LangChain tools, named as Claude
+    Code names them (``mcp__<server>__<tool>``) so the :class:`WorkspaceMiddleware` gates them.
+
+    ``langchain-mcp-adapters`` needs an ``mcp`` SDK older than the one wskit's MCP client
+    needs, so the tools call through the session's own MCP client (``session.mcp``, plugin
+    ``wskit-mcp``): its approval checks, its bounds on results and catalogs, its restarts.
+    A server is started when its tools are listed here (the sync API: from async code,
+    call this in a worker thread).
+
+    :returns: ``(tools, refused)``: the tools, and the servers not started with the reason
+        (not approved, denied, changed since approval; or its start failed).
+    """
+    found = workspace_mcp(session)
+    refused = list(found.refused)
+    tools: list[BaseTool] = []
+    if not found.servers:
+        return tools, tuple(refused)
+    from langchain_core.tools import StructuredTool
+
+    service = session.mcp
+    for launch in found.servers:
+        try:
+            listed = service.list_tools(launch.id)
+        except WskitError as err:  # could not start: said, not dropped
+            refused.append(RefusedServer(launch.id, str(err)))
+            continue
+        for entry in listed:
+            tools.append(StructuredTool.from_function(
+                func=_mcp_call(service, launch.id, entry["name"]),
+                coroutine=_amcp_call(service, launch.id, entry["name"]),
+                name=mcp_tool_name(launch.key, entry["name"]), description=entry.get("description") or "",
+                args_schema=entry.get("input_schema") or {"type": "object", "properties": {}}))
+    return tools, tuple(refused)
+
+
+def _mcp_call(service: Any, server_id: str, tool: str) -> Callable[..., str]:
+    def call(**arguments: Any) -> str:
+        result = service.call_tool(server_id, tool, arguments)
+        return f"error: {result['text']}" if result["is_error"] else str(result["text"])
+    return call
+
+
+def _amcp_call(service: Any, server_id: str, tool: str) -> Callable[..., Awaitable[str]]:
+    call = _mcp_call(service, server_id, tool)
+
+    async def acall(**arguments: Any) -> str:
+        return await asyncio.to_thread(call, **arguments)  # the MCP service's API waits on its own loop
+    return acall

@@ -131,3 +131,31 @@ def test_the_agents_sdk_gets_the_approved_server_with_the_gate_as_guardrails(tmp
     assert "deny rule 'mcp__good__where'" in returns["m1"]
     assert sorted(p.name for p in pids.iterdir()) == ["good"]
     session.close()
+
+
+def test_langchain_gets_the_approved_servers_tools_gated_by_the_middleware(tmp_path) -> None:
+    pytest.importorskip("langchain")
+    from langchain.agents import create_agent
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage, ToolMessage
+
+    from wskit.integrations.langchain import WorkspaceMiddleware, workspace_mcp_tools
+
+    class Scripted(GenericFakeChatModel):
+        def bind_tools(self, tools: Any, **kwargs: Any) -> Scripted:
+            return self
+
+    session, pids = _workspace(tmp_path)
+    tools, refused = workspace_mcp_tools(session)
+    assert {t.name for t in tools} >= {"mcp__good__echo", "mcp__good__where"}
+    assert {r.id.rsplit(":", 1)[-1] for r in refused} == {"bad", "pending"}
+    calls = [("mcp__good__echo", {"text": "abc"}), ("mcp__good__where", {})]
+    script = [AIMessage(content="", tool_calls=[{"name": n, "args": a, "id": f"m{i}", "type": "tool_call"}])
+              for i, (n, a) in enumerate(calls)] + [AIMessage(content="done")]
+    agent = create_agent(Scripted(messages=iter(script)), tools=tools, middleware=[WorkspaceMiddleware(session)])
+    state = asyncio.run(agent.ainvoke({"messages": [{"role": "user", "content": "use the server"}]}))
+    returns = {m.tool_call_id: str(m.content) for m in state["messages"] if isinstance(m, ToolMessage)}
+    assert "cba" in returns["m0"]
+    assert returns["m1"].startswith("deny: deny rule 'mcp__good__where'")
+    assert sorted(p.name for p in pids.iterdir()) == ["good"]
+    session.close()
