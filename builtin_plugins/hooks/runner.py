@@ -511,13 +511,18 @@ class HookRunner:
             result = self._one(h, cur, restricted)
             tool_input = merge(outcome, result, tool_input)
             if outcome.blocked:
-                # the call is denied whatever the rest say (deny wins): they are not run, and say so
-                for rest in todo[i + 1:]:
-                    rid = f"function:{rest.name}" if isinstance(rest, _Fn) else rest.id
-                    rtype = "function" if isinstance(rest, _Fn) else rest.type
-                    merge(outcome, HookResult(rid, rtype, "skipped", f"not run: {result.hook_id} already blocked "
-                                              "the call"), tool_input)
+                self._skip_rest(todo[i + 1:], result.hook_id, outcome, tool_input)
                 break
+
+    @staticmethod
+    def _skip_rest(rest: list, blocker: str, outcome: HookOutcome, tool_input: dict[str, Any] | None) -> None:
+        """The call is denied whatever the hooks after ``blocker`` say (deny wins): they are
+        not run, and each is listed as not run."""
+        for h in rest:
+            rid = f"function:{h.name}" if isinstance(h, _Fn) else h.id
+            rtype = "function" if isinstance(h, _Fn) else h.type
+            merge(outcome, HookResult(rid, rtype, "skipped", f"not run: {blocker} already blocked the call"),
+                  tool_input)
 
     def _concurrent(self, todo, data: dict[str, Any], outcome: HookOutcome, restricted: set[str]) -> None:
         if not todo:
@@ -697,11 +702,7 @@ class HookRunner:
             result = await self._aone(h, cur, restricted)
             tool_input = merge(outcome, result, tool_input)
             if outcome.blocked:
-                for rest in todo[i + 1:]:
-                    rid = f"function:{rest.name}" if isinstance(rest, _Fn) else rest.id
-                    rtype = "function" if isinstance(rest, _Fn) else rest.type
-                    merge(outcome, HookResult(rid, rtype, "skipped", f"not run: {result.hook_id} already blocked "
-                                              "the call"), tool_input)
+                self._skip_rest(todo[i + 1:], result.hook_id, outcome, tool_input)
                 break
 
     async def _aconcurrent(self, todo, data: dict[str, Any], outcome: HookOutcome, restricted: set[str]) -> None:

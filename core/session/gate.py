@@ -348,10 +348,7 @@ class ToolGate:
             :class:`UserAnswer`) goes to :meth:`answer`. Without it an ``ask`` is returned.
         :returns: a :class:`ToolDecision`.
         """
-        spec, original = self.spec(tool), dict(tool_input or {})
-        skipped: list[SkippedGuard] = []
-        warnings: list[str] = []
-        runner = self._runner(skipped)
+        spec, original, skipped, warnings, runner = self._begin(tool, tool_input)
         pre = None
         if runner is not None:
             pre = runner.run("PreToolUse", self._payload(spec, original, tool_use_id), unapproved=self.unapproved)
@@ -373,10 +370,7 @@ class ToolGate:
         :raises asyncio.CancelledError: the awaiting task was cancelled: the hooks still
             running are killed (their process groups) and nothing is decided.
         """
-        spec, original = self.spec(tool), dict(tool_input or {})
-        skipped: list[SkippedGuard] = []
-        warnings: list[str] = []
-        runner = self._runner(skipped)
+        spec, original, skipped, warnings, runner = self._begin(tool, tool_input)
         pre = None
         if runner is not None:
             pre = await runner.arun("PreToolUse", self._payload(spec, original, tool_use_id),
@@ -536,10 +530,7 @@ class ToolGate:
         :param decision: the call's :class:`ToolDecision`: its contextual rules are attached.
         :param turn: the model turn (for the monitor's notice).
         """
-        spec, args = self.spec(tool), dict(tool_input or {})
-        skipped: list[SkippedGuard] = []
-        warnings: list[str] = []
-        runner = self._runner(skipped)
+        spec, args, skipped, warnings, runner = self._begin(tool, tool_input)
         post = None
         if runner is not None:
             post = runner.run("PostToolUse", self._payload(spec, args, tool_use_id, response=result))
@@ -553,10 +544,7 @@ class ToolGate:
         :meth:`HookRunner.arun <wskit.builtin_plugins.hooks.runner.HookRunner.arun>`).
 
         :raises asyncio.CancelledError: the awaiting task was cancelled (its hooks are killed)."""
-        spec, args = self.spec(tool), dict(tool_input or {})
-        skipped: list[SkippedGuard] = []
-        warnings: list[str] = []
-        runner = self._runner(skipped)
+        spec, args, skipped, warnings, runner = self._begin(tool, tool_input)
         post = None
         if runner is not None:
             post = await runner.arun("PostToolUse", self._payload(spec, args, tool_use_id, response=result))
@@ -578,6 +566,12 @@ class ToolGate:
                          notice=notice, skipped=tuple(skipped), warnings=tuple(warnings), hook=post)
 
     # -- hooks -----------------------------------------------------------------------------
+
+    def _begin(self, tool: str, tool_input: Mapping[str, Any] | None
+               ) -> tuple[ToolSpec, dict[str, Any], list[SkippedGuard], list[str], HookRunner | None]:
+        """A call's spec, its input (a copy), the skipped guards and warnings to fill, the hook runner."""
+        skipped: list[SkippedGuard] = []
+        return self.spec(tool), dict(tool_input or {}), skipped, [], self._runner(skipped)
 
     def _runner(self, skipped: list[SkippedGuard]) -> HookRunner | None:
         """The session's hook runner, or None (listed in ``skipped``) when the hooks built-in is blocked."""
