@@ -16,11 +16,11 @@ host's user, not the model.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from wskit.errors import UnknownResourceError
 from wskit.formats.argsubst import WHITESPACE, split_words
+from wskit.values import FrozenValue
 
 if TYPE_CHECKING:
     from wskit.models import Diagnostic
@@ -29,8 +29,7 @@ if TYPE_CHECKING:
 __all__ = ["PromptExpansion", "expand_prompt"]
 
 
-@dataclass(frozen=True)
-class PromptExpansion:
+class PromptExpansion(FrozenValue):
     """What :func:`expand_prompt` made of a prompt.
 
     :ivar prompt: what the model gets: the expanded command, or the prompt unchanged.

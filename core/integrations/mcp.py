@@ -18,10 +18,10 @@ gates the framework's MCP tools as it gates the host's, under Claude Code's tool
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from wskit.errors import WskitError
+from wskit.values import FrozenValue
 
 if TYPE_CHECKING:
     from wskit.session import SessionResources
@@ -29,8 +29,7 @@ if TYPE_CHECKING:
 __all__ = ["RefusedServer", "WorkspaceMcp", "mcp_tool_name", "workspace_mcp"]
 
 
-@dataclass(frozen=True)
-class RefusedServer:
+class RefusedServer(FrozenValue):
     """An MCP server of the workspace that is not handed to the framework.
 
     :ivar id: its qualified id. :ivar reason: why, one sentence (what the user can do).
@@ -40,8 +39,7 @@ class RefusedServer:
     reason: str
 
 
-@dataclass(frozen=True)
-class WorkspaceMcp:
+class WorkspaceMcp(FrozenValue):
     """What :func:`workspace_mcp` found.
 
     :ivar servers: how to start each approved server (``wskit_mcp.service.McpLaunch``:
