@@ -13,14 +13,15 @@ process group before the cancellation goes on.
 
 from __future__ import annotations
 
-import asyncio
 import os
-import signal
-import subprocess
 import threading
 import time
+from typing import TYPE_CHECKING
 
 from wskit.values import FrozenValue
+
+if TYPE_CHECKING:  # pragma: no cover
+    import asyncio
 
 __all__ = ["arun_command", "CommandResult", "DEFAULT_OUTPUT_CAP", "MAX_STDIN_BYTES", "run_command"]
 
@@ -86,6 +87,8 @@ def _feed(stream, data: bytes) -> None:
 
 
 def _kill_group(pgid: int) -> None:
+    import signal
+
     try:
         os.killpg(pgid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
@@ -118,6 +121,8 @@ def run_command(
     :raises OSError: the shell could not be started.
     """
     _check_stdin(stdin)
+    import subprocess  # when a command hook runs, not when the runner is made
+
     start = time.monotonic()
     proc = subprocess.Popen(
         ["/bin/sh", "-c", command], cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -211,6 +216,8 @@ async def arun_command(
     :raises OSError: the shell could not be started.
     :raises asyncio.CancelledError: the awaiting task was cancelled (the hook is killed).
     """
+    import asyncio  # the async path only: a sync run never imports it
+
     _check_stdin(stdin)
     start = time.monotonic()
     proc = await asyncio.create_subprocess_exec(

@@ -31,19 +31,15 @@
 
 from __future__ import annotations
 
-import asyncio
-import inspect
 import json
 import math
 import os
 import threading
 import time
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal, Protocol
 
 from wskit.builtin_plugins.hooks.command import DEFAULT_OUTPUT_CAP, CommandResult, arun_command, run_command
-from wskit.builtin_plugins.hooks.conditions import if_allows, if_unparsable
 from wskit.builtin_plugins.hooks.definitions import MAX_TIMEOUT
 from wskit.builtin_plugins.hooks.http import (
     HttpHookError,
@@ -338,6 +334,8 @@ class HookRunner:
                                  "ask, not allow)")
                 sel.restricted.add(h.id)
             if h.if_condition is not None:
+                from wskit.builtin_plugins.hooks.conditions import if_allows, if_unparsable
+
                 try:
                     if not if_allows(h.id, h.if_condition, event, tool, data, sel.notes, self.execution_root, home):
                         continue
@@ -525,6 +523,8 @@ class HookRunner:
     def _concurrent(self, todo, data: dict[str, Any], outcome: HookOutcome, restricted: set[str]) -> None:
         if not todo:
             return
+        from concurrent.futures import ThreadPoolExecutor  # when hooks run concurrently
+
         with ThreadPoolExecutor(max_workers=max(1, self.config.max_concurrent)) as pool:
             futures = [pool.submit(self._one, h, data, restricted) for h in todo]
             results = [f.result() for f in futures]
@@ -756,6 +756,8 @@ class HookRunner:
 
     async def _aconcurrent(self, todo, data: dict[str, Any], outcome: HookOutcome, restricted: set[str]) -> None:
         """:meth:`_concurrent` as tasks, at most ``max_concurrent`` at a time; results merged in hook order."""
+        import asyncio  # the async paths only: a sync run never imports it
+
         gate = asyncio.Semaphore(max(1, self.config.max_concurrent))
 
         async def bounded(h) -> HookResult:
@@ -784,6 +786,9 @@ class HookRunner:
     async def _acall(self, hook_id: str, typ: str, fn: Callable[..., Any], data: dict[str, Any]) -> HookResult:
         """A prompt handler or function hook: awaited when it is a coroutine function, else run
         in a worker thread (its answer awaited when it is awaitable)."""
+        import asyncio
+        import inspect
+
         try:
             if inspect.iscoroutinefunction(fn):
                 fields = await fn(dict(data))

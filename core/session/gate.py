@@ -30,8 +30,6 @@ decision step after the hooks, so they give the same answers.
 
 from __future__ import annotations
 
-import asyncio
-import inspect
 import json
 import os
 import posixpath
@@ -365,6 +363,9 @@ class ToolGate:
         :raises asyncio.CancelledError: the awaiting task was cancelled: the hooks still
             running are killed (their process groups) and nothing is decided.
         """
+        import asyncio  # the async twins only: the sync gate never imports it
+        import inspect
+
         spec, original, skipped, warnings, runner = self._begin(tool, tool_input)
         pre = None
         if runner is not None:
