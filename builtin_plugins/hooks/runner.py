@@ -34,12 +34,9 @@ import os
 import threading
 import time
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from wskit.builtin_plugins.hooks.command import DEFAULT_OUTPUT_CAP, run_command
-from wskit.builtin_plugins.hooks.conditions import if_allows, if_unparsable
 from wskit.builtin_plugins.hooks.definitions import MAX_TIMEOUT
 from wskit.builtin_plugins.hooks.http import (
     HttpHookError,
@@ -61,6 +58,7 @@ from wskit.builtin_plugins.hooks.patterns import PatternRefused, exact_names, ma
 from wskit.errors import WskitError
 from wskit.models import Scope
 from wskit.resources.hooks import HOOK_EVENTS, HookDefinition
+from wskit.values import Value, field
 
 __all__ = [
     "BEHAVIORS", "DEFAULT_TIMEOUT", "FunctionHook", "HookRunner", "HookRunnerConfig", "HookTrust",
@@ -180,16 +178,14 @@ def match_value(event: str, tool: str | None, data: Mapping[str, Any]) -> str | 
     return value if isinstance(value, str) else None
 
 
-@dataclass
-class _Selection:
+class _Selection(Value):
     todo: list = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     skipped: list[SkippedHook] = field(default_factory=list)
     restricted: set[str] = field(default_factory=set)
 
 
-@dataclass
-class _Fn:
+class _Fn(Value):
     event: str
     matcher: str
     name: str
@@ -197,8 +193,7 @@ class _Fn:
     timeout: float = 10.0
 
 
-@dataclass
-class HookRunnerConfig:
+class HookRunnerConfig(Value):
     """What the host decides about hooks.
 
     :ivar env: the session's variables (hook processes see these plus PATH, HOME,
@@ -258,6 +253,8 @@ class HookRunner:
         self.host, self.session_id, self.execution_root = host, session_id, str(execution_root)
         self.config = config or HookRunnerConfig()
         self.trust: HookTrust = self.config.trust or ScopeHookTrust(self.definitions)
+        self._pycache: str | None = None
+        self._pycache_lock = threading.Lock()
         self._functions: list[_Fn] = []
         self._done: dict[tuple[str, str], HookOutcome] = {}
         self._lock = threading.Lock()
@@ -320,6 +317,8 @@ class HookRunner:
                                  "ask, not allow)")
                 sel.restricted.add(h.id)
             if h.if_condition is not None:
+                from wskit.builtin_plugins.hooks.conditions import if_allows, if_unparsable
+
                 try:
                     if not if_allows(h.id, h.if_condition, event, tool, data, sel.notes, self.execution_root, home):
                         continue
@@ -455,6 +454,8 @@ class HookRunner:
     def _concurrent(self, todo, data: dict[str, Any], outcome: HookOutcome, restricted: set[str]) -> None:
         if not todo:
             return
+        from concurrent.futures import ThreadPoolExecutor  # when hooks run concurrently
+
         with ThreadPoolExecutor(max_workers=max(1, self.config.max_concurrent)) as pool:
             futures = [pool.submit(self._one, h, data, restricted) for h in todo]
             results = [f.result() for f in futures]
@@ -523,10 +524,30 @@ class HookRunner:
             return HookResult(h.id, "function", "skipped", f"hook {h.id} skipped: no function registered as {h.name!r}")
         return self._call(h.id, "function", lambda: fn(dict(data)), event)
 
+    def pycache_prefix(self) -> str:
+        """The private folder command hooks get as ``PYTHONPYCACHEPREFIX`` (created on first
+        use with ``mkdtemp``: mode 0700, a name nobody can guess; removed with the runner).
+        With it set, Python looks for cached bytecode only there, never in the
+        ``__pycache__`` folders of the project or a plugin, which approval coverage leaves
+        out (docs/hooks.md). A host that sets ``PYTHONPYCACHEPREFIX`` in ``env`` keeps its own."""
+        with self._pycache_lock:
+            if self._pycache is None:
+                import shutil
+                import tempfile
+                import weakref
+
+                self._pycache = tempfile.mkdtemp(prefix="wskit-hook-pycache-")
+                weakref.finalize(self, shutil.rmtree, self._pycache, True)
+            return self._pycache
+
     def environment(self, h: HookDefinition, event: str, data: Mapping[str, Any]) -> dict[str, str]:
         """The whole environment of a command hook (see :class:`HookRunnerConfig`)."""
         env = {k: os.environ[k] for k in ("PATH", "HOME", "USER", "SHELL", "LANG") if k in os.environ}
         env.update(self.config.env)
+        if "PYTHONPYCACHEPREFIX" not in env:
+            # a Python hook neither reads nor writes the project's __pycache__ (its .pyc files
+            # are not in an approval's coverage): bytecode goes to a private folder instead
+            env["PYTHONPYCACHEPREFIX"] = self.pycache_prefix()
         p = self.host.upper().replace("-", "_") + "_"
         env.update({f"{p}PROJECT_DIR": self.execution_root, f"{p}HOOK_EVENT": event,
                     f"{p}SESSION_ID": self.session_id, "CLAUDE_PROJECT_DIR": self.execution_root})

@@ -14,13 +14,12 @@ identical content; it does not claim to detect every semantic loop.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from wskit.errors import SessionStateError
+from wskit.values import FrozenValue, Value
 
 __all__ = ["canonical", "DEFAULT_THRESHOLD", "RepetitionMonitor", "SelfCheckNotice", "STATE_VERSION"]
 
@@ -36,8 +35,7 @@ def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
-@dataclass(frozen=True)
-class SelfCheckNotice:
+class SelfCheckNotice(FrozenValue):
     """The one notice of a repetition streak.
 
     :ivar message: text for the model (a policy self-check prompt; the task continues).
@@ -50,8 +48,7 @@ class SelfCheckNotice:
     metadata: dict[str, Any]
 
 
-@dataclass
-class RepetitionMonitor:
+class RepetitionMonitor(Value):
     """Counts consecutive identical tool calls or replies.
 
     :ivar threshold: repetitions that trigger the notice (10).
@@ -100,11 +97,15 @@ class RepetitionMonitor:
 
         :returns: a :class:`SelfCheckNotice` exactly once per streak, when it reaches the threshold.
         """
+        import hashlib  # when a call is observed, not at start-up (it loads OpenSSL)
+
         digest = hashlib.sha256(canonical(["tool_call", name, arguments, result]).encode()).hexdigest()
         return self._observe("tool_call", name, digest, turn)
 
     def record_reply(self, text: str, *, turn: int | None = None) -> SelfCheckNotice | None:
         """Record one plain-text model reply (same rules as :meth:`record_tool_call`)."""
+        import hashlib  # when a call is observed, not at start-up (it loads OpenSSL)
+
         digest = hashlib.sha256(canonical(["reply", text]).encode()).hexdigest()
         return self._observe("reply", None, digest, turn)
 
