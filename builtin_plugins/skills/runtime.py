@@ -99,7 +99,6 @@ class SkillContent(FrozenValue):
         return out
 
 
-
 #: decoded texts a :class:`SkillRuntime` keeps (one per file version read)
 MAX_TEXTS = 256
 #: (skill, file, arguments) deliveries a :class:`SkillRuntime` remembers for
