@@ -5,7 +5,6 @@ per-turn dispatcher :mod:`wskit.cli.fast` and the click command
 from __future__ import annotations
 
 import json
-import shlex
 
 from wskit.cli.context import WsctlContext, read_user_input, safe_text
 from wskit.cli.plain import ExitStatus, bad_parameter, echo
@@ -79,6 +78,8 @@ def run_hooks(obj: WsctlContext, event: str, path: str, payload_file: str | None
             echo(f"warning: {w}", err=True)
         n = outcome.awaiting_approval
         if n:
+            import shlex
+
             echo(safe_text(f"{n} hook{'s await' if n != 1 else ' awaits'} approval "
                                  f"('wsctl hooks status {shlex.quote(str(session.binding.source_root))}' shows "
                                  "each and how to approve it)"), err=True)
