@@ -53,13 +53,13 @@ import json
 import os
 import stat
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from wskit import fs
 from wskit.approval import loads as loads_mod
 from wskit.approval.loads import _NODES, _PYTHONS, _SHELLS, _version_suffix
 from wskit.formats.shell import ShellSyntaxError, Word, parse, read_word, walk_substitutions
+from wskit.values import FrozenValue, Value, field
 
 __all__ = [
     "Coverage", "CoveredFile", "MAX_FILE_BYTES", "MAX_FOLDER_BYTES", "MAX_FOLDER_FILES", "Unverified",
@@ -84,8 +84,7 @@ MAX_LOAD_DEPTH = 8
 MAX_LOADED_SCRIPTS = 64
 
 
-@dataclass(frozen=True, slots=True)
-class CoveredFile:
+class CoveredFile(FrozenValue):
     """One path whose state is in the digest.
 
     :ivar path: absolute path as the command names it (lexical).
@@ -106,8 +105,7 @@ class CoveredFile:
         return [self.path, self.digest or "missing", self.executable, self.target]
 
 
-@dataclass(frozen=True, slots=True)
-class Unverified:
+class Unverified(FrozenValue):
     """A word wskit could not follow. :ivar word: the word as written (or a path).
     :ivar reason: why (``"variable $X"``, ``"glob pattern"``, ``"program make loads …"``)."""
 
@@ -115,8 +113,7 @@ class Unverified:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
-class Coverage:
+class Coverage(FrozenValue):
     """What an approved command executes from the project or a plugin.
 
     :ivar files: covered paths, sorted by path, each once.
@@ -249,8 +246,9 @@ _JS_SUFFIXES = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts")
 _PY_SUFFIXES = (".py", ".pyc", ".pyw", ".so", ".pyd")
 
 
-@dataclass
-class _Collector:
+class _Collector(Value):
+    __slots__ = ("roots", "known")  # worked out from the fields by __post_init__
+
     project_root: str | None
     plugin_root: str | None
     env: Mapping[str, str]

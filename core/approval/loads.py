@@ -49,10 +49,10 @@ import os
 import re
 import urllib.parse
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from wskit.formats.shell import ShellSyntaxError, parse, read_word, split_command, walk_substitutions
+from wskit.values import FrozenValue, Value
 
 __all__ = ["FAMILIES", "Load", "MAX_WORD_CHARS", "family_of", "scan"]
 
@@ -65,8 +65,7 @@ MAX_WORD_CHARS = 2048
 MAX_LOADS_PER_SCRIPT = 256
 
 
-@dataclass(frozen=True, slots=True)
-class Load:
+class Load(FrozenValue):
     """One load a script makes.
 
     :ivar line: 1-based line of the script.
@@ -602,8 +601,7 @@ class _JsError(Exception):
     pass
 
 
-@dataclass(slots=True)
-class _Tok:
+class _Tok(Value):
     kind: str   # "id", "str", "tpl", "punct", "num", "regex"
     value: Any
     line: int

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from wskit.errors import WskitError
+from wskit.values import FrozenValue
 
 __all__ = [
     "MAX_COMMAND_CHARS", "ShellSyntaxError", "Word", "parse", "read_word", "split_command", "split_words",
@@ -104,8 +104,7 @@ def _parse_cached(command: str) -> tuple[Any, ...] | str:
         return f"the shell parser cannot read it: {text[:200]}"
 
 
-@dataclass(frozen=True, slots=True)
-class Word:
+class Word(FrozenValue):
     """One shell word as the shell would see it before running the command.
 
     :ivar raw: the word as written (quotes and all).
