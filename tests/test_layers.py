@@ -121,7 +121,6 @@ def test_core_top_level_stays_small() -> None:
 KNOWN_INTERNAL_IMPORTS = {
     ("wskit_gemini/expansion.py", "wskit.builtin_plugins.commands.expand"),
     ("wskit_gemini/extensions.py", "wskit.util.lazyre"),
-    ("wskit_gemini/extensions.py", "wskit.util.valueclass"),
     ("wskit_gemini/config.py", "wskit.util.lazyre"),
     ("wskit_gemini/commands.py", "wskit.util.lazyre"),
     ("wskit_gemini/memory.py", "wskit.builtin_plugins.rules.discovery"),

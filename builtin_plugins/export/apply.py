@@ -25,9 +25,9 @@ import errno
 import hashlib
 import json
 import os
-from dataclasses import dataclass, field
 
 from wskit.builtin_plugins.export.targets import Plan
+from wskit.values import Value, field
 
 __all__ = ["MANIFEST", "FileStatus", "apply_plan", "load_manifest", "statuses"]
 
@@ -42,8 +42,7 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-@dataclass
-class FileStatus:
+class FileStatus(Value):
     """One file's status (see the module docstring) with the reason in words."""
 
     path: str

@@ -11,16 +11,16 @@ stay personal (an export writes files a repository shares).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
+
+from wskit.values import FrozenValue, Value, field
 
 __all__ = ["Command", "ConditionalRule", "FolderText", "Piece", "SkillItem", "SourceView", "gemini_to_markdown",
            "source_view"]
 
 
-@dataclass(frozen=True)
-class Piece:
+class Piece(FrozenValue):
     """One instruction file or unconditional rule of a folder.
 
     :ivar path: the file, relative to the project root.
@@ -34,16 +34,14 @@ class Piece:
     raw: str | None = None
 
 
-@dataclass
-class FolderText:
+class FolderText(Value):
     """The unconditional instruction text of one folder (``""``: the project root)."""
 
     folder: str
     pieces: list[Piece] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
-class ConditionalRule:
+class ConditionalRule(FrozenValue):
     """A path-scoped rule (``paths:``): its patterns are relative to the project root."""
 
     path: str
@@ -52,8 +50,7 @@ class ConditionalRule:
     description: str = ""
 
 
-@dataclass(frozen=True)
-class SkillItem:
+class SkillItem(FrozenValue):
     """A project skill: ``folder`` (relative to the root) holds ``SKILL.md``;
     ``base`` is the folder whose convention folder holds it (``""``: the root)."""
 
@@ -63,8 +60,7 @@ class SkillItem:
     base: str
 
 
-@dataclass(frozen=True)
-class Command:
+class Command(FrozenValue):
     """A project custom command (Claude-style markdown)."""
 
     name: str
@@ -77,8 +73,7 @@ class Command:
     extra: tuple[str, ...] = ()
 
 
-@dataclass
-class SourceView:
+class SourceView(Value):
     """Everything an export carries, from one workspace.
 
     :ivar root: the project root (absolute).

@@ -9,7 +9,7 @@ from wskit.plugin import hookimpl
 
 __all__ = [
     "managed_hook_filter", "wskit_hook_definitions", "wskit_hook_trust", "wskit_register_commands",
-    "wskit_resource_kinds", "wskit_session_services", "wskit_workspace_catalogs"
+    "wskit_resource_kinds", "wskit_resource_sources", "wskit_session_services", "wskit_workspace_catalogs"
 ]
 
 #: the kind's name (declared here so that registering the plugin does not import
@@ -50,12 +50,51 @@ def managed_hook_filter(resources: list, profile) -> tuple[list, list]:
                              message=f"{dropped} hook(s) switched off: {why}")]
 
 
+#: rank of the ``.cursor/hooks.json`` sources (hooks are not chosen by name: any rank in their scope)
+_CURSOR_RANK = {"user": 9, "project": 19}
+
+
+@hookimpl
+def wskit_resource_sources(binding, profile, trust):
+    """Cursor's hooks files, ``~/.cursor/hooks.json`` and the project root's
+    ``.cursor/hooks.json`` (once the folder is trusted), for ``--host cursor`` and wskit's
+    default host (:mod:`wskit.builtin_plugins.hooks.cursor`). A project's entries run only
+    once approved, one by one, as every project hook."""
+    family = getattr(profile, "family", None)
+    if family not in (None, "cursor"):
+        return []
+    import os
+
+    from wskit.models import ResourceSource, Scope
+
+    user = str(profile.require_home() / ".cursor")
+    comp = {KIND: ("hooks.json",)}
+    out = [ResourceSource(scope=Scope.USER, root=user, base=user, rank=_CURSOR_RANK["user"],
+                          label="user:~/.cursor/hooks.json", kinds=frozenset({KIND}), follow_links=True,
+                          components=comp, host=profile.name)]
+    if trust.trusted:
+        at = os.path.join(str(binding.source_root), ".cursor")
+        out.append(ResourceSource(scope=Scope.PROJECT, root=at, base=at, rank=_CURSOR_RANK["project"],
+                                  label="project:.cursor/hooks.json", kinds=frozenset({KIND}), components=comp,
+                                  host=profile.name))
+    return out
+
+
 @hookimpl
 def wskit_hook_definitions(source):
-    """The hooks ``source`` defines; nothing is imported for a source that holds no file they
-    could come from (:func:`~wskit.util.deferred.definitions_present`: a config folder
+    """The hooks ``source`` defines (a ``.cursor`` folder's ``hooks.json`` in Cursor's format);
+    nothing is imported for a source that holds no file they could come from
+    (:func:`~wskit.util.deferred.definitions_present`: a config folder
     without ``settings.json``/``settings.local.json``, a project root without the kind's
     file), where the loader answers nothing either."""
+    if source.plugin is None and source.components.get(KIND) == ("hooks.json",):  # a .cursor folder's own file
+        import os
+
+        if not os.path.lexists(os.path.join(source.base, "hooks.json")):
+            return None  # nothing there: the loader is not imported
+        from wskit.builtin_plugins.hooks.cursor import load_cursor_hooks
+
+        return load_cursor_hooks(source)
     own = source.components.get(KIND, ())[:1]  # a host's own file name, as wskit.formats.definitions.blocks reads it
     from wskit.util.deferred import definitions_present
 
@@ -105,12 +144,12 @@ def _start_runner(runtime):
 
     cfg = runtime.options.hooks or HookRunnerConfig()
     if cfg.trust is None:
-        cfg = HookRunnerConfig(**{**cfg.__dict__, "trust": runtime.trust})
+        cfg = cfg.copy_with(trust=runtime.trust)
     if runtime.options.env and not cfg.env:
-        cfg = HookRunnerConfig(**{**cfg.__dict__, "env": dict(runtime.options.env)})
+        cfg = cfg.copy_with(env=dict(runtime.options.env))
     models = runtime.models
     if models is not None and models.disable_all_hooks:
-        cfg = HookRunnerConfig(**{**cfg.__dict__, "disable_all": True})
+        cfg = cfg.copy_with(disable_all=True)
     session = runtime.session
     return HookRunner(list(session.registry("hook").active()), host=session.host, session_id=session.session_id,
                       execution_root=runtime.execution_root, config=cfg)

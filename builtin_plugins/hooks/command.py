@@ -12,7 +12,8 @@ from __future__ import annotations
 import os
 import threading
 import time
-from dataclasses import dataclass
+
+from wskit.values import FrozenValue
 
 __all__ = ["CommandResult", "DEFAULT_OUTPUT_CAP", "MAX_STDIN_BYTES", "run_command"]
 
@@ -23,8 +24,7 @@ DEFAULT_OUTPUT_CAP = 1024 * 1024
 MAX_STDIN_BYTES = 100 * 1024
 
 
-@dataclass(frozen=True)
-class CommandResult:
+class CommandResult(FrozenValue):
     """What one command hook produced.
 
     :ivar exit_code: the process's exit status (None when killed at the timeout).

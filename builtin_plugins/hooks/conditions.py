@@ -38,11 +38,11 @@ import functools
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from wskit.builtin_plugins.hooks.patterns import MAX_PATTERN_CHARS, PatternRefused, fullmatch
 from wskit.formats.shell import split_command
+from wskit.values import FrozenValue
 
 __all__ = [
     "command_matches", "FILE_TOOLS", "if_allows", "if_matches", "if_problem", "if_unparsable", "IfRule",
@@ -64,8 +64,7 @@ class IfRuleError(ValueError):
     """An ``if`` value that is not one permission rule."""
 
 
-@dataclass(frozen=True)
-class IfRule:
+class IfRule(FrozenValue):
     """A parsed ``if``: ``tool`` and the pattern inside the parentheses (None: the whole tool)."""
 
     tool: str

@@ -27,7 +27,7 @@ from wskit.util.lazyre import lazy_pattern
 if TYPE_CHECKING:
     from wskit.resources.hooks import HookDefinition
 
-__all__ = ["header_problem", "KIND", "load_hook_definitions", "matcher_matches", "MAX_TIMEOUT"]
+__all__ = ["header_problem", "KIND", "load_hook_definitions", "matcher_matches", "MAX_TIMEOUT", "timeout_problem"]
 
 
 _ENV_NAME = lazy_pattern(globals(), "_ENV_NAME", r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -45,6 +45,14 @@ def header_problem(name: object, value: object) -> str | None:
     if any(c in value for c in "\r\n\x00"):
         return f"header {name!r} holds CR, LF or NUL (header injection)"
     return None
+
+
+def timeout_problem(timeout: object) -> str | None:
+    """Why a hook's ``timeout`` (seconds; None: the runner's default) is refused, or None."""
+    if timeout is None or (not isinstance(timeout, bool) and isinstance(timeout, (int, float))
+                           and math.isfinite(timeout) and 0 < timeout <= MAX_TIMEOUT):
+        return None
+    return f"'timeout' must be a number of seconds above 0 and at most {MAX_TIMEOUT:g}, not {timeout!r}"
 
 
 def matcher_matches(matcher: str | None, value: str | None) -> bool:
@@ -167,10 +175,8 @@ def _entry(source, block, path, event, i, entry, diags) -> list[HookDefinition]:
             bad(f"{htype} hook {j} needs a non-empty {need!r}")
             continue
         timeout = h.get("timeout")
-        if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
-                                    or not math.isfinite(timeout) or not 0 < timeout <= MAX_TIMEOUT):
-            bad(f"hook {j}: 'timeout' must be a number of seconds above 0 and at most {MAX_TIMEOUT:g}, "
-                f"not {timeout!r}; skipped")
+        if timeout_problem(timeout):
+            bad(f"hook {j}: {timeout_problem(timeout)}; skipped")
             continue
         headers = h.get("headers", {})
         if not (isinstance(headers, dict) and all(isinstance(v, str) for v in headers.values())):

@@ -34,7 +34,6 @@ import os
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from wskit.builtin_plugins.hooks.command import DEFAULT_OUTPUT_CAP, run_command
@@ -59,6 +58,7 @@ from wskit.builtin_plugins.hooks.patterns import PatternRefused, exact_names, ma
 from wskit.errors import WskitError
 from wskit.models import Scope
 from wskit.resources.hooks import HOOK_EVENTS, HookDefinition
+from wskit.values import Value, field
 
 __all__ = [
     "BEHAVIORS", "DEFAULT_TIMEOUT", "FunctionHook", "HookRunner", "HookRunnerConfig", "HookTrust",
@@ -178,16 +178,14 @@ def match_value(event: str, tool: str | None, data: Mapping[str, Any]) -> str | 
     return value if isinstance(value, str) else None
 
 
-@dataclass
-class _Selection:
+class _Selection(Value):
     todo: list = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     skipped: list[SkippedHook] = field(default_factory=list)
     restricted: set[str] = field(default_factory=set)
 
 
-@dataclass
-class _Fn:
+class _Fn(Value):
     event: str
     matcher: str
     name: str
@@ -195,8 +193,7 @@ class _Fn:
     timeout: float = 10.0
 
 
-@dataclass
-class HookRunnerConfig:
+class HookRunnerConfig(Value):
     """What the host decides about hooks.
 
     :ivar env: the session's variables (hook processes see these plus PATH, HOME,
@@ -256,6 +253,8 @@ class HookRunner:
         self.host, self.session_id, self.execution_root = host, session_id, str(execution_root)
         self.config = config or HookRunnerConfig()
         self.trust: HookTrust = self.config.trust or ScopeHookTrust(self.definitions)
+        self._pycache: str | None = None
+        self._pycache_lock = threading.Lock()
         self._functions: list[_Fn] = []
         self._done: dict[tuple[str, str], HookOutcome] = {}
         self._lock = threading.Lock()
@@ -525,10 +524,30 @@ class HookRunner:
             return HookResult(h.id, "function", "skipped", f"hook {h.id} skipped: no function registered as {h.name!r}")
         return self._call(h.id, "function", lambda: fn(dict(data)), event)
 
+    def pycache_prefix(self) -> str:
+        """The private folder command hooks get as ``PYTHONPYCACHEPREFIX`` (created on first
+        use with ``mkdtemp``: mode 0700, a name nobody can guess; removed with the runner).
+        With it set, Python looks for cached bytecode only there, never in the
+        ``__pycache__`` folders of the project or a plugin, which approval coverage leaves
+        out (docs/hooks.md). A host that sets ``PYTHONPYCACHEPREFIX`` in ``env`` keeps its own."""
+        with self._pycache_lock:
+            if self._pycache is None:
+                import shutil
+                import tempfile
+                import weakref
+
+                self._pycache = tempfile.mkdtemp(prefix="wskit-hook-pycache-")
+                weakref.finalize(self, shutil.rmtree, self._pycache, True)
+            return self._pycache
+
     def environment(self, h: HookDefinition, event: str, data: Mapping[str, Any]) -> dict[str, str]:
         """The whole environment of a command hook (see :class:`HookRunnerConfig`)."""
         env = {k: os.environ[k] for k in ("PATH", "HOME", "USER", "SHELL", "LANG") if k in os.environ}
         env.update(self.config.env)
+        if "PYTHONPYCACHEPREFIX" not in env:
+            # a Python hook neither reads nor writes the project's __pycache__ (its .pyc files
+            # are not in an approval's coverage): bytecode goes to a private folder instead
+            env["PYTHONPYCACHEPREFIX"] = self.pycache_prefix()
         p = self.host.upper().replace("-", "_") + "_"
         env.update({f"{p}PROJECT_DIR": self.execution_root, f"{p}HOOK_EVENT": event,
                     f"{p}SESSION_ID": self.session_id, "CLAUDE_PROJECT_DIR": self.execution_root})
@@ -545,11 +564,30 @@ class HookRunner:
     def _command(self, h: HookDefinition, data: dict[str, Any]) -> HookResult:
         event = data["hook_event_name"]
         timeout = h.timeout if h.timeout is not None else self.config.default_timeout
+        cursor = h.dialect == "cursor"
+        stdin = data
+        if cursor:  # Cursor's event name and fields in (wskit.builtin_plugins.hooks.cursor)
+            from wskit.builtin_plugins.hooks.cursor import payload
+
+            stdin = payload(h.native_event or event, data, session_id=self.session_id,
+                            execution_root=self.execution_root)
+        cwd = os.path.join(self.execution_root, h.cwd) if h.cwd else self.execution_root
         try:
-            res = run_command(h.command or "", json.dumps(data).encode(), cwd=self.execution_root,
+            res = run_command(h.command or "", json.dumps(stdin).encode(), cwd=cwd,
                               env=self.environment(h, event, data), timeout=timeout, output_cap=self.config.output_cap)
         except (OSError, ValueError) as err:
-            return HookResult(h.id, "command", "error", str(err))
+            return self._fail_closed(h, HookResult(h.id, "command", "error", str(err)))
+        r = self._command_result(h, event, res, timeout, cursor)
+        return self._fail_closed(h, r) if cursor else r
+
+    @staticmethod
+    def _fail_closed(h: HookDefinition, r: HookResult) -> HookResult:
+        """A Cursor hook with ``failClosed: true`` that failed or timed out blocks (Cursor's rule)."""
+        if h.dialect == "cursor" and h.config.get("failClosed") is True and r.status in ("error", "timeout"):
+            r.status, r.message = "blocked", f"{r.message} (treated as a block: failClosed)"
+        return r
+
+    def _command_result(self, h: HookDefinition, event: str, res, timeout: float, cursor: bool) -> HookResult:
         r = HookResult(h.id, "command", "success", exit_code=res.exit_code, stdout_truncated=res.stdout_truncated,
                        stderr_truncated=res.stderr_truncated, duration=res.duration)
         if res.timed_out:
@@ -562,11 +600,15 @@ class HookRunner:
             r.message = res.stderr.strip() or f"hook exited with code {res.exit_code}"
         else:
             fields = None if res.stdout_truncated else parse_json_object(res.stdout)
+            if fields is not None and cursor:
+                from wskit.builtin_plugins.hooks.cursor import output
+
+                fields = output(fields, event, h.native_event or event)
             if fields is not None:
                 apply_output(r, fields, event)
             else:
                 r.message = res.stdout.strip()
-                if event in PLAIN_CONTEXT_EVENTS and r.message:
+                if event in PLAIN_CONTEXT_EVENTS and r.message and not cursor:  # Claude Code's rule only
                     r.context = r.message
         return r
 

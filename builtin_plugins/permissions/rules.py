@@ -42,12 +42,12 @@ import os
 import posixpath
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
 from wskit.formats.shell import split_command, split_words, substitutions, writes_file
 from wskit.util.lazyre import lazy_pattern
+from wskit.values import FrozenValue
 
 __all__ = [
     "EDIT_TOOLS", "MatchContext", "PermissionRule", "READ_TOOLS", "RuleSyntaxError", "SHELL_TOOLS", "parse_rule",
@@ -71,8 +71,7 @@ class RuleSyntaxError(ValueError):
     """A permission rule that cannot be read; the message says why."""
 
 
-@dataclass(frozen=True)
-class PermissionRule:
+class PermissionRule(FrozenValue):
     """One rule of a ``permissions.allow|ask|deny`` list.
 
     :ivar text: the rule as written (``Bash(npm run test:*)``).
@@ -133,8 +132,7 @@ class PermissionRule:
         return False
 
 
-@dataclass(frozen=True)
-class MatchContext:
+class MatchContext(FrozenValue):
     """Where a call's relative paths are anchored.
 
     :ivar cwd: the working directory (``./p`` and ``p``; relative input paths).

@@ -31,7 +31,7 @@ from wskit.builtin_plugins.rules.scopes import is_ancestor
 from wskit.builtin_plugins.rules.walk import SKIP_DIRS, Candidate  # noqa: F401  (SKIP_DIRS re-exported)
 from wskit.fs.names import not_utf8, shown_path
 from wskit.models import Diagnostic, Provenance, Scope
-from wskit.util.valueclass import Value
+from wskit.values import Value
 
 if TYPE_CHECKING:
     from wskit.resources.rule import RuleFile
@@ -42,9 +42,9 @@ __all__ = ["discover_project", "discover_user", "Discovery", "load_rule_file", "
 class Discovery(Value):
     """Rules loaded and diagnostics (``rule-shadowed`` info entries name shadowed files);
     each list is a new empty one unless given. A plain class, so start-up compiles nothing
-    (see :mod:`wskit.util.valueclass`)."""
+    (see :mod:`wskit.values`)."""
 
-    __slots__ = ("rules", "diagnostics", "__weakref__")
+    __slots__ = ("__weakref__",)
     rules: list[RuleFile]
     diagnostics: list[Diagnostic]
 
@@ -370,10 +370,13 @@ _APPLY_TO_ALL = frozenset({"*", "**", "**/*"})
 
 
 def _excluded_agent(value) -> bool:
-    """Whether an ``excludeAgent`` value (a string or a list) names ``coding-agent``, the agent
-    GitHub Copilot CLI is (1.0.102 leaves such an instructions file out)."""
+    """Whether an ``excludeAgent`` value names ``coding-agent``, the agent GitHub Copilot CLI
+    is: the string ``coding-agent`` itself or a YAML list holding it, compared exactly.
+    GitHub Copilot CLI 1.0.102 leaves only such a file out; ``code-review``, unknown names,
+    another case (``Coding-Agent``), blanks around it and a comma list in one string
+    (``"code-review, coding-agent"``) all leave the file in (case ``copilot-exclude-agent``)."""
     if isinstance(value, str):
-        return "coding-agent" in (v.strip() for v in value.split(","))
+        return value == "coding-agent"
     if isinstance(value, list):
         return "coding-agent" in value
     return False

@@ -24,7 +24,6 @@ reject is reported as a warning with the same code.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +32,7 @@ from wskit.builtin_plugins.skills.lint import check_skill
 from wskit.builtin_plugins.skills.spec import STRICT_CODES
 from wskit.formats.frontmatter import read_frontmatter
 from wskit.models import Diagnostic
+from wskit.values import Value, field
 
 __all__ = ["BOM", "ValidationReport", "validate_skill"]
 
@@ -40,8 +40,7 @@ __all__ = ["BOM", "ValidationReport", "validate_skill"]
 BOM = b"\xef\xbb\xbf"
 
 
-@dataclass
-class ValidationReport:
+class ValidationReport(Value):
     """Result of :func:`validate_skill`.
 
     :ivar path: the ``SKILL.md`` checked (absolute).

@@ -11,6 +11,9 @@ refuses to build. They are: a style root that is a link (outside user scope),
 a link inside it, a folder deeper than :attr:`StyleLimits.max_depth`, and more
 than :attr:`StyleLimits.max_styles` files in one root.
 
+A style's name (:attr:`Style.title`) is its frontmatter ``name``, else its file name without
+``.md``, case kept (Claude Code's naming; the id's key is lower-cased).
+
 A bad file is a warning and is skipped (Blade §3.4): over ``max_file_bytes``,
 empty prompt, prompt over ``max_prompt_bytes``, hidden control characters,
 a key that is not 1–4 safe segments, a name over 80 or a description over 256
@@ -28,7 +31,7 @@ from wskit.builtin_plugins.styles import STYLE_FOLDERS  # declared with the plug
 from wskit.formats.mdwalk import bool_field, component_dirs, first_line, join, root_rel, text_field, walk_markdown
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, Scope, sha256_hex
 from wskit.util.lazyre import lazy_pattern
-from wskit.util.valueclass import FrozenValue
+from wskit.values import FrozenValue
 
 if TYPE_CHECKING:
     from wskit.resources.style import Style
@@ -47,10 +50,9 @@ SEGMENT = lazy_pattern(globals(), "SEGMENT", r"^[a-z0-9][a-z0-9._-]{0,63}\Z")
 
 class StyleLimits(FrozenValue):
     """Limits of the style catalog; the defaults are Blade's (§3.1). Sizes in bytes
-    (immutable; a plain class, so start-up compiles nothing: see :mod:`wskit.util.valueclass`)."""
+    (immutable; a plain class, so start-up compiles nothing: see :mod:`wskit.values`)."""
 
-    __slots__ = ("max_styles", "max_file_bytes", "max_prompt_bytes", "max_total_bytes", "max_depth", "max_name",
-                 "max_description", "__weakref__")
+    __slots__ = ("__weakref__",)
     max_styles: int
     max_file_bytes: int
     max_prompt_bytes: int
@@ -154,7 +156,9 @@ def _load_one(source, prefix, rel, segments, limits: StyleLimits) -> tuple[Style
     if not 1 <= len(segs) <= limits.max_depth or not all(SEGMENT.match(s) for s in segs):
         return skip(f"Style path must use 1-{limits.max_depth} lowercase safe segments")
     key = ":".join(segs)
-    title = text_field(fm.data.get("name")) or key
+    # without a ``name`` the style is named by its file, case kept and folders left out, as
+    # Claude Code names it (``Sub/Deep.md`` is ``Deep``; asked: tests/conformance/disagreements.py)
+    title = text_field(fm.data.get("name")) or segments[-1]
     if len(title) > limits.max_name:
         return skip(f"Name exceeds {limits.max_name} characters", fm.line_of("name"))
     if any(True for _ in fs.find_hidden_chars(title)):

@@ -17,7 +17,7 @@ from wskit.fs.descriptors import (
 )
 from wskit.fs.limits import read_limit
 from wskit.fs.paths import split_relative
-from wskit.util.valueclass import FrozenValue
+from wskit.values import FrozenValue
 
 __all__ = ["DirEntry", "read_bytes", "read_head", "ReadResult"]
 
@@ -26,7 +26,7 @@ __all__ = ["DirEntry", "read_bytes", "read_head", "ReadResult"]
 
 class ReadResult(FrozenValue):
     """Bytes read from a file (immutable; a plain class, so start-up compiles nothing:
-    see :mod:`wskit.util.valueclass`).
+    see :mod:`wskit.values`).
 
     :ivar raw: the bytes read (the whole file, or its head for :func:`read_head`).
     :ivar size: the file's size in bytes per ``fstat``.
@@ -35,7 +35,6 @@ class ReadResult(FrozenValue):
     :ivar link_target: resolved target when a link was followed (follow mode only).
     """
 
-    __slots__ = ("raw", "size", "complete", "path", "link_target")
     raw: bytes
     size: int
     complete: bool
@@ -55,7 +54,6 @@ class DirEntry(FrozenValue):
     """One entry of :func:`scan_dir`: ``type`` is ``dir``, ``file``, ``link`` or ``special``
     (immutable; a plain class, so start-up compiles nothing)."""
 
-    __slots__ = ("name", "type", "link_target")
     name: str
     type: str
     link_target: str | None

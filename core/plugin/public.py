@@ -24,6 +24,7 @@ PUBLIC_MODULES = frozenset({
     "wskit.fs", "wskit.fs.atomic", "wskit.fs.store", "wskit.fs.walk", "wskit.fs.jsonfile",
     "wskit.cli.lazy", "wskit.cli.context", "wskit.cli.signals",
     "wskit.testing",
+    "wskit.values",                 # Value, FrozenValue, field: the idiom for internal value types
 })
 
 #: Packages public with every module under them.

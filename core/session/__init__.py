@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 import weakref
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -24,6 +23,7 @@ from wskit.binding import Binding
 from wskit.models import Resource
 from wskit.registry import Registry
 from wskit.trust import TrustDecision
+from wskit.values import FrozenValue, field
 
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Iterable
@@ -85,8 +85,7 @@ def _now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
 
 
-@dataclass(frozen=True, eq=False)
-class SessionResources:
+class SessionResources(FrozenValue, eq=False):
     """The immutable resources of one session.
 
     :ivar session_id: random id. :ivar parent_id: the parent's id for a child.
@@ -95,6 +94,8 @@ class SessionResources:
     :ivar registries: kind -> :class:`~wskit.registry.Registry` (read-only mapping).
     :ivar generation: the workspace load it came from.
     """
+
+    __slots__ = ("__weakref__",)  # session.hooks keeps a weak reference to its session
 
     binding: Binding
     host: str

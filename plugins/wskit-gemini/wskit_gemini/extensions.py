@@ -25,7 +25,7 @@ from typing import Any
 from wskit import fs
 from wskit.models import Diagnostic, ResourceSource, Scope
 from wskit.util.lazyre import lazy_pattern
-from wskit.util.valueclass import Value
+from wskit.values import Value
 
 from .config import GEMINI_DIR, read_jsonc
 
@@ -42,7 +42,7 @@ MAX_CONTEXT_BYTES = 1 << 20
 
 class Extension(Value):
     """One valid extension: its folder, scope, parsed manifest and derived values (a plain
-    class, so start-up compiles nothing: see :mod:`wskit.util.valueclass`).
+    class, so start-up compiles nothing: see :mod:`wskit.values`).
 
     :ivar root: absolute extension folder.
     :ivar base: the folder provenance paths of its context files are relative to
@@ -52,8 +52,7 @@ class Extension(Value):
         empty dict unless given.
     """
 
-    __slots__ = ("name", "root", "scope", "base", "manifest", "version", "description", "context_files",
-                 "mcp_servers", "exclude_tools", "__weakref__")
+    __slots__ = ("__weakref__",)
     name: str
     root: str
     scope: str
