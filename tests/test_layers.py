@@ -115,28 +115,6 @@ def test_core_top_level_stays_small() -> None:
     assert len(top) <= 12, top
 
 
-#: Imports of internal modules by first-party plugins that remain, each waiting for its
-#: capability to export the name from its package (docs/architecture.md, "Public modules").
-#: The list may only shrink: a new internal import fails the test below.
-KNOWN_INTERNAL_IMPORTS = {
-    ("wskit_gemini/expansion.py", "wskit.builtin_plugins.commands.expand"),
-    ("wskit_gemini/extensions.py", "wskit.util.lazyre"),
-    ("wskit_gemini/extensions.py", "wskit.util.valueclass"),
-    ("wskit_gemini/config.py", "wskit.util.lazyre"),
-    ("wskit_gemini/commands.py", "wskit.util.lazyre"),
-    ("wskit_gemini/memory.py", "wskit.builtin_plugins.rules.discovery"),
-    ("wskit_gemini/memory.py", "wskit.builtin_plugins.rules.model"),
-    ("wskit_gemini/memory.py", "wskit.builtin_plugins.rules.projectwalk"),
-    ("wskit_mcp/service.py", "wskit.builtin_plugins.mcp.approval"),
-    ("wskit_mcp/service.py", "wskit.builtin_plugins.mcp.loader"),
-    ("wskit_serve/catalog.py", "wskit.builtin_plugins.skills.runtime"),
-    ("wskit_serve/catalog.py", "wskit.builtin_plugins.skills.workflows"),
-    ("wskit_serve/catalog.py", "wskit.builtin_plugins.rules.render"),
-    ("wskit_serve/catalog.py", "wskit.builtin_plugins.rules.explain"),
-    ("wskit_serve/catalog.py", "wskit.builtin_plugins.commands.expand"),
-}
-
-
 def _plugin_wskit_imports():
     for path in _plugin_sources():
         rel = "/".join(path.relative_to(REPO / "plugins").parts[1:])
@@ -152,9 +130,8 @@ def _plugin_wskit_imports():
 def test_first_party_plugins_import_only_public_modules() -> None:
     from wskit.plugin.public import is_public
 
-    found = {(rel, module) for rel, module in _plugin_wskit_imports() if not is_public(module)}
-    assert found - KNOWN_INTERNAL_IMPORTS == set()  # a new import of an internal module
-    assert KNOWN_INTERNAL_IMPORTS - found == set()  # fixed: take it off the list
+    found = sorted(f"{rel} imports {module}" for rel, module in _plugin_wskit_imports() if not is_public(module))
+    assert found == []
 
 
 def test_the_public_modules_exist_and_are_documented() -> None:

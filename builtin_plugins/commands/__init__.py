@@ -4,7 +4,7 @@ whose group adds ``render``)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wskit.kinds import ResourceKind
 from wskit.kinds.markdown import MarkdownKind
@@ -12,7 +12,10 @@ from wskit.plugin import hookimpl
 from wskit.util.deferred import folders_present, idle_unless
 
 __all__ = ["COMMAND_FOLDERS", "COMMANDS", "CommandsKind", "wskit_expand_command", "wskit_load_commands",
-           "wskit_register_commands", "wskit_resource_kinds"]
+           "wskit_register_commands", "wskit_resource_kinds",
+           # the expansion engine's shell step, for plugins that expand their own command formats
+           "DEFAULT_FILE_CAP", "DEFAULT_OUTPUT_CAP", "DEFAULT_TIMEOUT", "Runner", "ShellRun", "run_shell",
+           "split_args"]
 
 #: The kind's folders: ``commands/`` of a source, or what a plugin manifest's ``commands`` names instead;
 #: a skill hides a command of its name in the same scope (Claude Code offers one ``/name``, the skill).
@@ -55,3 +58,34 @@ def wskit_expand_command(command, args, root):
     from wskit.builtin_plugins.commands.expand import expand
 
     return expand(command, list(args), None, root=root)
+
+
+#: public name -> (submodule, name there); imported on first access (PEP 562), so
+#: registering the plugin imports none of them
+_EXPORTS = {
+    "DEFAULT_FILE_CAP": ("expand", "DEFAULT_FILE_CAP"), "DEFAULT_OUTPUT_CAP": ("expand", "DEFAULT_OUTPUT_CAP"),
+    "DEFAULT_TIMEOUT": ("expand", "DEFAULT_TIMEOUT"), "Runner": ("expand", "Runner"),
+    "ShellRun": ("expand", "ShellRun"), "run_shell": ("expand", "run_shell"), "split_args": ("expand", "split_args"),
+}
+
+if TYPE_CHECKING:
+    from wskit.builtin_plugins.commands.expand import (
+        DEFAULT_FILE_CAP,
+        DEFAULT_OUTPUT_CAP,
+        DEFAULT_TIMEOUT,
+        Runner,
+        ShellRun,
+        run_shell,
+        split_args,
+    )
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    module, attr = _EXPORTS[name]
+    value = getattr(importlib.import_module(f".{module}", __name__), attr)
+    globals()[name] = value
+    return value

@@ -5,6 +5,7 @@ project ``.mcp.json`` source, Claude Code's ``~/.claude.json`` (user and local s
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING, Any
 
 from wskit.kinds import ResourceKind
 from wskit.models import LoadResult, ResourceSource, Scope
@@ -14,7 +15,7 @@ from wskit.util.deferred import definitions_present
 __all__ = [
     "CLAUDE_JSON_LOCAL_RANK", "CLAUDE_JSON_USER_RANK", "HOST_MCP_FILES", "ROOT_RANK", "duplicate_plugin_servers",
     "managed_server_filter", "server_filter", "wskit_mcp_servers", "wskit_register_commands", "wskit_resource_kinds",
-    "wskit_resource_sources"
+    "wskit_resource_sources", "approval_status", "expand_server",
 ]
 
 #: the kind's name (declared here, with :data:`CLAUDE_JSON`, so that registering the plugin
@@ -215,3 +216,25 @@ def wskit_register_commands(cli):
 
     add_lazy_command(cli, "mcp", "wskit.builtin_plugins.mcp.cli:mcp_group",
                      "MCP server definitions; `check` starts one.")
+
+
+#: public name -> (submodule, name there); imported on first access (PEP 562), so
+#: registering the plugin imports none of them
+_EXPORTS = {
+    "approval_status": ("approval", "approval_status"), "expand_server": ("loader", "expand_server"),
+}
+
+if TYPE_CHECKING:
+    from wskit.builtin_plugins.mcp.approval import approval_status
+    from wskit.builtin_plugins.mcp.loader import expand_server
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    module, attr = _EXPORTS[name]
+    value = getattr(importlib.import_module(f".{module}", __name__), attr)
+    globals()[name] = value
+    return value

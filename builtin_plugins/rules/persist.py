@@ -318,7 +318,7 @@ def _folders_in(walk: dict) -> tuple:
 
 def _folders(rels: list, files: list, dirs: list, git: str) -> list:
     """The walk's folder memos from their checked columns: the memo's shape (walk.py
-    ``_list``) as a tuple sharing one empty ``by``; only :meth:`_Walker.listing` and
+    ``_list``) as a tuple sharing one empty ``by``; only :meth:`ProjectWalker.listing` and
     :func:`save` read a restored memo (items 2, 6 and 7)."""
     from wskit.builtin_plugins.rules.walk import _MEMO_TAG, _NO_ENTRIES
 

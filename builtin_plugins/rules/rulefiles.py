@@ -49,7 +49,7 @@ def _join(a: str, b: str) -> str:
 class RuleFiles:
     """Candidates of one walk: expects ``root``, ``conventions``
     (:class:`~wskit.builtin_plugins.rules.conventions.Conventions`), ``found``, ``added``,
-    ``diags`` and ``ignored()`` on the walker (:class:`wskit.builtin_plugins.rules.walk._Walker`)."""
+    ``diags`` and ``ignored()`` on the walker (:class:`wskit.builtin_plugins.rules.walk.ProjectWalker`)."""
 
     #: resolved targets of links accepted by :meth:`inside_link`, until :meth:`add` takes them
     link_targets: dict[str, str]

@@ -24,6 +24,7 @@ PUBLIC_MODULES = frozenset({
     "wskit.fs", "wskit.fs.atomic", "wskit.fs.store", "wskit.fs.walk", "wskit.fs.jsonfile",
     "wskit.cli.lazy", "wskit.cli.context", "wskit.cli.signals",
     "wskit.testing",
+    "wskit.util.lazyre",            # module-level patterns compiled on first use (start-up cost)
 })
 
 #: Packages public with every module under them.
