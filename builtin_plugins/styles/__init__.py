@@ -12,9 +12,11 @@ from typing import Any
 
 from wskit.kinds import ResourceKind
 from wskit.kinds.markdown import MarkdownKind
+from wskit.plugin import hookimpl
 from wskit.util.deferred import folders_present, idle_unless
 
-__all__ = ["STYLE_FOLDERS", "StyleCatalog", "wskit_load_styles", "wskit_register_commands", "wskit_resource_kinds"]
+__all__ = ["STYLE_FOLDERS", "StyleCatalog", "wskit_load_styles", "wskit_register_commands", "wskit_resource_kinds",
+           "wskit_session_components"]
 
 #: The kind's folders: ``output-styles/`` of a source, or what a plugin manifest's
 #: ``outputStyles`` names instead (Claude Code's spelling); a source's
@@ -80,3 +82,20 @@ STYLES = StylesKind(
 wskit_resource_kinds = STYLES.wskit_resource_kinds
 wskit_load_styles = STYLES.hook_impl()
 wskit_register_commands = STYLES.wskit_register_commands
+
+
+@hookimpl
+def wskit_session_components():
+    """The ``styles`` session component: the session's
+    :class:`~wskit.builtin_plugins.styles.catalog.StyleCatalog` (``resolve(style_id)``,
+    ``list()``), what :func:`wskit.session.prompt.output_style` reads; it records nothing
+    in the session state."""
+    from wskit.session.components import SessionComponent
+
+    return [SessionComponent(name="styles", create=_session_styles)]
+
+
+def _session_styles(session):
+    from wskit.builtin_plugins.styles.catalog import StyleCatalog
+
+    return StyleCatalog.for_resources(session)
