@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from wskit.builtin_plugins.providers.catalog import CredentialStore, resolve_model_resources
+from tests.builtin_plugins.hooks.runtime_helpers import make_session, project  # noqa: F401  (fixtures)
+from wskit.session.providers import CredentialStore, resolve_model_resources
 
 
 def write(path: Path, data) -> None:
@@ -68,7 +69,7 @@ def test_bad_layer_is_a_diagnostic(tmp_path, wskit_home):
     write(p / ".wskit" / "settings.json", {"models": "oops", "modelProviders": {"a": {"baseUrl": "https://a"}}})
     r = resolve_model_resources(wskit_home, p, trusted=True, credentials=CredentialStore())
     codes = {d.code for d in r.diagnostics}
-    assert codes == {"settings-invalid-json", "settings-invalid-models"}
+    assert codes == {"invalid-json", "settings-invalid-models"}
     assert r.catalog.models == () and r.catalog.providers == {"a": {"baseUrl": "https://a"}}
 
 
@@ -99,9 +100,9 @@ def test_sessions_get_private_catalogs_and_disable_all_hooks(tmp_path, wskit_hom
 
 def test_models_for_workspace_uses_trust(tmp_path, wskit_home, wskit_pm):
     from wskit.binding import Binding
-    from wskit.builtin_plugins.providers.catalog import models_for
     from wskit.host import HostProfile
     from wskit.plugin.facade import WskitHooks
+    from wskit.session.providers import models_for
     from wskit.workspace import load_workspace
 
     p = tmp_path / "proj"

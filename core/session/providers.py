@@ -1,6 +1,8 @@
-"""Model resources per source project (reference/blade.md §2, WorkspaceModelResources).
+"""Model resources per source project (reference/blade.md §2, WorkspaceModelResources):
+what a host resolves and passes to the session runtime (``RuntimeOptions.models``).
 
-:func:`resolve_model_resources` reads the settings layers, lowest first::
+:func:`resolve_model_resources` reads the settings layers through the one settings reader
+(:func:`wskit.formats.settings.read_layers`), lowest first::
 
     <home>/.<host>/config.json, <home>/.<host>/settings.json          (user: always)
     <project>/.<host>/config.json, settings.json, settings.local.json (only when trusted)
@@ -23,7 +25,6 @@ URLs in one process. Bad files become diagnostics, never exceptions.
 from __future__ import annotations
 
 import copy
-import os
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -31,17 +32,13 @@ from pathlib import Path
 from typing import Any
 
 from wskit.errors import UnknownResourceError
-from wskit.fs import SafeFsError, decode_text, jsonsafe, read_bytes
+from wskit.formats.settings import read_layers
 from wskit.models import Diagnostic
 
 __all__ = [
-    "CredentialStore", "MAX_SETTINGS_BYTES", "ModelCatalog", "ModelResources", "models_for",
+    "CredentialStore", "ModelCatalog", "ModelResources", "models_for",
     "resolve_model_resources"
 ]
-
-
-#: Largest settings file read, bytes.
-MAX_SETTINGS_BYTES = 1024 * 1024
 
 
 class CredentialStore:
@@ -132,25 +129,6 @@ class ModelResources:
                       self.layers, self.diagnostics)
 
 
-def _read_layer(base: Path, rel: str, follow: bool) -> tuple[dict[str, Any] | None, Diagnostic | None]:
-    path = str(base / rel)
-    try:
-        raw = read_bytes(base, rel, max_bytes=MAX_SETTINGS_BYTES, follow_links=follow).raw
-    except SafeFsError as err:
-        if err.code == "not-found":
-            return None, None
-        return None, err.diagnostic()
-    try:
-        data = jsonsafe.loads(decode_text(raw, path), path=path)
-    except (ValueError, SafeFsError) as err:
-        line = getattr(err, "lineno", None)
-        return None, Diagnostic(level="error", code="settings-invalid-json", path=path, line=line,
-                                message=f"settings file is not valid JSON: {err}")
-    if not isinstance(data, dict):
-        return None, Diagnostic(level="error", code="settings-invalid", path=path, message="settings file must hold a JSON object")
-    return data, None
-
-
 def _check(data: dict[str, Any], path: str) -> list[Diagnostic]:
     out = []
     if "models" in data and (not isinstance(data["models"], list) or
@@ -178,26 +156,15 @@ def resolve_model_resources(home: str | Path, project_root: str | Path, *, host:
     home, root = Path(home), Path(project_root)
     hd = f".{host}"
     config: dict[str, Any] = {"models": [], "modelProviders": {}, "model": ""}
-    diags: list[Diagnostic] = []
+    plan = [(str(home), f"{hd}/{n}", "user") for n in ("config.json", "settings.json")]
+    plan += [(str(root), f"{hd}/{n}", "project") for n in ("config.json", "settings.json")]
+    plan.append((str(root), f"{hd}/settings.local.json", "local"))
+    found, diags = read_layers(plan, trusted=trusted)
     layers: list[str] = []
-    plan = [(home, f"{hd}/config.json", True, True), (home, f"{hd}/settings.json", True, True)]
-    plan += [(root, f"{hd}/{n}", False, False) for n in ("config.json", "settings.json", "settings.local.json")]
-    for base, rel, is_user, follow in plan:
-        if not is_user and not trusted:
-            path = str(base / rel)
-            if os.path.lexists(path):
-                diags.append(Diagnostic(level="warning", code="settings-untrusted", path=path,
-                                        message="project is not trusted: this settings file is not read and "
-                                                "nothing in it applies"))
-            continue
-        data, diag = _read_layer(base, rel, follow)
-        if diag is not None:
-            diags.append(diag)
-        if data is None:
-            continue
-        path = str(base / rel)
-        layers.append(path)
-        diags.extend(_check(data, path))
+    for layer in found:
+        data = copy.deepcopy(layer.data)
+        layers.append(str(layer.path))
+        diags.extend(_check(data, str(layer.path)))
         _overlay(config, data)
     if extra:
         _overlay(config, copy.deepcopy(dict(extra)))
