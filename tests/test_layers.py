@@ -40,6 +40,13 @@ def test_core_imports_no_builtin() -> None:
     assert bad == []
 
 
+def test_the_plugin_author_kit_sits_above_the_rest_of_core() -> None:
+    # wskit.kit builds on kinds, formats and the CLI framework; core below it never imports it
+    bad = [f"{e.importer}:{e.line} imports {e.imported}" for e in edges()
+           if e.imported.startswith("wskit.kit") and not e.importer.startswith(("wskit.kit", BUILTIN))]
+    assert bad == []
+
+
 def test_builtins_meet_only_through_each_others_public_names() -> None:
     bad = []
     for e in edges():

@@ -1,5 +1,5 @@
 """Built-in plugin ``commands``: markdown custom commands (see :mod:`wskit.builtin_plugins.commands.loader`),
-their expansion, and ``wsctl commands list|render`` (a :class:`~wskit.kinds.markdown.MarkdownKind`
+their expansion, and ``wsctl commands list|render`` (a :class:`~wskit.kit.markdown.MarkdownKind`
 whose group adds ``render``)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from wskit.kinds import ResourceKind
-from wskit.kinds.markdown import MarkdownKind
+from wskit.kit.markdown import MarkdownKind
 from wskit.plugin import hookimpl
 from wskit.util.deferred import folders_present, idle_unless
 

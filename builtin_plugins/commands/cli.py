@@ -1,5 +1,5 @@
 """``wsctl commands render``: expanding one custom command (``list`` is the
-markdown-kind listing, :mod:`wskit.cli.markdown_kind`)."""
+markdown-kind listing, :mod:`wskit.kit.markdown_cli`)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Built-in plugin ``styles``: output styles (see :mod:`wskit.builtin_plugins.styles.loader`,
 :mod:`wskit.builtin_plugins.styles.catalog`) and ``wsctl styles list|show``, a
-:class:`~wskit.kinds.markdown.MarkdownKind` that lists the style catalog.
+:class:`~wskit.kit.markdown.MarkdownKind` that lists the style catalog.
 
 wskit itself contributes no built-in style; hosts add theirs by implementing
 ``wskit_builtin_styles``.
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from wskit.kinds import ResourceKind
-from wskit.kinds.markdown import MarkdownKind
+from wskit.kit.markdown import MarkdownKind
 from wskit.plugin import hookimpl
 from wskit.util.deferred import folders_present, idle_unless
 

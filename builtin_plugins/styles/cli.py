@@ -1,5 +1,5 @@
 """The style catalog as ``wsctl styles list|show`` read it (the commands are the
-markdown-kind ones, :mod:`wskit.cli.markdown_kind`, asking
+markdown-kind ones, :mod:`wskit.kit.markdown_cli`, asking
 :class:`wskit.builtin_plugins.styles.StylesKind`)."""
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ PUBLIC_MODULES = frozenset({
     "wskit.session.resume", "wskit.session.monitor", "wskit.session.prompt",
     "wskit.session.providers",
     "wskit.plugin", "wskit.plugin.spec", "wskit.plugin.manager", "wskit.plugin.facade",
-    "wskit.kinds", "wskit.kinds.markdown",
+    "wskit.kinds", "wskit.kit", "wskit.kit.markdown",
     "wskit.fs", "wskit.fs.atomic", "wskit.fs.store", "wskit.fs.walk", "wskit.fs.jsonfile",
     "wskit.cli.lazy", "wskit.cli.context", "wskit.cli.signals",
     "wskit.testing",

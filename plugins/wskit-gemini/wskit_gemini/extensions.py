@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -40,32 +39,55 @@ _NAME = lazy_pattern(globals(), "_NAME", r"^[a-z0-9][a-z0-9-]*\Z")
 MAX_CONTEXT_BYTES = 1 << 20
 
 
-@dataclass(slots=True, weakref_slot=True)
 class Extension:
-    """One valid extension: its folder, scope, parsed manifest and derived values.
+    """One valid extension: its folder, scope, parsed manifest and derived values (a plain
+    class: ``wsctl`` start-up imports this module, and a dataclass would import
+    :mod:`dataclasses` and compile its methods at every start).
 
     :ivar root: absolute extension folder.
     :ivar base: the folder provenance paths of its context files are relative to
         (the home for user extensions, the project for project ones).
     :ivar context_files: existing context files, relative to ``root``.
     :ivar mcp_servers: ``mcpServers`` translated to wskit's schema (``type`` set); a new
-        empty dict unless given (None counts as not given).
+        empty dict unless given.
     """
 
+    __slots__ = ("name", "root", "scope", "base", "manifest", "version", "description", "context_files",
+                 "mcp_servers", "exclude_tools", "__weakref__")
     name: str
     root: str
     scope: str
     base: str
     manifest: dict[str, Any]
-    version: str = ""
-    description: str = ""
-    context_files: tuple[str, ...] = ()
-    mcp_servers: dict[str, Any] = field(default_factory=dict)
-    exclude_tools: tuple[str, ...] = ()
+    version: str
+    description: str
+    context_files: tuple[str, ...]
+    mcp_servers: dict[str, Any]
+    exclude_tools: tuple[str, ...]
 
-    def __post_init__(self) -> None:
-        if self.mcp_servers is None:
-            self.mcp_servers = {}
+    def __init__(self, name: str, root: str, scope: str, base: str, manifest: dict[str, Any], version: str = "",
+                 description: str = "", context_files: tuple[str, ...] = (),
+                 mcp_servers: dict[str, Any] | None = None, exclude_tools: tuple[str, ...] = ()) -> None:
+        self.name = name
+        self.root = root
+        self.scope = scope
+        self.base = base
+        self.manifest = manifest
+        self.version = version
+        self.description = description
+        self.context_files = context_files
+        self.mcp_servers = {} if mcp_servers is None else mcp_servers
+        self.exclude_tools = exclude_tools
+
+    __hash__ = None  # type: ignore[assignment]  # mutable and compared by value
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in self.__slots__[:-1])
+
+    def __repr__(self) -> str:
+        return "Extension(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__[:-1]) + ")"
 
     @property
     def rank(self) -> int:

@@ -1,4 +1,4 @@
-"""``wsctl <plural> list|show`` of a :class:`wskit.kinds.markdown.MarkdownKind`.
+"""``wsctl <plural> list|show`` of a :class:`wskit.kit.markdown.MarkdownKind`.
 
 Imported when such a group is first needed (``wsctl agents …``), never at
 start-up. The commands ask the kind for everything that differs between kinds
@@ -25,7 +25,7 @@ from wskit.cli.context import (
 from wskit.cli.inspect import print_diagnostics
 
 if TYPE_CHECKING:
-    from wskit.kinds.markdown import MarkdownKind
+    from wskit.kit.markdown import MarkdownKind
 
 __all__ = ["kind_group", "list_command", "show_command"]
 
