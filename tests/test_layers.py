@@ -7,7 +7,8 @@
   names in its ``__all__``;
 - first-party plugins (``plugins/``) import only public names: modules whose path has no
   ``_`` component, names in the module's ``__all__``;
-- every module has ``__all__`` and the package ships ``py.typed``;
+- public modules (``wskit.plugin.public``) have ``__all__`` and internal ones have none;
+  the package ships ``py.typed``;
 - core keeps at most twelve modules at its top level (``__main__`` aside).
 """
 
@@ -38,6 +39,16 @@ def test_core_imports_no_builtin() -> None:
            if capability_of(e.importer) is None and not e.importer.startswith(BUILTIN)
            and e.imported.startswith(BUILTIN)]
     assert bad == []
+
+
+def test_builtin_plugins_holds_registered_plugins_only() -> None:
+    # every package and top-level module of builtin_plugins/ is a registered built-in:
+    # code no plugin registers (prompt assembly, model providers) lives in core
+    from wskit.plugin.manager import DEFAULT_PLUGINS
+
+    here = {p.stem if p.suffix else p.name for p in (REPO / "builtin_plugins").iterdir()
+            if (p.suffix == ".py" and p.stem != "__init__") or (p / "__init__.py").is_file()}
+    assert here == {module.rsplit(".", 1)[1] for _, module in DEFAULT_PLUGINS}
 
 
 def test_the_plugin_author_kit_sits_above_the_rest_of_core() -> None:
@@ -92,19 +103,27 @@ def test_first_party_plugins_import_only_public_names() -> None:
     assert bad == []
 
 
-@pytest.mark.parametrize("name", sorted(modules()))
-def test_every_module_declares_all(name: str) -> None:
+def _declares_all(name: str) -> bool:
     tree = ast.parse(modules()[name].read_text(encoding="utf-8"))
-    declared = [n for n in tree.body
-                if (isinstance(n, ast.Assign) and any(getattr(t, "id", None) == "__all__" for t in n.targets))
-                or (isinstance(n, ast.AnnAssign) and getattr(n.target, "id", None) == "__all__")]
-    assert declared, f"{name} has no __all__"
+    return any((isinstance(n, ast.Assign) and any(getattr(t, "id", None) == "__all__" for t in n.targets))
+               or (isinstance(n, (ast.AnnAssign, ast.AugAssign)) and getattr(n.target, "id", None) == "__all__")
+               for n in tree.body)
+
+
+def test_all_marks_public_modules_only() -> None:
+    # docs/architecture.md, "Public modules": a public module lists its API in __all__;
+    # an internal module has none, so that nothing internal looks like API
+    from wskit.plugin.public import is_public
+
+    names = sorted(modules())
+    assert [n for n in names if is_public(n) and not _declares_all(n)] == []  # public without __all__
+    assert [n for n in names if not is_public(n) and _declares_all(n)] == []  # internal with __all__
 
 
 def test_every_name_in_all_exists() -> None:
     missing = []
     for name in sorted(modules()):
-        if name.endswith("__main__") or extra_missing(name):
+        if name.endswith("__main__") or extra_missing(name) or not _declares_all(name):
             continue
         module = importlib.import_module(name)
         missing += [f"{name}.{n}" for n in module.__all__ if not hasattr(module, n)]

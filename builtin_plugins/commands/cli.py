@@ -7,8 +7,6 @@ import click
 
 from wskit.cli.context import WsctlContext, complete_names, json_option, safe_text
 
-__all__ = ["render_cmd"]
-
 
 @click.command("render")
 @click.argument("name", shell_complete=complete_names("command"))

@@ -29,8 +29,6 @@ from dataclasses import dataclass, field
 
 from wskit.builtin_plugins.export.targets import Plan
 
-__all__ = ["MANIFEST", "FileStatus", "apply_plan", "load_manifest", "statuses"]
-
 #: the manifest, relative to the project root
 MANIFEST = ".wskit/export.json"
 _FORMAT = 1

@@ -15,9 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
-__all__ = ["Command", "ConditionalRule", "FolderText", "Piece", "SkillItem", "SourceView", "gemini_to_markdown",
-           "source_view"]
-
 
 @dataclass(frozen=True)
 class Piece:

@@ -16,9 +16,6 @@ import threading
 import time
 from dataclasses import dataclass
 
-__all__ = ["CommandResult", "DEFAULT_OUTPUT_CAP", "MAX_STDIN_BYTES", "run_command"]
-
-
 #: Default cap on each of stdout and stderr, bytes (Blade: 1 MiB each).
 DEFAULT_OUTPUT_CAP = 1024 * 1024
 #: Largest stdin payload accepted, bytes (Blade: > 100 KB is an error).

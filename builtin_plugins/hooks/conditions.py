@@ -41,12 +41,6 @@ from typing import Any
 
 from wskit.builtin_plugins.hooks.patterns import MAX_PATTERN_CHARS, PatternRefused, fullmatch
 
-__all__ = [
-    "command_matches", "FILE_TOOLS", "if_allows", "if_matches", "if_problem", "if_unparsable", "IfRule",
-    "IfRuleError", "parse_if", "PATH_KEYS", "path_matches", "subcommands", "TOOL_EVENTS", "wildcard_matches"
-]
-
-
 #: Events whose payload carries ``tool_name``/``tool_input``: the only ones where ``if`` is evaluated.
 TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"})
 #: Tools whose ``if`` pattern is a path.

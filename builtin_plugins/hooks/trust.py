@@ -35,11 +35,6 @@ from wskit.approval.store import ApprovalStore, ApprovalStoreError, EntryStatus
 from wskit.errors import WskitError
 from wskit.resources.hooks import HookDefinition
 
-__all__ = [
-    "EntryHookTrust", "external_hooks", "hook_approval_status", "hook_entry", "hook_env", "hook_source",
-    "HookApprovalStatus", "hooks_enabled", "HookTrustError", "NO_TRUST_NEEDED", "session_hook_trust"
-]
-
 #: Scopes whose hooks run without approval: the user's own settings, an administrator's,
 #: built-ins and the command line, none of which a project writes.
 NO_TRUST_NEEDED = frozenset({"user", "admin", "builtin", "cli"})

@@ -31,8 +31,6 @@ from wskit import changes
 from wskit.fs import index as _index
 from wskit.models import Diagnostic
 
-__all__ = ["VERSION", "diagnostics", "fingerprint", "previous", "save"]
-
 #: Format version of the rule index (bump on any change of what is stored).
 VERSION = 3  # 3: the walk answers a ".gitignore" "*/" line as git does (a version-2 walk did not)
 _KIND = "rules"

@@ -13,10 +13,6 @@ from wskit.builtin_plugins.rules.conventions import Conventions
 from wskit.builtin_plugins.rules.model import RuleSettings
 from wskit.builtin_plugins.rules.walk import _MEMO_TAG, _WHOLE_NAMESPACE, ChainWalker, ProjectWalker  # noqa: F401
 
-__all__ = ["chain_walk", "project_walk", "walk_key"]
-
-
-
 
 def walk_key(root: str, profile, settings: RuleSettings) -> tuple:
     """What the project walk's result depends on besides the files: root, conventions,

@@ -13,8 +13,6 @@ from wskit.builtin_plugins.rules.model import PRIORITY
 from wskit.models import Diagnostic
 from wskit.util.valueclass import Value
 
-__all__ = ["Candidate", "RuleFiles"]
-
 
 class Candidate(Value):
     """A rule file found by the walk, before it is read (a plain class, so start-up compiles

@@ -42,12 +42,6 @@ from wskit.builtin_plugins.rules.tracker import ScopeTracker
 from wskit.errors import SessionStateError
 from wskit.models import ToolKind
 
-__all__ = [
-    "InvocationPolicy", "Proceed", "ResumeResult", "RulesRequired", "SessionRules", "validate_extension",
-    "WRITE_KINDS"
-]
-
-
 InvocationPolicy = Literal["writes", "batch"]
 #: The kinds the ``writes`` policy holds back (:attr:`wskit.models.ToolKind.is_write`).
 WRITE_KINDS = frozenset(k for k in ToolKind if k.is_write)

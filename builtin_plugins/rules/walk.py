@@ -22,9 +22,6 @@ from wskit.builtin_plugins.rules.rulefiles import Candidate, RuleFiles, _join  #
 from wskit.fs import descriptors, fdwalk
 from wskit.models import Diagnostic
 
-__all__ = ["MAX_WALK_DEPTH", "OpenChainWalker", "SKIP_DIRS"]
-
-
 #: Folder names never walked (VCS, dependencies, virtual environments, caches, build output).
 SKIP_DIRS = frozenset({
     ".git", ".hg", ".svn", ".bzr", "_darcs", "node_modules", "bower_components", "vendor",

@@ -38,9 +38,6 @@ from wskit.fs import descriptors
 from wskit.models import Provenance, Scope, _new, _sha256_base, valid_shape
 from wskit.resources.skill import Skill
 
-__all__ = ["flat_fields", "Lane", "lane", "one", "PAIR"]
-
-
 _DIR_FLAGS = descriptors.O_BASE | descriptors.O_DIRECTORY | descriptors.O_NOFOLLOW  # as fdwalk.open_child
 _FILE_FLAGS = descriptors.O_BASE | descriptors.O_NONBLOCK | descriptors.O_NOFOLLOW  # as descriptors.open_in, no links
 _S_IFMT, _S_IFREG = 0o170000, 0o100000

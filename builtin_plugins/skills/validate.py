@@ -34,8 +34,6 @@ from wskit.builtin_plugins.skills.spec import STRICT_CODES
 from wskit.formats.frontmatter import read_frontmatter
 from wskit.models import Diagnostic
 
-__all__ = ["BOM", "ValidationReport", "validate_skill"]
-
 #: UTF-8 byte-order mark (strict validation refuses it: ``skill-bom``).
 BOM = b"\xef\xbb\xbf"
 

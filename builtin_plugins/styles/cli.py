@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from wskit.cli.context import WsctlContext
 
-__all__ = ["style_catalog"]
-
 
 def style_catalog(obj: WsctlContext, ws):
     """The :class:`~wskit.builtin_plugins.styles.catalog.StyleCatalog` of ``ws``.

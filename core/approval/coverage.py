@@ -59,11 +59,6 @@ from typing import Any
 from wskit import fs
 from wskit.formats.shell import ShellSyntaxError, Word, parse, read_word, walk_substitutions
 
-__all__ = [
-    "Coverage", "CoveredFile", "MAX_FILE_BYTES", "MAX_FOLDER_BYTES", "MAX_FOLDER_FILES", "Unverified",
-    "argv_coverage", "command_coverage", "known_variables",
-]
-
 #: Largest single file whose bytes are covered, bytes (a larger one is unverified).
 MAX_FILE_BYTES = 4 << 20
 #: Most files covered for one folder an interpreter may load from (more: unverified).

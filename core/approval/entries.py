@@ -20,9 +20,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = [
-    "ApprovalEntry", "canonical", "CoveredFile", "entry_coverage", "selection_digest", "UnverifiedWord"
-]
 
 def canonical(value: Any) -> str:
     """The canonical JSON of ``value`` (sorted keys, no spaces, non-ASCII kept): what digests hash."""

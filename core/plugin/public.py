@@ -10,8 +10,6 @@ submodules. Every other module is internal: it may change or move in any release
 
 from __future__ import annotations
 
-__all__ = ["PUBLIC_MODULES", "PUBLIC_PACKAGES", "is_public"]
-
 #: Public modules, each by its full name.
 PUBLIC_MODULES = frozenset({
     "wskit",                        # the lazily imported, typed top-level API
@@ -25,6 +23,7 @@ PUBLIC_MODULES = frozenset({
     "wskit.fs", "wskit.fs.atomic", "wskit.fs.store", "wskit.fs.walk", "wskit.fs.jsonfile",
     "wskit.cli.lazy", "wskit.cli.context", "wskit.cli.signals",
     "wskit.testing",
+    "wskit.approval", "wskit.approval.store",  # the per-user approval store hosts pass to the runtime
     "wskit.util.lazyre",            # module-level patterns compiled on first use (start-up cost)
 })
 

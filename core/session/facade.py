@@ -15,8 +15,6 @@ from typing import Any, Literal
 
 from wskit.plugin.facade import WskitHooks
 
-__all__ = ["bind", "SessionHooks"]
-
 
 class SessionHooks(WskitHooks):
     """A :class:`WskitHooks` bound to one session.

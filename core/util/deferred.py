@@ -23,8 +23,6 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["deferred", "definitions_present", "idle_unless", "folders_present", "import_target"]
-
 
 def import_target(target: str) -> Any:
     """The object ``target`` names: ``"module:attr.sub"`` imports ``module`` and looks the

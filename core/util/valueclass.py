@@ -26,8 +26,6 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Any
 
-__all__ = ["FrozenValue", "Value"]
-
 
 def _frozen_error(message: str) -> AttributeError:
     # dataclasses is imported only when an assignment is refused: importing it costs start-up
