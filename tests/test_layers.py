@@ -18,8 +18,6 @@ import ast
 import importlib
 import importlib.util
 
-import pytest
-
 from tests.layers import BUILTIN, REPO, capability_of, edges, extra_missing, modules, strongly_connected
 
 

@@ -13,9 +13,10 @@ from wskit.util.deferred import folders_present, idle_unless
 
 __all__ = ["COMMAND_FOLDERS", "COMMANDS", "CommandsKind", "wskit_expand_command", "wskit_load_commands",
            "wskit_register_commands", "wskit_resource_kinds",
-           # the expansion engine's shell step, for plugins that expand their own command formats
-           "DEFAULT_FILE_CAP", "DEFAULT_OUTPUT_CAP", "DEFAULT_TIMEOUT", "Runner", "ShellRun", "run_shell",
-           "split_args"]
+           # the markdown expansion (expand_markdown; SubprocessRunner opts in to !`cmd`) and its
+           # shell step, for plugins that expand their own command formats
+           "DEFAULT_FILE_CAP", "DEFAULT_OUTPUT_CAP", "DEFAULT_TIMEOUT", "Runner", "ShellRun", "SubprocessRunner",
+           "expand_markdown", "run_shell", "split_args"]
 
 #: The kind's folders: ``commands/`` of a source, or what a plugin manifest's ``commands`` names instead;
 #: a skill hides a command of its name in the same scope (Claude Code offers one ``/name``, the skill).
@@ -66,6 +67,9 @@ _EXPORTS = {
     "DEFAULT_FILE_CAP": ("expand", "DEFAULT_FILE_CAP"), "DEFAULT_OUTPUT_CAP": ("expand", "DEFAULT_OUTPUT_CAP"),
     "DEFAULT_TIMEOUT": ("expand", "DEFAULT_TIMEOUT"), "Runner": ("expand", "Runner"),
     "ShellRun": ("expand", "ShellRun"), "run_shell": ("expand", "run_shell"), "split_args": ("expand", "split_args"),
+    "SubprocessRunner": ("expand", "SubprocessRunner"),
+    # the function is named like its module: exported under a name of its own
+    "expand_markdown": ("expand", "expand"),
 }
 
 if TYPE_CHECKING:
@@ -75,9 +79,11 @@ if TYPE_CHECKING:
         DEFAULT_TIMEOUT,
         Runner,
         ShellRun,
+        SubprocessRunner,
         run_shell,
         split_args,
     )
+    from wskit.builtin_plugins.commands.expand import expand as expand_markdown
 
 
 def __getattr__(name: str) -> Any:

@@ -4,12 +4,16 @@ Hook trust is :mod:`wskit.builtin_plugins.hooks.trust`; see docs/hooks.md."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from wskit.kinds import ResourceKind
 from wskit.plugin import hookimpl
 
 __all__ = [
     "managed_hook_filter", "wskit_hook_definitions", "wskit_hook_trust", "wskit_register_commands",
-    "wskit_resource_kinds", "wskit_session_services", "wskit_workspace_catalogs"
+    "wskit_resource_kinds", "wskit_session_services", "wskit_workspace_catalogs",
+    # hook approval, as docs/hooks.md describes it (imported on first use)
+    "EntryHookTrust", "HookApprovalStatus", "hook_approval_status",
 ]
 
 #: the kind's name (declared here so that registering the plugin does not import
@@ -112,3 +116,18 @@ def wskit_register_commands(cli):
 
     add_lazy_command(cli, "hooks", "wskit.builtin_plugins.hooks.cli:hooks_group",
                      "Hook definitions and hook approval (one approval per hook).")
+
+
+_EXPORTS = frozenset({"EntryHookTrust", "HookApprovalStatus", "hook_approval_status"})
+
+if TYPE_CHECKING:
+    from wskit.builtin_plugins.hooks.trust import EntryHookTrust, HookApprovalStatus, hook_approval_status
+
+
+def __getattr__(name: str) -> Any:
+    # hook approval's names are imported on first use: registering the plugin does not import them
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from wskit.builtin_plugins.hooks import trust
+
+    return getattr(trust, name)

@@ -16,6 +16,7 @@ __all__ = [
     "CLAUDE_JSON_LOCAL_RANK", "CLAUDE_JSON_USER_RANK", "HOST_MCP_FILES", "ROOT_RANK", "duplicate_plugin_servers",
     "managed_server_filter", "server_filter", "wskit_mcp_servers", "wskit_register_commands", "wskit_resource_kinds",
     "wskit_resource_sources", "approval_status", "expand_server",
+    "load_mcp_servers",
 ]
 
 #: the kind's name (declared here, with :data:`CLAUDE_JSON`, so that registering the plugin
@@ -222,11 +223,12 @@ def wskit_register_commands(cli):
 #: registering the plugin imports none of them
 _EXPORTS = {
     "approval_status": ("approval", "approval_status"), "expand_server": ("loader", "expand_server"),
+    "load_mcp_servers": ("loader", "load_mcp_servers"),
 }
 
 if TYPE_CHECKING:
     from wskit.builtin_plugins.mcp.approval import approval_status
-    from wskit.builtin_plugins.mcp.loader import expand_server
+    from wskit.builtin_plugins.mcp.loader import expand_server, load_mcp_servers
 
 
 def __getattr__(name: str) -> Any:

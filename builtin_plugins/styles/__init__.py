@@ -15,8 +15,8 @@ from wskit.kit.markdown import MarkdownKind
 from wskit.plugin import hookimpl
 from wskit.util.deferred import folders_present, idle_unless
 
-__all__ = ["STYLE_FOLDERS", "StyleCatalog", "wskit_load_styles", "wskit_register_commands", "wskit_resource_kinds",
-           "wskit_session_components"]
+__all__ = ["EXTENSION_KEY", "STYLE_FOLDERS", "StyleCatalog", "restore_style", "select_style", "wskit_load_styles",
+           "wskit_register_commands", "wskit_resource_kinds", "wskit_session_components"]
 
 #: The kind's folders: ``output-styles/`` of a source, or what a plugin manifest's
 #: ``outputStyles`` names instead (Claude Code's spelling); a source's
@@ -27,11 +27,11 @@ STYLE_FOLDERS = ResourceKind(name="style", default_dir="output-styles", manifest
 
 
 def __getattr__(name: str):
-    # StyleCatalog is imported on first use: registering the plugin does not build it
-    if name == "StyleCatalog":
-        from wskit.builtin_plugins.styles.catalog import StyleCatalog
+    # the catalog's names are imported on first use: registering the plugin does not build it
+    if name in ("EXTENSION_KEY", "StyleCatalog", "restore_style", "select_style"):
+        from wskit.builtin_plugins.styles import catalog
 
-        return StyleCatalog
+        return getattr(catalog, name)
     raise AttributeError(f"module 'wskit.builtin_plugins.styles' has no attribute {name!r}")
 
 

@@ -17,7 +17,7 @@ PUBLIC_MODULES = frozenset({
     "wskit.workspace", "wskit.cache",
     "wskit.session", "wskit.session.gate", "wskit.session.runtime", "wskit.session.components",
     "wskit.session.resume", "wskit.session.monitor", "wskit.session.prompt",
-    "wskit.session.providers",
+    "wskit.session.providers", "wskit.session.build",
     "wskit.plugin", "wskit.plugin.spec", "wskit.plugin.manager", "wskit.plugin.facade",
     "wskit.kinds", "wskit.kit", "wskit.kit.markdown",
     "wskit.fs", "wskit.fs.atomic", "wskit.fs.store", "wskit.fs.walk", "wskit.fs.jsonfile",

@@ -17,6 +17,8 @@ from wskit.registry import Candidate, Registry
 from wskit.session import SessionResources
 from wskit.trust import TrustDecision
 
+__all__ = ["DefinitionsPlugin", "provenance", "register_definitions", "session_from_resources"]
+
 _RANK = {Scope.BUILTIN: 0, Scope.ADMIN: 1, Scope.USER: 2, Scope.PROJECT: 3, Scope.LOCAL: 4, Scope.PLUGIN: 5, Scope.CLI: 6}
 
 
