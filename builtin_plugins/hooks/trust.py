@@ -179,12 +179,12 @@ class HookApprovalStatus:
 def hooks_enabled(binding, trust, profile) -> bool:
     """False when the host switched hooks off (``profile.settings["hooks_enabled"] is False``)
     or a trusted settings layer sets ``disableAllHooks: true`` (Claude Code, Blade §11.2)."""
-    from wskit.formats.settings import settings_layers
+    from wskit.formats.settings import all_hooks_disabled, settings_layers
 
     if profile.settings.get("hooks_enabled") is False:
         return False
     layers, _ = settings_layers(binding, profile, trust)
-    return not any(layer.trusted and layer.data.get("disableAllHooks") is True for layer in layers)
+    return not all_hooks_disabled(layers)
 
 
 def _needs_approval(h: HookDefinition) -> bool:

@@ -24,7 +24,7 @@ from wskit.host import HostProfile
 from wskit.models import Diagnostic, Frozen
 from wskit.trust import TrustDecision
 
-__all__ = ["config_dirs", "managed_layer", "read_layers", "settings_layers", "SettingsLayer"]
+__all__ = ["all_hooks_disabled", "config_dirs", "managed_layer", "read_layers", "settings_layers", "SettingsLayer"]
 
 
 class SettingsLayer(Frozen):
@@ -137,3 +137,11 @@ def settings_layers(binding: Binding | None, profile: HostProfile, trust: TrustD
     if managed is not None:
         layers.append(managed)
     return layers, diags
+
+
+def all_hooks_disabled(layers: "list[SettingsLayer]") -> bool:
+    """Whether ``disableAllHooks: true`` is set by a trusted layer of ``layers``: the one
+    reading of that switch (the hooks built-in for a workspace's layers, model resources
+    for theirs). Any layer switches hooks off and a later ``false`` does not switch them
+    back on (Claude Code, Blade §11.2); an untrusted project's layers are never read."""
+    return any(layer.trusted and layer.data.get("disableAllHooks") is True for layer in layers)

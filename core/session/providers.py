@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from wskit.errors import UnknownResourceError
-from wskit.formats.settings import read_layers
+from wskit.formats.settings import SettingsLayer, all_hooks_disabled, read_layers
 from wskit.models import Diagnostic
 
 __all__ = [
@@ -118,15 +118,18 @@ class ModelResources:
     catalog: ModelCatalog
     layers: tuple[str, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = field(default_factory=tuple)
+    hooks_disabled: bool = False
 
     @property
     def disable_all_hooks(self) -> bool:
-        return bool(self.config.get("disableAllHooks"))
+        """Whether a layer read (or the invocation settings) sets ``disableAllHooks: true``
+        (:func:`wskit.formats.settings.all_hooks_disabled`, the one reading of the switch)."""
+        return self.hooks_disabled
 
     def snapshot(self) -> "ModelResources":
         """A copy with its own config and catalog, sharing only the credential store (Blade)."""
         return _build(self.project_root, copy.deepcopy(dict(self.config)), self.catalog.credentials,
-                      self.layers, self.diagnostics)
+                      self.layers, self.diagnostics, self.hooks_disabled)
 
 
 def _check(data: dict[str, Any], path: str) -> list[Diagnostic]:
@@ -173,7 +176,9 @@ def resolve_model_resources(home: str | Path, project_root: str | Path, *, host:
         hit = next((m for m in config["models"] if want in (m.get("id"), m.get("model"), m.get("alias"))), None)
         if hit is not None:
             config["model"] = hit["id"]
-    return _build(str(root), config, credentials, tuple(layers), tuple(diags))
+    invocation = [SettingsLayer(scope="invocation", path=None, data=dict(extra))] if extra else []
+    return _build(str(root), config, credentials, tuple(layers), tuple(diags),
+                  all_hooks_disabled([*found, *invocation]))
 
 
 def _overlay(config: dict[str, Any], data: dict[str, Any]) -> None:
@@ -184,14 +189,16 @@ def _overlay(config: dict[str, Any], data: dict[str, Any]) -> None:
             config[k] = copy.deepcopy(v)
 
 
-def _build(root: str, config: dict[str, Any], credentials: CredentialStore, layers, diags) -> ModelResources:
+def _build(root: str, config: dict[str, Any], credentials: CredentialStore, layers, diags,
+           hooks_disabled: bool = False) -> ModelResources:
     models = tuple(copy.deepcopy(m) for m in config.get("models", []))
     ids = [m["id"] for m in models]
     if config.get("model") not in ids:
         config["model"] = ids[0] if ids else ""
     catalog = ModelCatalog(models=models, providers=copy.deepcopy(config.get("modelProviders", {})),
                            current=config["model"], credentials=credentials)
-    return ModelResources(project_root=root, config=config, catalog=catalog, layers=layers, diagnostics=diags)
+    return ModelResources(project_root=root, config=config, catalog=catalog, layers=layers, diagnostics=diags,
+                          hooks_disabled=hooks_disabled)
 
 
 def models_for(workspace: Any, credentials: CredentialStore, *, env: Mapping[str, str] | None = None,
