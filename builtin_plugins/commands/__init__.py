@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from wskit.kinds import ResourceKind
 from wskit.kit.markdown import MarkdownKind
 from wskit.plugin import hookimpl
-from wskit.util.deferred import folders_present, idle_unless
+from wskit.util.deferred import folders_present, idle_unless, lazy_exports
 
 __all__ = ["COMMAND_FOLDERS", "COMMANDS", "CommandsKind", "wskit_expand_command", "wskit_load_commands",
            "wskit_register_commands", "wskit_resource_kinds",
@@ -61,16 +61,15 @@ def wskit_expand_command(command, args, root):
     return expand(command, list(args), None, root=root)
 
 
-#: public name -> (submodule, name there); imported on first access (PEP 562), so
+#: public name -> its submodule and name there, imported on first access (PEP 562), so
 #: registering the plugin imports none of them
-_EXPORTS = {
-    "DEFAULT_FILE_CAP": ("expand", "DEFAULT_FILE_CAP"), "DEFAULT_OUTPUT_CAP": ("expand", "DEFAULT_OUTPUT_CAP"),
-    "DEFAULT_TIMEOUT": ("expand", "DEFAULT_TIMEOUT"), "Runner": ("expand", "Runner"),
-    "ShellRun": ("expand", "ShellRun"), "run_shell": ("expand", "run_shell"), "split_args": ("expand", "split_args"),
-    "SubprocessRunner": ("expand", "SubprocessRunner"),
+__getattr__ = lazy_exports(__name__, {
+    "DEFAULT_FILE_CAP": "expand:DEFAULT_FILE_CAP", "DEFAULT_OUTPUT_CAP": "expand:DEFAULT_OUTPUT_CAP",
+    "DEFAULT_TIMEOUT": "expand:DEFAULT_TIMEOUT", "Runner": "expand:Runner", "ShellRun": "expand:ShellRun",
+    "SubprocessRunner": "expand:SubprocessRunner", "run_shell": "expand:run_shell", "split_args": "expand:split_args",
     # the function is named like its module: exported under a name of its own
-    "expand_markdown": ("expand", "expand"),
-}
+    "expand_markdown": "expand:expand",
+})
 
 if TYPE_CHECKING:
     from wskit.builtin_plugins.commands.expand import (
@@ -84,14 +83,3 @@ if TYPE_CHECKING:
         split_args,
     )
     from wskit.builtin_plugins.commands.expand import expand as expand_markdown
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _EXPORTS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    module, attr = _EXPORTS[name]
-    value = getattr(importlib.import_module(f".{module}", __name__), attr)
-    globals()[name] = value
-    return value

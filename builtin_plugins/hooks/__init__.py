@@ -4,10 +4,11 @@ Hook trust is :mod:`wskit.builtin_plugins.hooks.trust`; see docs/hooks.md."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from wskit.kinds import ResourceKind
 from wskit.plugin import hookimpl
+from wskit.util.deferred import lazy_exports
 
 __all__ = [
     "managed_hook_filter", "wskit_hook_definitions", "wskit_hook_trust", "wskit_register_commands",
@@ -118,16 +119,11 @@ def wskit_register_commands(cli):
                      "Hook definitions and hook approval (one approval per hook).")
 
 
-_EXPORTS = frozenset({"EntryHookTrust", "HookApprovalStatus", "hook_approval_status"})
+#: hook approval's names, imported on first access (PEP 562): registering the plugin
+#: does not import them
+__getattr__ = lazy_exports(__name__, {"EntryHookTrust": "trust:EntryHookTrust",
+                                      "HookApprovalStatus": "trust:HookApprovalStatus",
+                                      "hook_approval_status": "trust:hook_approval_status"})
 
 if TYPE_CHECKING:
     from wskit.builtin_plugins.hooks.trust import EntryHookTrust, HookApprovalStatus, hook_approval_status
-
-
-def __getattr__(name: str) -> Any:
-    # hook approval's names are imported on first use: registering the plugin does not import them
-    if name not in _EXPORTS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from wskit.builtin_plugins.hooks import trust
-
-    return getattr(trust, name)

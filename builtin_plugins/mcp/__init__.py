@@ -5,12 +5,12 @@ project ``.mcp.json`` source, Claude Code's ``~/.claude.json`` (user and local s
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from wskit.kinds import ResourceKind
 from wskit.models import LoadResult, ResourceSource, Scope
 from wskit.plugin import hookimpl
-from wskit.util.deferred import definitions_present
+from wskit.util.deferred import definitions_present, lazy_exports
 
 __all__ = [
     "CLAUDE_JSON_LOCAL_RANK", "CLAUDE_JSON_USER_RANK", "HOST_MCP_FILES", "ROOT_RANK", "duplicate_plugin_servers",
@@ -219,24 +219,13 @@ def wskit_register_commands(cli):
                      "MCP server definitions; `check` starts one.")
 
 
-#: public name -> (submodule, name there); imported on first access (PEP 562), so
+#: public name -> its submodule and name there, imported on first access (PEP 562), so
 #: registering the plugin imports none of them
-_EXPORTS = {
-    "approval_status": ("approval", "approval_status"), "expand_server": ("loader", "expand_server"),
-    "load_mcp_servers": ("loader", "load_mcp_servers"),
-}
+__getattr__ = lazy_exports(__name__, {
+    "approval_status": "approval:approval_status", "expand_server": "loader:expand_server",
+    "load_mcp_servers": "loader:load_mcp_servers",
+})
 
 if TYPE_CHECKING:
     from wskit.builtin_plugins.mcp.approval import approval_status
     from wskit.builtin_plugins.mcp.loader import expand_server, load_mcp_servers
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _EXPORTS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    module, attr = _EXPORTS[name]
-    value = getattr(importlib.import_module(f".{module}", __name__), attr)
-    globals()[name] = value
-    return value

@@ -37,7 +37,6 @@ from wskit.registry import Candidate
 from wskit.trust import TrustDecision
 from wskit.util.valueclass import FrozenValue, Value
 from wskit.workspace import WorkspaceResources
-from wskit_gemini.extensions import Extension
 
 #: eq: "frozen" (== by fields, hash of the fields, assignment refused), "mutable" (== by
 #: fields, unhashable, assignable) or "identity" (== and hash by identity, assignable)
@@ -93,10 +92,6 @@ CASES: list[tuple[type, dict, dict, str]] = [
     (Frontmatter, {"present": True, "data": {"a": 1}, "body": "b", "ok": False, "diagnostics": ["d"],
                    "key_lines": {"a": 2}, "block": "a: 1"},
      {"data": {}, "body": "", "ok": True, "diagnostics": [], "key_lines": {}, "block": ""}, MUTABLE),
-    (Extension, {"name": "e", "root": "/e", "scope": "user", "base": "/h", "manifest": {"name": "e"},
-                 "version": "1", "description": "d", "context_files": ("GEMINI.md",),
-                 "mcp_servers": {"s": {}}, "exclude_tools": ("x",)},
-     {"version": "", "description": "", "context_files": (), "mcp_servers": {}, "exclude_tools": ()}, MUTABLE),
     (WorkspaceResources, {"binding": _BINDING, "profile": HostProfile(name="wskit", home=Path("/h")),
                           "trust": TrustDecision(path="/w", state="unknown"), "sources": (),
                           "kinds": MappingProxyType({}), "registries": MappingProxyType({}), "diagnostics": (),
