@@ -12,9 +12,11 @@ Code's permission-rule syntax, code.claude.com/docs permissions).
 - Matching (:func:`if_matches`): the tool name must be equal (``Task`` and
   ``Agent`` are one tool). ``Bash``: the pattern is a wildcard (``*`` any text,
   ``\\*`` a star; a trailing `` *`` also matches the bare command; the legacy
-  ``:*`` suffix means `` *``) tested against the whole command and each of its
-  subcommands (split at unquoted ``&& || ; | &``, newlines, parentheses,
-  ``$(`` and back-quotes; leading ``VAR=value`` assignments dropped). File tools
+  ``:*`` suffix means `` *``) tested against each subcommand, not the whole compound
+  command (:func:`subcommands`: split at unquoted ``&& || ; | &``, newlines,
+  parentheses, braces, ``$(`` and back-quotes, in double quotes too; comments, leading
+  keywords such as ``then`` and ``!``, and ``VAR=value`` assignments dropped; the
+  answers Claude Code gave are ``tests/conformance/hook_if_recorded.json``). File tools
   (``Read Edit Write MultiEdit NotebookEdit Glob Grep``): a gitignore-style
   pattern against the file path: ``//p`` is absolute, ``~/p`` under the home,
   ``/p`` under the project root, ``p`` or ``./p`` under the call's ``cwd``.
@@ -40,6 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from wskit.builtin_plugins.hooks.patterns import MAX_PATTERN_CHARS, PatternRefused, fullmatch
+from wskit.formats.shell import split_command
 
 #: Events whose payload carries ``tool_name``/``tool_input``: the only ones where ``if`` is evaluated.
 TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"})
@@ -49,7 +52,6 @@ FILE_TOOLS = frozenset({"Read", "Edit", "Write", "MultiEdit", "NotebookEdit", "N
 PATH_KEYS = ("file_path", "notebook_path", "path", "filePath")
 _ALIASES = {"Task": "Agent"}
 _TOOL = re.compile(r"[A-Za-z0-9_\-]+")
-_ASSIGN = re.compile(r"""(?:[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"(?:[^"\\]|\\.)*"|[^\s'"]*)\s+)+""")
 
 
 class IfRuleError(ValueError):
@@ -167,43 +169,14 @@ def _esc(ch: str) -> str:
 
 
 def subcommands(command: str) -> list[str]:
-    """``command`` and its subcommands (see module doc), stripped, empty ones dropped."""
-    out, cur, quote, i = [], [], None, 0
-    n = len(command)
-    while i < n:
-        c = command[i]
-        if quote:
-            cur.append(c)
-            if c == "\\" and quote == '"' and i + 1 < n:
-                cur.append(command[i + 1])
-                i += 1
-            elif c == quote:
-                quote = None
-        elif c == "\\" and i + 1 < n:
-            cur.extend((c, command[i + 1]))
-            i += 1
-        elif c in "'\"":
-            quote = c
-            cur.append(c)
-        elif c in ";|&\n()`{}" or (c == "$" and i + 1 < n and command[i + 1] == "("):
-            out.append("".join(cur))
-            cur = []
-        else:
-            cur.append(c)
-        i += 1
-    out.append("".join(cur))
-    segs = [command.strip()]
-    for s in out:
-        s = s.strip()
-        s = _ASSIGN.sub("", s, count=1) if _ASSIGN.match(s) else s
-        s = s.strip()
-        if s and s not in segs:
-            segs.append(s)
-    return [s for s in segs if s]
+    """The subcommands of ``command`` as Claude Code's hook ``if`` sees them: the one
+    shell splitter, :func:`wskit.formats.shell.split_command` with ``nested=True``
+    (the whole compound command is not one of them)."""
+    return split_command(command, nested=True)
 
 
 def command_matches(pattern: str, command: str) -> bool:
-    """True when the whole ``command`` or any of its :func:`subcommands` matches ``pattern``."""
+    """True when any of the :func:`subcommands` of ``command`` matches ``pattern``."""
     return any(wildcard_matches(pattern, s) for s in subcommands(command))
 
 

@@ -57,6 +57,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wskit import fs
+from wskit.approval import loads as loads_mod
+from wskit.approval.loads import _NODES, _PYTHONS, _SHELLS, _version_suffix
 from wskit.formats.shell import ShellSyntaxError, Word, parse, read_word, walk_substitutions
 
 #: Largest single file whose bytes are covered, bytes (a larger one is unverified).
@@ -71,6 +73,10 @@ MAX_FOLDER_DEPTH = 8
 MAX_NESTING = 8
 #: Most working folders a command's ``cd`` may leave open at once.
 MAX_CWDS = 8
+#: Deepest chain of loads followed from a script (``source`` of a file that sources …).
+MAX_LOAD_DEPTH = 8
+#: Most scripts whose loads are read for one command.
+MAX_LOADED_SCRIPTS = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,11 +210,8 @@ _PROJECT_RUNNERS = {
     "pre-commit": ".pre-commit-config.yaml", "git": "the repository's configuration (hooks, filters, fsmonitor)",
     "docker": "the Dockerfile and compose files", "eslint": "eslint.config.js", "prettier": "prettier.config.js",
 }
-_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox-sh"})
 _SHELL_ARG_OPTS = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
-_PYTHONS = ("python", "python3", "pypy", "pypy3")
 _PY_ARG_OPTS = frozenset({"-W", "-X", "--check-hash-based-pycs"})
-_NODES = frozenset({"node", "nodejs", "deno", "tsx", "ts-node"})
 _NODE_CODE_OPTS = frozenset({"-e", "--eval", "-p", "--print"})
 _NODE_LOAD_OPTS = frozenset({"-r", "--require", "--import", "--loader", "--experimental-loader"})
 #: node options that take no value (the rest, unless written ``--opt=value``, are unverified)
@@ -251,6 +254,7 @@ class _Collector:
     folders_done: set[tuple[str, str]] = field(default_factory=set)
     functions: set[str] = field(default_factory=set)
     noted: set[str] = field(default_factory=set)
+    scanned: set[tuple[str, str]] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.roots = [os.path.abspath(r) for r in (self.plugin_root, self.project_root) if r]
@@ -846,13 +850,13 @@ class _Collector:
         if w.value is None:
             self.note(w.raw, f"{by} runs a script decided when the command runs: " + ", ".join(w.dynamic))
             return
-        self.execute_word(w, cwds, with_folder=True, python=by == "python", node=by in _NODES)
+        self.execute_word(w, cwds, with_folder=True, python=by == "python", node=by in _NODES, by=by)
 
     def execute(self, path: str, cwds: Cwds, raw: str) -> None:
-        self.execute_word(Word(raw, path), cwds, with_folder=True)
+        self.execute_word(Word(raw, path), cwds, with_folder=True, by="exec")
 
     def execute_word(self, w: Word, cwds: Cwds, *, with_folder: bool, python: bool = False,
-                     node: bool = False) -> None:
+                     node: bool = False, by: str | None = None) -> None:
         value = w.value
         if value is None:
             self.note(w.raw, "a program file decided when the command runs: " + ", ".join(w.dynamic))
@@ -875,6 +879,168 @@ class _Collector:
                 self.folder(folder, w.raw)
             if node or full.endswith(_JS_SUFFIXES):
                 self.node_ancestors(folder, w.raw)
+        if by is None or not with_folder:
+            return
+        for full in candidates:
+            got = self.files.get(full)
+            if got is not None and got.digest is not None:  # a file (covered now or before)
+                self.loads(full, by, cwds, syspath=(os.path.dirname(full),) if python else ())
+
+    # -- what a script loads by a path (wskit.approval.loads) ----------------------------
+
+    def loads(self, full: str, by: str, cwds: Cwds, *, depth: int = 0, dollar0: str | None = None,
+              syspath: tuple[str, ...] = ()) -> None:
+        """Cover what script ``full`` (run by ``by``) loads by a path, recursively (at most
+        :data:`MAX_LOAD_DEPTH` deep and :data:`MAX_LOADED_SCRIPTS` scripts); a load whose
+        path is computed is unverified, named ``<script>:<line>: <word>``."""
+        data = self.script_bytes(full)
+        if data is None:
+            return
+        family = loads_mod.family_of(by, data[:256])
+        shown = self.shown(full)
+        if family is None:
+            if ("other", full) not in self.scanned:
+                self.scanned.add(("other", full))
+                self.note(shown, f"a {by if by != 'exec' else 'script'} whose loads wskit does not read (only shell, "
+                                 "Python and Node scripts are read): files it loads by a path are not covered")
+            return
+        if (family, full) in self.scanned:
+            return
+        if depth > MAX_LOAD_DEPTH:
+            self.note(shown, f"loads nested more than {MAX_LOAD_DEPTH} levels deep; not followed")
+            return
+        if len(self.scanned) >= MAX_LOADED_SCRIPTS:
+            self.note(shown, f"more than {MAX_LOADED_SCRIPTS} scripts loaded; the loads of this one are not followed")
+            return
+        self.scanned.add((family, full))
+        text = data.decode("utf-8", "surrogateescape")
+        found = loads_mod.scan(text, family, script=full, dollar0=dollar0)
+        paths = list(syspath)
+        # sys.path first (an import resolves on every folder the script adds, wherever it adds it)
+        for ld in found:
+            if ld.kind not in ("pyfolder", "sitedir") or ld.path is None:
+                continue
+            for folder in self.resolve(ld.path, cwds, f"{shown}:{ld.line}: {ld.word}"):
+                if ld.kind == "sitedir":
+                    self.cover(folder, shown)
+                    self.folder(folder, shown)
+                else:
+                    self.importable(frozenset({folder}), "sys.path")
+                paths.append(folder)
+        for ld in found:
+            word = f"{shown}:{ld.line}: {ld.word}"
+            if ld.path is None and ld.kind != "pymodule":
+                self.note(word, ld.reason)
+            elif ld.kind == "pymodule":
+                if not ld.module:
+                    self.note(word, ld.reason)
+                else:
+                    self.python_module(ld.module, tuple(paths), cwds, depth, word)
+            elif ld.kind == "pyrelative":
+                self.python_module(ld.module, (ld.path,), cwds, depth, word, missing=True)  # type: ignore[arg-type]
+            elif ld.kind == "file":
+                for cand in self.resolve(ld.path, cwds, word):  # type: ignore[arg-type]
+                    st = self.cover(cand, word)
+                    got = self.files.get(cand)
+                    if st is not None and stat.S_ISDIR(st.st_mode):
+                        self.importable(frozenset({cand}), "script")  # runpy.run_path of a folder
+                        cand = os.path.join(cand, "__main__.py")
+                        self.cover(cand, word)
+                        got = self.files.get(cand)
+                    if got is not None and got.digest is not None:
+                        nxt = "source" if family == "shell" else family
+                        self.loads(cand, nxt, cwds, depth=depth + 1, syspath=tuple(paths),
+                                   dollar0=(dollar0 or full) if family == "shell" else None)
+            elif ld.kind == "node":
+                self.node_module(ld.path, cwds, depth, word)  # type: ignore[arg-type]
+
+    def script_bytes(self, full: str) -> bytes | None:
+        """The bytes of a covered script inside a root (None: not a covered file)."""
+        got = self.files.get(full)
+        root = self.root_of(full)
+        if got is None or got.digest is None or root is None:
+            return None
+        path = got.target or full
+        try:
+            return fs.read_bytes(root, os.path.relpath(path, root).replace(os.sep, "/"), max_bytes=MAX_FILE_BYTES).raw
+        except (fs.SafeFsError, OSError, ValueError) as err:
+            self.note(self.shown(full), f"{full} cannot be read for what it loads: {err}")
+            return None
+
+    def shown(self, full: str) -> str:
+        """``full`` relative to its root (how an unverified load names its script)."""
+        root = self.root_of(full)
+        return os.path.relpath(full, root).replace(os.sep, "/") if root is not None else full
+
+    def resolve(self, path: str, cwds: Cwds, word: str) -> list[str]:
+        """``path`` (absolute, or relative to the working folder) as absolute paths."""
+        if os.path.isabs(path):
+            return [os.path.normpath(path)]
+        if cwds is None:
+            self.note(word, "a relative path after cd to a folder decided at run time")
+            return []
+        return [os.path.normpath(os.path.join(c, path)) for c in sorted(cwds)]
+
+    def python_module(self, module: str, paths: tuple[str, ...], cwds: Cwds, depth: int, word: str,
+                      missing: bool = False) -> None:
+        """Follow ``import module`` on the folders ``paths`` (those inside a root: the
+        rest are the system's); each module file met on the way is read for its loads.
+        ``missing``: cover the module's file as missing when no folder holds it (a
+        relative import)."""
+        for folder in paths:
+            if self.root_of(folder) is None:
+                continue
+            cur, found = folder, False
+            for part in module.split("."):
+                pkg, mod = os.path.join(cur, part), os.path.join(cur, part + ".py")
+                init = os.path.join(pkg, "__init__.py")
+                if os.path.isfile(init):
+                    target, cur = init, pkg
+                elif os.path.isfile(mod):
+                    target, cur = mod, ""
+                else:
+                    break
+                self.cover(target, word)
+                found = True
+                got = self.files.get(target)
+                if got is not None and got.digest is not None:
+                    self.loads(target, "python", cwds, depth=depth + 1, syspath=paths)
+                if not cur:
+                    break
+            if found:
+                return
+        if missing and paths and self.root_of(paths[0]) is not None:
+            self.cover(os.path.join(paths[0], *module.split(".")) + ".py", word)
+
+    def node_module(self, path: str, cwds: Cwds, depth: int, word: str) -> None:
+        """Follow ``require('./x')``: ``x``, ``x.js``, ``x.json``, ``x.node``, ``x.cjs``,
+        ``x.mjs``, ``x.ts``, then the folder ``x`` (whole, with its ``node_modules`` and
+        ``package.json`` chain); the candidates before the one found are covered missing."""
+        for full in self.resolve(path, cwds, word):
+            if self.root_of(full) is None:
+                continue
+            for cand in [full] + [full + ext for ext in (".js", ".json", ".node", ".cjs", ".mjs", ".ts")]:
+                st = self.cover(cand, word)
+                got = self.files.get(cand)
+                if st is not None and stat.S_ISDIR(st.st_mode):
+                    self.folder(cand, word)
+                    self.node_ancestors(os.path.join(cand, "index.js"), word)
+                    for entry in ("index.js", "index.mjs", "index.cjs"):
+                        inner = self.files.get(os.path.join(cand, entry))
+                        if inner is not None and inner.digest is not None:
+                            self.loads(inner.path, "node", cwds, depth=depth + 1)
+                    break
+                if got is not None and got.digest is not None:
+                    folder = os.path.dirname(cand)
+                    modules = os.path.join(folder, "node_modules")
+                    mst = self.cover(modules, word)
+                    if mst is not None and stat.S_ISDIR(mst.st_mode):
+                        self.folder(modules, word)
+                    self.cover(os.path.join(folder, "package.json"), word)
+                    self.node_ancestors(folder, word)
+                    if not cand.endswith((".json", ".node")):
+                        self.loads(cand, "node", cwds, depth=depth + 1)
+                    break
 
     def node_ancestors(self, folder: str, raw: str) -> None:
         """Node resolves ``require('pkg')`` in ``node_modules`` of the script's folder and
@@ -1068,15 +1234,6 @@ def _known_program(name: str) -> bool:
     return (name in _DATA_PROGRAMS or name in _PROJECT_RUNNERS or name in _SHELLS or name in _NODES
             or name in _SCRIPT_INTERPRETERS or name in _WRAPPER_ARG_OPTS or name in ("env", "xargs", "find")
             or (name.startswith(_PYTHONS) and _version_suffix(name)))
-
-
-def _version_suffix(name: str) -> bool:
-    """``python``, ``python3``, ``python3.12``, ``pypy3``: a Python interpreter's name."""
-    for p in _PYTHONS:
-        if name.startswith(p):
-            rest = name[len(p):]
-            return all(ch.isdigit() or ch == "." for ch in rest)
-    return False
 
 
 def _union(a: Cwds, b: Cwds) -> Cwds:

@@ -270,15 +270,54 @@ def split_words(text: str) -> list[str] | None:
         return None
 
 
-def split_command(command: str) -> list[str]:
+#: words a hook ``if`` drops before a subcommand (Claude Code 2.1.337 fires ``Bash(touch *)``
+#: for ``if true; then touch b; fi``, ``! touch b``; not for ``time touch b``)
+_LEADING_KEYWORDS = frozenset({"then", "do", "else", "elif", "if", "while", "until", "!"})
+
+
+def split_command(command: str, *, nested: bool = False) -> list[str]:
     """The parts of a compound shell command, split at ``&&``, ``||``, ``;``, ``|``, ``&``
-    and newlines outside quotes; each part stripped, empty parts dropped."""
+    and newlines outside quotes; each part stripped, empty parts dropped. ``2>&1``,
+    ``&>`` and ``>|`` are redirections, not separators. A backslash escapes one character.
+
+    :param nested: also split where a command starts inside another: ``(``, ``)``, ``{``,
+        ``}``, backquotes, ``$(``, ``<(`` and ``>(`` (inside double quotes too, where a
+        substitution still runs); drop comments (``#`` where a word starts, to the end of
+        the line); and drop from each part its leading keywords (``then``, ``do``,
+        ``else``, ``elif``, ``if``, ``while``, ``until``, ``!``) and ``NAME=value``
+        assignments. This is how Claude Code's hook ``if`` sees subcommands (recorded in
+        ``tests/conformance/hook_if_recorded.json``: ``echo "$(touch b)"`` and
+        ``case x in x) touch b;; esac`` match ``Bash(touch *)``, ``echo a # ; touch b``
+        does not, nor does the whole ``echo a && touch b`` match a rule written for it).
+        Without it the split is the permission rules' (``tests/conformance/test_bash_rules.py``),
+        where substitutions are handled apart (:func:`substitutions`).
+    """
     parts: list[str] = []
     cur: list[str] = []
     quote: str | None = None
+    restore: list[str | None] = []  # nested: the quote to return to when a substitution ends
     i, n = 0, len(command)
+
+    def cut() -> None:
+        parts.append("".join(cur))
+        cur.clear()
+
     while i < n:
         c = command[i]
+        if nested and quote != "'" and (command.startswith("$(", i) or (c == "`" and (
+                not restore or restore[-1] != "`" + (quote or "")))):
+            restore.append(("`" if c == "`" else ")") + (quote or ""))
+            quote = None
+            cut()
+            i += 1 if c == "`" else 2
+            continue
+        if nested and quote is None and restore and ((c == "`" and restore[-1][0] == "`") or (
+                c == ")" and restore[-1][0] == ")")):
+            back = restore.pop()[1:]
+            quote = back or None
+            cut()
+            i += 1
+            continue
         if quote:
             cur.append(c)
             if c == "\\" and quote == '"' and i + 1 < n:
@@ -295,16 +334,76 @@ def split_command(command: str) -> list[str]:
         elif (c == "&" and ((cur and cur[-1] in "<>") or command.startswith(">", i + 1))) \
                 or (c == "|" and cur and cur[-1] == ">"):
             cur.append(c)  # part of a redirection (``2>&1``, ``&>``, ``>|``), not a separator
+        elif nested and c == "#" and (not cur or cur[-1] in " \t\n;&|(){}"):
+            j = command.find("\n", i)
+            i = n if j < 0 else j  # a comment, up to the newline (a separator)
+            continue
+        elif nested and c in "<>" and command.startswith("(", i + 1):
+            restore.append(")")
+            cut()
+            i += 2
+            continue
+        elif nested and c in "(){}":
+            if c == "(" :
+                restore.append(")")
+            elif c == ")" and restore and restore[-1] == ")":
+                restore.pop()
+            cut()
         elif c in ";|&\n":
-            parts.append("".join(cur))
-            cur = []
-            if c in "|&" and i + 1 < n and command[i + 1] == c:
+            cut()
+            if c in "|&" and i + 1 < n and command[i + 1] in (c, "&" if c == "|" else c):
                 i += 1
         else:
             cur.append(c)
         i += 1
-    parts.append("".join(cur))
-    return [p.strip() for p in parts if p.strip()]
+    cut()
+    out = [p.strip() for p in parts if p.strip()]
+    return [q for q in (_strip_leading(p) for p in out) if q] if nested else out
+
+
+def _strip_leading(part: str) -> str:
+    """``part`` without its leading keywords and ``NAME=value`` assignments (quotes kept
+    together: ``B='x y' cmd`` is ``cmd``)."""
+    while True:
+        words = split_words(part.split("\n", 1)[0]) or []
+        head = part.split(None, 1)
+        if not head:
+            return ""
+        first = head[0]
+        if first in _LEADING_KEYWORDS:
+            part = head[1] if len(head) > 1 else ""
+            continue
+        name, eq, _ = first.partition("=")
+        if eq and name and name[0] in _NAME_START and all(ch in _NAME_CHARS for ch in name) and words \
+                and words[0].startswith(name + "="):
+            # drop the assignment as the shell reads it (its value may hold quoted blanks)
+            rest = _after_first_word(part)
+            if rest is None:
+                return part
+            part = rest
+            continue
+        return part.strip()
+
+
+def _after_first_word(text: str) -> str | None:
+    """``text`` after its first shell word (quotes respected), or None when a quote is open."""
+    quote: str | None = None
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if quote:
+            if c == "\\" and quote == '"':
+                i += 1
+            elif c == quote:
+                quote = None
+        elif c == "\\":
+            i += 1
+        elif c in "'\"":
+            quote = c
+        elif c in " \t":
+            return text[i:].strip()
+        i += 1
+    return None if quote else ""
 
 
 def writes_file(command: str) -> str | None:

@@ -83,6 +83,8 @@ AREAS = {
                                              "-"),
     "tests.security.test_approval_coverage": ("approval coverage: each shell spelling of a hook or server command "
                                               "followed to the files it runs, or named unverified", "-"),
+    "tests.security.test_approval_loads": ("approval coverage: what a shell, Python or Node script loads from "
+                                           "outside its folder, covered or named unverified (script:line)", "-"),
     "tests.security.test_per_entry_approval": ("per-entry approval of hooks, MCP and LSP servers: an added plugin, "
                                                "an edited entry, migration, not-decided outcomes, untrusted projects",
                                                "-"),

@@ -72,9 +72,9 @@ def test_matching(rule, tool, tool_input, expected):
     assert m(rule, tool, **tool_input) is expected
 
 
-def test_subcommands_strip_assignments_and_keep_the_whole():
-    assert subcommands("A=1 B='x y' git push; (cd d && make) | tee l") == [
-        "A=1 B='x y' git push; (cd d && make) | tee l", "git push", "cd d", "make", "tee l"]
+def test_subcommands_strip_assignments_and_not_the_whole():
+    # Claude Code 2.1.337: Bash(echo a && touch b.txt) does not fire for that very command
+    assert subcommands("A=1 B='x y' git push; (cd d && make) | tee l") == ["git push", "cd d", "make", "tee l"]
 
 
 _plain = st.text(alphabet=st.characters(blacklist_characters="*\\", blacklist_categories=("Cs",)), max_size=30)

@@ -1,0 +1,999 @@
+"""What a script loads by a path: one scanner per interpreter family (shell, Python, Node).
+
+:func:`scan` reads a script's text (already read, byte-bounded, by the caller) and
+answers the files it loads by a path, each a :class:`Load`: the line, the word as
+written, what kind of load it is and the path it names (absolute, or relative to the
+process's working folder), or, when the path is computed at run time, None with the
+reason. Nothing is run, evaluated or imported: the shell text is parsed by ``bashlex``
+(:mod:`wskit.formats.shell`), Python by :mod:`ast`, Node by a token scan written for
+this; each path expression is read by a small evaluator that knows only literal text
+and the script's own location (``$(dirname "$0")``, ``${BASH_SOURCE%/*}``, ``__file__``,
+``__dirname``, ``import.meta.url`` …). What it does not know is computed.
+
+The spellings (``docs/hooks.md``, "What a script loads"):
+
+- **shell**: ``source W`` and ``. W`` (also after ``builtin``/``command``, ``then``,
+  ``do``, ``!``, ``{``). ``W`` is literal, or starts with one of the script-folder
+  spellings (``$(dirname "$0")``, `` `dirname $0` ``, ``$(cd "$(dirname "$0")" && pwd)``,
+  ``${BASH_SOURCE%/*}``, ``${0%/*}``, ``$(dirname "$(realpath "$0")")`` …), or uses
+  variables assigned such values (every assignment of the name in the script must
+  agree). A relative path is relative to the working folder; after a ``cd`` in the
+  script it is computed. Where ``bashlex`` refuses the script (``[[ ]]``, ``case``,
+  arrays …) each line is read on its own, split at ``&& || ; | &``; a part whose first
+  word is ``source`` or ``.`` and that the parser still refuses is computed (the line
+  could not be read), never skipped.
+- **Python**: ``import a.b``, ``from a import b`` (resolved on ``sys.path``: the
+  script's folder and the folders the script adds), ``from . import x`` /
+  ``from ..a import b`` (relative to the module's package), ``sys.path.insert/append/
+  extend``, ``sys.path[...] =``, ``sys.path +=``, ``site.addsitedir``, ``runpy.run_path``,
+  ``runpy.run_module``, ``importlib.import_module``, ``__import__``,
+  ``spec_from_file_location``, ``SourceFileLoader``, ``imp.load_source``,
+  ``exec``/``eval``/``compile`` of ``open(P).read()`` or ``Path(P).read_text()``
+  (code given as a literal is scanned in place); any of these with an argument that
+  is not a literal path expression is computed.
+- **Node**: ``require(S)`` (and a function made by ``createRequire``),
+  ``import … from S``, ``import S``, ``export … from S``, ``import(S)``; ``S`` a
+  string, a template, ``+`` of them, ``__dirname``, ``__filename``,
+  ``import.meta.dirname|filename|url``, ``path.join|resolve|dirname|normalize``,
+  ``new URL(S, import.meta.url)``, ``fileURLToPath``, or a ``const`` bound once to
+  such a value. A bare specifier (``lodash``, ``node:fs``) is resolved from
+  ``node_modules`` (covered by the caller). ``eval``, ``new Function``, ``vm.run*``
+  of anything but a literal are computed. A script the token scan cannot read (an
+  unterminated string, comment or template) is computed as a whole.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import urllib.parse
+from dataclasses import dataclass
+from typing import Any
+
+from wskit.formats.shell import ShellSyntaxError, parse, read_word, split_command, walk_substitutions
+
+__all__ = ["FAMILIES", "Load", "MAX_WORD_CHARS", "family_of", "scan"]
+
+#: Interpreter families :func:`scan` reads.
+FAMILIES = ("shell", "python", "node")
+#: Longest load word read (a longer one is computed: the script-folder spellings are
+#: recognised by fixed patterns over the word).
+MAX_WORD_CHARS = 2048
+#: Most loads one script may name (more: the rest are computed).
+MAX_LOADS_PER_SCRIPT = 256
+
+
+@dataclass(frozen=True, slots=True)
+class Load:
+    """One load a script makes.
+
+    :ivar line: 1-based line of the script.
+    :ivar word: the load as written (shortened).
+    :ivar kind: ``"file"`` (a file run in place: a sourced shell file, ``runpy.run_path``,
+        ``exec(open(P).read())``), ``"node"`` (a Node module path: extensions and
+        ``index`` files are tried), ``"pyfolder"`` (a folder put on ``sys.path``),
+        ``"sitedir"`` (``site.addsitedir``: the folder and its ``.pth`` files),
+        ``"pymodule"`` (a dotted module name resolved on ``sys.path``), ``"pyrelative"``
+        (``module`` resolved below the folder ``path``).
+    :ivar path: absolute path, or relative to the working folder; None when computed.
+    :ivar module: the dotted module name (``pymodule``, ``pyrelative``).
+    :ivar reason: why ``path`` is None.
+    """
+
+    line: int
+    word: str
+    kind: str
+    path: str | None
+    module: str = ""
+    reason: str = ""
+
+
+#: shells, Node-like and Python interpreters by program name (shared with :mod:`wskit.approval.coverage`)
+_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox-sh"})
+_NODES = frozenset({"node", "nodejs", "deno", "tsx", "ts-node"})
+_PYTHONS = ("python", "python3", "pypy", "pypy3")
+
+
+def _version_suffix(name: str) -> bool:
+    """``python``, ``python3``, ``python3.12``, ``pypy3``: a Python interpreter's name."""
+    for p in _PYTHONS:
+        if name.startswith(p):
+            rest = name[len(p):]
+            return all(ch.isdigit() or ch == "." for ch in rest)
+    return False
+
+
+def family_of(by: str, head: bytes) -> str | None:
+    """The family of a script run by ``by`` (``"sh"``, ``"python"``, ``"node"``, ``"source"``,
+    ``"exec"`` for a file run by its path) whose first bytes are ``head``: the ``#!`` line
+    decides for ``"exec"`` (none: the shell runs it, as ``execvp`` does). None: an
+    interpreter whose loads are not read (Ruby, Perl …)."""
+    if by == "python" or by.startswith(_PYTHONS) and _version_suffix(by):
+        return "python"
+    if by in _NODES:
+        return "node"
+    if by in _SHELLS or by in ("source", "rcfile"):
+        return "shell"
+    if by != "exec":
+        return None
+    if not head.startswith(b"#!"):
+        return "shell"
+    words = head[2:].split(b"\n", 1)[0].decode("utf-8", "replace").split()
+    if not words:
+        return "shell"
+    prog = words[0].rsplit("/", 1)[-1]
+    if prog == "env":
+        rest = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
+        prog = rest[0].rsplit("/", 1)[-1] if rest else ""
+    if prog in _SHELLS:
+        return "shell"
+    if prog.startswith(_PYTHONS) and _version_suffix(prog):
+        return "python"
+    if prog in _NODES or prog == "bun":
+        return "node"
+    return None
+
+
+def scan(text: str, family: str, *, script: str, dollar0: str | None = None) -> list[Load]:
+    """The loads of ``text``, a ``family`` script at absolute path ``script``.
+
+    :param dollar0: for a sourced shell file, the path ``$0`` holds (the script the shell
+        was started with); default ``script``.
+    Never raises on any text.
+    """
+    try:
+        if family == "shell":
+            found = _Shell(text, script, dollar0 or script).scan()
+        elif family == "python":
+            found = _Python(script).scan(text)
+        elif family == "node":
+            found = _Node(text, script).scan()
+        else:
+            return []
+    except RecursionError:
+        return [Load(1, os.path.basename(script), "file", None, reason="the script nests too deeply to be read")]
+    if len(found) > MAX_LOADS_PER_SCRIPT:
+        found = found[:MAX_LOADS_PER_SCRIPT] + [Load(found[MAX_LOADS_PER_SCRIPT].line, "…", "file", None,
+                                                     reason=f"more than {MAX_LOADS_PER_SCRIPT} loads")]
+    return found
+
+
+def _short(text: str, limit: int = 80) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# -- shell ------------------------------------------------------------------------------
+
+_SRC0 = r'(?:"\$\{?0\}?"|\$\{?0\}?)'
+_SRCB = r'(?:"\$\{BASH_SOURCE(?:\[0\])?\}"|\$\{BASH_SOURCE(?:\[0\])?\}|"\$BASH_SOURCE"|\$BASH_SOURCE)'
+_SRC = rf"(?P<src>{_SRC0}|{_SRCB})"
+_DIRNAME = rf"(?:\$\(\s?dirname (?:-- )?{_SRC}\s?\)|`dirname (?:-- )?{_SRC}`)"
+_REAL = rf'(?:\$\(\s?dirname (?:-- )?"?\$\((?:realpath|readlink -f) (?:-- )?{_SRC}\)"?\s?\))'
+_DIR_ANY = rf"(?:{_DIRNAME}|{_REAL}|\$\((?:realpath|readlink -f) (?:-- )?\"?{_DIRNAME}\"?\))"
+_CDPWD = (rf'\$\(\s?cd (?:-P )?(?:-- )?"?{_DIR_ANY}"?(?: ?(?:&>|>|2>) ?/dev/null(?: 2>&1)?)? ?(?:&&|;) ?'
+          r'pwd(?: -P)?\s?\)')
+_PCT = r'(?P<pct>\$\{(?:BASH_SOURCE(?:\[0\])?|0)%/\*\})'
+#: the spellings of "the folder this script is in", each a fixed pattern over one word
+_SCRIPT_DIR = re.compile("|".join(f"(?:{p})" for p in (_CDPWD, _DIR_ANY, _PCT))
+                         .replace("(?P<src>", "(?:").replace("(?P<pct>", "(?:"))
+_WHICH = re.compile(r"BASH_SOURCE")
+_DIR0, _DIRB = "__wskit_dir0", "__wskit_dir_source"
+_SHELL_KEYWORDS = frozenset({"then", "do", "else", "elif", "if", "while", "until", "!", "{", "(", "time"})
+_CD = frozenset({"cd", "pushd", "popd"})
+_ASSIGN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _script_dirs(raw: str) -> str:
+    """``raw`` with each script-folder spelling replaced by a placeholder variable."""
+    def put(m: re.Match[str]) -> str:
+        return "${%s}" % (_DIRB if _WHICH.search(m.group(0)) else _DIR0)
+    return _SCRIPT_DIR.sub(put, raw)
+
+
+class _Shell:
+    def __init__(self, text: str, script: str, dollar0: str) -> None:
+        self.text = text
+        self.script = script
+        # dirname of a bare name is "." in the shell (``sh -c``'s ``$0`` is ``sh``)
+        self.known = {_DIR0: os.path.dirname(dollar0) or ".", _DIRB: os.path.dirname(script) or "."}
+        self.assigned: dict[str, list[str]] = {}
+        self.sources: list[tuple[int, str]] = []
+        self.unreadable: list[tuple[int, str]] = []
+        self.cd_lines: list[int] = []
+
+    def scan(self) -> list[Load]:
+        try:
+            trees = parse(self.text)
+        except ShellSyntaxError:
+            self.lines()
+        else:
+            for t in trees:
+                self.walk(t, self.text, 0)
+        known = self.variables()
+        out = [Load(n, _short(w), "file", None, reason="a line the shell parser cannot read holds source or .")
+               for n, w in self.unreadable]
+        first_cd = min(self.cd_lines, default=None)
+        for n, raw in self.sources:
+            if len(raw) > MAX_WORD_CHARS:
+                out.append(Load(n, _short(raw), "file", None, reason="the word is too long to be read"))
+                continue
+            w = read_word(_script_dirs(raw), known)
+            if w.value is None:
+                why = ", ".join(r.replace(_DIR0, "0").replace(_DIRB, "BASH_SOURCE") for r in w.dynamic)
+                out.append(Load(n, _short(raw), "file", None, reason=why))
+            elif not os.path.isabs(w.value) and first_cd is not None and first_cd <= n:
+                out.append(Load(n, _short(raw), "file", None,
+                                reason=f"a relative path after cd on line {first_cd} of the script"))
+            else:
+                out.append(Load(n, _short(raw), "file", os.path.normpath(w.value)))
+        return sorted(out, key=lambda x: x.line)
+
+    def variables(self) -> dict[str, str]:
+        """The variables whose every assignment in the script reads to one literal value
+        (script-folder spellings and earlier such variables included)."""
+        known = dict(self.known)
+        for _ in range(4):
+            changed = False
+            for name, raws in self.assigned.items():
+                if name in known or len(raws) > 8 or any(len(r) > MAX_WORD_CHARS for r in raws):
+                    continue
+                values = {read_word(_script_dirs(r), known).value for r in raws}
+                if len(values) == 1 and None not in values:
+                    known[name] = values.pop()  # type: ignore[assignment]
+                    changed = True
+            if not changed:
+                break
+        return known
+
+    def line_of(self, src: str, pos: int, base: int) -> int:
+        return base + src.count("\n", 0, pos) + 1
+
+    def walk(self, node: Any, src: str, base: int) -> None:
+        kind = getattr(node, "kind", None)
+        if kind == "command":
+            words: list[Any] = []
+            for p in node.parts:
+                for sub in walk_substitutions(p):
+                    self.walk(sub, src, base)
+                if p.kind == "assignment":
+                    self.assignment(src[p.pos[0]:p.pos[1]])
+                elif p.kind == "word":
+                    words.append(p)
+            self.command([src[w.pos[0]:w.pos[1]] for w in words], self.line_of(src, node.pos[0], base))
+            return
+        for attr in ("parts", "list"):
+            for child in getattr(node, attr, None) or []:
+                if hasattr(child, "kind"):
+                    self.walk(child, src, base)
+        for r in getattr(node, "redirects", None) or []:
+            for sub in walk_substitutions(r):
+                self.walk(sub, src, base)
+
+    def assignment(self, raw: str) -> None:
+        name, _, value = raw.partition("=")
+        name = name.rstrip("+")
+        if _ASSIGN_NAME.fullmatch(name):
+            self.assigned.setdefault(name, []).append(value if not raw[len(name):].startswith("+") else "$" + name)
+
+    def command(self, words: list[str], line: int) -> None:
+        i = 0
+        while i < len(words) and words[i] in ("builtin", "command"):
+            i += 1
+        if i >= len(words):
+            return
+        first = read_word(words[i]).value
+        if first in ("source", "."):
+            if i + 1 < len(words):
+                self.sources.append((line, words[i + 1]))
+        elif first in _CD:
+            self.cd_lines.append(line)
+        elif first in ("export", "readonly", "local", "declare", "typeset"):
+            for w in words[i + 1:]:
+                if "=" in w and not w.startswith("-"):
+                    self.assignment(w)
+
+    def lines(self) -> None:
+        """The fallback: each line (continuations joined) split at ``&& || ; | &``."""
+        n, lines = 0, self.text.split("\n")
+        while n < len(lines):
+            start, line = n + 1, lines[n]
+            while line.endswith("\\") and n + 1 < len(lines):
+                n += 1
+                line = line[:-1] + lines[n]
+            n += 1
+            stripped = line.strip()
+            if not stripped or stripped.startswith("#"):
+                continue
+            for part in split_command(_script_dirs(line)):
+                words = part.split()
+                while words and words[0] in _SHELL_KEYWORDS:
+                    words.pop(0)
+                if not words:
+                    continue
+                body = part[part.find(words[0]):]
+                try:
+                    trees = parse(body)
+                except ShellSyntaxError:
+                    lead = [w for w in words if w not in ("builtin", "command")]
+                    if (lead and lead[0] in ("source", ".")) or _NESTED_SOURCE.search(body):
+                        self.unreadable.append((start, body))
+                    elif lead and lead[0] in _CD:
+                        self.cd_lines.append(start)
+                    elif "=" in words[0] and _ASSIGN_NAME.fullmatch(words[0].split("=", 1)[0]):
+                        self.assigned.setdefault(words[0].split("=", 1)[0], []).append("$(unreadable)")
+                    continue
+                for t in trees:
+                    self.walk(t, body, start - 1)
+
+
+#: ``source``/``.`` at a command position inside a part that did not parse
+_NESTED_SOURCE = re.compile(r"(?:^|[\s;&|({`])(?:source|\.)\s")
+
+
+# -- Python ----------------------------------------------------------------------------
+
+_PATH_FUNCS = {"os.path.dirname": "dirname", "os.path.abspath": "same", "os.path.realpath": "same",
+               "os.path.normpath": "same", "os.path.join": "join", "os.fspath": "same", "str": "same",
+               "pathlib.Path": "join", "pathlib.PurePath": "join", "pathlib.PosixPath": "join",
+               "os.getcwd": "cwd", "os.path.expanduser": "none"}
+_PATH_METHODS = {"resolve": "same", "absolute": "same", "joinpath": "join-self", "with_name": "none"}
+_SYSPATH_ADD = {"sys.path.insert": 1, "sys.path.append": 0}
+_FILE_LOADERS = {"runpy.run_path": 0, "importlib.util.spec_from_file_location": 1,
+                 "importlib.machinery.SourceFileLoader": 1, "importlib.machinery.SourcelessFileLoader": 1,
+                 "imp.load_source": 1, "imp.load_compiled": 1, "imp.load_package": 1}
+_MODULE_LOADERS = {"importlib.import_module": 0, "__import__": 0, "runpy.run_module": 0,
+                   "importlib.__import__": 0, "pkgutil.get_loader": 0}
+_CODE_RUNNERS = {"exec", "eval", "builtins.exec", "builtins.eval"}
+
+
+class _Python:
+    def __init__(self, script: str) -> None:
+        self.script = script
+        self.aliases: dict[str, str] = {}
+        self.values: dict[str, str] = {}
+        self.out: list[Load] = []
+
+    def scan(self, text: str, line0: int = 0) -> list[Load]:
+        try:
+            tree = ast.parse(text, filename=self.script)
+        except (SyntaxError, ValueError, MemoryError) as err:
+            line = getattr(err, "lineno", None) or 1
+            return [Load(line0 + line, os.path.basename(self.script), "file", None,
+                         reason=f"Python cannot parse it ({type(err).__name__})")]
+        self.names(tree)
+        for node in ast.walk(tree):
+            self.visit(node, text, line0)
+        return self.out
+
+    def names(self, tree: ast.AST) -> None:
+        """Import aliases, and the names assigned exactly once to a path expression."""
+        assigned: dict[str, list[ast.AST]] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for a in node.names:
+                    if a.asname:
+                        self.aliases[a.asname] = a.name
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                for a in node.names:
+                    self.aliases[a.asname or a.name] = f"{node.module}.{a.name}"
+            elif isinstance(node, ast.Assign):
+                for t in node.targets:
+                    for n in ast.walk(t):
+                        if isinstance(n, ast.Name):
+                            assigned.setdefault(n.id, []).append(node.value if isinstance(t, ast.Name) else t)
+            elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.NamedExpr)) and isinstance(node.target, ast.Name):
+                assigned.setdefault(node.target.id, []).append(
+                    node.value if isinstance(node, (ast.AnnAssign, ast.NamedExpr)) and node.value else node)
+            elif isinstance(node, (ast.For, ast.With, ast.comprehension)):
+                for n in ast.walk(getattr(node, "target", node)):
+                    if isinstance(n, ast.Name):
+                        assigned.setdefault(n.id, []).extend([n, n])
+        for _ in range(4):
+            changed = False
+            for name, values in assigned.items():
+                if name in self.values or len(values) != 1:
+                    continue
+                v = self.eval(values[0])
+                if v is not None:
+                    self.values[name] = v
+                    changed = True
+            if not changed:
+                break
+
+    def dotted(self, node: ast.AST) -> str | None:
+        parts: list[str] = []
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name):
+            return None
+        parts.append(self.aliases.get(node.id, node.id))
+        name = ".".join(reversed(parts))
+        return {"os.path": "os.path", "posixpath": "os.path"}.get(name, name).replace("posixpath.", "os.path.")
+
+    def eval(self, node: ast.AST) -> str | None:
+        """A path expression's value (relative: to the working folder), or None."""
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return node.value
+        if isinstance(node, ast.Name):
+            if node.id == "__file__":
+                return self.script
+            return self.values.get(node.id)
+        if isinstance(node, ast.JoinedStr):
+            parts = [self.eval(v.value if isinstance(v, ast.FormattedValue) else v) for v in node.values]
+            return None if None in parts else "".join(parts)  # type: ignore[arg-type]
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Div)):
+            a, b = self.eval(node.left), self.eval(node.right)
+            if a is None or b is None:
+                return None
+            return a + b if isinstance(node.op, ast.Add) else os.path.join(a, b)
+        if isinstance(node, ast.Attribute):
+            base = self.eval(node.value)
+            if base is not None and node.attr == "parent":
+                return os.path.dirname(os.path.normpath(base))
+            return None
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "parents":
+            base = self.eval(node.value.value)
+            idx = node.slice
+            if base is not None and isinstance(idx, ast.Constant) and isinstance(idx.value, int) and 0 <= idx.value < 32:
+                p = os.path.normpath(base)
+                for _ in range(idx.value + 1):
+                    p = os.path.dirname(p)
+                return p
+            return None
+        if isinstance(node, ast.Call):
+            if node.keywords and not (isinstance(node.func, ast.Name) and node.func.id == "str"):
+                return None
+            if isinstance(node.func, ast.Attribute) and node.func.attr in _PATH_METHODS \
+                    and self.dotted(node.func) not in _PATH_FUNCS:
+                how = _PATH_METHODS[node.func.attr]
+                base = self.eval(node.func.value)
+                if base is None or how == "none":
+                    return None
+                if how == "same" and not node.args:
+                    return base
+                args = [self.eval(a) for a in node.args]
+                return None if None in args else os.path.join(base, *args)  # type: ignore[arg-type]
+            how = _PATH_FUNCS.get(self.dotted(node.func) or "") or _PATH_FUNCS.get(
+                "pathlib." + (self.dotted(node.func) or ""))
+            if how is None or how == "none":
+                return None
+            if how == "cwd":
+                return "." if not node.args else None
+            args = [self.eval(a) for a in node.args]
+            if None in args or not args:
+                return None
+            if how == "dirname":
+                return os.path.dirname(os.path.normpath(args[0])) if len(args) == 1 else None  # type: ignore[arg-type]
+            if how == "same":
+                return args[0] if len(args) == 1 else None
+            return os.path.join(*args)  # type: ignore[arg-type]
+        return None
+
+    def add(self, node: ast.AST, kind: str, arg: ast.AST | None, what: str) -> None:
+        line = getattr(node, "lineno", 1)
+        word = _short(ast.unparse(node) if hasattr(ast, "unparse") else what)
+        value = self.eval(arg) if arg is not None else None
+        if value is None:
+            self.out.append(Load(line, word, kind, None, reason=f"{what} of a path computed when the script runs"))
+        elif kind in ("pymodule",):
+            self.out.append(Load(line, word, kind, None, module=value) if _module_name(value)
+                            else Load(line, word, kind, None, reason=f"{what} of {value!r}, not a module name"))
+        else:
+            self.out.append(Load(line, word, kind, os.path.normpath(value)))
+
+    def visit(self, node: ast.AST, text: str, line0: int) -> None:
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                self.out.append(Load(line0 + node.lineno, f"import {a.name}", "pymodule", None, module=a.name))
+            return
+        if isinstance(node, ast.ImportFrom):
+            names = [a.name for a in node.names if a.name != "*"]
+            if node.level:
+                base = os.path.dirname(self.script)
+                for _ in range(node.level - 1):
+                    base = os.path.dirname(base)
+                mods = [node.module] if node.module else []
+                mods += [f"{node.module}.{n}" if node.module else n for n in names]
+                for m in mods:
+                    self.out.append(Load(line0 + node.lineno, _short(f"from {'.' * node.level}{node.module or ''} "
+                                                                     f"import {', '.join(names) or '*'}"),
+                                         "pyrelative", base, module=m))
+            elif node.module:
+                for m in [node.module] + [f"{node.module}.{n}" for n in names]:
+                    self.out.append(Load(line0 + node.lineno, f"from {node.module} import …", "pymodule", None,
+                                         module=m))
+            return
+        if isinstance(node, (ast.Assign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for t in targets:
+                tgt = t.value if isinstance(t, ast.Subscript) else t
+                if self.dotted(tgt) == "sys.path":
+                    self.folders(node, node.value, "assigning sys.path")
+            return
+        if not isinstance(node, ast.Call):
+            return
+        name = self.dotted(node.func) or ""
+        if name in _SYSPATH_ADD:
+            i = _SYSPATH_ADD[name]
+            self.add(node, "pyfolder", node.args[i] if len(node.args) > i else None, name)
+        elif name == "sys.path.extend":
+            self.folders(node, node.args[0] if node.args else None, name)
+        elif name == "site.addsitedir":
+            self.add(node, "sitedir", node.args[0] if node.args else None, name)
+        elif name in _FILE_LOADERS:
+            i = _FILE_LOADERS[name]
+            arg = node.args[i] if len(node.args) > i else next(
+                (k.value for k in node.keywords if k.arg in ("path", "location", "pathname", "path_name")), None)
+            self.add(node, "file", arg, name)
+        elif name in _MODULE_LOADERS:
+            arg = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "name"), None)
+            self.add(node, "pymodule", arg, name)
+        elif name in _CODE_RUNNERS or name == "compile":
+            self.code(node, name, text, line0)
+
+    def folders(self, node: ast.AST, value: ast.AST | None, what: str) -> None:
+        if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+            for side in (value.left, value.right):
+                if self.dotted(side) != "sys.path":
+                    self.folders(node, side, what)
+            return
+        if isinstance(value, (ast.List, ast.Tuple)):
+            for e in value.elts:
+                self.add(node, "pyfolder", e, what)
+            return
+        self.add(node, "pyfolder", None, what)
+
+    def code(self, node: ast.Call, name: str, text: str, line0: int) -> None:
+        """``exec``/``eval``/``compile``: literal code is scanned here; the text of a file
+        (``open(P).read()``, ``Path(P).read_text()``) is a load of P; anything else is computed."""
+        arg = node.args[0] if node.args else None
+        if isinstance(arg, ast.Call) and self.dotted(arg.func) == "compile":
+            return  # the inner compile() is visited on its own
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, (str, bytes)):
+            if name == "eval" or isinstance(arg.value, bytes):
+                return
+            inner = _Python(self.script)
+            inner.aliases, inner.values = dict(self.aliases), dict(self.values)
+            self.out.extend(inner.scan(arg.value, line0 + node.lineno - 1))
+            return
+        src = None
+        if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute):
+            meth, obj = arg.func.attr, arg.func.value
+            if meth in ("read", "read_text", "read_bytes") and not arg.args:
+                if isinstance(obj, ast.Call) and self.dotted(obj.func) in ("open", "io.open", "codecs.open",
+                                                                            "builtins.open") and obj.args:
+                    src = obj.args[0]
+                elif meth in ("read_text", "read_bytes"):
+                    src = obj
+        if src is not None:
+            self.add(node, "file", src, f"{name}(…read())")
+            return
+        self.out.append(Load(node.lineno + line0, _short(ast.unparse(node)), "file", None,
+                             reason=f"{name} of code computed when the script runs"))
+
+
+def _module_name(text: str) -> bool:
+    return bool(text) and all(p.isidentifier() for p in text.split("."))
+
+
+# -- Node --------------------------------------------------------------------------------
+
+_PUNCT_BEFORE_REGEX = set("(,=:[!&|?{};+-*%<>~^")
+_KEYWORDS_BEFORE_REGEX = {"return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw", "case",
+                          "do", "else", "yield", "await"}
+_RUNNERS_JS = {"eval", "Function", "vm.runInThisContext", "vm.runInNewContext", "vm.runInContext", "vm.Script",
+               "vm.compileFunction", "vm.SourceTextModule"}
+
+
+class _JsError(Exception):
+    pass
+
+
+@dataclass(slots=True)
+class _Tok:
+    kind: str   # "id", "str", "tpl", "punct", "num", "regex"
+    value: Any
+    line: int
+
+
+class _Node:
+    def __init__(self, text: str, script: str) -> None:
+        self.text = text
+        self.script = script
+        self.out: list[Load] = []
+        self.requires = {"require"}
+        self.path_mods = {"path"}
+        self.consts: dict[str, list[list[_Tok]]] = {}
+        self.values: dict[str, str] = {}
+
+    # tokens
+    def tokens(self) -> list[_Tok]:
+        t, n, i, line = self.text, len(self.text), 0, 1
+        out: list[_Tok] = []
+        if t.startswith("#!"):
+            i = t.find("\n") if "\n" in t else n
+        while i < n:
+            c = t[i]
+            if c == "\n":
+                line += 1
+                i += 1
+            elif c.isspace():
+                i += 1
+            elif t.startswith("//", i) or (t.startswith("<!--", i)):
+                j = t.find("\n", i)
+                i = n if j < 0 else j
+            elif t.startswith("/*", i):
+                j = t.find("*/", i + 2)
+                if j < 0:
+                    raise _JsError(f"an unterminated comment on line {line}")
+                line += t.count("\n", i, j)
+                i = j + 2
+            elif c in "'\"":
+                j, buf = i + 1, []
+                while j < n and t[j] != c:
+                    if t[j] == "\\" and j + 1 < n:
+                        buf.append(_JS_ESCAPES.get(t[j + 1], t[j + 1]) if t[j + 1] not in "xu0123456789" else "\0")
+                        line += t[j + 1] == "\n"
+                        j += 2
+                        continue
+                    if t[j] == "\n":
+                        raise _JsError(f"an unterminated string on line {line}")
+                    buf.append(t[j])
+                    j += 1
+                if j >= n:
+                    raise _JsError(f"an unterminated string on line {line}")
+                out.append(_Tok("str", "".join(buf), line))
+                i = j + 1
+            elif c == "`":
+                tok, i, line = self.template(i, line)
+                out.append(tok)
+            elif c.isalpha() or c in "_$" or ord(c) > 127:
+                j = i + 1
+                while j < n and (t[j].isalnum() or t[j] in "_$" or ord(t[j]) > 127):
+                    j += 1
+                out.append(_Tok("id", t[i:j], line))
+                i = j
+            elif c.isdigit():
+                j = i + 1
+                while j < n and (t[j].isalnum() or t[j] in "._"):
+                    j += 1
+                out.append(_Tok("num", t[i:j], line))
+                i = j
+            elif c == "/" and self.regex_allowed(out):
+                j, cls = i + 1, False
+                while j < n:
+                    if t[j] == "\\":
+                        j += 2
+                        continue
+                    if t[j] == "\n":
+                        raise _JsError(f"an unterminated regular expression on line {line}")
+                    if t[j] == "[":
+                        cls = True
+                    elif t[j] == "]":
+                        cls = False
+                    elif t[j] == "/" and not cls:
+                        break
+                    j += 1
+                if j >= n:
+                    raise _JsError(f"an unterminated regular expression on line {line}")
+                j += 1
+                while j < n and t[j].isalpha():
+                    j += 1
+                out.append(_Tok("regex", None, line))
+                i = j
+            else:
+                three = t[i:i + 3]
+                p = three if three in ("...", "===", "!==", "**=", "<<=", ">>=", "?.(") else t[i:i + 2] if t[i:i + 2] in (
+                    "=>", "==", "!=", "&&", "||", "??", "?.", "++", "--", "+=", "-=", "<=", ">=") else c
+                out.append(_Tok("punct", p, line))
+                i += len(p)
+        return out
+
+    def template(self, i: int, line: int) -> tuple[_Tok, int, int]:
+        """A template literal from ``text[i] == '`'``: its parts, each a string or the
+        token list of a ``${…}``."""
+        t, n = self.text, len(self.text)
+        parts: list[Any] = []
+        buf: list[str] = []
+        j = i + 1
+        start = line
+        while j < n:
+            c = t[j]
+            if c == "\\" and j + 1 < n:
+                buf.append(_JS_ESCAPES.get(t[j + 1], t[j + 1]))
+                line += t[j + 1] == "\n"
+                j += 2
+            elif c == "`":
+                parts.append("".join(buf))
+                return _Tok("tpl", parts, start), j + 1, line
+            elif t.startswith("${", j):
+                parts.append("".join(buf))
+                buf = []
+                depth, k = 1, j + 2
+                while k < n and depth:
+                    if t[k] in "'\"`":
+                        q = t[k]
+                        k += 1
+                        while k < n and t[k] != q:
+                            k += 2 if t[k] == "\\" else 1
+                    elif t[k] == "{":
+                        depth += 1
+                    elif t[k] == "}":
+                        depth -= 1
+                    k += 1
+                if depth:
+                    break
+                sub = _Node(t[j + 2:k - 1], self.script)
+                parts.append(sub.tokens())
+                line += t.count("\n", j, k)
+                j = k
+            else:
+                line += c == "\n"
+                buf.append(c)
+                j += 1
+        raise _JsError(f"an unterminated template on line {start}")
+
+    @staticmethod
+    def regex_allowed(out: list[_Tok]) -> bool:
+        if not out:
+            return True
+        last = out[-1]
+        if last.kind == "punct":
+            return last.value not in (")", "]", "}") and (last.value[-1] in _PUNCT_BEFORE_REGEX or last.value in (
+                "=>", "&&", "||", "??", "==", "===", "!=", "!==", "<=", ">="))
+        return last.kind == "id" and last.value in _KEYWORDS_BEFORE_REGEX
+
+    # scanning
+    def scan(self) -> list[Load]:
+        try:
+            toks = self.tokens()
+        except _JsError as err:
+            return [Load(1, os.path.basename(self.script), "node", None, reason=f"the token scan cannot read it: {err}")]
+        self.bindings(toks)
+        for i, tok in enumerate(toks):
+            self.at(toks, i, tok)
+        return self.out
+
+    def bindings(self, toks: list[_Tok]) -> None:
+        """``const NAME = expr`` / ``NAME = expr``: every assignment of each name, and the
+        names bound to ``createRequire(…)`` or ``require('path')``."""
+        for i, tok in enumerate(toks):
+            if tok.kind == "id" and i + 1 < len(toks) and toks[i + 1].value == "=" and toks[i + 1].kind == "punct" \
+                    and not (i > 0 and toks[i - 1].value in (".", "?.")):
+                expr = self.expression_tokens(toks, i + 2)
+                self.consts.setdefault(tok.value, []).append(expr)
+                ids = [x.value for x in expr if x.kind == "id"]
+                if "createRequire" in ids:
+                    self.requires.add(tok.value)
+                if ids[:1] == ["require"] and len(expr) == 4 and expr[2].kind == "str" \
+                        and expr[2].value in ("path", "node:path", "path/posix", "node:path/posix"):
+                    self.path_mods.add(tok.value)
+            elif tok.kind == "id" and i + 1 < len(toks) and toks[i + 1].kind == "punct" \
+                    and toks[i + 1].value in ("+=", "-=", "++", "--") or (tok.kind == "punct" and tok.value in ("++", "--")
+                                                                          and i + 1 < len(toks) and toks[i + 1].kind == "id"):
+                name = tok.value if tok.kind == "id" else toks[i + 1].value
+                self.consts.setdefault(name, []).extend([[], []])
+        for _ in range(4):
+            changed = False
+            for name, exprs in self.consts.items():
+                if name in self.values or len(exprs) != 1:
+                    continue
+                v = self.value(exprs[0])
+                if v is not None:
+                    self.values[name] = v
+                    changed = True
+            if not changed:
+                break
+
+    @staticmethod
+    def expression_tokens(toks: list[_Tok], i: int) -> list[_Tok]:
+        """The tokens of one expression from ``i`` to a ``;``, ``,`` or newline-ended
+        statement at depth 0."""
+        out: list[_Tok] = []
+        depth = 0
+        while i < len(toks):
+            t = toks[i]
+            if t.kind == "punct":
+                if t.value in ("(", "[", "{"):
+                    depth += 1
+                elif t.value in (")", "]", "}"):
+                    if depth == 0:
+                        break
+                    depth -= 1
+                elif t.value in (";", ",") and depth == 0:
+                    break
+            elif depth == 0 and out and t.line != out[-1].line and t.kind == "id" \
+                    and (out[-1].kind != "punct" or out[-1].value in (")", "]")):
+                break  # a new statement on the next line (no semicolon)
+            out.append(t)
+            i += 1
+        return out
+
+    def args(self, toks: list[_Tok], i: int) -> tuple[list[_Tok], int]:
+        """The tokens of the first argument of a call whose ``(`` is ``toks[i]``, and the
+        number of arguments."""
+        depth, j, first, count = 0, i, [], 1
+        while j < len(toks):
+            t = toks[j]
+            if t.kind == "punct" and t.value in ("(", "[", "{"):
+                depth += 1
+                if depth == 1:
+                    j += 1
+                    continue
+            elif t.kind == "punct" and t.value in (")", "]", "}"):
+                depth -= 1
+                if depth == 0:
+                    break
+            elif t.kind == "punct" and t.value == "," and depth == 1:
+                count += 1
+            if depth >= 1 and count == 1:
+                first.append(t)
+            j += 1
+        return first, count
+
+    def value(self, expr: list[_Tok]) -> str | None:
+        """The string an expression's tokens evaluate to, or None (see the module doc)."""
+        parts: list[str] = []
+        cur: list[_Tok] = []
+        depth = 0
+        for t in expr + [_Tok("punct", "+", 0)]:
+            if t.kind == "punct" and t.value in ("(", "["):
+                depth += 1
+            elif t.kind == "punct" and t.value in (")", "]"):
+                depth -= 1
+            if t.kind == "punct" and t.value == "+" and depth == 0:
+                v = self.term(cur)
+                if v is None:
+                    return None
+                parts.append(v)
+                cur = []
+            else:
+                cur.append(t)
+        return "".join(parts) if parts else None
+
+    def term(self, toks: list[_Tok]) -> str | None:
+        if not toks:
+            return None
+        vals = [t.value for t in toks]
+        if len(toks) == 1:
+            t = toks[0]
+            if t.kind == "str":
+                return t.value
+            if t.kind == "tpl":
+                out = []
+                for p in t.value:
+                    v = p if isinstance(p, str) else self.value(p)
+                    if v is None:
+                        return None
+                    out.append(v)
+                return "".join(out)
+            if t.kind == "id":
+                if t.value == "__dirname":
+                    return os.path.dirname(self.script)
+                if t.value == "__filename":
+                    return self.script
+                return self.values.get(t.value)
+            return None
+        if vals[0] == "(" and vals[-1] == ")":
+            return self.value(toks[1:-1])
+        if vals[:4] == ["import", ".", "meta", "."] and len(vals) == 5:
+            return {"dirname": os.path.dirname(self.script), "filename": self.script,
+                    "url": "file://" + urllib.parse.quote(self.script)}.get(vals[4])
+        if vals[0] == "new" and len(vals) > 3 and vals[1] == "URL" and vals[2] == "(" and vals[-1] == ")":
+            a, b = self.call_args(toks[2:])
+            if a is None or b is None or not b.startswith("file://"):
+                return None
+            return urllib.parse.urljoin(b, urllib.parse.quote(a))
+        if vals[-1] != ")":
+            if vals[-2:] in (["." , "pathname"], [".", "href"]):
+                return self.term(toks[:-2])
+            return None
+        open_at = vals.index("(")
+        callee = ".".join(str(v) for v in vals[:open_at] if v != ".")
+        args = self.all_args(toks[open_at:])
+        if args is None:
+            return None
+        mod, _, fn = callee.rpartition(".")
+        if callee in ("fileURLToPath", "url.fileURLToPath") and len(args) == 1:
+            return urllib.parse.unquote(args[0][len("file://"):]) if args[0].startswith("file://") else None
+        if callee == "String" and len(args) == 1:
+            return args[0]
+        if mod in self.path_mods or (not mod and fn in ("join", "resolve", "dirname", "normalize")):
+            if fn == "join" and args:
+                return os.path.normpath(os.path.join(*args))
+            if fn == "resolve" and args:
+                return os.path.normpath(os.path.join(*args))
+            if fn == "dirname" and len(args) == 1:
+                return os.path.dirname(args[0])
+            if fn == "normalize" and len(args) == 1:
+                return os.path.normpath(args[0])
+        return None
+
+    def call_args(self, toks: list[_Tok]) -> tuple[str | None, str | None]:
+        got = self.all_args(toks)
+        if got is None or len(got) != 2:
+            return None, None
+        return got[0], got[1]
+
+    def all_args(self, toks: list[_Tok]) -> list[str] | None:
+        """The values of the arguments of ``( … )`` (``toks`` from the ``(`` to the ``)``)."""
+        if not toks or toks[0].value != "(" or toks[-1].value != ")":
+            return None
+        inner = toks[1:-1]
+        out, cur, depth = [], [], 0
+        for t in inner + [_Tok("punct", ",", 0)]:
+            if t.kind == "punct" and t.value in ("(", "[", "{"):
+                depth += 1
+            elif t.kind == "punct" and t.value in (")", "]", "}"):
+                depth -= 1
+            if t.kind == "punct" and t.value == "," and depth == 0:
+                if cur:
+                    v = self.value(cur)
+                    if v is None:
+                        return None
+                    out.append(v)
+                cur = []
+            else:
+                cur.append(t)
+        return out
+
+    def at(self, toks: list[_Tok], i: int, tok: _Tok) -> None:
+        prev = toks[i - 1] if i else None
+        nxt = toks[i + 1] if i + 1 < len(toks) else None
+        member = prev is not None and prev.kind == "punct" and prev.value in (".", "?.")
+        if tok.kind == "id" and tok.value in self.requires and nxt is not None and nxt.value == "(" \
+                and (not member or toks[i - 2].value == "module") and not (prev is not None and prev.value == "function"):
+            self.load(toks, i + 1, tok.line, f"{tok.value}(…)")
+        elif tok.kind == "id" and tok.value == "import" and not member and nxt is not None:
+            if nxt.value == "(":
+                self.load(toks, i + 1, tok.line, "import(…)")
+            elif nxt.kind == "str":
+                self.specifier(nxt.value, tok.line, f"import '{nxt.value}'")
+        elif tok.kind == "id" and tok.value == "from" and nxt is not None and nxt.kind == "str" and not member:
+            self.specifier(nxt.value, tok.line, f"from '{nxt.value}'")
+        elif tok.kind == "id" and nxt is not None and nxt.value == "(" and not member:
+            name = tok.value
+            if prev is not None and prev.value == "new":
+                name = tok.value
+            if name in ("eval", "Function") or (i >= 2 and toks[i - 2].kind == "id" and prev and prev.value == "."):
+                self.runner(toks, i, name)
+        elif tok.kind == "id" and member and nxt is not None and nxt.value == "(" and i >= 2 \
+                and f"{toks[i - 2].value}.{tok.value}" in _RUNNERS_JS:
+            self.runner(toks, i, f"{toks[i - 2].value}.{tok.value}")
+
+    def runner(self, toks: list[_Tok], i: int, name: str) -> None:
+        if name not in _RUNNERS_JS:
+            return
+        first, count = self.args(toks, i + 1)
+        if len(first) == 1 and first[0].kind == "str" or (name == "Function" and count >= 1 and all(
+                t.kind == "str" or t.value == "," for t in first)):
+            return
+        self.out.append(Load(toks[i].line, f"{name}(…)", "node", None,
+                             reason=f"{name} of code computed when the script runs"))
+
+    def load(self, toks: list[_Tok], i: int, line: int, word: str) -> None:
+        first, _ = self.args(toks, i)
+        v = self.value(first) if first else None
+        if v is None:
+            shown = _short(" ".join(str(t.value) if t.kind != "tpl" else "`…`" for t in first) or "…", 60)
+            self.out.append(Load(line, word.replace("…", shown), "node", None,
+                                 reason="a module path computed when the script runs"))
+            return
+        self.specifier(v, line, word.replace("…", repr(v)))
+
+    def specifier(self, spec: str, line: int, word: str) -> None:
+        if spec.startswith("file://"):
+            spec = urllib.parse.unquote(spec[len("file://"):])
+        if spec.startswith(("./", "../")) or spec in (".", ".."):
+            self.out.append(Load(line, _short(word), "node", os.path.normpath(os.path.join(os.path.dirname(self.script),
+                                                                                          spec))))
+        elif os.path.isabs(spec):
+            self.out.append(Load(line, _short(word), "node", os.path.normpath(spec)))
+        # a bare specifier: node_modules (covered by the caller), a builtin or an ``imports`` entry
+
+
+_JS_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "\n": ""}
+
