@@ -12,7 +12,7 @@ from wskit.util.deferred import lazy_exports
 
 __all__ = [
     "managed_hook_filter", "wskit_hook_definitions", "wskit_hook_trust", "wskit_register_commands",
-    "wskit_resource_kinds", "wskit_session_services", "wskit_workspace_catalogs",
+    "wskit_resource_kinds", "wskit_resource_sources", "wskit_session_services", "wskit_workspace_catalogs",
     # hook approval, as docs/hooks.md describes it (imported on first use)
     "EntryHookTrust", "HookApprovalStatus", "hook_approval_status",
 ]
@@ -55,8 +55,46 @@ def managed_hook_filter(resources: list, profile) -> tuple[list, list]:
                              message=f"{dropped} hook(s) switched off: {why}")]
 
 
+#: rank of the ``.cursor/hooks.json`` sources (hooks are not chosen by name: any rank in their scope)
+_CURSOR_RANK = {"user": 9, "project": 19}
+
+
+@hookimpl
+def wskit_resource_sources(binding, profile, trust):
+    """Cursor's hooks files, ``~/.cursor/hooks.json`` and the project root's
+    ``.cursor/hooks.json`` (once the folder is trusted), for ``--host cursor`` and wskit's
+    default host (:mod:`wskit.builtin_plugins.hooks.cursor`). A project's entries run only
+    once approved, one by one, as every project hook."""
+    family = getattr(profile, "family", None)
+    if family not in (None, "cursor"):
+        return []
+    import os
+
+    from wskit.models import ResourceSource, Scope
+
+    user = str(profile.require_home() / ".cursor")
+    comp = {KIND: ("hooks.json",)}
+    out = [ResourceSource(scope=Scope.USER, root=user, base=user, rank=_CURSOR_RANK["user"],
+                          label="user:~/.cursor/hooks.json", kinds=frozenset({KIND}), follow_links=True,
+                          components=comp, host=profile.name)]
+    if trust.trusted:
+        at = os.path.join(str(binding.source_root), ".cursor")
+        out.append(ResourceSource(scope=Scope.PROJECT, root=at, base=at, rank=_CURSOR_RANK["project"],
+                                  label="project:.cursor/hooks.json", kinds=frozenset({KIND}), components=comp,
+                                  host=profile.name))
+    return out
+
+
 @hookimpl
 def wskit_hook_definitions(source):
+    if source.plugin is None and source.components.get(KIND) == ("hooks.json",):  # a .cursor folder's own file
+        import os
+
+        if not os.path.lexists(os.path.join(source.base, "hooks.json")):
+            return None  # nothing there: the loader is not imported
+        from wskit.builtin_plugins.hooks.cursor import load_cursor_hooks
+
+        return load_cursor_hooks(source)
     from wskit.builtin_plugins.hooks.definitions import load_hook_definitions  # when a source is read
 
     return load_hook_definitions(source)

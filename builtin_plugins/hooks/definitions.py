@@ -45,6 +45,14 @@ def header_problem(name: object, value: object) -> str | None:
     return None
 
 
+def timeout_problem(timeout: object) -> str | None:
+    """Why a hook's ``timeout`` (seconds; None: the runner's default) is refused, or None."""
+    if timeout is None or (not isinstance(timeout, bool) and isinstance(timeout, (int, float))
+                           and math.isfinite(timeout) and 0 < timeout <= MAX_TIMEOUT):
+        return None
+    return f"'timeout' must be a number of seconds above 0 and at most {MAX_TIMEOUT:g}, not {timeout!r}"
+
+
 def matcher_matches(matcher: str | None, value: str | None) -> bool:
     """Claude Code's matcher rule, the one the runner applies:
     :func:`wskit.builtin_plugins.hooks.patterns.matcher_matches` (empty or ``*`` matches
@@ -165,10 +173,8 @@ def _entry(source, block, path, event, i, entry, diags) -> list[HookDefinition]:
             bad(f"{htype} hook {j} needs a non-empty {need!r}")
             continue
         timeout = h.get("timeout")
-        if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
-                                    or not math.isfinite(timeout) or not 0 < timeout <= MAX_TIMEOUT):
-            bad(f"hook {j}: 'timeout' must be a number of seconds above 0 and at most {MAX_TIMEOUT:g}, "
-                f"not {timeout!r}; skipped")
+        if timeout_problem(timeout):
+            bad(f"hook {j}: {timeout_problem(timeout)}; skipped")
             continue
         headers = h.get("headers", {})
         if not (isinstance(headers, dict) and all(isinstance(v, str) for v in headers.values())):

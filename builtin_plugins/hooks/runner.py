@@ -536,11 +536,30 @@ class HookRunner:
     def _command(self, h: HookDefinition, data: dict[str, Any]) -> HookResult:
         event = data["hook_event_name"]
         timeout = h.timeout if h.timeout is not None else self.config.default_timeout
+        cursor = h.dialect == "cursor"
+        stdin = data
+        if cursor:  # Cursor's event name and fields in (wskit.builtin_plugins.hooks.cursor)
+            from wskit.builtin_plugins.hooks.cursor import payload
+
+            stdin = payload(h.native_event or event, data, session_id=self.session_id,
+                            execution_root=self.execution_root)
+        cwd = os.path.join(self.execution_root, h.cwd) if h.cwd else self.execution_root
         try:
-            res = run_command(h.command or "", json.dumps(data).encode(), cwd=self.execution_root,
+            res = run_command(h.command or "", json.dumps(stdin).encode(), cwd=cwd,
                               env=self.environment(h, event, data), timeout=timeout, output_cap=self.config.output_cap)
         except (OSError, ValueError) as err:
-            return HookResult(h.id, "command", "error", str(err))
+            return self._fail_closed(h, HookResult(h.id, "command", "error", str(err)))
+        r = self._command_result(h, event, res, timeout, cursor)
+        return self._fail_closed(h, r) if cursor else r
+
+    @staticmethod
+    def _fail_closed(h: HookDefinition, r: HookResult) -> HookResult:
+        """A Cursor hook with ``failClosed: true`` that failed or timed out blocks (Cursor's rule)."""
+        if h.dialect == "cursor" and h.config.get("failClosed") is True and r.status in ("error", "timeout"):
+            r.status, r.message = "blocked", f"{r.message} (treated as a block: failClosed)"
+        return r
+
+    def _command_result(self, h: HookDefinition, event: str, res, timeout: float, cursor: bool) -> HookResult:
         r = HookResult(h.id, "command", "success", exit_code=res.exit_code, stdout_truncated=res.stdout_truncated,
                        stderr_truncated=res.stderr_truncated, duration=res.duration)
         if res.timed_out:
@@ -553,11 +572,15 @@ class HookRunner:
             r.message = res.stderr.strip() or f"hook exited with code {res.exit_code}"
         else:
             fields = None if res.stdout_truncated else parse_json_object(res.stdout)
+            if fields is not None and cursor:
+                from wskit.builtin_plugins.hooks.cursor import output
+
+                fields = output(fields, event, h.native_event or event)
             if fields is not None:
                 apply_output(r, fields, event)
             else:
                 r.message = res.stdout.strip()
-                if event in PLAIN_CONTEXT_EVENTS and r.message:
+                if event in PLAIN_CONTEXT_EVENTS and r.message and not cursor:  # Claude Code's rule only
                     r.context = r.message
         return r
 

@@ -80,6 +80,8 @@ def hook_entry(hook: HookDefinition, files_root: str | os.PathLike[str], *, cove
     run = hook.command if hook.type == "command" else hook.url if hook.type == "http" else hook.prompt
     identity = {"event": hook.event, "matcher": hook.matcher, "type": hook.type, "run": run,
                 "if": hook.if_condition}
+    if hook.native_event:  # a Cursor hook: its own event name, the protocol and folder it runs in
+        identity.update(native_event=hook.native_event, dialect=hook.dialect, cwd=hook.cwd)
     # the entry as written (placeholders unexpanded); a definition made in code has no entry
     definition = dict(hook.config) if hook.config else {
         "command": hook.command, "url": hook.url, "headers": hook.headers, "prompt": hook.prompt,
@@ -87,7 +89,9 @@ def hook_entry(hook: HookDefinition, files_root: str | os.PathLike[str], *, cove
     files, unverified = (), ()
     if cover and hook.type == "command" and hook.command:
         root = os.path.abspath(str(files_root))
-        files, unverified = entry_coverage(command=hook.command, cwd=root, project_root=root,
+        # relative words are read where the command runs (a Cursor hook: the folder of its hooks.json)
+        cwd = os.path.join(root, hook.cwd) if hook.cwd else root
+        files, unverified = entry_coverage(command=hook.command, cwd=cwd, project_root=root,
                                            plugin_root=hook.plugin_root,
                                            env=hook_env(root, hook.plugin_root, host))
     label = f"{hook.event} {hook.matcher or '*'}" + (f" if {hook.if_condition}" if hook.if_condition else "") \

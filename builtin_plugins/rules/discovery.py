@@ -368,10 +368,13 @@ _APPLY_TO_ALL = frozenset({"*", "**", "**/*"})
 
 
 def _excluded_agent(value) -> bool:
-    """Whether an ``excludeAgent`` value (a string or a list) names ``coding-agent``, the agent
-    GitHub Copilot CLI is (1.0.102 leaves such an instructions file out)."""
+    """Whether an ``excludeAgent`` value names ``coding-agent``, the agent GitHub Copilot CLI
+    is: the string ``coding-agent`` itself or a YAML list holding it, compared exactly.
+    GitHub Copilot CLI 1.0.102 leaves only such a file out; ``code-review``, unknown names,
+    another case (``Coding-Agent``), blanks around it and a comma list in one string
+    (``"code-review, coding-agent"``) all leave the file in (case ``copilot-exclude-agent``)."""
     if isinstance(value, str):
-        return "coding-agent" in (v.strip() for v in value.split(","))
+        return value == "coding-agent"
     if isinstance(value, list):
         return "coding-agent" in value
     return False

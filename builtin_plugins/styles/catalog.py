@@ -55,11 +55,24 @@ class StyleProvenanceError(ProvenanceMismatchError):
 class StyleCatalog:
     """Built-in and custom styles of one session, checked against the limits.
 
-    :ivar styles: id -> :class:`~wskit.resources.style.Style`.
+    A user style with the same name (:attr:`~wskit.resources.style.Style.title`, compared
+    exactly) as a project style is shadowed: Claude Code 2.1.337 offers one style of that
+    name, the project's, whichever file is read first (case ``style-same-name``). Plugin
+    styles are named ``<plugin>:<name>`` by Claude Code and shadow nothing.
+
+    :ivar styles: id -> :class:`~wskit.resources.style.Style` (shadowed styles left out).
+    :ivar shadowed: id of a shadowed user style -> id of the project style that shadows it.
     """
 
     def __init__(self, styles: Mapping[str, Style]) -> None:
-        self.styles = dict(styles)
+        styles = dict(styles)
+        project = {}
+        for s in sorted(styles.values(), key=lambda s: s.id):
+            if not s.builtin and not s.plugin and s.id.startswith("project:"):
+                project.setdefault(s.title, s.id)
+        self.shadowed = {sid: project[s.title] for sid, s in styles.items()
+                         if not s.builtin and not s.plugin and sid.startswith("user:") and s.title in project}
+        self.styles = {sid: s for sid, s in styles.items() if sid not in self.shadowed}
 
     @classmethod
     def build(cls, custom: Iterable[Style], builtins: Iterable[Style] = (), *,
@@ -120,6 +133,9 @@ class StyleCatalog:
             return found
         if not _SELECTION.match(style_id):
             raise StyleUnavailableError(f"Invalid communication style ID: {style_id}")
+        if found is None and style_id in self.shadowed:
+            raise StyleUnavailableError(f"Communication style is unavailable: {style_id} (shadowed by "
+                                        f"{self.shadowed[style_id]}, a project style of the same name)")
         if found is None:
             from wskit.errors import nearest
 
@@ -127,6 +143,30 @@ class StyleCatalog:
             hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
             raise StyleUnavailableError(f"Communication style is unavailable: {style_id}{hint}")
         return found
+
+    def by_name(self, name: str) -> Style:
+        """The style Claude Code's ``outputStyle`` setting names: a built-in's id or name, a
+        user or project style's name (the project's when both have it), or
+        ``<plugin>:<name>`` for a plugin's style. Names are compared exactly, case included
+        (Claude Code 2.1.337: ``mystyle`` does not select ``MyStyle``; cases ``style-*`` of
+        tests/conformance/disagreements.py).
+
+        :raises StyleUnavailableError: no style has that name.
+        """
+        if not isinstance(name, str) or len(name) > MAX_SELECTION:
+            raise StyleUnavailableError(f"Invalid communication style name: {name!r}")
+        ranked = sorted(self.styles.values(), key=lambda s: (not s.builtin, not s.id.startswith("project:"), s.id))
+        for s in ranked:
+            if s.builtin and name in (s.id, s.title):
+                return s
+            if not s.builtin and (f"{s.plugin}:{s.title}" if s.plugin else s.title) == name:
+                return s
+        from wskit.errors import nearest
+
+        names = {(f"{s.plugin}:{s.title}" if s.plugin else s.title): s for s in ranked}
+        close = nearest(name, names)
+        hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+        raise StyleUnavailableError(f"No communication style is named {name!r}{hint}")
 
 
 def select_style(catalog: StyleCatalog, style_id: str) -> dict[str, Any]:

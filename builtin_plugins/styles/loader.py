@@ -11,6 +11,9 @@ refuses to build. They are: a style root that is a link (outside user scope),
 a link inside it, a folder deeper than :attr:`StyleLimits.max_depth`, and more
 than :attr:`StyleLimits.max_styles` files in one root.
 
+A style's name (:attr:`Style.title`) is its frontmatter ``name``, else its file name without
+``.md``, case kept (Claude Code's naming; the id's key is lower-cased).
+
 A bad file is a warning and is skipped (Blade §3.4): over ``max_file_bytes``,
 empty prompt, prompt over ``max_prompt_bytes``, hidden control characters,
 a key that is not 1–4 safe segments, a name over 80 or a description over 256
@@ -150,7 +153,9 @@ def _load_one(source, prefix, rel, segments, limits: StyleLimits) -> tuple[Style
     if not 1 <= len(segs) <= limits.max_depth or not all(SEGMENT.match(s) for s in segs):
         return skip(f"Style path must use 1-{limits.max_depth} lowercase safe segments")
     key = ":".join(segs)
-    title = text_field(fm.data.get("name")) or key
+    # without a ``name`` the style is named by its file, case kept and folders left out, as
+    # Claude Code names it (``Sub/Deep.md`` is ``Deep``; asked: tests/conformance/disagreements.py)
+    title = text_field(fm.data.get("name")) or segments[-1]
     if len(title) > limits.max_name:
         return skip(f"Name exceeds {limits.max_name} characters", fm.line_of("name"))
     if any(True for _ in fs.find_hidden_chars(title)):

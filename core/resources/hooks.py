@@ -38,6 +38,14 @@ class HookDefinition(Resource):
     :ivar prompt: for ``prompt`` hooks. :ivar timeout: seconds (None: the runner default, 60 s).
     :ivar plugin_root: absolute root of the plugin that brought it (for ``CLAUDE_PLUGIN_ROOT``).
     :ivar config: the entry as read.
+    :ivar dialect: the protocol the hook speaks on stdin and stdout: ``claude`` (Claude Code's,
+        every settings file and plugin) or ``cursor`` (a ``.cursor/hooks.json`` entry: Cursor's
+        event name and fields in, its ``permission`` / ``continue`` / ``followup_message`` out;
+        :mod:`wskit.builtin_plugins.hooks.cursor`).
+    :ivar native_event: the event name as the hook's file writes it when it is not :attr:`event`
+        (Cursor's ``beforeShellExecution``); the hook receives it as ``hook_event_name``.
+    :ivar cwd: the folder a command runs in, relative to the execution root (or absolute for
+        the user's own file); None: the execution root.
     """
 
     kind: Literal["hook"] = "hook"
@@ -52,3 +60,6 @@ class HookDefinition(Resource):
     timeout: float | None = None
     plugin_root: str | None = None
     config: dict[str, Any] = {}
+    dialect: Literal["claude", "cursor"] = "claude"
+    native_event: str | None = None
+    cwd: str | None = None

@@ -18,7 +18,8 @@ class Style(Resource):
     ``pragmatic``); same ids compete by source rank (``.<host>`` over ``.claude``).
 
     :ivar key: the path below ``output-styles/`` without ``.md``, folders joined by ``:``.
-    :ivar title: frontmatter ``name`` (≤ 80 characters), else the key.
+    :ivar title: frontmatter ``name`` (≤ 80 characters), else the file name without ``.md``, case kept
+        (Claude Code's name for it: ``review/Strict.md`` is ``Strict``); a built-in's: its id.
     :ivar prompt: the trimmed body (≤ 16 KiB); empty only for a built-in like ``auto``.
     :ivar content_sha256: hex SHA-256 of ``prompt`` (UTF-8): the digest a session records.
     :ivar keep_coding_instructions: frontmatter ``keep-coding-instructions`` (Claude Code).

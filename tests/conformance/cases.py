@@ -336,6 +336,16 @@ COPILOT_CASES: tuple[Case, ...] = (
                "CLAUDE.md": "S:CLAUDE.md\n@docs/c.md\n@docs/missing.md\n",
                "GEMINI.md": "S:GEMINI.md\n@docs/g.md\n"},
          what="@path imports in AGENTS.md and CLAUDE.md (expanded) and GEMINI.md (not), one leaving the project"),
+    Case("copilot-exclude-agent", (), hosts=("copilot",), compare=_COPILOT,
+         text={f".github/instructions/{n}.instructions.md": _fm(f"S:ex-{n}", applyTo="'**'", excludeAgent=v)
+               for n, v in (("code-review", "code-review"), ("unknown", "some-other-agent"),
+                            ("case", "Coding-Agent"), ("spaced", "' coding-agent '"),
+                            ("comma", "'code-review, coding-agent'"), ("comma-other", "'code-review,unknown'"),
+                            ("list-both", '["code-review", "coding-agent"]'), ("list-review", '["code-review"]'),
+                            ("empty", "''"), ("empty-list", "[]"), ("number", "5"),
+                            ("underscore", "coding_agent"), ("both-words", "'coding-agent code-review'"))},
+         what="excludeAgent values other than coding-agent: code-review, unknown names, another case, "
+              "blanks around it, comma lists and YAML lists holding it or not, empty, a number"),
 )
 
 CASES = CASES + COPILOT_CASES

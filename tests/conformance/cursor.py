@@ -10,7 +10,8 @@ compares wskit ``--host cursor`` with these answers in the default test run.
 Parts of an answer: ``instructions`` (the rule files delivered at start, in order, by
 their marker ``S:<path>``), ``attached`` (files added when the agent reads ``read``),
 ``requested`` (rules offered to the agent by their description), ``manual`` (rules only a
-user's ``@rule`` mention brings in), ``skills``, ``commands`` and ``mcp`` (names).
+user's ``@rule`` mention brings in), ``skills``, ``commands`` and ``mcp`` (names), ``hooks``
+(``[Cursor's event, wskit's event, matcher, scope]`` of every hook loaded).
 """
 
 from __future__ import annotations
@@ -30,7 +31,9 @@ DOCS = {
     "commands": "https://docs.admtoolk.it/docs/reference/cursor-commands-overview",
     "mcp": "https://cursor.com/docs/mcp.md",
     "mcp-locations": "https://code-js.in/?p=1185",
-    "hooks": "https://cupcake.eqtylab.io/reference/harnesses/cursor",
+    "hooks": "https://cursor.com/docs/hooks.md",
+    "hooks-protocol": "https://cupcake.eqtylab.io/reference/harnesses/cursor",
+    "hooks-cwd": "https://app.unpkg.com/cursor-hooks@1.1.6/files/README.md",
     "nested-rules": "https://github.com/Chemaclass/agnostic-ai/issues/411",
     "agents-nested": "https://github.com/tugkanboz/awesome-cursorrules/issues/5",
     "legacy": "https://cameronbrooks11.github.io/agent-policy/reference/targets/cursor-rules",
@@ -88,4 +91,26 @@ CASES: tuple[tuple[Case, str, dict, tuple[str, ...]], ...] = (
                  "sk-home-cursor"],
       "commands": ["deploy", "standup"], "mcp": ["cursor-mcp", "home-mcp"]},
      ("skills", "skills-agents", "commands", "mcp", "mcp-locations")),
+    (Case("cursor-hooks", (), hosts=("cursor",), text={
+        ".cursor/hooks.json": '{"version": 1, "hooks": {"beforeShellExecution": [{"command": "./hooks/guard.sh"}], '
+                              '"preToolUse": [{"command": "./hooks/pre.sh", "matcher": "Shell|Read"}], '
+                              '"afterFileEdit": [{"command": "./hooks/fmt.sh"}], '
+                              '"beforeSubmitPrompt": [{"command": "./hooks/scan.sh"}], '
+                              '"stop": [{"command": "./hooks/stop.sh"}], '
+                              '"afterAgentResponse": [{"command": "./hooks/log.sh"}]}}',
+        "~/.cursor/hooks.json": '{"version": 1, "hooks": {"sessionStart": [{"command": "./hooks/ctx.sh"}], '
+                                '"beforeMCPExecution": [{"command": "./hooks/mcp.sh"}]}}',
+        ".claude/settings.json": '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}}'},
+        what="project and user hooks.json: Cursor's events onto wskit's (a shell guard is PreToolUse of Bash, "
+             "preToolUse's Shell is Bash), afterAgentResponse has no wskit event; Claude Code's settings hooks "
+             "are not Cursor's"),
+     "",
+     {"hooks": [["afterFileEdit", "PostToolUse", "Edit|MultiEdit|Write|NotebookEdit", "project"],
+                ["beforeMCPExecution", "PreToolUse", "mcp__.*", "user"],
+                ["beforeShellExecution", "PreToolUse", "Bash", "project"],
+                ["beforeSubmitPrompt", "UserPromptSubmit", "", "project"],
+                ["preToolUse", "PreToolUse", "Bash|Read", "project"],
+                ["sessionStart", "SessionStart", "", "user"],
+                ["stop", "Stop", "", "project"]]},
+     ("hooks", "hooks-protocol", "hooks-cwd")),
 )

@@ -114,6 +114,37 @@ CASES: tuple[DisCase, ...] = (
     DisCase("bundled-skill-name", {
         ".claude/skills/simplify/SKILL.md": _fm("Body", name="simplify", description="PROJECT-simplify")},
         compare=("prompt_listing",), what="item 10: a project skill named like one of Claude Code's bundled skills"),
+    # item 10's output styles: the style ``outputStyle`` selects reaches the system prompt
+    # (its body's marker), which shows which of two same-named styles wins and which
+    # spelling of a name resolves
+    DisCase("style-same-name", {
+        "~/.claude/output-styles/zz.md": _fm("S:style-user", name="Dup", description="user"),
+        ".claude/output-styles/aa.md": _fm("S:style-project", name="Dup", description="project"),
+        ".claude/settings.json": '{"outputStyle": "Dup"}'},
+        compare=("style",), what="item 10: a user and a project output style of one name: the project's"),
+    DisCase("style-same-name-user-setting", {
+        "~/.claude/output-styles/aa.md": _fm("S:style-user", name="Dup", description="user"),
+        ".claude/output-styles/zz.md": _fm("S:style-project", name="Dup", description="project"),
+        "~/.claude/settings.json": '{"outputStyle": "Dup"}'},
+        compare=("style",), what="item 10: the same, selected in the user's settings: still the project's"),
+    DisCase("style-file-case", {
+        ".claude/output-styles/MyStyle.md": _fm("S:style-nameless", description="no name"),
+        ".claude/settings.json": '{"outputStyle": "MyStyle"}'},
+        compare=("style",), what="item 10: a style without name is named by its file, case kept"),
+    DisCase("style-file-case-lower", {
+        ".claude/output-styles/MyStyle.md": _fm("S:style-nameless", description="no name"),
+        ".claude/settings.json": '{"outputStyle": "mystyle"}'},
+        compare=("style",), what="item 10: the lower-cased file name selects nothing"),
+    DisCase("style-nested-name", {
+        ".claude/output-styles/Sub/Deep.md": _fm("S:style-deep", description="nested"),
+        ".claude/settings.json": '{"outputStyle": "Deep"}'},
+        compare=("style",), what="item 10: a nested style without name is named by its file alone"),
+    DisCase("style-plugin-namespace", {
+        "plugin/pk/.claude-plugin/plugin.json": '{"name": "pk", "version": "1.0.0"}',
+        "plugin/pk/output-styles/x.md": _fm("S:style-plugin", name="Dup", description="plugin"),
+        ".claude/output-styles/p.md": _fm("S:style-project", name="Dup", description="project"),
+        ".claude/settings.json": '{"outputStyle": "pk:Dup"}'},
+        compare=("style",), what="item 10: a plugin's style is <plugin>:<name> and shadows no project style"),
 )
 
 
@@ -170,10 +201,14 @@ def ask_claude(case: DisCase) -> dict:
         m = re.search(rf"- {name}: ([^\\]*?)\\n", body)
         if m:
             listing[name] = m.group(1)
+    # the selected output style: a system message "# Output Style: <name>" then its body
+    styled = re.search(r"# Output Style: ([^\\]*)\\n", body)
+    style = {"name": styled.group(1) if styled else None,
+             "markers": sorted(set(re.findall(r"S:(style-[a-z-]+)", body)))}
     return {"skills": sorted(added("skills")), "slash_commands": sorted(added("slash_commands")),
             "agents": sorted(a if isinstance(a, str) else a.get("name") for a in added("agents")),
             "mcp": sorted([m["name"], m["status"]] for m in added("mcp_servers")),
-            "prompt": sorted(set(_MARK.findall(prompt))), "prompt_listing": listing}
+            "prompt": sorted(set(_MARK.findall(prompt))), "prompt_listing": listing, "style": style}
 
 
 def wskit_answer(case: DisCase, base: Path) -> dict:
@@ -193,9 +228,30 @@ def wskit_answer(case: DisCase, base: Path) -> dict:
                if r.name in ("review", "deploy", "simplify")}
     return {"skills": skills, "slash_commands": sorted({*skills, *commands}),
             "agents": sorted(r.name for r in ws.registry("agent").active()),
+            "style": _style(ws, project, home),
             "mcp": sorted([r.id.split(":", 1)[-1] if r.plugin is None else f"plugin:{r.plugin}:{r.name}",
                            "pending" if r.startable else "failed"] for r in _started(ws)),
-            "prompt": [], "prompt_listing": dict(sorted(listing.items()))}
+            "prompt_listing": dict(sorted(listing.items()))}
+
+
+def _style(ws, project: Path, home: Path) -> dict:
+    """The output style Claude Code's ``outputStyle`` setting (the project's
+    ``.claude/settings.json`` over the user's) names, resolved by wskit's style catalog:
+    the name it is shown under and the markers of its body."""
+    from wskit.builtin_plugins.styles.catalog import StyleCatalog, StyleUnavailableError
+
+    name = None
+    for settings in (home / ".claude/settings.json", project / ".claude/settings.json"):
+        if settings.is_file():
+            name = json.loads(settings.read_text()).get("outputStyle", name)
+    try:
+        style = StyleCatalog.for_resources(ws).by_name(name) if name is not None else None
+    except StyleUnavailableError:
+        style = None
+    if style is None:
+        return {"name": None, "markers": []}
+    shown = f"{style.plugin}:{style.title}" if style.plugin else style.title
+    return {"name": shown, "markers": sorted(set(re.findall(r"S:(style-[a-z-]+)", style.prompt)))}
 
 
 def _started(ws) -> list:

@@ -31,7 +31,9 @@ def _answer(case, read: str, tmp_path: Path) -> dict:
             "manual": [r.path for r in everything if r.activation == "manual"],
             "skills": sorted(r.name for r in ws.registry("skill").active()),
             "commands": sorted(r.name for r in ws.registry("command").active()),
-            "mcp": sorted(r.name for r in ws.registry("mcp_server").active())}
+            "mcp": sorted(r.name for r in ws.registry("mcp_server").active()),
+            "hooks": sorted([h.native_event or h.event, h.event, h.matcher, h.provenance.scope.value]
+                            for h in ws.registry("hook").active())}
 
 
 @pytest.mark.parametrize(("case", "read", "expected", "sources"), CASES, ids=_IDS)

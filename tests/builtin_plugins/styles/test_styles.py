@@ -146,3 +146,35 @@ def test_lenient_frontmatter_warnings_are_reported_naming_the_file(make_tree, tm
     found = [d for d in res.diagnostics if d.code == code]
     assert found and found[0].path.endswith("output-styles/guided.md") and found[0].plugin == "review-kit"
     assert found[0].level == "warning"
+
+
+def test_a_style_without_name_is_named_by_its_file_case_kept(make_tree, wskit_home):
+    """Claude Code 2.1.337 names ``MyStyle.md`` ``MyStyle`` and ``Sub/Deep.md`` ``Deep``
+    (tests/conformance/disagreements.py, ``style-file-case``, ``style-nested-name``)."""
+    ws = make_tree({".claude/output-styles/MyStyle.md": "Body one.", ".claude/output-styles/Sub/Deep.md": "Body two."})
+    cat = StyleCatalog.for_resources(load(ws, wskit_home))
+    assert cat.resolve("project:mystyle").title == "MyStyle"  # the id's key stays lower-cased
+    assert cat.resolve("project:sub:deep").title == "Deep"
+    assert cat.by_name("MyStyle").id == "project:mystyle" and cat.by_name("Deep").id == "project:sub:deep"
+    with pytest.raises(StyleUnavailableError, match="'mystyle'.*did you mean 'MyStyle'"):
+        cat.by_name("mystyle")  # names are compared exactly, as Claude Code's outputStyle is
+
+
+def test_a_project_style_shadows_a_user_style_of_the_same_name(make_tree, wskit_home):
+    """Claude Code offers one style of a name, the project's (``style-same-name``); a plugin's
+    style is ``<plugin>:<name>`` and shadows nothing (``style-plugin-namespace``)."""
+    ws = make_tree({".claude/output-styles/aa.md": "---\nname: Dup\n---\nProject body.",
+                    ".claude/output-styles/other.md": "---\nname: dup\n---\nOther case."})
+    (wskit_home / ".claude/output-styles").mkdir(parents=True)
+    (wskit_home / ".claude/output-styles/zz.md").write_text("---\nname: Dup\n---\nUser body.")
+    (wskit_home / ".claude/output-styles/own.md").write_text("---\nname: Own\n---\nUser only.")
+    cat = StyleCatalog.for_resources(load(ws, wskit_home))
+    assert [s.id for s in cat.list()] == ["project:aa", "project:other", "user:own"]
+    assert cat.shadowed == {"user:zz": "project:aa"}
+    assert cat.by_name("Dup").prompt == "Project body." and cat.by_name("Own").id == "user:own"
+    with pytest.raises(StyleUnavailableError, match="shadowed by project:aa"):
+        cat.resolve("user:zz")
+    plugin = builtin_style("x", "Plugin body.", title="Dup").model_copy(update={"builtin": False, "id": "plugin:pk:x"})
+    plugin = plugin.model_copy(update={"provenance": plugin.provenance.model_copy(update={"plugin": "pk"})})
+    both = StyleCatalog({**cat.styles, plugin.id: plugin})
+    assert both.by_name("pk:Dup").id == "plugin:pk:x" and both.by_name("Dup").id == "project:aa"
