@@ -22,6 +22,11 @@ source project, shared by every session of a process (reference/blade.md §1).
   The reload offers the old load's per-file results to loaders
   (:func:`wskit.changes.reuse`), so unchanged files are not read again.
   Sessions snapshotted from the old load keep what they saw.
+- notifications (``watch=True``, for long-lived hosts; the ``wskit[watch]`` extra):
+  the kernel tells which recorded paths changed (:mod:`wskit.fs.watch`), so a resolve
+  after nothing changed makes no ``stat`` and one after an edit reloads with every
+  untouched path taken as verified; where notifications are unavailable, void
+  (queue overflow) or cannot cover a path, the ``stat`` check above takes over.
 
 Evicting an entry never mutates it, so sessions snapshotted from it keep working.
 """
@@ -59,7 +64,7 @@ class _Entry:
     which every ``wsctl`` run would pay at start-up)."""
 
     __slots__ = ("generation", "binding", "users", "future", "outcome", "resources", "deps", "memo", "previous",
-                 "views")
+                 "views", "proof")
 
     def __init__(self, generation: int, binding: Binding, users: int = 0, future: Any = None,
                  outcome: tuple[bool, Any] | None = None, resources: WorkspaceResources | None = None,
@@ -75,6 +80,8 @@ class _Entry:
         self.previous = previous  # memo of the load this one replaces
         #: per-binding views of the load (:meth:`WorkspaceCache._view`), at most ``_VIEWS`` kept
         self.views: OrderedDict[Binding, WorkspaceResources] | None = None
+        #: what the watcher knows of this load (:class:`wskit.fs.watch.Proof`), when watching
+        self.proof: Any = None
 
     def __repr__(self) -> str:
         return f"_Entry(generation={self.generation!r}, binding={self.binding!r}, users={self.users!r})"
@@ -120,6 +127,12 @@ class WorkspaceCache:
     :param detect_changes: re-``stat`` what a load read on every resolve and
         reload when something changed (default True); False returns the
         cached load until :meth:`invalidate` or :meth:`reset`.
+    :param watch: learn of changes from the operating system's file notifications
+        (:mod:`wskit.fs.watch`) instead of re-``stat``-ing (default False: a short-lived
+        process would pay for the watches and never use them). When notifications
+        are unavailable (no ``wskit[watch]`` extra, not Linux, no inotify instance
+        left) the ``stat`` check is used and :attr:`watch_status` says why. Call
+        :meth:`close` (or use the cache as a context manager) to release the watches.
     """
 
     def __init__(
@@ -132,10 +145,23 @@ class WorkspaceCache:
         active_capacity: int = ACTIVE_CAPACITY,
         markers: tuple[str, ...] = DEFAULT_ROOT_MARKERS,
         detect_changes: bool = True,
+        watch: bool = False,
     ) -> None:
         profile.require_home()
         self.profile = profile
         self.detect_changes = detect_changes
+        #: the :class:`wskit.fs.watch.Watcher` when watching, else None
+        self.watcher: Any = None
+        #: ``"watching"``, ``"off"``, or why notifications are not used
+        self.watch_status = "off"
+        if watch and detect_changes:
+            from wskit.fs.watch import Watcher, WatchUnavailable
+
+            try:
+                self.watcher = Watcher()
+                self.watch_status = "watching"
+            except WatchUnavailable as err:
+                self.watch_status = str(err)
         self.reloads = 0
         self.idle_capacity = idle_capacity
         self.active_capacity = active_capacity
@@ -170,8 +196,13 @@ class WorkspaceCache:
             with self._lock:
                 peek = self._entries.get(key)
             # stat outside the lock: a few µs per recorded path
-            if peek is not None and peek.deps is not None and peek.deps.changed() is not None:
-                stale = peek
+            if peek is not None and peek.deps is not None:
+                if self.watcher is not None:
+                    peek.proof, why = self.watcher.check(peek.proof, peek.deps)
+                else:
+                    why = peek.deps.changed()
+                if why is not None:
+                    stale = peek
         with self._lock:
             entry = self._entries.get(key)
             previous = None
@@ -180,7 +211,9 @@ class WorkspaceCache:
                 self.reloads += 1
                 previous, entry = stale.memo, None
                 if previous is not None and stale.deps is not None:
-                    previous.verified = stale.deps.unchanged_just_now()  # so the reload does not stat them twice
+                    # so the reload does not stat them twice (or at all: what no notification touched)
+                    previous.verified = (stale.deps.unchanged_just_now() if stale.proof is None
+                                         else stale.proof.verified(stale.deps._paths))
             starter = False
             if entry is None:
                 self._trim_locked()
@@ -215,11 +248,15 @@ class WorkspaceCache:
             return view
 
     def _run_load(self, key: str, entry: _Entry) -> WorkspaceResources:
+        watcher = self.watcher
         try:
+            proof = watcher.begin() if watcher is not None else None
             with changes.recording() as deps, changes.reusing(entry.previous) as memo:
                 changes.note(str(TrustStore.for_home(self.profile.require_home()).path), True)
                 res = self._loader(entry.binding)
             entry.previous = None
+            if proof is not None:
+                entry.proof = watcher.finish(proof, deps._paths)
         except BaseException as err:
             with self._lock:
                 if self._entries.get(key) is entry:
@@ -354,6 +391,18 @@ class WorkspaceCache:
                     del self._entries[key]
                     dropped = True
         return dropped
+
+    def close(self) -> None:
+        """Release the watches (:mod:`wskit.fs.watch`); the cache keeps working on the
+        ``stat`` check. Idempotent."""
+        if self.watcher is not None:
+            self.watcher.close()
+
+    def __enter__(self) -> "WorkspaceCache":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def reset(self) -> None:
         """Forget every entry and bump the generation (in-flight loads are not written back)."""

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from wskit.models import Frozen
 from wskit.util.lazyre import lazy_pattern
-from wskit.util.plainmodel import Field, field_validator, model_validator
+from wskit.values.plainmodel import Field, field_validator, model_validator
 
 __all__ = ["HOST_PRESETS", "HostProfile"]
 

@@ -23,16 +23,15 @@ from types import MappingProxyType
 
 from wskit.errors import AmbiguousNameError, UnknownResourceError
 from wskit.models import Diagnostic, Resource, Scope
-from wskit.util.valueclass import FrozenValue
+from wskit.values import FrozenValue
 
 __all__ = ["Candidate", "Registry", "with_plugin_resources"]
 
 
 class Candidate(FrozenValue):
     """A resource offered to :meth:`Registry.build` with the rank of its source (higher wins)
-    (immutable; a plain class, so start-up compiles nothing: see :mod:`wskit.util.valueclass`)."""
+    (immutable; a plain class, so start-up compiles nothing: see :mod:`wskit.values`)."""
 
-    __slots__ = ("resource", "rank", "order")
     resource: Resource
     rank: int
     order: int
@@ -55,7 +54,6 @@ class Registry:
     :ivar diagnostics: ``shadowed`` (info) and ``duplicate-id`` (warning) findings from building.
     """
 
-    __slots__ = ("kind", "_by_id", "_native", "_plugin_by_name", "_shadowed", "diagnostics")
 
     def __init__(
         self,

@@ -25,7 +25,7 @@ from wskit.models import TRUST_GATED_SCOPES, Diagnostic, ResourceSource
 from wskit.registry import Candidate, Registry
 from wskit.trust import TrustDecision, TrustStore
 from wskit.util.gcpause import gc_paused  # noqa: F401  (re-exported: the load runs in it)
-from wskit.util.valueclass import Value
+from wskit.values import Value
 
 if TYPE_CHECKING:  # pragma: no cover
     from wskit.kinds import ResourceKind
@@ -43,7 +43,7 @@ class WorkspaceResources(Value):
     Treat it as read-only: registries are immutable and are *replaced*, never
     mutated, when something is refreshed, so snapshots taken earlier keep
     what they saw. Compared and hashed by identity; a plain class, so start-up
-    compiles nothing (see :mod:`wskit.util.valueclass`).
+    compiles nothing (see :mod:`wskit.values`).
 
     :ivar binding: the binding the workspace was loaded for (its
         ``source_root`` is the cache key).
@@ -60,8 +60,7 @@ class WorkspaceResources(Value):
         (``"rules"``: the :class:`~wskit.builtin_plugins.rules.catalog.RuleCatalog`; by default none).
     """
 
-    __slots__ = ("binding", "profile", "trust", "sources", "kinds", "registries", "diagnostics", "generation",
-                 "hooks", "closed", "catalogs", "__weakref__")
+    __slots__ = ("__weakref__",)
     binding: Binding
     profile: HostProfile
     trust: TrustDecision

@@ -28,13 +28,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wskit import fs
 from wskit.models import Diagnostic
 from wskit.resources.command import Expansion
+from wskit.values import FrozenValue
 
 if TYPE_CHECKING:
     from wskit.resources.command import Command
@@ -142,8 +142,7 @@ def expand(
     return Expansion(text if used_any else append_arguments(text, whole), diags)
 
 
-@dataclass(frozen=True)
-class ShellRun:
+class ShellRun(FrozenValue):
     """What :func:`run_shell` did with one command.
 
     :ivar status: ``ok``, ``not-run`` (no runner or no root), ``timeout``,

@@ -25,9 +25,9 @@ import errno
 import hashlib
 import json
 import os
-from dataclasses import dataclass, field
 
 from wskit.builtin_plugins.export.targets import Plan
+from wskit.values import Value, field
 
 #: the manifest, relative to the project root
 MANIFEST = ".wskit/export.json"
@@ -40,8 +40,7 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-@dataclass
-class FileStatus:
+class FileStatus(Value):
     """One file's status (see the module docstring) with the reason in words."""
 
     path: str

@@ -6,11 +6,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from wskit.builtin_plugins.export.apply import STALE, FileStatus
 from wskit.builtin_plugins.export.targets import Loss, Plan
+from wskit.values import Value, field
 
 
 class UntrustedProjectError(PermissionError):
@@ -18,8 +18,7 @@ class UntrustedProjectError(PermissionError):
     and an untrusted one loads no project resource, so nothing would be exported."""
 
 
-@dataclass
-class ExportReport:
+class ExportReport(Value):
     """What an export did or would do.
 
     :ivar root: the project root. :ivar source: the ``--from`` profile.

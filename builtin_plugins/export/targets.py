@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from wskit.builtin_plugins.export.view import SourceView
+from wskit.values import FrozenValue, Value, field
 
 #: every target ``wsctl export --to`` takes
 TARGETS = ("claude", "codex", "gemini", "opencode", "copilot", "cursor", "agents")
@@ -28,8 +28,7 @@ _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}")
 _GLOB = re.compile(r"[*?\[\]{}!]")
 
 
-@dataclass(frozen=True)
-class Loss:
+class Loss(FrozenValue):
     """Something a target does not carry, or carries with a difference.
 
     :ivar target: the target host. :ivar kind: ``instruction``, ``rule``, ``skill``,
@@ -49,8 +48,7 @@ class Loss:
                 "carried": self.carried}
 
 
-@dataclass
-class PlannedFile:
+class PlannedFile(Value):
     """One file the export writes: ``path`` relative to the project root, its bytes, the
     targets it serves and the source files it was made from."""
 
@@ -61,8 +59,7 @@ class PlannedFile:
     kind: str = ""
 
 
-@dataclass
-class Plan:
+class Plan(Value):
     """The files of every target (by path) and the losses, in target order."""
 
     files: dict[str, PlannedFile] = field(default_factory=dict)

@@ -11,13 +11,13 @@ stay personal (an export writes files a repository shares).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
+from wskit.values import FrozenValue, Value, field
 
-@dataclass(frozen=True)
-class Piece:
+
+class Piece(FrozenValue):
     """One instruction file or unconditional rule of a folder.
 
     :ivar path: the file, relative to the project root.
@@ -31,16 +31,14 @@ class Piece:
     raw: str | None = None
 
 
-@dataclass
-class FolderText:
+class FolderText(Value):
     """The unconditional instruction text of one folder (``""``: the project root)."""
 
     folder: str
     pieces: list[Piece] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
-class ConditionalRule:
+class ConditionalRule(FrozenValue):
     """A path-scoped rule (``paths:``): its patterns are relative to the project root."""
 
     path: str
@@ -49,8 +47,7 @@ class ConditionalRule:
     description: str = ""
 
 
-@dataclass(frozen=True)
-class SkillItem:
+class SkillItem(FrozenValue):
     """A project skill: ``folder`` (relative to the root) holds ``SKILL.md``;
     ``base`` is the folder whose convention folder holds it (``""``: the root)."""
 
@@ -60,8 +57,7 @@ class SkillItem:
     base: str
 
 
-@dataclass(frozen=True)
-class Command:
+class Command(FrozenValue):
     """A project custom command (Claude-style markdown)."""
 
     name: str
@@ -74,8 +70,7 @@ class Command:
     extra: tuple[str, ...] = ()
 
 
-@dataclass
-class SourceView:
+class SourceView(Value):
     """Everything an export carries, from one workspace.
 
     :ivar root: the project root (absolute).

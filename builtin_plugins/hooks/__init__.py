@@ -137,12 +137,12 @@ def _start_runner(runtime):
 
     cfg = runtime.options.hooks or HookRunnerConfig()
     if cfg.trust is None:
-        cfg = HookRunnerConfig(**{**cfg.__dict__, "trust": runtime.trust})
+        cfg = cfg.copy_with(trust=runtime.trust)
     if runtime.options.env and not cfg.env:
-        cfg = HookRunnerConfig(**{**cfg.__dict__, "env": dict(runtime.options.env)})
+        cfg = cfg.copy_with(env=dict(runtime.options.env))
     models = runtime.models
     if models is not None and models.disable_all_hooks:
-        cfg = HookRunnerConfig(**{**cfg.__dict__, "disable_all": True})
+        cfg = cfg.copy_with(disable_all=True)
     session = runtime.session
     return HookRunner(list(session.registry("hook").active()), host=session.host, session_id=session.session_id,
                       execution_root=runtime.execution_root, config=cfg)

@@ -14,7 +14,8 @@ import signal
 import subprocess
 import threading
 import time
-from dataclasses import dataclass
+
+from wskit.values import FrozenValue
 
 #: Default cap on each of stdout and stderr, bytes (Blade: 1 MiB each).
 DEFAULT_OUTPUT_CAP = 1024 * 1024
@@ -22,8 +23,7 @@ DEFAULT_OUTPUT_CAP = 1024 * 1024
 MAX_STDIN_BYTES = 100 * 1024
 
 
-@dataclass(frozen=True)
-class CommandResult:
+class CommandResult(FrozenValue):
     """What one command hook produced.
 
     :ivar exit_code: the process's exit status (None when killed at the timeout).

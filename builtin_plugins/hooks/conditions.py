@@ -38,11 +38,11 @@ import functools
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from wskit.builtin_plugins.hooks.patterns import MAX_PATTERN_CHARS, PatternRefused, fullmatch
 from wskit.formats.shell import split_command
+from wskit.values import FrozenValue
 
 #: Events whose payload carries ``tool_name``/``tool_input``: the only ones where ``if`` is evaluated.
 TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"})
@@ -58,8 +58,7 @@ class IfRuleError(ValueError):
     """An ``if`` value that is not one permission rule."""
 
 
-@dataclass(frozen=True)
-class IfRule:
+class IfRule(FrozenValue):
     """A parsed ``if``: ``tool`` and the pattern inside the parentheses (None: the whole tool)."""
 
     tool: str

@@ -35,11 +35,11 @@ import ssl
 import threading
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from wskit.builtin_plugins.hooks.definitions import MAX_TIMEOUT, header_problem
 from wskit.errors import WskitError
+from wskit.values import FrozenValue, field
 
 #: Default response cap, bytes (Blade: maxResponseBytes 256 KiB).
 DEFAULT_MAX_RESPONSE = 256 * 1024
@@ -56,8 +56,7 @@ class HttpHookError(WskitError):
     """The HTTP hook failed: connection, redirect, status or oversized response."""
 
 
-@dataclass(frozen=True)
-class UrlPolicy:
+class UrlPolicy(FrozenValue):
     """Where HTTP hooks may post (Blade's ``httpPolicy``).
 
     :ivar allow_http: plain ``http://`` allowed. :ivar allow_loopback: 127/8, ::1, localhost.
@@ -225,8 +224,7 @@ def expand_headers(headers: Mapping[str, str], env: Mapping[str, str], allowed: 
     return {k: _VAR.sub(one, v) for k, v in headers.items()}
 
 
-@dataclass(frozen=True)
-class HttpResult:
+class HttpResult(FrozenValue):
     """An HTTP hook's answer. :ivar status: HTTP status. :ivar body: decoded text (≤ the cap)."""
 
     status: int

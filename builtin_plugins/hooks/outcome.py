@@ -3,10 +3,10 @@ fields, reference/conventions.md §1.7; Blade's outcome rules, reference/blade.m
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from wskit.fs import SafeFsError, jsonsafe
+from wskit.values import Value, field
 
 #: Skip states the user can resolve by approving the hook.
 AWAITING_STATES = frozenset({"awaiting", "untrusted", "modified"})
@@ -14,8 +14,7 @@ AWAITING_STATES = frozenset({"awaiting", "untrusted", "modified"})
 STATUSES = ("success", "blocked", "error", "timeout", "skipped", "refused")
 
 
-@dataclass
-class HookResult:
+class HookResult(Value):
     """What one hook did.
 
     :ivar hook_id: the :class:`~wskit.resources.hooks.HookDefinition` id (or ``function:<name>``).
@@ -52,8 +51,7 @@ class HookResult:
         }
 
 
-@dataclass
-class SkippedHook:
+class SkippedHook(Value):
     """A hook of the event that did not run: its approval state does not let it, or nothing
     can run it.
 
@@ -96,8 +94,7 @@ class SkippedHook:
                 "may_match": self.may_match}
 
 
-@dataclass
-class HookOutcome:
+class HookOutcome(Value):
     """The merged outcome of one event.
 
     :ivar event: the event name. :ivar blocked: a hook blocked (exit 2, ``decision: block``,

@@ -28,12 +28,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 
 from wskit.approval.entries import ApprovalEntry, entry_coverage, selection_digest
 from wskit.approval.store import ApprovalStore, ApprovalStoreError, EntryStatus
 from wskit.errors import WskitError
 from wskit.resources.hooks import HookDefinition
+from wskit.values import FrozenValue, field
 
 #: Scopes whose hooks run without approval: the user's own settings, an administrator's,
 #: built-ins and the command line, none of which a project writes.
@@ -100,8 +100,7 @@ def hook_entry(hook: HookDefinition, files_root: str | os.PathLike[str], *, cove
                          files=files, unverified=unverified, label=label, resource_id=hook.id)
 
 
-@dataclass(frozen=True)
-class HookApprovalStatus:
+class HookApprovalStatus(FrozenValue):
     """Hook approval of one project: one :class:`~wskit.approval.store.EntryStatus` per
     external hook (``resource_id`` is the hook's id).
 

@@ -43,7 +43,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from wskit.models import Diagnostic
-from wskit.util.valueclass import FrozenValue
+from wskit.values import FrozenValue
 
 if TYPE_CHECKING:
     from wskit.builtin_plugins.permissions.rules import MatchContext, PermissionRule
@@ -96,7 +96,7 @@ _MODE_ORDER = ("managed", "session", "invocation", "local", "project", "user")
 
 class PermissionDecision(FrozenValue):
     """The answer for one tool call (immutable; a plain class, so start-up compiles nothing:
-    see :mod:`wskit.util.valueclass`).
+    see :mod:`wskit.values`).
 
     :ivar decision: ``allow``, ``ask`` or ``deny``.
     :ivar rule: the rule that decided, or None (the mode, a hook, or unreadable managed settings).
@@ -106,7 +106,7 @@ class PermissionDecision(FrozenValue):
     :ivar hook_decision: the hooks' ``permissionDecision`` taken into account, or None.
     """
 
-    __slots__ = ("decision", "rule", "by", "reason", "layer", "hook_decision", "__weakref__")
+    __slots__ = ("__weakref__",)
     decision: str
     rule: PermissionRule | None
     by: str
@@ -137,7 +137,7 @@ class PermissionDecision(FrozenValue):
 
 class PermissionPolicy(FrozenValue):
     """The permission rules of one workspace (immutable; a session snapshot keeps its own;
-    a plain class, so start-up compiles nothing: see :mod:`wskit.util.valueclass`).
+    a plain class, so start-up compiles nothing: see :mod:`wskit.values`).
 
     :ivar rules: the rules that count, in layer order.
     :ivar ignored: ``(rule, why)`` for rules read but not applied (untrusted project,
@@ -149,8 +149,7 @@ class PermissionPolicy(FrozenValue):
     :ivar diagnostics: invalid rules and values, each naming its file.
     """
 
-    __slots__ = ("rules", "ignored", "default_mode", "mode_layer", "additional_directories", "project", "home",
-                 "managed_error", "diagnostics", "__weakref__")
+    __slots__ = ("__weakref__",)
     rules: tuple[PermissionRule, ...]
     ignored: tuple[tuple[PermissionRule, str], ...]
     default_mode: str

@@ -42,12 +42,12 @@ import os
 import posixpath
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
 from wskit.formats.shell import split_command, split_words, substitutions, writes_file
 from wskit.util.lazyre import lazy_pattern
+from wskit.values import FrozenValue
 
 #: Tools a ``Read(...)`` rule covers (Claude Code: all built-in file-reading tools).
 READ_TOOLS = frozenset({"Read", "Grep", "Glob", "LS", "NotebookRead"})
@@ -64,8 +64,7 @@ class RuleSyntaxError(ValueError):
     """A permission rule that cannot be read; the message says why."""
 
 
-@dataclass(frozen=True)
-class PermissionRule:
+class PermissionRule(FrozenValue):
     """One rule of a ``permissions.allow|ask|deny`` list.
 
     :ivar text: the rule as written (``Bash(npm run test:*)``).
@@ -126,8 +125,7 @@ class PermissionRule:
         return False
 
 
-@dataclass(frozen=True)
-class MatchContext:
+class MatchContext(FrozenValue):
     """Where a call's relative paths are anchored.
 
     :ivar cwd: the working directory (``./p`` and ``p``; relative input paths).

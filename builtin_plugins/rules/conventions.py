@@ -14,7 +14,7 @@ decisions keyed by it changes when any convention does.
 
 from __future__ import annotations
 
-from wskit.util.valueclass import FrozenValue
+from wskit.values import FrozenValue
 
 
 class FolderFile(FrozenValue):
@@ -22,9 +22,9 @@ class FolderFile(FrozenValue):
     (``project`` or ``local``); ``gitignore=False``: read even when ``.gitignore`` ignores it
     (``CLAUDE.local.md`` is meant to be ignored); ``root_only``: read in the project root alone
 (Cursor's legacy ``.cursorrules``). Immutable; a plain class, so start-up
-    compiles nothing (see :mod:`wskit.util.valueclass`)."""
+    compiles nothing (see :mod:`wskit.values`)."""
 
-    __slots__ = ("name", "slot", "source", "gitignore", "root_only", "__weakref__")
+    __slots__ = ("__weakref__",)
     name: str
     slot: str
     source: str
@@ -48,7 +48,7 @@ class ConfigDir(FrozenValue):
     (``.md``; Copilot's ``.instructions.md``, Cursor's ``.mdc`` and ``.md``). Immutable; a
     plain class, so start-up compiles nothing."""
 
-    __slots__ = ("name", "files", "rules_slot", "rules_dir", "rules_suffixes", "__weakref__")
+    __slots__ = ("__weakref__",)
     name: str
     files: tuple[FolderFile, ...]
     rules_slot: str
@@ -75,7 +75,7 @@ _CROSS_TOOL = ("CLAUDE.md", "CLAUDE.local.md", ".claude")
 
 class Conventions(FrozenValue):
     """The conventions of one host profile and rule settings (immutable; a plain class, so
-    start-up compiles nothing: see :mod:`wskit.util.valueclass`).
+    start-up compiles nothing: see :mod:`wskit.values`).
 
     :ivar before: plain files checked before the Codex group (``CLAUDE.md``).
     :ivar agents: whether the Codex group is read (``AGENTS.override.md``, ``AGENTS.md``,
@@ -93,8 +93,7 @@ class Conventions(FrozenValue):
         Copilot CLI reads ``Agents.md`` as ``AGENTS.md``; the first name in sorted order wins).
     """
 
-    __slots__ = ("before", "agents", "fallbacks", "after", "config_dirs", "user_files", "user_group", "user_rules",
-                 "gitignore", "casefold", "__weakref__")
+    __slots__ = ("__weakref__",)
     before: tuple[FolderFile, ...]
     agents: bool
     fallbacks: tuple[str, ...]

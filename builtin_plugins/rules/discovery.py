@@ -31,7 +31,7 @@ from wskit.builtin_plugins.rules.scopes import is_ancestor
 from wskit.builtin_plugins.rules.walk import SKIP_DIRS, Candidate  # noqa: F401  (SKIP_DIRS re-exported)
 from wskit.fs.names import not_utf8, shown_path
 from wskit.models import Diagnostic, Provenance, Scope
-from wskit.util.valueclass import Value
+from wskit.values import Value
 
 if TYPE_CHECKING:
     from wskit.resources.rule import RuleFile
@@ -40,9 +40,9 @@ if TYPE_CHECKING:
 class Discovery(Value):
     """Rules loaded and diagnostics (``rule-shadowed`` info entries name shadowed files);
     each list is a new empty one unless given. A plain class, so start-up compiles nothing
-    (see :mod:`wskit.util.valueclass`)."""
+    (see :mod:`wskit.values`)."""
 
-    __slots__ = ("rules", "diagnostics", "__weakref__")
+    __slots__ = ("__weakref__",)
     rules: list[RuleFile]
     diagnostics: list[Diagnostic]
 

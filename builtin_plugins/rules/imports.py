@@ -28,7 +28,7 @@ import re
 from wskit import fs
 from wskit.models import Diagnostic
 from wskit.util.lazyre import lazy_pattern
-from wskit.util.valueclass import Value
+from wskit.values import Value
 
 MAX_DEPTH = 4
 
@@ -40,9 +40,9 @@ _TRAIL = ".,;:!?)]}>\"'"
 class ImportResult(Value):
     """Text with imports inlined, the files read (relative to the root) and diagnostics;
     each list is a new empty one unless given. A plain class, so start-up compiles nothing
-    (see :mod:`wskit.util.valueclass`)."""
+    (see :mod:`wskit.values`)."""
 
-    __slots__ = ("text", "imported", "diagnostics", "__weakref__")
+    __slots__ = ("__weakref__",)
     text: str
     imported: list[str]
     diagnostics: list[Diagnostic]

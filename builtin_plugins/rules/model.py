@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any, Literal
 from wskit.errors import ProvenanceMismatchError, WskitError
 from wskit.models import Frozen
 from wskit.util.digest import sha256_hex
-from wskit.util.plainmodel import Field
-from wskit.util.valueclass import FrozenValue
+from wskit.values import FrozenValue
+from wskit.values.plainmodel import Field
 
 if TYPE_CHECKING:  # pragma: no cover
     from wskit.resources.rule import RuleFile
@@ -295,9 +295,9 @@ _DEFAULTS: dict[type, RuleSettings] = {}
 class SkippedRule(FrozenValue):
     """A rule a query selected but did not deliver: ``reason`` says why (``over-budget``,
     or ``inlined``: another rule of the answer delivers its text through an ``@import``).
-    Immutable; a plain class, so start-up compiles nothing (see :mod:`wskit.util.valueclass`)."""
+    Immutable; a plain class, so start-up compiles nothing (see :mod:`wskit.values`)."""
 
-    __slots__ = ("rule", "reason", "detail", "__weakref__")
+    __slots__ = ("__weakref__",)
     rule: "RuleFile"
     reason: str
     detail: str
@@ -315,7 +315,7 @@ class SkippedRule(FrozenValue):
 class RuleSelection(FrozenValue):
     """The answer of a catalog query; false when it selected no file, its length is the
     number of files. Immutable; a plain class, so start-up compiles nothing (see
-    :mod:`wskit.util.valueclass`).
+    :mod:`wskit.values`).
 
     :ivar kind: ``static`` or ``contextual``.
     :ivar files: the selected rules, definition order (whole files only).
@@ -325,7 +325,7 @@ class RuleSelection(FrozenValue):
     :ivar diagnostics: diagnostics of the query.
     """
 
-    __slots__ = ("kind", "files", "skipped", "trigger_paths", "budget", "diagnostics", "__weakref__")
+    __slots__ = ("__weakref__",)
     kind: Literal["static", "contextual"]
     files: "tuple[RuleFile, ...]"
     skipped: tuple[SkippedRule, ...]

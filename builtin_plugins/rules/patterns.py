@@ -29,7 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from wskit import fs
-from wskit.util.valueclass import FrozenValue
+from wskit.values import FrozenValue
 
 
 def _wcglob():
@@ -52,9 +52,9 @@ _NEVER = re.compile(r"(?!)")
 
 class PatternProblem(FrozenValue):
     """A pattern that was refused or cannot match: ``code`` is a stable diagnostic code
-    (immutable; a plain class, so start-up compiles nothing: see :mod:`wskit.util.valueclass`)."""
+    (immutable; a plain class, so start-up compiles nothing: see :mod:`wskit.values`)."""
 
-    __slots__ = ("pattern", "code", "message", "__weakref__")
+    __slots__ = ("__weakref__",)
     pattern: str
     code: str
     message: str
@@ -168,7 +168,6 @@ class PathMatcher:
     :ivar patterns: the usable patterns. :ivar problems: refused patterns.
     """
 
-    __slots__ = ("_source", "_max_length", "_compiled", "_filters")
 
     def __init__(self, patterns: tuple[str, ...], max_length: int | None = None) -> None:
         self._source = tuple(patterns)

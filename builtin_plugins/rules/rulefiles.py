@@ -11,18 +11,18 @@ from wskit import fs
 from wskit.builtin_plugins.rules.conventions import AGENTS_GROUP, ConfigDir
 from wskit.builtin_plugins.rules.model import PRIORITY
 from wskit.models import Diagnostic
-from wskit.util.valueclass import Value
+from wskit.values import Value
 
 
 class Candidate(Value):
     """A rule file found by the walk, before it is read (a plain class, so start-up compiles
-    nothing: see :mod:`wskit.util.valueclass`).
+    nothing: see :mod:`wskit.values`).
 
     :ivar target: for a link inside the project: its resolved target, relative to the root
         (read instead).
     """
 
-    __slots__ = ("rel", "source", "scope_dir", "priority", "file_kind", "target", "__weakref__")
+    __slots__ = ("__weakref__",)
     rel: str
     source: str
     scope_dir: str

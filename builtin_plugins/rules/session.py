@@ -33,7 +33,6 @@ import os
 import re
 import threading
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from wskit.builtin_plugins.rules.catalog import RuleCatalog
@@ -41,6 +40,7 @@ from wskit.builtin_plugins.rules.model import RuleFile, RuleProvenanceMismatch, 
 from wskit.builtin_plugins.rules.tracker import ScopeTracker
 from wskit.errors import SessionStateError
 from wskit.models import ToolKind
+from wskit.values import FrozenValue, Value, field
 
 InvocationPolicy = Literal["writes", "batch"]
 #: The kinds the ``writes`` policy holds back (:attr:`wskit.models.ToolKind.is_write`).
@@ -48,16 +48,14 @@ WRITE_KINDS = frozenset(k for k in ToolKind if k.is_write)
 _HEX64 = re.compile(r"^[0-9a-f]{64}\Z")
 
 
-@dataclass(frozen=True)
-class Proceed:
+class Proceed(FrozenValue):
     """The call may run. ``rules``: newly applicable rules to deliver with its result (may be empty)."""
 
     rules: RuleSelection
     proceed: bool = True
 
 
-@dataclass(frozen=True)
-class RulesRequired:
+class RulesRequired(FrozenValue):
     """The call must not run yet: deliver ``rules`` (then :meth:`SessionRules.mark_delivered`) and retry.
 
     Blade's message: "Applicable project instructions were loaded before this
@@ -71,8 +69,7 @@ class RulesRequired:
                     "Review the newly supplied rules, then retry.")
 
 
-@dataclass
-class ResumeResult:
+class ResumeResult(Value):
     """What :meth:`SessionRules.resume` rebuilt: static and delivered rules, and every drift found."""
 
     static: RuleSelection

@@ -35,8 +35,9 @@ from wskit.builtin_plugins.skills.spec import MAX_COMPATIBILITY, MAX_DESCRIPTION
 from wskit.formats.flatyaml import _LOADER, _is_str, _usable
 from wskit.formats.frontmatter import MAX_FRONTMATTER_BYTES, _close_end, _head_done
 from wskit.fs import descriptors
-from wskit.models import Provenance, Scope, _new, _sha256_base, valid_shape
+from wskit.models import Provenance, Scope, _sha256_base
 from wskit.resources.skill import Skill
+from wskit.values.frozen import _new, valid_shape
 
 _DIR_FLAGS = descriptors.O_BASE | descriptors.O_DIRECTORY | descriptors.O_NOFOLLOW  # as fdwalk.open_child
 _FILE_FLAGS = descriptors.O_BASE | descriptors.O_NONBLOCK | descriptors.O_NOFOLLOW  # as descriptors.open_in, no links

@@ -25,7 +25,6 @@ lazy body loading (reference/blade.md §9.5):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from wskit import fs
@@ -33,6 +32,7 @@ from wskit.builtin_plugins.skills.switch import _FALSE, _TRUE, skills_enabled, s
 from wskit.errors import WskitError
 from wskit.fs.names import shown_path, undecodable
 from wskit.models import sha256_hex
+from wskit.values import FrozenValue, Value, field
 
 if TYPE_CHECKING:  # imported where used (`inspect` of a workspace with no skills never needs it)
     from wskit.resources.skill import Skill
@@ -64,8 +64,7 @@ def substitute(text: str, args: str | list[str] | None, names: tuple[str, ...] =
     return render(text, args, names, indexed=skill_md, append=skill_md)
 
 
-@dataclass(frozen=True)
-class SkillContent:
+class SkillContent(FrozenValue):
     """One read of a skill file (Sakura B3 output fields).
 
     :ivar content: the text (for ``SKILL.md``: the body after frontmatter), arguments substituted.
@@ -97,8 +96,7 @@ class SkillContent:
         return out
 
 
-@dataclass
-class SkillRuntime:
+class SkillRuntime(Value):
     """Skills of a workspace or session at use time.
 
     :param resources: a :class:`~wskit.workspace.WorkspaceResources` or

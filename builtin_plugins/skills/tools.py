@@ -29,11 +29,11 @@ import json
 import re
 import shlex
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from wskit.fs import SafeFsError
 from wskit.fs.jsonsafe import check_depth
+from wskit.values import FrozenValue, field
 
 #: Aliases of bare names (Sakura B4).
 ALIASES = {"Read": "read_file", "Bash": "run_command", "Shell": "run_command"}
@@ -59,8 +59,7 @@ class SelectorError(ValueError):
         super().__init__(f"invalid allowed-tools selector {selector!r}: {message}")
 
 
-@dataclass(frozen=True, slots=True)
-class Selector:
+class Selector(FrozenValue):
     """One parsed selector.
 
     :ivar tool: canonical runtime tool name (aliases resolved).
@@ -215,8 +214,7 @@ def parse_selectors(value: Any) -> tuple[Selector, ...] | None:
     return tuple(parse_selector(i) for i in items)
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
+class Decision(FrozenValue):
     """The answer of :meth:`ToolPolicy.check`: ``allowed`` and, when denied, the ``reason``."""
 
     allowed: bool
@@ -226,8 +224,7 @@ class Decision:
         return self.allowed
 
 
-@dataclass(frozen=True)
-class ToolPolicy:
+class ToolPolicy(FrozenValue):
     """An intersection of clauses: a call is allowed when every clause allows it.
 
     :ivar clauses: ``(owner, selectors)`` pairs; ``selectors`` None means the

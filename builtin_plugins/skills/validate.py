@@ -24,7 +24,6 @@ reject is reported as a warning with the same code.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -33,13 +32,13 @@ from wskit.builtin_plugins.skills.lint import check_skill
 from wskit.builtin_plugins.skills.spec import STRICT_CODES
 from wskit.formats.frontmatter import read_frontmatter
 from wskit.models import Diagnostic
+from wskit.values import Value, field
 
 #: UTF-8 byte-order mark (strict validation refuses it: ``skill-bom``).
 BOM = b"\xef\xbb\xbf"
 
 
-@dataclass
-class ValidationReport:
+class ValidationReport(Value):
     """Result of :func:`validate_skill`.
 
     :ivar path: the ``SKILL.md`` checked (absolute).

@@ -26,11 +26,11 @@ Follows reference/holon-sakura.md B4 and B5:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from wskit.builtin_plugins.skills.runtime import SkillContent, SkillRuntime
 from wskit.builtin_plugins.skills.tools import Decision, ToolPolicy
+from wskit.values import Value, field
 
 EXTENSION_KEY = "skill_workflows"
 RECORD_VERSION = 1
@@ -68,8 +68,7 @@ def _dump(clauses: list[Clause]) -> list[list[str] | None]:
     return [None if c is None else list(c) for c in clauses]
 
 
-@dataclass
-class SkillWorkflows:
+class SkillWorkflows(Value):
     """The active skill workflows of one session.
 
     :ivar runtime: the :class:`~wskit.builtin_plugins.skills.runtime.SkillRuntime` of the session.

@@ -31,7 +31,7 @@ from wskit.builtin_plugins.styles import STYLE_FOLDERS  # declared with the plug
 from wskit.formats.mdwalk import bool_field, component_dirs, first_line, join, root_rel, text_field, walk_markdown
 from wskit.models import Diagnostic, LoadResult, Provenance, ResourceSource, Scope, sha256_hex
 from wskit.util.lazyre import lazy_pattern
-from wskit.util.valueclass import FrozenValue
+from wskit.values import FrozenValue
 
 if TYPE_CHECKING:
     from wskit.resources.style import Style
@@ -46,10 +46,9 @@ SEGMENT = lazy_pattern(globals(), "SEGMENT", r"^[a-z0-9][a-z0-9._-]{0,63}\Z")
 
 class StyleLimits(FrozenValue):
     """Limits of the style catalog; the defaults are Blade's (§3.1). Sizes in bytes
-    (immutable; a plain class, so start-up compiles nothing: see :mod:`wskit.util.valueclass`)."""
+    (immutable; a plain class, so start-up compiles nothing: see :mod:`wskit.values`)."""
 
-    __slots__ = ("max_styles", "max_file_bytes", "max_prompt_bytes", "max_total_bytes", "max_depth", "max_name",
-                 "max_description", "__weakref__")
+    __slots__ = ("__weakref__",)
     max_styles: int
     max_file_bytes: int
     max_prompt_bytes: int

@@ -67,11 +67,11 @@ import contextvars
 import os
 import subprocess
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from wskit.builtin_plugins.workspaces.paths import normalize_lexical
+from wskit.values import Value, field
 
 #: ``-c`` settings given to every git call: no repository-configured command runs.
 NEUTRAL_CONFIG: tuple[str, ...] = (
@@ -282,8 +282,7 @@ def valid_branch_name(cwd: Path, branch: str) -> bool:
         git(cwd, "check-ref-format", "--branch", branch, check=False).returncode == 0
 
 
-@dataclass
-class LiveWorktree:
+class LiveWorktree(Value):
     """One entry of ``git worktree list --porcelain``.
 
     :ivar main: True for the first entry (the main checkout).

@@ -53,13 +53,13 @@ import json
 import os
 import stat
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from wskit import fs
 from wskit.approval import loads as loads_mod
 from wskit.approval.loads import _NODES, _PYTHONS, _SHELLS, _version_suffix
 from wskit.formats.shell import ShellSyntaxError, Word, parse, read_word, walk_substitutions
+from wskit.values import FrozenValue, Value, field
 
 #: Largest single file whose bytes are covered, bytes (a larger one is unverified).
 MAX_FILE_BYTES = 4 << 20
@@ -79,8 +79,7 @@ MAX_LOAD_DEPTH = 8
 MAX_LOADED_SCRIPTS = 64
 
 
-@dataclass(frozen=True, slots=True)
-class CoveredFile:
+class CoveredFile(FrozenValue):
     """One path whose state is in the digest.
 
     :ivar path: absolute path as the command names it (lexical).
@@ -101,8 +100,7 @@ class CoveredFile:
         return [self.path, self.digest or "missing", self.executable, self.target]
 
 
-@dataclass(frozen=True, slots=True)
-class Unverified:
+class Unverified(FrozenValue):
     """A word wskit could not follow. :ivar word: the word as written (or a path).
     :ivar reason: why (``"variable $X"``, ``"glob pattern"``, ``"program make loads …"``)."""
 
@@ -110,8 +108,7 @@ class Unverified:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
-class Coverage:
+class Coverage(FrozenValue):
     """What an approved command executes from the project or a plugin.
 
     :ivar files: covered paths, sorted by path, each once.
@@ -244,8 +241,9 @@ _JS_SUFFIXES = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts")
 _PY_SUFFIXES = (".py", ".pyc", ".pyw", ".so", ".pyd")
 
 
-@dataclass
-class _Collector:
+class _Collector(Value):
+    __slots__ = ("roots", "known")  # worked out from the fields by __post_init__
+
     project_root: str | None
     plugin_root: str | None
     env: Mapping[str, str]
@@ -719,8 +717,10 @@ class _Collector:
         if stdin is not None and stdin.startswith("text:"):
             if shell:
                 self.shell_text(stdin[5:], cwds, depth + 1, stdin[5:])
-            elif name != "python":  # Python's imports from the working folder are covered (importable)
+            elif name != "python":
                 self.note(_short(stdin[5:]), f"{name} reads inline code; what it loads is not followed")
+            else:  # Python's imports from the working folder are covered (importable), its loads read
+                self.inline_python(stdin[5:], cwds, False)
             return
         if stdin is not None and stdin.startswith("file:"):
             self.script(Word(stdin[5:], stdin[5:]), cwds, name)
@@ -739,11 +739,16 @@ class _Collector:
                              and len(v) > 2 and set(v[1:-1]) <= set("BbdEhIiOPqSsuvx")):
                 safe_path = safe_path or "I" in v or "P" in v
                 self.importable(cwds, None if safe_path else "cwd")
+                if i + 1 < len(args) and args[i + 1].value is not None:
+                    self.inline_python(args[i + 1].value, cwds, safe_path)
                 return
             if v == "-m" or (v.startswith("-") and v.endswith("m") and len(v) > 2 and set(v[1:-1]) <= set("BbdEIOPqSsuvx")):
                 safe_path = safe_path or "I" in v or "P" in v
                 if not safe_path:
                     self.importable(cwds, "cwd")
+                    mod = args[i + 1].value if i + 1 < len(args) else None
+                    if mod and cwds:
+                        self.python_module(mod, tuple(sorted(cwds)), cwds, 0, f"python -m {mod}", main=True)
                 return
             if v in _PY_ARG_OPTS:
                 i += 2
@@ -915,6 +920,20 @@ class _Collector:
         self.scanned.add((family, full))
         text = data.decode("utf-8", "surrogateescape")
         found = loads_mod.scan(text, family, script=full, dollar0=dollar0)
+        self.follow(found, family, full, cwds, depth=depth, dollar0=dollar0, syspath=syspath)
+
+    def inline_python(self, code: str, cwds: Cwds, safe_path: bool) -> None:
+        """The loads of Python code given inline (``python -c``, a here-document on stdin),
+        read as a script in each working folder (``sys.path[0]`` unless ``-I``/``-P``)."""
+        for cwd in sorted(cwds or ()):
+            script = os.path.join(cwd, "<string>")
+            found = loads_mod.scan(code, "python", script=script)
+            self.follow(found, "python", script, cwds, depth=0, dollar0=None, syspath=() if safe_path else (cwd,))
+
+    def follow(self, found: list[loads_mod.Load], family: str, full: str, cwds: Cwds, *, depth: int,
+               dollar0: str | None, syspath: tuple[str, ...]) -> None:
+        """Cover the loads ``found`` in script ``full`` (see :meth:`loads`)."""
+        shown = self.shown(full)
         paths = list(syspath)
         # sys.path first (an import resolves on every folder the script adds, wherever it adds it)
         for ld in found:
@@ -982,7 +1001,7 @@ class _Collector:
         return [os.path.normpath(os.path.join(c, path)) for c in sorted(cwds)]
 
     def python_module(self, module: str, paths: tuple[str, ...], cwds: Cwds, depth: int, word: str,
-                      missing: bool = False) -> None:
+                      missing: bool = False, main: bool = False) -> None:
         """Follow ``import module`` on the folders ``paths`` (those inside a root: the
         rest are the system's); each module file met on the way is read for its loads.
         ``missing``: cover the module's file as missing when no folder holds it (a
@@ -1007,6 +1026,11 @@ class _Collector:
                     self.loads(target, "python", cwds, depth=depth + 1, syspath=paths)
                 if not cur:
                     break
+            if found and main and cur:  # ``python -m pkg`` runs pkg/__main__.py
+                entry = os.path.join(cur, "__main__.py")
+                self.cover(entry, word)
+                if self.files.get(entry) is not None and self.files[entry].digest is not None:
+                    self.loads(entry, "python", cwds, depth=depth + 1, syspath=paths)
             if found:
                 return
         if missing and paths and self.root_of(paths[0]) is not None:

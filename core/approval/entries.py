@@ -17,8 +17,9 @@ import hashlib
 import json
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
+
+from wskit.values import FrozenValue, field
 
 
 def canonical(value: Any) -> str:
@@ -30,8 +31,7 @@ def _sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-@dataclass(frozen=True)
-class CoveredFile:
+class CoveredFile(FrozenValue):
     """A file an entry's command runs or reads, whose state the entry's digest covers.
 
     :ivar path: relative to its base (``project`` or ``plugin``), ``/`` separators.
@@ -61,8 +61,7 @@ class CoveredFile:
         return self.path if self.base == "project" else f"<{self.base}>/{self.path}"
 
 
-@dataclass(frozen=True)
-class UnverifiedWord:
+class UnverifiedWord(FrozenValue):
     """A word of a command that coverage could not follow (a variable, a glob, ``cd``, a link,
     a file too large to hash…): a change behind it does not change the digest, so approving
     the entry needs ``--accept-unverified``.
@@ -74,8 +73,7 @@ class UnverifiedWord:
     reason: str
 
 
-@dataclass(frozen=True)
-class ApprovalEntry:
+class ApprovalEntry(FrozenValue):
     """One entry that needs (or may need) approval.
 
     :ivar capability: ``hooks``, ``mcp`` or ``lsp``.

@@ -48,10 +48,11 @@ import ast
 import os
 import re
 import urllib.parse
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from wskit.formats.shell import ShellSyntaxError, parse, read_word, split_command, walk_substitutions
+from wskit.values import FrozenValue, Value
 
 #: Interpreter families :func:`scan` reads.
 FAMILIES = ("shell", "python", "node")
@@ -62,8 +63,7 @@ MAX_WORD_CHARS = 2048
 MAX_LOADS_PER_SCRIPT = 256
 
 
-@dataclass(frozen=True, slots=True)
-class Load:
+class Load(FrozenValue):
     """One load a script makes.
 
     :ivar line: 1-based line of the script.
@@ -155,6 +155,22 @@ def scan(text: str, family: str, *, script: str, dollar0: str | None = None) -> 
         found = found[:MAX_LOADS_PER_SCRIPT] + [Load(found[MAX_LOADS_PER_SCRIPT].line, "…", "file", None,
                                                      reason=f"more than {MAX_LOADS_PER_SCRIPT} loads")]
     return found
+
+
+def _bind_once(assigned: Mapping[str, list[Any]], values: dict[str, str], evaluate: Callable[[Any], str | None]) -> None:
+    """Put in ``values`` each name of ``assigned`` bound exactly once to an expression
+    ``evaluate`` reads (a few rounds, so a name may use an earlier one)."""
+    for _ in range(4):
+        changed = False
+        for name, exprs in assigned.items():
+            if name in values or len(exprs) != 1:
+                continue
+            v = evaluate(exprs[0])
+            if v is not None:
+                values[name] = v
+                changed = True
+        if not changed:
+            break
 
 
 def _short(text: str, limit: int = 80) -> str:
@@ -388,17 +404,7 @@ class _Python:
                 for n in ast.walk(getattr(node, "target", node)):
                     if isinstance(n, ast.Name):
                         assigned.setdefault(n.id, []).extend([n, n])
-        for _ in range(4):
-            changed = False
-            for name, values in assigned.items():
-                if name in self.values or len(values) != 1:
-                    continue
-                v = self.eval(values[0])
-                if v is not None:
-                    self.values[name] = v
-                    changed = True
-            if not changed:
-                break
+        _bind_once(assigned, self.values, self.eval)
 
     def dotted(self, node: ast.AST) -> str | None:
         parts: list[str] = []
@@ -428,6 +434,9 @@ class _Python:
                 return None
             return a + b if isinstance(node.op, ast.Add) else os.path.join(a, b)
         if isinstance(node, ast.Attribute):
+            const = {"os.pardir": "..", "os.curdir": ".", "os.sep": "/"}.get(self.dotted(node) or "")
+            if const is not None:
+                return const
             base = self.eval(node.value)
             if base is not None and node.attr == "parent":
                 return os.path.dirname(os.path.normpath(base))
@@ -590,8 +599,7 @@ class _JsError(Exception):
     pass
 
 
-@dataclass(slots=True)
-class _Tok:
+class _Tok(Value):
     kind: str   # "id", "str", "tpl", "punct", "num", "regex"
     value: Any
     line: int
@@ -774,17 +782,7 @@ class _Node:
                                                                           and i + 1 < len(toks) and toks[i + 1].kind == "id"):
                 name = tok.value if tok.kind == "id" else toks[i + 1].value
                 self.consts.setdefault(name, []).extend([[], []])
-        for _ in range(4):
-            changed = False
-            for name, exprs in self.consts.items():
-                if name in self.values or len(exprs) != 1:
-                    continue
-                v = self.value(exprs[0])
-                if v is not None:
-                    self.values[name] = v
-                    changed = True
-            if not changed:
-                break
+        _bind_once(self.consts, self.values, self.value)
 
     @staticmethod
     def expression_tokens(toks: list[_Tok], i: int) -> list[_Tok]:

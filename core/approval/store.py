@@ -28,7 +28,6 @@ import datetime as _dt
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -36,6 +35,7 @@ from wskit.approval.entries import ApprovalEntry, selection_digest
 from wskit.errors import WskitError
 from wskit.fs.atomic import StateFileError
 from wskit.fs.store import PrivateJsonFile
+from wskit.values import FrozenValue
 
 __all__ = [
     "ApprovalDigestMismatchError", "ApprovalState", "ApprovalStore", "ApprovalStoreError", "EntryStatus",
@@ -71,8 +71,7 @@ class UnverifiedNotAcceptedError(ApprovalStoreError):
     not accept them (``accept_unverified=True``, ``--accept-unverified``)."""
 
 
-@dataclass(frozen=True)
-class EntryStatus:
+class EntryStatus(FrozenValue):
     """The approval state of one entry.
 
     :ivar entry: the :class:`~wskit.approval.entries.ApprovalEntry`.

@@ -42,6 +42,9 @@ class WsctlContext:
         self._flush_registered = False
         #: the workspace :meth:`resolve` loaded last (named in "unknown name" errors)
         self.last_workspace = None
+        #: the cache learns of changes from file notifications (``wsctl serve``; see
+        #: :class:`~wskit.cache.WorkspaceCache`'s ``watch``): set before the first resolve
+        self.watch = False
 
     def plugin_manager(self):
         """The plugin manager (built on first use)."""
@@ -105,7 +108,7 @@ class WsctlContext:
         if self._cache is None:
             from wskit.cache import WorkspaceCache
 
-            self._cache = WorkspaceCache(self.profile(), self.plugin_manager())
+            self._cache = WorkspaceCache(self.profile(), self.plugin_manager(), watch=self.watch)
         return self._cache
 
     def resolve(self, path: str | os.PathLike[str]):

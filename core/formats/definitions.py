@@ -19,7 +19,7 @@ from typing import Any
 from wskit.formats.placeholders import plugin_root_vars
 from wskit.fs.jsonfile import read_json
 from wskit.models import Diagnostic, Provenance, ResourceSource, Scope
-from wskit.util.valueclass import Value
+from wskit.values import Value
 
 __all__ = [
     "blocks", "canonical_sha", "ConfigBlock", "fixed_vars", "ident", "iter_named", "path_field_problem",
@@ -29,12 +29,12 @@ __all__ = [
 
 class ConfigBlock(Value):
     """One object of definitions: ``data`` (the map), where it came from, and its scope
-    (a plain class, so start-up compiles nothing: see :mod:`wskit.util.valueclass`).
+    (a plain class, so start-up compiles nothing: see :mod:`wskit.values`).
 
     :ivar file_level: True for a dedicated file (it may hold the map flat) rather than a settings key.
     """
 
-    __slots__ = ("data", "rel", "scope", "file_level", "__weakref__")
+    __slots__ = ("__weakref__",)
     data: Any
     rel: str
     scope: Scope

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from wskit import fs
 from wskit.formats.flatyaml import block_precheck, load_flat, load_flat_lines
 from wskit.models import Diagnostic
-from wskit.util.valueclass import Value
+from wskit.values import Value
 
 if TYPE_CHECKING:  # re-exported from wskit.formats.yaml, imported on first access (see __getattr__)
     from wskit.formats.yaml import MAX_DEPTH, err_line
@@ -112,7 +112,7 @@ _KEY_VALUE = re.compile(r"^(\s*[A-Za-z0-9_-]+\s*:\s+)(\S.*:\s.*)$")
 
 class Frontmatter(Value):
     """Result of :func:`parse_frontmatter` (a plain class, so start-up compiles nothing:
-    see :mod:`wskit.util.valueclass`).
+    see :mod:`wskit.values`).
 
     :ivar present: the text starts with a frontmatter block.
     :ivar data: the mapping (empty when absent or unparseable; a new dict unless given).
@@ -123,7 +123,7 @@ class Frontmatter(Value):
     :ivar block: the raw YAML text between the ``---`` lines.
     """
 
-    __slots__ = ("present", "data", "body", "ok", "diagnostics", "key_lines", "block", "__weakref__")
+    __slots__ = ("__weakref__",)
     present: bool
     data: dict[str, Any]
     body: str

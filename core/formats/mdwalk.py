@@ -13,7 +13,7 @@ from wskit import fs
 from wskit.fs.names import not_utf8, shown_path
 from wskit.models import Diagnostic, ResourceSource
 from wskit.util.lazyre import lazy_pattern
-from wskit.util.valueclass import FrozenValue
+from wskit.values import FrozenValue
 
 if TYPE_CHECKING:
     from wskit.kinds import ResourceKind
@@ -27,7 +27,7 @@ __all__ = [
 
 class MdEntry(FrozenValue):
     """One entry met while walking (immutable; a plain class, so start-up compiles nothing:
-    see :mod:`wskit.util.valueclass`).
+    see :mod:`wskit.values`).
 
     :ivar rel: path relative to the source ``base`` (``/`` separators).
     :ivar segments: path below the kind folder, without the ``.md`` suffix on the last one.
@@ -36,7 +36,6 @@ class MdEntry(FrozenValue):
     :ivar link_target: where a followed link led (user scope only).
     """
 
-    __slots__ = ("rel", "segments", "depth", "type", "link_target")
     rel: str
     segments: tuple[str, ...]
     depth: int

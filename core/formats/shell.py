@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from wskit.errors import WskitError
+from wskit.values import FrozenValue
 
 __all__ = [
     "MAX_COMMAND_CHARS", "ShellSyntaxError", "Word", "parse", "read_word", "split_command", "split_words",
@@ -104,8 +104,7 @@ def _parse_cached(command: str) -> tuple[Any, ...] | str:
         return f"the shell parser cannot read it: {text[:200]}"
 
 
-@dataclass(frozen=True, slots=True)
-class Word:
+class Word(FrozenValue):
     """One shell word as the shell would see it before running the command.
 
     :ivar raw: the word as written (quotes and all).
@@ -387,23 +386,18 @@ def _strip_leading(part: str) -> str:
 
 def _after_first_word(text: str) -> str | None:
     """``text`` after its first shell word (quotes respected), or None when a quote is open."""
-    quote: str | None = None
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if quote:
-            if c == "\\" and quote == '"':
-                i += 1
-            elif c == quote:
-                quote = None
-        elif c == "\\":
-            i += 1
-        elif c in "'\"":
-            quote = c
-        elif c in " \t":
-            return text[i:].strip()
-        i += 1
-    return None if quote else ""
+    import io
+    import shlex
+
+    lexer = shlex.shlex(io.StringIO(text), posix=True, punctuation_chars=False)
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    try:
+        if lexer.get_token() is None:
+            return ""
+    except ValueError:
+        return None
+    return text[lexer.instream.tell():].strip()
 
 
 def writes_file(command: str) -> str | None:

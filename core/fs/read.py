@@ -17,12 +17,12 @@ from wskit.fs.descriptors import (
 )
 from wskit.fs.limits import read_limit
 from wskit.fs.paths import split_relative
-from wskit.util.valueclass import FrozenValue
+from wskit.values import FrozenValue
 
 
 class ReadResult(FrozenValue):
     """Bytes read from a file (immutable; a plain class, so start-up compiles nothing:
-    see :mod:`wskit.util.valueclass`).
+    see :mod:`wskit.values`).
 
     :ivar raw: the bytes read (the whole file, or its head for :func:`read_head`).
     :ivar size: the file's size in bytes per ``fstat``.
@@ -31,7 +31,6 @@ class ReadResult(FrozenValue):
     :ivar link_target: resolved target when a link was followed (follow mode only).
     """
 
-    __slots__ = ("raw", "size", "complete", "path", "link_target")
     raw: bytes
     size: int
     complete: bool
@@ -51,7 +50,6 @@ class DirEntry(FrozenValue):
     """One entry of :func:`scan_dir`: ``type`` is ``dir``, ``file``, ``link`` or ``special``
     (immutable; a plain class, so start-up compiles nothing)."""
 
-    __slots__ = ("name", "type", "link_target")
     name: str
     type: str
     link_target: str | None

@@ -28,12 +28,12 @@ with ``follow_links=True`` (user-scope sources, design §5).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 from wskit import fs
 from wskit.fs import descriptors
 from wskit.models import Diagnostic
+from wskit.values import FrozenValue
 
 __all__ = ["MAX_DEPTH", "MAX_ENTRIES", "walk_files", "WalkedFile"]
 
@@ -44,8 +44,7 @@ MAX_DEPTH = 32
 MAX_ENTRIES = 10_000
 
 
-@dataclass(frozen=True, slots=True)
-class WalkedFile:
+class WalkedFile(FrozenValue):
     """A regular file found by :func:`walk_files`.
 
     :ivar rel: path relative to ``base`` with ``/`` separators (pass it to

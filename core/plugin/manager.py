@@ -30,9 +30,9 @@ import pluggy
 
 from wskit.errors import PluginLoadError
 from wskit.plugin import NAME, spec
-from wskit.util.valueclass import Value
+from wskit.values import FrozenValue, Value
 
-__all__ = ["DEFAULT_PLUGINS", "make_plugin_manager", "PluginInfo", "PluginLoadFailure",  # noqa: F822 - __getattr__
+__all__ = ["DEFAULT_PLUGINS", "make_plugin_manager", "PluginInfo", "PluginLoadFailure",
            "WskitPluginManager"]
 
 
@@ -57,46 +57,26 @@ DEFAULT_PLUGINS: tuple[tuple[str, str], ...] = (
 )
 
 
-def _failure_class() -> type:
-    """:class:`PluginLoadFailure`, made on first use: creating a frozen dataclass costs
-    ≈ 0.5–1 ms (``dataclasses`` compiles its methods), and most runs load every plugin."""
-    cls = globals().get("PluginLoadFailure")
-    if cls is not None:
-        return cls
-    from dataclasses import dataclass
+class PluginLoadFailure(FrozenValue):
+    """An entry point that could not be loaded.
 
-    @dataclass(frozen=True)
-    class PluginLoadFailure:
-        """An entry point that could not be loaded.
+    :ivar name: entry-point name.
+    :ivar distribution: distribution that declares it (``None`` if unknown).
+    :ivar version: that distribution's version.
+    :ivar entry_point: ``module:attr`` value of the entry point.
+    :ivar error: ``ExceptionType: message``.
+    """
 
-        :ivar name: entry-point name.
-        :ivar distribution: distribution that declares it (``None`` if unknown).
-        :ivar version: that distribution's version.
-        :ivar entry_point: ``module:attr`` value of the entry point.
-        :ivar error: ``ExceptionType: message``.
-        """
-
-        name: str
-        distribution: str | None
-        version: str | None
-        entry_point: str
-        error: str
-
-    PluginLoadFailure.__module__ = __name__
-    PluginLoadFailure.__qualname__ = "PluginLoadFailure"
-    globals()["PluginLoadFailure"] = PluginLoadFailure
-    return PluginLoadFailure
-
-
-def __getattr__(name: str) -> Any:  # PEP 562: PluginLoadFailure is made when first named
-    if name == "PluginLoadFailure":
-        return _failure_class()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    name: str
+    distribution: str | None
+    version: str | None
+    entry_point: str
+    error: str
 
 
 class PluginInfo(Value):
     """What ``wsctl plugins`` shows about one registered plugin (a plain class, so start-up
-    compiles nothing: see :mod:`wskit.util.valueclass`).
+    compiles nothing: see :mod:`wskit.values`).
 
     :ivar seconds: import plus registration time in seconds.
     :ivar import_seconds: time to import the plugin's module (entry point
@@ -104,8 +84,7 @@ class PluginInfo(Value):
     :ivar register_seconds: time to register and validate it, in seconds.
     """
 
-    __slots__ = ("name", "distribution", "version", "builtin", "seconds", "import_seconds", "register_seconds",
-                 "__weakref__")
+    __slots__ = ("__weakref__",)
     name: str
     distribution: str | None
     version: str | None
@@ -297,7 +276,7 @@ def _load_entrypoints(pm: WskitPluginManager, only: list[str] | None,
                 raise PluginLoadError(
                     f"plugin {ep.name!r} from distribution {dist_name!r} failed to load: {err}"
                 ) from err
-            failure = _failure_class()(
+            failure = PluginLoadFailure(
                 name=ep.name,
                 distribution=dist_name,
                 version=version,

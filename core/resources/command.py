@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from wskit.models import Diagnostic, Resource
+from wskit.values import Value, field
 
 __all__ = ["Command", "Expansion"]
 
@@ -38,8 +38,7 @@ class Command(Resource):
     extra: dict[str, Any] = {}
 
 
-@dataclass
-class Expansion:
+class Expansion(Value):
     """The result of expanding a command (``wskit_expand_command``;
     the markdown expansion is :func:`wskit.builtin_plugins.commands.expand.expand`): the prompt ``text`` and ``diagnostics``
     (refused files, commands not run or failed, output over the cap)."""

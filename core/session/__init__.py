@@ -17,7 +17,6 @@ import json
 import uuid
 import weakref
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -30,6 +29,7 @@ from wskit.fs import SafeFsError, jsonsafe
 from wskit.models import Resource
 from wskit.registry import Registry
 from wskit.trust import TrustDecision, TrustState
+from wskit.values import FrozenValue, field
 
 if TYPE_CHECKING:  # pragma: no cover
     import os
@@ -192,8 +192,7 @@ class SessionState(BaseModel):
         return sorted(out, key=lambda d: (d["kind"], d["id"]))
 
 
-@dataclass(frozen=True, eq=False)
-class SessionResources:
+class SessionResources(FrozenValue, eq=False):
     """The immutable resources of one session.
 
     :ivar session_id: random id. :ivar parent_id: the parent's id for a child.
@@ -202,6 +201,8 @@ class SessionResources:
     :ivar registries: kind -> :class:`~wskit.registry.Registry` (read-only mapping).
     :ivar generation: the workspace load it came from.
     """
+
+    __slots__ = ("__weakref__",)  # session.hooks keeps a weak reference to its session
 
     binding: Binding
     host: str

@@ -11,10 +11,10 @@ entry says how :func:`wskit.session.resume.restore` checks and resumes that reco
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from wskit.errors import WskitError
+from wskit.values import FrozenValue
 
 if TYPE_CHECKING:  # pragma: no cover
     from wskit.session import SessionResources
@@ -27,8 +27,7 @@ class UnknownComponentError(WskitError, LookupError):
     ``rules`` built-in is blocked)."""
 
 
-@dataclass(frozen=True)
-class SessionComponent:
+class SessionComponent(FrozenValue):
     """How a plugin's per-session component is made, recorded and resumed.
 
     :ivar name: the component's name: its key in ``session.components`` and in

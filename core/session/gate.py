@@ -33,11 +33,11 @@ import os
 import posixpath
 import threading
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from wskit.errors import WskitError
 from wskit.models import ToolKind
+from wskit.values import FrozenValue
 
 if TYPE_CHECKING:  # pragma: no cover
     from wskit.builtin_plugins.hooks.outcome import HookOutcome
@@ -77,8 +77,7 @@ _MAX_SETTINGS_BYTES = 1 << 20
 _WILDCARDS = frozenset("*?[]!\\")
 
 
-@dataclass(frozen=True)
-class ToolSpec:
+class ToolSpec(FrozenValue):
     """How the gate sees one host tool.
 
     :ivar name: the host's tool name (what the model calls).
@@ -171,8 +170,7 @@ CLAUDE_TOOLS: tuple[ToolSpec, ...] = (
 )
 
 
-@dataclass(frozen=True)
-class SkippedGuard:
+class SkippedGuard(FrozenValue):
     """A guard that did not look at the call.
 
     :ivar guard: ``hook`` (a hook that did not run: not approved, disabled, its trust
@@ -193,8 +191,7 @@ class SkippedGuard:
         return {"guard": self.guard, "id": self.id, "reason": self.reason, "message": self.message}
 
 
-@dataclass(frozen=True)
-class UserAnswer:
+class UserAnswer(FrozenValue):
     """The user's answer to an ``ask`` (what an ``ask`` callback may return instead of a bool).
 
     :ivar approved: yes or no. :ivar remember: see :data:`Remember`.
@@ -206,8 +203,7 @@ class UserAnswer:
     rule: str | None = None
 
 
-@dataclass(frozen=True)
-class ToolDecision:
+class ToolDecision(FrozenValue):
     """The gate's one answer for a tool call.
 
     :ivar decision: ``allow``, ``deny`` or ``ask``.
@@ -265,8 +261,7 @@ class ToolDecision:
                 "permission": self.permission.to_json() if self.permission is not None else None}
 
 
-@dataclass(frozen=True)
-class AfterTool:
+class AfterTool(FrozenValue):
     """What :meth:`ToolGate.after_tool` found.
 
     :ivar context: ``additionalContext`` of the ``PostToolUse`` hooks, for the model.
@@ -344,33 +339,33 @@ class ToolGate:
         base = ToolDecision("allow", "", "permission", tool, args, tool_use_id, skipped=tuple(skipped),
                             warnings=tuple(warnings), context=pre.context if pre is not None else "", hook=pre)
         if pre is not None and pre.blocked:
-            return replace(base, decision="deny", reason=pre.reason or "a PreToolUse hook blocked the call",
+            return base.copy_with(decision="deny", reason=pre.reason or "a PreToolUse hook blocked the call",
                            source="hook")
         waiting = [s for s in skipped if s.guard == "hook" and s.reason != "disabled"]
         if waiting and self.unapproved == "block":
             names = ", ".join(s.id for s in waiting)
-            return replace(base, decision="deny", source="unapproved-hook",
+            return base.copy_with(decision="deny", source="unapproved-hook",
                            reason=f"hooks that apply to this call have not run ({names}): approve or remove them")
         try:
             perm = self.session.component("permissions").check(spec.rule_name, spec.claude_input(args), hook=pre)
         except LookupError:  # the permissions built-in is blocked: said, not silent
             perm = None
-            base = replace(base, skipped=base.skipped + (_unavailable("permissions"),),
+            base = base.copy_with(skipped=base.skipped + (_unavailable("permissions"),),
                            reason="no permission rules in this session (see skipped)")
         if perm is not None:
-            base = replace(base, permission=perm)
+            base = base.copy_with(permission=perm)
             source: DecisionSource = "hook" if perm.by == "hook" else "permission"
             if perm.decision == "deny":
                 reason = pre.reason if source == "hook" and pre is not None and pre.reason else perm.reason
-                return replace(base, decision="deny", reason=reason, source=source)
+                return base.copy_with(decision="deny", reason=reason, source=source)
             if perm.decision == "ask":
                 reason = pre.reason if source == "hook" and pre is not None and pre.reason else perm.reason
-                asked = replace(base, decision="ask", reason=reason, source=source)
+                asked = base.copy_with(decision="ask", reason=reason, source=source)
                 if ask is None:
                     return asked
                 reply = ask(asked)
                 return self.answer(asked, reply if isinstance(reply, UserAnswer) else UserAnswer(bool(reply)))
-            base = replace(base, reason=perm.reason, source=source)
+            base = base.copy_with(reason=perm.reason, source=source)
         return self._after_permission(spec, base)
 
     def _after_permission(self, spec: ToolSpec, base: ToolDecision) -> ToolDecision:
@@ -379,15 +374,15 @@ class ToolGate:
             workflows = self.session.component("skill_workflows")
         except LookupError:
             workflows = None
-            base = replace(base, skipped=base.skipped + (_unavailable("skill_workflows"),))
+            base = base.copy_with(skipped=base.skipped + (_unavailable("skill_workflows"),))
         if workflows is not None:
             allowed = workflows.check(spec.rule_name, spec.command(base.input))
             if not allowed.allowed:
-                return replace(base, decision="deny", reason=allowed.reason, source="skill")
+                return base.copy_with(decision="deny", reason=allowed.reason, source="skill")
         try:
             rules = self.session.component("rules")
         except LookupError:
-            return replace(base, skipped=base.skipped + (_unavailable("rules"),))
+            return base.copy_with(skipped=base.skipped + (_unavailable("rules"),))
         root = str(self.session.binding.cwd)
         paths = [p if os.path.isabs(p) else posixpath.join(root, p) for p in spec.paths(base.input)]
         gate = rules.check_invocation(spec.name, spec.kind, paths)
@@ -396,9 +391,9 @@ class ToolGate:
         if text:
             # the decision carries them to the model (with the denial, or with the result)
             rules.mark_delivered(selection)
-        base = replace(base, rules=selection, rules_text=text)
+        base = base.copy_with(rules=selection, rules_text=text)
         if not gate.proceed:
-            return replace(base, decision="deny", source="rules", reason=gate.message)
+            return base.copy_with(decision="deny", source="rules", reason=gate.message)
         return base
 
     def answer(self, decision: ToolDecision, answer: bool | UserAnswer, *, remember: Remember | None = None,
@@ -431,8 +426,8 @@ class ToolGate:
             self.remember(rule or self.rule_for(spec, decision.input), "allow" if approved else "deny",
                           remember)
         if not approved:
-            return replace(decision, decision="deny", source="user", reason=f"the user declined: {decision.reason}")
-        return self._after_permission(spec, replace(decision, decision="allow", source="user",
+            return decision.copy_with(decision="deny", source="user", reason=f"the user declined: {decision.reason}")
+        return self._after_permission(spec, decision.copy_with(decision="allow", source="user",
                                                     reason=f"the user approved: {decision.reason}"))
 
     def rule_for(self, spec: ToolSpec, tool_input: Mapping[str, Any]) -> str:

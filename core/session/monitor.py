@@ -17,10 +17,10 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from wskit.errors import SessionStateError
+from wskit.values import FrozenValue, Value
 
 __all__ = ["canonical", "DEFAULT_THRESHOLD", "RepetitionMonitor", "SelfCheckNotice", "STATE_VERSION"]
 
@@ -36,8 +36,7 @@ def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
-@dataclass(frozen=True)
-class SelfCheckNotice:
+class SelfCheckNotice(FrozenValue):
     """The one notice of a repetition streak.
 
     :ivar message: text for the model (a policy self-check prompt; the task continues).
@@ -50,8 +49,7 @@ class SelfCheckNotice:
     metadata: dict[str, Any]
 
 
-@dataclass
-class RepetitionMonitor:
+class RepetitionMonitor(Value):
     """Counts consecutive identical tool calls or replies.
 
     :ivar threshold: repetitions that trigger the notice (10).

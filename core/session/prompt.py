@@ -32,8 +32,9 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any
+
+from wskit.values import FrozenValue
 
 __all__ = [
     "Budget", "PromptPart", "contextual_rules", "output_style", "skills_catalog", "static_rules",
@@ -41,8 +42,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Budget:
+class Budget(FrozenValue):
     """A bound on a prompt part.
 
     :ivar max_bytes: UTF-8 bytes of the part's text (None: no byte bound).
@@ -70,8 +70,7 @@ class Budget:
         return self.max_tokens is None or self.count_tokens(text) <= self.max_tokens  # type: ignore[misc]
 
 
-@dataclass(frozen=True)
-class PromptPart:
+class PromptPart(FrozenValue):
     """Prompt text and where it came from.
 
     :ivar text: the text to put in the prompt (``""`` when nothing is included).

@@ -27,13 +27,13 @@ from __future__ import annotations
 import copy
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from wskit.errors import UnknownResourceError
 from wskit.formats.settings import SettingsLayer, all_hooks_disabled, read_layers
 from wskit.models import Diagnostic
+from wskit.values import FrozenValue, field
 
 __all__ = [
     "CredentialStore", "ModelCatalog", "ModelResources", "models_for",
@@ -62,8 +62,7 @@ class CredentialStore:
             self._data[provider_id] = secret
 
 
-@dataclass(frozen=True)
-class ModelCatalog:
+class ModelCatalog(FrozenValue):
     """A session-private view of models and providers.
 
     :ivar models: model entries (dicts with at least ``id`` and ``provider``).
@@ -103,8 +102,7 @@ class ModelCatalog:
                 "base_url": prov.get("baseUrl") or prov.get("base_url"), "api_key": self.credentials.get(pid)}
 
 
-@dataclass(frozen=True)
-class ModelResources:
+class ModelResources(FrozenValue):
     """Model resources of one source project.
 
     :ivar project_root: the source project. :ivar config: the merged settings

@@ -25,9 +25,7 @@ Other capabilities keep their own keys through session components
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from wskit.errors import ProvenanceMismatchError
@@ -35,6 +33,7 @@ from wskit.session import STATE_FORMAT, SessionResources, SessionState, snapshot
 from wskit.session.components import component_specs
 from wskit.session.extensions import STRICT_FIELDS, _bad, verify_extensions
 from wskit.session.monitor import RepetitionMonitor
+from wskit.values import Value, field
 
 if TYPE_CHECKING:  # pragma: no cover
     from wskit.binding import Binding
@@ -43,8 +42,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["ProvenanceMismatchError", "Restored", "restore", "verify_extensions"]
 
 
-@dataclass
-class Restored:
+class Restored(Value):
     """The result of :func:`restore`.
 
     :ivar session: a fresh snapshot of the workspace carrying the recorded session id.
@@ -151,7 +149,7 @@ def restore(
         raise _bad("workspace.source_root", f"{state.workspace.source_root} is not this workspace's source project {src}")
     specs = component_specs(workspace.hooks)
     ext = verify_extensions(dict(state.extensions), specs)
-    session = dataclasses.replace(snapshot(workspace, binding=binding), session_id=state.session_id,
+    session = snapshot(workspace, binding=binding).copy_with(session_id=state.session_id,
                                   parent_id=state.parent_id, created_at=state.created_at)
     drift: list[dict[str, Any]] = []
     for name, spec in sorted(specs.items()):

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from wskit.errors import WskitError
 from wskit.session.monitor import RepetitionMonitor
+from wskit.values import Value, field
 
 if TYPE_CHECKING:  # pragma: no cover
     from wskit.builtin_plugins.hooks.runner import HookRunner, HookRunnerConfig
@@ -39,8 +39,7 @@ class UnknownServiceError(WskitError, LookupError):
     """No plugin provides the session service asked for (e.g. ``mcp`` without wskit-mcp installed)."""
 
 
-@dataclass
-class RuntimeOptions:
+class RuntimeOptions(Value):
     """What the host passes to a session's runtime.
 
     :ivar hooks: a :class:`~wskit.builtin_plugins.hooks.runner.HookRunnerConfig` (env, URL policy,

@@ -433,6 +433,9 @@ def run(ctx, hosts_dir: str, scales: tuple[float, ...] = SCALES, base: str | Non
         "bare os.scandir walk (process)", "bare walk", "≤ 1.5×", 1.5)
     row("P5 first", "first `wsctl --json inspect` of monorepo (fresh home)", "inspect monorepo",
         "bare os.scandir walk (process)", "bare walk", "≤ 3.0×", 3.0)
+    from .watch_bench import p5_host
+
+    rows += p5_host(ctx, mono[one], targets[one])  # the long-lived host (file notifications)
     row("P6", "`wsctl --json skills list` of 10,000 skills", "skills list", "Claude Code to its init line, same tree",
         "claude@skills", "≤ 0.2×", 0.2)
     cpu_1k, cpu_none = med(CPU.get("skills list 1000", na)), med(CPU.get("skills list none", na))

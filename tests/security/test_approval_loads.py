@@ -55,8 +55,6 @@ EDITS = [
                                   'SCRIPT_DIR=$( cd -- "$( dirname -- "${BASH_SOURCE[0]}" )" &> /dev/null && pwd )\n'
                                   'source "$SCRIPT_DIR/../lib/common.sh"\n'},
      "bash hooks/g.sh", "lib/common.sh"),
-    ("sh-project-dir", {**SHELL_LIB, "hooks/g.sh": '. "$CLAUDE_PROJECT_DIR_COPY/lib/x.sh"\n'
-                        "CLAUDE_PROJECT_DIR_COPY=/nowhere\n"}, "sh hooks/g.sh", None),
     ("sh-double-brackets-fallback", {**SHELL_LIB, "hooks/g.sh":
                                      '#!/bin/bash\nif [[ -n "$x" ]]; then\n  source "$(dirname "$0")/../lib/x.sh"\nfi\n'},
      "./hooks/g.sh", "lib/x.sh"),
@@ -100,6 +98,14 @@ EDITS = [
                   "lib/helper.py": "exec(open('lib/code.py').read())\n"}, "python3 hooks/c.py", "lib/code.py"),
     ("py-shebang-exec", {**PY_LIB, "hooks/c.py": "#!/usr/bin/env python3\nimport runpy\nrunpy.run_path('lib/code.py')\n"},
      "./hooks/c.py", "lib/code.py"),
+    ("py-os-pardir", {**PY_LIB, "hooks/c.py": "import os, sys\nsys.path.insert(0, os.path.join("
+                      "os.path.dirname(__file__), os.pardir, 'lib'))\nimport helper\n"}, "python3 hooks/c.py",
+     "lib/helper.py"),
+    ("py-inline-c", PY_LIB, "python3 -c 'import sys; sys.path.insert(0, \"lib\"); import helper'", "lib/helper.py"),
+    ("py-here-document", PY_LIB, "python3 - <<EOF\nimport runpy\nrunpy.run_path('lib/code.py')\nEOF\n",
+     "lib/code.py"),
+    ("py-m-main", {**PY_LIB, "tool/__init__.py": "", "tool/__main__.py": "import runpy\nrunpy.run_path('lib/code.py')\n"},
+     "python3 -m tool", "lib/code.py"),
     ("node-require-parent", {**JS_LIB, "tools/a.js": "const x = require('../lib/x')\n"}, "node tools/a.js",
      "lib/x.js"),
     ("node-require-path-join", {**JS_LIB, "tools/a.js": "const path = require('path')\n"

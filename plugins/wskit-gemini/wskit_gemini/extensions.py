@@ -25,6 +25,7 @@ from typing import Any
 from wskit import fs
 from wskit.models import Diagnostic, ResourceSource, Scope
 from wskit.util.lazyre import lazy_pattern
+from wskit.values import Value
 
 from .config import GEMINI_DIR, read_jsonc
 
@@ -39,10 +40,9 @@ _NAME = lazy_pattern(globals(), "_NAME", r"^[a-z0-9][a-z0-9-]*\Z")
 MAX_CONTEXT_BYTES = 1 << 20
 
 
-class Extension:
+class Extension(Value):
     """One valid extension: its folder, scope, parsed manifest and derived values (a plain
-    class: ``wsctl`` start-up imports this module, and a dataclass would import
-    :mod:`dataclasses` and compile its methods at every start).
+    class, so start-up compiles nothing: see :mod:`wskit.values`).
 
     :ivar root: absolute extension folder.
     :ivar base: the folder provenance paths of its context files are relative to
@@ -52,8 +52,7 @@ class Extension:
         empty dict unless given.
     """
 
-    __slots__ = ("name", "root", "scope", "base", "manifest", "version", "description", "context_files",
-                 "mcp_servers", "exclude_tools", "__weakref__")
+    __slots__ = ("__weakref__",)
     name: str
     root: str
     scope: str
@@ -78,16 +77,6 @@ class Extension:
         self.context_files = context_files
         self.mcp_servers = {} if mcp_servers is None else mcp_servers
         self.exclude_tools = exclude_tools
-
-    __hash__ = None  # type: ignore[assignment]  # mutable and compared by value
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, n) == getattr(other, n) for n in self.__slots__[:-1])
-
-    def __repr__(self) -> str:
-        return "Extension(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__[:-1]) + ")"
 
     @property
     def rank(self) -> int:

@@ -9,8 +9,9 @@ rendering says how many were left out.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
+
+from wskit.values import FrozenValue, field
 
 __all__ = [
     "MAX_HOVER_CHARS", "MAX_RESULTS", "MAX_TOOL_TEXT", "QueryResult", "SEVERITY", "WriteDiagnostics",
@@ -36,8 +37,7 @@ def bounded_text(text: str, limit: int) -> str:
     return f"{text[:limit]}\n[… {len(text) - limit} more characters not shown]"
 
 
-@dataclass(frozen=True)
-class QueryResult:
+class QueryResult(FrozenValue):
     """One semantic query's answer.
 
     :ivar kind: ``definition``, ``references``, ``document_symbols`` or ``workspace_symbols``.
@@ -101,8 +101,7 @@ def _key(d: dict[str, Any]) -> tuple:
     return (d.get("message"), d.get("severity"), d.get("source"), d.get("code"))
 
 
-@dataclass(frozen=True)
-class WriteDiagnostics:
+class WriteDiagnostics(FrozenValue):
     """The diagnostics of a file after the host wrote it (:meth:`LspService.after_write`).
 
     :ivar path: the file, relative to the execution root.

@@ -65,7 +65,6 @@ import os
 import signal
 import threading
 import time
-from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import unquote, urlparse
@@ -73,6 +72,7 @@ from urllib.parse import unquote, urlparse
 from wskit.errors import WskitError
 from wskit.fs import SafeFsError, decode_text, read_bytes
 from wskit.resources.servers import LspServer
+from wskit.values import Value, field
 
 from .documents import from_lsp_column, incremental_edit, line_at, to_lsp_column
 from .results import MAX_HOVER_CHARS, MAX_RESULTS, QueryResult, WriteDiagnostics, bounded_text
@@ -107,8 +107,7 @@ class DiagnosticsNotReady(LspError):
         self.path, self.version = path, version
 
 
-@dataclass
-class _Doc:
+class _Doc(Value):
     uri: str
     rel: str
     language: str
@@ -122,8 +121,7 @@ class _Doc:
     fresh_before: list[dict[str, Any]] | None = None   # last diagnostics known current before a write
 
 
-@dataclass
-class _Live:
+class _Live(Value):
     definition: LspServer
     client: Any = None
     generation: int = 0

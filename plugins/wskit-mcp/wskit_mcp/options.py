@@ -8,8 +8,9 @@ or set ``session.mcp.options`` before the first connection.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from wskit.values import FrozenValue, Value, field
 
 __all__ = [
     "ElicitAction", "McpElicitation", "McpElicitResponse", "McpLimits", "McpOptions", "McpRecovery",
@@ -27,8 +28,7 @@ SERVER_STATUSES = ("idle", "connecting", "connected", "restarting", "failed", "n
                    "denied")
 
 
-@dataclass(frozen=True)
-class McpElicitation:
+class McpElicitation(FrozenValue):
     """A server's question for the user (MCP ``elicitation/create``).
 
     :ivar server: the server's qualified id. :ivar server_name: its name (what hook matchers see).
@@ -46,8 +46,7 @@ class McpElicitation:
     elicitation_id: str | None = None
 
 
-@dataclass(frozen=True)
-class McpElicitResponse:
+class McpElicitResponse(FrozenValue):
     """The answer to an elicitation. :ivar action: ``accept``, ``decline`` or ``cancel``.
     :ivar content: the answer's fields (``accept`` only)."""
 
@@ -55,8 +54,7 @@ class McpElicitResponse:
     content: Mapping[str, Any] | None = None
 
 
-@dataclass(frozen=True)
-class McpSampleRequest:
+class McpSampleRequest(FrozenValue):
     """A server asking the host's model for a completion (MCP ``sampling/createMessage``).
 
     :ivar server: the server's qualified id. :ivar messages: ``[{"role", "content": {...}}]``
@@ -73,8 +71,7 @@ class McpSampleRequest:
     model_preferences: Mapping[str, Any] | None = None
 
 
-@dataclass(frozen=True)
-class McpSampleResponse:
+class McpSampleResponse(FrozenValue):
     """The host model's answer. :ivar text: the reply. :ivar model: the model that wrote it.
     :ivar stop_reason: ``endTurn``, ``stopSequence``, ``maxTokens`` or the host's own."""
 
@@ -83,8 +80,7 @@ class McpSampleResponse:
     stop_reason: str | None = "endTurn"
 
 
-@dataclass(frozen=True)
-class McpLimits:
+class McpLimits(FrozenValue):
     """Size limits applied to what servers send before the host sees it (bytes).
 
     :ivar max_item_bytes: one text item, a resource's text, structured content (as JSON).
@@ -112,8 +108,7 @@ class McpLimits:
     max_message_bytes: int = 16 << 20
 
 
-@dataclass(frozen=True)
-class McpRecovery:
+class McpRecovery(FrozenValue):
     """Restart policy for a server that exits or drops its connection (per session).
 
     :ivar max_restarts: restarts allowed per server and session (LSP's default is 3, too);
@@ -134,8 +129,7 @@ class McpRecovery:
         return min(self.backoff * (2 ** (attempt - 2)), self.max_backoff)
 
 
-@dataclass
-class McpOptions:
+class McpOptions(Value):
     """A session's MCP settings.
 
     :ivar on_elicit: ``fn(McpElicitation) -> McpElicitResponse | dict | None`` answers a server's

@@ -37,7 +37,6 @@ import tempfile
 import threading
 import time
 from contextlib import AsyncExitStack
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
@@ -47,6 +46,7 @@ from anyio.from_thread import start_blocking_portal
 from wskit.builtin_plugins.mcp import approval_status, expand_server
 from wskit.errors import UnknownResourceError, WskitError
 from wskit.resources.servers import McpServer
+from wskit.values import FrozenValue, Value, field
 
 from .options import McpElicitation, McpElicitResponse, McpLimits, McpOptions, McpSampleRequest, McpSampleResponse
 from .projection import check_catalog_entry, project_content, tool_full_name
@@ -90,8 +90,7 @@ def server_key(server: McpServer) -> str:
     return f"plugin_{server.plugin}_{server.name}" if server.plugin else server.name
 
 
-@dataclass(frozen=True)
-class McpServerStatus:
+class McpServerStatus(FrozenValue):
     """One server's state in this session.
 
     :ivar id: qualified id. :ivar name: its name. :ivar status: one of
@@ -117,8 +116,7 @@ class McpServerStatus:
         return dict(self.__dict__)
 
 
-@dataclass
-class McpConnection:
+class McpConnection(Value):
     """One live connection (one generation of a server).
 
     :ivar server: the definition (variables substituted). :ivar session: the SDK ClientSession.
@@ -137,8 +135,9 @@ class McpConnection:
     _done: Any = None
 
 
-@dataclass
-class _Record:
+class _Record(Value):
+    __slots__ = ("__weakref__",)  # sdklog keeps a weak reference to the record holding a connection
+
     server: McpServer
     status: str = "idle"
     generation: int = 0
@@ -261,9 +260,7 @@ class McpService:
         limits = self.options.limits
         raw = dict(self.runtime.options.env).get("MAX_MCP_OUTPUT_TOKENS")
         if raw and raw.isdigit() and int(raw) > 0:
-            from dataclasses import replace
-
-            limits = replace(limits, max_item_bytes=int(raw) * 4)
+            limits = limits.copy_with(max_item_bytes=int(raw) * 4)
         return limits
 
     # -- status ------------------------------------------------------------

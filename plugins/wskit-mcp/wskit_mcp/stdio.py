@@ -23,10 +23,11 @@ from __future__ import annotations
 import sys
 from collections.abc import AsyncGenerator
 from contextlib import asynccontextmanager, suppress
-from dataclasses import dataclass
 from typing import Any, TextIO
 
 import anyio
+
+from wskit.values import Value
 
 __all__ = ["StdioReport", "bounded_stdio_client", "first_bytes"]
 
@@ -45,8 +46,7 @@ def first_bytes(data: bytes, limit: int = SHOWN_BYTES) -> str:
     return shown + ("…" if len(data) > limit else "")
 
 
-@dataclass
-class StdioReport:
+class StdioReport(Value):
     """What the transport saw that the session cannot say.
 
     :ivar violation: why the transport ended the connection (an over-long message).

@@ -32,11 +32,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, unquote
 
 from wskit.errors import WskitError
+from wskit.values import FrozenValue
 
 __all__ = ["SKILL_SCHEME", "STATIC_RULES_URI", "ServeError", "ServeLimits", "ServedWorkspace", "served_name"]
 
@@ -52,8 +52,7 @@ class ServeError(WskitError):
     the client's model sees."""
 
 
-@dataclass(frozen=True)
-class ServeLimits:
+class ServeLimits(FrozenValue):
     """Bounds of every answer.
 
     :ivar max_result_bytes: UTF-8 bytes of one tool result, prompt or resource

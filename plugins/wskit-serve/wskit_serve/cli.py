@@ -59,6 +59,9 @@ def _read_token(path: str) -> str:
               help="Largest tool result, prompt or resource (bytes).")
 @click.option("--poll", type=click.FloatRange(min=0), default=1.0, show_default=True,
               help="Seconds between checks for changed files (0: never).")
+@click.option("--watch/--no-watch", default=True, show_default=True,
+              help="Learn of changed files from the operating system's notifications (the wskit[watch] "
+                   "extra); without them, and for paths they cannot cover, by stat every --poll seconds.")
 @click.option("--max-connections", type=click.IntRange(min=1), default=256, show_default=True,
               help="HTTP: open connections at most (the oldest one still sending its request makes room).")
 @click.option("--header-timeout", type=click.FloatRange(min=0.1, max=3600), default=10.0, show_default=True,
@@ -69,7 +72,7 @@ def _read_token(path: str) -> str:
               show_default=True, help="HTTP: seconds a session may stay idle before it is ended.")
 @click.pass_obj
 def serve_cmd(obj: WsctlContext, path: str, mcp: bool, http: str | None, token_file: str | None,
-              max_result_bytes: int, poll: float, max_connections: int, header_timeout: float,
+              max_result_bytes: int, poll: float, watch: bool, max_connections: int, header_timeout: float,
               max_sessions: int, session_idle_timeout: float) -> None:
     """Serve the skills, rules and commands of the workspace holding PATH to any agent over MCP.
 
@@ -86,7 +89,11 @@ def serve_cmd(obj: WsctlContext, path: str, mcp: bool, http: str | None, token_f
     target = os.path.abspath(path)
     log = ServeLog()
     log.take_over()  # uvicorn's, asyncio's and the SDK's records: one rate-limited line each, never blocking
+    obj.watch = watch and poll > 0  # notifications only serve the change checks
     server = WorkspaceServer(obj.resolve, target, ServeLimits(max_result_bytes=max_result_bytes), poll=poll, log=log)
+    status = obj.cache().watch_status
+    if obj.watch and status != "watching" and "not installed" not in status:
+        log.say("watch", f"file notifications unavailable ({status}); changes are found by stat")
     if not http:
         _run(server.serve_stdio)
         return

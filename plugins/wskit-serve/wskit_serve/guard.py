@@ -32,9 +32,10 @@ import socket
 import threading
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
+
+from wskit.values import FrozenValue
 
 __all__ = ["HostGuard", "HttpLimits", "ServeLog", "bind", "bounded_protocol", "connection_cap", "host_guard",
            "is_loopback", "limit_sessions"]
@@ -42,8 +43,7 @@ __all__ = ["HostGuard", "HttpLimits", "ServeLog", "bind", "bounded_protocol", "c
 _Addr = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 
-@dataclass(frozen=True)
-class HttpLimits:
+class HttpLimits(FrozenValue):
     """Bounds of ``serve --http``, sized for a local server (a few agents, not the web).
 
     :ivar max_connections: open connections at most (default 256; also at most the

@@ -4,8 +4,10 @@ One :class:`WorkspaceServer` serves the workspace holding a path, on stdio or
 streamable HTTP. Each client connection gets its own
 :class:`~wskit_serve.catalog.ServedWorkspace` (a session snapshot) on its first
 request. A watcher re-validates the workspace every ``poll`` seconds through
-:meth:`wskit.cache.WorkspaceCache.resolve` (one ``stat`` per recorded path;
-a reload only when something changed); when what a connection can list
+:meth:`wskit.cache.WorkspaceCache.resolve` (with ``--watch``, the default, the
+operating system's file notifications say what changed, :mod:`wskit.fs.watch`;
+else one ``stat`` per recorded path; a reload only when something changed);
+when what a connection can list
 changed, that connection's snapshot is replaced and it is sent
 ``notifications/tools/list_changed``, ``prompts/list_changed`` and
 ``resources/list_changed`` (clients on the 2026-07-28 protocol get the same

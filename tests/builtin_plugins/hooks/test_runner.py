@@ -290,3 +290,35 @@ def test_session_start_matchers_match_the_payload_source(make_session):
     resumed = s.runtime.hooks.run("SessionStart", {"source": "resume"})
     assert [r.context.strip() for r in started.results] == ["on-startup"]
     assert [r.context.strip() for r in resumed.results] == ["on-resume"]
+
+
+def test_a_python_hook_never_runs_bytecode_planted_in_the_projects_pycache(make_session, project):
+    """Approval coverage leaves ``__pycache__`` out (the interpreter rewrites it on every
+    run). A ``.pyc`` planted there with the source's mtime and size would otherwise run
+    instead of the covered ``helper.py``: hooks get ``PYTHONPYCACHEPREFIX`` (a private
+    folder), so Python never looks there."""
+    import importlib.util
+    import os
+    import stat as st
+    from importlib._bootstrap_external import _code_to_timestamp_pyc
+
+    helper = project / "helper.py"
+    helper.write_text("VALUE = 'clean'\n")
+    info = helper.stat()
+    evil = compile("VALUE = 'planted'\n", str(helper), "exec")
+    pyc = Path(importlib.util.cache_from_source(str(helper)))
+    pyc.parent.mkdir()
+    pyc.write_bytes(_code_to_timestamp_pyc(evil, int(info.st_mtime), info.st_size))
+    command = f"{sys.executable} -c 'import helper; print(helper.VALUE)' > out.txt"
+    # the attack works without the prefix: Python runs the planted bytecode
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPYCACHEPREFIX"}
+    import subprocess
+    subprocess.run(command, shell=True, cwd=project, env=env, check=True)
+    assert (project / "out.txt").read_text() == "planted\n"
+    s = make_session(hook("PreToolUse", command=command))
+    out = run_pre(s)
+    assert out.results[0].status == "success", out.results
+    assert (project / "out.txt").read_text() == "clean\n"
+    prefix = s.runtime.hooks.pycache_prefix()
+    assert not prefix.startswith(str(project)) and st.S_IMODE(os.stat(prefix).st_mode) == 0o700
+    assert pyc.read_bytes() == _code_to_timestamp_pyc(evil, int(info.st_mtime), info.st_size)  # not rewritten

@@ -231,7 +231,7 @@ def test_empty_inspect_imports_no_deferred_stdlib_module(tmp_path: Path) -> None
     rc, mods = _modules_after("--home", str(home), "--json", "inspect", str(ws))
     assert rc == 0
     assert not _DEFERRED_STDLIB & mods, sorted(_DEFERRED_STDLIB & mods)
-    # the value types of the path are plain classes (wskit.util.valueclass): a dataclass would
+    # the value types of the path are plain classes (wskit.values): a dataclass would
     # import dataclasses and compile its methods at every start
     assert "dataclasses" not in mods
 

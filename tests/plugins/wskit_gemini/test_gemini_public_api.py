@@ -8,8 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 import wskit_gemini
 
 PKG = Path(wskit_gemini.__file__).resolve().parent
@@ -49,22 +47,3 @@ def test_importing_the_plugin_loads_none_of_its_submodules():
             "print(json.dumps(sorted(m for m in sys.modules if m.startswith(('wskit_gemini', 'wskit.builtin_plugins.rules', 'json5')))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert json.loads(out) == ["wskit_gemini"]
-
-
-def test_extension_is_a_plain_value_class_built_on_no_wskit_internal():
-    # an Extension is a mutable value: == by fields, unhashable, a readable repr, no
-    # instance dict (it is made at every start that sees an extension: no dataclass)
-    import dataclasses
-
-    from wskit_gemini.extensions import Extension
-
-    a = Extension("e", "/e", "user", "/h", {"name": "e"}, context_files=("GEMINI.md",))
-    b = Extension("e", "/e", "user", "/h", {"name": "e"}, context_files=("GEMINI.md",), mcp_servers=None)
-    assert not dataclasses.is_dataclass(Extension) and not hasattr(a, "__dict__")
-    assert a == b and a.mcp_servers == {} and a.mcp_servers is not b.mcp_servers
-    assert a != Extension("e", "/e", "project", "/h", {"name": "e"}) and a != "e"
-    b.version = "2"
-    assert a != b
-    with pytest.raises(TypeError):
-        hash(a)
-    assert repr(a).startswith("Extension(name='e', root='/e', scope='user'") and "__weakref__" not in repr(a)

@@ -233,8 +233,6 @@ def test_results_and_catalog_entries_are_bounded_with_a_marker(binding, facade):
 
 
 def test_a_project_server_starts_only_once_approved(binding, facade, tmp_path):
-    import dataclasses
-
     from wskit.approval.servers import server_entry
     from wskit.approval.store import ApprovalStore
     from wskit.host import HostProfile
@@ -256,7 +254,7 @@ def test_a_project_server_starts_only_once_approved(binding, facade, tmp_path):
         entry = server_entry(d, "mcp", binding.execution_root)
         store.deny(str(binding.source_root), [entry])
         assert s.mcp.status()[0].approval == "denied"
-        before = dataclasses.replace(entry, definition={**entry.definition, "args": ["-c", "pass"]})
+        before = entry.copy_with(definition={**entry.definition, "args": ["-c", "pass"]})
         store.approve(str(binding.source_root), [before], before.digest)  # approved as it was before an edit
         assert s.mcp.status()[0].approval == "modified"
         with pytest.raises(McpApprovalError, match="changed since it was approved"):

@@ -74,10 +74,10 @@ def _wsctl_rules_for(home: Path, proj: Path, rel: str) -> list[dict]:
     return json.loads(out.stdout)["contextual"]
 
 
-def _params(home: Path, proj: Path, *extra: str) -> StdioServerParameters:
+def _params(home: Path, proj: Path, *extra: str, serve: tuple[str, ...] = ()) -> StdioServerParameters:
     return StdioServerParameters(command=sys.executable,
                                  args=["-m", "wskit", "--home", str(home), *extra, "serve", str(proj), "--mcp",
-                                       "--poll", "0.2"],
+                                       "--poll", "0.2", *serve],
                                  cwd=str(proj))
 
 
@@ -173,7 +173,8 @@ def test_untrusted_project_serves_nothing_of_its_own(tmp_path):
     _run(main)
 
 
-def test_edit_is_notified_to_an_open_connection_and_seen_by_a_new_one(tmp_path):
+@pytest.mark.parametrize("watch", ["--watch", "--no-watch"])  # file notifications, or the stat check
+def test_edit_is_notified_to_an_open_connection_and_seen_by_a_new_one(tmp_path, watch):
     home, proj = _tree(tmp_path)
     seen: list[str] = []
 
@@ -181,7 +182,7 @@ def test_edit_is_notified_to_an_open_connection_and_seen_by_a_new_one(tmp_path):
         seen.append(type(msg).__name__)
 
     async def main():
-        async with stdio_client(_params(home, proj)) as (r, w):
+        async with stdio_client(_params(home, proj, serve=(watch,))) as (r, w):
             async with ClientSession(r, w, message_handler=on_message) as s:
                 await s.initialize()
                 assert {p.name for p in (await s.list_prompts()).prompts} == {"review", "fix"}

@@ -1,5 +1,5 @@
 """wskit's value classes (:class:`wskit.models.Frozen`, plain classes) behave as the
-pydantic model of their declaration (:func:`wskit.util.plainmodel.pydantic_model`)
+pydantic model of their declaration (:func:`wskit.values.plainmodel.pydantic_model`)
 does: same stored values, defaults, fields set, dumps, JSON, copies, equality,
 hashing, repr and errors, on every class and generated inputs; and the start-up
 paths never import pydantic."""
@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
 
 from wskit.models import Diagnostic, Frozen, LoadResult, Provenance, ResourceSource, Scope
-from wskit.util.fastinit import plan
-from wskit.util.plainmodel import pydantic_model, resolve_hints
+from wskit.values.fastinit import plan
+from wskit.values.plainmodel import pydantic_model, resolve_hints
 
 #: modules defining the wskit value classes (imported so every subclass is known)
 MODULES = ("wskit.models", "wskit.host", "wskit.binding", "wskit.trust", "wskit.kinds",

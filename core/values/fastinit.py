@@ -8,7 +8,7 @@ field's type (or a field is missing, unknown, or refused by a field validator);
 the caller then lets pydantic validate, which coerces or raises
 :class:`pydantic.ValidationError` as before. Only values pydantic's lax mode keeps
 as they are (or copies: ``dict``, ``list``, ``set``) are accepted, so the result
-is the same model pydantic builds; ``tests/core/util/test_fastinit.py`` compares
+is the same model pydantic builds; ``tests/core/values/test_fastinit.py`` compares
 both on every wskit model class and on generated values.
 
 A class gets no plan (pydantic always validates) when its configuration, a
@@ -28,7 +28,7 @@ from collections.abc import Callable
 from pathlib import Path, PurePath
 from typing import Any
 
-from wskit.util.plainmodel import resolve_hints
+from wskit.values.plainmodel import resolve_hints
 
 
 class _Miss(Exception):

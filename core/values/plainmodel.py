@@ -6,7 +6,7 @@ A :class:`~wskit.models.Frozen` subclass is declared as a pydantic model is (ann
 fields, defaults, :func:`Field` for a default factory, :func:`field_validator` and
 :func:`model_validator`), but the class made is a plain ``__slots__`` class: making
 it imports nothing and compiles nothing. Constructing one checks values that
-already have exactly their field's type in Python (:mod:`wskit.util.fastinit`);
+already have exactly their field's type in Python (:mod:`wskit.values.fastinit`);
 anything else — a value to coerce, a missing or unknown field, a value a validator
 refuses, ``model_validate`` of a non-dict, ``model_validate_json`` — is validated
 by a pydantic model built on first need from the same declaration
@@ -15,7 +15,7 @@ pydantic always did and whose result becomes the plain instance. Inside a real
 pydantic model a field typed with a :class:`~wskit.models.Frozen` class is
 validated and serialised through :meth:`~wskit.models.Frozen.__get_pydantic_core_schema__`.
 
-``tests/core/test_plainmodel.py`` compares every wskit value class with the
+``tests/core/values/test_fastinit.py`` compares every wskit value class with the
 pydantic model of its declaration (defaults, dumps, copies, errors) on generated
 inputs.
 """
