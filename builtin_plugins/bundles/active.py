@@ -28,16 +28,20 @@ if TYPE_CHECKING:
 
 
 def find_bundles(binding: Binding | None, profile: HostProfile, trust: TrustDecision | None,
-                 explicit: Iterable[str] = (), kinds: Iterable[ResourceKind] | None = None
+                 explicit: Iterable[str] = (), kinds: Iterable[ResourceKind] | None = None,
+                 settings: tuple[list[SettingsLayer], list[Diagnostic]] | None = None
                  ) -> tuple[list[Bundle], list[Diagnostic]]:
     """Every plugin of a workspace with its state (``active``, ``inactive``, ``error``).
 
     :param explicit: extra plugin folders (default: ``profile.settings["plugin_dirs"]``).
     :param kinds: the registered resource kinds, whose manifest keys locate each
         kind in a plugin (default :func:`wskit.plugin.facade.builtin_kinds`).
+    :param settings: what :func:`~wskit.formats.settings.settings_layers` answered for this
+        workspace, when the caller has read it already (default: read here).
     :returns: ``(bundles, diagnostics)``, bundles lowest rank first.
     """
-    layers, d = settings_layers(binding, profile, trust)
+    layers, d = settings if settings is not None else settings_layers(binding, profile, trust)
+    d = list(d)
     bundles, diags = discover(binding, profile, trust, tuple(explicit), kinds, layers=layers)
     diags += d
     bad = [x for x in d if x.code == "managed-settings-invalid"]

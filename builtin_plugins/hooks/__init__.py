@@ -87,6 +87,10 @@ def wskit_resource_sources(binding, profile, trust):
 
 @hookimpl
 def wskit_hook_definitions(source):
+    """The hooks ``source`` defines; nothing is imported for a source that holds no file they
+    could come from (:func:`~wskit.util.deferred.definitions_present`: a config folder
+    without ``settings.json``/``settings.local.json``, a project root without the kind's
+    file), where the loader answers nothing either. A ``.cursor`` folder's ``hooks.json`` is read by Cursor's loader."""
     if source.plugin is None and source.components.get(KIND) == ("hooks.json",):  # a .cursor folder's own file
         import os
 
@@ -95,6 +99,13 @@ def wskit_hook_definitions(source):
         from wskit.builtin_plugins.hooks.cursor import load_cursor_hooks
 
         return load_cursor_hooks(source)
+    own = source.components.get(KIND, ())[:1]  # a host's own file name, as wskit.formats.definitions.blocks reads it
+    from wskit.util.deferred import definitions_present
+
+    if not definitions_present(source, own[0] if own and isinstance(own[0], str) else "hooks/hooks.json"):
+        from wskit.models import LoadResult
+
+        return LoadResult()
     from wskit.builtin_plugins.hooks.definitions import load_hook_definitions  # when a source is read
 
     return load_hook_definitions(source)

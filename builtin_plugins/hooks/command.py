@@ -10,8 +10,6 @@ also killed after a normal exit: a hook never leaves processes behind.
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
 import threading
 import time
 
@@ -66,6 +64,8 @@ class _CappedReader(threading.Thread):
 
 
 def _kill_group(pgid: int) -> None:
+    import signal
+
     try:
         os.killpg(pgid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
@@ -94,6 +94,8 @@ def run_command(
     """
     if len(stdin) > MAX_STDIN_BYTES:
         raise ValueError(f"hook input is {len(stdin)} bytes, over the {MAX_STDIN_BYTES}-byte limit")
+    import subprocess  # when a command hook runs, not when the runner is made
+
     start = time.monotonic()
     proc = subprocess.Popen(
         ["/bin/sh", "-c", command], cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,

@@ -25,13 +25,10 @@ reference becomes the empty string, never a host environment value.
 
 from __future__ import annotations
 
-import http.client
 import ipaddress
 import math
 import os
 import re
-import socket
-import ssl
 import threading
 import time
 from collections.abc import Mapping
@@ -166,6 +163,8 @@ def _addresses(host: str, port: int) -> list[ipaddress._BaseAddress]:
         return [ipaddress.ip_address(host.strip("[]"))]
     except ValueError:
         pass
+    import socket  # a name to resolve: only when an HTTP hook's URL is checked
+
     try:
         infos = socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)
     except (socket.gaierror, UnicodeError, OSError) as err:
@@ -251,6 +250,8 @@ def post_json(
     :raises HttpHookError: connection failure, timeout, redirect, status ≥ 400, too large,
         a header that cannot be sent.
     """
+    import http.client  # the transport (http.client, ssl, socket) only when an HTTP hook posts
+
     if not (isinstance(timeout, (int, float)) and math.isfinite(timeout) and 0 < timeout <= MAX_TIMEOUT):
         raise HttpHookError(f"hook URL {url!r}: timeout {timeout!r} is not between 0 and {MAX_TIMEOUT:g} s")
     for k, v in headers.items():
@@ -263,7 +264,8 @@ def post_json(
         addrs = [str(a) for a in _addresses(host, port)]
     parts = urlsplit(url)
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    conn = _PinnedHTTPS(host, port, addrs, deadline) if scheme == "https" else _PinnedHTTP(host, port, addrs, deadline)
+    plain, tls = _connections()
+    conn = tls(host, port, addrs, deadline) if scheme == "https" else plain(host, port, addrs, deadline)
     watchdog = threading.Timer(timeout, conn.abort)
     watchdog.daemon = True
     watchdog.start()
@@ -290,61 +292,80 @@ def post_json(
         conn.close()
 
 
-class _Pinned:
-    """Connects to one of the checked ``addrs`` (never resolving ``host`` again), each step
-    bounded by what is left of ``deadline``; :meth:`abort` cuts the socket off."""
-
-    def _init_pin(self, addrs: list[str], deadline: float) -> None:
-        self._addrs, self._deadline, self.aborted = addrs, deadline, False
-        self._raw: socket.socket | None = None
-
-    def _left(self) -> float:
-        left = self._deadline - time.monotonic()
-        if left <= 0:
-            raise TimeoutError("timed out")
-        return left
-
-    def _tcp(self) -> socket.socket:
-        err: OSError | None = None
-        for a in self._addrs:
-            try:
-                sock = socket.create_connection((a, self.port), timeout=self._left())
-                sock.settimeout(self._left())
-                self._raw = sock  # kept: http.client hands the socket to the response and forgets it
-                if self.aborted:
-                    self.abort()
-                return sock
-            except OSError as e:
-                err = e
-        raise err or OSError("no address to connect to")
-
-    def abort(self) -> None:
-        self.aborted = True
-        sock = self._raw
-        if sock is not None:
-            try:
-                sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
+_CONNECTIONS: list[tuple[type, type]] = []
 
 
-class _PinnedHTTP(_Pinned, http.client.HTTPConnection):
-    def __init__(self, host: str, port: int, addrs: list[str], deadline: float) -> None:
-        http.client.HTTPConnection.__init__(self, host, port)
-        self._init_pin(addrs, deadline)
+def _connections() -> tuple[type, type]:
+    """The pinned HTTP and HTTPS connection classes, made on first use (their bases are
+    :mod:`http.client`'s, whose import brings ``ssl``, ``socket`` and ``email``: a run without
+    an HTTP hook never pays for it)."""
+    if _CONNECTIONS:
+        return _CONNECTIONS[0]
+    import http.client
+    import socket
+    import ssl
 
-    def connect(self) -> None:
-        self.sock = self._tcp()
+    class _Pinned:
+        """Connects to one of the checked ``addrs`` (never resolving ``host`` again), each step
+        bounded by what is left of ``deadline``; :meth:`abort` cuts the socket off."""
+
+        def _init_pin(self, addrs: list[str], deadline: float) -> None:
+            self._addrs, self._deadline, self.aborted = addrs, deadline, False
+            self._raw: socket.socket | None = None
+
+        def _left(self) -> float:
+            left = self._deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("timed out")
+            return left
+
+        def _tcp(self) -> socket.socket:
+            err: OSError | None = None
+            for a in self._addrs:
+                try:
+                    sock = socket.create_connection((a, self.port), timeout=self._left())
+                    sock.settimeout(self._left())
+                    self._raw = sock  # kept: http.client hands the socket to the response and forgets it
+                    if self.aborted:
+                        self.abort()
+                    return sock
+                except OSError as e:
+                    err = e
+            raise err or OSError("no address to connect to")
+
+        def abort(self) -> None:
+            self.aborted = True
+            sock = self._raw
+            if sock is not None:
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    class _PinnedHTTP(_Pinned, http.client.HTTPConnection):
+        def __init__(self, host: str, port: int, addrs: list[str], deadline: float) -> None:
+            http.client.HTTPConnection.__init__(self, host, port)
+            self._init_pin(addrs, deadline)
+
+        def connect(self) -> None:
+            self.sock = self._tcp()
+
+    class _PinnedHTTPS(_Pinned, http.client.HTTPSConnection):
+        def __init__(self, host: str, port: int, addrs: list[str], deadline: float) -> None:
+            http.client.HTTPSConnection.__init__(self, host, port, context=ssl.create_default_context())
+            self._init_pin(addrs, deadline)
+
+        def connect(self) -> None:
+            sock = self._tcp()
+            self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
+
+    with _LOCK:
+        if not _CONNECTIONS:
+            _CONNECTIONS.append((_PinnedHTTP, _PinnedHTTPS))
+    return _CONNECTIONS[0]
 
 
-class _PinnedHTTPS(_Pinned, http.client.HTTPSConnection):
-    def __init__(self, host: str, port: int, addrs: list[str], deadline: float) -> None:
-        http.client.HTTPSConnection.__init__(self, host, port, context=ssl.create_default_context())
-        self._init_pin(addrs, deadline)
-
-    def connect(self) -> None:
-        sock = self._tcp()
-        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
+_LOCK = threading.Lock()
 
 
 def process_env() -> dict[str, str]:

@@ -34,11 +34,9 @@ import os
 import threading
 import time
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal, Protocol
 
 from wskit.builtin_plugins.hooks.command import DEFAULT_OUTPUT_CAP, run_command
-from wskit.builtin_plugins.hooks.conditions import if_allows, if_unparsable
 from wskit.builtin_plugins.hooks.definitions import MAX_TIMEOUT
 from wskit.builtin_plugins.hooks.http import (
     HttpHookError,
@@ -312,6 +310,8 @@ class HookRunner:
                                  "ask, not allow)")
                 sel.restricted.add(h.id)
             if h.if_condition is not None:
+                from wskit.builtin_plugins.hooks.conditions import if_allows, if_unparsable
+
                 try:
                     if not if_allows(h.id, h.if_condition, event, tool, data, sel.notes, self.execution_root, home):
                         continue
@@ -447,6 +447,8 @@ class HookRunner:
     def _concurrent(self, todo, data: dict[str, Any], outcome: HookOutcome, restricted: set[str]) -> None:
         if not todo:
             return
+        from concurrent.futures import ThreadPoolExecutor  # when hooks run concurrently
+
         with ThreadPoolExecutor(max_workers=max(1, self.config.max_concurrent)) as pool:
             futures = [pool.submit(self._one, h, data, restricted) for h in todo]
             results = [f.result() for f in futures]

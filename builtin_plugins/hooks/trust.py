@@ -28,12 +28,18 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
-from wskit.approval.entries import ApprovalEntry, entry_coverage, selection_digest
-from wskit.approval.store import ApprovalStore, ApprovalStoreError, EntryStatus
 from wskit.errors import WskitError
 from wskit.resources.hooks import HookDefinition
 from wskit.values import FrozenValue, field
+
+if TYPE_CHECKING:  # pragma: no cover
+    from wskit.approval.entries import ApprovalEntry
+    from wskit.approval.store import ApprovalStore, EntryStatus
+
+# wskit.approval (the store, entries and command coverage) is imported where an entry is
+# made or read: a session without hooks computes its (empty) status without it.
 
 #: Scopes whose hooks run without approval: the user's own settings, an administrator's,
 #: built-ins and the command line, none of which a project writes.
@@ -77,6 +83,8 @@ def hook_entry(hook: HookDefinition, files_root: str | os.PathLike[str], *, cove
     :param cover: read the files the command names (False: identity and definition only).
     :param host: the session's host name (the runner sets ``<HOST>_PROJECT_DIR`` too).
     """
+    from wskit.approval.entries import ApprovalEntry, entry_coverage
+
     run = hook.command if hook.type == "command" else hook.url if hook.type == "http" else hook.prompt
     identity = {"event": hook.event, "matcher": hook.matcher, "type": hook.type, "run": run,
                 "if": hook.if_condition}
@@ -153,6 +161,8 @@ class HookApprovalStatus(FrozenValue):
     def digest(self) -> str | None:
         """The :func:`~wskit.approval.entries.selection_digest` of every awaiting entry
         (``wsctl hooks trust --digest`` approves them all), None when none awaits."""
+        from wskit.approval.entries import selection_digest
+
         aw = self.awaiting
         return selection_digest([r.entry for r in aw]) if aw else None
 
@@ -197,6 +207,8 @@ def _needs_approval(h: HookDefinition) -> bool:
 def _project_file_row(h: HookDefinition, files_root: str, host: str | None) -> EntryStatus:
     """A hook that needs no approval, in a project that is not trusted: ``untrusted-project``
     when its command names a file of the project (or a word coverage cannot follow that may)."""
+    from wskit.approval.store import EntryStatus
+
     entry = hook_entry(h, files_root, host=host)
     # the files first (a folder listing, ``dir/``, comes with a script it holds)
     inside = sorted((f.shown for f in entry.files if f.base == "project"), key=lambda p: (p.endswith("/"), p))
@@ -219,6 +231,7 @@ def _project_file_row(h: HookDefinition, files_root: str, host: str | None) -> E
 def _migrate(store: ApprovalStore, home: str, root: str, hooks: Sequence[HookDefinition], files_root: str,
              rows: list[EntryStatus]) -> tuple[list[EntryStatus], list[str]]:
     """Honour an earlier one-digest approval of ``root`` exactly for what it covered (module doc)."""
+    from wskit.approval.store import ApprovalStoreError, EntryStatus
     from wskit.builtin_plugins.hooks.legacy import HookTrustError as LegacyError
     from wskit.builtin_plugins.hooks.legacy import HookTrustStore, hook_config_digest
 
@@ -279,6 +292,8 @@ def hook_approval_status(home: str | os.PathLike[str] | None, root: str | os.Pat
     ext = external_hooks(hooks)
     rows: list[EntryStatus | None] = []
     need: list[tuple[int, ApprovalEntry]] = []
+    if ext:
+        from wskit.approval.store import ApprovalStore, EntryStatus
     for h in ext:
         if _needs_approval(h):
             need.append((len(rows), hook_entry(h, fr, host=host)))
@@ -287,7 +302,7 @@ def hook_approval_status(home: str | os.PathLike[str] | None, root: str | os.Pat
             rows.append(_project_file_row(h, fr, host))
         else:
             rows.append(EntryStatus(hook_entry(h, fr, cover=False), "not-required"))
-    store = ApprovalStore.for_home(home) if home is not None else None
+    store = ApprovalStore.for_home(home) if need and home is not None else None  # read only for entries that need it
     error = None
     if need:
         if store is None:
@@ -349,6 +364,10 @@ class EntryHookTrust:
         hook as it is now, approved or not), None without external hooks. Recorded in the
         session state, so a resumed session sees a hook that changed."""
         entries = {r.entry.key: r.entry for r in self.status.rows}
+        if not entries:
+            return None
+        from wskit.approval.entries import selection_digest
+
         return selection_digest([entries[k] for k in sorted(entries)]) if entries else None
 
 

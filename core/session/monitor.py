@@ -14,7 +14,6 @@ identical content; it does not claim to detect every semantic loop.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from typing import Any
@@ -98,11 +97,15 @@ class RepetitionMonitor(Value):
 
         :returns: a :class:`SelfCheckNotice` exactly once per streak, when it reaches the threshold.
         """
+        import hashlib  # when a call is observed, not at start-up (it loads OpenSSL)
+
         digest = hashlib.sha256(canonical(["tool_call", name, arguments, result]).encode()).hexdigest()
         return self._observe("tool_call", name, digest, turn)
 
     def record_reply(self, text: str, *, turn: int | None = None) -> SelfCheckNotice | None:
         """Record one plain-text model reply (same rules as :meth:`record_tool_call`)."""
+        import hashlib  # when a call is observed, not at start-up (it loads OpenSSL)
+
         digest = hashlib.sha256(canonical(["reply", text]).encode()).hexdigest()
         return self._observe("reply", None, digest, turn)
 

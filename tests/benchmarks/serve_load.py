@@ -16,7 +16,10 @@ every second.
 ``--tracemalloc`` runs the server in this process instead (a thread, same code)
 with :mod:`tracemalloc`, and prints the allocation sites that grew between a
 snapshot after warm-up and one after ``--calls`` more calls: how the cause of a
-per-call growth was found (docs/serve.md, "Load").
+per-call growth was found (docs/serve.md, "Load"). By default each burst opens new
+sessions (what a session leaves behind when it closes); ``--fixed`` keeps the same
+``--clients`` sessions open through warm-up and both snapshots (what a live session
+accumulates per call), the case of the issue's 50 fixed sessions.
 """
 
 from __future__ import annotations
@@ -92,6 +95,36 @@ async def _client(url: str, idx: int, stop_at: float, budget: list[int], lat: li
                 if not ok and len(bad) < 1000:
                     bad.append(f"client {idx} call {n}: wrong or failed answer")
                 n += 1
+
+
+async def _fixed_client(url: str, idx: int, phases: list[int], gates: list, done: list, lat: list[float],
+                        bad: list[str]) -> None:
+    """One session held open through every phase: phase ``k`` starts when ``gates[k]``
+    is set and makes calls from the shared budget ``phases[k]``; the client then
+    reports on ``done[k]`` (a memory object stream) and waits for the next gate."""
+    from mcp import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    async with streamable_http_client(url) as (r, w, *_):
+        async with ClientSession(r, w) as s:
+            await s.initialize()
+            n = 0
+            for k, gate in enumerate(gates):
+                await gate.wait()
+                while phases[k] > 0:
+                    phases[k] -= 1
+                    t0 = time.perf_counter()
+                    try:
+                        res = await s.call_tool("skill_load", {"name": f"skill-{(idx + n) % 20:03d}"}) \
+                            if n % 3 == 1 else await s.call_tool("rules_for", {"path": "src/x.py"}) \
+                            if n % 3 == 2 else await s.call_tool("skills_list", {"limit": 5})
+                        if res.is_error:
+                            bad.append(f"client {idx} call {n}: error answer")
+                    except Exception as err:  # noqa: BLE001 — counted, the run goes on
+                        bad.append(f"{type(err).__name__}: {err}"[:200])
+                    lat.append(time.perf_counter() - t0)
+                    n += 1
+                await done[k].send(idx)
 
 
 async def _vanish(url: str, count: int) -> int:
@@ -202,7 +235,10 @@ def _tracemalloc(args) -> int:
     ports: list[int] = []
     server = WorkspaceServer(cache.resolve, str(proj), poll=0, log=ServeLog())
     t = threading.Thread(target=lambda: anyio.run(lambda: server.serve_http(
-        "127.0.0.1", 0, None, ports.append, limits=HttpLimits(max_sessions=args.max_sessions or 64))),
+        "127.0.0.1", 0, None, ports.append,
+        # the clients share this process (and its GIL) with a traced server: a head can sit unread
+        # in the socket for longer than the real default (10 s) without any client being slow
+        limits=HttpLimits(max_sessions=args.max_sessions or 64, header_timeout=300.0))),
         daemon=True)
     t.start()
     deadline = time.monotonic() + 30
@@ -224,6 +260,8 @@ def _tracemalloc(args) -> int:
         anyio.run(run)
 
     tracemalloc.start(args.frames)
+    if args.fixed:
+        return _tracemalloc_fixed(args, url)
     burst(max(200, args.calls // 10))  # warm-up
     print("warmed up", flush=True)
     import gc
@@ -246,6 +284,56 @@ def _tracemalloc(args) -> int:
     return 0
 
 
+def _show(stats, calls: int, top: int, what: str) -> None:
+    total = sum(s.size_diff for s in stats)
+    print(f"tracemalloc: {what}: {total / 1024:.0f} KiB more traced ({total / max(1, calls):.0f} bytes per call)")
+    for s in stats[:top]:
+        if s.size_diff <= 0:
+            continue
+        print(f"  +{s.size_diff / 1024:.1f} KiB in {s.count_diff} blocks")
+        for frame in s.traceback.format()[-12:]:
+            print(f"      {frame}")
+
+
+def _tracemalloc_fixed(args, url: str) -> int:
+    """``--fixed``: the same sessions through warm-up and two measured phases of
+    ``--calls`` each; snapshots between phases (after ``gc.collect()``). Growth that
+    repeats in both phases is per call; growth only in the first is warm-up."""
+    import gc
+    import tracemalloc
+
+    import anyio
+
+    sizes = [max(200, args.calls // 10), args.calls, args.calls]
+    phases = list(sizes)  # budgets the clients spend
+    snaps: list = []
+    lat: list[float] = []
+    bad: list[str] = []
+
+    async def run() -> None:
+        gates = [anyio.Event() for _ in phases]
+        streams = [anyio.create_memory_object_stream(args.clients) for _ in phases]
+        async with anyio.create_task_group() as tg:
+            for i in range(args.clients):
+                tg.start_soon(_fixed_client, url, i, phases, gates, [s for s, _ in streams], lat, bad)
+            for k, gate in enumerate(gates):
+                gate.set()
+                for _ in range(args.clients):
+                    await streams[k][1].receive()
+                gc.collect()
+                snaps.append(tracemalloc.take_snapshot())
+                print(f"phase {k}: {len(lat)} calls so far, traced {tracemalloc.get_traced_memory()[0] / 1024:.0f} KiB",
+                      flush=True)
+
+    anyio.run(run)
+    if bad:
+        print("  failures:", len(bad), bad[:3])
+    for k in (1, 2):
+        _show(snaps[k].compare_to(snaps[k - 1], "traceback"), sizes[k], args.top,
+              f"phase {k}, {sizes[k]} calls on {args.clients} fixed sessions")
+    return 1 if bad else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m tests.benchmarks.serve_load", description=__doc__.split("\n")[0])
     ap.add_argument("--clients", type=int, default=50)
@@ -254,6 +342,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--vanish", type=int, default=200, help="sessions opened and abandoned after the load")
     ap.add_argument("--max-sessions", type=int, default=0, help="the server's --max-sessions (0: its default)")
     ap.add_argument("--tracemalloc", action="store_true", help="find what grows per call (server in-process)")
+    ap.add_argument("--fixed", action="store_true", help="with --tracemalloc: the same sessions throughout")
     ap.add_argument("--top", type=int, default=8)
     ap.add_argument("--frames", type=int, default=12, help="traceback depth kept by tracemalloc")
     args = ap.parse_args(argv)

@@ -27,10 +27,16 @@ __all__ = ["DiagnosticsNotReady", "LspApprovalError", "LspError", "LspService", 
 
 @wskit.hookimpl
 def wskit_session_services():
-    """``[("lsp", LspService)]``: ``session.lsp`` is an :class:`LspService`."""
+    """``[("lsp", factory)]``: ``session.lsp`` is an :class:`LspService`, made by ``factory(runtime)``.
+    The service module (asyncio, the SDK) is imported when the service is first asked for,
+    not when the runtime collects the factories (every ``wsctl hooks run`` does)."""
+    return [("lsp", _start_service)]
+
+
+def _start_service(runtime):
     from .service import LspService
 
-    return [("lsp", LspService)]
+    return LspService(runtime)
 
 
 @wskit.hookimpl

@@ -33,10 +33,16 @@ _OPTIONS = {"McpElicitation", "McpElicitResponse", "McpLimits", "McpOptions", "M
 
 @wskit.hookimpl
 def wskit_session_services():
-    """``[("mcp", McpService)]``: ``session.mcp`` is an :class:`McpService`."""
+    """``[("mcp", factory)]``: ``session.mcp`` is an :class:`McpService`, made by ``factory(runtime)``.
+    The service module (asyncio, the SDK) is imported when the service is first asked for,
+    not when the runtime collects the factories (every ``wsctl hooks run`` does)."""
+    return [("mcp", _start_service)]
+
+
+def _start_service(runtime):
     from .service import McpService
 
-    return [("mcp", McpService)]
+    return McpService(runtime)
 
 
 @wskit.hookimpl

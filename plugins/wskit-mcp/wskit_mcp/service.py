@@ -12,7 +12,8 @@ task as anyio requires.
   safe defaults (``PATH``, ``HOME``…) + the session's variables + the definition's ``env``;
 - http servers: streamable HTTP with the definition's headers and, when the server asks
   for it, the SDK's OAuth client (tokens per server in ``<home>/.wskit/mcp-oauth/``);
-  ``sse`` servers: the legacy SSE transport;
+  ``sse`` servers: the legacy SSE transport; over both, every JSON body and SSE event is
+  bounded by ``McpLimits.max_message_bytes`` (:mod:`wskit_mcp.http`), as each stdio line is;
 - roots: the client answers ``roots/list`` with the execution root only;
 - interaction: ``elicitation/create`` runs the ``Elicitation`` hooks, then
   ``McpOptions.on_elicit``, then the ``ElicitationResult`` hooks; ``sampling/createMessage``
@@ -414,7 +415,8 @@ class McpService:
                     why = f"OAuth login needed: run `wsctl mcp login {server.name}`"
                 rec.status, rec.error = "needs-auth", self._mask(rec, why)
                 raise McpAuthRequiredError(f"MCP server {server.id}: {rec.error}") from None
-            rec.status, rec.error = "failed", self._mask_quoted(rec, conn, _with_report(_describe(err), conn.report))
+            why = conn.report.violation or _with_report(_describe(err), conn.report)
+            rec.status, rec.error = "failed", self._mask_quoted(rec, conn, why)
             raise McpConnectError(f"MCP server {server.id}: {rec.error}") from None
         conn._done = fut
         rec.conn, rec.status, rec.error = conn, "connected", None
@@ -449,9 +451,17 @@ class McpService:
         if self.options.on_sample is not None:
             kwargs["sampling_callback"] = self._sampling_callback(rec)
         conn._stop = anyio.Event()
+
+        def refused() -> None:  # an HTTP message over the bound: this connection ends
+            if rec.conn is conn:
+                rec.status, rec.died_at = "restarting", time.monotonic()
+                rec.error = self._mask_quoted(rec, conn, conn.report.violation or "connection closed")
+            conn.closed.set()
+            conn._stop.set()
+
         try:
             async with AsyncExitStack() as stack:
-                read, write = await stack.enter_async_context(self._transport(conn, stack))
+                read, write = await stack.enter_async_context(self._transport(conn, stack, refused))
                 session = await stack.enter_async_context(ClientSession(_Watched(read, conn), write, **kwargs))
                 with anyio.fail_after(self._connect_timeout):  # never around a context entry
                     init = await session.initialize()
@@ -463,7 +473,9 @@ class McpService:
         finally:
             conn.closed.set()
 
-    def _transport(self, conn: McpConnection, stack: AsyncExitStack):
+    def _transport(self, conn: McpConnection, stack: AsyncExitStack, on_violation: Callable[[], None]):
+        """The transport context of ``conn`` (yields the SDK's two streams);
+        ``on_violation`` closes the connection when an HTTP message is over the bound."""
         server = conn.server
         if server.transport == "stdio":
             from .stdio import bounded_stdio_client
@@ -477,25 +489,33 @@ class McpService:
             errlog = stack.enter_context(open(log, "w", encoding="utf-8"))
             return bounded_stdio_client(server.command, list(server.args), env, str(cwd), errlog,
                                         max_message_bytes=self.limits.max_message_bytes, report=conn.report)
-        if server.transport == "http":
-            from mcp.client.streamable_http import streamable_http_client
-            from mcp.shared._httpx_utils import create_mcp_http_client
+        if server.transport in ("http", "sse"):
+            from .http import bounded_http_client
 
             if not server.url:
                 raise McpConnectError(f"MCP server {server.id} has no url")
+            # every JSON body and SSE event bounded like a stdio line; over it, the connection closes
+            from .http import LEGACY_SSE_EVENT_BYTES
+
+            bound = self.limits.max_message_bytes
+            factory = bounded_http_client(
+                max_message_bytes=bound, report=conn.report, on_violation=on_violation,
+                max_event_bytes=min(bound, LEGACY_SSE_EVENT_BYTES) if server.transport == "sse" else None)
+        if server.transport == "http":
+            from mcp.client.streamable_http import streamable_http_client
+
             auth = None
             if not any(k.lower() == "authorization" for k in server.headers):
                 from .oauth import oauth_provider
 
                 auth = oauth_provider(self, server)
-            client = create_mcp_http_client(headers=dict(server.headers), auth=auth)
-            return _with_client(client, server.url, streamable_http_client)
+            client = factory(headers=dict(server.headers), auth=auth)
+            return _with_client(client, server.url, streamable_http_client,
+                                max_sse_event_size=self.limits.max_message_bytes)
         if server.transport == "sse":
             from mcp.client.sse import sse_client
 
-            if not server.url:
-                raise McpConnectError(f"MCP server {server.id} has no url")
-            return sse_client(server.url, headers=dict(server.headers))
+            return sse_client(server.url, headers=dict(server.headers), httpx_client_factory=factory)
         raise McpConnectError(f"MCP server {server.id}: transport {server.transport!r} is not supported")
 
     # -- interaction ---------------------------------------------------------
@@ -604,7 +624,7 @@ class McpService:
             raise self._failure(rec, conn, err) from None
 
     def _failure(self, rec: _Record, conn: McpConnection, err: BaseException) -> McpConnectError:
-        if _is_closed(err) or conn.closed.is_set():
+        if _is_closed(err) or conn.closed.is_set() or conn.report.violation:
             conn.closed.set()
             rec.status, rec.died_at = "restarting", time.monotonic()
             seen = conn.report.describe()
@@ -942,14 +962,14 @@ def _as_elicit_response(value: Any) -> McpElicitResponse | None:
     raise McpConnectError(f"on_elicit returned {type(value).__name__}, not an McpElicitResponse")
 
 
-def _with_client(client, url: str, factory):
+def _with_client(client, url: str, factory, **options):
     """Enter the httpx client, then the transport context; yield its two streams."""
     from contextlib import asynccontextmanager
 
     @asynccontextmanager
     async def cm():
         async with client:
-            async with factory(url, http_client=client) as streams:
+            async with factory(url, http_client=client, **options) as streams:
                 yield streams[0], streams[1]
 
     return cm()

@@ -1,0 +1,100 @@
+"""The per-tool-call forms (``wsctl hooks run EVENT``, ``wsctl permissions check TOOL
+INPUT``) import what a hook needs only when a hook needs it: no pydantic (the session
+state models), no ``http.client``/``ssl`` without an HTTP hook, no ``subprocess`` without
+a command hook, no thread pool, no approval store without hooks, no MCP/LSP service
+module (docs/performance.md, "Start-up of the per-tool-call forms")."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+_PROBE = """
+import atexit, json, sys
+sys.argv = ["wsctl"] + sys.argv[1:]
+atexit.register(lambda: print("\\n" + json.dumps(sorted(sys.modules))))
+from wskit._console import main
+sys.exit(main())
+"""
+
+#: modules none of which an idle run imports
+HEAVY = ("pydantic", "http.client", "ssl", "email", "socket", "subprocess", "concurrent.futures", "asyncio",
+         "anyio", "uuid", "wskit.approval", "wskit.session.state", "wskit_mcp.service", "wskit_lsp.service",
+         "wskit.builtin_plugins.hooks.conditions")
+
+
+def _modules(home, cwd, *argv: str) -> tuple[str, set[str]]:
+    args = [sys.executable, "-c", _PROBE, "--home", str(home), "--json", *argv]
+    # the first run reads the entry points into the home's cache (importlib.metadata, email…)
+    subprocess.run(args, cwd=cwd, input="{}", capture_output=True, text=True, timeout=120)
+    out = subprocess.run(args, cwd=cwd, input="{}", capture_output=True, text=True, timeout=120)
+    text, _, last = out.stdout.rstrip().rpartition("\n")
+    return text, set(json.loads(last))
+
+
+@pytest.fixture()
+def empty(tmp_path):
+    ws = tmp_path / "ws"
+    (ws / ".git").mkdir(parents=True)
+    home = tmp_path / "home"
+    home.mkdir()
+    return home, ws
+
+
+@pytest.mark.parametrize("argv", [("hooks", "run", "PreToolUse"), ("hooks", "run", "PreToolUse", "--tool", "Bash"),
+                                  ("permissions", "check", "Bash", "ls")])
+def test_an_empty_project_imports_nothing_a_hook_would_need(empty, argv):
+    home, ws = empty
+    text, mods = _modules(home, ws, *argv)
+    assert json.loads(text)  # it answered
+    assert not [m for m in HEAVY if m in mods]
+
+
+def _user_hooks(home, *hooks: dict) -> None:
+    (home / ".claude").mkdir(parents=True, exist_ok=True)
+    (home / ".claude" / "settings.json").write_text(json.dumps(
+        {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": list(hooks)}]}}))
+
+
+def test_a_command_hook_imports_subprocess_and_no_http(empty):
+    home, ws = empty
+    _user_hooks(home, {"type": "command", "command": "true"})
+    text, mods = _modules(home, ws, "hooks", "run", "PreToolUse", "--tool", "Bash")
+    assert [r["status"] for r in json.loads(text)["results"]] == ["success"]
+    assert "subprocess" in mods
+    assert not {"http.client", "ssl", "pydantic"} & mods
+
+
+def test_an_http_hook_imports_the_http_client(empty):
+    home, ws = empty
+    _user_hooks(home, {"type": "http", "url": "https://127.0.0.1:9/hook"})  # loopback: refused, nothing sent
+    text, mods = _modules(home, ws, "hooks", "run", "PreToolUse", "--tool", "Bash")
+    [result] = json.loads(text)["results"]
+    assert result["status"] == "refused" and "loopback" in result["message"]
+    assert {"http.client", "ssl"} <= mods
+    assert "subprocess" not in mods
+
+
+def test_the_state_models_are_the_same_classes_through_the_package():
+    import wskit.session as session
+    from wskit.session import state
+
+    assert session.SessionState is state.SessionState
+    assert session.ResourceRef is state.ResourceRef and session.WorkspaceRef is state.WorkspaceRef
+    with pytest.raises(AttributeError):
+        session.NoSuchName  # noqa: B018
+
+
+def test_session_ids_are_uuid4_hex(tmp_path):
+    import uuid
+
+    from wskit.session import _new_session_id
+
+    ids = {_new_session_id() for _ in range(200)}
+    assert len(ids) == 200
+    for h in ids:
+        u = uuid.UUID(hex=h)
+        assert (u.version, u.variant, u.hex) == (4, uuid.RFC_4122, h)
