@@ -23,8 +23,6 @@ from wskit.values import FrozenValue
 if TYPE_CHECKING:  # pragma: no cover
     import asyncio
 
-__all__ = ["arun_command", "CommandResult", "DEFAULT_OUTPUT_CAP", "MAX_STDIN_BYTES", "run_command"]
-
 
 #: Default cap on each of stdout and stderr, bytes (Blade: 1 MiB each).
 DEFAULT_OUTPUT_CAP = 1024 * 1024

@@ -41,12 +41,6 @@ from wskit.builtin_plugins.hooks.definitions import MAX_TIMEOUT, header_problem
 from wskit.errors import WskitError
 from wskit.values import FrozenValue, field
 
-__all__ = [
-    "allowed_env_vars", "apost_json", "DEFAULT_MAX_RESPONSE", "expand_headers", "header_problem", "HttpHookError",
-    "HttpHookSecurityError", "HttpResult", "mask_header", "MAX_TIMEOUT", "post_json", "process_env", "UrlPolicy"
-]
-
-
 #: Default response cap, bytes (Blade: maxResponseBytes 256 KiB).
 DEFAULT_MAX_RESPONSE = 256 * 1024
 _VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")

@@ -65,13 +65,6 @@ from wskit.models import Scope
 from wskit.resources.hooks import HOOK_EVENTS, HookDefinition
 from wskit.values import Value, field
 
-__all__ = [
-    "BEHAVIORS", "DEFAULT_TIMEOUT", "FunctionHook", "HookRunner", "HookRunnerConfig", "HookTrust",
-    "MATCH_FIELDS", "match_value", "matches", "PLAIN_CONTEXT_EVENTS", "PromptHandler", "RUNNABLE",
-    "ScopeHookTrust", "SERIAL_EVENTS", "UNAPPROVED_POLICIES", "UnknownHookEventError"
-]
-
-
 #: Default command timeout, seconds (Claude Code and Blade).
 DEFAULT_TIMEOUT = 60.0
 #: Events that run serially and stop at the first block.

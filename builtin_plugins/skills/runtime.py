@@ -38,8 +38,6 @@ from wskit.values import FrozenValue, Value, field
 if TYPE_CHECKING:  # imported where used (`inspect` of a workspace with no skills never needs it)
     from wskit.resources.skill import Skill
 
-__all__ = ["SCAN_SKIP", "SkillContent", "SkillError", "SkillRuntime", "substitute"]
-
 
 #: Folders skipped by :meth:`SkillRuntime.list_files`.
 SCAN_SKIP = frozenset({"node_modules", "__pycache__", ".git"})

@@ -24,9 +24,9 @@ from wskit.values import Value, field
 
 if TYPE_CHECKING:  # pragma: no cover
     from wskit.builtin_plugins.hooks.runner import HookRunner, HookRunnerConfig
-    from wskit.builtin_plugins.providers.catalog import CredentialStore, ModelResources
     from wskit.session import SessionResources
     from wskit.session.gate import ToolGate, ToolSpec, Unapproved
+    from wskit.session.providers import CredentialStore, ModelResources
 
 __all__ = ["RuntimeOptions", "SessionRuntime", "UnknownServiceError", "attach", "runtime_of"]
 
@@ -45,8 +45,8 @@ class RuntimeOptions(Value):
     :ivar hooks: a :class:`~wskit.builtin_plugins.hooks.runner.HookRunnerConfig` (env, URL policy,
         trust, callbacks); None: the hooks built-in's defaults.
     :ivar env: session variables also given to MCP/LSP server processes.
-    :ivar credentials: the :class:`~wskit.builtin_plugins.providers.catalog.CredentialStore` shared by snapshots.
-    :ivar models: resolved :class:`~wskit.builtin_plugins.providers.catalog.ModelResources`, if the host resolved them.
+    :ivar credentials: the :class:`~wskit.session.providers.CredentialStore` shared by snapshots.
+    :ivar models: resolved :class:`~wskit.session.providers.ModelResources`, if the host resolved them.
     :ivar services: extra ``name -> factory(runtime)`` (override plugin ones).
     :ivar tools: the host's tool table for the tool-call gate (:class:`~wskit.session.gate.ToolSpec`
         each); None: Claude Code's tool names (:data:`~wskit.session.gate.CLAUDE_TOOLS`).

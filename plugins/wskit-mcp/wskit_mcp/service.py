@@ -44,8 +44,7 @@ from typing import Any, Callable
 import anyio
 from anyio.from_thread import start_blocking_portal
 
-from wskit.builtin_plugins.mcp.approval import approval_status
-from wskit.builtin_plugins.mcp.loader import expand_server
+from wskit.builtin_plugins.mcp import approval_status, expand_server
 from wskit.errors import UnknownResourceError, WskitError
 from wskit.resources.servers import McpServer
 from wskit.values import FrozenValue, Value, field
