@@ -82,11 +82,10 @@ def wskit_resource_sources(binding, profile, trust):
 
 @hookimpl
 def wskit_hook_definitions(source):
-    """The hooks ``source`` defines (a ``.cursor`` folder's ``hooks.json`` in Cursor's format);
-    nothing is imported for a source that holds no file they could come from
-    (:func:`~wskit.util.deferred.definitions_present`: a config folder
+    """The hooks ``source`` defines; nothing is imported for a source that holds no file they
+    could come from (:func:`~wskit.util.deferred.definitions_present`: a config folder
     without ``settings.json``/``settings.local.json``, a project root without the kind's
-    file), where the loader answers nothing either."""
+    file), where the loader answers nothing either. A ``.cursor`` folder's ``hooks.json`` is read by Cursor's loader."""
     if source.plugin is None and source.components.get(KIND) == ("hooks.json",):  # a .cursor folder's own file
         import os
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from wskit.cli.context import WsctlContext, read_user_file, safe_text
+from wskit.cli.context import WsctlContext, read_user_input, safe_text
 from wskit.cli.plain import ExitStatus, bad_parameter, echo
 from wskit.errors import WskitError
 from wskit.fs import SafeFsError, jsonsafe
@@ -18,7 +18,8 @@ def run_hooks(obj: WsctlContext, event: str, path: str, payload_file: str | None
               allow_http: bool = False, allow_loopback: bool = False, allow_private: bool = False,
               unapproved: str = "report") -> None:
     """``wsctl hooks run EVENT PATH``: run the hooks of ``event`` for the workspace holding
-    ``path`` with the JSON object in ``payload_file`` and print the outcome.
+    ``path`` with the JSON object in ``payload_file`` (``-``: standard input, as a host
+    pipes the payload it would give a command hook) and print the outcome.
 
     Exit status 0 when the hooks decided (allowed or blocked), 3 when not decided: a hook
     of the event did not run (awaiting approval…) and nothing blocked (:class:`ExitStatus`).
@@ -35,12 +36,13 @@ def run_hooks(obj: WsctlContext, event: str, path: str, payload_file: str | None
                             param_hint="EVENT")
     payload = {}
     if payload_file:
+        shown = "standard input" if payload_file == "-" else payload_file
         try:
-            payload = jsonsafe.loads(read_user_file(payload_file), path=payload_file)
+            payload = jsonsafe.loads(read_user_input(payload_file), path=shown)
         except (ValueError, SafeFsError) as err:
-            raise WskitError(f"{payload_file}: not JSON: {err}") from None
+            raise WskitError(f"{shown}: not JSON: {err}") from None
         if not isinstance(payload, dict):
-            raise WskitError(f"{payload_file}: the payload must be a JSON object")
+            raise WskitError(f"{shown}: the payload must be a JSON object")
     from wskit.builtin_plugins.hooks.runner import MATCH_FIELDS
 
     if tool is not None and event not in MATCH_FIELDS and "tool_input" not in payload:

@@ -200,10 +200,26 @@ def hooks_trust_cmd(obj: WsctlContext, path: str, digest: str, source: str | Non
         raise WskitError(str(err)) from None
     _forget_legacy(obj, ws)
     st = _status(obj, ws)
-    data = {**_status_json(st), "approved": [e.key for e in chosen]}
-    obj.emit(data, lambda: click.echo("\n".join(safe_text(line) for line in
-                                                [f"approved {e.key}: {e.source}: {e.label}" for e in chosen]
-                                                + [f"{st.root}: {st.state}"])))
+    data = {**_status_json(st), "approved": [e.key for e in chosen],
+            "approved_entries": [{"key": e.key, "source": e.source, "label": e.label, "digest": e.digest}
+                                 for e in chosen]}
+    obj.emit(data, lambda: click.echo("\n".join(safe_text(line) for line in _trust_text(st, chosen, digest,
+                                                                                          ws.trust.state))))
+
+
+def _trust_text(st, chosen, digest: str, folder_trust: str) -> list[str]:
+    """What ``hooks trust`` approved, in words that cannot be read as folder trust: the
+    entries (id, source, what each runs, its own digest), the digest the user gave, then
+    the project's hook state as ``hooks status`` words it."""
+    n = len(chosen)
+    lines = [f"approved {n} hook entr{'ies' if n != 1 else 'y'} (reviewed digest {digest}):"]
+    lines.extend(table([[e.key, e.source, e.label, e.digest] for e in chosen],
+                       ["ENTRY", "SOURCE", "HOOK", "DIGEST"]).split("\n"))
+    words = _APPROVAL_WORDS.get(st.state, st.state)
+    lines.append(f"{st.root}: {words} ({st.count} hook{'s' if st.count != 1 else ''}; folder {folder_trust})")
+    if st.awaiting_approval:
+        lines.append(st.approval_text())
+    return lines
 
 
 def _forget_legacy(obj: WsctlContext, ws) -> bool:
@@ -241,7 +257,9 @@ def hooks_revoke_cmd(obj: WsctlContext, path: str, entries: tuple[str, ...]) -> 
 @click.command("run")
 @click.argument("event")
 @click.argument("path", required=False, default=".", type=click.Path(exists=True, file_okay=False))
-@click.option("--payload", "payload_file", type=click.Path(dir_okay=False), help="JSON object given to the hooks.")
+@click.option("--payload", "payload_file", type=click.Path(dir_okay=False, allow_dash=True),
+              help="File holding the JSON object given to the hooks (Claude Code's hook input: tool_name, "
+                   "tool_input…); '-' reads it from standard input (at most 8 MiB).")
 @click.option("--tool", help="Tool name to match (default: the payload's tool_name).")
 @click.option("--allow-http", is_flag=True, help="HTTP hooks may use plain http.")
 @click.option("--allow-loopback", is_flag=True, help="HTTP hooks may post to loopback addresses.")

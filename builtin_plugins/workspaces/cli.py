@@ -269,8 +269,9 @@ def ref_group() -> None:
 @click.pass_obj
 @_command
 def ref_resolve(obj: WsctlContext, refs, base_file, agent) -> None:
-    """Resolve REFs to (workspace, execution root, relative path)."""
+    """Resolve REFs to (workspace, execution root, relative path); a reference that did
+    not resolve says why (REASON)."""
     data = _manager(obj, agent).resolve_references(list(refs), base_file)
     obj.emit(data, lambda: click.echo(table(
-        [[r["status"], r["execution_root_id"] or "", r["relative_path"] or "", r["ref"]] for r in data["results"]],
-        ["STATUS", "ROOT", "PATH", "REF"])))
+        [[r["status"], r["execution_root_id"] or "", r["relative_path"] or "", r["ref"], (r["error"] or "").replace("needs base_file", "needs --base-file")]
+         for r in data["results"]], ["STATUS", "ROOT", "PATH", "REF", "REASON"])))

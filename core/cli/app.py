@@ -194,8 +194,8 @@ def make_cli(pm=None) -> click.Group:
                   help="User home to read and write (default: your home). Env: WSKIT_HOME.")
     @click.option("--host", default="wskit", envvar="WSKIT_HOST", show_default=True,
                   help="Host profile name: claude, codex, gemini, opencode, copilot, cursor load what that "
-                       "host loads; any other adds .<host>/ folders and <HOST>.md to every convention. "
-                       "Env: WSKIT_HOST.")
+                       "host loads; wskit reads every convention; a profile a plugin contributes by its name. "
+                       "Any other name is refused. Env: WSKIT_HOST.")
     @click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
     @click.option("--managed-settings", "managed_settings", type=click.Path(dir_okay=False),
                   envvar="WSKIT_MANAGED_SETTINGS",
@@ -211,6 +211,7 @@ def make_cli(pm=None) -> click.Group:
 
         # reuse the manager the group built to list its commands (one manager per run)
         ctx.obj = WsctlContext(home=home, host=host, json=as_json, pm=pm if pm is not None else ctx.command._pm)
+        ctx.obj.check_host()
         for d in plugin_dirs:
             from wskit.fs.names import not_utf8, shown_path
 

@@ -68,6 +68,35 @@ class WsctlContext:
             self._profile = None
             self._cache = None
 
+    def check_host(self) -> None:
+        """Refuse a ``--host`` (or ``WSKIT_HOST``) that names no host profile: the
+        reproduced hosts (``claude``, ``codex``…), ``wskit`` and the profiles plugins
+        contribute (``wskit_host_profiles``). A typo would otherwise load wskit's own
+        union under a made-up name, silently. (From Python, ``HostProfile(name=…)``
+        takes any valid name: an integrator's own host.)
+
+        :raises click.UsageError: ``--host: unknown host 'claud'; known hosts: …`` (exit
+            status 2), or the name is not a valid host name.
+        """
+        from wskit.host import HOST_PRESETS, HostProfile
+
+        if self.host in HOST_PRESETS or self.host == "wskit":
+            return
+        try:
+            HostProfile(name=self.host)
+        except ValueError:
+            self.profile()  # raises the validator's words, as for every other use
+            raise
+        known, _ = self.hooks().host_profiles()
+        names = sorted({*HOST_PRESETS, "wskit", *(p.name for p in known)})
+        if self.host not in names:
+            from wskit.errors import nearest
+
+            near = nearest(self.host, names)
+            hint = f" (did you mean {' or '.join(repr(n) for n in near)}?)" if near else ""
+            raise usage_error(f"--host: unknown host {self.host!r}{hint}; known hosts: {', '.join(names)} (a host "
+                              "of your own is known once a plugin contributes its profile: wskit_host_profiles)")
+
     def hooks(self):
         """The :class:`~wskit.plugin.facade.WskitHooks` facade."""
         from wskit.plugin.facade import WskitHooks
@@ -613,6 +642,50 @@ def read_user_file(path: str) -> str:
         return decode_text(read_bytes(p.parent, p.name).raw, str(p))
     except SafeFsError as err:
         raise WskitError(str(err)) from None
+
+
+#: standard input as read once in this process: (the stream, its text); a command that
+#: the per-turn dispatcher hands to click after reading it reads the same text again
+_STDIN: list = []
+
+
+def read_user_input(path: str) -> str:
+    """:func:`read_user_file`, or standard input for ``-``: read to its end, at most
+    :func:`wskit.fs.limits.read_limit` bytes (8 MiB unless set; more is refused, not
+    cut), decoded as a file is (UTF-8, one BOM stripped). Read once per process.
+
+    :raises WskitError: over the bound, not UTF-8, or standard input is closed."""
+    import sys
+
+    from wskit.errors import WskitError
+    from wskit.fs import SafeFsError, decode_text
+    from wskit.fs.limits import read_limit
+
+    if path != "-":
+        return read_user_file(path)
+    if _STDIN and _STDIN[0] is sys.stdin:
+        return _STDIN[1]
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise WskitError("standard input: not open")
+    limit = read_limit()
+    data = bytearray()
+    try:
+        while len(data) <= limit:
+            chunk = stream.read(min(1 << 16, limit + 1 - len(data)))
+            if not chunk:
+                break
+            data += chunk
+    except OSError as err:
+        raise WskitError(f"standard input: {err.strerror or err}") from None
+    if len(data) > limit:
+        raise WskitError(f"standard input: over the limit of {limit} bytes (not read further)")
+    try:
+        text = decode_text(bytes(data), "standard input")
+    except SafeFsError as err:
+        raise WskitError(str(err)) from None
+    _STDIN[:] = [sys.stdin, text]
+    return text
 
 
 def kind_diag_dicts(obj: WsctlContext, ws, kind_codes: tuple[str, ...]) -> list[dict[str, Any]]:

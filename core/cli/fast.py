@@ -8,7 +8,7 @@ and ``--plugin-dir`` (and their environment variables) before the command:
 - ``inspect [PATH] [--json]``
 - ``rules [PATH] [--for FILE]… [--cwd DIR] [--shell] [--loaded ID]… [--budget N] [--json]``
 - ``skills list [PATH] [--json]``
-- ``hooks run EVENT [PATH] [--payload FILE] [--tool NAME] [--allow-http] [--allow-loopback]
+- ``hooks run EVENT [PATH] [--payload FILE|-] [--tool NAME] [--allow-http] [--allow-loopback]
   [--allow-private] [--json]``
 - ``permissions check TOOL [INPUT] [PATH] [--hook allow|ask|deny] [--json]``
 
@@ -104,7 +104,7 @@ def _scan(args: list[str], values: dict[str, tuple[str, bool]], flags: dict[str,
                         return None
                     i += 1
                     val = args[i]
-                if val.startswith("-"):
+                if val.startswith("-") and val != "-":  # "-" is a value (standard input) for click too
                     return None
                 key, repeat = values[name]
                 if repeat:
@@ -173,7 +173,7 @@ def _parse_hooks_run(args: list[str]) -> dict | None:
     if not _path_ok(path, exists=True, file_okay=False):
         return None
     payload = opts.get("payload_file")
-    if payload is not None and not _path_ok(payload, exists=False, dir_okay=False):
+    if payload not in (None, "-") and not _path_ok(payload, exists=False, dir_okay=False):
         return None
     return {"event": pos[0], "path": path, "payload_file": payload, "tool": opts.get("tool"),
             "allow_http": bool(opts.get("allow_http")), "allow_loopback": bool(opts.get("allow_loopback")),
@@ -355,6 +355,10 @@ def dispatch(argv: list[str], after_lookup: Callable[[], None] | None = None,
     env = {k: os.environ.get(v) or None for k, v in _ENVVARS.items()}
     home = typed.get("home") or env["home"]
     host = typed.get("host") or env["host"] or "wskit"
+    from wskit.host import HOST_PRESETS
+
+    if host not in HOST_PRESETS and host != "wskit":
+        return None  # a plugin's profile, or an unknown name click refuses: click's path decides
     managed = typed.get("managed_settings") or env["managed_settings"]
     for key in ("home", "managed_settings"):
         if key not in typed and env[key] is not None:

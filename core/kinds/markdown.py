@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 from wskit.errors import WskitError
 from wskit.kinds import ResourceKind
 from wskit.plugin import hookimpl
+from wskit.values import Value
 
 if TYPE_CHECKING:
     import click
@@ -59,10 +60,10 @@ Column = tuple[str, Callable[[Any], object]]
 _SEGMENT = r"^[A-Za-z0-9_][A-Za-z0-9_.-]*\Z"
 
 
-class MarkdownFile:
+class MarkdownFile(Value, eq=False):
     """One markdown file :meth:`MarkdownKind.load_markdown` read, handed to
     :meth:`MarkdownKind.resource` to build the resource (read-only by convention;
-    a plain class: a dataclass would cost every start-up its class creation).
+    a value class compared by identity).
 
     :ivar source: the source it was found in.
     :ivar rel: its path relative to ``source.base`` (``/`` separators).
@@ -77,12 +78,16 @@ class MarkdownFile:
     :ivar frontmatter: the parsed frontmatter (``line_of(key)`` gives a key's line).
     """
 
-    __slots__ = ("source", "rel", "path", "name", "id", "description", "body", "data", "raw", "frontmatter")
-
-    def __init__(self, *, source: ResourceSource, rel: str, path: str, name: str, id: str, description: str,
-                 body: str, data: dict[str, Any], raw: bytes, frontmatter: Frontmatter) -> None:
-        self.source, self.rel, self.path, self.name, self.id = source, rel, path, name, id
-        self.description, self.body, self.data, self.raw, self.frontmatter = description, body, data, raw, frontmatter
+    source: ResourceSource
+    rel: str
+    path: str
+    name: str
+    id: str
+    description: str
+    body: str
+    data: dict[str, Any]
+    raw: bytes
+    frontmatter: Frontmatter
 
     def provenance(self) -> Provenance:
         """Where the resource comes from (scope, root, path, plugin, SHA-256 of the bytes)."""

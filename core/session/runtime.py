@@ -51,7 +51,10 @@ class RuntimeOptions(Value):
     :ivar tools: the host's tool table for the tool-call gate (:class:`~wskit.session.gate.ToolSpec`
         each); None: Claude Code's tool names (:data:`~wskit.session.gate.CLAUDE_TOOLS`).
     :ivar unapproved: what the gate does when a hook that applies did not run because it
-        is not approved: ``report`` (listed in the decision's ``skipped``) or ``block``.
+        is not approved: ``report`` (listed in the decision's ``skipped``) or ``block``
+        (passed to the hook runner, which blocks the call naming the guard); None: the
+        hook runner's own (:attr:`HookRunnerConfig.unapproved
+        <wskit.builtin_plugins.hooks.runner.HookRunnerConfig>`, ``report`` by default).
     """
 
     hooks: "HookRunnerConfig | None" = None
@@ -60,7 +63,7 @@ class RuntimeOptions(Value):
     models: "ModelResources | None" = None
     services: Mapping[str, Callable[["SessionRuntime"], Any]] = field(default_factory=dict)
     tools: "Iterable[ToolSpec] | None" = None
-    unapproved: "Unapproved" = "report"
+    unapproved: "Unapproved | None" = None
 
 
 class SessionRuntime:

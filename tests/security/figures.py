@@ -66,6 +66,8 @@ AREAS = {
     "tests.security.test_serve_hostile": ("wsctl serve: DNS rebinding on every loopback spelling, half-open and idle connections, SIGTERM", "-"),
     "tests.security.test_mcp_client_hostile": ("MCP client: non-JSON-RPC answers, invalid results, 64 MiB lines, "
                                                "signals", "-"),
+    "tests.security.test_mcp_http_bounds": ("MCP client over HTTP: 32 MiB JSON bodies and SSE events, long streams, "
+                                            "gzip (loopback and SDK servers)", "MCP connect 30 s"),
     "tests.security.test_state_writes": ("state writes: 8 concurrent enable/disable, links, modes, unknown keys",
                                          "120-180 s per process"),
     "tests.security.test_private_stores": ("private stores (hook trust, MCP approvals, OAuth tokens): links, modes, owner, bounds",

@@ -94,9 +94,11 @@ class McpLimits(FrozenValue):
         of the catalog and named in ``McpService.problems``. Default 64 KiB.
     :ivar max_name_chars: a full tool name ``mcp__<server>__<tool>``; longer ones are left out
         (Claude Code leaves out names over 128 characters).
-    :ivar max_message_bytes: one JSON-RPC message from a stdio server (one line, before it is
-        parsed). Default 16 MiB; a longer line ends the connection with an error naming the
-        server and the bound, after reading at most this much of it.
+    :ivar max_message_bytes: one JSON-RPC message from a server before it is parsed: a
+        stdio line, an HTTP response body, one SSE event (the legacy SSE transport: at most
+        1 MiB, its parser's limit). Default 16 MiB; a longer one ends the connection with an
+        error naming the server, the bound and its first bytes, after reading at most this
+        much of it (:mod:`wskit_mcp.stdio`, :mod:`wskit_mcp.http`).
     """
 
     max_item_bytes: int = 100_000

@@ -12,7 +12,8 @@ task as anyio requires.
   safe defaults (``PATH``, ``HOME``…) + the session's variables + the definition's ``env``;
 - http servers: streamable HTTP with the definition's headers and, when the server asks
   for it, the SDK's OAuth client (tokens per server in ``<home>/.wskit/mcp-oauth/``);
-  ``sse`` servers: the legacy SSE transport;
+  ``sse`` servers: the legacy SSE transport; over both, every JSON body and SSE event is
+  bounded by ``McpLimits.max_message_bytes`` (:mod:`wskit_mcp.http`), as each stdio line is;
 - roots: the client answers ``roots/list`` with the execution root only;
 - interaction: ``elicitation/create`` runs the ``Elicitation`` hooks, then
   ``McpOptions.on_elicit``, then the ``ElicitationResult`` hooks; ``sampling/createMessage``
@@ -59,7 +60,7 @@ route_sdk_logging()
 
 __all__ = [
     "CONNECT_TIMEOUT", "McpApprovalError", "McpAuthRequiredError", "McpCall", "McpCallCancelled",
-    "McpConnection", "McpConnectError", "McpServerStatus", "McpService", "server_key",
+    "McpConnection", "McpConnectError", "McpLaunch", "McpServerStatus", "McpService", "server_key",
 ]
 
 #: Seconds allowed for starting a server and the initialize handshake (McpOptions.connect_timeout).
@@ -115,6 +116,33 @@ class McpServerStatus(FrozenValue):
     def to_json(self) -> dict[str, Any]:
         """The fields as a JSON object."""
         return dict(self.__dict__)
+
+
+class McpLaunch(FrozenValue):
+    """How to start one approved server with another MCP client (a framework's own):
+    :meth:`McpService.launch`. Variables are substituted: ``env`` and ``headers`` may hold
+    secrets, to hand to the client, never to print (``repr`` leaves them out).
+
+    :ivar id: qualified id. :ivar name: its name. :ivar key: the server part of Claude Code's
+        tool names (``mcp__<key>__<tool>``, :func:`server_key`).
+    :ivar transport: ``stdio``, ``http`` or ``sse``.
+    :ivar command, args: the process (stdio). :ivar cwd: its folder, absolute (the
+        definition's ``cwd`` against the execution root, default the execution root).
+    :ivar env: the session's variables and the definition's ``env`` (the client adds its
+        own safe defaults, as wskit's does).
+    :ivar url, headers: the endpoint (http, sse).
+    """
+
+    id: str
+    name: str
+    key: str
+    transport: str
+    command: str | None = None
+    args: tuple[str, ...] = ()
+    cwd: str | None = None
+    env: dict[str, str] = field(default_factory=dict, repr=False)
+    url: str | None = None
+    headers: dict[str, str] = field(default_factory=dict, repr=False)
 
 
 class McpConnection(Value):
@@ -393,6 +421,38 @@ class McpService:
             raise McpApprovalError(f"project MCP server {server.id} is {why}: review it with `wsctl mcp list` "
                                    f"and run `wsctl mcp approve {server.name} --digest …`; nothing was started")
 
+    def launch(self, server_id: str) -> McpLaunch:
+        """How another MCP client starts ``server_id``, after the same checks as
+        :meth:`connect`: approval first (a project server not approved, changed since, or
+        denied is never described), then the definition's completeness; ``${VAR}`` is
+        substituted here, as at start. Nothing is started.
+
+        :raises McpApprovalError: not approved, modified since, or denied.
+        :raises McpConnectError: undefined variables, no command or url, or a transport
+            other clients cannot take (``ws``).
+        :raises UnknownResourceError: no such server.
+        """
+        rec = self._record(self.definition(server_id))
+        self._check_approval(rec)
+        server = rec.server
+        if not server.startable:
+            raise McpConnectError(f"MCP server {server.id}: undefined {', '.join(server.unresolved)}; not started")
+        expanded, _ = expand_server(server, {**os.environ, **dict(self.runtime.options.env)})
+        key = server_key(server)
+        if expanded.transport == "stdio":
+            if not expanded.command:
+                raise McpConnectError(f"MCP server {server.id} has no command")
+            cwd = self.root / expanded.cwd if expanded.cwd else self.root
+            return McpLaunch(server.id, server.name, key, "stdio", command=expanded.command,
+                             args=tuple(expanded.args), cwd=str(cwd),
+                             env={**dict(self.runtime.options.env), **expanded.env})
+        if expanded.transport in ("http", "sse"):
+            if not expanded.url:
+                raise McpConnectError(f"MCP server {server.id} has no url")
+            return McpLaunch(server.id, server.name, key, expanded.transport, url=expanded.url,
+                             headers=dict(expanded.headers))
+        raise McpConnectError(f"MCP server {server.id}: transport {expanded.transport!r} is not supported")
+
     def _start(self, rec: _Record) -> McpConnection:
         env = {**os.environ, **dict(self.runtime.options.env)}
         server, secrets = expand_server(rec.server, env)
@@ -415,7 +475,8 @@ class McpService:
                     why = f"OAuth login needed: run `wsctl mcp login {server.name}`"
                 rec.status, rec.error = "needs-auth", self._mask(rec, why)
                 raise McpAuthRequiredError(f"MCP server {server.id}: {rec.error}") from None
-            rec.status, rec.error = "failed", self._mask_quoted(rec, conn, _with_report(_describe(err), conn.report))
+            why = conn.report.violation or _with_report(_describe(err), conn.report)
+            rec.status, rec.error = "failed", self._mask_quoted(rec, conn, why)
             raise McpConnectError(f"MCP server {server.id}: {rec.error}") from None
         conn._done = fut
         rec.conn, rec.status, rec.error = conn, "connected", None
@@ -450,9 +511,17 @@ class McpService:
         if self.options.on_sample is not None:
             kwargs["sampling_callback"] = self._sampling_callback(rec)
         conn._stop = anyio.Event()
+
+        def refused() -> None:  # an HTTP message over the bound: this connection ends
+            if rec.conn is conn:
+                rec.status, rec.died_at = "restarting", time.monotonic()
+                rec.error = self._mask_quoted(rec, conn, conn.report.violation or "connection closed")
+            conn.closed.set()
+            conn._stop.set()
+
         try:
             async with AsyncExitStack() as stack:
-                read, write = await stack.enter_async_context(self._transport(conn, stack))
+                read, write = await stack.enter_async_context(self._transport(conn, stack, refused))
                 session = await stack.enter_async_context(ClientSession(_Watched(read, conn), write, **kwargs))
                 with anyio.fail_after(self._connect_timeout):  # never around a context entry
                     init = await session.initialize()
@@ -464,7 +533,9 @@ class McpService:
         finally:
             conn.closed.set()
 
-    def _transport(self, conn: McpConnection, stack: AsyncExitStack):
+    def _transport(self, conn: McpConnection, stack: AsyncExitStack, on_violation: Callable[[], None]):
+        """The transport context of ``conn`` (yields the SDK's two streams);
+        ``on_violation`` closes the connection when an HTTP message is over the bound."""
         server = conn.server
         if server.transport == "stdio":
             from .stdio import bounded_stdio_client
@@ -478,25 +549,33 @@ class McpService:
             errlog = stack.enter_context(open(log, "w", encoding="utf-8"))
             return bounded_stdio_client(server.command, list(server.args), env, str(cwd), errlog,
                                         max_message_bytes=self.limits.max_message_bytes, report=conn.report)
-        if server.transport == "http":
-            from mcp.client.streamable_http import streamable_http_client
-            from mcp.shared._httpx_utils import create_mcp_http_client
+        if server.transport in ("http", "sse"):
+            from .http import bounded_http_client
 
             if not server.url:
                 raise McpConnectError(f"MCP server {server.id} has no url")
+            # every JSON body and SSE event bounded like a stdio line; over it, the connection closes
+            from .http import LEGACY_SSE_EVENT_BYTES
+
+            bound = self.limits.max_message_bytes
+            factory = bounded_http_client(
+                max_message_bytes=bound, report=conn.report, on_violation=on_violation,
+                max_event_bytes=min(bound, LEGACY_SSE_EVENT_BYTES) if server.transport == "sse" else None)
+        if server.transport == "http":
+            from mcp.client.streamable_http import streamable_http_client
+
             auth = None
             if not any(k.lower() == "authorization" for k in server.headers):
                 from .oauth import oauth_provider
 
                 auth = oauth_provider(self, server)
-            client = create_mcp_http_client(headers=dict(server.headers), auth=auth)
-            return _with_client(client, server.url, streamable_http_client)
+            client = factory(headers=dict(server.headers), auth=auth)
+            return _with_client(client, server.url, streamable_http_client,
+                                max_sse_event_size=self.limits.max_message_bytes)
         if server.transport == "sse":
             from mcp.client.sse import sse_client
 
-            if not server.url:
-                raise McpConnectError(f"MCP server {server.id} has no url")
-            return sse_client(server.url, headers=dict(server.headers))
+            return sse_client(server.url, headers=dict(server.headers), httpx_client_factory=factory)
         raise McpConnectError(f"MCP server {server.id}: transport {server.transport!r} is not supported")
 
     # -- interaction ---------------------------------------------------------
@@ -605,7 +684,7 @@ class McpService:
             raise self._failure(rec, conn, err) from None
 
     def _failure(self, rec: _Record, conn: McpConnection, err: BaseException) -> McpConnectError:
-        if _is_closed(err) or conn.closed.is_set():
+        if _is_closed(err) or conn.closed.is_set() or conn.report.violation:
             conn.closed.set()
             rec.status, rec.died_at = "restarting", time.monotonic()
             seen = conn.report.describe()
@@ -943,14 +1022,14 @@ def _as_elicit_response(value: Any) -> McpElicitResponse | None:
     raise McpConnectError(f"on_elicit returned {type(value).__name__}, not an McpElicitResponse")
 
 
-def _with_client(client, url: str, factory):
+def _with_client(client, url: str, factory, **options):
     """Enter the httpx client, then the transport context; yield its two streams."""
     from contextlib import asynccontextmanager
 
     @asynccontextmanager
     async def cm():
         async with client:
-            async with factory(url, http_client=client) as streams:
+            async with factory(url, http_client=client, **options) as streams:
                 yield streams[0], streams[1]
 
     return cm()

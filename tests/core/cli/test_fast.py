@@ -133,6 +133,7 @@ def _fallbacks(t: dict) -> list[list[str]]:
         ["permissions", "check"], ["permissions", "list", ws], ["skills", "list", ws, ws], ["skills", "show", "demo"],
         ["--home"], ["--", "inspect"], ["inspect", "--", ws], ["nosuch"], ["--json=1", "inspect"],
         ["--host", "BAD HOST!", "inspect", ws], ["--home", deep, "inspect", ws], ["inspect", "--bogus"],
+        ["--host", "claud", "inspect", ws], ["--host=blade", "hooks", "run", "PreToolUse", ws],
         ["--plugin-dir", "bad\udcff", "inspect", ws], ["inspect", "\udcff"],
     ]
 
@@ -158,6 +159,19 @@ def test_usage_errors_found_by_a_body_are_printed_by_click(tree, capsys, monkeyp
         rc = app.main(base + argv)
         err = capsys.readouterr().err
         assert rc == 2 and err.startswith("Usage: wsctl ")
+
+
+def test_a_payload_on_standard_input_is_read_alike_by_both(tree, capsys, monkeypatch):
+    """``--payload -``: the dispatcher owns it; standard input is read once per process,
+    so click (run second here, or after a fallback) reads the same payload."""
+    import io
+
+    base = ["--home", tree["home"]]
+    for text in ('{"tool_name": "Bash", "tool_input": {"command": "ls"}}', "[1, 2]", "not json"):
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+        for argv in (["hooks", "run", "PreToolUse", tree["ws"], "--payload", "-"],
+                     ["--json", "hooks", "run", "PreToolUse", "--payload=-", "--tool", "Bash"]):
+            assert _both(base + argv, capsys, monkeypatch, tree["home"]), argv
 
 
 def test_environment_options_are_read_as_click_reads_them(tree, capsys, monkeypatch):

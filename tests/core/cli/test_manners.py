@@ -44,12 +44,12 @@ def test_unknown_names_suggest_the_nearest_and_say_where_they_looked(make_tree, 
 
 def test_an_untrusted_project_is_named_and_the_hint_keeps_home_and_host(make_tree, wskit_home, wsctl) -> None:
     ws = project(make_tree, wskit_home, trusted=False)
-    r = wsctl("--host", "blade", "skills", "show", "pdf", str(ws))
+    r = wsctl("--host", "codex", "skills", "show", "pdf", str(ws))
     assert r.exit_code == 1
     assert f"(searched {ws}: untrusted, so only user and plugin resources were loaded; " \
-           f"'wsctl --home {wskit_home} --host blade trust grant {ws}' loads the project's)" in r.output
-    r = wsctl("--host", "blade", "inspect", str(ws))
-    assert f"(run 'wsctl --home {wskit_home} --host blade trust grant {ws}')" in r.output
+           f"'wsctl --home {wskit_home} --host codex trust grant {ws}' loads the project's)" in r.output
+    r = wsctl("--host", "codex", "inspect", str(ws))
+    assert f"(run 'wsctl --home {wskit_home} --host codex trust grant {ws}')" in r.output
 
 
 def test_rules_explain_refuses_a_folder_for_the_file_and_says_untrusted(make_tree, wskit_home, wsctl) -> None:
