@@ -4,4 +4,3 @@ through the same ``register`` call as entry-point plugins (see
 ``WSKIT_DISABLE_PLUGINS=<name>`` or replace it with an entry point of the
 same name."""
 
-__all__: list[str] = []

@@ -29,15 +29,6 @@ if TYPE_CHECKING:  # what type checkers see: the same names, imported (never at 
     from typing import Any
 
     from wskit.binding import Binding
-    from wskit.builtin_plugins.prompt import (
-        Budget,
-        PromptPart,
-        contextual_rules,
-        output_style,
-        skills_catalog,
-        static_rules,
-        system_prompt,
-    )
     from wskit.cache import WorkspaceCache
     from wskit.cli.context import WsctlContext, json_option
     from wskit.cli.lazy import add_lazy_command, ensure_group
@@ -53,6 +44,15 @@ if TYPE_CHECKING:  # what type checkers see: the same names, imported (never at 
     from wskit.session import SessionResources, SessionState, snapshot
     from wskit.session.components import SessionComponent
     from wskit.session.gate import CLAUDE_TOOLS, AfterTool, SkippedGuard, ToolDecision, ToolGate, ToolSpec, UserAnswer
+    from wskit.session.prompt import (
+        Budget,
+        PromptPart,
+        contextual_rules,
+        output_style,
+        skills_catalog,
+        static_rules,
+        system_prompt,
+    )
     from wskit.session.resume import restore
     from wskit.session.runtime import RuntimeOptions, attach
     from wskit.trust import TrustDecision, TrustStore
@@ -105,13 +105,13 @@ _LAZY = {
     "UserAnswer": "wskit.session.gate",
     "CLAUDE_TOOLS": "wskit.session.gate",
     # prompt assembly
-    "Budget": "wskit.builtin_plugins.prompt",
-    "PromptPart": "wskit.builtin_plugins.prompt",
-    "system_prompt": "wskit.builtin_plugins.prompt",
-    "skills_catalog": "wskit.builtin_plugins.prompt",
-    "static_rules": "wskit.builtin_plugins.prompt",
-    "output_style": "wskit.builtin_plugins.prompt",
-    "contextual_rules": "wskit.builtin_plugins.prompt",
+    "Budget": "wskit.session.prompt",
+    "PromptPart": "wskit.session.prompt",
+    "system_prompt": "wskit.session.prompt",
+    "skills_catalog": "wskit.session.prompt",
+    "static_rules": "wskit.session.prompt",
+    "output_style": "wskit.session.prompt",
+    "contextual_rules": "wskit.session.prompt",
 }
 
 __all__ = [

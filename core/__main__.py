@@ -4,7 +4,4 @@ import sys
 
 from wskit.cli import main
 
-__all__: list[str] = []
-
-
 sys.exit(main())

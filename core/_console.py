@@ -12,8 +12,6 @@ process importing :mod:`wskit.cli` keeps its collector as it was.
 
 from __future__ import annotations
 
-__all__ = ["main"]
-
 
 def main() -> int:
     """Run ``wsctl`` on this process's command line (the ``wsctl`` console script)."""

@@ -41,13 +41,6 @@ import time
 from collections.abc import Iterator
 from contextvars import ContextVar
 
-__all__ = [
-    "adopt", "capture", "offering", "remembered", "Captured", "Dependencies", "Memo", "note", "Notes", "RACY_WINDOW_NS", "recording", "recording_active",
-    "remember", "reuse", "resumed", "reuse_offered", "reusing", "scratch", "Signature", "signature", "stat_signature",
-    "unchanged", "whole_project", "whole_project_wanted"
-]
-
-
 #: A recorded path younger than this (2 s: FAT's granularity, generous for
 #: ext4/xfs/btrfs/tmpfs/NFS) makes a recording racy.
 RACY_WINDOW_NS = 2_000_000_000

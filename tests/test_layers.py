@@ -7,7 +7,8 @@
   names in its ``__all__``;
 - first-party plugins (``plugins/``) import only public names: modules whose path has no
   ``_`` component, names in the module's ``__all__``;
-- every module has ``__all__`` and the package ships ``py.typed``;
+- public modules (``wskit.plugin.public``) have ``__all__`` and internal ones have none;
+  the package ships ``py.typed``;
 - core keeps at most twelve modules at its top level (``__main__`` aside).
 """
 
@@ -16,8 +17,6 @@ from __future__ import annotations
 import ast
 import importlib
 import importlib.util
-
-import pytest
 
 from tests.layers import BUILTIN, REPO, capability_of, edges, extra_missing, modules, strongly_connected
 
@@ -37,6 +36,23 @@ def test_core_imports_no_builtin() -> None:
     bad = [f"{e.importer}:{e.line} imports {e.imported}" for e in edges()
            if capability_of(e.importer) is None and not e.importer.startswith(BUILTIN)
            and e.imported.startswith(BUILTIN)]
+    assert bad == []
+
+
+def test_builtin_plugins_holds_registered_plugins_only() -> None:
+    # every package and top-level module of builtin_plugins/ is a registered built-in:
+    # code no plugin registers (prompt assembly, model providers) lives in core
+    from wskit.plugin.manager import DEFAULT_PLUGINS
+
+    here = {p.stem if p.suffix else p.name for p in (REPO / "builtin_plugins").iterdir()
+            if (p.suffix == ".py" and p.stem != "__init__") or (p / "__init__.py").is_file()}
+    assert here == {module.rsplit(".", 1)[1] for _, module in DEFAULT_PLUGINS}
+
+
+def test_the_plugin_author_kit_sits_above_the_rest_of_core() -> None:
+    # wskit.kit builds on kinds, formats and the CLI framework; core below it never imports it
+    bad = [f"{e.importer}:{e.line} imports {e.imported}" for e in edges()
+           if e.imported.startswith("wskit.kit") and not e.importer.startswith(("wskit.kit", BUILTIN))]
     assert bad == []
 
 
@@ -85,19 +101,27 @@ def test_first_party_plugins_import_only_public_names() -> None:
     assert bad == []
 
 
-@pytest.mark.parametrize("name", sorted(modules()))
-def test_every_module_declares_all(name: str) -> None:
+def _declares_all(name: str) -> bool:
     tree = ast.parse(modules()[name].read_text(encoding="utf-8"))
-    declared = [n for n in tree.body
-                if (isinstance(n, ast.Assign) and any(getattr(t, "id", None) == "__all__" for t in n.targets))
-                or (isinstance(n, ast.AnnAssign) and getattr(n.target, "id", None) == "__all__")]
-    assert declared, f"{name} has no __all__"
+    return any((isinstance(n, ast.Assign) and any(getattr(t, "id", None) == "__all__" for t in n.targets))
+               or (isinstance(n, (ast.AnnAssign, ast.AugAssign)) and getattr(n.target, "id", None) == "__all__")
+               for n in tree.body)
+
+
+def test_all_marks_public_modules_only() -> None:
+    # docs/architecture.md, "Public modules": a public module lists its API in __all__;
+    # an internal module has none, so that nothing internal looks like API
+    from wskit.plugin.public import is_public
+
+    names = sorted(modules())
+    assert [n for n in names if is_public(n) and not _declares_all(n)] == []  # public without __all__
+    assert [n for n in names if not is_public(n) and _declares_all(n)] == []  # internal with __all__
 
 
 def test_every_name_in_all_exists() -> None:
     missing = []
     for name in sorted(modules()):
-        if name.endswith("__main__") or extra_missing(name):
+        if name.endswith("__main__") or extra_missing(name) or not _declares_all(name):
             continue
         module = importlib.import_module(name)
         missing += [f"{name}.{n}" for n in module.__all__ if not hasattr(module, n)]
@@ -115,27 +139,6 @@ def test_core_top_level_stays_small() -> None:
     assert len(top) <= 12, top
 
 
-#: Imports of internal modules by first-party plugins that remain, each waiting for its
-#: capability to export the name from its package (docs/architecture.md, "Public modules").
-#: The list may only shrink: a new internal import fails the test below.
-KNOWN_INTERNAL_IMPORTS = {
-    ("wskit_gemini/expansion.py", "wskit.builtin_plugins.commands.expand"),
-    ("wskit_gemini/extensions.py", "wskit.util.lazyre"),
-    ("wskit_gemini/config.py", "wskit.util.lazyre"),
-    ("wskit_gemini/commands.py", "wskit.util.lazyre"),
-    ("wskit_gemini/memory.py", "wskit.builtin_plugins.rules.discovery"),
-    ("wskit_gemini/memory.py", "wskit.builtin_plugins.rules.model"),
-    ("wskit_gemini/memory.py", "wskit.builtin_plugins.rules.projectwalk"),
-    ("wskit_mcp/service.py", "wskit.builtin_plugins.mcp.approval"),
-    ("wskit_mcp/service.py", "wskit.builtin_plugins.mcp.loader"),
-    ("wskit_serve/catalog.py", "wskit.builtin_plugins.skills.runtime"),
-    ("wskit_serve/catalog.py", "wskit.builtin_plugins.skills.workflows"),
-    ("wskit_serve/catalog.py", "wskit.builtin_plugins.rules.render"),
-    ("wskit_serve/catalog.py", "wskit.builtin_plugins.rules.explain"),
-    ("wskit_serve/catalog.py", "wskit.builtin_plugins.commands.expand"),
-}
-
-
 def _plugin_wskit_imports():
     for path in _plugin_sources():
         rel = "/".join(path.relative_to(REPO / "plugins").parts[1:])
@@ -151,9 +154,8 @@ def _plugin_wskit_imports():
 def test_first_party_plugins_import_only_public_modules() -> None:
     from wskit.plugin.public import is_public
 
-    found = {(rel, module) for rel, module in _plugin_wskit_imports() if not is_public(module)}
-    assert found - KNOWN_INTERNAL_IMPORTS == set()  # a new import of an internal module
-    assert KNOWN_INTERNAL_IMPORTS - found == set()  # fixed: take it off the list
+    found = sorted(f"{rel} imports {module}" for rel, module in _plugin_wskit_imports() if not is_public(module))
+    assert found == []
 
 
 def test_the_public_modules_exist_and_are_documented() -> None:

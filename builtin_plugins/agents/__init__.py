@@ -1,12 +1,12 @@
 """Built-in plugin ``agents``: subagent definitions (see :mod:`wskit.builtin_plugins.agents.loader`)
-and ``wsctl agents list|show``, a :class:`~wskit.kinds.markdown.MarkdownKind`."""
+and ``wsctl agents list|show``, a :class:`~wskit.kit.markdown.MarkdownKind`."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from wskit.kinds import ResourceKind
-from wskit.kinds.markdown import MarkdownKind
+from wskit.kit.markdown import MarkdownKind
 from wskit.util.deferred import folders_present, idle_unless
 
 __all__ = ["AGENT_FOLDERS", "AGENTS", "AgentsKind", "wskit_load_agents", "wskit_register_commands",

@@ -41,10 +41,6 @@ from wskit.util.lazyre import lazy_pattern
 if TYPE_CHECKING:
     from wskit.resources.agent import Agent
 
-__all__ = [
-    "agents_filter", "DEFAULT_DIR", "KIND", "load_agents", "MAX_AGENT_BYTES", "MAX_DEPTH", "MAX_DESCRIPTION"
-]
-
 
 KIND = AGENT_FOLDERS.name
 DEFAULT_DIR = AGENT_FOLDERS.default_dir

@@ -118,4 +118,3 @@ def plugin_counts(workspace: Any, plugin: str) -> dict[str, int]:
     return out
 
 
-__all__ = ["Bundle", "bundle_source", "find_bundles", "plugin_counts", "reconcile"]

@@ -14,8 +14,8 @@ from wskit.builtin_plugins.bundles.active import bundle_source, find_bundles, pl
 from wskit.builtin_plugins.bundles.discovery import load_bundle
 from wskit.builtin_plugins.bundles.ledger import LedgerError, check_install_bounds, install, read_ledger, uninstall
 from wskit.builtin_plugins.bundles.marketplace import Marketplace, MarketplaceError, load_marketplace
+from wskit.cli.bodies import print_diagnostics
 from wskit.cli.context import WsctlContext, json_option, progress, safe_text, shorten, table
-from wskit.cli.inspect import print_diagnostics
 from wskit.cli.plugins import list_command
 from wskit.errors import WskitError
 from wskit.fs import jsonsafe
@@ -253,8 +253,6 @@ def reserved_plugin_name(name: str) -> bool:
         return True
     parts = set(n.replace("_", "-").split("-"))
     return "official" in parts and bool(parts & {"claude", "anthropic", "anthropics"})
-
-
 
 
 def _claude_checks(root: str, name: str, profile) -> list:
@@ -639,4 +637,3 @@ def marketplace_show_cmd(obj: WsctlContext, directory: str, name: str) -> None:
     obj.emit(data, human)
 
 
-__all__ = ["PLUGIN_SUBCOMMANDS", "LedgerError", "check_plugin", "bundle_listing", "bundle_rows", "human_bundles", "marketplace_group"]

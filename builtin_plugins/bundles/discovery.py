@@ -33,11 +33,6 @@ if TYPE_CHECKING:  # imported where a plugin folder is read (none in an empty wo
     from wskit.kinds import ResourceKind
 from wskit.formats.settings import SettingsLayer, config_dirs
 
-__all__ = ["Bundle", "BundleState", "CLAUDE_BOOKKEEPING", "CLAUDE_INSTALLED", "CLAUDE_KNOWN_MARKETPLACES",
-           "COMPONENT_ENTRIES", "claude_known_marketplaces", "discover", "has_components", "load_bundle", "RANKS",
-           "read_manifest"]
-
-
 BundleState = Literal["active", "inactive", "error"]
 #: Source ranks of plugin bundles (above native project folders 20-22, below admin 40).
 RANKS = {"user:.claude": 30, "user:host": 31, "managed": 32, "project:.claude": 33, "project:host": 34, "cli": 35}

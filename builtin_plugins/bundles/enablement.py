@@ -20,8 +20,6 @@ from wskit.builtin_plugins.bundles.manifest import NAME_RE, satisfies
 from wskit.formats.settings import SettingsLayer
 from wskit.models import Diagnostic
 
-__all__ = ["apply_enablement", "resolve_dependencies", "valid_enable_key", "valid_enable_name"]
-
 
 def valid_enable_key(key: object) -> bool:
     """Whether ``key`` is an ``enabledPlugins`` key this reader accepts: a plugin name

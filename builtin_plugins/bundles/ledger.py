@@ -38,12 +38,6 @@ if TYPE_CHECKING:
 
     from wskit.builtin_plugins.bundles.marketplace import Marketplace  # imported by install, not at start-up
 
-__all__ = [
-    "CLAUDE_BOOKKEEPING", "check_install_bounds", "install", "ledger_path", "LEDGER_VERSION", "LedgerError",
-    "legacy_plugins_dir", "MAX_INSTALL_BYTES", "MAX_INSTALL_FILE_BYTES", "MAX_INSTALL_FILES", "MAX_LEDGER_BYTES",
-    "MAX_TREE_DEPTH", "migrate_installs", "plugins_dir", "read_ledger", "tree_digest", "uninstall"
-]
-
 
 LEDGER_VERSION = 1
 #: Largest plugin ledger read, in bytes (a bigger one is refused unread).

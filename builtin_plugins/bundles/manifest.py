@@ -26,8 +26,6 @@ from wskit.util.lazyre import lazy_pattern
 if TYPE_CHECKING:
     from wskit.kinds import ResourceKind
 
-__all__ = ["Manifest", "NAME_RE", "claude_manifest_rejections", "component_table", "parse_manifest", "satisfies"]
-
 
 #: Claude Code's kebab-case plugin name (Blade: 1–64 chars, lowercase, digits, hyphens).
 NAME_RE = lazy_pattern(globals(), "NAME_RE", r"^(?=.{1,64}\Z)[a-z0-9]([a-z0-9-]*[a-z0-9])?\Z")

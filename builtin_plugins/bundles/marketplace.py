@@ -24,12 +24,6 @@ from wskit.models import Diagnostic, Frozen
 if TYPE_CHECKING:
     from wskit.kinds import ResourceKind
 
-__all__ = [
-    "REASON_CODES", "RESERVED_MARKETPLACE_NAMES", "RESERVED_NAME_HINT", "lookalike_marketplace_name", "marketplace_name_verdict",
-    "entry_manifest", "find_entry_for", "load_marketplace", "Marketplace", "MARKETPLACE_FILE",
-    "MarketplaceEntry", "MarketplaceError"
-]
-
 
 MARKETPLACE_FILE = ".claude-plugin/marketplace.json"
 

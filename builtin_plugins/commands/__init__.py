@@ -1,18 +1,22 @@
 """Built-in plugin ``commands``: markdown custom commands (see :mod:`wskit.builtin_plugins.commands.loader`),
-their expansion, and ``wsctl commands list|render`` (a :class:`~wskit.kinds.markdown.MarkdownKind`
+their expansion, and ``wsctl commands list|render`` (a :class:`~wskit.kit.markdown.MarkdownKind`
 whose group adds ``render``)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wskit.kinds import ResourceKind
-from wskit.kinds.markdown import MarkdownKind
+from wskit.kit.markdown import MarkdownKind
 from wskit.plugin import hookimpl
-from wskit.util.deferred import folders_present, idle_unless
+from wskit.util.deferred import folders_present, idle_unless, lazy_exports
 
 __all__ = ["COMMAND_FOLDERS", "COMMANDS", "CommandsKind", "wskit_expand_command", "wskit_load_commands",
-           "wskit_register_commands", "wskit_resource_kinds"]
+           "wskit_register_commands", "wskit_resource_kinds",
+           # the markdown expansion (expand_markdown; SubprocessRunner opts in to !`cmd`) and its
+           # shell step, for plugins that expand their own command formats
+           "DEFAULT_FILE_CAP", "DEFAULT_OUTPUT_CAP", "DEFAULT_TIMEOUT", "Runner", "ShellRun", "SubprocessRunner",
+           "expand_markdown", "run_shell", "split_args"]
 
 #: The kind's folders: ``commands/`` of a source, or what a plugin manifest's ``commands`` names instead;
 #: a skill hides a command of its name in the same scope (Claude Code offers one ``/name``, the skill).
@@ -55,3 +59,27 @@ def wskit_expand_command(command, args, root):
     from wskit.builtin_plugins.commands.expand import expand
 
     return expand(command, list(args), None, root=root)
+
+
+#: public name -> its submodule and name there, imported on first access (PEP 562), so
+#: registering the plugin imports none of them
+__getattr__ = lazy_exports(__name__, {
+    "DEFAULT_FILE_CAP": "expand:DEFAULT_FILE_CAP", "DEFAULT_OUTPUT_CAP": "expand:DEFAULT_OUTPUT_CAP",
+    "DEFAULT_TIMEOUT": "expand:DEFAULT_TIMEOUT", "Runner": "expand:Runner", "ShellRun": "expand:ShellRun",
+    "SubprocessRunner": "expand:SubprocessRunner", "run_shell": "expand:run_shell", "split_args": "expand:split_args",
+    # the function is named like its module: exported under a name of its own
+    "expand_markdown": "expand:expand",
+})
+
+if TYPE_CHECKING:
+    from wskit.builtin_plugins.commands.expand import (
+        DEFAULT_FILE_CAP,
+        DEFAULT_OUTPUT_CAP,
+        DEFAULT_TIMEOUT,
+        Runner,
+        ShellRun,
+        SubprocessRunner,
+        run_shell,
+        split_args,
+    )
+    from wskit.builtin_plugins.commands.expand import expand as expand_markdown

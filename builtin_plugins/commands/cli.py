@@ -1,13 +1,11 @@
 """``wsctl commands render``: expanding one custom command (``list`` is the
-markdown-kind listing, :mod:`wskit.cli.markdown_kind`)."""
+markdown-kind listing, :mod:`wskit.kit.markdown_cli`)."""
 
 from __future__ import annotations
 
 import click
 
 from wskit.cli.context import WsctlContext, complete_names, json_option, safe_text
-
-__all__ = ["render_cmd"]
 
 
 @click.command("render")

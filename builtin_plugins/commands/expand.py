@@ -39,11 +39,6 @@ from wskit.values import FrozenValue
 if TYPE_CHECKING:
     from wskit.resources.command import Command
 
-__all__ = [
-    "DEFAULT_FILE_CAP", "DEFAULT_OUTPUT_CAP", "DEFAULT_TIMEOUT", "expand", "run_shell", "Runner",
-    "ShellRun", "split_args", "SubprocessRunner", "substitute_args"
-]
-
 
 #: Default timeout of one ``!`cmd``` in seconds (Blade: 30 s).
 DEFAULT_TIMEOUT = 30.0

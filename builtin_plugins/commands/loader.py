@@ -40,8 +40,6 @@ from wskit.util.lazyre import lazy_pattern
 if TYPE_CHECKING:
     from wskit.resources.command import Command
 
-__all__ = ["DEFAULT_DIR", "KIND", "load_commands", "MAX_COMMAND_BYTES", "MAX_DEPTH", "MAX_DESCRIPTION"]
-
 
 KIND = COMMAND_FOLDERS.name
 DEFAULT_DIR = COMMAND_FOLDERS.default_dir

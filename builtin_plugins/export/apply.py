@@ -29,8 +29,6 @@ import os
 from wskit.builtin_plugins.export.targets import Plan
 from wskit.values import Value, field
 
-__all__ = ["MANIFEST", "FileStatus", "apply_plan", "load_manifest", "statuses"]
-
 #: the manifest, relative to the project root
 MANIFEST = ".wskit/export.json"
 _FORMAT = 1

@@ -8,8 +8,6 @@ import click
 
 from wskit.cli.context import WsctlContext, json_option, path_argument, safe_text
 
-__all__ = ["export_cmd", "parse_targets"]
-
 
 def parse_targets(value: str) -> list[str]:
     """``codex,gemini`` → ``["codex", "gemini"]``.

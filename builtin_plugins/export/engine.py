@@ -12,8 +12,6 @@ from wskit.builtin_plugins.export.apply import STALE, FileStatus
 from wskit.builtin_plugins.export.targets import Loss, Plan
 from wskit.values import Value, field
 
-__all__ = ["ExportReport", "UntrustedProjectError", "run_export"]
-
 
 class UntrustedProjectError(PermissionError):
     """The project is not trusted: an export reads only what a trusted workspace loads,

@@ -16,8 +16,6 @@ from pathlib import PurePosixPath
 from wskit.builtin_plugins.export.view import SourceView
 from wskit.values import FrozenValue, Value, field
 
-__all__ = ["TARGETS", "Loss", "Plan", "PlannedFile", "build_plan", "literal_folder"]
-
 #: every target ``wsctl export --to`` takes
 TARGETS = ("claude", "codex", "gemini", "opencode", "copilot", "cursor", "agents")
 

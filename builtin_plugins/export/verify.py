@@ -21,8 +21,6 @@ from typing import Any
 from wskit.builtin_plugins.export.targets import Loss, Plan, literal_folder
 from wskit.builtin_plugins.export.view import SourceView
 
-__all__ = ["SAMPLE_ARGS", "opencode_expand", "profile_for", "verify"]
-
 #: the argument line every command is expanded with on both sides
 SAMPLE_ARGS = ["alpha", "beta"]
 

@@ -16,9 +16,6 @@ from typing import Any
 
 from wskit.values import FrozenValue, Value, field
 
-__all__ = ["Command", "ConditionalRule", "FolderText", "Piece", "SkillItem", "SourceView", "gemini_to_markdown",
-           "source_view"]
-
 
 class Piece(FrozenValue):
     """One instruction file or unconditional rule of a folder.

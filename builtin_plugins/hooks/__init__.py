@@ -4,12 +4,17 @@ Hook trust is :mod:`wskit.builtin_plugins.hooks.trust`; see docs/hooks.md."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from wskit.kinds import ResourceKind
 from wskit.plugin import hookimpl
+from wskit.util.deferred import lazy_exports
 
 __all__ = [
     "managed_hook_filter", "wskit_hook_definitions", "wskit_hook_trust", "wskit_register_commands",
-    "wskit_resource_kinds", "wskit_resource_sources", "wskit_session_services", "wskit_workspace_catalogs"
+    "wskit_resource_kinds", "wskit_resource_sources", "wskit_session_services", "wskit_workspace_catalogs",
+    # hook approval, as docs/hooks.md describes it (imported on first use)
+    "EntryHookTrust", "HookApprovalStatus", "hook_approval_status",
 ]
 
 #: the kind's name (declared here so that registering the plugin does not import
@@ -82,10 +87,11 @@ def wskit_resource_sources(binding, profile, trust):
 
 @hookimpl
 def wskit_hook_definitions(source):
-    """The hooks ``source`` defines; nothing is imported for a source that holds no file they
-    could come from (:func:`~wskit.util.deferred.definitions_present`: a config folder
+    """The hooks ``source`` defines (a ``.cursor`` folder's ``hooks.json`` in Cursor's format);
+    nothing is imported for a source that holds no file they could come from
+    (:func:`~wskit.util.deferred.definitions_present`: a config folder
     without ``settings.json``/``settings.local.json``, a project root without the kind's
-    file), where the loader answers nothing either. A ``.cursor`` folder's ``hooks.json`` is read by Cursor's loader."""
+    file), where the loader answers nothing either."""
     if source.plugin is None and source.components.get(KIND) == ("hooks.json",):  # a .cursor folder's own file
         import os
 
@@ -161,3 +167,13 @@ def wskit_register_commands(cli):
 
     add_lazy_command(cli, "hooks", "wskit.builtin_plugins.hooks.cli:hooks_group",
                      "Hook definitions and hook approval (one approval per hook).")
+
+
+#: hook approval's names, imported on first access (PEP 562): registering the plugin
+#: does not import them
+__getattr__ = lazy_exports(__name__, {"EntryHookTrust": "trust:EntryHookTrust",
+                                      "HookApprovalStatus": "trust:HookApprovalStatus",
+                                      "hook_approval_status": "trust:hook_approval_status"})
+
+if TYPE_CHECKING:
+    from wskit.builtin_plugins.hooks.trust import EntryHookTrust, HookApprovalStatus, hook_approval_status

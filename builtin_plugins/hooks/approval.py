@@ -9,8 +9,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from wskit.builtin_plugins.hooks.trust import HookApprovalStatus
 
-__all__ = ["HookApproval"]
-
 
 class HookApproval:
     """The workspace catalog ``hooks`` (``ws.catalog("hooks")``): the approval state of each

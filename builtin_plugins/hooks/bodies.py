@@ -11,8 +11,6 @@ from wskit.cli.plain import ExitStatus, bad_parameter, echo
 from wskit.errors import WskitError
 from wskit.fs import SafeFsError, jsonsafe
 
-__all__ = ["run_hooks"]
-
 
 def run_hooks(obj: WsctlContext, event: str, path: str, payload_file: str | None = None, tool: str | None = None,
               allow_http: bool = False, allow_loopback: bool = False, allow_private: bool = False,

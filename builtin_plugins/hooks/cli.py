@@ -21,12 +21,6 @@ from wskit.cli.context import (
 from wskit.errors import WskitError
 from wskit.models import display_path
 
-__all__ = [
-    "hooks_enabled", "hooks_group", "hooks_list_cmd", "hooks_revoke_cmd", "hooks_run_cmd",
-    "hooks_status_cmd", "hooks_trust_cmd"
-]
-
-
 # the hook trust and runner modules are imported by the commands that use them, so
 # registering these commands (every run) imports neither
 

@@ -44,12 +44,6 @@ from wskit.builtin_plugins.hooks.patterns import MAX_PATTERN_CHARS, PatternRefus
 from wskit.formats.shell import split_command
 from wskit.values import FrozenValue
 
-__all__ = [
-    "command_matches", "FILE_TOOLS", "if_allows", "if_matches", "if_problem", "if_unparsable", "IfRule",
-    "IfRuleError", "parse_if", "PATH_KEYS", "path_matches", "subcommands", "TOOL_EVENTS", "wildcard_matches"
-]
-
-
 #: Events whose payload carries ``tool_name``/``tool_input``: the only ones where ``if`` is evaluated.
 TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"})
 #: Tools whose ``if`` pattern is a path.

@@ -31,8 +31,6 @@ from typing import Any
 
 from wskit.models import Diagnostic, LoadResult, ResourceSource
 
-__all__ = ["CURSOR_FILE", "EVENTS", "UNMAPPED", "is_cursor_source", "load_cursor_hooks", "output", "payload"]
-
 #: The file name of a ``.cursor`` folder's hooks (a source naming it as its ``hook`` component).
 CURSOR_FILE = "hooks.json"
 

@@ -27,8 +27,6 @@ from wskit.util.lazyre import lazy_pattern
 if TYPE_CHECKING:
     from wskit.resources.hooks import HookDefinition
 
-__all__ = ["header_problem", "KIND", "load_hook_definitions", "matcher_matches", "MAX_TIMEOUT", "timeout_problem"]
-
 
 _ENV_NAME = lazy_pattern(globals(), "_ENV_NAME", r"[A-Za-z_][A-Za-z0-9_]*\Z")
 #: Longest ``timeout`` a hook definition may ask for, seconds (one day); more is refused at load.

@@ -21,6 +21,9 @@ not each socket read: a server that trickles bytes is cut off at the deadline.
 Header values expand ``$VAR`` and ``${VAR}`` only for names the hook lists in
 ``allowedEnvVars`` (Claude Code) or the session's own variables; any other
 reference becomes the empty string, never a host environment value.
+
+:func:`apost_json` is the same request on the event loop (httpx's async client, imported
+when first used): the same policy and pinned address, the same bounds, the same errors.
 """
 
 from __future__ import annotations
@@ -37,12 +40,6 @@ from urllib.parse import urlsplit
 from wskit.builtin_plugins.hooks.definitions import MAX_TIMEOUT, header_problem
 from wskit.errors import WskitError
 from wskit.values import FrozenValue, field
-
-__all__ = [
-    "allowed_env_vars", "DEFAULT_MAX_RESPONSE", "expand_headers", "header_problem", "HttpHookError",
-    "HttpHookSecurityError", "HttpResult", "mask_header", "MAX_TIMEOUT", "post_json", "process_env", "UrlPolicy"
-]
-
 
 #: Default response cap, bytes (Blade: maxResponseBytes 256 KiB).
 DEFAULT_MAX_RESPONSE = 256 * 1024
@@ -236,6 +233,16 @@ class HttpResult(FrozenValue):
     body: str
 
 
+def _check_request(url: str, headers: Mapping[str, str], timeout: float) -> None:
+    """What both :func:`post_json` and :func:`apost_json` refuse before resolving anything."""
+    if not (isinstance(timeout, (int, float)) and math.isfinite(timeout) and 0 < timeout <= MAX_TIMEOUT):
+        raise HttpHookError(f"hook URL {url!r}: timeout {timeout!r} is not between 0 and {MAX_TIMEOUT:g} s")
+    for k, v in headers.items():
+        why = header_problem(k, v)
+        if why is not None:
+            raise HttpHookError(f"hook URL {url!r}: {why}")
+
+
 def post_json(
     url: str,
     body: bytes,
@@ -258,12 +265,7 @@ def post_json(
     """
     import http.client  # the transport (http.client, ssl, socket) only when an HTTP hook posts
 
-    if not (isinstance(timeout, (int, float)) and math.isfinite(timeout) and 0 < timeout <= MAX_TIMEOUT):
-        raise HttpHookError(f"hook URL {url!r}: timeout {timeout!r} is not between 0 and {MAX_TIMEOUT:g} s")
-    for k, v in headers.items():
-        why = header_problem(k, v)
-        if why is not None:
-            raise HttpHookError(f"hook URL {url!r}: {why}")
+    _check_request(url, headers, timeout)
     scheme, host, port, addrs = policy.resolve(url)
     deadline = time.monotonic() + timeout
     if addrs is None:  # an allowed_hosts name: resolve it once here, and use that address
@@ -296,6 +298,72 @@ def post_json(
     finally:
         watchdog.cancel()
         conn.close()
+
+
+async def apost_json(
+    url: str,
+    body: bytes,
+    *,
+    headers: Mapping[str, str],
+    timeout: float,
+    policy: UrlPolicy,
+    max_response: int = DEFAULT_MAX_RESPONSE,
+) -> HttpResult:
+    """:func:`post_json` without blocking the event loop, through httpx's async client.
+
+    The URL is checked and its host resolved once (in a worker thread, as the event loop's
+    own ``getaddrinfo`` does); the request goes to the checked address itself, with the
+    ``Host`` header and the TLS server name (certificate checked for it) of the URL's host.
+    No proxy from the environment, no redirect followed, no content decoding (the body is
+    bounded as sent); ``timeout`` seconds bound the whole exchange. Cancelling the awaiting
+    task closes the connection.
+
+    :raises HttpHookSecurityError: the policy refused the URL.
+    :raises HttpHookError: as :func:`post_json`.
+    """
+    import asyncio
+    import ssl
+
+    import httpx  # only an async HTTP hook needs it (and asyncio, ssl)
+
+    _check_request(url, headers, timeout)
+    scheme, host, port, addrs = await asyncio.to_thread(policy.resolve, url)
+    parts = urlsplit(url)
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    default_port = 443 if scheme == "https" else 80
+    hdrs = {"Content-Type": "application/json", "Accept": "application/json", "Accept-Encoding": "identity",
+            "Host": host if port == default_port else f"{host}:{port}", **headers}
+    try:
+        async with asyncio.timeout(timeout):
+            if addrs is None:  # an allowed_hosts name: resolve it once here, and use that address
+                addrs = [str(a) for a in await asyncio.to_thread(_addresses, host, port)]
+            async with httpx.AsyncClient(verify=ssl.create_default_context(), trust_env=False,
+                                         follow_redirects=False, timeout=None) as client:
+                for i, addr in enumerate(addrs):
+                    target = f"{scheme}://{f'[{addr}]' if ':' in addr else addr}:{port}{path}"
+                    try:
+                        async with client.stream("POST", target, content=body, headers=hdrs,
+                                                 extensions={"sni_hostname": host}) as resp:
+                            if 300 <= resp.status_code < 400:
+                                raise HttpHookError(f"hook URL {url!r} answered a redirect ({resp.status_code}); "
+                                                    "redirects are not followed")
+                            data = bytearray()
+                            async for chunk in resp.aiter_raw():
+                                data += chunk
+                                if len(data) > max_response:
+                                    raise HttpHookError(f"hook URL {url!r}: response is over the "
+                                                        f"{max_response}-byte limit")
+                            if resp.status_code >= 400:
+                                raise HttpHookError(f"hook URL {url!r} answered HTTP {resp.status_code}")
+                            return HttpResult(status=resp.status_code, body=bytes(data).decode("utf-8", "replace"))
+                    except httpx.ConnectError:
+                        if i == len(addrs) - 1:
+                            raise
+            raise OSError("no address to connect to")
+    except TimeoutError:
+        raise HttpHookError(f"hook URL {url!r}: no complete answer within its {timeout:g} s timeout") from None
+    except (OSError, httpx.HTTPError, ValueError) as err:
+        raise HttpHookError(f"hook URL {url!r}: {type(err).__name__}: {err}") from None
 
 
 _CONNECTIONS: list[tuple[type, type]] = []

@@ -41,12 +41,6 @@ from wskit.models import Frozen
 from wskit.resources.hooks import HookDefinition
 from wskit.util.lazyre import lazy_pattern
 
-__all__ = [
-    "external_hooks", "hook_config_digest", "HookTrustError", "HookTrustStore", "MAX_REFERENCED_BYTES",
-    "MAX_STORE_BYTES", "ReferencedFile", "referenced_files", "STORE_VERSION"
-]
-
-
 STORE_VERSION = 1
 MAX_STORE_BYTES = 1 << 20
 #: Largest file a hook command names that the digest covers, bytes (a larger one is named "not covered").

@@ -8,12 +8,6 @@ from typing import Any
 from wskit.fs import SafeFsError, jsonsafe
 from wskit.values import Value, field
 
-__all__ = [
-    "apply_output", "AWAITING_STATES", "DECISION_RANK", "HookOutcome", "HookResult", "merge", "parse_json_object", "SkippedHook",
-    "STATUSES"
-]
-
-
 #: Skip states the user can resolve by approving the hook.
 AWAITING_STATES = frozenset({"awaiting", "untrusted", "modified"})
 #: Status of one hook run.

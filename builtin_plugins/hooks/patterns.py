@@ -34,12 +34,6 @@ from typing import Any
 
 from wskit.util.lazyre import lazy_pattern
 
-__all__ = [
-    "compile_bounded", "exact_names", "matcher_matches", "matcher_problem", "MAX_PATTERN_CHARS",
-    "MAX_PROGRAM_BYTES", "MAX_SUBJECT_CHARS", "PatternRefused", "search", "fullmatch"
-]
-
-
 #: Longest pattern (matcher, ``if`` content) evaluated, characters.
 MAX_PATTERN_CHARS = 1024
 #: RE2 memory budget of one compiled pattern, bytes.

@@ -24,6 +24,9 @@
   deny > defer > ask > allow (Claude Code). Every other event runs concurrently,
   at most ``max_concurrent`` at a time. Each (tool call, event) runs at most once: a second call with the
   same ``tool_use_id`` returns the recorded outcome with ``repeated=True``.
+- On an event loop, :meth:`HookRunner.arun` does the same with ``asyncio`` subprocesses
+  and an async HTTP client (selection, merging and results shared with :meth:`HookRunner.run`);
+  cancelling it kills the process groups of the hooks still running.
 """
 
 from __future__ import annotations
@@ -36,13 +39,15 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, Protocol
 
-from wskit.builtin_plugins.hooks.command import DEFAULT_OUTPUT_CAP, run_command
+from wskit.builtin_plugins.hooks.command import DEFAULT_OUTPUT_CAP, CommandResult, arun_command, run_command
 from wskit.builtin_plugins.hooks.definitions import MAX_TIMEOUT
 from wskit.builtin_plugins.hooks.http import (
     HttpHookError,
     HttpHookSecurityError,
+    HttpResult,
     UrlPolicy,
     allowed_env_vars,
+    apost_json,
     expand_headers,
     post_json,
 )
@@ -59,13 +64,6 @@ from wskit.errors import WskitError
 from wskit.models import Scope
 from wskit.resources.hooks import HOOK_EVENTS, HookDefinition
 from wskit.values import Value, field
-
-__all__ = [
-    "BEHAVIORS", "DEFAULT_TIMEOUT", "FunctionHook", "HookRunner", "HookRunnerConfig", "HookTrust",
-    "MATCH_FIELDS", "match_value", "matches", "PLAIN_CONTEXT_EVENTS", "PromptHandler", "RUNNABLE",
-    "ScopeHookTrust", "SERIAL_EVENTS", "UNAPPROVED_POLICIES", "UnknownHookEventError"
-]
-
 
 #: Default command timeout, seconds (Claude Code and Blade).
 DEFAULT_TIMEOUT = 60.0
@@ -191,6 +189,18 @@ class _Fn(Value):
     name: str
     fn: FunctionHook
     timeout: float = 10.0
+
+
+class _Run(Value):
+    """One run of an event between :meth:`HookRunner._prepare` and :meth:`HookRunner._finish`:
+    ``outcome`` is set when nothing is left to do (a repeated call's recorded outcome)."""
+
+    data: dict[str, Any]
+    key: tuple[str, str] | None
+    started: HookOutcome
+    outcome: HookOutcome | None = None
+    todo: list = field(default_factory=list)
+    restricted: set[str] = field(default_factory=set)
 
 
 class HookRunnerConfig(Value):
@@ -367,6 +377,49 @@ class HookRunner:
         :raises UnknownHookEventError: ``event`` is not a hook event.
         :raises ValueError: ``unapproved`` is not ``report`` or ``block``.
         """
+        run = self._prepare(event, payload, tool, unapproved)
+        if run.outcome is not None:
+            return run.outcome
+        outcome = run.started
+        if run.todo:
+            if event in SERIAL_EVENTS:
+                self._serial(run.todo, run.data, outcome, run.restricted)
+            else:
+                self._concurrent(run.todo, run.data, outcome, run.restricted)
+        return self._finish(run)
+
+    async def arun(self, event: str, payload: Mapping[str, Any] | None = None, *, tool: str | None = None,
+                   unapproved: Literal["report", "block"] | None = None) -> HookOutcome:
+        """:meth:`run` on the event loop: command hooks as ``asyncio`` subprocesses
+        (:func:`~wskit.builtin_plugins.hooks.command.arun_command`), HTTP hooks through an
+        async client (:func:`~wskit.builtin_plugins.hooks.http.apost_json`), prompt handlers
+        and function hooks in a worker thread (or awaited, when they return an awaitable).
+        Same selection, order, merging, timeouts and outcome as :meth:`run`.
+
+        Cancelling the awaiting task kills the process group of every command hook still
+        running and closes every HTTP request; the outcome is not recorded, so the same
+        ``tool_use_id`` runs its hooks again.
+
+        :raises UnknownHookEventError: ``event`` is not a hook event.
+        :raises ValueError: ``unapproved`` is not ``report`` or ``block``.
+        :raises asyncio.CancelledError: the awaiting task was cancelled.
+        """
+        run = self._prepare(event, payload, tool, unapproved)
+        if run.outcome is not None:
+            return run.outcome
+        outcome = run.started
+        if run.todo:
+            if event in SERIAL_EVENTS:
+                await self._aserial(run.todo, run.data, outcome, run.restricted)
+            else:
+                await self._aconcurrent(run.todo, run.data, outcome, run.restricted)
+        return self._finish(run)
+
+    def _prepare(self, event: str, payload: Mapping[str, Any] | None, tool: str | None,
+                 unapproved: str | None) -> _Run:
+        """Everything of a run before a hook is started: the payload, a recorded outcome for
+        a repeated ``tool_use_id``, the selection (trust first), the skipped guards and the
+        ``unapproved="block"`` policy. ``todo`` is what is left to run."""
         if event not in HOOK_EVENTS:
             raise UnknownHookEventError(event)
         policy = self.config.unapproved if unapproved is None else unapproved
@@ -387,42 +440,46 @@ class HookRunner:
                 prev = self._done.get(key)
             if prev is not None:
                 prev.repeated = True
-                return prev
-        outcome = HookOutcome(event=event)
+                return _Run(data, key, HookOutcome(event=event), outcome=prev)
+        run = _Run(data, key, HookOutcome(event=event))
+        outcome = run.started
         if self.config.disable_all:
             for h in self.definitions:
                 if h.event == event and h.type != "function":
                     outcome.skipped.append(SkippedHook(h.id, h.type, h.provenance.scope.value, "disabled",
                                                        f"hook {h.id} skipped: hooks are switched off",
                                                        matcher=h.matcher))
+            return run
+        try:
+            sel = self._select(event, tool, data)
+        except Exception as err:  # a definition the selection cannot read runs nothing, visibly
+            sel = _Selection(notes=[f"hook selection failed: {type(err).__name__}: {err}"])
+        outcome.warnings.extend(sel.notes)
+        for sk in sel.skipped:
+            outcome.skipped.append(sk)
+            outcome.warnings.append(sk.message)
+            merge(outcome, HookResult(sk.hook_id, sk.type, "skipped", sk.message), None)
+        if event in SERIAL_EVENTS and policy == "block":
+            self._block_unapproved(outcome, tool)
+        if outcome.blocked:
+            for h in sel.todo:  # a skipped guard decided the call: the others are not run
+                rid = f"function:{h.name}" if isinstance(h, _Fn) else h.id
+                merge(outcome, HookResult(rid, "function" if isinstance(h, _Fn) else h.type, "skipped",
+                                          "not run: a guard awaiting approval blocked the call"), None)
         else:
-            try:
-                sel = self._select(event, tool, data)
-            except Exception as err:  # a definition the selection cannot read runs nothing, visibly
-                sel = _Selection(notes=[f"hook selection failed: {type(err).__name__}: {err}"])
-            outcome.warnings.extend(sel.notes)
-            for sk in sel.skipped:
-                outcome.skipped.append(sk)
-                outcome.warnings.append(sk.message)
-                merge(outcome, HookResult(sk.hook_id, sk.type, "skipped", sk.message), None)
-            if event in SERIAL_EVENTS and policy == "block":
-                self._block_unapproved(outcome, tool)
-            if outcome.blocked:
-                for h in sel.todo:  # a skipped guard decided the call: the others are not run
-                    rid = f"function:{h.name}" if isinstance(h, _Fn) else h.id
-                    merge(outcome, HookResult(rid, "function" if isinstance(h, _Fn) else h.type, "skipped",
-                                              "not run: a guard awaiting approval blocked the call"), None)
-            elif event in SERIAL_EVENTS:
-                self._serial(sel.todo, data, outcome, sel.restricted)
-            else:
-                self._concurrent(sel.todo, data, outcome, sel.restricted)
-            for r in outcome.results:  # ran nothing: no handler for it (prompt, function)
-                if r.status == "skipped" and r.message.startswith(f"hook {r.hook_id} skipped:") \
-                        and not any(s.hook_id == r.hook_id for s in outcome.skipped):
-                    outcome.skipped.append(SkippedHook(r.hook_id, r.type, "", "no-handler", r.message))
-        if key is not None:
+            run.todo, run.restricted = sel.todo, sel.restricted
+        return run
+
+    def _finish(self, run: _Run) -> HookOutcome:
+        """The hooks that ran nothing listed as skipped; the outcome recorded for its ``tool_use_id``."""
+        outcome = run.started
+        for r in outcome.results:  # ran nothing: no handler for it (prompt, function)
+            if r.status == "skipped" and r.message.startswith(f"hook {r.hook_id} skipped:") \
+                    and not any(s.hook_id == r.hook_id for s in outcome.skipped):
+                outcome.skipped.append(SkippedHook(r.hook_id, r.type, "", "no-handler", r.message))
+        if run.key is not None:
             with self._lock:
-                self._done[key] = outcome
+                self._done[run.key] = outcome
         return outcome
 
     def _block_unapproved(self, outcome: HookOutcome, tool: str | None) -> None:
@@ -443,13 +500,18 @@ class HookRunner:
             result = self._one(h, cur, restricted)
             tool_input = merge(outcome, result, tool_input)
             if outcome.blocked:
-                # the call is denied whatever the rest say (deny wins): they are not run, and say so
-                for rest in todo[i + 1:]:
-                    rid = f"function:{rest.name}" if isinstance(rest, _Fn) else rest.id
-                    rtype = "function" if isinstance(rest, _Fn) else rest.type
-                    merge(outcome, HookResult(rid, rtype, "skipped", f"not run: {result.hook_id} already blocked "
-                                              "the call"), tool_input)
+                self._skip_rest(todo[i + 1:], result.hook_id, outcome, tool_input)
                 break
+
+    @staticmethod
+    def _skip_rest(rest: list, blocker: str, outcome: HookOutcome, tool_input: dict[str, Any] | None) -> None:
+        """The call is denied whatever the hooks after ``blocker`` say (deny wins): they are
+        not run, and each is listed as not run."""
+        for h in rest:
+            rid = f"function:{h.name}" if isinstance(h, _Fn) else h.id
+            rtype = "function" if isinstance(h, _Fn) else h.type
+            merge(outcome, HookResult(rid, rtype, "skipped", f"not run: {blocker} already blocked the call"),
+                  tool_input)
 
     def _concurrent(self, todo, data: dict[str, Any], outcome: HookOutcome, restricted: set[str]) -> None:
         if not todo:
@@ -479,6 +541,11 @@ class HookRunner:
             r = self._call(f"function:{h.name}", "function", lambda: h.fn(dict(data)), data["hook_event_name"])
         else:
             r = self._run_definition(h, data)
+        return self._settle(r, restrict, start)
+
+    def _settle(self, r: HookResult, restrict: bool, start: float) -> HookResult:
+        """A hook's result after the runner's own rules: restrict-only, its duration, and what
+        a timeout or failure means (``timeout_behavior``, ``failure_behavior``)."""
         # ran without its unparsable or refused matcher or `if`: it may still restrict, never grant
         r.restrict_only = restrict
         r.duration = r.duration or (time.monotonic() - start)
@@ -496,6 +563,10 @@ class HookRunner:
             fields = fn()
         except Exception as err:  # a host callback failing is a non-blocking error
             return HookResult(hook_id, typ, "error", f"{type(err).__name__}: {err}")
+        return self._fields_result(hook_id, typ, fields, event)
+
+    def _fields_result(self, hook_id: str, typ: str, fields: Any, event: str) -> HookResult:
+        """The result of a callback (prompt handler, function hook) that returned ``fields``."""
         r = HookResult(hook_id, typ, "success")
         if fields is not None:
             if not isinstance(fields, dict):
@@ -503,13 +574,20 @@ class HookRunner:
             apply_output(r, fields, event)
         return r
 
-    def _run_definition(self, h: HookDefinition, data: dict[str, Any]) -> HookResult:
-        event = data["hook_event_name"]
+    @staticmethod
+    def _bad_timeout(h: HookDefinition) -> HookResult | None:
         t = h.timeout
         if t is not None and not (isinstance(t, (int, float)) and math.isfinite(t) and 0 < t <= MAX_TIMEOUT):
             # the loader refuses such a definition; one made in code gets the same answer here
             return HookResult(h.id, h.type, "error", f"hook {h.id}: timeout {t!r} is not between 0 and "
                                                      f"{MAX_TIMEOUT:g} s; not run")
+        return None
+
+    def _run_definition(self, h: HookDefinition, data: dict[str, Any]) -> HookResult:
+        event = data["hook_event_name"]
+        bad = self._bad_timeout(h)
+        if bad is not None:
+            return bad
         if h.type == "command":
             return self._command(h, data)
         if h.type == "http":
@@ -561,7 +639,9 @@ class HookRunner:
                 env[f"{p}PLUGIN_NAME"] = h.provenance.plugin
         return env
 
-    def _command(self, h: HookDefinition, data: dict[str, Any]) -> HookResult:
+    def _command_call(self, h: HookDefinition, data: dict[str, Any]) -> tuple[dict[str, Any], float, bool]:
+        """The arguments of :func:`run_command` / :func:`arun_command` for a command hook, its
+        timeout, and whether it speaks Cursor's dialect."""
         event = data["hook_event_name"]
         timeout = h.timeout if h.timeout is not None else self.config.default_timeout
         cursor = h.dialect == "cursor"
@@ -572,11 +652,20 @@ class HookRunner:
             stdin = payload(h.native_event or event, data, session_id=self.session_id,
                             execution_root=self.execution_root)
         cwd = os.path.join(self.execution_root, h.cwd) if h.cwd else self.execution_root
+        return ({"command": h.command or "", "stdin": json.dumps(stdin).encode(), "cwd": cwd,
+                 "env": self.environment(h, event, data), "timeout": timeout, "output_cap": self.config.output_cap},
+                timeout, cursor)
+
+    def _command(self, h: HookDefinition, data: dict[str, Any]) -> HookResult:
         try:
-            res = run_command(h.command or "", json.dumps(stdin).encode(), cwd=cwd,
-                              env=self.environment(h, event, data), timeout=timeout, output_cap=self.config.output_cap)
+            call, timeout, cursor = self._command_call(h, data)
+            res = run_command(**call)
         except (OSError, ValueError) as err:
             return self._fail_closed(h, HookResult(h.id, "command", "error", str(err)))
+        return self._command_done(h, data["hook_event_name"], res, timeout, cursor)
+
+    def _command_done(self, h: HookDefinition, event: str, res: CommandResult, timeout: float,
+                      cursor: bool) -> HookResult:
         r = self._command_result(h, event, res, timeout, cursor)
         return self._fail_closed(h, r) if cursor else r
 
@@ -587,7 +676,9 @@ class HookRunner:
             r.status, r.message = "blocked", f"{r.message} (treated as a block: failClosed)"
         return r
 
-    def _command_result(self, h: HookDefinition, event: str, res, timeout: float, cursor: bool) -> HookResult:
+    def _command_result(self, h: HookDefinition, event: str, res: CommandResult, timeout: float,
+                        cursor: bool) -> HookResult:
+        """What a command hook's exit status and output mean (Claude Code's protocol, or Cursor's)."""
         r = HookResult(h.id, "command", "success", exit_code=res.exit_code, stdout_truncated=res.stdout_truncated,
                        stderr_truncated=res.stderr_truncated, duration=res.duration)
         if res.timed_out:
@@ -612,24 +703,121 @@ class HookRunner:
                     r.context = r.message
         return r
 
-    def _http(self, h: HookDefinition, data: dict[str, Any]) -> HookResult:
-        event = data["hook_event_name"]
+    def _http_request(self, h: HookDefinition, data: dict[str, Any]) -> dict[str, Any]:
+        """The arguments of :func:`post_json` / :func:`apost_json` for an HTTP hook."""
         # ${VAR} in headers: the hook's allowedEnvVars from the host environment, the
         # session's own variables, nothing else (Claude Code's allowedEnvVars)
         allowed = allowed_env_vars(h.config)
         source = {**{k: os.environ[k] for k in allowed if k in os.environ}, **self.config.env}
-        timeout = h.timeout if h.timeout is not None else 10.0
+        return {"url": h.url or "", "body": json.dumps(data).encode(),
+                "headers": expand_headers(h.headers, source, allowed, self.config.env),
+                "timeout": h.timeout if h.timeout is not None else 10.0, "policy": self.config.http_policy}
+
+    def _http(self, h: HookDefinition, data: dict[str, Any]) -> HookResult:
         start = time.monotonic()
         try:
-            res = post_json(h.url or "", json.dumps(data).encode(),
-                            headers=expand_headers(h.headers, source, allowed, self.config.env),
-                            timeout=timeout, policy=self.config.http_policy)
-        except HttpHookSecurityError as err:
-            return HookResult(h.id, "http", "refused", str(err), duration=time.monotonic() - start)
-        except HttpHookError as err:
-            return HookResult(h.id, "http", "error", str(err), duration=time.monotonic() - start)
+            res: HttpResult | Exception = post_json(**self._http_request(h, data))
+        except (HttpHookSecurityError, HttpHookError) as err:
+            res = err
+        return self._http_result(h, res, data["hook_event_name"], start)
+
+    @staticmethod
+    def _http_result(h: HookDefinition, res: HttpResult | Exception, event: str, start: float) -> HookResult:
+        """What an HTTP hook's answer (or its refusal or failure) means."""
+        if isinstance(res, HttpHookSecurityError):
+            return HookResult(h.id, "http", "refused", str(res), duration=time.monotonic() - start)
+        if isinstance(res, Exception):
+            return HookResult(h.id, "http", "error", str(res), duration=time.monotonic() - start)
         r = HookResult(h.id, "http", "success", duration=time.monotonic() - start)
         fields = parse_json_object(res.body)
         if fields is not None:
             apply_output(r, fields, event)
         return r
+
+    # -- running on the event loop (arun) ----------------------------------
+
+    async def _aserial(self, todo, data: dict[str, Any], outcome: HookOutcome, restricted: set[str]) -> None:
+        """:meth:`_serial` awaiting each hook."""
+        tool_input = data.get("tool_input") if isinstance(data.get("tool_input"), dict) else None
+        for i, h in enumerate(todo):
+            cur = {**data, "tool_input": tool_input} if tool_input is not None else data
+            result = await self._aone(h, cur, restricted)
+            tool_input = merge(outcome, result, tool_input)
+            if outcome.blocked:
+                self._skip_rest(todo[i + 1:], result.hook_id, outcome, tool_input)
+                break
+
+    async def _aconcurrent(self, todo, data: dict[str, Any], outcome: HookOutcome, restricted: set[str]) -> None:
+        """:meth:`_concurrent` as tasks, at most ``max_concurrent`` at a time; results merged in hook order."""
+        import asyncio  # the async paths only: a sync run never imports it
+
+        gate = asyncio.Semaphore(max(1, self.config.max_concurrent))
+
+        async def bounded(h) -> HookResult:
+            async with gate:
+                return await self._aone(h, data, restricted)
+
+        results = await asyncio.gather(*(bounded(h) for h in todo))
+        tool_input = data.get("tool_input") if isinstance(data.get("tool_input"), dict) else None
+        for r in results:
+            tool_input = merge(outcome, r, tool_input)
+
+    async def _aone(self, h, data: dict[str, Any], restricted: set[str]) -> HookResult:
+        """:meth:`_one` on the event loop: never raises but for cancellation."""
+        rid = f"function:{h.name}" if isinstance(h, _Fn) else h.id
+        try:
+            start = time.monotonic()
+            if isinstance(h, _Fn):
+                r = await self._acall(rid, "function", h.fn, data)
+            else:
+                r = await self._arun_definition(h, data)
+            return self._settle(r, rid in restricted, start)
+        except Exception as err:
+            return HookResult(rid, "function" if isinstance(h, _Fn) else str(h.type), "error",
+                              f"hook {rid} failed: {type(err).__name__}: {err}")
+
+    async def _acall(self, hook_id: str, typ: str, fn: Callable[..., Any], data: dict[str, Any]) -> HookResult:
+        """A prompt handler or function hook: awaited when it is a coroutine function, else run
+        in a worker thread (its answer awaited when it is awaitable)."""
+        import asyncio
+        import inspect
+
+        try:
+            if inspect.iscoroutinefunction(fn):
+                fields = await fn(dict(data))
+            else:
+                fields = await asyncio.to_thread(fn, dict(data))
+                if inspect.isawaitable(fields):
+                    fields = await fields
+        except Exception as err:  # a host callback failing is a non-blocking error
+            return HookResult(hook_id, typ, "error", f"{type(err).__name__}: {err}")
+        return self._fields_result(hook_id, typ, fields, data["hook_event_name"])
+
+    async def _arun_definition(self, h: HookDefinition, data: dict[str, Any]) -> HookResult:
+        event = data["hook_event_name"]
+        bad = self._bad_timeout(h)
+        if bad is not None:
+            return bad
+        if h.type == "command":
+            try:
+                call, timeout, cursor = self._command_call(h, data)
+                res = await arun_command(**call)
+            except (OSError, ValueError) as err:
+                return self._fail_closed(h, HookResult(h.id, "command", "error", str(err)))
+            return self._command_done(h, event, res, timeout, cursor)
+        if h.type == "http":
+            start = time.monotonic()
+            try:
+                answer: HttpResult | Exception = await apost_json(**self._http_request(h, data))
+            except (HttpHookSecurityError, HttpHookError) as err:
+                answer = err
+            return self._http_result(h, answer, event, start)
+        if h.type == "prompt":
+            handler = self.config.prompt_handler
+            if handler is None:
+                return HookResult(h.id, "prompt", "skipped", f"hook {h.id} skipped: the host registered no prompt handler")
+            return await self._acall(h.id, "prompt", lambda d: handler(h, d), data)
+        fn = self.config.functions.get(h.name) or self.config.functions.get(h.id)
+        if fn is None:
+            return HookResult(h.id, "function", "skipped", f"hook {h.id} skipped: no function registered as {h.name!r}")
+        return await self._acall(h.id, "function", fn, data)

@@ -41,11 +41,6 @@ if TYPE_CHECKING:  # pragma: no cover
 # wskit.approval (the store, entries and command coverage) is imported where an entry is
 # made or read: a session without hooks computes its (empty) status without it.
 
-__all__ = [
-    "EntryHookTrust", "external_hooks", "hook_approval_status", "hook_entry", "hook_env", "hook_source",
-    "HookApprovalStatus", "hooks_enabled", "HookTrustError", "NO_TRUST_NEEDED", "session_hook_trust"
-]
-
 #: Scopes whose hooks run without approval: the user's own settings, an administrator's,
 #: built-ins and the command line, none of which a project writes.
 NO_TRUST_NEEDED = frozenset({"user", "admin", "builtin", "cli"})
@@ -197,12 +192,12 @@ class HookApprovalStatus(FrozenValue):
 def hooks_enabled(binding, trust, profile) -> bool:
     """False when the host switched hooks off (``profile.settings["hooks_enabled"] is False``)
     or a trusted settings layer sets ``disableAllHooks: true`` (Claude Code, Blade §11.2)."""
-    from wskit.formats.settings import settings_layers
+    from wskit.formats.settings import all_hooks_disabled, settings_layers
 
     if profile.settings.get("hooks_enabled") is False:
         return False
     layers, _ = settings_layers(binding, profile, trust)
-    return not any(layer.trusted and layer.data.get("disableAllHooks") is True for layer in layers)
+    return not all_hooks_disabled(layers)
 
 
 def _needs_approval(h: HookDefinition) -> bool:

@@ -16,13 +16,9 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-from wskit.approval.servers import APPROVAL_SCOPES
-
 if TYPE_CHECKING:
     from wskit.approval.entries import ApprovalEntry
     from wskit.resources.servers import LspServer
-
-__all__ = ["APPROVAL_SCOPES", "server_approval"]
 
 
 def server_approval(server: LspServer, binding: Any, home: str | os.PathLike[str] | None

@@ -16,8 +16,6 @@ from wskit.cli.context import (
 )
 from wskit.models import display_path
 
-__all__ = ["lsp_approve_cmd", "lsp_deny_cmd", "lsp_group", "lsp_list_cmd"]
-
 
 @click.group("lsp")
 def lsp_group() -> None:
@@ -56,8 +54,8 @@ def lsp_list_cmd(obj: WsctlContext, path: str) -> None:
 
 def _record(obj: WsctlContext, name: str, path: str, state: str, digest: str | None = None,
             accept_unverified: bool = False) -> None:
-    from wskit.approval.servers import record_server
-    from wskit.builtin_plugins.lsp.approval import APPROVAL_SCOPES, server_approval
+    from wskit.approval.servers import APPROVAL_SCOPES, record_server
+    from wskit.builtin_plugins.lsp.approval import server_approval
 
     ws = obj.resolve(path)
     server = ws.registry("lsp_server").get(name)

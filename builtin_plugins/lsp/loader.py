@@ -26,12 +26,6 @@ from wskit.formats.definitions import blocks, fixed_vars, ident, path_field_prob
 from wskit.formats.placeholders import expand_tree
 from wskit.util.lazyre import lazy_pattern
 
-__all__ = [
-    "EXT_RE", "INT_FIELDS", "KIND", "KNOWN", "load_lsp_servers", "MAX_JSON_OPTIONS", "MAX_SERVERS",
-    "NAME_RE", "parse_lsp_server"
-]
-
-
 MAX_SERVERS = 32
 NAME_RE = lazy_pattern(globals(), "NAME_RE", r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}\Z")
 EXT_RE = lazy_pattern(globals(), "EXT_RE", r"^\.[A-Za-z0-9_+-]{1,32}\Z")

@@ -5,16 +5,18 @@ project ``.mcp.json`` source, Claude Code's ``~/.claude.json`` (user and local s
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from wskit.kinds import ResourceKind
 from wskit.models import LoadResult, ResourceSource, Scope
 from wskit.plugin import hookimpl
-from wskit.util.deferred import definitions_present
+from wskit.util.deferred import definitions_present, lazy_exports
 
 __all__ = [
     "CLAUDE_JSON_LOCAL_RANK", "CLAUDE_JSON_USER_RANK", "HOST_MCP_FILES", "ROOT_RANK", "duplicate_plugin_servers",
     "managed_server_filter", "server_filter", "wskit_mcp_servers", "wskit_register_commands", "wskit_resource_kinds",
-    "wskit_resource_sources"
+    "wskit_resource_sources", "approval_status", "expand_server",
+    "load_mcp_servers",
 ]
 
 #: the kind's name (declared here, with :data:`CLAUDE_JSON`, so that registering the plugin
@@ -215,3 +217,15 @@ def wskit_register_commands(cli):
 
     add_lazy_command(cli, "mcp", "wskit.builtin_plugins.mcp.cli:mcp_group",
                      "MCP server definitions; `check` starts one.")
+
+
+#: public name -> its submodule and name there, imported on first access (PEP 562), so
+#: registering the plugin imports none of them
+__getattr__ = lazy_exports(__name__, {
+    "approval_status": "approval:approval_status", "expand_server": "loader:expand_server",
+    "load_mcp_servers": "loader:load_mcp_servers",
+})
+
+if TYPE_CHECKING:
+    from wskit.builtin_plugins.mcp.approval import approval_status
+    from wskit.builtin_plugins.mcp.loader import expand_server, load_mcp_servers

@@ -52,10 +52,6 @@ from wskit.fs.store import PrivateJsonFile
 if TYPE_CHECKING:
     from wskit.resources.servers import McpServer
 
-__all__ = [
-    "APPROVAL_SCOPES", "ApprovalState", "approval_status", "McpApprovalStore", "McpApprovalStoreError",
-    "server_approval"
-]
 
 ApprovalState = Literal["not-required", "approved", "awaiting", "modified", "denied", "error"]
 _MAX_BYTES = 1 << 20

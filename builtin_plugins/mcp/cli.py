@@ -15,8 +15,6 @@ from wskit.cli.context import (
 )
 from wskit.models import display_path
 
-__all__ = ["mcp_approve_cmd", "mcp_deny_cmd", "mcp_group", "mcp_list_cmd"]
-
 
 @click.group("mcp")
 def mcp_group() -> None:
@@ -106,8 +104,8 @@ def _add_status(obj: WsctlContext, ws, rows: list[dict], configs: tuple[str, ...
 
 def _record(obj: WsctlContext, name: str, path: str, state: str, digest: str | None = None,
             accept_unverified: bool = False) -> None:
-    from wskit.approval.servers import record_server
-    from wskit.builtin_plugins.mcp.approval import APPROVAL_SCOPES, McpApprovalStore, server_approval
+    from wskit.approval.servers import APPROVAL_SCOPES, record_server
+    from wskit.builtin_plugins.mcp.approval import McpApprovalStore, server_approval
     from wskit.errors import UnknownResourceError, WskitError
 
     ws = obj.resolve(path)

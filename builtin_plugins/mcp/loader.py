@@ -40,11 +40,6 @@ from wskit.registry import Candidate, Registry
 if TYPE_CHECKING:
     from wskit.resources.servers import McpServer
 
-__all__ = [
-    "alias_for", "CLAUDE_JSON", "DEFERRED_SCOPES", "load_claude_json", "expand_server", "KIND", "load_mcp_servers", "parse_mcp_config", "parse_server", "resolve_mcp_servers",
-    "TIMEOUT_RANGE"
-]
-
 
 _TRANSPORTS = ("stdio", "sse", "http", "ws")
 #: the scheme each remote transport's url must have

@@ -11,8 +11,6 @@ from typing import Any
 from wskit.cli.context import WsctlContext, safe_text
 from wskit.cli.plain import ExitStatus, bad_parameter, echo
 
-__all__ = ["check_permission_call", "input_for", "policy_of"]
-
 #: The input field a plain INPUT fills, by tool (Claude Code's tool input names).
 _MAIN_FIELD = {"Bash": "command", "PowerShell": "command", "Read": "file_path", "Edit": "file_path",
                "MultiEdit": "file_path", "Write": "file_path", "NotebookEdit": "notebook_path",

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import click
 
-from wskit.builtin_plugins.permissions.bodies import check_permission_call, input_for
+from wskit.builtin_plugins.permissions.bodies import check_permission_call
 from wskit.builtin_plugins.permissions.bodies import policy_of as _policy
 from wskit.cli.context import WsctlContext, json_option, path_argument, print_diag_dicts, safe_text, table
 from wskit.models import display_path
-
-__all__ = ["input_for", "permissions_check_cmd", "permissions_group", "permissions_list_cmd"]
 
 
 @click.group("permissions")

@@ -84,7 +84,6 @@ def _rules() -> Any:
         _rules_module = rules
     return _rules_module
 
-__all__ = ["BEHAVIORS", "MODES", "PermissionDecision", "PermissionPolicy", "policy_from_layers", "tool_input_mapping"]
 
 #: The rule lists, in evaluation order.
 BEHAVIORS = ("deny", "ask", "allow")

@@ -49,13 +49,6 @@ from wskit.formats.shell import split_command, split_words, substitutions, write
 from wskit.util.lazyre import lazy_pattern
 from wskit.values import FrozenValue
 
-__all__ = [
-    "EDIT_TOOLS", "MatchContext", "PermissionRule", "READ_TOOLS", "RuleSyntaxError", "SHELL_TOOLS", "parse_rule",
-    "deny_forms",
-    "split_command",
-    "writes_file",
-]
-
 #: Tools a ``Read(...)`` rule covers (Claude Code: all built-in file-reading tools).
 READ_TOOLS = frozenset({"Read", "Grep", "Glob", "LS", "NotebookRead"})
 #: Tools an ``Edit(...)`` rule covers (Claude Code: all built-in file-editing tools).

@@ -137,10 +137,16 @@ _EXPORTS = {
     "render_json": "render", "render_text": "render",
     "Proceed": "session", "RulesRequired": "session", "SessionRules": "session",
     "ScopeTracker": "tracker",
+    "load_rule_file": "discovery", "chain_walk": "projectwalk", "project_walk": "projectwalk",
+    "ProjectWalker": "walk", "ChainWalker": "walk",
+    # (submodule, name there): the function is named like its module
+    "explain_rules": ("explain", "explain"),
 }
 
 if TYPE_CHECKING:
     from wskit.builtin_plugins.rules.catalog import RuleCatalog, apply_budget
+    from wskit.builtin_plugins.rules.discovery import load_rule_file
+    from wskit.builtin_plugins.rules.explain import explain as explain_rules
     from wskit.builtin_plugins.rules.lazy import FolderRequest, LazyRuleCatalog
     from wskit.builtin_plugins.rules.model import (
         RuleFile,
@@ -150,16 +156,19 @@ if TYPE_CHECKING:
         RuleSettings,
         SkippedRule,
     )
+    from wskit.builtin_plugins.rules.projectwalk import chain_walk, project_walk
     from wskit.builtin_plugins.rules.render import render_json, render_text
     from wskit.builtin_plugins.rules.session import Proceed, RulesRequired, SessionRules
     from wskit.builtin_plugins.rules.tracker import ScopeTracker
+    from wskit.builtin_plugins.rules.walk import ChainWalker, ProjectWalker
 
 
 def __getattr__(name: str):
     mod = _EXPORTS.get(name)
     if mod is None:
         raise AttributeError(f"module 'wskit.builtin_plugins.rules' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{mod}", __name__), name)
+    mod, attr = mod if isinstance(mod, tuple) else (mod, name)
+    value = getattr(importlib.import_module(f".{mod}", __name__), attr)
     globals()[name] = value
     return value
 
@@ -172,4 +181,6 @@ __all__ = [
     "FolderRequest", "LazyRuleCatalog", "Proceed", "RuleCatalog", "RuleFile", "RuleProvenanceMismatch", "RuleQueryError", "RuleSelection",
     "RuleSettings", "RulesRequired", "ScopeTracker", "SessionRules", "SkippedRule", "apply_budget",
     "render_json", "render_text",
+    # the project walk and rule-file reader, for plugins that read their own instruction files
+    "ChainWalker", "ProjectWalker", "chain_walk", "explain_rules", "load_rule_file", "project_walk",
 ]

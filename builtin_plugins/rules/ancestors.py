@@ -19,8 +19,6 @@ import os
 from wskit.builtin_plugins.rules.conventions import Conventions
 from wskit.builtin_plugins.rules.model import RuleSettings
 
-__all__ = ["ANCESTOR_PRIORITY", "discover_ancestors"]
-
 #: priorities of ancestor files start here: above every user slot, so they follow the
 #: user's files; ``ANCESTOR_PRIORITY + depth * 8 + position`` keeps outer folders first
 ANCESTOR_PRIORITY = 100

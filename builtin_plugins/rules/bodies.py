@@ -9,8 +9,6 @@ import os
 from wskit.cli.context import WsctlContext, print_diag_dicts, safe_text, table
 from wskit.cli.plain import bad_parameter, echo
 
-__all__ = ["load_for_rules", "rules_answer", "session_cwd"]
-
 
 class _RulesOnly:
     """What ``wsctl rules`` reads of a workspace when only its rules were loaded: the

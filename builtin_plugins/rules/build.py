@@ -24,8 +24,6 @@ from wskit.models import Diagnostic, ResourceSource, Scope
 if TYPE_CHECKING:
     from wskit.resources.rule import RuleFile
 
-__all__ = ["build_catalog", "rule_sources"]
-
 
 def rule_sources(root: Path, profile, trusted: bool) -> list[ResourceSource]:
     """The user source (home, links followed) and, when trusted, the project source.

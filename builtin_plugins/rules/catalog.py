@@ -45,9 +45,6 @@ from wskit.builtin_plugins.rules.plans import selection as _selection
 from wskit.builtin_plugins.rules.scopes import ancestors, apply_budget, is_ancestor, relative_to_scope  # noqa: F401
 from wskit.builtin_plugins.rules.scopewalk import walk_scopes
 
-__all__ = ["Policy", "RuleCatalog"]
-
-
 Policy = Literal["strict", "refresh"]
 _EMPTY: frozenset[str] = frozenset()
 

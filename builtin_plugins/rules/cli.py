@@ -101,4 +101,3 @@ def explain_cmd(obj: WsctlContext, file: str, path: str | None, cwd: str | None,
     obj.emit(data, human)
 
 
-__all__ = ["rules_group", "explain_cmd"]

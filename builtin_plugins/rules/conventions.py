@@ -16,8 +16,6 @@ from __future__ import annotations
 
 from wskit.values import FrozenValue
 
-__all__ = ["AGENTS_GROUP", "ConfigDir", "Conventions", "FolderFile", "HOST_TABLES"]
-
 
 class FolderFile(FrozenValue):
     """A file name a folder may hold: ``name`` loaded at priority ``slot`` from ``source``

@@ -36,8 +36,6 @@ from wskit.values import Value
 if TYPE_CHECKING:
     from wskit.resources.rule import RuleFile
 
-__all__ = ["discover_project", "discover_user", "Discovery", "load_rule_file", "opencode_instructions", "reload_rule"]
-
 
 class Discovery(Value):
     """Rules loaded and diagnostics (``rule-shadowed`` info entries name shadowed files);

@@ -29,9 +29,6 @@ from wskit.builtin_plugins.rules.catalog import RuleCatalog, is_ancestor, relati
 from wskit.builtin_plugins.rules.model import RuleFile
 from wskit.models import Diagnostic, display_path
 
-__all__ = ["diagnostic_json", "explain", "untrusted_candidates"]
-
-
 _INVALID_WARNINGS = {"symlink", "rule-empty", "special-file", "link-cycle"}
 
 

@@ -20,8 +20,6 @@ from wskit.util.lazyre import lazy_pattern
 if TYPE_CHECKING:  # imported where a .gitignore is parsed
     import pathspec
 
-__all__ = ["GitIgnore", "SimpleGitIgnore", "simple_gitignore"]
-
 
 class GitIgnore:
     """One parsed ``.gitignore`` with a pre-filter: the alternation of its patterns'

@@ -30,9 +30,6 @@ from wskit.models import Diagnostic
 from wskit.util.lazyre import lazy_pattern
 from wskit.values import Value
 
-__all__ = ["expand_imports", "ImportResult", "MAX_DEPTH"]
-
-
 MAX_DEPTH = 4
 
 _TOKEN = lazy_pattern(globals(), "_TOKEN", r"(?:^|(?<=[ \t]))@([A-Za-z0-9_./~][^\s`]*)", re.M)

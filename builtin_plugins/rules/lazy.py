@@ -40,8 +40,6 @@ from wskit.models import Diagnostic
 if TYPE_CHECKING:
     from wskit.resources.rule import RuleFile
 
-__all__ = ["FolderRequest", "LazyRuleCatalog"]
-
 
 class FolderRequest:
     """What a lazy catalog asks a ``wskit_discover_rules`` implementation for.

@@ -21,11 +21,6 @@ if TYPE_CHECKING:  # pragma: no cover
 #: ``json.dumps``'s escaping of one string with ``ensure_ascii=False`` (its C version when built)
 _encode_str = json.encoder.encode_basestring
 
-__all__ = [
-    "HOST_RULES", "KIND", "PRIORITY", "codex_fallback_filenames", "codex_max_bytes", "provenance_digest", "rule_digest", "rule_id", "RuleProvenanceMismatch",
-    "RuleQueryError", "RuleSelection", "RuleSettings", "RuleSource", "SkippedRule"
-]
-
 
 #: The resource kind of rule files (the value of :data:`wskit.resources.rule.KIND`, which
 #: this module does not import: that would build the RuleFile model on every start-up).

@@ -31,11 +31,6 @@ from typing import Any
 from wskit import fs
 from wskit.values import FrozenValue
 
-__all__ = [
-    "bracket_problem", "check_pattern", "compiled", "EXPANSION_LIMIT", "literal_filter", "MatcherFactory",
-    "normalise", "PathMatcher", "PatternProblem", "reference_match", "simple_translate", "split_paths"
-]
-
 
 def _wcglob():
     """wcmatch's glob module and the flags ``GLOBSTAR | BRACE | DOTGLOB | CASE``, imported

@@ -31,8 +31,6 @@ from wskit import changes
 from wskit.fs import index as _index
 from wskit.models import Diagnostic
 
-__all__ = ["VERSION", "diagnostics", "fingerprint", "previous", "save"]
-
 #: Format version of the rule index (bump on any change of what is stored).
 VERSION = 3  # 3: the walk answers a ".gitignore" "*/" line as git does (a version-2 walk did not)
 _KIND = "rules"
@@ -318,7 +316,7 @@ def _folders_in(walk: dict) -> tuple:
 
 def _folders(rels: list, files: list, dirs: list, git: str) -> list:
     """The walk's folder memos from their checked columns: the memo's shape (walk.py
-    ``_list``) as a tuple sharing one empty ``by``; only :meth:`_Walker.listing` and
+    ``_list``) as a tuple sharing one empty ``by``; only :meth:`ProjectWalker.listing` and
     :func:`save` read a restored memo (items 2, 6 and 7)."""
     from wskit.builtin_plugins.rules.walk import _MEMO_TAG, _NO_ENTRIES
 

@@ -21,8 +21,6 @@ if TYPE_CHECKING:
     from wskit.builtin_plugins.rules.patterns import PathMatcher
     from wskit.resources.rule import RuleFile
 
-__all__ = ["build_plan", "BY_SUFFIX", "keep_plan", "PLANS_MAX", "query_entry", "selection"]
-
 
 #: at most this many one-target plans per catalog (the oldest goes first)
 PLANS_MAX = 4096

@@ -11,11 +11,7 @@ from __future__ import annotations
 from wskit import changes
 from wskit.builtin_plugins.rules.conventions import Conventions
 from wskit.builtin_plugins.rules.model import RuleSettings
-from wskit.builtin_plugins.rules.walk import _MEMO_TAG, _WHOLE_NAMESPACE, _ChainWalker, _Walker  # noqa: F401
-
-__all__ = ["chain_walk", "project_walk", "walk_key"]
-
-
+from wskit.builtin_plugins.rules.walk import _MEMO_TAG, _WHOLE_NAMESPACE, ChainWalker, ProjectWalker  # noqa: F401
 
 
 def walk_key(root: str, profile, settings: RuleSettings) -> tuple:
@@ -24,14 +20,14 @@ def walk_key(root: str, profile, settings: RuleSettings) -> tuple:
     return (_MEMO_TAG, root, Conventions.of(profile, settings).key, profile.host_dir, settings)
 
 
-def project_walk(root: str, profile, settings: RuleSettings) -> _Walker:
+def project_walk(root: str, profile, settings: RuleSettings) -> ProjectWalker:
     """The rule catalog's walk of the project at ``root`` (absolute, canonical), done
     once per workspace load and shared by everyone who asks during that load
     (:func:`wskit.changes.scratch`): the rule discovery, and plugins that look for
     their own instruction files (wskit-gemini's ``GEMINI.md``) without listing the
     project a second time. Outside a load each call walks afresh.
 
-    The result is read-only: :meth:`_Walker.listing` gives every folder entered,
+    The result is read-only: :meth:`ProjectWalker.listing` gives every folder entered,
     in walk order, with its names. Folders the walk does not enter are not listed:
     skipped names (:data:`SKIP_DIRS`, ``settings.extra_skip_dirs``), ``.claude`` and
     ``.<host>`` folders (only their ``rules/`` are read), what ``.gitignore`` ignores,
@@ -43,7 +39,7 @@ def project_walk(root: str, profile, settings: RuleSettings) -> _Walker:
         done = scratch.get(key)
         if done is not None:
             return done
-    walker = _Walker(root, profile, settings)
+    walker = ProjectWalker(root, profile, settings)
     from wskit.builtin_plugins.rules import persist
 
     if not _reuse_current(walker, key):
@@ -58,7 +54,7 @@ def project_walk(root: str, profile, settings: RuleSettings) -> _Walker:
     return walker
 
 
-def _reuse_current(walker: _Walker, key: tuple) -> bool:
+def _reuse_current(walker: ProjectWalker, key: tuple) -> bool:
     """The walk this same load already made or took (a lazy catalog read whole after the
     load returned, in :func:`wskit.changes.resumed`, has a scratch of its own): its result
     again, without a second check of every folder."""
@@ -73,7 +69,7 @@ def _reuse_current(walker: _Walker, key: tuple) -> bool:
     return True
 
 
-def _reuse_whole(walker: _Walker, key: tuple) -> bool:
+def _reuse_whole(walker: ProjectWalker, key: tuple) -> bool:
     """On a reload: take the previous walk's whole result when nothing it depended on
     changed (every folder listed, ``.gitignore`` and config folder read — not the
     rule files it read ahead, which the loader checks by signature). One set
@@ -93,7 +89,7 @@ def _reuse_whole(walker: _Walker, key: tuple) -> bool:
     return True
 
 
-def _keep_whole(walker: _Walker, key: tuple, deps: changes.Dependencies) -> None:
+def _keep_whole(walker: ProjectWalker, key: tuple, deps: changes.Dependencies) -> None:
     """Remember this walk's result and what it depended on (see :func:`_reuse_whole`)."""
     if deps.racy:
         return
@@ -103,12 +99,12 @@ def _keep_whole(walker: _Walker, key: tuple, deps: changes.Dependencies) -> None
                      namespace=_WHOLE_NAMESPACE)
 
 
-def chain_walk(root: str, profile, settings: RuleSettings, request) -> "_ChainWalker":
+def chain_walk(root: str, profile, settings: RuleSettings, request) -> "ChainWalker":
     """The chain walk of a lazy rule catalog (:class:`~wskit.builtin_plugins.rules.lazy.FolderRequest`
     ``request``), walked to every folder the request asks for: one walker per catalog and
     conventions, kept in ``request.memo``, so each folder is listed once per catalog and
     every implementation of ``wskit_discover_rules`` that asks shares it (the built-in
-    rule files, wskit-gemini's ``GEMINI.md``). :meth:`_ChainWalker.listing_of` gives the
+    rule files, wskit-gemini's ``GEMINI.md``). :meth:`ChainWalker.listing_of` gives the
     folders of this request that the walk entered. Only call it for a trusted project."""
     opened = getattr(request, "open", False)
     key = (_MEMO_TAG, "chain", root, Conventions.of(profile, settings).key, profile.host_dir, settings, opened)
@@ -116,7 +112,7 @@ def chain_walk(root: str, profile, settings: RuleSettings, request) -> "_ChainWa
     if walker is None:
         from wskit.builtin_plugins.rules.walk import OpenChainWalker
 
-        walker = request.memo[key] = (OpenChainWalker if opened else _ChainWalker)(root, profile, settings)
+        walker = request.memo[key] = (OpenChainWalker if opened else ChainWalker)(root, profile, settings)
     done = request.memo.setdefault((key, "asked"), set())
     for folder in request.folders:
         if folder not in done:

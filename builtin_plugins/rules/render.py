@@ -20,8 +20,6 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from wskit.builtin_plugins.rules.model import RuleSelection
 
-__all__ = ["escape_attr", "render_json", "render_text", "scope_label"]
-
 
 def escape_attr(value: str) -> str:
     """Escape ``&``, ``"``, ``<`` and ``>`` for an attribute value."""

@@ -13,8 +13,6 @@ from wskit.builtin_plugins.rules.model import PRIORITY
 from wskit.models import Diagnostic
 from wskit.values import Value
 
-__all__ = ["Candidate", "RuleFiles"]
-
 
 class Candidate(Value):
     """A rule file found by the walk, before it is read (a plain class, so start-up compiles
@@ -49,7 +47,7 @@ def _join(a: str, b: str) -> str:
 class RuleFiles:
     """Candidates of one walk: expects ``root``, ``conventions``
     (:class:`~wskit.builtin_plugins.rules.conventions.Conventions`), ``found``, ``added``,
-    ``diags`` and ``ignored()`` on the walker (:class:`wskit.builtin_plugins.rules.walk._Walker`)."""
+    ``diags`` and ``ignored()`` on the walker (:class:`wskit.builtin_plugins.rules.walk.ProjectWalker`)."""
 
     #: resolved targets of links accepted by :meth:`inside_link`, until :meth:`add` takes them
     link_targets: dict[str, str]

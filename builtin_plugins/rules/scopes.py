@@ -11,9 +11,6 @@ from wskit.builtin_plugins.rules.model import SkippedRule
 if TYPE_CHECKING:
     from wskit.resources.rule import RuleFile
 
-__all__ = ["ancestors", "apply_budget", "cut_exact", "host_chain", "inside_repository", "is_ancestor",
-           "name_group", "relative_to_scope"]
-
 
 def ancestors(rel: str) -> list[str]:
     """``""`` and every prefix folder of ``rel``, ending with ``rel`` itself (``"a/b"`` → ``["", "a", "a/b"]``)."""

@@ -17,8 +17,6 @@ from wskit.builtin_plugins.rules.scopes import is_ancestor
 if TYPE_CHECKING:
     from wskit.resources.rule import RuleFile
 
-__all__ = ["walk_scopes"]
-
 
 def walk_scopes(query_user: tuple, query_scopes: Mapping[str, tuple], trig: tuple[str, ...],
                 cwd_rel: str, loaded: Container[str]) -> dict[str, RuleFile]:

@@ -16,7 +16,7 @@ One :class:`SessionRules` belongs to one :class:`~wskit.session.SessionResources
 - A ``shell`` call without paths uses :meth:`RuleCatalog.shell_rules`.
 - The static rules count as delivered from the start (they are in the system prompt),
   except those the host's prompt left out (:meth:`SessionRules.mark_omitted`, which
-  ``wskit.builtin_plugins.prompt.static_rules`` calls for what its budget cut): an omitted
+  ``wskit.session.prompt.static_rules`` calls for what its budget cut): an omitted
   rule is undelivered, so the barrier (this component) offers it again with the first
   call touching a file in its scope, as a contextual rule, until the host delivers it
   and calls :meth:`SessionRules.mark_delivered`. Re-offering is the barrier's job;
@@ -41,12 +41,6 @@ from wskit.builtin_plugins.rules.tracker import ScopeTracker
 from wskit.errors import SessionStateError
 from wskit.models import ToolKind
 from wskit.values import FrozenValue, Value, field
-
-__all__ = [
-    "InvocationPolicy", "Proceed", "ResumeResult", "RulesRequired", "SessionRules", "validate_extension",
-    "WRITE_KINDS"
-]
-
 
 InvocationPolicy = Literal["writes", "batch"]
 #: The kinds the ``writes`` policy holds back (:attr:`wskit.models.ToolKind.is_write`).

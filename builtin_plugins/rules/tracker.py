@@ -24,8 +24,6 @@ from wskit.builtin_plugins.rules.discovery import reload_rule
 from wskit.builtin_plugins.rules.model import RuleFile, RuleSelection
 from wskit.models import Diagnostic
 
-__all__ = ["ScopeTracker"]
-
 
 class ScopeTracker:
     """Per-session scope snapshot over a :class:`RuleCatalog`.

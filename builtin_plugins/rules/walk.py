@@ -22,9 +22,6 @@ from wskit.builtin_plugins.rules.rulefiles import Candidate, RuleFiles, _join  #
 from wskit.fs import descriptors, fdwalk
 from wskit.models import Diagnostic
 
-__all__ = ["MAX_WALK_DEPTH", "OpenChainWalker", "SKIP_DIRS"]
-
-
 #: Folder names never walked (VCS, dependencies, virtual environments, caches, build output).
 SKIP_DIRS = frozenset({
     ".git", ".hg", ".svn", ".bzr", "_darcs", "node_modules", "bower_components", "vendor",
@@ -57,7 +54,7 @@ def _same_specs(a: tuple, b: tuple) -> bool:
 _FOLDED_NAMES = frozenset({"agents.md", "claude.md", "gemini.md"})
 _NO_ENTRIES: dict = {}  # the kept names of most folders (never mutated)
 _CHILD_FLAGS = fdwalk._DIR_FLAGS | descriptors.O_NOFOLLOW
-class _Walker(RuleFiles):
+class ProjectWalker(RuleFiles):
     def __init__(self, root: str, profile, settings: RuleSettings) -> None:
         self.root = root
         self.settings = settings
@@ -386,11 +383,11 @@ class _Walker(RuleFiles):
         return tuple(out), tuple(diags)
 
 
-class _ChainWalker(_Walker):
+class ChainWalker(ProjectWalker):
     """The project walk restricted to chains of folders from the root (lazy rule catalog).
 
     :meth:`walk_to` enters the folders from the root to one folder, each with exactly the
-    decisions :meth:`_Walker.walk` makes for it (the same :meth:`_Walker._enter`: skip names,
+    decisions :meth:`ProjectWalker.walk` makes for it (the same :meth:`ProjectWalker._enter`: skip names,
     ``.gitignore`` specs of its ancestors, links, virtual environments, worktrees, depth
     limits), so the candidates and diagnostics of a folder it enters are those the whole walk
     finds there. A folder is entered at most once per walker; :attr:`state` keeps, per folder
@@ -458,14 +455,14 @@ class _ChainWalker(_Walker):
                 os.close(fd)
 
     def listing_of(self, folders) -> Iterator[tuple[str, tuple[str, ...], tuple[str, ...], bool]]:
-        """:meth:`_Walker.listing` of the entered folders among ``folders`` (walk order)."""
+        """:meth:`ProjectWalker.listing` of the entered folders among ``folders`` (walk order)."""
         wanted = set(folders)
         for rel_dir, memo in self.folders:
             if rel_dir in wanted:
                 yield rel_dir, memo[6], memo[2], memo[7]
 
 
-class OpenChainWalker(_ChainWalker):
+class OpenChainWalker(ChainWalker):
     """A chain walker that enters every folder on the chain whatever the skip list and the
     ``.gitignore`` files say: the hosts read the instruction files of every folder from the
     project root to the cwd (asked of Claude Code 2.1.337 and Codex CLI 0.171.0 with the cwd

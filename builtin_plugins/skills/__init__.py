@@ -8,7 +8,7 @@ so loading this plugin imports no parser and builds no resource model.
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wskit import fs
 from wskit.formats.mdwalk import component_dirs
@@ -17,7 +17,9 @@ from wskit.models import Diagnostic, LoadResult, ResourceSource
 from wskit.plugin import hookimpl
 
 __all__ = ["KIND", "wskit_load_skills", "wskit_register_commands", "wskit_resource_kinds",
-           "wskit_session_components"]
+           "wskit_session_components",
+           # the session's skill runtime (``session.skill_workflows``) and what it raises
+           "SkillContent", "SkillError", "SkillRuntime", "SkillWorkflows"]
 
 
 KIND = "skill"
@@ -164,11 +166,24 @@ _SUBMODULES = frozenset({"admin", "cli", "discovery", "fast", "lint", "runtime",
                          "workflows"})
 
 
+#: the session runtime's public names -> their submodule
+_RUNTIME_EXPORTS = {"SkillContent": "runtime", "SkillError": "runtime", "SkillRuntime": "runtime",
+                    "SkillWorkflows": "workflows"}
+
+if TYPE_CHECKING:
+    from wskit.builtin_plugins.skills.runtime import SkillContent, SkillError, SkillRuntime
+    from wskit.builtin_plugins.skills.workflows import SkillWorkflows
+
+
 def __getattr__(name: str) -> Any:
     """``check_skill``, ``SPEC_NAME``, ``ADMIN_FILE_LIMIT`` (:mod:`wskit.builtin_plugins.skills.lint`) and the
     discovery engine's names (:mod:`wskit.builtin_plugins.skills.discovery`), imported on first use (PEP 562)."""
     if name in _SUBMODULES or name.startswith("__"):
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if name in _RUNTIME_EXPORTS:
+        import importlib
+
+        return getattr(importlib.import_module(f".{_RUNTIME_EXPORTS[name]}", __name__), name)
     from wskit.builtin_plugins.skills import discovery as scan
     from wskit.builtin_plugins.skills import lint
 

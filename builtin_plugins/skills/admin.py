@@ -28,12 +28,6 @@ from wskit.errors import WskitError
 from wskit.fs.atomic import StateFileError, atomic_write, check_no_links, state_dir, state_lock
 from wskit.host import HostProfile
 
-__all__ = [
-    "ADMIN_FILE_LIMIT", "ADMIN_RANK", "admin_root", "AdminSkillError", "check_files", "enabled_slugs",
-    "install", "MANIFEST_NAME", "manifest_path", "MAX_MANIFEST_BYTES", "MAX_SKILL_DEPTH", "read_manifest", "set_enabled"
-]
-
-
 #: Per-file byte limit of admin skills (Sakura B3).
 ADMIN_FILE_LIMIT = 512 * 1024
 #: Source rank of the admin skills root (above every project and user source).

@@ -11,8 +11,6 @@ from wskit.cli.context import WsctlContext, table
 from wskit.cli.plain import echo
 from wskit.models import display_path
 
-__all__ = ["list_skills", "skill_diagnostics"]
-
 
 def _skill_diags(ws):
     """Diagnostics about skills (skill codes, or any code about a file in a skills

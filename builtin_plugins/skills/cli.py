@@ -16,11 +16,6 @@ from wskit.cli.context import (
 )
 from wskit.models import display_path
 
-__all__ = [
-    "disable_cmd", "enable_cmd", "files_cmd", "install_cmd", "list_cmd", "show_cmd", "skills_group",
-    "validate_cmd"
-]
-
 
 @click.group("skills")
 def skills_group() -> None:

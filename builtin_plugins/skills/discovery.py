@@ -33,9 +33,6 @@ from wskit.models import Diagnostic, Provenance, ResourceSource, Scope, construc
 from wskit.resources.skill import Skill
 from wskit.util.gcpause import gc_paused
 
-__all__ = ["KIND", "load_folder"]
-
-
 KIND = "skill"
 _KNOWN = {
     "name", "description", "license", "compatibility", "metadata", "allowed-tools", "allowed_tools",
@@ -458,7 +455,6 @@ def _canonical_keys(data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-
 def _tools(v: Any) -> tuple[str, ...] | None:
     """The raw selectors of an ``allowed-tools`` value (None: absent; ``()``: deny all).
     Values the grammar cannot even split are kept as one item, so they fail closed."""
@@ -469,7 +465,6 @@ def _tools(v: Any) -> tuple[str, ...] | None:
     if items is None:
         return None
     return tuple(str(x).strip() if isinstance(x, str) else f"<not a string: {x!r}>" for x in items)
-
 
 
 # -- reuse across reloads ------------------------------------------------------

@@ -39,9 +39,6 @@ from wskit.models import Provenance, Scope, _sha256_base
 from wskit.resources.skill import Skill
 from wskit.values.frozen import _new, valid_shape
 
-__all__ = ["flat_fields", "Lane", "lane", "one", "PAIR"]
-
-
 _DIR_FLAGS = descriptors.O_BASE | descriptors.O_DIRECTORY | descriptors.O_NOFOLLOW  # as fdwalk.open_child
 _FILE_FLAGS = descriptors.O_BASE | descriptors.O_NONBLOCK | descriptors.O_NOFOLLOW  # as descriptors.open_in, no links
 _S_IFMT, _S_IFREG = 0o170000, 0o100000

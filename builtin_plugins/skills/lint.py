@@ -15,9 +15,6 @@ from wskit.formats.mdwalk import bool_field, text_field
 from wskit.fs.text import find_hidden_chars
 from wskit.models import Diagnostic
 
-__all__ = ["ADMIN_FILE_LIMIT", "check_skill", "SPEC_NAME"]
-
-
 #: Agent Skills name rule: 1-64 of lowercase letters, digits, single hyphens.
 SPEC_NAME = re.compile(r"^(?=.{1,64}\Z)[a-z0-9]+(-[a-z0-9]+)*\Z")
 
@@ -92,7 +89,6 @@ def _check(fm, slug: str, path: str, has_bom: bool, plugin: str | None, *, stric
         if v is not None and v.__class__ is not bool and bool_field(v, False) is None:
             diags.append(_warn(path, plugin, "invalid-boolean", _line(fm, k), f"{k} must be a boolean"))
     return diags, allowed
-
 
 
 def _tools_of(value: Any) -> tuple[tuple[str, ...] | None, str | None]:

@@ -25,6 +25,7 @@ lazy body loading (reference/blade.md §9.5):
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 from wskit import fs
@@ -36,8 +37,6 @@ from wskit.values import FrozenValue, Value, field
 
 if TYPE_CHECKING:  # imported where used (`inspect` of a workspace with no skills never needs it)
     from wskit.resources.skill import Skill
-
-__all__ = ["SCAN_SKIP", "SkillContent", "SkillError", "SkillRuntime", "substitute"]
 
 
 #: Folders skipped by :meth:`SkillRuntime.list_files`.
@@ -98,6 +97,21 @@ class SkillContent(FrozenValue):
         return out
 
 
+#: decoded texts a :class:`SkillRuntime` keeps (one per file version read)
+MAX_TEXTS = 256
+#: (skill, file, arguments) deliveries a :class:`SkillRuntime` remembers for
+#: :attr:`SkillContent.cached`; an older one reads as not delivered (``cached`` False)
+MAX_DELIVERIES = 256
+
+
+def _remember(cache: "OrderedDict[Any, str]", key: Any, value: str, limit: int) -> None:
+    """Put ``key`` last in ``cache`` and drop the least recently used past ``limit``."""
+    cache[key] = value
+    cache.move_to_end(key)
+    while len(cache) > limit:
+        cache.popitem(last=False)
+
+
 class SkillRuntime(Value):
     """Skills of a workspace or session at use time.
 
@@ -108,8 +122,12 @@ class SkillRuntime(Value):
 
     resources: Any
     profile: Any
-    _texts: dict[str, str] = field(default_factory=dict, repr=False)
-    _last: dict[tuple[str, str, str], str] = field(default_factory=dict, repr=False)
+    #: decoded file texts by digest, the most recently used :data:`MAX_TEXTS`
+    _texts: OrderedDict[str, str] = field(default_factory=OrderedDict, repr=False)
+    #: (skill id, file, digest of the arguments) -> the digest last delivered, the most
+    #: recently used :data:`MAX_DELIVERIES`: the arguments come from the caller (an MCP
+    #: client of ``wsctl serve``), so neither they nor one key per distinct value are kept
+    _last: OrderedDict[tuple[str, str, str], str] = field(default_factory=OrderedDict, repr=False)
 
     def enabled(self) -> bool:
         """The switch, read now; when off the content cache is dropped."""
@@ -238,7 +256,7 @@ class SkillRuntime(Value):
                 text = fs.decode_text(res.raw, res.path)
             except fs.SafeFsError as err:
                 raise SkillError("SKILL_CONTENT_REJECTED", f"{err} (skill files are read as text only)") from None
-            self._texts[digest] = text
+        _remember(self._texts, digest, text, MAX_TEXTS)
         clauses: list[tuple[str, ...]] = []
         if sk.allowed_tools is not None:
             clauses.append(tuple(sk.allowed_tools))
@@ -260,9 +278,9 @@ class SkillRuntime(Value):
         else:
             body = text
         key_args = args if isinstance(args, str) or args is None else "\x00".join(args)
-        key = (sk.id, rel_file, key_args or "")
+        key = (sk.id, rel_file, sha256_hex(key_args.encode("utf-8", "surrogatepass")) if key_args else "")
         cached = self._last.get(key) == digest
-        self._last[key] = digest
+        _remember(self._last, key, digest, MAX_DELIVERIES)
         return SkillContent(
             slug=sk.name, name=sk.display_name or sk.name, description=sk.description,
             when_to_use=sk.when_to_use, file=rel_file, content=substitute(body, args, sk.arguments, skill_md=rel_file == "SKILL.md"),

@@ -14,10 +14,6 @@ import yaml
 from wskit.formats.frontmatter import Frontmatter
 from wskit.models import Diagnostic
 
-__all__ = ["CLAUDE_CODE_FIELDS", "MAX_COMPATIBILITY", "MAX_DESCRIPTION", "MAX_NAME", "SPEC_FIELDS", "STRICT_CODES",
-           "flow_style_line",
-           "spec_findings"]
-
 #: Frontmatter fields the specification allows.
 SPEC_FIELDS = frozenset({"name", "description", "license", "allowed-tools", "metadata", "compatibility"})
 #: Fields Claude Code reads in a skill's or command's frontmatter beyond the specification: the

@@ -8,9 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["skills_enabled", "skills_filter"]
-
-
 _TRUE = {"true", "1"}
 _FALSE = {"false", "0"}
 

@@ -35,13 +35,6 @@ from wskit.fs import SafeFsError
 from wskit.fs.jsonsafe import check_depth
 from wskit.values import FrozenValue, field
 
-__all__ = [
-    "ALIASES", "ALWAYS_ALLOWED", "canonical_tool", "Decision", "parse_command", "parse_selector",
-    "parse_selectors", "Selector", "SelectorError", "SHELL_TOOLS", "split_selector_text", "split_value",
-    "ToolPolicy"
-]
-
-
 #: Aliases of bare names (Sakura B4).
 ALIASES = {"Read": "read_file", "Bash": "run_command", "Shell": "run_command"}
 #: Runtime tool names that take a ``command`` argument.

@@ -34,8 +34,6 @@ from wskit.formats.frontmatter import read_frontmatter
 from wskit.models import Diagnostic
 from wskit.values import Value, field
 
-__all__ = ["BOM", "ValidationReport", "validate_skill"]
-
 #: UTF-8 byte-order mark (strict validation refuses it: ``skill-bom``).
 BOM = b"\xef\xbb\xbf"
 

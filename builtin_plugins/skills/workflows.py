@@ -32,9 +32,6 @@ from wskit.builtin_plugins.skills.runtime import SkillContent, SkillRuntime
 from wskit.builtin_plugins.skills.tools import Decision, ToolPolicy
 from wskit.values import Value, field
 
-__all__ = ["Clause", "CORRUPT", "EXTENSION_KEY", "RECORD_VERSION", "SkillWorkflows"]
-
-
 EXTENSION_KEY = "skill_workflows"
 RECORD_VERSION = 1
 #: Pseudo-slug that denies everything when a record cannot even name its skill.

@@ -1,6 +1,6 @@
 """Built-in plugin ``styles``: output styles (see :mod:`wskit.builtin_plugins.styles.loader`,
 :mod:`wskit.builtin_plugins.styles.catalog`) and ``wsctl styles list|show``, a
-:class:`~wskit.kinds.markdown.MarkdownKind` that lists the style catalog.
+:class:`~wskit.kit.markdown.MarkdownKind` that lists the style catalog.
 
 wskit itself contributes no built-in style; hosts add theirs by implementing
 ``wskit_builtin_styles``.
@@ -11,10 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from wskit.kinds import ResourceKind
-from wskit.kinds.markdown import MarkdownKind
+from wskit.kit.markdown import MarkdownKind
+from wskit.plugin import hookimpl
 from wskit.util.deferred import folders_present, idle_unless
 
-__all__ = ["STYLE_FOLDERS", "StyleCatalog", "wskit_load_styles", "wskit_register_commands", "wskit_resource_kinds"]
+__all__ = ["EXTENSION_KEY", "STYLE_FOLDERS", "StyleCatalog", "restore_style", "select_style", "wskit_load_styles",
+           "wskit_register_commands", "wskit_resource_kinds", "wskit_session_components"]
 
 #: The kind's folders: ``output-styles/`` of a source, or what a plugin manifest's
 #: ``outputStyles`` names instead (Claude Code's spelling); a source's
@@ -25,11 +27,11 @@ STYLE_FOLDERS = ResourceKind(name="style", default_dir="output-styles", manifest
 
 
 def __getattr__(name: str):
-    # StyleCatalog is imported on first use: registering the plugin does not build it
-    if name == "StyleCatalog":
-        from wskit.builtin_plugins.styles.catalog import StyleCatalog
+    # the catalog's names are imported on first use: registering the plugin does not build it
+    if name in ("EXTENSION_KEY", "StyleCatalog", "restore_style", "select_style"):
+        from wskit.builtin_plugins.styles import catalog
 
-        return StyleCatalog
+        return getattr(catalog, name)
     raise AttributeError(f"module 'wskit.builtin_plugins.styles' has no attribute {name!r}")
 
 
@@ -80,3 +82,20 @@ STYLES = StylesKind(
 wskit_resource_kinds = STYLES.wskit_resource_kinds
 wskit_load_styles = STYLES.hook_impl()
 wskit_register_commands = STYLES.wskit_register_commands
+
+
+@hookimpl
+def wskit_session_components():
+    """The ``styles`` session component: the session's
+    :class:`~wskit.builtin_plugins.styles.catalog.StyleCatalog` (``resolve(style_id)``,
+    ``list()``), what :func:`wskit.session.prompt.output_style` reads; it records nothing
+    in the session state."""
+    from wskit.session.components import SessionComponent
+
+    return [SessionComponent(name="styles", create=_session_styles)]
+
+
+def _session_styles(session):
+    from wskit.builtin_plugins.styles.catalog import StyleCatalog
+
+    return StyleCatalog.for_resources(session)

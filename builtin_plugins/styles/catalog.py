@@ -27,12 +27,6 @@ from wskit.errors import ProvenanceMismatchError, WskitError
 from wskit.models import Diagnostic
 from wskit.resources.style import Style
 
-__all__ = [
-    "EXTENSION_KEY", "MAX_SELECTION", "restore_style", "select_style", "StyleCatalog", "StyleCatalogError",
-    "StyleProvenanceError", "StyleUnavailableError"
-]
-
-
 EXTENSION_KEY = "output_style"
 MAX_SELECTION = 300
 _SEG = r"[a-z0-9][a-z0-9._-]{0,63}"

@@ -1,12 +1,10 @@
 """The style catalog as ``wsctl styles list|show`` read it (the commands are the
-markdown-kind ones, :mod:`wskit.cli.markdown_kind`, asking
+markdown-kind ones, :mod:`wskit.kit.markdown_cli`, asking
 :class:`wskit.builtin_plugins.styles.StylesKind`)."""
 
 from __future__ import annotations
 
 from wskit.cli.context import WsctlContext
-
-__all__ = ["style_catalog"]
 
 
 def style_catalog(obj: WsctlContext, ws):

@@ -36,10 +36,6 @@ from wskit.values import FrozenValue
 if TYPE_CHECKING:
     from wskit.resources.style import Style
 
-__all__ = [
-    "BLADE_LIMITS", "DEFAULT_DIR", "FATAL", "KIND", "load_styles", "prefix_for", "SEGMENT", "StyleLimits"
-]
-
 
 KIND = STYLE_FOLDERS.name
 DEFAULT_DIR = STYLE_FOLDERS.default_dir

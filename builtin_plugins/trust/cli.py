@@ -8,8 +8,6 @@ from wskit.binding import Binding
 from wskit.cli.context import WsctlContext, broad_folder, json_option, path_argument, safe_text, table
 from wskit.trust import TrustStore
 
-__all__ = ["forget_cmd", "grant_cmd", "list_cmd", "revoke_cmd", "status_cmd", "trust_group"]
-
 
 def _store(obj: WsctlContext) -> TrustStore:
     return TrustStore.for_home(obj.home)

@@ -8,9 +8,6 @@ from pathlib import Path
 
 from wskit.fs.atomic import atomic_write
 
-__all__ = ["AGENT_HOME_DIRS", "AGENTS_MD_TEMPLATE", "ensure_agent_home", "RUNTIME_DIRS"]
-
-
 #: Agent-owned folders created by :func:`ensure_agent_home` (seed 003 table).
 AGENT_HOME_DIRS: tuple[str, ...] = ("memory", "notes", "work-items", "skills", "tmp")
 

@@ -18,12 +18,6 @@ import click
 
 from wskit.cli.context import WsctlContext, broad_folder, json_option, json_text, table, with_global_args
 
-__all__ = [
-    "agent_option", "NOT_DONE", "ref_group", "ref_resolve", "workspace_group", "worktree_group",
-    "ws_attach", "ws_detach", "ws_list", "ws_state", "ws_switch", "wt_create", "wt_remove"
-]
-
-
 #: Dispositions meaning "the requested change was not (fully) made": exit status 1.
 NOT_DONE = frozenset({"conflict", "already_exists", "retained_dirty", "failed", "removed_branch_retained"})
 

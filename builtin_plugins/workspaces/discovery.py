@@ -15,8 +15,6 @@ from pydantic import BaseModel, ConfigDict
 from wskit.binding import Binding
 from wskit.builtin_plugins.workspaces.records import ProjectionKind
 
-__all__ = ["discover_workspace_path", "Discovery"]
-
 
 class Discovery(BaseModel):
     """Where a path belongs.

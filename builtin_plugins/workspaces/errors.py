@@ -13,9 +13,6 @@ from typing import Any
 
 from wskit.errors import WskitError
 
-__all__ = ["ERROR_KINDS", "require_utf8", "WorkspaceError"]
-
-
 #: Every kind raised by this package (the public contract, docs/workspaces.md).
 ERROR_KINDS: frozenset[str] = frozenset({
     "store_unusable",                # the SQLite database is damaged or not a database (fail closed)

@@ -73,12 +73,6 @@ from typing import Any
 from wskit.builtin_plugins.workspaces.paths import normalize_lexical
 from wskit.values import Value, field
 
-__all__ = [
-    "branch_exists", "git", "git_dirs", "git_env", "git_invocation", "GitError", "is_ancestor", "LiveWorktree",
-    "NEUTRAL_CONFIG", "NEUTRAL_ENV", "out", "rev_commit", "status_changes", "SUBCOMMANDS", "trust_gate",
-    "UntrustedRepository", "valid_branch_name", "worktree_list"
-]
-
 #: ``-c`` settings given to every git call: no repository-configured command runs.
 NEUTRAL_CONFIG: tuple[str, ...] = (
     "core.fsmonitor=", f"core.hooksPath={os.devnull}", "submodule.recurse=false", "protocol.allow=never",

@@ -8,8 +8,6 @@ from wskit.builtin_plugins.workspaces import git as g
 from wskit.builtin_plugins.workspaces.records import CleanupEvidence, ExecutionRootEntry, utc_now
 from wskit.builtin_plugins.workspaces.store import WorkspaceStore
 
-__all__ = ["inspect_roots", "inspect_worktree"]
-
 
 def inspect_worktree(live: g.LiveWorktree | None) -> CleanupEvidence:
     """Cleanup evidence of one live worktree: ``clean``, ``dirty`` (porcelain v1

@@ -37,8 +37,6 @@ from wskit.builtin_plugins.workspaces.records import (
 from wskit.builtin_plugins.workspaces.snapshot import ExecutionSnapshot, SnapshotRoot
 from wskit.builtin_plugins.workspaces.store import WorkspaceStore
 
-__all__ = ["WorkspaceManager"]
-
 
 def _gated(method):
     """Run a manager operation inside its :func:`~.git.trust_gate`: git runs only in

@@ -19,12 +19,6 @@ from pathlib import Path
 from wskit.binding import is_within, normalize_lexical
 from wskit.builtin_plugins.workspaces.errors import WorkspaceError
 
-__all__ = [
-    "normalize_lexical", "workspace_id_for", "agent_home_id", "canonical_root_id", "worktree_root_id",
-    "generation_id", "sanitize_label", "is_within", "check_view", "resolve_write_path", "resolve_read_path",
-    "AGENT_ID_RE",
-]
-
 #: Agent ids: a letter or digit, then letters, digits, ``.``, ``_``, ``-`` (max 64).
 AGENT_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
 

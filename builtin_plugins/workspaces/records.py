@@ -12,13 +12,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-__all__ = [
-    "AccessMode", "ActiveWorkspaceEntry", "CleanupEvidence", "ExecutionPolicySnapshot", "ExecutionProfile",
-    "ExecutionRootEntry", "Guarantee", "OccupancyRecord", "ProjectionKind", "Record", "RootKind", "utc_now",
-    "WorkspaceEntry", "WorktreeArtifactMetadata"
-]
-
-
 ProjectionKind = Literal["canonical_root", "git_worktree_root"]
 AccessMode = Literal["shared_read", "exclusive_write"]
 RootKind = ProjectionKind

@@ -16,9 +16,6 @@ from wskit.builtin_plugins.workspaces.paths import canonical_root_id, is_within,
 from wskit.builtin_plugins.workspaces.records import ExecutionRootEntry
 from wskit.builtin_plugins.workspaces.store import WorkspaceStore
 
-__all__ = ["resolve_references", "STATUSES"]
-
-
 #: ``status`` values of one resolved reference.
 STATUSES = ("resolved", "gone", "unknown", "invalid")
 

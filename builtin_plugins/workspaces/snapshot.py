@@ -23,8 +23,6 @@ from wskit.builtin_plugins.workspaces.records import (
     ProjectionKind,
 )
 
-__all__ = ["ExecutionSnapshot", "SnapshotRoot"]
-
 
 class SnapshotRoot(BaseModel):
     """One registered, non-removed execution root of an attached workspace."""

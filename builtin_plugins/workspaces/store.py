@@ -31,9 +31,6 @@ from wskit.builtin_plugins.workspaces.records import (
     utc_now,
 )
 
-__all__ = ["SCHEMA", "WorkspaceStore"]
-
-
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS workspaces (
   workspace_id TEXT PRIMARY KEY, workspace_alias TEXT, workspace_kind TEXT, owner_agent_id TEXT,

@@ -21,8 +21,6 @@ from wskit.builtin_plugins.workspaces.records import ExecutionRootEntry
 if TYPE_CHECKING:  # pragma: no cover
     from wskit.builtin_plugins.workspaces.manager import WorkspaceManager
 
-__all__ = ["BRANCH_POLICIES", "create_worktree", "ON_EXISTING", "remove_worktree"]
-
 
 ON_EXISTING = ("reuse", "error")
 BRANCH_POLICIES = ("keep", "delete_if_merged")

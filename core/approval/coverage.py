@@ -61,11 +61,6 @@ from wskit.approval.loads import _NODES, _PYTHONS, _SHELLS, _version_suffix
 from wskit.formats.shell import ShellSyntaxError, Word, parse, read_word, walk_substitutions
 from wskit.values import FrozenValue, Value, field
 
-__all__ = [
-    "Coverage", "CoveredFile", "MAX_FILE_BYTES", "MAX_FOLDER_BYTES", "MAX_FOLDER_FILES", "Unverified",
-    "argv_coverage", "command_coverage", "known_variables",
-]
-
 #: Largest single file whose bytes are covered, bytes (a larger one is unverified).
 MAX_FILE_BYTES = 4 << 20
 #: Most files covered for one folder an interpreter may load from (more: unverified).

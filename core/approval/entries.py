@@ -21,9 +21,6 @@ from typing import Any
 
 from wskit.values import FrozenValue, field
 
-__all__ = [
-    "ApprovalEntry", "canonical", "CoveredFile", "entry_coverage", "selection_digest", "UnverifiedWord"
-]
 
 def canonical(value: Any) -> str:
     """The canonical JSON of ``value`` (sorted keys, no spaces, non-ASCII kept): what digests hash."""

@@ -54,8 +54,6 @@ from typing import Any
 from wskit.formats.shell import ShellSyntaxError, parse, read_word, split_command, walk_substitutions
 from wskit.values import FrozenValue, Value
 
-__all__ = ["FAMILIES", "Load", "MAX_WORD_CHARS", "family_of", "scan"]
-
 #: Interpreter families :func:`scan` reads.
 FAMILIES = ("shell", "python", "node")
 #: Longest load word read (a longer one is computed: the script-folder spellings are

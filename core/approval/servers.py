@@ -17,10 +17,6 @@ from wskit.approval.entries import ApprovalEntry, entry_coverage
 from wskit.approval.store import ApprovalStore, EntryStatus
 from wskit.models import Scope
 
-__all__ = [
-    "approval_fields", "APPROVAL_SCOPES", "approve_hints", "record_server", "server_entry", "server_status"
-]
-
 #: Scopes whose servers need approval (what a repository can write).
 APPROVAL_SCOPES = frozenset({Scope.PROJECT, Scope.LOCAL})
 

@@ -22,12 +22,10 @@ everything else.
 
 from __future__ import annotations
 
-__all__ = ["LazyGroup", "main", "make_cli", "MAX_SHOWN_RUN", "paint_error_line", "shorten_runs", "shown_message",
-           "STDOUT_CLOSED_STATUS", "StdoutClosed", "WsctlError"]
-
 #: names of :mod:`wskit.cli.app` read through this package (the private ones for the tests and tools
 #: that used them here)
-_FROM_APP = frozenset({*__all__, "_failure_message", "_stdout_closed", "_end_startup", "_escape_message"})
+_FROM_APP = frozenset({"LazyGroup", "main", "make_cli", "paint_error_line", "shown_message", "STDOUT_CLOSED_STATUS", "StdoutClosed", "WsctlError",
+                       "_failure_message", "_stdout_closed", "_end_startup", "_escape_message"})
 
 
 def __getattr__(name: str):

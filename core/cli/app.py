@@ -9,20 +9,15 @@ import click
 
 from wskit import __version__
 from wskit.cli.failures import (
-    MAX_SHOWN_RUN,
     STDOUT_CLOSED_STATUS,
     command_failure,
     failure_message,
     paint_error_line,
-    shorten_runs,
     show_error,
     shown_message,
     stdout_closed,
 )
 from wskit.cli.plain import ExitStatus
-
-__all__ = ["LazyGroup", "main", "make_cli", "MAX_SHOWN_RUN", "paint_error_line", "shorten_runs", "shown_message",
-           "STDOUT_CLOSED_STATUS", "StdoutClosed", "WsctlError"]
 
 
 class WsctlError(click.ClickException):

@@ -9,8 +9,6 @@ from wskit.cli.context import WsctlContext, print_diag_dicts, safe_text, table
 from wskit.cli.plain import echo
 from wskit.models import display_path
 
-__all__ = ["inspect_workspace", "print_diagnostics", "resource_row"]
-
 
 def resource_row(res, root) -> dict:
     """The JSON form of a resource in listings: kind, id, name, scope, path, plugin."""

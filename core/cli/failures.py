@@ -8,11 +8,6 @@ from typing import Any
 
 from wskit.cli.plain import echo
 
-__all__ = ["MAX_SHOWN_RUN", "command_failure", "failure_message", "paint_error_line", "searched_hint", "show_error",
-           "shorten_runs", "shown_message", "stdout_closed",
-           "STDOUT_CLOSED_STATUS"]
-
-
 #: Longest run of non-blank characters an error line shows whole.
 MAX_SHOWN_RUN = 300
 

@@ -37,8 +37,6 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["FORMS", "Form", "dispatch", "main", "recorded_commands"]
-
 
 class Form:
     """One owned form: its command path, the registration that must stand behind it, how

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import click
 
-from wskit.cli.bodies import inspect_workspace, print_diagnostics, resource_row
+from wskit.cli.bodies import inspect_workspace
 from wskit.cli.context import WsctlContext, json_option, path_argument
-
-__all__ = ["inspect_cmd", "print_diagnostics", "resource_row"]
 
 
 @click.command("inspect")

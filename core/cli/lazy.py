@@ -198,7 +198,7 @@ def add_lazy_command(cli: click.Group, name: str, target: Target, help: str,
     :param name: the command name (under ``parent`` when given).
     :param target: ``"package.module:attribute"`` of a :class:`click.Command`,
         or a function without arguments that returns one (called when the
-        command is needed; :class:`wskit.kinds.markdown.MarkdownKind` builds its
+        command is needed; :class:`wskit.kit.markdown.MarkdownKind` builds its
         group so).
     :param help: the command's help text as its docstring has it (the list in
         ``wsctl --help`` shows its first sentence, as for an imported command).

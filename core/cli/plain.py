@@ -16,8 +16,6 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["RUN", "ExitStatus", "PlainRun", "bad_parameter", "echo", "usage_error"]
-
 
 class PlainRun:
     """What the dispatcher's run knows that click's context knows under click.

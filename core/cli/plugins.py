@@ -143,4 +143,3 @@ def list_plugins(obj: WsctlContext, timings: bool, path: str,
     obj.emit(data, human)
 
 
-__all__ = ["list_command", "list_plugins", "plugin_rows", "plugins_group"]

@@ -12,8 +12,6 @@ from wskit.cli.context import WsctlContext, json_option, path_argument, read_use
 from wskit.errors import WskitError
 from wskit.models import display_path
 
-__all__ = ["session_verify_cmd", "snapshot_cmd"]
-
 
 @click.command("snapshot")
 @path_argument

@@ -24,7 +24,7 @@ from wskit.host import HostProfile
 from wskit.models import Diagnostic, Frozen
 from wskit.trust import TrustDecision
 
-__all__ = ["config_dirs", "managed_layer", "settings_layers", "SettingsLayer"]
+__all__ = ["all_hooks_disabled", "config_dirs", "managed_layer", "read_layers", "settings_layers", "SettingsLayer"]
 
 
 class SettingsLayer(Frozen):
@@ -76,6 +76,42 @@ def managed_layer(profile: HostProfile) -> tuple[SettingsLayer | None, list[Diag
     return SettingsLayer(scope="managed", path=path, data=data), []
 
 
+def read_layers(plan: "list[tuple[str, str, str]]", *, trusted: bool) -> tuple[list[SettingsLayer], list[Diagnostic]]:
+    """The settings files of ``plan`` that exist, in plan order: the one reader of settings
+    layers (plugin enablement, hooks, servers and permissions through :func:`settings_layers`,
+    model resources through :func:`wskit.session.providers.resolve_model_resources`).
+
+    :param plan: ``(base, rel, scope)`` per file, lowest precedence first; a ``user``
+        file's links are followed (the user's own folder), any other scope's are refused.
+    :param trusted: the project's trust decision; when false, files of every scope but
+        ``user`` are not read and each that exists is named in a ``settings-untrusted``
+        warning.
+    :returns: ``(layers, diagnostics)``: a file that is unreadable or not JSON gives its
+        safe-file-access code or ``invalid-json``, one that holds no object
+        ``settings-invalid``; the other files still count.
+    """
+    layers: list[SettingsLayer] = []
+    diags: list[Diagnostic] = []
+    for base, rel, scope in plan:
+        path = f"{base}/{rel}"
+        if scope != "user" and not trusted:
+            if os.path.lexists(path):
+                diags.append(Diagnostic(level="warning", code="settings-untrusted", path=path,
+                                        message="project is not trusted: this settings file is not read and "
+                                                "nothing in it applies"))
+            continue
+        data, d = read_json(base, rel, follow_links=scope == "user")
+        diags.extend(d)
+        if data is None:
+            continue
+        if not isinstance(data, dict):
+            diags.append(Diagnostic(level="error", code="settings-invalid", path=path,
+                                    message="settings file must hold a JSON object"))
+            continue
+        layers.append(SettingsLayer(scope=scope, path=path, data=data))
+    return layers, diags
+
+
 def settings_layers(binding: Binding | None, profile: HostProfile, trust: TrustDecision | None
                     ) -> tuple[list[SettingsLayer], list[Diagnostic]]:
     """Every settings layer that exists, lowest precedence first.
@@ -83,34 +119,16 @@ def settings_layers(binding: Binding | None, profile: HostProfile, trust: TrustD
     :param binding: the workspace (None: user and invocation layers only).
     """
     home = str(profile.require_home())
-    layers: list[SettingsLayer] = []
     diags: list[Diagnostic] = []
     managed, d = managed_layer(profile)  # read before the user's settings, applied after all
     diags.extend(d)
-    plan: list[tuple[str, str, str, bool]] = [(home, f"{d}/settings.json", "user", True) for d in config_dirs(profile)]
+    plan: list[tuple[str, str, str]] = [(home, f"{d}/settings.json", "user") for d in config_dirs(profile)]
     if binding is not None:
         root = str(binding.source_root)
-        trusted = bool(trust and trust.trusted)
-        plan += [(root, f"{d}/settings.json", "project", False) for d in config_dirs(profile)]
-        plan += [(root, f"{d}/settings.local.json", "local", False) for d in config_dirs(profile)]
-    for base, rel, scope, follow in plan:
-        if scope != "user" and not trusted:
-            path = f"{base}/{rel}"
-            if os.path.lexists(path):
-                diags.append(Diagnostic(level="warning", code="settings-untrusted", path=path,
-                                        message="project is not trusted: this settings file is not read and "
-                                                "nothing in it applies"))
-            continue
-        data, d = read_json(base, rel, follow_links=follow)
-        diags.extend(d)
-        if data is None:
-            continue
-        path = f"{base}/{rel}"
-        if not isinstance(data, dict):
-            diags.append(Diagnostic(level="error", code="settings-invalid", path=path,
-                                    message="settings file must hold a JSON object"))
-            continue
-        layers.append(SettingsLayer(scope=scope, path=path, data=data))
+        plan += [(root, f"{d}/settings.json", "project") for d in config_dirs(profile)]
+        plan += [(root, f"{d}/settings.local.json", "local") for d in config_dirs(profile)]
+    layers, d = read_layers(plan, trusted=bool(trust and trust.trusted))
+    diags.extend(d)
     inv = {key: profile.settings.get(name) for key, name in (("enabledPlugins", "enabled_plugins"),
                                                                ("permissions", "permissions"))}
     inv = {k: v for k, v in inv.items() if isinstance(v, dict)}
@@ -119,3 +137,11 @@ def settings_layers(binding: Binding | None, profile: HostProfile, trust: TrustD
     if managed is not None:
         layers.append(managed)
     return layers, diags
+
+
+def all_hooks_disabled(layers: "list[SettingsLayer]") -> bool:
+    """Whether ``disableAllHooks: true`` is set by a trusted layer of ``layers``: the one
+    reading of that switch (the hooks built-in for a workspace's layers, model resources
+    for theirs). Any layer switches hooks off and a later ``false`` does not switch them
+    back on (Claude Code, Blade §11.2); an untrusted project's layers are never read."""
+    return any(layer.trusted and layer.data.get("disableAllHooks") is True for layer in layers)

@@ -18,12 +18,6 @@ from collections.abc import Callable
 from wskit.errors import SafeFsError
 from wskit.fs.paths import check_not_secret
 
-__all__ = [
-    "F_GETPATH", "MIN_HEAD_STEP", "O_BASE", "O_DIRECTORY", "O_NOFOLLOW", "O_NONBLOCK", "PROC_FD",
-    "check_target_not_secret", "is_link",
-    "open_dir_chain", "open_in", "opened_path", "oserror", "read_all", "read_head_raw",
-]
-
 O_BASE = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
 O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)

@@ -25,12 +25,6 @@ from wskit import changes, fs
 from wskit.fs import SafeFsError, descriptors
 from wskit.fs.limits import read_limit
 
-__all__ = [
-    "entry_type", "leads_to_folder", "list_fd", "Listing", "open_child", "open_root", "read_file_at",
-    "read_head_bytes_in"
-]
-
-
 _DIR_FLAGS = descriptors.O_BASE | descriptors.O_DIRECTORY
 
 

@@ -42,9 +42,6 @@ from typing import Any
 
 from wskit.fs.atomic import StateFileError, locked_replace, read_state, state_dir
 
-__all__ = ["FORMAT", "IndexRefused", "MAX_INDEX_BYTES", "MAX_INDEX_FILES", "enabled", "index_path", "read_index",
-           "write_index"]
-
 #: The ``format`` member of every index file.
 FORMAT = "wskit-index"
 #: The largest index file read or written (bytes): 16 MiB.

@@ -32,9 +32,6 @@ from typing import Any
 from wskit import fs
 from wskit.util.lazyre import lazy_pattern
 
-__all__ = ["bracket_depth", "check_depth", "loads", "MAX_BYTES", "MAX_DEPTH", "read_json"]
-
-
 #: Deepest nesting of arrays and objects accepted by default.
 MAX_DEPTH = 64
 #: Largest JSON file read by :func:`read_json` by default, in bytes (4 MiB).

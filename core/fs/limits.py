@@ -19,8 +19,6 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["ENV_VAR", "MAX_READ_BYTES", "SETTING", "read_limit"]
-
 #: Default bound of one content read, in bytes (8 MiB): far above any real
 #: instruction file, skill body or configuration, far below what hurts a host.
 MAX_READ_BYTES = 8 * 1024 * 1024

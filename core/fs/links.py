@@ -17,8 +17,6 @@ import stat
 
 from wskit.fs.paths import is_secret_name
 
-__all__ = ["inside_target"]
-
 
 def inside_target(base: str, rel: str, *, want: str = "file") -> tuple[str | None, str, str]:
     """Where the link ``base/rel`` (or a path with a link among its components) leads,

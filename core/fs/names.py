@@ -6,9 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["first_undecodable", "not_utf8", "shown_path", "undecodable"]
-
-
 _ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _SCHEME_CHARS = _ASCII_LETTERS | frozenset("0123456789+.-")
 

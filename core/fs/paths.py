@@ -21,9 +21,6 @@ from wskit.errors import SafeFsError
 from wskit.fs.names import _is_drive_or_url, _secret_tests, not_utf8, shown_path
 from wskit.util.lazyre import lazy_pattern
 
-__all__ = ["check_not_secret", "is_secret_name", "SECRET_PATTERNS", "split_relative", "split_written"]
-
-
 #: Component patterns refused everywhere (matched case-insensitively).
 SECRET_PATTERNS: tuple[str, ...] = (
     ".env",

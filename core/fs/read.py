@@ -19,10 +19,6 @@ from wskit.fs.limits import read_limit
 from wskit.fs.paths import split_relative
 from wskit.values import FrozenValue
 
-__all__ = ["DirEntry", "read_bytes", "read_head", "ReadResult"]
-
-
-
 
 class ReadResult(FrozenValue):
     """Bytes read from a file (immutable; a plain class, so start-up compiles nothing:

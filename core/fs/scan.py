@@ -16,8 +16,6 @@ from wskit.fs.descriptors import open_dir_chain
 from wskit.fs.paths import is_secret_name, split_relative
 from wskit.fs.read import DirEntry
 
-__all__ = ["open_dir", "scan_dir", "scan_fd", "scan_fd_tuples"]
-
 
 def scan_dir(
     base: str | Path, rel: str | PurePosixPath | None = None, *, follow_links: bool = False

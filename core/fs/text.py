@@ -14,9 +14,6 @@ from collections.abc import Iterator
 from wskit.errors import SafeFsError
 from wskit.util.lazyre import lazy_pattern
 
-__all__ = ["decode_text", "find_hidden_chars"]
-
-
 #: hidden control and bidirectional characters (Blade §0; tab, LF and CR are allowed),
 #: compiled on first use, so start-up does not pay for it (:mod:`wskit.util.lazyre`)
 _HIDDEN = lazy_pattern(

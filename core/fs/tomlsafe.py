@@ -25,8 +25,6 @@ from typing import Any
 from wskit import fs
 from wskit.util.lazyre import lazy_pattern
 
-__all__ = ["check_depth", "loads", "MAX_DEPTH"]
-
 #: Deepest nesting of arrays and inline tables accepted by default.
 MAX_DEPTH = 64
 

@@ -74,8 +74,6 @@ from collections.abc import Iterable
 
 from wskit.changes import RACY_WINDOW_NS, Dependencies, Signature, stat_signature
 
-__all__ = ["LOCAL_FILE_SYSTEMS", "Proof", "WatchUnavailable", "Watcher"]
-
 
 class WatchUnavailable(RuntimeError):
     """No notifications here: the ``wskit[watch]`` extra is not installed, the platform

@@ -55,7 +55,7 @@ class ResourceKind(Frozen):
         in any scope, hides one of this kind (a skill hides a command of its name, as Claude
         Code offers one ``/name``); the hidden one is reported ``shadowed``.
     :ivar markdown: one ``.md`` file is one resource (commands, subagents,
-        styles, and kinds made with :class:`wskit.kinds.markdown.MarkdownKind`);
+        styles, and kinds made with :class:`wskit.kit.markdown.MarkdownKind`);
         the kind's folders are read with :func:`wskit.formats.mdwalk.walk_markdown`.
     """
 

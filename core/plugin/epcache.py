@@ -43,9 +43,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["CACHE_FORMAT", "CachedEntryPoint", "MAX_CACHE_BYTES", "cached_entry_points", "environment_signature",
-           "environment_state_dir", "MAX_OTHER_SLOTS"]
-
 #: version of the cache file's layout; another value is a miss
 CACHE_FORMAT = 1
 #: largest cache file read, in bytes (a bigger one is a miss)

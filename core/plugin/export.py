@@ -14,8 +14,6 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from wskit.workspace import WorkspaceResources
 
-__all__ = ["export"]
-
 
 def export(workspace: "WorkspaceResources | str | os.PathLike[str]", targets: "str | Iterable[str]", *,
            home: "str | os.PathLike[str] | None" = None, source: str = "claude", dry_run: bool = False,

@@ -10,20 +10,22 @@ submodules. Every other module is internal: it may change or move in any release
 
 from __future__ import annotations
 
-__all__ = ["PUBLIC_MODULES", "PUBLIC_PACKAGES", "is_public"]
-
 #: Public modules, each by its full name.
 PUBLIC_MODULES = frozenset({
     "wskit",                        # the lazily imported, typed top-level API
     "wskit.binding", "wskit.host", "wskit.models", "wskit.errors", "wskit.trust", "wskit.registry",
     "wskit.workspace", "wskit.cache",
     "wskit.session", "wskit.session.gate", "wskit.session.runtime", "wskit.session.components",
-    "wskit.session.resume", "wskit.session.monitor",
+    "wskit.session.resume", "wskit.session.monitor", "wskit.session.prompt",
+    "wskit.session.providers", "wskit.session.build",
     "wskit.plugin", "wskit.plugin.spec", "wskit.plugin.manager", "wskit.plugin.facade",
-    "wskit.kinds", "wskit.kinds.markdown",
+    "wskit.kinds", "wskit.kit", "wskit.kit.markdown",
     "wskit.fs", "wskit.fs.atomic", "wskit.fs.store", "wskit.fs.walk", "wskit.fs.jsonfile",
     "wskit.cli.lazy", "wskit.cli.context", "wskit.cli.signals",
     "wskit.testing",
+    "wskit.approval", "wskit.approval.store",  # the per-user approval store hosts pass to the runtime
+    "wskit.util.lazyre",            # module-level patterns compiled on first use (start-up cost)
+    "wskit.util.deferred",          # hooks that import their engine only when a source needs it
     "wskit.values",                 # Value, FrozenValue, field: the idiom for internal value types
 })
 

@@ -1,4 +1,4 @@
-"""The resource of a markdown kind made with :class:`wskit.kinds.markdown.MarkdownKind`."""
+"""The resource of a markdown kind made with :class:`wskit.kit.markdown.MarkdownKind`."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ __all__ = ["MarkdownResource"]
 
 
 class MarkdownResource(Resource):
-    """One markdown file of a kind read by :meth:`wskit.kinds.markdown.MarkdownKind.load_markdown`.
+    """One markdown file of a kind read by :meth:`wskit.kit.markdown.MarkdownKind.load_markdown`.
 
     ``kind`` is the kind's name (one class serves every such kind).
 

@@ -105,6 +105,8 @@ class SessionResources(FrozenValue, eq=False):
     session_id: str = field(default_factory=_new_session_id)
     parent_id: str | None = None
     created_at: str = field(default_factory=_now)
+    #: the plugin-hook facade (:class:`~wskit.plugin.facade.WskitHooks`) the session was made
+    #: with, or None; hook definitions run through :attr:`hook_runner`, not here
     hooks: Any = None
     #: the workspace's :class:`~wskit.host.HostProfile` (home and settings), for runtime services
     profile: "HostProfile | None" = field(default=None, repr=False)
@@ -115,12 +117,6 @@ class SessionResources(FrozenValue, eq=False):
     _runtime: Any = field(default=None, repr=False)
     #: weak reference to the parent session of a child (:meth:`child`)
     _parent: Any = field(default=None, repr=False)
-
-    def __post_init__(self) -> None:
-        # session.hooks: the plugin-hook facade plus run(event, payload) (wskit.session.facade)
-        from wskit.session.facade import bind
-
-        object.__setattr__(self, "hooks", bind(self.hooks, self))
 
     @property
     def runtime(self) -> "SessionRuntime":
@@ -139,10 +135,11 @@ class SessionResources(FrozenValue, eq=False):
     @property
     def hook_runner(self) -> "HookRunner":
         """The session's hook runner (:class:`~wskit.builtin_plugins.hooks.runner.HookRunner`,
-        ``session.runtime.hooks``): ``session.hook_runner.run(event, payload)``.
+        ``session.runtime.hooks``): ``session.hook_runner.run(event, payload)``, or
+        ``await session.hook_runner.arun(event, payload)`` on an event loop.
 
-        ``session.hooks`` is both (the facade, with ``run`` forwarding here); it is kept for
-        one release: new code names :attr:`plugin_hooks` or :attr:`hook_runner`.
+        ``session.hooks`` is the plugin-hook facade only (:attr:`plugin_hooks`); hook
+        definitions run here.
 
         :raises UnknownServiceError: the ``hooks`` built-in is blocked."""
         return self.runtime.hooks

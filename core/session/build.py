@@ -19,7 +19,6 @@ from wskit.trust import TrustDecision
 
 __all__ = ["DefinitionsPlugin", "provenance", "register_definitions", "session_from_resources"]
 
-
 _RANK = {Scope.BUILTIN: 0, Scope.ADMIN: 1, Scope.USER: 2, Scope.PROJECT: 3, Scope.LOCAL: 4, Scope.PLUGIN: 5, Scope.CLI: 6}
 
 

@@ -14,7 +14,6 @@ from wskit.session.monitor import RepetitionMonitor
 if TYPE_CHECKING:  # pragma: no cover
     from wskit.session.components import SessionComponent
 
-__all__ = ["STRICT_FIELDS", "verify_extensions"]
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}\Z")
 _TRUST_DIGEST = re.compile(r"^sha256:[0-9a-f]{64}\Z")

@@ -21,18 +21,20 @@ dropped silently. Host tool names and argument names map to what hooks and permi
 rules match on through one table of :class:`ToolSpec`.
 
 The async twins (:meth:`ToolGate.abefore_tool`, :meth:`ToolGate.aafter_tool`) run the
-same steps in a worker thread (:func:`asyncio.to_thread`): hook subprocesses and HTTP
-hooks never block the event loop.
+same steps on the event loop: the hook runner's :meth:`arun
+<wskit.builtin_plugins.hooks.runner.HookRunner.arun>` starts command hooks as ``asyncio``
+subprocesses and posts HTTP hooks through an async client, so nothing blocks the loop;
+cancelling the awaiting task kills the hooks' process groups. Both paths share every
+decision step after the hooks, so they give the same answers.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import posixpath
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 from wskit.errors import WskitError
@@ -41,13 +43,14 @@ from wskit.values import FrozenValue
 
 if TYPE_CHECKING:  # pragma: no cover
     from wskit.builtin_plugins.hooks.outcome import HookOutcome
+    from wskit.builtin_plugins.hooks.runner import HookRunner
     from wskit.builtin_plugins.permissions import PermissionDecision
     from wskit.builtin_plugins.rules import RuleSelection
     from wskit.session import SessionResources
     from wskit.session.monitor import SelfCheckNotice
 
 __all__ = [
-    "AfterTool", "CLAUDE_TOOLS", "Decision", "DecisionSource", "Remember", "SkippedGuard", "ToolDecision", "ToolGate",
+    "AfterTool", "AskCallback", "AsyncAskCallback", "CLAUDE_TOOLS", "Decision", "DecisionSource", "Remember", "SkippedGuard", "ToolDecision", "ToolGate",
     "ToolSpec", "Unapproved", "UserAnswer",
 ]
 
@@ -66,6 +69,11 @@ Unapproved = Literal["report", "block"]
 #: Claude Code's "don't ask again" for the project; ``project``: ``.claude/settings.json``;
 #: ``user``: ``<home>/.claude/settings.json``).
 Remember = Literal["once", "session", "local", "project", "user"]
+
+#: What the gate calls with an ``ask`` decision: the user's answer (a bool or a :class:`UserAnswer`).
+AskCallback = Callable[["ToolDecision"], "bool | UserAnswer"]
+#: :data:`AskCallback` for :meth:`ToolGate.abefore_tool`: it may also be a coroutine function.
+AsyncAskCallback = Callable[["ToolDecision"], "bool | UserAnswer | Awaitable[bool | UserAnswer]"]
 
 #: Where :meth:`ToolGate.answer` writes a remembered rule, relative to the project (or home).
 _SETTINGS_FILES = {"local": ".claude/settings.local.json", "project": ".claude/settings.json",
@@ -296,15 +304,19 @@ class ToolGate:
     :param session: the :class:`~wskit.session.SessionResources`.
     :param tools: the host's tools; a tool not named here is taken as itself with kind
         ``execute`` (default: :data:`CLAUDE_TOOLS`).
-    :param unapproved: see :data:`Unapproved` (default ``report``).
+    :param unapproved: see :data:`Unapproved`; passed to the hook runner with every
+        ``PreToolUse`` run. None (default): the runner's own policy
+        (:attr:`HookRunnerConfig.unapproved <wskit.builtin_plugins.hooks.runner.HookRunnerConfig>`,
+        ``report`` unless the host set it), so a runner configured to block is never
+        weakened by a gate that was not told anything.
     """
 
     def __init__(self, session: SessionResources, tools: Iterable[ToolSpec] = CLAUDE_TOOLS, *,
-                 unapproved: Unapproved = "report") -> None:
-        if unapproved not in ("report", "block"):
+                 unapproved: Unapproved | None = None) -> None:
+        if unapproved not in (None, "report", "block"):
             raise ValueError(f"unapproved must be 'report' or 'block', not {unapproved!r}")
         self.session = session
-        self.unapproved: Unapproved = unapproved
+        self.unapproved: Unapproved | None = unapproved
         self.tools: dict[str, ToolSpec] = {}
         for spec in tools:
             if spec.name in self.tools:
@@ -320,8 +332,7 @@ class ToolGate:
     # -- before ----------------------------------------------------------------------------
 
     def before_tool(self, tool: str, tool_input: Mapping[str, Any] | None = None, *,
-                    tool_use_id: str | None = None,
-                    ask: Callable[[ToolDecision], bool | UserAnswer] | None = None) -> ToolDecision:
+                    tool_use_id: str | None = None, ask: AskCallback | None = None) -> ToolDecision:
         """Decide one tool call: hooks, permission rules, skill workflows, rules barrier.
 
         :param tool: the host's tool name. :param tool_input: the arguments the model sent.
@@ -330,22 +341,65 @@ class ToolGate:
             :class:`UserAnswer`) goes to :meth:`answer`. Without it an ``ask`` is returned.
         :returns: a :class:`ToolDecision`.
         """
-        spec = self.spec(tool)
-        original = dict(tool_input or {})
-        skipped: list[SkippedGuard] = []
-        warnings: list[str] = []
-        pre = self._run_hooks("PreToolUse", spec, spec.claude_input(original), tool_use_id, skipped, warnings)
+        spec, original, skipped, warnings, runner = self._begin(tool, tool_input)
+        pre = None
+        if runner is not None:
+            pre = runner.run("PreToolUse", self._payload(spec, original, tool_use_id), unapproved=self.unapproved)
+            self._note(pre, skipped, warnings)
+        decided = self._decide(spec, tool, original, tool_use_id, pre, skipped, warnings)
+        if decided.decision != "ask" or ask is None:
+            return decided
+        reply = ask(decided)
+        return self.answer(decided, reply if isinstance(reply, UserAnswer) else UserAnswer(bool(reply)))
+
+    async def abefore_tool(self, tool: str, tool_input: Mapping[str, Any] | None = None, *,
+                           tool_use_id: str | None = None, ask: AsyncAskCallback | None = None) -> ToolDecision:
+        """:meth:`before_tool` on the event loop: the ``PreToolUse`` hooks run through
+        :meth:`HookRunner.arun <wskit.builtin_plugins.hooks.runner.HookRunner.arun>` (asyncio
+        subprocesses, an async HTTP client); every later step is :meth:`before_tool`'s own.
+
+        :param ask: as :meth:`before_tool`'s, or a coroutine function (awaited); a plain
+            function is called in a worker thread (it may wait for a person).
+        :raises asyncio.CancelledError: the awaiting task was cancelled: the hooks still
+            running are killed (their process groups) and nothing is decided.
+        """
+        import asyncio  # the async twins only: the sync gate never imports it
+        import inspect
+
+        spec, original, skipped, warnings, runner = self._begin(tool, tool_input)
+        pre = None
+        if runner is not None:
+            pre = await runner.arun("PreToolUse", self._payload(spec, original, tool_use_id),
+                                    unapproved=self.unapproved)
+            self._note(pre, skipped, warnings)
+        decided = self._decide(spec, tool, original, tool_use_id, pre, skipped, warnings)
+        if decided.decision != "ask" or ask is None:
+            return decided
+        if inspect.iscoroutinefunction(ask):
+            reply = await ask(decided)
+        else:
+            reply = await asyncio.to_thread(ask, decided)
+            if inspect.isawaitable(reply):
+                reply = await reply
+        answer = reply if isinstance(reply, UserAnswer) else UserAnswer(bool(reply))
+        if answer.remember in ("local", "project", "user"):  # a settings file written under its lock
+            return await asyncio.to_thread(self.answer, decided, answer)
+        return self.answer(decided, answer)
+
+    def _decide(self, spec: ToolSpec, tool: str, original: dict[str, Any], tool_use_id: str | None,
+                pre: HookOutcome | None, skipped: list[SkippedGuard], warnings: list[str]) -> ToolDecision:
+        """Every step after the ``PreToolUse`` hooks (shared by :meth:`before_tool` and
+        :meth:`abefore_tool`): the hooks' block, the permission rules with the hooks'
+        decision, then :meth:`_after_permission`. An ``ask`` is returned, not asked."""
         args = spec.host_input(pre.updated_input, original) if pre is not None and pre.updated_input else original
         base = ToolDecision("allow", "", "permission", tool, args, tool_use_id, skipped=tuple(skipped),
                             warnings=tuple(warnings), context=pre.context if pre is not None else "", hook=pre)
         if pre is not None and pre.blocked:
+            # the runner's unapproved="block" policy blocks with a result named after the skipped guard
+            blocker = next((r.hook_id for r in pre.results if r.status in ("blocked", "refused")), None)
+            by_policy = blocker is not None and any(s.hook_id == blocker for s in pre.skipped)
             return base.copy_with(decision="deny", reason=pre.reason or "a PreToolUse hook blocked the call",
-                           source="hook")
-        waiting = [s for s in skipped if s.guard == "hook" and s.reason != "disabled"]
-        if waiting and self.unapproved == "block":
-            names = ", ".join(s.id for s in waiting)
-            return base.copy_with(decision="deny", source="unapproved-hook",
-                           reason=f"hooks that apply to this call have not run ({names}): approve or remove them")
+                                  source="unapproved-hook" if by_policy else "hook")
         try:
             perm = self.session.component("permissions").check(spec.rule_name, spec.claude_input(args), hook=pre)
         except LookupError:  # the permissions built-in is blocked: said, not silent
@@ -355,16 +409,9 @@ class ToolGate:
         if perm is not None:
             base = base.copy_with(permission=perm)
             source: DecisionSource = "hook" if perm.by == "hook" else "permission"
-            if perm.decision == "deny":
+            if perm.decision in ("deny", "ask"):
                 reason = pre.reason if source == "hook" and pre is not None and pre.reason else perm.reason
-                return base.copy_with(decision="deny", reason=reason, source=source)
-            if perm.decision == "ask":
-                reason = pre.reason if source == "hook" and pre is not None and pre.reason else perm.reason
-                asked = base.copy_with(decision="ask", reason=reason, source=source)
-                if ask is None:
-                    return asked
-                reply = ask(asked)
-                return self.answer(asked, reply if isinstance(reply, UserAnswer) else UserAnswer(bool(reply)))
+                return base.copy_with(decision=perm.decision, reason=reason, source=source)
             base = base.copy_with(reason=perm.reason, source=source)
         return self._after_permission(spec, base)
 
@@ -467,13 +514,6 @@ class ToolGate:
             raise ValueError(f"remember must be one of once, session, local, project, user; not {where!r}")
         _add_rule_to_settings(self.session, rule, behavior, where)
 
-    async def abefore_tool(self, tool: str, tool_input: Mapping[str, Any] | None = None, *,
-                           tool_use_id: str | None = None,
-                           ask: Callable[[ToolDecision], bool | UserAnswer] | None = None) -> ToolDecision:
-        """:meth:`before_tool` in a worker thread: hook subprocesses and HTTP hooks do not
-        block the event loop. ``ask`` is called in that thread too."""
-        return await asyncio.to_thread(self.before_tool, tool, tool_input, tool_use_id=tool_use_id, ask=ask)
-
     # -- after -----------------------------------------------------------------------------
 
     def after_tool(self, tool: str, tool_input: Mapping[str, Any] | None, result: Any, *,
@@ -486,12 +526,31 @@ class ToolGate:
         :param decision: the call's :class:`ToolDecision`: its contextual rules are attached.
         :param turn: the model turn (for the monitor's notice).
         """
-        spec = self.spec(tool)
-        args = dict(tool_input or {})
-        skipped: list[SkippedGuard] = []
-        warnings: list[str] = []
-        post = self._run_hooks("PostToolUse", spec, spec.claude_input(args), tool_use_id, skipped, warnings,
-                               response=result)
+        spec, args, skipped, warnings, runner = self._begin(tool, tool_input)
+        post = None
+        if runner is not None:
+            post = runner.run("PostToolUse", self._payload(spec, args, tool_use_id, response=result))
+            self._note(post, skipped, warnings)
+        return self._after(tool, args, result, decision, turn, post, skipped, warnings)
+
+    async def aafter_tool(self, tool: str, tool_input: Mapping[str, Any] | None, result: Any, *,
+                          tool_use_id: str | None = None, decision: ToolDecision | None = None,
+                          turn: int | None = None) -> AfterTool:
+        """:meth:`after_tool` on the event loop (the ``PostToolUse`` hooks through
+        :meth:`HookRunner.arun <wskit.builtin_plugins.hooks.runner.HookRunner.arun>`).
+
+        :raises asyncio.CancelledError: the awaiting task was cancelled (its hooks are killed)."""
+        spec, args, skipped, warnings, runner = self._begin(tool, tool_input)
+        post = None
+        if runner is not None:
+            post = await runner.arun("PostToolUse", self._payload(spec, args, tool_use_id, response=result))
+            self._note(post, skipped, warnings)
+        return self._after(tool, args, result, decision, turn, post, skipped, warnings)
+
+    def _after(self, tool: str, args: dict[str, Any], result: Any, decision: ToolDecision | None,
+               turn: int | None, post: HookOutcome | None, skipped: list[SkippedGuard],
+               warnings: list[str]) -> AfterTool:
+        """The monitor and the :class:`AfterTool` (shared by :meth:`after_tool` and :meth:`aafter_tool`)."""
         with self._lock:
             self._calls += 1
             turn = turn if turn is not None else self._calls
@@ -502,33 +561,40 @@ class ToolGate:
                          rules_text=decision.rules_text if decision is not None else "",
                          notice=notice, skipped=tuple(skipped), warnings=tuple(warnings), hook=post)
 
-    async def aafter_tool(self, tool: str, tool_input: Mapping[str, Any] | None, result: Any, *,
-                          tool_use_id: str | None = None, decision: ToolDecision | None = None,
-                          turn: int | None = None) -> AfterTool:
-        """:meth:`after_tool` in a worker thread (hooks do not block the event loop)."""
-        return await asyncio.to_thread(self.after_tool, tool, tool_input, result, tool_use_id=tool_use_id,
-                                       decision=decision, turn=turn)
-
     # -- hooks -----------------------------------------------------------------------------
 
-    def _run_hooks(self, event: str, spec: ToolSpec, claude_input: dict[str, Any], tool_use_id: str | None,
-                   skipped: list[SkippedGuard], warnings: list[str], *, response: Any = None) -> HookOutcome | None:
+    def _begin(self, tool: str, tool_input: Mapping[str, Any] | None
+               ) -> tuple[ToolSpec, dict[str, Any], list[SkippedGuard], list[str], HookRunner | None]:
+        """A call's spec, its input (a copy), the skipped guards and warnings to fill, the hook runner."""
+        skipped: list[SkippedGuard] = []
+        return self.spec(tool), dict(tool_input or {}), skipped, [], self._runner(skipped)
+
+    def _runner(self, skipped: list[SkippedGuard]) -> HookRunner | None:
+        """The session's hook runner, or None (listed in ``skipped``) when the hooks built-in is blocked."""
         try:
-            runner = self.session.hook_runner
-        except LookupError:  # the hooks built-in is blocked
+            return self.session.hook_runner
+        except LookupError:
             skipped.append(_unavailable("hooks"))
             return None
-        payload: dict[str, Any] = {"tool_name": spec.rule_name, "tool_input": claude_input}
+
+    @staticmethod
+    def _payload(spec: ToolSpec, tool_input: Mapping[str, Any], tool_use_id: str | None,
+                 **response: Any) -> dict[str, Any]:
+        """Claude Code's hook input for a call (``PostToolUse`` passes ``response=``: its
+        ``tool_response``, present even when None)."""
+        payload: dict[str, Any] = {"tool_name": spec.rule_name, "tool_input": spec.claude_input(tool_input)}
         if tool_use_id is not None:
             payload["tool_use_id"] = tool_use_id
-        if event == "PostToolUse":
-            payload["tool_response"] = response
-        outcome = runner.run(event, payload)
+        if "response" in response:
+            payload["tool_response"] = response["response"]
+        return payload
+
+    @staticmethod
+    def _note(outcome: HookOutcome, skipped: list[SkippedGuard], warnings: list[str]) -> None:
         # a skipped hook whose exact-name matcher does not name this tool would not have looked at it
         skipped.extend(SkippedGuard("hook", s.hook_id, s.reason, s.message) for s in outcome.skipped
                        if getattr(s, "may_match", True))
         warnings.extend(outcome.warnings)
-        return outcome
 
 
 def _unavailable(name: str) -> SkippedGuard:

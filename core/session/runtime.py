@@ -24,9 +24,9 @@ from wskit.values import Value, field
 
 if TYPE_CHECKING:  # pragma: no cover
     from wskit.builtin_plugins.hooks.runner import HookRunner, HookRunnerConfig
-    from wskit.builtin_plugins.providers.catalog import CredentialStore, ModelResources
     from wskit.session import SessionResources
     from wskit.session.gate import ToolGate, ToolSpec, Unapproved
+    from wskit.session.providers import CredentialStore, ModelResources
 
 __all__ = ["RuntimeOptions", "SessionRuntime", "UnknownServiceError", "attach", "runtime_of"]
 
@@ -45,13 +45,16 @@ class RuntimeOptions(Value):
     :ivar hooks: a :class:`~wskit.builtin_plugins.hooks.runner.HookRunnerConfig` (env, URL policy,
         trust, callbacks); None: the hooks built-in's defaults.
     :ivar env: session variables also given to MCP/LSP server processes.
-    :ivar credentials: the :class:`~wskit.builtin_plugins.providers.catalog.CredentialStore` shared by snapshots.
-    :ivar models: resolved :class:`~wskit.builtin_plugins.providers.catalog.ModelResources`, if the host resolved them.
+    :ivar credentials: the :class:`~wskit.session.providers.CredentialStore` shared by snapshots.
+    :ivar models: resolved :class:`~wskit.session.providers.ModelResources`, if the host resolved them.
     :ivar services: extra ``name -> factory(runtime)`` (override plugin ones).
     :ivar tools: the host's tool table for the tool-call gate (:class:`~wskit.session.gate.ToolSpec`
         each); None: Claude Code's tool names (:data:`~wskit.session.gate.CLAUDE_TOOLS`).
     :ivar unapproved: what the gate does when a hook that applies did not run because it
-        is not approved: ``report`` (listed in the decision's ``skipped``) or ``block``.
+        is not approved: ``report`` (listed in the decision's ``skipped``) or ``block``
+        (passed to the hook runner, which blocks the call naming the guard); None: the
+        hook runner's own (:attr:`HookRunnerConfig.unapproved
+        <wskit.builtin_plugins.hooks.runner.HookRunnerConfig>`, ``report`` by default).
     """
 
     hooks: "HookRunnerConfig | None" = None
@@ -60,7 +63,7 @@ class RuntimeOptions(Value):
     models: "ModelResources | None" = None
     services: Mapping[str, Callable[["SessionRuntime"], Any]] = field(default_factory=dict)
     tools: "Iterable[ToolSpec] | None" = None
-    unapproved: "Unapproved" = "report"
+    unapproved: "Unapproved | None" = None
 
 
 class SessionRuntime:

@@ -18,8 +18,6 @@ from wskit.trust import TrustState
 if TYPE_CHECKING:  # pragma: no cover
     from wskit.session import SessionResources
 
-__all__ = ["ResourceRef", "SessionState", "WorkspaceRef"]
-
 
 class ResourceRef(BaseModel):
     """A reference to a resource: kind, id, scope, path (relative to

@@ -20,8 +20,6 @@ from pathlib import Path
 
 import pytest
 
-__all__ = ["ChildListingError", "live_children", "no_leaked_children", "PROC"]
-
 #: Linux's process folder (None: not used; tests switch it off to exercise ``ps``).
 PROC: Path | None = Path("/proc") if Path("/proc/self/stat").is_file() else None
 

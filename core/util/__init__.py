@@ -1,4 +1,3 @@
 """Small helpers with no domain of their own: regular expressions compiled on
 first use (:mod:`.lazyre`) and key-sharing dictionaries (:mod:`.sharedkeys`)."""
 
-__all__: list[str] = []

@@ -23,8 +23,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["deferred", "definitions_present", "idle_unless", "folders_present", "import_target"]
-
+__all__ = ["deferred", "definitions_present", "folders_present", "idle_unless", "import_target", "lazy_exports"]
 
 def import_target(target: str) -> Any:
     """The object ``target`` names: ``"module:attr.sub"`` imports ``module`` and looks the
@@ -118,3 +117,25 @@ def idle_unless(target: str, needs: Callable[[Any], bool],
     load.__module__ = call.__module__
     load.__doc__ = f"``{target}`` when the source holds something for it (imported then)."
     return load
+
+
+def lazy_exports(package: str, names: dict[str, str]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` (PEP 562) for a capability's package: the public names it
+    exports from its submodules, each imported on first access and then kept in the
+    package's namespace, so that registering the plugin imports none of them.
+
+    :param package: the package's ``__name__``.
+    :param names: public name -> ``"submodule:attr"`` (relative to ``package``).
+    :raises AttributeError: from the returned function, for any other name.
+    """
+    def __getattr__(name: str) -> Any:
+        target = names.get(name)
+        if target is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = import_target(f"{package}.{target}")
+        import sys
+
+        vars(sys.modules[package])[name] = value
+        return value
+
+    return __getattr__

@@ -15,8 +15,6 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-__all__ = ["SMALL_BUDGET", "SMALL_INPUT", "openssl_sha256", "sha256_hex"]
-
 #: largest input, in bytes, hashed by the built-in module
 SMALL_INPUT = 16 * 1024
 #: bytes hashed by the built-in module in all before OpenSSL's is loaded (≈ 1 ms of hashing)

@@ -17,8 +17,6 @@ import contextlib
 import gc
 from collections.abc import Iterator
 
-__all__ = ["freeze_loads", "gc_paused", "loaded"]
-
 
 @contextlib.contextmanager
 def gc_paused() -> Iterator[None]:

@@ -12,8 +12,6 @@ import json
 from json.encoder import encode_basestring_ascii as _enc  # the C escaper when available
 from typing import Any, Callable
 
-__all__ = ["dumps_indent2"]
-
 _INF = float("inf")
 
 

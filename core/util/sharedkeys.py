@@ -21,9 +21,6 @@ from __future__ import annotations
 import keyword
 from collections.abc import Callable
 
-__all__ = ["MAX_SHAPES", "shared_keys_copy"]
-
-
 #: at most this many key orders get a builder; other dictionaries are returned as they are
 MAX_SHAPES = 256
 

@@ -30,12 +30,9 @@ from typing import Any
 
 from wskit.values.plainmodel import resolve_hints
 
-__all__ = ["plan"]
-
 
 class _Miss(Exception):
     """A value that is not exactly of its field's type: let pydantic decide."""
-
 
 
 _PATH_TYPE = type(Path())

@@ -20,8 +20,6 @@ from wskit.util.sharedkeys import shared_keys_copy
 from wskit.values import plainmodel as _plainmodel
 from wskit.values.plainmodel import FieldInfo
 
-__all__ = ["construct_valid", "Frozen", "valid_shape"]
-
 
 class Frozen:
     """Base of every wskit value: immutable, no extra fields, arbitrary types allowed.

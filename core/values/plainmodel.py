@@ -30,8 +30,6 @@ import typing
 from pathlib import PurePath
 from typing import Any
 
-__all__ = ["Field", "FieldInfo", "field_validator", "model_validator", "pydantic_model", "REQUIRED"]
-
 
 class _Required:
     """The default of a required field (``repr``: ``PydanticUndefined``, as pydantic shows it)."""

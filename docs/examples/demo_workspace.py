@@ -1,7 +1,7 @@
 """The throw-away workspace the framework adapters' examples run against
 (``pydantic_ai_agent.py``…): a home and a trusted project with an ``AGENTS.md`` (a static
 rule), a nested ``docs/AGENTS.md`` (a contextual rule for files under ``docs/``), a skill,
-a project ``PreToolUse`` hook that blocks ``rm -rf`` (approved, as the user would with
+a command (``/tour <name>``, what the examples' user types), a project ``PreToolUse`` hook that blocks ``rm -rf`` (approved, as the user would with
 ``wsctl hooks trust``) and project permission rules (``Read(./.env)`` denied)."""
 
 from __future__ import annotations
@@ -24,7 +24,10 @@ from wskit import (
 )
 from wskit import attach as attach_runtime
 
-__all__ = ["TOOLS", "make_tree", "open_session", "run_tool"]
+__all__ = ["PROMPT", "TOOLS", "make_tree", "open_session", "run_tool"]
+
+#: what the examples' user types: the project's command ``/tour`` with an argument
+PROMPT = "/tour Ada"
 
 BLOCK_RM = "grep -q 'rm -rf' && { echo 'rm -rf is not allowed here' >&2; exit 2; } || exit 0"
 
@@ -45,6 +48,9 @@ def make_tree(root: Path) -> tuple[Path, Path]:
         project / ".env": "TOKEN=secret\n",
         project / ".claude" / "skills" / "greeting" / "SKILL.md":
             "---\nname: greeting\ndescription: How to greet the user\n---\nGreet with 'Ahoy'.\n",
+        project / ".claude" / "commands" / "tour.md": "---\ndescription: Greet someone and sum up the guide\n---\n"
+                                                      "Greet $ARGUMENTS as the greeting skill says, then tell them "
+                                                      "what docs/guide.md says.\n",
         project / ".claude" / "settings.json": json.dumps({
             "permissions": {"allow": ["Read", "Bash(echo:*)", "Bash(rm:*)"], "deny": ["Read(./.env)"]},
             "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": BLOCK_RM}]}]}}),

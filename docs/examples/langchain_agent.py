@@ -2,7 +2,8 @@
 
 Run it: ``python docs/examples/langchain_agent.py``. The model is LangChain's own
 ``GenericFakeChatModel`` playing a script (no network; ``bind_tools`` added, since the
-fake model has none): it loads a skill, tries ``rm -rf`` (a project hook blocks it),
+fake model has none). The user types ``/tour Ada``, which the middleware expands through
+the project's command (the model gets the command's text); the model then loads a skill, tries ``rm -rf`` (a project hook blocks it),
 reads ``.env`` (a permission rule denies it), reads ``docs/guide.md`` (the nested
 ``docs/AGENTS.md`` comes with the result) and answers. The system prompt it gets holds
 the static rules and the skills catalog.
@@ -16,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from demo_workspace import make_tree, open_session, run_tool
+from demo_workspace import PROMPT, make_tree, open_session, run_tool
 from langchain.agents import create_agent
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
@@ -59,7 +60,8 @@ def script_messages() -> list[AIMessage]:
 def run(root: Path) -> dict[str, Any]:
     """Run the scripted agent in a workspace under ``root``.
 
-    :returns: ``{"instructions", "tool_results": {tool_call_id: text}, "output"}``.
+    :returns: ``{"instructions", "prompt" (the user message the model got), "tool_results":
+        {tool_call_id: text}, "output"}``.
     """
     home, project = make_tree(root)
     session = open_session(home, project)
@@ -76,10 +78,11 @@ def run(root: Path) -> dict[str, Any]:
 
     model = ScriptedChatModel(messages=iter(script_messages()), seen=[])
     agent = create_agent(model, tools=[read_file, shell], middleware=[WorkspaceMiddleware(session)])
-    state = agent.invoke({"messages": [{"role": "user", "content": "Greet me and tell me what the guide says."}]})
+    state = agent.invoke({"messages": [{"role": "user", "content": PROMPT}]})
     returns = {m.tool_call_id: str(m.content) for m in state["messages"] if isinstance(m, ToolMessage)}
     session.close()
-    return {"instructions": str(model.seen[0][0].content), "tool_results": returns,
+    return {"instructions": str(model.seen[0][0].content), "prompt": str(model.seen[0][1].content),
+            "tool_results": returns,
             "output": str(state["messages"][-1].content)}
 
 
@@ -87,6 +90,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         out = run(Path(tmp))
     print("instructions:", out["instructions"])
+    print("prompt:", out["prompt"])
     for call_id, text in out["tool_results"].items():
         print(f"{call_id}: {text}")
     print("output:", out["output"])

@@ -62,7 +62,7 @@ def run_tool(sess, tool, args, use_id):
     elif tool == "Write":
         Path(args["file_path"]).write_text(args["content"])
         result = "ok"
-    post = sess.hooks.run("PostToolUse", {"tool_name": tool, "tool_input": args, "tool_use_id": use_id,
+    post = sess.hook_runner.run("PostToolUse", {"tool_name": tool, "tool_input": args, "tool_use_id": use_id,
                                           "tool_response": result}, tool=tool)
     return result + ("\n" + post.context if post.context else "")   # the model sees both
 

@@ -2,7 +2,7 @@
 throughput, latency (p50/p99), failed or mixed answers, and the server's memory over
 time; then clients that vanish without closing their session.
 
-``python -m tests.benchmarks.serve_load [--clients 50] [--seconds 120] [--vanish 200]``
+``python -m tests.benchmarks.serve_load [--clients 50] [--seconds 120] [--vanish 200] [--arguments BYTES]``
 ``python -m tests.benchmarks.serve_load --tracemalloc [--calls 20000]``
 
 Loopback only (127.0.0.1), bounded in count and time: every client stops at
@@ -64,7 +64,8 @@ def _rss_kib(pid: int) -> int:
     return 0
 
 
-async def _client(url: str, idx: int, stop_at: float, budget: list[int], lat: list[float], bad: list[str]) -> None:
+async def _client(url: str, idx: int, stop_at: float, budget: list[int], lat: list[float], bad: list[str],
+                  arg_bytes: int = 0) -> None:
     import json
 
     from mcp import ClientSession
@@ -83,7 +84,7 @@ async def _client(url: str, idx: int, stop_at: float, budget: list[int], lat: li
                         res = await s.call_tool("skills_list", {"limit": 5, "offset": (idx + n) % 15})
                         ok = not res.is_error and len(json.loads(res.content[0].text)["skills"]) == 5
                     elif n % 3 == 1:
-                        res = await s.call_tool("skill_load", {"name": skill})
+                        res = await s.call_tool("skill_load", {"name": skill, **_arguments(idx, n, arg_bytes)})
                         ok = not res.is_error and f"Body of {skill}" in res.content[0].text
                     else:
                         res = await s.call_tool("rules_for", {"path": "src/x.py"})
@@ -97,8 +98,14 @@ async def _client(url: str, idx: int, stop_at: float, budget: list[int], lat: li
                 n += 1
 
 
+def _arguments(idx: int, n: int, size: int) -> dict[str, str]:
+    """``skill_load`` arguments of about ``size`` bytes, new on every call (none for 0):
+    what a client passing the user's words to each skill sends."""
+    return {"arguments": f"{idx}.{n} " + "a" * size} if size else {}
+
+
 async def _fixed_client(url: str, idx: int, phases: list[int], gates: list, done: list, lat: list[float],
-                        bad: list[str]) -> None:
+                        bad: list[str], arg_bytes: int = 0) -> None:
     """One session held open through every phase: phase ``k`` starts when ``gates[k]``
     is set and makes calls from the shared budget ``phases[k]``; the client then
     reports on ``done[k]`` (a memory object stream) and waits for the next gate."""
@@ -115,7 +122,8 @@ async def _fixed_client(url: str, idx: int, phases: list[int], gates: list, done
                     phases[k] -= 1
                     t0 = time.perf_counter()
                     try:
-                        res = await s.call_tool("skill_load", {"name": f"skill-{(idx + n) % 20:03d}"}) \
+                        res = await s.call_tool("skill_load", {"name": f"skill-{(idx + n) % 20:03d}",
+                                                               **_arguments(idx, n, arg_bytes)}) \
                             if n % 3 == 1 else await s.call_tool("rules_for", {"path": "src/x.py"}) \
                             if n % 3 == 2 else await s.call_tool("skills_list", {"limit": 5})
                         if res.is_error:
@@ -176,7 +184,7 @@ def _load(args) -> int:
         async def run() -> None:
             async with anyio.create_task_group() as tg:
                 for i in range(args.clients):
-                    tg.start_soon(_client, url, i, stop_at, budget, lat, bad)
+                    tg.start_soon(_client, url, i, stop_at, budget, lat, bad, args.arguments)
 
         anyio.run(run)
         elapsed = time.monotonic() - t_start
@@ -199,11 +207,14 @@ def _load(args) -> int:
         step = max(1, len(series) // 12)
         for t, rss, calls in series[::step] + series[-1:]:
             print(f"    {t:6.0f}  {rss / 1024:7.1f}  {calls}")
-        warm = next((rss for t, rss, _ in series if t >= min(20.0, args.seconds / 4)), series[0][1])
+        # warm-up: until a fifth of the calls were made (the clients connect first, slowly on a loaded machine)
+        warm_at = next((i for i, (_, _, c) in enumerate(series) if c >= len(lat) / 5), 0)
+        warm = series[warm_at][1]
         end = series[-1][1] if series else 0
-        calls_after_warm = len(lat) - next((c for t, _, c in series if t >= min(20.0, args.seconds / 4)), 0)
+        calls_after_warm = len(lat) - series[warm_at][2]
         growth = (end - warm) / max(1, calls_after_warm) * 1024
-        print(f"  after warm-up: {warm / 1024:.1f} -> {end / 1024:.1f} MiB ({growth:.0f} bytes per call)")
+        print(f"  after warm-up ({series[warm_at][2]} calls, {series[warm_at][0]:.0f} s): {warm / 1024:.1f} -> "
+              f"{end / 1024:.1f} MiB ({growth:.0f} bytes per call)")
         if args.vanish:
             print(f"  {opened} sessions opened and abandoned (max-sessions {args.max_sessions or 'default'}): RSS "
                   f"{rss_after_load / 1024:.1f} -> {rss_after_vanish / 1024:.1f} MiB "
@@ -253,7 +264,7 @@ def _tracemalloc(args) -> int:
             budget = [calls]
             async with anyio.create_task_group() as tg:
                 for i in range(args.clients):
-                    tg.start_soon(_client, url, i, time.monotonic() + 600, budget, lat, bad)
+                    tg.start_soon(_client, url, i, time.monotonic() + 600, budget, lat, bad, args.arguments)
             if bad:
                 print("  failures:", bad[:3])
 
@@ -315,7 +326,8 @@ def _tracemalloc_fixed(args, url: str) -> int:
         streams = [anyio.create_memory_object_stream(args.clients) for _ in phases]
         async with anyio.create_task_group() as tg:
             for i in range(args.clients):
-                tg.start_soon(_fixed_client, url, i, phases, gates, [s for s, _ in streams], lat, bad)
+                tg.start_soon(_fixed_client, url, i, phases, gates, [s for s, _ in streams], lat, bad,
+                              args.arguments)
             for k, gate in enumerate(gates):
                 gate.set()
                 for _ in range(args.clients):
@@ -342,6 +354,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--vanish", type=int, default=200, help="sessions opened and abandoned after the load")
     ap.add_argument("--max-sessions", type=int, default=0, help="the server's --max-sessions (0: its default)")
     ap.add_argument("--tracemalloc", action="store_true", help="find what grows per call (server in-process)")
+    ap.add_argument("--arguments", type=int, default=0, metavar="BYTES",
+                    help="skill_load sends arguments of about BYTES bytes, new on every call")
     ap.add_argument("--fixed", action="store_true", help="with --tracemalloc: the same sessions throughout")
     ap.add_argument("--top", type=int, default=8)
     ap.add_argument("--frames", type=int, default=12, help="traceback depth kept by tracemalloc")

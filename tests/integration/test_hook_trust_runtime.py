@@ -19,7 +19,7 @@ def run(profile, pm, root):
     ws = WorkspaceCache(profile, pm).resolve(root)
     session = snapshot(ws)
     try:
-        return session.hooks.run("PreToolUse", {"tool_name": "Bash", "tool_use_id": "t1",
+        return session.hook_runner.run("PreToolUse", {"tool_name": "Bash", "tool_use_id": "t1",
                                                 "tool_input": {"command": "ls"}})
     finally:
         session.close()

@@ -440,9 +440,9 @@ def _hostile_project(tmp_path: Path) -> Path:
 
 def test_untrusted_settings_change_nothing_in_the_documented_runtime(wskit_pm, wskit_profile, tmp_path):
     """The runtime built as docs/runtime.md shows, models passed in: the user's guard still blocks."""
-    from wskit.builtin_plugins.providers.catalog import CredentialStore, models_for
     from wskit.plugin.facade import WskitHooks
     from wskit.session import snapshot
+    from wskit.session.providers import CredentialStore, models_for
     from wskit.workspace import load_workspace
 
     _guarded_user(wskit_profile.home)

@@ -41,7 +41,7 @@ def test_paths_outside_the_execution_root_are_refused(lsp_session, name):
     path = name.format(tmp=tmp, root=root)
     with pytest.raises(LspError, match="outside the execution root"):
         s.lsp.after_write(path)
-    out = s.hooks.run("PostToolUse", {"tool_name": "Write", "tool_use_id": name,
+    out = s.hook_runner.run("PostToolUse", {"tool_name": "Write", "tool_use_id": name,
                                       "tool_input": {"file_path": path}}, tool="Write")
     assert out.context == "" and any("outside the execution root" in m for m in out.system_messages)
     assert s.lsp.running() == {}                      # nothing was started, nothing read
@@ -53,7 +53,7 @@ def test_a_link_out_of_the_root_is_not_followed(lsp_session):
     s, root, tmp = lsp_session
     with pytest.raises(SafeFsError):
         s.lsp.did_open("link.py")
-    out = s.hooks.run("PostToolUse", {"tool_name": "Edit", "tool_use_id": "e1",
+    out = s.hook_runner.run("PostToolUse", {"tool_name": "Edit", "tool_use_id": "e1",
                                       "tool_input": {"file_path": str(root / "link.py")}}, tool="Edit")
     assert out.context == "" and out.system_messages
     assert not (tmp / "log").exists() or "SECRET" not in (tmp / "log").read_text()

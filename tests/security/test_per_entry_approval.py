@@ -216,7 +216,7 @@ def test_unknown_event_names_raise_and_list_the_valid_ones(wskit_profile, wskit_
             session.hook_runner.run("PreTooluse", {"tool_name": "Bash"})
         assert isinstance(err.value, ValueError)
         with pytest.raises(ValueError, match="unapproved must be one of"):
-            session.hooks.run("PreToolUse", {}, unapproved="allow")
+            session.hook_runner.run("PreToolUse", {}, unapproved="allow")
     finally:
         session.close()
 
@@ -232,11 +232,11 @@ def test_block_policy_blocks_only_calls_a_skipped_guard_may_match(wskit_profile,
     session = snapshot(WorkspaceCache(wskit_profile, wskit_pm).resolve(project))
     try:
         bash = {"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}
-        reported = session.hooks.run("PreToolUse", bash)
+        reported = session.hook_runner.run("PreToolUse", bash)
         assert not reported.blocked and len(reported.undecided) == 2 and reported.permission_decision is None
-        blocked = session.hooks.run("PreToolUse", bash, unapproved="block")
+        blocked = session.hook_runner.run("PreToolUse", bash, unapproved="block")
         assert blocked.blocked and "did not run" in blocked.reason and blocked.permission_decision == "deny"
-        read = session.hooks.run("PreToolUse", {"tool_name": "Read", "tool_input": {}}, unapproved="block")
+        read = session.hook_runner.run("PreToolUse", {"tool_name": "Read", "tool_input": {}}, unapproved="block")
         # "Bash" is an exact name: not this call; "mcp__.*" is a pattern nobody evaluated: it may match
         assert [s.matcher for s in read.undecided] == ["mcp__.*"] and read.blocked
     finally:

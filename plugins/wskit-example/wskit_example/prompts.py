@@ -9,7 +9,7 @@ frontmatter is optional: ``description`` (default: the first line) and
 
 from __future__ import annotations
 
-from wskit.kinds.markdown import MarkdownKind
+from wskit.kit.markdown import MarkdownKind
 
 __all__ = ["PROMPTS", "wskit_register_commands", "wskit_resource_kinds"]
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wskit import fs
-from wskit.builtin_plugins.commands.expand import (
+from wskit.builtin_plugins.commands import (
     DEFAULT_FILE_CAP,
     DEFAULT_OUTPUT_CAP,
     DEFAULT_TIMEOUT,

@@ -40,9 +40,7 @@ from pathlib import Path
 
 from wskit import fs
 from wskit.binding import is_submodule
-from wskit.builtin_plugins.rules.discovery import load_rule_file
-from wskit.builtin_plugins.rules.model import RuleSettings
-from wskit.builtin_plugins.rules.projectwalk import chain_walk, project_walk
+from wskit.builtin_plugins.rules import RuleSettings, chain_walk, load_rule_file, project_walk
 from wskit.models import Diagnostic, LoadResult, ResourceSource, Scope
 
 from .config import GEMINI_DIR, memory_file_names

@@ -44,8 +44,7 @@ from typing import Any, Callable
 import anyio
 from anyio.from_thread import start_blocking_portal
 
-from wskit.builtin_plugins.mcp.approval import approval_status
-from wskit.builtin_plugins.mcp.loader import expand_server
+from wskit.builtin_plugins.mcp import approval_status, expand_server
 from wskit.errors import UnknownResourceError, WskitError
 from wskit.resources.servers import McpServer
 from wskit.values import FrozenValue, Value, field
@@ -60,7 +59,7 @@ route_sdk_logging()
 
 __all__ = [
     "CONNECT_TIMEOUT", "McpApprovalError", "McpAuthRequiredError", "McpCall", "McpCallCancelled",
-    "McpConnection", "McpConnectError", "McpServerStatus", "McpService", "server_key",
+    "McpConnection", "McpConnectError", "McpLaunch", "McpServerStatus", "McpService", "server_key",
 ]
 
 #: Seconds allowed for starting a server and the initialize handshake (McpOptions.connect_timeout).
@@ -116,6 +115,33 @@ class McpServerStatus(FrozenValue):
     def to_json(self) -> dict[str, Any]:
         """The fields as a JSON object."""
         return dict(self.__dict__)
+
+
+class McpLaunch(FrozenValue):
+    """How to start one approved server with another MCP client (a framework's own):
+    :meth:`McpService.launch`. Variables are substituted: ``env`` and ``headers`` may hold
+    secrets, to hand to the client, never to print (``repr`` leaves them out).
+
+    :ivar id: qualified id. :ivar name: its name. :ivar key: the server part of Claude Code's
+        tool names (``mcp__<key>__<tool>``, :func:`server_key`).
+    :ivar transport: ``stdio``, ``http`` or ``sse``.
+    :ivar command, args: the process (stdio). :ivar cwd: its folder, absolute (the
+        definition's ``cwd`` against the execution root, default the execution root).
+    :ivar env: the session's variables and the definition's ``env`` (the client adds its
+        own safe defaults, as wskit's does).
+    :ivar url, headers: the endpoint (http, sse).
+    """
+
+    id: str
+    name: str
+    key: str
+    transport: str
+    command: str | None = None
+    args: tuple[str, ...] = ()
+    cwd: str | None = None
+    env: dict[str, str] = field(default_factory=dict, repr=False)
+    url: str | None = None
+    headers: dict[str, str] = field(default_factory=dict, repr=False)
 
 
 class McpConnection(Value):
@@ -393,6 +419,38 @@ class McpService:
                    "unusable: see `wsctl mcp list`)"}.get(state, "not approved")
             raise McpApprovalError(f"project MCP server {server.id} is {why}: review it with `wsctl mcp list` "
                                    f"and run `wsctl mcp approve {server.name} --digest …`; nothing was started")
+
+    def launch(self, server_id: str) -> McpLaunch:
+        """How another MCP client starts ``server_id``, after the same checks as
+        :meth:`connect`: approval first (a project server not approved, changed since, or
+        denied is never described), then the definition's completeness; ``${VAR}`` is
+        substituted here, as at start. Nothing is started.
+
+        :raises McpApprovalError: not approved, modified since, or denied.
+        :raises McpConnectError: undefined variables, no command or url, or a transport
+            other clients cannot take (``ws``).
+        :raises UnknownResourceError: no such server.
+        """
+        rec = self._record(self.definition(server_id))
+        self._check_approval(rec)
+        server = rec.server
+        if not server.startable:
+            raise McpConnectError(f"MCP server {server.id}: undefined {', '.join(server.unresolved)}; not started")
+        expanded, _ = expand_server(server, {**os.environ, **dict(self.runtime.options.env)})
+        key = server_key(server)
+        if expanded.transport == "stdio":
+            if not expanded.command:
+                raise McpConnectError(f"MCP server {server.id} has no command")
+            cwd = self.root / expanded.cwd if expanded.cwd else self.root
+            return McpLaunch(server.id, server.name, key, "stdio", command=expanded.command,
+                             args=tuple(expanded.args), cwd=str(cwd),
+                             env={**dict(self.runtime.options.env), **expanded.env})
+        if expanded.transport in ("http", "sse"):
+            if not expanded.url:
+                raise McpConnectError(f"MCP server {server.id} has no url")
+            return McpLaunch(server.id, server.name, key, expanded.transport, url=expanded.url,
+                             headers=dict(expanded.headers))
+        raise McpConnectError(f"MCP server {server.id}: transport {expanded.transport!r} is not supported")
 
     def _start(self, rec: _Record) -> McpConnection:
         env = {**os.environ, **dict(self.runtime.options.env)}

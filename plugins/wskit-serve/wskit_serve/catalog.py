@@ -97,15 +97,13 @@ class ServedWorkspace:
     """
 
     def __init__(self, workspace: Any, limits: ServeLimits | None = None) -> None:
-        from wskit.builtin_plugins.skills.runtime import SkillRuntime
-        from wskit.builtin_plugins.skills.workflows import SkillWorkflows
         from wskit.session import snapshot
 
         self.workspace = workspace
         self.limits = limits or ServeLimits()
         self.session = snapshot(workspace)
-        self.skill_runtime = SkillRuntime(self.session, workspace.profile)
-        self.workflows = SkillWorkflows(self.skill_runtime)
+        self.workflows = self.session.skill_workflows  # the skills built-in's session component
+        self.skill_runtime = self.workflows.runtime
         self._skills = _by_served_name(self.skill_runtime.list())
         self._commands = _by_served_name([c for c in self.session.registry("command").active()
                                           if not getattr(c, "disable_model_invocation", False)])
@@ -215,7 +213,7 @@ class ServedWorkspace:
         :raises ServeError: unknown skill, refused content (``SKILL_CONTENT_REJECTED``:
             over the file limit, a link, not text…), or a result over the limit.
         """
-        from wskit.builtin_plugins.skills.runtime import SkillError
+        from wskit.builtin_plugins.skills import SkillError
 
         sk = self.skill(name)
         try:
@@ -260,7 +258,7 @@ class ServedWorkspace:
     def static_rules(self) -> dict[str, Any]:
         """The static rules for the execution root: ``{"text", "files": [refs]}``
         (``text`` is the tagged block wskit puts in a system prompt)."""
-        from wskit.builtin_plugins.rules.render import render_text
+        from wskit.builtin_plugins.rules import render_text
 
         catalog = self._catalog()
         if catalog is None:
@@ -274,7 +272,7 @@ class ServedWorkspace:
 
         :raises ServeError: ``path`` outside the workspace.
         """
-        from wskit.builtin_plugins.rules.render import render_text
+        from wskit.builtin_plugins.rules import render_text
 
         target = self._target(path)
         catalog = self._catalog()
@@ -289,7 +287,7 @@ class ServedWorkspace:
 
     def explain(self, path: str) -> dict[str, Any]:
         """Every candidate rule file for ``path``: applies or not, and why (``wsctl rules explain``)."""
-        from wskit.builtin_plugins.rules.explain import explain
+        from wskit.builtin_plugins.rules import explain_rules as explain
 
         target = self._target(path)
         catalog = self._catalog()
@@ -322,7 +320,7 @@ class ServedWorkspace:
         :returns: ``{"description", "text", "diagnostics": [...]}``.
         :raises ServeError: unknown command, unknown argument, or a prompt over the limit.
         """
-        from wskit.builtin_plugins.commands.expand import split_args
+        from wskit.builtin_plugins.commands import split_args
 
         cmd = self._commands.get(name)
         if cmd is None:

@@ -248,9 +248,9 @@ def test_ensure_group_reuses_an_existing_group():
         ensure_group(cli, "plain", "x")
 
 
-def test_session_hooks_run_spelling(project):
-    """``session.hooks.run(event, payload)`` (the issue's API) runs the configured hooks,
-    while ``session.hooks`` stays the plugin-hook facade."""
+def test_session_hooks_is_the_facade_and_hook_runner_runs(project):
+    """``session.hooks`` is the plugin-hook facade only (no ``run``); hook definitions run
+    through ``session.hook_runner`` (issue 36: one or the other, not both)."""
     from wskit.binding import Binding
     from wskit.plugin.facade import WskitHooks
     from wskit.plugin.manager import make_plugin_manager
@@ -260,11 +260,12 @@ def test_session_hooks_run_spelling(project):
     facade = WskitHooks(pm)
     s = session_from_resources(Binding(source_root=project, execution_root=project, cwd=project),
                                [hook("PreToolUse", command="echo no >&2; exit 2")], hooks=facade)
-    assert isinstance(s.hooks, WskitHooks) and s.hooks.pm is pm
-    out = s.hooks.run("PreToolUse", {"tool_name": "Bash", "tool_input": {}})
-    assert out.blocked and out.reason == "no"
+    assert s.hooks is facade and s.plugin_hooks is facade and not hasattr(s.hooks, "run")
+    out = s.hook_runner.run("PreToolUse", {"tool_name": "Bash", "tool_input": {}})
+    assert out.blocked and out.reason == "no" and s.hook_runner is s.runtime.hooks
     kid = s.child()
-    assert kid.hooks.run("PreToolUse", {"tool_name": "Bash"}).blocked and kid.runtime is not s.runtime
+    assert kid.hooks is facade
+    assert kid.hook_runner.run("PreToolUse", {"tool_name": "Bash"}).blocked and kid.runtime is not s.runtime
 
 
 def test_timeout_and_failure_behaviors(make_session):

@@ -16,7 +16,7 @@ from wskit.builtin_plugins.rules.build import rule_sources
 from wskit.builtin_plugins.rules.catalog import RuleCatalog
 from wskit.builtin_plugins.rules.lazy import LazyRuleCatalog, collect
 from wskit.builtin_plugins.rules.model import RuleSettings
-from wskit.builtin_plugins.rules.walk import _Walker
+from wskit.builtin_plugins.rules.walk import ProjectWalker
 from wskit.cache import WorkspaceCache
 from wskit.host import HostProfile
 from wskit.plugin.facade import WskitHooks
@@ -190,8 +190,8 @@ def test_a_query_lists_only_its_chain(tmp_path, wskit_home, wskit_pm, monkeypatc
     root = write_tree(tmp_path / "ws", tree).resolve()
     TrustStore.for_home(wskit_home).grant(root)
     seen: list[str] = []
-    real = _Walker._list
-    monkeypatch.setattr(_Walker, "_list", lambda self, fd, shown: seen.append(shown) or real(self, fd, shown))
+    real = ProjectWalker._list
+    monkeypatch.setattr(ProjectWalker, "_list", lambda self, fd, shown: seen.append(shown) or real(self, fd, shown))
     ws = WorkspaceCache(HostProfile(name="wskit", home=wskit_home), wskit_pm).resolve(root)
     cat = ws.catalog("rules")
     sel = cat.contextual_rules(str(root), [str(root / "a/b/c/d/e.py")])

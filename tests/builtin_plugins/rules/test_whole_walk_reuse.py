@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.builtin_plugins.rules.test_incremental import _age, _rule, _tree, _view
-from wskit.builtin_plugins.rules.walk import _Walker
+from wskit.builtin_plugins.rules.walk import ProjectWalker
 from wskit.cache import WorkspaceCache
 from wskit.testing import write_tree
 from wskit.trust import TrustStore
@@ -16,8 +16,8 @@ from wskit.trust import TrustStore
 @pytest.fixture
 def listed(monkeypatch):
     seen: list[str] = []
-    real = _Walker._list
-    monkeypatch.setattr(_Walker, "_list", lambda self, fd, shown: seen.append(shown) or real(self, fd, shown))
+    real = ProjectWalker._list
+    monkeypatch.setattr(ProjectWalker, "_list", lambda self, fd, shown: seen.append(shown) or real(self, fd, shown))
     return seen
 
 

@@ -95,6 +95,39 @@ def test_content_cache_keyed_by_digest(ws):
     assert second.content_hash != first.content_hash
 
 
+def test_what_a_runtime_remembers_per_call_is_bounded(ws):
+    """The arguments come from the caller (``wsctl serve``'s MCP clients send them): one
+    remembered delivery per distinct value, holding the value, grew a served session by
+    the arguments' size on every call. Now the most recent MAX_DELIVERIES are kept, by
+    digest; an older one reads as not delivered."""
+    import gc
+    import tracemalloc
+
+    from wskit.builtin_plugins.skills.runtime import MAX_DELIVERIES
+
+    rt = SkillRuntime(ws, ws.profile)
+    assert rt.read("greet", args="first").cached is False
+    assert rt.read("greet", args="first").cached is True
+    for i in range(MAX_DELIVERIES):
+        rt.read("greet", args=f"other {i}")
+    assert rt.read("greet", args="first").cached is False  # forgotten: delivered again in full
+    big = "x" * 4000
+    for i in range(MAX_DELIVERIES):  # fill the bound before measuring
+        rt.read("greet", args=f"{i} {big}")
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.take_snapshot()
+        for i in range(3 * MAX_DELIVERIES):
+            rt.read("greet", args=f"{i} more {big}")
+        gc.collect()
+        grown = sum(s.size_diff for s in tracemalloc.take_snapshot().compare_to(before, "filename"))
+    finally:
+        tracemalloc.stop()
+    # unbounded it was 3 * 256 * (4 KB of arguments + ~300 bytes) = 3.3 MB
+    assert grown < 256 << 10, grown
+
+
 def test_bodies_read_at_use_time_snapshot_freezes_metadata(ws):
     session = snapshot(ws)
     path = os.path.join(ws.binding.source_root, ".claude/skills/greet/SKILL.md")

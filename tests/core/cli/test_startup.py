@@ -147,7 +147,7 @@ def test_workspace_with_files_imports_what_it_parses(tmp_path: Path) -> None:
 #: the command modules; an empty ``inspect`` imports only its own (wskit.cli.lazy)
 _COMMAND_MODULES = {
     "wskit.cli.plugins", "wskit.cli.session", "wskit.builtin_plugins.bundles.cli", "wskit.builtin_plugins.workspaces.cli", "wskit.builtin_plugins.skills.cli",
-    "wskit.builtin_plugins.hooks.cli", "wskit.builtin_plugins.rules.cli", "wskit.builtin_plugins.trust.cli", "wskit.builtin_plugins.styles.cli", "wskit.cli.markdown_kind",
+    "wskit.builtin_plugins.hooks.cli", "wskit.builtin_plugins.rules.cli", "wskit.builtin_plugins.trust.cli", "wskit.builtin_plugins.styles.cli", "wskit.kit.markdown_cli",
     "wskit.builtin_plugins.commands.cli", "wskit.builtin_plugins.hooks.cli", "wskit.cli.session", "wskit_gemini.cli", "wskit_mcp.cli", "wskit_lsp.cli",
 }
 

@@ -34,6 +34,8 @@ def example():
 
 
 def _check(out: dict) -> None:
+    # /tour Ada, expanded by the middleware
+    assert out["prompt"] == "Greet Ada as the greeting skill says, then tell them what docs/guide.md says.\n"
     instructions, results = out["instructions"], out["tool_results"]
     assert "<project-instructions>" in instructions and "Answer in one sentence." in instructions
     assert "<name>\ngreeting\n</name>" in instructions and "British" not in instructions
@@ -78,10 +80,13 @@ def test_the_async_path_gives_the_same_answers(example, tmp_path) -> None:
 
     model = example.ScriptedChatModel(messages=iter(example.script_messages()), seen=[])
     agent = create_agent(model, tools=[read_file, shell], middleware=[WorkspaceMiddleware(session)])
-    state = asyncio.run(agent.ainvoke({"messages": [{"role": "user", "content": "go"}]}))
+    state = asyncio.run(agent.ainvoke({"messages": [{"role": "user", "content": example.PROMPT}]}))
     returns = {m.tool_call_id: str(m.content) for m in state["messages"] if isinstance(m, ToolMessage)}
-    _check({"instructions": str(model.seen[0][0].content), "tool_results": returns,
-            "output": str(state["messages"][-1].content)})
+    _check({"instructions": str(model.seen[0][0].content), "prompt": str(model.seen[0][1].content),
+            "tool_results": returns, "output": str(state["messages"][-1].content)})
+    # the user message was replaced in the state (same id), not added next to the typed one
+    humans = [m for m in state["messages"] if m.type == "human"]
+    assert [m.content for m in humans] == [str(model.seen[0][1].content)]
     session.close()
 
 

@@ -32,6 +32,8 @@ def example():
 
 def test_the_example_shows_every_part_of_the_workspace(example, tmp_path) -> None:
     out = example.run(tmp_path)
+    # /tour Ada, through expand_input
+    assert out["prompt"] == "Greet Ada as the greeting skill says, then tell them what docs/guide.md says.\n"
     instructions, results = out["instructions"], out["tool_results"]
     assert "<project-instructions>" in instructions and "Answer in one sentence." in instructions
     assert "<name>\ngreeting\n</name>" in instructions and "British" not in instructions

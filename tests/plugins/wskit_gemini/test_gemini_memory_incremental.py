@@ -14,7 +14,7 @@ import pytest
 from tests.plugins.wskit_gemini.memory_reference import walk_scan
 from wskit import changes
 from wskit.builtin_plugins.rules.model import RuleSettings
-from wskit.builtin_plugins.rules.walk import _Walker
+from wskit.builtin_plugins.rules.walk import ProjectWalker
 from wskit.cache import WorkspaceCache
 from wskit.host import HostProfile
 from wskit.testing import write_tree
@@ -105,13 +105,13 @@ def test_incremental_walk_equals_full_walk(tmp_path, monkeypatch, seed) -> None:
     root = write_tree(tmp_path / "ws", _tree())
     _age(root)
     listed: list[str] = []
-    real = _Walker._list
+    real = ProjectWalker._list
 
     def counting(self, fd, shown):
         listed.append(shown)
         return real(self, fd, shown)
 
-    monkeypatch.setattr(_Walker, "_list", counting)
+    monkeypatch.setattr(ProjectWalker, "_list", counting)
     _, _, memo = _walk(root, None)
     folders = len(listed)
     rng = random.Random(seed)
@@ -132,8 +132,8 @@ def test_unchanged_tree_lists_nothing_and_names_change_relists(tmp_path, monkeyp
     root = write_tree(tmp_path / "ws", _tree())
     _age(root)
     listed: list[str] = []
-    real = _Walker._list
-    monkeypatch.setattr(_Walker, "_list", lambda self, fd, shown: listed.append(shown) or real(self, fd, shown))
+    real = ProjectWalker._list
+    monkeypatch.setattr(ProjectWalker, "_list", lambda self, fd, shown: listed.append(shown) or real(self, fd, shown))
     first, _, memo = _walk(root, None)
     assert listed
     listed.clear()

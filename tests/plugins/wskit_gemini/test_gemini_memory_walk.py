@@ -101,7 +101,7 @@ def test_missing_root_and_change_notes(tmp_path) -> None:
 def test_memory_comes_from_the_rule_walk_of_the_same_load(tmp_path, monkeypatch) -> None:
     """One listing per folder and load, shared with the rule catalog;
     so what that walk skips (gitignored and .claude folders) holds no memory."""
-    from wskit.builtin_plugins.rules.walk import _Walker
+    from wskit.builtin_plugins.rules.walk import ProjectWalker
 
     root = tmp_path / "r"
     for rel, text in {
@@ -112,8 +112,8 @@ def test_memory_comes_from_the_rule_walk_of_the_same_load(tmp_path, monkeypatch)
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
     listed: list[str] = []
-    real = _Walker._list
-    monkeypatch.setattr(_Walker, "_list", lambda self, fd, shown: listed.append(shown) or real(self, fd, shown))
+    real = ProjectWalker._list
+    monkeypatch.setattr(ProjectWalker, "_list", lambda self, fd, shown: listed.append(shown) or real(self, fd, shown))
     with changes.recording(), changes.reusing(None):
         from wskit.builtin_plugins.rules.discovery import discover_project
         from wskit_gemini.memory import _DefaultProfile

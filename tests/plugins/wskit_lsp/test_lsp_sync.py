@@ -114,14 +114,14 @@ def test_after_write_gives_new_diagnostics_and_the_post_tool_use_hook_feeds_them
     # the host's PostToolUse after a Write runs the service's hook: the report is the added context
     (root / "app.py").write_text("import os\nvalue = 1  # TODO fix\nmore = 2  # TODO new\nlast = 3  # TODO 3\n",
                                  encoding="utf-8")
-    out = s.hooks.run("PostToolUse", {"tool_name": "Write", "tool_use_id": "w1",
+    out = s.hook_runner.run("PostToolUse", {"tool_name": "Write", "tool_use_id": "w1",
                                       "tool_input": {"file_path": str(root / "app.py"), "content": "…"},
                                       "tool_response": "ok"}, tool="Write")
     assert "[Line 4:13] TODO left in code: last = 3  # TODO 3" in out.context
     assert "Line 3:" not in out.context
     assert s.lsp.version("app.py") == 3
     # a tool that writes nothing LSP serves adds nothing
-    quiet = s.hooks.run("PostToolUse", {"tool_name": "Write", "tool_use_id": "w2",
+    quiet = s.hook_runner.run("PostToolUse", {"tool_name": "Write", "tool_use_id": "w2",
                                         "tool_input": {"file_path": str(root / "notes.txt")}}, tool="Write")
     assert quiet.context == ""
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from wskit.builtin_plugins.providers.catalog import CredentialStore, resolve_model_resources
+from tests.builtin_plugins.hooks.runtime_helpers import make_session, project  # noqa: F401  (fixtures)
+from wskit.session.providers import CredentialStore, resolve_model_resources
 
 
 def write(path: Path, data) -> None:
@@ -68,7 +69,7 @@ def test_bad_layer_is_a_diagnostic(tmp_path, wskit_home):
     write(p / ".wskit" / "settings.json", {"models": "oops", "modelProviders": {"a": {"baseUrl": "https://a"}}})
     r = resolve_model_resources(wskit_home, p, trusted=True, credentials=CredentialStore())
     codes = {d.code for d in r.diagnostics}
-    assert codes == {"settings-invalid-json", "settings-invalid-models"}
+    assert codes == {"invalid-json", "settings-invalid-models"}
     assert r.catalog.models == () and r.catalog.providers == {"a": {"baseUrl": "https://a"}}
 
 
@@ -99,9 +100,9 @@ def test_sessions_get_private_catalogs_and_disable_all_hooks(tmp_path, wskit_hom
 
 def test_models_for_workspace_uses_trust(tmp_path, wskit_home, wskit_pm):
     from wskit.binding import Binding
-    from wskit.builtin_plugins.providers.catalog import models_for
     from wskit.host import HostProfile
     from wskit.plugin.facade import WskitHooks
+    from wskit.session.providers import models_for
     from wskit.workspace import load_workspace
 
     p = tmp_path / "proj"
@@ -109,3 +110,28 @@ def test_models_for_workspace_uses_trust(tmp_path, wskit_home, wskit_pm):
     ws = load_workspace(WskitHooks(wskit_pm), Binding.discover(p), HostProfile(name="wskit", home=wskit_home))
     assert not ws.trust.trusted
     assert models_for(ws, CredentialStore()).catalog.models == ()
+
+
+def test_disable_all_hooks_is_read_as_the_hooks_built_in_reads_it(tmp_path, wskit_home, wskit_pm):
+    # one reading of the switch (wskit.formats.settings.all_hooks_disabled): any trusted layer
+    # sets it and a later `false` does not switch hooks back on, for model resources as for
+    # the hooks built-in's own check of the workspace's settings layers
+    from wskit.binding import Binding
+    from wskit.builtin_plugins.hooks.trust import hooks_enabled
+    from wskit.host import HostProfile
+    from wskit.trust import TrustStore
+
+    p = tmp_path / "p"
+    write(wskit_home / ".wskit" / "settings.json", {"disableAllHooks": True})
+    write(p / ".wskit" / "settings.local.json", {"disableAllHooks": False})
+    r = resolve_model_resources(wskit_home, p, trusted=True, credentials=CredentialStore())
+    assert r.disable_all_hooks and r.snapshot().disable_all_hooks
+    profile = HostProfile(name="wskit", home=wskit_home)
+    TrustStore.for_home(wskit_home).grant(p)
+    trust = TrustStore.for_home(wskit_home).decide(p)
+    assert hooks_enabled(Binding.discover(p), trust, profile) is False
+    # invocation settings count as a layer
+    (wskit_home / ".wskit" / "settings.json").unlink()
+    assert not resolve_model_resources(wskit_home, p, trusted=True, credentials=CredentialStore()).disable_all_hooks
+    assert resolve_model_resources(wskit_home, p, trusted=True, credentials=CredentialStore(),
+                                   extra={"disableAllHooks": True}).disable_all_hooks

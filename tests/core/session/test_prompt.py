@@ -8,7 +8,10 @@ from pathlib import Path
 import pytest
 
 from wskit.binding import Binding
-from wskit.builtin_plugins.prompt import (
+from wskit.host import HostProfile
+from wskit.plugin.facade import WskitHooks
+from wskit.session import snapshot
+from wskit.session.prompt import (
     Budget,
     contextual_rules,
     output_style,
@@ -16,9 +19,6 @@ from wskit.builtin_plugins.prompt import (
     static_rules,
     system_prompt,
 )
-from wskit.host import HostProfile
-from wskit.plugin.facade import WskitHooks
-from wskit.session import snapshot
 from wskit.trust import TrustStore
 from wskit.workspace import load_workspace
 

@@ -14,13 +14,13 @@ gives such a kind the three things wskit calls:
   :class:`~wskit.resources.markdown.MarkdownResource` per file) or a loader of
   the plugin's own;
 - ``wskit_register_commands``: ``wsctl <plural> list`` and ``show`` (human
-  output and ``--json``), built by :mod:`wskit.cli.markdown_kind` only when the
+  output and ``--json``), built by :mod:`wskit.kit.markdown_cli` only when the
   command runs.
 
 A plugin module exposes the hooks under their names (pluggy reads a module's
 ``wskit_*`` attributes)::
 
-    from wskit.kinds.markdown import MarkdownKind
+    from wskit.kit.markdown import MarkdownKind
 
     PROMPTS = MarkdownKind("prompt", help="Prompts: prompts/*.md of every source and content plugin.")
     wskit_resource_kinds = PROMPTS.wskit_resource_kinds
@@ -322,13 +322,13 @@ class MarkdownKind:
 
     def group(self) -> click.Group:
         """The ``wsctl <plural>`` group: ``list``, ``show`` (unless ``show=False``)
-        and :meth:`extra_commands` (:func:`wskit.cli.markdown_kind.kind_group`).
+        and :meth:`extra_commands` (:func:`wskit.kit.markdown_cli.kind_group`).
 
         Built on the first call and the same object afterwards, as a group
         defined at a module's top level is (every ``wsctl`` tree of the process
         shares it)."""
         if self._group is None:
-            from wskit.cli.markdown_kind import kind_group
+            from wskit.kit.markdown_cli import kind_group
 
             self._group = kind_group(self)
         return self._group

@@ -1,6 +1,8 @@
-"""Model resources per source project (reference/blade.md §2, WorkspaceModelResources).
+"""Model resources per source project (reference/blade.md §2, WorkspaceModelResources):
+what a host resolves and passes to the session runtime (``RuntimeOptions.models``).
 
-:func:`resolve_model_resources` reads the settings layers, lowest first::
+:func:`resolve_model_resources` reads the settings layers through the one settings reader
+(:func:`wskit.formats.settings.read_layers`), lowest first::
 
     <home>/.<host>/config.json, <home>/.<host>/settings.json          (user: always)
     <project>/.<host>/config.json, settings.json, settings.local.json (only when trusted)
@@ -23,25 +25,20 @@ URLs in one process. Bad files become diagnostics, never exceptions.
 from __future__ import annotations
 
 import copy
-import os
 import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from wskit.errors import UnknownResourceError
-from wskit.fs import SafeFsError, decode_text, jsonsafe, read_bytes
+from wskit.formats.settings import SettingsLayer, all_hooks_disabled, read_layers
 from wskit.models import Diagnostic
 from wskit.values import FrozenValue, field
 
 __all__ = [
-    "CredentialStore", "MAX_SETTINGS_BYTES", "ModelCatalog", "ModelResources", "models_for",
+    "CredentialStore", "ModelCatalog", "ModelResources", "models_for",
     "resolve_model_resources"
 ]
-
-
-#: Largest settings file read, bytes.
-MAX_SETTINGS_BYTES = 1024 * 1024
 
 
 class CredentialStore:
@@ -119,34 +116,18 @@ class ModelResources(FrozenValue):
     catalog: ModelCatalog
     layers: tuple[str, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = field(default_factory=tuple)
+    hooks_disabled: bool = False
 
     @property
     def disable_all_hooks(self) -> bool:
-        return bool(self.config.get("disableAllHooks"))
+        """Whether a layer read (or the invocation settings) sets ``disableAllHooks: true``
+        (:func:`wskit.formats.settings.all_hooks_disabled`, the one reading of the switch)."""
+        return self.hooks_disabled
 
     def snapshot(self) -> "ModelResources":
         """A copy with its own config and catalog, sharing only the credential store (Blade)."""
         return _build(self.project_root, copy.deepcopy(dict(self.config)), self.catalog.credentials,
-                      self.layers, self.diagnostics)
-
-
-def _read_layer(base: Path, rel: str, follow: bool) -> tuple[dict[str, Any] | None, Diagnostic | None]:
-    path = str(base / rel)
-    try:
-        raw = read_bytes(base, rel, max_bytes=MAX_SETTINGS_BYTES, follow_links=follow).raw
-    except SafeFsError as err:
-        if err.code == "not-found":
-            return None, None
-        return None, err.diagnostic()
-    try:
-        data = jsonsafe.loads(decode_text(raw, path), path=path)
-    except (ValueError, SafeFsError) as err:
-        line = getattr(err, "lineno", None)
-        return None, Diagnostic(level="error", code="settings-invalid-json", path=path, line=line,
-                                message=f"settings file is not valid JSON: {err}")
-    if not isinstance(data, dict):
-        return None, Diagnostic(level="error", code="settings-invalid", path=path, message="settings file must hold a JSON object")
-    return data, None
+                      self.layers, self.diagnostics, self.hooks_disabled)
 
 
 def _check(data: dict[str, Any], path: str) -> list[Diagnostic]:
@@ -176,26 +157,15 @@ def resolve_model_resources(home: str | Path, project_root: str | Path, *, host:
     home, root = Path(home), Path(project_root)
     hd = f".{host}"
     config: dict[str, Any] = {"models": [], "modelProviders": {}, "model": ""}
-    diags: list[Diagnostic] = []
+    plan = [(str(home), f"{hd}/{n}", "user") for n in ("config.json", "settings.json")]
+    plan += [(str(root), f"{hd}/{n}", "project") for n in ("config.json", "settings.json")]
+    plan.append((str(root), f"{hd}/settings.local.json", "local"))
+    found, diags = read_layers(plan, trusted=trusted)
     layers: list[str] = []
-    plan = [(home, f"{hd}/config.json", True, True), (home, f"{hd}/settings.json", True, True)]
-    plan += [(root, f"{hd}/{n}", False, False) for n in ("config.json", "settings.json", "settings.local.json")]
-    for base, rel, is_user, follow in plan:
-        if not is_user and not trusted:
-            path = str(base / rel)
-            if os.path.lexists(path):
-                diags.append(Diagnostic(level="warning", code="settings-untrusted", path=path,
-                                        message="project is not trusted: this settings file is not read and "
-                                                "nothing in it applies"))
-            continue
-        data, diag = _read_layer(base, rel, follow)
-        if diag is not None:
-            diags.append(diag)
-        if data is None:
-            continue
-        path = str(base / rel)
-        layers.append(path)
-        diags.extend(_check(data, path))
+    for layer in found:
+        data = copy.deepcopy(layer.data)
+        layers.append(str(layer.path))
+        diags.extend(_check(data, str(layer.path)))
         _overlay(config, data)
     if extra:
         _overlay(config, copy.deepcopy(dict(extra)))
@@ -204,7 +174,9 @@ def resolve_model_resources(home: str | Path, project_root: str | Path, *, host:
         hit = next((m for m in config["models"] if want in (m.get("id"), m.get("model"), m.get("alias"))), None)
         if hit is not None:
             config["model"] = hit["id"]
-    return _build(str(root), config, credentials, tuple(layers), tuple(diags))
+    invocation = [SettingsLayer(scope="invocation", path=None, data=dict(extra))] if extra else []
+    return _build(str(root), config, credentials, tuple(layers), tuple(diags),
+                  all_hooks_disabled([*found, *invocation]))
 
 
 def _overlay(config: dict[str, Any], data: dict[str, Any]) -> None:
@@ -215,14 +187,16 @@ def _overlay(config: dict[str, Any], data: dict[str, Any]) -> None:
             config[k] = copy.deepcopy(v)
 
 
-def _build(root: str, config: dict[str, Any], credentials: CredentialStore, layers, diags) -> ModelResources:
+def _build(root: str, config: dict[str, Any], credentials: CredentialStore, layers, diags,
+           hooks_disabled: bool = False) -> ModelResources:
     models = tuple(copy.deepcopy(m) for m in config.get("models", []))
     ids = [m["id"] for m in models]
     if config.get("model") not in ids:
         config["model"] = ids[0] if ids else ""
     catalog = ModelCatalog(models=models, providers=copy.deepcopy(config.get("modelProviders", {})),
                            current=config["model"], credentials=credentials)
-    return ModelResources(project_root=root, config=config, catalog=catalog, layers=layers, diagnostics=diags)
+    return ModelResources(project_root=root, config=config, catalog=catalog, layers=layers, diagnostics=diags,
+                          hooks_disabled=hooks_disabled)
 
 
 def models_for(workspace: Any, credentials: CredentialStore, *, env: Mapping[str, str] | None = None,

@@ -1,4 +1,4 @@
-"""``wsctl <plural> list|show`` of a :class:`wskit.kinds.markdown.MarkdownKind`.
+"""``wsctl <plural> list|show`` of a :class:`wskit.kit.markdown.MarkdownKind`.
 
 Imported when such a group is first needed (``wsctl agents …``), never at
 start-up. The commands ask the kind for everything that differs between kinds
@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from wskit.cli.bodies import print_diagnostics
 from wskit.cli.context import (
     WsctlContext,
     complete_names,
@@ -22,12 +23,9 @@ from wskit.cli.context import (
     shorten,
     table,
 )
-from wskit.cli.inspect import print_diagnostics
 
 if TYPE_CHECKING:
-    from wskit.kinds.markdown import MarkdownKind
-
-__all__ = ["kind_group", "list_command", "show_command"]
+    from wskit.kit.markdown import MarkdownKind
 
 
 def kind_group(kind: MarkdownKind) -> click.Group:

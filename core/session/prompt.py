@@ -8,8 +8,10 @@ rules as prompt text, one documented call each, with provenance and budgets
   (``- name: description``). Skills with ``disable-model-invocation: true`` are left
   out, as Claude Code leaves them out of what the model sees.
 - :func:`static_rules` — the session's static instruction files and rules in Blade's
-  ``<project-instructions>`` block (:func:`wskit.builtin_plugins.rules.render_text`).
-- :func:`output_style` — the selected output style's prompt (built-in or custom).
+  ``<project-instructions>`` block (the ``rules`` component's selection, rendered by its
+  ``render_text``).
+- :func:`output_style` — the selected output style's prompt (built-in or custom), from the
+  ``styles`` session component.
 - :func:`contextual_rules` — rules a tool call made applicable (a ``RuleSelection``, or
   the ``RulesRequired``/``Proceed`` answer of ``session.check_invocation``), in the
   ``<contextual-project-instructions>`` block.
@@ -20,6 +22,10 @@ every item included), ``omitted`` (items left out by the budget, never dropped
 silently), ``bytes`` and ``tokens``. A :class:`Budget` bounds a part in UTF-8 bytes, in
 tokens counted by a function the host passes (its model's tokenizer), or both; items go
 in whole, in order, until the next one would exceed a bound.
+
+Prompt assembly is core: it joins what several capabilities give a session (skills,
+rules, output styles) and reaches each through the session (``session.registry``,
+``session.rules``, ``session.component("styles")``), never by importing a built-in.
 """
 
 from __future__ import annotations
@@ -146,16 +152,14 @@ def skills_catalog(session: Any, *, form: str = "available_skills", budget: Budg
 
 
 def _rules_part(selection: Any, budget: Budget | None) -> PromptPart:
-    from wskit.builtin_plugins.rules import render_text
-
     files = list(getattr(selection, "files", ()))
     if not files:
         return PromptPart(text="")
     # render whole files while the budget allows: render_text of the first n files
     keep = len(files)
-    while keep and budget is not None and not budget.fits(render_text(_subset(selection, files[:keep]))):
+    while keep and budget is not None and not budget.fits(_subset(selection, files[:keep]).render_text()):
         keep -= 1
-    text = render_text(_subset(selection, files[:keep])) if keep else ""
+    text = _subset(selection, files[:keep]).render_text() if keep else ""
     counter = budget.count_tokens if budget is not None else None
     return PromptPart(text=text, provenance=tuple(_ref("rule", r) for r in files[:keep]),
                       omitted=tuple({"kind": "rule", "id": r.id, "path": str(r.provenance.absolute_path),
@@ -202,13 +206,12 @@ def contextual_rules(answer: Any, *, budget: Budget | None = None) -> PromptPart
 def output_style(session: Any, style_id: str | None) -> PromptPart:
     """The prompt of the output style ``style_id`` (None: no style, empty text).
 
-    :raises StyleUnavailableError: an invalid or unknown id (see ``wsctl styles list``).
+    :raises StyleUnavailableError: an invalid or unknown id.
+    :raises UnknownComponentError: the ``styles`` built-in is blocked.
     """
     if style_id is None:
         return PromptPart(text="")
-    from wskit.builtin_plugins.styles import StyleCatalog
-
-    style = StyleCatalog.for_resources(session).resolve(style_id)
+    style = session.component("styles").resolve(style_id)
     ref = {"kind": "style", "id": style.id,
            "path": str(style.provenance.absolute_path) if not style.builtin else None, "sha256": style.content_sha256}
     return PromptPart(text=style.prompt, provenance=(ref,), bytes=len(style.prompt.encode("utf-8")))

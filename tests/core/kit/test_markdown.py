@@ -1,4 +1,4 @@
-"""wskit.kinds.markdown: a throwaway markdown kind registered in-process gets its
+"""wskit.kit.markdown: a throwaway markdown kind registered in-process gets its
 loader, its registry and ``wsctl <plural> list|show`` from one declaration."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import json
 import pytest
 
 from wskit.kinds import ResourceKind
-from wskit.kinds.markdown import MarkdownKind
+from wskit.kit.markdown import MarkdownKind
 from wskit.testing import register_plugin, write_tree
 
 MEMOS = MarkdownKind("memo", help="Memos: memos/*.md of every source.")
