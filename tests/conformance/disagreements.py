@@ -197,7 +197,8 @@ def ask_claude(case: DisCase) -> dict:
         return [x for x in init.get(key, []) if json.dumps(x, sort_keys=True) not in known]
 
     listing = {}
-    for name in ("review", "deploy", "simplify"):
+    # only the names the case lays out: Claude Code lists its own bundled skills (simplify) in every run
+    for name in (n for n in ("review", "deploy", "simplify") if any(f"/{n}/" in p or f"/{n}.md" in p for p in case.files)):
         m = re.search(rf"- {name}: ([^\\]*?)\\n", body)
         if m:
             listing[name] = m.group(1)
