@@ -392,7 +392,7 @@ _FILE_LOADERS = {"runpy.run_path": 0, "importlib.util.spec_from_file_location": 
 _MODULE_LOADERS = {"importlib.import_module": 0, "__import__": 0, "runpy.run_module": 0,
                    "importlib.__import__": 0, "pkgutil.get_loader": 0}
 _CODE_RUNNERS = {"exec", "eval", "builtins.exec", "builtins.eval"}
-_CHDIR = {"os.chdir", "os.fchdir", "posix.chdir", "posix.fchdir"}
+_CHDIR = {"os.chdir", "os.fchdir", "posix.chdir", "posix.fchdir", "contextlib.chdir"}
 
 
 class _Python:

@@ -210,6 +210,8 @@ COMPUTED = [
      "python3 hooks/c.py", "hooks/c.py:4: ", "after os.chdir"),
     ("py-fchdir", {"hooks/c.py": "import os, runpy\nos.fchdir(3)\nrunpy.run_path('x.py')\n"},
      "python3 hooks/c.py", "hooks/c.py:3: ", "after os.chdir"),
+    ("py-contextlib-chdir", {"hooks/c.py": "import contextlib, runpy\nwith contextlib.chdir('..'):\n"
+                             "    runpy.run_path('x.py')\n"}, "python3 hooks/c.py", "hooks/c.py:3: ", "after os.chdir"),
     ("node-require-equals-bare", {"tools/a.js": "1\n"}, "node --require=lib/x.js tools/a.js", "--require=lib/x.js",
      "node_modules"),
     ("node-unknown-option-value", {"tools/a.js": "1\n"}, "node --something=./x.js tools/a.js", "node --something",
