@@ -326,8 +326,6 @@ class _Shell:
             self.given.append((line, " ".join(words[i:]), "runs what the script is given (its arguments)"))
             return
         prog = os.path.basename(read_word(words[i]).value or "")
-        if prog in ("env", "/usr/bin/env") and i + 1 < len(words):
-            prog = os.path.basename(read_word(words[i + 1]).value or "")
         interpreter = prog in _SHELLS or prog in _NODES or prog.startswith(_PYTHONS) or prog in _OTHER_INTERPRETERS
         if interpreter and any(_POSITIONAL.search(w) for w in words[i + 1:]):
             self.given.append((line, " ".join(words[i:]), f"passes the script's arguments to {prog}; "
@@ -372,7 +370,8 @@ class _Shell:
 _POSITIONAL = re.compile(r"\$(?:[@*1-9]|\{[@*1-9])")
 _RUN_PREFIXES = frozenset({"exec", "command", "builtin", "nohup", "time", "eval"})
 _OTHER_INTERPRETERS = frozenset({"ruby", "perl", "php", "lua", "Rscript", "pwsh", "fish", "tclsh", "julia",
-                                 "elixir", "awk", "gawk", "mawk", "jq", "sed", "xargs", "timeout", "sudo"})
+                                 "elixir", "awk", "gawk", "mawk", "jq", "sed", "xargs", "timeout", "sudo", "doas",
+                                 "env", "nice", "setsid", "stdbuf", "ionice", "chrt", "flock", "watch"})
 
 #: ``source``/``.`` at a command position inside a part that did not parse
 _NESTED_SOURCE = re.compile(r"(?:^|[\s;&|({`])(?:source|\.)\s")

@@ -230,6 +230,8 @@ COMPUTED = [
      "runs what the script is given"),
     ("sh-wrapper-runs-first", {"hooks/w.sh": 'if [[ -n "$1" ]]; then\n  $1 --go\nfi\n'}, "bash hooks/w.sh ./x",
      "hooks/w.sh:2: ", "runs what the script is given"),
+    ("sh-wrapper-env-args", {"hooks/w.sh": 'env "$@"\n'}, "bash hooks/w.sh ./x", "hooks/w.sh:1: ",
+     "arguments to env"),
     ("awk-include", {"p.awk": '@include "lib/inc.awk"\n{ print }\n', "lib/inc.awk": "1\n"},
      "gawk -f p.awk", "p.awk", "includes other files"),
     ("ruby-options-unverified", {"lib/foo.rb": "1\n", "rb/h.rb": "1\n"}, "ruby -I lib -r foo rb/h.rb",
