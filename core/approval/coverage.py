@@ -51,6 +51,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import stat
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -207,6 +208,10 @@ _PROJECT_RUNNERS = {
     "pre-commit": ".pre-commit-config.yaml", "git": "the repository's configuration (hooks, filters, fsmonitor)",
     "docker": "the Dockerfile and compose files", "eslint": "eslint.config.js", "prettier": "prettier.config.js",
 }
+#: include directives of program files (``awk -f``, ``jq -f``), on bytes
+_PROGRAM_INCLUDES = {"awk": re.compile(rb"@\s*(?:include|load)\b"), "gawk": re.compile(rb"@\s*(?:include|load)\b"),
+                     "jq": re.compile(rb"\b(?:include|import)\s*\"")}
+_NEVER = re.compile(rb"(?!)")
 _SHELL_ARG_OPTS = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
 _PY_ARG_OPTS = frozenset({"-W", "-X", "--check-hash-based-pycs"})
 _NODE_CODE_OPTS = frozenset({"-e", "--eval", "-p", "--print"})
@@ -778,6 +783,18 @@ class _Collector(Value):
             if v is None:
                 self.script(args[i], cwds, name)
                 return
+            opt, eq, val = v.partition("=")
+            if eq and opt.startswith("-") and opt in _NODE_CODE_OPTS:
+                self.note(f"{name} {v}", f"{name} runs inline code; the modules it loads are not followed")
+                return
+            if eq and opt.startswith("-") and opt in _NODE_LOAD_OPTS:
+                # ``--require=./x.js``: the value is loaded as the spaced spelling's is
+                args = [*args[:i], Word(opt, opt), Word(args[i].raw, val), *args[i + 1:]]
+                v = opt
+            elif eq and opt.startswith("-") and opt not in _NODE_ARG_OPTS:
+                self.note(f"{name} {v}", f"{name} option {opt} with a value not followed")
+                i += 1
+                continue
             if v in _NODE_CODE_OPTS:
                 self.note(f"{name} {v}", f"{name} runs inline code; the modules it loads are not followed")
                 return
@@ -797,7 +814,7 @@ class _Collector(Value):
                 i += 1
                 continue
             if v.startswith("-"):
-                if not (v.startswith(_NODE_FLAG_PREFIXES) or "=" in v or v in _NODE_FLAGS):
+                if not (v.startswith(_NODE_FLAG_PREFIXES) or (eq and opt in _NODE_ARG_OPTS) or v in _NODE_FLAGS):
                     self.note(f"{name} {v}", f"{name} option {v} not followed (it may take a value)")
                 i += 1
                 continue
@@ -817,10 +834,23 @@ class _Collector(Value):
                 return
             if v.startswith("-"):
                 self.note(f"{name} {v}", f"{name} option {v} not followed (it may load files or take a value)")
-                continue
+                # which word is the script is not known: cover every word naming a file
+                self.existing_words(name, args[i + 1:], cwds)
+                return
             self.script(args[i], cwds, name)
             return
         self.stdin_script(name, stdin, cwds, 0, shell=False)
+
+    def existing_words(self, name: str, args: list[Word], cwds: Cwds) -> None:
+        """After an option not understood: every word that names an existing file or
+        folder is covered as a script of ``name`` (covering more is safe); a computed
+        word is unverified."""
+        for a in args:
+            v = a.value
+            if v is None:
+                self.note(a.raw, f"{name} runs a word decided when the command runs: " + ", ".join(a.dynamic))
+            elif not v.startswith("-") and (cwds is None or any(os.path.lexists(os.path.join(c, v)) for c in cwds)):
+                self.script(a, cwds, name)
 
     def program_files(self, name: str, args: list[Word], cwds: Cwds) -> None:
         """``awk -f F``, ``sed -f F``, ``jq -f F`` / ``--from-file F``: F is a program."""
@@ -828,12 +858,14 @@ class _Collector(Value):
         for i, a in enumerate(args[:-1]):
             if a.value in opts:
                 self.execute_word(args[i + 1], cwds, with_folder=False)
+                self.program_includes(name, args[i + 1], cwds)
             elif name in ("jq",) and a.value in ("-L",):
                 self.note(args[i + 1].raw, "jq -L: the modules jq includes from this folder are not followed")
         for a in args:
             v = a.value or ""
             if name in ("awk", "gawk") and v.startswith("-f") and len(v) > 2:
                 self.execute_word(Word(v[2:], v[2:]), cwds, with_folder=False)
+                self.program_includes(name, Word(v[2:], v[2:]), cwds)
         if any(a.value in opts for a in args):
             return
         # an inline program: awk's system() and pipes, sed's e command and s///e flag run commands
@@ -844,9 +876,23 @@ class _Collector(Value):
                             ) or text
             if _sed_runs(text):
                 self.note(prog.raw if prog else name, "a sed script that runs commands (e); what they run is not followed")
+        if _PROGRAM_INCLUDES.get(name, _NEVER).search(text.encode()):
+            self.note(prog.raw if prog else name, f"an {name} program that includes other files; not followed")
         elif name != "jq" and ("system" in text or "|" in text):
             self.note(prog.raw if prog else name, f"an {name} program that runs commands (system, pipes); "
                                                   "what they run is not followed")
+
+    def program_includes(self, name: str, w: Word, cwds: Cwds) -> None:
+        """A program file that includes others (gawk ``@include``/``@load``, jq
+        ``include``/``import``): what it includes is not followed (unverified)."""
+        pattern = _PROGRAM_INCLUDES.get(name)
+        if pattern is None or w.value is None or (cwds is None and not os.path.isabs(w.value)):
+            return
+        for c in sorted(cwds or {"/"}):
+            raw = self.script_bytes(os.path.normpath(os.path.join(c, w.value)))
+            if raw is not None and pattern.search(raw):
+                self.note(w.raw, f"an {name} program that includes other files; what it includes is not followed")
+                return
 
     # -- files -------------------------------------------------------------------------
 
@@ -948,7 +994,9 @@ class _Collector(Value):
                 paths.append(folder)
         for ld in found:
             word = f"{shown}:{ld.line}: {ld.word}"
-            if ld.path is None and ld.kind != "pymodule":
+            if ld.kind == "nodebare":
+                self.node_self_reference(full, ld.module or "", word)
+            elif ld.path is None and ld.kind != "pymodule":
                 self.note(word, ld.reason)
             elif ld.kind == "pymodule":
                 if not ld.module:
@@ -972,6 +1020,31 @@ class _Collector(Value):
                                    dollar0=(dollar0 or full) if family == "shell" else None)
             elif ld.kind == "node":
                 self.node_module(ld.path, cwds, depth, word)  # type: ignore[arg-type]
+
+    def node_self_reference(self, full: str, spec: str, word: str) -> None:
+        """A bare ``require('name/…')`` naming the package of the script's nearest
+        ``package.json`` inside the root is a self-reference through its ``exports``,
+        which is not followed: unverified. A package.json that cannot be read is too."""
+        root = self.root_of(full)
+        cur = os.path.dirname(full)
+        parts = spec.split("/")
+        name = "/".join(parts[:2]) if spec.startswith("@") else parts[0]
+        while root is not None and self.root_of(cur) == root:
+            pkg = os.path.join(cur, "package.json")
+            if os.path.lexists(pkg):
+                self.cover(pkg, word)
+                raw = self.script_bytes(pkg)
+                try:
+                    own = json.loads(raw.decode("utf-8")).get("name") if raw is not None else None
+                except (ValueError, AttributeError):
+                    own = None
+                    self.note(word, f"{self.shown(pkg)} cannot be read for the package's own name")
+                if raw is None or own == name:
+                    self.note(word, "a self-reference to the script's own package; its exports are not followed")
+                return
+            if cur == root:
+                return
+            cur = os.path.dirname(cur)
 
     def script_bytes(self, full: str) -> bytes | None:
         """The bytes of a covered script inside a root (None: not a covered file)."""
@@ -1009,7 +1082,7 @@ class _Collector(Value):
         for folder in paths:
             if self.root_of(folder) is None:
                 continue
-            cur, found = folder, False
+            cur, found, namespace = folder, False, False
             for part in module.split("."):
                 pkg, mod = os.path.join(cur, part), os.path.join(cur, part + ".py")
                 init = os.path.join(pkg, "__init__.py")
@@ -1017,6 +1090,14 @@ class _Collector(Value):
                     target, cur = init, pkg
                 elif os.path.isfile(mod):
                     target, cur = mod, ""
+                elif os.path.isdir(pkg):
+                    # a namespace package (no ``__init__.py``): its folder is covered, the
+                    # walk goes on inside it, and the later folders of ``paths`` are
+                    # searched too (they may hold more portions of it)
+                    self.cover(pkg, word)
+                    self.folder(pkg, word)
+                    cur, found, namespace = pkg, True, True
+                    continue
                 else:
                     break
                 self.cover(target, word)
@@ -1031,7 +1112,7 @@ class _Collector(Value):
                 self.cover(entry, word)
                 if self.files.get(entry) is not None and self.files[entry].digest is not None:
                     self.loads(entry, "python", cwds, depth=depth + 1, syspath=paths)
-            if found:
+            if found and not namespace:
                 return
         if missing and paths and self.root_of(paths[0]) is not None:
             self.cover(os.path.join(paths[0], *module.split(".")) + ".py", word)

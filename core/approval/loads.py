@@ -73,7 +73,8 @@ class Load(FrozenValue):
         ``index`` files are tried), ``"pyfolder"`` (a folder put on ``sys.path``),
         ``"sitedir"`` (``site.addsitedir``: the folder and its ``.pth`` files),
         ``"pymodule"`` (a dotted module name resolved on ``sys.path``), ``"pyrelative"``
-        (``module`` resolved below the folder ``path``).
+        (``module`` resolved below the folder ``path``), ``"nodebare"`` (a bare Node
+        specifier in ``module``: ``node_modules``, a builtin, or a self-reference).
     :ivar path: absolute path, or relative to the working folder; None when computed.
     :ivar module: the dotted module name (``pymodule``, ``pyrelative``).
     :ivar reason: why ``path`` is None.
@@ -216,6 +217,8 @@ class _Shell:
         self.sources: list[tuple[int, str]] = []
         self.unreadable: list[tuple[int, str]] = []
         self.cd_lines: list[int] = []
+        #: commands that run what the script is given (``"$@"``, ``$1`` …)
+        self.given: list[tuple[int, str, str]] = []
 
     def scan(self) -> list[Load]:
         try:
@@ -228,6 +231,7 @@ class _Shell:
         known = self.variables()
         out = [Load(n, _short(w), "file", None, reason="a line the shell parser cannot read holds source or .")
                for n, w in self.unreadable]
+        out += [Load(n, _short(w), "file", None, reason=why) for n, w, why in self.given]
         first_cd = min(self.cd_lines, default=None)
         for n, raw in self.sources:
             if len(raw) > MAX_WORD_CHARS:
@@ -292,6 +296,7 @@ class _Shell:
             self.assigned.setdefault(name, []).append(value if not raw[len(name):].startswith("+") else "$" + name)
 
     def command(self, words: list[str], line: int) -> None:
+        self.runs_given(words, line)
         i = 0
         while i < len(words) and words[i] in ("builtin", "command"):
             i += 1
@@ -307,6 +312,24 @@ class _Shell:
             for w in words[i + 1:]:
                 if "=" in w and not w.startswith("-"):
                     self.assignment(w)
+
+    def runs_given(self, words: list[str], line: int) -> None:
+        """A command that runs the script's arguments (``"$@"`` in command position) or
+        passes them to an interpreter (``exec python3 "$@"``): the files it is given are
+        decided by the caller, so what they load is not followed (unverified)."""
+        i = 0
+        while i < len(words) and words[i] in _RUN_PREFIXES:
+            i += 1
+        if i >= len(words):
+            return
+        if _POSITIONAL.search(words[i]):
+            self.given.append((line, " ".join(words[i:]), "runs what the script is given (its arguments)"))
+            return
+        prog = os.path.basename(read_word(words[i]).value or "")
+        interpreter = prog in _SHELLS or prog in _NODES or prog.startswith(_PYTHONS) or prog in _OTHER_INTERPRETERS
+        if interpreter and any(_POSITIONAL.search(w) for w in words[i + 1:]):
+            self.given.append((line, " ".join(words[i:]), f"passes the script's arguments to {prog}; "
+                                                          "what the files it is given load is not followed"))
 
     def lines(self) -> None:
         """The fallback: each line (continuations joined) split at ``&& || ; | &``."""
@@ -330,6 +353,7 @@ class _Shell:
                 try:
                     trees = parse(body)
                 except ShellSyntaxError:
+                    self.runs_given(words, start)
                     lead = [w for w in words if w not in ("builtin", "command")]
                     if (lead and lead[0] in ("source", ".")) or _NESTED_SOURCE.search(body):
                         self.unreadable.append((start, body))
@@ -341,6 +365,13 @@ class _Shell:
                 for t in trees:
                     self.walk(t, body, start - 1)
 
+
+#: a positional parameter of the script (``$@ $* $1 ${1}`` …; not ``$#``)
+_POSITIONAL = re.compile(r"\$(?:[@*1-9]|\{[@*1-9])")
+_RUN_PREFIXES = frozenset({"exec", "command", "builtin", "nohup", "time", "eval"})
+_OTHER_INTERPRETERS = frozenset({"ruby", "perl", "php", "lua", "Rscript", "pwsh", "fish", "tclsh", "julia",
+                                 "elixir", "awk", "gawk", "mawk", "jq", "sed", "xargs", "timeout", "sudo", "doas",
+                                 "env", "nice", "setsid", "stdbuf", "ionice", "chrt", "flock", "watch"})
 
 #: ``source``/``.`` at a command position inside a part that did not parse
 _NESTED_SOURCE = re.compile(r"(?:^|[\s;&|({`])(?:source|\.)\s")
@@ -360,6 +391,7 @@ _FILE_LOADERS = {"runpy.run_path": 0, "importlib.util.spec_from_file_location": 
 _MODULE_LOADERS = {"importlib.import_module": 0, "__import__": 0, "runpy.run_module": 0,
                    "importlib.__import__": 0, "pkgutil.get_loader": 0}
 _CODE_RUNNERS = {"exec", "eval", "builtins.exec", "builtins.eval"}
+_CHDIR = {"os.chdir", "os.fchdir", "posix.chdir", "posix.fchdir", "contextlib.chdir"}
 
 
 class _Python:
@@ -368,6 +400,8 @@ class _Python:
         self.aliases: dict[str, str] = {}
         self.values: dict[str, str] = {}
         self.out: list[Load] = []
+        #: the line of an ``os.chdir`` anywhere in the script (order is not followed: fail closed)
+        self.chdir: int | None = None
 
     def scan(self, text: str, line0: int = 0) -> list[Load]:
         try:
@@ -377,6 +411,8 @@ class _Python:
             return [Load(line0 + line, os.path.basename(self.script), "file", None,
                          reason=f"Python cannot parse it ({type(err).__name__})")]
         self.names(tree)
+        self.chdir = self.chdir or next((n.lineno + line0 for n in ast.walk(tree) if isinstance(n, ast.Call)
+                                         and self.dotted(n.func) in _CHDIR), None)
         for node in ast.walk(tree):
             self.visit(node, text, line0)
         return self.out
@@ -485,6 +521,10 @@ class _Python:
         value = self.eval(arg) if arg is not None else None
         if value is None:
             self.out.append(Load(line, word, kind, None, reason=f"{what} of a path computed when the script runs"))
+        elif self.chdir is not None and kind != "pymodule" and not os.path.isabs(value):
+            # Python resolves it against the working folder, which the script changes
+            self.out.append(Load(line, word, kind, None,
+                                 reason=f"{what}: a relative path after os.chdir on line {self.chdir}"))
         elif kind in ("pymodule",):
             self.out.append(Load(line, word, kind, None, module=value) if _module_name(value)
                             else Load(line, word, kind, None, reason=f"{what} of {value!r}, not a module name"))
@@ -563,6 +603,7 @@ class _Python:
             if name == "eval" or isinstance(arg.value, bytes):
                 return
             inner = _Python(self.script)
+            inner.chdir = self.chdir
             inner.aliases, inner.values = dict(self.aliases), dict(self.values)
             self.out.extend(inner.scan(arg.value, line0 + node.lineno - 1))
             return
@@ -901,7 +942,9 @@ class _Node:
             if fn == "join" and args:
                 return os.path.normpath(os.path.join(*args))
             if fn == "resolve" and args:
-                return os.path.normpath(os.path.join(*args))
+                # node resolves a relative result against the working folder, not the script's
+                got = os.path.normpath(os.path.join(*args))
+                return got if os.path.isabs(got) else None
             if fn == "dirname" and len(args) == 1:
                 return os.path.dirname(args[0])
             if fn == "normalize" and len(args) == 1:
@@ -988,7 +1031,13 @@ class _Node:
                                                                                           spec))))
         elif os.path.isabs(spec):
             self.out.append(Load(line, _short(word), "node", os.path.normpath(spec)))
-        # a bare specifier: node_modules (covered by the caller), a builtin or an ``imports`` entry
+        elif spec.startswith("#"):
+            self.out.append(Load(line, _short(word), "node", None,
+                                 reason="a package.json imports entry (#…), whose target is not followed"))
+        elif spec and not spec.startswith("node:"):
+            # a bare specifier: node_modules (covered by the caller) or a builtin, unless it
+            # names the script's own package (a self-reference, checked by the caller)
+            self.out.append(Load(line, _short(word), "nodebare", None, module=spec))
 
 
 _JS_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "\n": ""}

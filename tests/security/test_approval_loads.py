@@ -137,6 +137,14 @@ EDITS = [
      "node tools/a.js", "lib/y.mjs"),
     ("node-comment-not-a-load", {**JS_LIB, "tools/a.js": "// require('../lib/nothing')\nconst r = /'/\n"
                                  "require('../lib/x')\n"}, "node tools/a.js", "lib/x.js"),
+    # newcomer 2: node --require=, ruby options not understood, a namespace package
+    ("node-require-equals", {**JS_LIB, "tools/a.js": "1\n"}, "node --require=./lib/x.js tools/a.js", "lib/x.js"),
+    ("node-import-equals", {**JS_LIB, "tools/a.mjs": "1\n"}, "node --import=./lib/y.mjs tools/a.mjs", "lib/y.mjs"),
+    ("py-namespace-package", {"hooks/c.py": "import nspkg.mod\n", "hooks/nspkg/mod.py": "v = 1\n"},
+     "python3 hooks/c.py", "hooks/nspkg/mod.py"),
+    ("py-namespace-package-on-added-path", {"hooks/c.py": "import sys\nsys.path.insert(0, 'lib')\nimport ns.mod\n",
+                                            "lib/ns/mod.py": "v = 1\n"},
+     "python3 hooks/c.py", "lib/ns/mod.py"),
 ]
 
 
@@ -193,6 +201,41 @@ COMPUTED = [
     ("node-unterminated", {"tools/a.js": "require('../x)\n"}, "node tools/a.js", "tools/a.js:1: ", "cannot read"),
     ("ruby-not-read", {"tools/a.rb": "require_relative '../x'\n"}, "ruby tools/a.rb", "tools/a.rb",
      "loads wskit does not read"),
+    # newcomer 2: os.chdir then a relative load (newcomer's r1.py / v3.py)
+    ("py-chdir-sys-path", {"hooks/c.py": "import os, sys\nos.chdir(os.path.dirname(os.path.abspath(__file__)))\n"
+                           "sys.path.insert(0, '../lib')\nimport q6\n", "lib/q6.py": "1\n"},
+     "python3 hooks/c.py", "hooks/c.py:3: ", "after os.chdir on line 2"),
+    ("py-chdir-alias-run-path", {"hooks/c.py": "import runpy\nfrom os import chdir as cd\ncd('..')\n"
+                                 "runpy.run_path('lib/evil.py')\n", "lib/evil.py": "1\n"},
+     "python3 hooks/c.py", "hooks/c.py:4: ", "after os.chdir"),
+    ("py-fchdir", {"hooks/c.py": "import os, runpy\nos.fchdir(3)\nrunpy.run_path('x.py')\n"},
+     "python3 hooks/c.py", "hooks/c.py:3: ", "after os.chdir"),
+    ("py-contextlib-chdir", {"hooks/c.py": "import contextlib, runpy\nwith contextlib.chdir('..'):\n"
+                             "    runpy.run_path('x.py')\n"}, "python3 hooks/c.py", "hooks/c.py:3: ", "after os.chdir"),
+    ("node-require-equals-bare", {"tools/a.js": "1\n"}, "node --require=lib/x.js tools/a.js", "--require=lib/x.js",
+     "node_modules"),
+    ("node-unknown-option-value", {"tools/a.js": "1\n"}, "node --something=./x.js tools/a.js", "node --something",
+     "with a value not followed"),
+    ("node-imports-hash", {"package.json": '{"imports": {"#lib": "./jslib/imp.js"}}', "jslib/imp.js": "1\n",
+                           "tools/a.js": "require('#lib')\n"}, "node tools/a.js", "tools/a.js:1: ", "imports entry"),
+    ("node-self-reference", {"package.json": '{"name": "selfpkg", "exports": "./jslib/self.js"}',
+                             "jslib/self.js": "1\n", "tools/a.js": "require('selfpkg')\n"},
+     "node tools/a.js", "tools/a.js:1: ", "self-reference"),
+    ("node-path-resolve-cwd", {"jslib/res2.js": "1\n", "tools/a.js": "const path = require('path')\n"
+                               "require(path.resolve('jslib/res2.js'))\n"}, "node tools/a.js", "tools/a.js:2: ",
+     "computed"),
+    ("sh-wrapper-passes-args", {"hooks/w.sh": 'exec python3 "$@"\n', "hooks/h.py": "1\n"},
+     "bash hooks/w.sh hooks/h.py", "hooks/w.sh:1: ", "arguments to python3"),
+    ("sh-wrapper-runs-args", {"hooks/w.sh": 'set -e\n"$@"\n'}, "bash hooks/w.sh ./x", "hooks/w.sh:2: ",
+     "runs what the script is given"),
+    ("sh-wrapper-runs-first", {"hooks/w.sh": 'if [[ -n "$1" ]]; then\n  $1 --go\nfi\n'}, "bash hooks/w.sh ./x",
+     "hooks/w.sh:2: ", "runs what the script is given"),
+    ("sh-wrapper-env-args", {"hooks/w.sh": 'env "$@"\n'}, "bash hooks/w.sh ./x", "hooks/w.sh:1: ",
+     "arguments to env"),
+    ("awk-include", {"p.awk": '@include "lib/inc.awk"\n{ print }\n', "lib/inc.awk": "1\n"},
+     "gawk -f p.awk", "p.awk", "includes other files"),
+    ("ruby-options-unverified", {"lib/foo.rb": "1\n", "rb/h.rb": "1\n"}, "ruby -I lib -r foo rb/h.rb",
+     "ruby -I", "not followed"),
 ]
 
 
@@ -200,6 +243,16 @@ COMPUTED = [
 def test_a_computed_load_is_unverified_naming_script_line_and_word(tmp_path, files, command, word, reason):
     c = _cov(tmp_path, files, command)
     assert any(u.word.startswith(word) and reason in u.reason for u in c.unverified), c.unverified
+
+
+def test_options_not_understood_cover_every_word_naming_a_file_and_stay_unverified(tmp_path):
+    """``ruby -I lib -r foo rb/hooks/h.rb``: which word is the script is not known, so
+    every word naming a project file is covered (the script too) and the entry is unverified."""
+    files = {"lib/foo.rb": "1\n", "rb/hooks/h.rb": "puts 1\n"}
+    before = _cov(tmp_path, files, "ruby -I lib -r foo rb/hooks/h.rb")
+    assert any(u.word == "ruby -I" for u in before.unverified), before.unverified
+    (tmp_path / "project/rb/hooks/h.rb").write_text("puts 'evil'\n")
+    assert _cov(tmp_path, files, "ruby -I lib -r foo rb/hooks/h.rb").digest() != before.digest()
 
 
 def test_loads_of_the_system_are_not_the_projects(tmp_path):
