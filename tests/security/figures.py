@@ -90,6 +90,10 @@ AREAS = {
     "tests.security.test_per_entry_approval": ("per-entry approval of hooks, MCP and LSP servers: an added plugin, "
                                                "an edited entry, migration, not-decided outcomes, untrusted projects",
                                                "-"),
+    "tests.security.test_cursor_hooks": ("Cursor's .cursor/hooks.json: nothing read untrusted, entries run only once "
+                                         "approved one by one", "-"),
+    "tests.security.test_watch_guards": ("watching WorkspaceCache: a new hard link, a folder swapped for a link out, "
+                                         "revoked trust, each refused at once", "-"),
     "tests.security.test_export_confined": ("wsctl export: links, a shipped manifest naming files outside or secrets, "
                                             "prune through links", "-"),
     "tests.security.test_frontmatter_lenient": ("lenient frontmatter retry: no alias, no tag, bounded", "-"),
