@@ -966,6 +966,13 @@ class _Collector(Value):
         self.scanned.add((family, full))
         text = data.decode("utf-8", "surrogateescape")
         found = loads_mod.scan(text, family, script=full, dollar0=dollar0)
+        if family == "python" and depth > 0:
+            # a loaded module's chdir moves the folder the loading script's relative paths
+            # are resolved against, which the script's own scan cannot see: fail closed
+            line = loads_mod.python_chdir_line(text, full)
+            if line is not None:
+                self.note(f"{shown}:{line}", "a module the script loads changes the working folder (os.chdir): "
+                                             "relative paths of the scripts that load it are not followed")
         self.follow(found, family, full, cwds, depth=depth, dollar0=dollar0, syspath=syspath)
 
     def inline_python(self, code: str, cwds: Cwds, safe_path: bool) -> None:

@@ -158,6 +158,23 @@ def scan(text: str, family: str, *, script: str, dollar0: str | None = None) -> 
     return found
 
 
+def python_chdir_line(text: str, script: str) -> int | None:
+    """The line of the first ``os.chdir``-like call (``os.chdir``, ``os.fchdir``,
+    ``contextlib.chdir``, under any alias) in Python ``text``; None when there is none or
+    the text does not parse. Used for a module a script loads: its ``chdir`` moves the
+    working folder the script's own relative paths are resolved against."""
+    if "chdir" not in text:
+        return None
+    py = _Python(script)
+    try:
+        tree = ast.parse(text, filename=script)
+        py.names(tree)
+        return next((n.lineno for n in ast.walk(tree) if isinstance(n, ast.Call)
+                     and py.dotted(n.func) in _CHDIR), None)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+
+
 def _bind_once(assigned: Mapping[str, list[Any]], values: dict[str, str], evaluate: Callable[[Any], str | None]) -> None:
     """Put in ``values`` each name of ``assigned`` bound exactly once to an expression
     ``evaluate`` reads (a few rounds, so a name may use an earlier one)."""

@@ -208,6 +208,9 @@ COMPUTED = [
     ("py-chdir-alias-run-path", {"hooks/c.py": "import runpy\nfrom os import chdir as cd\ncd('..')\n"
                                  "runpy.run_path('lib/evil.py')\n", "lib/evil.py": "1\n"},
      "python3 hooks/c.py", "hooks/c.py:4: ", "after os.chdir"),
+    ("py-chdir-in-imported-module", {"hooks/c.py": "import runpy, helper\nrunpy.run_path('x.py')\n",
+                                     "hooks/helper.py": "import os\nos.chdir('/tmp')\n"},
+     "python3 hooks/c.py", "hooks/helper.py:2", "changes the working folder"),
     ("py-fchdir", {"hooks/c.py": "import os, runpy\nos.fchdir(3)\nrunpy.run_path('x.py')\n"},
      "python3 hooks/c.py", "hooks/c.py:3: ", "after os.chdir"),
     ("py-contextlib-chdir", {"hooks/c.py": "import contextlib, runpy\nwith contextlib.chdir('..'):\n"
