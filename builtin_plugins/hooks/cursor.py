@@ -130,8 +130,9 @@ def load_cursor_hooks(source: ResourceSource) -> LoadResult:
                 bad(f"{where}: a {htype} hook needs a non-empty {need!r}")
                 continue
             timeout = entry.get("timeout")
-            if timeout_problem(timeout):
-                bad(f"{where}: {timeout_problem(timeout)}; skipped")
+            why = timeout_problem(timeout)
+            if why:
+                bad(f"{where}: {why}; skipped")
                 continue
             raw_matcher = entry.get("matcher")
             if raw_matcher is not None and not isinstance(raw_matcher, str):

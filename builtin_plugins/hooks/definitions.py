@@ -173,8 +173,9 @@ def _entry(source, block, path, event, i, entry, diags) -> list[HookDefinition]:
             bad(f"{htype} hook {j} needs a non-empty {need!r}")
             continue
         timeout = h.get("timeout")
-        if timeout_problem(timeout):
-            bad(f"hook {j}: {timeout_problem(timeout)}; skipped")
+        why = timeout_problem(timeout)
+        if why:
+            bad(f"hook {j}: {why}; skipped")
             continue
         headers = h.get("headers", {})
         if not (isinstance(headers, dict) and all(isinstance(v, str) for v in headers.values())):
