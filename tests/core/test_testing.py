@@ -80,7 +80,11 @@ def test_the_plugin_is_registered_with_pytest(tmp_path):
         "    root = make_tree({'README.md': 'x'})\n"
         "    assert json.loads(wsctl('inspect', str(root), json=True).stdout)['resources'] == []\n"
     )
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(test)],
+    # Its own --basetemp: without it the inner run shares /tmp/pytest-of-<user> and, at its end, removes
+    # the numbered folders of earlier sessions there (hundreds of MB on a CI machine), which can take
+    # minutes and has nothing to do with the plugin under test.
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           f"--basetemp={tmp_path / 'inner-tmp'}", str(test)],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "1 passed" in proc.stdout

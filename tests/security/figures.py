@@ -116,7 +116,8 @@ def run_suite() -> tuple[list[dict], float]:
     with tempfile.TemporaryDirectory() as tmp:
         report = Path(tmp) / "report.xml"
         start = time.monotonic()
-        subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", f"--junitxml={report}", *PATHS],
+        subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", f"--junitxml={report}",
+                        f"--basetemp={Path(tmp) / 'basetemp'}", *PATHS],
                        cwd=REPO, check=False, stdout=subprocess.DEVNULL)
         if not report.exists():
             raise SystemExit("pytest wrote no report")
