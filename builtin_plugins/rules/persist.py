@@ -327,20 +327,35 @@ def _folders(rels: list, files: list, dirs: list, git: str) -> list:
 
 
 def _rule_item(root, settings, rel, sig, source, scope_dir, priority, kind, pats, body, diags) -> tuple:
-    """The memo item of one checked rule entry: ``(signature, (tag, load key, RuleFile, diagnostics))``."""
+    """The memo item of one checked rule entry: ``(signature, (tag, load key, RuleFile, diagnostics))``.
+
+    The :class:`RuleFile` and its :class:`Provenance` are built without validation
+    (:func:`wskit.models.construct_valid`): :func:`_restore` checked every value to be exactly
+    what validating it would store (strings, an int, a tuple of strings, a source and kind
+    of the allowed ones), and the result equals ``RuleFile(...)`` with the same arguments
+    (``tests/core/test_persistent_index.py``, the restored objects against a fresh load's).
+    """
     from wskit.builtin_plugins.rules.model import rule_digest, rule_id
     from wskit.builtin_plugins.rules.walk import _RULE_TAG
-    from wskit.models import Provenance, Scope
-    from wskit.resources.rule import RuleFile
+    from wskit.models import Provenance, Scope, construct_valid
+    from wskit.resources.rule import KIND, RuleFile
 
-    scope = Scope.LOCAL if source == "local" else Scope.PROJECT
-    rule = RuleFile(
-        id=rule_id(source, rel), name=rel, source=source, scope_dir=scope_dir, priority=priority,
-        patterns=pats, body=body, bytes=len(body.encode("utf-8", "surrogatepass")), imports=(), file_kind=kind,
-        follow_links=False,
-        provenance=Provenance(scope=scope, source_root=root, path=rel, sha256=rule_digest(rel, pats, body)))
+    prov = construct_valid(Provenance, {
+        "scope": Scope.LOCAL if source == "local" else Scope.PROJECT, "source_root": root, "path": rel,
+        "plugin": None, "sha256": rule_digest(rel, pats, body)}, _PROV_UNSET)
+    rule = construct_valid(RuleFile, {
+        "id": rule_id(source, rel), "name": rel, "kind": KIND, "description": "", "provenance": prov,
+        "source": source, "scope_dir": scope_dir, "priority": priority, "patterns": pats, "body": body,
+        "bytes": len(body.encode("utf-8", "surrogatepass")), "imports": (), "file_kind": kind,
+        "follow_links": False, "activation": ""}, _RULE_UNSET)
     rkey = (root, rel, source, scope_dir, priority, kind, False, settings, None)
     return sig, (_RULE_TAG, rkey, rule, diags)
+
+
+#: the fields :func:`_rule_item` leaves at their defaults (not in ``model_fields_set``),
+#: as a fresh load's keyword construction leaves them (``discovery.load_rule_file``)
+_PROV_UNSET = frozenset({"plugin"})
+_RULE_UNSET = frozenset({"kind"})
 
 
 def previous(root: str, profile, settings, key: tuple) -> changes.Memo | None:

@@ -288,3 +288,35 @@ def test_names_with_newlines_are_kept_and_checked(tmp_path):
     assert not got[2]
     refused = sorted(d[2] for d in got[1] if d[1] == "rule-name-invalid")
     assert refused == [str(root / ".claude" / "rules" / "bad\nname.md"), str(root / "odd\nfolder" / "AGENTS.md")]
+
+
+def test_restored_rule_objects_are_a_fresh_loads(tmp_path):
+    """The rule objects a load takes from the index (built without validation,
+    ``persist._rule_item``) are the objects a fresh load builds: equal, the same field
+    values and types, the same fields set, the same provenance."""
+    from wskit.builtin_plugins.rules import persist
+
+    root, home = make(tmp_path)
+    answer(root, home)  # writes the index
+    assert index_file(root, home).is_file()
+    built = []
+    real = persist._rule_item
+    persist_item = lambda *a: built.append(a[2]) or real(*a)  # noqa: E731
+    try:
+        persist._rule_item = persist_item
+        restored = {r.path: r for r in WorkspaceCache(HostProfile(home=home)).resolve(root).catalog("rules").rules()}
+    finally:
+        persist._rule_item = real
+    assert sorted(built) == sorted(restored)  # every rule came from the index
+    fresh = {r.path: r for r in WorkspaceCache(HostProfile(home=home, settings={"index": False}))
+             .resolve(root).catalog("rules").rules()}
+    assert restored.keys() == fresh.keys() and len(fresh) >= 5
+    for path, r in restored.items():
+        f = fresh[path]
+        assert r == f and type(r) is type(f)
+        assert r.model_fields_set == f.model_fields_set
+        assert r.provenance == f.provenance and r.provenance.model_fields_set == f.provenance.model_fields_set
+        assert {k: (v, type(v)) for k, v in r.__dict__.items() if k != "provenance"} == \
+            {k: (v, type(v)) for k, v in f.__dict__.items() if k != "provenance"}
+        assert r.provenance.__dict__ == f.provenance.__dict__
+        assert r.model_dump() == f.model_dump() and r.model_dump(exclude_unset=True) == f.model_dump(exclude_unset=True)
