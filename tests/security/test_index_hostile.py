@@ -128,8 +128,12 @@ CORRUPT = {
     "candidate-dotdot": lambda f: rewrite(f, lambda d: d["walk"]["found"].append(
         ["../outside.md", "project", "", 1, "instruction", None])),
     "rule-absolute": lambda f: rewrite(f, lambda d: d["rules"].append(
-        ["/etc/passwd", None, "project", "", 1, "instruction", [], "x", []])),
-    "bad-types": lambda f: rewrite(f, head_change=lambda h: h["rules"].append([1, 2, 3, 4, 5, 6, 7, 0, 9])),
+        ["/etc/passwd", None, "project", "", 1, "instruction", [], "x", [], "0" * 64])),
+    "bad-types": lambda f: rewrite(f, head_change=lambda h: h["rules"].append([1, 2, 3, 4, 5, 6, 7, 0, 9, 10])),
+    "rule-row-short": lambda f: rewrite(f, head_change=lambda h: h["rules"][0].pop()),
+    "digest-not-hex": lambda f: rewrite(f, lambda d: d["rules"][0].__setitem__(9, "z" * 64)),
+    "digest-short": lambda f: rewrite(f, lambda d: d["rules"][0].__setitem__(9, "0" * 63)),
+    "digest-not-a-string": lambda f: rewrite(f, lambda d: d["rules"][0].__setitem__(9, 7)),
     "bad-sig": lambda f: rewrite(f, lambda d: d["rules"][0].__setitem__(1, "zz" + d["rules"][0][1][2:])),
     "bad-diag": lambda f: rewrite(f, lambda d: d["walk"]["diags"].append(["fatal", 1, 2, 3, 4, 5, 6])),
     # the layout of this version (a header line, then the payload's sections)
@@ -215,7 +219,7 @@ def test_claimed_file_that_does_not_exist(tmp_path):
 
     def forge(d):
         sig = d["rules"][0][1]
-        d["rules"].append(["src/a/AGENTS.md", sig, "project", "src/a", 3, "instruction", [], "forged", []])
+        d["rules"].append(["src/a/AGENTS.md", sig, "project", "src/a", 3, "instruction", [], "forged", [], "0" * 64])
     rewrite(f, forge)
     got = answer(root, home)
     assert got[:2] == fresh(root, home)
