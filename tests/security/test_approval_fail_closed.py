@@ -10,25 +10,13 @@ A hook script's commands go through the same dispatch as a hook command
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 
-from wskit.approval.coverage import Coverage, command_coverage
+from tests.security.test_approval_loads import _cov
 
 LIB = {"lib/x.sh": "true\n", "lib/x.py": "print(1)\n", "lib/x.js": "1\n", "lib/p.awk": "{ print }\n",
        "lib/Makefile": "all:\n\ttrue\n", "lib/x.pl": "1;\n"}
-
-
-def _cov(base: Path, files: dict[str, str], command: str = "sh hooks/g.sh") -> Coverage:
-    project = base / "project"
-    for rel, text in files.items():
-        p = project / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        if not p.exists():
-            p.write_text(text)
-    return command_coverage(command, cwd=str(project), project_root=str(project), plugin_root=None,
-                            env={"CLAUDE_PROJECT_DIR": str(project), "PATH": "/usr/bin:/bin"})
 
 
 # (id, the script's text, the unverified word's start, a part of the reason)
@@ -75,7 +63,7 @@ UNVERIFIED = [
 @pytest.mark.parametrize("script, word, reason", [c[1:] for c in UNVERIFIED], ids=[c[0] for c in UNVERIFIED])
 def test_what_a_scripts_command_does_that_is_not_recognised_is_unverified(tmp_path, script, word, reason):
     files = {**LIB, "hooks/g.sh": script, "p.awk": "{ print }\n", "lib/w.sh": 'exec "$@"\n'}
-    c = _cov(tmp_path, files)
+    c = _cov(tmp_path, files, "sh hooks/g.sh")
     assert any(u.word.startswith(word) and reason in u.reason for u in c.unverified), c.unverified
 
 
@@ -175,7 +163,7 @@ def test_sitecustomize_beside_a_script_is_covered(tmp_path):
 
 def test_a_script_that_assigns_a_known_variable_is_not_taken_at_the_environments_value(tmp_path):
     files = {**LIB, "hooks/g.sh": 'CLAUDE_PROJECT_DIR=/elsewhere\npython3 "$CLAUDE_PROJECT_DIR/lib/x.py"\n'}
-    c = _cov(tmp_path, files)
+    c = _cov(tmp_path, files, "sh hooks/g.sh")
     assert str(tmp_path / "project/lib/x.py") not in [f.path for f in c.files if f.digest]
     assert any(u.word.startswith("hooks/g.sh:2: ") for u in c.unverified) or \
         "/elsewhere/lib/x.py" not in [f.path for f in c.files], c
