@@ -174,7 +174,7 @@ def _load_workspace(
 ) -> WorkspaceResources:
     """:func:`load_workspace` without the collector pause."""
     diags: list[Diagnostic] = []
-    partial_reload.begin(partial_reload.load_key(hooks, profile))
+    partial_reload.begin(hooks, profile)
     trust, d = decide_trust(hooks, binding, profile)
     diags.extend(d)
     if not trust.trusted:

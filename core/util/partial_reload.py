@@ -66,6 +66,7 @@ from wskit import changes
 _CURRENT = changes._STAGE
 
 _LOAD_KEY = ("<load>",)
+_OFFERED = ("<offered>",)
 
 
 class _Run:
@@ -90,32 +91,36 @@ runs: dict[str, int] = {}
 
 def load_key(hooks: Any, profile: Any) -> tuple:
     """What every stage of a load depends on besides its own inputs and reads: the hook
-    facade and its plugin manager's plugins (identity), the host profile, and the process
-    environment (its items, hashed)."""
+    facade, its plugin manager's plugins (names and identities; a blocked name counts),
+    the host profile, and the process environment (its items, hashed)."""
     pm = getattr(hooks, "pm", None)
-    plugins = tuple(id(p) for p in pm.get_plugins()) if pm is not None and hasattr(pm, "get_plugins") else ()
+    listing = getattr(pm, "list_name_plugin", None)
+    plugins = tuple((name, id(p)) for name, p in listing()) if listing is not None else ()
     return (id(hooks), plugins, profile, hash(frozenset(os.environ.items())))
 
 
 def _stages() -> tuple[dict | None, dict] | None:
-    """``(previous load's stages or None, this load's stages)`` inside a load, else None."""
+    """``(what the previous load kept and offers to this one, or None; what this load
+    keeps)`` inside a load, else None."""
     ctx = changes._REUSE.get()
     if ctx is None:
         return None
-    prev = ctx[0].stages if ctx[0] is not None else None
-    return prev, ctx[1].stages
+    memo = ctx[1]
+    return memo.scratch.get(_OFFERED), memo.stages
 
 
-def begin(key: tuple) -> None:
-    """Call once as a load starts, with :func:`load_key`: a previous load made under another
-    key offers nothing to this one."""
-    ctx = _stages()
+def begin(hooks: Any, profile: Any) -> None:
+    """Call once as a load starts: the previous load's stages are offered to this one
+    when it was made under the same :func:`load_key`. Free outside a cache's load."""
+    ctx = changes._REUSE.get()
     if ctx is None:
         return
-    prev, cur = ctx
-    cur[_LOAD_KEY] = key
-    if prev is not None and prev.get(_LOAD_KEY) != key:
-        prev.clear()
+    memo = ctx[1]
+    key = memo.stages[_LOAD_KEY] = load_key(hooks, profile)
+    prev = ctx[0].stages if ctx[0] is not None else None
+    # in the load's scratch space, dropped when the load ends: a load's memo never holds the
+    # one before it (nor, through it, every earlier one)
+    memo.scratch[_OFFERED] = prev if prev and prev.get(_LOAD_KEY) == key else None
 
 
 def _same(a: tuple, b: tuple) -> bool:
