@@ -488,9 +488,14 @@ class HookRunner:
         list of exact names: nothing of an unapproved hook is evaluated as a pattern)."""
         del tool  # the skipped guards' may_match was decided at selection, against the call's value
         for sk in outcome.undecided:
+            # the guard's one result says it blocked, in its place (it was listed as skipped): one hook, one row
+            at = next((i for i, r in enumerate(outcome.results) if r.hook_id == sk.hook_id and r.status == "skipped"),
+                      len(outcome.results))
+            outcome.results = [r for i, r in enumerate(outcome.results) if i != at]
             merge(outcome, HookResult(sk.hook_id, sk.type, "blocked",
                                       f"guard {sk.hook_id} did not run ({sk.message.split(': ', 1)[-1]}); the call "
                                       "is blocked until it can (unapproved='block')"), None)
+            outcome.results.insert(at, outcome.results.pop())
             return
 
     def _serial(self, todo, data: dict[str, Any], outcome: HookOutcome, restricted: set[str]) -> None:
