@@ -394,3 +394,48 @@ def test_a_stage_that_read_a_racy_file_is_not_kept(tmp_path) -> None:
         partial_reload.stage(("settled",), (), lambda: changes.note(str(old)))
     assert ("racy",) not in memo.stages
     assert memo.stages[("settled",)].sigs == {(str(old), False): changes.stat_signature(str(old), False)}
+
+
+def _appear_and_vanish(root: Path, home: Path):
+    """(name, path, text): a file of each kind whose folder or file did not exist at the
+    first load (a stage that looked and found nothing must go stale when it appears)."""
+    return [
+        ("command", root / ".claude/commands/cm.md", "---\ndescription: c\n---\nC\n"),
+        ("agent", root / ".claude/agents/ag.md", "---\nname: ag\ndescription: a\n---\nA\n"),
+        ("style", root / ".claude/output-styles/st.md", "---\nname: st\ndescription: s\n---\nS\n"),
+        ("mcp", root / ".mcp.json", json.dumps({"mcpServers": {"m": {"command": "srv"}}})),
+        ("lsp", root / ".lsp.json", json.dumps({"l": {"command": "ls", "extensionToLanguage": {".py": "python"}}})),
+        ("project settings", root / ".claude/settings.json", _settings()),
+        ("user settings", home / ".claude/settings.json", _settings(deny="Bash(curl:*)")),
+        ("skill", root / ".claude/skills/new/SKILL.md", _skill("new", "appeared")),
+    ]
+
+
+@pytest.mark.parametrize("mode", ["watch", "stat"])
+def test_what_was_absent_at_the_first_load_is_seen_when_it_appears_and_again_after_a_delete(
+        tmp_path, wskit_home, wskit_profile, wskit_pm, mode) -> None:
+    """A loader that looked for its folder or file and found nothing (its idle declaration)
+    recorded the absence: the file appearing, vanishing and coming back each answer as a
+    fresh load (a reload once kept the empty stage for good)."""
+    if mode == "watch":
+        pytest.importorskip("inotify_simple")
+        if not os.path.exists("/proc/sys/fs/inotify"):
+            pytest.skip("no inotify on this system")
+    root = write_tree(tmp_path / "ws", {".git/HEAD": "ref: refs/heads/main\n", "README.md": "x\n"})
+    TrustStore.for_home(wskit_home).grant(root)
+    _age(root, wskit_home)
+    cache = WorkspaceCache(wskit_profile, wskit_pm, watch=mode == "watch")
+    try:
+        cache.resolve(root)
+        for name, path, text in _appear_and_vanish(root, wskit_home):
+            for step in ("appears", "vanishes", "comes back"):
+                if step == "vanishes":
+                    path.unlink()
+                else:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    path.write_text(text)
+                if mode == "stat":
+                    _settle(root, wskit_home)
+                assert _view(cache.resolve(root)) == _view(_fresh(wskit_profile, wskit_pm, root)), (name, step)
+    finally:
+        cache.close()
