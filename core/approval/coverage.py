@@ -1018,10 +1018,10 @@ class _Collector(Value):
         """Cover the loads ``found`` in script ``full`` (see :meth:`loads`); a shell
         script's commands are followed as a hook command's are (:meth:`script_command`)."""
         shown = self.shown(full)
-        commands = [ld for ld in found if ld.kind == "run"]
+        commands = [ld for ld in found if ld.kind in ("run", "argv", "shell", "setenv")]
         defined = {ld.word for ld in found if ld.kind == "function"}
         here = self.script_cwds(cwds, next((ld for ld in found if ld.kind == "cd"), None))
-        found = [ld for ld in found if ld.kind not in ("run", "cd", "function")]
+        found = [ld for ld in found if ld.kind not in ("run", "argv", "shell", "setenv", "cd", "function")]
         paths = list(syspath)
         # sys.path first (an import resolves on every folder the script adds, wherever it adds it)
         for ld in found:
@@ -1105,10 +1105,26 @@ class _Collector(Value):
         """One simple command of a shell script, followed by :meth:`run` as a hook
         command's words are (one dispatch: what it does not recognise is unverified);
         ``$1``…/``"$@"`` are the script's arguments ``argv`` when known."""
-        words = _positionals(ld.words, argv if ld.positional else None)
         saved = self.at
         self.at = f"{shown}:{ld.line}: "
         try:
+            if ld.kind == "setenv":  # a Python script changing its environment
+                if not ld.module or ld.module in _LOADER_VARIABLES:
+                    self.note(ld.word, f"setting {ld.module or 'a variable computed when the script runs'} in the "
+                                       "environment of the programs the script starts changes what they load")
+                return
+            if ld.kind in ("argv", "shell"):  # a program a Python script starts
+                if ld.path is None:
+                    self.note(ld.word, "a working folder computed when the script runs")
+                    return
+                here = self.resolve(ld.path, cwds, ld.word) if ld.path else None
+                start = frozenset(here) if here else cwds
+                if ld.kind == "shell":
+                    self.shell_text(ld.words[0].value or "", start, 1, ld.word)
+                elif ld.words:
+                    self.run(list(ld.words), start, 0, None)
+                return
+            words = _positionals(ld.words, argv if ld.positional else None)
             for a in ld.assigns:
                 self.assignment(a)
             if words:

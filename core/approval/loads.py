@@ -505,6 +505,14 @@ _FILE_LOADERS = {"runpy.run_path": 0, "importlib.util.spec_from_file_location": 
 _MODULE_LOADERS = {"importlib.import_module": 0, "__import__": 0, "runpy.run_module": 0,
                    "importlib.__import__": 0, "pkgutil.get_loader": 0}
 _CODE_RUNNERS = {"exec", "eval", "builtins.exec", "builtins.eval"}
+#: Python calls that start a program from an argv (or one program name)
+_PY_RUNS = frozenset({"subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.check_output",
+                      "subprocess.Popen", "asyncio.create_subprocess_exec"})
+#: ... from a shell command line
+_PY_RUNS_SHELL = frozenset({"os.system", "os.popen", "subprocess.getoutput", "subprocess.getstatusoutput",
+                            "asyncio.create_subprocess_shell"})
+#: the rest of the program starters: computed (not followed)
+_PY_RUNS_PREFIXES = ("os.exec", "os.spawn", "os.posix_spawn", "pty.spawn", "os.startfile", "multiprocessing.")
 _CHDIR = {"os.chdir", "os.fchdir", "posix.chdir", "posix.fchdir", "contextlib.chdir"}
 
 
@@ -673,11 +681,19 @@ class _Python:
                 tgt = t.value if isinstance(t, ast.Subscript) else t
                 if self.dotted(tgt) == "sys.path":
                     self.folders(node, node.value, "assigning sys.path")
+                elif isinstance(t, ast.Subscript) and self.dotted(t.value) == "os.environ":
+                    self.setenv(node, t.slice, line0)
             return
         if not isinstance(node, ast.Call):
             return
         name = self.dotted(node.func) or ""
-        if name in _SYSPATH_ADD:
+        if name in _PY_RUNS or name in _PY_RUNS_SHELL or name.startswith(_PY_RUNS_PREFIXES):
+            self.runs(node, name, line0)
+        elif name in ("os.putenv", "os.environ.setdefault") and node.args:
+            self.setenv(node, node.args[0], line0)
+        elif name == "os.environ.update":
+            self.environ_update(node, node.args[0] if node.args else None, line0)
+        elif name in _SYSPATH_ADD:
             i = _SYSPATH_ADD[name]
             self.add(node, "pyfolder", node.args[i] if len(node.args) > i else None, name)
         elif name == "sys.path.extend":
@@ -694,6 +710,82 @@ class _Python:
             self.add(node, "pymodule", arg, name)
         elif name in _CODE_RUNNERS or name == "compile":
             self.code(node, name, text, line0)
+
+    def setenv(self, node: ast.AST, key: ast.AST, line0: int) -> None:
+        """``os.environ[K] = …``, ``os.putenv(K, …)``: a ``setenv`` load naming ``K``
+        (empty when computed); the caller decides whether it changes what programs load."""
+        k = key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else ""
+        self.out.append(Load(line0 + getattr(node, "lineno", 1), _short(ast.unparse(node)), "setenv", None, module=k))
+
+    def environ_update(self, node: ast.AST, value: ast.AST | None, line0: int) -> None:
+        if isinstance(value, ast.Dict) and None not in value.keys:
+            for k in value.keys:
+                self.setenv(node, k, line0)  # type: ignore[arg-type]
+        else:
+            self.out.append(Load(line0 + getattr(node, "lineno", 1), _short(ast.unparse(node)), "setenv", None))
+
+    def runs(self, node: ast.Call, name: str, line0: int) -> None:
+        """A program the script starts (``subprocess.*``, ``os.system``, ``os.popen``,
+        ``asyncio.create_subprocess_*``): an ``argv`` load (its words, each read by the path
+        evaluator) or a ``shell`` load (literal shell text in ``words[0]``), its working
+        folder in ``path`` (``""``: the script's; None: computed); any other form of
+        ``os.exec*``/``os.spawn*``/``pty.spawn`` is computed."""
+        line = line0 + node.lineno
+        shown = _short(ast.unparse(node))
+        kw = {k.arg: k.value for k in node.keywords}
+        if None in kw:  # **kwargs
+            self.out.append(Load(line, shown, "file", None, reason=f"{name} with arguments computed when the script runs"))
+            return
+        cwd: str | None = ""
+        if "cwd" in kw:
+            cwd = self.eval(kw["cwd"])
+        elif self.chdir is not None:
+            cwd = None
+        if "env" in kw and not self.safe_env(kw["env"], line0, node):
+            self.out.append(Load(line, shown, "file", None,
+                                 reason=f"{name} with an environment computed when the script runs"))
+        if "executable" in kw or "preexec_fn" in kw:
+            self.out.append(Load(line, shown, "file", None, reason=f"{name} with executable= or preexec_fn="))
+            return
+        first = node.args[0] if node.args else kw.get("args") or kw.get("cmd")
+        shell = name in _PY_RUNS_SHELL or (isinstance(kw.get("shell"), ast.Constant) and kw["shell"].value is True)
+        if name in _PY_RUNS and first is not None:
+            if name == "asyncio.create_subprocess_exec":
+                elts = list(node.args)
+            elif isinstance(first, (ast.List, ast.Tuple)) and not shell:
+                elts = list(first.elts)
+            elif not shell:
+                elts = [first]
+            else:
+                elts = []
+            if elts and not any(isinstance(e, ast.Starred) for e in elts):
+                # ``sys.executable``: the interpreter running the script itself
+                words = tuple(Word(_short(ast.unparse(e), 200), v, () if v is not None else (
+                    "a word computed when the script runs",)) for e in elts
+                    for v in ["python3" if self.dotted(e) == "sys.executable" else self.eval(e)])
+                self.out.append(Load(line, shown, "argv", cwd, words=words))
+                return
+        if shell and first is not None and name not in ("asyncio.create_subprocess_exec",):
+            text = self.eval(first) if isinstance(first, (ast.Constant, ast.JoinedStr, ast.BinOp)) else None
+            if text is not None:
+                self.out.append(Load(line, shown, "shell", cwd, words=(Word(shown, text),)))
+                return
+        self.out.append(Load(line, shown, "file", None, reason=f"{name} runs a program decided when the script runs"))
+
+    def safe_env(self, env: ast.AST, line0: int, node: ast.AST) -> bool:
+        """``env=`` of a program the script starts: a dict literal (its keys become
+        ``setenv`` loads; ``**os.environ`` allowed) or ``os.environ``/``os.environ.copy()``."""
+        if self.dotted(env) == "os.environ" or (isinstance(env, ast.Call) and self.dotted(env.func) == "os.environ.copy"):
+            return True
+        if not isinstance(env, ast.Dict):
+            return False
+        for k, v in zip(env.keys, env.values):
+            if k is None:
+                if self.dotted(v) != "os.environ":
+                    return False
+            else:
+                self.setenv(node, k, line0)
+        return True
 
     def folders(self, node: ast.AST, value: ast.AST | None, what: str) -> None:
         if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
@@ -916,7 +1008,25 @@ class _Node:
         self.bindings(toks)
         for i, tok in enumerate(toks):
             self.at(toks, i, tok)
+            if tok.kind == "str" and tok.value in ("child_process", "node:child_process"):
+                self.out.append(Load(tok.line, _short(f"'{tok.value}'"), "node", None,
+                                     reason="starts programs through child_process; what they run is not followed"))
+            elif tok.kind == "id" and tok.value == "Worker" and i and toks[i - 1].value == "new" \
+                    and i + 1 < len(toks) and toks[i + 1].value == "(":
+                self.worker(toks, i + 1, tok.line)
         return self.out
+
+    def worker(self, toks: list[_Tok], i: int, line: int) -> None:
+        """``new Worker(S)``: runs module ``S``, a relative string resolved against the
+        working folder (not the script's); a URL from ``import.meta.url`` as for ``import()``."""
+        first, _ = self.args(toks, i)
+        v = self.value(first) if first else None
+        if v is None:
+            self.out.append(Load(line, "new Worker(…)", "node", None, reason="a module path computed when the script runs"))
+        elif v.startswith("file://") or os.path.isabs(v):
+            self.specifier(v, line, f"new Worker({v!r})")
+        else:
+            self.out.append(Load(line, _short(f"new Worker({v!r})"), "node", os.path.normpath(v)))
 
     def bindings(self, toks: list[_Tok]) -> None:
         """``const NAME = expr`` / ``NAME = expr``: every assignment of each name, and the

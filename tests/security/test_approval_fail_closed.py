@@ -146,6 +146,73 @@ def test_the_executable_bit_and_interpreter_line_of_each_followed_file_are_in_th
     assert _cov(tmp_path, files, command).digest() != before.digest()
 
 
+# programs a Python or Node script starts: (id, files, command, word start, reason part)
+SCRIPT_STARTS = [
+    ("py-subprocess-computed", {"hooks/c.py": "import subprocess\nsubprocess.run(cmd, shell=True)\n"},
+     "python3 hooks/c.py", "hooks/c.py:2: subprocess.run(cmd", "decided when the script runs"),
+    ("py-subprocess-program-computed", {"hooks/c.py": "import subprocess, sys\nsubprocess.run([sys.argv[1], 'x'])\n"},
+     "python3 hooks/c.py", "hooks/c.py:2: ", "the program is decided"),
+    ("py-subprocess-git", {"hooks/c.py": "import subprocess\nsubprocess.run(['git', 'status'])\n"},
+     "python3 hooks/c.py", "hooks/c.py:2: ", "repository's configuration"),
+    ("py-os-system-pipe-sh", {"hooks/c.py": "import os\nos.system('cat x | sh')\n"}, "python3 hooks/c.py",
+     "hooks/c.py:2: sh", "standard input"),
+    ("py-execvp", {"hooks/c.py": "import os\nos.execvp('python3', ['python3', 'x.py'])\n"}, "python3 hooks/c.py",
+     "hooks/c.py:2: os.execvp", "decided when the script runs"),
+    ("py-environ-node-options", {"hooks/c.py": "import os\nos.environ['NODE_OPTIONS'] = '-r ./x.js'\n"},
+     "python3 hooks/c.py", "hooks/c.py:2: ", "NODE_OPTIONS"),
+    ("py-environ-update-computed", {"hooks/c.py": "import os\nos.environ.update(extra)\n"}, "python3 hooks/c.py",
+     "hooks/c.py:2: ", "computed"),
+    ("py-putenv-pythonpath", {"hooks/c.py": "import os\nos.putenv('PYTHONPATH', 'lib')\n"}, "python3 hooks/c.py",
+     "hooks/c.py:2: ", "PYTHONPATH"),
+    ("py-subprocess-env-loader", {"hooks/c.py": "import os, subprocess\nsubprocess.run(['node', 'lib/x.js'], "
+                                  "env={**os.environ, 'NODE_OPTIONS': '-r ./x.js'})\n", **LIB},
+     "python3 hooks/c.py", "hooks/c.py:2: ", "NODE_OPTIONS"),
+    ("py-subprocess-env-computed", {"hooks/c.py": "import subprocess\nsubprocess.run(['jq', '.'], env=e)\n"},
+     "python3 hooks/c.py", "hooks/c.py:2: ", "environment computed"),
+    ("node-child-process", {"tools/a.js": "const { execSync } = require('child_process')\nexecSync('x')\n"},
+     "node tools/a.js", "tools/a.js:1: ", "child_process"),
+    ("node-child-process-import", {"tools/a.mjs": "import { spawn } from 'node:child_process'\n"},
+     "node tools/a.mjs", "tools/a.mjs:1: ", "child_process"),
+    ("node-worker-computed", {"tools/a.js": "new Worker(process.argv[2])\n"}, "node tools/a.js",
+     "tools/a.js:1: new Worker", "computed"),
+]
+
+
+@pytest.mark.parametrize("files, command, word, reason", [c[1:] for c in SCRIPT_STARTS],
+                         ids=[c[0] for c in SCRIPT_STARTS])
+def test_a_program_a_python_or_node_script_starts_that_is_not_recognised_is_unverified(tmp_path, files, command,
+                                                                                         word, reason):
+    c = _cov(tmp_path, files, command)
+    assert any(u.word.startswith(word) and reason in u.reason for u in c.unverified), c.unverified
+
+
+STARTS_FOLLOWED = [
+    ("py-subprocess-list", {**LIB, "hooks/c.py": "import subprocess\nsubprocess.run(['python3', 'lib/x.py'])\n"},
+     "python3 hooks/c.py", "lib/x.py"),
+    ("py-subprocess-sys-executable", {**LIB, "hooks/c.py": "import subprocess, sys\n"
+                                      "subprocess.run([sys.executable, 'lib/x.py'])\n"}, "python3 hooks/c.py",
+     "lib/x.py"),
+    ("py-subprocess-file-path", {**LIB, "hooks/c.py": "import os, subprocess\nsubprocess.check_call(['bash', "
+                                 "os.path.join(os.path.dirname(__file__), '..', 'lib', 'x.sh')])\n"},
+     "python3 hooks/c.py", "lib/x.sh"),
+    ("py-os-system", {**LIB, "hooks/c.py": "import os\nos.system('sh lib/x.sh')\n"}, "python3 hooks/c.py",
+     "lib/x.sh"),
+    ("py-subprocess-cwd", {**LIB, "hooks/c.py": "from subprocess import run as r\nr(['python3', 'x.py'], cwd='lib')\n"},
+     "python3 hooks/c.py", "lib/x.py"),
+    ("node-worker", {**LIB, "tools/a.js": "const { Worker } = require('worker_threads')\nnew Worker('./lib/x.js')\n"},
+     "node tools/a.js", "lib/x.js"),
+]
+
+
+@pytest.mark.parametrize("files, command, edited", [c[1:] for c in STARTS_FOLLOWED], ids=[c[0] for c in STARTS_FOLLOWED])
+def test_a_program_a_python_or_node_script_starts_is_covered(tmp_path, files, command, edited):
+    before = _cov(tmp_path, files, command)
+    assert not before.unverified, before.unverified
+    target = tmp_path / "project" / edited
+    target.write_text(target.read_text() + "\n")
+    assert _cov(tmp_path, files, command).digest() != before.digest()
+
+
 def test_a_site_folder_holding_a_pth_file_is_unverified(tmp_path):
     files = {"hooks/c.py": "import site\nsite.addsitedir('lib')\n", "lib/a.pth": "import evil\n"}
     c = _cov(tmp_path, files, "python3 hooks/c.py")
@@ -164,9 +231,8 @@ def test_sitecustomize_beside_a_script_is_covered(tmp_path):
 def test_a_script_that_assigns_a_known_variable_is_not_taken_at_the_environments_value(tmp_path):
     files = {**LIB, "hooks/g.sh": 'CLAUDE_PROJECT_DIR=/elsewhere\npython3 "$CLAUDE_PROJECT_DIR/lib/x.py"\n'}
     c = _cov(tmp_path, files, "sh hooks/g.sh")
-    assert str(tmp_path / "project/lib/x.py") not in [f.path for f in c.files if f.digest]
-    assert any(u.word.startswith("hooks/g.sh:2: ") for u in c.unverified) or \
-        "/elsewhere/lib/x.py" not in [f.path for f in c.files], c
+    # the script runs /elsewhere/lib/x.py (the system's), not the project's file
+    assert str(tmp_path / "project/lib/x.py") not in [f.path for f in c.files], c
 
 
 def test_a_wrapper_follows_literal_arguments_and_lists_computed_ones(tmp_path):
