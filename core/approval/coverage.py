@@ -464,7 +464,8 @@ class _Collector(Value):
 
     def assignment(self, w: Word) -> None:
         name = w.raw.split("=", 1)[0].lstrip("+")
-        if w.value is None and any(r not in _FOLLOWED for r in w.dynamic):
+        # a hook command lists every dynamic word; a script's value matters only where used
+        if w.value is None and not self.at and any(r not in _FOLLOWED for r in w.dynamic):
             self.note(w.raw, ", ".join(r for r in w.dynamic if r not in _FOLLOWED))
         if name.rstrip("+") in _LOADER_VARIABLES:
             self.note(w.raw, f"assigning {name} changes what programs load")

@@ -390,7 +390,10 @@ class _Shell:
         self.runs.append((line, words, assigns, stdin, in_function))
 
     def lines(self) -> None:
-        """The fallback: each line (continuations joined) split at ``&& || ; | &``."""
+        """The fallback: each line (continuations joined, a here-document's body with the
+        line that opens it) parsed alone; where the parser refuses it, a case arm's
+        pattern is dropped, then it is split at ``&& || ; | &`` and each part read
+        (:meth:`part`)."""
         n, lines = 0, self.text.split("\n")
         while n < len(lines):
             start, line = n + 1, lines[n]
@@ -401,8 +404,41 @@ class _Shell:
             stripped = line.strip()
             if not stripped or stripped.startswith("#"):
                 continue
-            for part in split_command(_script_dirs(line)):
+            heredoc = _HEREDOC.search(line)
+            if heredoc:
+                # the body belongs to this line: read up to the delimiter; a quoted
+                # delimiter (which bashlex refuses) is unquoted only to be parsed, and the
+                # body then counts as one with expansions (fail closed)
+                delim, dash = heredoc.group("d"), heredoc.group("op") == "<<-"
+                body = []
+                while n < len(lines) and (lines[n].lstrip("\t") if dash else lines[n]) != delim:
+                    body.append(lines[n])
+                    n += 1
+                n += 1
+                line = line[:heredoc.start()] + "<<" + ("-" if dash else "") + delim + line[heredoc.end():]
+                line = "\n".join([line, *body, delim])
+            text = _script_dirs(line)
+            if self.parsed(text, start):
+                continue
+            arm = _CASE_ARM.match(text.strip())
+            rest = re.sub(r"\s*;;&?\s*$|\s*;&\s*$", "", text.strip()[arm.end():]) if arm else ""
+            if arm and not text.strip().startswith(("[[", "((")) and (not rest or self.parsed(rest, start)):
+                continue
+            if heredoc:
+                self.unreadable.append((start, _short(line), "a here-document the shell parser cannot read"))
+                continue
+            for part in split_command(text):
                 self.part(part, start)
+
+    def parsed(self, text: str, start: int) -> bool:
+        """Walk ``text`` (a line at ``start``) when the parser reads it; False when not."""
+        try:
+            trees = parse(text)
+        except ShellSyntaxError:
+            return False
+        for t in trees:
+            self.walk(t, text, start - 1)
+        return True
 
     def part(self, part: str, start: int) -> None:
         """One part of a line of the fallback: parsed and walked when the parser reads it;
@@ -420,16 +456,10 @@ class _Shell:
         if arm and arm.end() < len(body) and words[0] not in ("[[", "((") and "=" not in words[0]:
             self.part(body[arm.end():], start)
             return
-        try:
-            trees = parse(body)
-        except ShellSyntaxError:
-            pass
-        else:
-            for t in trees:
-                self.walk(t, body, start - 1)
+        if self.parsed(body, start):
             return
         lead = [w for w in words if w not in ("builtin", "command")]
-        substitutes = any(s in body for s in ("$(", "`", "<(", ">("))
+        substitutes = any(s in _ARITHMETIC.sub("", body) for s in ("$(", "`", "<(", ">("))
         if (lead and lead[0] in ("source", ".")) or _NESTED_SOURCE.search(body):
             self.unreadable.append((start, body, "a line the shell parser cannot read holds source or ."))
         elif lead and lead[0] in _CD:
@@ -481,6 +511,10 @@ def input_feed(r: Any, src: str) -> tuple[str | None, str]:
     return ("text:" if kind == "<<<" else "file:") + w.value, ""
 
 
+#: a here-document operator and its delimiter word (quoted or not)
+_HEREDOC = re.compile(r"""(?P<op><<-?)\s*(?P<q>['"]?)\\?(?P<d>[A-Za-z_][A-Za-z0-9_]*)(?P=q)""")
+#: ``$(( … ))`` arithmetic holding no command substitution
+_ARITHMETIC = re.compile(r"\$\(\((?:[^()$`]|\([^()$`]*\))*\)\)")
 #: a case arm's pattern at the start of a part (``a)``, ``*.sh|*.py)``, ``(x)``)
 _CASE_ARM = re.compile(r"\(?[^\s()|;&<>=]+(?:\s*\|\s*[^\s()|;&<>]+)*\)\s*")
 #: first words of parts that run nothing when no substitution is in them

@@ -55,8 +55,9 @@ UNVERIFIED = [
     ("function-body-args", 'run() { exec "$@"; }\nrun python3 lib/x.py\n', 'hooks/g.sh:1: "$@"',
      "the program is decided"),
     ("here-document-expanded", "python3 - <<EOF\nimport $MOD\nEOF\n", "hooks/g.sh:1: python", "standard input"),
-    # bashlex refuses a quoted here-document delimiter: the script is read line by line
-    ("here-document-quoted", "python3 - <<'EOF'\nimport os\nEOF\n", "hooks/g.sh:", "cannot read"),
+    # bashlex refuses a quoted delimiter: the body is read as one with expansions (fail closed)
+    ("here-document-quoted-dollar", "python3 - <<'EOF'\nprint('$HOME')\nEOF\n", "hooks/g.sh:1: python",
+     "standard input"),
 ]
 
 
@@ -91,6 +92,10 @@ FOLLOWED = [
     ("pipeline-stage", {**LIB, "hooks/g.sh": "cat | python3 lib/x.py\n"}, "sh hooks/g.sh", "lib/x.py"),
     ("here-document", {**LIB, "hooks/g.sh": "python3 - <<EOF\nimport runpy\nrunpy.run_path('lib/x.py')\nEOF\n"},
      "sh hooks/g.sh", "lib/x.py"),
+    ("here-document-quoted", {**LIB, "hooks/g.sh": "[[ -n x ]]\npython3 - <<'EOF'\nimport runpy\n"
+                                                  "runpy.run_path('lib/x.py')\nEOF\n"}, "sh hooks/g.sh", "lib/x.py"),
+    ("case-arm-alternatives", {**LIB, "hooks/g.sh": 'case "$f" in\n  *.ts|*.js) node lib/x.js "$f" ;;\nesac\n'},
+     "sh hooks/g.sh", "lib/x.js"),
     ("stdin-file", {**LIB, "hooks/g.sh": "sh < lib/x.sh\n"}, "sh hooks/g.sh", "lib/x.sh"),
     ("function-call", {**LIB, "hooks/g.sh": "check() { python3 lib/x.py; }\ncheck\n"}, "sh hooks/g.sh", "lib/x.py"),
     ("after-cd-script-folder", {**LIB, "hooks/g.sh": 'cd "$(dirname "$0")"\npython3 ../lib/x.py\n'}, "sh hooks/g.sh",
@@ -211,6 +216,29 @@ def test_a_program_a_python_or_node_script_starts_is_covered(tmp_path, files, co
     target = tmp_path / "project" / edited
     target.write_text(target.read_text() + "\n")
     assert _cov(tmp_path, files, command).digest() != before.digest()
+
+
+COMMON_SCRIPTS = {
+    "guard": '#!/bin/bash\nset -euo pipefail\nINPUT=$(cat)\nCMD=$(echo "$INPUT" | jq -r \'.tool_input.command // empty\')\n'
+             'if [[ "$CMD" == *"rm -rf"* ]]; then\n  echo "Blocked" >&2\n  exit 2\nfi\nexit 0\n',
+    "state-loop": '#!/bin/bash\nset -euo pipefail\nIN=$(cat)\nF=".claude/loop.local.md"\n[[ -f "$F" ]] || exit 0\n'
+                  'N=$(sed -n \'s/^iteration: *//p\' "$F")\nif [[ ! "$N" =~ ^[0-9]+$ ]]; then rm "$F"; exit 0; fi\n'
+                  'NEXT=$((N + 1))\nT="${F}.tmp.$$"\nsed "s/^iteration: .*/iteration: $NEXT/" "$F" > "$T"\n'
+                  'mv "$T" "$F"\njq -n --arg p "$(echo "$IN" | jq -r .prompt)" \'{"decision": "block", "reason": $p}\'\n',
+    "context": "#!/usr/bin/env bash\ncat << 'EOF'\n{\n  \"hookSpecificOutput\": {\"additionalContext\": \"x\"}\n}\nEOF\n"
+               "exit 0\n",
+    "log": '#!/bin/bash\nD="$CLAUDE_PROJECT_DIR/.claude/logs"\nmkdir -p "$D"\ndate +%s >> "$D/calls.log"\n'
+           'cat >> "$D/calls.log"\n',
+}
+
+
+@pytest.mark.parametrize("name", sorted(COMMON_SCRIPTS))
+def test_common_hook_scripts_that_run_only_data_programs_stay_complete(tmp_path, name):
+    """Fail closed, not noisy: a script of builtins and data programs (``jq``, ``sed``,
+    ``cat``), ``[[ ]]``, arithmetic, here-documents and variables holding data needs no
+    ``--accept-unverified``."""
+    c = _cov(tmp_path, {"hooks/g.sh": COMMON_SCRIPTS[name]}, "bash hooks/g.sh")
+    assert c.unverified == (), c.unverified
 
 
 def test_a_site_folder_holding_a_pth_file_is_unverified(tmp_path):
