@@ -252,7 +252,7 @@ _PY_SUFFIXES = (".py", ".pyc", ".pyw", ".so", ".pyd")
 
 
 class _Collector(Value):
-    __slots__ = ("roots", "known", "at", "load_depth")  # worked out by __post_init__, and the walk's place
+    __slots__ = ("roots", "known", "at", "load_depth", "sourced_names")  # worked out by __post_init__, and the walk's place
 
     project_root: str | None
     plugin_root: str | None
@@ -272,6 +272,8 @@ class _Collector(Value):
         self.at = ""
         #: how deep in scripts run or loaded by scripts the walk is
         self.load_depth = 0
+        #: names assigned by every sourced shell file met so far (``"\0cd"``: one changes folder)
+        self.sourced_names: set[str] = set()
 
     def result(self) -> Coverage:
         return Coverage(tuple(self.files[k] for k in sorted(self.files)),
@@ -997,11 +999,14 @@ class _Collector(Value):
             if line is not None:
                 self.note(f"{shown}:{line}", "a module the script loads changes the working folder (os.chdir): "
                                              "relative paths of the scripts that load it are not followed")
+        def rescan(names: frozenset[str]) -> list[loads_mod.Load]:
+            return loads_mod.scan(text, family, script=full, dollar0=dollar0, known=self.known, unknown=names)
+
         saved = self.at, self.load_depth
         self.at, self.load_depth = "", depth + 1
         try:
             self.follow(found, family, full, cwds, depth=depth, dollar0=dollar0, syspath=syspath, argv=argv,
-                        sourced=by == "source")
+                        sourced=by == "source", rescan=rescan if family == "shell" else None)
         finally:
             self.at, self.load_depth = saved
 
@@ -1015,14 +1020,20 @@ class _Collector(Value):
 
     def follow(self, found: list[loads_mod.Load], family: str, full: str, cwds: Cwds, *, depth: int,
                dollar0: str | None, syspath: tuple[str, ...], argv: Sequence[Word] | None = None,
-               sourced: bool = False) -> None:
+               sourced: bool = False, rescan: Any = None) -> None:
         """Cover the loads ``found`` in script ``full`` (see :meth:`loads`); a shell
         script's commands are followed as a hook command's are (:meth:`script_command`)."""
         shown = self.shown(full)
         commands = [ld for ld in found if ld.kind in ("run", "argv", "shell", "setenv")]
         defined = {ld.word for ld in found if ld.kind == "function"}
-        here = self.script_cwds(cwds, next((ld for ld in found if ld.kind == "cd"), None))
-        found = [ld for ld in found if ld.kind not in ("run", "argv", "shell", "setenv", "cd", "function")]
+        cds = next((ld for ld in found if ld.kind == "cd"), None)
+        outer_names = self.sourced_names
+        if sourced:  # what this file assigns or a cd in it changes the script that sources it
+            outer_names |= {w.raw for ld in found if ld.kind == "assigns" for w in ld.words}
+            if cds is not None:
+                outer_names.add("\0cd")
+        self.sourced_names = set()  # filled by the files this one sources, below
+        found = [ld for ld in found if ld.kind not in ("run", "argv", "shell", "setenv", "cd", "function", "assigns")]
         paths = list(syspath)
         # sys.path first (an import resolves on every folder the script adds, wherever it adds it)
         for ld in found:
@@ -1036,7 +1047,7 @@ class _Collector(Value):
                 else:
                     self.importable(frozenset({folder}), "sys.path")
                 paths.append(folder)
-        for ld in found:
+        def one(ld: loads_mod.Load) -> None:
             word = f"{shown}:{ld.line}: {ld.word}"
             if ld.kind == "nodebare":
                 self.node_self_reference(full, ld.module or "", word, cwds, depth)
@@ -1064,7 +1075,23 @@ class _Collector(Value):
                                    dollar0=(dollar0 or full) if family == "shell" else None)
             elif ld.kind == "node":
                 self.node_module(ld.path, cwds, depth, word)  # type: ignore[arg-type]
-        # the script's commands last: a file it sources may define the functions they call
+
+        for ld in found:
+            one(ld)
+        # the script's commands last: a file it sources may define the functions they call,
+        # assign the variables they use (read again with those unknown) or change folder
+        changed = self.sourced_names
+        self.sourced_names = outer_names
+        if sourced:
+            outer_names |= changed
+        if changed and rescan is not None:
+            again = rescan(frozenset(n for n in changed if n.isidentifier()))
+            commands = [ld for ld in again if ld.kind == "run"]
+            cds = next((ld for ld in again if ld.kind == "cd"), None)
+            for ld in again:  # a source whose word a sourced file changes: followed again (more is safe)
+                if ld.kind == "file" and ld not in found:
+                    one(ld)
+        here = None if "\0cd" in changed else self.script_cwds(cwds, cds)
         outer = set(self.functions)
         self.functions |= defined
         try:

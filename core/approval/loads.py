@@ -60,7 +60,7 @@ FAMILIES = ("shell", "python", "node")
 #: recognised by fixed patterns over the word).
 MAX_WORD_CHARS = 2048
 #: Most loads one script may name (more: the rest are computed).
-MAX_LOADS_PER_SCRIPT = 256
+MAX_LOADS_PER_SCRIPT = 2048
 
 
 class Load(FrozenValue):
@@ -150,18 +150,20 @@ def family_of(by: str, head: bytes) -> str | None:
 
 
 def scan(text: str, family: str, *, script: str, dollar0: str | None = None,
-         known: Mapping[str, str] | None = None) -> list[Load]:
+         known: Mapping[str, str] | None = None, unknown: frozenset[str] = frozenset()) -> list[Load]:
     """The loads of ``text``, a ``family`` script at absolute path ``script``.
 
     :param dollar0: for a sourced shell file, the path ``$0`` holds (the script the shell
         was started with); default ``script``.
     :param known: variables of the environment the script is run with whose values are
         known (``CLAUDE_PROJECT_DIR`` …); a name the script assigns itself is not taken.
+    :param unknown: names whose value the script does not decide alone (a file it
+        sources assigns them): never known, nor what is built from them.
     Never raises on any text.
     """
     try:
         if family == "shell":
-            found = _Shell(text, script, dollar0 or script, known).scan()
+            found = _Shell(text, script, dollar0 or script, known, unknown).scan()
         elif family == "python":
             found = _Python(script).scan(text)
         elif family == "node":
@@ -243,13 +245,16 @@ def _script_dirs(raw: str) -> str:
 
 
 class _Shell:
-    def __init__(self, text: str, script: str, dollar0: str, seed: Mapping[str, str] | None = None) -> None:
+    def __init__(self, text: str, script: str, dollar0: str, seed: Mapping[str, str] | None = None,
+                 unknown: frozenset[str] = frozenset()) -> None:
         self.text = text
         self.script = script
         # dirname of a bare name is "." in the shell (``sh -c``'s ``$0`` is ``sh``)
         self.known = {_DIR0: os.path.dirname(dollar0) or ".", _DIRB: os.path.dirname(script) or "."}
         self.seed = dict(seed or {})
-        self.assigned: dict[str, list[str]] = {}
+        self.assigned: dict[str, list[str]] = {name: ["$(assigned elsewhere)"] for name in unknown}
+        #: ``eval`` anywhere: it may assign any variable, so none the script assigns is known
+        self.evals = False
         self.sources: list[tuple[int, str]] = []
         self.unreadable: list[tuple[int, str, str]] = []
         self.cd_lines: list[int] = []
@@ -288,6 +293,8 @@ class _Shell:
                             assigns=tuple(self.read(a, known) for a in assigns), stdin=stdin,
                             positional=not in_function and not self.shifts))
         out += [Load(n, name, "function", None) for n, name in self.functions]
+        # the names this file assigns (a file that sources it sees them changed)
+        out.append(Load(1, "assigns", "assigns", None, words=tuple(Word(k, k) for k in sorted(self.assigned))))
         if self.cd_lines:
             out.append(Load(first_cd or 1, "cd", "cd", None, words=tuple(
                 self.read(w, known) if w is not None else Word("cd", None, ("cd to a folder not read",))
@@ -309,6 +316,8 @@ class _Shell:
         variables of the environment the script does not assign."""
         known = dict(self.known)
         known.update((k, v) for k, v in self.seed.items() if k not in self.assigned)
+        if self.evals:
+            return known
         for _ in range(4):
             changed = False
             for name, raws in self.assigned.items():
@@ -348,6 +357,10 @@ class _Shell:
             for i, p in enumerate(stages):
                 self.walk(p, src, base, in_function, "pipe" if i else stdin)
             return
+        if kind in ("for", "select"):  # its variable takes each word at run time
+            names = [p for p in node.parts if p.kind == "word"]
+            if names:
+                self.unknown_var(src[names[0].pos[0]:names[0].pos[1]])
         if kind == "function":
             in_function = True
             names = [p for p in node.parts if p.kind == "word"]
@@ -360,6 +373,11 @@ class _Shell:
         for r in getattr(node, "redirects", None) or []:
             for sub in walk_substitutions(r):
                 self.walk(sub, src, base, in_function)
+
+    def unknown_var(self, name: str) -> None:
+        """``name`` gets a value decided at run time (a loop variable, ``read``)."""
+        if _ASSIGN_NAME.fullmatch(name):
+            self.assigned.setdefault(name, []).append("$(run time)")
 
     def assignment(self, raw: str) -> None:
         name, _, value = raw.partition("=")
@@ -385,8 +403,15 @@ class _Shell:
             for w in words[i + 1:]:
                 if "=" in w and not w.startswith("-"):
                     self.assignment(w)
+                elif w.startswith("-") and "n" in w:  # a name reference: it may stand for any variable
+                    self.evals = True
         elif first in ("shift", "getopts") or (first == "set" and _sets_positionals(words[i + 1:])):
             self.shifts = True
+        if first == "eval":
+            self.evals = True
+        elif first in _ASSIGNING:  # read X, mapfile X, getopts o X, printf -v X, let X=…: a value from run time
+            for w in words[i + 1:]:
+                self.unknown_var(w.split("=", 1)[0].rstrip("+-"))
         self.runs.append((line, words, assigns, stdin, in_function))
 
     def lines(self) -> None:
@@ -471,6 +496,10 @@ class _Shell:
             self.runs.append((start, [], [f"{name}=$(unreadable)"], None, False))
             if substitutes:
                 self.unreadable.append((start, body, "a line the shell parser cannot read runs a substitution"))
+        elif words[0] in ("for", "select") and len(words) > 1:
+            self.unknown_var(words[1])
+            if substitutes:
+                self.unreadable.append((start, body, "a line the shell parser cannot read runs a substitution"))
         elif (words[0] in _NOT_RUN or _CASE_ARM.fullmatch(body.rstrip(";"))) and not substitutes:
             return
         else:
@@ -511,6 +540,8 @@ def input_feed(r: Any, src: str) -> tuple[str | None, str]:
     return ("text:" if kind == "<<<" else "file:") + w.value, ""
 
 
+#: builtins that give variables named among their words a value decided at run time
+_ASSIGNING = frozenset({"read", "mapfile", "readarray", "getopts", "printf", "let", "wait"})
 #: a here-document operator and its delimiter word (quoted or not)
 _HEREDOC = re.compile(r"""(?P<op><<-?)\s*(?P<q>['"]?)\\?(?P<d>[A-Za-z_][A-Za-z0-9_]*)(?P=q)""")
 #: ``$(( … ))`` arithmetic holding no command substitution

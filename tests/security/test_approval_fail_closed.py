@@ -54,6 +54,13 @@ UNVERIFIED = [
                         '{ echo; } >&2 <(python3 lib/x.py\n', "hooks/g.sh:", "cannot read"),
     ("function-body-args", 'run() { exec "$@"; }\nrun python3 lib/x.py\n', 'hooks/g.sh:1: "$@"',
      "the program is decided"),
+    # a variable the script cannot decide alone is not taken at the value it assigns
+    ("sourced-file-reassigns", 'X=./lib/x.sh\n. lib/vars.sh\nbash "$X"\n', 'hooks/g.sh:3: "$X"', "variable $X"),
+    ("sourced-file-cds", ". lib/cd.sh\npython3 lib/x.py\n", "hooks/g.sh:2: lib/x.py", "cd to a folder decided"),
+    ("source-word-reassigned", 'D=lib\n. lib/vars.sh\n. "$D/x.sh"\n', 'hooks/g.sh:3: "$D/x.sh"', "variable $D"),
+    ("read-assigns", 'X=lib/x.sh\nread X\nbash "$X"\n', 'hooks/g.sh:3: "$X"', "variable $X"),
+    ("loop-variable", 'for X in lib/x.sh; do bash "$X"; done\n', 'hooks/g.sh:1: "$X"', "variable $X"),
+    ("eval-assigns", "X=lib/x.sh\neval 'X=./y'\nbash \"$X\"\n", 'hooks/g.sh:3: "$X"', "variable $X"),
     ("here-document-expanded", "python3 - <<EOF\nimport $MOD\nEOF\n", "hooks/g.sh:1: python", "standard input"),
     # bashlex refuses a quoted delimiter: the body is read as one with expansions (fail closed)
     ("here-document-quoted-dollar", "python3 - <<'EOF'\nprint('$HOME')\nEOF\n", "hooks/g.sh:1: python",
@@ -63,7 +70,8 @@ UNVERIFIED = [
 
 @pytest.mark.parametrize("script, word, reason", [c[1:] for c in UNVERIFIED], ids=[c[0] for c in UNVERIFIED])
 def test_what_a_scripts_command_does_that_is_not_recognised_is_unverified(tmp_path, script, word, reason):
-    files = {**LIB, "hooks/g.sh": script, "p.awk": "{ print }\n", "lib/w.sh": 'exec "$@"\n'}
+    files = {**LIB, "hooks/g.sh": script, "p.awk": "{ print }\n", "lib/w.sh": 'exec "$@"\n',
+             "lib/vars.sh": "X=./lib/x.py\nD=/elsewhere\n", "lib/cd.sh": "cd /tmp\n"}
     c = _cov(tmp_path, files, "sh hooks/g.sh")
     assert any(u.word.startswith(word) and reason in u.reason for u in c.unverified), c.unverified
 
@@ -98,6 +106,9 @@ FOLLOWED = [
      "sh hooks/g.sh", "lib/x.js"),
     ("stdin-file", {**LIB, "hooks/g.sh": "sh < lib/x.sh\n"}, "sh hooks/g.sh", "lib/x.sh"),
     ("function-call", {**LIB, "hooks/g.sh": "check() { python3 lib/x.py; }\ncheck\n"}, "sh hooks/g.sh", "lib/x.py"),
+    ("sourced-lib-then-run", {**LIB, "hooks/g.sh": 'DIR="$(cd "$(dirname "$0")" && pwd)"\n'
+                              'source "$DIR/../lib/common.sh"\npython3 "$DIR/../lib/x.py"\nhelper\n',
+                              "lib/common.sh": "helper() { :; }\n"}, "sh hooks/g.sh", "lib/x.py"),
     ("after-cd-script-folder", {**LIB, "hooks/g.sh": 'cd "$(dirname "$0")"\npython3 ../lib/x.py\n'}, "sh hooks/g.sh",
      "lib/x.py"),
     ("in-fallback-case-arm", {**LIB, "hooks/g.sh": "case $1 in\n  a) python3 lib/x.py ;;\nesac\n[[ -n x ]]\n"},
