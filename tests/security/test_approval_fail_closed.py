@@ -294,3 +294,38 @@ def test_the_scanner_reads_hostile_scripts_without_raising(tmp_path):
                  "a)" * 1000, "\udc80 $1\n", "eval eval eval '$X'\n", "set -- a\n\"$@\"\n"):
         c = _cov(tmp_path, {"hooks/g.sh": text}, "sh hooks/g.sh x y")
         assert isinstance(c.digest(), str)
+
+
+# -- through approval: real wsctl, a scratch home ---------------------------------------------
+
+def test_a_wrapper_hooks_script_is_approved_and_turns_modified_when_edited(wsctl, wskit_home, tmp_path):
+    """The security-guidance plugin's shape as a project hook: the wrapper's argument and
+    what it imports are in the entry's digest; editing the imported file makes it ``modified``."""
+    from tests.security.test_approval_loads import _entries, _hook_project
+
+    project = _hook_project(tmp_path, 'bash .claude/hooks/py.sh "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.py"', {
+        ".claude/hooks/py.sh": '#!/bin/bash\nset -euo pipefail\nexec python3 "$@"\n',
+        ".claude/hooks/guard.py": "import sys, os\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), "
+                                  "'..', '..', 'lib'))\nimport policy\n",
+        "lib/policy.py": "BLOCK = ['rm -rf /']\n"})
+    assert wsctl("trust", "grant", str(project)).exit_code == 0
+    (entry,) = _entries(wsctl, project)
+    assert "lib/policy.py" in [f["path"] for f in entry["files"]] and not entry["unverified"], entry
+    assert wsctl("hooks", "trust", str(project), "--digest", entry["digest"]).exit_code == 0
+    (project / "lib/policy.py").write_text("BLOCK = []\n")
+    (entry,) = _entries(wsctl, project)
+    assert entry["state"] == "modified" and "lib/policy.py" in entry["reason"], entry
+
+
+def test_an_eval_in_a_hook_script_needs_accept_unverified(wsctl, wskit_home, tmp_path):
+    from tests.security.test_approval_loads import _entries, _hook_project
+
+    project = _hook_project(tmp_path, "sh .claude/hooks/g.sh", {".claude/hooks/g.sh": 'eval "$HOOK_CODE"\n'})
+    assert wsctl("trust", "grant", str(project)).exit_code == 0
+    (entry,) = _entries(wsctl, project)
+    assert [u["word"] for u in entry["unverified"]] == ['.claude/hooks/g.sh:1: eval "$HOOK_CODE"'], entry
+    refused = wsctl("hooks", "trust", str(project), "--digest", entry["digest"])
+    assert refused.exit_code == 1 and "--accept-unverified" in refused.stderr
+    assert wsctl("hooks", "trust", str(project), "--digest", entry["digest"], "--accept-unverified").exit_code == 0
+    (entry,) = _entries(wsctl, project)
+    assert entry["state"] == "approved" and ".claude/hooks/g.sh:1:" in entry["text"], entry
