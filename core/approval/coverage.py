@@ -1075,6 +1075,9 @@ class _Collector(Value):
                                    dollar0=(dollar0 or full) if family == "shell" else None)
             elif ld.kind == "node":
                 self.node_module(ld.path, cwds, depth, word)  # type: ignore[arg-type]
+            elif ld.kind == "data":  # bytes that run as code (a pickle, a native library): covered, not read
+                for cand in self.resolve(ld.path, cwds, word):  # type: ignore[arg-type]
+                    self.cover(cand, word)
 
         for ld in found:
             one(ld)

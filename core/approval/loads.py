@@ -71,7 +71,8 @@ class Load(FrozenValue):
     :ivar kind: ``"file"`` (a file run in place: a sourced shell file, ``runpy.run_path``,
         ``exec(open(P).read())``), ``"node"`` (a Node module path: extensions and
         ``index`` files are tried), ``"pyfolder"`` (a folder put on ``sys.path``),
-        ``"sitedir"`` (``site.addsitedir``: the folder and its ``.pth`` files),
+        ``"sitedir"`` (``site.addsitedir``: the folder and its ``.pth`` files), ``"data"``
+        (a file whose bytes run as code but are not a script: a pickle, a native library),
         ``"pymodule"`` (a dotted module name resolved on ``sys.path``), ``"pyrelative"``
         (``module`` resolved below the folder ``path``), ``"nodebare"`` (a bare Node
         specifier in ``module``: ``node_modules``, a builtin, or a self-reference),
@@ -567,6 +568,13 @@ _SYSPATH_ADD = {"sys.path.insert": 1, "sys.path.append": 0}
 _FILE_LOADERS = {"runpy.run_path": 0, "importlib.util.spec_from_file_location": 1,
                  "importlib.machinery.SourceFileLoader": 1, "importlib.machinery.SourcelessFileLoader": 1,
                  "imp.load_source": 1, "imp.load_compiled": 1, "imp.load_package": 1}
+#: calls that run code held in a file that is not Python source: ``pickle`` and friends
+#: (unpickling runs code), native libraries, zip archives on the import path
+_NATIVE = ("ctypes.", "_ctypes.")
+_CODE_FILES = frozenset({"pickle.load", "pickle.Unpickler", "_pickle.load", "marshal.load", "shelve.open",
+                         "dill.load", "joblib.load", "torch.load", "numpy.load", "ctypes.CDLL", "ctypes.PyDLL",
+                         "ctypes.cdll.LoadLibrary", "ctypes.pydll.LoadLibrary", "ctypes.LibraryLoader",
+                         "zipimport.zipimporter", "importlib.machinery.ExtensionFileLoader"})
 _MODULE_LOADERS = {"importlib.import_module": 0, "__import__": 0, "runpy.run_module": 0,
                    "importlib.__import__": 0, "pkgutil.get_loader": 0}
 _CODE_RUNNERS = {"exec", "eval", "builtins.exec", "builtins.eval"}
@@ -775,6 +783,14 @@ class _Python:
             self.add(node, "pymodule", arg, name)
         elif name in _CODE_RUNNERS or name == "compile":
             self.code(node, name, text, line0)
+        elif name in _CODE_FILES:
+            arg = node.args[0] if node.args else None
+            if name.startswith(_NATIVE) and isinstance(arg, ast.Constant) and isinstance(arg.value, str) \
+                    and "/" not in arg.value:
+                return  # a library the system's loader finds by name (``libc.so.6``)
+            if isinstance(arg, ast.Call) and self.dotted(arg.func) in ("open", "io.open", "builtins.open") and arg.args:
+                arg = arg.args[0]  # pickle.load(open(P, "rb"))
+            self.add(node, "data", arg, name)
 
     def setenv(self, node: ast.AST, key: ast.AST, line0: int) -> None:
         """``os.environ[K] = …``, ``os.putenv(K, …)``: a ``setenv`` load naming ``K``
@@ -1071,6 +1087,8 @@ class _Node:
         except _JsError as err:
             return [Load(1, os.path.basename(self.script), "node", None, reason=f"the token scan cannot read it: {err}")]
         self.bindings(toks)
+        # the module API's register() (loader hooks) may be imported by name
+        module_api = any(t.kind == "str" and t.value in ("module", "node:module") for t in toks)
         for i, tok in enumerate(toks):
             self.at(toks, i, tok)
             if tok.kind == "str" and tok.value in ("child_process", "node:child_process"):
@@ -1079,13 +1097,22 @@ class _Node:
             elif tok.kind == "id" and tok.value == "Worker" and i and toks[i - 1].value == "new" \
                     and i + 1 < len(toks) and toks[i + 1].value == "(":
                 self.worker(toks, i + 1, tok.line)
+            elif tok.kind == "id" and i + 1 < len(toks) and toks[i + 1].value == "(" and (
+                    (i >= 2 and toks[i - 1].value in (".", "?.") and (f"{toks[i - 2].value}.{tok.value}" in _JS_CODE_MEMBERS
+                                                                      or tok.value in ("_load", "_compile")))
+                    or (tok.value == "register" and module_api)):  # an alias of the module API too: fail closed
+                self.out.append(Load(tok.line, f"{tok.value}(…)", "node", None,
+                                     reason=f"{tok.value} loads code wskit does not follow"))
         return self.out
 
     def worker(self, toks: list[_Tok], i: int, line: int) -> None:
         """``new Worker(S)``: runs module ``S``, a relative string resolved against the
         working folder (not the script's); a URL from ``import.meta.url`` as for ``import()``."""
-        first, _ = self.args(toks, i)
+        first, count = self.args(toks, i)
         v = self.value(first) if first else None
+        if count > 1:  # options: execArgv (--require …), env (NODE_OPTIONS), eval: true
+            self.out.append(Load(line, "new Worker(…, options)", "node", None,
+                                 reason="Worker options (execArgv, env, eval) are not followed"))
         if v is None:
             self.out.append(Load(line, "new Worker(…)", "node", None, reason="a module path computed when the script runs"))
         elif v.startswith("file://") or os.path.isabs(v):
@@ -1327,5 +1354,10 @@ class _Node:
             self.out.append(Load(line, _short(word), "nodebare", None, module=spec))
 
 
+#: member calls that load or run code by a path or bytes (native addons, the module
+#: loader's internals, WebAssembly)
+_JS_CODE_MEMBERS = frozenset({"process.dlopen", "WebAssembly.instantiate", "WebAssembly.compile",
+                              "WebAssembly.instantiateStreaming", "WebAssembly.compileStreaming", "Module.runMain",
+                              "module.register", "Module.register", "Module._resolveFilename"})
 _JS_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "\n": ""}
 

@@ -191,6 +191,16 @@ SCRIPT_STARTS = [
      "node tools/a.mjs", "tools/a.mjs:1: ", "child_process"),
     ("node-worker-computed", {"tools/a.js": "new Worker(process.argv[2])\n"}, "node tools/a.js",
      "tools/a.js:1: new Worker", "computed"),
+    ("node-worker-options", {"tools/a.js": "new Worker('./w.js', { execArgv: ['-r', './e.js'] })\n"},
+     "node tools/a.js", "tools/a.js:1: new Worker", "options"),
+    ("node-dlopen", {"tools/a.js": "process.dlopen(module, p)\n"}, "node tools/a.js", "tools/a.js:1: dlopen",
+     "loads code"),
+    ("node-module-register", {"tools/a.mjs": "import { register } from 'node:module'\nregister('./h.mjs', "
+                              "import.meta.url)\n"}, "node tools/a.mjs", "tools/a.mjs:2: register", "loads code"),
+    ("node-wasm", {"tools/a.js": "WebAssembly.instantiate(fs.readFileSync('x.wasm'))\n"}, "node tools/a.js",
+     "tools/a.js:1: instantiate", "loads code"),
+    ("py-pickle-computed", {"hooks/c.py": "import pickle, sys\npickle.load(open(sys.argv[1], 'rb'))\n"},
+     "python3 hooks/c.py", "hooks/c.py:2: pickle.load", "computed"),
 ]
 
 
@@ -215,6 +225,10 @@ STARTS_FOLLOWED = [
      "lib/x.sh"),
     ("py-subprocess-cwd", {**LIB, "hooks/c.py": "from subprocess import run as r\nr(['python3', 'x.py'], cwd='lib')\n"},
      "python3 hooks/c.py", "lib/x.py"),
+    ("py-pickle-file", {**LIB, "lib/m.pkl": "x", "hooks/c.py": "import pickle\npickle.load(open('lib/m.pkl', 'rb'))\n"},
+     "python3 hooks/c.py", "lib/m.pkl"),
+    ("py-native-library", {**LIB, "lib/x.so": "x", "hooks/c.py": "import ctypes\nctypes.CDLL('./lib/x.so')\n"},
+     "python3 hooks/c.py", "lib/x.so"),
     ("node-worker", {**LIB, "tools/a.js": "const { Worker } = require('worker_threads')\nnew Worker('./lib/x.js')\n"},
      "node tools/a.js", "lib/x.js"),
 ]
