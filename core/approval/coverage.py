@@ -44,6 +44,11 @@ How each spelling is treated (``docs/hooks.md``, "What an approval covers"):
   secret-looking path, a file over :data:`MAX_FILE_BYTES`: unverified.
 - Output redirections (``> log``) are not covered (the hook writes them); an input
   redirection feeding an interpreter is executed and covered.
+- A shell script's own commands (and the programs a Python script starts) go through
+  this same dispatch (:meth:`_Collector.script_command`), named ``<script>:<line>:
+  <word>`` when unverified; there a variable matters only where it is executed or
+  loaded. ``$1``/``"$@"`` of a script are the words the command gives it (a wrapper's
+  arguments are followed as its scripts).
 """
 
 from __future__ import annotations

@@ -17,11 +17,16 @@ The spellings (``docs/hooks.md``, "What a script loads"):
   spellings (``$(dirname "$0")``, `` `dirname $0` ``, ``$(cd "$(dirname "$0")" && pwd)``,
   ``${BASH_SOURCE%/*}``, ``${0%/*}``, ``$(dirname "$(realpath "$0")")`` …), or uses
   variables assigned such values (every assignment of the name in the script must
-  agree). A relative path is relative to the working folder; after a ``cd`` in the
-  script it is computed. Where ``bashlex`` refuses the script (``[[ ]]``, ``case``,
-  arrays …) each line is read on its own, split at ``&& || ; | &``; a part whose first
-  word is ``source`` or ``.`` and that the parser still refuses is computed (the line
-  could not be read), never skipped.
+  agree, and no ``eval``, ``read``, loop or sourced file may set it). A relative path
+  is relative to the working folder; after a ``cd`` in the script it is computed. Every
+  other simple command is a ``run`` load (its words read the same way, its ``NAME=``
+  assignments, what feeds its stdin) that the caller follows as it follows a hook
+  command: one dispatch, where what is not recognised is unverified. Where ``bashlex``
+  refuses the script (``[[ ]]``, ``case``, arrays, quoted here-document delimiters …)
+  each line is parsed on its own (a here-document's body with its line, a case arm's
+  pattern dropped), then split at ``&& || ; | &``; a part the parser still refuses is
+  computed (the line could not be read), never skipped, unless it runs nothing (a
+  ``[[ ]]`` test, ``case … in``, ``esac`` without a substitution).
 - **Python**: ``import a.b``, ``from a import b`` (resolved on ``sys.path``: the
   script's folder and the folders the script adds), ``from . import x`` /
   ``from ..a import b`` (relative to the module's package), ``sys.path.insert/append/
@@ -30,7 +35,10 @@ The spellings (``docs/hooks.md``, "What a script loads"):
   ``spec_from_file_location``, ``SourceFileLoader``, ``imp.load_source``,
   ``exec``/``eval``/``compile`` of ``open(P).read()`` or ``Path(P).read_text()``
   (code given as a literal is scanned in place); any of these with an argument that
-  is not a literal path expression is computed.
+  is not a literal path expression is computed. Programs it starts
+  (``subprocess.run([...])``, ``os.system('…')``) are ``argv``/``shell`` loads the caller
+  follows; an ``os.environ`` change is a ``setenv`` load; ``pickle.load(open(P))``,
+  ``ctypes.CDLL(P)`` are ``data`` loads (covered, not read).
 - **Node**: ``require(S)`` (and a function made by ``createRequire``),
   ``import … from S``, ``import S``, ``export … from S``, ``import(S)``; ``S`` a
   string, a template, ``+`` of them, ``__dirname``, ``__filename``,
