@@ -70,19 +70,29 @@ _OFFERED = ("<offered>",)
 
 
 class _Run:
-    __slots__ = ("tainted",)
+    __slots__ = ("tainted", "children")
 
     def __init__(self) -> None:
         self.tainted = False
+        #: the stages run or taken inside this one, kept: ``(key, Kept)``
+        self.children: list = []
 
 
 class Kept:
-    """What one stage of a load kept: its inputs, the signatures of what it read, its value."""
+    """What one stage of a load kept: its inputs, the signatures of what it read (its inner
+    stages' included), its value, and its inner stages (taken along with it, so that a
+    later reload can still take them one by one)."""
 
-    __slots__ = ("inputs", "sigs", "value")
+    __slots__ = ("inputs", "sigs", "value", "children")
 
-    def __init__(self, inputs: tuple, sigs: dict, value: Any) -> None:
-        self.inputs, self.sigs, self.value = inputs, sigs, value
+    def __init__(self, inputs: tuple, sigs: dict, value: Any, children: tuple = ()) -> None:
+        self.inputs, self.sigs, self.value, self.children = inputs, sigs, value, children
+
+
+def _carry(cur: dict, key: tuple, kept: Kept) -> None:
+    cur[key] = kept
+    for k, child in kept.children:
+        _carry(cur, k, child)
 
 
 #: stages run (not taken) since the process started, by stage key kind (``"load"``…): for tests
@@ -150,11 +160,14 @@ def stage(key: tuple, inputs: tuple, compute: Callable[[], Any]) -> Any:
     if ctx is None:
         return compute()
     prev, cur = ctx
+    outer = _CURRENT.get()
     if prev:
         kept = prev.get(key)
         if kept is not None and _same(kept.inputs, inputs) and changes.unchanged(kept.sigs):
             changes.adopt(kept.sigs)
-            cur[key] = kept
+            _carry(cur, key, kept)
+            if outer is not None:
+                outer.children.append((key, kept))
             return kept.value
     runs[key[0]] = runs.get(key[0], 0) + 1
     run = _Run()
@@ -165,12 +178,34 @@ def stage(key: tuple, inputs: tuple, compute: Callable[[], Any]) -> Any:
     finally:
         _CURRENT.reset(token)
     if run.tainted:
-        outer = _CURRENT.get()
         if outer is not None:
             outer.tainted = True
     elif not deps.racy:
-        cur[key] = Kept(inputs, dict(deps._paths), value)
+        kept = cur[key] = Kept(inputs, dict(deps._paths), value, tuple(run.children))
+        if outer is not None:
+            outer.children.append((key, kept))
     return value
+
+
+def same_objects(key: tuple, values: list) -> list:
+    """``values`` with each item equal to the previous load's item at the same place
+    replaced by that very object (equal values are interchangeable), so that the stages
+    taking them as inputs compare them by identity. Outside a load, ``values``."""
+    ctx = _stages()
+    if ctx is None:
+        return values
+    prev, cur = ctx
+    before = prev.get(key) if prev else None
+    if before is not None:
+        old = before.value
+        n = len(old)
+        out = []
+        for i, v in enumerate(values):
+            o = old[i] if i < n else None
+            out.append(o if o is not None and (o is v or o == v) else v)
+        values = out
+    cur[key] = Kept((), {}, tuple(values))
+    return values
 
 
 def taint() -> None:
