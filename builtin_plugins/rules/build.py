@@ -79,6 +79,11 @@ def build_catalog(hooks, binding, profile, trust):
                                          functools.partial(hooks.discover_rules, src, root, profile, lazy=False)),
                     rules, diags)
             continue
+        if src.scope == Scope.PROJECT:
+            # the whole project, read now (``wsctl inspect``): not a stage, its walk is the
+            # load's shared one (and a stage's own recording would note every path twice)
+            collect(hooks.discover_rules(src, root, profile), rules, diags)
+            continue
         collect(partial_reload.stage(("rules", src.scope, src.root, "all"), (src, root, profile),
                                      functools.partial(hooks.discover_rules, src, root, profile)), rules, diags)
     home = profile.require_home()
