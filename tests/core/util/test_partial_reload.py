@@ -165,6 +165,9 @@ def _ops(root: Path, home: Path, market: Path, outside: Path, store: TrustStore)
             _home_settings(market, True))),
         ("a plugin folder renamed away", lambda: os.rename(p1 / "skills", p1 / "skills-gone")),
         ("and back", lambda: os.rename(p1 / "skills-gone", p1 / "skills")),
+        ("a user rule file created", lambda: (home / ".claude/CLAUDE.md").write_text("user rule\n")),
+        ("the user rule file edited", lambda: (home / ".claude/CLAUDE.md").write_text("user rule, edited\n")),
+        ("the user rule file removed", lambda: (home / ".claude/CLAUDE.md").unlink()),
         ("home edit", lambda: (home / ".claude/skills/homeskill/SKILL.md").write_text(_skill("homeskill", "e"))),
         ("new config folder", lambda: write_tree(root / ".agents/skills/eps", {"SKILL.md": _skill("eps", "new")})),
         ("revoke trust", lambda: store.revoke(root)),
@@ -236,7 +239,7 @@ def test_a_reload_after_one_edit_runs_only_what_the_edit_touched(world, wskit_pr
         assert second is not first
         assert second.registry("agent").get("project:reviewer").description == "edited"
         # the agent load of the project's .claude and the agent registry, nothing else
-        assert _delta(before) == {"load": 1, "registry": 1}
+        assert _delta(before) == {"kind": 1, "load": 1, "registry": 1}
         for kind in ("skill", "command", "hook", "mcp_server", "style", "lsp_server"):
             assert second.registries[kind] is first.registries[kind], kind
         assert _view(second) == _view(_fresh(wskit_profile, wskit_pm, root))
@@ -263,7 +266,7 @@ def test_a_skill_edit_rebuilds_the_kinds_it_shadows(world, wskit_profile, wskit_
         _settle(root)
         third = cache.resolve(root)
         assert "project:alpha" in {c.id for c in third.registry("command").active()}
-        assert _delta(before) == {"load": 1, "registry": 1, "shadowed": 1}
+        assert _delta(before) == {"kind": 1, "load": 1, "registry": 1, "shadowed": 1}
         assert third.registry("agent") is second.registry("agent") is first.registry("agent")
         assert _view(third) == _view(_fresh(wskit_profile, wskit_pm, root))
     finally:
@@ -371,7 +374,7 @@ def test_overflow_falls_back_to_the_stat_check_and_still_reloads_partially(world
         got = cache.resolve(root)
         assert cache.watcher.overflows == 1
         assert got.registry("agent").get("project:reviewer").description == "overflow"
-        assert _delta(before) == {"load": 1, "registry": 1}
+        assert _delta(before) == {"kind": 1, "load": 1, "registry": 1}
         assert got.registry("skill") is first.registry("skill")
         assert _view(got) == _view(_fresh(wskit_profile, wskit_pm, root))
     finally:
