@@ -32,12 +32,13 @@ from wskit.fs import index as _index
 from wskit.models import Diagnostic
 
 #: Format version of the rule index (bump on any change of what is stored).
-VERSION = 3  # 3: the walk answers a ".gitignore" "*/" line as git does (a version-2 walk did not)
+VERSION = 4  # 4: header line + raw columns (3: one JSON document; the walk answers a ".gitignore" "*/" line as git does)
 _KIND = "rules"
 _SCRATCH = "wskit.builtin_plugins.rules.persist"
 #: the last index decoded by this process: ``(path, key) -> (file signature, doc, memo)``
 _DECODED: dict = {}
 _LEVELS = frozenset({"error", "warning", "info"})
+_HEX = "0123456789abcdef"
 
 
 def fingerprint(key: tuple) -> str:
@@ -219,20 +220,21 @@ def _restore(doc: dict, root: str, key: tuple, settings) -> _Items:
             lambda: (root_sig, (key, sigs, found, diags, _folders(*columns))))
     rels = []  # every path of the rules, checked at once below
     for e in doc.get("rules", ()):
-        if type(e) is not list or len(e) != 9:
+        if type(e) is not list or len(e) != 10:
             raise _Bad("bad rule")
-        rel, sig, source, scope_dir, priority, kind, patterns, body, rdiags = e
+        rel, sig, source, scope_dir, priority, kind, patterns, body, rdiags, digest = e
         rels += (rel, scope_dir)
         if not rel or source not in ("project", "local") or kind not in ("instruction", "rule"):
             raise _Bad("bad rule")
         if type(priority) is not int or type(patterns) is not list or type(body) is not str or not body:
             raise _Bad("bad rule")
         pats = tuple(_s(p) for p in patterns)
-        if type(rdiags) is not list:
+        if type(rdiags) is not list or type(digest) is not str or len(digest) != 64 or digest.strip(_HEX):
             raise _Bad("bad rule")
         fdiags = tuple(_diag_in(d) for d in rdiags)
         items.pending[(prefix + rel, False)] = functools.partial(  # rel: a non-empty relative path, checked below
-            _rule_item, root, settings, rel, _sig_in(sig), source, scope_dir, priority, kind, pats, body, fdiags)
+            _rule_item, root, settings, rel, _sig_in(sig), source, scope_dir, priority, kind, pats, body, fdiags,
+            digest)
         items.rules += 1
     _rels_ok(rels)
     return items
@@ -244,10 +246,10 @@ _SIG_HEX = 2 * _SIG_BYTES
 
 def _sigs_out(sigs: dict, root: str, cut: int) -> dict:
     """The walk's signatures as columns: ``paths`` (relative, ``""`` the root), ``sigs``
-    (every packed signature in one hex string, :data:`_SIG_BYTES` each), ``follow`` (the
+    (every packed signature, :data:`_SIG_BYTES` each, as one ``bytes``), ``follow`` (the
     indices of paths compared following links) and ``odd`` (``[index, None or six ints]``
-    for an absent path or a signature that did not pack; its hex slot is zeros). One
-    string and two lists of strings decode far faster than a small list per path."""
+    for an absent path or a signature that did not pack; its slot is zeros). One byte
+    string and a list of strings decode far faster than a small list per path."""
     paths, packed, follow, odd = [], [], [], []
     zero = bytes(_SIG_BYTES)
     for i, ((p, f), sig) in enumerate(sigs.items()):
@@ -259,22 +261,18 @@ def _sigs_out(sigs: dict, root: str, cut: int) -> dict:
         else:
             packed.append(zero)
             odd.append([i, None if sig is None else list(sig)])
-    return {"paths": paths, "sigs": b"".join(packed).hex(), "follow": follow, "odd": odd}
+    return {"paths": paths, "sigs": b"".join(packed), "follow": follow, "odd": odd}
 
 
 def _sigs_in(walk: dict, root: str, prefix: str) -> dict:
     """The checked ``(path, follow) -> signature`` of :func:`_sigs_out`'s columns."""
-    paths, hexes, follow, odd = walk.get("paths"), walk.get("sigs"), walk.get("follow"), walk.get("odd")
-    if type(paths) is not list or type(hexes) is not str or type(follow) is not list or type(odd) is not list:
+    paths, blob, follow, odd = walk.get("paths"), walk.get("sigs"), walk.get("follow"), walk.get("odd")
+    if type(paths) is not list or type(blob) is not bytes or type(follow) is not list or type(odd) is not list:
         raise _Bad("bad walk signatures")
     n = len(paths)
-    if len(hexes) != _SIG_HEX * n:
+    if len(blob) != _SIG_BYTES * n:
         raise _Bad("bad walk signatures")
     _rels_ok(paths)
-    try:
-        blob = bytes.fromhex(hexes)
-    except ValueError:
-        raise _Bad("bad signature") from None
     step = _SIG_BYTES
     vals: list = [blob[i:i + step] for i in range(0, len(blob), step)]
     follows = [False] * n
@@ -298,15 +296,13 @@ def _folders_out(folders: list) -> dict:
 
 
 def _folders_in(walk: dict) -> tuple:
-    """:func:`_folders_out`'s columns, checked: four columns of one length, strings only,
-    every folder a path inside the project (most are among the checked signature paths)."""
+    """:func:`_folders_out`'s columns, checked: four columns of one length, strings only
+    (:func:`_unpack` makes every column of a section's text), every folder a path inside
+    the project (most are among the checked signature paths)."""
     rels, files, dirs, git = walk.get("folders"), walk.get("files"), walk.get("dirs"), walk.get("git")
     if type(rels) is not list or type(files) is not list or type(dirs) is not list or type(git) is not str:
         raise _Bad("bad folder")
     if not len(rels) == len(files) == len(dirs) == len(git) or git.strip("01"):
-        raise _Bad("bad folder")
-    if not (all(type(x) is str for x in rels) and all(type(x) is str for x in files)
-            and all(type(x) is str for x in dirs)):
         raise _Bad("bad folder")
     known = set(walk["paths"])  # checked by _sigs_in
     if not known.issuperset(rels):  # in C; a folder is normally among the signature paths
@@ -326,21 +322,162 @@ def _folders(rels: list, files: list, dirs: list, git: str) -> list:
                        tuple(f.split("/")) if f else (), g == "1")) for rel, f, d, g in zip(rels, files, dirs, git)]
 
 
-def _rule_item(root, settings, rel, sig, source, scope_dir, priority, kind, pats, body, diags) -> tuple:
-    """The memo item of one checked rule entry: ``(signature, (tag, load key, RuleFile, diagnostics))``."""
-    from wskit.builtin_plugins.rules.model import rule_digest, rule_id
-    from wskit.builtin_plugins.rules.walk import _RULE_TAG
-    from wskit.models import Provenance, Scope
-    from wskit.resources.rule import RuleFile
+#: the payload's sections, in file order: the walk's columns (:func:`_sigs_out`,
+#: :func:`_folders_out`) and the rule bodies
+_SECTIONS = ("paths", "sigs", "folders", "files", "dirs", "git", "bodies")
+#: text sections are UTF-8 with lone surrogates passed through (an undecodable name is a
+#: surrogate-escaped ``str``): every ``str`` round-trips
+_TEXT = "surrogatepass"
 
-    scope = Scope.LOCAL if source == "local" else Scope.PROJECT
-    rule = RuleFile(
-        id=rule_id(source, rel), name=rel, source=source, scope_dir=scope_dir, priority=priority,
-        patterns=pats, body=body, bytes=len(body.encode("utf-8", "surrogatepass")), imports=(), file_kind=kind,
-        follow_links=False,
-        provenance=Provenance(scope=scope, source_root=root, path=rel, sha256=rule_digest(rel, pats, body)))
+
+def _pack(doc: dict) -> tuple[dict, bytes]:
+    """The index file's header and payload of the document ``doc`` (what :func:`save`
+    builds: ``key``, ``walk`` columns, ``rules`` rows with their bodies).
+
+    The header (JSON) keeps the small parts: ``key``; of the walk, ``n`` and ``nf`` (how
+    many paths and folders), ``follow``, ``odd``, ``found`` and ``diags``; each rule row
+    with its body's length in characters in place of the body; ``sections``, the byte
+    length of each of :data:`_SECTIONS`. The payload is those sections one after the
+    other: the walk's paths, folders and each folder's ``files`` and ``dirs`` joined by
+    NUL (no name holds one), the packed signatures as they are, ``git`` as ASCII, and
+    every rule body joined. :func:`_unpack` is its inverse."""
+    walk = doc.get("walk")
+    texts: list[bytes]
+    if walk is None:
+        head_walk = None
+        texts = [b""] * 6
+    else:
+        head_walk = {"n": len(walk["paths"]), "nf": len(walk["folders"]), "follow": walk["follow"],
+                     "odd": walk["odd"], "found": walk["found"], "diags": walk["diags"]}
+        texts = ["\0".join(walk["paths"]).encode("utf-8", _TEXT), walk["sigs"],
+                 "\0".join(walk["folders"]).encode("utf-8", _TEXT), "\0".join(walk["files"]).encode("utf-8", _TEXT),
+                 "\0".join(walk["dirs"]).encode("utf-8", _TEXT), walk["git"].encode("ascii")]
+    rules = doc["rules"]
+    texts.append("".join(r[7] for r in rules).encode("utf-8", _TEXT))
+    head = {"key": doc["key"], "walk": head_walk, "rules": [[*r[:7], len(r[7]), *r[8:]] for r in rules],
+            "sections": [len(t) for t in texts]}
+    return head, b"".join(texts)
+
+
+def _column(raw: bytes, n, what: str) -> list[str]:
+    """The ``n`` strings of one NUL-joined text section. :raises _Bad: not UTF-8, or not
+    exactly ``n`` of them."""
+    if type(n) is not int or n < 0:
+        raise _Bad(f"bad {what} count")
+    if not n:
+        if raw:
+            raise _Bad(f"bad {what}")
+        return []
+    try:
+        got = raw.decode("utf-8", _TEXT).split("\0")
+    except UnicodeDecodeError:
+        raise _Bad(f"{what} not UTF-8") from None
+    if len(got) != n:
+        raise _Bad(f"bad {what}: {len(got)}, not {n}")
+    return got
+
+
+def _unpack(head: dict, payload: bytes) -> dict:
+    """The document of an index file's ``head`` and ``payload`` (:func:`_pack`'s
+    inverse), its layout checked: section lengths that add up to the payload, text
+    sections of valid UTF-8 holding as many entries as the header counts, rule bodies whose
+    lengths add up to their section. The entries themselves are checked by :func:`_restore`.
+    One decode and one split per section: no object per row beyond its string.
+    :raises _Bad: otherwise."""
+    sizes = head.get("sections")
+    if (type(sizes) is not list or len(sizes) != len(_SECTIONS) or not all(type(x) is int and x >= 0 for x in sizes)
+            or sum(sizes) != len(payload)):
+        raise _Bad("bad sections")
+    chunks, at = [], 0
+    for size in sizes:
+        chunks.append(payload[at:at + size])
+        at += size
+    hw = head.get("walk")
+    walk = None
+    if hw is not None:
+        if type(hw) is not dict:
+            raise _Bad("bad walk")
+        nf = hw.get("nf")
+        try:
+            git = chunks[5].decode("ascii")
+        except UnicodeDecodeError:
+            raise _Bad("bad folder") from None
+        walk = {"paths": _column(chunks[0], hw.get("n"), "paths"), "sigs": chunks[1],
+                "follow": hw.get("follow"), "odd": hw.get("odd"), "found": hw.get("found", []),
+                "diags": hw.get("diags", []), "folders": _column(chunks[2], nf, "folders"),
+                "files": _column(chunks[3], nf, "files"), "dirs": _column(chunks[4], nf, "dirs"), "git": git}
+    elif any(chunks[:6]):
+        raise _Bad("walk columns without a walk")
+    rows = head.get("rules")
+    if type(rows) is not list:
+        raise _Bad("bad rules")
+    try:
+        text = chunks[6].decode("utf-8", _TEXT)
+    except UnicodeDecodeError:
+        raise _Bad("rule bodies not UTF-8") from None
+    rules, at = [], 0
+    for e in rows:
+        if type(e) is not list or len(e) != 10 or type(e[7]) is not int or e[7] < 0:
+            raise _Bad("bad rule")
+        end = at + e[7]
+        if end > len(text):
+            raise _Bad("bad rule body length")
+        rules.append([*e[:7], text[at:end], *e[8:]])
+        at = end
+    if at != len(text):
+        raise _Bad("bad rule body length")
+    return {"key": head.get("key"), "walk": walk, "rules": rules}
+
+
+def _rule_item(root, settings, rel, sig, source, scope_dir, priority, kind, pats, body, diags, digest) -> tuple:
+    """The memo item of one checked rule entry: ``(signature, (tag, load key, RuleFile, diagnostics))``.
+
+    The :class:`RuleFile` and its :class:`Provenance` are built without validation
+    (:func:`wskit.models.construct_valid`): :func:`_restore` checked every value to be exactly
+    what validating it would store (strings, an int, a tuple of strings, a source and kind
+    of the allowed ones), and the result equals ``RuleFile(...)`` with the same arguments
+    (``tests/core/test_persistent_index.py``, the restored objects against a fresh load's).
+    ``digest`` is the rule digest the index stored with the row (64 hex digits, checked),
+    taken as stored like the body it was computed from when the row was written: the file
+    is the user's own state, its payload checksummed; a forger able to write it can write a
+    matching digest as well. Not recomputed: 350 digests of ≈ 1 KiB were ≈ 2 ms and the
+    loading of OpenSSL's ``libcrypto`` (:mod:`wskit.util.digest`) of a second ``inspect``.
+    """
+    m = _MADE or _make_names()
+    construct = m["construct_valid"]
+    prov = construct(m["Provenance"], {
+        "scope": m["LOCAL"] if source == "local" else m["PROJECT"], "source_root": root, "path": rel,
+        "plugin": None, "sha256": digest}, _PROV_UNSET)
+    rule = construct(m["RuleFile"], {
+        "id": m["rule_id"](source, rel), "name": rel, "kind": m["KIND"], "description": "", "provenance": prov,
+        "source": source, "scope_dir": scope_dir, "priority": priority, "patterns": pats, "body": body,
+        "bytes": len(body.encode("utf-8", "surrogatepass")), "imports": (), "file_kind": kind,
+        "follow_links": False, "activation": ""}, _RULE_UNSET)
     rkey = (root, rel, source, scope_dir, priority, kind, False, settings, None)
-    return sig, (_RULE_TAG, rkey, rule, diags)
+    return sig, (m["_RULE_TAG"], rkey, rule, diags)
+
+
+#: what :func:`_rule_item` builds with, imported on its first call (an index of 350 rules
+#: calls it 350 times; the rule model is imported only where a rule is built)
+_MADE: dict = {}
+
+
+def _make_names() -> dict:
+    from wskit.builtin_plugins.rules.model import rule_id
+    from wskit.builtin_plugins.rules.walk import _RULE_TAG
+    from wskit.models import Provenance, Scope, construct_valid
+    from wskit.resources.rule import KIND, RuleFile
+
+    _MADE.update(rule_id=rule_id, _RULE_TAG=_RULE_TAG, Provenance=Provenance,
+                 LOCAL=Scope.LOCAL, PROJECT=Scope.PROJECT, construct_valid=construct_valid, KIND=KIND,
+                 RuleFile=RuleFile)
+    return _MADE
+
+
+#: the fields :func:`_rule_item` leaves at their defaults (not in ``model_fields_set``),
+#: as a fresh load's keyword construction leaves them (``discovery.load_rule_file``)
+_PROV_UNSET = frozenset({"plugin"})
+_RULE_UNSET = frozenset({"kind"})
 
 
 def previous(root: str, profile, settings, key: tuple) -> changes.Memo | None:
@@ -364,8 +501,9 @@ def previous(root: str, profile, settings, key: tuple) -> changes.Memo | None:
             doc, memo = hit[1], hit[2]  # decoded already by this process (the load, then the whole catalog)
         else:
             with _collector_paused():
-                doc = _index.read_index(path, profile.home, root=root, version=VERSION)
-                if doc is not None:
+                got = _index.read_index(path, profile.home, root=root, version=VERSION)
+                if got is not None:
+                    doc = _unpack(*got)
                     memo = changes.Memo.of(_restore(doc, root, key, settings))
                 if sig is not None and not changes._is_racy(sig):
                     _DECODED.clear()
@@ -445,11 +583,11 @@ def save(root: str, profile, settings, key: tuple, cands) -> bool:
             continue
         rule, rdiags = item[1][2], item[1][3]
         rules.append([c.rel, _sig_out(item[0]), rule.source, rule.scope_dir, rule.priority, rule.file_kind,
-                      list(rule.patterns), rule.body, [_diag_out(d) for d in rdiags]])
+                      list(rule.patterns), rule.body, [_diag_out(d) for d in rdiags], rule.sha256])
     doc = {"key": fingerprint(key), "walk": walk, "rules": rules}
     old = got[1] if got is not None else None
     if old is not None and all(old.get(k) == v for k, v in doc.items()):
         return False
     scratch[_SCRATCH] = (None, {**doc}, [])
-    return _index.write_index(_index.index_path(profile.home, root, _KIND), profile.home, doc,
+    return _index.write_index(_index.index_path(profile.home, root, _KIND), profile.home, *_pack(doc),
                               root=root, version=VERSION)

@@ -41,10 +41,12 @@ import re
 import sys
 from typing import Any
 
+from wskit.util.lazyre import lazy_pattern
+
 __all__ = ["block_precheck", "implicit_resolvers", "load_flat", "load_flat_lines"]
 
 
-_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]{0,127}):( +)([^\s\-?:,\[\]{}#&*!|>'\"%@`].*)")
+_LINE = lazy_pattern(globals(), "_LINE", r"([A-Za-z_][A-Za-z0-9_-]{0,127}):( +)([^\s\-?:,\[\]{}#&*!|>'\"%@`].*)")
 #: characters YAML treats as a line break or refuses (outside the printable set)
 _PRINTABLE = r"\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
 #: the character class above compiled (≈ 10 ms: the engine optimises its wide ranges), on first need:
@@ -135,20 +137,66 @@ _SHIPPED_RESOLVERS: tuple[tuple[str, str, int, str], ...] = (
 )
 #: the null resolver is also registered under the empty first character (an empty scalar)
 _EMPTY_FIRST = ("tag:yaml.org,2002:null",)
-_shipped: dict[str, list[tuple[str, re.Pattern[str]]]] | None = None
+_shipped: "_ShippedTable | None" = None
 
 
-def _shipped_table() -> dict[str, list[tuple[str, re.Pattern[str]]]]:
-    """:data:`_SHIPPED_RESOLVERS` by first character, compiled when first asked (a lazy
-    proxy per expression would slow down every value tested after)."""
+class _ShippedTable(dict):
+    """:data:`_SHIPPED_RESOLVERS` by first character, each expression compiled when a value
+    starting with one of its characters is first tested (a rule's ``paths: src/**`` tests
+    none: a cold ``wsctl rules --for`` compiled all eight, ≈ 1 ms). A character's rows, once
+    built, are plain dict items, so later lookups cost what a dict's ``get`` does (a lazy
+    proxy per expression would slow down every value tested after). :meth:`items` and
+    iteration build the whole table first (the one PyYAML ships, as
+    ``tests/core/formats/test_flatyaml.py`` compares)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._compiled: dict[int, re.Pattern[str]] = {}
+        self._none: set[str] = set()  # characters no resolver starts with, asked already
+        self._whole = False
+
+    def get(self, ch: str, default=None):  # type: ignore[override]
+        rows = dict.get(self, ch)
+        if rows is not None or ch in self._none:
+            return default if rows is None else rows
+        rows = self._rows(ch)
+        if not rows:
+            self._none.add(ch)
+            return default
+        self[ch] = rows
+        return rows
+
+    def _rows(self, ch: str) -> list[tuple[str, re.Pattern[str]]]:
+        rows = []
+        for i, (tag, expr, flags, first) in enumerate(_SHIPPED_RESOLVERS):
+            if ch in first if ch else tag in _EMPTY_FIRST:
+                regexp = self._compiled.get(i)
+                if regexp is None:
+                    regexp = self._compiled[i] = re.compile(expr, flags)
+                rows.append((tag, regexp))
+        return rows
+
+    def _fill(self) -> None:
+        if not self._whole:
+            for ch in sorted({c for *_r, first in _SHIPPED_RESOLVERS for c in first} | {""}):
+                self.get(ch)
+            self._whole = True
+
+    def items(self):  # type: ignore[override]
+        self._fill()
+        return super().items()
+
+    def __iter__(self):
+        self._fill()
+        return super().__iter__()
+
+
+def _shipped_table() -> "_ShippedTable":
+    """:data:`_SHIPPED_RESOLVERS` by first character (:class:`_ShippedTable`: each
+    expression compiled when first needed)."""
     global _shipped
     if _shipped is None:
-        table: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
-        for tag, expr, flags, first in _SHIPPED_RESOLVERS:
-            regexp = re.compile(expr, flags)
-            for ch in (*first, *("" for t in _EMPTY_FIRST if t == tag)):
-                table.setdefault(ch, []).append((tag, regexp))
-        _shipped = table
+        _shipped = _ShippedTable()
     return _shipped
 
 
@@ -169,9 +217,9 @@ def implicit_resolvers() -> dict[str, list[tuple[str, re.Pattern[str]]]]:
 
 
 #: ``key:`` alone on its line (the head of a block sequence)
-_SEQ_HEAD = re.compile(r"([A-Za-z_][A-Za-z0-9_-]{0,127}): *")
+_SEQ_HEAD = lazy_pattern(globals(), "_SEQ_HEAD", r"([A-Za-z_][A-Za-z0-9_-]{0,127}): *")
 #: one sequence item: ``<indent>- value`` (plain as above, or quoted without escapes)
-_ITEM = re.compile(r"( *)- +(?:\"([^\"\\]*)\"|'([^']*)'|([^\s\-?:,\[\]{}#&*!|>'\"%@`].*?)) *")
+_ITEM = lazy_pattern(globals(), "_ITEM", r"( *)- +(?:\"([^\"\\]*)\"|'([^']*)'|([^\s\-?:,\[\]{}#&*!|>'\"%@`].*?)) *")
 _SEQ_TAG = "tag:yaml.org,2002:seq"
 
 

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from wskit import fs
 from wskit.formats.flatyaml import block_precheck, load_flat, load_flat_lines
 from wskit.models import Diagnostic
+from wskit.util.lazyre import lazy_pattern
 from wskit.values import Value
 
 if TYPE_CHECKING:  # re-exported from wskit.formats.yaml, imported on first access (see __getattr__)
@@ -64,11 +65,11 @@ def __getattr__(name: str) -> Any:  # PEP 562: the names re-exported from wskit.
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-_OPEN = re.compile(r"---[ \t]*\n")
-_CLOSE = re.compile(r"^---[ \t]*$", re.M)
+_OPEN = lazy_pattern(globals(), "_OPEN", r"---[ \t]*\n")
+_CLOSE = lazy_pattern(globals(), "_CLOSE", r"^---[ \t]*$", re.M)
 #: the closing ``---`` line of a head in bytes, any line end: what follows its ``---``
-_CLOSE_TAIL = re.compile(rb"[ \t]*(?:\r\n|\r|\n)")
-_TEXT_CLOSE_TAIL = re.compile(r"[ \t]*(?=\n|\Z)")
+_CLOSE_TAIL = lazy_pattern(globals(), "_CLOSE_TAIL", rb"[ \t]*(?:\r\n|\r|\n)")
+_TEXT_CLOSE_TAIL = lazy_pattern(globals(), "_TEXT_CLOSE_TAIL", r"[ \t]*(?=\n|\Z)")
 
 
 def _close_end(h: bytes, pos: int = 3) -> int | None:
@@ -104,10 +105,10 @@ def _close_line(text: str, start: int) -> tuple[int, int] | None:
                 return q, m.end()
         q = find("---", q + 1)
     return None
-_TOP_KEY = re.compile(r"^([A-Za-z0-9_-]+)\s*:")
+_TOP_KEY = lazy_pattern(globals(), "_TOP_KEY", r"^([A-Za-z0-9_-]+)\s*:")
 # the value starts at a non-space: with "\s+(.*" both parts could take the same
 # blanks, and a 64 KiB line of blanks would take seconds to fail (quadratic backtracking)
-_KEY_VALUE = re.compile(r"^(\s*[A-Za-z0-9_-]+\s*:\s+)(\S.*:\s.*)$")
+_KEY_VALUE = lazy_pattern(globals(), "_KEY_VALUE", r"^(\s*[A-Za-z0-9_-]+\s*:\s+)(\S.*:\s.*)$")
 
 
 class Frontmatter(Value):
@@ -158,10 +159,10 @@ def _load(text: str) -> Any:
 
 
 #: a ``key: value`` line the retry may quote (Claude Code 2.1.332: letters, ``_`` and ``-`` only)
-_RETRY_LINE = re.compile(r"^([a-zA-Z_-]+):\s+(\S.*)$")
+_RETRY_LINE = lazy_pattern(globals(), "_RETRY_LINE", r"^([a-zA-Z_-]+):\s+(\S.*)$")
 #: a value holding one of these is quoted by the retry (Claude Code 2.1.332's set)
-_RETRY_SPECIAL = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
-_LEADING_TABS = re.compile(r"^\t+", re.M)
+_RETRY_SPECIAL = lazy_pattern(globals(), "_RETRY_SPECIAL", r"[{}\[\]*&#!|>%@`]|: ")
+_LEADING_TABS = lazy_pattern(globals(), "_LEADING_TABS", r"^\t+", re.M)
 
 
 def _quote_colon_values(text: str) -> str:

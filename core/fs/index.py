@@ -12,10 +12,13 @@ The file is a state file and its content is untrusted on read:
 - read through :func:`wskit.fs.atomic.read_state` (no link below the home, a
   regular file only, non-blocking, at most :data:`MAX_INDEX_BYTES`), then
   refused unless owned by the current user with mode 0600;
-- a JSON object with ``format`` == :data:`FORMAT`, ``version`` == the caller's
-  version and ``root`` == the project asked about; anything else (truncated,
-  corrupt, another version) is a refusal, never an exception: the caller loads
-  afresh;
+- one header line of JSON — an object with ``format`` == :data:`FORMAT`, ``version`` ==
+  the caller's version, ``root`` == the project asked about and ``payload`` == the length
+  and CRC-32 of what follows the line — then the payload: the caller's bulk columns as
+  raw bytes, decoded by the caller without a JSON parse (one read of the whole file,
+  bounded; no object per stored row until the caller asks). Anything else (truncated or
+  extended payload, a checksum that does not match, corrupt header, another version) is
+  a refusal, never an exception: the caller loads afresh;
 - written under the file's lock, atomically (temp file + rename in the opened
   folder), mode 0600, never larger than :data:`MAX_INDEX_BYTES`; not ``fsync``-ed
   (:func:`~wskit.fs.atomic.locked_replace` ``durable=False``): a file a system crash
@@ -37,6 +40,7 @@ import json
 import os
 import re
 import stat
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -91,18 +95,22 @@ def _check_private(path: Path) -> None:
         raise StateFileError(f"mode {stat.S_IMODE(st.st_mode):04o}, not 0600", errno.EPERM)
 
 
-def read_index(path: Path, home: str | os.PathLike[str], *, root: str, version: int) -> dict[str, Any] | None:
-    """The index document at ``path``, or None when there is none.
+def read_index(path: Path, home: str | os.PathLike[str], *, root: str,
+               version: int) -> tuple[dict[str, Any], bytes] | None:
+    """The index at ``path`` as ``(header, payload)``, or None when there is none.
 
     :param home: the anchor: no component between it and ``path`` may be a link.
     :param root: the project the index must be of.
     :param version: the format version the caller reads.
-    :returns: the parsed JSON object (``format``, ``version``, ``root`` checked;
-        the rest is the caller's to validate); None also for an index of an earlier
-        version (written before an upgrade: a miss, not a refusal).
+    :returns: the header (the JSON object of the first line: ``format``, ``version``,
+        ``root`` and ``payload`` checked; the rest is the caller's to validate) and the
+        payload bytes after it (exactly as long as the header says, with its CRC-32); None
+        also for an index of an earlier version (written before an upgrade, a version-3
+        whole-JSON file included: a miss, not a refusal).
     :raises IndexRefused: the file exists but is a link, not regular, not the
-        user's, not 0600, over :data:`MAX_INDEX_BYTES`, not JSON, or of another
-        format, version or root. Never anything else for the file's content.
+        user's, not 0600, over :data:`MAX_INDEX_BYTES`, a header that is not JSON, of
+        another format, version or root, or a payload of another length or checksum.
+        Never anything else for the file's content.
     """
     try:
         raw = read_state(path, home, max_bytes=MAX_INDEX_BYTES)
@@ -113,8 +121,10 @@ def read_index(path: Path, home: str | os.PathLike[str], *, root: str, version: 
         return None
     except (StateFileError, OSError) as err:
         raise IndexRefused(path, str(err)) from None
+    cut = raw.find(b"\n")
+    head, payload = (raw, b"") if cut < 0 else (raw[:cut], raw[cut + 1:])
     try:
-        doc = json.loads(raw)  # flat by construction; a deep document fails the checks below or RecursionError
+        doc = json.loads(head)  # flat by construction; a deep document fails the checks below or RecursionError
     except (ValueError, RecursionError) as err:
         raise IndexRefused(path, f"corrupt ({str(err)[:100]})") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
@@ -126,22 +136,33 @@ def read_index(path: Path, home: str | os.PathLike[str], *, root: str, version: 
         raise IndexRefused(path, f"version {found!r}, not {version}")
     if doc.get("root") != root:
         raise IndexRefused(path, "made for another project")
-    return doc
+    declared = doc.get("payload")
+    if type(declared) is not list or len(declared) != 2 or not all(type(x) is int for x in declared):
+        raise IndexRefused(path, "no payload length and checksum")
+    if declared[0] != len(payload):
+        raise IndexRefused(path, f"payload of {len(payload)} bytes, not {declared[0]} (truncated or extended)")
+    if zlib.crc32(payload) != declared[1]:
+        raise IndexRefused(path, "payload checksum does not match (corrupt)")
+    return doc, payload
 
 
-def write_index(path: Path, home: str | os.PathLike[str], doc: dict[str, Any], *, root: str, version: int) -> bool:
-    """Write ``doc`` (JSON-able; ``format``, ``version`` and ``root`` are added) as the
-    index at ``path``, under its lock, atomically, mode 0600 (folders 0700).
+def write_index(path: Path, home: str | os.PathLike[str], doc: dict[str, Any], payload: bytes = b"", *,
+                root: str, version: int) -> bool:
+    """Write the header ``doc`` (JSON-able; ``format``, ``version``, ``root`` and ``payload``
+    — the length and CRC-32 of ``payload`` — are added) on one line, then ``payload``, as
+    the index at ``path``, under its lock, atomically, mode 0600 (folders 0700).
 
     :returns: True when written; False when it would exceed :data:`MAX_INDEX_BYTES`
         or the state folder refused the write (a link on the way, a special file):
         an index is an optimisation, its write never fails the caller.
     """
     body = dict(doc)
-    body.update(format=FORMAT, version=version, root=root)
-    data = json.dumps(body, separators=(",", ":")).encode("ascii")  # lone surrogates of undecodable names escaped
-    if len(data) > MAX_INDEX_BYTES:
+    body.update(format=FORMAT, version=version, root=root, payload=[len(payload), zlib.crc32(payload)])
+    # one line: no raw newline in compact ASCII JSON (lone surrogates of undecodable names escaped)
+    head = json.dumps(body, separators=(",", ":")).encode("ascii")
+    if len(head) + 1 + len(payload) > MAX_INDEX_BYTES:
         return False
+    data = b"".join((head, b"\n", payload))
     try:
         # not fsync-ed: a file a crash left partial is refused on read, and the load reads afresh
         locked_replace(path, data, anchor=home, mode=0o600, durable=False)

@@ -88,6 +88,39 @@ def index_file(root: Path, home: Path) -> Path:
     return fsindex.index_path(home, str(root), "rules")
 
 
+def read_doc(f: Path) -> tuple[dict, dict]:
+    """The index file ``f`` as ``(header, document)``: the header line's JSON and the
+    document its payload holds (``persist._unpack``: ``key``, ``walk`` columns, ``rules``
+    rows with their bodies)."""
+    import json
+
+    from wskit.builtin_plugins.rules import persist
+
+    raw = f.read_bytes()
+    cut = raw.index(b"\n")
+    head = json.loads(raw[:cut])
+    return head, persist._unpack(head, raw[cut + 1:])
+
+
+def write_doc(f: Path, doc: dict, **header) -> None:
+    """Write ``doc`` (a document as :func:`read_doc` gives it) as the index file ``f``, in
+    this version's layout with a correct length and checksum (``persist._pack``), the
+    header's ``format``/``version``/``root`` taken from the file there, ``header`` over
+    them; mode 0600."""
+    import json
+    import zlib
+
+    from wskit.builtin_plugins.rules import persist
+
+    old, _doc = read_doc(f)
+    head, payload = persist._pack(doc)
+    head.update(format=old["format"], version=old["version"], root=old["root"],
+                payload=[len(payload), zlib.crc32(payload)])
+    head.update(header)
+    f.write_bytes(json.dumps(head, separators=(",", ":")).encode("ascii") + b"\n" + payload)
+    os.chmod(f, 0o600)
+
+
 def test_index_written_and_reused(tmp_path):
     root, home = make(tmp_path)
     check(root, home)
@@ -98,13 +131,11 @@ def test_index_written_and_reused(tmp_path):
     assert f.stat().st_mtime_ns == before
     # what answered is the index: an entry of an unchanged file is taken as stored (the
     # file is the user's own 0600 state, trusted as the trust store is)
-    import json
-
-    doc = json.loads(f.read_bytes())
+    doc = read_doc(f)[1]
     for r in doc["rules"]:
         if r[0] == "docs/AGENTS.md":
             r[7] = "as the index says"
-    f.write_text(json.dumps(doc))
+    write_doc(f, doc)
     bodies = {r[0]: r[5] for r in answer(root, home)[0]}
     assert bodies["docs/AGENTS.md"] == "as the index says"
 
@@ -261,15 +292,21 @@ def test_signature_columns_round_trip():
     st = os.stat(__file__)
     sigs = {(root, False): changes.signature(st), (root + "/a", False): None,
             (root + "/b", True): (1, 2, 3, 2**70, 5, 6), (root + "/a/.gitignore", False): changes.signature(st)}
-    doc = json_round_trip(persist._sigs_out(sigs, root, len(root) + 1))
+    walk = {**persist._sigs_out(sigs, root, len(root) + 1), "found": [], "diags": [], "folders": [],
+            "files": [], "dirs": [], "git": ""}
+    doc = file_round_trip({"key": "k", "walk": walk, "rules": []})["walk"]
     assert persist._sigs_in(doc, root, root + "/") == sigs
     assert list(persist._sigs_in(doc, root, root + "/")) == list(sigs)  # recording order kept
 
 
-def json_round_trip(v):
+def file_round_trip(doc):
+    """``doc`` through the file's layout: header JSON and payload (``persist._pack``/``_unpack``)."""
     import json
 
-    return json.loads(json.dumps(v))
+    from wskit.builtin_plugins.rules import persist
+
+    head, payload = persist._pack(doc)
+    return persist._unpack(json.loads(json.dumps(head)), payload)
 
 
 def test_names_with_newlines_are_kept_and_checked(tmp_path):
@@ -288,3 +325,35 @@ def test_names_with_newlines_are_kept_and_checked(tmp_path):
     assert not got[2]
     refused = sorted(d[2] for d in got[1] if d[1] == "rule-name-invalid")
     assert refused == [str(root / ".claude" / "rules" / "bad\nname.md"), str(root / "odd\nfolder" / "AGENTS.md")]
+
+
+def test_restored_rule_objects_are_a_fresh_loads(tmp_path):
+    """The rule objects a load takes from the index (built without validation,
+    ``persist._rule_item``) are the objects a fresh load builds: equal, the same field
+    values and types, the same fields set, the same provenance."""
+    from wskit.builtin_plugins.rules import persist
+
+    root, home = make(tmp_path)
+    answer(root, home)  # writes the index
+    assert index_file(root, home).is_file()
+    built = []
+    real = persist._rule_item
+    persist_item = lambda *a: built.append(a[2]) or real(*a)  # noqa: E731
+    try:
+        persist._rule_item = persist_item
+        restored = {r.path: r for r in WorkspaceCache(HostProfile(home=home)).resolve(root).catalog("rules").rules()}
+    finally:
+        persist._rule_item = real
+    assert sorted(built) == sorted(restored)  # every rule came from the index
+    fresh = {r.path: r for r in WorkspaceCache(HostProfile(home=home, settings={"index": False}))
+             .resolve(root).catalog("rules").rules()}
+    assert restored.keys() == fresh.keys() and len(fresh) >= 5
+    for path, r in restored.items():
+        f = fresh[path]
+        assert r == f and type(r) is type(f)
+        assert r.model_fields_set == f.model_fields_set
+        assert r.provenance == f.provenance and r.provenance.model_fields_set == f.provenance.model_fields_set
+        assert {k: (v, type(v)) for k, v in r.__dict__.items() if k != "provenance"} == \
+            {k: (v, type(v)) for k, v in f.__dict__.items() if k != "provenance"}
+        assert r.provenance.__dict__ == f.provenance.__dict__
+        assert r.model_dump() == f.model_dump() and r.model_dump(exclude_unset=True) == f.model_dump(exclude_unset=True)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.core.test_persistent_index import age, answer, index_file, lazy_answer, make
+from tests.core.test_persistent_index import age, answer, index_file, lazy_answer, make, read_doc, write_doc
 
 
 def fresh(root: Path, home: Path):
@@ -30,11 +30,75 @@ def prepared(tmp_path):
     return root, home, f
 
 
-def rewrite(f: Path, change) -> None:
-    doc = json.loads(f.read_bytes())
-    change(doc)
-    f.write_text(json.dumps(doc))
+def rewrite(f: Path, change=None, head_change=None, **header) -> None:
+    """Rewrite the index ``f`` with its document changed by ``change`` (rows, columns), in
+    this version's layout with a correct length and checksum: what reaches the row checks
+    is the forgery itself, not a checksum mismatch. ``header``: header members to set;
+    ``head_change``: a change of the packed header (its rows as stored, body lengths in
+    place of bodies), the payload's length and checksum kept right."""
+    doc = read_doc(f)[1]
+    if change is not None:
+        change(doc)
+    write_doc(f, doc, **header)
+    if head_change is not None:
+        raw = f.read_bytes()
+        cut = raw.index(b"\n")
+        head = json.loads(raw[:cut])
+        head_change(head)
+        f.write_bytes(json.dumps(head).encode("ascii") + raw[cut:])
+        os.chmod(f, 0o600)
+
+
+def rewrite_raw(f: Path, section: str, change, fix_lengths: bool = True, fix_checksum: bool = True) -> None:
+    """Change the bytes of one payload section of the index ``f`` (``change(bytes) ->
+    bytes``), the header's section lengths, payload length and checksum made right again
+    unless told otherwise: a forged section, not a damaged file."""
+    import zlib
+
+    from wskit.builtin_plugins.rules import persist
+
+    raw = f.read_bytes()
+    cut = raw.index(b"\n")
+    head = json.loads(raw[:cut])
+    payload = raw[cut + 1:]
+    chunks, at = [], 0
+    for size in head["sections"]:
+        chunks.append(payload[at:at + size])
+        at += size
+    i = persist._SECTIONS.index(section)
+    chunks[i] = change(chunks[i])
+    payload = b"".join(chunks)
+    if fix_lengths:
+        head["sections"] = [len(c) for c in chunks]
+        head["payload"][0] = len(payload)
+    if fix_checksum:
+        head["payload"][1] = zlib.crc32(payload)
+    f.write_bytes(json.dumps(head).encode("ascii") + b"\n" + payload)
     os.chmod(f, 0o600)
+
+
+def damage(f: Path, change) -> None:
+    """Change the payload bytes of ``f`` (``change(bytes) -> bytes``), header untouched."""
+    raw = f.read_bytes()
+    cut = raw.index(b"\n")
+    f.write_bytes(raw[:cut + 1] + change(raw[cut + 1:]))
+    os.chmod(f, 0o600)
+
+
+def _flip(b: bytes) -> bytes:
+    mid = len(b) // 2
+    return b[:mid] + bytes([b[mid] ^ 0x20]) + b[mid + 1:]
+
+
+def _negative(head: dict) -> None:
+    sizes = head["sections"]
+    sizes[1] += sizes[0] + 1
+    sizes[0] = -1  # the same total, one length below zero
+
+
+def _shift(head: dict) -> None:
+    head["sections"][0] -= 1
+    head["sections"][1] += 1  # the same total: the paths lose their last byte to the signatures
 
 
 CORRUPT = {
@@ -43,14 +107,14 @@ CORRUPT = {
     "not-json": lambda f: f.write_bytes(b"\xff\xfe garbage"),
     "array": lambda f: f.write_text("[]"),
     "deep": lambda f: f.write_text("[" * 100000 + "]" * 100000),
-    "wrong-version": lambda f: rewrite(f, lambda d: d.update(version=999)),
-    "wrong-format": lambda f: rewrite(f, lambda d: d.update(format="other")),
-    "other-root": lambda f: rewrite(f, lambda d: d.update(root="/elsewhere")),
+    "wrong-version": lambda f: rewrite(f, version=999),
+    "wrong-format": lambda f: rewrite(f, format="other"),
+    "other-root": lambda f: rewrite(f, root="/elsewhere"),
     "other-settings": lambda f: rewrite(f, lambda d: d.update(key="0" * 64)),
     "sig-outside": lambda f: rewrite(f, lambda d: (d["walk"]["paths"].append("/etc/passwd"),
-                                                   d["walk"].update(sigs=d["walk"]["sigs"] + "00" * 41))),
+                                                   d["walk"].update(sigs=d["walk"]["sigs"] + bytes(41)))),
     "sig-dotdot": lambda f: rewrite(f, lambda d: (d["walk"]["paths"].append("src/../../x"),
-                                                  d["walk"].update(sigs=d["walk"]["sigs"] + "00" * 41))),
+                                                  d["walk"].update(sigs=d["walk"]["sigs"] + bytes(41)))),
     "sigs-short": lambda f: rewrite(f, lambda d: d["walk"].update(sigs=d["walk"]["sigs"][:-2])),
     "follow-out-of-range": lambda f: rewrite(f, lambda d: d["walk"]["follow"].append(10**6)),
     "odd-bad": lambda f: rewrite(f, lambda d: d["walk"]["odd"].append([0, [1, 2, 3]])),
@@ -59,14 +123,42 @@ CORRUPT = {
                                                       d["walk"].update(git=d["walk"]["git"] + "0"))),
     "folder-columns-differ": lambda f: rewrite(f, lambda d: d["walk"]["files"].append("x")),
     "folder-git-not-a-flag": lambda f: rewrite(f, lambda d: d["walk"].update(git="x" * len(d["walk"]["git"]))),
-    "folder-names-not-strings": lambda f: rewrite(f, lambda d: d["walk"]["dirs"].__setitem__(0, ["a"])),
+    # names are a section's text in this layout: the forgery left is bytes that are not text
+    "folder-names-not-strings": lambda f: rewrite_raw(f, "dirs", lambda b: b"\xff\xfe" + b),
     "candidate-dotdot": lambda f: rewrite(f, lambda d: d["walk"]["found"].append(
         ["../outside.md", "project", "", 1, "instruction", None])),
     "rule-absolute": lambda f: rewrite(f, lambda d: d["rules"].append(
-        ["/etc/passwd", None, "project", "", 1, "instruction", [], "x", []])),
-    "bad-types": lambda f: rewrite(f, lambda d: d["rules"].append([1, 2, 3, 4, 5, 6, 7, 8, 9])),
-    "bad-sig": lambda f: rewrite(f, lambda d: d["walk"].update(sigs="zz" + d["walk"]["sigs"][2:])),
+        ["/etc/passwd", None, "project", "", 1, "instruction", [], "x", [], "0" * 64])),
+    "bad-types": lambda f: rewrite(f, head_change=lambda h: h["rules"].append([1, 2, 3, 4, 5, 6, 7, 0, 9, 10])),
+    "rule-row-short": lambda f: rewrite(f, head_change=lambda h: h["rules"][0].pop()),
+    "digest-not-hex": lambda f: rewrite(f, lambda d: d["rules"][0].__setitem__(9, "z" * 64)),
+    "digest-short": lambda f: rewrite(f, lambda d: d["rules"][0].__setitem__(9, "0" * 63)),
+    "digest-not-a-string": lambda f: rewrite(f, lambda d: d["rules"][0].__setitem__(9, 7)),
+    "bad-sig": lambda f: rewrite(f, lambda d: d["rules"][0].__setitem__(1, "zz" + d["rules"][0][1][2:])),
     "bad-diag": lambda f: rewrite(f, lambda d: d["walk"]["diags"].append(["fatal", 1, 2, 3, 4, 5, 6])),
+    # the layout of this version (a header line, then the payload's sections)
+    "payload-truncated": lambda f: damage(f, lambda b: b[:-1]),
+    "payload-extended": lambda f: damage(f, lambda b: b + b"\0"),
+    "payload-flipped": lambda f: damage(f, _flip),
+    "payload-undeclared": lambda f: rewrite(f, head_change=lambda h: h.pop("payload")),
+    "payload-length-huge": lambda f: rewrite(f, head_change=lambda h: h["payload"].__setitem__(0, 2**62)),
+    "header-only": lambda f: f.write_bytes(f.read_bytes().split(b"\n", 1)[0]),
+    "sections-missing": lambda f: rewrite(f, head_change=lambda h: h.pop("sections")),
+    "sections-sum-differs": lambda f: rewrite(f, head_change=lambda h: h["sections"].__setitem__(0, 10**9)),
+    "sections-negative": lambda f: rewrite(f, head_change=_negative),
+    "sections-shifted": lambda f: rewrite(f, head_change=_shift),
+    "paths-count-lie": lambda f: rewrite(f, head_change=lambda h: h["walk"].__setitem__("n", h["walk"]["n"] + 1)),
+    "paths-count-huge": lambda f: rewrite(f, head_change=lambda h: h["walk"].__setitem__("n", 10**12)),
+    "folders-count-lie": lambda f: rewrite(f, head_change=lambda h: h["walk"].__setitem__("nf", 1)),
+    "paths-not-utf8": lambda f: rewrite_raw(f, "paths", lambda b: b + b"\0\xc3"),
+    "nul-in-a-path": lambda f: rewrite_raw(f, "paths", lambda b: b.replace(b"src", b"s\0c", 1)),
+    "git-not-ascii": lambda f: rewrite_raw(f, "git", lambda b: b"\xff" + b[1:]),
+    "bodies-not-utf8": lambda f: rewrite_raw(f, "bodies", lambda b: b"\xff" + b),
+    "body-length-lie": lambda f: rewrite(f, head_change=lambda h: h["rules"][0].__setitem__(7, h["rules"][0][7] + 1)),
+    "body-length-negative": lambda f: rewrite(f, head_change=lambda h: h["rules"][0].__setitem__(7, -1)),
+    "body-length-huge": lambda f: rewrite(f, head_change=lambda h: h["rules"][0].__setitem__(7, 2**62)),
+    "walk-columns-without-walk": lambda f: rewrite(f, head_change=lambda h: h.update(walk=None)),
+    "walk-not-an-object": lambda f: rewrite(f, head_change=lambda h: h.update(walk=[1])),
 }
 
 
@@ -127,7 +219,7 @@ def test_claimed_file_that_does_not_exist(tmp_path):
 
     def forge(d):
         sig = d["rules"][0][1]
-        d["rules"].append(["src/a/AGENTS.md", sig, "project", "src/a", 3, "instruction", [], "forged", []])
+        d["rules"].append(["src/a/AGENTS.md", sig, "project", "src/a", 3, "instruction", [], "forged", [], "0" * 64])
     rewrite(f, forge)
     got = answer(root, home)
     assert got[:2] == fresh(root, home)
@@ -265,7 +357,62 @@ def test_an_index_of_an_earlier_version_is_a_miss_and_rewritten(tmp_path):
     from wskit.builtin_plugins.rules import persist
 
     root, home, f = prepared(tmp_path)
-    rewrite(f, lambda d: d.update(version=persist.VERSION - 1, walk=None, rules=[["forged"]]))
+    rewrite(f, lambda d: d.update(walk=None, rules=[]), version=persist.VERSION - 1)
     rules, diags, refused = answer(root, home)
     assert not refused and rules == answer(root, home, index=False)[0]
-    assert json.loads(f.read_bytes())["version"] == persist.VERSION
+    assert read_doc(f)[0]["version"] == persist.VERSION
+
+
+def test_a_version_3_index_one_json_document_is_a_miss_and_rewritten(tmp_path):
+    """The whole-JSON file of the previous format (no header line, no payload) left by an
+    earlier wskit is not used and not reported: the load reads afresh and writes this layout."""
+    from wskit.builtin_plugins.rules import persist
+
+    root, home, f = prepared(tmp_path)
+    head, doc = read_doc(f)
+    old = {"format": head["format"], "version": 3, "root": head["root"], "key": doc["key"],
+           "walk": None, "rules": [[r[0], r[1], r[2], r[3], r[4], r[5], r[6], "stale v3 body", r[8]]
+                                   for r in doc["rules"]]}
+    f.write_text(json.dumps(old, separators=(",", ":")))
+    os.chmod(f, 0o600)
+    rules, _diags, refused = answer(root, home)
+    assert not refused and rules == answer(root, home, index=False)[0]
+    assert all(r[5] != "stale v3 body" for r in rules)
+    assert read_doc(f)[0]["version"] == persist.VERSION == 4
+
+
+@pytest.mark.parametrize("name, reason", [
+    ("payload-truncated", "truncated or extended"), ("payload-extended", "truncated or extended"),
+    ("payload-flipped", "checksum"), ("header-only", "truncated or extended"),
+    ("payload-length-huge", "truncated or extended"), ("payload-undeclared", "no payload length"),
+    ("sections-sum-differs", "bad sections"), ("sections-negative", "bad sections"),
+    ("paths-count-huge", "bad paths"), ("nul-in-a-path", "bad paths"), ("paths-not-utf8", "paths not UTF-8"),
+    ("body-length-lie", "bad rule body length"), ("body-length-huge", "bad rule body length"),
+    ("walk-columns-without-walk", "walk columns without a walk"),
+])
+def test_each_layout_check_says_what_it_refused(tmp_path, name, reason):
+    """The refusals of this layout name their reason in the warning (and come from the check
+    meant: a damaged file from the length and checksum, a forged one from the section and
+    row checks)."""
+    root, home, f = prepared(tmp_path)
+    CORRUPT[name](f)
+    got = answer(root, home)
+    assert got[:2] == fresh(root, home)
+    refused_names(got, f)
+    assert any(reason in d.message for d in got[2]), [d.message for d in got[2]]
+
+
+def test_a_hard_link_to_the_index_is_never_written_through(tmp_path):
+    """A hard link to the index made elsewhere keeps the old bytes when the index is
+    rewritten (a new file is renamed into place; nothing is written into the linked inode),
+    and the link's bytes are never read back as the index."""
+    root, home, f = prepared(tmp_path)
+    elsewhere = tmp_path / "linked-index"
+    os.link(f, elsewhere)
+    before = elsewhere.read_bytes()
+    (root / "AGENTS.md").write_text("root rules, edited so the index is written again\n")
+    age(root)
+    got = answer(root, home)
+    assert got[:2] == fresh(root, home) and not got[2]
+    assert elsewhere.read_bytes() == before
+    assert f.read_bytes() != before and os.stat(f).st_ino != os.stat(elsewhere).st_ino

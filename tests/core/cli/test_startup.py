@@ -197,9 +197,11 @@ def _gc_run(mode: str, *argv: str) -> dict:
 def test_console_run_freezes_start_up_objects_once_and_resumes_the_collector(tmp_path: Path) -> None:
     ws = _workspace(tmp_path, "ws")
     got = _gc_run("console", "--home", str(tmp_path / "home"), "--json", "inspect", str(ws))
-    # frozen while the collector was paused, then resumed for the command; the loaded
-    # workspace frozen once more when loaded
-    assert got["rc"] == 0 and got["freeze_calls"] == [False, True] and got["enabled"] is True and got["frozen"] > 0
+    # frozen while the collector was paused, then resumed for the command; what the load
+    # made frozen when the load's pause ends, before the collector resumes (gc_paused), and
+    # once more when the command has its workspace (gcpause.loaded)
+    assert got["rc"] == 0 and got["freeze_calls"] == [False, False, True] and got["enabled"] is True \
+        and got["frozen"] > 0
 
 
 def test_in_process_callers_keep_the_collector_as_it_was(tmp_path: Path) -> None:

@@ -247,3 +247,22 @@ def test_refused_character_test_without_the_class_agrees_with_it() -> None:
     chars = [chr(c) for c in (*range(0x300), 0x2028, 0x2029, 0xFEFF, 0xFFFE, 0xFFFF, 0xD7FF, 0xE000, 0x1F600)]
     for text in [*chars, *(f"src/{c}x" for c in chars), "", "src/**", "a b"]:
         assert flatyaml._has_bad_char(text) == (flatyaml._BAD_CHAR.search(text) is not None), repr(text)
+
+
+def test_shipped_resolvers_are_compiled_per_first_character_when_asked() -> None:
+    """The shipped table compiles an expression only when a value starting with one of its
+    characters is tested: a plain string starting with a letter no resolver starts with
+    compiles none; a digit compiles those of digits; the rows are the full table's."""
+    from wskit.formats import flatyaml
+
+    table = flatyaml._ShippedTable()
+    assert table.get("s") is None and table.get("s", ()) == () and not table._compiled
+    assert table.get("p") is None and not table._compiled
+    digits = table.get("1")
+    assert {tag for tag, _rx in digits} == {"tag:yaml.org,2002:float", "tag:yaml.org,2002:int",
+                                            "tag:yaml.org,2002:timestamp"}
+    assert len(table._compiled) == 3
+    assert table.get("1") is digits  # built once
+    whole = _table(table)
+    assert whole == _table(LOADER.yaml_implicit_resolvers)
+    assert table.get("s") is None  # still none after the table was filled
