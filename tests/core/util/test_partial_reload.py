@@ -410,6 +410,7 @@ def _appear_and_vanish(root: Path, home: Path):
         ("lsp", root / ".lsp.json", json.dumps({"l": {"command": "ls", "extensionToLanguage": {".py": "python"}}})),
         ("project settings", root / ".claude/settings.json", _settings()),
         ("user settings", home / ".claude/settings.json", _settings(deny="Bash(curl:*)")),
+        ("user rules", home / ".claude/CLAUDE.md", "user rules\n"),
         ("skill", root / ".claude/skills/new/SKILL.md", _skill("new", "appeared")),
     ]
 
