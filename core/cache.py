@@ -33,10 +33,10 @@ Evicting an entry never mutates it, so sessions snapshotted from it keep working
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import functools
 import os
-import threading
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
@@ -166,7 +166,7 @@ class WorkspaceCache:
         self.idle_capacity = idle_capacity
         self.active_capacity = active_capacity
         self.markers = markers
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()  # threading.Lock, without importing threading at start-up
         self._entries: OrderedDict[str, _Entry] = OrderedDict()
         self._generation = 0
         if loader is None:

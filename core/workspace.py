@@ -213,29 +213,20 @@ def _load_workspace(
     registries: dict[str, Registry] = {}
     pending: dict[str, list[Candidate]] = {}
     kinds_by = {k.name: k for k in kinds}
-    # each load and each registry build is a stage a reload takes whole when nothing it
-    # read and none of its inputs changed (wskit.util.partial_reload)
+    # each kind, each load of a kind from a source and each registry build is a stage a
+    # reload takes whole when nothing it read and none of its inputs changed
+    # (wskit.util.partial_reload); equal sources are the previous load's very objects
+    all_sources = partial_reload.same_objects(("<sources>",), all_sources)
     stage = partial_reload.stage
     for kind in kinds:
-        cands: list[Candidate] = []
-        for order, src in enumerate(all_sources):
-            if not src.wants(kind.name):
-                continue
-            found, d = stage(("load", kind.name, src.scope, src.root, src.label, src.plugin), (kind, src),
-                             functools.partial(_load_one, hooks, kind, src))
-            diags.extend(d)
-            cands.extend(Candidate(r, src.rank, order) for r in found)
-        ident = tuple(x for c in cands for x in (c.resource, c.rank, c.order))
-        if kind.shadowed_by:
-            cands, d = stage(("filter", kind.name), (kind, profile, *ident),
-                             functools.partial(_filtered, kind, cands, profile))
-            diags.extend(d)
-            pending[kind.name] = cands
-            continue
-        reg, d = stage(("registry", kind.name), (kind, profile, *ident),
-                       functools.partial(_registry, kind, cands, profile))
+        wanted = tuple((order, src) for order, src in enumerate(all_sources) if src.wants(kind.name))
+        reg, cands, d = stage(("kind", kind.name), (kind, profile, *(x for w in wanted for x in w)),
+                              functools.partial(_kind, hooks, kind, profile, wanted))
         diags.extend(d)
-        registries[kind.name] = reg
+        if reg is None:
+            pending[kind.name] = cands
+        else:
+            registries[kind.name] = reg
     for name, cands in pending.items():
         kind = kinds_by[name]
         hiding = tuple(registries.get(other) for other in kind.shadowed_by)
@@ -298,6 +289,30 @@ def _under(path: str, roots: tuple[str, ...]) -> bool:
     from wskit.binding import is_within
 
     return any(is_within(path, r) for r in roots)
+
+
+def _kind(hooks: "WskitHooks", kind: "ResourceKind", profile: HostProfile,
+          wanted: tuple[tuple[int, ResourceSource], ...]) -> tuple[Registry | None, list[Candidate] | None, tuple]:
+    """One kind (a stage): its load from each source of ``wanted`` (``(order, source)``),
+    filtered, and its registry, or the candidates when other kinds shadow it (built after
+    them); with the diagnostics in that order."""
+    stage = partial_reload.stage
+    diags: list[Diagnostic] = []
+    cands: list[Candidate] = []
+    for order, src in wanted:
+        found, d = stage(("load", kind.name, src.scope, src.root, src.label, src.plugin), (kind, src),
+                         functools.partial(_load_one, hooks, kind, src))
+        diags.extend(d)
+        cands.extend(Candidate(r, src.rank, order) for r in found)
+    ident = tuple(x for c in cands for x in (c.resource, c.rank, c.order))
+    if kind.shadowed_by:
+        cands, d = stage(("filter", kind.name), (kind, profile, *ident),
+                         functools.partial(_filtered, kind, cands, profile))
+        diags.extend(d)
+        return None, cands, tuple(diags)
+    reg, d = stage(("registry", kind.name), (kind, profile, *ident), functools.partial(_registry, kind, cands, profile))
+    diags.extend(d)
+    return reg, None, tuple(diags)
 
 
 def _load_one(hooks: "WskitHooks", kind: "ResourceKind", src: ResourceSource) -> tuple[tuple, tuple]:

@@ -95,7 +95,9 @@ def wskit_hook_definitions(source):
     if source.plugin is None and source.components.get(KIND) == ("hooks.json",):  # a .cursor folder's own file
         import os
 
-        if not os.path.lexists(os.path.join(source.base, "hooks.json")):
+        from wskit import changes
+
+        if not changes.lexists(os.path.join(source.base, "hooks.json")):
             return None  # nothing there: the loader is not imported
         from wskit.builtin_plugins.hooks.cursor import load_cursor_hooks
 

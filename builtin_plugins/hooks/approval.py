@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-import weakref
+import _weakref  # weakref.ref itself, without importing weakref (and _weakrefset) at start-up
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -20,7 +20,7 @@ class HookApproval:
 
     def __init__(self, workspace) -> None:
         # weak: the workspace holds its catalogs, and a cycle would outlive a dropped cache
-        self._ws = weakref.ref(workspace)
+        self._ws = _weakref.ref(workspace)
 
     def status(self) -> HookApprovalStatus | None:
         """The :class:`~wskit.builtin_plugins.hooks.trust.HookApprovalStatus` of the workspace's

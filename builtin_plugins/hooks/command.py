@@ -14,7 +14,6 @@ process group before the cancellation goes on.
 from __future__ import annotations
 
 import os
-import threading
 import time
 from typing import TYPE_CHECKING
 
@@ -50,9 +49,11 @@ class CommandResult(FrozenValue):
     duration: float
 
 
-class _CappedReader(threading.Thread):
+class _CappedReader:
+    """Reads ``stream`` to its end, keeping at most ``cap`` bytes (run by a daemon thread
+    :func:`run_command` starts)."""
+
     def __init__(self, stream, cap: int) -> None:
-        super().__init__(daemon=True)
         self.stream, self.cap = stream, cap
         self.buf = bytearray()
         self.truncated = False
@@ -120,6 +121,7 @@ def run_command(
     """
     _check_stdin(stdin)
     import subprocess  # when a command hook runs, not when the runner is made
+    import threading
 
     start = time.monotonic()
     proc = subprocess.Popen(
@@ -128,8 +130,9 @@ def run_command(
     )
     pgid = proc.pid  # leader of its own session/group
     out, err = _CappedReader(proc.stdout, output_cap), _CappedReader(proc.stderr, output_cap)
-    out.start()
-    err.start()
+    readers = [threading.Thread(target=r.run, daemon=True) for r in (out, err)]
+    for reader in readers:
+        reader.start()
     # written by a thread: a hook that never reads a payload larger than the pipe's buffer
     # must not hold this call past its timeout
     writer = threading.Thread(target=_feed, args=(proc.stdin, stdin), daemon=True)
@@ -144,8 +147,8 @@ def run_command(
     # children that outlive the hook (or hold its pipes open) are killed too
     _kill_group(pgid)
     writer.join(5)
-    out.join(5)
-    err.join(5)
+    for reader in readers:
+        reader.join(5)
     for s in (proc.stdout, proc.stderr):
         try:
             s.close()

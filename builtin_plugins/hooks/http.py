@@ -28,11 +28,11 @@ when first used): the same policy and pinned address, the same bounds, the same 
 
 from __future__ import annotations
 
+import _thread
 import ipaddress
 import math
 import os
 import re
-import threading
 import time
 from collections.abc import Mapping
 from urllib.parse import urlsplit
@@ -274,6 +274,8 @@ def post_json(
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     plain, tls = _connections()
     conn = tls(host, port, addrs, deadline) if scheme == "https" else plain(host, port, addrs, deadline)
+    import threading  # when a hook is posted
+
     watchdog = threading.Timer(timeout, conn.abort)
     watchdog.daemon = True
     watchdog.start()
@@ -439,7 +441,7 @@ def _connections() -> tuple[type, type]:
     return _CONNECTIONS[0]
 
 
-_LOCK = threading.Lock()
+_LOCK = _thread.allocate_lock()  # threading.Lock, without importing threading
 
 
 def process_env() -> dict[str, str]:

@@ -31,10 +31,10 @@
 
 from __future__ import annotations
 
+import _thread
 import json
 import math
 import os
-import threading
 import time
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, Protocol
@@ -267,7 +267,7 @@ class HookRunner:
         self._bytecode = PrivateBytecode("wskit-hook-pycache-")
         self._functions: list[_Fn] = []
         self._done: dict[tuple[str, str], HookOutcome] = {}
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()
         self._warned: set[tuple[str, str]] = set()
 
     def register_function(self, event: str, fn: FunctionHook, *, matcher: str = "", name: str | None = None,

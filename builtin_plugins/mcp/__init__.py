@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
+from wskit import changes
 from wskit.kinds import ResourceKind
 from wskit.models import LoadResult, ResourceSource, Scope
 from wskit.plugin import hookimpl
@@ -200,7 +201,7 @@ def wskit_resource_sources(binding, profile, trust):
 def wskit_mcp_servers(source):
     own = source.components.get(KIND, ())[:1]  # a host's own file name (Cursor's mcp.json, Copilot's mcp-config.json)
     claude_json = not source.plugin and own == (CLAUDE_JSON,)
-    if not (os.path.lexists(os.path.join(source.base, CLAUDE_JSON)) if claude_json
+    if not (changes.lexists(os.path.join(source.base, CLAUDE_JSON)) if claude_json
             else definitions_present(source, own[0] if own and isinstance(own[0], str) else ".mcp.json")):
         return LoadResult()  # nothing there: the loader is not imported
     from wskit.builtin_plugins.mcp.loader import load_claude_json, load_mcp_servers  # when a source is read

@@ -96,7 +96,14 @@ def wskit_workspace_catalogs(workspace):
     """``{"permissions": PermissionPolicy}`` for the workspace."""
     if workspace.profile is None or workspace.profile.home is None:
         return None
-    return {"permissions": build_policy(workspace.binding, workspace.profile, workspace.trust)}
+    import functools
+
+    from wskit.util import partial_reload
+
+    # a reload takes the policy whole when the settings layers it read did not change
+    return {"permissions": partial_reload.stage(
+        ("catalog", "permissions"), (workspace.binding, workspace.profile, workspace.trust),
+        functools.partial(build_policy, workspace.binding, workspace.profile, workspace.trust))}
 
 
 @hookimpl

@@ -22,6 +22,7 @@ import importlib
 import os
 from typing import TYPE_CHECKING
 
+from wskit import changes
 from wskit.models import LoadResult, Scope
 from wskit.plugin import hookimpl
 
@@ -40,7 +41,7 @@ def wskit_discover_rules(source, catalog_root, profile, folders):
         found = discover_user(source.root, profile, settings)
         root = str(catalog_root) if catalog_root is not None else None
         if root and (settings.ancestor_files is True or (settings.ancestor_files == "without-repository"
-                                                        and not os.path.lexists(os.path.join(root, ".git")))):
+                                                        and not changes.lexists(os.path.join(root, ".git")))):
             # files above the project root are outside it, like the user's own: asked with them
             from wskit.builtin_plugins.rules.ancestors import discover_ancestors
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 
+from wskit import fs
 from wskit.builtin_plugins.rules.conventions import Conventions
 from wskit.builtin_plugins.rules.model import RuleSettings
 
@@ -60,7 +61,7 @@ def discover_ancestors(root: str, home: str, profile, settings: RuleSettings):
             path = os.path.join(folder, name)
             if folder == home and name.startswith(".claude/"):
                 continue
-            if not os.path.isfile(path):
+            if not fs.is_file(path):  # noted: a file created later makes the load stale
                 continue
             rel = path.lstrip(os.sep).replace(os.sep, "/")
             rule, d = load_rule_file(os.sep, rel, source="user", scope_dir="",

@@ -12,6 +12,7 @@ of them; anything else is a ``bad-contribution`` diagnostic.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,6 +21,7 @@ from wskit.builtin_plugins.rules.catalog import RuleCatalog
 from wskit.builtin_plugins.rules.model import RuleSettings
 from wskit.fs.names import undecodable
 from wskit.models import Diagnostic, ResourceSource, Scope
+from wskit.util import partial_reload
 
 if TYPE_CHECKING:
     from wskit.resources.rule import RuleFile
@@ -69,11 +71,21 @@ def build_catalog(hooks, binding, profile, trust):
     project = None
     lazy = settings.max_files is None and not changes.whole_project_wanted()
     for src in rule_sources(root, profile, trust.trusted):
+        # the eager part is a stage a reload takes whole when nothing it read changed
+        # (wskit.util.partial_reload); the lazy catalog's folder requests are not
         if src.scope == Scope.PROJECT and lazy:
             project = src
-            collect(hooks.discover_rules(src, root, profile, lazy=False), rules, diags)
+            collect(partial_reload.stage(("rules", src.scope, src.root, "eager"), (src, root, profile),
+                                         functools.partial(hooks.discover_rules, src, root, profile, lazy=False)),
+                    rules, diags)
             continue
-        collect(hooks.discover_rules(src, root, profile), rules, diags)
+        if src.scope == Scope.PROJECT:
+            # the whole project, read now (``wsctl inspect``): not a stage, its walk is the
+            # load's shared one (and a stage's own recording would note every path twice)
+            collect(hooks.discover_rules(src, root, profile), rules, diags)
+            continue
+        collect(partial_reload.stage(("rules", src.scope, src.root, "all"), (src, root, profile),
+                                     functools.partial(hooks.discover_rules, src, root, profile)), rules, diags)
     home = profile.require_home()
     if project is not None:
         return LazyRuleCatalog(str(root), hooks, project, profile, rules=rules, diagnostics=diags,

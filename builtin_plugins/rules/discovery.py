@@ -118,7 +118,7 @@ def discover_user(home: str, profile, settings: RuleSettings) -> Discovery:
         found.setdefault(rel, Candidate(rel, "user", "", PRIORITY[key], kind))
 
     def exists(rel: str) -> bool:
-        return os.path.isfile(os.path.join(home, rel))
+        return fs.is_file(os.path.join(home, rel))  # noted: a file created later makes the load stale
 
     for f in conv.user_files:
         if exists(f.name):
@@ -457,7 +457,7 @@ def opencode_instructions(root: str, settings: RuleSettings, known: set[str]) ->
                 break
     out = []
     for rel in rels:
-        if rel in known or not os.path.isfile(os.path.join(root, rel)):
+        if rel in known or not fs.is_file(os.path.join(root, rel)):
             continue
         known.add(rel)
         rule, d = load_rule_file(root, rel, source="project", scope_dir="", priority=PRIORITY["opencode.json"],

@@ -26,8 +26,8 @@ those folders or files changes, as for the load's own reads.
 
 from __future__ import annotations
 
+import _thread
 import os
-import threading
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -118,7 +118,7 @@ class LazyRuleCatalog:
         self._diags: list[Diagnostic] = []
         self._memo: dict = {}
         self._asked: set[str] = set()
-        self._lock = threading.RLock()
+        self._lock = _thread.RLock()  # threading.RLock, without importing threading at start-up
         self._captured = changes.capture()
         self._complete = False
         self._inner = self._build()

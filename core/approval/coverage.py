@@ -44,6 +44,11 @@ How each spelling is treated (``docs/hooks.md``, "What an approval covers"):
   secret-looking path, a file over :data:`MAX_FILE_BYTES`: unverified.
 - Output redirections (``> log``) are not covered (the hook writes them); an input
   redirection feeding an interpreter is executed and covered.
+- A shell script's own commands (and the programs a Python script starts) go through
+  this same dispatch (:meth:`_Collector.script_command`), named ``<script>:<line>:
+  <word>`` when unverified; there a variable matters only where it is executed or
+  loaded. ``$1``/``"$@"`` of a script are the words the command gives it (a wrapper's
+  arguments are followed as its scripts).
 """
 
 from __future__ import annotations
@@ -252,7 +257,7 @@ _PY_SUFFIXES = (".py", ".pyc", ".pyw", ".so", ".pyd")
 
 
 class _Collector(Value):
-    __slots__ = ("roots", "known", "at", "load_depth")  # worked out by __post_init__, and the walk's place
+    __slots__ = ("roots", "known", "at", "load_depth", "sourced_names")  # worked out by __post_init__, and the walk's place
 
     project_root: str | None
     plugin_root: str | None
@@ -272,6 +277,8 @@ class _Collector(Value):
         self.at = ""
         #: how deep in scripts run or loaded by scripts the walk is
         self.load_depth = 0
+        #: names assigned by every sourced shell file met so far (``"\0cd"``: one changes folder)
+        self.sourced_names: set[str] = set()
 
     def result(self) -> Coverage:
         return Coverage(tuple(self.files[k] for k in sorted(self.files)),
@@ -464,7 +471,8 @@ class _Collector(Value):
 
     def assignment(self, w: Word) -> None:
         name = w.raw.split("=", 1)[0].lstrip("+")
-        if w.value is None and any(r not in _FOLLOWED for r in w.dynamic):
+        # a hook command lists every dynamic word; a script's value matters only where used
+        if w.value is None and not self.at and any(r not in _FOLLOWED for r in w.dynamic):
             self.note(w.raw, ", ".join(r for r in w.dynamic if r not in _FOLLOWED))
         if name.rstrip("+") in _LOADER_VARIABLES:
             self.note(w.raw, f"assigning {name} changes what programs load")
@@ -996,11 +1004,14 @@ class _Collector(Value):
             if line is not None:
                 self.note(f"{shown}:{line}", "a module the script loads changes the working folder (os.chdir): "
                                              "relative paths of the scripts that load it are not followed")
+        def rescan(names: frozenset[str]) -> list[loads_mod.Load]:
+            return loads_mod.scan(text, family, script=full, dollar0=dollar0, known=self.known, unknown=names)
+
         saved = self.at, self.load_depth
         self.at, self.load_depth = "", depth + 1
         try:
             self.follow(found, family, full, cwds, depth=depth, dollar0=dollar0, syspath=syspath, argv=argv,
-                        sourced=by == "source")
+                        sourced=by == "source", rescan=rescan if family == "shell" else None)
         finally:
             self.at, self.load_depth = saved
 
@@ -1014,14 +1025,20 @@ class _Collector(Value):
 
     def follow(self, found: list[loads_mod.Load], family: str, full: str, cwds: Cwds, *, depth: int,
                dollar0: str | None, syspath: tuple[str, ...], argv: Sequence[Word] | None = None,
-               sourced: bool = False) -> None:
+               sourced: bool = False, rescan: Any = None) -> None:
         """Cover the loads ``found`` in script ``full`` (see :meth:`loads`); a shell
         script's commands are followed as a hook command's are (:meth:`script_command`)."""
         shown = self.shown(full)
-        commands = [ld for ld in found if ld.kind == "run"]
+        commands = [ld for ld in found if ld.kind in ("run", "argv", "shell", "setenv")]
         defined = {ld.word for ld in found if ld.kind == "function"}
-        here = self.script_cwds(cwds, next((ld for ld in found if ld.kind == "cd"), None))
-        found = [ld for ld in found if ld.kind not in ("run", "cd", "function")]
+        cds = next((ld for ld in found if ld.kind == "cd"), None)
+        outer_names = self.sourced_names
+        if sourced:  # what this file assigns or a cd in it changes the script that sources it
+            outer_names |= {w.raw for ld in found if ld.kind == "assigns" for w in ld.words}
+            if cds is not None:
+                outer_names.add("\0cd")
+        self.sourced_names = set()  # filled by the files this one sources, below
+        found = [ld for ld in found if ld.kind not in ("run", "argv", "shell", "setenv", "cd", "function", "assigns")]
         paths = list(syspath)
         # sys.path first (an import resolves on every folder the script adds, wherever it adds it)
         for ld in found:
@@ -1035,7 +1052,7 @@ class _Collector(Value):
                 else:
                     self.importable(frozenset({folder}), "sys.path")
                 paths.append(folder)
-        for ld in found:
+        def one(ld: loads_mod.Load) -> None:
             word = f"{shown}:{ld.line}: {ld.word}"
             if ld.kind == "nodebare":
                 self.node_self_reference(full, ld.module or "", word, cwds, depth)
@@ -1063,7 +1080,26 @@ class _Collector(Value):
                                    dollar0=(dollar0 or full) if family == "shell" else None)
             elif ld.kind == "node":
                 self.node_module(ld.path, cwds, depth, word)  # type: ignore[arg-type]
-        # the script's commands last: a file it sources may define the functions they call
+            elif ld.kind == "data":  # bytes that run as code (a pickle, a native library): covered, not read
+                for cand in self.resolve(ld.path, cwds, word):  # type: ignore[arg-type]
+                    self.cover(cand, word)
+
+        for ld in found:
+            one(ld)
+        # the script's commands last: a file it sources may define the functions they call,
+        # assign the variables they use (read again with those unknown) or change folder
+        changed = self.sourced_names
+        self.sourced_names = outer_names
+        if sourced:
+            outer_names |= changed
+        if changed and rescan is not None:
+            again = rescan(frozenset(n for n in changed if n.isidentifier()))
+            commands = [ld for ld in again if ld.kind == "run"]
+            cds = next((ld for ld in again if ld.kind == "cd"), None)
+            for ld in again:  # a source whose word a sourced file changes: followed again (more is safe)
+                if ld.kind == "file" and ld not in found:
+                    one(ld)
+        here = None if "\0cd" in changed else self.script_cwds(cwds, cds)
         outer = set(self.functions)
         self.functions |= defined
         try:
@@ -1105,10 +1141,26 @@ class _Collector(Value):
         """One simple command of a shell script, followed by :meth:`run` as a hook
         command's words are (one dispatch: what it does not recognise is unverified);
         ``$1``…/``"$@"`` are the script's arguments ``argv`` when known."""
-        words = _positionals(ld.words, argv if ld.positional else None)
         saved = self.at
         self.at = f"{shown}:{ld.line}: "
         try:
+            if ld.kind == "setenv":  # a Python script changing its environment
+                if not ld.module or ld.module in _LOADER_VARIABLES:
+                    self.note(ld.word, f"setting {ld.module or 'a variable computed when the script runs'} in the "
+                                       "environment of the programs the script starts changes what they load")
+                return
+            if ld.kind in ("argv", "shell"):  # a program a Python script starts
+                if ld.path is None:
+                    self.note(ld.word, "a working folder computed when the script runs")
+                    return
+                here = self.resolve(ld.path, cwds, ld.word) if ld.path else None
+                start = frozenset(here) if here else cwds
+                if ld.kind == "shell":
+                    self.shell_text(ld.words[0].value or "", start, 1, ld.word)
+                elif ld.words:
+                    self.run(list(ld.words), start, 0, None)
+                return
+            words = _positionals(ld.words, argv if ld.positional else None)
             for a in ld.assigns:
                 self.assignment(a)
             if words:

@@ -17,11 +17,16 @@ The spellings (``docs/hooks.md``, "What a script loads"):
   spellings (``$(dirname "$0")``, `` `dirname $0` ``, ``$(cd "$(dirname "$0")" && pwd)``,
   ``${BASH_SOURCE%/*}``, ``${0%/*}``, ``$(dirname "$(realpath "$0")")`` …), or uses
   variables assigned such values (every assignment of the name in the script must
-  agree). A relative path is relative to the working folder; after a ``cd`` in the
-  script it is computed. Where ``bashlex`` refuses the script (``[[ ]]``, ``case``,
-  arrays …) each line is read on its own, split at ``&& || ; | &``; a part whose first
-  word is ``source`` or ``.`` and that the parser still refuses is computed (the line
-  could not be read), never skipped.
+  agree, and no ``eval``, ``read``, loop or sourced file may set it). A relative path
+  is relative to the working folder; after a ``cd`` in the script it is computed. Every
+  other simple command is a ``run`` load (its words read the same way, its ``NAME=``
+  assignments, what feeds its stdin) that the caller follows as it follows a hook
+  command: one dispatch, where what is not recognised is unverified. Where ``bashlex``
+  refuses the script (``[[ ]]``, ``case``, arrays, quoted here-document delimiters …)
+  each line is parsed on its own (a here-document's body with its line, a case arm's
+  pattern dropped), then split at ``&& || ; | &``; a part the parser still refuses is
+  computed (the line could not be read), never skipped, unless it runs nothing (a
+  ``[[ ]]`` test, ``case … in``, ``esac`` without a substitution).
 - **Python**: ``import a.b``, ``from a import b`` (resolved on ``sys.path``: the
   script's folder and the folders the script adds), ``from . import x`` /
   ``from ..a import b`` (relative to the module's package), ``sys.path.insert/append/
@@ -30,7 +35,10 @@ The spellings (``docs/hooks.md``, "What a script loads"):
   ``spec_from_file_location``, ``SourceFileLoader``, ``imp.load_source``,
   ``exec``/``eval``/``compile`` of ``open(P).read()`` or ``Path(P).read_text()``
   (code given as a literal is scanned in place); any of these with an argument that
-  is not a literal path expression is computed.
+  is not a literal path expression is computed. Programs it starts
+  (``subprocess.run([...])``, ``os.system('…')``) are ``argv``/``shell`` loads the caller
+  follows; an ``os.environ`` change is a ``setenv`` load; ``pickle.load(open(P))``,
+  ``ctypes.CDLL(P)`` are ``data`` loads (covered, not read).
 - **Node**: ``require(S)`` (and a function made by ``createRequire``),
   ``import … from S``, ``import S``, ``export … from S``, ``import(S)``; ``S`` a
   string, a template, ``+`` of them, ``__dirname``, ``__filename``,
@@ -60,7 +68,7 @@ FAMILIES = ("shell", "python", "node")
 #: recognised by fixed patterns over the word).
 MAX_WORD_CHARS = 2048
 #: Most loads one script may name (more: the rest are computed).
-MAX_LOADS_PER_SCRIPT = 256
+MAX_LOADS_PER_SCRIPT = 2048
 
 
 class Load(FrozenValue):
@@ -71,7 +79,8 @@ class Load(FrozenValue):
     :ivar kind: ``"file"`` (a file run in place: a sourced shell file, ``runpy.run_path``,
         ``exec(open(P).read())``), ``"node"`` (a Node module path: extensions and
         ``index`` files are tried), ``"pyfolder"`` (a folder put on ``sys.path``),
-        ``"sitedir"`` (``site.addsitedir``: the folder and its ``.pth`` files),
+        ``"sitedir"`` (``site.addsitedir``: the folder and its ``.pth`` files), ``"data"``
+        (a file whose bytes run as code but are not a script: a pickle, a native library),
         ``"pymodule"`` (a dotted module name resolved on ``sys.path``), ``"pyrelative"``
         (``module`` resolved below the folder ``path``), ``"nodebare"`` (a bare Node
         specifier in ``module``: ``node_modules``, a builtin, or a self-reference),
@@ -150,18 +159,20 @@ def family_of(by: str, head: bytes) -> str | None:
 
 
 def scan(text: str, family: str, *, script: str, dollar0: str | None = None,
-         known: Mapping[str, str] | None = None) -> list[Load]:
+         known: Mapping[str, str] | None = None, unknown: frozenset[str] = frozenset()) -> list[Load]:
     """The loads of ``text``, a ``family`` script at absolute path ``script``.
 
     :param dollar0: for a sourced shell file, the path ``$0`` holds (the script the shell
         was started with); default ``script``.
     :param known: variables of the environment the script is run with whose values are
         known (``CLAUDE_PROJECT_DIR`` …); a name the script assigns itself is not taken.
+    :param unknown: names whose value the script does not decide alone (a file it
+        sources assigns them): never known, nor what is built from them.
     Never raises on any text.
     """
     try:
         if family == "shell":
-            found = _Shell(text, script, dollar0 or script, known).scan()
+            found = _Shell(text, script, dollar0 or script, known, unknown).scan()
         elif family == "python":
             found = _Python(script).scan(text)
         elif family == "node":
@@ -243,13 +254,16 @@ def _script_dirs(raw: str) -> str:
 
 
 class _Shell:
-    def __init__(self, text: str, script: str, dollar0: str, seed: Mapping[str, str] | None = None) -> None:
+    def __init__(self, text: str, script: str, dollar0: str, seed: Mapping[str, str] | None = None,
+                 unknown: frozenset[str] = frozenset()) -> None:
         self.text = text
         self.script = script
         # dirname of a bare name is "." in the shell (``sh -c``'s ``$0`` is ``sh``)
         self.known = {_DIR0: os.path.dirname(dollar0) or ".", _DIRB: os.path.dirname(script) or "."}
         self.seed = dict(seed or {})
-        self.assigned: dict[str, list[str]] = {}
+        self.assigned: dict[str, list[str]] = {name: ["$(assigned elsewhere)"] for name in unknown}
+        #: ``eval`` anywhere: it may assign any variable, so none the script assigns is known
+        self.evals = False
         self.sources: list[tuple[int, str]] = []
         self.unreadable: list[tuple[int, str, str]] = []
         self.cd_lines: list[int] = []
@@ -288,6 +302,8 @@ class _Shell:
                             assigns=tuple(self.read(a, known) for a in assigns), stdin=stdin,
                             positional=not in_function and not self.shifts))
         out += [Load(n, name, "function", None) for n, name in self.functions]
+        # the names this file assigns (a file that sources it sees them changed)
+        out.append(Load(1, "assigns", "assigns", None, words=tuple(Word(k, k) for k in sorted(self.assigned))))
         if self.cd_lines:
             out.append(Load(first_cd or 1, "cd", "cd", None, words=tuple(
                 self.read(w, known) if w is not None else Word("cd", None, ("cd to a folder not read",))
@@ -309,6 +325,8 @@ class _Shell:
         variables of the environment the script does not assign."""
         known = dict(self.known)
         known.update((k, v) for k, v in self.seed.items() if k not in self.assigned)
+        if self.evals:
+            return known
         for _ in range(4):
             changed = False
             for name, raws in self.assigned.items():
@@ -348,6 +366,10 @@ class _Shell:
             for i, p in enumerate(stages):
                 self.walk(p, src, base, in_function, "pipe" if i else stdin)
             return
+        if kind in ("for", "select"):  # its variable takes each word at run time
+            names = [p for p in node.parts if p.kind == "word"]
+            if names:
+                self.unknown_var(src[names[0].pos[0]:names[0].pos[1]])
         if kind == "function":
             in_function = True
             names = [p for p in node.parts if p.kind == "word"]
@@ -360,6 +382,11 @@ class _Shell:
         for r in getattr(node, "redirects", None) or []:
             for sub in walk_substitutions(r):
                 self.walk(sub, src, base, in_function)
+
+    def unknown_var(self, name: str) -> None:
+        """``name`` gets a value decided at run time (a loop variable, ``read``)."""
+        if _ASSIGN_NAME.fullmatch(name):
+            self.assigned.setdefault(name, []).append("$(run time)")
 
     def assignment(self, raw: str) -> None:
         name, _, value = raw.partition("=")
@@ -385,12 +412,22 @@ class _Shell:
             for w in words[i + 1:]:
                 if "=" in w and not w.startswith("-"):
                     self.assignment(w)
+                elif w.startswith("-") and "n" in w:  # a name reference: it may stand for any variable
+                    self.evals = True
         elif first in ("shift", "getopts") or (first == "set" and _sets_positionals(words[i + 1:])):
             self.shifts = True
+        if first == "eval":
+            self.evals = True
+        elif first in _ASSIGNING:  # read X, mapfile X, getopts o X, printf -v X, let X=…: a value from run time
+            for w in words[i + 1:]:
+                self.unknown_var(w.split("=", 1)[0].rstrip("+-"))
         self.runs.append((line, words, assigns, stdin, in_function))
 
     def lines(self) -> None:
-        """The fallback: each line (continuations joined) split at ``&& || ; | &``."""
+        """The fallback: each line (continuations joined, a here-document's body with the
+        line that opens it) parsed alone; where the parser refuses it, a case arm's
+        pattern is dropped, then it is split at ``&& || ; | &`` and each part read
+        (:meth:`part`)."""
         n, lines = 0, self.text.split("\n")
         while n < len(lines):
             start, line = n + 1, lines[n]
@@ -401,8 +438,41 @@ class _Shell:
             stripped = line.strip()
             if not stripped or stripped.startswith("#"):
                 continue
-            for part in split_command(_script_dirs(line)):
+            heredoc = _HEREDOC.search(line)
+            if heredoc:
+                # the body belongs to this line: read up to the delimiter; a quoted
+                # delimiter (which bashlex refuses) is unquoted only to be parsed, and the
+                # body then counts as one with expansions (fail closed)
+                delim, dash = heredoc.group("d"), heredoc.group("op") == "<<-"
+                body = []
+                while n < len(lines) and (lines[n].lstrip("\t") if dash else lines[n]) != delim:
+                    body.append(lines[n])
+                    n += 1
+                n += 1
+                line = line[:heredoc.start()] + "<<" + ("-" if dash else "") + delim + line[heredoc.end():]
+                line = "\n".join([line, *body, delim])
+            text = _script_dirs(line)
+            if self.parsed(text, start):
+                continue
+            arm = _CASE_ARM.match(text.strip())
+            rest = re.sub(r"\s*;;&?\s*$|\s*;&\s*$", "", text.strip()[arm.end():]) if arm else ""
+            if arm and not text.strip().startswith(("[[", "((")) and (not rest or self.parsed(rest, start)):
+                continue
+            if heredoc:
+                self.unreadable.append((start, _short(line), "a here-document the shell parser cannot read"))
+                continue
+            for part in split_command(text):
                 self.part(part, start)
+
+    def parsed(self, text: str, start: int) -> bool:
+        """Walk ``text`` (a line at ``start``) when the parser reads it; False when not."""
+        try:
+            trees = parse(text)
+        except ShellSyntaxError:
+            return False
+        for t in trees:
+            self.walk(t, text, start - 1)
+        return True
 
     def part(self, part: str, start: int) -> None:
         """One part of a line of the fallback: parsed and walked when the parser reads it;
@@ -420,16 +490,10 @@ class _Shell:
         if arm and arm.end() < len(body) and words[0] not in ("[[", "((") and "=" not in words[0]:
             self.part(body[arm.end():], start)
             return
-        try:
-            trees = parse(body)
-        except ShellSyntaxError:
-            pass
-        else:
-            for t in trees:
-                self.walk(t, body, start - 1)
+        if self.parsed(body, start):
             return
         lead = [w for w in words if w not in ("builtin", "command")]
-        substitutes = any(s in body for s in ("$(", "`", "<(", ">("))
+        substitutes = any(s in _ARITHMETIC.sub("", body) for s in ("$(", "`", "<(", ">("))
         if (lead and lead[0] in ("source", ".")) or _NESTED_SOURCE.search(body):
             self.unreadable.append((start, body, "a line the shell parser cannot read holds source or ."))
         elif lead and lead[0] in _CD:
@@ -439,6 +503,10 @@ class _Shell:
             name = words[0].split("=", 1)[0]
             self.assigned.setdefault(name, []).append("$(unreadable)")
             self.runs.append((start, [], [f"{name}=$(unreadable)"], None, False))
+            if substitutes:
+                self.unreadable.append((start, body, "a line the shell parser cannot read runs a substitution"))
+        elif words[0] in ("for", "select") and len(words) > 1:
+            self.unknown_var(words[1])
             if substitutes:
                 self.unreadable.append((start, body, "a line the shell parser cannot read runs a substitution"))
         elif (words[0] in _NOT_RUN or _CASE_ARM.fullmatch(body.rstrip(";"))) and not substitutes:
@@ -481,6 +549,12 @@ def input_feed(r: Any, src: str) -> tuple[str | None, str]:
     return ("text:" if kind == "<<<" else "file:") + w.value, ""
 
 
+#: builtins that give variables named among their words a value decided at run time
+_ASSIGNING = frozenset({"read", "mapfile", "readarray", "getopts", "printf", "let", "wait"})
+#: a here-document operator and its delimiter word (quoted or not)
+_HEREDOC = re.compile(r"""(?P<op><<-?)\s*(?P<q>['"]?)\\?(?P<d>[A-Za-z_][A-Za-z0-9_]*)(?P=q)""")
+#: ``$(( … ))`` arithmetic holding no command substitution
+_ARITHMETIC = re.compile(r"\$\(\((?:[^()$`]|\([^()$`]*\))*\)\)")
 #: a case arm's pattern at the start of a part (``a)``, ``*.sh|*.py)``, ``(x)``)
 _CASE_ARM = re.compile(r"\(?[^\s()|;&<>=]+(?:\s*\|\s*[^\s()|;&<>]+)*\)\s*")
 #: first words of parts that run nothing when no substitution is in them
@@ -502,9 +576,24 @@ _SYSPATH_ADD = {"sys.path.insert": 1, "sys.path.append": 0}
 _FILE_LOADERS = {"runpy.run_path": 0, "importlib.util.spec_from_file_location": 1,
                  "importlib.machinery.SourceFileLoader": 1, "importlib.machinery.SourcelessFileLoader": 1,
                  "imp.load_source": 1, "imp.load_compiled": 1, "imp.load_package": 1}
+#: calls that run code held in a file that is not Python source: ``pickle`` and friends
+#: (unpickling runs code), native libraries, zip archives on the import path
+_NATIVE = ("ctypes.", "_ctypes.")
+_CODE_FILES = frozenset({"pickle.load", "pickle.Unpickler", "_pickle.load", "marshal.load", "shelve.open",
+                         "dill.load", "joblib.load", "torch.load", "numpy.load", "ctypes.CDLL", "ctypes.PyDLL",
+                         "ctypes.cdll.LoadLibrary", "ctypes.pydll.LoadLibrary", "ctypes.LibraryLoader",
+                         "zipimport.zipimporter", "importlib.machinery.ExtensionFileLoader"})
 _MODULE_LOADERS = {"importlib.import_module": 0, "__import__": 0, "runpy.run_module": 0,
                    "importlib.__import__": 0, "pkgutil.get_loader": 0}
 _CODE_RUNNERS = {"exec", "eval", "builtins.exec", "builtins.eval"}
+#: Python calls that start a program from an argv (or one program name)
+_PY_RUNS = frozenset({"subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.check_output",
+                      "subprocess.Popen", "asyncio.create_subprocess_exec"})
+#: ... from a shell command line
+_PY_RUNS_SHELL = frozenset({"os.system", "os.popen", "subprocess.getoutput", "subprocess.getstatusoutput",
+                            "asyncio.create_subprocess_shell"})
+#: the rest of the program starters: computed (not followed)
+_PY_RUNS_PREFIXES = ("os.exec", "os.spawn", "os.posix_spawn", "pty.spawn", "os.startfile", "multiprocessing.")
 _CHDIR = {"os.chdir", "os.fchdir", "posix.chdir", "posix.fchdir", "contextlib.chdir"}
 
 
@@ -673,11 +762,19 @@ class _Python:
                 tgt = t.value if isinstance(t, ast.Subscript) else t
                 if self.dotted(tgt) == "sys.path":
                     self.folders(node, node.value, "assigning sys.path")
+                elif isinstance(t, ast.Subscript) and self.dotted(t.value) == "os.environ":
+                    self.setenv(node, t.slice, line0)
             return
         if not isinstance(node, ast.Call):
             return
         name = self.dotted(node.func) or ""
-        if name in _SYSPATH_ADD:
+        if name in _PY_RUNS or name in _PY_RUNS_SHELL or name.startswith(_PY_RUNS_PREFIXES):
+            self.runs(node, name, line0)
+        elif name in ("os.putenv", "os.environ.setdefault") and node.args:
+            self.setenv(node, node.args[0], line0)
+        elif name == "os.environ.update":
+            self.environ_update(node, node.args[0] if node.args else None, line0)
+        elif name in _SYSPATH_ADD:
             i = _SYSPATH_ADD[name]
             self.add(node, "pyfolder", node.args[i] if len(node.args) > i else None, name)
         elif name == "sys.path.extend":
@@ -694,6 +791,90 @@ class _Python:
             self.add(node, "pymodule", arg, name)
         elif name in _CODE_RUNNERS or name == "compile":
             self.code(node, name, text, line0)
+        elif name in _CODE_FILES:
+            arg = node.args[0] if node.args else None
+            if name.startswith(_NATIVE) and isinstance(arg, ast.Constant) and isinstance(arg.value, str) \
+                    and "/" not in arg.value:
+                return  # a library the system's loader finds by name (``libc.so.6``)
+            if isinstance(arg, ast.Call) and self.dotted(arg.func) in ("open", "io.open", "builtins.open") and arg.args:
+                arg = arg.args[0]  # pickle.load(open(P, "rb"))
+            self.add(node, "data", arg, name)
+
+    def setenv(self, node: ast.AST, key: ast.AST, line0: int) -> None:
+        """``os.environ[K] = …``, ``os.putenv(K, …)``: a ``setenv`` load naming ``K``
+        (empty when computed); the caller decides whether it changes what programs load."""
+        k = key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else ""
+        self.out.append(Load(line0 + getattr(node, "lineno", 1), _short(ast.unparse(node)), "setenv", None, module=k))
+
+    def environ_update(self, node: ast.AST, value: ast.AST | None, line0: int) -> None:
+        if isinstance(value, ast.Dict) and None not in value.keys:
+            for k in value.keys:
+                self.setenv(node, k, line0)  # type: ignore[arg-type]
+        else:
+            self.out.append(Load(line0 + getattr(node, "lineno", 1), _short(ast.unparse(node)), "setenv", None))
+
+    def runs(self, node: ast.Call, name: str, line0: int) -> None:
+        """A program the script starts (``subprocess.*``, ``os.system``, ``os.popen``,
+        ``asyncio.create_subprocess_*``): an ``argv`` load (its words, each read by the path
+        evaluator) or a ``shell`` load (literal shell text in ``words[0]``), its working
+        folder in ``path`` (``""``: the script's; None: computed); any other form of
+        ``os.exec*``/``os.spawn*``/``pty.spawn`` is computed."""
+        line = line0 + node.lineno
+        shown = _short(ast.unparse(node))
+        kw = {k.arg: k.value for k in node.keywords}
+        if None in kw:  # **kwargs
+            self.out.append(Load(line, shown, "file", None, reason=f"{name} with arguments computed when the script runs"))
+            return
+        cwd: str | None = ""
+        if "cwd" in kw:
+            cwd = self.eval(kw["cwd"])
+        elif self.chdir is not None:
+            cwd = None
+        if "env" in kw and not self.safe_env(kw["env"], line0, node):
+            self.out.append(Load(line, shown, "file", None,
+                                 reason=f"{name} with an environment computed when the script runs"))
+        if "executable" in kw or "preexec_fn" in kw:
+            self.out.append(Load(line, shown, "file", None, reason=f"{name} with executable= or preexec_fn="))
+            return
+        first = node.args[0] if node.args else kw.get("args") or kw.get("cmd")
+        shell = name in _PY_RUNS_SHELL or (isinstance(kw.get("shell"), ast.Constant) and kw["shell"].value is True)
+        if name in _PY_RUNS and first is not None:
+            if name == "asyncio.create_subprocess_exec":
+                elts = list(node.args)
+            elif isinstance(first, (ast.List, ast.Tuple)) and not shell:
+                elts = list(first.elts)
+            elif not shell:
+                elts = [first]
+            else:
+                elts = []
+            if elts and not any(isinstance(e, ast.Starred) for e in elts):
+                # ``sys.executable``: the interpreter running the script itself
+                words = tuple(Word(_short(ast.unparse(e), 200), v, () if v is not None else (
+                    "a word computed when the script runs",)) for e in elts
+                    for v in ["python3" if self.dotted(e) == "sys.executable" else self.eval(e)])
+                self.out.append(Load(line, shown, "argv", cwd, words=words))
+                return
+        if shell and first is not None and name not in ("asyncio.create_subprocess_exec",):
+            text = self.eval(first) if isinstance(first, (ast.Constant, ast.JoinedStr, ast.BinOp)) else None
+            if text is not None:
+                self.out.append(Load(line, shown, "shell", cwd, words=(Word(shown, text),)))
+                return
+        self.out.append(Load(line, shown, "file", None, reason=f"{name} runs a program decided when the script runs"))
+
+    def safe_env(self, env: ast.AST, line0: int, node: ast.AST) -> bool:
+        """``env=`` of a program the script starts: a dict literal (its keys become
+        ``setenv`` loads; ``**os.environ`` allowed) or ``os.environ``/``os.environ.copy()``."""
+        if self.dotted(env) == "os.environ" or (isinstance(env, ast.Call) and self.dotted(env.func) == "os.environ.copy"):
+            return True
+        if not isinstance(env, ast.Dict):
+            return False
+        for k, v in zip(env.keys, env.values):
+            if k is None:
+                if self.dotted(v) != "os.environ":
+                    return False
+            else:
+                self.setenv(node, k, line0)
+        return True
 
     def folders(self, node: ast.AST, value: ast.AST | None, what: str) -> None:
         if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
@@ -914,9 +1095,38 @@ class _Node:
         except _JsError as err:
             return [Load(1, os.path.basename(self.script), "node", None, reason=f"the token scan cannot read it: {err}")]
         self.bindings(toks)
+        # the module API's register() (loader hooks) may be imported by name
+        module_api = any(t.kind == "str" and t.value in ("module", "node:module") for t in toks)
         for i, tok in enumerate(toks):
             self.at(toks, i, tok)
+            if tok.kind == "str" and tok.value in ("child_process", "node:child_process"):
+                self.out.append(Load(tok.line, _short(f"'{tok.value}'"), "node", None,
+                                     reason="starts programs through child_process; what they run is not followed"))
+            elif tok.kind == "id" and tok.value == "Worker" and i and toks[i - 1].value == "new" \
+                    and i + 1 < len(toks) and toks[i + 1].value == "(":
+                self.worker(toks, i + 1, tok.line)
+            elif tok.kind == "id" and i + 1 < len(toks) and toks[i + 1].value == "(" and (
+                    (i >= 2 and toks[i - 1].value in (".", "?.") and (f"{toks[i - 2].value}.{tok.value}" in _JS_CODE_MEMBERS
+                                                                      or tok.value in ("_load", "_compile")))
+                    or (tok.value == "register" and module_api)):  # an alias of the module API too: fail closed
+                self.out.append(Load(tok.line, f"{tok.value}(…)", "node", None,
+                                     reason=f"{tok.value} loads code wskit does not follow"))
         return self.out
+
+    def worker(self, toks: list[_Tok], i: int, line: int) -> None:
+        """``new Worker(S)``: runs module ``S``, a relative string resolved against the
+        working folder (not the script's); a URL from ``import.meta.url`` as for ``import()``."""
+        first, count = self.args(toks, i)
+        v = self.value(first) if first else None
+        if count > 1:  # options: execArgv (--require …), env (NODE_OPTIONS), eval: true
+            self.out.append(Load(line, "new Worker(…, options)", "node", None,
+                                 reason="Worker options (execArgv, env, eval) are not followed"))
+        if v is None:
+            self.out.append(Load(line, "new Worker(…)", "node", None, reason="a module path computed when the script runs"))
+        elif v.startswith("file://") or os.path.isabs(v):
+            self.specifier(v, line, f"new Worker({v!r})")
+        else:
+            self.out.append(Load(line, _short(f"new Worker({v!r})"), "node", os.path.normpath(v)))
 
     def bindings(self, toks: list[_Tok]) -> None:
         """``const NAME = expr`` / ``NAME = expr``: every assignment of each name, and the
@@ -1152,5 +1362,10 @@ class _Node:
             self.out.append(Load(line, _short(word), "nodebare", None, module=spec))
 
 
+#: member calls that load or run code by a path or bytes (native addons, the module
+#: loader's internals, WebAssembly)
+_JS_CODE_MEMBERS = frozenset({"process.dlopen", "WebAssembly.instantiate", "WebAssembly.compile",
+                              "WebAssembly.instantiateStreaming", "WebAssembly.compileStreaming", "Module.runMain",
+                              "module.register", "Module.register", "Module._resolveFilename"})
 _JS_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "\n": ""}
 

@@ -57,13 +57,13 @@ from wskit.errors import SafeFsError
 from wskit.fs.limits import MAX_READ_BYTES, read_limit
 from wskit.fs.links import inside_target
 from wskit.fs.paths import SECRET_PATTERNS, check_not_secret, is_secret_name, split_relative, split_written
-from wskit.fs.read import DirEntry, ReadResult, read_bytes, read_head
+from wskit.fs.read import DirEntry, ReadResult, is_file, read_bytes, read_head
 from wskit.fs.scan import open_dir, scan_dir, scan_fd, scan_fd_tuples
 from wskit.fs.text import decode_text, find_hidden_chars
 
 __all__ = [
     "MAX_READ_BYTES", "SECRET_PATTERNS", "DirEntry", "ReadResult", "SafeFsError", "check_not_secret", "decode_text",
-    "find_hidden_chars", "inside_target", "is_secret_name", "open_dir", "read_bytes", "read_head", "read_limit",
+    "find_hidden_chars", "inside_target", "is_file", "is_secret_name", "open_dir", "read_bytes", "read_head", "read_limit",
     "scan_dir", "scan_fd",
     "scan_fd_tuples", "split_relative", "split_written",
 ]

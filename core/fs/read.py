@@ -156,3 +156,26 @@ def _read_head_fd(
     return ReadResult(raw, st.st_size, complete, shown, target)
 
 
+
+
+def is_file(path: str | os.PathLike[str], *, follow_links: bool = True) -> bool:
+    """Whether ``path`` (absolute) is a regular file, as :func:`os.path.isfile` answers
+    (links followed unless ``follow_links=False``), noted for change detection
+    (:mod:`wskit.changes`): the load that asked depends on the answer, so a later creation,
+    removal or replacement of the file makes that load stale, as for a file it read. Use it
+    for an existence check that decides what a load reads (a user's ``CLAUDE.md``).
+
+    :param path: absolute path.
+    :returns: True for a regular file (after links, when followed); False when absent, not
+        a regular file, or not stat-able.
+    """
+    import stat as stat_mod
+
+    p = os.fspath(path)
+    try:
+        st = os.stat(p, follow_symlinks=follow_links)
+    except (OSError, ValueError):
+        st = None
+    if changes.recording_active():
+        changes.note(p, follow_links, st)
+    return st is not None and stat_mod.S_ISREG(st.st_mode)

@@ -12,8 +12,8 @@ never bodies, with a JSON round trip.
 
 from __future__ import annotations
 
+import _weakref  # weakref.ref itself, without importing weakref (and _weakrefset) at start-up
 import os
-import weakref
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -319,7 +319,7 @@ class SessionResources(FrozenValue, eq=False):
             binding=self.binding, host=self.host, trust=self.trust,
             registries=MappingProxyType(dict(self.registries)), generation=self.generation,
             parent_id=self.session_id, hooks=self.hooks, catalogs=self.catalogs, profile=self.profile,
-            _parent=weakref.ref(self),
+            _parent=_weakref.ref(self),
         )
         if self.hooks is not None:
             self.hooks.session_created(kid)

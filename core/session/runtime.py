@@ -14,7 +14,7 @@ order) and is idempotent.
 
 from __future__ import annotations
 
-import threading
+import _thread
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -83,7 +83,7 @@ class SessionRuntime:
         self._services: dict[str, Any] = {}
         self._gate: ToolGate | None = None
         self._order: list[str] = []
-        self._lock = threading.RLock()
+        self._lock = _thread.RLock()  # threading.RLock, without importing threading at start-up
         self.closed = False
         #: Extension values the host records (``rules``, ``output_style``, ``workflows``,
         #: or its own keys); see :mod:`wskit.session.resume`.
@@ -215,7 +215,7 @@ class SessionRuntime:
         return errors
 
 
-_ATTACH_LOCK = threading.Lock()
+_ATTACH_LOCK = _thread.allocate_lock()  # threading.Lock
 
 
 def attach(session: "SessionResources", options: RuntimeOptions | None = None) -> SessionRuntime:

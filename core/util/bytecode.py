@@ -13,7 +13,7 @@ the folder of a :class:`PrivateBytecode`: created on first use with ``mkdtemp`` 
 
 from __future__ import annotations
 
-import threading
+import _thread
 from collections.abc import Mapping, MutableMapping
 
 __all__ = ["PYCACHE_VARIABLE", "PrivateBytecode"]
@@ -33,7 +33,7 @@ class PrivateBytecode:
         """:param prefix: the start of the folder's name under the temporary folder."""
         self._prefix = prefix
         self._path: str | None = None
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()  # threading.Lock, without importing threading at start-up
 
     @property
     def path(self) -> str:

@@ -13,7 +13,9 @@ folders exists (:func:`folders_present`), :func:`definitions_present` for a kind
 from a definitions file at a project's root or from a config folder's settings files. When the declaration says "nothing there" the hook answers an empty
 :class:`~wskit.models.LoadResult` without importing anything; the declaration must be
 exact (the engine answers the same empty result for every such source), which
-``tests/core/util/test_idle_hooks.py`` checks for each built-in that declares one.
+``tests/core/util/test_idle_hooks.py`` checks for each built-in that declares one. Every
+look a declaration takes goes through :func:`wskit.changes.lexists`, so a cached load that
+was idle for a source goes stale when the kind's folder or file appears there.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ import importlib
 import os
 from collections.abc import Callable
 from typing import Any
+
+from wskit import changes
 
 __all__ = ["deferred", "definitions_present", "folders_present", "idle_unless", "import_target", "lazy_exports"]
 
@@ -67,13 +71,13 @@ def folders_present(kind: Any) -> Callable[[Any], bool]:
     (:func:`wskit.formats.mdwalk.component_dirs`: ``agents``, ``output-styles``…)."""
 
     def needs(source: Any) -> bool:
-        if source.plugin or os.path.islink(source.root):
+        if source.plugin or changes.islink(source.root):
             return True
-        if not os.path.lexists(source.root):
+        if not changes.lexists(source.root):
             return False
         from wskit.formats.mdwalk import component_dirs
 
-        return any(os.path.lexists(os.path.join(source.root, d.split("/", 1)[0]))
+        return any(changes.lexists(os.path.join(source.root, d.split("/", 1)[0]))
                    for d in component_dirs(source, kind))
 
     return needs
@@ -87,12 +91,12 @@ def definitions_present(source: Any, default_file: str) -> bool:
     ``settings.local.json`` (or the folder being a link, which is reported)."""
     if source.plugin:
         return True
-    if not os.path.lexists(source.root):
+    if not changes.lexists(source.root):
         return False
     if os.path.normpath(source.root) == os.path.normpath(source.base):
-        return os.path.lexists(os.path.join(source.base, default_file))
-    return (os.path.islink(source.root) or os.path.lexists(os.path.join(source.root, "settings.json"))
-            or os.path.lexists(os.path.join(source.root, "settings.local.json")))
+        return changes.lexists(os.path.join(source.base, default_file))
+    return (changes.islink(source.root) or changes.lexists(os.path.join(source.root, "settings.json"))
+            or changes.lexists(os.path.join(source.root, "settings.local.json")))
 
 
 def idle_unless(target: str, needs: Callable[[Any], bool],

@@ -1,15 +1,20 @@
 """Partial reload: a reload re-runs only the pipeline stages whose inputs changed.
 
-:func:`wskit.workspace.load_workspace` is a pipeline of *stages* — the resource sources,
-the resource kinds, the plugin bundles, one ``load`` per kind and source, one filter and
-registry build per kind. A :class:`~wskit.cache.WorkspaceCache` reload used to run every
-stage again over reused file results (:func:`wskit.changes.reuse`); this module lets a
-reload take a stage's whole result from the load it replaces when nothing the stage
-depended on changed. After one skill is edited, the reload runs the ``skill`` load of
-that skill's source and the ``skill`` registry build, and takes everything else as it was.
-The rule and permission catalogs (``wskit_workspace_catalogs``) are not stages: they are
-built again for every load (the rule catalog is lazy; what it reads later is recorded into
-the load that owns it, and its own per-file memo makes that build cheap).
+:func:`wskit.workspace.load_workspace` is a pipeline of *stages*: per resource kind, one
+stage holding that kind's ``load`` from each source (a stage each), its filter and its
+registry build (a stage); the kinds other kinds shadow get their registry built after
+those (a stage). The rule catalog's eager discovery (the user's rule files, the
+implementations that take no folder request) and the permission policy are stages too
+(:mod:`wskit.builtin_plugins.rules.build`, :mod:`wskit.builtin_plugins.permissions`).
+A :class:`~wskit.cache.WorkspaceCache` reload used to run every stage again over reused
+file results (:func:`wskit.changes.reuse`); :func:`stage` lets a reload take a stage's
+whole result from the load it replaces when nothing the stage depended on changed. After
+one agent file is edited, the reload runs the ``agent`` kind, its load from that file's
+source and its registry, and takes everything else as it was. What is not a stage runs on
+every load: the trust decision, the source and bundle lists (compared with the previous
+load's and, where equal, replaced by its very objects: :func:`same_objects`), and the
+lazy rule catalog's folder requests (what it reads later is recorded into the load that
+owns it; its own per-file memo keeps them cheap).
 
 **How change recording works here.** Each stage runs inside a nested
 :func:`wskit.changes.recording`: every folder listed and every file opened (or found
@@ -30,12 +35,21 @@ when
 
 A taken stage's signatures are noted into the new load's recordings
 (:func:`wskit.changes.adopt`), so the next change check covers them exactly as if the
-stage had run. So *what changed* keys the reload: the watcher's hit paths (or the stat
+stage had run, and its inner stages are carried into the new load's memo with it (a later
+reload can take them one by one). Stages nest: an inner stage's reads are noted in the
+outer one's recording too, so a kind is taken whole only when none of its loads read
+anything that changed. So *what changed* keys the reload: the watcher's hit paths (or the stat
 check's first changed path) are the only paths not verified, and only the stages that
 recorded one of them run again — along with the stages downstream whose inputs they
-changed (a new trust decision re-runs every stage; a new source list re-runs the loads of
-the sources that are new or differ; a changed skill re-builds the skill registry and the
-kinds shadowed by skills).
+changed (a new trust decision re-runs the stages that take it, and the project's sources
+come or go with it; a new source list re-runs the kinds whose sources are new or differ,
+and in them only those sources' loads; a changed skill re-builds the skill registry and
+the kinds shadowed by skills).
+
+The contract this relies on is the one change detection already has
+(:mod:`wskit.changes`): a stage reads files through :mod:`wskit.fs` (or notes what it
+read with :func:`wskit.changes.note`; an existence check with :func:`wskit.fs.is_file`),
+and depends on nothing else but its inputs and the process (:func:`load_key`).
 
 **When a stage is not kept** (and so always runs): its recording is racy (a file written
 within :data:`wskit.changes.RACY_WINDOW_NS` of its read, as for file results); it used
@@ -70,19 +84,29 @@ _OFFERED = ("<offered>",)
 
 
 class _Run:
-    __slots__ = ("tainted",)
+    __slots__ = ("tainted", "children")
 
     def __init__(self) -> None:
         self.tainted = False
+        #: the stages run or taken inside this one, kept: ``(key, Kept)``
+        self.children: list = []
 
 
 class Kept:
-    """What one stage of a load kept: its inputs, the signatures of what it read, its value."""
+    """What one stage of a load kept: its inputs, the signatures of what it read (its inner
+    stages' included), its value, and its inner stages (taken along with it, so that a
+    later reload can still take them one by one)."""
 
-    __slots__ = ("inputs", "sigs", "value")
+    __slots__ = ("inputs", "sigs", "value", "children")
 
-    def __init__(self, inputs: tuple, sigs: dict, value: Any) -> None:
-        self.inputs, self.sigs, self.value = inputs, sigs, value
+    def __init__(self, inputs: tuple, sigs: dict, value: Any, children: tuple = ()) -> None:
+        self.inputs, self.sigs, self.value, self.children = inputs, sigs, value, children
+
+
+def _carry(cur: dict, key: tuple, kept: Kept) -> None:
+    cur[key] = kept
+    for k, child in kept.children:
+        _carry(cur, k, child)
 
 
 #: stages run (not taken) since the process started, by stage key kind (``"load"``…): for tests
@@ -150,11 +174,14 @@ def stage(key: tuple, inputs: tuple, compute: Callable[[], Any]) -> Any:
     if ctx is None:
         return compute()
     prev, cur = ctx
+    outer = _CURRENT.get()
     if prev:
         kept = prev.get(key)
         if kept is not None and _same(kept.inputs, inputs) and changes.unchanged(kept.sigs):
             changes.adopt(kept.sigs)
-            cur[key] = kept
+            _carry(cur, key, kept)
+            if outer is not None:
+                outer.children.append((key, kept))
             return kept.value
     runs[key[0]] = runs.get(key[0], 0) + 1
     run = _Run()
@@ -165,12 +192,34 @@ def stage(key: tuple, inputs: tuple, compute: Callable[[], Any]) -> Any:
     finally:
         _CURRENT.reset(token)
     if run.tainted:
-        outer = _CURRENT.get()
         if outer is not None:
             outer.tainted = True
     elif not deps.racy:
-        cur[key] = Kept(inputs, dict(deps._paths), value)
+        kept = cur[key] = Kept(inputs, dict(deps._paths), value, tuple(run.children))
+        if outer is not None:
+            outer.children.append((key, kept))
     return value
+
+
+def same_objects(key: tuple, values: list) -> list:
+    """``values`` with each item equal to the previous load's item at the same place
+    replaced by that very object (equal values are interchangeable), so that the stages
+    taking them as inputs compare them by identity. Outside a load, ``values``."""
+    ctx = _stages()
+    if ctx is None:
+        return values
+    prev, cur = ctx
+    before = prev.get(key) if prev else None
+    if before is not None:
+        old = before.value
+        n = len(old)
+        out = []
+        for i, v in enumerate(values):
+            o = old[i] if i < n else None
+            out.append(o if o is not None and (o is v or o == v) else v)
+        values = out
+    cur[key] = Kept((), {}, tuple(values))
+    return values
 
 
 def taint() -> None:

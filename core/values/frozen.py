@@ -12,7 +12,6 @@ path; its differential test is ``tests/core/values/test_fastinit.py``), anything
 through the pydantic model of the same declaration.
 """
 
-import copy as _copy
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -179,6 +178,8 @@ class Frozen:
         """A copy, with ``update``'s values (not validated, as pydantic's) in place of
         the fields it names; ``deep``: the other values deep-copied."""
         if deep and update:
+            import copy as _copy  # copying is rare: not imported at start-up
+
             copied = self.__copy__()
             memo: dict[int, Any] = {id(self): copied}
             for k, v in copied.__dict__.items():
@@ -311,13 +312,15 @@ class Frozen:
 
     def __copy__(self) -> Any:
         m = _new(type(self))
-        _setattr(m, "__dict__", _copy.copy(self.__dict__))
+        _setattr(m, "__dict__", self.__dict__.copy())  # what copy.copy does for a dict
         _setattr(m, "__pydantic_extra__", None)
         _setattr(m, "__pydantic_fields_set__", self.__pydantic_fields_set__)
         _setattr(m, "__pydantic_private__", None)
         return m
 
     def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Any:
+        import copy as _copy  # copying is rare: not imported at start-up
+
         m = _new(type(self))
         _setattr(m, "__dict__", _copy.deepcopy(self.__dict__, memo=memo))
         _setattr(m, "__pydantic_extra__", None)

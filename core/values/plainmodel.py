@@ -22,7 +22,6 @@ inputs.
 
 from __future__ import annotations
 
-import copy as _copy
 import enum
 import sys
 import types
@@ -54,6 +53,8 @@ _IMMUTABLE = frozenset({int, float, complex, str, bool, bytes, type, type(None),
                         types.BuiltinFunctionType, types.CodeType, types.ModuleType, type(Ellipsis),
                         type(NotImplemented)})
 _BUILTIN_COLLECTIONS = frozenset({list, set, tuple, frozenset, dict})
+#: scalar types ``copy.deepcopy`` returns as they are
+_SCALARS = frozenset({int, float, complex, str, bool, bytes, type(None)})
 
 
 def _smart_deepcopy(obj: Any) -> Any:
@@ -65,6 +66,10 @@ def _smart_deepcopy(obj: Any) -> Any:
         return obj
     if t in _BUILTIN_COLLECTIONS and not obj:
         return obj if t is tuple else obj.copy()
+    if t is tuple and all(type(item) in _SCALARS for item in obj):
+        return obj  # what deepcopy gives a tuple of scalars (``copy``'s atomic types): the tuple itself
+    import copy as _copy  # a mutable default that is not empty: rare, not imported at start-up
+
     return _copy.deepcopy(obj)
 
 

@@ -153,7 +153,7 @@ async def _vanish(url: str, count: int) -> int:
 def _load(args) -> int:
     import anyio
 
-    dest = Path(tempfile.mkdtemp(prefix="wskit-bench-serve-load-"))
+    dest = Path(tempfile.mkdtemp(prefix="wskit-bench-serve-load-", dir=args.workdir))
     home, proj = _workspace(dest)
     proc = subprocess.Popen([sys.executable, "-m", "wskit", "--home", str(home), "serve", str(proj), "--mcp",
                              "--poll", "0", "--http", "127.0.0.1:0",
@@ -240,16 +240,16 @@ def _tracemalloc(args) -> int:
     from wskit.cache import WorkspaceCache
     from wskit.host import HostProfile
 
-    dest = Path(tempfile.mkdtemp(prefix="wskit-bench-serve-tm-"))
+    dest = Path(tempfile.mkdtemp(prefix="wskit-bench-serve-tm-", dir=args.workdir))
     home, proj = _workspace(dest)
     cache = WorkspaceCache(profile=HostProfile(home=home))
     ports: list[int] = []
     server = WorkspaceServer(cache.resolve, str(proj), poll=0, log=ServeLog())
     t = threading.Thread(target=lambda: anyio.run(lambda: server.serve_http(
         "127.0.0.1", 0, None, ports.append,
-        # the clients share this process (and its GIL) with a traced server: a head can sit unread
-        # in the socket for longer than the real default (10 s) without any client being slow
-        limits=HttpLimits(max_sessions=args.max_sessions or 64, header_timeout=300.0))),
+        # the real default header timeout (10 s): the clients share this process (and its GIL) with a
+        # traced server, the load under which it once closed live clients (docs/serve.md)
+        limits=HttpLimits(max_sessions=args.max_sessions or 64))),
         daemon=True)
     t.start()
     deadline = time.monotonic() + 30
@@ -358,6 +358,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="skill_load sends arguments of about BYTES bytes, new on every call")
     ap.add_argument("--fixed", action="store_true", help="with --tracemalloc: the same sessions throughout")
     ap.add_argument("--top", type=int, default=8)
+    ap.add_argument("--workdir", default=None, help="folder for the workspace and home (default: the temp folder)")
     ap.add_argument("--frames", type=int, default=12, help="traceback depth kept by tracemalloc")
     args = ap.parse_args(argv)
     if args.tracemalloc:

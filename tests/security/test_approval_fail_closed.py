@@ -54,15 +54,24 @@ UNVERIFIED = [
                         '{ echo; } >&2 <(python3 lib/x.py\n', "hooks/g.sh:", "cannot read"),
     ("function-body-args", 'run() { exec "$@"; }\nrun python3 lib/x.py\n', 'hooks/g.sh:1: "$@"',
      "the program is decided"),
+    # a variable the script cannot decide alone is not taken at the value it assigns
+    ("sourced-file-reassigns", 'X=./lib/x.sh\n. lib/vars.sh\nbash "$X"\n', 'hooks/g.sh:3: "$X"', "variable $X"),
+    ("sourced-file-cds", ". lib/cd.sh\npython3 lib/x.py\n", "hooks/g.sh:2: lib/x.py", "cd to a folder decided"),
+    ("source-word-reassigned", 'D=lib\n. lib/vars.sh\n. "$D/x.sh"\n', 'hooks/g.sh:3: "$D/x.sh"', "variable $D"),
+    ("read-assigns", 'X=lib/x.sh\nread X\nbash "$X"\n', 'hooks/g.sh:3: "$X"', "variable $X"),
+    ("loop-variable", 'for X in lib/x.sh; do bash "$X"; done\n', 'hooks/g.sh:1: "$X"', "variable $X"),
+    ("eval-assigns", "X=lib/x.sh\neval 'X=./y'\nbash \"$X\"\n", 'hooks/g.sh:3: "$X"', "variable $X"),
     ("here-document-expanded", "python3 - <<EOF\nimport $MOD\nEOF\n", "hooks/g.sh:1: python", "standard input"),
-    # bashlex refuses a quoted here-document delimiter: the script is read line by line
-    ("here-document-quoted", "python3 - <<'EOF'\nimport os\nEOF\n", "hooks/g.sh:", "cannot read"),
+    # bashlex refuses a quoted delimiter: the body is read as one with expansions (fail closed)
+    ("here-document-quoted-dollar", "python3 - <<'EOF'\nprint('$HOME')\nEOF\n", "hooks/g.sh:1: python",
+     "standard input"),
 ]
 
 
 @pytest.mark.parametrize("script, word, reason", [c[1:] for c in UNVERIFIED], ids=[c[0] for c in UNVERIFIED])
 def test_what_a_scripts_command_does_that_is_not_recognised_is_unverified(tmp_path, script, word, reason):
-    files = {**LIB, "hooks/g.sh": script, "p.awk": "{ print }\n", "lib/w.sh": 'exec "$@"\n'}
+    files = {**LIB, "hooks/g.sh": script, "p.awk": "{ print }\n", "lib/w.sh": 'exec "$@"\n',
+             "lib/vars.sh": "X=./lib/x.py\nD=/elsewhere\n", "lib/cd.sh": "cd /tmp\n"}
     c = _cov(tmp_path, files, "sh hooks/g.sh")
     assert any(u.word.startswith(word) and reason in u.reason for u in c.unverified), c.unverified
 
@@ -91,8 +100,15 @@ FOLLOWED = [
     ("pipeline-stage", {**LIB, "hooks/g.sh": "cat | python3 lib/x.py\n"}, "sh hooks/g.sh", "lib/x.py"),
     ("here-document", {**LIB, "hooks/g.sh": "python3 - <<EOF\nimport runpy\nrunpy.run_path('lib/x.py')\nEOF\n"},
      "sh hooks/g.sh", "lib/x.py"),
+    ("here-document-quoted", {**LIB, "hooks/g.sh": "[[ -n x ]]\npython3 - <<'EOF'\nimport runpy\n"
+                                                  "runpy.run_path('lib/x.py')\nEOF\n"}, "sh hooks/g.sh", "lib/x.py"),
+    ("case-arm-alternatives", {**LIB, "hooks/g.sh": 'case "$f" in\n  *.ts|*.js) node lib/x.js "$f" ;;\nesac\n'},
+     "sh hooks/g.sh", "lib/x.js"),
     ("stdin-file", {**LIB, "hooks/g.sh": "sh < lib/x.sh\n"}, "sh hooks/g.sh", "lib/x.sh"),
     ("function-call", {**LIB, "hooks/g.sh": "check() { python3 lib/x.py; }\ncheck\n"}, "sh hooks/g.sh", "lib/x.py"),
+    ("sourced-lib-then-run", {**LIB, "hooks/g.sh": 'DIR="$(cd "$(dirname "$0")" && pwd)"\n'
+                              'source "$DIR/../lib/common.sh"\npython3 "$DIR/../lib/x.py"\nhelper\n',
+                              "lib/common.sh": "helper() { :; }\n"}, "sh hooks/g.sh", "lib/x.py"),
     ("after-cd-script-folder", {**LIB, "hooks/g.sh": 'cd "$(dirname "$0")"\npython3 ../lib/x.py\n'}, "sh hooks/g.sh",
      "lib/x.py"),
     ("in-fallback-case-arm", {**LIB, "hooks/g.sh": "case $1 in\n  a) python3 lib/x.py ;;\nesac\n[[ -n x ]]\n"},
@@ -146,6 +162,110 @@ def test_the_executable_bit_and_interpreter_line_of_each_followed_file_are_in_th
     assert _cov(tmp_path, files, command).digest() != before.digest()
 
 
+# programs a Python or Node script starts: (id, files, command, word start, reason part)
+SCRIPT_STARTS = [
+    ("py-subprocess-computed", {"hooks/c.py": "import subprocess\nsubprocess.run(cmd, shell=True)\n"},
+     "python3 hooks/c.py", "hooks/c.py:2: subprocess.run(cmd", "decided when the script runs"),
+    ("py-subprocess-program-computed", {"hooks/c.py": "import subprocess, sys\nsubprocess.run([sys.argv[1], 'x'])\n"},
+     "python3 hooks/c.py", "hooks/c.py:2: ", "the program is decided"),
+    ("py-subprocess-git", {"hooks/c.py": "import subprocess\nsubprocess.run(['git', 'status'])\n"},
+     "python3 hooks/c.py", "hooks/c.py:2: ", "repository's configuration"),
+    ("py-os-system-pipe-sh", {"hooks/c.py": "import os\nos.system('cat x | sh')\n"}, "python3 hooks/c.py",
+     "hooks/c.py:2: sh", "standard input"),
+    ("py-execvp", {"hooks/c.py": "import os\nos.execvp('python3', ['python3', 'x.py'])\n"}, "python3 hooks/c.py",
+     "hooks/c.py:2: os.execvp", "decided when the script runs"),
+    ("py-environ-node-options", {"hooks/c.py": "import os\nos.environ['NODE_OPTIONS'] = '-r ./x.js'\n"},
+     "python3 hooks/c.py", "hooks/c.py:2: ", "NODE_OPTIONS"),
+    ("py-environ-update-computed", {"hooks/c.py": "import os\nos.environ.update(extra)\n"}, "python3 hooks/c.py",
+     "hooks/c.py:2: ", "computed"),
+    ("py-putenv-pythonpath", {"hooks/c.py": "import os\nos.putenv('PYTHONPATH', 'lib')\n"}, "python3 hooks/c.py",
+     "hooks/c.py:2: ", "PYTHONPATH"),
+    ("py-subprocess-env-loader", {"hooks/c.py": "import os, subprocess\nsubprocess.run(['node', 'lib/x.js'], "
+                                  "env={**os.environ, 'NODE_OPTIONS': '-r ./x.js'})\n", **LIB},
+     "python3 hooks/c.py", "hooks/c.py:2: ", "NODE_OPTIONS"),
+    ("py-subprocess-env-computed", {"hooks/c.py": "import subprocess\nsubprocess.run(['jq', '.'], env=e)\n"},
+     "python3 hooks/c.py", "hooks/c.py:2: ", "environment computed"),
+    ("node-child-process", {"tools/a.js": "const { execSync } = require('child_process')\nexecSync('x')\n"},
+     "node tools/a.js", "tools/a.js:1: ", "child_process"),
+    ("node-child-process-import", {"tools/a.mjs": "import { spawn } from 'node:child_process'\n"},
+     "node tools/a.mjs", "tools/a.mjs:1: ", "child_process"),
+    ("node-worker-computed", {"tools/a.js": "new Worker(process.argv[2])\n"}, "node tools/a.js",
+     "tools/a.js:1: new Worker", "computed"),
+    ("node-worker-options", {"tools/a.js": "new Worker('./w.js', { execArgv: ['-r', './e.js'] })\n"},
+     "node tools/a.js", "tools/a.js:1: new Worker", "options"),
+    ("node-dlopen", {"tools/a.js": "process.dlopen(module, p)\n"}, "node tools/a.js", "tools/a.js:1: dlopen",
+     "loads code"),
+    ("node-module-register", {"tools/a.mjs": "import { register } from 'node:module'\nregister('./h.mjs', "
+                              "import.meta.url)\n"}, "node tools/a.mjs", "tools/a.mjs:2: register", "loads code"),
+    ("node-wasm", {"tools/a.js": "WebAssembly.instantiate(fs.readFileSync('x.wasm'))\n"}, "node tools/a.js",
+     "tools/a.js:1: instantiate", "loads code"),
+    ("py-pickle-computed", {"hooks/c.py": "import pickle, sys\npickle.load(open(sys.argv[1], 'rb'))\n"},
+     "python3 hooks/c.py", "hooks/c.py:2: pickle.load", "computed"),
+]
+
+
+@pytest.mark.parametrize("files, command, word, reason", [c[1:] for c in SCRIPT_STARTS],
+                         ids=[c[0] for c in SCRIPT_STARTS])
+def test_a_program_a_python_or_node_script_starts_that_is_not_recognised_is_unverified(tmp_path, files, command,
+                                                                                         word, reason):
+    c = _cov(tmp_path, files, command)
+    assert any(u.word.startswith(word) and reason in u.reason for u in c.unverified), c.unverified
+
+
+STARTS_FOLLOWED = [
+    ("py-subprocess-list", {**LIB, "hooks/c.py": "import subprocess\nsubprocess.run(['python3', 'lib/x.py'])\n"},
+     "python3 hooks/c.py", "lib/x.py"),
+    ("py-subprocess-sys-executable", {**LIB, "hooks/c.py": "import subprocess, sys\n"
+                                      "subprocess.run([sys.executable, 'lib/x.py'])\n"}, "python3 hooks/c.py",
+     "lib/x.py"),
+    ("py-subprocess-file-path", {**LIB, "hooks/c.py": "import os, subprocess\nsubprocess.check_call(['bash', "
+                                 "os.path.join(os.path.dirname(__file__), '..', 'lib', 'x.sh')])\n"},
+     "python3 hooks/c.py", "lib/x.sh"),
+    ("py-os-system", {**LIB, "hooks/c.py": "import os\nos.system('sh lib/x.sh')\n"}, "python3 hooks/c.py",
+     "lib/x.sh"),
+    ("py-subprocess-cwd", {**LIB, "hooks/c.py": "from subprocess import run as r\nr(['python3', 'x.py'], cwd='lib')\n"},
+     "python3 hooks/c.py", "lib/x.py"),
+    ("py-pickle-file", {**LIB, "lib/m.pkl": "x", "hooks/c.py": "import pickle\npickle.load(open('lib/m.pkl', 'rb'))\n"},
+     "python3 hooks/c.py", "lib/m.pkl"),
+    ("py-native-library", {**LIB, "lib/x.so": "x", "hooks/c.py": "import ctypes\nctypes.CDLL('./lib/x.so')\n"},
+     "python3 hooks/c.py", "lib/x.so"),
+    ("node-worker", {**LIB, "tools/a.js": "const { Worker } = require('worker_threads')\nnew Worker('./lib/x.js')\n"},
+     "node tools/a.js", "lib/x.js"),
+]
+
+
+@pytest.mark.parametrize("files, command, edited", [c[1:] for c in STARTS_FOLLOWED], ids=[c[0] for c in STARTS_FOLLOWED])
+def test_a_program_a_python_or_node_script_starts_is_covered(tmp_path, files, command, edited):
+    before = _cov(tmp_path, files, command)
+    assert not before.unverified, before.unverified
+    target = tmp_path / "project" / edited
+    target.write_text(target.read_text() + "\n")
+    assert _cov(tmp_path, files, command).digest() != before.digest()
+
+
+COMMON_SCRIPTS = {
+    "guard": '#!/bin/bash\nset -euo pipefail\nINPUT=$(cat)\nCMD=$(echo "$INPUT" | jq -r \'.tool_input.command // empty\')\n'
+             'if [[ "$CMD" == *"rm -rf"* ]]; then\n  echo "Blocked" >&2\n  exit 2\nfi\nexit 0\n',
+    "state-loop": '#!/bin/bash\nset -euo pipefail\nIN=$(cat)\nF=".claude/loop.local.md"\n[[ -f "$F" ]] || exit 0\n'
+                  'N=$(sed -n \'s/^iteration: *//p\' "$F")\nif [[ ! "$N" =~ ^[0-9]+$ ]]; then rm "$F"; exit 0; fi\n'
+                  'NEXT=$((N + 1))\nT="${F}.tmp.$$"\nsed "s/^iteration: .*/iteration: $NEXT/" "$F" > "$T"\n'
+                  'mv "$T" "$F"\njq -n --arg p "$(echo "$IN" | jq -r .prompt)" \'{"decision": "block", "reason": $p}\'\n',
+    "context": "#!/usr/bin/env bash\ncat << 'EOF'\n{\n  \"hookSpecificOutput\": {\"additionalContext\": \"x\"}\n}\nEOF\n"
+               "exit 0\n",
+    "log": '#!/bin/bash\nD="$CLAUDE_PROJECT_DIR/.claude/logs"\nmkdir -p "$D"\ndate +%s >> "$D/calls.log"\n'
+           'cat >> "$D/calls.log"\n',
+}
+
+
+@pytest.mark.parametrize("name", sorted(COMMON_SCRIPTS))
+def test_common_hook_scripts_that_run_only_data_programs_stay_complete(tmp_path, name):
+    """Fail closed, not noisy: a script of builtins and data programs (``jq``, ``sed``,
+    ``cat``), ``[[ ]]``, arithmetic, here-documents and variables holding data needs no
+    ``--accept-unverified``."""
+    c = _cov(tmp_path, {"hooks/g.sh": COMMON_SCRIPTS[name]}, "bash hooks/g.sh")
+    assert c.unverified == (), c.unverified
+
+
 def test_a_site_folder_holding_a_pth_file_is_unverified(tmp_path):
     files = {"hooks/c.py": "import site\nsite.addsitedir('lib')\n", "lib/a.pth": "import evil\n"}
     c = _cov(tmp_path, files, "python3 hooks/c.py")
@@ -164,9 +284,8 @@ def test_sitecustomize_beside_a_script_is_covered(tmp_path):
 def test_a_script_that_assigns_a_known_variable_is_not_taken_at_the_environments_value(tmp_path):
     files = {**LIB, "hooks/g.sh": 'CLAUDE_PROJECT_DIR=/elsewhere\npython3 "$CLAUDE_PROJECT_DIR/lib/x.py"\n'}
     c = _cov(tmp_path, files, "sh hooks/g.sh")
-    assert str(tmp_path / "project/lib/x.py") not in [f.path for f in c.files if f.digest]
-    assert any(u.word.startswith("hooks/g.sh:2: ") for u in c.unverified) or \
-        "/elsewhere/lib/x.py" not in [f.path for f in c.files], c
+    # the script runs /elsewhere/lib/x.py (the system's), not the project's file
+    assert str(tmp_path / "project/lib/x.py") not in [f.path for f in c.files], c
 
 
 def test_a_wrapper_follows_literal_arguments_and_lists_computed_ones(tmp_path):
@@ -189,3 +308,38 @@ def test_the_scanner_reads_hostile_scripts_without_raising(tmp_path):
                  "a)" * 1000, "\udc80 $1\n", "eval eval eval '$X'\n", "set -- a\n\"$@\"\n"):
         c = _cov(tmp_path, {"hooks/g.sh": text}, "sh hooks/g.sh x y")
         assert isinstance(c.digest(), str)
+
+
+# -- through approval: real wsctl, a scratch home ---------------------------------------------
+
+def test_a_wrapper_hooks_script_is_approved_and_turns_modified_when_edited(wsctl, wskit_home, tmp_path):
+    """The security-guidance plugin's shape as a project hook: the wrapper's argument and
+    what it imports are in the entry's digest; editing the imported file makes it ``modified``."""
+    from tests.security.test_approval_loads import _entries, _hook_project
+
+    project = _hook_project(tmp_path, 'bash .claude/hooks/py.sh "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.py"', {
+        ".claude/hooks/py.sh": '#!/bin/bash\nset -euo pipefail\nexec python3 "$@"\n',
+        ".claude/hooks/guard.py": "import sys, os\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), "
+                                  "'..', '..', 'lib'))\nimport policy\n",
+        "lib/policy.py": "BLOCK = ['rm -rf /']\n"})
+    assert wsctl("trust", "grant", str(project)).exit_code == 0
+    (entry,) = _entries(wsctl, project)
+    assert "lib/policy.py" in [f["path"] for f in entry["files"]] and not entry["unverified"], entry
+    assert wsctl("hooks", "trust", str(project), "--digest", entry["digest"]).exit_code == 0
+    (project / "lib/policy.py").write_text("BLOCK = []\n")
+    (entry,) = _entries(wsctl, project)
+    assert entry["state"] == "modified" and "lib/policy.py" in entry["reason"], entry
+
+
+def test_an_eval_in_a_hook_script_needs_accept_unverified(wsctl, wskit_home, tmp_path):
+    from tests.security.test_approval_loads import _entries, _hook_project
+
+    project = _hook_project(tmp_path, "sh .claude/hooks/g.sh", {".claude/hooks/g.sh": 'eval "$HOOK_CODE"\n'})
+    assert wsctl("trust", "grant", str(project)).exit_code == 0
+    (entry,) = _entries(wsctl, project)
+    assert [u["word"] for u in entry["unverified"]] == ['.claude/hooks/g.sh:1: eval "$HOOK_CODE"'], entry
+    refused = wsctl("hooks", "trust", str(project), "--digest", entry["digest"])
+    assert refused.exit_code == 1 and "--accept-unverified" in refused.stderr
+    assert wsctl("hooks", "trust", str(project), "--digest", entry["digest"], "--accept-unverified").exit_code == 0
+    (entry,) = _entries(wsctl, project)
+    assert entry["state"] == "approved" and ".claude/hooks/g.sh:1:" in entry["text"], entry

@@ -102,7 +102,7 @@ def discover_memory(source: ResourceSource, profile, folders=None) -> LoadResult
     if user:
         for i, name in enumerate(names):
             rel = f"{GEMINI_DIR}/{name}"
-            if os.path.isfile(os.path.join(home, rel)):
+            if fs.is_file(os.path.join(home, rel)):  # noted: a file created later makes the load stale
                 # Gemini CLI confines a global memory file's imports to ~/.gemini
                 _load(found, diags, home, rel, "user", "", GLOBAL_PRIORITY + min(i, 3), settings, follow=True,
                       home=home, import_root=GEMINI_DIR)

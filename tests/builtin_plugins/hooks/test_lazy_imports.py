@@ -53,6 +53,31 @@ def test_an_empty_project_imports_nothing_a_hook_would_need(empty, argv):
     assert not [m for m in HEAVY if m in mods]
 
 
+#: standard modules none of the three P4 forms needs in an empty project: locks come from
+#: ``_thread``, weak references from ``_weakref``, ``copy`` only when a value is copied, and the
+#: entry points from the cache (a second run), not ``importlib.metadata``
+STDLIB_IDLE = ("threading", "weakref", "_weakrefset", "copy", "importlib.metadata", "zipfile")
+
+
+@pytest.mark.parametrize("argv", [("inspect",), ("hooks", "run", "PreToolUse"), ("permissions", "check", "Bash", "ls")])
+def test_the_p4_forms_import_no_threading_weakref_or_copy(empty, argv):
+    home, ws = empty
+    text, mods = _modules(home, ws, *argv, str(ws))
+    assert json.loads(text)  # it answered
+    assert [m for m in STDLIB_IDLE if m in mods] == []
+
+
+def test_a_command_hook_still_reads_its_output_through_threads(empty):
+    """The output readers are run by threads made when the command runs (``threading`` is
+    imported then, not at start-up); output beyond the cap is read and dropped."""
+    from wskit.builtin_plugins.hooks.command import run_command
+
+    res = run_command("head -c 300000 /dev/zero; echo err >&2", b"x" * 10, cwd=str(empty[1]), env={"PATH": "/usr/bin:/bin"},
+                      timeout=30, output_cap=1000)
+    assert (res.exit_code, len(res.stdout), res.stdout_truncated, res.stderr, res.stderr_truncated) == (
+        0, 1000, True, "err\n", False)
+
+
 def _user_hooks(home, *hooks: dict) -> None:
     (home / ".claude").mkdir(parents=True, exist_ok=True)
     (home / ".claude" / "settings.json").write_text(json.dumps(

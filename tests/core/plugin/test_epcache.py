@@ -110,10 +110,28 @@ def test_a_forged_hit_needs_the_signature(tmp_path, site):
     cached_entry_points("wskit", state)
     file = state / "cache" / "entry-points.json"
     raw = json.loads(file.read_text())
-    raw["signature"][0] = 999
+    raw["signature"] = json.dumps([999] + json.loads(raw["signature"])[1:])
     raw["entry_points"] = [["forged", "os:system", None, None]]
     file.write_text(json.dumps(raw))
     assert "forged" not in {e.name for e in cached_entry_points("wskit", state)}
+
+
+def test_a_signature_is_stored_as_text_and_a_list_of_the_old_layout_is_a_miss(tmp_path, site):
+    """Signatures are kept as their JSON text (cheap to parse at every start); a file of the
+    earlier layout (the signature as nested lists) is a miss and is rewritten."""
+    from wskit.plugin.epcache import environment_signature, signature_text
+
+    state = tmp_path / "state"
+    cached_entry_points("wskit", state)
+    file = state / "cache" / "entry-points.json"
+    raw = json.loads(file.read_text())
+    assert raw["format"] == 2 and raw["signature"] == signature_text(environment_signature())
+    assert json.loads(raw["signature"]) == environment_signature()
+    old = {"format": 1, "group": "wskit", "signature": environment_signature(),
+           "entry_points": [["forged", "os:system", None, None]], "others": []}
+    file.write_text(json.dumps(old))
+    assert "forged" not in {e.name for e in cached_entry_points("wskit", state)}
+    assert json.loads(file.read_text())["signature"] == raw["signature"]
 
 
 def test_oversized_file_is_a_miss(tmp_path, site):

@@ -232,3 +232,132 @@ def test_hook_wrappers_are_refused_not_dropped(marker, site):
     pm = make_plugin_manager(env={"WSKIT_LOAD_PLUGINS": "wrapping"})
     assert [f.name for f in pm.load_failures] == ["wrapping"]
     assert "wrapper" in pm.load_failures[0].error
+
+
+ODD = '''
+import functools
+
+import wskit
+
+marker = wskit.hookimpl
+
+
+@wskit.hookimpl
+def wskit_resource_sources(binding, profile, trust):
+    return []
+
+
+@wskit.hookimpl(specname="wskit_resource_kinds")
+def wskit_kinds_by_another_name():
+    return []
+
+
+def wskit_host_profiles():  # no marker: not an implementation
+    return []
+
+
+def wskit_trust_decision(source_root, store, profile):
+    return None
+
+
+wskit_trust_decision.wskit_impl = "not a dict"  # a marker that is not a dict: not an implementation
+
+
+@wskit.hookimpl
+def wskit_builtin_styles():
+    return []
+
+
+wskit_builtin_styles.__func__ = None  # an attribute pluggy's lookup may read: left to pluggy
+
+
+wskit_partial = functools.partial(print)  # callable, not a function
+wskit_number = 3
+
+
+class Holder:
+    @staticmethod
+    @wskit.hookimpl
+    def wskit_load_skills(source):
+        return None
+
+
+wskit_holder = Holder
+
+
+def __getattr__(name):  # a lazily exported name: never looked up by the registration
+    if name == "wskit_lazy":
+        raise AssertionError("registration evaluated a lazy export")
+    raise AttributeError(name)
+
+
+def __dir__():
+    return sorted(list(globals()) + ["wskit_lazy"])
+'''
+
+
+def test_the_fast_hookimpl_lookup_answers_as_pluggy_for_every_attribute_of_every_plugin(site):
+    """``WskitPluginManager.parse_hookimpl_opts`` reads a module function's marker itself;
+    for every attribute of every plugin (built-ins, the installed first-party plugins, a
+    module of odd attributes, an instance and a class) it answers what pluggy's own lookup
+    answers, and the hook callers ``register_checked`` checks are pluggy's
+    ``get_hookcallers``."""
+    import importlib
+
+    import pluggy
+
+    from wskit.plugin.manager import WskitPluginManager
+
+    (site / "wskit_fake_odd.py").write_text(ODD)
+    odd = importlib.import_module("wskit_fake_odd")
+
+    class Instance:
+        @wskit.hookimpl
+        def wskit_resource_sources(self, binding, profile, trust):
+            return []
+
+        @staticmethod
+        @wskit.hookimpl
+        def wskit_load_skills(source):
+            return None
+
+    pm = make_plugin_manager()
+    plugins = [p for _, p in pm.list_name_plugin()] + [odd, Instance(), Instance]
+    plain = pluggy.PluginManager("wskit")
+    checked = 0
+    for plugin in plugins:
+        for name in dir(plugin):
+            if not name.startswith("wskit_") or name == "wskit_lazy":
+                continue
+            ours = WskitPluginManager().parse_hookimpl_opts(plugin, name)
+            assert ours == plain.parse_hookimpl_opts(plugin, name), (plugin, name)
+            checked += ours is not None
+    assert checked > 60  # the built-ins' implementations were among them
+    assert WskitPluginManager().parse_hookimpl_opts(odd, "wskit_kinds_by_another_name")["specname"] == \
+        "wskit_resource_kinds"
+    assert WskitPluginManager().parse_hookimpl_opts(odd, "wskit_trust_decision") is None
+    assert WskitPluginManager().parse_hookimpl_opts(odd, "wskit_builtin_styles") == \
+        plain.parse_hookimpl_opts(odd, "wskit_builtin_styles")
+    for plugin in (odd, Instance()):
+        pm.register_checked(plugin, f"extra-{id(plugin)}")
+    for _, plugin in pm.list_name_plugin():
+        mine = {hc.name for hc in pm.get_hookcallers(plugin)}
+        assert mine == {hc.name for hc in vars(pm.hook).values()
+                        if any(i.plugin is plugin for i in hc.get_hookimpls())}
+    assert {hc.name for hc in pm.get_hookcallers(odd)} == {"wskit_resource_sources", "wskit_resource_kinds",
+                                                           "wskit_builtin_styles"}
+
+
+def test_an_unknown_hook_under_another_spec_name_is_refused_and_rolled_back():
+    import pluggy
+
+    class Unknown:
+        @wskit.hookimpl(specname="wskit_no_such_hook")
+        def wskit_something(self):
+            return None
+
+    pm = make_plugin_manager(load_entrypoints=False)
+    plugin = Unknown()
+    with pytest.raises(pluggy.PluginValidationError, match="unknown hook 'wskit_no_such_hook'"):
+        pm.register_checked(plugin, "unknown")
+    assert not pm.is_registered(plugin)

@@ -165,6 +165,9 @@ def _ops(root: Path, home: Path, market: Path, outside: Path, store: TrustStore)
             _home_settings(market, True))),
         ("a plugin folder renamed away", lambda: os.rename(p1 / "skills", p1 / "skills-gone")),
         ("and back", lambda: os.rename(p1 / "skills-gone", p1 / "skills")),
+        ("a user rule file created", lambda: (home / ".claude/CLAUDE.md").write_text("user rule\n")),
+        ("the user rule file edited", lambda: (home / ".claude/CLAUDE.md").write_text("user rule, edited\n")),
+        ("the user rule file removed", lambda: (home / ".claude/CLAUDE.md").unlink()),
         ("home edit", lambda: (home / ".claude/skills/homeskill/SKILL.md").write_text(_skill("homeskill", "e"))),
         ("new config folder", lambda: write_tree(root / ".agents/skills/eps", {"SKILL.md": _skill("eps", "new")})),
         ("revoke trust", lambda: store.revoke(root)),
@@ -236,7 +239,7 @@ def test_a_reload_after_one_edit_runs_only_what_the_edit_touched(world, wskit_pr
         assert second is not first
         assert second.registry("agent").get("project:reviewer").description == "edited"
         # the agent load of the project's .claude and the agent registry, nothing else
-        assert _delta(before) == {"load": 1, "registry": 1}
+        assert _delta(before) == {"kind": 1, "load": 1, "registry": 1}
         for kind in ("skill", "command", "hook", "mcp_server", "style", "lsp_server"):
             assert second.registries[kind] is first.registries[kind], kind
         assert _view(second) == _view(_fresh(wskit_profile, wskit_pm, root))
@@ -263,7 +266,7 @@ def test_a_skill_edit_rebuilds_the_kinds_it_shadows(world, wskit_profile, wskit_
         _settle(root)
         third = cache.resolve(root)
         assert "project:alpha" in {c.id for c in third.registry("command").active()}
-        assert _delta(before) == {"load": 1, "registry": 1, "shadowed": 1}
+        assert _delta(before) == {"kind": 1, "load": 1, "registry": 1, "shadowed": 1}
         assert third.registry("agent") is second.registry("agent") is first.registry("agent")
         assert _view(third) == _view(_fresh(wskit_profile, wskit_pm, root))
     finally:
@@ -371,7 +374,7 @@ def test_overflow_falls_back_to_the_stat_check_and_still_reloads_partially(world
         got = cache.resolve(root)
         assert cache.watcher.overflows == 1
         assert got.registry("agent").get("project:reviewer").description == "overflow"
-        assert _delta(before) == {"load": 1, "registry": 1}
+        assert _delta(before) == {"kind": 1, "load": 1, "registry": 1}
         assert got.registry("skill") is first.registry("skill")
         assert _view(got) == _view(_fresh(wskit_profile, wskit_pm, root))
     finally:
@@ -394,3 +397,49 @@ def test_a_stage_that_read_a_racy_file_is_not_kept(tmp_path) -> None:
         partial_reload.stage(("settled",), (), lambda: changes.note(str(old)))
     assert ("racy",) not in memo.stages
     assert memo.stages[("settled",)].sigs == {(str(old), False): changes.stat_signature(str(old), False)}
+
+
+def _appear_and_vanish(root: Path, home: Path):
+    """(name, path, text): a file of each kind whose folder or file did not exist at the
+    first load (a stage that looked and found nothing must go stale when it appears)."""
+    return [
+        ("command", root / ".claude/commands/cm.md", "---\ndescription: c\n---\nC\n"),
+        ("agent", root / ".claude/agents/ag.md", "---\nname: ag\ndescription: a\n---\nA\n"),
+        ("style", root / ".claude/output-styles/st.md", "---\nname: st\ndescription: s\n---\nS\n"),
+        ("mcp", root / ".mcp.json", json.dumps({"mcpServers": {"m": {"command": "srv"}}})),
+        ("lsp", root / ".lsp.json", json.dumps({"l": {"command": "ls", "extensionToLanguage": {".py": "python"}}})),
+        ("project settings", root / ".claude/settings.json", _settings()),
+        ("user settings", home / ".claude/settings.json", _settings(deny="Bash(curl:*)")),
+        ("user rules", home / ".claude/CLAUDE.md", "user rules\n"),
+        ("skill", root / ".claude/skills/new/SKILL.md", _skill("new", "appeared")),
+    ]
+
+
+@pytest.mark.parametrize("mode", ["watch", "stat"])
+def test_what_was_absent_at_the_first_load_is_seen_when_it_appears_and_again_after_a_delete(
+        tmp_path, wskit_home, wskit_profile, wskit_pm, mode) -> None:
+    """A loader that looked for its folder or file and found nothing (its idle declaration)
+    recorded the absence: the file appearing, vanishing and coming back each answer as a
+    fresh load (a reload once kept the empty stage for good)."""
+    if mode == "watch":
+        pytest.importorskip("inotify_simple")
+        if not os.path.exists("/proc/sys/fs/inotify"):
+            pytest.skip("no inotify on this system")
+    root = write_tree(tmp_path / "ws", {".git/HEAD": "ref: refs/heads/main\n", "README.md": "x\n"})
+    TrustStore.for_home(wskit_home).grant(root)
+    _age(root, wskit_home)
+    cache = WorkspaceCache(wskit_profile, wskit_pm, watch=mode == "watch")
+    try:
+        cache.resolve(root)
+        for name, path, text in _appear_and_vanish(root, wskit_home):
+            for step in ("appears", "vanishes", "comes back"):
+                if step == "vanishes":
+                    path.unlink()
+                else:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    path.write_text(text)
+                if mode == "stat":
+                    _settle(root, wskit_home)
+                assert _view(cache.resolve(root)) == _view(_fresh(wskit_profile, wskit_pm, root)), (name, step)
+    finally:
+        cache.close()
