@@ -53,6 +53,7 @@ import json
 import os
 import re
 import stat
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -131,7 +132,8 @@ class Coverage(FrozenValue):
         data = {"files": sorted(f.state() for f in self.files),
                 "unverified": sorted([u.word, u.reason] for u in self.unverified)}
         text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-        return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+        # a path of bytes that are not UTF-8 holds surrogate escapes: hashed as they are
+        return "sha256:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def known_variables(env: Mapping[str, str]) -> dict[str, str]:
@@ -212,6 +214,8 @@ _PROJECT_RUNNERS = {
 _PROGRAM_INCLUDES = {"awk": re.compile(rb"@\s*(?:include|load)\b"), "gawk": re.compile(rb"@\s*(?:include|load)\b"),
                      "jq": re.compile(rb"\b(?:include|import)\s*\"")}
 _NEVER = re.compile(rb"(?!)")
+#: a gawk ``@include "FILE"`` line with a literal name
+_AWK_INCLUDE = re.compile(rb'^[ \t]*@[ \t]*include[ \t]+"([^"\\\n]+)"[ \t]*;?[ \t]*(?:#[^\n]*)?$', re.M)
 _SHELL_ARG_OPTS = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
 _PY_ARG_OPTS = frozenset({"-W", "-X", "--check-hash-based-pycs"})
 _NODE_CODE_OPTS = frozenset({"-e", "--eval", "-p", "--print"})
@@ -237,6 +241,7 @@ _LOADER_VARIABLES = frozenset({
     "PATH", "PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "PYTHONUSERBASE", "NODE_OPTIONS", "NODE_PATH", "BASH_ENV",
     "ENV", "LD_PRELOAD", "LD_LIBRARY_PATH", "PERL5LIB", "PERL5OPT", "RUBYLIB", "RUBYOPT", "CDPATH", "IFS",
     "GIT_DIR", "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_EXEC_PATH", "SHELLOPTS", "BASHOPTS", "PS4",
+    "AWKPATH", "AWKLIBPATH", "PERLLIB",
 })
 #: dynamic parts of a word whose command is followed on its own
 _FOLLOWED = frozenset({"command substitution", "process substitution"})
@@ -247,7 +252,7 @@ _PY_SUFFIXES = (".py", ".pyc", ".pyw", ".so", ".pyd")
 
 
 class _Collector(Value):
-    __slots__ = ("roots", "known")  # worked out from the fields by __post_init__
+    __slots__ = ("roots", "known", "at", "load_depth")  # worked out by __post_init__, and the walk's place
 
     project_root: str | None
     plugin_root: str | None
@@ -263,6 +268,10 @@ class _Collector(Value):
         self.roots = [os.path.abspath(r) for r in (self.plugin_root, self.project_root) if r]
         self.roots.sort(key=len, reverse=True)  # a plugin inside the project counts as the plugin
         self.known = known_variables(self.env)
+        #: ``<script>:<line>: `` while a command of a script is followed (prefixes its notes)
+        self.at = ""
+        #: how deep in scripts run or loaded by scripts the walk is
+        self.load_depth = 0
 
     def result(self) -> Coverage:
         return Coverage(tuple(self.files[k] for k in sorted(self.files)),
@@ -281,7 +290,11 @@ class _Collector(Value):
                                    "folder: a bare program name may run a project file")
 
     def note(self, word: str, reason: str) -> None:
-        """List ``word`` as unverified (once: the first reason found for it is kept)."""
+        """List ``word`` as unverified (once: the first reason found for it is kept); inside
+        a script's command, ``word`` is named ``<script>:<line>: <word>``."""
+        # a script's bytes that are not UTF-8 (surrogate escapes) are shown escaped
+        word = (self.at + word).encode("utf-8", "backslashreplace").decode("utf-8")
+        reason = reason.encode("utf-8", "backslashreplace").decode("utf-8")
         if word not in self.noted:
             self.noted.add(word)
             self.unverified.setdefault((word, reason), None)
@@ -459,28 +472,21 @@ class _Collector(Value):
     def redirect(self, r: Any, src: str, cwds: Cwds, depth: int) -> str | None:
         """Note a redirection; returns what it feeds to stdin (``"file:<path>"``,
         ``"text:<script>"``) or None."""
-        kind = r.type
         target = r.output if hasattr(r.output, "kind") else None
-        if kind in ("<<", "<<-"):
-            body = getattr(getattr(r, "heredoc", None), "value", "") or ""
-            delim = self.word(target, src).value if target is not None else None
-            if delim and body.endswith(delim):
-                body = body[: -len(delim)]
-            quoted = target is not None and any(q in src[target.pos[0]:target.pos[1]] for q in "'\"\\")
-            if not quoted and any(ch in body for ch in "$`"):
-                self.note(_short(body), "here-document with expansions")
-                return "unknown"
-            return "text:" + body
-        if target is None:
-            return None  # a descriptor duplication (2>&1)
-        w = self.word(target, src)
-        if w.value is None:
-            self.note(w.raw, ", ".join(w.dynamic))
-            return "unknown" if kind in ("<", "<>", "<<<") else None
-        if kind == "<<<":
-            return "text:" + w.value
-        if kind in ("<", "<>"):
-            return "file:" + w.value
+        if r.type in ("<<", "<<-", "<", "<>", "<<<"):
+            feed, why = loads_mod.input_feed(r, src)
+            if feed == "unknown":
+                shown = (getattr(getattr(r, "heredoc", None), "value", "") or "") if r.type in ("<<", "<<-") else (
+                    src[target.pos[0]:target.pos[1]] if target is not None else "<")
+                self.note(_short(shown), why)
+            elif feed is not None and feed.startswith("file:") and target is not None:
+                w = self.word(target, src)  # the known variables put in
+                feed = "file:" + w.value if w.value is not None else feed
+            return feed
+        if target is not None:
+            w = self.word(target, src)
+            if w.value is None:
+                self.note(w.raw, ", ".join(w.dynamic))
         return None  # output: written by the command, not executed
 
     def run(self, words: list[Word], cwds: Cwds, depth: int, stdin: str | None) -> Cwds:
@@ -488,9 +494,10 @@ class _Collector(Value):
         if depth > MAX_NESTING:
             self.note(_short(" ".join(w.raw for w in words)), f"nested more than {MAX_NESTING} levels deep")
             return cwds
-        # a variable, glob, brace or tilde expansion is unverified wherever it stands; a
+        # in a hook command a variable, glob, brace or tilde expansion is unverified
+        # wherever it stands (a script's commands: where it is executed or loaded); a
         # substitution's command is followed, its output is only text here
-        for w in words[1:]:
+        for w in words[1:] if not self.at else ():
             if w.value is None and any(r not in _FOLLOWED and not r.endswith(_WHOLE_VALUE) for r in w.dynamic):
                 self.note(w.raw, ", ".join(r for r in w.dynamic if r not in _FOLLOWED))
         prog = words[0]
@@ -503,7 +510,7 @@ class _Collector(Value):
             # a program named by its path: the file is covered when it is the project's
             # or a plugin's; what it then runs is followed by its name (``/bin/sh x.sh``,
             # ``.venv/bin/python x.py``, ``/usr/bin/env node x.js``)
-            self.execute(name, cwds, prog.raw)
+            self.execute(name, cwds, prog.raw, argv=args)
             base = name.rstrip("/").rsplit("/", 1)[-1]
             if not _known_program(base):
                 if not self.inside(name, cwds):
@@ -512,8 +519,8 @@ class _Collector(Value):
                 return cwds
             name = base
         base = name
-        if name in self.functions:
-            return cwds
+        if name in self.functions or name == "":
+            return cwds  # the script's own function (walked where it is defined), or nothing to run
         if name in ("cd", "pushd"):
             return self.cd(args, cwds)
         if name == "popd":
@@ -526,6 +533,8 @@ class _Collector(Value):
             return None if args[0].value is None else cwds
         if name == "eval":
             if any(a.value is None for a in args):
+                self.note(" ".join(a.raw for a in [prog, *args]), "eval runs text decided when the command runs: "
+                          + ", ".join(r for a in args for r in a.dynamic))
                 return cwds
             return self.shell_text(" ".join(a.value or "" for a in args), cwds, depth + 1, "eval")
         if name == "trap":
@@ -713,7 +722,7 @@ class _Collector(Value):
                 self.shell_text(args[i].value, cwds, depth + 1, args[i].raw)
             return
         if i < len(args):
-            self.script(args[i], cwds, name)
+            self.script(args[i], cwds, name, argv=args[i + 1:])
             return
         self.stdin_script(name, stdin, cwds, depth)
 
@@ -882,32 +891,45 @@ class _Collector(Value):
             self.note(prog.raw if prog else name, f"an {name} program that runs commands (system, pipes); "
                                                   "what they run is not followed")
 
-    def program_includes(self, name: str, w: Word, cwds: Cwds) -> None:
-        """A program file that includes others (gawk ``@include``/``@load``, jq
-        ``include``/``import``): what it includes is not followed (unverified)."""
+    def program_includes(self, name: str, w: Word, cwds: Cwds, depth: int = 0) -> None:
+        """A program file that includes others. gawk ``@include "FILE"`` with a literal
+        name is followed (FILE, then FILE.awk, relative to the working folder as gawk
+        looks first; covered, missing too, and read for its own includes); any other
+        directive (``@load`` of a shared library, an include not read, jq's
+        ``include``/``import``) is unverified."""
         pattern = _PROGRAM_INCLUDES.get(name)
         if pattern is None or w.value is None or (cwds is None and not os.path.isabs(w.value)):
             return
         for c in sorted(cwds or {"/"}):
             raw = self.script_bytes(os.path.normpath(os.path.join(c, w.value)))
-            if raw is not None and pattern.search(raw):
-                self.note(w.raw, f"an {name} program that includes other files; what it includes is not followed")
+            if raw is None or not pattern.search(raw):
+                continue
+            literal = _AWK_INCLUDE.findall(raw) if name in ("awk", "gawk") else []
+            if len(literal) != len(pattern.findall(raw)) or depth > MAX_LOAD_DEPTH:
+                self.note(w.raw, f"an {name} program that includes other files (@load, or an include not "
+                                 "read as a literal name); what it includes is not followed")
                 return
+            for inc in literal:
+                text = inc.decode("utf-8", "surrogateescape")
+                for cand in [text] + ([text + ".awk"] if not text.endswith(".awk") else []):
+                    self.execute_word(Word(f"{w.raw}: @include {text}", cand), cwds, with_folder=False)
+                    self.program_includes(name, Word(f"{w.raw}: @include {text}", cand), cwds, depth + 1)
 
     # -- files -------------------------------------------------------------------------
 
-    def script(self, w: Word, cwds: Cwds, by: str) -> None:
-        """A script an interpreter runs (with what it may load beside it)."""
+    def script(self, w: Word, cwds: Cwds, by: str, argv: Sequence[Word] | None = None) -> None:
+        """A script an interpreter runs (with what it may load beside it); ``argv``: its
+        arguments (a shell script's ``$1``…), None when not known."""
         if w.value is None:
             self.note(w.raw, f"{by} runs a script decided when the command runs: " + ", ".join(w.dynamic))
             return
-        self.execute_word(w, cwds, with_folder=True, python=by == "python", node=by in _NODES, by=by)
+        self.execute_word(w, cwds, with_folder=True, python=by == "python", node=by in _NODES, by=by, argv=argv)
 
-    def execute(self, path: str, cwds: Cwds, raw: str) -> None:
-        self.execute_word(Word(raw, path), cwds, with_folder=True, by="exec")
+    def execute(self, path: str, cwds: Cwds, raw: str, argv: Sequence[Word] | None = None) -> None:
+        self.execute_word(Word(raw, path), cwds, with_folder=True, by="exec", argv=argv)
 
     def execute_word(self, w: Word, cwds: Cwds, *, with_folder: bool, python: bool = False,
-                     node: bool = False, by: str | None = None) -> None:
+                     node: bool = False, by: str | None = None, argv: Sequence[Word] | None = None) -> None:
         value = w.value
         if value is None:
             self.note(w.raw, "a program file decided when the command runs: " + ", ".join(w.dynamic))
@@ -935,12 +957,13 @@ class _Collector(Value):
         for full in candidates:
             got = self.files.get(full)
             if got is not None and got.digest is not None:  # a file (covered now or before)
-                self.loads(full, by, cwds, syspath=(os.path.dirname(full),) if python else ())
+                self.loads(full, by, cwds, depth=self.load_depth, syspath=(os.path.dirname(full),) if python else (),
+                           argv=argv)
 
     # -- what a script loads by a path (wskit.approval.loads) ----------------------------
 
     def loads(self, full: str, by: str, cwds: Cwds, *, depth: int = 0, dollar0: str | None = None,
-              syspath: tuple[str, ...] = ()) -> None:
+              syspath: tuple[str, ...] = (), argv: Sequence[Word] | None = None) -> None:
         """Cover what script ``full`` (run by ``by``) loads by a path, recursively (at most
         :data:`MAX_LOAD_DEPTH` deep and :data:`MAX_LOADED_SCRIPTS` scripts); a load whose
         path is computed is unverified, named ``<script>:<line>: <word>``."""
@@ -965,7 +988,7 @@ class _Collector(Value):
             return
         self.scanned.add((family, full))
         text = data.decode("utf-8", "surrogateescape")
-        found = loads_mod.scan(text, family, script=full, dollar0=dollar0)
+        found = loads_mod.scan(text, family, script=full, dollar0=dollar0, known=self.known)
         if family == "python" and depth > 0:
             # a loaded module's chdir moves the folder the loading script's relative paths
             # are resolved against, which the script's own scan cannot see: fail closed
@@ -973,7 +996,13 @@ class _Collector(Value):
             if line is not None:
                 self.note(f"{shown}:{line}", "a module the script loads changes the working folder (os.chdir): "
                                              "relative paths of the scripts that load it are not followed")
-        self.follow(found, family, full, cwds, depth=depth, dollar0=dollar0, syspath=syspath)
+        saved = self.at, self.load_depth
+        self.at, self.load_depth = "", depth + 1
+        try:
+            self.follow(found, family, full, cwds, depth=depth, dollar0=dollar0, syspath=syspath, argv=argv,
+                        sourced=by == "source")
+        finally:
+            self.at, self.load_depth = saved
 
     def inline_python(self, code: str, cwds: Cwds, safe_path: bool) -> None:
         """The loads of Python code given inline (``python -c``, a here-document on stdin),
@@ -984,9 +1013,15 @@ class _Collector(Value):
             self.follow(found, "python", script, cwds, depth=0, dollar0=None, syspath=() if safe_path else (cwd,))
 
     def follow(self, found: list[loads_mod.Load], family: str, full: str, cwds: Cwds, *, depth: int,
-               dollar0: str | None, syspath: tuple[str, ...]) -> None:
-        """Cover the loads ``found`` in script ``full`` (see :meth:`loads`)."""
+               dollar0: str | None, syspath: tuple[str, ...], argv: Sequence[Word] | None = None,
+               sourced: bool = False) -> None:
+        """Cover the loads ``found`` in script ``full`` (see :meth:`loads`); a shell
+        script's commands are followed as a hook command's are (:meth:`script_command`)."""
         shown = self.shown(full)
+        commands = [ld for ld in found if ld.kind == "run"]
+        defined = {ld.word for ld in found if ld.kind == "function"}
+        here = self.script_cwds(cwds, next((ld for ld in found if ld.kind == "cd"), None))
+        found = [ld for ld in found if ld.kind not in ("run", "cd", "function")]
         paths = list(syspath)
         # sys.path first (an import resolves on every folder the script adds, wherever it adds it)
         for ld in found:
@@ -996,13 +1031,14 @@ class _Collector(Value):
                 if ld.kind == "sitedir":
                     self.cover(folder, shown)
                     self.folder(folder, shown)
+                    self.pth_files(folder, f"{shown}:{ld.line}: {ld.word}")
                 else:
                     self.importable(frozenset({folder}), "sys.path")
                 paths.append(folder)
         for ld in found:
             word = f"{shown}:{ld.line}: {ld.word}"
             if ld.kind == "nodebare":
-                self.node_self_reference(full, ld.module or "", word)
+                self.node_self_reference(full, ld.module or "", word, cwds, depth)
             elif ld.path is None and ld.kind != "pymodule":
                 self.note(word, ld.reason)
             elif ld.kind == "pymodule":
@@ -1027,11 +1063,66 @@ class _Collector(Value):
                                    dollar0=(dollar0 or full) if family == "shell" else None)
             elif ld.kind == "node":
                 self.node_module(ld.path, cwds, depth, word)  # type: ignore[arg-type]
+        # the script's commands last: a file it sources may define the functions they call
+        outer = set(self.functions)
+        self.functions |= defined
+        try:
+            for ld in commands:
+                self.script_command(ld, shown, here, argv)
+        finally:
+            if not sourced:  # a sourced file's functions stay defined in the script that sources it
+                self.functions = outer
 
-    def node_self_reference(self, full: str, spec: str, word: str) -> None:
+    def pth_files(self, folder: str, word: str) -> None:
+        """A folder Python processes as a site folder (``site.addsitedir``): its ``.pth``
+        files run their ``import`` lines and add folders to ``sys.path``, which is not
+        followed: unverified when it holds one (their bytes are covered with the folder)."""
+        try:
+            names = sorted(n for n in os.listdir(folder) if n.endswith(".pth"))
+        except OSError:
+            return
+        if names:
+            self.note(word, f"a site folder holding {names[0]}: a .pth file runs its import lines and adds "
+                            "folders to sys.path; not followed")
+
+    def script_cwds(self, cwds: Cwds, cds: loads_mod.Load | None) -> Cwds:
+        """The folders a script's commands may run in: where it was started, and every
+        folder its ``cd``s may lead to, in any order (the walk does not follow the order of
+        a script's commands: fail closed); None when a target is not literal."""
+        if cds is None or cwds is None:
+            return cwds
+        here: Cwds = cwds
+        for w in cds.words:
+            if w.value is None or here is None:
+                return None
+            if os.path.isabs(w.value):
+                here = _union(here, frozenset({os.path.normpath(w.value)}))
+            else:
+                here = _union(here, frozenset(os.path.normpath(os.path.join(c, w.value)) for c in here))
+        return here
+
+    def script_command(self, ld: loads_mod.Load, shown: str, cwds: Cwds, argv: Sequence[Word] | None) -> None:
+        """One simple command of a shell script, followed by :meth:`run` as a hook
+        command's words are (one dispatch: what it does not recognise is unverified);
+        ``$1``…/``"$@"`` are the script's arguments ``argv`` when known."""
+        words = _positionals(ld.words, argv if ld.positional else None)
+        saved = self.at
+        self.at = f"{shown}:{ld.line}: "
+        try:
+            for a in ld.assigns:
+                self.assignment(a)
+            if words:
+                self.run(words, cwds, 0, ld.stdin)
+        finally:
+            self.at = saved
+
+    def node_self_reference(self, full: str, spec: str, word: str, cwds: Cwds = None, depth: int = 0) -> None:
         """A bare ``require('name/…')`` naming the package of the script's nearest
-        ``package.json`` inside the root is a self-reference through its ``exports``,
-        which is not followed: unverified. A package.json that cannot be read is too."""
+        ``package.json`` inside the root is a self-reference through its ``exports``; a
+        ``#name`` specifier goes through its ``imports``. The map's targets are followed
+        when every one is a literal ``./`` path (each target of every condition and subpath
+        is covered: more than node picks, which is safe); a pattern (``*``), a target that
+        is a package, a missing entry or a package.json that cannot be read: unverified."""
         root = self.root_of(full)
         cur = os.path.dirname(full)
         parts = spec.split("/")
@@ -1042,16 +1133,32 @@ class _Collector(Value):
                 self.cover(pkg, word)
                 raw = self.script_bytes(pkg)
                 try:
-                    own = json.loads(raw.decode("utf-8")).get("name") if raw is not None else None
-                except (ValueError, AttributeError):
-                    own = None
-                    self.note(word, f"{self.shown(pkg)} cannot be read for the package's own name")
-                if raw is None or own == name:
-                    self.note(word, "a self-reference to the script's own package; its exports are not followed")
+                    data = json.loads(raw.decode("utf-8")) if raw is not None else None
+                except ValueError:
+                    data = None
+                if not isinstance(data, dict):
+                    self.note(word, f"{self.shown(pkg)} cannot be read for its name, imports and exports")
+                    return
+                if spec.startswith("#"):
+                    entry = (data.get("imports") or {}).get(spec) if isinstance(data.get("imports"), dict) else None
+                    what = f"the package.json imports entry {spec}"
+                elif data.get("name") == name:
+                    entry = data.get("exports", data.get("main", "./index.js"))
+                    what = "a self-reference to the script's own package (its exports)"
+                else:
+                    return  # another package: node_modules (covered by the caller) or a builtin
+                targets = _package_targets(entry)
+                if not targets:
+                    self.note(word, f"{what}: a target that is a pattern, a package or missing; not followed")
+                    return
+                for t in targets:
+                    self.node_module(os.path.normpath(os.path.join(cur, t)), cwds, depth, word)
                 return
             if cur == root:
-                return
+                break
             cur = os.path.dirname(cur)
+        if spec.startswith("#"):
+            self.note(word, f"the package.json imports entry {spec}: no package.json inside the root holds it")
 
     def script_bytes(self, full: str) -> bytes | None:
         """The bytes of a covered script inside a root (None: not a covered file)."""
@@ -1085,7 +1192,9 @@ class _Collector(Value):
         """Follow ``import module`` on the folders ``paths`` (those inside a root: the
         rest are the system's); each module file met on the way is read for its loads.
         ``missing``: cover the module's file as missing when no folder holds it (a
-        relative import)."""
+        relative import). ``main`` (``python -m``): a module no folder of the project holds
+        and that is not the standard library's is unverified."""
+        seen = False
         for folder in paths:
             if self.root_of(folder) is None:
                 continue
@@ -1121,6 +1230,11 @@ class _Collector(Value):
                     self.loads(entry, "python", cwds, depth=depth + 1, syspath=paths)
             if found and not namespace:
                 return
+            seen = seen or found
+        if main and not seen and module.split(".")[0] not in sys.stdlib_module_names:
+            self.note(word, "python -m of a module not found in the project: the interpreter's installed packages "
+                            "decide what runs (an editable install or a .pth file may lead into the project); "
+                            "not followed")
         if missing and paths and self.root_of(paths[0]) is not None:
             self.cover(os.path.join(paths[0], *module.split(".")) + ".py", word)
 
@@ -1339,6 +1453,65 @@ def _sed_runs(script: str) -> bool:
                 return True
         starts = ch in ";\n{}" or (starts and (ch.isspace() or ch.isdigit() or ch in "$,!"))
     return False
+
+
+#: a word that is one positional parameter: ``$1``, ``"$@"``, ``"${2}"``, ``$*``
+_POSITIONAL = re.compile(r'(")?\$(\{)?([@*1-9])(?(2)\})(?(1)")')
+
+
+def _positionals(words: Sequence[Word], argv: Sequence[Word] | None) -> list[Word]:
+    """``words`` of a script's command with each word that is one positional parameter
+    replaced by the script's arguments ``argv`` (None: not known, the word stays
+    dynamic). Unquoted, an argument holding a blank or a glob character is dynamic (the
+    shell would split or match it); ``"$*"`` is one word."""
+    if argv is None:
+        return list(words)
+    out: list[Word] = []
+    for w in words:
+        m = _POSITIONAL.fullmatch(w.raw)
+        if m is None:
+            out.append(w)
+            continue
+        quoted, which = bool(m.group(1)), m.group(3)
+        picked = list(argv) if which in "@*" else list(argv[int(which) - 1:int(which)])
+        if which == "*" and quoted:
+            values = [a.value for a in picked]
+            picked = [Word(w.raw, None if None in values else " ".join(values),  # type: ignore[arg-type]
+                           tuple(r for a in picked for r in a.dynamic))]
+        elif not quoted:
+            picked = [a if a.value is None or not any(c in a.value for c in " \t\n*?[") else
+                      Word(a.raw, None, ("an argument the shell splits or matches (unquoted)",)) for a in picked]
+            picked = [a for a in picked if a.value != ""]
+        elif not picked and which not in "@*":
+            picked = [Word(w.raw, "")]
+        out.extend(picked)
+    return out
+
+
+def _package_targets(entry: Any, limit: int = 64) -> list[str] | None:
+    """Every target of a package.json ``exports``/``imports`` value (a string, or
+    conditions and subpaths nested in objects and arrays), each a literal ``./`` path;
+    None when one is a pattern (``*``), a package name or not a string, or there are
+    more than ``limit``."""
+    out: list[str] = []
+    stack = [entry]
+    while stack:
+        cur = stack.pop()
+        if cur is None:
+            continue
+        if isinstance(cur, dict):
+            if any("*" in str(k) for k in cur):
+                return None
+            stack.extend(cur.values())
+        elif isinstance(cur, list):
+            stack.extend(cur)
+        elif isinstance(cur, str) and cur.startswith("./") and "*" not in cur:
+            out.append(cur)
+        else:
+            return None
+        if len(out) + len(stack) > limit:
+            return None
+    return out or None
 
 
 def _known_program(name: str) -> bool:

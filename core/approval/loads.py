@@ -51,7 +51,7 @@ import urllib.parse
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from wskit.formats.shell import ShellSyntaxError, parse, read_word, split_command, walk_substitutions
+from wskit.formats.shell import ShellSyntaxError, Word, parse, read_word, split_command, walk_substitutions
 from wskit.values import FrozenValue, Value
 
 #: Interpreter families :func:`scan` reads.
@@ -74,10 +74,21 @@ class Load(FrozenValue):
         ``"sitedir"`` (``site.addsitedir``: the folder and its ``.pth`` files),
         ``"pymodule"`` (a dotted module name resolved on ``sys.path``), ``"pyrelative"``
         (``module`` resolved below the folder ``path``), ``"nodebare"`` (a bare Node
-        specifier in ``module``: ``node_modules``, a builtin, or a self-reference).
+        specifier in ``module``: ``node_modules``, a builtin, or a self-reference),
+        ``"run"`` (a shell script's simple command, in ``words``/``assigns``: the caller
+        follows it as it follows a hook command), ``"cd"`` (the script changes its working
+        folder: ``words`` holds each target, dynamic when not a literal), ``"function"``
+        (a function the script defines, named in ``word``).
     :ivar path: absolute path, or relative to the working folder; None when computed.
     :ivar module: the dotted module name (``pymodule``, ``pyrelative``).
     :ivar reason: why ``path`` is None.
+    :ivar words: ``run``: the command's words, read with the script's known variables
+        (``Word.raw`` as written); ``cd``: the targets.
+    :ivar assigns: ``run``: its ``NAME=value`` words.
+    :ivar stdin: ``run``: what feeds its standard input (``"text:…"``, ``"file:…"``,
+        ``"pipe"``, ``"unknown"``), None for the script's own.
+    :ivar positional: ``run``: ``$1``/``"$@"`` are the script's own arguments (top level,
+        never shifted or set).
     """
 
     line: int
@@ -86,6 +97,10 @@ class Load(FrozenValue):
     path: str | None
     module: str = ""
     reason: str = ""
+    words: tuple[Word, ...] = ()
+    assigns: tuple[Word, ...] = ()
+    stdin: str | None = None
+    positional: bool = False
 
 
 #: shells, Node-like and Python interpreters by program name (shared with :mod:`wskit.approval.coverage`)
@@ -134,16 +149,19 @@ def family_of(by: str, head: bytes) -> str | None:
     return None
 
 
-def scan(text: str, family: str, *, script: str, dollar0: str | None = None) -> list[Load]:
+def scan(text: str, family: str, *, script: str, dollar0: str | None = None,
+         known: Mapping[str, str] | None = None) -> list[Load]:
     """The loads of ``text``, a ``family`` script at absolute path ``script``.
 
     :param dollar0: for a sourced shell file, the path ``$0`` holds (the script the shell
         was started with); default ``script``.
+    :param known: variables of the environment the script is run with whose values are
+        known (``CLAUDE_PROJECT_DIR`` …); a name the script assigns itself is not taken.
     Never raises on any text.
     """
     try:
         if family == "shell":
-            found = _Shell(text, script, dollar0 or script).scan()
+            found = _Shell(text, script, dollar0 or script, known).scan()
         elif family == "python":
             found = _Python(script).scan(text)
         elif family == "node":
@@ -225,17 +243,24 @@ def _script_dirs(raw: str) -> str:
 
 
 class _Shell:
-    def __init__(self, text: str, script: str, dollar0: str) -> None:
+    def __init__(self, text: str, script: str, dollar0: str, seed: Mapping[str, str] | None = None) -> None:
         self.text = text
         self.script = script
         # dirname of a bare name is "." in the shell (``sh -c``'s ``$0`` is ``sh``)
         self.known = {_DIR0: os.path.dirname(dollar0) or ".", _DIRB: os.path.dirname(script) or "."}
+        self.seed = dict(seed or {})
         self.assigned: dict[str, list[str]] = {}
         self.sources: list[tuple[int, str]] = []
-        self.unreadable: list[tuple[int, str]] = []
+        self.unreadable: list[tuple[int, str, str]] = []
         self.cd_lines: list[int] = []
-        #: commands that run what the script is given (``"$@"``, ``$1`` …)
-        self.given: list[tuple[int, str, str]] = []
+        #: each ``cd``'s target as written (None: no operand, ``-``, ``popd``, a line not read)
+        self.cd_words: list[str | None] = []
+        #: every other simple command: line, words, assignments, stdin, inside a function
+        self.runs: list[tuple[int, list[str], list[str], str | None, bool]] = []
+        #: ``shift``/``set --``/``getopts``: ``$1``… are no longer the script's arguments as given
+        self.shifts = False
+        #: the functions the script defines (a call runs the script's own code, walked here)
+        self.functions: list[tuple[int, str]] = []
 
     def scan(self) -> list[Load]:
         try:
@@ -246,29 +271,44 @@ class _Shell:
             for t in trees:
                 self.walk(t, self.text, 0)
         known = self.variables()
-        out = [Load(n, _short(w), "file", None, reason="a line the shell parser cannot read holds source or .")
-               for n, w in self.unreadable]
-        out += [Load(n, _short(w), "file", None, reason=why) for n, w, why in self.given]
+        out = [Load(n, _short(w), "file", None, reason=why) for n, w, why in self.unreadable]
         first_cd = min(self.cd_lines, default=None)
         for n, raw in self.sources:
-            if len(raw) > MAX_WORD_CHARS:
-                out.append(Load(n, _short(raw), "file", None, reason="the word is too long to be read"))
-                continue
-            w = read_word(_script_dirs(raw), known)
+            w = self.read(raw, known)
             if w.value is None:
-                why = ", ".join(r.replace(_DIR0, "0").replace(_DIRB, "BASH_SOURCE") for r in w.dynamic)
-                out.append(Load(n, _short(raw), "file", None, reason=why))
+                out.append(Load(n, _short(raw), "file", None, reason=", ".join(w.dynamic)))
             elif not os.path.isabs(w.value) and first_cd is not None and first_cd <= n:
                 out.append(Load(n, _short(raw), "file", None,
                                 reason=f"a relative path after cd on line {first_cd} of the script"))
             else:
                 out.append(Load(n, _short(raw), "file", os.path.normpath(w.value)))
+        for n, words, assigns, stdin, in_function in self.runs:
+            out.append(Load(n, _short(" ".join(words or assigns)), "run", None,
+                            words=tuple(self.read(w, known) for w in words),
+                            assigns=tuple(self.read(a, known) for a in assigns), stdin=stdin,
+                            positional=not in_function and not self.shifts))
+        out += [Load(n, name, "function", None) for n, name in self.functions]
+        if self.cd_lines:
+            out.append(Load(first_cd or 1, "cd", "cd", None, words=tuple(
+                self.read(w, known) if w is not None else Word("cd", None, ("cd to a folder not read",))
+                for w in self.cd_words)))
         return sorted(out, key=lambda x: x.line)
+
+    @staticmethod
+    def read(raw: str, known: Mapping[str, str]) -> Word:
+        """One word of the script, its script-folder spellings and known variables put in
+        (``raw`` kept as written)."""
+        if len(raw) > MAX_WORD_CHARS:
+            return Word(raw, None, ("the word is too long to be read",))
+        w = read_word(_script_dirs(raw), known)
+        return Word(raw, w.value, tuple(r.replace(_DIR0, "0").replace(_DIRB, "BASH_SOURCE") for r in w.dynamic))
 
     def variables(self) -> dict[str, str]:
         """The variables whose every assignment in the script reads to one literal value
-        (script-folder spellings and earlier such variables included)."""
+        (script-folder spellings and earlier such variables included), and the known
+        variables of the environment the script does not assign."""
         known = dict(self.known)
+        known.update((k, v) for k, v in self.seed.items() if k not in self.assigned)
         for _ in range(4):
             changed = False
             for name, raws in self.assigned.items():
@@ -285,26 +325,41 @@ class _Shell:
     def line_of(self, src: str, pos: int, base: int) -> int:
         return base + src.count("\n", 0, pos) + 1
 
-    def walk(self, node: Any, src: str, base: int) -> None:
+    def walk(self, node: Any, src: str, base: int, in_function: bool = False, stdin: str | None = None) -> None:
         kind = getattr(node, "kind", None)
         if kind == "command":
-            words: list[Any] = []
+            words: list[str] = []
+            assigns: list[str] = []
             for p in node.parts:
                 for sub in walk_substitutions(p):
-                    self.walk(sub, src, base)
+                    self.walk(sub, src, base, in_function)
+                raw = src[p.pos[0]:p.pos[1]]
                 if p.kind == "assignment":
-                    self.assignment(src[p.pos[0]:p.pos[1]])
+                    self.assignment(raw)
+                    assigns.append(raw)
                 elif p.kind == "word":
-                    words.append(p)
-            self.command([src[w.pos[0]:w.pos[1]] for w in words], self.line_of(src, node.pos[0], base))
+                    words.append(raw)
+                elif p.kind == "redirect":
+                    stdin = input_feed(p, src)[0] or stdin
+            self.command(words, assigns, self.line_of(src, node.pos[0], base), stdin, in_function)
             return
+        if kind == "pipeline":  # a stage after the first reads the pipe
+            stages = [p for p in node.parts if p.kind not in ("pipe", "reservedword")]
+            for i, p in enumerate(stages):
+                self.walk(p, src, base, in_function, "pipe" if i else stdin)
+            return
+        if kind == "function":
+            in_function = True
+            names = [p for p in node.parts if p.kind == "word"]
+            if names:
+                self.functions.append((self.line_of(src, node.pos[0], base), names[0].word))
         for attr in ("parts", "list"):
             for child in getattr(node, attr, None) or []:
                 if hasattr(child, "kind"):
-                    self.walk(child, src, base)
+                    self.walk(child, src, base, in_function)
         for r in getattr(node, "redirects", None) or []:
             for sub in walk_substitutions(r):
-                self.walk(sub, src, base)
+                self.walk(sub, src, base, in_function)
 
     def assignment(self, raw: str) -> None:
         name, _, value = raw.partition("=")
@@ -312,41 +367,27 @@ class _Shell:
         if _ASSIGN_NAME.fullmatch(name):
             self.assigned.setdefault(name, []).append(value if not raw[len(name):].startswith("+") else "$" + name)
 
-    def command(self, words: list[str], line: int) -> None:
-        self.runs_given(words, line)
+    def command(self, words: list[str], assigns: list[str], line: int, stdin: str | None, in_function: bool) -> None:
         i = 0
         while i < len(words) and words[i] in ("builtin", "command"):
             i += 1
-        if i >= len(words):
-            return
-        first = read_word(words[i]).value
+        first = read_word(words[i]).value if i < len(words) else None
         if first in ("source", "."):
             if i + 1 < len(words):
                 self.sources.append((line, words[i + 1]))
-        elif first in _CD:
+            return
+        if first in _CD:
             self.cd_lines.append(line)
-        elif first in ("export", "readonly", "local", "declare", "typeset"):
+            ops = [w for w in words[i + 1:] if not w.startswith("-") or w == "-"]
+            self.cd_words.append(ops[0] if ops and first != "popd" and ops[0] != "-" else None)
+            return
+        if first in ("export", "readonly", "local", "declare", "typeset"):
             for w in words[i + 1:]:
                 if "=" in w and not w.startswith("-"):
                     self.assignment(w)
-
-    def runs_given(self, words: list[str], line: int) -> None:
-        """A command that runs the script's arguments (``"$@"`` in command position) or
-        passes them to an interpreter (``exec python3 "$@"``): the files it is given are
-        decided by the caller, so what they load is not followed (unverified)."""
-        i = 0
-        while i < len(words) and words[i] in _RUN_PREFIXES:
-            i += 1
-        if i >= len(words):
-            return
-        if _POSITIONAL.search(words[i]):
-            self.given.append((line, " ".join(words[i:]), "runs what the script is given (its arguments)"))
-            return
-        prog = os.path.basename(read_word(words[i]).value or "")
-        interpreter = prog in _SHELLS or prog in _NODES or prog.startswith(_PYTHONS) or prog in _OTHER_INTERPRETERS
-        if interpreter and any(_POSITIONAL.search(w) for w in words[i + 1:]):
-            self.given.append((line, " ".join(words[i:]), f"passes the script's arguments to {prog}; "
-                                                          "what the files it is given load is not followed"))
+        elif first in ("shift", "getopts") or (first == "set" and _sets_positionals(words[i + 1:])):
+            self.shifts = True
+        self.runs.append((line, words, assigns, stdin, in_function))
 
     def lines(self) -> None:
         """The fallback: each line (continuations joined) split at ``&& || ; | &``."""
@@ -361,34 +402,90 @@ class _Shell:
             if not stripped or stripped.startswith("#"):
                 continue
             for part in split_command(_script_dirs(line)):
-                words = part.split()
-                while words and words[0] in _SHELL_KEYWORDS:
-                    words.pop(0)
-                if not words:
-                    continue
-                body = part[part.find(words[0]):]
-                try:
-                    trees = parse(body)
-                except ShellSyntaxError:
-                    self.runs_given(words, start)
-                    lead = [w for w in words if w not in ("builtin", "command")]
-                    if (lead and lead[0] in ("source", ".")) or _NESTED_SOURCE.search(body):
-                        self.unreadable.append((start, body))
-                    elif lead and lead[0] in _CD:
-                        self.cd_lines.append(start)
-                    elif "=" in words[0] and _ASSIGN_NAME.fullmatch(words[0].split("=", 1)[0]):
-                        self.assigned.setdefault(words[0].split("=", 1)[0], []).append("$(unreadable)")
-                    continue
-                for t in trees:
-                    self.walk(t, body, start - 1)
+                self.part(part, start)
+
+    def part(self, part: str, start: int) -> None:
+        """One part of a line of the fallback: parsed and walked when the parser reads it;
+        otherwise a case head, a ``[[ ]]``/``(( ))`` test or a keyword without a
+        substitution is skipped (it runs nothing), a case arm's pattern is dropped, an
+        array assignment makes its variable unknown, and anything else is a line that
+        may run code: unverified."""
+        words = part.split()
+        while words and words[0] in _SHELL_KEYWORDS:
+            words.pop(0)
+        if not words:
+            return
+        body = part[part.find(words[0]):]
+        arm = _CASE_ARM.match(body)
+        if arm and arm.end() < len(body) and words[0] not in ("[[", "((") and "=" not in words[0]:
+            self.part(body[arm.end():], start)
+            return
+        try:
+            trees = parse(body)
+        except ShellSyntaxError:
+            pass
+        else:
+            for t in trees:
+                self.walk(t, body, start - 1)
+            return
+        lead = [w for w in words if w not in ("builtin", "command")]
+        substitutes = any(s in body for s in ("$(", "`", "<(", ">("))
+        if (lead and lead[0] in ("source", ".")) or _NESTED_SOURCE.search(body):
+            self.unreadable.append((start, body, "a line the shell parser cannot read holds source or ."))
+        elif lead and lead[0] in _CD:
+            self.cd_lines.append(start)
+            self.cd_words.append(None)
+        elif "=" in words[0] and _ASSIGN_NAME.fullmatch(words[0].split("=", 1)[0]):
+            name = words[0].split("=", 1)[0]
+            self.assigned.setdefault(name, []).append("$(unreadable)")
+            self.runs.append((start, [], [f"{name}=$(unreadable)"], None, False))
+            if substitutes:
+                self.unreadable.append((start, body, "a line the shell parser cannot read runs a substitution"))
+        elif (words[0] in _NOT_RUN or _CASE_ARM.fullmatch(body.rstrip(";"))) and not substitutes:
+            return
+        else:
+            self.unreadable.append((start, body, "a line the shell parser cannot read; what it runs is not followed"))
 
 
-#: a positional parameter of the script (``$@ $* $1 ${1}`` …; not ``$#``)
-_POSITIONAL = re.compile(r"\$(?:[@*1-9]|\{[@*1-9])")
-_RUN_PREFIXES = frozenset({"exec", "command", "builtin", "nohup", "time", "eval"})
-_OTHER_INTERPRETERS = frozenset({"ruby", "perl", "php", "lua", "Rscript", "pwsh", "fish", "tclsh", "julia",
-                                 "elixir", "awk", "gawk", "mawk", "jq", "sed", "xargs", "timeout", "sudo", "doas",
-                                 "env", "nice", "setsid", "stdbuf", "ionice", "chrt", "flock", "watch"})
+def _sets_positionals(args: list[str]) -> bool:
+    """``set -- a b`` or ``set a b`` (not ``set -e``, ``set -o pipefail``) replaces ``$1``…"""
+    prev = ""
+    for a in args:
+        if a == "--" or (not a.startswith(("-", "+")) and not (prev[:1] in ("-", "+") and prev.endswith("o"))):
+            return True
+        prev = a
+    return False
+
+
+def input_feed(r: Any, src: str) -> tuple[str | None, str]:
+    """What redirection ``r`` (a ``bashlex`` redirect node of ``src``) feeds to standard
+    input: ``"text:<body>"`` (a here-document or here-string with no expansion),
+    ``"file:<path>"``, ``"unknown"`` (text or a path decided at run time; the reason is
+    the second item), or None (an output redirection or a descriptor duplication)."""
+    kind = r.type
+    target = r.output if hasattr(r.output, "kind") else None
+    if kind in ("<<", "<<-"):
+        body = getattr(getattr(r, "heredoc", None), "value", "") or ""
+        delim = read_word(src[target.pos[0]:target.pos[1]]).value if target is not None else None
+        if delim and body.endswith(delim):
+            body = body[: -len(delim)]
+        quoted = target is not None and any(q in src[target.pos[0]:target.pos[1]] for q in "'\"\\")
+        if not quoted and any(ch in body for ch in "$`"):
+            return "unknown", "here-document with expansions"
+        return "text:" + body, ""
+    if target is None or kind not in ("<", "<>", "<<<"):
+        return None, ""
+    w = read_word(src[target.pos[0]:target.pos[1]])
+    if w.value is None:
+        return "unknown", ", ".join(w.dynamic)
+    return ("text:" if kind == "<<<" else "file:") + w.value, ""
+
+
+#: a case arm's pattern at the start of a part (``a)``, ``*.sh|*.py)``, ``(x)``)
+_CASE_ARM = re.compile(r"\(?[^\s()|;&<>=]+(?:\s*\|\s*[^\s()|;&<>]+)*\)\s*")
+#: first words of parts that run nothing when no substitution is in them
+_NOT_RUN = frozenset({"case", "esac", ";;", "[[", "((", "fi", "done", "}", ")", "then", "else", "do"})
+
 
 #: ``source``/``.`` at a command position inside a part that did not parse
 _NESTED_SOURCE = re.compile(r"(?:^|[\s;&|({`])(?:source|\.)\s")
@@ -1048,12 +1145,10 @@ class _Node:
                                                                                           spec))))
         elif os.path.isabs(spec):
             self.out.append(Load(line, _short(word), "node", os.path.normpath(spec)))
-        elif spec.startswith("#"):
-            self.out.append(Load(line, _short(word), "node", None,
-                                 reason="a package.json imports entry (#…), whose target is not followed"))
         elif spec and not spec.startswith("node:"):
             # a bare specifier: node_modules (covered by the caller) or a builtin, unless it
-            # names the script's own package (a self-reference, checked by the caller)
+            # names the script's own package (a self-reference) or is ``#name`` (the
+            # package.json imports map): both followed by the caller
             self.out.append(Load(line, _short(word), "nodebare", None, module=spec))
 
 

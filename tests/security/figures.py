@@ -87,6 +87,9 @@ AREAS = {
                                               "followed to the files it runs, or named unverified", "-"),
     "tests.security.test_approval_loads": ("approval coverage: what a shell, Python or Node script loads from "
                                            "outside its folder, covered or named unverified (script:line)", "-"),
+    "tests.security.test_approval_fail_closed": ("approval coverage fails closed: each command of a hook script "
+                                                 "followed as a hook command is, or named unverified (script:line); "
+                                                 "wrapper arguments, exec bit and #! of each followed file", "-"),
     "tests.security.test_per_entry_approval": ("per-entry approval of hooks, MCP and LSP servers: an added plugin, "
                                                "an edited entry, migration, not-decided outcomes, untrusted projects",
                                                "-"),

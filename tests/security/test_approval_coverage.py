@@ -102,8 +102,8 @@ def test_the_executable_bit_is_in_the_digest(lay):
     ("sh scripts/guard.sh", "project/scripts/new.sh"),                      # a new file beside the script
     ("python3 hooks/check.py", "project/hooks/json.py"),                   # shadows a standard module
     ("python3 -c 'import json'", "project/json.py"),
-    ("python3 -m pytest", "project/pytest.py"),
-    ("python3 -m pytest", "project/pytest/__init__.py"),
+    ("python3 -m json.tool", "project/json.py"),                           # shadows the standard library
+    ("python3 -m json.tool", "project/json/__init__.py"),
     ("python3 - <<'EOF'\nimport json\nEOF\n".replace("'", ""), "project/json.py"),   # a here-document script
     ("${CLAUDE_PLUGIN_ROOT}/hooks/missing.sh", "plugin/hooks/missing.sh"),
     ("node tools/x.js", "project/node_modules/lodash/index.js"),          # require('lodash') from a parent
