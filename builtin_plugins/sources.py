@@ -15,7 +15,7 @@ from __future__ import annotations
 from wskit.models import ResourceSource, Scope
 from wskit.plugin import hookimpl
 
-__all__ = ["HOST_FOLDERS", "PROJECT_RANK", "USER_RANK", "wskit_resource_sources"]
+__all__ = ["HOST_FOLDERS", "PROJECT_RANK", "USER_RANK", "host_reads_kind", "wskit_resource_sources"]
 
 
 USER_RANK = 10
@@ -70,6 +70,16 @@ HOST_FOLDERS: dict[str, dict] = {
                            (".cursor", frozenset({"skill", "command"}))),
                "where": "root"},
 }
+
+
+def host_reads_kind(profile, kind: str) -> bool:
+    """Whether the host of ``profile`` reads resources of ``kind`` from any folder
+    (:data:`HOST_FOLDERS`; wskit's own union and a custom host read every kind).
+    ``host_reads_kind(codex, "style")`` is False: Codex has no output styles."""
+    table = HOST_FOLDERS.get(profile.family or "")
+    if table is None:
+        return True
+    return any(kinds is None or kind in kinds for scope in ("user", "project") for _, kinds in table[scope])
 
 
 #: GitHub Copilot's and Cursor's own folders, read by wskit's default host too (below every

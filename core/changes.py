@@ -168,10 +168,12 @@ def _is_racy(sig: Signature) -> bool:
 class Memo:
     """What one load built from each file: ``(path, follow[, namespace]) -> (signature, value)``."""
 
-    __slots__ = ("_items", "verified", "scratch")
+    __slots__ = ("_items", "verified", "scratch", "stages")
 
     def __init__(self) -> None:
         self._items: dict[tuple, tuple[Signature, object]] = {}
+        #: what each pipeline stage of the load kept (:mod:`wskit.util.partial_reload`)
+        self.stages: dict = {}
         #: per-load shared results (:func:`scratch`); dropped when the load ends
         self.scratch: dict = {}
         #: signatures found unchanged by the change check that triggered this reload
@@ -193,6 +195,16 @@ class Memo:
 
 
 _REUSE: ContextVar[tuple[Memo | None, Memo] | None] = ContextVar("wskit_changes_reuse", default=None)
+
+#: the pipeline stage running now (:mod:`wskit.util.partial_reload`): :func:`scratch` and
+#: :func:`capture` mark it, since a stage that uses them cannot be taken whole by a reload
+_STAGE: ContextVar = ContextVar("wskit_changes_stage", default=None)
+
+
+def _taint_stage() -> None:
+    run = _STAGE.get()
+    if run is not None:
+        run.tainted = True
 
 
 @contextlib.contextmanager
@@ -309,6 +321,7 @@ class Notes:
 
     def scratch(self) -> dict | None:
         """The current load's scratch space (:func:`scratch`)."""
+        _taint_stage()
         return None if self._cur is None else self._cur.scratch
 
 
@@ -408,6 +421,7 @@ def scratch() -> dict | None:
     for results several loaders of one load share (e.g. one project walk for the rule
     catalog and a plugin's memory files); None outside a load. Never carried to the
     next load: keep reusable values with :func:`remember`."""
+    _taint_stage()
     ctx = _REUSE.get()
     return None if ctx is None else ctx[1].scratch
 
@@ -451,6 +465,7 @@ def capture() -> Captured:
     ``with resumed(captured):`` so they are noted as dependencies of that load (the
     workspace cache then sees their changes, as it sees the load's own reads) and so
     the previous load's unchanged results are reused."""
+    _taint_stage()
     ctx = _REUSE.get()
     if ctx is not None and ctx[0] is not None:
         # the signatures the change check verified are only current while the load runs

@@ -11,6 +11,7 @@ only when the operation itself fails (e.g. a plugin raising under
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterable
 from pathlib import Path
@@ -24,6 +25,7 @@ from wskit.host import HostProfile
 from wskit.models import TRUST_GATED_SCOPES, Diagnostic, ResourceSource
 from wskit.registry import Candidate, Registry
 from wskit.trust import TrustDecision, TrustStore
+from wskit.util import partial_reload
 from wskit.util.gcpause import gc_paused  # noqa: F401  (re-exported: the load runs in it)
 from wskit.values import Value
 
@@ -172,6 +174,7 @@ def _load_workspace(
 ) -> WorkspaceResources:
     """:func:`load_workspace` without the collector pause."""
     diags: list[Diagnostic] = []
+    partial_reload.begin(hooks, profile)
     trust, d = decide_trust(hooks, binding, profile)
     diags.extend(d)
     if not trust.trusted:
@@ -182,7 +185,7 @@ def _load_workspace(
     sources, d = hooks.resource_sources(binding, profile, trust)
     diags.extend(d)
     # the kinds are known before bundles are read: a manifest names their folders
-    kinds, kind_diags = hooks.resource_kinds()
+    kinds, kind_diags = partial_reload.stage(("kinds",), (), hooks.resource_kinds)
     bundles, d = hooks.plugin_bundles(binding, profile, trust, kinds)
     diags.extend(d)
     all_sources: list[ResourceSource] = []
@@ -210,25 +213,35 @@ def _load_workspace(
     registries: dict[str, Registry] = {}
     pending: dict[str, list[Candidate]] = {}
     kinds_by = {k.name: k for k in kinds}
+    # each load and each registry build is a stage a reload takes whole when nothing it
+    # read and none of its inputs changed (wskit.util.partial_reload)
+    stage = partial_reload.stage
     for kind in kinds:
         cands: list[Candidate] = []
         for order, src in enumerate(all_sources):
             if not src.wants(kind.name):
                 continue
-            found, d = hooks.load(kind, src)
+            found, d = stage(("load", kind.name, src.scope, src.root, src.label, src.plugin), (kind, src),
+                             functools.partial(_load_one, hooks, kind, src))
             diags.extend(d)
             cands.extend(Candidate(r, src.rank, order) for r in found)
-        if kind.filter is not None:
-            cands = _apply_filter(kind, cands, profile, diags)
+        ident = tuple(x for c in cands for x in (c.resource, c.rank, c.order))
         if kind.shadowed_by:
+            cands, d = stage(("filter", kind.name), (kind, profile, *ident),
+                             functools.partial(_filtered, kind, cands, profile))
+            diags.extend(d)
             pending[kind.name] = cands
             continue
-        reg = Registry.build(kind.name, cands)
-        diags.extend(reg.diagnostics)
+        reg, d = stage(("registry", kind.name), (kind, profile, *ident),
+                       functools.partial(_registry, kind, cands, profile))
+        diags.extend(d)
         registries[kind.name] = reg
     for name, cands in pending.items():
-        reg = Registry.build(name, _unshadowed(kinds_by[name], cands, registries, diags))
-        diags.extend(reg.diagnostics)
+        kind = kinds_by[name]
+        hiding = tuple(registries.get(other) for other in kind.shadowed_by)
+        reg, d = stage(("shadowed", name), (kind, *hiding, *(x for c in cands for x in (c.resource, c.rank, c.order))),
+                       functools.partial(_shadowed_registry, kind, cands, registries))
+        diags.extend(d)
         registries[name] = reg
     ws = WorkspaceResources(
         binding=binding,
@@ -285,6 +298,38 @@ def _under(path: str, roots: tuple[str, ...]) -> bool:
     from wskit.binding import is_within
 
     return any(is_within(path, r) for r in roots)
+
+
+def _load_one(hooks: "WskitHooks", kind: "ResourceKind", src: ResourceSource) -> tuple[tuple, tuple]:
+    """One kind from one source (a stage): resources and diagnostics, as tuples (kept)."""
+    found, d = hooks.load(kind, src)
+    return tuple(found), tuple(d)
+
+
+def _filtered(kind: "ResourceKind", cands: list[Candidate], profile: HostProfile
+              ) -> tuple[list[Candidate], tuple[Diagnostic, ...]]:
+    """``cands`` after ``kind.filter`` (a stage), with the filter's diagnostics."""
+    diags: list[Diagnostic] = []
+    if kind.filter is not None:
+        cands = _apply_filter(kind, cands, profile, diags)
+    return cands, tuple(diags)
+
+
+def _registry(kind: "ResourceKind", cands: list[Candidate], profile: HostProfile
+              ) -> tuple[Registry, tuple[Diagnostic, ...]]:
+    """The registry of ``kind`` from ``cands`` (a stage): filtered, built; with the
+    filter's and the registry's diagnostics, in that order."""
+    cands, diags = _filtered(kind, cands, profile)
+    reg = Registry.build(kind.name, cands)
+    return reg, diags + tuple(reg.diagnostics)
+
+
+def _shadowed_registry(kind: "ResourceKind", cands: list[Candidate], registries: dict[str, Registry]
+                       ) -> tuple[Registry, tuple[Diagnostic, ...]]:
+    """The registry of a kind other kinds shadow (a stage), from its filtered ``cands``."""
+    diags: list[Diagnostic] = []
+    reg = Registry.build(kind.name, _unshadowed(kind, cands, registries, diags))
+    return reg, tuple(diags) + tuple(reg.diagnostics)
 
 
 def _unshadowed(kind: "ResourceKind", cands: list[Candidate], registries: dict[str, Registry],

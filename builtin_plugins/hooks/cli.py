@@ -186,8 +186,15 @@ def hooks_trust_cmd(obj: WsctlContext, path: str, digest: str, source: str | Non
     if not chosen:
         raise WskitError("no hook awaits approval" + (f" in {source}" if source else "")
                          + f" ('wsctl hooks status {path}' shows each hook's state)")
+    # the other digests 'hooks status' shows, so a digest of another selection is named as such
+    known = {r.entry.digest: f"entry {r.entry.key} alone" for r in st.rows}
+    known.update({d: f"the awaiting entries of {src}"
+                  for src, d in _status_json(st)["source_digests"].items()})
+    if st.digest:
+        known[st.digest] = "all awaiting entries"
     try:
-        ApprovalStore.for_home(obj.home).approve(ws.source_root, chosen, digest, accept_unverified=accept_unverified)
+        ApprovalStore.for_home(obj.home).approve(ws.source_root, chosen, digest, accept_unverified=accept_unverified,
+                                                 known=known)
     except ApprovalDigestMismatchError as err:
         raise WskitError(f"{err} ('wsctl hooks status {path}' shows it)") from None
     except UnverifiedNotAcceptedError as err:

@@ -60,6 +60,12 @@ _TOOLS = {"Shell": "Bash", "StrReplace": "Edit", "Delete": "Delete", "Read": "Re
           "Edit": "Edit", "Grep": "Grep", "Glob": "Glob", "Task": "Task", "LS": "LS"}
 
 
+#: wskit's tool names -> Cursor's, for the ``tool_name`` a Cursor hook reads: the inverse of
+#: :data:`_TOOLS` where Cursor's name differs and wskit's is not a Cursor name too (``Bash`` ->
+#: ``Shell``; ``Edit`` stays, Cursor has an ``Edit`` tool of its own)
+_CURSOR_TOOLS = {ours: theirs for theirs, ours in _TOOLS.items() if theirs != ours and ours not in _TOOLS}
+
+
 def is_cursor_source(source: ResourceSource) -> bool:
     """Whether ``source`` is a ``.cursor`` folder's own hooks file (no plugin's)."""
     return source.plugin is None and source.components.get("hook") == (CURSOR_FILE,)
@@ -153,11 +159,16 @@ def load_cursor_hooks(source: ResourceSource) -> LoadResult:
 
 def payload(native: str, data: Mapping[str, Any], *, session_id: str, execution_root: str) -> dict[str, Any]:
     """What a Cursor hook reads on stdin: wskit's payload ``data`` with Cursor's
-    ``hook_event_name`` and fields (cupcake.eqtylab.io's Cursor reference)."""
+    ``hook_event_name`` and fields (cupcake.eqtylab.io's Cursor reference), and
+    ``tool_name`` in Cursor's words (``Shell``, as its ``preToolUse`` matcher names it;
+    cursor.com/docs/hooks.md)."""
     out = dict(data)
     tool_input = data.get("tool_input") if isinstance(data.get("tool_input"), Mapping) else {}
     out.update(hook_event_name=native, conversation_id=session_id, generation_id=str(data.get("tool_use_id") or ""),
                workspace_roots=[execution_root])
+    if isinstance(data.get("tool_name"), str):
+        # the matcher was translated to wskit's names (Shell -> Bash): the input goes back to Cursor's
+        out["tool_name"] = _CURSOR_TOOLS.get(data["tool_name"], data["tool_name"])
     if native in ("beforeShellExecution", "afterShellExecution"):
         out["command"] = str(tool_input.get("command") or "")
         out["cwd"] = str(tool_input.get("cwd") or data.get("cwd") or execution_root)

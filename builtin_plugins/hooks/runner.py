@@ -63,6 +63,7 @@ from wskit.builtin_plugins.hooks.patterns import PatternRefused, exact_names, ma
 from wskit.errors import WskitError
 from wskit.models import Scope
 from wskit.resources.hooks import HOOK_EVENTS, HookDefinition
+from wskit.util.bytecode import PrivateBytecode
 from wskit.values import Value, field
 
 #: Default command timeout, seconds (Claude Code and Blade).
@@ -263,8 +264,7 @@ class HookRunner:
         self.host, self.session_id, self.execution_root = host, session_id, str(execution_root)
         self.config = config or HookRunnerConfig()
         self.trust: HookTrust = self.config.trust or ScopeHookTrust(self.definitions)
-        self._pycache: str | None = None
-        self._pycache_lock = threading.Lock()
+        self._bytecode = PrivateBytecode("wskit-hook-pycache-")
         self._functions: list[_Fn] = []
         self._done: dict[tuple[str, str], HookOutcome] = {}
         self._lock = threading.Lock()
@@ -488,9 +488,14 @@ class HookRunner:
         list of exact names: nothing of an unapproved hook is evaluated as a pattern)."""
         del tool  # the skipped guards' may_match was decided at selection, against the call's value
         for sk in outcome.undecided:
+            # the guard's one result says it blocked, in its place (it was listed as skipped): one hook, one row
+            at = next((i for i, r in enumerate(outcome.results) if r.hook_id == sk.hook_id and r.status == "skipped"),
+                      len(outcome.results))
+            outcome.results = [r for i, r in enumerate(outcome.results) if i != at]
             merge(outcome, HookResult(sk.hook_id, sk.type, "blocked",
                                       f"guard {sk.hook_id} did not run ({sk.message.split(': ', 1)[-1]}); the call "
                                       "is blocked until it can (unapproved='block')"), None)
+            outcome.results.insert(at, outcome.results.pop())
             return
 
     def _serial(self, todo, data: dict[str, Any], outcome: HookOutcome, restricted: set[str]) -> None:
@@ -603,29 +608,20 @@ class HookRunner:
         return self._call(h.id, "function", lambda: fn(dict(data)), event)
 
     def pycache_prefix(self) -> str:
-        """The private folder command hooks get as ``PYTHONPYCACHEPREFIX`` (created on first
-        use with ``mkdtemp``: mode 0700, a name nobody can guess; removed with the runner).
-        With it set, Python looks for cached bytecode only there, never in the
+        """The private folder command hooks get as ``PYTHONPYCACHEPREFIX``
+        (:class:`wskit.util.bytecode.PrivateBytecode`: mode 0700, removed with the
+        runner). With it set, Python looks for cached bytecode only there, never in the
         ``__pycache__`` folders of the project or a plugin, which approval coverage leaves
         out (docs/hooks.md). A host that sets ``PYTHONPYCACHEPREFIX`` in ``env`` keeps its own."""
-        with self._pycache_lock:
-            if self._pycache is None:
-                import shutil
-                import tempfile
-                import weakref
-
-                self._pycache = tempfile.mkdtemp(prefix="wskit-hook-pycache-")
-                weakref.finalize(self, shutil.rmtree, self._pycache, True)
-            return self._pycache
+        return self._bytecode.path
 
     def environment(self, h: HookDefinition, event: str, data: Mapping[str, Any]) -> dict[str, str]:
         """The whole environment of a command hook (see :class:`HookRunnerConfig`)."""
         env = {k: os.environ[k] for k in ("PATH", "HOME", "USER", "SHELL", "LANG") if k in os.environ}
         env.update(self.config.env)
-        if "PYTHONPYCACHEPREFIX" not in env:
-            # a Python hook neither reads nor writes the project's __pycache__ (its .pyc files
-            # are not in an approval's coverage): bytecode goes to a private folder instead
-            env["PYTHONPYCACHEPREFIX"] = self.pycache_prefix()
+        # a Python hook neither reads nor writes the project's __pycache__ (its .pyc files
+        # are not in an approval's coverage): bytecode goes to a private folder instead
+        self._bytecode.apply(env, keep=self.config.env)
         p = self.host.upper().replace("-", "_") + "_"
         env.update({f"{p}PROJECT_DIR": self.execution_root, f"{p}HOOK_EVENT": event,
                     f"{p}SESSION_ID": self.session_id, "CLAUDE_PROJECT_DIR": self.execution_root})

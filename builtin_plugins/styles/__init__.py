@@ -55,6 +55,33 @@ class StylesKind(MarkdownKind):
 
         return style_catalog(obj, ws).resolve(name)
 
+    def diagnostics(self, ws) -> list[Any]:
+        """The kind's diagnostics, then why a style is not listed: a user style shadowed
+        by a project style of the same name (``shadowed``, as other lists say it), and a
+        host that reads no output styles at all (``style-host-none``)."""
+        from wskit.builtin_plugins.sources import HOST_FOLDERS, host_reads_kind
+        from wskit.models import Diagnostic
+
+        out = list(super().diagnostics(ws))
+        styles = {s.id: s for s in ws.registry("style").active()}
+        if styles:
+            from wskit.builtin_plugins.styles.catalog import StyleCatalog
+
+            for sid, by in sorted(StyleCatalog(styles).shadowed.items()):
+                out.append(Diagnostic(
+                    level="info", code="shadowed", path=str(styles[sid].provenance.absolute_path),
+                    message=f"style {sid!r} is shadowed by {by!r} ({styles[by].provenance.absolute_path}), "
+                            "a project style of the same name"))
+        if not host_reads_kind(ws.profile, "style"):
+            from wskit.host import HostProfile
+
+            readers = [h for h in (*HOST_FOLDERS, "wskit") if host_reads_kind(HostProfile(name=h), "style")]
+            out.append(Diagnostic(
+                level="info", code="style-host-none", path=None,
+                message=f"host {ws.profile.name!r} reads no output styles, so none is listed (hosts that read "
+                        f"output-styles folders: {', '.join(readers)})"))
+        return out
+
     def row(self, resource: Any, root: Any) -> dict[str, Any]:
         s = resource
         return {"id": s.id, "name": s.title, "description": s.description, "source": _source(s),

@@ -27,7 +27,7 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -239,12 +239,16 @@ class ApprovalStore:
                 "unverified": list(entry.unverified_words)}
 
     def approve(self, root: str | os.PathLike[str], entries: Sequence[ApprovalEntry], expected_digest: str, *,
-                accept_unverified: bool = False) -> list[ApprovalEntry]:
+                accept_unverified: bool = False, known: Mapping[str, str] | None = None) -> list[ApprovalEntry]:
         """Record approval of ``entries`` (what the user was shown) as they are now.
 
         :param expected_digest: the :func:`~wskit.approval.entries.selection_digest` that was
             shown for this selection.
         :param accept_unverified: the user accepted the words coverage could not follow.
+        :param known: other digests the caller showed, each with what it is the digest of
+            (``{"sha256:…": "all awaiting entries"}``): a mismatch with one of them is
+            reported as a digest of another selection, not as a change since review (so
+            are the own digests of ``entries``, when several are approved).
         :returns: the entries recorded.
         :raises ApprovalStoreError: nothing to approve, or the store is unusable (never
             overwritten then).
@@ -258,8 +262,16 @@ class ApprovalStore:
             raise ApprovalStoreError("nothing to approve")
         current = selection_digest(entries)
         if current != expected_digest:
+            others = dict(known or {})
+            if len(entries) > 1:
+                others.update({e.digest: f"entry {e.key} alone" for e in entries})
+            n = len(entries)
+            selection = f"entry {entries[0].key}" if n == 1 else f"these {n} entries together"
             if not re.fullmatch(r"sha256:[0-9a-f]{64}", expected_digest or ""):
                 what = f"{expected_digest!r} is not an approval digest (sha256: and 64 hex digits)"
+            elif expected_digest in others:
+                what = (f"Digest {expected_digest} is the digest of {others[expected_digest]}, not of what is to be "
+                        f"approved ({selection}): give the digest of {selection}")
             else:
                 what = (f"Digest {expected_digest} is not the current digest of what is to be approved; if it is "
                         "the one you reviewed, it changed after review: review it again")

@@ -206,6 +206,8 @@ def make_cli(pm=None) -> click.Group:
 
         # reuse the manager the group built to list its commands (one manager per run)
         ctx.obj = WsctlContext(home=home, host=host, json=as_json, pm=pm if pm is not None else ctx.command._pm)
+        if ctx.get_parameter_source("host") is click.core.ParameterSource.ENVIRONMENT:
+            ctx.obj.host_from = "WSKIT_HOST"  # an error names the variable the user set, not a flag they did not type
         ctx.obj.check_host()
         for d in plugin_dirs:
             from wskit.fs.names import not_utf8, shown_path

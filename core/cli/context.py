@@ -29,6 +29,8 @@ class WsctlContext:
     def __init__(self, home: str | None, host: str, json: bool, pm=None) -> None:
         self.home = Path(home).expanduser().absolute() if home else Path.home()
         self.host = host
+        #: where :attr:`host` came from, as error messages name it (``--host`` or ``WSKIT_HOST``)
+        self.host_from = "--host"
         self.json = json
         self.pm = pm
         self._profile = None
@@ -76,7 +78,8 @@ class WsctlContext:
         takes any valid name: an integrator's own host.)
 
         :raises click.UsageError: ``--host: unknown host 'claud'; known hosts: …`` (exit
-            status 2), or the name is not a valid host name.
+            status 2; ``WSKIT_HOST: …`` when the name came from that variable), or the name
+            is not a valid host name.
         """
         from wskit.host import HOST_PRESETS, HostProfile
 
@@ -94,7 +97,7 @@ class WsctlContext:
 
             near = nearest(self.host, names)
             hint = f" (did you mean {' or '.join(repr(n) for n in near)}?)" if near else ""
-            raise usage_error(f"--host: unknown host {self.host!r}{hint}; known hosts: {', '.join(names)} (a host "
+            raise usage_error(f"{self.host_from}: unknown host {self.host!r}{hint}; known hosts: {', '.join(names)} (a host "
                               "of your own is known once a plugin contributes its profile: wskit_host_profiles)")
 
     def hooks(self):
@@ -120,7 +123,7 @@ class WsctlContext:
                 # the validator's own words, not pydantic's report around them
                 errors = getattr(err, "errors", None)
                 why = errors()[0].get("msg", str(err)).removeprefix("Value error, ") if callable(errors) else str(err)
-                raise usage_error(f"--host: {why}") from None
+                raise usage_error(f"{self.host_from}: {why}") from None
             self._profile = base.with_home(self.home)
             if self.managed_settings:
                 settings = {**self._profile.settings, "managed_settings": os.path.abspath(self.managed_settings)}

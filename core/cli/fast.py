@@ -393,6 +393,8 @@ def _run(form: Form, kwargs: dict, argv: list[str], typed: dict, pm, *, home, ho
     from wskit.util.deferred import import_target
 
     obj = WsctlContext(home=home, host=host, json=as_json, pm=pm)
+    if "host" not in typed and os.environ.get("WSKIT_HOST"):
+        obj.host_from = "WSKIT_HOST"  # as click's callback says it
     obj.plugin_dirs = tuple(plugin_dirs)
     obj.managed_settings = managed
     if kwargs.pop("_json"):

@@ -26,6 +26,7 @@ PUBLIC_MODULES = frozenset({
     "wskit.approval", "wskit.approval.store",  # the per-user approval store hosts pass to the runtime
     "wskit.util.lazyre",            # module-level patterns compiled on first use (start-up cost)
     "wskit.util.deferred",          # hooks that import their engine only when a source needs it
+    "wskit.util.bytecode",          # the private PYTHONPYCACHEPREFIX of hooks and servers wskit starts
     "wskit.values",                 # Value, FrozenValue, field: the idiom for internal value types
 })
 

@@ -149,6 +149,21 @@ class ToolSpec(FrozenValue):
         value = tool_input.get(key) if key else None
         return value if isinstance(value, str) else None
 
+    def input_problems(self, tool_input: Mapping[str, Any]) -> list[str]:
+        """Why the gate cannot read what this spec says a call holds: a :attr:`command_arg`
+        the input does not have as a string (the call is then judged as one without a
+        command, which a host would not notice: a misspelt key, a tool table that does not
+        fit the tool). One sentence per problem, for :attr:`ToolDecision.warnings`."""
+        if not self.command_arg:
+            return []
+        value = tool_input.get(self.command_arg)
+        if isinstance(value, str):
+            return []
+        keys = ", ".join(repr(k)[:40] for k in list(tool_input)[:8]) + (", …" if len(tool_input) > 8 else "")
+        what = f"holds {type(value).__name__} at" if self.command_arg in tool_input else "has no"
+        return [f"tool {self.name!r}: the input {what} {self.command_arg!r} (ToolSpec.command_arg), so the call "
+                f"is judged as one without a command; its keys: {keys or 'none'}"]
+
     def paths(self, tool_input: Mapping[str, Any]) -> list[str]:
         """The paths of a call (strings, as given)."""
         out: list[str] = []
@@ -227,7 +242,8 @@ class ToolDecision(FrozenValue):
         with the tool's result (:meth:`AfterTool.for_model` does).
     :ivar rules: the rules' selection (its ``ids``, ``files``…), or None.
     :ivar skipped: guards that did not look at the call (:class:`SkippedGuard`).
-    :ivar warnings: hook warnings for the host's user (not the model).
+    :ivar warnings: hook warnings and inputs the tool's spec cannot read
+        (:meth:`ToolSpec.input_problems`), for the host's user (not the model).
     :ivar context: ``additionalContext`` of the ``PreToolUse`` hooks, for the model.
     :ivar permission: the permission rules' answer (``rule``, ``layer``, ``by``), or None.
     :ivar hook: the ``PreToolUse`` outcome, or None.
@@ -567,7 +583,9 @@ class ToolGate:
                ) -> tuple[ToolSpec, dict[str, Any], list[SkippedGuard], list[str], HookRunner | None]:
         """A call's spec, its input (a copy), the skipped guards and warnings to fill, the hook runner."""
         skipped: list[SkippedGuard] = []
-        return self.spec(tool), dict(tool_input or {}), skipped, [], self._runner(skipped)
+        spec, args = self.spec(tool), dict(tool_input or {})
+        # an input the spec cannot read is said, never judged silently as empty
+        return spec, args, skipped, spec.input_problems(args), self._runner(skipped)
 
     def _runner(self, skipped: list[SkippedGuard]) -> HookRunner | None:
         """The session's hook runner, or None (listed in ``skipped``) when the hooks built-in is blocked."""

@@ -87,8 +87,12 @@ _SCRIPT = textwrap.dedent("""
 """)
 
 
-def p5_host(ctx, root: Path, target: Path) -> list[Row]:
-    """The ``P5 host`` row (and its stat-check and nothing-changed companions)."""
+def p5_host(ctx, root: Path, target: Path, *, python: str = PY, checkout: Path | None = None) -> list[Row]:
+    """The ``P5 host`` row (and its stat-check and nothing-changed companions).
+
+    :param python: the interpreter of the wskit installation measured (default: this one).
+    :param checkout: the checkout the script runs in (its ``tests.benchmarks``; default: this one).
+    """
     from .peers import _trust, _wskit_env, meets
 
     home = tempfile.mkdtemp(prefix="home-", dir=ctx.dest)
@@ -96,9 +100,9 @@ def p5_host(ctx, root: Path, target: Path) -> list[Row]:
         _trust(root)(home)
         ctx.settle(Path(home) / ".wskit" / "trust.toml")
         rounds = max(ctx.repeat, 11)
-        proc = subprocess.run([PY, "-c", _SCRIPT, home, str(root), str(target), str(rounds)],
+        proc = subprocess.run([python, "-c", _SCRIPT, home, str(root), str(target), str(rounds)],
                               capture_output=True, text=True, env=_wskit_env(home),
-                              cwd=str(Path(__file__).resolve().parents[2]))
+                              cwd=str(checkout or Path(__file__).resolve().parents[2]))
     finally:
         import shutil
 
@@ -131,3 +135,42 @@ def p5_host(ctx, root: Path, target: Path) -> list[Row]:
         rows.append(Row(bench, what, med(key), "bare os.scandir walk (in process)", walk,
                         "≤ 0.05×" if limit else "(report)", meets(r, rc, limit) if limit else None, note))
     return rows
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m tests.benchmarks.watch_bench [--before CHECKOUT]``: the ``P5 host`` rows
+    alone; with ``--before``, alternately for another checkout (its ``.venv``, e.g. a
+    ``git archive`` of main) and this one, ``--turns`` times each, in one run: the
+    before/after of docs/performance.md. Prints the load average at the start and the end."""
+    import argparse
+    import os
+
+    from .cases import Context
+    from .peers import deep_file
+
+    ap = argparse.ArgumentParser(prog="python -m tests.benchmarks.watch_bench")
+    ap.add_argument("--before", help="a checkout with its own .venv (installed with its plugins)")
+    ap.add_argument("--turns", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=11)
+    ap.add_argument("--scale", type=float, default=1.0)
+    ap.add_argument("--dest", default=os.path.join(tempfile.gettempdir(), "wskit-bench"))
+    args = ap.parse_args(argv)
+    ctx = Context(dest=Path(args.dest), scale=args.scale, repeat=args.repeat)
+    root = ctx.tree("monorepo")
+    target = deep_file(root)
+    print(f"load average at start: {os.getloadavg()}", flush=True)
+    sides = [("after", PY, None)]
+    if args.before:
+        before = Path(args.before).resolve()
+        sides.insert(0, ("before", str(before / ".venv" / "bin" / "python"), before))
+    for turn in range(args.turns if args.before else 1):
+        for tag, python, checkout in sides:
+            for row in p5_host(ctx, root, target, python=python, checkout=checkout):
+                print(f"turn {turn} {tag}: {row.bench}: median {row.value * 1000 if row.value else float('nan'):.3f} ms,"
+                      f" walk {row.base_value * 1000 if row.base_value else float('nan'):.1f} ms; {row.note}",
+                      flush=True)
+    print(f"load average at end: {os.getloadavg()}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -93,6 +93,11 @@ AREAS = {
     "tests.security.test_per_entry_approval": ("per-entry approval of hooks, MCP and LSP servers: an added plugin, "
                                                "an edited entry, migration, not-decided outcomes, untrusted projects",
                                                "-"),
+    "tests.security.test_server_bytecode": ("approved MCP and LSP servers: a .pyc planted in the project's "
+                                            "__pycache__ (forged mtime and size) never runs", "-"),
+    "tests.security.test_serve_header_timeout": ("serve --http header timeout: silent and half-sent heads closed; "
+                                                 "a request a starved loop has not read, a stalled machine, an idle "
+                                                 "keep-alive client kept", "-"),
     "tests.security.test_cursor_hooks": ("Cursor's .cursor/hooks.json: nothing read untrusted, entries run only once "
                                          "approved one by one", "-"),
     "tests.security.test_watch_guards": ("watching WorkspaceCache: a new hard link, a folder swapped for a link out, "

@@ -72,6 +72,7 @@ from urllib.parse import unquote, urlparse
 from wskit.errors import WskitError
 from wskit.fs import SafeFsError, decode_text, read_bytes
 from wskit.resources.servers import LspServer
+from wskit.util.bytecode import PrivateBytecode
 from wskit.values import Value, field
 
 from .documents import from_lsp_column, incremental_edit, line_at, to_lsp_column
@@ -158,6 +159,7 @@ class _Pool:
     def __init__(self, root: Path, env: dict[str, str]) -> None:
         self.root = root
         self.env = env
+        self.bytecode = PrivateBytecode("wskit-lsp-pycache-")
         self.live: dict[str, _Live] = {}
         self.lock = threading.RLock()
         self.closed = False
@@ -221,6 +223,9 @@ class _Pool:
         env = {k: os.environ[k] for k in INHERITED_ENV if k in os.environ}
         env.update(self.env)
         env.update(d.env)
+        # a Python server never runs bytecode from the project's __pycache__ (not in its
+        # approval's coverage): a private folder, unless the host set its own
+        self.bytecode.apply(env, keep=self.env)
         try:
             await client.start_io(d.command, *d.args, cwd=str(self.root), env=env, start_new_session=True)
         except OSError as err:

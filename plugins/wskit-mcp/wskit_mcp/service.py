@@ -47,6 +47,7 @@ from anyio.from_thread import start_blocking_portal
 from wskit.builtin_plugins.mcp import approval_status, expand_server
 from wskit.errors import UnknownResourceError, WskitError
 from wskit.resources.servers import McpServer
+from wskit.util.bytecode import PrivateBytecode
 from wskit.values import FrozenValue, Value, field
 
 from .options import McpElicitation, McpElicitResponse, McpLimits, McpOptions, McpSampleRequest, McpSampleResponse
@@ -240,6 +241,7 @@ class McpService:
         self._portal_cm = None
         self._portal = None
         self._tmp = tempfile.TemporaryDirectory(prefix="wskit-mcp-")
+        self._bytecode = PrivateBytecode("wskit-mcp-pycache-")
         self._names: dict[str, tuple[str, str]] = {}
         self._closers: list[Callable[[], None]] = []
         self._oauth_memory: dict[str, Any] = {}
@@ -542,7 +544,11 @@ class McpService:
             if not server.command:
                 raise McpConnectError(f"MCP server {server.id} has no command")
             cwd = self.root / server.cwd if server.cwd else self.root
-            env = {**dict(self.runtime.options.env), **server.env}
+            host_env = dict(self.runtime.options.env)
+            env = {**host_env, **server.env}
+            # a Python server never runs bytecode from the project's __pycache__ (not in its
+            # approval's coverage): a private folder, unless the host set its own
+            self._bytecode.apply(env, keep=host_env)
             log = Path(self._tmp.name) / f"{server.name}.{conn.generation}.stderr"
             conn.stderr_path = str(log)
             errlog = stack.enter_context(open(log, "w", encoding="utf-8"))

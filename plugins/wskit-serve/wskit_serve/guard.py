@@ -11,7 +11,10 @@ them, the connections and sessions it holds, and a log that never blocks it.
   knows only ``127.0.0.1``, ``localhost`` and ``::1`` (any port), so it is replaced.
 - :func:`bounded_protocol` gives uvicorn's HTTP protocol a header timeout (a
   connection that has not sent a whole request head within ``header_timeout``
-  seconds is closed, idle keep-alive included) and a connection cap (the oldest
+  seconds of its acceptance, or of the first byte of a later head, is closed; idle
+  after a response is uvicorn's keep-alive timeout; a loop starved by a loaded
+  machine does not charge its clients for the time it could not read them) and a
+  connection cap (the oldest
   connection still waiting for its request head makes room, else the newcomer is
   closed), so a local process holding half-open connections cannot take every
   file descriptor.
@@ -50,7 +53,9 @@ class HttpLimits(FrozenValue):
         open-file limit less 64); past it the oldest connection still waiting for its
         request head is closed, else the new one.
     :ivar header_timeout: seconds a connection may take to send a whole request head
-        (default 10), counted from its first byte or the end of its last response.
+        (default 10), counted from its acceptance or the first byte of a later head,
+        on the server's clock (a sweep late because the loop was starved advances it
+        by at most two sweep intervals).
     :ivar max_sessions: MCP sessions at most (default 64); a new one ends the session
         idle the longest, or gets 503 when all are busy.
     :ivar session_idle_timeout: seconds a session may go without a request in flight
@@ -262,7 +267,16 @@ def host_guard(app: Any, guard: HostGuard, log: "ServeLog | None" = None) -> Any
 
 
 class _Connections:
-    """The open connections of one server, oldest first, and the header timeout."""
+    """The open connections of one server, oldest first, and the header timeout.
+
+    A connection owes a request head from the moment it is accepted, and again from the
+    first byte of each later head; it owes nothing while a request is being answered or
+    while it sits idle after a response (uvicorn's keep-alive timeout, 5 s, closes that).
+    Time is counted on the server's own clock, which advances at most ``max_step`` seconds
+    a sweep: a loop starved by a loaded machine (the sweep itself late) does not charge the
+    clients for the time it could not read them. Before a late connection is closed, its
+    socket is peeked: bytes the loop has not read yet are a client that did send.
+    """
 
     def __init__(self, max_connections: int, header_timeout: float, log: "ServeLog | None") -> None:
         self.max = max_connections
@@ -270,6 +284,17 @@ class _Connections:
         self.log = log
         self.open: dict[Any, None] = {}  # insertion-ordered: oldest first
         self.closed_idle = 0
+        #: seconds between sweeps, and the most one sweep advances the server's clock
+        self.interval = min(1.0, header_timeout / 4)
+        self.max_step = 2 * self.interval
+        self.clock = 0.0  # the server's clock (seconds it was able to run), at the last sweep
+        self.last: float | None = None  # time.monotonic() at the last sweep
+
+    def now(self) -> float:
+        """The server's clock now (see the class docstring)."""
+        if self.last is None:
+            return self.clock
+        return self.clock + min(max(0.0, time.monotonic() - self.last), self.max_step)
 
     @staticmethod
     def waiting(proto: Any) -> bool:
@@ -290,20 +315,36 @@ class _Connections:
                     else "refused a new connection (every open one is busy)")
             self.log.say("connection-cap", f"{self.max} connections open: {what}")
 
+    @staticmethod
+    def unread(proto: Any) -> bool:
+        """True when ``proto``'s socket holds bytes the loop has not read yet (or the
+        peer's end of stream: then it is not a live client, False)."""
+        sock = proto.transport.get_extra_info("socket") if proto.transport is not None else None
+        if sock is None:
+            return False
+        try:
+            with socket.socket(fileno=os.dup(sock.fileno())) as dup:
+                return bool(dup.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT))
+        except (BlockingIOError, InterruptedError):
+            return False
+        except OSError:
+            return False
+
     def sweep(self, now: float) -> None:
-        """Close every connection that has waited for a whole request head longer
-        than the header timeout (the same request cycle seen waiting since then)."""
+        """Advance the server's clock to ``now`` (``time.monotonic()``; at most
+        ``max_step`` since the last sweep) and close every connection that has owed a
+        whole request head longer than the header timeout and sent nothing unread."""
+        if self.last is not None:
+            self.clock += min(max(0.0, now - self.last), self.max_step)
+        self.last = now
         late = []
         for proto in list(self.open):
-            if not self.waiting(proto):
-                proto._wskit_seen = None
+            since = getattr(proto, "_wskit_head_since", None)
+            if since is None or not self.waiting(proto) or self.clock - since <= self.header_timeout:
                 continue
-            cycle = getattr(proto, "cycle", None)
-            seen = getattr(proto, "_wskit_seen", None)
-            if seen is None or seen[0] is not cycle:
-                proto._wskit_seen = (cycle, now)
-            elif now - seen[1] > self.header_timeout:
-                late.append(proto)
+            if self.unread(proto):
+                continue  # it sent; the loop reads it next
+            late.append(proto)
         for proto in late:
             self.open.pop(proto, None)
             proto.transport.close()
@@ -315,19 +356,34 @@ class _Connections:
 def bounded_protocol(base: type, max_connections: int, header_timeout: float,
                      log: "ServeLog | None" = None) -> tuple[type, Any]:
     """A subclass of uvicorn's HTTP protocol class ``base`` under a connection cap
-    and a header timeout, and its ``sweep(now)`` (run it every second or so).
+    and a header timeout, and the connections' keeper (run its ``sweep(time.monotonic())``
+    every ``interval`` seconds).
 
     :param max_connections: open connections at most; past it the oldest connection
         waiting for its request head is closed, else the new one.
-    :param header_timeout: seconds a connection may wait for a whole request head
-        (from its first byte or the end of its last response).
+    :param header_timeout: seconds a connection may take to send a whole request head,
+        from its acceptance or the first byte of a later head (never while idle after
+        a response: that is uvicorn's keep-alive timeout).
     """
     conns = _Connections(max_connections, header_timeout, log)
 
     class Bounded(base):  # type: ignore[misc, valid-type]
+        _wskit_head_since: float | None = None
+
         def connection_made(self, transport):  # noqa: D102
+            self._wskit_head_since = conns.now()  # its first head is due
             super().connection_made(transport)
             conns.admit(self)
+
+        def data_received(self, data):  # noqa: D102
+            super().data_received(data)
+            # still waiting after bytes arrived: a head is in progress (due from its first byte);
+            # else a whole head arrived and its request is being answered
+            if conns.waiting(self):
+                if self._wskit_head_since is None:
+                    self._wskit_head_since = conns.now()
+            else:
+                self._wskit_head_since = None
 
         def connection_lost(self, exc):  # noqa: D102
             conns.open.pop(self, None)

@@ -370,7 +370,7 @@ class WorkspaceServer:
 
                 async def sweep() -> None:
                     while True:
-                        await anyio.sleep(min(1.0, limits.header_timeout / 4))
+                        await anyio.sleep(conns.interval)
                         conns.sweep(time.monotonic())
 
                 tg.start_soon(announce)

@@ -187,3 +187,17 @@ def test_a_file_that_is_not_cursors_shape_is_an_error(tmp_path: Path):
     res = load_cursor_hooks(ResourceSource(scope=Scope.PROJECT, root=str(cur), base=str(cur),
                                            components={"hook": ("hooks.json",)}))
     assert res.resources == () and res.diagnostics[0].code == "hooks-invalid"
+
+
+def test_a_pre_tool_use_hook_reads_cursors_tool_name(make_session, tmp_path: Path):
+    """Its matcher says ``Shell`` (Cursor's name, translated to wskit's ``Bash`` to match):
+    the ``tool_name`` it reads is Cursor's ``Shell`` again, so a script that checks
+    ``tool_name == "Shell"`` (as Cursor's docs write it) fires; a name both share stays."""
+    home = tmp_path / "home"
+    s = make_session(*_user_hooks(home, {"preToolUse": [{"command": "cat >> seen.jsonl; echo >> seen.jsonl",
+                                                          "matcher": "Shell|Read"}]}))
+    s.runtime.hooks.run("PreToolUse", {"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t1"})
+    s.runtime.hooks.run("PreToolUse", {"tool_name": "Read", "tool_input": {"file_path": "a"}, "tool_use_id": "t2"})
+    seen = [json.loads(line) for line in (home / ".cursor/seen.jsonl").read_text().splitlines() if line.strip()]
+    assert [(d["hook_event_name"], d["tool_name"]) for d in seen] == [("preToolUse", "Shell"), ("preToolUse", "Read")]
+    assert seen[0]["tool_input"] == {"command": "ls"}

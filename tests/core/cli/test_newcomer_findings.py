@@ -46,11 +46,11 @@ def guarded(tmp_path: Path, wskit_home: Path) -> Path:
 def test_an_unknown_host_is_refused_naming_the_known_hosts(wskit_home, tmp_path, argv):
     """``inspect`` and ``hooks run`` are the dispatcher's forms, ``trust list`` is click's:
     the same refusal (exit 2) through both, with the flag and through WSKIT_HOST."""
-    for res in (_real(wskit_home, "--host", "claud", *argv, cwd=tmp_path),
-                _real(wskit_home, *argv, env={"WSKIT_HOST": "claud"}, cwd=tmp_path)):
+    for res, named in ((_real(wskit_home, "--host", "claud", *argv, cwd=tmp_path), "--host"),
+                       (_real(wskit_home, *argv, env={"WSKIT_HOST": "claud"}, cwd=tmp_path), "WSKIT_HOST")):
         err = res.stderr.decode()
         assert res.returncode == 2, err
-        assert "--host: unknown host 'claud' (did you mean 'claude'?); known hosts: claude, codex, copilot, " \
+        assert f"{named}: unknown host 'claud' (did you mean 'claude'?); known hosts: claude, codex, copilot, " \
                "cursor, gemini, opencode, wskit" in err
         assert res.stdout == b""
 

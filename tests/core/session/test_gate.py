@@ -208,3 +208,17 @@ def test_the_tool_table_refuses_a_name_twice_and_defaults_to_execute(tmp_path) -
         ToolGate(session, [], unapproved="ignore")  # type: ignore[arg-type]
     assert session.gate.spec("mcp__x__y").kind is ToolKind.EXECUTE
     assert ToolSpec("r", path_args="path").path_args == ("path",)  # type: ignore[arg-type]
+
+
+def test_a_command_arg_the_input_lacks_is_a_warning(tmp_path) -> None:
+    """A ``command_arg`` the call does not have as a string would be judged as a call
+    without a command, silently (a misspelt key, a table that does not fit the tool)."""
+    from wskit import ToolGate
+
+    home, project = tree(tmp_path, rules=False)
+    gate = ToolGate(session_of(home, project), [ToolSpec("run", kind="shell", command_arg="cmd")])
+    (w,) = gate.before_tool("run", {"command": "ls"}).warnings
+    assert "tool 'run': the input has no 'cmd' (ToolSpec.command_arg)" in w and "its keys: 'command'" in w
+    assert not gate.before_tool("run", {"cmd": "ls"}).warnings
+    (w,) = gate.before_tool("run", {"cmd": ["ls"]}).warnings
+    assert "the input holds list at 'cmd'" in w
