@@ -232,7 +232,14 @@ class Frozen:
 
         data = self.model_dump(mode="json", include=include, exclude=exclude, exclude_unset=exclude_unset,
                                exclude_defaults=exclude_defaults, exclude_none=exclude_none)
-        return to_json(data, indent=indent).decode()
+        # non-finite floats as the model's pydantic serializer writes them (``null`` by default)
+        inf_nan = type(self).model_config.get("ser_json_inf_nan", "null")
+        try:
+            return to_json(data, indent=indent, inf_nan_mode=inf_nan).decode()
+        except TypeError:  # a pydantic-core without inf_nan_mode: the model's own serializer
+            return self._as_pydantic().model_dump_json(indent=indent, include=include, exclude=exclude,
+                                                       exclude_unset=exclude_unset,
+                                                       exclude_defaults=exclude_defaults, exclude_none=exclude_none)
 
     def _as_pydantic(self) -> Any:
         model = _plainmodel.pydantic_model(type(self))

@@ -399,3 +399,14 @@ def test_bad_input_on_those_paths_still_gets_pydantics_error(tmp_path):
     )
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert "ERR pydantic_core._pydantic_core ValidationError" in res.stderr, res.stderr[-2000:]
+
+
+def test_non_finite_floats_are_written_as_pydantic_writes_them():
+    """pydantic writes ``inf``/``nan`` as ``null`` in JSON text (``ser_json_inf_nan``); the
+    fast dump once wrote ``Infinity`` (found by the generated-arguments test)."""
+    from wskit.resources.hooks import HookDefinition
+
+    for value in (float("inf"), float("-inf"), float("nan")):
+        kwargs = {"event": "Stop", "type": "command", "command": "x", "timeout": value,
+                  "provenance": Provenance(scope=Scope.PROJECT, source_root="/p", path="a.md", sha256="0" * 64)}
+        _same(HookDefinition, kwargs)
