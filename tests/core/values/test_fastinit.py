@@ -407,6 +407,6 @@ def test_non_finite_floats_are_written_as_pydantic_writes_them():
     from wskit.resources.hooks import HookDefinition
 
     for value in (float("inf"), float("-inf"), float("nan")):
-        kwargs = {"event": "Stop", "type": "command", "command": "x", "timeout": value,
+        kwargs = {"id": "h", "name": "h", "event": "Stop", "type": "command", "command": "x", "timeout": value,
                   "provenance": Provenance(scope=Scope.PROJECT, source_root="/p", path="a.md", sha256="0" * 64)}
-        _same(HookDefinition, kwargs)
+        assert _same(HookDefinition, kwargs) is not None
