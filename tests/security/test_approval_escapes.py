@@ -1,0 +1,178 @@
+"""Issue 32 item 2, escapes a no-context red-team newcomer found (newcomer3 F2, F9, F12, F13).
+
+Each case is closed at its mechanism in ``wskit.approval.coverage``:
+
+- F2: Python bytecode beside a covered module (``__pycache__``) is covered, so a planted
+  ``.pyc`` turns the entry ``modified`` whatever defeats the private
+  ``PYTHONPYCACHEPREFIX`` (``-E``, ``-I``, ``env -i``, a ``#!… -E`` line,
+  ``sys.pycache_prefix = None``); ``-X pycache_prefix=`` (a folder of its own) is unverified.
+- F9: a server definition's ``env`` (MCP and LSP) and a hook's ``VAR=… cmd`` prefix go
+  through one loader-variable check; ``HOME``, ``XDG_CONFIG_HOME``, ``GIT_CONFIG_*`` … set
+  to anything are unverified, as is node ``--env-file``.
+- F12: a relative or in-project ``PATH`` entry in the environment hooks run with is
+  unverified in ``wsctl hooks status``.
+- F13: the text of an ``awk -f``/``sed -f`` program file gets the inline program's check.
+
+On the main these were found on, every case below came out complete (nothing named) or,
+for F2, with an unchanged digest."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.security.test_approval_loads import _cov, _entries, _hook_project
+from wskit.approval.coverage import argv_coverage
+
+HELPER = "import sys\ndef check(s):\n    return 2 if 'rm -rf /' in s else 0\n"
+GUARD = "import sys, helper\nsys.exit(helper.check(sys.stdin.read()))\n"
+
+
+def _plant(project: Path, rel: str) -> None:
+    """Write a ``.pyc`` for ``rel`` where plain CPython looks for it (``__pycache__``)."""
+    src = project / rel
+    pyc = Path(importlib.util.cache_from_source(str(src)))
+    pyc.parent.mkdir(parents=True, exist_ok=True)
+    pyc.write_bytes(b"planted bytecode")
+
+
+@pytest.mark.parametrize("command", [
+    'python3 -E "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py',
+    'python3 -I "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py',
+    'env -i /usr/bin/python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py',
+    'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py',
+    '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py',
+], ids=["-E", "-I", "env-i", "plain", "shebang-E"])
+def test_bytecode_planted_beside_a_covered_module_changes_the_digest(tmp_path, command):
+    files = {".claude/hooks/guard.py": "#!/usr/bin/python3 -E\n" + GUARD, ".claude/hooks/helper.py": HELPER}
+    _cov(tmp_path, files, "true")  # writes the files
+    (tmp_path / "project/.claude/hooks/guard.py").chmod(0o755)
+    before = _cov(tmp_path, files, command)
+    _plant(tmp_path / "project", ".claude/hooks/helper.py")
+    after = _cov(tmp_path, files, command)
+    assert before.digest() != after.digest()
+    assert any("__pycache__" in f.path for f in after.files), after.files
+
+
+def test_a_script_resetting_sys_pycache_prefix_cannot_hide_planted_bytecode(tmp_path):
+    files = {".claude/hooks/guard.py": "import sys\nsys.pycache_prefix = None\n" + GUARD,
+             ".claude/hooks/helper.py": HELPER}
+    command = 'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py'
+    before = _cov(tmp_path, files, command).digest()
+    _plant(tmp_path / "project", ".claude/hooks/helper.py")
+    assert _cov(tmp_path, files, command).digest() != before
+
+
+def test_bytecode_of_a_package_module_is_covered(tmp_path):
+    files = {"g.py": "import pkg.mod\n", "pkg/__init__.py": "", "pkg/mod.py": HELPER}
+    before = _cov(tmp_path, files, "python3 g.py").digest()
+    _plant(tmp_path / "project", "pkg/mod.py")
+    assert _cov(tmp_path, files, "python3 g.py").digest() != before
+
+
+@pytest.mark.parametrize("command", ["python3 -X pycache_prefix=.cache g.py", "python3 -X pycache_prefix=/tmp/c g.py",
+                                     "python3 -Xpycache_prefix=.cache g.py"])
+def test_python_naming_its_own_bytecode_folder_is_unverified(tmp_path, command):
+    c = _cov(tmp_path, {"g.py": "print(1)\n"}, command)
+    assert any("pycache_prefix" in u.word and "bytecode" in u.reason for u in c.unverified), c.unverified
+
+
+def test_other_x_options_stay_quiet(tmp_path):
+    c = _cov(tmp_path, {"g.py": "print(1)\n"}, "python3 -X utf8 g.py")
+    assert c.complete, c.unverified
+
+
+# -- F9: loader variables in a definition's environment ---------------------------------
+
+@pytest.mark.parametrize("name, value", [
+    ("NODE_OPTIONS", "--require ./lib/evil.js"), ("PYTHONPATH", "lib"), ("HOME", "./home"),
+    ("XDG_CONFIG_HOME", "/x"), ("PYTHONUSERBASE", "/x"), ("NODE_PATH", "lib"), ("GIT_CONFIG_COUNT", "1"),
+    ("GIT_CONFIG_KEY_0", "core.fsmonitor"), ("GIT_CONFIG_GLOBAL", "cfg"), ("BASH_ENV", "x.sh"),
+    ("LD_PRELOAD", "./x.so"), ("PATH", "./bin:/usr/bin"),
+])
+def test_a_server_env_setting_a_loader_variable_is_unverified(tmp_path, name, value):
+    project = tmp_path / "p"
+    (project / "tools").mkdir(parents=True)
+    (project / "tools/srv.js").write_text("1\n")
+    cov = argv_coverage(["node", "tools/srv.js"], cwd=str(project), project_root=str(project), plugin_root=None,
+                        env={}, defined_env={name: value, "API_TOKEN": "x"})
+    words = [u.word for u in cov.unverified]
+    assert f"env.{name}" in words and "env.API_TOKEN" not in words, cov.unverified
+
+
+@pytest.mark.parametrize("prefix", ['HOME="$CLAUDE_PROJECT_DIR"/home', "XDG_CONFIG_HOME=cfg", "GIT_CONFIG_COUNT=1",
+                                    "PYTHONPYCACHEPREFIX=.cache", "PYTHONUSERBASE=u"])
+def test_a_hook_prefix_assigning_a_home_like_variable_is_unverified(tmp_path, prefix):
+    c = _cov(tmp_path, {"g.py": "print(1)\n"}, f"{prefix} python3 g.py")
+    assert any(u.word == prefix and "changes what programs load" in u.reason for u in c.unverified), c.unverified
+
+
+@pytest.mark.parametrize("command", ["node --env-file=lib/x.env g.js", "node --env-file lib/x.env g.js",
+                                     "node --env-file-if-exists=lib/x.env g.js"])
+def test_node_env_file_is_unverified(tmp_path, command):
+    c = _cov(tmp_path, {"g.js": "1\n", "lib/x.env": "A=1\n"}, command)
+    assert any("--env-file" in u.word and "NODE_OPTIONS" in u.reason for u in c.unverified), c.unverified
+    assert any(f.path.endswith("/g.js") for f in c.files)  # the script is still followed
+
+
+@pytest.mark.parametrize("kind", ["mcp", "lsp"])
+def test_wsctl_lists_a_project_servers_env_loader_as_unverified(wsctl, wskit_home, tmp_path, kind):
+    project = tmp_path / "p"
+    (project / "tools").mkdir(parents=True)
+    (project / "tools/srv.js").write_text("1\n")
+    server = {"command": "node", "args": ["tools/srv.js"], "env": {"NODE_OPTIONS": "--require ./lib/evil.js"}}
+    if kind == "mcp":
+        (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"e1": server}}))
+    else:
+        (project / ".lsp.json").write_text(json.dumps({"e1": {**server, "extensionToLanguage": {".py": "python"}}}))
+    assert wsctl("trust", "grant", str(project)).exit_code == 0
+    r = wsctl(kind, "list", str(project), json=True)
+    assert r.exit_code == 0, r.stderr
+    (row,) = json.loads(r.stdout)["servers"]
+    assert [u["word"] for u in row["unverified"]] == ["env.NODE_OPTIONS"], row
+
+
+# -- F12: PATH of the environment hooks run with ----------------------------------------
+
+@pytest.mark.parametrize("entry", [".", "bin", "{project}/bin"])
+def test_a_relative_or_project_path_entry_makes_hooks_status_name_it(wsctl, wskit_home, tmp_path, monkeypatch, entry):
+    project = _hook_project(tmp_path, "grep -q x", {})
+    monkeypatch.setenv("PATH", entry.format(project=project) + os.pathsep + os.environ.get("PATH", ""))
+    assert wsctl("trust", "grant", str(project)).exit_code == 0
+    (e,) = _entries(wsctl, project)
+    assert any(u["word"] == "$PATH" for u in e["unverified"]), e
+
+
+def test_a_system_path_leaves_a_data_hook_complete(wsctl, wskit_home, tmp_path, monkeypatch):
+    project = _hook_project(tmp_path, "grep -q x", {})
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    assert wsctl("trust", "grant", str(project)).exit_code == 0
+    (e,) = _entries(wsctl, project)
+    assert not e["unverified"], e
+
+
+# -- F13: awk -f / sed -f program files --------------------------------------------------
+
+@pytest.mark.parametrize("command, program", [
+    ("awk -f lib/p.awk", 'BEGIN { rc = system("bash lib/x.sh"); exit rc }\n'),
+    ("awk -f lib/p.awk", '{ print | "bash lib/x.sh" }\n'),
+    ("gawk -flib/p.awk", 'BEGIN { "bash lib/x.sh" | getline x }\n'),
+    ("sed -f lib/p.awk", "1e bash lib/x.sh\n"),
+    ("sed -f lib/p.awk", "s/a/bash lib\\/x.sh/e\n"),
+    ("sed -n -f lib/p.awk", "w lib/x.sh\n"),
+])
+def test_a_program_file_that_runs_commands_is_unverified(tmp_path, command, program):
+    c = _cov(tmp_path, {"lib/p.awk": program, "lib/x.sh": "true\n"}, command)
+    assert any(u.word.endswith("lib/p.awk") and "program file" in u.reason for u in c.unverified), c.unverified
+    assert any(f.path.endswith("lib/p.awk") for f in c.files)  # and its bytes stay covered
+
+
+@pytest.mark.parametrize("command, program", [("awk -f lib/p.awk", '{ n += $1 } END { print n }\n'),
+                                              ("sed -f lib/p.awk", "s/a/b/g\n/^#/d\n")])
+def test_a_data_only_program_file_stays_complete(tmp_path, command, program):
+    assert _cov(tmp_path, {"lib/p.awk": program}, command).complete
+
