@@ -285,6 +285,8 @@ class _Collector(Value):
     functions: set[str] = field(default_factory=set)
     noted: set[str] = field(default_factory=set)
     scanned: set[tuple[str, str]] = field(default_factory=set)
+    #: files outside the roots the hook's own commands write (cp/mv/tee destinations…)
+    written: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.roots = [os.path.abspath(r) for r in (self.plugin_root, self.project_root) if r]
@@ -1016,6 +1018,8 @@ class _Collector(Value):
         else:
             candidates = [os.path.normpath(os.path.join(c, value)) for c in sorted(cwds)]
         for full in candidates:
+            if self.root_of(full) is None:
+                self.outside(full, w.raw)
             st = self.cover(full, w.raw)
             if st is None or not with_folder:
                 continue
@@ -1133,6 +1137,8 @@ class _Collector(Value):
                 self.python_module(ld.module, (ld.path,), cwds, depth, word, missing=True)  # type: ignore[arg-type]
             elif ld.kind == "file":
                 for cand in self.resolve(ld.path, cwds, word):  # type: ignore[arg-type]
+                    if self.root_of(cand) is None:
+                        self.outside(cand, word)
                     st = self.cover(cand, word)
                     got = self.files.get(cand)
                     if st is not None and stat.S_ISDIR(st.st_mode):
@@ -1150,6 +1156,11 @@ class _Collector(Value):
                 for cand in self.resolve(ld.path, cwds, word):  # type: ignore[arg-type]
                     self.cover(cand, word)
 
+        # what the script's commands write, before anything is followed: a loop or a later
+        # line may run (or source) what another line writes
+        for ld in commands:
+            if ld.kind == "run":
+                self.writes(ld.words, self.script_cwds(cwds, cds))
         for ld in found:
             one(ld)
         # the script's commands last: a file it sources may define the functions they call,
@@ -1160,7 +1171,7 @@ class _Collector(Value):
             outer_names |= changed
         if changed and rescan is not None:
             again = rescan(frozenset(n for n in changed if n.isidentifier()))
-            commands = [ld for ld in again if ld.kind == "run"]
+            commands = [ld for ld in again if ld.kind in ("run", "setenv")]
             cds = next((ld for ld in again if ld.kind == "cd"), None)
             for ld in again:  # a source whose word a sourced file changes: followed again (more is safe)
                 if ld.kind == "file" and ld not in found:
@@ -1210,7 +1221,7 @@ class _Collector(Value):
         saved = self.at
         self.at = f"{shown}:{ld.line}: "
         try:
-            if ld.kind == "setenv":  # a Python script changing its environment
+            if ld.kind == "setenv":  # a script changing its environment (shell: read, printf -v, for, declare -n)
                 if not ld.module or loader_variable(ld.module):
                     self.note(ld.word, f"setting {ld.module or 'a variable computed when the script runs'} in the "
                                        "environment of the programs the script starts changes what they load")
@@ -1416,6 +1427,78 @@ class _Collector(Value):
             if full == r or full.startswith(r.rstrip(os.sep) + os.sep):
                 return r
         return None
+
+    def writes(self, words: Sequence[Word], cwds: Cwds) -> None:
+        """Record the files a script's command writes (``cp``/``mv``/``install``/``ln``
+        destinations, ``tee`` operands, ``dd of=``, ``curl -o``, ``wget -O``): one it then
+        runs from outside the roots is unverified (:meth:`outside`)."""
+        if not words or words[0].value is None:
+            return
+        prog = words[0].value.rsplit("/", 1)[-1]
+        vals = [w.value for w in words[1:]]
+        dests: list[str] = []
+        if prog in ("cp", "mv", "install", "ln", "rsync"):
+            ops = [v for v in vals if v is not None and not v.startswith("-")]
+            dests += [vals[i + 1] for i, v in enumerate(vals[:-1]) if v in ("-t", "--target-directory")
+                      and vals[i + 1] is not None]  # type: ignore[misc]
+            dests += [v.split("=", 1)[1] for v in vals if v is not None and v.startswith("--target-directory=")]
+            if len(ops) >= 2 and not dests:
+                dests.append(ops[-1])
+        elif prog == "tee":
+            dests += [v for v in vals if v is not None and not v.startswith("-")]
+        elif prog == "dd":
+            dests += [v[3:] for v in vals if v is not None and v.startswith("of=")]
+        elif prog in ("curl", "wget"):
+            flag = ("-o", "--output") if prog == "curl" else ("-O", "--output-document")
+            dests += [vals[i + 1] for i, v in enumerate(vals[:-1]) if v in flag and vals[i + 1] is not None]  # type: ignore[misc]
+        for d in dests:
+            if os.path.isabs(d):
+                self.written.add(os.path.normpath(d))
+            else:
+                self.written.update(os.path.normpath(os.path.join(c, d)) for c in cwds or ())
+
+    def outside(self, full: str, raw: str) -> None:
+        """An executed file outside the roots is the user's system, unless anyone else
+        may write it: a file descriptor or device (``/dev/stdin``, ``/dev/fd/3``,
+        ``/proc/self/fd/3``: a program fed from a redirection the script chose), or a
+        path any local user (or the project's own earlier commands) may create or
+        replace — in a world-writable folder without the sticky bit, a missing file in
+        a world-writable folder (``/tmp/x.sh``), or an entry of a sticky folder owned by
+        someone else than root or this user. Unverified; only ``stat`` is used."""
+        if any(full == w or full.startswith(w.rstrip("/") + "/") for w in self.written):
+            self.note(raw, f"{full} is written by the hook's own commands outside the project, then run: "
+                           "what it holds is not covered")
+            return
+        if full.startswith(("/dev/", "/proc/")):
+            self.note(raw, f"{full} is a file descriptor or device: the program it gives is decided when the "
+                           "command runs")
+            return
+        cur, child_exists = full, True
+        while True:
+            try:
+                st = os.stat(cur)
+            except OSError:
+                parent = os.path.dirname(cur)
+                if parent == cur:
+                    return
+                cur, child_exists = parent, False
+                continue
+            if stat.S_ISDIR(st.st_mode) and st.st_mode & 0o002 and not child_exists:
+                self.note(raw, f"{full} does not exist and {cur} is writable by every local user: whoever "
+                               "creates it decides what runs")
+                return
+            parent = os.path.dirname(cur)
+            if parent == cur:
+                return
+            try:
+                pst = os.stat(parent)
+            except OSError:
+                return
+            if pst.st_mode & 0o002 and (not pst.st_mode & stat.S_ISVTX or st.st_uid not in (0, os.geteuid())):
+                self.note(raw, f"{full} is in {parent}, a folder other local users may write: what runs there "
+                               "is not covered")
+                return
+            cur, child_exists = parent, True
 
     def cover(self, full: str, raw: str) -> os.stat_result | None:
         """Cover one path (file, folder or missing); returns its ``stat`` when it exists

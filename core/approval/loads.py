@@ -275,6 +275,10 @@ class _Shell:
         self.shifts = False
         #: the functions the script defines (a call runs the script's own code, walked here)
         self.functions: list[tuple[int, str]] = []
+        #: names given a value at run time other than by ``NAME=``/``export`` (``read``,
+        #: ``printf -v``, a loop, a name reference): line, the command, the name (None:
+        #: a name reference whose target is not literal); coverage names the loader ones
+        self.runtime_writes: list[tuple[int, str, str | None]] = []
 
     def scan(self) -> list[Load]:
         try:
@@ -302,6 +306,7 @@ class _Shell:
                             assigns=tuple(self.read(a, known) for a in assigns), stdin=stdin,
                             positional=not in_function and not self.shifts))
         out += [Load(n, name, "function", None) for n, name in self.functions]
+        out += [Load(n, _short(shown), "setenv", None, module=name) for n, shown, name in self.runtime_writes]
         # the names this file assigns (a file that sources it sees them changed)
         out.append(Load(1, "assigns", "assigns", None, words=tuple(Word(k, k) for k in sorted(self.assigned))))
         if self.cd_lines:
@@ -369,7 +374,9 @@ class _Shell:
         if kind in ("for", "select"):  # its variable takes each word at run time
             names = [p for p in node.parts if p.kind == "word"]
             if names:
-                self.unknown_var(src[names[0].pos[0]:names[0].pos[1]])
+                name = src[names[0].pos[0]:names[0].pos[1]]
+                self.unknown_var(name)
+                self.runtime_write(self.line_of(src, node.pos[0], base), f"{kind} {name} in …", name)
         if kind == "function":
             in_function = True
             names = [p for p in node.parts if p.kind == "word"]
@@ -382,6 +389,10 @@ class _Shell:
         for r in getattr(node, "redirects", None) or []:
             for sub in walk_substitutions(r):
                 self.walk(sub, src, base, in_function)
+
+    def runtime_write(self, line: int, shown: str, name: str | None) -> None:
+        if name is None or _ASSIGN_NAME.fullmatch(name):
+            self.runtime_writes.append((line, shown, name))
 
     def unknown_var(self, name: str) -> None:
         """``name`` gets a value decided at run time (a loop variable, ``read``)."""
@@ -414,13 +425,25 @@ class _Shell:
                     self.assignment(w)
                 elif w.startswith("-") and "n" in w:  # a name reference: it may stand for any variable
                     self.evals = True
+                    for ref in words[i + 1:]:
+                        if not ref.startswith("-"):
+                            target = ref.partition("=")[2]
+                            literal = read_word(target).value if target else None
+                            self.runtime_write(line, f"{first} {w} {ref}",
+                                               literal if literal and _ASSIGN_NAME.fullmatch(literal) else None)
         elif first in ("shift", "getopts") or (first == "set" and _sets_positionals(words[i + 1:])):
             self.shifts = True
         if first == "eval":
             self.evals = True
         elif first in _ASSIGNING:  # read X, mapfile X, getopts o X, printf -v X, let X=…: a value from run time
-            for w in words[i + 1:]:
-                self.unknown_var(w.split("=", 1)[0].rstrip("+-"))
+            rest = words[i + 1:]
+            for j, w in enumerate(rest):
+                name = w.split("=", 1)[0].rstrip("+-")
+                self.unknown_var(name)
+                # the names it assigns: printf's after -v, the others' operands
+                if (rest[j - 1] == "-v") if first == "printf" else (j > 0 or first != "getopts"):
+                    if not w.startswith("-"):
+                        self.runtime_write(line, f"{first} … {w}", name)
         self.runs.append((line, words, assigns, stdin, in_function))
 
     def lines(self) -> None:

