@@ -1120,6 +1120,10 @@ class _Collector(Value):
                     self.folder(folder, shown)
                     self.pth_files(folder, f"{shown}:{ld.line}: {ld.word}")
                 else:
+                    if not os.path.isdir(folder):
+                        # a zip archive (``lib.zip``, ``.egg``, ``.pyz``) or a folder not made yet:
+                        # its bytes, or its absence, are covered
+                        self.cover(folder, f"{shown}:{ld.line}: {ld.word}")
                     self.importable(frozenset({folder}), "sys.path")
                 paths.append(folder)
         def one(ld: loads_mod.Load) -> None:

@@ -641,7 +641,57 @@ class _Python:
                                          and self.dotted(n.func) in _CHDIR), None)
         for node in ast.walk(tree):
             self.visit(node, text, line0)
+        self.import_state(tree, line0)
         return self.out
+
+    def import_state(self, tree: ast.AST, line0: int) -> None:
+        """The whitelist of the import system's state: ``sys.path`` is followed only where
+        it is changed by a recognised spelling (``sys.path.insert/append/extend(…)``,
+        ``sys.path[…] =``, ``sys.path =``/``+=``) or only read (``in``, a loop, ``len``);
+        any other use of it — bound to another name (``p = sys.path``), passed to a call,
+        another method — and any use of ``sys.meta_path``, ``sys.path_hooks``,
+        ``sys.modules`` (but a read), ``importlib.machinery``/``zipimport`` internals or
+        the ``sys`` module itself as a value (``s = sys``) is unverified."""
+        parents: dict[int, ast.AST] = {}
+        for node in ast.walk(tree):
+            for child in ast.iter_child_nodes(node):
+                parents[id(child)] = node
+        for node in ast.walk(tree):
+            if not isinstance(node, (ast.Name, ast.Attribute)):
+                continue
+            name = self.dotted(node)
+            parent = parents.get(id(node))
+            if isinstance(parent, ast.Attribute):
+                continue  # judged at the longer name
+            if name == "sys" and isinstance(node, ast.Name):
+                self.import_state_use(node, line0, "the sys module used as a value (its path is then changed "
+                                                   "where wskit does not see)")
+                continue
+            if name not in ("sys.path", "sys.meta_path", "sys.path_hooks", "sys.modules", "sys.path_importer_cache") \
+                    and not (name or "").startswith(("sys.path.", "sys.meta_path.", "sys.path_hooks.", "sys.modules.")):
+                continue
+            base, _, method = (name or "").partition(".")[2].partition(".")
+            if base == "path" and method in ("insert", "append", "extend") and isinstance(parent, ast.Call) \
+                    and parent.func is node:
+                continue  # followed (visit)
+            if base == "path" and not method and isinstance(parent, (ast.Assign, ast.AugAssign)) \
+                    and node in (getattr(parent, "targets", None) or [getattr(parent, "target", None)]):
+                continue  # sys.path = … / += …: followed
+            if base == "path" and not method and isinstance(parent, ast.Subscript) and isinstance(node.ctx, ast.Load) \
+                    and isinstance(parents.get(id(parent)), ast.Assign) and parent in parents[id(parent)].targets:
+                continue  # sys.path[…] = …: followed
+            if isinstance(getattr(node, "ctx", None), ast.Load) and not method and (
+                    isinstance(parent, (ast.Compare, ast.comprehension, ast.For, ast.Expr))
+                    or (isinstance(parent, ast.Call) and node in parent.args
+                        and self.dotted(parent.func) in ("len", "print", "list", "tuple", "repr", "str"))
+                    or (base == "modules" and isinstance(parent, ast.Subscript) and isinstance(parent.ctx, ast.Load))):
+                continue  # read only
+            self.import_state_use(node, line0, f"{name} used in a way wskit does not follow (an alias, an argument, "
+                                               "another method): what it makes Python import is not covered")
+
+    def import_state_use(self, node: ast.AST, line0: int, reason: str) -> None:
+        self.out.append(Load(line0 + getattr(node, "lineno", 1), _short(ast.unparse(node)), "pymodule", None,
+                             reason=reason))
 
     def names(self, tree: ast.AST) -> None:
         """Import aliases, and the names assigned exactly once to a path expression."""
@@ -1122,6 +1172,7 @@ class _Node:
         module_api = any(t.kind == "str" and t.value in ("module", "node:module") for t in toks)
         for i, tok in enumerate(toks):
             self.at(toks, i, tok)
+            self.loader_use(toks, i, tok)
             if tok.kind == "str" and tok.value in ("child_process", "node:child_process"):
                 self.out.append(Load(tok.line, _short(f"'{tok.value}'"), "node", None,
                                      reason="starts programs through child_process; what they run is not followed"))
@@ -1135,6 +1186,42 @@ class _Node:
                 self.out.append(Load(tok.line, f"{tok.value}(…)", "node", None,
                                      reason=f"{tok.value} loads code wskit does not follow"))
         return self.out
+
+    def loader_use(self, toks: list[_Tok], i: int, tok: _Tok) -> None:
+        """The whitelist of Node's loader: a ``require`` (or a name bound to
+        ``createRequire``) is followed only as a direct call ``require(…)`` or
+        ``require.resolve(…)``; any other use — aliased (``const r = require``),
+        ``require.call``/``apply``/``bind``, ``require.cache``/``extensions``, passed as a
+        value — and ``X.require(…)`` (``module.require``, ``process.mainModule.require``),
+        ``module.paths``, ``module.constructor``, ``mainModule``, ``Module._*`` and
+        ``globalPaths`` are unverified."""
+        if tok.kind != "id":
+            return
+        prev = toks[i - 1].value if i else None
+        nxt = toks[i + 1].value if i + 1 < len(toks) else None
+        member = prev in (".", "?.")
+        why = None
+        if tok.value in self.requires and not member:
+            if nxt == "(" or (nxt in (".", "?.") and i + 2 < len(toks) and toks[i + 2].value in ("resolve", "main")):
+                return
+            if nxt == "=" and tok.value != "require":
+                return  # the binding itself: ``const req = createRequire(import.meta.url)``
+            if nxt == ":" or (prev in ("function", "const", "let", "var") and tok.value == "require"):
+                why = "require declared or used as a value"
+            else:
+                why = "require used other than as a direct call (an alias, .call, .cache, an argument)"
+        elif member and tok.value == "require":
+            why = "a require reached through another object (module.require, mainModule.require)"
+        elif member and i >= 2 and toks[i - 2].value in ("module", "Module") and (
+                tok.value in ("paths", "constructor", "globalPaths", "children", "parent")
+                or tok.value.startswith("_")):
+            why = f"module.{tok.value} changes what require loads"
+        elif tok.value in ("mainModule", "globalPaths"):
+            why = f"{tok.value} reaches the module loader"
+        if why is not None:
+            word = f"{toks[i - 2].value}.{tok.value}" if member and i >= 2 and isinstance(toks[i - 2].value, str) \
+                else tok.value
+            self.out.append(Load(tok.line, _short(word), "node", None, reason=f"{why}; what it loads is not followed"))
 
     def worker(self, toks: list[_Tok], i: int, line: int) -> None:
         """``new Worker(S)``: runs module ``S``, a relative string resolved against the

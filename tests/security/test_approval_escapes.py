@@ -1,4 +1,4 @@
-"""Issue 32 item 2, escapes a no-context red-team newcomer found (newcomer3 F2, F9, F12, F13).
+"""Issue 32 item 2, escapes a no-context red-team newcomer found (newcomer3 F2–F5, F9, F12, F13).
 
 Each case is closed at its mechanism in ``wskit.approval.coverage``:
 
@@ -12,6 +12,11 @@ Each case is closed at its mechanism in ``wskit.approval.coverage``:
 - F12: a relative or in-project ``PATH`` entry in the environment hooks run with is
   unverified in ``wsctl hooks status``.
 - F13: the text of an ``awk -f``/``sed -f`` program file gets the inline program's check.
+- F5: a script writing ``PATH`` or a loader variable at run time (``read``, ``printf -v``,
+  a loop, a name reference), sourcing ``/dev/stdin``/``/dev/fd/N``, or running a file it
+  wrote outside the roots is unverified.
+- F3/F4: a whitelist of the loaders' state: ``require`` only as a direct call, ``sys.path``
+  only by the recognised spellings; any other use is unverified; a zip on ``sys.path`` is covered.
 
 On the main these were found on, every case below came out complete (nothing named) or,
 for F2, with an unchanged digest."""
@@ -217,3 +222,53 @@ def test_a_missing_script_in_a_world_writable_folder_is_unverified(tmp_path):
 def test_reading_ordinary_variables_stays_complete(tmp_path):
     script = 'read -r line\nprintf -v msg "%s" "$line"\nfor f in a b; do echo "$f"; done\nprintf "%s" PATH\n'
     assert _cov(tmp_path, {"hooks/g.sh": script}, "sh hooks/g.sh").complete
+
+
+# -- F3/F4: the loader's state reached other than by a recognised spelling (whitelist) ---
+
+JS = 'node "$CLAUDE_PROJECT_DIR"/tools/a.js'
+PYG = 'python3 "$CLAUDE_PROJECT_DIR"/tools/a.py'
+
+
+@pytest.mark.parametrize("files, command, word", [
+    ({"tools/a.js": "const r = require; const x = r('../lib/x');\n"}, JS, "tools/a.js:1: require"),
+    ({"tools/a.js": "require.call(null, '../lib/x.js')\n"}, JS, "tools/a.js:1: require"),
+    ({"tools/a.js": "const load = require.bind(null)\nload('../lib/x')\n"}, JS, "tools/a.js:1: require"),
+    ({"tools/a.js": "require.cache[k] = fake\n"}, JS, "tools/a.js:1: require"),
+    ({"tools/a.js": "process.mainModule.require('../lib/x')\n"}, JS, "tools/a.js:1: "),
+    ({"tools/a.js": "module.require('../lib/x')\n"}, JS, "tools/a.js:1: module.require"),
+    ({"tools/a.js": "module.paths.unshift(__dirname + '/../lib/node_modules'); require('evil')\n"}, JS,
+     "tools/a.js:1: module.paths"),
+    ({"tools/a.js": "new module.constructor()\n"}, JS, "tools/a.js:1: module.constructor"),
+    ({"tools/a.js": "[1].map(require)\n"}, JS, "tools/a.js:1: require"),
+    ({"tools/a.py": "import sys, os\np = sys.path\np.insert(0, 'lib')\nimport x\n"}, PYG, "tools/a.py:2: sys.path"),
+    ({"tools/a.py": "import sys\ns = sys\ns.path.insert(0, 'lib')\n"}, PYG, "tools/a.py:2: sys"),
+    ({"tools/a.py": "import sys\nsys.meta_path.insert(0, Finder())\n"}, PYG, "tools/a.py:2: sys.meta_path"),
+    ({"tools/a.py": "import sys\nsys.path_hooks.append(hook)\n"}, PYG, "tools/a.py:2: sys.path_hooks"),
+    ({"tools/a.py": "import sys\nsys.modules['helper'] = fake\n"}, PYG, "tools/a.py:2: sys.modules"),
+    ({"tools/a.py": "import sys\nadd = sys.path.insert\nadd(0, 'lib')\n"}, PYG, "tools/a.py:2: sys.path.insert"),
+    ({"tools/a.py": "from sys import path as p\nq = p\nq.insert(0, 'lib')\n"}, PYG, "tools/a.py:2: p"),
+])
+def test_a_loader_reached_other_than_by_a_recognised_call_is_unverified(tmp_path, files, command, word):
+    c = _cov(tmp_path, {**files, "lib/x.js": "1\n", "lib/x.py": "1\n"}, command)
+    assert any(u.word.startswith(word) for u in c.unverified), c.unverified
+
+
+@pytest.mark.parametrize("files, command", [
+    ({"tools/a.js": "const x = require('../lib/x.js')\nif (require.main === module) x()\n"
+                    "const p = require.resolve('../lib/x.js')\nmodule.exports = { x }\n"}, JS),
+    ({"tools/a.py": "import sys, os\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'lib'))\n"
+                    "import x\nif 'lib' in sys.path: pass\nprint(len(sys.path))\nsys.exit(0)\nsys.stdout.write('a')\n"},
+     PYG),
+])
+def test_recognised_loader_calls_stay_complete(tmp_path, files, command):
+    c = _cov(tmp_path, {**files, "lib/x.js": "1\n", "lib/x.py": "1\n"}, command)
+    assert c.complete, c.unverified
+
+
+def test_a_zip_archive_on_sys_path_is_covered(tmp_path):
+    files = {"tools/a.py": "import sys, os\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'lib', "
+                           "'lib.zip'))\nimport helper\n", "lib/lib.zip": "PK"}
+    before = _cov(tmp_path, files, PYG).digest()
+    (tmp_path / "project/lib/lib.zip").write_text("PK changed")
+    assert _cov(tmp_path, files, PYG).digest() != before
