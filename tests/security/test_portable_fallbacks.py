@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 
 import pytest
 
@@ -97,12 +96,13 @@ def test_swap_into_a_secret_link_is_caught_even_without_a_link_at_resolve_time(h
 
 
 def test_children_are_listed_without_proc(monkeypatch):
-    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    # a short command line: the listing without /proc may cut a long one (a deep venv path)
+    child = subprocess.Popen(["sleep", "30"])
     try:
         with_proc = proc_testing.live_children() if proc_testing.PROC is not None else None
         monkeypatch.setattr(proc_testing, "PROC", None)
         without = proc_testing.live_children()
-        assert child.pid in without and "time.sleep" in without[child.pid]
+        assert child.pid in without and "sleep 30" in without[child.pid]
         if with_proc is not None:
             assert child.pid in with_proc
     finally:
