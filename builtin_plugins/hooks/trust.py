@@ -66,9 +66,12 @@ def hook_source(hook: HookDefinition) -> str:
 def hook_env(files_root: str, plugin_root: str | None, host: str | None) -> dict[str, str]:
     """The root variables the hook runner gives a command (``CLAUDE_PROJECT_DIR``,
     ``<HOST>_PROJECT_DIR``, and for a plugin's hook ``CLAUDE_PLUGIN_ROOT``,
-    ``<HOST>_PLUGIN_ROOT``): what coverage may expand in its words."""
+    ``<HOST>_PLUGIN_ROOT``): what coverage may expand in its words; and the ``PATH`` the
+    runner passes on (this process's), whose relative or in-project entries coverage names
+    unverified (a bare ``grep`` may then run a project file)."""
     prefixes = ["CLAUDE"] + ([host.upper().replace("-", "_")] if host else [])
     env = {f"{p}_PROJECT_DIR": files_root for p in prefixes}
+    env["PATH"] = os.environ.get("PATH", "")
     if plugin_root:
         env.update({f"{p}_PLUGIN_ROOT": plugin_root for p in prefixes})
     return env

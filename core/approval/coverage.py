@@ -25,8 +25,8 @@ How each spelling is treated (``docs/hooks.md``, "What an approval covers"):
   ``source``/``.``-d file, ``awk -f``/``sed -f``/``jq -f`` programs, an interpreter's
   stdin redirected from a file) is covered together with what its interpreter may load
   beside it: Python the importable entries of ``sys.path[0]`` (``*.py``, ``*.pyc``,
-  extension modules and regular packages of the script's folder, or of the working
-  folder for ``-c``/``-m``/stdin; ``__pycache__`` is left out), Node and every other
+  extension modules, regular packages and the ``__pycache__`` bytecode of the script's
+  folder, or of the working folder for ``-c``/``-m``/stdin), Node and every other
   interpreter the script's whole folder; both bounded (:data:`MAX_FOLDER_FILES`,
   :data:`MAX_FOLDER_BYTES`), past the bound the folder is unverified.
 - A missing file is covered as missing: creating it changes the digest.
@@ -166,15 +166,18 @@ def command_coverage(command: str, *, cwd: str, project_root: str | None, plugin
 
 
 def argv_coverage(argv: Sequence[str], *, cwd: str, project_root: str | None, plugin_root: str | None,
-                  env: Mapping[str, str]) -> Coverage:
+                  env: Mapping[str, str], defined_env: Mapping[str, Any] | None = None) -> Coverage:
     """The coverage of a program started without a shell (an MCP or LSP stdio server's
     ``command`` and ``args``): each element is one word, literal but for ``$NAME`` /
     ``${NAME}`` of the known variables (hosts put in ``${VAR}`` placeholders). Any other
     ``$`` reference is unverified, except an element that is one whole variable
     (``--token ${TOKEN}``): a value, unverified only where it is executed (the program, a
-    script). Same rules as :func:`command_coverage` otherwise."""
+    script). ``defined_env``: the definition's own ``env`` map; each loader variable it
+    sets (``NODE_OPTIONS``, ``HOME``, ``GIT_CONFIG_*`` …) is unverified. Same rules as
+    :func:`command_coverage` otherwise."""
     c = _Collector(project_root, plugin_root, env)
     c.environment()
+    c.defined_env(defined_env or {})
     words = [c.argv_word(str(a)) for a in argv]
     if words:
         c.run(words, frozenset({os.path.abspath(cwd)}), 0, stdin=None)
@@ -229,7 +232,9 @@ _NODE_LOAD_OPTS = frozenset({"-r", "--require", "--import", "--loader", "--exper
 _NODE_FLAGS = frozenset({"--inspect", "--inspect-brk", "--trace-warnings", "--enable-source-maps", "--watch",
                          "--preserve-symlinks", "--abort-on-uncaught-exception", "--pending-deprecation"})
 _NODE_FLAG_PREFIXES = ("--no-", "--experimental-", "--trace-", "--enable-", "--harmony")
-_NODE_ARG_OPTS = frozenset({"--input-type", "--conditions", "-C", "--env-file", "--title", "--max-old-space-size"})
+_NODE_ARG_OPTS = frozenset({"--input-type", "--conditions", "-C", "--title", "--max-old-space-size"})
+#: node options that read variables (``NODE_OPTIONS`` among them) from a file
+_NODE_ENV_FILE_OPTS = frozenset({"--env-file", "--env-file-if-exists"})
 #: other script interpreters: ``NAME [options] SCRIPT``; these options take inline code
 _SCRIPT_INTERPRETERS = {"ruby": {"-e"}, "perl": {"-e", "-E"}, "php": {"-r"}, "lua": {"-e"},
                         "Rscript": {"-e"}, "pwsh": {"-c", "-Command"}, "fish": {"-c"}, "tclsh": set(),
@@ -246,8 +251,20 @@ _LOADER_VARIABLES = frozenset({
     "PATH", "PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "PYTHONUSERBASE", "NODE_OPTIONS", "NODE_PATH", "BASH_ENV",
     "ENV", "LD_PRELOAD", "LD_LIBRARY_PATH", "PERL5LIB", "PERL5OPT", "RUBYLIB", "RUBYOPT", "CDPATH", "IFS",
     "GIT_DIR", "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_EXEC_PATH", "SHELLOPTS", "BASHOPTS", "PS4",
-    "AWKPATH", "AWKLIBPATH", "PERLLIB",
+    "AWKPATH", "AWKLIBPATH", "PERLLIB", "PYTHONPYCACHEPREFIX", "PYTHONNOUSERSITE", "PYTHONSAFEPATH",
+    "HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "NODE_EXTRA_CA_CERTS", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM",
+    "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", "PYTHONEXECUTABLE", "NODE_REPL_EXTERNAL_MODULE", "ZDOTDIR",
 })
+#: loader variables the host's own environment holds as a matter of course: named only when
+#: a definition (a hook's ``VAR=…`` prefix, a server's ``env``) sets them
+_HOST_OWNED = frozenset({"PATH", "IFS", "PS4", "HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "PYTHONPYCACHEPREFIX",
+                         "PYTHONNOUSERSITE", "PYTHONSAFEPATH", "NODE_EXTRA_CA_CERTS", "ZDOTDIR"})
+
+
+def loader_variable(name: str) -> bool:
+    """True when setting variable ``name`` (to anything) changes what a program loads:
+    :data:`_LOADER_VARIABLES` and every ``GIT_CONFIG_*`` (``GIT_CONFIG_KEY_0``…)."""
+    return name in _LOADER_VARIABLES or name.startswith("GIT_CONFIG_")
 #: dynamic parts of a word whose command is followed on its own
 _FOLLOWED = frozenset({"command substitution", "process substitution"})
 #: what an argv element that is one whole unknown variable is (see ``argv_word``)
@@ -268,6 +285,8 @@ class _Collector(Value):
     functions: set[str] = field(default_factory=set)
     noted: set[str] = field(default_factory=set)
     scanned: set[tuple[str, str]] = field(default_factory=set)
+    #: files outside the roots the hook's own commands write (cp/mv/tee destinations…)
+    written: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.roots = [os.path.abspath(r) for r in (self.plugin_root, self.project_root) if r]
@@ -288,7 +307,7 @@ class _Collector(Value):
         """The given environment itself: a loader variable (``PYTHONPATH``, ``BASH_ENV``,
         ``NODE_OPTIONS`` …) or a ``PATH`` entry that is relative or inside a root makes
         programs load what the command does not name: unverified."""
-        for name in sorted(_LOADER_VARIABLES - {"PATH", "IFS", "PS4"}):
+        for name in sorted(_LOADER_VARIABLES - _HOST_OWNED):
             if self.env.get(name):
                 self.note(f"${name}", f"the environment sets {name}, which changes what programs load")
         for entry in str(self.env.get("PATH") or "").split(os.pathsep):
@@ -474,8 +493,16 @@ class _Collector(Value):
         # a hook command lists every dynamic word; a script's value matters only where used
         if w.value is None and not self.at and any(r not in _FOLLOWED for r in w.dynamic):
             self.note(w.raw, ", ".join(r for r in w.dynamic if r not in _FOLLOWED))
-        if name.rstrip("+") in _LOADER_VARIABLES:
+        if loader_variable(name.rstrip("+")):
             self.note(w.raw, f"assigning {name} changes what programs load")
+
+    def defined_env(self, env: Mapping[str, Any]) -> None:
+        """A definition's own environment (an MCP or LSP server's ``env``): every loader
+        variable it sets, whatever the value (``HOME``, ``NODE_OPTIONS``, ``GIT_CONFIG_*``…),
+        is unverified, as the same assignment before a hook command is."""
+        for name in sorted(str(k) for k in env):
+            if loader_variable(name):
+                self.note(f"env.{name}", f"the definition sets {name}, which changes what programs load")
 
     def redirect(self, r: Any, src: str, cwds: Cwds, depth: int) -> str | None:
         """Note a redirection; returns what it feeds to stdin (``"file:<path>"``,
@@ -772,8 +799,13 @@ class _Collector(Value):
                     if mod and cwds:
                         self.python_module(mod, tuple(sorted(cwds)), cwds, 0, f"python -m {mod}", main=True)
                 return
-            if v in _PY_ARG_OPTS:
-                i += 2
+            if v in _PY_ARG_OPTS or v.startswith("-X"):
+                x = v[2:] if v.startswith("-X") and len(v) > 2 else (
+                    (args[i + 1].value or "?") if v == "-X" and i + 1 < len(args) else "")
+                if x.startswith("pycache_prefix") or (v == "-X" and i + 1 < len(args) and args[i + 1].value is None):
+                    self.note(f"python -X {x}", "python -X pycache_prefix reads bytecode from a folder it names, "
+                                                "not from the private one wskit gives; not covered")
+                i += 1 if v.startswith("-X") and len(v) > 2 else 2
                 continue
             if v == "-":
                 self.importable(cwds, "cwd")
@@ -801,6 +833,11 @@ class _Collector(Value):
                 self.script(args[i], cwds, name)
                 return
             opt, eq, val = v.partition("=")
+            if opt in _NODE_ENV_FILE_OPTS:
+                self.note(f"{name} {v}", f"{name} {opt} reads variables (NODE_OPTIONS…) from a file; what they "
+                                         "make it load is not followed")
+                i += 1 if eq else 2
+                continue
             if eq and opt.startswith("-") and opt in _NODE_CODE_OPTS:
                 self.note(f"{name} {v}", f"{name} runs inline code; the modules it loads are not followed")
                 return
@@ -869,6 +906,35 @@ class _Collector(Value):
             elif not v.startswith("-") and (cwds is None or any(os.path.lexists(os.path.join(c, v)) for c in cwds)):
                 self.script(a, cwds, name)
 
+    def program_file_runs(self, name: str, w: Word, cwds: Cwds) -> None:
+        """The text of an ``awk -f``/``sed -f`` program file gets the inline program's
+        check: ``system(``, a pipe, sed's ``e`` command or ``e``/``w`` flag run commands or
+        write files; unverified. A file that cannot be read (outside the roots, missing,
+        too large) is checked as far as it can be: missing or unreadable is unverified
+        here only when it is inside a root (its coverage says the rest)."""
+        if name == "jq" or w.value is None or (cwds is None and not os.path.isabs(w.value)):
+            return
+        paths = [os.path.normpath(w.value)] if os.path.isabs(w.value) else [
+            os.path.normpath(os.path.join(c, w.value)) for c in sorted(cwds or ())]
+        for full in paths:
+            root = self.root_of(full)
+            try:
+                if root is not None:
+                    data = fs.read_bytes(root, os.path.relpath(full, root), max_bytes=MAX_FILE_BYTES).raw
+                else:
+                    data = fs.read_bytes(os.path.dirname(full) or "/", os.path.basename(full),
+                                         max_bytes=MAX_FILE_BYTES).raw
+            except (fs.SafeFsError, OSError, ValueError):
+                continue
+            text = data.decode("utf-8", "replace")
+            if name == "sed":
+                if _sed_runs(text) or _sed_writes(text):
+                    self.note(w.raw, "a sed program file that runs commands (e) or writes files (w); what they "
+                                     "run is not followed")
+            elif "system" in text or "|" in text:
+                self.note(w.raw, f"an {name} program file that runs commands (system, pipes); what they run is "
+                                 "not followed")
+
     def program_files(self, name: str, args: list[Word], cwds: Cwds) -> None:
         """``awk -f F``, ``sed -f F``, ``jq -f F`` / ``--from-file F``: F is a program."""
         opts = {"-f", "--file", "--from-file"}
@@ -876,6 +942,7 @@ class _Collector(Value):
             if a.value in opts:
                 self.execute_word(args[i + 1], cwds, with_folder=False)
                 self.program_includes(name, args[i + 1], cwds)
+                self.program_file_runs(name, args[i + 1], cwds)
             elif name in ("jq",) and a.value in ("-L",):
                 self.note(args[i + 1].raw, "jq -L: the modules jq includes from this folder are not followed")
         for a in args:
@@ -883,6 +950,7 @@ class _Collector(Value):
             if name in ("awk", "gawk") and v.startswith("-f") and len(v) > 2:
                 self.execute_word(Word(v[2:], v[2:]), cwds, with_folder=False)
                 self.program_includes(name, Word(v[2:], v[2:]), cwds)
+                self.program_file_runs(name, Word(v[2:], v[2:]), cwds)
         if any(a.value in opts for a in args):
             return
         # an inline program: awk's system() and pipes, sed's e command and s///e flag run commands
@@ -950,6 +1018,8 @@ class _Collector(Value):
         else:
             candidates = [os.path.normpath(os.path.join(c, value)) for c in sorted(cwds)]
         for full in candidates:
+            if self.root_of(full) is None:
+                self.outside(full, w.raw)
             st = self.cover(full, w.raw)
             if st is None or not with_folder:
                 continue
@@ -1050,6 +1120,10 @@ class _Collector(Value):
                     self.folder(folder, shown)
                     self.pth_files(folder, f"{shown}:{ld.line}: {ld.word}")
                 else:
+                    if not os.path.isdir(folder):
+                        # a zip archive (``lib.zip``, ``.egg``, ``.pyz``) or a folder not made yet:
+                        # its bytes, or its absence, are covered
+                        self.cover(folder, f"{shown}:{ld.line}: {ld.word}")
                     self.importable(frozenset({folder}), "sys.path")
                 paths.append(folder)
         def one(ld: loads_mod.Load) -> None:
@@ -1067,6 +1141,8 @@ class _Collector(Value):
                 self.python_module(ld.module, (ld.path,), cwds, depth, word, missing=True)  # type: ignore[arg-type]
             elif ld.kind == "file":
                 for cand in self.resolve(ld.path, cwds, word):  # type: ignore[arg-type]
+                    if self.root_of(cand) is None:
+                        self.outside(cand, word)
                     st = self.cover(cand, word)
                     got = self.files.get(cand)
                     if st is not None and stat.S_ISDIR(st.st_mode):
@@ -1084,6 +1160,11 @@ class _Collector(Value):
                 for cand in self.resolve(ld.path, cwds, word):  # type: ignore[arg-type]
                     self.cover(cand, word)
 
+        # what the script's commands write, before anything is followed: a loop or a later
+        # line may run (or source) what another line writes
+        for ld in commands:
+            if ld.kind == "run":
+                self.writes(ld.words, self.script_cwds(cwds, cds))
         for ld in found:
             one(ld)
         # the script's commands last: a file it sources may define the functions they call,
@@ -1094,7 +1175,7 @@ class _Collector(Value):
             outer_names |= changed
         if changed and rescan is not None:
             again = rescan(frozenset(n for n in changed if n.isidentifier()))
-            commands = [ld for ld in again if ld.kind == "run"]
+            commands = [ld for ld in again if ld.kind in ("run", "setenv")]
             cds = next((ld for ld in again if ld.kind == "cd"), None)
             for ld in again:  # a source whose word a sourced file changes: followed again (more is safe)
                 if ld.kind == "file" and ld not in found:
@@ -1144,8 +1225,8 @@ class _Collector(Value):
         saved = self.at
         self.at = f"{shown}:{ld.line}: "
         try:
-            if ld.kind == "setenv":  # a Python script changing its environment
-                if not ld.module or ld.module in _LOADER_VARIABLES:
+            if ld.kind == "setenv":  # a script changing its environment (shell: read, printf -v, for, declare -n)
+                if not ld.module or loader_variable(ld.module):
                     self.note(ld.word, f"setting {ld.module or 'a variable computed when the script runs'} in the "
                                        "environment of the programs the script starts changes what they load")
                 return
@@ -1351,6 +1432,78 @@ class _Collector(Value):
                 return r
         return None
 
+    def writes(self, words: Sequence[Word], cwds: Cwds) -> None:
+        """Record the files a script's command writes (``cp``/``mv``/``install``/``ln``
+        destinations, ``tee`` operands, ``dd of=``, ``curl -o``, ``wget -O``): one it then
+        runs from outside the roots is unverified (:meth:`outside`)."""
+        if not words or words[0].value is None:
+            return
+        prog = words[0].value.rsplit("/", 1)[-1]
+        vals = [w.value for w in words[1:]]
+        dests: list[str] = []
+        if prog in ("cp", "mv", "install", "ln", "rsync"):
+            ops = [v for v in vals if v is not None and not v.startswith("-")]
+            dests += [vals[i + 1] for i, v in enumerate(vals[:-1]) if v in ("-t", "--target-directory")
+                      and vals[i + 1] is not None]  # type: ignore[misc]
+            dests += [v.split("=", 1)[1] for v in vals if v is not None and v.startswith("--target-directory=")]
+            if len(ops) >= 2 and not dests:
+                dests.append(ops[-1])
+        elif prog == "tee":
+            dests += [v for v in vals if v is not None and not v.startswith("-")]
+        elif prog == "dd":
+            dests += [v[3:] for v in vals if v is not None and v.startswith("of=")]
+        elif prog in ("curl", "wget"):
+            flag = ("-o", "--output") if prog == "curl" else ("-O", "--output-document")
+            dests += [vals[i + 1] for i, v in enumerate(vals[:-1]) if v in flag and vals[i + 1] is not None]  # type: ignore[misc]
+        for d in dests:
+            if os.path.isabs(d):
+                self.written.add(os.path.normpath(d))
+            else:
+                self.written.update(os.path.normpath(os.path.join(c, d)) for c in cwds or ())
+
+    def outside(self, full: str, raw: str) -> None:
+        """An executed file outside the roots is the user's system, unless anyone else
+        may write it: a file descriptor or device (``/dev/stdin``, ``/dev/fd/3``,
+        ``/proc/self/fd/3``: a program fed from a redirection the script chose), or a
+        path any local user (or the project's own earlier commands) may create or
+        replace — in a world-writable folder without the sticky bit, a missing file in
+        a world-writable folder (``/tmp/x.sh``), or an entry of a sticky folder owned by
+        someone else than root or this user. Unverified; only ``stat`` is used."""
+        if any(full == w or full.startswith(w.rstrip("/") + "/") for w in self.written):
+            self.note(raw, f"{full} is written by the hook's own commands outside the project, then run: "
+                           "what it holds is not covered")
+            return
+        if full.startswith(("/dev/", "/proc/")):
+            self.note(raw, f"{full} is a file descriptor or device: the program it gives is decided when the "
+                           "command runs")
+            return
+        cur, child_exists = full, True
+        while True:
+            try:
+                st = os.stat(cur)
+            except OSError:
+                parent = os.path.dirname(cur)
+                if parent == cur:
+                    return
+                cur, child_exists = parent, False
+                continue
+            if stat.S_ISDIR(st.st_mode) and st.st_mode & 0o002 and not child_exists:
+                self.note(raw, f"{full} does not exist and {cur} is writable by every local user: whoever "
+                               "creates it decides what runs")
+                return
+            parent = os.path.dirname(cur)
+            if parent == cur:
+                return
+            try:
+                pst = os.stat(parent)
+            except OSError:
+                return
+            if pst.st_mode & 0o002 and (not pst.st_mode & stat.S_ISVTX or st.st_uid not in (0, os.geteuid())):
+                self.note(raw, f"{full} is in {parent}, a folder other local users may write: what runs there "
+                               "is not covered")
+                return
+            cur, child_exists = parent, True
+
     def cover(self, full: str, raw: str) -> os.stat_result | None:
         """Cover one path (file, folder or missing); returns its ``stat`` when it exists
         inside a root and was covered (None otherwise)."""
@@ -1439,13 +1592,14 @@ class _Collector(Value):
                 self.note(raw, f"folder {shown} is not covered: {err.code}")
                 return
             for e in entries:
-                if e.name == "__pycache__":
-                    continue  # written by the interpreter itself on every run (docs/hooks.md)
                 child = e.name if cur == "." else f"{cur}/{e.name}"
                 full = os.path.join(root, *child.split("/"))
                 top = python and depth == 0
                 if e.type == "dir":
-                    if top and not os.path.exists(os.path.join(full, "__init__.py")):
+                    # Python's bytecode beside a covered module is covered: a planted ``.pyc``
+                    # runs in place of the source wherever the private PYTHONPYCACHEPREFIX does
+                    # not hold (``-E``, ``-I``, ``env -i``, ``sys.pycache_prefix = None``)
+                    if top and e.name != "__pycache__" and not os.path.exists(os.path.join(full, "__init__.py")):
                         continue  # a namespace package never shadows a module found elsewhere
                     if depth + 1 > MAX_FOLDER_DEPTH:
                         self.note(raw, f"folder {shown} is deeper than {MAX_FOLDER_DEPTH} levels; not covered")
@@ -1505,6 +1659,12 @@ def _sed_runs(script: str) -> bool:
                 return True
         starts = ch in ";\n{}" or (starts and (ch.isspace() or ch.isdigit() or ch in "$,!"))
     return False
+
+
+def _sed_writes(script: str) -> bool:
+    """True when a sed script may write a file: a ``w``/``W`` command or flag (a
+    superset, as :func:`_sed_runs`)."""
+    return bool(re.search(r"(?:^|[;\n{}/0-9$,!\s])[wW]\s", script))
 
 
 #: a word that is one positional parameter: ``$1``, ``"$@"``, ``"${2}"``, ``$*``

@@ -140,7 +140,8 @@ def _relative(path: str, roots: Sequence[tuple[str, str | None]]) -> tuple[str, 
 
 
 def entry_coverage(*, command: str | None = None, argv: Sequence[str] | None = None, cwd: str,
-                   project_root: str | None, plugin_root: str | None, env: Mapping[str, str] | None = None
+                   project_root: str | None, plugin_root: str | None, env: Mapping[str, str] | None = None,
+                   defined_env: Mapping[str, Any] | None = None
                    ) -> tuple[tuple[CoveredFile, ...], tuple[UnverifiedWord, ...]]:
     """The project and plugin files a command (a shell ``command`` string, or an ``argv``
     started without a shell) executes, and the words that could not be followed: the
@@ -149,7 +150,9 @@ def entry_coverage(*, command: str | None = None, argv: Sequence[str] | None = N
     interpreters, ``find -exec``, links, the executable bit — see that module).
 
     :param env: the variables the command will see; only ``*_PROJECT_DIR`` and
-        ``*_PLUGIN_ROOT`` are expanded. :returns: files as :class:`CoveredFile` (paths
+        ``*_PLUGIN_ROOT`` are expanded (``PATH``: a relative or in-root entry is unverified).
+    :param defined_env: a server definition's own ``env`` map (loader variables in it are
+        unverified; only with ``argv``). :returns: files as :class:`CoveredFile` (paths
         relative to their root; ``plugin`` when inside ``plugin_root``, else ``project``)
         and words as :class:`UnverifiedWord`. Never raises.
     """
@@ -157,7 +160,8 @@ def entry_coverage(*, command: str | None = None, argv: Sequence[str] | None = N
 
     kw = {"cwd": os.path.abspath(cwd), "project_root": project_root, "plugin_root": plugin_root,
           "env": dict(env or {})}
-    cov = argv_coverage(list(argv), **kw) if argv is not None else command_coverage(command or "", **kw)
+    cov = (argv_coverage(list(argv), defined_env=defined_env, **kw) if argv is not None
+           else command_coverage(command or "", **kw))
     roots = (("plugin", os.path.abspath(plugin_root) if plugin_root else None),
              ("project", os.path.abspath(project_root) if project_root else None))
     files: list[CoveredFile] = []

@@ -275,6 +275,10 @@ class _Shell:
         self.shifts = False
         #: the functions the script defines (a call runs the script's own code, walked here)
         self.functions: list[tuple[int, str]] = []
+        #: names given a value at run time other than by ``NAME=``/``export`` (``read``,
+        #: ``printf -v``, a loop, a name reference): line, the command, the name (None:
+        #: a name reference whose target is not literal); coverage names the loader ones
+        self.runtime_writes: list[tuple[int, str, str | None]] = []
 
     def scan(self) -> list[Load]:
         try:
@@ -302,6 +306,7 @@ class _Shell:
                             assigns=tuple(self.read(a, known) for a in assigns), stdin=stdin,
                             positional=not in_function and not self.shifts))
         out += [Load(n, name, "function", None) for n, name in self.functions]
+        out += [Load(n, _short(shown), "setenv", None, module=name) for n, shown, name in self.runtime_writes]
         # the names this file assigns (a file that sources it sees them changed)
         out.append(Load(1, "assigns", "assigns", None, words=tuple(Word(k, k) for k in sorted(self.assigned))))
         if self.cd_lines:
@@ -369,7 +374,9 @@ class _Shell:
         if kind in ("for", "select"):  # its variable takes each word at run time
             names = [p for p in node.parts if p.kind == "word"]
             if names:
-                self.unknown_var(src[names[0].pos[0]:names[0].pos[1]])
+                name = src[names[0].pos[0]:names[0].pos[1]]
+                self.unknown_var(name)
+                self.runtime_write(self.line_of(src, node.pos[0], base), f"{kind} {name} in …", name)
         if kind == "function":
             in_function = True
             names = [p for p in node.parts if p.kind == "word"]
@@ -382,6 +389,10 @@ class _Shell:
         for r in getattr(node, "redirects", None) or []:
             for sub in walk_substitutions(r):
                 self.walk(sub, src, base, in_function)
+
+    def runtime_write(self, line: int, shown: str, name: str | None) -> None:
+        if name is None or _ASSIGN_NAME.fullmatch(name):
+            self.runtime_writes.append((line, shown, name))
 
     def unknown_var(self, name: str) -> None:
         """``name`` gets a value decided at run time (a loop variable, ``read``)."""
@@ -414,13 +425,25 @@ class _Shell:
                     self.assignment(w)
                 elif w.startswith("-") and "n" in w:  # a name reference: it may stand for any variable
                     self.evals = True
+                    for ref in words[i + 1:]:
+                        if not ref.startswith("-"):
+                            target = ref.partition("=")[2]
+                            literal = read_word(target).value if target else None
+                            self.runtime_write(line, f"{first} {w} {ref}",
+                                               literal if literal and _ASSIGN_NAME.fullmatch(literal) else None)
         elif first in ("shift", "getopts") or (first == "set" and _sets_positionals(words[i + 1:])):
             self.shifts = True
         if first == "eval":
             self.evals = True
         elif first in _ASSIGNING:  # read X, mapfile X, getopts o X, printf -v X, let X=…: a value from run time
-            for w in words[i + 1:]:
-                self.unknown_var(w.split("=", 1)[0].rstrip("+-"))
+            rest = words[i + 1:]
+            for j, w in enumerate(rest):
+                name = w.split("=", 1)[0].rstrip("+-")
+                self.unknown_var(name)
+                # the names it assigns: printf's after -v, the others' operands
+                if (rest[j - 1] == "-v") if first == "printf" else (j > 0 or first != "getopts"):
+                    if not w.startswith("-"):
+                        self.runtime_write(line, f"{first} … {w}", name)
         self.runs.append((line, words, assigns, stdin, in_function))
 
     def lines(self) -> None:
@@ -618,7 +641,57 @@ class _Python:
                                          and self.dotted(n.func) in _CHDIR), None)
         for node in ast.walk(tree):
             self.visit(node, text, line0)
+        self.import_state(tree, line0)
         return self.out
+
+    def import_state(self, tree: ast.AST, line0: int) -> None:
+        """The whitelist of the import system's state: ``sys.path`` is followed only where
+        it is changed by a recognised spelling (``sys.path.insert/append/extend(…)``,
+        ``sys.path[…] =``, ``sys.path =``/``+=``) or only read (``in``, a loop, ``len``);
+        any other use of it — bound to another name (``p = sys.path``), passed to a call,
+        another method — and any use of ``sys.meta_path``, ``sys.path_hooks``,
+        ``sys.modules`` (but a read), ``importlib.machinery``/``zipimport`` internals or
+        the ``sys`` module itself as a value (``s = sys``) is unverified."""
+        parents: dict[int, ast.AST] = {}
+        for node in ast.walk(tree):
+            for child in ast.iter_child_nodes(node):
+                parents[id(child)] = node
+        for node in ast.walk(tree):
+            if not isinstance(node, (ast.Name, ast.Attribute)):
+                continue
+            name = self.dotted(node)
+            parent = parents.get(id(node))
+            if isinstance(parent, ast.Attribute):
+                continue  # judged at the longer name
+            if name == "sys" and isinstance(node, ast.Name):
+                self.import_state_use(node, line0, "the sys module used as a value (its path is then changed "
+                                                   "where wskit does not see)")
+                continue
+            if name not in ("sys.path", "sys.meta_path", "sys.path_hooks", "sys.modules", "sys.path_importer_cache") \
+                    and not (name or "").startswith(("sys.path.", "sys.meta_path.", "sys.path_hooks.", "sys.modules.")):
+                continue
+            base, _, method = (name or "").partition(".")[2].partition(".")
+            if base == "path" and method in ("insert", "append", "extend") and isinstance(parent, ast.Call) \
+                    and parent.func is node:
+                continue  # followed (visit)
+            if base == "path" and not method and isinstance(parent, (ast.Assign, ast.AugAssign)) \
+                    and node in (getattr(parent, "targets", None) or [getattr(parent, "target", None)]):
+                continue  # sys.path = … / += …: followed
+            if base == "path" and not method and isinstance(parent, ast.Subscript) and isinstance(node.ctx, ast.Load) \
+                    and isinstance(parents.get(id(parent)), ast.Assign) and parent in parents[id(parent)].targets:
+                continue  # sys.path[…] = …: followed
+            if isinstance(getattr(node, "ctx", None), ast.Load) and not method and (
+                    isinstance(parent, (ast.Compare, ast.comprehension, ast.For, ast.Expr))
+                    or (isinstance(parent, ast.Call) and node in parent.args
+                        and self.dotted(parent.func) in ("len", "print", "list", "tuple", "repr", "str"))
+                    or (base == "modules" and isinstance(parent, ast.Subscript) and isinstance(parent.ctx, ast.Load))):
+                continue  # read only
+            self.import_state_use(node, line0, f"{name} used in a way wskit does not follow (an alias, an argument, "
+                                               "another method): what it makes Python import is not covered")
+
+    def import_state_use(self, node: ast.AST, line0: int, reason: str) -> None:
+        self.out.append(Load(line0 + getattr(node, "lineno", 1), _short(ast.unparse(node)), "pymodule", None,
+                             reason=reason))
 
     def names(self, tree: ast.AST) -> None:
         """Import aliases, and the names assigned exactly once to a path expression."""
@@ -1099,6 +1172,7 @@ class _Node:
         module_api = any(t.kind == "str" and t.value in ("module", "node:module") for t in toks)
         for i, tok in enumerate(toks):
             self.at(toks, i, tok)
+            self.loader_use(toks, i, tok)
             if tok.kind == "str" and tok.value in ("child_process", "node:child_process"):
                 self.out.append(Load(tok.line, _short(f"'{tok.value}'"), "node", None,
                                      reason="starts programs through child_process; what they run is not followed"))
@@ -1112,6 +1186,42 @@ class _Node:
                 self.out.append(Load(tok.line, f"{tok.value}(…)", "node", None,
                                      reason=f"{tok.value} loads code wskit does not follow"))
         return self.out
+
+    def loader_use(self, toks: list[_Tok], i: int, tok: _Tok) -> None:
+        """The whitelist of Node's loader: a ``require`` (or a name bound to
+        ``createRequire``) is followed only as a direct call ``require(…)`` or
+        ``require.resolve(…)``; any other use — aliased (``const r = require``),
+        ``require.call``/``apply``/``bind``, ``require.cache``/``extensions``, passed as a
+        value — and ``X.require(…)`` (``module.require``, ``process.mainModule.require``),
+        ``module.paths``, ``module.constructor``, ``mainModule``, ``Module._*`` and
+        ``globalPaths`` are unverified."""
+        if tok.kind != "id":
+            return
+        prev = toks[i - 1].value if i else None
+        nxt = toks[i + 1].value if i + 1 < len(toks) else None
+        member = prev in (".", "?.")
+        why = None
+        if tok.value in self.requires and not member:
+            if nxt == "(" or (nxt in (".", "?.") and i + 2 < len(toks) and toks[i + 2].value in ("resolve", "main")):
+                return
+            if nxt == "=" and tok.value != "require":
+                return  # the binding itself: ``const req = createRequire(import.meta.url)``
+            if nxt == ":" or (prev in ("function", "const", "let", "var") and tok.value == "require"):
+                why = "require declared or used as a value"
+            else:
+                why = "require used other than as a direct call (an alias, .call, .cache, an argument)"
+        elif member and tok.value == "require":
+            why = "a require reached through another object (module.require, mainModule.require)"
+        elif member and i >= 2 and toks[i - 2].value in ("module", "Module") and (
+                tok.value in ("paths", "constructor", "globalPaths", "children", "parent")
+                or tok.value.startswith("_")):
+            why = f"module.{tok.value} changes what require loads"
+        elif tok.value in ("mainModule", "globalPaths"):
+            why = f"{tok.value} reaches the module loader"
+        if why is not None:
+            word = f"{toks[i - 2].value}.{tok.value}" if member and i >= 2 and isinstance(toks[i - 2].value, str) \
+                else tok.value
+            self.out.append(Load(tok.line, _short(word), "node", None, reason=f"{why}; what it loads is not followed"))
 
     def worker(self, toks: list[_Tok], i: int, line: int) -> None:
         """``new Worker(S)``: runs module ``S``, a relative string resolved against the

@@ -11,6 +11,7 @@ approval (Claude Code's rule for MCP servers, applied to LSP servers too).
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from typing import Any
 
 from wskit.approval.entries import ApprovalEntry, entry_coverage
@@ -41,13 +42,24 @@ def server_entry(server: Any, capability: str, project_root: str | os.PathLike[s
     command = getattr(server, "command", None)
     if command and cover:
         files, unverified = entry_coverage(argv=[command, *getattr(server, "args", ())], cwd=cwd, project_root=root,
-                                           plugin_root=p.source_root if p.scope is Scope.PLUGIN else None, env={})
+                                           plugin_root=p.source_root if p.scope is Scope.PLUGIN else None,
+                                           env={"PATH": os.environ.get("PATH", "")},
+                                           defined_env=_written_env(server))
     target = command or getattr(server, "url", None) or ""
     label = f"{server.name}: " + " ".join([target, *getattr(server, "args", ())]).strip()
     source = f"plugin {server.plugin}" if server.plugin else f"{p.scope.value} {p.path}"
     return ApprovalEntry(capability=capability, source=source, identity={"name": server.name},
                          definition=dict(server.config), files=files, unverified=unverified, label=label[:300],
                          resource_id=server.id)
+
+
+def _written_env(server: Any) -> dict[str, Any]:
+    """The ``env`` map of ``server``'s definition as written (its ``env`` when none was kept)."""
+    config = getattr(server, "config", None) or {}
+    env = config.get("env") if isinstance(config, Mapping) else None
+    if env is None:
+        env = getattr(server, "env", None)
+    return dict(env) if isinstance(env, Mapping) else {}
 
 
 def server_status(server: Any, capability: str, project_root: str | os.PathLike[str],

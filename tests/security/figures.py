@@ -90,6 +90,11 @@ AREAS = {
     "tests.security.test_approval_fail_closed": ("approval coverage fails closed: each command of a hook script "
                                                  "followed as a hook command is, or named unverified (script:line); "
                                                  "wrapper arguments, exec bit and #! of each followed file", "-"),
+    "tests.security.test_approval_escapes": ("approval coverage escapes: planted bytecode (-E, env -i, #! -E), "
+                                             "server env and HOME-like variables, node --env-file, PATH entries, "
+                                             "awk -f/sed -f program files; PATH written at run time, /dev/fd scripts, files a hook "
+                                             "writes then runs; require/sys.path used other than by a recognised call",
+                                             "-"),
     "tests.security.test_per_entry_approval": ("per-entry approval of hooks, MCP and LSP servers: an added plugin, "
                                                "an edited entry, migration, not-decided outcomes, untrusted projects",
                                                "-"),

@@ -1,5 +1,8 @@
 """An approved MCP or LSP server never runs bytecode planted in the project's ``__pycache__``.
 
+Planting it turns the entry ``modified`` (bytecode beside a covered module is covered);
+approved again with the planted file in place, the private prefix still keeps it from running.
+
 Approval coverage digests the Python sources a server imports beside its script and leaves
 ``__pycache__`` out (the interpreter rewrites it). A ``.pyc`` that a repository ships there
 with the source's recorded mtime and size would run instead of the covered source without
@@ -71,7 +74,9 @@ def test_an_approved_mcp_server_never_runs_planted_bytecode(wsctl, wskit_pm, tmp
     assert wsctl("mcp", "approve", "srv", str(project), "--digest", row["digest"]).exit_code == 0
     pyc = _plant(project)
     (row,) = json.loads(wsctl("mcp", "list", str(project), json=True).stdout)["servers"]
-    assert row["approval"] == "approved"  # __pycache__ is outside coverage: the prefix is what holds
+    assert row["approval"] == "modified"  # bytecode beside a covered module is covered
+    # approved again with the planted file: the private prefix still keeps it from running
+    assert wsctl("mcp", "approve", "srv", str(project), "--digest", row["digest"]).exit_code == 0
     r = wsctl("mcp", "check", "srv", str(project))
     assert r.exit_code == 0, r.stderr
     assert marker.read_text() == "clean"
@@ -90,6 +95,9 @@ def test_an_approved_lsp_server_never_runs_planted_bytecode(wsctl, wskit_pm, tmp
     (row,) = json.loads(wsctl("lsp", "list", str(project), json=True).stdout)["servers"]
     assert wsctl("lsp", "approve", "py", str(project), "--digest", row["digest"]).exit_code == 0
     _plant(project)
+    (row,) = json.loads(wsctl("lsp", "list", str(project), json=True).stdout)["servers"]
+    assert row["approval"] == "modified"  # bytecode beside a covered module is covered
+    assert wsctl("lsp", "approve", "py", str(project), "--digest", row["digest"]).exit_code == 0
     r = wsctl("lsp", "check", "py", str(project / "a.txt"), "--wait", "0")
     assert marker.exists(), r.stderr
     assert marker.read_text() == "clean"
