@@ -54,12 +54,12 @@ def lsp_list_cmd(obj: WsctlContext, path: str) -> None:
 
 def _record(obj: WsctlContext, name: str, path: str, state: str, digest: str | None = None,
             accept_unverified: bool = False) -> None:
-    from wskit.approval.servers import APPROVAL_SCOPES, record_server
+    from wskit.approval.servers import needs_approval, record_server
     from wskit.builtin_plugins.lsp.approval import server_approval
 
     ws = obj.resolve(path)
     server = ws.registry("lsp_server").get(name)
-    if server.scope not in APPROVAL_SCOPES:
+    if not needs_approval(server, ws.source_root, ws.binding.execution_root):
         click.echo(safe_text(f"{server.id}: a {server.scope.value} server needs no approval; nothing recorded"))
         return
     _, _, entry = server_approval(server, ws.binding, ws.profile.require_home())

@@ -104,7 +104,7 @@ def _add_status(obj: WsctlContext, ws, rows: list[dict], configs: tuple[str, ...
 
 def _record(obj: WsctlContext, name: str, path: str, state: str, digest: str | None = None,
             accept_unverified: bool = False) -> None:
-    from wskit.approval.servers import APPROVAL_SCOPES, record_server
+    from wskit.approval.servers import needs_approval, record_server
     from wskit.builtin_plugins.mcp.approval import McpApprovalStore, server_approval
     from wskit.errors import UnknownResourceError, WskitError
 
@@ -113,7 +113,7 @@ def _record(obj: WsctlContext, name: str, path: str, state: str, digest: str | N
     server = reg.find(name)
     if server is None:
         raise UnknownResourceError("mcp_server", name, reg.ids())
-    if server.scope not in APPROVAL_SCOPES:
+    if not needs_approval(server, ws.source_root, ws.binding.execution_root):
         click.echo(safe_text(f"{server.id}: a {server.scope.value} server needs no approval; nothing recorded"))
         return
     _, _, entry = server_approval(server, ws.binding, ws.profile)
