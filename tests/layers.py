@@ -10,6 +10,7 @@ under ``if TYPE_CHECKING:``. Importing ``p.q.r`` also runs the packages ``p`` an
 from __future__ import annotations
 
 import ast
+import functools
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +19,7 @@ REPO = Path(__file__).resolve().parents[1]
 ROOTS = {"wskit": REPO / "core", "wskit.builtin_plugins": REPO / "builtin_plugins"}
 BUILTIN = "wskit.builtin_plugins"
 
-__all__ = ["ADAPTER_FRAMEWORKS", "BUILTIN", "Edge", "ROOTS", "capability_of", "edges", "extra_missing", "modules", "strongly_connected"]
+__all__ = ["ADAPTER_FRAMEWORKS", "BUILTIN", "Edge", "ROOTS", "capability_of", "edges", "extra_missing", "modules", "parsed", "strongly_connected"]
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,12 @@ class Edge:
 
 
 def modules() -> dict[str, Path]:
-    """Every module of both packages by dotted name."""
+    """Every module of both packages by dotted name (a fresh dict; the walk is done once)."""
+    return dict(_modules())
+
+
+@functools.cache
+def _modules() -> dict[str, Path]:
     out: dict[str, Path] = {}
     for name, root in ROOTS.items():
         for path in sorted(root.rglob("*.py")):
@@ -48,8 +54,15 @@ def _is_type_checking(test: ast.expr) -> bool:
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
+@functools.cache
+def parsed(path: Path) -> ast.Module:
+    """The syntax tree of ``path``, parsed once per test run (the layer tests read each module
+    several times)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def _imports(path: Path, module: str, known: dict[str, Path]) -> list[Edge]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = parsed(path)
     package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
     found: list[Edge] = []
 
@@ -87,8 +100,14 @@ def _imports(path: Path, module: str, known: dict[str, Path]) -> list[Edge]:
 
 
 def edges() -> list[Edge]:
-    """Every runtime import between modules of the two packages, packages run included."""
-    known = modules()
+    """Every runtime import between modules of the two packages, packages run included (a fresh
+    list; the graph is read once)."""
+    return list(_edges())
+
+
+@functools.cache
+def _edges() -> tuple[Edge, ...]:
+    known = _modules()
     out: list[Edge] = []
     for module, path in known.items():
         for edge in _imports(path, module, known):
@@ -97,7 +116,7 @@ def edges() -> list[Edge]:
                 target = ".".join(parts[:i])
                 if target in known and target != module and not module.startswith(target + "."):
                     out.append(Edge(module, target, edge.line, edge.names if i == len(parts) else ()))
-    return out
+    return tuple(out)
 
 
 def strongly_connected(edge_list: list[Edge]) -> list[list[str]]:

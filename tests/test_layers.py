@@ -18,7 +18,7 @@ import ast
 import importlib
 import importlib.util
 
-from tests.layers import BUILTIN, REPO, capability_of, edges, extra_missing, modules, strongly_connected
+from tests.layers import BUILTIN, REPO, capability_of, edges, extra_missing, modules, parsed, strongly_connected
 
 
 def test_no_runtime_import_cycle() -> None:
@@ -102,7 +102,7 @@ def test_first_party_plugins_import_only_public_names() -> None:
 
 
 def _declares_all(name: str) -> bool:
-    tree = ast.parse(modules()[name].read_text(encoding="utf-8"))
+    tree = parsed(modules()[name])
     return any((isinstance(n, ast.Assign) and any(getattr(t, "id", None) == "__all__" for t in n.targets))
                or (isinstance(n, (ast.AnnAssign, ast.AugAssign)) and getattr(n.target, "id", None) == "__all__")
                for n in tree.body)

@@ -82,7 +82,7 @@ def _matcher(raw: str) -> str:
 
 def load_cursor_hooks(source: ResourceSource) -> LoadResult:
     """The hooks of a ``.cursor/hooks.json`` (see the module docstring)."""
-    from wskit.builtin_plugins.hooks.definitions import timeout_problem
+    from wskit.builtin_plugins.hooks.definitions import handler_problem
     from wskit.formats.definitions import canonical_sha, ident
     from wskit.fs.jsonfile import read_json
     from wskit.models import Provenance
@@ -123,23 +123,11 @@ def load_cursor_hooks(source: ResourceSource) -> LoadResult:
         event, fixed = EVENTS[native]
         for i, entry in enumerate(entries):
             where = f"{native}[{i}]"
-            if not isinstance(entry, dict):
-                bad(f"{where}: an entry must be an object")
+            problem = handler_problem(entry, ("command", "prompt"), where)
+            if problem is not None:
+                bad(*problem)
                 continue
-            htype = entry.get("type", "command")
-            need = {"command": "command", "prompt": "prompt"}.get(htype)
-            if need is None:
-                bad(f"{where}: hook type {htype!r} is not supported (command, prompt); skipped", "warning",
-                    "hook-type-unsupported")
-                continue
-            if not isinstance(entry.get(need), str) or not entry[need].strip():
-                bad(f"{where}: a {htype} hook needs a non-empty {need!r}")
-                continue
-            timeout = entry.get("timeout")
-            why = timeout_problem(timeout)
-            if why:
-                bad(f"{where}: {why}; skipped")
-                continue
+            htype, timeout = entry.get("type", "command"), entry.get("timeout")
             raw_matcher = entry.get("matcher")
             if raw_matcher is not None and not isinstance(raw_matcher, str):
                 bad(f"{where}: 'matcher' must be a string")

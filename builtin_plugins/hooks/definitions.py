@@ -53,6 +53,31 @@ def timeout_problem(timeout: object) -> str | None:
     return f"'timeout' must be a number of seconds above 0 and at most {MAX_TIMEOUT:g}, not {timeout!r}"
 
 
+#: the field each hook type needs, non-empty (Claude Code's hooks settings; Cursor's take command and prompt)
+HOOK_FIELDS = {"command": "command", "http": "url", "prompt": "prompt"}
+
+
+def handler_problem(h: object, types: tuple[str, ...], label: str) -> tuple[str, str, str] | None:
+    """Why one hook handler ``h`` (an object of a hooks array, Claude Code's or Cursor's) is
+    skipped, as ``(message, level, code)``, or None when it passes these checks: an object, a
+    ``type`` (default ``command``) among ``types``, that type's :data:`HOOK_FIELDS` field a
+    non-empty string, a valid ``timeout`` (:func:`timeout_problem`). ``label`` names the
+    handler in the message (``hook 2``, ``preToolUse[0]``). Never raises."""
+    if not isinstance(h, dict):
+        return f"{label} must be an object", "error", "hooks-invalid"
+    htype = h.get("type", "command")
+    if htype not in types:
+        return (f"{label}: hook type {htype!r} is not supported here ({', '.join(types)}); skipped", "warning",
+                "hook-type-unsupported")
+    need = HOOK_FIELDS[htype]
+    if not isinstance(h.get(need), str) or not h[need].strip():
+        return f"{label}: a {htype} hook needs a non-empty {need!r}", "error", "hooks-invalid"
+    why = timeout_problem(h.get("timeout"))
+    if why:
+        return f"{label}: {why}; skipped", "error", "hooks-invalid"
+    return None
+
+
 def matcher_matches(matcher: str | None, value: str | None) -> bool:
     """Claude Code's matcher rule, the one the runner applies:
     :func:`wskit.builtin_plugins.hooks.patterns.matcher_matches` (empty or ``*`` matches
@@ -160,23 +185,11 @@ def _entry(source, block, path, event, i, entry, diags) -> list[HookDefinition]:
             "may block or ask, never allow", "warning", "hook-matcher-refused")
     out = []
     for j, h in enumerate(entry["hooks"]):
-        if not isinstance(h, dict):
-            bad(f"hook {j} must be an object")
+        problem = handler_problem(h, ("command", "http", "prompt"), f"hook {j}")
+        if problem is not None:
+            bad(*problem)
             continue
-        htype = h.get("type", "command")
-        need = {"command": "command", "http": "url", "prompt": "prompt"}.get(htype)
-        if need is None:
-            bad(f"hook type {htype!r} is not supported here (command, http, prompt); skipped",
-                "warning", "hook-type-unsupported")
-            continue
-        if not isinstance(h.get(need), str) or not h[need].strip():
-            bad(f"{htype} hook {j} needs a non-empty {need!r}")
-            continue
-        timeout = h.get("timeout")
-        why = timeout_problem(timeout)
-        if why:
-            bad(f"hook {j}: {why}; skipped")
-            continue
+        htype, timeout = h.get("type", "command"), h.get("timeout")
         headers = h.get("headers", {})
         if not (isinstance(headers, dict) and all(isinstance(v, str) for v in headers.values())):
             bad(f"hook {j}: 'headers' must be an object of strings")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import click
 
+from wskit.approval.commands import add_approval_commands
 from wskit.cli.context import (
     WsctlContext,
     json_option,
@@ -52,41 +53,4 @@ def lsp_list_cmd(obj: WsctlContext, path: str) -> None:
     obj.emit(data, human)
 
 
-def _record(obj: WsctlContext, name: str, path: str, state: str, digest: str | None = None,
-            accept_unverified: bool = False) -> None:
-    from wskit.approval.servers import needs_approval, record_server
-    from wskit.builtin_plugins.lsp.approval import server_approval
-
-    ws = obj.resolve(path)
-    server = ws.registry("lsp_server").get(name)
-    if not needs_approval(server, ws.source_root, ws.binding.execution_root):
-        click.echo(safe_text(f"{server.id}: a {server.scope.value} server needs no approval; nothing recorded"))
-        return
-    _, _, entry = server_approval(server, ws.binding, ws.profile.require_home())
-    record_server(ws.profile.require_home(), ws.source_root, entry, state, digest,
-                  accept_unverified=accept_unverified, command="lsp", path=path)
-    covers = f"; covers {', '.join(f.shown for f in entry.files)}" if entry.files else ""
-    click.echo(safe_text(f"{server.id}: {state} ({' '.join([server.command, *server.args])}{covers}); "
-                         f"recorded for {ws.source_root}"))
-
-
-@lsp_group.command("approve")
-@click.argument("name")
-@path_argument
-@click.option("--digest", default=None, help="The digest 'wsctl lsp list' showed for the server (what you reviewed).")
-@click.option("--accept-unverified", is_flag=True,
-              help="Approve although coverage cannot verify some words of its command ('lsp list --json' names them).")
-@click.pass_obj
-def lsp_approve_cmd(obj: WsctlContext, name: str, path: str, digest: str | None, accept_unverified: bool) -> None:
-    """Approve the project LSP server NAME as it is defined now, if it still has DIGEST (a later
-    edit of its definition or of a project file its command runs needs approval again)."""
-    _record(obj, name, path, "approved", digest, accept_unverified)
-
-
-@lsp_group.command("deny")
-@click.argument("name")
-@path_argument
-@click.pass_obj
-def lsp_deny_cmd(obj: WsctlContext, name: str, path: str) -> None:
-    """Deny the project LSP server NAME: it is never started in this project."""
-    _record(obj, name, path, "denied")
+add_approval_commands(lsp_group, "lsp", "lsp_server", "LSP")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from wskit.approval.commands import add_approval_commands
 from wskit.cli.context import (
     WsctlContext,
     json_option,
@@ -102,49 +103,15 @@ def _add_status(obj: WsctlContext, ws, rows: list[dict], configs: tuple[str, ...
         r["error"] = st.error if st else None
 
 
-def _record(obj: WsctlContext, name: str, path: str, state: str, digest: str | None = None,
-            accept_unverified: bool = False) -> None:
-    from wskit.approval.servers import needs_approval, record_server
-    from wskit.builtin_plugins.mcp.approval import McpApprovalStore, server_approval
-    from wskit.errors import UnknownResourceError, WskitError
+def _forget_definition_record(ws, server) -> None:
+    """Drop the earlier per-definition record of ``server`` (the approval entry replaces it)."""
+    from wskit.builtin_plugins.mcp.approval import McpApprovalStore
+    from wskit.errors import WskitError
 
-    ws = obj.resolve(path)
-    reg = ws.registry("mcp_server")
-    server = reg.find(name)
-    if server is None:
-        raise UnknownResourceError("mcp_server", name, reg.ids())
-    if not needs_approval(server, ws.source_root, ws.binding.execution_root):
-        click.echo(safe_text(f"{server.id}: a {server.scope.value} server needs no approval; nothing recorded"))
-        return
-    _, _, entry = server_approval(server, ws.binding, ws.profile)
-    record_server(ws.profile.require_home(), ws.source_root, entry, state, digest,
-                  accept_unverified=accept_unverified, command="mcp", path=path)
-    try:  # the earlier per-definition record is replaced
+    try:
         McpApprovalStore.for_home(ws.profile.require_home()).forget(str(ws.source_root), server.name)
     except WskitError:
         pass
-    shown = " ".join([server.command or server.url or "", *server.args]).strip()
-    covers = f"; covers {', '.join(f.shown for f in entry.files)}" if entry.files else ""
-    click.echo(safe_text(f"{server.id}: {state} ({shown}{covers}); recorded for {ws.source_root}"))
 
 
-@mcp_group.command("approve")
-@click.argument("name")
-@path_argument
-@click.option("--digest", default=None, help="The digest 'wsctl mcp list' showed for the server (what you reviewed).")
-@click.option("--accept-unverified", is_flag=True,
-              help="Approve although coverage cannot verify some words of its command ('mcp list --json' names them).")
-@click.pass_obj
-def mcp_approve_cmd(obj: WsctlContext, name: str, path: str, digest: str | None, accept_unverified: bool) -> None:
-    """Approve the project MCP server NAME as it is defined now, if it still has DIGEST (a later
-    edit of its definition or of a project file its command runs needs approval again)."""
-    _record(obj, name, path, "approved", digest, accept_unverified)
-
-
-@mcp_group.command("deny")
-@click.argument("name")
-@path_argument
-@click.pass_obj
-def mcp_deny_cmd(obj: WsctlContext, name: str, path: str) -> None:
-    """Deny the project MCP server NAME: it is never started in this project."""
-    _record(obj, name, path, "denied")
+add_approval_commands(mcp_group, "mcp", "mcp_server", "MCP", after_record=_forget_definition_record)

@@ -287,12 +287,7 @@ class RuleCatalog:
         loaded = set(loaded_ids) if loaded_ids else _EMPTY
         targets = target_paths if isinstance(target_paths, (list, tuple)) else list(target_paths)
         if len(targets) == 1:  # the common case: no set, no sort
-            t = targets[0]
-            if type(t) is str and _POSIX and t.startswith(self._prefix) \
-                    and "/." not in t and "//" not in t and t[-1] != "/":  # _clean(t), inlined
-                rel = t[len(self._prefix):]  # relative()'s lexical fast path, inlined
-            else:
-                rel = self.relative(t)
+            rel = self.relative(targets[0])
             if not rel:
                 return _selection((), (), (), budget)
             cut = rel.rfind("/")

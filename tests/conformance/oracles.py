@@ -22,6 +22,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 __all__ = ["HOSTS", "ask", "binary", "host_version", "opencode_messages", "opencode_standin"]
@@ -96,26 +97,33 @@ def host_version(host: str) -> str:
     return m.group(0) if m else out.strip()
 
 
-class _StandIn:
-    """A stand-in model server on 127.0.0.1: records every request body, answers 500."""
+class StandInServer:
+    """A stand-in model server on 127.0.0.1 for the recorders (every stand-in here and in
+    :mod:`tests.conformance.standin` is one): ``respond(method, raw)`` gives ``(status,
+    content type or None, body)`` for each ``GET`` and ``POST`` (``raw``: the request body
+    read whole). ``port`` is where it listens; :meth:`close` stops it."""
 
-    def __init__(self) -> None:
-        bodies: list[bytes] = []
-
+    def __init__(self, respond: Callable[[str, bytes], tuple[int, str | None, bytes]]) -> None:
         class Handler(http.server.BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802
-                n = int(self.headers.get("content-length") or 0)
-                bodies.append(self.rfile.read(n))
-                self.send_response(500)
-                self.send_header("content-length", "0")
+            def _answer(self, method: str) -> None:
+                raw = self.rfile.read(int(self.headers.get("content-length") or 0))
+                status, content_type, data = respond(method, raw)
+                self.send_response(status)
+                if content_type is not None:
+                    self.send_header("content-type", content_type)
+                self.send_header("content-length", str(len(data)))
                 self.end_headers()
+                self.wfile.write(data)
 
-            do_GET = do_POST
+            def do_POST(self):  # noqa: N802
+                self._answer("POST")
+
+            def do_GET(self):  # noqa: N802
+                self._answer("GET")
 
             def log_message(self, *a):
                 pass
 
-        self.bodies = bodies
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.port = self.server.server_address[1]
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
@@ -123,6 +131,27 @@ class _StandIn:
     def close(self) -> None:
         self.server.shutdown()
         self.server.server_close()
+
+
+def json_body(raw: bytes):
+    """A request body as JSON, or ``{}`` when it is not JSON."""
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return {}
+
+
+class _StandIn(StandInServer):
+    """A stand-in model server on 127.0.0.1: records every request body, answers 500."""
+
+    def __init__(self) -> None:
+        self.bodies: list[bytes] = []
+
+        def respond(method: str, raw: bytes) -> tuple[int, str | None, bytes]:
+            self.bodies.append(raw)
+            return 500, None, b""
+
+        super().__init__(respond)
 
 
 def _labels(text: str) -> list[str]:
@@ -306,66 +335,42 @@ def _strings(value) -> list[str]:
     return []
 
 
-class _ChatStandIn:
+class _ChatStandIn(StandInServer):
     """A stand-in model speaking the OpenAI chat completions API on 127.0.0.1 (Copilot CLI's
     ``COPILOT_PROVIDER_BASE_URL``, opencode's ``@ai-sdk/openai-compatible``): records every
     request body except those holding ``ignore``; answers the first recorded request with
     ``first_tool`` (``(name, arguments)``) when given, every other with a short text."""
 
     def __init__(self, first_tool: tuple[str, dict] | None = None, ignore: str = "") -> None:
-        bodies: list[dict] = []
+        self.bodies: list[dict] = []
         state = {"tool": first_tool}
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802
-                raw = self.rfile.read(int(self.headers.get("content-length") or 0))
-                try:
-                    body = json.loads(raw)
-                except ValueError:
-                    body = {}
-                # a side request (opencode's title generator: ``ignore``) is answered with text
-                side = bool(ignore) and ignore.encode() in raw
-                if not side:
-                    bodies.append(body)
-                tool = None if side else state["tool"]
-                if not side:
-                    state["tool"] = None
-                if tool is not None:
-                    delta = {"role": "assistant", "content": None, "tool_calls": [{
-                        "index": 0, "id": "call_1", "type": "function",
-                        "function": {"name": tool[0], "arguments": json.dumps(tool[1])}}]}
-                    finish = "tool_calls"
-                else:
-                    delta, finish = {"role": "assistant", "content": "done"}, "stop"
-                chunk = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4.1",
-                         "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
-                end = {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]}
-                data = b"".join(f"data: {json.dumps(c)}\n\n".encode() for c in (chunk, end)) + b"data: [DONE]\n\n"
-                self.send_response(200)
-                self.send_header("content-type", "text/event-stream")
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+        def respond(method: str, raw: bytes) -> tuple[int, str | None, bytes]:
+            if method == "GET":
+                listing = {"object": "list", "data": [{"id": "gpt-4.1", "object": "model"}]}
+                return 200, "application/json", json.dumps(listing).encode()
+            body = json_body(raw)
+            # a side request (opencode's title generator: ``ignore``) is answered with text
+            side = bool(ignore) and ignore.encode() in raw
+            if not side:
+                self.bodies.append(body)
+            tool = None if side else state["tool"]
+            if not side:
+                state["tool"] = None
+            if tool is not None:
+                delta = {"role": "assistant", "content": None, "tool_calls": [{
+                    "index": 0, "id": "call_1", "type": "function",
+                    "function": {"name": tool[0], "arguments": json.dumps(tool[1])}}]}
+                finish = "tool_calls"
+            else:
+                delta, finish = {"role": "assistant", "content": "done"}, "stop"
+            chunk = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4.1",
+                     "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
+            end = {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]}
+            data = b"".join(f"data: {json.dumps(c)}\n\n".encode() for c in (chunk, end)) + b"data: [DONE]\n\n"
+            return 200, "text/event-stream", data
 
-            def do_GET(self):  # noqa: N802
-                data = json.dumps({"object": "list", "data": [{"id": "gpt-4.1", "object": "model"}]}).encode()
-                self.send_response(200)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *a):
-                pass
-
-        self.bodies = bodies
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.port = self.server.server_address[1]
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        super().__init__(respond)
 
 
 def _copilot_env(home: Path, **extra: str) -> dict[str, str]:

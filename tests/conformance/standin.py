@@ -11,10 +11,8 @@ Claude Code added beside it. Nothing here runs in the default test run.
 from __future__ import annotations
 
 import datetime
-import http.server
 import json
 import sys
-import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -49,41 +47,29 @@ def claude_tool_round(cwd: Path, home: Path, tool: str, tool_input: dict, args: 
     bodies: list[dict] = []
     asked = {"done": False}
 
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_POST(self):  # noqa: N802
-            raw = self.rfile.read(int(self.headers.get("content-length") or 0))
-            try:
-                body = json.loads(raw)
-            except ValueError:
-                body = {}
-            offered = {t.get("name") for t in body.get("tools", []) if isinstance(t, dict)}
-            if tool in offered:
-                bodies.append(body)
-            if tool in offered and not asked["done"]:
-                asked["done"] = True
-                data = _reply({"type": "tool_use", "id": "toolu_1", "name": tool, "input": {}},
-                              {"type": "input_json_delta", "partial_json": json.dumps(tool_input)}, "tool_use")
-            else:
-                data = _reply({"type": "text", "text": ""}, {"type": "text_delta", "text": "done"}, "end_turn")
-            self.send_response(200)
-            self.send_header("content-type", "text/event-stream")
-            self.send_header("content-length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+    def respond(method: str, raw: bytes) -> tuple[int, str | None, bytes]:
+        if method != "POST":  # the Messages API is POST only
+            return 501, None, b""
+        body = oracles.json_body(raw)
+        offered = {t.get("name") for t in body.get("tools", []) if isinstance(t, dict)}
+        if tool in offered:
+            bodies.append(body)
+        if tool in offered and not asked["done"]:
+            asked["done"] = True
+            data = _reply({"type": "tool_use", "id": "toolu_1", "name": tool, "input": {}},
+                          {"type": "input_json_delta", "partial_json": json.dumps(tool_input)}, "tool_use")
+        else:
+            data = _reply({"type": "text", "text": ""}, {"type": "text_delta", "text": "done"}, "end_turn")
+        return 200, "text/event-stream", data
 
-        def log_message(self, *a):
-            pass
-
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    srv = oracles.StandInServer(respond)
     try:
-        env = oracles._env(home, ANTHROPIC_BASE_URL=f"http://127.0.0.1:{srv.server_address[1]}",
+        env = oracles._env(home, ANTHROPIC_BASE_URL=f"http://127.0.0.1:{srv.port}",
                            ANTHROPIC_API_KEY="x", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1")
         oracles._run([str(oracles.binary("claude")), "-p", "go on", "--output-format", "stream-json", "--verbose",
                       *args], cwd, env, until=lambda s: '"type":"result"' in s, timeout=90)
     finally:
-        srv.shutdown()
-        srv.server_close()
+        srv.close()
     if len(bodies) < 2:
         raise RuntimeError(f"Claude Code sent no request after its {tool} tool ran")
     return bodies

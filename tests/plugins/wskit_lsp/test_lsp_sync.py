@@ -12,6 +12,10 @@ import pytest
 
 from .conftest import lsp_def
 
+# A language server per test waiting on its publishes (~14 s in all): the slow step runs it; the default
+# run keeps test_lsp_service.py, test_lsp_generations.py and test_lsp_pylsp.py.
+pytestmark = pytest.mark.slow
+
 
 def changes(log: Path) -> list[dict]:
     return [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()] if log.exists() else []

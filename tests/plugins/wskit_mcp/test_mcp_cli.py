@@ -8,6 +8,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from wskit.resources.servers import McpServer
 from wskit.session.build import provenance, register_definitions
 
@@ -151,6 +153,7 @@ def test_disabled_mcpjson_servers_always_rejects_and_user_settings_approve(wsctl
     assert res.exit_code == 1 and "unknown mcp_server 'nope'" in res.stderr
 
 
+@pytest.mark.slow  # a server that takes 1.5 s to start, twice, behind four wsctl processes
 def test_mcp_check_shows_what_it_waits_for_on_a_terminal_only(wskit_home, make_tree) -> None:
     """A server that takes a second to start: on a terminal a progress line names it and
     is erased; piped, stderr stays empty."""

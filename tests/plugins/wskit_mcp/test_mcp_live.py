@@ -23,6 +23,10 @@ from wskit.session.runtime import RuntimeOptions, attach
 
 SERVER = Path(__file__).resolve().parent / "mcp_server.py"
 
+# Live servers restarted, killed and cancelled (~15 s in all): the slow step runs it; the default run
+# keeps test_mcp_service.py and test_mcp_cli.py against the same server.
+pytestmark = pytest.mark.slow
+
 
 def mcp_def(name: str, scope: str = "user", **fields) -> McpServer:
     prov = provenance(scope, "/src", ".mcp.json", {name: fields})

@@ -18,6 +18,10 @@ anyio = pytest.importorskip("anyio")
 pytest.importorskip("mcp")
 pytest.importorskip("wskit_serve")
 
+# A live server per test (~25 s in all): the slow step runs it; the default run keeps test_serve_bounds,
+# test_serve_claude and tests/security/test_serve_hostile.py.
+pytestmark = pytest.mark.slow
+
 from mcp import ClientSession, StdioServerParameters, stdio_client  # noqa: E402
 
 SKILL = "---\nname: {name}\ndescription: {desc}\nallowed-tools: [Read]\n---\n{body}\n"
