@@ -156,7 +156,7 @@ def _start_runner(runtime):
         cfg = cfg.copy_with(env=dict(runtime.options.env))
     models = runtime.models
     if models is not None and models.disable_all_hooks:
-        cfg = cfg.copy_with(disable_all=True)
+        cfg = cfg.copy_with(disable_all=True, disabled_by=models.hooks_switched_off_by)
     session = runtime.session
     return HookRunner(list(session.registry("hook").active()), host=session.host, session_id=session.session_id,
                       execution_root=runtime.execution_root, config=cfg)

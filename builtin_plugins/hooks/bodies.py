@@ -60,9 +60,13 @@ def run_hooks(obj: WsctlContext, event: str, path: str, payload_file: str | None
         if outcome.blocked:
             verdict = f"blocked: {outcome.reason}"
         elif undecided:
-            n = len(undecided)
-            verdict = f"not decided: {n} hook(s) " + ("await approval" if n == outcome.awaiting_approval
-                                                      else "did not run")
+            failed = outcome.failed
+            n = len(undecided) - len(failed)
+            parts = [f"{n} hook(s) " + ("await approval" if n == outcome.awaiting_approval else "did not run")] \
+                if n else []
+            if failed:
+                parts.append(f"{len(failed)} hook(s) failed ({', '.join(dict.fromkeys(r.failure for r in failed))})")
+            verdict = "not decided: " + "; ".join(parts)
         elif decision in ("ask", "defer"):
             verdict = decision + (f": {outcome.reason}" if outcome.reason else "")
         else:

@@ -43,6 +43,31 @@ class HookResult(Value):
     context: str = ""
     restrict_only: bool = False
 
+    @property
+    def failure(self) -> str:
+        """Why this hook ran without deciding, in words, or ``""`` when it decided: ``timeout``;
+        ``not found`` (exit 127), ``not executable`` (126), ``killed by signal N`` (a negative
+        status, or above 128 as a shell reports it), ``could not start`` (no exit status: the
+        process, the HTTP request or the callback failed), ``unreadable output`` (exit 0 with
+        output the protocol refuses). Claude Code counts each as a non-blocking error, and so
+        does the decision here; but such a guard did not check the call, so the outcome lists
+        it in :attr:`HookOutcome.undecided`. Any other exit status (1, 3…) is the hook's own
+        non-blocking error: it ran and said so (a Python traceback exits 1 too, and reads the same)."""
+        if self.status == "timeout":
+            return "timeout"
+        if self.status != "error":
+            return ""
+        code = self.exit_code
+        if code is None:
+            return "could not start"
+        if code == 127:
+            return "not found"
+        if code == 126:
+            return "not executable"
+        if code < 0 or code > 128:
+            return f"killed by signal {-code if code < 0 else code - 128}"
+        return "unreadable output" if code == 0 else ""
+
     def to_json(self) -> dict[str, Any]:
         return {
             "hook_id": self.hook_id, "type": self.type, "status": self.status, "message": self.message,
@@ -60,7 +85,8 @@ class SkippedHook(Value):
         trust without approvals), ``untrusted-project`` (the user's hook names a file of a
         project that is not trusted), ``denied``, ``disabled`` (hooks switched off),
         ``error`` (approval unknown), ``no-handler`` (a prompt hook without a prompt handler,
-        a function hook nobody registered). :ivar message: the warning text, naming the hook
+        a function hook nobody registered); in :attr:`HookOutcome.undecided` only, ``failed``
+        (it ran and did not decide: :attr:`HookResult.failure`). :ivar message: the warning text, naming the hook
         and why. :ivar matcher: its matcher as written (never evaluated as a pattern).
     :ivar may_match: False only when its matcher is a list of exact names (``Read``,
         ``Edit|Write``) that does not name the call's tool (or event value): it would not have
@@ -138,12 +164,22 @@ class HookOutcome(Value):
         return sum(1 for s in self.skipped if s.reason == "awaiting-approval")
 
     @property
+    def failed(self) -> list[HookResult]:
+        """The hooks that ran but did not decide: timed out, could not start, were not found,
+        were killed, or answered what the protocol refuses (:attr:`HookResult.failure`)."""
+        return [r for r in self.results if r.failure]
+
+    @property
     def undecided(self) -> list[SkippedHook]:
-        """The guards of the event that did not run although nobody decided they should not
-        (:attr:`SkippedHook.undecided`): when this is not empty and nothing blocked, the
-        outcome is *not decided*, never "allowed" — the host decides (or runs with
-        ``unapproved="block"``)."""
-        return [s for s in self.skipped if s.undecided]
+        """The guards of the event that did not check the call although nobody decided they
+        should not: those that did not run (:attr:`SkippedHook.undecided`), then those that
+        failed (:attr:`failed`, each as a :class:`SkippedHook` of state ``failed`` whose
+        message says how). When this is not empty and nothing blocked, the outcome is *not
+        decided*, never "allowed" — the host decides (or runs with ``unapproved="block"``)."""
+        out = [s for s in self.skipped if s.undecided]
+        out += [SkippedHook(r.hook_id, r.type, "", "failed", f"guard {r.hook_id} failed ({r.failure}): {r.message}")
+                for r in self.failed]
+        return out
 
     @property
     def context(self) -> str:
@@ -160,6 +196,7 @@ class HookOutcome(Value):
             "repeated": self.repeated, "results": [r.to_json() for r in self.results],
             "skipped": [s.to_json() for s in self.skipped], "awaiting_approval": self.awaiting_approval,
             "undecided": len(self.undecided),
+            "failed": [{"hook_id": r.hook_id, "failure": r.failure} for r in self.failed],
         }
 
 

@@ -139,6 +139,24 @@ class ScopeHookTrust:
         return "sha256:" + hashlib.sha256(json.dumps(items).encode()).hexdigest()
 
 
+def above_project(h: HookDefinition, *project_roots: str) -> bool:
+    """True when hook ``h`` comes from a source above the project's settings: not ``project``
+    or ``local`` scope, and not a plugin whose folder lies in one of ``project_roots`` (a
+    plugin the project ships). Such a guard is the user's (or an administrator's): a
+    project's ``disableAllHooks`` that switches it off leaves the call not decided."""
+    scope = h.provenance.scope.value
+    if scope in ("project", "local"):
+        return False
+    if scope != "plugin":
+        return True
+    src = os.path.realpath(h.provenance.source_root)
+    for root in project_roots:
+        r = os.path.realpath(str(root))
+        if src == r or src.startswith(r.rstrip(os.sep) + os.sep):
+            return False
+    return True
+
+
 def _may_match(matcher: str, value: str | None) -> bool:
     """Whether an unapproved hook's ``matcher`` matches ``value`` or may: only an empty, ``*``
     or exact-name matcher is compared (nothing of an unapproved hook is evaluated as a
@@ -202,6 +220,7 @@ class _Run(Value):
     outcome: HookOutcome | None = None
     todo: list = field(default_factory=list)
     restricted: set[str] = field(default_factory=set)
+    policy: str = "report"
 
 
 class HookRunnerConfig(Value):
@@ -217,6 +236,11 @@ class HookRunnerConfig(Value):
     :ivar default_timeout: seconds (60). :ivar max_concurrent: bound for concurrent events (5).
     :ivar output_cap: bytes kept of each of stdout/stderr (1 MiB).
     :ivar disable_all: run nothing (``disableAllHooks``).
+    :ivar disabled_by: the project or local settings file that set ``disableAllHooks`` while
+        no higher layer did: the guards of higher sources it switched off (the user's, an
+        administrator's, built-in, invocation hooks, plugins outside the execution root)
+        are skipped as ``switched-off`` — not decided, naming this file — rather than
+        ``disabled``; the project's own hooks are ``disabled``.
     :ivar timeout_behavior, failure_behavior: what a timed-out or failing hook (error
         status) means — ``ignore`` (default: a non-blocking error), ``deny`` (blocks) or
         ``ask`` (permission decision ``ask``); Blade's ``timeoutBehavior``/``failureBehavior``.
@@ -225,7 +249,9 @@ class HookRunnerConfig(Value):
         ``HookOutcome.undecided``, the host decides) or ``block`` (the call is blocked
         with a reason naming it, when its matcher matches the tool or may match it: only
         an empty, ``*`` or exact-name matcher is compared, since nothing of an unapproved
-        hook is evaluated). Hooks switched off or denied by the user never block.
+        hook is evaluated). Hooks switched off or denied by the user never block. A guard
+        that ran but did not decide (timed out, not found, killed: ``HookResult.failure``)
+        is undecided too, and ``block`` blocks the call for it after the others ran.
     """
 
     env: Mapping[str, str] = field(default_factory=dict)
@@ -237,6 +263,7 @@ class HookRunnerConfig(Value):
     max_concurrent: int = 5
     output_cap: int = DEFAULT_OUTPUT_CAP
     disable_all: bool = False
+    disabled_by: str | None = None
     timeout_behavior: str = "ignore"
     failure_behavior: str = "ignore"
     unapproved: Literal["report", "block"] = "report"
@@ -441,12 +468,22 @@ class HookRunner:
             if prev is not None:
                 prev.repeated = True
                 return _Run(data, key, HookOutcome(event=event), outcome=prev)
-        run = _Run(data, key, HookOutcome(event=event))
+        run = _Run(data, key, HookOutcome(event=event), policy=policy)
         outcome = run.started
         if self.config.disable_all:
+            by = self.config.disabled_by
+            value = match_value(event, tool, data) if by else None
             for h in self.definitions:
                 if h.event == event and h.type != "function":
-                    outcome.skipped.append(SkippedHook(h.id, h.type, h.provenance.scope.value, "disabled",
+                    scope = h.provenance.scope.value
+                    if by and above_project(h, self.execution_root):
+                        outcome.skipped.append(SkippedHook(
+                            h.id, h.type, scope, "switched-off",
+                            f"hook {h.id} skipped: {by} switches hooks off, this {scope} guard with them; "
+                            "not decided (switch it off in your own settings to decide so)",
+                            matcher=h.matcher, may_match=_may_match(h.matcher, value)))
+                        continue
+                    outcome.skipped.append(SkippedHook(h.id, h.type, scope, "disabled",
                                                        f"hook {h.id} skipped: hooks are switched off",
                                                        matcher=h.matcher))
             return run
@@ -477,6 +514,11 @@ class HookRunner:
             if r.status == "skipped" and r.message.startswith(f"hook {r.hook_id} skipped:") \
                     and not any(s.hook_id == r.hook_id for s in outcome.skipped):
                 outcome.skipped.append(SkippedHook(r.hook_id, r.type, "", "no-handler", r.message))
+        if run.policy == "block" and outcome.event in SERIAL_EVENTS and not outcome.blocked and outcome.failed:
+            r = outcome.failed[0]  # a guard that ran without deciding: the host asked to fail closed
+            outcome.blocked, outcome.permission_decision = True, "deny"
+            outcome.reason = (f"guard {r.hook_id} failed ({r.failure}); the call is blocked until it can decide "
+                              "(unapproved='block')")
         if run.key is not None:
             with self._lock:
                 self._done[run.key] = outcome

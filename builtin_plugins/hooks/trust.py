@@ -120,10 +120,14 @@ class HookApprovalStatus(FrozenValue):
     :ivar rows: the entries' states, in hook order (the user's own hooks ``not-required``).
     :ivar notes: messages about the earlier one-digest approval (migrated, or asked again).
     :ivar error: the store's error when it is unusable (every entry then ``error``).
+    :ivar switched_off_by: the project or local settings file that switched hooks off while
+        no layer above it did (:func:`hooks_switched_off_by`): the guards of sources above the
+        project it switched off are ``switched-off`` (not decided), not ``disabled``.
     """
 
     root: str
     enabled: bool = True
+    switched_off_by: str | None = None
     rows: tuple[EntryStatus, ...] = ()
     notes: tuple[str, ...] = ()
     error: str | None = None
@@ -344,7 +348,7 @@ class EntryHookTrust:
         if hook.type == "function":
             return "not_required"
         if not self.status.enabled:
-            return "disabled"
+            return "switched-off" if self._switched_off(hook) else "disabled"
         row = self.status.of(hook.id)
         if row is None:
             return "awaiting" if _needs_approval(hook) else "not_required"
@@ -353,6 +357,9 @@ class EntryHookTrust:
     def reason(self, hook: HookDefinition) -> str:
         """Why ``hook`` does not run, in words (``awaiting approval (not approved)``…)."""
         if not self.status.enabled:
+            if self._switched_off(hook):
+                return (f"{self.status.switched_off_by} switches hooks off, this {hook.provenance.scope.value} "
+                        "guard with them; not decided (switch it off in your own settings to decide so)")
             return "hooks are switched off"
         row = self.status.of(hook.id)
         if row is None:
@@ -361,6 +368,11 @@ class EntryHookTrust:
             return f"{'awaiting approval' if row.state == 'awaiting' else 'changed since approved'}" \
                 + (f" ({row.reason})" if row.reason else "")
         return row.text
+
+    def _switched_off(self, hook: HookDefinition) -> bool:
+        from wskit.builtin_plugins.hooks.runner import above_project
+
+        return bool(self.status.switched_off_by) and above_project(hook, self.status.root)
 
     def digest(self) -> str | None:
         """The digest of the session's hook configuration: over every entry's digest (each
@@ -374,6 +386,19 @@ class EntryHookTrust:
         return selection_digest([entries[k] for k in sorted(entries)]) if entries else None
 
 
+def hooks_switched_off_by(binding, trust, profile) -> str | None:
+    """The project or local settings file whose ``disableAllHooks: true`` switches hooks off
+    while no user, managed or invocation layer does (:func:`wskit.formats.settings.hooks_switched_off_by`),
+    or None (also when the host switched hooks off: that is the user's choice)."""
+    from wskit.formats.settings import hooks_switched_off_by as _by
+    from wskit.formats.settings import settings_layers
+
+    if profile.settings.get("hooks_enabled") is False:
+        return None
+    layers, _ = settings_layers(binding, profile, trust)
+    return _by(layers)
+
+
 def session_hook_trust(session) -> EntryHookTrust | None:
     """The :class:`EntryHookTrust` of a session (None when it carries no profile with a home)."""
     profile = getattr(session, "profile", None)
@@ -382,6 +407,11 @@ def session_hook_trust(session) -> EntryHookTrust | None:
     hooks = list(session.registry("hook").active())
     enabled = hooks_enabled(session.binding, session.trust, profile)
     trusted = bool(getattr(session.trust, "trusted", False))
-    return EntryHookTrust(hook_approval_status(profile.home, session.binding.source_root, hooks, enabled=enabled,
-                                               files_root=session.binding.execution_root, folder_trusted=trusted,
-                                               host=getattr(session, "host", None)))
+    status = hook_approval_status(profile.home, session.binding.source_root, hooks, enabled=enabled,
+                                  files_root=session.binding.execution_root, folder_trusted=trusted,
+                                  host=getattr(session, "host", None))
+    if not enabled:
+        by = hooks_switched_off_by(session.binding, session.trust, profile)
+        if by:
+            status = status.copy_with(switched_off_by=by)
+    return EntryHookTrust(status)

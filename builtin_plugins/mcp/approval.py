@@ -2,8 +2,9 @@
 the entries and the store are :mod:`wskit.approval`).
 
 Folder trust alone does not start a project's servers: a server defined by the project
-(``.mcp.json``, the project's settings files, ``settings.local.json``) starts only once it
-is approved. Plugin servers come with enabling their plugin; user, admin and ``--mcp-config``
+(``.mcp.json``, the project's settings files, ``settings.local.json``, a plugin the project
+ships in ``.claude/plugins/``) starts only once it is approved. Servers of plugins the user
+installed come with enabling their plugin; user, admin and ``--mcp-config``
 servers are the user's own (state ``not-required``), as Claude Code treats them.
 
 A project server is, in this order:
@@ -44,7 +45,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from wskit.approval.entries import ApprovalEntry
-from wskit.approval.servers import APPROVAL_SCOPES
+from wskit.approval.servers import needs_approval
 from wskit.errors import WskitError
 from wskit.fs.atomic import StateFileError
 from wskit.fs.store import PrivateJsonFile
@@ -176,7 +177,7 @@ def server_approval(server: "McpServer", binding: Any, profile: Any, *, home: st
     """
     from wskit.approval.servers import server_entry, server_status
 
-    if server.scope not in APPROVAL_SCOPES:
+    if not needs_approval(server, binding.source_root, binding.execution_root):
         return "not-required", "", server_entry(server, "mcp", binding.execution_root, cover=False)
     layers = []
     if profile is not None and getattr(profile, "home", None) is not None:

@@ -34,11 +34,11 @@ def add_approval_commands(group: click.Group, capability: str, kind: str, label:
 
     def record(obj: WsctlContext, name: str, path: str, state: str, digest: str | None = None,
                accept_unverified: bool = False) -> None:
-        from wskit.approval.servers import APPROVAL_SCOPES, record_server, server_entry
+        from wskit.approval.servers import needs_approval, record_server, server_entry
 
         ws = obj.resolve(path)
         server = ws.registry(kind).get(name)
-        if server.scope not in APPROVAL_SCOPES:
+        if not needs_approval(server, ws.source_root, ws.binding.execution_root):
             click.echo(safe_text(f"{server.id}: a {server.scope.value} server needs no approval; nothing recorded"))
             return
         entry = server_entry(server, capability, ws.binding.execution_root)

@@ -1048,8 +1048,13 @@ class _Collector(Value):
         data = self.script_bytes(full)
         if data is None:
             return
-        family = loads_mod.family_of(by, data[:256])
         shown = self.shown(full)
+        if _is_binary(data):
+            if ("binary", full) not in self.scanned:
+                self.scanned.add(("binary", full))
+                self.note(shown, "a binary executable: what it loads is not followed")
+            return
+        family = loads_mod.family_of(by, data[:256])
         if family is None:
             if ("other", full) not in self.scanned:
                 self.scanned.add(("other", full))
@@ -1426,6 +1431,17 @@ class _Collector(Value):
             return True
         return any(self.root_of(os.path.normpath(os.path.join(c, path))) is not None for c in cwds)
 
+    def outside(self, full: str, raw: str) -> None:
+        """A file run or read from outside the roots is the user's system and is not covered,
+        unless someone other than the user may replace it: it is unverified when the folder
+        holding it is writable by every local user (``/tmp``, ``/dev/shm``, sticky or not),
+        a folder above it is (without the sticky bit), or the file or a folder on its way is
+        owned by a user other than root and the one running wskit (what another local user,
+        threat T4, could swap). The path as written is checked, from ``/`` down to the file."""
+        why = _shared_path(full)
+        if why:
+            self.note(raw, f"{full} is outside the project, {why}: not covered")
+
     def root_of(self, full: str) -> str | None:
         for r in self.roots:
             if full == r or full.startswith(r.rstrip(os.sep) + os.sep):
@@ -1738,6 +1754,52 @@ def _union(a: Cwds, b: Cwds) -> Cwds:
         return None
     u = a | b
     return u if len(u) <= MAX_CWDS else None
+
+
+#: Leading bytes of binary executables: ELF, Mach-O (both byte orders, 32/64 bit, fat), PE.
+_BINARY_MAGICS = (b"\x7fELF", b"\xfe\xed\xfa\xce", b"\xfe\xed\xfa\xcf", b"\xce\xfa\xed\xfe",
+                  b"\xcf\xfa\xed\xfe", b"\xca\xfe\xba\xbe", b"MZ")
+
+
+def _is_binary(data: bytes) -> bool:
+    """True when ``data`` is a binary executable (a known magic, or a NUL byte in its first
+    KiB, which no shell, Python or Node script holds): it is not read as a script."""
+    return data.startswith(_BINARY_MAGICS) or b"\x00" in data[:1024]
+
+
+def _shared_path(full: str) -> str:
+    """Why another local user could replace the file ``full`` (an absolute path), or ``""``
+    (:meth:`_Collector.outside`). Never raises: a path that cannot be examined is named."""
+    me = os.geteuid() if hasattr(os, "geteuid") else 0
+    parts = [p for p in full.split(os.sep) if p]
+    here, above = os.sep, None
+    for i, part in enumerate(parts):
+        try:
+            st = os.stat(here)
+        except FileNotFoundError:  # whoever may write the last folder that exists may create it
+            if above is not None and above[1].st_mode & stat.S_IWOTH:
+                return f"in {above[0]}, a folder every local user can write"
+            return ""
+        except OSError as err:
+            return f"in a folder that cannot be examined ({err.strerror})"
+        above = (here, st)
+        last = i == len(parts) - 1
+        if st.st_mode & stat.S_IWOTH and (last or not st.st_mode & stat.S_ISVTX):
+            return f"in {here}, a folder every local user can write"
+        if st.st_uid not in (0, me):
+            return f"in {here}, a folder owned by another user (uid {st.st_uid})"
+        here = os.path.join(here, part)
+    try:
+        st = os.stat(here)
+    except FileNotFoundError:
+        return ""
+    except OSError as err:
+        return f"a file that cannot be examined ({err.strerror})"
+    if st.st_uid not in (0, me):
+        return f"a file owned by another user (uid {st.st_uid})"
+    if st.st_mode & stat.S_IWOTH:
+        return "a file every local user can write"
+    return ""
 
 
 def _short(text: str, limit: int = 80) -> str:

@@ -3,9 +3,14 @@
 Shared by the ``mcp`` and ``lsp`` capabilities: a project (or local) server starts only
 once *that server as defined now* is approved — its definition as written and the bytes and
 executable bit of the project files its command runs (``command: sh ./srv.sh``: editing
-``srv.sh`` makes it ``modified``). Plugin servers come with enabling their plugin, the
-user's, an administrator's and ``--mcp-config`` servers are the user's own: they need no
-approval (Claude Code's rule for MCP servers, applied to LSP servers too).
+``srv.sh`` makes it ``modified``). Whether a server needs approval is decided by where its
+definition lives, not by the kind of its source (:func:`needs_approval`): a definition whose
+file lies in the project — the project's ``.mcp.json``/``.lsp.json``/settings, and a plugin
+the project ships (``<project>/.claude/plugins/X/``: its ``.mcp.json``, ``.lsp.json`` or
+manifest) — needs it, since folder trust alone must run nothing of the project. Servers of
+plugins the user installed, the user's, an administrator's and ``--mcp-config`` servers are
+the user's own: they need no approval (Claude Code's rule for MCP servers, applied to LSP
+servers too).
 """
 
 from __future__ import annotations
@@ -18,8 +23,35 @@ from wskit.approval.entries import ApprovalEntry, entry_coverage
 from wskit.approval.store import ApprovalStore, EntryStatus
 from wskit.models import Scope
 
-#: Scopes whose servers need approval (what a repository can write).
+#: Scopes whose servers always need approval (what a repository can write).
 APPROVAL_SCOPES = frozenset({Scope.PROJECT, Scope.LOCAL})
+
+
+def _inside(path: str, roots: tuple[str, ...]) -> bool:
+    for root in roots:
+        rel = os.path.relpath(path, root)
+        if rel != ".." and not rel.startswith(".." + os.sep) and not os.path.isabs(rel):
+            return True
+    return False
+
+
+def needs_approval(server: Any, *project_roots: str | os.PathLike[str]) -> bool:
+    """True when ``server`` starts only once approved: its scope is one a repository writes
+    (:data:`APPROVAL_SCOPES`), or the file that defines it lies in one of ``project_roots``
+    (the source project and the execution root), as a project-scope plugin's
+    ``.mcp.json``/``.lsp.json``/manifest does. Both the path as written and the path with
+    links resolved are checked, so a plugin folder linked into the project, or a project
+    folder reached through a link, still counts as the project's. Never raises."""
+    if server.scope in APPROVAL_SCOPES:
+        return True
+    roots = tuple(dict.fromkeys(r for root in project_roots if root
+                                for r in (os.path.abspath(str(root)), os.path.realpath(str(root)))))
+    if not roots:
+        return False
+    p = server.provenance
+    path = os.path.abspath(p.absolute_str)
+    return _inside(path, roots) or _inside(os.path.realpath(path), roots) \
+        or _inside(os.path.realpath(p.source_root), roots)
 
 
 def server_entry(server: Any, capability: str, project_root: str | os.PathLike[str], *,
@@ -64,10 +96,10 @@ def _written_env(server: Any) -> dict[str, Any]:
 
 def server_status(server: Any, capability: str, project_root: str | os.PathLike[str],
                   source_root: str | os.PathLike[str], home: str | os.PathLike[str] | None) -> EntryStatus:
-    """The approval state of ``server`` (never raises): ``not-required`` outside
-    :data:`APPROVAL_SCOPES`, else its record in ``<home>/.wskit/approvals.json`` (no home:
-    ``awaiting``)."""
-    if server.scope not in APPROVAL_SCOPES:
+    """The approval state of ``server`` (never raises): ``not-required`` when it needs no
+    approval (:func:`needs_approval`: a definition outside the project), else its record in
+    ``<home>/.wskit/approvals.json`` (no home: ``awaiting``)."""
+    if not needs_approval(server, project_root, source_root):
         return EntryStatus(server_entry(server, capability, project_root, cover=False), "not-required")
     entry = server_entry(server, capability, project_root)
     if home is None:

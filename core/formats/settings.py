@@ -24,7 +24,7 @@ from wskit.host import HostProfile
 from wskit.models import Diagnostic, Frozen
 from wskit.trust import TrustDecision
 
-__all__ = ["all_hooks_disabled", "config_dirs", "managed_layer", "read_layers", "settings_layers", "SettingsLayer"]
+__all__ = ["all_hooks_disabled", "hooks_switched_off_by", "config_dirs", "managed_layer", "read_layers", "settings_layers", "SettingsLayer"]
 
 
 class SettingsLayer(Frozen):
@@ -145,3 +145,19 @@ def all_hooks_disabled(layers: "list[SettingsLayer]") -> bool:
     for theirs). Any layer switches hooks off and a later ``false`` does not switch them
     back on (Claude Code, Blade §11.2); an untrusted project's layers are never read."""
     return any(layer.trusted and layer.data.get("disableAllHooks") is True for layer in layers)
+
+
+#: Settings scopes above a project's: their hooks are the user's (or an administrator's) guards.
+HIGHER_SCOPES = frozenset({"user", "managed", "invocation"})
+
+
+def hooks_switched_off_by(layers: "list[SettingsLayer]") -> str | None:
+    """The file of the project or local layer that sets ``disableAllHooks: true`` while no
+    layer above it (user, managed, invocation) does, or None. Claude Code 2.1.337 lets such
+    a layer switch the user's own hooks off (recorded case ``project-disable-all-hooks``);
+    wskit does too, but a guard never switches off silently: the runner reports each
+    higher-layer guard it switched off as not decided, naming this file (docs/hooks.md)."""
+    on = [layer for layer in layers if layer.trusted and layer.data.get("disableAllHooks") is True]
+    if not on or any(layer.scope in HIGHER_SCOPES for layer in on):
+        return None
+    return str(on[0].path)

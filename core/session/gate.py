@@ -197,7 +197,8 @@ class SkippedGuard(FrozenValue):
     """A guard that did not look at the call.
 
     :ivar guard: ``hook`` (a hook that did not run: not approved, disabled, its trust
-        failed), or the session component or service that is missing
+        failed; or one that ran and did not decide, reason ``failed``: timed out, not
+        found, killed — ``HookResult.failure``), or the session component or service that is missing
         (``hooks``, ``permissions``, ``skill_workflows``, ``rules``).
     :ivar id: the hook's id, or the guard's name.
     :ivar reason: ``awaiting-approval``, the hook's trust state, or ``unavailable``.
@@ -413,7 +414,8 @@ class ToolGate:
         if pre is not None and pre.blocked:
             # the runner's unapproved="block" policy blocks with a result named after the skipped guard
             blocker = next((r.hook_id for r in pre.results if r.status in ("blocked", "refused")), None)
-            by_policy = blocker is not None and any(s.hook_id == blocker for s in pre.skipped)
+            by_policy = (blocker is not None and any(s.hook_id == blocker for s in pre.skipped)) \
+                or (blocker is None and bool(pre.failed))  # a failed guard under unapproved="block"
             return base.copy_with(decision="deny", reason=pre.reason or "a PreToolUse hook blocked the call",
                                   source="unapproved-hook" if by_policy else "hook")
         try:
@@ -612,6 +614,9 @@ class ToolGate:
         # a skipped hook whose exact-name matcher does not name this tool would not have looked at it
         skipped.extend(SkippedGuard("hook", s.hook_id, s.reason, s.message) for s in outcome.skipped
                        if getattr(s, "may_match", True))
+        # a guard that ran without deciding (timed out, not found, killed) did not check the call either
+        skipped.extend(SkippedGuard("hook", s.hook_id, "failed", s.message) for s in outcome.undecided
+                       if s.state == "failed")
         warnings.extend(outcome.warnings)
 
 

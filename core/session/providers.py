@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from wskit.errors import UnknownResourceError
-from wskit.formats.settings import SettingsLayer, all_hooks_disabled, read_layers
+from wskit.formats.settings import SettingsLayer, all_hooks_disabled, hooks_switched_off_by, read_layers
 from wskit.models import Diagnostic
 from wskit.values import FrozenValue, field
 
@@ -109,6 +109,9 @@ class ModelResources(FrozenValue):
         (``models``, ``modelProviders``, ``model``, ``disableAllHooks``…; deep copies).
     :ivar catalog: the session-private :class:`ModelCatalog`.
     :ivar layers: files read, in order. :ivar diagnostics: bad or ignored layers.
+    :ivar hooks_disabled: a layer sets ``disableAllHooks: true``.
+    :ivar hooks_switched_off_by: the project or local file that did so while no higher layer
+        did (:func:`wskit.formats.settings.hooks_switched_off_by`), else None.
     """
 
     project_root: str
@@ -117,6 +120,7 @@ class ModelResources(FrozenValue):
     layers: tuple[str, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = field(default_factory=tuple)
     hooks_disabled: bool = False
+    hooks_switched_off_by: str | None = None
 
     @property
     def disable_all_hooks(self) -> bool:
@@ -127,7 +131,7 @@ class ModelResources(FrozenValue):
     def snapshot(self) -> "ModelResources":
         """A copy with its own config and catalog, sharing only the credential store (Blade)."""
         return _build(self.project_root, copy.deepcopy(dict(self.config)), self.catalog.credentials,
-                      self.layers, self.diagnostics, self.hooks_disabled)
+                      self.layers, self.diagnostics, self.hooks_disabled, self.hooks_switched_off_by)
 
 
 def _check(data: dict[str, Any], path: str) -> list[Diagnostic]:
@@ -176,7 +180,7 @@ def resolve_model_resources(home: str | Path, project_root: str | Path, *, host:
             config["model"] = hit["id"]
     invocation = [SettingsLayer(scope="invocation", path=None, data=dict(extra))] if extra else []
     return _build(str(root), config, credentials, tuple(layers), tuple(diags),
-                  all_hooks_disabled([*found, *invocation]))
+                  all_hooks_disabled([*found, *invocation]), hooks_switched_off_by([*found, *invocation]))
 
 
 def _overlay(config: dict[str, Any], data: dict[str, Any]) -> None:
@@ -188,7 +192,7 @@ def _overlay(config: dict[str, Any], data: dict[str, Any]) -> None:
 
 
 def _build(root: str, config: dict[str, Any], credentials: CredentialStore, layers, diags,
-           hooks_disabled: bool = False) -> ModelResources:
+           hooks_disabled: bool = False, switched_off_by: str | None = None) -> ModelResources:
     models = tuple(copy.deepcopy(m) for m in config.get("models", []))
     ids = [m["id"] for m in models]
     if config.get("model") not in ids:
@@ -196,7 +200,7 @@ def _build(root: str, config: dict[str, Any], credentials: CredentialStore, laye
     catalog = ModelCatalog(models=models, providers=copy.deepcopy(config.get("modelProviders", {})),
                            current=config["model"], credentials=credentials)
     return ModelResources(project_root=root, config=config, catalog=catalog, layers=layers, diagnostics=diags,
-                          hooks_disabled=hooks_disabled)
+                          hooks_disabled=hooks_disabled, hooks_switched_off_by=switched_off_by)
 
 
 def models_for(workspace: Any, credentials: CredentialStore, *, env: Mapping[str, str] | None = None,

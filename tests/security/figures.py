@@ -55,6 +55,12 @@ AREAS = {
                                         "20 s (child process) for patterns, 10 s per HTTP request"),
     "tests.security.test_mcp_guarantees": ("MCP servers: approval, ${VAR} never printed, approval store",
                                            "MCP connect 30 s"),
+    "tests.security.test_project_plugin_servers": ("servers a project ships in its own plugin: MCP/LSP approval "
+                                                   "follows where the definition lives", "MCP connect 30 s"),
+    "tests.security.test_coverage_outside": ("coverage: a binary in the project, a script in a folder others "
+                                             "can write", "-"),
+    "tests.security.test_guard_not_silent": ("a guard never switches off silently: a project's disableAllHooks, "
+                                             "a guard that timed out, was not found or was killed", "hook 0.5 s"),
     "tests.security.test_lsp_hostile": ("LSP: paths a write tool names (outside, links)", "-"),
     "tests.security.test_crash_safety": ("crash safety (SIGKILL, 8 processes)", "10 s kill budget per store, 30-120 s per child"),
     "tests.security.test_worktree_trust": ("forged worktree pointers; one binding per execution root", "-"),

@@ -42,7 +42,7 @@ def test_hooks_run_json(wsctl, wskit_pm, project, tmp_path):
     data = json.loads(res.stdout)
     assert set(data) == {"event", "blocked", "reason", "permission_decision", "updated_input", "additional_context",
                          "system_messages", "continue", "stop_reason", "warnings", "repeated", "results",
-                         "skipped", "awaiting_approval", "undecided"}
+                         "skipped", "awaiting_approval", "undecided", "failed"}
     assert data["blocked"] and data["reason"] == "no rm" and data["permission_decision"] == "deny"
     assert {r["hook_id"]: r["status"] for r in data["results"]} == {"project:proj": "skipped", "user:guard": "blocked"}
     assert data["warnings"] == ["hook project:proj skipped: awaiting approval (not approved)"]
