@@ -1431,17 +1431,6 @@ class _Collector(Value):
             return True
         return any(self.root_of(os.path.normpath(os.path.join(c, path))) is not None for c in cwds)
 
-    def outside(self, full: str, raw: str) -> None:
-        """A file run or read from outside the roots is the user's system and is not covered,
-        unless someone other than the user may replace it: it is unverified when the folder
-        holding it is writable by every local user (``/tmp``, ``/dev/shm``, sticky or not),
-        a folder above it is (without the sticky bit), or the file or a folder on its way is
-        owned by a user other than root and the one running wskit (what another local user,
-        threat T4, could swap). The path as written is checked, from ``/`` down to the file."""
-        why = _shared_path(full)
-        if why:
-            self.note(raw, f"{full} is outside the project, {why}: not covered")
-
     def root_of(self, full: str) -> str | None:
         for r in self.roots:
             if full == r or full.startswith(r.rstrip(os.sep) + os.sep):
@@ -1478,13 +1467,15 @@ class _Collector(Value):
                 self.written.update(os.path.normpath(os.path.join(c, d)) for c in cwds or ())
 
     def outside(self, full: str, raw: str) -> None:
-        """An executed file outside the roots is the user's system, unless anyone else
-        may write it: a file descriptor or device (``/dev/stdin``, ``/dev/fd/3``,
-        ``/proc/self/fd/3``: a program fed from a redirection the script chose), or a
-        path any local user (or the project's own earlier commands) may create or
-        replace — in a world-writable folder without the sticky bit, a missing file in
-        a world-writable folder (``/tmp/x.sh``), or an entry of a sticky folder owned by
-        someone else than root or this user. Unverified; only ``stat`` is used."""
+        """A file run or read from outside the roots is the user's system and is not covered,
+        unless someone other than the user may decide what it holds — then it is unverified:
+        a file the hook's own commands wrote (:meth:`writes`); a file descriptor or device
+        (``/dev/stdin``, ``/dev/fd/3``, ``/proc/self/fd/3``: a program fed from a redirection
+        the script chose); a path in a folder every local user can write (``/tmp``,
+        ``/dev/shm``, sticky or not; a missing file there included), under a folder above it
+        that is (without the sticky bit), or a file or folder on its way owned by a user
+        other than root and the one running wskit (what another local user, threat T4, could
+        swap). Only ``stat`` is used, on the path as written, from ``/`` down to the file."""
         if any(full == w or full.startswith(w.rstrip("/") + "/") for w in self.written):
             self.note(raw, f"{full} is written by the hook's own commands outside the project, then run: "
                            "what it holds is not covered")
@@ -1493,32 +1484,9 @@ class _Collector(Value):
             self.note(raw, f"{full} is a file descriptor or device: the program it gives is decided when the "
                            "command runs")
             return
-        cur, child_exists = full, True
-        while True:
-            try:
-                st = os.stat(cur)
-            except OSError:
-                parent = os.path.dirname(cur)
-                if parent == cur:
-                    return
-                cur, child_exists = parent, False
-                continue
-            if stat.S_ISDIR(st.st_mode) and st.st_mode & 0o002 and not child_exists:
-                self.note(raw, f"{full} does not exist and {cur} is writable by every local user: whoever "
-                               "creates it decides what runs")
-                return
-            parent = os.path.dirname(cur)
-            if parent == cur:
-                return
-            try:
-                pst = os.stat(parent)
-            except OSError:
-                return
-            if pst.st_mode & 0o002 and (not pst.st_mode & stat.S_ISVTX or st.st_uid not in (0, os.geteuid())):
-                self.note(raw, f"{full} is in {parent}, a folder other local users may write: what runs there "
-                               "is not covered")
-                return
-            cur, child_exists = parent, True
+        why = _shared_path(full)
+        if why:
+            self.note(raw, f"{full} is outside the project, {why}: not covered")
 
     def cover(self, full: str, raw: str) -> os.stat_result | None:
         """Cover one path (file, folder or missing); returns its ``stat`` when it exists
