@@ -436,33 +436,25 @@ def note(path: str, follow: bool = False, st: os.stat_result | None = None) -> N
         deps.note(path, follow, st)
 
 
-def lexists(path: str) -> bool:
-    """``os.path.lexists(path)``; when nothing is there, the absence is noted to every
-    active recording, so a load that decided from a look "nothing is there" goes stale
-    when something appears. What is there is not noted: the reads that follow note it as
-    they need it (a folder's own signature would make every later write into it, wskit's
-    own state included, look like a change). Idle declarations use it.
+def lstat(path: str) -> os.stat_result | None:
+    """``os.lstat(path)``, or None when nothing is there; an absence is noted to every
+    active recording, so a load that decided from a look "nothing is there" goes stale when
+    something appears. What is there is not noted: the reads that follow note it as they
+    need it (a folder's own signature would make every later write into it, wskit's own
+    state included, look like a change). Idle declarations use it (one ``lstat`` a path).
     """
     try:
-        os.lstat(path)
+        return os.lstat(path)
     except (OSError, ValueError):
         for deps in _ACTIVE.get():
             if (path, False) not in deps._paths:
                 deps._note_sig(path, False, None)
-        return False
-    return True
+        return None
 
 
-def islink(path: str) -> bool:
-    """``os.path.islink(path)``, noting an absence as :func:`lexists` does."""
-    try:
-        st = os.lstat(path)
-    except (OSError, ValueError):
-        for deps in _ACTIVE.get():
-            if (path, False) not in deps._paths:
-                deps._note_sig(path, False, None)
-        return False
-    return (st.st_mode & 0o170000) == 0o120000
+def lexists(path: str) -> bool:
+    """``os.path.lexists(path)``, an absence noted as :func:`lstat` notes it."""
+    return lstat(path) is not None
 
 
 def reuse_offered() -> bool:

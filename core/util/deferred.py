@@ -14,7 +14,7 @@ from a definitions file at a project's root or from a config folder's settings f
 :class:`~wskit.models.LoadResult` without importing anything; the declaration must be
 exact (the engine answers the same empty result for every such source), which
 ``tests/core/util/test_idle_hooks.py`` checks for each built-in that declares one. Every
-look a declaration takes goes through :func:`wskit.changes.lexists`, so a cached load that
+look a declaration takes goes through :func:`wskit.changes.lstat`, so a cached load that
 was idle for a source goes stale when the kind's folder or file appears there.
 """
 
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import stat
 from collections.abc import Callable
 from typing import Any
 
@@ -71,10 +72,13 @@ def folders_present(kind: Any) -> Callable[[Any], bool]:
     (:func:`wskit.formats.mdwalk.component_dirs`: ``agents``, ``output-styles``…)."""
 
     def needs(source: Any) -> bool:
-        if source.plugin or changes.islink(source.root):
+        if source.plugin:
             return True
-        if not changes.lexists(source.root):
+        st = changes.lstat(source.root)
+        if st is None:
             return False
+        if stat.S_ISLNK(st.st_mode):
+            return True
         from wskit.formats.mdwalk import component_dirs
 
         return any(changes.lexists(os.path.join(source.root, d.split("/", 1)[0]))
@@ -91,11 +95,12 @@ def definitions_present(source: Any, default_file: str) -> bool:
     ``settings.local.json`` (or the folder being a link, which is reported)."""
     if source.plugin:
         return True
-    if not changes.lexists(source.root):
+    st = changes.lstat(source.root)
+    if st is None:
         return False
     if os.path.normpath(source.root) == os.path.normpath(source.base):
         return changes.lexists(os.path.join(source.base, default_file))
-    return (changes.islink(source.root) or changes.lexists(os.path.join(source.root, "settings.json"))
+    return (stat.S_ISLNK(st.st_mode) or changes.lexists(os.path.join(source.root, "settings.json"))
             or changes.lexists(os.path.join(source.root, "settings.local.json")))
 
 
