@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.aging_helpers import OLD
+from tests.aging_helpers import age as _age
+from tests.aging_helpers import skill_text as _skill
 from wskit import changes
 from wskit.cache import WorkspaceCache
 from wskit.testing import write_tree
@@ -22,23 +25,12 @@ pytest.importorskip("inotify_simple")
 if not os.path.exists("/proc/sys/fs/inotify"):
     pytest.skip("no inotify on this system", allow_module_level=True)
 
-OLD = 1_700_000_000
 
-
-def _skill(name: str, desc: str) -> str:
-    return f"---\nname: {name}\ndescription: {desc}\n---\nBody of {name}.\n"
 
 
 def _rule(pattern: str, body: str) -> str:
     return f"---\npaths:\n  - \"{pattern}\"\n---\n{body}\n"
 
-
-def _age(*roots: Path) -> None:
-    for root in roots:
-        for dirpath, _dirs, files in os.walk(root, topdown=False):
-            for f in files:
-                os.utime(os.path.join(dirpath, f), (OLD, OLD), follow_symlinks=False)
-            os.utime(dirpath, (OLD, OLD))
 
 
 @pytest.fixture

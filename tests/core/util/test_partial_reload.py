@@ -21,24 +21,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.aging_helpers import OLD
+from tests.aging_helpers import age as _age
+from tests.aging_helpers import skill_text as _skill
 from wskit.cache import WorkspaceCache
 from wskit.testing import write_tree
 from wskit.trust import TrustStore
 from wskit.util import partial_reload
-
-OLD = 1_700_000_000
-
-
-def _skill(name: str, desc: str) -> str:
-    return f"---\nname: {name}\ndescription: {desc}\n---\nBody of {name}.\n"
-
-
-def _age(*roots: Path) -> None:
-    for root in roots:
-        for dirpath, _dirs, files in os.walk(root, topdown=False):
-            for f in files:
-                os.utime(os.path.join(dirpath, f), (OLD, OLD), follow_symlinks=False)
-            os.utime(dirpath, (OLD, OLD))
 
 
 def _settle(*roots: Path) -> None:
