@@ -93,7 +93,8 @@ def _status_json(st, ws=None) -> dict[str, Any]:
 #: the first line of ``hooks status``: hook approval in words, never to be read as folder trust
 _APPROVAL_WORDS = {"awaiting": "hooks await approval", "modified": "hooks changed since approved",
                    "approved": "hooks approved", "not_required": "no hooks need approval",
-                   "disabled": "hooks switched off", "error": "hook approval unknown"}
+                   "disabled": "hooks switched off", "error": "hook approval unknown",
+                   "switched-off": "a guard of the user's is switched off by project settings (not decided)"}
 
 
 def _status_text(st, data: dict[str, Any], folder_trust: str | None = None) -> str:
@@ -186,12 +187,15 @@ def hooks_trust_cmd(obj: WsctlContext, path: str, digest: str, source: str | Non
     if not chosen:
         raise WskitError("no hook awaits approval" + (f" in {source}" if source else "")
                          + f" ('wsctl hooks status {path}' shows each hook's state)")
-    # the other digests 'hooks status' shows, so a digest of another selection is named as such
-    known = {r.entry.digest: f"entry {r.entry.key} alone" for r in st.rows}
-    known.update({d: f"the awaiting entries of {src}"
-                  for src, d in _status_json(st)["source_digests"].items()})
-    if st.digest:
-        known[st.digest] = "all awaiting entries"
+    # the other digests shown ('hooks status', 'mcp list', 'lsp list'), so a digest of another
+    # selection or entry is named as such
+    from wskit.approval.entries import selection_digest
+
+    known: dict[str, str] = {}
+    if digest != selection_digest(chosen):
+        from wskit.approval.servers import shown_digests
+
+        known = {**shown_digests(ws, catalogs=False), **st.shown_digests()}
     try:
         ApprovalStore.for_home(obj.home).approve(ws.source_root, chosen, digest, accept_unverified=accept_unverified,
                                                  known=known)
