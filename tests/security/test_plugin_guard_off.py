@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.security.test_guard_not_silent import _payload, _project, assert_switched_off
+
 GUARD = '#!/bin/sh\ngrep -q "rm -rf /" && { echo "blocked by the plugin guard" >&2; exit 2; } || exit 0\n'
 
 
@@ -30,20 +32,6 @@ def _plugin(root: Path, name: str = "guardp") -> Path:
     (root / "commands").mkdir()
     (root / "commands/cg.md").write_text("---\ndescription: a command\n---\nbody\n")
     return root
-
-
-def _project(tmp_path: Path) -> Path:
-    p = tmp_path / "proj"
-    (p / ".git").mkdir(parents=True)
-    (p / ".git/HEAD").write_text("ref: refs/heads/main\n")
-    (p / ".claude").mkdir()
-    return p
-
-
-def _payload(tmp_path: Path, tool: str = "Bash") -> str:
-    f = tmp_path / "payload.json"
-    f.write_text(json.dumps({"tool_name": tool, "tool_input": {"command": "rm -rf /"}}))
-    return str(f)
 
 
 def _approve(wsctl, project: Path) -> None:
@@ -65,17 +53,8 @@ def test_a_projects_enabled_plugins_leaves_the_users_plugin_guard_not_decided(ws
     assert r.exit_code == 0 and r.stdout.startswith("PreToolUse: blocked: blocked by the plugin guard"), r.stdout
     assert "guardp:cg" in _commands(wsctl, project)
     (project / ".claude" / name).write_text(json.dumps({"enabledPlugins": {"guardp": False}}))
-    r = wsctl("hooks", "run", "PreToolUse", str(project), "--payload", _payload(tmp_path))
-    assert r.exit_code == 3, r.output
-    assert r.stdout.startswith("PreToolUse: not decided: 1 hook(s) did not run"), r.stdout
-    assert f"{project}/.claude/{name} switches off plugin guardp (enabledPlugins)" in r.stdout
-    data = json.loads(wsctl("hooks", "run", "PreToolUse", str(project), "--payload", _payload(tmp_path),
-                            json=True).stdout)
-    (sk,) = data["skipped"]
-    assert sk["state"] == "switched-off" and sk["hook_id"].startswith("plugin:guardp:")
-    assert data["undecided"] == 1 and not data["blocked"]
-    r = wsctl("hooks", "run", "PreToolUse", str(project), "--payload", _payload(tmp_path), "--unapproved", "block")
-    assert r.exit_code == 0 and r.stdout.startswith("PreToolUse: blocked: guard plugin:guardp:"), r.stdout
+    assert_switched_off(wsctl, project, tmp_path, "plugin:guardp:",
+                        f"{project}/.claude/{name} switches off plugin guardp (enabledPlugins)")
     # the rest of the plugin is off, as the host has it; the guard is said everywhere it is listed
     assert "guardp:cg" not in _commands(wsctl, project)
     st = json.loads(wsctl("hooks", "status", str(project), json=True).stdout)
@@ -85,9 +64,6 @@ def test_a_projects_enabled_plugins_leaves_the_users_plugin_guard_not_decided(ws
     assert f"1 hook of the user's switched off by project settings, not decided: {project}/.claude/{name}" in r.stdout
     r = wsctl("plugins", "list", str(project))
     assert "its hooks are the user's guards: reported switched-off (not decided)" in r.stdout
-    # a guard whose exact-name matcher does not name the tool would not have run anyway
-    r = wsctl("hooks", "run", "PreToolUse", str(project), "--payload", _payload(tmp_path, tool="Read"))
-    assert r.exit_code == 0 and r.stdout.startswith("PreToolUse: allowed"), r.stdout
 
 
 def test_the_users_own_switch_of_the_plugin_is_a_decision(wsctl, wskit_home, tmp_path):
