@@ -64,12 +64,13 @@ def hooks_list_cmd(obj: WsctlContext, path: str) -> None:
     rows = [{"id": h.id, "event": h.event, "matcher": h.matcher, "if": h.if_condition, "type": h.type,
              "command": h.command, "url": h.url, "headers": _headers(h) if h.type == "http" else {},
              "scope": h.scope.value, "plugin": h.plugin,
-             "path": display_path(h.provenance.absolute_path, ws.source_root)} for h in ws.registry("hook").active()]
+             "path": display_path(h.provenance.absolute_path, ws.source_root),
+             "switched_off_by": h.switched_off_by} for h in ws.registry("hook").active()]
     data = {"hooks": rows, "diagnostics": kind_diag_dicts(obj, ws, ("hook",))}
     obj.emit(data, lambda: (click.echo(table(
         [[r["event"], (r["matcher"] or "*") + (f" if {r['if']}" if r["if"] else ""), r["type"],
           (r["command"] or r["url"] or "") + "".join(f" [{k}: {v}]" for k, v in r["headers"].items()),
-          r["plugin"] or r["scope"]]
+          (r["plugin"] or r["scope"]) + (" (switched off by project settings)" if r["switched_off_by"] else "")]
          for r in rows], ["EVENT", "MATCHER", "TYPE", "RUNS", "FROM"]) if rows else "no hooks"),
         print_diag_dicts(data["diagnostics"])))
 

@@ -265,6 +265,7 @@ def _migrate(store: ApprovalStore, home: str, root: str, hooks: Sequence[HookDef
     from wskit.builtin_plugins.hooks.legacy import HookTrustStore, hook_config_digest
 
     legacy = HookTrustStore.for_home(home)
+    hooks = [h for h in hooks if not h.switched_off_by]  # loaded only to be reported: never in an approval
     try:
         old = legacy.read().get(root)
     except LegacyError as err:

@@ -64,6 +64,9 @@ def test_a_projects_enabled_plugins_leaves_the_users_plugin_guard_not_decided(ws
     assert f"1 hook of the user's switched off by project settings, not decided: {project}/.claude/{name}" in r.stdout
     r = wsctl("plugins", "list", str(project))
     assert "its hooks are the user's guards: reported switched-off (not decided)" in r.stdout
+    (row,) = json.loads(wsctl("hooks", "list", str(project), json=True).stdout)["hooks"]
+    assert row["switched_off_by"] == f"{project}/.claude/{name}"
+    assert "guardp (switched off by project settings)" in wsctl("hooks", "list", str(project)).stdout
 
 
 def test_the_users_own_switch_of_the_plugin_is_a_decision(wsctl, wskit_home, tmp_path):
