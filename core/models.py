@@ -269,8 +269,6 @@ class ResourceSource(Frozen):
 #: Hex SHA-256 of ``data`` (bytes): :func:`wskit.util.digest.sha256_hex` (small inputs without
 #: loading OpenSSL, OpenSSL's ready hasher copied otherwise)
 sha256_hex = _digest.sha256_hex
-#: OpenSSL's ready SHA-256 hasher, to be copied (:func:`wskit.util.digest.openssl_sha256`)
-_sha256_base = _digest.openssl_sha256
 
 
 def display_path(path: str | Path, relative_to: str | Path) -> str:
