@@ -381,12 +381,32 @@ class _Collector(Value):
             self.note(_short(shown), f"not followed, the whole command: {err}")
             return cwds
         try:
+            for tree in trees:  # what the text writes, before anything is followed: a loop may
+                self.prewrites(tree, text, cwds)  # run a file a later command of it writes
             for tree in trees:
                 cwds = self.node(tree, text, cwds, depth, None)
         except RecursionError:
             self.note(_short(shown), "not followed, the whole command: it nests too deeply")
             return None
         return cwds
+
+    def prewrites(self, node: Any, src: str, cwds: Cwds) -> None:
+        """Record what every simple command under ``node`` writes (:meth:`writes`), read in
+        the folders the text starts in (a later ``cd``'s folder is recorded where the walk
+        meets the command)."""
+        if getattr(node, "kind", None) == "command":
+            words = [self.word(p, src) for p in node.parts if p.kind == "word"]
+            outputs = [read_word(t, self.known) for p in node.parts if p.kind == "redirect"
+                       for t in [loads_mod.output_target(p, src)] if t is not None]
+            self.writes(words, cwds, outputs)
+        for attr in ("parts", "list"):
+            for child in getattr(node, attr, None) or []:
+                if hasattr(child, "kind"):
+                    self.prewrites(child, src, cwds)
+        for r in getattr(node, "redirects", None) or []:
+            target = loads_mod.output_target(r, src) if getattr(r, "kind", "") == "redirect" else None
+            if target is not None:
+                self.writes([], cwds, [read_word(target, self.known)])
 
     def node(self, node: Any, src: str, cwds: Cwds, depth: int, stdin: str | None) -> Cwds:
         """Follow one syntax node; returns the working folders after it. ``stdin``:
@@ -480,10 +500,15 @@ class _Collector(Value):
         for a in assigns:
             self.assignment(self.word(a, src))
         feed = stdin
+        outputs: list[Word] = []
         for r in redirects:
             got = self.redirect(r, src, cwds, depth)
             if got is not None:
                 feed = got
+            target = loads_mod.output_target(r, src)
+            if target is not None:
+                outputs.append(read_word(target, self.known))
+        self.writes(words, cwds, outputs)
         if not words:
             return cwds
         return self.run(words, cwds, depth, feed)
@@ -1020,6 +1045,8 @@ class _Collector(Value):
         for full in candidates:
             if self.root_of(full) is None:
                 self.outside(full, w.raw)
+            else:
+                self.written_then_run(full, w.raw)
             st = self.cover(full, w.raw)
             if st is None or not with_folder:
                 continue
@@ -1148,6 +1175,8 @@ class _Collector(Value):
                 for cand in self.resolve(ld.path, cwds, word):  # type: ignore[arg-type]
                     if self.root_of(cand) is None:
                         self.outside(cand, word)
+                    else:
+                        self.written_then_run(cand, word)
                     st = self.cover(cand, word)
                     got = self.files.get(cand)
                     if st is not None and stat.S_ISDIR(st.st_mode):
@@ -1169,7 +1198,7 @@ class _Collector(Value):
         # line may run (or source) what another line writes
         for ld in commands:
             if ld.kind == "run":
-                self.writes(ld.words, self.script_cwds(cwds, cds))
+                self.writes(ld.words, self.script_cwds(cwds, cds), ld.writes)
         for ld in found:
             one(ld)
         # the script's commands last: a file it sources may define the functions they call,
@@ -1437,15 +1466,18 @@ class _Collector(Value):
                 return r
         return None
 
-    def writes(self, words: Sequence[Word], cwds: Cwds) -> None:
-        """Record the files a script's command writes (``cp``/``mv``/``install``/``ln``
-        destinations, ``tee`` operands, ``dd of=``, ``curl -o``, ``wget -O``): one it then
-        runs from outside the roots is unverified (:meth:`outside`)."""
+    def writes(self, words: Sequence[Word], cwds: Cwds, outputs: Sequence[Word] = ()) -> None:
+        """Record the files a command writes: the targets of its output redirections
+        (``> F``, ``>> F``, ``&> F``, ``cat > F <<EOF``), ``cp``/``mv``/``install``/``ln``
+        destinations, ``tee`` operands, ``dd of=``, ``curl -o``, ``wget -O``. A file the
+        command then runs, sources or feeds to an interpreter, inside the roots or not, is
+        unverified (:meth:`written_then_run`): its bytes at approval are not what runs."""
+        dests: list[str] = [w.value for w in outputs if w.value is not None and not w.value.startswith("/dev/")]
         if not words or words[0].value is None:
+            self.record_writes(dests, cwds)
             return
         prog = words[0].value.rsplit("/", 1)[-1]
         vals = [w.value for w in words[1:]]
-        dests: list[str] = []
         if prog in ("cp", "mv", "install", "ln", "rsync"):
             ops = [v for v in vals if v is not None and not v.startswith("-")]
             dests += [vals[i + 1] for i, v in enumerate(vals[:-1]) if v in ("-t", "--target-directory")
@@ -1460,11 +1492,24 @@ class _Collector(Value):
         elif prog in ("curl", "wget"):
             flag = ("-o", "--output") if prog == "curl" else ("-O", "--output-document")
             dests += [vals[i + 1] for i, v in enumerate(vals[:-1]) if v in flag and vals[i + 1] is not None]  # type: ignore[misc]
+        self.record_writes(dests, cwds)
+
+    def record_writes(self, dests: Sequence[str], cwds: Cwds) -> None:
         for d in dests:
             if os.path.isabs(d):
                 self.written.add(os.path.normpath(d))
             else:
                 self.written.update(os.path.normpath(os.path.join(c, d)) for c in cwds or ())
+
+    def written_then_run(self, full: str, raw: str) -> bool:
+        """True (and ``raw`` noted unverified) when ``full`` is a file, or lies under a
+        folder, that the command's own commands write (:meth:`writes`): what runs is what
+        that write put there, not the bytes covered at approval."""
+        if any(full == w or full.startswith(w.rstrip("/") + "/") for w in self.written):
+            self.note(raw, f"{full} is written by the hook's own commands, then run: what it holds is not "
+                           "covered")
+            return True
+        return False
 
     def outside(self, full: str, raw: str) -> None:
         """A file run or read from outside the roots is the user's system and is not covered,
@@ -1476,9 +1521,7 @@ class _Collector(Value):
         that is (without the sticky bit), or a file or folder on its way owned by a user
         other than root and the one running wskit (what another local user, threat T4, could
         swap). Only ``stat`` is used, on the path as written, from ``/`` down to the file."""
-        if any(full == w or full.startswith(w.rstrip("/") + "/") for w in self.written):
-            self.note(raw, f"{full} is written by the hook's own commands outside the project, then run: "
-                           "what it holds is not covered")
+        if self.written_then_run(full, raw):
             return
         if full.startswith(("/dev/", "/proc/")):
             self.note(raw, f"{full} is a file descriptor or device: the program it gives is decided when the "

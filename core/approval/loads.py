@@ -98,6 +98,8 @@ class Load(FrozenValue):
         ``"pipe"``, ``"unknown"``), None for the script's own.
     :ivar positional: ``run``: ``$1``/``"$@"`` are the script's own arguments (top level,
         never shifted or set).
+    :ivar writes: ``run``: the targets of its output redirections (``> F``, ``>> F``,
+        ``&> F``, ``<> F``), read as its words are: files the command writes.
     """
 
     line: int
@@ -110,6 +112,7 @@ class Load(FrozenValue):
     assigns: tuple[Word, ...] = ()
     stdin: str | None = None
     positional: bool = False
+    writes: tuple[Word, ...] = ()
 
 
 #: shells, Node-like and Python interpreters by program name (shared with :mod:`wskit.approval.coverage`)
@@ -271,6 +274,8 @@ class _Shell:
         self.cd_words: list[str | None] = []
         #: every other simple command: line, words, assignments, stdin, inside a function
         self.runs: list[tuple[int, list[str], list[str], str | None, bool]] = []
+        #: the output redirection targets of the command ``self.runs`` holds at each index
+        self.outputs: dict[int, list[str]] = {}
         #: ``shift``/``set --``/``getopts``: ``$1``… are no longer the script's arguments as given
         self.shifts = False
         #: the functions the script defines (a call runs the script's own code, walked here)
@@ -300,11 +305,12 @@ class _Shell:
                                 reason=f"a relative path after cd on line {first_cd} of the script"))
             else:
                 out.append(Load(n, _short(raw), "file", os.path.normpath(w.value)))
-        for n, words, assigns, stdin, in_function in self.runs:
+        for i, (n, words, assigns, stdin, in_function) in enumerate(self.runs):
             out.append(Load(n, _short(" ".join(words or assigns)), "run", None,
                             words=tuple(self.read(w, known) for w in words),
                             assigns=tuple(self.read(a, known) for a in assigns), stdin=stdin,
-                            positional=not in_function and not self.shifts))
+                            positional=not in_function and not self.shifts,
+                            writes=tuple(self.read(w, known) for w in self.outputs.get(i, ()))))
         out += [Load(n, name, "function", None) for n, name in self.functions]
         out += [Load(n, _short(shown), "setenv", None, module=name) for n, shown, name in self.runtime_writes]
         # the names this file assigns (a file that sources it sees them changed)
@@ -353,6 +359,7 @@ class _Shell:
         if kind == "command":
             words: list[str] = []
             assigns: list[str] = []
+            outputs: list[str] = []
             for p in node.parts:
                 for sub in walk_substitutions(p):
                     self.walk(sub, src, base, in_function)
@@ -364,7 +371,15 @@ class _Shell:
                     words.append(raw)
                 elif p.kind == "redirect":
                     stdin = input_feed(p, src)[0] or stdin
+                    target = output_target(p, src)
+                    if target is not None:
+                        outputs.append(target)
+            if outputs:
+                self.outputs[len(self.runs)] = outputs
             self.command(words, assigns, self.line_of(src, node.pos[0], base), stdin, in_function)
+            if outputs and (not self.runs or self.runs[-1][1] is not words):
+                # a command not kept as a run (source, cd, …) still writes its targets
+                self.runs.append((self.line_of(src, node.pos[0], base), [], [], None, in_function))
             return
         if kind == "pipeline":  # a stage after the first reads the pipe
             stages = [p for p in node.parts if p.kind not in ("pipe", "reservedword")]
@@ -570,6 +585,17 @@ def input_feed(r: Any, src: str) -> tuple[str | None, str]:
     if w.value is None:
         return "unknown", ", ".join(w.dynamic)
     return ("text:" if kind == "<<<" else "file:") + w.value, ""
+
+
+def output_target(r: Any, src: str) -> str | None:
+    """The target of output redirection ``r`` (a ``bashlex`` redirect node of ``src``) as
+    written (``> F``, ``>> F``, ``>| F``, ``&> F``, ``&>> F``, ``<> F``), or None: an input
+    redirection, or a descriptor duplication (``>&2``)."""
+    target = r.output if hasattr(r.output, "kind") else None
+    if target is None or r.type not in (">", ">>", ">|", "&>", "&>>", "<>", ">&"):
+        return None
+    raw = src[target.pos[0]:target.pos[1]]
+    return None if r.type == ">&" and (raw.isdigit() or raw == "-") else raw
 
 
 #: builtins that give variables named among their words a value decided at run time
