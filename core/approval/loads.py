@@ -644,6 +644,13 @@ _PY_RUNS_SHELL = frozenset({"os.system", "os.popen", "subprocess.getoutput", "su
 #: the rest of the program starters: computed (not followed)
 _PY_RUNS_PREFIXES = ("os.exec", "os.spawn", "os.posix_spawn", "pty.spawn", "os.startfile", "multiprocessing.")
 _CHDIR = {"os.chdir", "os.fchdir", "posix.chdir", "posix.fchdir", "contextlib.chdir"}
+#: modules whose functions start programs or load code: followed only as ``mod.func(…)``
+#: calls; the module itself used as a value (``getattr(os, name)``, ``m = subprocess``, an
+#: argument) is unverified
+_LOADER_MODULES = frozenset({
+    "sys", "os", "posix", "subprocess", "_posixsubprocess", "importlib", "importlib.util", "importlib.machinery",
+    "runpy", "builtins", "__builtins__", "multiprocessing", "ctypes", "pickle", "marshal", "zipimport", "pkgutil",
+    "site", "pty", "imp", "asyncio.subprocess"})
 
 
 class _Python:
@@ -689,9 +696,23 @@ class _Python:
             parent = parents.get(id(node))
             if isinstance(parent, ast.Attribute):
                 continue  # judged at the longer name
-            if name == "sys" and isinstance(node, ast.Name):
-                self.import_state_use(node, line0, "the sys module used as a value (its path is then changed "
-                                                   "where wskit does not see)")
+            if isinstance(node, ast.Name) and name in _LOADER_MODULES:
+                if name == "sys":
+                    self.import_state_use(node, line0, "the sys module used as a value (its path is then changed "
+                                                       "where wskit does not see)")
+                else:
+                    self.import_state_use(node, line0, f"the {name} module used as a value (getattr, an alias, an "
+                                                       "argument): what its functions then start or load is not "
+                                                       "followed")
+                continue
+            if name == "__path__" or (name or "").startswith("__path__.") or (name or "").endswith(".__path__") \
+                    or ".__path__." in (name or ""):
+                # a package's search path (``__path__.append``, ``pkgutil.extend_path``,
+                # ``pkg.__path__.insert``): its submodules come from folders wskit does not follow
+                if not (isinstance(getattr(node, "ctx", None), ast.Load) and isinstance(
+                        parent, (ast.Compare, ast.comprehension, ast.For))):
+                    self.import_state_use(node, line0, f"{name} changed or passed on: the package's submodules "
+                                                       "then come from folders wskit does not follow")
                 continue
             if name not in ("sys.path", "sys.meta_path", "sys.path_hooks", "sys.modules", "sys.path_importer_cache") \
                     and not (name or "").startswith(("sys.path.", "sys.meta_path.", "sys.path_hooks.", "sys.modules.")):
@@ -749,6 +770,11 @@ class _Python:
         while isinstance(node, ast.Attribute):
             parts.append(node.attr)
             node = node.value
+        if isinstance(node, ast.Call) and parts and node.args and isinstance(node.args[0], ast.Constant) \
+                and isinstance(node.args[0].value, str) and not node.keywords \
+                and self.dotted(node.func) in ("__import__", "importlib.import_module", "builtins.__import__"):
+            # ``__import__('os').system(…)``: the module's member, as ``os.system(…)``
+            return ".".join([node.args[0].value, *reversed(parts)])
         if not isinstance(node, ast.Name):
             return None
         parts.append(self.aliases.get(node.id, node.id))
