@@ -1161,7 +1161,8 @@ class _Collector(Value):
         def one(ld: loads_mod.Load) -> None:
             word = f"{shown}:{ld.line}: {ld.word}"
             if ld.kind == "nodebare":
-                self.node_self_reference(full, ld.module or "", word, cwds, depth)
+                if not self.node_self_reference(full, ld.module or "", word, cwds, depth):
+                    self.node_package(full, ld.module or "", word, cwds, depth)
             elif ld.path is None and ld.kind != "pymodule":
                 self.note(word, ld.reason)
             elif ld.kind == "pymodule":
@@ -1283,7 +1284,60 @@ class _Collector(Value):
         finally:
             self.at = saved
 
-    def node_self_reference(self, full: str, spec: str, word: str, cwds: Cwds = None, depth: int = 0) -> None:
+    def node_package(self, full: str, spec: str, word: str, cwds: Cwds, depth: int) -> None:
+        """A bare ``require('pkg/sub')`` / ``import 'pkg'`` of script ``full``: the package
+        node finds in the ``node_modules`` of the script's folder or a folder above it
+        (inside the root; none there: a builtin or the system's) is followed to the files it
+        loads — every literal target of its ``package.json`` ``exports`` (all conditions and
+        subpaths: more than node picks, which is safe), else ``main`` or ``index`` — and
+        those files are read for their own loads, so a ``main`` or a ``require`` that leaves
+        the package is covered. A pattern or package target in ``exports``, or a
+        ``package.json`` that cannot be read: unverified."""
+        parts = spec.split("/")
+        n = 2 if spec.startswith("@") else 1
+        name, sub = "/".join(parts[:n]), "/".join(parts[n:])
+        if not name or name.startswith(("node:", "#")) or ".." in parts[:n]:
+            return
+        root = self.root_of(full)
+        cur = os.path.dirname(full)
+        while root is not None and self.root_of(cur) == root:
+            pkg = os.path.join(cur, "node_modules", *name.split("/"))
+            if os.path.isdir(pkg):
+                real = os.path.realpath(pkg)
+                if self.root_of(real) is not None:
+                    pkg = real  # node resolves a linked package (workspaces, pnpm) at its real path
+                manifest = os.path.join(pkg, "package.json")
+                self.cover(manifest, word)
+                data: Any = {}
+                if os.path.isfile(manifest):
+                    raw = self.script_bytes(manifest)
+                    try:
+                        data = json.loads(raw.decode("utf-8")) if raw is not None else None
+                    except ValueError:
+                        data = None
+                    if not isinstance(data, dict):
+                        self.note(word, f"{self.shown(manifest)} cannot be read for its main and exports")
+                        return
+                if "exports" in data:
+                    targets = _package_targets(data["exports"])
+                    if not targets:
+                        self.note(word, f"the exports of {self.shown(manifest)}: a target that is a pattern, a "
+                                        "package or missing; not followed")
+                        return
+                    for t in targets:
+                        self.node_module(os.path.normpath(os.path.join(pkg, t)), cwds, depth, word)
+                    return
+                main = data.get("main") if isinstance(data.get("main"), str) else None
+                entry = sub or main or "index"
+                self.node_module(os.path.normpath(os.path.join(pkg, entry)), cwds, depth, word)
+                if not sub and main:  # node falls back to index.js when main is not found
+                    self.node_module(os.path.join(pkg, "index"), cwds, depth, word)
+                return
+            if cur == root:
+                return
+            cur = os.path.dirname(cur)
+
+    def node_self_reference(self, full: str, spec: str, word: str, cwds: Cwds = None, depth: int = 0) -> bool:
         """A bare ``require('name/…')`` naming the package of the script's nearest
         ``package.json`` inside the root is a self-reference through its ``exports``; a
         ``#name`` specifier goes through its ``imports``. The map's targets are followed
@@ -1305,7 +1359,7 @@ class _Collector(Value):
                     data = None
                 if not isinstance(data, dict):
                     self.note(word, f"{self.shown(pkg)} cannot be read for its name, imports and exports")
-                    return
+                    return True
                 if spec.startswith("#"):
                     entry = (data.get("imports") or {}).get(spec) if isinstance(data.get("imports"), dict) else None
                     what = f"the package.json imports entry {spec}"
@@ -1313,19 +1367,21 @@ class _Collector(Value):
                     entry = data.get("exports", data.get("main", "./index.js"))
                     what = "a self-reference to the script's own package (its exports)"
                 else:
-                    return  # another package: node_modules (covered by the caller) or a builtin
+                    return False  # another package (node_package) or a builtin
                 targets = _package_targets(entry)
                 if not targets:
                     self.note(word, f"{what}: a target that is a pattern, a package or missing; not followed")
-                    return
+                    return True
                 for t in targets:
                     self.node_module(os.path.normpath(os.path.join(cur, t)), cwds, depth, word)
-                return
+                return True
             if cur == root:
                 break
             cur = os.path.dirname(cur)
         if spec.startswith("#"):
             self.note(word, f"the package.json imports entry {spec}: no package.json inside the root holds it")
+            return True
+        return False
 
     def script_bytes(self, full: str) -> bytes | None:
         """The bytes of a covered script inside a root (None: not a covered file)."""
