@@ -1492,12 +1492,31 @@ class _Node:
     def runner(self, toks: list[_Tok], i: int, name: str) -> None:
         if name not in _RUNNERS_JS:
             return
-        first, count = self.args(toks, i + 1)
-        if len(first) == 1 and first[0].kind == "str" or (name == "Function" and count >= 1 and all(
-                t.kind == "str" or t.value == "," for t in first)):
+        first, _ = self.args(toks, i + 1)
+        if name == "Function":  # the body is the last argument: every one must be a string
+            if self.all_strings(toks, i + 1):
+                return
+        elif len(first) == 1 and first[0].kind == "str":
             return
         self.out.append(Load(toks[i].line, f"{name}(…)", "node", None,
                              reason=f"{name} of code computed when the script runs"))
+
+    @staticmethod
+    def all_strings(toks: list[_Tok], i: int) -> bool:
+        """True when every argument of the call whose ``(`` is ``toks[i]`` is a string literal."""
+        depth, j = 0, i
+        while j < len(toks):
+            t = toks[j]
+            if t.kind == "punct" and t.value in ("(", "[", "{"):
+                depth += 1
+                if depth > 1:
+                    return False
+            elif t.kind == "punct" and t.value in (")", "]", "}"):
+                return depth == 1 and t.value == ")"
+            elif not (t.kind == "str" or (t.kind == "punct" and t.value == ",")):
+                return False
+            j += 1
+        return False
 
     def load(self, toks: list[_Tok], i: int, line: int, word: str) -> None:
         first, _ = self.args(toks, i)
