@@ -57,6 +57,9 @@ AREAS = {
                                            "MCP connect 30 s"),
     "tests.security.test_project_plugin_servers": ("servers a project ships in its own plugin: MCP/LSP approval "
                                                    "follows where the definition lives", "MCP connect 30 s"),
+    "tests.security.test_approval_loaders": ("approval coverage of loader routes, run for real (importlib, __path__, "
+                                             "getattr of process modules, node_modules packages, redirection writes, "
+                                             "the host's hook PATH)", "60 s per interpreter run"),
     "tests.security.test_coverage_outside": ("coverage: a binary in the project, a script in a folder others "
                                              "can write", "-"),
     "tests.security.test_guard_not_silent": ("a guard never switches off silently: a project's disableAllHooks, "
