@@ -1284,6 +1284,20 @@ class _Collector(Value):
         finally:
             self.at = saved
 
+    def manifest(self, path: str, word: str, what: str) -> dict[str, Any] | None:
+        """Cover and read the ``package.json`` at ``path`` (byte-bounded); None, with
+        ``word`` named unverified, when it is not a JSON object."""
+        self.cover(path, word)
+        raw = self.script_bytes(path)
+        try:
+            data = json.loads(raw.decode("utf-8")) if raw is not None else None
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
+            self.note(word, f"{self.shown(path)} cannot be read for {what}")
+            return None
+        return data
+
     def node_package(self, full: str, spec: str, word: str, cwds: Cwds, depth: int) -> None:
         """A bare ``require('pkg/sub')`` / ``import 'pkg'`` of script ``full``: the package
         node finds in the ``node_modules`` of the script's folder or a folder above it
@@ -1307,17 +1321,13 @@ class _Collector(Value):
                 if self.root_of(real) is not None:
                     pkg = real  # node resolves a linked package (workspaces, pnpm) at its real path
                 manifest = os.path.join(pkg, "package.json")
-                self.cover(manifest, word)
                 data: Any = {}
-                if os.path.isfile(manifest):
-                    raw = self.script_bytes(manifest)
-                    try:
-                        data = json.loads(raw.decode("utf-8")) if raw is not None else None
-                    except ValueError:
-                        data = None
-                    if not isinstance(data, dict):
-                        self.note(word, f"{self.shown(manifest)} cannot be read for its main and exports")
+                if os.path.lexists(manifest):
+                    data = self.manifest(manifest, word, "its main and exports")
+                    if data is None:
                         return
+                else:
+                    self.cover(manifest, word)  # missing: creating it changes the digest
                 if "exports" in data:
                     targets = _package_targets(data["exports"])
                     if not targets:
@@ -1351,14 +1361,8 @@ class _Collector(Value):
         while root is not None and self.root_of(cur) == root:
             pkg = os.path.join(cur, "package.json")
             if os.path.lexists(pkg):
-                self.cover(pkg, word)
-                raw = self.script_bytes(pkg)
-                try:
-                    data = json.loads(raw.decode("utf-8")) if raw is not None else None
-                except ValueError:
-                    data = None
-                if not isinstance(data, dict):
-                    self.note(word, f"{self.shown(pkg)} cannot be read for its name, imports and exports")
+                data = self.manifest(pkg, word, "its name, imports and exports")
+                if data is None:
                     return True
                 if spec.startswith("#"):
                     entry = (data.get("imports") or {}).get(spec) if isinstance(data.get("imports"), dict) else None
