@@ -177,7 +177,7 @@ def argv_coverage(argv: Sequence[str], *, cwd: str, project_root: str | None, pl
     :func:`command_coverage` otherwise."""
     c = _Collector(project_root, plugin_root, env)
     c.environment()
-    c.defined_env(defined_env or {})
+    c.defined_env(defined_env or {}, frozenset({os.path.abspath(cwd)}))
     words = [c.argv_word(str(a)) for a in argv]
     if words:
         c.run(words, frozenset({os.path.abspath(cwd)}), 0, stdin=None)
@@ -254,17 +254,54 @@ _LOADER_VARIABLES = frozenset({
     "AWKPATH", "AWKLIBPATH", "PERLLIB", "PYTHONPYCACHEPREFIX", "PYTHONNOUSERSITE", "PYTHONSAFEPATH",
     "HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "NODE_EXTRA_CA_CERTS", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM",
     "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", "PYTHONEXECUTABLE", "NODE_REPL_EXTERNAL_MODULE", "ZDOTDIR",
+    "LD_AUDIT", "GCONV_PATH", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "PYTHONBREAKPOINT",
+    "PYTHONINSPECT", "PYTHONPLATLIBDIR", "PYTHONWARNINGS", "LOCPATH", "NLSPATH", "GIT_SSH_COMMAND", "GIT_ASKPASS",
+    "SSH_ASKPASS", "GIT_EXTERNAL_DIFF", "GIT_PAGER", "PAGER", "EDITOR", "VISUAL", "BROWSER", "LESSOPEN",
+    "LESSCLOSE", "PROMPT_COMMAND", "MANPAGER", "CLASSPATH", "LUA_INIT", "LUA_PATH", "LUA_CPATH", "TCLLIBPATH",
+    "R_PROFILE_USER", "R_LIBS_USER", "GEM_PATH", "GEM_HOME", "BUNDLE_GEMFILE", "PERL5DB", "RUSTC_WRAPPER",
 })
+#: families of variables read by a loader or an interpreter's start-up (any member may
+#: load code: glibc's ``LD_AUDIT``, npm's ``npm_config_*``, ``PYTHONBREAKPOINT``,
+#: ``JAVA_TOOL_OPTIONS`` …), judged by prefix (see :func:`loader_variable`)
+_LOADER_FAMILIES = ("LD_", "DYLD_", "GIT_CONFIG_", "npm_config_", "NPM_CONFIG_", "PYTHON", "NODE_", "JAVA_",
+                    "_JAVA_", "JDK_JAVA_", "PERL", "RUBY", "GEM_", "BUNDLE_", "LUA_", "BASH_FUNC_", "GCONV_",
+                    "TCL", "R_PROFILE", "R_LIBS", "CLASSPATH", "GIT_SSH", "GIT_EXTERNAL", "GIT_ASKPASS")
+#: variables whose value never makes a program load code: not loaders, even in a loader
+#: family, and their values are not read as paths (rule (c))
+_HARMLESS_VARIABLES = frozenset({
+    "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE", "PYTHONIOENCODING", "PYTHONUTF8", "PYTHONHASHSEED",
+    "PYTHONFAULTHANDLER", "PYTHONOPTIMIZE", "PYTHONDEVMODE", "PYTHONMALLOC", "PYTHONTRACEMALLOC",
+    "PYTHONNODEBUGRANGES", "PYTHONINTMAXSTRDIGITS", "PYTHONVERBOSE", "PYTHONDEBUG", "PYTHONCOERCECLOCALE",
+    "PYTHONLEGACYWINDOWSSTDIO", "PYTHONWARNDEFAULTENCODING", "PYTHONNOUSERSITE", "PYTHONSAFEPATH",
+    "NODE_ENV", "NODE_NO_WARNINGS", "NODE_TLS_REJECT_UNAUTHORIZED", "NODE_DEBUG", "NODE_DISABLE_COLORS",
+    "NODE_PENDING_DEPRECATION", "NODE_MAX_HEADER_SIZE",
+    "TERM", "LANG", "LANGUAGE", "TZ", "COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR", "CI", "DEBUG", "LOG_LEVEL",
+    "TMPDIR", "TMP", "TEMP", "PWD", "OLDPWD", "SHELL", "USER", "LOGNAME", "HOSTNAME", "EDITOR_NAME",
+})
+#: programs whose words name files they change, not files they read (rule (a) leaves them out)
+_NAMES_NOT_READ = frozenset({"cd", "pushd", "popd", "touch", "mkdir", "rm", "rmdir", "truncate", "chmod", "chown",
+                             "mktemp", "ln", "unset", "export", "declare", "local", "readonly", "typeset", "trap",
+                             "shred", "unlink", "kill", "exit", "return", "sleep"})
 #: loader variables the host's own environment holds as a matter of course: named only when
 #: a definition (a hook's ``VAR=…`` prefix, a server's ``env``) sets them
 _HOST_OWNED = frozenset({"PATH", "IFS", "PS4", "HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "PYTHONPYCACHEPREFIX",
-                         "PYTHONNOUSERSITE", "PYTHONSAFEPATH", "NODE_EXTRA_CA_CERTS", "ZDOTDIR"})
+                         "PYTHONNOUSERSITE", "PYTHONSAFEPATH", "NODE_EXTRA_CA_CERTS", "ZDOTDIR",
+                         "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "PYTHONWARNINGS", "LOCPATH", "NLSPATH",
+                         "GIT_SSH_COMMAND", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_EXTERNAL_DIFF", "GIT_PAGER", "PAGER",
+                         "EDITOR", "VISUAL", "BROWSER", "LESSOPEN", "LESSCLOSE", "PROMPT_COMMAND", "MANPAGER",
+                         "CLASSPATH", "LUA_INIT", "LUA_PATH", "LUA_CPATH", "TCLLIBPATH", "R_PROFILE_USER",
+                         "R_LIBS_USER", "GEM_PATH", "GEM_HOME", "BUNDLE_GEMFILE", "PERL5DB", "RUSTC_WRAPPER"})
 
 
 def loader_variable(name: str) -> bool:
     """True when setting variable ``name`` (to anything) changes what a program loads:
-    :data:`_LOADER_VARIABLES` and every ``GIT_CONFIG_*`` (``GIT_CONFIG_KEY_0``…)."""
-    return name in _LOADER_VARIABLES or name.startswith("GIT_CONFIG_")
+    :data:`_LOADER_VARIABLES`, and every name of a loader family (:data:`_LOADER_FAMILIES`:
+    ``LD_*``, ``DYLD_*``, ``GIT_CONFIG_*``, ``npm_config_*``, ``PYTHON*``, ``NODE_*``,
+    ``JAVA_*`` …) that is not on the family's harmless list (``PYTHONUNBUFFERED``,
+    ``NODE_ENV`` …): a new variable of a family is a loader until it is known not to be."""
+    if name in _LOADER_VARIABLES:
+        return True
+    return name.startswith(_LOADER_FAMILIES) and name not in _HARMLESS_VARIABLES
 #: dynamic parts of a word whose command is followed on its own
 _FOLLOWED = frozenset({"command substitution", "process substitution"})
 #: what an argv element that is one whole unknown variable is (see ``argv_word``)
@@ -498,7 +535,7 @@ class _Collector(Value):
             elif p.kind == "redirect":
                 redirects.append(p)
         for a in assigns:
-            self.assignment(self.word(a, src))
+            self.assignment(self.word(a, src), cwds)
         feed = stdin
         outputs: list[Word] = []
         for r in redirects:
@@ -513,21 +550,55 @@ class _Collector(Value):
             return cwds
         return self.run(words, cwds, depth, feed)
 
-    def assignment(self, w: Word) -> None:
+    def assignment(self, w: Word, cwds: Cwds = frozenset()) -> None:
         name = w.raw.split("=", 1)[0].lstrip("+")
         # a hook command lists every dynamic word; a script's value matters only where used
         if w.value is None and not self.at and any(r not in _FOLLOWED for r in w.dynamic):
             self.note(w.raw, ", ".join(r for r in w.dynamic if r not in _FOLLOWED))
         if loader_variable(name.rstrip("+")):
             self.note(w.raw, f"assigning {name} changes what programs load")
+        if w.value is not None and "=" in w.value:
+            self.variable_paths(name.rstrip("+"), w.value.split("=", 1)[1], cwds, w.raw)
 
-    def defined_env(self, env: Mapping[str, Any]) -> None:
+    def defined_env(self, env: Mapping[str, Any], cwds: Cwds = frozenset()) -> None:
         """A definition's own environment (an MCP or LSP server's ``env``): every loader
         variable it sets, whatever the value (``HOME``, ``NODE_OPTIONS``, ``GIT_CONFIG_*``…),
-        is unverified, as the same assignment before a hook command is."""
+        is unverified, as the same assignment before a hook command is; a value naming a
+        path is covered (:meth:`variable_paths`)."""
         for name in sorted(str(k) for k in env):
             if loader_variable(name):
                 self.note(f"env.{name}", f"the definition sets {name}, which changes what programs load")
+            value = env[name]
+            if isinstance(value, str):
+                w = self.argv_word(value)
+                if w.value is not None:
+                    self.variable_paths(name, w.value, cwds, f"env.{name}")
+
+    def variable_paths(self, name: str, value: str, cwds: Cwds, raw: str) -> None:
+        """Rule (c): a variable that is not on the harmless list (:data:`_HARMLESS_VARIABLES`)
+        and whose value names a path (``/…``, ``./…``, ``a/b``, each part of a ``:`` list)
+        may make a program load that path, whatever wskit knows of the name: inside the
+        project or a plugin the path is covered, a missing one as missing (planting it
+        changes the digest); outside, a path another local user may write is unverified
+        (:meth:`outside`); a relative path after a ``cd`` wskit cannot follow is unverified."""
+        if name in _HARMLESS_VARIABLES or name.startswith("LC_") or not value or len(value) > 4096:
+            return
+        for part in value.split(os.pathsep):
+            if not (part.startswith(("/", "./", "../", "~/")) or "/" in part.strip("/")) or "://" in part \
+                    or any(c.isspace() for c in part):
+                continue
+            if part.startswith("~"):
+                self.note(raw, f"{name} names a path under the home folder ({part}); not covered")
+                continue
+            if not os.path.isabs(part) and cwds is None:
+                self.note(raw, "a relative path after cd to a folder decided at run time")
+                continue
+            for full in ([os.path.normpath(part)] if os.path.isabs(part) else
+                         [os.path.normpath(os.path.join(c, part)) for c in sorted(cwds or ())]):
+                if self.root_of(full) is None:
+                    self.outside(full, raw)
+                else:
+                    self.named_path(full, cwds, raw, missing=True)
 
     def redirect(self, r: Any, src: str, cwds: Cwds, depth: int) -> str | None:
         """Note a redirection; returns what it feeds to stdin (``"file:<path>"``,
@@ -550,7 +621,16 @@ class _Collector(Value):
         return None  # output: written by the command, not executed
 
     def run(self, words: list[Word], cwds: Cwds, depth: int, stdin: str | None) -> Cwds:
-        """Follow one command's words (program first); returns the folders after it."""
+        """Follow one command's words (program first); returns the folders after it. What
+        the program executes is followed first; then every word naming a file or folder of
+        the project or a plugin is covered (:meth:`named_words`)."""
+        after = self.dispatch(words, cwds, depth, stdin)
+        if words and words[0].value is not None and depth <= MAX_NESTING:
+            self.named_words(words[0].value.rstrip("/").rsplit("/", 1)[-1], words[1:], cwds)
+        return after
+
+    def dispatch(self, words: list[Word], cwds: Cwds, depth: int, stdin: str | None) -> Cwds:
+        """Follow what one command executes (see :meth:`run`)."""
         if depth > MAX_NESTING:
             self.note(_short(" ".join(w.raw for w in words)), f"nested more than {MAX_NESTING} levels deep")
             return cwds
@@ -679,7 +759,7 @@ class _Collector(Value):
             elif v.startswith("-") and v != "-":
                 i += 1
             elif "=" in v:
-                self.assignment(args[i])
+                self.assignment(args[i], cwds)
                 i += 1
             else:
                 break
@@ -1053,8 +1133,9 @@ class _Collector(Value):
             folder = full if stat.S_ISDIR(st.st_mode) else os.path.dirname(full)
             if python or (stat.S_ISDIR(st.st_mode) and os.path.exists(os.path.join(full, "__main__.py"))):
                 self.importable(frozenset({folder}), "script")
-            else:
-                self.folder(folder, w.raw)
+            # the script's whole folder, as a shell or Node script's: what it reads beside
+            # itself (``dirname(__file__)/deny.txt``) is covered too
+            self.folder(folder, w.raw)
             if node or full.endswith(_JS_SUFFIXES):
                 self.node_ancestors(folder, w.raw)
         if by is None or not with_folder:
@@ -1160,7 +1241,9 @@ class _Collector(Value):
                 paths.append(folder)
         def one(ld: loads_mod.Load) -> None:
             word = f"{shown}:{ld.line}: {ld.word}"
-            if ld.kind == "nodebare":
+            if ld.kind == "path":  # a file or folder the script names: covered, whatever it does with it
+                self.named_path(ld.path or "", cwds, word, script=full)
+            elif ld.kind == "nodebare":
                 if not self.node_self_reference(full, ld.module or "", word, cwds, depth):
                     self.node_package(full, ld.module or "", word, cwds, depth)
             elif ld.path is None and ld.kind != "pymodule":
@@ -1278,7 +1361,7 @@ class _Collector(Value):
                 return
             words = _positionals(ld.words, argv if ld.positional else None)
             for a in ld.assigns:
-                self.assignment(a)
+                self.assignment(a, cwds)
             if words:
                 self.run(words, cwds, 0, ld.stdin)
         finally:
@@ -1510,6 +1593,70 @@ class _Collector(Value):
             if cur == root:
                 break
             cur = os.path.dirname(cur)
+
+    def named_words(self, prog: str, args: Sequence[Word], cwds: Cwds) -> None:
+        """Rule (a) for a command's words: every literal word (or ``--opt=VALUE``'s value)
+        that names a file or folder of the project or a plugin is covered, whatever the
+        program does with it (``grep -f policy/deny.txt``, ``python3 g.py rules.json``),
+        but for programs that only change files (``touch``, ``rm``, ``mkdir`` …, ``sed -i``)
+        and the builtins that take no path (``cd`` is followed on its own)."""
+        if prog in _NAMES_NOT_READ or (prog == "sed" and any((a.value or "").startswith(("-i", "--in-place"))
+                                                             for a in args)):
+            return
+        for a in args:
+            v = a.value
+            if v is None:
+                continue
+            if v.startswith("-"):
+                if "=" not in v:
+                    continue
+                v = v.split("=", 1)[1]
+            self.named_path(v, cwds, a.raw)
+
+    def named_path(self, value: str, cwds: Cwds, raw: str, *, script: str | None = None,
+                   missing: bool = False) -> None:
+        """Cover ``value`` (absolute, or relative to each working folder) when it names a
+        file or folder of the project or a plugin: a file's bytes, a folder's listing of
+        names (not its files: each file a script names is covered on its own); a missing
+        path only when ``missing`` (a variable's value: planting it changes the digest).
+        Left out: a root itself, a folder the script or the command stands in (how paths
+        are built, not what is read), and what the command's own commands write."""
+        if not value or len(value) > 1024:
+            return
+        if os.path.isabs(value):
+            cands = [os.path.normpath(value)]
+        elif cwds is None:
+            return
+        else:
+            cands = [os.path.normpath(os.path.join(c, value)) for c in sorted(cwds)]
+        for full in cands:
+            root = self.root_of(full)
+            if root is None or full == root or any(full == w or full.startswith(w.rstrip("/") + "/")
+                                                   for w in self.written):
+                continue
+            if (script or "").startswith(full + os.sep) or any(c.startswith(full + os.sep) for c in cwds or ()):
+                continue
+            if os.path.isdir(full):
+                if self.cover(full, raw) is not None:
+                    self.listing(full, raw)
+            elif missing or os.path.lexists(full):
+                self.cover(full, raw)
+
+    def listing(self, folder: str, raw: str) -> None:
+        """Cover the names in ``folder`` (one level; a file added or removed changes the
+        digest), unless the folder is covered whole already."""
+        key = os.path.join(folder, "")
+        root = self.root_of(folder)
+        if key in self.files or root is None:
+            return
+        rel = os.path.relpath(folder, root).replace(os.sep, "/")
+        try:
+            entries = fs.scan_dir(root, None if rel == "." else rel)
+        except fs.SafeFsError as err:
+            self.note(raw, f"folder {folder} is not covered: {err.code}")
+            return
+        names = json.dumps(sorted(e.name + ("/" if e.type == "dir" else "") for e in entries), ensure_ascii=True)
+        self.files[key] = CoveredFile(key, hashlib.sha256(names.encode("ascii")).hexdigest(), False, None)
 
     def inside(self, path: str, cwds: Cwds) -> bool:
         """True when ``path`` (relative to each of ``cwds``) lies under a root; a relative
