@@ -1041,22 +1041,18 @@ class _Collector(Value):
                                  "not followed")
 
     def program_files(self, name: str, args: list[Word], cwds: Cwds) -> None:
-        """``awk -f F``, ``sed -f F``, ``jq -f F`` / ``--from-file F``: F is a program."""
-        opts = {"-f", "--file", "--from-file"}
+        """``awk -f F``, ``sed -f F``, ``jq -f F`` / ``--from-file F``: F is a program, in
+        every spelling of the option (:func:`_program_file_words`: ``-nf F``, ``-Ef F``,
+        ``--file=F``, ``-fF``, gawk ``-E F``/``--exec F``, mawk ``-W exec F``)."""
         for i, a in enumerate(args[:-1]):
-            if a.value in opts:
-                self.execute_word(args[i + 1], cwds, with_folder=False)
-                self.program_includes(name, args[i + 1], cwds)
-                self.program_file_runs(name, args[i + 1], cwds)
-            elif name in ("jq",) and a.value in ("-L",):
+            if name in ("jq",) and a.value in ("-L",):
                 self.note(args[i + 1].raw, "jq -L: the modules jq includes from this folder are not followed")
-        for a in args:
-            v = a.value or ""
-            if name in ("awk", "gawk") and v.startswith("-f") and len(v) > 2:
-                self.execute_word(Word(v[2:], v[2:]), cwds, with_folder=False)
-                self.program_includes(name, Word(v[2:], v[2:]), cwds)
-                self.program_file_runs(name, Word(v[2:], v[2:]), cwds)
-        if any(a.value in opts for a in args):
+        files = _program_file_words(name, args)
+        for w in files:
+            self.execute_word(w, cwds, with_folder=False)
+            self.program_includes(name, w, cwds)
+            self.program_file_runs(name, w, cwds)
+        if files:
             return
         # an inline program: awk's system() and pipes, sed's e command and s///e flag run commands
         prog = next((a for a in args if a.value is not None and not a.value.startswith("-")), None)
@@ -1162,6 +1158,9 @@ class _Collector(Value):
                 self.scanned.add(("binary", full))
                 self.note(shown, "a binary executable: what it loads is not followed")
             return
+        if by == "exec" and data.startswith(b"#!") and ("shebang", full) not in self.scanned:
+            self.scanned.add(("shebang", full))
+            self.shebang(full, data, cwds)
         family = loads_mod.family_of(by, data[:256])
         if family is None:
             if ("other", full) not in self.scanned:
@@ -1197,6 +1196,39 @@ class _Collector(Value):
                         sourced=by == "source", rescan=rescan if family == "shell" else None)
         finally:
             self.at, self.load_depth = saved
+
+    def shebang(self, full: str, data: bytes, cwds: Cwds) -> None:
+        """The ``#!`` line of a file run by its path is a command line the kernel builds:
+        the interpreter, the rest of the line as one argument (if any), then the file. It
+        goes through the same dispatch as a hook command, so its options are followed or
+        named (``#!/bin/bash --rcfile F -i``, ``#!/usr/bin/python3 -X …``); ``env -S``
+        splits its argument into words, followed when they hold no quote, backslash or
+        ``$`` (``#!/usr/bin/env -S node -r ./x.js`` covers ``x.js``), unverified otherwise."""
+        line = data[2:].split(b"\n", 1)[0].decode("utf-8", "replace").strip()
+        parts = line.split(None, 1)
+        if len(parts) < 2:
+            return  # a bare interpreter: the family decides how the file is read
+        interp, arg = parts[0], parts[1].strip()
+        shown = self.shown(full)
+        words = [Word(interp, interp)]
+        if interp.rsplit("/", 1)[-1] == "env" and arg.startswith("-"):
+            opt, _, rest = arg.partition(" ")
+            if opt not in ("-S", "--split-string") or any(c in rest for c in "\"'\\$"):
+                self.note(f"{shown}:1: #!{_short(line, 60)}", "env with options in a #! line builds a command "
+                                                               "wskit does not follow")
+                return
+            words += [Word(w, w) for w in rest.split()]
+        elif interp.rsplit("/", 1)[-1] == "env":
+            words += [Word(w, w) for w in arg.split()]
+        else:
+            words.append(Word(arg, arg))
+        words.append(Word(full, full))
+        saved = self.at
+        self.at = f"{shown}:1: "
+        try:
+            self.run(words, cwds, 1, None)
+        finally:
+            self.at = saved
 
     def inline_python(self, code: str, cwds: Cwds, safe_path: bool) -> None:
         """The loads of Python code given inline (``python -c``, a here-document on stdin),
@@ -1879,6 +1911,40 @@ class _Collector(Value):
         key = os.path.join(folder, "*.py" if python else "")
         names = json.dumps(sorted(listing), ensure_ascii=True).encode("ascii")
         self.files[key] = CoveredFile(key, hashlib.sha256(names).hexdigest(), False, None)
+
+
+def _program_file_words(name: str, args: Sequence[Word]) -> list[Word]:
+    """The program files of an ``awk``/``sed``/``jq`` command: the word after ``-f``,
+    ``--file``, ``--from-file``, a cluster of short flags ending in ``f`` (``-nf``,
+    ``-Ef``, ``-sf``), gawk's ``-E``/``--exec`` and mawk's ``-W exec``; the value of
+    ``--file=F``/``--from-file=F``/``--exec=F``; awk's ``-fF``. Stops at ``--``."""
+    out: list[Word] = []
+    awk = name != "sed" and name != "jq"
+    i = 0
+    while i < len(args):
+        a = args[i]
+        v = a.value or ""
+        nxt = args[i + 1] if i + 1 < len(args) else None
+        if v == "--":
+            break
+        takes = v in ("-f", "--file", "--from-file") or (awk and v in ("-E", "--exec")) or (
+            name != "jq" and v.startswith("-") and not v.startswith("--") and len(v) > 2 and v[1:].isalpha()
+            and v.endswith("f"))
+        if awk and v == "-W" and nxt is not None and (nxt.value or "").startswith("exec"):
+            i += 1
+            nxt = args[i + 1] if i + 1 < len(args) else None
+            takes = True
+        if takes and nxt is not None:
+            out.append(nxt)
+            i += 2
+            continue
+        for opt in ("--file=", "--from-file=", "--exec=", "-Wexec="):
+            if v.startswith(opt):
+                out.append(Word(a.raw, v[len(opt):]))
+        if awk and v.startswith("-f") and len(v) > 2 and not v.startswith("--"):
+            out.append(Word(v[2:], v[2:]))
+        i += 1
+    return out
 
 
 def _sed_runs(script: str) -> bool:

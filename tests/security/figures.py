@@ -128,6 +128,10 @@ AREAS = {
     "tests.builtin_plugins.skills.test_tools_split": ("allowed-tools splitting (linear)", "20 s (child process)"),
     "tests.core.formats.test_argsubst": ("skill/command argument substitution and word splitting (linear)",
                                          "20 s (child process)"),
+    "tests.security.test_approval_reach": ("approval coverage by what a script can reach, run for real (stdlib "
+                                           "modules that run text, exec/getattr as values, Node getBuiltinModule and "
+                                           "constructors; policy files a guard reads; loader variable families)",
+                                           "60 s per interpreter run"),
 }
 PATHS = ["tests/security", "tests/core/fs/test_jsonsafe.py", "tests/core/fs/test_walk.py",
          "tests/builtin_plugins/skills/test_tools_split.py", "tests/core/formats/test_argsubst.py"]

@@ -289,3 +289,118 @@ def test_api_keys_and_harmless_variables_stay_complete(tmp_path):
                                 "NODE_ENV": "production", "PYTHONUNBUFFERED": "1", "TFE_ADDRESS": "https://x.io",
                                 "LOG_LEVEL": "debug", "TMPDIR": "/tmp"})
     assert cov.complete, cov.unverified
+
+
+# -- findings newcomer4 appended while this was built (F8, F11, F1 and F3 addenda) ------------
+
+SED_RUNS = "1e sh tools/x.sh\n"
+LATER = [
+    # F8: every spelling of a program file option; F8's curl -K / wget -i: the config file is named
+    ("F8-sed-nf", {"tools/s.sed": "s/a/b/\n", "tools/x.sh": SH_BLOCK}, 'sed -nf tools/s.sed </dev/null; exit 0',
+     {"tools/s.sed": "1e sh tools/x.sh\n"}),
+    ("F8-sed-Ef", {"tools/s.sed": "s/a/b/\n"}, 'echo a | sed -Ef tools/s.sed', {"tools/s.sed": SED_RUNS}),
+    ("F8-sed--file=", {"tools/s.sed": "s/a/b/\n"}, 'echo a | sed --file=tools/s.sed', {"tools/s.sed": SED_RUNS}),
+    ("F8-mawk-W-exec", {"tools/p.awk": "BEGIN { x = 1 }\n"}, 'awk -W exec tools/p.awk',
+     {"tools/p.awk": "BEGIN { system(\"sh tools/x.sh\") }\n"}),
+    ("F8-gawk-E", {"tools/p.awk": "BEGIN { x = 1 }\n"}, 'gawk -E tools/p.awk',
+     {"tools/p.awk": "BEGIN { system(\"sh tools/x.sh\") }\n"}),
+    ("F8-curl-K", {"tools/curlrc": "silent\n"}, 'curl -s -K "$CLAUDE_PROJECT_DIR"/tools/curlrc',
+     {"tools/curlrc": "url = \"file:///etc/hostname\"\noutput = \"/tmp/x\"\n"}),
+    ("F8-curl--config=", {"tools/curlrc": "silent\n"}, 'curl --config=tools/curlrc',
+     {"tools/curlrc": "output = \"/tmp/x\"\n"}),
+    ("F8-wget-i", {"tools/urls": "https://example.invalid/\n"}, 'wget -q -i tools/urls',
+     {"tools/urls": "file:///etc/passwd\n"}),
+]
+
+
+@pytest.mark.parametrize("files, command, edit", [c[1:] for c in LATER], ids=[c[0] for c in LATER])
+def test_F8_program_and_config_files_in_every_spelling_are_covered(tmp_path, files, command, edit):
+    project = tmp_path / "project"
+    for rel, text in files.items():
+        (project / rel).parent.mkdir(parents=True, exist_ok=True)
+        (project / rel).write_text(text)
+    env = {"CLAUDE_PROJECT_DIR": str(project), "PATH": "/usr/bin:/bin"}
+
+    def cov():
+        return command_coverage(command, cwd=str(project), project_root=str(project), plugin_root=None, env=env)
+
+    before = cov()
+    for rel, text in edit.items():
+        (project / rel).write_text(text)
+    assert before.digest() != cov().digest()
+
+
+def test_F8_sed_nf_program_file_that_runs_commands_is_named_at_approval(tmp_path):
+    (tmp_path / "s.sed").write_text("1e touch x\n")
+    cov = command_coverage("sed -nf s.sed", cwd=str(tmp_path), project_root=str(tmp_path), plugin_root=None,
+                           env={"PATH": "/usr/bin:/bin"})
+    assert any("runs commands" in u.reason for u in cov.unverified), cov.unverified
+
+
+@pytest.mark.parametrize("first, named", [
+    ("#!/usr/bin/env -S node -r ./tools/x.js", None),
+    ("#!/usr/bin/env -S node -r \"./tools/x.js\"", "#!/usr/bin/env -S"),
+    ("#!/usr/bin/env -i node", "#!/usr/bin/env -i"),
+])
+def test_F11_the_shebang_line_is_dispatched_as_a_command(tmp_path, first, named):
+    """``#!/usr/bin/env -S node -r ./tools/x.js``: the file node preloads is covered (run
+    for real: planting a blocking preload turns the guard's answer); a quoted or other
+    env option is named."""
+    files = {J: first + "\nprocess.exit(0);\n", "tools/x.js": "const s = require('fs').readFileSync(0, 'utf8');\n"
+                                                              "if (s.includes('rm -rf /')) process.exit(2);\n"}
+    project = tmp_path / "project"
+    for rel, text in files.items():
+        (project / rel).parent.mkdir(parents=True, exist_ok=True)
+        (project / rel).write_text(text)
+    os.chmod(project / J, 0o755)
+    env = {"CLAUDE_PROJECT_DIR": str(project), "PATH": "/usr/bin:/bin"}
+    run_env = {**env, "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path)}
+    command = '"$CLAUDE_PROJECT_DIR"/' + J
+
+    def cov():
+        return command_coverage(command, cwd=str(project), project_root=str(project), plugin_root=None, env=env)
+
+    def rc():
+        return subprocess.run(["/bin/sh", "-c", command], input=b'{"c": "rm -rf /"}', cwd=project, env=run_env,
+                              capture_output=True, timeout=60).returncode
+
+    before = cov()
+    if named is not None:
+        assert any(named in u.word for u in before.unverified), before.unverified
+        return
+    rc_before = rc()
+    (project / "tools/x.js").write_text("process.exit(0);\n")
+    assert (rc_before, rc()) == (2, 0)  # node really preloads the project file the #! line names
+    assert before.complete, before.unverified
+    assert before.digest() != cov().digest()
+
+
+ADDENDA = [
+    ("F3-repl", "require('repl').start({input: fs.createReadStream(path.join(ROOT, 'tools/x.js'))});\n", "'repl'"),
+    ("F3-cluster", "const cluster = require('cluster');\ncluster.setupPrimary({exec: path.join(ROOT, 'tools/x.js')});\n"
+                   "cluster.fork();\n", "'cluster'"),
+    ("F3-node-test", "require('node:test').run({files: [path.join(ROOT, 'tools/x.js')]});\n", "'node:test'"),
+]
+
+
+@pytest.mark.parametrize("body, named", [c[1:] for c in ADDENDA], ids=[c[0] for c in ADDENDA])
+def test_F3_addendum_builtins_that_run_files_are_named(tmp_path, body, named):
+    (tmp_path / ".claude/hooks").mkdir(parents=True)
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools/x.js").write_text("1;\n")
+    (tmp_path / J).write_text(JS_PRE + body)
+    cov = command_coverage(NODE, cwd=str(tmp_path), project_root=str(tmp_path), plugin_root=None,
+                           env={"CLAUDE_PROJECT_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    assert any(u.word.endswith(named) for u in cov.unverified), cov.unverified
+    assert str(tmp_path / "tools/x.js") in {f.path for f in cov.files}  # and the file it names is covered
+
+
+def test_F1_addendum_an_lsp_server_script_reaching_timeit_is_named(tmp_path):
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "conf").mkdir()
+    (tmp_path / "conf/init.py").write_text("pass\n")
+    (tmp_path / "tools/lsp.py").write_text("import timeit\ntimeit.timeit(open('conf/init.py').read(), number=1)\n")
+    cov = argv_coverage(["python3", "tools/lsp.py"], cwd=str(tmp_path), project_root=str(tmp_path), plugin_root=None,
+                        env={"PATH": "/usr/bin:/bin"})
+    assert any(u.word == "tools/lsp.py:1: timeit" for u in cov.unverified), cov.unverified
+    assert str(tmp_path / "conf/init.py") in {f.path for f in cov.files}
