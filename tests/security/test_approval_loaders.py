@@ -70,10 +70,14 @@ class Route:
     """One route, run for real: ``before``/``after`` coverage around the edit, and the
     guard's exit status before and after it."""
 
-    def __init__(self, tmp_path: Path, files: dict, command: str, edit: dict, *, links: dict | None = None) -> None:
+    def __init__(self, tmp_path: Path, files: dict, command: str, edit: dict, *, links: dict | None = None,
+                 exists: bool = False, executable: tuple[str, ...] = ()) -> None:
         self.project = project = tmp_path / "project"
-        project.mkdir()
+        project.mkdir(exist_ok=exists)
         _write(project, files)
+        for rel in executable:
+            if (project / rel).exists():
+                (project / rel).chmod(0o755)
         for rel, target in (links or {}).items():
             (project / rel).parent.mkdir(parents=True, exist_ok=True)
             os.symlink(target, project / rel)
@@ -194,6 +198,65 @@ def test_sitecustomize_beside_the_script_or_in_the_working_folder_is_not_importe
     for argv in (["m.py"], ["-m", "m"], ["-c", "print('ran')"]):
         r = subprocess.run([sys.executable, *argv], cwd=d, env=env, capture_output=True, text=True, timeout=60)
         assert (r.returncode, r.stdout) == (0, "ran\n"), (argv, r.stderr)
+
+
+SP = ".venv/lib/python{0}.{1}/site-packages/".format(*sys.version_info[:2])
+QUIET = "import os, sys\nsys.stdin = open(os.devnull)\n"  # a sitecustomize that turns the guard off
+VENV = [
+    ("the-script", {G: BLOCK}, '.venv/bin/python "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py', {G: ALLOW}),
+    ("a-site-packages-import", {G: "import helper\n", SP + "helper.py": BLOCK},
+     '"$CLAUDE_PROJECT_DIR"/.venv/bin/python .claude/hooks/guard.py', {SP + "helper.py": ALLOW}),
+    ("a-pth-import-line", {G: "import sys\nsys.exit(FLAG if 'rm -rf /' in sys.stdin.read() else 0)\n",
+                           SP + "a.pth": "import pthmod\n", SP + "pthmod.py": "import builtins\nbuiltins.FLAG = 2\n"},
+     ".venv/bin/python .claude/hooks/guard.py", {SP + "pthmod.py": "import builtins\nbuiltins.FLAG = 0  # off\n"}),
+    ("a-planted-sitecustomize", {G: BLOCK}, ".venv/bin/python .claude/hooks/guard.py", {SP + "sitecustomize.py": QUIET}),
+    ("a-planted-pth", {G: BLOCK}, ".venv/bin/python .claude/hooks/guard.py",
+     {SP + "z.pth": "import os, sys; sys.stdin = open(os.devnull)\n"}),
+    ("a-shebang-naming-it", {G: "#!{project}/.venv/bin/python\n" + BLOCK}, '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py',
+     {SP + "sitecustomize.py": QUIET}),
+    ("python-m-of-a-site-package", {SP + "tool/__init__.py": "", SP + "tool/__main__.py": BLOCK},
+     ".venv/bin/python -m tool", {SP + "tool/__main__.py": ALLOW}),
+]
+
+
+@pytest.mark.parametrize("copies", [False, True], ids=["linked", "copies"])
+@pytest.mark.parametrize("files, command, edit", [c[1:] for c in VENV], ids=[c[0] for c in VENV])
+def test_a_project_venv_interpreter_is_followed_as_python(tmp_path, copies, files, command, edit):
+    """``.venv/bin/python`` inside the project, linked to the system's Python or a
+    ``--copies`` binary: recognised as Python (on main: named unverified as a link leaving
+    the project, or as a binary whose loads are not read), covered with ``pyvenv.cfg``, its
+    site-packages listing, ``.pth`` files and what their import lines load, and
+    ``sitecustomize``; the script's imports resolve there too."""
+    project = tmp_path / "project"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", *(["--copies"] if copies else []),
+                    str(project / ".venv")], check=True, capture_output=True, timeout=120, cwd=tmp_path)
+    files = {k: v.replace("{project}", str(project)) for k, v in files.items()}
+    Route(tmp_path, files, command, edit, exists=True, executable=(G,)).check("covered")
+
+
+def test_a_venv_interpreter_pointed_elsewhere_changes_the_digest(tmp_path):
+    project = tmp_path / "project"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(project / ".venv")], check=True,
+                   capture_output=True, timeout=120, cwd=tmp_path)
+    _write(project, {G: BLOCK})
+    env = {"CLAUDE_PROJECT_DIR": str(project), "PATH": "/usr/bin:/bin"}
+    cmd = ".venv/bin/python .claude/hooks/guard.py"
+    before = command_coverage(cmd, cwd=str(project), project_root=str(project), plugin_root=None, env=env)
+    link = project / ".venv/bin/python"
+    link.unlink()
+    link.symlink_to(shutil.which("sh") or "/bin/sh")
+    after = command_coverage(cmd, cwd=str(project), project_root=str(project), plugin_root=None, env=env)
+    assert before.complete and before.digest() != after.digest()
+
+
+def test_a_pth_line_adding_a_project_folder_is_named(tmp_path):
+    project = tmp_path / "project"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(project / ".venv")], check=True,
+                   capture_output=True, timeout=120, cwd=tmp_path)
+    _write(project, {G: "import helper\n", SP + "a.pth": "../../../../lib\n", "lib/helper.py": BLOCK})
+    cov = command_coverage(".venv/bin/python .claude/hooks/guard.py", cwd=str(project), project_root=str(project),
+                           plugin_root=None, env={"PATH": "/usr/bin:/bin"})
+    assert [u.word for u in cov.unverified] == [SP + "a.pth:1: ../../../../lib"], cov.unverified
 
 
 NODE_ROUTES = [
