@@ -21,6 +21,7 @@ import py_compile
 import shutil
 import subprocess
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -66,6 +67,13 @@ def _write(project: Path, files: dict[str, str | bytes]) -> None:
         p.write_bytes(data) if isinstance(data, bytes) else p.write_text(data)
 
 
+_PYCACHE = tempfile.TemporaryDirectory(prefix="wskit-test-pycache-")
+#: ``python3`` is this interpreter (not a version manager's shim script), ``node`` the system's
+_RUN_PATH = os.pathsep.join(dict.fromkeys([os.path.dirname(sys.executable),
+                                          *(os.path.dirname(p) for p in [shutil.which("node")] if p),
+                                          "/usr/bin", "/bin"]))
+
+
 class Route:
     """One route, run for real: ``before``/``after`` coverage around the edit, and the
     guard's exit status before and after it."""
@@ -82,8 +90,9 @@ class Route:
             (project / rel).parent.mkdir(parents=True, exist_ok=True)
             os.symlink(target, project / rel)
         env = {"CLAUDE_PROJECT_DIR": str(project), "PATH": "/usr/bin:/bin"}
-        run_env = {**env, "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path / "home"),
-                   "PYTHONPYCACHEPREFIX": str(tmp_path / "pycache")}  # as the hook runner gives
+        # a private bytecode folder, as the hook runner gives; one for the module, so the
+        # standard library is compiled once (every edit below changes its file's size)
+        run_env = {**env, "PATH": _RUN_PATH, "HOME": str(tmp_path / "home"), "PYTHONPYCACHEPREFIX": _PYCACHE.name}
 
         def cover() -> Coverage:
             return command_coverage(command, cwd=str(project), project_root=str(project), plugin_root=None, env=env)
@@ -219,25 +228,39 @@ VENV = [
 ]
 
 
+@pytest.fixture(scope="module")
+def venvs(tmp_path_factory):
+    """One venv of each kind, made once (``--without-pip``); each test copies it in place
+    (links kept: a venv finds itself from its interpreter's location)."""
+    base = tmp_path_factory.mktemp("venvs")
+    for kind, extra in (("linked", []), ("copies", ["--copies"])):
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip", *extra, str(base / kind)], check=True,
+                       capture_output=True, timeout=120, cwd=base)
+    return base
+
+
+def _venv(venvs: Path, project: Path, kind: str = "linked") -> None:
+    shutil.copytree(venvs / kind, project / ".venv", symlinks=True)
+
+
+@pytest.mark.slow  # 14 venv copies, 28 interpreter runs; test_a_venv_interpreter_pointed_elsewhere… stays default
 @pytest.mark.parametrize("copies", [False, True], ids=["linked", "copies"])
 @pytest.mark.parametrize("files, command, edit", [c[1:] for c in VENV], ids=[c[0] for c in VENV])
-def test_a_project_venv_interpreter_is_followed_as_python(tmp_path, copies, files, command, edit):
+def test_a_project_venv_interpreter_is_followed_as_python(tmp_path, venvs, copies, files, command, edit):
     """``.venv/bin/python`` inside the project, linked to the system's Python or a
     ``--copies`` binary: recognised as Python (on main: named unverified as a link leaving
     the project, or as a binary whose loads are not read), covered with ``pyvenv.cfg``, its
     site-packages listing, ``.pth`` files and what their import lines load, and
     ``sitecustomize``; the script's imports resolve there too."""
     project = tmp_path / "project"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", *(["--copies"] if copies else []),
-                    str(project / ".venv")], check=True, capture_output=True, timeout=120, cwd=tmp_path)
+    _venv(venvs, project, "copies" if copies else "linked")
     files = {k: v.replace("{project}", str(project)) for k, v in files.items()}
     Route(tmp_path, files, command, edit, exists=True, executable=(G,)).check("covered")
 
 
-def test_a_venv_interpreter_pointed_elsewhere_changes_the_digest(tmp_path):
+def test_a_venv_interpreter_pointed_elsewhere_changes_the_digest(tmp_path, venvs):
     project = tmp_path / "project"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(project / ".venv")], check=True,
-                   capture_output=True, timeout=120, cwd=tmp_path)
+    _venv(venvs, project)
     _write(project, {G: BLOCK})
     env = {"CLAUDE_PROJECT_DIR": str(project), "PATH": "/usr/bin:/bin"}
     cmd = ".venv/bin/python .claude/hooks/guard.py"
@@ -249,10 +272,9 @@ def test_a_venv_interpreter_pointed_elsewhere_changes_the_digest(tmp_path):
     assert before.complete and before.digest() != after.digest()
 
 
-def test_a_pth_line_adding_a_project_folder_is_named(tmp_path):
+def test_a_pth_line_adding_a_project_folder_is_named(tmp_path, venvs):
     project = tmp_path / "project"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(project / ".venv")], check=True,
-                   capture_output=True, timeout=120, cwd=tmp_path)
+    _venv(venvs, project)
     _write(project, {G: "import helper\n", SP + "a.pth": "../../../../lib\n", "lib/helper.py": BLOCK})
     cov = command_coverage(".venv/bin/python .claude/hooks/guard.py", cwd=str(project), project_root=str(project),
                            plugin_root=None, env={"PATH": "/usr/bin:/bin"})
