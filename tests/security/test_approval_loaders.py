@@ -10,7 +10,16 @@ interpreter run before (the guard blocks: exit 2) and after the file is edited o
 computed before and after the edit — never after the edited file ran. ``covered``: nothing
 unverified and the edit changes the digest; ``unverified``: the route is named at approval.
 
-Each case marked ``escape`` below came out complete with an unchanged digest on main."""
+On the main this was written against (d012f7b), these came out complete with an unchanged
+digest (or, for the host environment, the guard ran): ``pkgutil.extend_path``,
+``__path__.append``, ``pkg.__path__.insert-by-the-guard``, ``getattr-os-execv``,
+``getattr-subprocess``, ``__import__-os-system``; node ``new-Function`` (the body after a
+string argument), ``package-main-outside``, ``package-exports-then-require-out``,
+``package-index-requires-out``, ``package-subpath``, ``esm-import-of-a-package``,
+``package-pattern-exports``, the linked workspace package; every shell route (files written
+by a redirection or ``cp`` then run); the three ``HookRunnerConfig.env`` cases. The project
+venv cases were named unverified on main (a link leaving the project, a binary), so they
+held but could not be approved without ``--accept-unverified``."""
 
 from __future__ import annotations
 
