@@ -183,6 +183,10 @@ PYTHON = [
                             "lib/x.sh": SH_BLOCK}, PY, {"lib/x.sh": SH_ALLOW}, "guard.py:2: subprocess"),
     ("__import__-os-system", {G: "import os, sys\nsys.exit(__import__('os').system('sh lib/x.sh') >> 8)\n",
                               "lib/x.sh": SH_BLOCK}, PY, {"lib/x.sh": SH_ALLOW}, "covered"),
+    ("multiprocessing-spawn", {G: LIB + "import multiprocessing as mp\nimport x\nif __name__ == '__main__':\n"
+                               "    p = mp.get_context('spawn').Process(target=x.check)\n    p.start()\n    p.join()\n"
+                               "    sys.exit(p.exitcode)\n", "lib/x.py": "import sys\ndef check():\n    sys.exit(2)\n"},
+     PY, {"lib/x.py": "import sys\ndef check():\n    sys.exit(0)  # off\n"}, "get_context('spawn')"),
     ("python-m-package-from-the-working-folder", {"pkg/__init__.py": "", "pkg/__main__.py": BLOCK}, "python3 -m pkg",
      {"pkg/__main__.py": ALLOW}, "covered"),
     ("python-m-submodule", {"pkg/__init__.py": "", "pkg/sub.py": BLOCK}, "python3 -m pkg.sub", {"pkg/sub.py": ALLOW},
@@ -411,6 +415,18 @@ def test_shell_routes(tmp_path, files, command, edit, expect):
         files["lib/x.sh"] = "exit 2\n"
         edit = {"lib/x.sh": "exit 0\n"}
     Route(tmp_path, files, command.replace("{tmp}", str(out)), edit).check(expect.replace("{tmp}", str(out)))
+
+
+@pytest.mark.parametrize("command", ["node --loader ./lib/x.mjs g.js", "node --experimental-loader=./lib/x.mjs g.js",
+                                     "node --import=./lib/x.mjs g.js"])
+def test_node_loader_options_cover_the_loader(tmp_path, command):
+    project = tmp_path / "project"
+    _write(project, {"g.js": "1\n", "lib/x.mjs": "export async function resolve(s, c, n) { return n(s, c); }\n"})
+    env = {"CLAUDE_PROJECT_DIR": str(project), "PATH": "/usr/bin:/bin"}
+    before = command_coverage(command, cwd=str(project), project_root=str(project), plugin_root=None, env=env)
+    _write(project, {"lib/x.mjs": "export async function resolve() { return {url: 'data:,'}; }\n"})
+    after = command_coverage(command, cwd=str(project), project_root=str(project), plugin_root=None, env=env)
+    assert before.complete and before.digest() != after.digest(), before.unverified
 
 
 def test_a_file_written_only_as_a_log_stays_quiet(tmp_path):
