@@ -199,6 +199,21 @@ def test_python_routes(tmp_path, files, command, edit, expect):
     Route(tmp_path, files, command, edit).check(expect)
 
 
+@pytest.mark.parametrize("code, named", [
+    ("import os\nhasattr(os, 'fork')\n", False), ("import os\ngetattr(os, 'getuid', None)\n", False),
+    ("import sys\ngetattr(sys, 'frozen', False)\n", False), ("import os\nprint(os.sep)\n", False),
+    ("import os\ngetattr(os, 'execv')\n", True), ("import os\ngetattr(os, name)\n", True),
+    ("import subprocess\nrun = getattr(subprocess, 'run')\n", True), ("import sys\ngetattr(sys, 'path')\n", True),
+    ("import importlib as i\nf(i)\n", True), ("import os\nm = os\n", True),
+])
+def test_a_loader_module_looked_at_stays_quiet_and_used_as_a_value_is_named(tmp_path, code, named):
+    project = tmp_path / "project"
+    _write(project, {"g.py": code})
+    cov = command_coverage("python3 g.py", cwd=str(project), project_root=str(project), plugin_root=None,
+                           env={"PATH": "/usr/bin:/bin"})
+    assert (not cov.complete) is named, cov.unverified
+
+
 def test_sourceless_loader_bytecode_is_named(tmp_path):
     files = {G: HERE.replace("x.py", "x.pyc") + "from importlib.machinery import SourcelessFileLoader\n"
              "SourcelessFileLoader('x', P).load_module()\n", "lib/x.pyc": _bytecode(BLOCK, tmp_path)}
