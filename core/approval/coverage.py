@@ -311,7 +311,7 @@ _PY_SUFFIXES = (".py", ".pyc", ".pyw", ".so", ".pyd")
 
 
 class _Collector(Value):
-    __slots__ = ("roots", "known", "at", "load_depth", "sourced_names")  # worked out by __post_init__, and the walk's place
+    __slots__ = ("roots", "known", "at", "load_depth", "sourced_names", "site_paths")  # worked out by __post_init__, and the walk's place
 
     project_root: str | None
     plugin_root: str | None
@@ -335,6 +335,9 @@ class _Collector(Value):
         self.load_depth = 0
         #: names assigned by every sourced shell file met so far (``"\0cd"``: one changes folder)
         self.sourced_names: set[str] = set()
+        #: the site-packages folders of the project-local Python interpreter being followed
+        #: (:meth:`venv_python`): on its ``sys.path`` after the script's folder
+        self.site_paths: tuple[str, ...] = ()
 
     def result(self) -> Coverage:
         return Coverage(tuple(self.files[k] for k in sorted(self.files)),
@@ -647,9 +650,14 @@ class _Collector(Value):
         name = prog.value
         args = words[1:]
         if "/" in name:
+            pybase = name.rstrip("/").rsplit("/", 1)[-1]
+            site = self.venv_python(name, cwds, prog.raw) \
+                if pybase.startswith(_PYTHONS) and _version_suffix(pybase) else None
+            if site is not None:  # a project-local interpreter: its venv is followed
+                return self.with_site(site, lambda: self.python(args, cwds, depth, stdin), cwds)
             # a program named by its path: the file is covered when it is the project's
             # or a plugin's; what it then runs is followed by its name (``/bin/sh x.sh``,
-            # ``.venv/bin/python x.py``, ``/usr/bin/env node x.js``)
+            # ``/usr/bin/env node x.js``)
             self.execute(name, cwds, prog.raw, argv=args)
             base = name.rstrip("/").rsplit("/", 1)[-1]
             if not _known_program(base):
@@ -694,8 +702,8 @@ class _Collector(Value):
             self.shell(base, args, cwds, depth, stdin)
             return cwds
         if base.startswith(_PYTHONS) and _version_suffix(base):
-            self.python(args, cwds, depth, stdin)
-            return cwds
+            # a Python found on PATH (or named by a path outside the project) is the system's
+            return self.with_site((), lambda: self.python(args, cwds, depth, stdin), cwds)
         if base in _NODES:
             self.node_js(base, args, cwds, stdin)
             return cwds
@@ -739,6 +747,124 @@ class _Collector(Value):
         if os.path.isabs(w.value):
             return frozenset({os.path.normpath(w.value)})
         return frozenset(os.path.normpath(os.path.join(c, w.value)) for c in cwds or ())
+
+    def with_site(self, site: tuple[str, ...], follow: Any, cwds: Cwds) -> Cwds:
+        """Run ``follow()`` with :attr:`site_paths` set to ``site``; returns ``cwds``."""
+        saved = self.site_paths
+        self.site_paths = site
+        try:
+            follow()
+        finally:
+            self.site_paths = saved
+        return cwds
+
+    def venv_python(self, path: str, cwds: Cwds, raw: str) -> tuple[str, ...] | None:
+        """A Python interpreter named by a path inside the project or a plugin whose folder's
+        parent holds ``pyvenv.cfg`` (``.venv/bin/python``, linked to the system's or a
+        ``--copies`` binary): the interpreter is covered — its bytes, or as a link its target
+        path (a system interpreter outside the roots is the system's, checked as any outside
+        file is) — with ``pyvenv.cfg``, and what Python runs from the venv at start-up is
+        followed (:meth:`site_folder`). Returns the venv's site-packages folders (searched
+        for the script's imports after its own folder), or None when ``path`` is not such an
+        interpreter (it is then followed as any program)."""
+        if os.path.isabs(path):
+            candidates = [os.path.normpath(path)]
+        elif cwds is None or "/" not in path:
+            return None
+        else:
+            candidates = [os.path.normpath(os.path.join(c, path)) for c in sorted(cwds)]
+        site: list[str] = []
+        for full in candidates:
+            venv = os.path.dirname(os.path.dirname(full))
+            cfg = os.path.join(venv, "pyvenv.cfg")
+            if self.root_of(full) is None or self.root_of(venv) is None or not os.path.isfile(cfg):
+                return None
+            self.cover(cfg, raw)
+            self.interpreter_file(full, raw)
+            try:
+                libs = sorted(n for n in os.listdir(os.path.join(venv, "lib")) if n.startswith(("python", "pypy")))
+            except OSError:
+                libs = []
+            for lib in libs:
+                folder = os.path.join(venv, "lib", lib, "site-packages")
+                if os.path.isdir(folder) and folder not in site:
+                    site.append(folder)
+        for folder in site:
+            self.site_folder(folder, tuple(site), cwds, raw)
+        return tuple(site)
+
+    def interpreter_file(self, full: str, raw: str) -> None:
+        """Cover a venv's interpreter: a regular file by its bytes; a link (to the system's
+        Python) by where it leads, so pointing it elsewhere changes the digest, the target
+        itself being checked as any file outside the roots is (:meth:`outside`)."""
+        if not os.path.islink(full):
+            self.cover(full, raw)
+            return
+        real = os.path.realpath(full)
+        if self.root_of(real) is not None:
+            self.cover(full, raw)
+            return
+        chain = []
+        cur = full
+        for _ in range(40):  # the link chain inside the roots, each link's text
+            if not os.path.islink(cur) or self.root_of(cur) is None:
+                break
+            text = os.readlink(cur)
+            chain.append([cur, text])
+            cur = os.path.normpath(os.path.join(os.path.dirname(cur), text))
+        digest = hashlib.sha256(json.dumps(chain).encode("utf-8", "surrogatepass")).hexdigest()
+        self.files.setdefault(full, CoveredFile(full, digest, False, real))
+        self.outside(real, raw)
+
+    def site_folder(self, folder: str, site: tuple[str, ...], cwds: Cwds, raw: str) -> None:
+        """What Python runs from a project venv's site-packages at start-up: the listing of
+        its top-level names is covered (a planted ``sitecustomize.py``, ``.pth`` or module
+        changes the digest), each ``.pth`` file's bytes, the ``import`` lines of each (run
+        by ``site``: read as Python; the modules they import are read, what those import
+        is covered and named past the load depth), and ``sitecustomize``; a
+        ``.pth`` folder line inside the roots is named (its modules are not followed)."""
+        if ("site", folder) in self.folders_done:
+            return
+        self.folders_done.add(("site", folder))
+        root = self.root_of(folder)
+        if root is None:
+            return
+        try:
+            entries = fs.scan_dir(root, os.path.relpath(folder, root).replace(os.sep, "/"))
+        except fs.SafeFsError as err:
+            self.note(raw, f"folder {folder} is not covered: {err.code}")
+            return
+        names = sorted(e.name + ("/" if e.type == "dir" else "") for e in entries)
+        if len(names) > MAX_FOLDER_FILES * 16:
+            self.note(raw, f"{folder} holds more than {MAX_FOLDER_FILES * 16} names; not covered")
+            return
+        key = os.path.join(folder, "*")
+        self.files[key] = CoveredFile(key, hashlib.sha256(json.dumps(names).encode("utf-8", "surrogatepass"))
+                                      .hexdigest(), False, None)
+        for name in names:
+            if not name.endswith(".pth"):
+                continue
+            pth = os.path.join(folder, name)
+            self.cover(pth, raw)
+            data = self.script_bytes(pth)
+            if data is None:
+                continue
+            for n, line in enumerate(data.decode("utf-8", "surrogateescape").splitlines(), 1):
+                line = line.strip()
+                if not line or line.startswith("#"):
+                    continue
+                if line.startswith(("import ", "import\t")):
+                    found = loads_mod.scan(line, "python", script=pth)
+                    found = [ld.copy_with(line=n) for ld in found]
+                    # the module it imports is read, what that imports only covered: a deeper
+                    # chain (a whole build backend behind a shim) is named, not walked
+                    self.follow(found, "python", pth, cwds, depth=MAX_LOAD_DEPTH - 1, dollar0=None, syspath=site)
+                else:
+                    added = os.path.normpath(os.path.join(folder, line))
+                    if self.root_of(added) is not None:
+                        self.note(f"{self.shown(pth)}:{n}: {line}", "a .pth file adds a folder of the project to "
+                                                                    "sys.path; what is imported from it is not followed")
+        self.python_module("sitecustomize", site, cwds, 0, f"{self.shown(folder)}/sitecustomize")
 
     def env_command(self, args: list[Word], cwds: Cwds, depth: int, stdin: str | None) -> Cwds:
         i = 0
@@ -902,7 +1028,8 @@ class _Collector(Value):
                     self.importable(cwds, "cwd")
                     mod = args[i + 1].value if i + 1 < len(args) else None
                     if mod and cwds:
-                        self.python_module(mod, tuple(sorted(cwds)), cwds, 0, f"python -m {mod}", main=True)
+                        self.python_module(mod, tuple(sorted(cwds)) + self.site_paths, cwds, 0, f"python -m {mod}",
+                                           main=True)
                 return
             if v in _PY_ARG_OPTS or v.startswith("-X"):
                 x = v[2:] if v.startswith("-X") and len(v) > 2 else (
@@ -1162,6 +1289,15 @@ class _Collector(Value):
             self.scanned.add(("shebang", full))
             self.shebang(full, data, cwds)
         family = loads_mod.family_of(by, data[:256])
+        if by == "exec" and family == "python":
+            interp = _shebang_program(data[:256])
+            if interp and os.path.isabs(interp) and self.root_of(os.path.normpath(interp)) is not None:
+                site = self.venv_python(interp, cwds, f"{shown}: #!{interp}")
+                if site is not None:
+                    self.with_site(site, lambda: self.loads(full, "python", cwds, depth=depth, dollar0=dollar0,
+                                                            syspath=syspath or (os.path.dirname(full),), argv=argv),
+                                   None)
+                    return
         if family is None:
             if ("other", full) not in self.scanned:
                 self.scanned.add(("other", full))
@@ -1254,7 +1390,7 @@ class _Collector(Value):
                 outer_names.add("\0cd")
         self.sourced_names = set()  # filled by the files this one sources, below
         found = [ld for ld in found if ld.kind not in ("run", "argv", "shell", "setenv", "cd", "function", "assigns")]
-        paths = list(syspath)
+        paths = list(syspath) + ([p for p in self.site_paths if p not in syspath] if family == "python" else [])
         # sys.path first (an import resolves on every folder the script adds, wherever it adds it)
         for ld in found:
             if ld.kind not in ("pyfolder", "sitedir") or ld.path is None:
@@ -2031,6 +2167,16 @@ def _known_program(name: str) -> bool:
     return (name in _DATA_PROGRAMS or name in _PROJECT_RUNNERS or name in _SHELLS or name in _NODES
             or name in _SCRIPT_INTERPRETERS or name in _WRAPPER_ARG_OPTS or name in ("env", "xargs", "find")
             or (name.startswith(_PYTHONS) and _version_suffix(name)))
+
+
+def _shebang_program(head: bytes) -> str | None:
+    """The interpreter a ``#!`` line names (after ``env`` and its options), or None."""
+    if not head.startswith(b"#!"):
+        return None
+    words = head[2:].split(b"\n", 1)[0].decode("utf-8", "replace").split()
+    if words and words[0].rsplit("/", 1)[-1] == "env":
+        words = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
+    return words[0] if words else None
 
 
 def _union(a: Cwds, b: Cwds) -> Cwds:

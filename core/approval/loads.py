@@ -699,6 +699,8 @@ class _Python:
             if isinstance(parent, ast.Attribute):
                 continue  # judged at the longer name
             if isinstance(node, ast.Name) and name in _LOADER_MODULES:
+                if self.module_read(node, parent, name):
+                    continue
                 if name == "sys":
                     self.import_state_use(node, line0, "the sys module used as a value (its path is then changed "
                                                        "where wskit does not see)")
@@ -737,6 +739,27 @@ class _Python:
                 continue  # read only
             self.import_state_use(node, line0, f"{name} used in a way wskit does not follow (an alias, an argument, "
                                                "another method): what it makes Python import is not covered")
+
+    def module_read(self, node: ast.AST, parent: ast.AST | None, name: str) -> bool:
+        """True when loader module ``name`` is only looked at: ``hasattr(os, 'fork')``, or
+        ``getattr(os, 'LITERAL'[, default])`` naming a member that neither starts a program
+        nor loads code (``getattr(os, 'execv')`` is not a read)."""
+        if not isinstance(parent, ast.Call) or not parent.args or parent.args[0] is not node:
+            return False
+        fn = self.dotted(parent.func)
+        if fn == "hasattr":
+            return True
+        if fn != "getattr" or len(parent.args) < 2 or not isinstance(parent.args[1], ast.Constant) \
+                or not isinstance(parent.args[1].value, str):
+            return False
+        attr = parent.args[1].value
+        member = f"{name}.{attr}"
+        if name == "sys":  # its import state is what matters (``getattr(sys, 'frozen', False)`` is a read)
+            return attr not in ("path", "meta_path", "path_hooks", "modules", "path_importer_cache", "pycache_prefix")
+        return name in ("os", "posix", "subprocess", "multiprocessing", "pty", "pickle", "marshal") and not (
+            member in _PY_RUNS or member in _PY_RUNS_SHELL or member.startswith(_PY_RUNS_PREFIXES)
+            or member in _CODE_FILES or attr.startswith(("exec", "spawn", "posix_spawn", "fork", "system", "popen",
+                                                         "Popen", "run", "call", "check_", "load", "Unpickler")))
 
     def import_state_use(self, node: ast.AST, line0: int, reason: str) -> None:
         self.out.append(Load(line0 + getattr(node, "lineno", 1), _short(ast.unparse(node)), "pymodule", None,

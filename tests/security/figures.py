@@ -59,7 +59,7 @@ AREAS = {
                                                    "follows where the definition lives", "MCP connect 30 s"),
     "tests.security.test_approval_loaders": ("approval coverage of loader routes, run for real (importlib, __path__, "
                                              "getattr of process modules, node_modules packages, redirection writes, "
-                                             "the host's hook PATH)", "60 s per interpreter run"),
+                                             "the host's hook PATH, project venvs)", "60 s per interpreter run"),
     "tests.security.test_coverage_outside": ("coverage: a binary in the project, a script in a folder others "
                                              "can write", "-"),
     "tests.security.test_guard_not_silent": ("a guard never switches off silently: a project's disableAllHooks, "

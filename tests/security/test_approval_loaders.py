@@ -10,7 +10,16 @@ interpreter run before (the guard blocks: exit 2) and after the file is edited o
 computed before and after the edit — never after the edited file ran. ``covered``: nothing
 unverified and the edit changes the digest; ``unverified``: the route is named at approval.
 
-Each case marked ``escape`` below came out complete with an unchanged digest on main."""
+On the main this was written against (d012f7b), these came out complete with an unchanged
+digest (or, for the host environment, the guard ran): ``pkgutil.extend_path``,
+``__path__.append``, ``pkg.__path__.insert-by-the-guard``, ``getattr-os-execv``,
+``getattr-subprocess``, ``__import__-os-system``; node ``new-Function`` (the body after a
+string argument), ``package-main-outside``, ``package-exports-then-require-out``,
+``package-index-requires-out``, ``package-subpath``, ``esm-import-of-a-package``,
+``package-pattern-exports``, the linked workspace package; every shell route (files written
+by a redirection or ``cp`` then run); the three ``HookRunnerConfig.env`` cases. The project
+venv cases were named unverified on main (a link leaving the project, a binary), so they
+held but could not be approved without ``--accept-unverified``."""
 
 from __future__ import annotations
 
@@ -21,6 +30,7 @@ import py_compile
 import shutil
 import subprocess
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -66,20 +76,32 @@ def _write(project: Path, files: dict[str, str | bytes]) -> None:
         p.write_bytes(data) if isinstance(data, bytes) else p.write_text(data)
 
 
+_PYCACHE = tempfile.TemporaryDirectory(prefix="wskit-test-pycache-")
+#: ``python3`` is this interpreter (not a version manager's shim script), ``node`` the system's
+_RUN_PATH = os.pathsep.join(dict.fromkeys([os.path.dirname(sys.executable),
+                                          *(os.path.dirname(p) for p in [shutil.which("node")] if p),
+                                          "/usr/bin", "/bin"]))
+
+
 class Route:
     """One route, run for real: ``before``/``after`` coverage around the edit, and the
     guard's exit status before and after it."""
 
-    def __init__(self, tmp_path: Path, files: dict, command: str, edit: dict, *, links: dict | None = None) -> None:
+    def __init__(self, tmp_path: Path, files: dict, command: str, edit: dict, *, links: dict | None = None,
+                 exists: bool = False, executable: tuple[str, ...] = ()) -> None:
         self.project = project = tmp_path / "project"
-        project.mkdir()
+        project.mkdir(exist_ok=exists)
         _write(project, files)
+        for rel in executable:
+            if (project / rel).exists():
+                (project / rel).chmod(0o755)
         for rel, target in (links or {}).items():
             (project / rel).parent.mkdir(parents=True, exist_ok=True)
             os.symlink(target, project / rel)
         env = {"CLAUDE_PROJECT_DIR": str(project), "PATH": "/usr/bin:/bin"}
-        run_env = {**env, "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path / "home"),
-                   "PYTHONPYCACHEPREFIX": str(tmp_path / "pycache")}  # as the hook runner gives
+        # a private bytecode folder, as the hook runner gives; one for the module, so the
+        # standard library is compiled once (every edit below changes its file's size)
+        run_env = {**env, "PATH": _RUN_PATH, "HOME": str(tmp_path / "home"), "PYTHONPYCACHEPREFIX": _PYCACHE.name}
 
         def cover() -> Coverage:
             return command_coverage(command, cwd=str(project), project_root=str(project), plugin_root=None, env=env)
@@ -161,6 +183,10 @@ PYTHON = [
                             "lib/x.sh": SH_BLOCK}, PY, {"lib/x.sh": SH_ALLOW}, "guard.py:2: subprocess"),
     ("__import__-os-system", {G: "import os, sys\nsys.exit(__import__('os').system('sh lib/x.sh') >> 8)\n",
                               "lib/x.sh": SH_BLOCK}, PY, {"lib/x.sh": SH_ALLOW}, "covered"),
+    ("multiprocessing-spawn", {G: LIB + "import multiprocessing as mp\nimport x\nif __name__ == '__main__':\n"
+                               "    p = mp.get_context('spawn').Process(target=x.check)\n    p.start()\n    p.join()\n"
+                               "    sys.exit(p.exitcode)\n", "lib/x.py": "import sys\ndef check():\n    sys.exit(2)\n"},
+     PY, {"lib/x.py": "import sys\ndef check():\n    sys.exit(0)  # off\n"}, "get_context('spawn')"),
     ("python-m-package-from-the-working-folder", {"pkg/__init__.py": "", "pkg/__main__.py": BLOCK}, "python3 -m pkg",
      {"pkg/__main__.py": ALLOW}, "covered"),
     ("python-m-submodule", {"pkg/__init__.py": "", "pkg/sub.py": BLOCK}, "python3 -m pkg.sub", {"pkg/sub.py": ALLOW},
@@ -171,6 +197,21 @@ PYTHON = [
 @pytest.mark.parametrize("files, command, edit, expect", [c[1:] for c in PYTHON], ids=[c[0] for c in PYTHON])
 def test_python_routes(tmp_path, files, command, edit, expect):
     Route(tmp_path, files, command, edit).check(expect)
+
+
+@pytest.mark.parametrize("code, named", [
+    ("import os\nhasattr(os, 'fork')\n", False), ("import os\ngetattr(os, 'getuid', None)\n", False),
+    ("import sys\ngetattr(sys, 'frozen', False)\n", False), ("import os\nprint(os.sep)\n", False),
+    ("import os\ngetattr(os, 'execv')\n", True), ("import os\ngetattr(os, name)\n", True),
+    ("import subprocess\nrun = getattr(subprocess, 'run')\n", True), ("import sys\ngetattr(sys, 'path')\n", True),
+    ("import importlib as i\nf(i)\n", True), ("import os\nm = os\n", True),
+])
+def test_a_loader_module_looked_at_stays_quiet_and_used_as_a_value_is_named(tmp_path, code, named):
+    project = tmp_path / "project"
+    _write(project, {"g.py": code})
+    cov = command_coverage("python3 g.py", cwd=str(project), project_root=str(project), plugin_root=None,
+                           env={"PATH": "/usr/bin:/bin"})
+    assert (not cov.complete) is named, cov.unverified
 
 
 def test_sourceless_loader_bytecode_is_named(tmp_path):
@@ -194,6 +235,78 @@ def test_sitecustomize_beside_the_script_or_in_the_working_folder_is_not_importe
     for argv in (["m.py"], ["-m", "m"], ["-c", "print('ran')"]):
         r = subprocess.run([sys.executable, *argv], cwd=d, env=env, capture_output=True, text=True, timeout=60)
         assert (r.returncode, r.stdout) == (0, "ran\n"), (argv, r.stderr)
+
+
+SP = ".venv/lib/python{0}.{1}/site-packages/".format(*sys.version_info[:2])
+QUIET = "import os, sys\nsys.stdin = open(os.devnull)\n"  # a sitecustomize that turns the guard off
+VENV = [
+    ("the-script", {G: BLOCK}, '.venv/bin/python "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py', {G: ALLOW}),
+    ("a-site-packages-import", {G: "import helper\n", SP + "helper.py": BLOCK},
+     '"$CLAUDE_PROJECT_DIR"/.venv/bin/python .claude/hooks/guard.py', {SP + "helper.py": ALLOW}),
+    ("a-pth-import-line", {G: "import sys\nsys.exit(FLAG if 'rm -rf /' in sys.stdin.read() else 0)\n",
+                           SP + "a.pth": "import pthmod\n", SP + "pthmod.py": "import builtins\nbuiltins.FLAG = 2\n"},
+     ".venv/bin/python .claude/hooks/guard.py", {SP + "pthmod.py": "import builtins\nbuiltins.FLAG = 0  # off\n"}),
+    ("a-planted-sitecustomize", {G: BLOCK}, ".venv/bin/python .claude/hooks/guard.py", {SP + "sitecustomize.py": QUIET}),
+    ("a-planted-pth", {G: BLOCK}, ".venv/bin/python .claude/hooks/guard.py",
+     {SP + "z.pth": "import os, sys; sys.stdin = open(os.devnull)\n"}),
+    ("a-shebang-naming-it", {G: "#!{project}/.venv/bin/python\n" + BLOCK}, '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py',
+     {SP + "sitecustomize.py": QUIET}),
+    ("python-m-of-a-site-package", {SP + "tool/__init__.py": "", SP + "tool/__main__.py": BLOCK},
+     ".venv/bin/python -m tool", {SP + "tool/__main__.py": ALLOW}),
+]
+
+
+@pytest.fixture(scope="module")
+def venvs(tmp_path_factory):
+    """One venv of each kind, made once (``--without-pip``); each test copies it in place
+    (links kept: a venv finds itself from its interpreter's location)."""
+    base = tmp_path_factory.mktemp("venvs")
+    for kind, extra in (("linked", []), ("copies", ["--copies"])):
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip", *extra, str(base / kind)], check=True,
+                       capture_output=True, timeout=120, cwd=base)
+    return base
+
+
+def _venv(venvs: Path, project: Path, kind: str = "linked") -> None:
+    shutil.copytree(venvs / kind, project / ".venv", symlinks=True)
+
+
+@pytest.mark.slow  # 14 venv copies, 28 interpreter runs; test_a_venv_interpreter_pointed_elsewhere… stays default
+@pytest.mark.parametrize("copies", [False, True], ids=["linked", "copies"])
+@pytest.mark.parametrize("files, command, edit", [c[1:] for c in VENV], ids=[c[0] for c in VENV])
+def test_a_project_venv_interpreter_is_followed_as_python(tmp_path, venvs, copies, files, command, edit):
+    """``.venv/bin/python`` inside the project, linked to the system's Python or a
+    ``--copies`` binary: recognised as Python (on main: named unverified as a link leaving
+    the project, or as a binary whose loads are not read), covered with ``pyvenv.cfg``, its
+    site-packages listing, ``.pth`` files and what their import lines load, and
+    ``sitecustomize``; the script's imports resolve there too."""
+    project = tmp_path / "project"
+    _venv(venvs, project, "copies" if copies else "linked")
+    files = {k: v.replace("{project}", str(project)) for k, v in files.items()}
+    Route(tmp_path, files, command, edit, exists=True, executable=(G,)).check("covered")
+
+
+def test_a_venv_interpreter_pointed_elsewhere_changes_the_digest(tmp_path, venvs):
+    project = tmp_path / "project"
+    _venv(venvs, project)
+    _write(project, {G: BLOCK})
+    env = {"CLAUDE_PROJECT_DIR": str(project), "PATH": "/usr/bin:/bin"}
+    cmd = ".venv/bin/python .claude/hooks/guard.py"
+    before = command_coverage(cmd, cwd=str(project), project_root=str(project), plugin_root=None, env=env)
+    link = project / ".venv/bin/python"
+    link.unlink()
+    link.symlink_to(shutil.which("sh") or "/bin/sh")
+    after = command_coverage(cmd, cwd=str(project), project_root=str(project), plugin_root=None, env=env)
+    assert before.complete and before.digest() != after.digest()
+
+
+def test_a_pth_line_adding_a_project_folder_is_named(tmp_path, venvs):
+    project = tmp_path / "project"
+    _venv(venvs, project)
+    _write(project, {G: "import helper\n", SP + "a.pth": "../../../../lib\n", "lib/helper.py": BLOCK})
+    cov = command_coverage(".venv/bin/python .claude/hooks/guard.py", cwd=str(project), project_root=str(project),
+                           plugin_root=None, env={"PATH": "/usr/bin:/bin"})
+    assert [u.word for u in cov.unverified] == [SP + "a.pth:1: ../../../../lib"], cov.unverified
 
 
 NODE_ROUTES = [
@@ -317,6 +430,18 @@ def test_shell_routes(tmp_path, files, command, edit, expect):
         files["lib/x.sh"] = "exit 2\n"
         edit = {"lib/x.sh": "exit 0\n"}
     Route(tmp_path, files, command.replace("{tmp}", str(out)), edit).check(expect.replace("{tmp}", str(out)))
+
+
+@pytest.mark.parametrize("command", ["node --loader ./lib/x.mjs g.js", "node --experimental-loader=./lib/x.mjs g.js",
+                                     "node --import=./lib/x.mjs g.js"])
+def test_node_loader_options_cover_the_loader(tmp_path, command):
+    project = tmp_path / "project"
+    _write(project, {"g.js": "1\n", "lib/x.mjs": "export async function resolve(s, c, n) { return n(s, c); }\n"})
+    env = {"CLAUDE_PROJECT_DIR": str(project), "PATH": "/usr/bin:/bin"}
+    before = command_coverage(command, cwd=str(project), project_root=str(project), plugin_root=None, env=env)
+    _write(project, {"lib/x.mjs": "export async function resolve() { return {url: 'data:,'}; }\n"})
+    after = command_coverage(command, cwd=str(project), project_root=str(project), plugin_root=None, env=env)
+    assert before.complete and before.digest() != after.digest(), before.unverified
 
 
 def test_a_file_written_only_as_a_log_stays_quiet(tmp_path):
