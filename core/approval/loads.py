@@ -1152,7 +1152,8 @@ def python_reach(py: _Python, tree: ast.AST, line0: int) -> list[Load]:
     - ``exec``/``eval``/``compile``/``__import__``/``getattr``/``setattr``/``delattr``/
       ``globals``/``locals``/``vars``/``breakpoint`` used other than as a call the scanner
       resolves (``run = exec``; ``getattr(os, computed)``; ``getattr(x, name)`` with a name
-      computed at run time; ``globals()``; ``vars()`` of a module);
+      computed at run time or naming a special attribute; ``globals()``; ``vars()`` of a
+      module);
     - ``__builtins__``, ``__loader__``, ``__spec__``; a special attribute that is not data
       (``__globals__``, ``__subclasses__``, ``__dict__``); a frame's globals
       (``f_globals``, ``tb_frame``); a module taken out of ``sys.modules``.
@@ -1248,10 +1249,10 @@ def python_reach(py: _Python, tree: ast.AST, line0: int) -> list[Load]:
             if not literal:
                 flag(node, ast.unparse(call), f"{d} of a name computed when the script runs: what it reaches "
                                               "is not followed")
-            elif is_module(call.args[0]) or (key.value.startswith("__") and key.value not in _PY_DATA_DUNDERS) \
+            elif (key.value.startswith("__") and key.value not in _PY_DATA_DUNDERS) \
                     or key.value in _PY_FRAME_ATTRS:  # type: ignore[union-attr]
-                flag(node, ast.unparse(call), f"{d} of a module's member or a special attribute: the call the "
-                                              "scanner would follow is not seen")
+                # a module's member by a literal name is judged as the member itself (import_state)
+                flag(node, ast.unparse(call), f"{d} of a special attribute: what it reaches is not followed")
     return out
 
 
