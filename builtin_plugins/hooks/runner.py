@@ -298,6 +298,10 @@ class HookRunner:
         self.host, self.session_id, self.execution_root = host, session_id, str(execution_root)
         self.config = config or HookRunnerConfig()
         self.trust: HookTrust = self.config.trust or ScopeHookTrust(self.definitions)
+        bind = getattr(self.trust, "for_env", None)
+        if self.config.env and callable(bind):
+            # coverage reads the commands with the PATH and loader variables hooks really get
+            self.trust = bind(self.config.env, self.execution_root, host)
         self._bytecode = PrivateBytecode("wskit-hook-pycache-")
         self._functions: list[_Fn] = []
         self._done: dict[tuple[str, str], HookOutcome] = {}

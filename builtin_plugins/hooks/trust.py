@@ -27,7 +27,7 @@ the states are :mod:`wskit.approval.store`).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from wskit.errors import WskitError
@@ -63,28 +63,36 @@ def hook_source(hook: HookDefinition) -> str:
     return f"plugin {hook.plugin}" if hook.plugin else f"{p.scope.value} {p.path}"
 
 
-def hook_env(files_root: str, plugin_root: str | None, host: str | None) -> dict[str, str]:
+def hook_env(files_root: str, plugin_root: str | None, host: str | None,
+             given: Mapping[str, str] | None = None) -> dict[str, str]:
     """The root variables the hook runner gives a command (``CLAUDE_PROJECT_DIR``,
     ``<HOST>_PROJECT_DIR``, and for a plugin's hook ``CLAUDE_PLUGIN_ROOT``,
     ``<HOST>_PLUGIN_ROOT``): what coverage may expand in its words; and the ``PATH`` the
-    runner passes on (this process's), whose relative or in-project entries coverage names
-    unverified (a bare ``grep`` may then run a project file)."""
+    runner passes on (this process's, or the host's ``HookRunnerConfig.env`` one in
+    ``given``), whose relative or in-project entries coverage names unverified (a bare
+    ``grep`` may then run a project file), with every loader variable ``given`` sets
+    (``NODE_OPTIONS``, ``PYTHONPATH`` …: unverified)."""
+    from wskit.approval.coverage import loader_variable
+
     prefixes = ["CLAUDE"] + ([host.upper().replace("-", "_")] if host else [])
     env = {f"{p}_PROJECT_DIR": files_root for p in prefixes}
     env["PATH"] = os.environ.get("PATH", "")
+    env.update({k: str(v) for k, v in (given or {}).items() if loader_variable(str(k))})
     if plugin_root:
         env.update({f"{p}_PLUGIN_ROOT": plugin_root for p in prefixes})
     return env
 
 
 def hook_entry(hook: HookDefinition, files_root: str | os.PathLike[str], *, cover: bool = True,
-               host: str | None = None) -> ApprovalEntry:
+               host: str | None = None, env: Mapping[str, str] | None = None) -> ApprovalEntry:
     """The :class:`~wskit.approval.entries.ApprovalEntry` of ``hook`` (see the module doc).
 
     :param files_root: where command hooks run (the execution root): relative words and
         ``$<HOST>_PROJECT_DIR`` are read there.
     :param cover: read the files the command names (False: identity and definition only).
     :param host: the session's host name (the runner sets ``<HOST>_PROJECT_DIR`` too).
+    :param env: the host's own variables for hooks (``HookRunnerConfig.env``): its ``PATH``
+        and loader variables are what coverage reads the command with (:func:`hook_env`).
     """
     from wskit.approval.entries import ApprovalEntry, entry_coverage
 
@@ -104,7 +112,7 @@ def hook_entry(hook: HookDefinition, files_root: str | os.PathLike[str], *, cove
         cwd = os.path.join(root, hook.cwd) if hook.cwd else root
         files, unverified = entry_coverage(command=hook.command, cwd=cwd, project_root=root,
                                            plugin_root=hook.plugin_root,
-                                           env=hook_env(root, hook.plugin_root, host))
+                                           env=hook_env(root, hook.plugin_root, host, env))
     label = f"{hook.event} {hook.matcher or '*'}" + (f" if {hook.if_condition}" if hook.if_condition else "") \
         + f": {(run or '')[:200]}"
     return ApprovalEntry(capability=CAPABILITY, source=hook_source(hook), identity=identity, definition=definition,
@@ -373,8 +381,38 @@ class EntryHookTrust:
     :param status: the status computed when the session's runtime started.
     """
 
-    def __init__(self, status: HookApprovalStatus) -> None:
+    def __init__(self, status: HookApprovalStatus, *, env: Mapping[str, str] | None = None,
+                 files_root: str | None = None, host: str | None = None) -> None:
         self.status = status
+        self._env = dict(env or {})
+        self._files_root = files_root
+        self._host = host
+        self._checked: dict[str, str | None] = {}
+
+    def for_env(self, env: Mapping[str, str], files_root: str, host: str | None = None) -> EntryHookTrust:
+        """This trust for hooks run with the host's variables ``env`` (``HookRunnerConfig.env``,
+        which the hook runner gives it): an approved hook whose coverage reads differently with
+        that environment's ``PATH`` or loader variables (a relative or project folder on
+        ``PATH``, ``NODE_OPTIONS`` …) is ``modified``, not run. The status itself was computed
+        with this process's environment (what ``wsctl hooks status`` shows)."""
+        return EntryHookTrust(self.status, env=env, files_root=files_root, host=host)
+
+    def _env_change(self, hook: HookDefinition, row: EntryStatus) -> str | None:
+        """Why the host's environment changes approved ``hook``'s coverage, or None."""
+        from wskit.approval.coverage import loader_variable
+
+        if not self._env or self._files_root is None or hook.type != "command" or not any(
+                loader_variable(str(k)) for k in self._env):
+            return None
+        if hook.id not in self._checked:
+            entry = hook_entry(hook, self._files_root, host=self._host, env=self._env)
+            why = None
+            if entry.digest != row.entry.digest:
+                words = [w for w in entry.unverified_words if w not in row.entry.unverified_words]
+                why = ("the host's environment for hooks (HookRunnerConfig.env) changes what it runs"
+                       + (f": {words[0]}" if words else ""))
+            self._checked[hook.id] = why
+        return self._checked[hook.id]
 
     def state(self, hook: HookDefinition) -> str:
         if hook.type == "function":
@@ -384,6 +422,8 @@ class EntryHookTrust:
         row = self.status.of(hook.id)
         if row is None:
             return "awaiting" if _needs_approval(hook) else "not_required"
+        if row.state == "approved" and self._env_change(hook, row):
+            return "modified"
         return _RUNNER_STATES.get(row.state, row.state)
 
     def reason(self, hook: HookDefinition) -> str:
@@ -396,6 +436,8 @@ class EntryHookTrust:
         row = self.status.of(hook.id)
         if row is None:
             return "awaiting approval (not approved)"
+        if row.state == "approved" and self._env_change(hook, row):
+            return f"changed since approved ({self._env_change(hook, row)})"
         if row.state in ("awaiting", "modified"):
             return f"{'awaiting approval' if row.state == 'awaiting' else 'changed since approved'}" \
                 + (f" ({row.reason})" if row.reason else "")
