@@ -408,12 +408,14 @@ class RunPin:
         """``(path, kind)`` of every covered file and folder and of each folder from its root
         down to it, each once (see :func:`_stamp`)."""
         out: dict[str, str] = {}
-        for f in entry.files:
-            root = self._roots.get(f.base)
+        # a file reached through a link: the link and where it leads (``project:real/x.sh``)
+        targets = [tuple(f.target.split(":", 1)) for f in entry.files if f.target and ":" in f.target]
+        for base, path in [(f.base, f.path) for f in entry.files] + targets:
+            root = self._roots.get(base)
             if root is None:
                 continue
-            parts = [p for p in f.path.split("/") if p not in ("", ".")]
-            listing = f.path.endswith("/") or bool(parts and "*" in parts[-1])
+            parts = [p for p in path.split("/") if p not in ("", ".")]
+            listing = path.endswith("/") or bool(parts and "*" in parts[-1])
             if parts and "*" in parts[-1]:
                 parts = parts[:-1]  # a listing of importable names: the folder holding them
             here = root

@@ -248,3 +248,19 @@ def test_a_module_the_project_adds_during_a_session_does_not_run_in_the_users_gu
     assert not later.blocked and not marker.exists()
     assert [(s.state, s.scope) for s in later.skipped] == [("awaiting", "user")]
     assert "json.py" in later.skipped[0].message and len(later.undecided) == 1
+
+
+def test_the_target_of_a_linked_script_swapped_while_it_ran_is_caught(wsctl, wskit_pm, wskit_profile, wskit_home,
+                                                                      tmp_path):
+    """``.claude/hooks/g.sh`` is a link to ``scripts/real.sh``: the file swapped (and put back)
+    is the link's target, which the link's own stamp does not show."""
+    root = _project(tmp_path, "bash .claude/hooks/g.sh")
+    (root / "scripts").mkdir()
+    text = _swapping_guard(tmp_path, put_back=True).replace(".claude/hooks/g.sh", "scripts/real.sh")
+    (tmp_path / "bytes/good").write_text(text)
+    (root / "scripts/real.sh").write_text(text)
+    (root / ".claude/hooks/g.sh").symlink_to("../../scripts/real.sh")
+    _approve(wskit_profile, wskit_pm, wskit_home, root)
+    r = wsctl("hooks", "run", "PreToolUse", str(root), "--payload", _payload(tmp_path))
+    assert r.exit_code == 3 and "changed while it ran" in r.stdout, r.output
+    assert "scripts/real.sh changed" in r.stdout
