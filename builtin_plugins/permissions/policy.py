@@ -42,6 +42,7 @@ import posixpath
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from wskit.builtin_plugins.permissions import EDIT_TOOLS, READ_TOOLS, SHELL_TOOLS
 from wskit.models import Diagnostic
 from wskit.values import FrozenValue
 
@@ -87,12 +88,7 @@ def _rules() -> Any:
 
 #: The rule lists, in evaluation order.
 BEHAVIORS = ("deny", "ask", "allow")
-#: Tools a ``Read(...)`` rule covers (Claude Code: all built-in file-reading tools).
-READ_TOOLS = frozenset({"Read", "Grep", "Glob", "LS", "NotebookRead"})
-#: Tools an ``Edit(...)`` rule covers (Claude Code: all built-in file-editing tools).
-EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write", "NotebookEdit"})
-#: Tools whose input is a shell command.
-SHELL_TOOLS = frozenset({"Bash", "PowerShell"})
+
 #: Claude Code's permission modes.
 MODES = ("default", "acceptEdits", "plan", "dontAsk", "bypassPermissions")
 #: Mode precedence: the first of these scopes that sets ``defaultMode`` decides it.

@@ -45,8 +45,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
-# the tool groups live with the policy, which decides by mode without importing this module
-from wskit.builtin_plugins.permissions.policy import EDIT_TOOLS, READ_TOOLS, SHELL_TOOLS  # noqa: F401
+from wskit.builtin_plugins.permissions import EDIT_TOOLS, READ_TOOLS, SHELL_TOOLS  # noqa: F401  (re-exported)
 from wskit.formats.shell import split_command, split_words, substitutions, writes_file
 from wskit.util.lazyre import lazy_pattern
 from wskit.values import FrozenValue
