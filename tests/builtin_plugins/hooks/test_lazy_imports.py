@@ -71,6 +71,11 @@ def test_the_p4_forms_import_no_threading_weakref_or_copy(empty, argv):
 P4_IDLE = {
     # no permission rule: the mode decides without the rule engine; no ``>``: no shell parser
     ("permissions", "check", "Bash", "ls"): ("wskit.builtin_plugins.permissions.rules", "wskit.formats.shell"),
+    # no hook: no loader of hook definitions, no matcher engine, no command runner, no private
+    # bytecode folder (each imported when the first hook needs it)
+    ("hooks", "run", "PreToolUse"): ("wskit.builtin_plugins.hooks.definitions", "wskit.formats.definitions",
+                                     "wskit.formats.placeholders", "wskit.builtin_plugins.hooks.patterns",
+                                     "wskit.builtin_plugins.hooks.command", "wskit.util.bytecode"),
 }
 
 
