@@ -17,14 +17,13 @@ import os
 import time
 from typing import TYPE_CHECKING
 
+from wskit.builtin_plugins.hooks import DEFAULT_OUTPUT_CAP  # noqa: F401  (declared with the plugin)
 from wskit.values import FrozenValue
 
 if TYPE_CHECKING:  # pragma: no cover
     import asyncio
 
 
-#: Default cap on each of stdout and stderr, bytes (Blade: 1 MiB each).
-DEFAULT_OUTPUT_CAP = 1024 * 1024
 #: Largest stdin payload accepted, bytes (Blade: > 100 KB is an error).
 MAX_STDIN_BYTES = 100 * 1024
 

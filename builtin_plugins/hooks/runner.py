@@ -37,10 +37,9 @@ import math
 import os
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from wskit.builtin_plugins.hooks.command import DEFAULT_OUTPUT_CAP, CommandResult, arun_command, run_command
-from wskit.builtin_plugins.hooks.definitions import MAX_TIMEOUT
+from wskit.builtin_plugins.hooks import DEFAULT_OUTPUT_CAP, MAX_TIMEOUT
 from wskit.builtin_plugins.hooks.http import (
     HttpHookError,
     HttpHookSecurityError,
@@ -59,12 +58,14 @@ from wskit.builtin_plugins.hooks.outcome import (
     merge,
     parse_json_object,
 )
-from wskit.builtin_plugins.hooks.patterns import PatternRefused, exact_names, matcher_matches
 from wskit.errors import WskitError
 from wskit.models import Scope
 from wskit.resources.hooks import HOOK_EVENTS, HookDefinition
-from wskit.util.bytecode import PrivateBytecode
 from wskit.values import Value, field
+
+if TYPE_CHECKING:
+    from wskit.builtin_plugins.hooks.command import CommandResult
+    from wskit.util.bytecode import PrivateBytecode
 
 #: Default command timeout, seconds (Claude Code and Blade).
 DEFAULT_TIMEOUT = 60.0
@@ -174,6 +175,8 @@ def _may_match(matcher: str, value: str | None) -> bool:
     pattern); any other matcher, or no value to compare, may match."""
     if matcher in ("", "*") or value is None:
         return True
+    from wskit.builtin_plugins.hooks.patterns import exact_names
+
     names = exact_names(matcher)
     return names is None or value in names
 
@@ -182,6 +185,8 @@ def matches(matcher: str, tool: str | None) -> bool:
     """:func:`wskit.builtin_plugins.hooks.patterns.matcher_matches`, the one matcher rule
     of loader, ``wsctl hooks list`` and runner; a refused pattern matches (the runner
     then runs the hook restrict-only)."""
+    from wskit.builtin_plugins.hooks.patterns import PatternRefused, matcher_matches
+
     try:
         return matcher_matches(matcher, tool)
     except PatternRefused:
@@ -306,7 +311,7 @@ class HookRunner:
         if self.config.env and callable(bind):
             # coverage reads the commands with the PATH and loader variables hooks really get
             self.trust = bind(self.config.env, self.execution_root, host)
-        self._bytecode = PrivateBytecode("wskit-hook-pycache-")
+        self._bytecode: PrivateBytecode | None = None  # made for the first command hook (_private_bytecode)
         self._functions: list[_Fn] = []
         self._done: dict[tuple[str, str], HookOutcome] = {}
         self._lock = _thread.allocate_lock()
@@ -353,6 +358,10 @@ class HookRunner:
         (bounded, :mod:`wskit.builtin_plugins.hooks.patterns`), then de-duplication among
         the hooks that may run, so an unapproved copy never displaces an approved one."""
         sel = _Selection()
+        if not self.definitions and not self._functions:
+            return sel  # nothing to select (the matcher engine is not imported)
+        from wskit.builtin_plugins.hooks.patterns import PatternRefused, matcher_matches
+
         seen: set[tuple] = set()
         value = match_value(event, tool, data)
         home = self.config.env.get("HOME") or os.environ.get("HOME")
@@ -687,7 +696,21 @@ class HookRunner:
         runner). With it set, Python looks for cached bytecode only there, never in the
         ``__pycache__`` folders of the project or a plugin, which approval coverage leaves
         out (docs/hooks.md). A host that sets ``PYTHONPYCACHEPREFIX`` in ``env`` keeps its own."""
-        return self._bytecode.path
+        return self._private_bytecode().path
+
+    def _private_bytecode(self) -> PrivateBytecode:
+        """The runner's :class:`~wskit.util.bytecode.PrivateBytecode` (its folder is made on
+        first use), made when first asked for: a runner without command hooks imports nothing
+        for it."""
+        bc = self._bytecode
+        if bc is None:
+            from wskit.util.bytecode import PrivateBytecode
+
+            with self._lock:
+                if self._bytecode is None:
+                    self._bytecode = PrivateBytecode("wskit-hook-pycache-")
+                bc = self._bytecode
+        return bc
 
     def environment(self, h: HookDefinition, event: str, data: Mapping[str, Any]) -> dict[str, str]:
         """The whole environment of a command hook (see :class:`HookRunnerConfig`)."""
@@ -695,7 +718,7 @@ class HookRunner:
         env.update(self.config.env)
         # a Python hook neither reads nor writes the project's __pycache__ (its .pyc files
         # are not in an approval's coverage): bytecode goes to a private folder instead
-        self._bytecode.apply(env, keep=self.config.env)
+        self._private_bytecode().apply(env, keep=self.config.env)
         p = self.host.upper().replace("-", "_") + "_"
         env.update({f"{p}PROJECT_DIR": self.execution_root, f"{p}HOOK_EVENT": event,
                     f"{p}SESSION_ID": self.session_id, "CLAUDE_PROJECT_DIR": self.execution_root})
@@ -767,6 +790,8 @@ class HookRunner:
             return skipped
         try:
             call, timeout, cursor = self._command_call(h, data)
+            from wskit.builtin_plugins.hooks.command import run_command
+
             res = run_command(**call)
         except (OSError, ValueError) as err:
             return self._fail_closed(h, self._unpinned(h, pin, HookResult(h.id, "command", "error", str(err))))
@@ -915,6 +940,8 @@ class HookRunner:
                 return skipped
             try:
                 call, timeout, cursor = self._command_call(h, data)
+                from wskit.builtin_plugins.hooks.command import arun_command
+
                 res = await arun_command(**call)
             except (OSError, ValueError) as err:
                 r = await asyncio.to_thread(self._unpinned, h, pin, HookResult(h.id, "command", "error", str(err)))

@@ -45,16 +45,11 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
+from wskit.builtin_plugins.permissions import EDIT_TOOLS, READ_TOOLS, SHELL_TOOLS  # noqa: F401  (re-exported)
 from wskit.formats.shell import split_command, split_words, substitutions, writes_file
 from wskit.util.lazyre import lazy_pattern
 from wskit.values import FrozenValue
 
-#: Tools a ``Read(...)`` rule covers (Claude Code: all built-in file-reading tools).
-READ_TOOLS = frozenset({"Read", "Grep", "Glob", "LS", "NotebookRead"})
-#: Tools an ``Edit(...)`` rule covers (Claude Code: all built-in file-editing tools).
-EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write", "NotebookEdit"})
-#: Tools whose input is a shell command.
-SHELL_TOOLS = frozenset({"Bash", "PowerShell"})
 _AGENT_TOOLS = frozenset({"Agent", "Task"})
 _TOOL_NAME = lazy_pattern(globals(), "_TOOL_NAME", r"^[A-Za-z][A-Za-z0-9_.\-]*(\*)?\Z")
 _SUBSTITUTION = ("$(", "`", "<(", ">(")
