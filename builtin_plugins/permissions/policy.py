@@ -241,7 +241,7 @@ class PermissionPolicy(FrozenValue):
         """``ask`` when a program of the shell command cannot be known before it runs
         (``$x -rf /``, ``eval "$v"``) and a deny or ask rule for the tool could match what
         runs there: such a rule fails closed, whatever allow rule or mode follows."""
-        if tool not in _rules().SHELL_TOOLS:
+        if not self.rules or tool not in _rules().SHELL_TOOLS:  # an empty policy imports no rule engine
             return None
         rule = next((r for r in self.rules if r.behavior in ("deny", "ask") and r.specifier is not None
                      and r.covers_tool(tool)), None)

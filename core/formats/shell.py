@@ -21,6 +21,7 @@ touches a file):
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Mapping
 from typing import Any
 
@@ -29,7 +30,7 @@ from wskit.util.lazyre import lazy_pattern
 from wskit.values import FrozenValue
 
 __all__ = [
-    "MAX_COMMAND_CHARS", "MAX_DEPTH", "MAX_FORMS", "SHELLS", "WRAPPERS", "CommandForms", "ShellSyntaxError", "Word",
+    "MAX_COMMAND_CHARS", "MAX_DEPTH", "MAX_FORMS", "MAX_READINGS", "SHELLS", "WRAPPERS", "CommandForms", "ShellSyntaxError", "Word",
     "command_forms", "parse", "read_word", "split_command", "split_words", "substitutions",
     "walk_substitutions", "writes_file",
 ]
@@ -325,6 +326,9 @@ def split_words(text: str) -> list[str] | None:
         return None
 
 
+#: brackets and substitutions :func:`split_command` opens one inside another; deeper ones
+#: stay text of the part holding them (:func:`command_forms` then calls the command unresolved)
+_MAX_NESTING = 32
 #: words a hook ``if`` drops before a subcommand (Claude Code 2.1.337 fires ``Bash(touch *)``
 #: for ``if true; then touch b; fi``, ``! touch b``; not for ``time touch b``)
 _LEADING_KEYWORDS = frozenset({"then", "do", "else", "elif", "if", "while", "until", "!"})
@@ -376,7 +380,7 @@ def split_command(command: str, *, nested: bool = False) -> list[str]:
             quote = back
             i += 1
             continue
-        if nested and quote != "'" and (command.startswith("$(", i) or c == "`"):
+        if nested and quote != "'" and (command.startswith("$(", i) or c == "`") and len(stack) < _MAX_NESTING:
             stack.append(("`" if c == "`" else ")", quote, cur.copy(), i))
             quote = None
             cur.clear()
@@ -402,13 +406,13 @@ def split_command(command: str, *, nested: bool = False) -> list[str]:
             j = command.find("\n", i)
             i = n if j < 0 else j  # a comment, up to the newline (a separator)
             continue
-        elif nested and c in "<>" and command.startswith("(", i + 1):
+        elif nested and c in "<>" and command.startswith("(", i + 1) and len(stack) < _MAX_NESTING:
             stack.append((")", None, cur.copy(), i))
             cur.clear()
             i += 2
             continue
         elif nested and c in "()":
-            if c == "(":
+            if c == "(" and len(stack) < _MAX_NESTING:
                 stack.append((")", None, None, i))
             cut()
         elif nested and c in "{}" and word_start() and (
@@ -510,6 +514,9 @@ _IFS_USE = lazy_pattern(globals(), "_IFS_USE", r"\$IFS(?![A-Za-z0-9_])|\$\{IFS\}
 #: at most this many forms per command, and this many levels of commands inside commands
 MAX_FORMS = 256
 MAX_DEPTH = 6
+#: at most this many simple commands and texts read per command (wrapper options read both
+#: ways multiply): past it the command is unresolved
+MAX_READINGS = 2048
 
 
 class CommandForms(FrozenValue):
@@ -521,8 +528,9 @@ class CommandForms(FrozenValue):
         by its last name: ``/bin/rm -rf /`` gives ``rm -rf /`` too), in order, no repeats.
     :ivar unresolved: one line per command whose program cannot be known before the shell
         runs it (``$x -rf /``, ``$(echo rm)``, ``eval "$v"``, ``bash -c "$s"``, a shell
-        reading its commands from standard input, a command nesting past :data:`MAX_DEPTH`
-        or past :data:`MAX_FORMS` forms): ``"<word>: <why>"``. Any program could run there.
+        reading its commands from standard input, a command nesting past :data:`MAX_DEPTH`,
+        past :data:`MAX_FORMS` forms or :data:`MAX_READINGS` readings): ``"<word>: <why>"``.
+        Any program could run there.
     """
 
     commands: tuple[str, ...]
@@ -547,10 +555,14 @@ def command_forms(command: str) -> CommandForms:
     (``x=rm; $x -rf /`` gives ``rm -rf /``) and is unresolved all the same (the
     assignment may not have run, or the value came from the environment).
     """
+    if len(command) > MAX_COMMAND_CHARS:  # read no further than the syntax layer would
+        return CommandForms(tuple(dict.fromkeys(split_command(command)[:MAX_FORMS])),
+                            (f"command: {len(command)} characters, over the limit of {MAX_COMMAND_CHARS}",))
     forms: list[str] = []
     seen: set[str] = set()
     unresolved: list[str] = []
     assigned: dict[str, list[str]] = {}
+    budget = [MAX_READINGS]
 
     def add(form: str) -> None:
         form = form.strip()
@@ -563,12 +575,16 @@ def command_forms(command: str) -> CommandForms:
             forms.append(form)
 
     def text(cmd: str, depth: int) -> None:
+        if spent():
+            return
         if depth > MAX_DEPTH:
             unresolved.append(f"{cmd[:60]}: commands nested more than {MAX_DEPTH} levels deep")
             return
+        if _nesting(cmd) >= _MAX_NESTING:
+            unresolved.append(f"{cmd[:60]}: brackets or substitutions nested {_MAX_NESTING} deep")
         ifs_blank = "IFS" not in _IFS_USE.sub("", cmd)  # the text never sets IFS
-        for m in _ASSIGNED.finditer(cmd):
-            raws = _raw_words((split_command(cmd[m.end():]) or [""])[0], ifs_blank) or [""]
+        for m in itertools.islice(_ASSIGNED.finditer(cmd), 64):
+            raws = _raw_words((split_command(cmd[m.end():m.end() + 1024]) or [""])[0], ifs_blank) or [""]
             value = read_word(raws[0], ansi_c=True).value if cmd[m.end():m.end() + 1] not in " \t;&|" else ""
             assigned.setdefault(m.group(1), []).append(value or "")
         for part in split_command(cmd, nested=True):
@@ -580,7 +596,18 @@ def command_forms(command: str) -> CommandForms:
             words = [read_word(r, ansi_c=True) for r in raws]
             simple(words, depth)
 
+    def spent() -> bool:
+        """One more reading; True once :data:`MAX_READINGS` are spent (then unresolved)."""
+        budget[0] -= 1
+        if budget[0] < 0:
+            if budget[0] == -1:
+                unresolved.append(f"command: more than {MAX_READINGS} readings")
+            return True
+        return False
+
     def simple(words: list[Word], depth: int) -> None:
+        if spent():
+            return
         i = 0
         while i < len(words) and _ASSIGNMENT.match(words[i].raw):
             i += 1
@@ -702,6 +729,22 @@ def command_forms(command: str) -> CommandForms:
 
     text(command, 0)
     return CommandForms(tuple(forms), tuple(dict.fromkeys(unresolved)))
+
+
+def _nesting(text: str) -> int:
+    """How deep ``(`` and backquotes nest in ``text`` (quotes ignored: an upper bound)."""
+    depth = most = 0
+    tick = False
+    for c in text:
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth = max(depth - 1, 0)
+        elif c == "`":
+            tick = not tick
+            depth += 1 if tick else -1
+        most = max(most, depth)
+    return most
 
 
 def _wrapped_starts(name: str, words: list[Word]) -> list[int]:

@@ -18,6 +18,7 @@ import pytest
 from wskit.builtin_plugins.hooks.conditions import IF_UNCERTAIN, if_allows
 from wskit.builtin_plugins.permissions.policy import policy_from_layers
 from wskit.formats.settings import SettingsLayer
+from wskit.formats.shell import MAX_FORMS, command_forms
 
 #: newcomer4 F5, each answered ``allow`` through the project's rule before
 F5 = ["if true; then rm -rf /; fi", "for i in 1; do rm -rf /; done", "fn(){ rm -rf /; }; fn", "timeout 5 rm -rf /",
@@ -105,3 +106,17 @@ def test_the_hooks_if_runs_a_guard_restrict_only_where_the_program_is_hidden(com
 @pytest.mark.parametrize("command", CLEAN)
 def test_the_hooks_if_skips_other_commands(command):
     assert _if(command) == (False, [])
+
+
+@pytest.mark.parametrize("command", [
+    " ".join(["nice -x -y -z"] * 40) + " rm x",  # unknown wrapper options are read both ways: 2^120 readings
+    "$(" * 5000, "$(" * 500 + "rm x" + ")" * 500, "eval " * 2000 + "rm x", "x=rm; " * 2000 + "$x",
+    "; ".join(f"a{i}" for i in range(3000)), "rm x; " + "a" * 20000,
+])
+def test_the_normaliser_is_bounded_and_fails_closed_past_its_bounds(tmp_path, command):
+    """Past a bound (forms, readings, nesting, length) the command is unresolved: a deny
+    rule answers ask or deny, never allow; nothing reads without end."""
+    got = command_forms(command)
+    assert len(got.commands) <= MAX_FORMS
+    assert got.unresolved or any(f.startswith("rm x") for f in got.commands)
+    assert _policy(tmp_path).check("Bash", {"command": command}, cwd=str(tmp_path)).decision in ("ask", "deny")
