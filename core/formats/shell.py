@@ -479,29 +479,40 @@ def _after_first_word(text: str) -> str | None:
 # -- one normaliser: the simple commands a command text runs --------------------------
 
 #: programs that run the rest of their words as a command: ``name -> (its options that
-#: take a separate value, the operands it reads before the command)``. An option it does
-#: not list may or may not take a value: both readings are followed.
-WRAPPERS: Mapping[str, tuple[frozenset[str], int]] = {
-    "command": (frozenset(), 0), "builtin": (frozenset(), 0), "exec": (frozenset({"-a"}), 0),
-    "nohup": (frozenset(), 0), "time": (frozenset({"-f", "-o", "--format", "--output"}), 0),
-    "nice": (frozenset({"-n", "--adjustment"}), 0), "setsid": (frozenset(), 0),
-    "stdbuf": (frozenset({"-i", "-o", "-e", "--input", "--output", "--error"}), 0),
-    "ionice": (frozenset({"-c", "-n", "-p", "-P", "-u", "--class", "--classdata"}), 0),
-    "chrt": (frozenset({"-T", "-P", "-D", "--sched-runtime", "--sched-period", "--sched-deadline"}), 1),
-    "taskset": (frozenset(), 1), "flock": (frozenset({"-w", "-E", "--timeout", "--conflict-exit-code"}), 1),
-    "timeout": (frozenset({"-s", "-k", "--signal", "--kill-after"}), 1),
-    "sudo": (frozenset({"-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T", "--user", "--group", "--host",
-                        "--prompt", "--close-from", "--chdir", "--role", "--type", "--other-user",
-                        "--command-timeout"}), 0),
-    "doas": (frozenset({"-u", "-C"}), 0), "runuser": (frozenset({"-u", "-g", "-G", "--user", "--group"}), 0),
-    "chroot": (frozenset({"--userspec", "--groups"}), 1), "unbuffer": (frozenset(), 0),
-    "strace": (frozenset({"-e", "-o", "-p", "-s", "-u", "-E", "-a", "-b", "-I", "-O", "-P", "-S", "-X"}), 0),
-    "ltrace": (frozenset({"-e", "-o", "-p", "-s", "-u", "-a", "-n"}), 0),
-    "env": (frozenset({"-u", "--unset", "-C", "--chdir", "-P"}), 0),
-    "xargs": (frozenset({"-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s", "--arg-file", "--delimiter", "--max-args",
-                         "--max-procs", "--max-lines", "--max-chars", "--eof", "--replace"}), 0),
-    "watch": (frozenset({"-n", "--interval", "-q", "--equexit"}), 0),
-}
+#: take a separate value, its options that take none, the operands it reads before the
+#: command)``. An option in neither set may or may not take a value: both readings are
+#: followed (a deny rule may then see one word too many, never one too few).
+WRAPPERS: Mapping[str, tuple[frozenset[str], frozenset[str], int]] = {name: (frozenset(v.split()), frozenset(f.split()), n)
+                                                                       for name, (v, f, n) in {
+    "command": ("", "-p", 0), "builtin": ("", "", 0), "exec": ("-a", "-c -l", 0), "nohup": ("", "", 0),
+    "time": ("-f -o --format --output", "-p -v -a -q --portability --verbose --append --quiet", 0),
+    "nice": ("-n --adjustment", "", 0), "setsid": ("", "-c -f -w --ctty --fork --wait", 0),
+    "stdbuf": ("-i -o -e --input --output --error", "", 0),
+    "ionice": ("-c -n -p -P -u --class --classdata", "-t --ignore", 0),
+    "chrt": ("-T -P -D --sched-runtime --sched-period --sched-deadline",
+             "-a -b -d -f -i -o -r -R -m -v --all-tasks --batch --deadline --fifo --idle --other --rr "
+             "--reset-on-fork --verbose", 1),
+    "taskset": ("", "-a -c --all-tasks --cpu-list", 1),
+    "flock": ("-w -E --timeout --conflict-exit-code",
+              "-s -x -n -u -o -e -F --shared --exclusive --nonblock --nb --unlock --close --no-fork --verbose", 1),
+    "timeout": ("-s -k --signal --kill-after", "-v --verbose --preserve-status --foreground", 1),
+    "sudo": ("-u -g -h -p -C -D -r -t -U -T --user --group --host --prompt --close-from --chdir --role --type "
+             "--other-user --command-timeout",
+             "-A -b -E -H -i -k -K -n -P -S -s -B -N --askpass --background --preserve-env --set-home --login "
+             "--reset-timestamp --non-interactive --preserve-groups --stdin --shell --bell", 0),
+    "doas": ("-u -C", "-n -s -L", 0), "runuser": ("-u -g -G --user --group", "-l -m -p --login", 0),
+    "chroot": ("--userspec --groups", "--skip-chdir", 1), "unbuffer": ("", "-p", 0),
+    "strace": ("-e -o -p -s -u -E -a -b -I -O -P -S -X",
+               "-f -ff -c -C -d -D -h -i -k -q -qq -r -t -tt -ttt -T -v -V -x -xx -y -yy -z -Z", 0),
+    "ltrace": ("-e -o -p -s -u -a -n", "-f -c -C -d -h -i -r -S -t -tt -ttt -T -V", 0),
+    "env": ("-u --unset -C --chdir -P", "-i -0 -v --ignore-environment --null --debug", 0),
+    "xargs": ("-a -d -E -I -L -n -P -s --arg-file --delimiter --max-args --max-procs --max-lines --max-chars "
+              "--eof --replace",
+              "-0 -r -t -p -x -o --null --no-run-if-empty --verbose --interactive --exit --open-tty", 0),
+    "watch": ("-n --interval -q --equexit",
+              "-d -t -b -e -g -c -x -p -w --differences --no-title --beep --errexit --chgexit --color --exec "
+              "--precise --no-wrap", 0),
+}.items()}
 #: shells whose ``-c`` operand is a script (``su -c`` too), read as a command text of its own
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "rbash", "fish", "yash", "posh"})
 _SHELL_VALUE_OPTS = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
@@ -714,6 +725,8 @@ def command_forms(command: str) -> CommandForms:
                 if w.value in ("-c", "--command") and j + 1 < len(rest):
                     script_text(base, rest[j + 1], depth)
         starts = _wrapped_starts(base, rest)
+        if base == "command" and any(w.value in ("-v", "-V") for w in rest[:min(starts, default=0)]):
+            return  # a lookup: nothing runs
         if base == "xargs" and not any(s < len(rest) for s in starts):
             return  # xargs alone runs echo
         if base == "watch":  # it runs its words through sh -c
@@ -751,7 +764,7 @@ def _wrapped_starts(name: str, words: list[Word]) -> list[int]:
     """Where the command a wrapper runs may start in ``words`` (its words after its
     name): past its options (an option it does not list is read both as a flag and as
     taking the next word) and its operands; at most 16 readings."""
-    value_opts, operands = WRAPPERS[name]
+    value_opts, flags, operands = WRAPPERS[name]
     starts: list[int] = []
     todo = [0]
     while todo and len(starts) < 16:
@@ -760,8 +773,8 @@ def _wrapped_starts(name: str, words: list[Word]) -> list[int]:
         if v is not None and v.startswith("-") and len(v) > 1 and v != "--":
             if v in value_opts:
                 todo.append(i + 2)
-            elif v.startswith("--") and "=" in v or v[:2] in value_opts:
-                todo.append(i + 1)  # --opt=value, -o0
+            elif v in flags or (v.startswith("--") and "=" in v) or v[:2] in value_opts:
+                todo.append(i + 1)  # a flag, --opt=value, -o0
             else:
                 todo.extend((i + 2, i + 1))
             continue
