@@ -382,11 +382,14 @@ class HookRunner:
                                  "ask, not allow)")
                 sel.restricted.add(h.id)
             if h.if_condition is not None:
-                from wskit.builtin_plugins.hooks.conditions import if_allows, if_unparsable
+                from wskit.builtin_plugins.hooks.conditions import IF_UNCERTAIN, if_allows, if_unparsable
 
                 try:
-                    if not if_allows(h.id, h.if_condition, event, tool, data, sel.notes, self.execution_root, home):
+                    runs = if_allows(h.id, h.if_condition, event, tool, data, sel.notes, self.execution_root, home)
+                    if not runs:
                         continue
+                    if runs == IF_UNCERTAIN:
+                        sel.restricted.add(h.id)
                 except PatternRefused as err:
                     sel.notes.append(f"hook {h.id}: 'if' {err}; ran it without the condition (it may block or "
                                      "ask, not allow)")

@@ -226,6 +226,9 @@ class PermissionPolicy(FrozenValue):
             return self._by_rule("deny", matched["deny"], hook_decision)
         if hook_decision == "deny":
             return PermissionDecision("deny", None, "hook", "a PreToolUse hook denied the call", None, hook_decision)
+        hidden = self._hidden_from(tool, tool_input, hook_decision)
+        if hidden is not None:
+            return hidden
         if matched["ask"] is not None:
             return self._by_rule("ask", matched["ask"], hook_decision)
         if hook_decision == "ask":
@@ -239,6 +242,23 @@ class PermissionPolicy(FrozenValue):
             return PermissionDecision("allow", None, "hook", "a PreToolUse hook allowed the call", None,
                                       hook_decision)
         return self._by_mode(tool, tool_input, cwd, hook_decision)
+
+    def _hidden_from(self, tool: str, tool_input: dict, hook_decision: str | None) -> PermissionDecision | None:
+        """``ask`` when a program of the shell command cannot be known before it runs
+        (``$x -rf /``, ``eval "$v"``) and a deny or ask rule for the tool could match what
+        runs there: such a rule fails closed, whatever allow rule or mode follows."""
+        if not self.rules or tool not in _rules().SHELL_TOOLS:  # an empty policy imports no rule engine
+            return None
+        rule = next((r for r in self.rules if r.behavior in ("deny", "ask") and r.specifier is not None
+                     and r.covers_tool(tool)), None)
+        if rule is None:
+            return None
+        why = _rules().hidden_program(str(tool_input.get("command") or ""))
+        if why is None:
+            return None
+        where = f" in {rule.path}" if rule.path else ""
+        return PermissionDecision("ask", rule, "rule", f"{why}: {rule.behavior} rule {rule.text!r} ({rule.scope}{where}) "
+                                  "could match what runs there", rule.scope, hook_decision)
 
     def _allow_every_part(self, tool: str, tool_input: dict, ctx: MatchContext) -> PermissionRule | None:
         """A compound command is allowed when each of its parts is allowed by some rule

@@ -96,6 +96,9 @@ AREAS = {
     "tests.security.test_install_bounds": ("plugin install bounds: files, bytes, sparse giants", "-"),
     "tests.security.test_bash_redirection": ("permission rules: an allow rule never allows a redirection to a file",
                                              "-"),
+    "tests.security.test_bash_deny_spellings": ("permission deny rules and the hooks' if: one normaliser reads "
+                                                "through compound bodies, wrappers, sh -c, eval, paths, $'…', "
+                                                "${IFS}; a hidden program fails closed", "-"),
     "tests.security.test_approval_coverage": ("approval coverage: each shell spelling of a hook or server command "
                                               "followed to the files it runs, or named unverified", "-"),
     "tests.security.test_approval_loads": ("approval coverage: what a shell, Python or Node script loads from "
