@@ -57,6 +57,11 @@ AREAS = {
                                            "MCP connect 30 s"),
     "tests.security.test_project_plugin_servers": ("servers a project ships in its own plugin: MCP/LSP approval "
                                                    "follows where the definition lives", "MCP connect 30 s"),
+    "tests.security.test_user_servers_project_files": ("the user's own MCP/LSP servers and an untrusted project's "
+                                                         "files (untrusted-project; per-entry approval when trusted)",
+                                                         "MCP connect 30 s"),
+    "tests.security.test_approval_screens": ("approval screens show the whole entry: blank padding, tabs, line "
+                                             "breaks, server args", "-"),
     "tests.security.test_coverage_outside": ("coverage: a binary in the project, a script in a folder others "
                                              "can write", "-"),
     "tests.security.test_guard_not_silent": ("a guard never switches off silently: a project's disableAllHooks, "
