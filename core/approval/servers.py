@@ -159,11 +159,6 @@ def server_status(server: Any, capability: str, project_root: str | os.PathLike[
     return st.copy_with(reason=reaching) if st.state == "awaiting" else st
 
 
-def approval_required(state: str) -> bool:
-    """True when a server in ``state`` (:func:`server_status`) is one ``approve``/``deny`` records."""
-    return state not in ("not-required", "untrusted-project")
-
-
 def approval_fields(state: str, reason: str, entry: ApprovalEntry) -> dict[str, Any]:
     """The approval fields of a ``wsctl mcp list`` / ``lsp list`` row: ``approval``,
     ``approval_reason``, ``approval_text`` (``approved (unverified: WORD)``, ``modified
