@@ -237,6 +237,10 @@ class ResourceSource(Frozen):
         from a plugin manifest or a ``strict: false`` marketplace entry.
     :ivar host: host name of the profile that found the source (plugin sources:
         ``${<HOST>_PLUGIN_ROOT}`` expands to the plugin root).
+    :ivar switched_off_by: on the source of a user's (or an administrator's) plugin that a
+        project or local settings file switched off: that file. Only the kinds that hold
+        guards (:attr:`wskit.kinds.ResourceKind.guards`) are loaded from it, and each guard
+        is marked so (reported ``switched-off``, never run); docs/hooks.md.
     """
 
     scope: Scope
@@ -251,6 +255,7 @@ class ResourceSource(Frozen):
     names: frozenset[str] | None = None
     inline: dict[str, Any] = Field(default_factory=dict)
     host: str | None = None
+    switched_off_by: str | None = None
 
     def dirs_for(self, kind: str, default: str) -> tuple[str, ...]:
         """Sub-folders of ``root`` holding resources of ``kind`` (relative)."""
@@ -264,8 +269,6 @@ class ResourceSource(Frozen):
 #: Hex SHA-256 of ``data`` (bytes): :func:`wskit.util.digest.sha256_hex` (small inputs without
 #: loading OpenSSL, OpenSSL's ready hasher copied otherwise)
 sha256_hex = _digest.sha256_hex
-#: OpenSSL's ready SHA-256 hasher, to be copied (:func:`wskit.util.digest.openssl_sha256`)
-_sha256_base = _digest.openssl_sha256
 
 
 def display_path(path: str | Path, relative_to: str | Path) -> str:

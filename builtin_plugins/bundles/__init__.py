@@ -17,7 +17,9 @@ __all__ = ["nothing_to_find", "wskit_plugin_bundles", "wskit_register_commands"]
 @hookimpl
 def wskit_plugin_bundles(binding, profile, trust, kinds):
     """The active content plugins of the workspace as plugin-scope sources, and the
-    diagnostics of finding them. Discovery is imported only when there may be one: when
+    diagnostics of finding them. A plugin of the user's that a project or local settings
+    file switched off adds a source of its guard kinds only, carrying ``switched_off_by``
+    (:attr:`wskit.models.ResourceSource.switched_off_by`). Discovery is imported only when there may be one: when
     :func:`nothing_to_find` says there is none, the answer is the settings layers'
     diagnostics, as discovery would answer."""
     from wskit.formats.settings import settings_layers
@@ -28,7 +30,12 @@ def wskit_plugin_bundles(binding, profile, trust, kinds):
     from wskit.builtin_plugins.bundles.active import bundle_source, find_bundles  # when a workspace loads
 
     bundles, diags = find_bundles(binding, profile, trust, kinds=kinds, settings=settings)
-    return [bundle_source(b, profile.name) for b in bundles if b.state == "active"] + diags
+    out = [bundle_source(b, profile.name) for b in bundles if b.state == "active"]
+    # a plugin of the user's that the project switched off: its guards load, marked (never run)
+    guards = frozenset(k.name for k in kinds or () if getattr(k, "guards", False))
+    out += [bundle_source(b, profile.name).model_copy(update={"kinds": guards, "switched_off_by": b.switched_off_by})
+            for b in bundles if guards and b.state == "inactive" and b.switched_off_by]
+    return out + diags
 
 
 def _absent(base: str, rel: str) -> bool:

@@ -49,6 +49,10 @@ class Bundle(Frozen):
     :ivar needs_enable: active only when a settings layer enables it
         (``enabledPlugins``): a plugin Claude Code installed, which Claude Code 2.1.332
         loads only while some user, project or local settings file enables it.
+    :ivar switched_off_by: for an ``inactive`` plugin of the user or an administrator
+        (``origin`` ``user`` or ``managed``) that only a project or local settings file
+        switched off: that file. Its hooks are still loaded and reported ``switched-off``
+        (:func:`~wskit.builtin_plugins.bundles.enablement.apply_enablement`).
     """
 
     name: str
@@ -65,6 +69,7 @@ class Bundle(Frozen):
     state: BundleState = "active"
     issues: tuple[Diagnostic, ...] = ()
     needs_enable: bool = False
+    switched_off_by: str | None = None
 
     def with_state(self, state: BundleState, issue: Diagnostic | None = None) -> "Bundle":
         """A copy in ``state`` with ``issue`` appended."""

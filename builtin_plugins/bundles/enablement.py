@@ -11,6 +11,12 @@ dependency (``dependency-missing``), one whose version does not satisfy the
 npm-style range (``dependency-version``, via node-semver) or one that is not
 active (``dependency-inactive``) puts the dependent plugin in state
 ``error``; this cascades transitively.
+
+A plugin of the user (or an administrator) that only a project or local layer switches
+off — a layer above enables it, or it is on by default — is ``inactive`` as in Claude Code
+(recorded case ``plugin-guard-off``), and :attr:`Bundle.switched_off_by` names that file:
+its guards are the user's, so they are still loaded and reported ``switched-off`` (not
+decided) rather than vanishing silently (docs/hooks.md).
 """
 
 from __future__ import annotations
@@ -49,12 +55,20 @@ def _matches(key: str, bundle: Bundle) -> bool:
     return name == bundle.name and (not market or bundle.marketplace in (None, market))
 
 
-def _decided(bundle: Bundle, layer: SettingsLayer | None) -> Diagnostic:
-    """The ``plugin-disabled`` note of an inactive bundle: which layer switched it off."""
+#: Layer scopes below the user's: a plugin of the user they switch off keeps its guards visible.
+LOWER_SCOPES = frozenset({"project", "local"})
+
+
+def _decided(bundle: Bundle, layer: SettingsLayer | None, guards: bool = False) -> Diagnostic:
+    """The ``plugin-disabled`` note of an inactive bundle: which layer switched it off
+    (``guards``: a project or local layer switched off a plugin of the user's, whose hooks
+    are then reported ``switched-off``)."""
     if layer is None:
         why = "its manifest sets defaultEnabled: false"
     else:
         why = f"disabled by {layer.scope} settings" + (f" ({layer.path})" if layer.path else "")
+    if guards:
+        why += "; its hooks are the user's guards: reported switched-off (not decided), not dropped"
     return Diagnostic(level="info", code="plugin-disabled", path=layer.path if layer else bundle.root,
                       plugin=bundle.name, message=why)
 
@@ -99,14 +113,23 @@ def apply_enablement(bundles: list[Bundle], layers: list[SettingsLayer]) -> tupl
             continue
         enabled = False if b.needs_enable else (b.manifest.default_enabled if b.manifest else True)
         decided = None
+        above = enabled  # what the layers above the project's say, alone
         for key, value, layer in wanted:
             if _matches(key, b):
                 enabled, decided = value, layer
+                if layer.scope not in LOWER_SCOPES:
+                    above = value
         if not enabled and decided is None and b.needs_enable:
             out.append(b.with_state("inactive", Diagnostic(
                 level="info", code="plugin-disabled", path=b.root, plugin=b.name,
                 message=f"installed by Claude Code but enabled by no settings file "
                         f"(enabledPlugins[\"{b.name}@{b.marketplace}\"]), as Claude Code leaves it off")))
+            continue
+        if not enabled and above and decided is not None and decided.scope in LOWER_SCOPES \
+                and b.origin in ("user", "managed"):
+            # the user's plugin, switched off by the project: off as in Claude Code, never silently
+            out.append(b.with_state("inactive", _decided(b, decided, guards=True)).model_copy(
+                update={"switched_off_by": str(decided.path)}))
             continue
         out.append(b if enabled else b.with_state("inactive", _decided(b, decided)))
     return out, diags

@@ -27,7 +27,7 @@ def wskit_resource_kinds():
     # a manifest's "hooks" adds files to hooks/hooks.json, or holds the definitions inline
     return [ResourceKind(name=KIND, hook="wskit_hook_definitions", default_dir="hooks/hooks.json",
                          manifest_keys=("hooks",), manifest_adds=True, manifest_inline=True,
-                         filter=managed_hook_filter)]
+                         filter=managed_hook_filter, guards=True)]
 
 
 def managed_hook_filter(resources: list, profile) -> tuple[list, list]:

@@ -39,16 +39,28 @@ class HookApproval:
                                     files_root=ws.binding.execution_root, folder_trusted=ws.trust.trusted,
                                     host=profile.name)
 
+    def shown_digests(self) -> dict[str, str]:
+        """:meth:`HookApprovalStatus.shown_digests <wskit.builtin_plugins.hooks.trust.HookApprovalStatus.shown_digests>`
+        of the workspace (empty without hooks): named when another capability's approval is
+        given one of them (:func:`wskit.approval.servers.shown_digests`)."""
+        st = self.status()
+        return {d: f"hook {what}" if what.startswith("entry ") else f"hooks: {what}"
+                for d, what in st.shown_digests().items()} if st is not None else {}
+
     def summary(self) -> str | None:
         """``"N hooks await approval (plugin NAME; …)"`` when some do (``awaiting`` or
-        ``modified``), the store's error when it is unusable, else None."""
+        ``modified``), the store's error when it is unusable, else the user's guards that
+        project settings switched off (``switched-off``), else None."""
         st = self.status()
         if st is None:
             return None
         if st.error:
             return f"project hooks do not run: approval store unusable ({st.error})"
         if not st.awaiting_approval:
-            return None
+            off = st.switched_off
+            # a guard of the user's that the project switched off is said, never silent
+            return (f"{len(off)} hook{'s' if len(off) != 1 else ''} of the user's switched off by project settings, "
+                    f"not decided: {off[0].reason}") if off and st.enabled else None
         import shlex
 
         what = "changed since they were approved" if st.state == "modified" else "not approved"

@@ -64,12 +64,13 @@ def hooks_list_cmd(obj: WsctlContext, path: str) -> None:
     rows = [{"id": h.id, "event": h.event, "matcher": h.matcher, "if": h.if_condition, "type": h.type,
              "command": h.command, "url": h.url, "headers": _headers(h) if h.type == "http" else {},
              "scope": h.scope.value, "plugin": h.plugin,
-             "path": display_path(h.provenance.absolute_path, ws.source_root)} for h in ws.registry("hook").active()]
+             "path": display_path(h.provenance.absolute_path, ws.source_root),
+             "switched_off_by": h.switched_off_by} for h in ws.registry("hook").active()]
     data = {"hooks": rows, "diagnostics": kind_diag_dicts(obj, ws, ("hook",))}
     obj.emit(data, lambda: (click.echo(table(
         [[r["event"], (r["matcher"] or "*") + (f" if {r['if']}" if r["if"] else ""), r["type"],
           (r["command"] or r["url"] or "") + "".join(f" [{k}: {v}]" for k, v in r["headers"].items()),
-          r["plugin"] or r["scope"]]
+          (r["plugin"] or r["scope"]) + (" (switched off by project settings)" if r["switched_off_by"] else "")]
          for r in rows], ["EVENT", "MATCHER", "TYPE", "RUNS", "FROM"]) if rows else "no hooks"),
         print_diag_dicts(data["diagnostics"])))
 
@@ -93,7 +94,8 @@ def _status_json(st, ws=None) -> dict[str, Any]:
 #: the first line of ``hooks status``: hook approval in words, never to be read as folder trust
 _APPROVAL_WORDS = {"awaiting": "hooks await approval", "modified": "hooks changed since approved",
                    "approved": "hooks approved", "not_required": "no hooks need approval",
-                   "disabled": "hooks switched off", "error": "hook approval unknown"}
+                   "disabled": "hooks switched off", "error": "hook approval unknown",
+                   "switched-off": "a guard of the user's is switched off by project settings (not decided)"}
 
 
 def _status_text(st, data: dict[str, Any], folder_trust: str | None = None) -> str:
@@ -186,12 +188,15 @@ def hooks_trust_cmd(obj: WsctlContext, path: str, digest: str, source: str | Non
     if not chosen:
         raise WskitError("no hook awaits approval" + (f" in {source}" if source else "")
                          + f" ('wsctl hooks status {path}' shows each hook's state)")
-    # the other digests 'hooks status' shows, so a digest of another selection is named as such
-    known = {r.entry.digest: f"entry {r.entry.key} alone" for r in st.rows}
-    known.update({d: f"the awaiting entries of {src}"
-                  for src, d in _status_json(st)["source_digests"].items()})
-    if st.digest:
-        known[st.digest] = "all awaiting entries"
+    # the other digests shown ('hooks status', 'mcp list', 'lsp list'), so a digest of another
+    # selection or entry is named as such
+    from wskit.approval.entries import selection_digest
+
+    known: dict[str, str] = {}
+    if digest != selection_digest(chosen):
+        from wskit.approval.servers import shown_digests
+
+        known = {**shown_digests(ws, catalogs=False), **st.shown_digests()}
     try:
         ApprovalStore.for_home(obj.home).approve(ws.source_root, chosen, digest, accept_unverified=accept_unverified,
                                                  known=known)

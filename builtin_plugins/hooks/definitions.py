@@ -214,5 +214,6 @@ def _entry(source, block, path, event, i, entry, diags) -> list[HookDefinition]:
             prompt=h.get("prompt") if htype == "prompt" else None,
             timeout=float(timeout) if timeout is not None else None,
             plugin_root=source.root if source.plugin else None, config=dict(h),
+            switched_off_by=source.switched_off_by,
         ))
     return out

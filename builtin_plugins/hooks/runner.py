@@ -157,6 +157,13 @@ def above_project(h: HookDefinition, *project_roots: str) -> bool:
     return True
 
 
+def switched_off_reason(h: HookDefinition) -> str:
+    """Why the hook of a user's plugin that project or local settings switched off
+    (:attr:`~wskit.resources.hooks.HookDefinition.switched_off_by`) did not run, naming the file."""
+    return (f"{h.switched_off_by} switches off plugin {h.provenance.plugin or '?'} (enabledPlugins), this guard "
+            "of the user's with it; not decided (switch the plugin off in your own settings to decide so)")
+
+
 def _may_match(matcher: str, value: str | None) -> bool:
     """Whether an unapproved hook's ``matcher`` matches ``value`` or may: only an empty, ``*``
     or exact-name matcher is compared (nothing of an unapproved hook is evaluated as a
@@ -314,6 +321,8 @@ class HookRunner:
     def _trust_state(self, h: HookDefinition) -> str:
         if h.type == "function":
             return "not_required"
+        if h.switched_off_by:  # the user's plugin, switched off by the project: never run, never silent
+            return "switched-off"
         try:
             return str(self.trust.state(h))
         except Exception:  # a host's trust that fails decides nothing: the hook does not run
@@ -321,6 +330,8 @@ class HookRunner:
 
     def _why(self, h: HookDefinition, state: str) -> str:
         """The trust's reason for not running ``h`` (its ``reason(hook)``), else the state."""
+        if h.switched_off_by:
+            return switched_off_reason(h)
         fn = getattr(self.trust, "reason", None)
         if fn is not None:
             try:

@@ -161,6 +161,12 @@ class HookApprovalStatus(FrozenValue):
         return sum(1 for r in self.rows if r.awaiting_approval) if self.enabled else 0
 
     @property
+    def switched_off(self) -> list[EntryStatus]:
+        """Entries of a user's plugin that project or local settings switched off: they do not
+        run and are not decided (:attr:`~wskit.resources.hooks.HookDefinition.switched_off_by`)."""
+        return [r for r in self.rows if r.state == "switched-off"]
+
+    @property
     def sources(self) -> tuple[str, ...]:
         """The sources of the entries awaiting approval, each once, in order."""
         return tuple(dict.fromkeys(r.entry.source for r in self.rows if r.awaiting_approval))
@@ -177,15 +183,31 @@ class HookApprovalStatus(FrozenValue):
     @property
     def state(self) -> str:
         """One word for the project: ``disabled``, ``error``, ``modified`` (an entry changed
-        since approved), ``awaiting`` (an entry was never approved), ``approved`` (every
-        entry needing approval has it), ``not_required`` (none needs it)."""
+        since approved), ``awaiting`` (an entry was never approved), ``switched-off`` (a
+        user's guard that project settings switched off), ``approved`` (every entry needing
+        approval has it), ``not_required`` (none needs it)."""
         if not self.enabled:
             return "disabled"
         states = {r.state for r in self.rows}
-        for s in ("error", "modified", "awaiting", "approved"):
+        for s in ("error", "modified", "awaiting", "switched-off", "approved"):
             if s in states:
                 return s
         return "not_required"
+
+    def shown_digests(self) -> dict[str, str]:
+        """Every digest ``wsctl hooks status`` shows, with what each is the digest of: each
+        entry's own, each source's awaiting entries, all awaiting entries
+        (:func:`wskit.approval.servers.shown_digests` gathers them with the servers')."""
+        from wskit.approval.entries import selection_digest
+
+        out = {r.entry.digest: f"entry {r.entry.key} alone" for r in self.rows}
+        by_source: dict[str, list] = {}
+        for r in self.awaiting:
+            by_source.setdefault(r.entry.source, []).append(r.entry)
+        out.update({selection_digest(v): f"the awaiting entries of {src}" for src, v in by_source.items()})
+        if self.digest:
+            out[self.digest] = "all awaiting entries"
+        return out
 
     def approval_text(self) -> str | None:
         """``"9 hooks await approval (plugin security-guidance)"`` when some do, else None:
@@ -233,6 +255,7 @@ def _migrate(store: ApprovalStore, home: str, root: str, hooks: Sequence[HookDef
     from wskit.builtin_plugins.hooks.legacy import HookTrustStore, hook_config_digest
 
     legacy = HookTrustStore.for_home(home)
+    hooks = [h for h in hooks if not h.switched_off_by]  # loaded only to be reported: never in an approval
     try:
         old = legacy.read().get(root)
     except LegacyError as err:
@@ -282,6 +305,10 @@ def hook_approval_status(home: str | os.PathLike[str] | None, root: str | os.Pat
         names a project file ``untrusted-project``.
     :param migrate: honour (and migrate) an earlier one-digest approval (module doc).
     :param host: the session's host name (``<HOST>_PROJECT_DIR`` in commands is followed).
+
+    A hook of a user's plugin that project or local settings switched off
+    (:attr:`~wskit.resources.hooks.HookDefinition.switched_off_by`) is ``switched-off``: it
+    does not run, needs no approval, and its reason names the file.
     """
     root = str(root)
     fr = os.path.abspath(str(files_root) if files_root is not None else root)
@@ -292,7 +319,12 @@ def hook_approval_status(home: str | os.PathLike[str] | None, root: str | os.Pat
     if ext:
         from wskit.approval.store import ApprovalStore, EntryStatus
     for h in ext:
-        if _needs_approval(h):
+        if h.switched_off_by:  # never runs: nothing to approve, and never shown as approved or not required
+            from wskit.builtin_plugins.hooks.runner import switched_off_reason
+
+            rows.append(EntryStatus(hook_entry(h, fr, cover=False), "switched-off",  # type: ignore[arg-type]
+                                    switched_off_reason(h)))
+        elif _needs_approval(h):
             need.append((len(rows), hook_entry(h, fr, host=host)))
             rows.append(None)
         elif not folder_trusted and h.type == "command":

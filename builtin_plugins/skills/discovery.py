@@ -18,13 +18,12 @@ from typing import Any
 
 from wskit import changes, fs
 from wskit.builtin_plugins.skills import fast as skillfast
-from wskit.builtin_plugins.skills.lint import ADMIN_FILE_LIMIT, SPEC_NAME, _check, _err, _text, _text_keys, _tools_of
+from wskit.builtin_plugins.skills.lint import ADMIN_FILE_LIMIT, SPEC_NAME, _check, _err, _text, _text_keys, tools_of
 from wskit.builtin_plugins.skills.spec import MAX_COMPATIBILITY as _MAX_COMPATIBILITY
 from wskit.builtin_plugins.skills.spec import MAX_DESCRIPTION as _MAX_DESCRIPTION
 from wskit.builtin_plugins.skills.spec import SPEC_FIELDS as _SPEC_FIELDS
 from wskit.builtin_plugins.skills.tools import SelectorError, split_value
-from wskit.formats.frontmatter import MAX_FRONTMATTER_BYTES, flat_head, frontmatter_of_head, read_frontmatter
-from wskit.formats.frontmatter import _head_done as head_done
+from wskit.formats.frontmatter import MAX_FRONTMATTER_BYTES, flat_head, frontmatter_of_head, head_done, read_frontmatter
 from wskit.formats.mdwalk import body_description, bool_field
 from wskit.fs.fdwalk import read_head_bytes_in
 from wskit.fs.names import _is_drive_or_url, not_utf8, shown_path
@@ -403,7 +402,7 @@ def _clean_flat_skill(
     comp = data.get("compatibility")
     if comp is not None and len(comp) > _MAX_COMPATIBILITY:
         return None
-    allowed, problem = _tools_of(data.get("allowed-tools"))
+    allowed, problem = tools_of(data.get("allowed-tools"))
     if problem is not None:
         return None
     lic = data.get("license")

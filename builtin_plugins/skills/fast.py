@@ -30,14 +30,15 @@ import os
 import re
 
 from wskit import changes
-from wskit.builtin_plugins.skills.lint import SPEC_NAME, _tools_of
+from wskit.builtin_plugins.skills.lint import SPEC_NAME, tools_of
 from wskit.builtin_plugins.skills.spec import MAX_COMPATIBILITY, MAX_DESCRIPTION, SPEC_FIELDS
-from wskit.formats.flatyaml import _LOADER, _is_str, _usable
-from wskit.formats.frontmatter import MAX_FRONTMATTER_BYTES, _close_end, _head_done
+from wskit.formats.flatyaml import implicit_resolvers, resolves_to_str, stock_constructors
+from wskit.formats.frontmatter import MAX_FRONTMATTER_BYTES, close_end, head_done
 from wskit.fs import descriptors
-from wskit.models import Provenance, Scope, _sha256_base
+from wskit.models import Provenance, Scope
 from wskit.resources.skill import Skill
-from wskit.values.frozen import _new, valid_shape
+from wskit.util.digest import openssl_sha256
+from wskit.values.frozen import valid_builder
 
 _DIR_FLAGS = descriptors.O_BASE | descriptors.O_DIRECTORY | descriptors.O_NOFOLLOW  # as fdwalk.open_child
 _FILE_FLAGS = descriptors.O_BASE | descriptors.O_NONBLOCK | descriptors.O_NOFOLLOW  # as descriptors.open_in, no links
@@ -64,7 +65,7 @@ class Lane:
     """One skills folder's constants for :func:`one` (built by :func:`lane`)."""
 
     __slots__ = ("fd", "shown_pre", "rel_pre", "dir_pre", "id_pre", "note", "prov", "skill",
-                 "prov_set", "skill_set", "prov_slots", "skill_slots")
+                 "make_prov", "make_skill")
 
 
 def lane(folder, rel_dir: str) -> Lane | None:
@@ -80,7 +81,7 @@ def lane(folder, rel_dir: str) -> Lane | None:
     :param rel_dir: its path relative to ``source.base`` (``/`` separators).
     """
     if (folder.fd is None or folder.limit is not None or not folder.trusted or folder.drive
-            or not _usable() or not all(_is_str(k) for k in _STR_KEYS)):
+            or not stock_constructors() or not all(resolves_to_str(k) for k in _STR_KEYS)):
         return None
     out = Lane()
     out.fd = folder.fd
@@ -98,33 +99,13 @@ def lane(folder, rel_dir: str) -> Lane | None:
         "when_to_use": None, "arguments": (), "metadata": None, "extra": None, "follow_links": False,
         "max_file_bytes": None,
     }
-    prov_names, out.prov_set = valid_shape(Provenance)
-    skill_names, out.skill_set = valid_shape(Skill, _UNSET)
-    if tuple(out.prov) != prov_names or tuple(out.skill) != skill_names or folder.scope.__class__ is not Scope:
+    prov = valid_builder(Provenance)
+    skill = valid_builder(Skill, _UNSET)
+    if prov is None or skill is None or tuple(out.prov) != prov[0] or tuple(out.skill) != skill[0] \
+            or folder.scope.__class__ is not Scope:
         return None  # the models changed shape: construct_valid's contract no longer holds here
-    out.prov_slots = _slot_setters(Provenance)
-    out.skill_slots = _slot_setters(Skill)
-    if out.prov_slots is None or out.skill_slots is None:
-        return None
+    out.make_prov, out.make_skill = prov[1], skill[1]
     return out
-
-
-_SLOTS = ("__dict__", "__pydantic_fields_set__", "__pydantic_extra__", "__pydantic_private__")
-
-
-def _slot_setters(cls: type) -> tuple | None:
-    """The ``__set__`` of the data descriptors ``object.__setattr__(obj, name, v)``
-    calls for the four names :func:`wskit.models.construct_valid` sets on a ``cls``
-    instance (found along the MRO as the interpreter finds them; calling them
-    directly skips that lookup), or None when one is not a data descriptor."""
-    out = []
-    for name in _SLOTS:
-        found = next((k.__dict__[name] for k in cls.__mro__ if name in k.__dict__), None)
-        setter = getattr(type(found), "__set__", None)
-        if setter is None:
-            return None
-        out.append(found.__set__)
-    return tuple(out)
 
 
 _open, _close, _stat, _fstat, _read = os.open, os.close, os.stat, os.fstat, os.read
@@ -167,7 +148,7 @@ def one(lane: Lane, slug: str):
             return None
         if lane.note is not None:
             lane.note.stat(f"{lane.shown_pre}{slug}/SKILL.md", st)
-        # the reads of descriptors.read_head_raw with markdown._head_done, the close
+        # the reads of descriptors.read_head_raw with markdown.head_done, the close
         # found inline for a head that starts with "---\n"; those reads are taken from
         # one read of the file's first _PREFETCH bytes while it lasts (one system call
         # instead of two for a common frontmatter; the same bytes for a file that does
@@ -192,13 +173,13 @@ def one(lane: Lane, slug: str):
                         if buf[q - 1] == 10 and buf[q + 3:q + 4] == b"\n":
                             end = q + 4
                             break
-                        end = _close_end(buf)
+                        end = close_end(buf)
                         if end is not None:
                             q = buf.rfind(b"---", 0, end)  # the close: only blanks and its line end follow
                             break
                     else:
                         start = len(buf) - 2 if len(buf) > 6 else 4
-                elif _head_done(buf):
+                elif head_done(buf):
                     break
                 n = len(buf)
                 if n >= _MAX:
@@ -248,20 +229,15 @@ def one(lane: Lane, slug: str):
         return buf, size, complete
     allowed = None
     if tools is not None:
-        allowed, problem = _tools_of(tools)
+        allowed, problem = tools_of(tools)
         if problem is not None:
             return buf, size, complete
-    h = _sha256_base().copy()
+    h = openssl_sha256().copy()
     h.update(raw)
     values = lane.prov.copy()
     values["path"] = f"{lane.rel_pre}{slug}/SKILL.md"
     values["sha256"] = h.hexdigest()
-    prov = _new(Provenance)  # construct_valid's four slots
-    set_dict, set_fields, set_extra, set_private = lane.prov_slots
-    set_dict(prov, values)
-    set_fields(prov, lane.prov_set)
-    set_extra(prov, None)
-    set_private(prov, None)
+    prov = lane.make_prov(values)  # construct_valid without its key check (the template's, checked in lane)
     values = lane.skill.copy()
     values["id"] = lane.id_pre + slug
     values["name"] = slug
@@ -276,13 +252,7 @@ def one(lane: Lane, slug: str):
         values["compatibility"] = comp.strip()
     values["metadata"] = {}
     values["extra"] = {}
-    skill = _new(Skill)
-    set_dict, set_fields, set_extra, set_private = lane.skill_slots
-    set_dict(skill, values)
-    set_fields(skill, lane.skill_set)
-    set_extra(skill, None)
-    set_private(skill, None)
-    return skill
+    return lane.make_skill(values)
 
 
 def flat_fields(text: str) -> dict[str, str] | None:
@@ -300,13 +270,13 @@ def flat_fields(text: str) -> dict[str, str] | None:
     if not pairs or len(pairs) != n or " #" in text or (n != text.count("\n") and n != _nonempty(text)):
         return None
     out = {}
-    resolvers = _LOADER.yaml_implicit_resolvers.get  # read now: adding a resolver replaces the dict
+    resolvers = implicit_resolvers().get  # read now: adding a resolver replaces the dict
     for key, value in pairs:
         if value[-1] == " ":
             value = value.rstrip(" ")  # not part of a plain scalar
         # a value ending in ':' is not flat; key and value must resolve to strings
-        if (value[-1] == ":" or (resolvers(value[0]) and not _is_str(value))
-                or (key not in _STR_KEYS and resolvers(key[0]) and not _is_str(key))):
+        if (value[-1] == ":" or (resolvers(value[0]) and not resolves_to_str(value))
+                or (key not in _STR_KEYS and resolvers(key[0]) and not resolves_to_str(key))):
             return None
         out[key] = value
     if len(out) != len(pairs):

@@ -47,7 +47,7 @@ def check_skill(fm, slug: str, path: str, has_bom: bool = False, plugin: str | N
 def _check(fm, slug: str, path: str, has_bom: bool, plugin: str | None, *, strict: bool = False
            ) -> tuple[list[Diagnostic], tuple[str, ...] | None]:
     """:func:`check_skill`, also returning the skill's ``allowed_tools`` (see
-    :func:`_tools_of`; None when the checks stopped early), so the selectors are
+    :func:`tools_of`; None when the checks stopped early), so the selectors are
     split and parsed once per skill."""
     from wskit.builtin_plugins.skills.spec import CLAUDE_CODE_FIELDS, spec_findings
 
@@ -80,7 +80,7 @@ def _check(fm, slug: str, path: str, has_bom: bool, plugin: str | None, *, stric
                                f"name or description contains the hidden character {cp}"))
             break
     key = "allowed_tools" if "allowed_tools" in data else "allowed-tools"
-    allowed, problem = _tools_of(data.get(key))
+    allowed, problem = tools_of(data.get(key))
     if problem is not None:
         diags.append(_warn(path, plugin, "invalid-allowed-tools", _line(fm, key),
                            f"{problem}; activating this skill denies every tool (fail closed)"))
@@ -91,7 +91,7 @@ def _check(fm, slug: str, path: str, has_bom: bool, plugin: str | None, *, stric
     return diags, allowed
 
 
-def _tools_of(value: Any) -> tuple[tuple[str, ...] | None, str | None]:
+def tools_of(value: Any) -> tuple[tuple[str, ...] | None, str | None]:
     """``allowed-tools`` parsed once: ``(allowed_tools, problem)``.
 
     ``allowed_tools`` is what :func:`_tools` keeps (None: absent; ``()``: deny

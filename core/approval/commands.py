@@ -34,7 +34,7 @@ def add_approval_commands(group: click.Group, capability: str, kind: str, label:
 
     def record(obj: WsctlContext, name: str, path: str, state: str, digest: str | None = None,
                accept_unverified: bool = False) -> None:
-        from wskit.approval.servers import record_server, server_status, shown_server
+        from wskit.approval.servers import record_server, server_status, shown_digests, shown_server
         from wskit.errors import WskitError
 
         ws = obj.resolve(path)
@@ -49,8 +49,11 @@ def add_approval_commands(group: click.Group, capability: str, kind: str, label:
                                  "needs no approval; nothing recorded"))
             return
         entry = st.entry
+        # a digest that is not this server's: say whose it is (another server, a hook entry)
+        known = {d: w for d, w in shown_digests(ws).items() if d != entry.digest} \
+            if digest is not None and digest != entry.digest else None
         record_server(ws.profile.require_home(), ws.source_root, entry, state, digest,
-                      accept_unverified=accept_unverified, command=capability, path=path)
+                      accept_unverified=accept_unverified, command=capability, path=path, known=known)
         if after_record is not None:
             after_record(ws, server)
         shown = shown_server(server)

@@ -185,11 +185,46 @@ def approve_hints(rows: list[dict[str, Any]], command: str) -> list[str]:
     return out
 
 
+#: The server capabilities: capability -> (registry kind, name in messages).
+SERVER_CAPABILITIES = {"mcp": ("mcp_server", "MCP"), "lsp": ("lsp_server", "LSP")}
+
+
+def shown_digests(ws: Any, *, catalogs: bool = True) -> dict[str, str]:
+    """Every approval digest ``wsctl`` shows for the entries of workspace ``ws``, with what each
+    is the digest of (``{"sha256:…": "MCP server 'b' (entry mcp:…)"}``): each server that needs
+    approval (``mcp list``, ``lsp list``) and, with ``catalogs``, what a workspace catalog
+    offering ``shown_digests()`` shows (the hooks' entries and selections, ``hooks status``).
+    Passed as ``known`` to :meth:`~wskit.approval.store.ApprovalStore.approve`, so a digest
+    given for the wrong entry is named as such, not as a change since review. Computed only
+    when a digest does not match (it reads what coverage reads); never raises."""
+    out: dict[str, str] = {}
+    for capability, (kind, label) in SERVER_CAPABILITIES.items():
+        reg = ws.registries.get(kind)
+        for server in reg.active() if reg is not None else ():
+            try:
+                st = server_status(server, capability, ws.binding.execution_root, ws.source_root, None,
+                                   folder_trusted=ws.trust.trusted)  # the decision, without the store
+                if st.state not in ("not-required", "untrusted-project"):
+                    out.setdefault(st.entry.digest, f"{label} server {server.name!r} (entry {st.entry.key})")
+            except Exception:  # noqa: BLE001 — a server that cannot be read is named by nothing here
+                continue
+    for catalog in (ws.catalogs or {}).values() if catalogs else ():
+        fn = getattr(catalog, "shown_digests", None)
+        try:
+            for d, what in (fn() if callable(fn) else {}).items():
+                out.setdefault(d, what)
+        except Exception:  # noqa: BLE001 — a catalog that fails names nothing
+            continue
+    return out
+
+
 def record_server(home: str | os.PathLike[str], source_root: str | os.PathLike[str], entry: ApprovalEntry,
                   state: str, digest: str | None, *, accept_unverified: bool = False, command: str,
-                  path: str) -> None:
+                  path: str, known: Mapping[str, str] | None = None) -> None:
     """``wsctl <command> approve|deny``: record ``entry`` as ``approved`` (when ``digest`` is
     the one shown: :meth:`~wskit.approval.store.ApprovalStore.approve`) or ``denied``.
+    ``known``: the other digests shown (:func:`shown_digests`), so a digest of another entry
+    is named as such.
 
     :raises WskitError: no ``digest`` for an approval (the message names the current one),
         a digest that is not the current one, unverified words not accepted, or the store
@@ -207,6 +242,6 @@ def record_server(home: str | os.PathLike[str], source_root: str | os.PathLike[s
                              f"it runs and its digest), then approve what you reviewed: 'wsctl {command} approve "
                              f"{name} {path} --digest {entry.digest}'; nothing was approved")
         else:
-            store.approve(str(source_root), [entry], digest, accept_unverified=accept_unverified)
+            store.approve(str(source_root), [entry], digest, accept_unverified=accept_unverified, known=known)
     except ApprovalStoreError as err:
         raise WskitError(str(err)) from None

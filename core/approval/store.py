@@ -12,6 +12,11 @@ project, and holds the digest approved. An entry's state (:class:`EntryStatus`):
   (a covered file, its executable bit, the definition, a new unverified word);
 - ``denied``: recorded as denied; ``error``: the store is unusable (fail closed).
 
+A capability may also give an entry that needs no record a state of its own:
+``not-required`` (runs without approval), ``untrusted-project`` (the user's entry names a
+file of a project that is not trusted) and ``switched-off`` (a user's guard that project
+settings switched off: it does not run and is not decided).
+
 Adding, removing or editing one entry never changes another's state.
 
 Store ``<home>/.wskit/approvals.json``: ``{"version": 1, "projects": {"<source root>":
@@ -42,7 +47,8 @@ __all__ = [
     "MAX_STORE_BYTES", "STORE_VERSION", "UnverifiedNotAcceptedError"
 ]
 
-ApprovalState = Literal["approved", "awaiting", "modified", "denied", "not-required", "untrusted-project", "error"]
+ApprovalState = Literal["approved", "awaiting", "modified", "denied", "not-required", "untrusted-project",
+                        "switched-off", "error"]
 STORE_VERSION = 1
 #: Largest store read or written, bytes.
 MAX_STORE_BYTES = 4 << 20
@@ -246,9 +252,10 @@ class ApprovalStore:
             shown for this selection.
         :param accept_unverified: the user accepted the words coverage could not follow.
         :param known: other digests the caller showed, each with what it is the digest of
-            (``{"sha256:…": "all awaiting entries"}``): a mismatch with one of them is
-            reported as a digest of another selection, not as a change since review (so
-            are the own digests of ``entries``, when several are approved).
+            (``{"sha256:…": "all awaiting entries"}``, :func:`wskit.approval.servers.shown_digests`):
+            a mismatch with one of them is reported as a digest of another selection or entry,
+            not as a change since review (so are the own digests of ``entries``, when several
+            are approved, and the digest of another entry recorded in this store).
         :returns: the entries recorded.
         :raises ApprovalStoreError: nothing to approve, or the store is unusable (never
             overwritten then).
@@ -269,8 +276,9 @@ class ApprovalStore:
             selection = f"entry {entries[0].key}" if n == 1 else f"these {n} entries together"
             if not re.fullmatch(r"sha256:[0-9a-f]{64}", expected_digest or ""):
                 what = f"{expected_digest!r} is not an approval digest (sha256: and 64 hex digits)"
-            elif expected_digest in others:
-                what = (f"Digest {expected_digest} is the digest of {others[expected_digest]}, not of what is to be "
+            elif expected_digest in others or self._recorded_as(root, entries, expected_digest):
+                owner = others.get(expected_digest) or self._recorded_as(root, entries, expected_digest)
+                what = (f"Digest {expected_digest} is the digest of {owner}, not of what is to be "
                         f"approved ({selection}): give the digest of {selection}")
             else:
                 what = (f"Digest {expected_digest} is not the current digest of what is to be approved; if it is "
@@ -285,6 +293,21 @@ class ApprovalStore:
                 "that; nothing was approved")
         self._put(root, entries, "approved")
         return entries
+
+    def _recorded_as(self, root: str | os.PathLike[str], entries: Sequence[ApprovalEntry], digest: str) -> str | None:
+        """What the store recorded ``digest`` for, when it is another entry's (an entry of
+        ``entries`` that had it when approved is not: that one changed after review), else None."""
+        own = {e.key for e in entries}
+        try:
+            projects = self.read()
+        except ApprovalStoreError:
+            return None
+        for project, records in sorted(projects.items(), key=lambda kv: kv[0] != str(root)):
+            for key, r in records.items():
+                if r["digest"] == digest and not (project == str(root) and key in own):
+                    where = "" if project == str(root) else f" of project {project}"
+                    return f"{r['capability']} entry {key}{where} ({r['label'][:120]}), recorded {r['state']}"
+        return None
 
     def deny(self, root: str | os.PathLike[str], entries: Sequence[ApprovalEntry]) -> None:
         """Record ``entries`` as denied (never run in project ``root`` while the record stays).

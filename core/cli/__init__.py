@@ -25,7 +25,7 @@ from __future__ import annotations
 #: names of :mod:`wskit.cli.app` read through this package (the private ones for the tests and tools
 #: that used them here)
 _FROM_APP = frozenset({"LazyGroup", "main", "make_cli", "paint_error_line", "shown_message", "STDOUT_CLOSED_STATUS", "StdoutClosed", "WsctlError",
-                       "_failure_message", "_stdout_closed", "_end_startup", "_escape_message"})
+                       "_failure_message", "_stdout_closed", "_escape_message"})
 
 
 def __getattr__(name: str):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import sys
 
 import click
@@ -52,8 +51,6 @@ class LazyGroup(click.Group):
         self._pm = pm
         self._loaded = False
         self.registration_diagnostics: list = []
-        #: called once, after the first sub-command lookup (see :func:`main`)
-        self.after_lookup = None
 
     def _ensure(self, ctx: click.Context | None) -> None:
         if self._loaded:
@@ -145,14 +142,6 @@ class LazyGroup(click.Group):
         self._ensure(ctx)
         return super().get_command(ctx, cmd_name)
 
-    def resolve_command(self, ctx: click.Context, args: list[str]):
-        try:
-            return super().resolve_command(ctx, args)
-        finally:
-            hook, self.after_lookup = self.after_lookup, None
-            if hook is not None:
-                hook()
-
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The command list of ``--help``, as click writes it, with each command not
         imported yet shown by the help it was registered with (nothing imported)."""
@@ -222,29 +211,15 @@ def make_cli(pm=None) -> click.Group:
 
 
 def main(argv: list[str] | None = None, pm=None) -> int:
-    """Console-script entry point: run ``wsctl`` and map errors to exit codes.
+    """Run ``wsctl`` through click and map errors to exit codes.
 
-    :param argv: the arguments; ``None`` (the ``wsctl`` console script) means this
-        process's own command line, and then the cyclic garbage collector is
-        paused while ``wsctl`` imports its modules and looks the command up, and
-        what exists at that point (modules, classes, the plugin manager: objects
-        that live until exit) is frozen (:func:`gc.freeze`) before the command
-        runs: no collection during start-up walks them, and neither does the one
-        at interpreter exit (together ~7 % of the instructions of ``wsctl
-        inspect`` on an empty workspace). The command's own objects are collected
-        as usual, but the workspace it loads is frozen once loaded
-        (:func:`wskit.util.gcpause.loaded`). Callers passing ``argv`` (tests, hosts) are
-        left alone.
+    :param argv: the arguments; ``None`` means this process's own command line.
+    :param pm: a plugin manager to use (the per-turn dispatcher passes the one it built).
+
+    The console script reaches this through :func:`wskit.cli.fast.main` for what the
+    per-turn dispatcher does not answer: help, version, errors and the rare commands.
     """
-    pause = argv is None and gc.isenabled()
-    if pause:
-        gc.disable()
-        from wskit.util.gcpause import freeze_loads
-
-        freeze_loads(True)  # the command's loaded workspace is frozen too (gcpause.loaded)
     cli = make_cli(pm)
-    if pause:
-        cli.after_lookup = _end_startup
     try:
         rc = cli.main(args=argv, prog_name="wsctl", standalone_mode=False)
         if isinstance(rc, int):  # ctx.exit(n) returns n in non-standalone mode
@@ -281,13 +256,6 @@ def main(argv: list[str] | None = None, pm=None) -> int:
         WsctlError(f"internal error: {type(ex).__name__}: {_failure_message(ex, list(argv or sys.argv[1:]))} "
                    "(set WSKIT_TRACEBACK=1 for the traceback)").show()
         return 1
-    finally:
-        if pause:
-            from wskit.util.gcpause import freeze_loads
-
-            freeze_loads(False)
-            if not gc.isenabled():
-                gc.enable()  # no command was looked up (--version, --help, a usage error)
     return 0
 
 
@@ -297,12 +265,6 @@ class StdoutClosed(Exception):
 
 
 _stdout_closed = stdout_closed
-
-
-def _end_startup() -> None:
-    """Freeze the start-up objects and resume the collector (see :func:`main`)."""
-    gc.freeze()
-    gc.enable()
 
 
 if __name__ == "__main__":  # pragma: no cover

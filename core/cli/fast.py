@@ -327,7 +327,7 @@ def dispatch(argv: list[str], after_lookup: Callable[[], None] | None = None,
     when click must (nothing was printed then).
 
     :param after_lookup: called once the form is known to be owned, before the body runs
-        (the console script freezes the start-up objects there, as click's path does).
+        (the console script freezes the start-up objects there: :func:`main`).
     :param keep: given, ``keep["pm"]`` is the plugin manager built (for click to reuse:
         a plugin that failed to load is reported once).
     :returns: the exit status.
@@ -456,14 +456,19 @@ def main(argv: list[str] | None = None) -> int:
     """Run ``wsctl``: an owned form here, everything else through :func:`wskit.cli.main`.
 
     :param argv: the arguments; ``None`` (the console script) means this process's own
-        command line, and then the collector is paused and the start-up objects frozen
-        as :func:`wskit.cli.main` does.
+        command line, and then the cyclic garbage collector is paused while ``wsctl``
+        imports its modules and builds the plugin manager, and what exists once the form
+        is known to be owned (modules, classes, the plugin manager: objects that live
+        until exit) is frozen (:func:`gc.freeze`) before the body runs and the collector
+        resumes; the workspace a body loads is frozen once loaded
+        (:func:`wskit.util.gcpause.loaded`). No collection walks them, neither during the
+        start nor at interpreter exit. Callers passing ``argv`` (tests, hosts) keep their
+        collector as it was. A form handed to click runs with the collector on.
     """
     import gc
 
     args = sys.argv[1:] if argv is None else list(argv)
     pause = argv is None and gc.isenabled()
-    rc = None
     keep: dict = {}
     if pause:
         gc.disable()
@@ -472,17 +477,17 @@ def main(argv: list[str] | None = None) -> int:
         freeze_loads(True)
     try:
         rc = dispatch(args, after_lookup=_end_startup if pause else None, keep=keep)
-        if rc is None:
-            from wskit.cli.app import main as click_main  # click too is imported with the collector paused
     finally:
         if pause:
             from wskit.util.gcpause import freeze_loads
 
             freeze_loads(False)
             if not gc.isenabled():
-                gc.enable()
+                gc.enable()  # not owned: click answers with the collector on
     if rc is not None:
         return rc
+    from wskit.cli.app import main as click_main
+
     return click_main(argv, pm=keep.get("pm"))
 
 

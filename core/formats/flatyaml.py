@@ -77,8 +77,6 @@ def __getattr__(name: str) -> Any:  # PEP 562: what is costly to build, built wh
     if name == "_BAD_CHAR":
         _bad_char_search("")
         return _bad_char
-    if name == "_LOADER":
-        return _loader(_yaml())
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -223,8 +221,9 @@ _ITEM = lazy_pattern(globals(), "_ITEM", r"( *)- +(?:\"([^\"\\]*)\"|'([^']*)'|([
 _SEQ_TAG = "tag:yaml.org,2002:seq"
 
 
-def _usable() -> bool:
-    """The fast path is only equal to the loader while ``str`` and sequences are
+def stock_constructors() -> bool:
+    """Whether flat reading may stand in for the loader (here and in
+    :mod:`wskit.builtin_plugins.skills.fast`). The fast path is only equal to the loader while ``str`` and sequences are
     constructed by PyYAML's own constructors (no one re-registered them; while
     PyYAML is not imported, no one could have)."""
     yaml = sys.modules.get("yaml")
@@ -237,7 +236,11 @@ def _usable() -> bool:
         seq is yaml.constructor.SafeConstructor.construct_yaml_seq
 
 
-def _is_str(value: str) -> bool:
+def resolves_to_str(value: str) -> bool:
+    """Whether the plain scalar ``value`` (non-empty) is a string under the safe loader's
+    implicit resolvers (:func:`implicit_resolvers`): no resolver of its first character
+    matches it (``yes``, ``1.5``, ``null``, ``2026-01-01`` are not strings). Also used by
+    :mod:`wskit.builtin_plugins.skills.fast`, whose flat reading must agree with this module's."""
     for _tag, regexp in implicit_resolvers().get(value[0], ()):
         if regexp.match(value):
             return False
@@ -269,7 +272,7 @@ def load_flat_lines(lines: list[str], ascii_ok: bool = False
         skipped.
     :returns: ``(mapping, line index per key)`` or None (not flat, or a key repeated).
     """
-    if not _usable():
+    if not stock_constructors():
         return None
     out: dict[str, str | list[str]] = {}
     first: dict[str, int] = {}
@@ -290,7 +293,7 @@ def load_flat_lines(lines: list[str], ascii_ok: bool = False
                     return None
                 dq, sq, plain = item[2], item[3], item[4]
                 if plain is not None:
-                    if bad(plain) or not _is_str(plain):
+                    if bad(plain) or not resolves_to_str(plain):
                         return None
                     seq.append(plain)
                 else:
@@ -305,7 +308,7 @@ def load_flat_lines(lines: list[str], ascii_ok: bool = False
         m = match(line)
         if m is None:
             head = _SEQ_HEAD.fullmatch(line)
-            if head is None or not _is_str(head[1]):
+            if head is None or not resolves_to_str(head[1]):
                 return None
             if ascii_ok:  # block_precheck counted ": " per line, which a sequence breaks
                 return load_flat_lines(lines, False)
@@ -319,10 +322,10 @@ def load_flat_lines(lines: list[str], ascii_ok: bool = False
         value = m[3].rstrip(" ")  # trailing blanks are not part of a plain scalar
         if (value[-1] == ":") if ascii_ok else bad(value):
             return None
-        # _is_str of key and value, inline: most first characters have no resolver
-        if resolvers.get(key[0]) and not _is_str(key):
+        # resolves_to_str of key and value, inline: most first characters have no resolver
+        if resolvers.get(key[0]) and not resolves_to_str(key):
             return None
-        if resolvers.get(value[0]) and not _is_str(value):
+        if resolvers.get(value[0]) and not resolves_to_str(value):
             return None
         if key in first:
             return None  # a repeated key: the full loader names it

@@ -72,7 +72,7 @@ _CLOSE_TAIL = lazy_pattern(globals(), "_CLOSE_TAIL", rb"[ \t]*(?:\r\n|\r|\n)")
 _TEXT_CLOSE_TAIL = lazy_pattern(globals(), "_TEXT_CLOSE_TAIL", r"[ \t]*(?=\n|\Z)")
 
 
-def _close_end(h: bytes, pos: int = 3) -> int | None:
+def close_end(h: bytes, pos: int = 3) -> int | None:
     """``end()`` of ``re.search(rb"(\\r\\n|\\r|\\n)---[ \\t]*(\\r\\n|\\r|\\n)", h, pos)``,
     or None: the first ``---`` line after ``pos``, with any line ends.
 
@@ -95,7 +95,7 @@ def _close_end(h: bytes, pos: int = 3) -> int | None:
 
 def _close_line(text: str, start: int) -> tuple[int, int] | None:
     """``(m.start(), m.end())`` of ``_CLOSE.search(text, start)`` (a ``---`` line,
-    LF line ends) with ``str.find`` (the expression has no literal prefix, see :func:`_close_end`)."""
+    LF line ends) with ``str.find`` (the expression has no literal prefix, see :func:`close_end`)."""
     find = text.find
     q = find("---", start)
     while q >= 0:
@@ -328,13 +328,17 @@ def _first_line(err: Exception) -> str:
     return text[0] if text else type(err).__name__
 
 
-def _head_done(head: bytes) -> bool:
+def head_done(head: bytes) -> bool:
+    """Whether ``head`` (a file's first bytes) is enough to parse its frontmatter: it does
+    not start with ``---`` (after a byte-order mark), or its closing ``---`` line is in it
+    (:func:`close_end`). The ``done`` test of :func:`wskit.fs.read_head` for every
+    frontmatter read; :mod:`wskit.builtin_plugins.skills.fast` reads with the same test."""
     h = head[3:] if head.startswith(b"\xef\xbb\xbf") else head
     if len(h) < 4:
         return False
     if not h.startswith(b"---"):
         return True
-    return _close_end(h) is not None
+    return close_end(h) is not None
 
 
 def read_frontmatter(
@@ -353,7 +357,7 @@ def read_frontmatter(
         or (code ``frontmatter-too-large``) when no closing ``---`` appears
         within ``max_bytes``.
     """
-    res = fs.read_head(base, rel, done=_head_done, max_bytes=max_bytes, follow_links=follow_links)
+    res = fs.read_head(base, rel, done=head_done, max_bytes=max_bytes, follow_links=follow_links)
     return frontmatter_of_head(res, max_bytes)
 
 
@@ -373,7 +377,7 @@ def flat_head(raw: bytes, complete: bool) -> tuple[bytes, str, dict[str, str]] |
     if not raw.startswith(b"---\n"):
         return None
     if not complete:
-        end = _close_end(raw)
+        end = close_end(raw)
         if end is None:
             return None
         raw = raw[:end]
@@ -397,7 +401,7 @@ def flat_head(raw: bytes, complete: bool) -> tuple[bytes, str, dict[str, str]] |
 
 
 def frontmatter_of_head(res: fs.ReadResult, max_bytes: int) -> tuple[Frontmatter, fs.ReadResult]:
-    """Parse the head :func:`wskit.fs.read_head` read with :func:`_head_done`
+    """Parse the head :func:`wskit.fs.read_head` read with :func:`head_done`
     (the second half of :func:`read_frontmatter`).
 
     :returns: as :func:`read_frontmatter`.
@@ -409,7 +413,7 @@ def frontmatter_of_head(res: fs.ReadResult, max_bytes: int) -> tuple[Frontmatter
         return Frontmatter(present=False), res
     if not res.complete:
         h = raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw
-        end = _close_end(h) if h.startswith(b"---") else None
+        end = close_end(h) if h.startswith(b"---") else None
         if h.startswith(b"---") and end is None:
             raise fs.SafeFsError(
                 "frontmatter-too-large",

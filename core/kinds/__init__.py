@@ -57,6 +57,10 @@ class ResourceKind(Frozen):
     :ivar markdown: one ``.md`` file is one resource (commands, subagents,
         styles, and kinds made with :class:`wskit.kit.markdown.MarkdownKind`);
         the kind's folders are read with :func:`wskit.formats.mdwalk.walk_markdown`.
+    :ivar guards: the kind's resources are guards (hooks): a plugin of the user's that a
+        project or local settings file switched off still has them loaded, from a source
+        carrying :attr:`~wskit.models.ResourceSource.switched_off_by`, so a guard that does
+        not run is reported rather than gone (docs/hooks.md).
     """
 
     name: str
@@ -71,6 +75,7 @@ class ResourceKind(Frozen):
     component_aliases: tuple[str, ...] = ()
     markdown: bool = False
     shadowed_by: tuple[str, ...] = ()
+    guards: bool = False
 
     @property
     def plural_name(self) -> str:

@@ -46,6 +46,10 @@ class HookDefinition(Resource):
         (Cursor's ``beforeShellExecution``); the hook receives it as ``hook_event_name``.
     :ivar cwd: the folder a command runs in, relative to the execution root (or absolute for
         the user's own file); None: the execution root.
+    :ivar switched_off_by: the project or local settings file whose ``enabledPlugins``
+        switched off the user's plugin that brought this hook (as Claude Code does): the
+        hook never runs, and the runner reports it ``switched-off`` — not decided, naming
+        this file — instead of dropping it (docs/hooks.md). None: not switched off.
     """
 
     kind: Literal["hook"] = "hook"
@@ -63,3 +67,4 @@ class HookDefinition(Resource):
     dialect: Literal["claude", "cursor"] = "claude"
     native_event: str | None = None
     cwd: str | None = None
+    switched_off_by: str | None = None

@@ -12,7 +12,7 @@ path; its differential test is ``tests/core/values/test_fastinit.py``), anything
 through the pydantic model of the same declaration.
 """
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from wskit.util.sharedkeys import shared_keys_copy
@@ -430,6 +430,43 @@ def valid_shape(cls: type[Frozen], unset: frozenset[str] = frozenset()) -> tuple
             raise TypeError(f"{cls.__name__} cannot be built by construct_valid")
         names = _CONSTRUCTIBLE.setdefault(cls, tuple(cls.model_fields))
     return names, _fields_set(cls, names, unset)
+
+
+#: the four attributes :func:`construct_valid` sets on an instance
+_VALID_SLOTS = ("__dict__", "__pydantic_fields_set__", "__pydantic_extra__", "__pydantic_private__")
+
+
+def valid_builder(cls: type[Frozen], unset: frozenset[str] = frozenset()
+                  ) -> tuple[tuple[str, ...], Callable[[dict[str, Any]], Any]] | None:
+    """``(names, build)``: ``build(values)`` is :func:`construct_valid` ``(cls, values,
+    unset)`` without its per-call key check, for a caller that builds many instances of
+    one shape and checked its ``values`` template against ``names`` (the field names in
+    declaration order) once (:mod:`wskit.builtin_plugins.skills.fast`, once per skills
+    folder). It sets the same four attributes with the ``__set__`` of the data
+    descriptors ``object.__setattr__`` would find along the MRO (calling them directly
+    skips that lookup). None when one of them is not a data descriptor.
+
+    :raises TypeError: for a class :func:`construct_valid` refuses.
+    """
+    names, fields_set = valid_shape(cls, unset)
+    setters = []
+    for name in _VALID_SLOTS:
+        found = next((k.__dict__[name] for k in cls.__mro__ if name in k.__dict__), None)
+        if getattr(type(found), "__set__", None) is None:
+            return None
+        setters.append(found.__set__)
+    set_dict, set_fields, set_extra, set_private = setters
+    new = _new
+
+    def build(values: dict[str, Any]) -> Any:
+        obj = new(cls)
+        set_dict(obj, values)
+        set_fields(obj, fields_set)
+        set_extra(obj, None)
+        set_private(obj, None)
+        return obj
+
+    return names, build
 
 
 _setattr = object.__setattr__

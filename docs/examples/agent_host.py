@@ -9,6 +9,12 @@ Steps (each a section below): 1 resolve and snapshot; 2 build the system prompt;
 3 check each tool call (hooks, permission rules, the rules barrier); 4 run it;
 5 feed back contextual rules and diagnostics; 6 activate skills and commands;
 7 persist the state; 8 resume.
+
+A guard that did not check a call is never taken as "allowed": the host prints each one
+(``decision.skipped``) and, under ``unapproved="block"``, the call is denied. The demo
+tree has one guard awaiting approval; :func:`add_guards_that_do_not_decide` adds the two
+other kinds (one that fails, one a project's settings switch off) and ``GUARD_SCRIPT``
+meets all three (``python docs/examples/agent_host.py --guards [block]``).
 """
 
 from __future__ import annotations
@@ -36,7 +42,7 @@ from wskit import (
     system_prompt,
 )
 
-__all__ = ["main", "make_demo_tree", "run_session"]
+__all__ = ["GUARD_SCRIPT", "add_guards_that_do_not_decide", "main", "make_demo_tree", "run_session"]
 
 #: this host's tools: what hooks and permission rules see them as, what they do, where their paths are
 TOOLS = [ToolSpec("Read", kind=ToolKind.READ, path_args=("file_path",)),
@@ -77,6 +83,29 @@ def make_demo_tree(root: Path) -> tuple[Path, Path]:
     return home, project
 
 
+def add_guards_that_do_not_decide(home: Path, project: Path, failing: str = "nosuchprogram-audit") -> None:
+    """Two more guards of the user's that will not check a call, besides the project's Read
+    guard that awaits approval: a ``Bash`` audit hook that fails (``failing``: a program that
+    is not there, exit 127; or one that is killed or times out), and the ``Write`` guard of
+    the user's plugin ``audit``, which the project's settings switch off
+    (``enabledPlugins: {"audit": false}``, as Claude Code lets a project do)."""
+    user = home / ".claude" / "settings.json"
+    data = json.loads(user.read_text())
+    data["hooks"]["PreToolUse"].append({"matcher": "Bash", "hooks": [
+        {"type": "command", "command": failing, "timeout": 1}]})
+    user.write_text(json.dumps(data))
+    plugin = home / ".claude" / "plugins" / "audit"
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    (plugin / ".claude-plugin" / "plugin.json").write_text(json.dumps({"name": "audit", "version": "1.0.0"}))
+    (plugin / "hooks").mkdir()
+    (plugin / "hooks" / "hooks.json").write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "Write", "hooks": [
+        {"type": "command", "command": "grep -q '[.]env' && exit 2 || exit 0"}]}]}}))
+    settings = project / ".claude" / "settings.json"
+    data = json.loads(settings.read_text())
+    data["enabledPlugins"] = {"audit": False}
+    settings.write_text(json.dumps(data))
+
+
 def run_tool(tool: str, args: dict[str, Any], root: Path) -> str:
     """The host's own tools (wskit never runs a tool)."""
     if tool == "Read":
@@ -102,7 +131,7 @@ def run_session(home: Path, project: Path, calls: list[tuple[str, dict[str, Any]
     :param warn: how the host tells the user (printed here).
     :returns: the transcript and what the host saw at each step (the test reads it).
     """
-    out: dict[str, Any] = {"turns": [], "guards_not_run": []}
+    out: dict[str, Any] = {"turns": [], "guards_not_run": [], "ran": []}
     # 1. Resolve and snapshot (later edits do not change the session); attach the tool table.
     cache = WorkspaceCache(HostProfile(name="wskit", home=home))
     workspace = cache.resolve(project)
@@ -134,6 +163,7 @@ def run_session(home: Path, project: Path, calls: list[tuple[str, dict[str, Any]
             out["turns"].append((tool, decision.message()))
             continue
         # 4. Run it; 5. PostToolUse, the monitor, and the rules attached to the result.
+        out["ran"].append(turn)
         result = run_tool(tool, decision.input, project)
         after = session.after_tool(tool, decision.input, result, tool_use_id=f"call-{turn}", decision=decision)
         out["turns"].append((tool, after.for_model(result)))
@@ -165,10 +195,25 @@ SCRIPT = [
 ]
 
 
-def main() -> int:
+#: one call for each guard that does not check it (after :func:`add_guards_that_do_not_decide`)
+GUARD_SCRIPT = [
+    ("Read", {"file_path": "AGENTS.md"}),                       # the project's Read guard awaits approval
+    ("Bash", {"command": "echo audited"}),                      # the user's audit hook fails (and the
+    ("Bash", {"command": "echo audited"}),                      # rules barrier holds the first shell call)
+    ("Write", {"file_path": "notes.md", "content": "draft\n"}),  # the user's plugin guard is switched off
+]
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     with tempfile.TemporaryDirectory() as tmp:
         home, project = make_demo_tree(Path(tmp))
-        out = run_session(home, project, SCRIPT)
+        if argv[:1] == ["--guards"]:
+            add_guards_that_do_not_decide(home, project)
+            policy: Literal["report", "block"] = "block" if argv[1:2] == ["block"] else "report"
+            out = run_session(home, project, GUARD_SCRIPT, ask_user=lambda decision: True, unapproved=policy)
+        else:
+            out = run_session(home, project, SCRIPT)
         for key, value in out.items():
             if key == "turns":
                 for turn in value:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from tests.conformance import oracles
 
-__all__ = ["claude_tool_round", "record_claude", "tool_results"]
+__all__ = ["claude_ran_marker", "claude_tool_round", "record_claude", "tool_results"]
 
 
 def _sse(events: list[dict]) -> bytes:
@@ -108,3 +108,26 @@ def record_claude(recorded: Path, answers: Iterable[tuple[str, Callable[[], obje
         print(f"claude {entry['version']} {cid}: {entry['cases'][cid]}", flush=True)
     recorded.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
     return 0
+
+
+def claude_ran_marker(lay_out: Callable[[Path, object], tuple[Path, Path, Path]], case: object, *,
+                      trusted: bool = False) -> str:
+    """``ran`` or ``off``: whether Claude Code's start (``claude -p hi`` against an unreachable
+    model, up to its ``init`` line) made a hook write its marker. ``lay_out(base, case)``
+    writes the case under a temporary ``base`` and returns ``(home, project, marker)``;
+    ``trusted`` marks the project trusted in ``~/.claude.json``."""
+    import shutil
+    import tempfile
+
+    base = Path(tempfile.mkdtemp(prefix="wskit-marker-"))
+    try:
+        home, project, marker = lay_out(base, case)
+        if trusted:
+            (home / ".claude.json").write_text(json.dumps({"projects": {str(project): {"hasTrustDialogAccepted": True}}}))
+        env = oracles._env(home, ANTHROPIC_BASE_URL="http://127.0.0.1:9", ANTHROPIC_API_KEY="x",
+                           CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1")
+        oracles._run([str(oracles.binary("claude")), "-p", "hi", "--output-format", "stream-json", "--verbose"],
+                     project, env, until=lambda out: '"subtype":"init"' in out, timeout=60)
+        return "ran" if marker.exists() else "off"
+    finally:
+        shutil.rmtree(base, ignore_errors=True)

@@ -74,6 +74,49 @@ def test_the_example_host_can_block_on_a_guard_that_did_not_run(host, tmp_path) 
     assert turns[5] == ("Bash", "hello") and turns[0] == ("Bash", "deny: rm -rf is not allowed")
 
 
+@pytest.mark.parametrize(("failing", "failure"), [("nosuchprogram-audit", "not found"),
+                                                  ("kill -KILL $$", "killed by signal 9"),
+                                                  ("sleep 5", "timeout")])
+def test_the_example_host_prints_every_guard_that_did_not_decide(host, tmp_path, failing, failure) -> None:
+    """The three guards that do not check a call — one awaiting approval, one that fails, one a
+    project's ``enabledPlugins`` switched off — are each printed on the call they concern;
+    under ``report`` the calls go on (the permission rules and the user allow them)."""
+    home, project = host.make_demo_tree(tmp_path)
+    host.add_guards_that_do_not_decide(home, project, failing=failing)
+    told: list[str] = []
+    out = host.run_session(home, project, host.GUARD_SCRIPT, ask_user=lambda d: True, warn=told.append)
+    settings = f"{project}/.claude/settings.json"
+    read_guard, audit = out["guards_not_run"][0][1], out["guards_not_run"][1][1]
+    plugin_guard = out["guards_not_run"][-1][1]
+    assert read_guard.startswith("project:") and audit.startswith("user:") and plugin_guard.startswith("plugin:audit:")
+    assert out["guards_not_run"] == [(1, read_guard, "awaiting-approval"), (2, audit, "failed"),
+                                     (3, audit, "failed"), (4, plugin_guard, "switched-off")]
+    assert told[0] == f"guard not run for Read: hook {read_guard} skipped: awaiting approval (not approved)"
+    assert told[1] == told[2] and told[1].startswith(f"guard not run for Bash: guard {audit} failed ({failure})")
+    assert told[3] == (f"guard not run for Write: hook {plugin_guard} skipped: {settings} switches off plugin audit "
+                       "(enabledPlugins), this guard of the user's with it; not decided (switch the plugin off in "
+                       "your own settings to decide so)")
+    assert len(told) == 4
+    # report: the host told the user and let the calls go on (turn 2 is held by the rules barrier)
+    assert out["ran"] == [1, 3, 4] and (project / "notes.md").read_text() == "draft\n"
+    assert out["turns"][2] == ("Bash", "audited")
+
+
+def test_the_example_host_runs_no_tool_a_guard_did_not_check_under_block(host, tmp_path) -> None:
+    home, project = host.make_demo_tree(tmp_path)
+    host.add_guards_that_do_not_decide(home, project, failing="kill -KILL $$")
+    told: list[str] = []
+    out = host.run_session(home, project, host.GUARD_SCRIPT, ask_user=lambda d: True, unapproved="block",
+                           warn=told.append)
+    assert out["ran"] == [] and not (project / "notes.md").exists() and len(told) == 4
+    turns = out["turns"]
+    assert [t[0] for t in turns] == ["Read", "Bash", "Bash", "Write"]
+    assert all(text.startswith("deny: guard ") for _, text in turns), turns
+    assert "did not run (awaiting approval (not approved))" in turns[0][1]
+    assert "failed (killed by signal 9); the call is blocked until it can decide" in turns[1][1]
+    assert f"{project}/.claude/settings.json switches off plugin audit" in turns[3][1]
+
+
 def test_resume_fails_closed_when_the_active_skill_changed(host, tmp_path) -> None:
     from wskit import HostProfile, WorkspaceCache, snapshot
     from wskit.errors import ProvenanceMismatchError
@@ -95,6 +138,10 @@ def test_the_example_runs_as_a_script() -> None:
     assert done.returncode == 0, done.stderr
     assert "turn: Bash | deny: rm -rf is not allowed" in done.stdout and "resumed_ok: True" in done.stdout
     assert "guard not run for Read: hook project:" in done.stdout  # the host printed the skipped guard
+    done = subprocess.run([sys.executable, str(EXAMPLE), "--guards", "block"], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "guard not run for Write: hook plugin:audit:" in done.stdout and "ran: []" in done.stdout
 
 
 def test_the_integration_page_names_each_step_and_the_example() -> None:

@@ -66,6 +66,10 @@ AREAS = {
                                              "can write", "-"),
     "tests.security.test_guard_not_silent": ("a guard never switches off silently: a project's disableAllHooks, "
                                              "a guard that timed out, was not found or was killed", "hook 0.5 s"),
+    "tests.security.test_plugin_guard_off": ("a guard never switches off silently: a project's enabledPlugins "
+                                             "switching off the user's plugin", "-"),
+    "tests.security.test_approval_wrong_digest": ("approval given another entry's digest names its owner "
+                                                  "(servers, hooks, another project)", "-"),
     "tests.security.test_lsp_hostile": ("LSP: paths a write tool names (outside, links)", "-"),
     "tests.security.test_crash_safety": ("crash safety (SIGKILL, 8 processes)", "10 s kill budget per store, 30-120 s per child"),
     "tests.security.test_worktree_trust": ("forged worktree pointers; one binding per execution root", "-"),

@@ -46,24 +46,33 @@ def _payload(tmp_path: Path, tool: str = "Bash", command: str = "rm -rf /") -> s
     return str(f)
 
 
+def assert_switched_off(wsctl, project: Path, tmp_path: Path, guard: str, named: str) -> None:
+    """The one ``Bash`` guard of ``project`` did not run, switched off by a project file:
+    ``wsctl hooks run`` says not decided (exit 3) with ``named`` in its line, the JSON lists it
+    ``switched-off`` and undecided, ``--unapproved block`` blocks naming the guard (its id
+    starts with ``guard``), and a ``Read`` call its exact-name matcher does not name is allowed."""
+    r = wsctl("hooks", "run", "PreToolUse", str(project), "--payload", _payload(tmp_path))
+    assert r.exit_code == 3, r.output
+    assert r.stdout.startswith("PreToolUse: not decided: 1 hook(s) did not run"), r.stdout
+    assert named in r.stdout, r.stdout
+    data = json.loads(wsctl("hooks", "run", "PreToolUse", str(project), "--payload", _payload(tmp_path),
+                            json=True).stdout)
+    (sk,) = data["skipped"]
+    assert sk["state"] == "switched-off" and sk["hook_id"].startswith(guard)
+    assert data["undecided"] == 1 and not data["blocked"]
+    r = wsctl("hooks", "run", "PreToolUse", str(project), "--payload", _payload(tmp_path), "--unapproved", "block")
+    assert r.exit_code == 0 and r.stdout.startswith(f"PreToolUse: blocked: guard {guard}"), r.stdout
+    # a guard whose exact-name matcher does not name the tool would not have run anyway
+    r = wsctl("hooks", "run", "PreToolUse", str(project), "--payload", _payload(tmp_path, tool="Read"))
+    assert r.exit_code == 0 and r.stdout.startswith("PreToolUse: allowed"), r.stdout
+
+
 @pytest.mark.parametrize("name", ["settings.json", "settings.local.json"])
 def test_a_projects_disable_all_hooks_leaves_the_users_guard_not_decided(wsctl, wskit_home, tmp_path, name):
     _user_guard(wskit_home)
     project = _project(tmp_path, {"disableAllHooks": True}, name)
     assert wsctl("trust", "grant", str(project)).exit_code == 0
-    r = wsctl("hooks", "run", "PreToolUse", str(project), "--payload", _payload(tmp_path))
-    assert r.exit_code == 3, r.output
-    assert r.stdout.startswith("PreToolUse: not decided: 1 hook(s) did not run"), r.stdout
-    assert f".claude/{name} switches hooks off, this user guard with them" in r.stdout
-    data = json.loads(wsctl("hooks", "run", "PreToolUse", str(project), "--payload", _payload(tmp_path),
-                            json=True).stdout)
-    (sk,) = data["skipped"]
-    assert sk["state"] == "switched-off" and data["undecided"] == 1 and not data["blocked"]
-    r = wsctl("hooks", "run", "PreToolUse", str(project), "--payload", _payload(tmp_path), "--unapproved", "block")
-    assert r.exit_code == 0 and r.stdout.startswith("PreToolUse: blocked: guard user:"), r.stdout
-    # a guard whose exact-name matcher does not name the tool would not have run anyway
-    r = wsctl("hooks", "run", "PreToolUse", str(project), "--payload", _payload(tmp_path, tool="Read"))
-    assert r.exit_code == 0 and r.stdout.startswith("PreToolUse: allowed"), r.stdout
+    assert_switched_off(wsctl, project, tmp_path, "user:", f".claude/{name} switches hooks off, this user guard with them")
 
 
 def test_the_users_own_switch_is_a_decision(wsctl, wskit_home, tmp_path):

@@ -72,6 +72,29 @@ def test_enabled_plugins_layers_later_wins(wskit_profile, make_tree):
     assert states == {"a": "active", "b": "active"}
 
 
+def test_switched_off_by_names_a_project_layer_that_alone_turned_the_users_plugin_off(wskit_profile, make_tree):
+    """Only a plugin a layer above the project's wants on (or on by default) and only a project
+    or local layer turned off carries ``switched_off_by``; every other "off" is a decision."""
+    home = wskit_profile.home
+    plugin(home / ".claude/plugins/dflt", "dflt")                        # on by default
+    plugin(home / ".claude/plugins/usr", "usr", defaultEnabled=False)   # on because the user says so
+    plugin(home / ".claude/plugins/own", "own")                         # the user's own "off"
+    plugin(home / ".claude/plugins/prj", "prj", defaultEnabled=False)   # on only because the project says so
+    ws = make_tree({"x": "y"})
+    plugin(ws / ".claude/plugins/shipped", "shipped")                   # the project's own plugin
+    _settings(home, ".claude/settings.json", {"enabledPlugins": {"usr": True, "own": False}})
+    _settings(ws, ".claude/settings.json", {"enabledPlugins": {"dflt": False, "own": False, "prj": True,
+                                                               "shipped": False}})
+    _settings(ws, ".claude/settings.local.json", {"enabledPlugins": {"usr": False, "prj": False}})
+    got = {x.name: (x.state, x.switched_off_by) for x in find_bundles(Binding.discover(ws), wskit_profile, TRUSTED)[0]}
+    assert got == {"dflt": ("inactive", str(ws / ".claude/settings.json")),
+                   "usr": ("inactive", str(ws / ".claude/settings.local.json")),
+                   "own": ("inactive", None), "prj": ("inactive", None), "shipped": ("inactive", None)}
+    inv = wskit_profile.model_copy(update={"settings": {"enabled_plugins": {"dflt": True}}})
+    got = {x.name: (x.state, x.switched_off_by) for x in find_bundles(Binding.discover(ws), inv, TRUSTED)[0]}
+    assert got["dflt"] == ("active", None)  # the invocation layer, above the project's, has the last word
+
+
 def test_untrusted_project_settings_change_no_plugin(wskit_profile, make_tree):
     home = wskit_profile.home
     plugin(home / ".claude/plugins/off", "off", defaultEnabled=False)

@@ -174,7 +174,7 @@ _OLD_CLOSE = re.compile(rb"(\r\n|\r|\n)---[ \t]*(\r\n|\r|\n)")
 def test_close_search_by_find_equals_the_regex(parts, pos):
     h = b"".join(parts)
     m = _OLD_CLOSE.search(h, pos)
-    assert markdown._close_end(h, pos) == (None if m is None else m.end())
+    assert markdown.close_end(h, pos) == (None if m is None else m.end())
     t = h.decode().replace("\r", "x")
     m = markdown._CLOSE.search(t, pos)
     assert markdown._close_line(t, pos) == (None if m is None else (m.start(), m.end()))
@@ -215,6 +215,29 @@ def test_construct_valid_equals_validation():
     assert fast.model_fields_set is checked.model_fields_set  # the shared set
     with pytest.raises(TypeError):
         construct_valid(Skill, {"id": "x"})
+
+
+def test_valid_builder_equals_construct_valid():
+    """The skill reader's per-folder builders (``wskit.values.frozen.valid_builder``) build
+    what :func:`construct_valid` builds, without its per-call key check."""
+    from wskit.values.frozen import valid_builder
+
+    prov = {"scope": Scope.PLUGIN, "source_root": "/b", "path": "s/SKILL.md", "plugin": "p", "sha256": "0" * 64}
+    fields = {"id": "plugin:p:s", "name": "s", "kind": "skill", "description": "d", "provenance": None,
+              "display_name": "s", "directory": "/b/s", "allowed_tools": ("Read",), "argument_hint": None,
+              "user_invocable": True, "disable_model_invocation": False, "model": None, "license": "MIT",
+              "compatibility": None, "when_to_use": None, "arguments": (), "metadata": {}, "extra": {},
+              "follow_links": False, "max_file_bytes": None}
+    prov_names, make_prov = valid_builder(Provenance)
+    skill_names, make_skill = valid_builder(Skill, frozenset({"kind"}))
+    assert prov_names == tuple(prov) and skill_names == tuple(fields)
+    built = make_skill({**fields, "provenance": make_prov(dict(prov))})
+    ref = construct_valid(Skill, {**fields, "provenance": construct_valid(Provenance, dict(prov))}, frozenset({"kind"}))
+    assert _shape(built) == _shape(ref) and built == ref
+    assert built.model_fields_set is ref.model_fields_set and built.provenance.model_fields_set is ref.provenance.model_fields_set
+    assert built.model_extra is None and built.__pydantic_private__ is None
+    with pytest.raises(TypeError):
+        valid_builder(type("Open", (), {"__private_attributes__": {"x": 1}}))
 
 
 def test_bench_like_tree_and_edits(tmp_path):

@@ -29,7 +29,7 @@ from wskit import changes
 from wskit.builtin_plugins.skills import discovery as skillscan
 from wskit.builtin_plugins.skills import fast as skillfast
 from wskit.formats.flatyaml import block_precheck, load_flat_lines
-from wskit.formats.frontmatter import MAX_FRONTMATTER_BYTES, _head_done, parse_frontmatter
+from wskit.formats.frontmatter import MAX_FRONTMATTER_BYTES, head_done, parse_frontmatter
 from wskit.fs.fdwalk import read_head_bytes_in
 from wskit.models import ResourceSource, Scope
 from wskit.resources.skill import Skill
@@ -134,7 +134,7 @@ def _compare(root: str, slug: str, scope: Scope = Scope.PROJECT):
             assert _shape(got) == _shape(want[0]) and got == want[0]
             assert got.model_fields_set is want[0].model_fields_set
             return "skill"
-        assert got == read_head_bytes_in(fd, (slug, "SKILL.md"), shown, done=_head_done,
+        assert got == read_head_bytes_in(fd, (slug, "SKILL.md"), shown, done=head_done,
                                          max_bytes=MAX_FRONTMATTER_BYTES)
         rebuilt = skillscan._read_one(folder, f"s/skills/{slug}", slug, None, got)
         assert [_shape(d) for d in rebuilt[1]] == [_shape(d) for d in want[1]]

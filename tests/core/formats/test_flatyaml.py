@@ -226,7 +226,7 @@ def test_fast_path_without_pyyaml_imported_reads_what_the_loader_reads(monkeypat
         f"paths:\n  - {v}\n  - \"{v}\"" for v in TRICKY_VALUES]
     expected = [load_flat(b) for b in blocks]  # PyYAML imported: its live tables
     monkeypatch.delitem(__import__("sys").modules, "yaml")
-    assert flatyaml._usable()
+    assert flatyaml.stock_constructors()
     assert [load_flat(b) for b in blocks] == expected
 
 
