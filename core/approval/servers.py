@@ -100,14 +100,24 @@ def _written_env(server: Any) -> dict[str, Any]:
     return dict(env) if isinstance(env, Mapping) else {}
 
 
+#: Scopes whose ``${VAR}`` stay as written until the server starts (the rest are expanded at load).
+_WRITTEN_SCOPES = frozenset({Scope.PROJECT, Scope.LOCAL, Scope.PLUGIN})
+
+
 def shown_server(server: Any) -> str:
     """What ``server`` runs as every approval screen shows it: its whole command line
     (``command`` and ``args``, each word quoted where needed: :func:`~wskit.approval.entries.shown_argv`)
-    or its URL (:func:`~wskit.approval.entries.shown_command`)."""
+    or its URL (:func:`~wskit.approval.entries.shown_command`). A definition expanded at load
+    (the user's, an administrator's, ``--mcp-config``) has every environment value of 8
+    characters or more shown as ``***``, as the MCP service masks what it quotes: a
+    ``${TOKEN}`` the user wrote is never printed as its value."""
     command = getattr(server, "command", None)
-    if command:
-        return shown_argv([command, *getattr(server, "args", ())])
-    return shown_command(getattr(server, "url", None) or "")
+    words = [command, *getattr(server, "args", ())] if command else [getattr(server, "url", None) or ""]
+    if getattr(server, "scope", None) not in _WRITTEN_SCOPES:
+        values = sorted({v for v in os.environ.values() if len(v) >= 8}, key=len, reverse=True)
+        for value in values:
+            words = [w.replace(value, "***") if value in w else w for w in words]
+    return shown_argv(words) if command else shown_command(words[0])
 
 
 def _written(server: Any) -> str:

@@ -92,12 +92,11 @@ def test_the_session_service_refuses_it_even_when_the_host_would_approve(mcp_cli
     """``session.mcp`` takes the same decision; the host's approval callback is not asked for
     a server that would run files of a project nobody trusted."""
     import wskit_mcp
-    from wskit_mcp import McpApprovalError, McpOptions, McpService
-
     from tests.builtin_plugins._bundle_helpers import load
     from wskit.host import HostProfile
     from wskit.session import snapshot
     from wskit.session.runtime import RuntimeOptions, attach
+    from wskit_mcp import McpApprovalError, McpOptions, McpService
 
     marker = tmp_path / "ran"
     project = _project(tmp_path, marker)
