@@ -94,7 +94,7 @@ def hook_entry(hook: HookDefinition, files_root: str | os.PathLike[str], *, cove
     :param env: the host's own variables for hooks (``HookRunnerConfig.env``): its ``PATH``
         and loader variables are what coverage reads the command with (:func:`hook_env`).
     """
-    from wskit.approval.entries import ApprovalEntry, entry_coverage
+    from wskit.approval.entries import ApprovalEntry, entry_coverage, shown_command
 
     run = hook.command if hook.type == "command" else hook.url if hook.type == "http" else hook.prompt
     identity = {"event": hook.event, "matcher": hook.matcher, "type": hook.type, "run": run,
@@ -113,8 +113,9 @@ def hook_entry(hook: HookDefinition, files_root: str | os.PathLike[str], *, cove
         files, unverified = entry_coverage(command=hook.command, cwd=cwd, project_root=root,
                                            plugin_root=hook.plugin_root,
                                            env=hook_env(root, hook.plugin_root, host, env))
-    label = f"{hook.event} {hook.matcher or '*'}" + (f" if {hook.if_condition}" if hook.if_condition else "") \
-        + f": {(run or '')[:200]}"
+    # the whole command, blank runs made visible: what the user approves is what is shown
+    label = shown_command(f"{hook.event} {hook.matcher or '*'}" + (f" if {hook.if_condition}" if hook.if_condition
+                                                                   else "")) + f": {shown_command(run or '')}"
     return ApprovalEntry(capability=CAPABILITY, source=hook_source(hook), identity=identity, definition=definition,
                          files=files, unverified=unverified, label=label, resource_id=hook.id)
 
@@ -257,24 +258,13 @@ def _project_files(entry: ApprovalEntry, listings: bool = True) -> list[str]:
 def _project_file_row(h: HookDefinition, files_root: str, host: str | None) -> EntryStatus:
     """A hook that needs no approval, in a project that is not trusted: ``untrusted-project``
     when its command names a file of the project (or a word coverage cannot follow that may)."""
+    from wskit.approval.entries import untrusted_project_reason
     from wskit.approval.store import EntryStatus
 
     entry = hook_entry(h, files_root, host=host)
-    # the files first (a folder listing, ``dir/``, comes with a script it holds)
-    inside = _project_files(entry)
-    if inside:
-        return EntryStatus(entry, "untrusted-project",  # type: ignore[arg-type]
-                           f"runs {inside[0]} of a project that is not trusted")
-    if "_PROJECT_DIR" in (h.command or ""):  # points into the project in a way coverage cannot follow
-        return EntryStatus(entry, "untrusted-project",  # type: ignore[arg-type]
-                           "works in a project that is not trusted ($…_PROJECT_DIR)")
-    if entry.unverified:
-        # a word coverage cannot follow (make, npx, uv run, a program it does not know, $X…) may
-        # run what the project holds or configures: fail closed, as a host that has not been
-        # told to trust the folder runs nothing of it
-        return EntryStatus(entry, "untrusted-project",  # type: ignore[arg-type]
-                           f"runs {entry.unverified_words[0]!r} in a project that is not trusted; wskit cannot "
-                           "verify it reads nothing of the project")
+    why = untrusted_project_reason(entry, h.command or "")
+    if why:
+        return EntryStatus(entry, "untrusted-project", why)  # type: ignore[arg-type]
     return EntryStatus(entry, "not-required")
 
 

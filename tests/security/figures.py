@@ -60,6 +60,11 @@ AREAS = {
     "tests.security.test_approval_loaders": ("approval coverage of loader routes, run for real (importlib, __path__, "
                                              "getattr of process modules, node_modules packages, redirection writes, "
                                              "the host's hook PATH, project venvs)", "60 s per interpreter run"),
+    "tests.security.test_user_servers_project_files": ("the user's own MCP/LSP servers and an untrusted project's "
+                                                         "files (untrusted-project; per-entry approval when trusted)",
+                                                         "MCP connect 30 s"),
+    "tests.security.test_approval_screens": ("approval screens show the whole entry: blank padding, tabs, line "
+                                             "breaks, server args", "-"),
     "tests.security.test_coverage_outside": ("coverage: a binary in the project, a script in a folder others "
                                              "can write", "-"),
     "tests.security.test_guard_not_silent": ("a guard never switches off silently: a project's disableAllHooks, "
