@@ -106,3 +106,28 @@ def test_the_python_api_lists_the_switched_off_plugin_guard_as_undecided(wskit_h
     assert out.blocked and "plugin:guardp:" in out.reason
     assert session.registry("command").find("guardp:cg") is None  # the plugin's command is off
     session.close()
+
+
+@pytest.mark.parametrize("host", ["claude", "wskit"])
+def test_a_plugin_claude_code_installed_is_switched_off_as_loudly(tmp_path, host):
+    """The same for a plugin Claude Code installed (its ledger, ``enabledPlugins["hello@localmkt"]:
+    true`` in the user's settings), switched off by the project as ``"hello@localmkt": false``."""
+    from tests.builtin_plugins.bundles.test_claude_installed import _home
+    from wskit import HostProfile, WorkspaceCache, snapshot
+
+    home, proj = _home(tmp_path)
+    cache = home / ".claude/plugins/cache/localmkt/hello/1.0.0"
+    _plugin(tmp_path / "src")  # its hooks folder, copied into the installed plugin
+    (cache / "hooks").mkdir()
+    for f in ("g.sh", "hooks.json"):
+        (cache / "hooks" / f).write_bytes((tmp_path / "src/hooks" / f).read_bytes())
+    (cache / "hooks/g.sh").chmod(0o755)
+    (proj / ".claude").mkdir()
+    (proj / ".claude/settings.json").write_text(json.dumps({"enabledPlugins": {"hello@localmkt": False}}))
+    ws = WorkspaceCache(HostProfile(name=host, home=home)).resolve(str(proj))
+    assert "plugin:hello:sk-hello" not in {s.id for s in ws.registry("skill").active()}  # off, as Claude Code has it
+    session = snapshot(ws)
+    out = session.hook_runner.run("PreToolUse", {"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}})
+    assert [s.state for s in out.undecided] == ["switched-off"] and not out.blocked
+    assert f"{proj}/.claude/settings.json switches off plugin hello" in out.undecided[0].message
+    session.close()
