@@ -242,19 +242,6 @@ def _needs_approval(h: HookDefinition) -> bool:
     return h.provenance.scope.value not in NO_TRUST_NEEDED
 
 
-def _listing(f) -> bool:
-    """A covered folder listing (``dir/``, Python's importable names ``*.py``), not a file."""
-    return f.path.endswith("/") or "*" in f.path
-
-
-def _project_files(entry: ApprovalEntry, listings: bool = True) -> list[str]:
-    """The project files ``entry`` covers, as shown, files before folder listings (without
-    listings: only files — a listing alone, such as the importable names of a folder that
-    holds none, runs nothing of the project yet)."""
-    return sorted((f.shown for f in entry.files if f.base == "project" and (listings or not _listing(f))),
-                  key=lambda p: (p.endswith("/") or "*" in p, p))
-
-
 def _project_file_row(h: HookDefinition, files_root: str, host: str | None) -> EntryStatus:
     """A hook that needs no approval, in a project that is not trusted: ``untrusted-project``
     when its command names a file of the project (or a word coverage cannot follow that may)."""
@@ -338,6 +325,7 @@ def hook_approval_status(home: str | os.PathLike[str] | None, root: str | os.Pat
     rows: list[EntryStatus | None] = []
     need: list[tuple[int, ApprovalEntry]] = []
     if ext:
+        from wskit.approval.entries import project_files
         from wskit.approval.store import ApprovalStore, EntryStatus
     reaching: dict[int, str] = {}  # row -> the first project file a hook of a higher source runs
     for h in ext:
@@ -355,7 +343,7 @@ def hook_approval_status(home: str | os.PathLike[str] | None, root: str | os.Pat
             # a trusted project may change its files at any time: a hook of the user's (or an
             # administrator's) that runs one is approved per entry here, as the project's own
             entry = hook_entry(h, fr, host=host)
-            inside = _project_files(entry, listings=False)
+            inside = project_files(entry, listings=False, written=h.command or "")
             if inside:
                 reaching[len(rows)] = inside[0]
                 need.append((len(rows), entry))
