@@ -111,6 +111,10 @@ AREAS = {
     "tests.security.test_per_entry_approval": ("per-entry approval of hooks, MCP and LSP servers: an added plugin, "
                                                "an edited entry, migration, not-decided outcomes, untrusted projects",
                                                "-"),
+    "tests.security.test_hook_run_integrity": ("what an approved hook runs is what was approved: a script "
+                                                "swapped while it ran (put back or not, a real concurrent writer), "
+                                                "edited during a session, sync and async; a user's hook that runs "
+                                                "project files (python -c importing the project's json.py)", "-"),
     "tests.security.test_server_bytecode": ("approved MCP and LSP servers: a .pyc planted in the project's "
                                             "__pycache__ (forged mtime and size) never runs", "-"),
     "tests.security.test_serve_header_timeout": ("serve --http header timeout: silent and half-sent heads closed; "
