@@ -4,9 +4,12 @@ Whole processes, a fresh home per run (trust grant of the monorepo untimed), one
 untimed warm-up, then ``--rounds`` shuffled rounds of: ``wsctl --json inspect`` of an
 empty folder and ``wsctl --json rules --for F`` (F 8 folders deep in the benchmark
 monorepo) with each ``wsctl``, and ``python -c "import click, pluggy"`` (P4's
-baseline). Prints medians and the median of per-round ratios B ÷ A, and the load
-average at the start and the end. Used for docs/performance.md's before/after of
-the light start-up; nothing asserts on time.
+baseline). With ``--second``, also P5 second: ``wsctl --json inspect`` of the monorepo
+in a home kept per ``wsctl`` (trusted, its persistent index written by an untimed run)
+and the bare ``os.scandir`` walk of it. Prints medians of wall and CPU (user + system
+of the child) time and the medians of per-round ratios B ÷ A (wall and CPU), and the
+load average at the start and the end. Used for docs/performance.md's before/after;
+nothing asserts on time.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import time
 from pathlib import Path
 
 from tests.benchmarks import trees
-from tests.benchmarks.peers import deep_file
+from tests.benchmarks.peers import _BARE_WALK, deep_file
 
 __all__ = ["main"]
 
@@ -36,6 +39,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--rounds", type=int, default=11)
     ap.add_argument("--scale", type=float, default=1.0)
     ap.add_argument("--dest", default=os.path.join(tempfile.gettempdir(), "wskit-bench"))
+    ap.add_argument("--second", action="store_true", help="add P5 second (inspect of the monorepo again)")
+    ap.add_argument("--only-second", action="store_true", help="P5 second and the bare walk only")
     args = ap.parse_args(argv)
     mono = trees.generate("monorepo", args.dest, scale=args.scale, seed=0)
     target = deep_file(mono)
@@ -43,23 +48,43 @@ def main(argv: list[str] | None = None) -> None:
     empty = work / "empty"
     empty.mkdir()
     env0 = {k: v for k, v in os.environ.items() if not k.startswith("WSKIT_") and k != "PYTHONDONTWRITEBYTECODE"}
-    cases = {}
+    cases: dict[str, tuple[list[str], bool | str]] = {}
     for tag, wsctl in (("A", args.a), ("B", args.b)):
-        cases[f"{tag} inspect empty"] = ([wsctl, "--json", "inspect", str(empty)], False)
-        cases[f"{tag} rules --for F"] = ([wsctl, "--json", "rules", "--for", str(target), str(mono)], True)
-    cases["import click, pluggy"] = ([sys.executable, "-c", "import click, pluggy"], False)
+        if not args.only_second:
+            cases[f"{tag} inspect empty"] = ([wsctl, "--json", "inspect", str(empty)], False)
+            cases[f"{tag} rules --for F"] = ([wsctl, "--json", "rules", "--for", str(target), str(mono)], True)
+        if args.second or args.only_second:
+            kept = tempfile.mkdtemp(dir=work, prefix="kept-")  # one home per wsctl: its index stays
+            subprocess.run([wsctl, "--home", kept, "trust", "grant", str(mono)], env={**env0, "HOME": kept},
+                           check=True, capture_output=True)
+            cases[f"{tag} inspect again"] = ([wsctl, "--json", "inspect", str(mono)], kept)
+    if not args.only_second:
+        cases["import click, pluggy"] = ([sys.executable, "-c", "import click, pluggy"], False)
+    if args.second or args.only_second:
+        cases["bare walk"] = ([sys.executable, "-c", _BARE_WALK, str(mono)], False)
+    cpu: dict[str, list[float]] = {k: [] for k in cases}
 
-    def once(argv: list[str], trust: bool) -> float:
-        home = tempfile.mkdtemp(dir=work)
+    def children_cpu() -> float:
+        import resource
+
+        ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return ru.ru_utime + ru.ru_stime
+
+    def once(argv: list[str], trust: bool | str, key: str | None = None) -> float:
+        home = trust if isinstance(trust, str) else tempfile.mkdtemp(dir=work)
         env = {**env0, "HOME": home}
         run = argv if argv[0] == sys.executable else [argv[0], "--home", home, *argv[1:]]
-        if trust:
+        if trust is True:
             subprocess.run([argv[0], "--home", home, "trust", "grant", str(mono)], env=env, check=True,
                            capture_output=True)
+        c0 = children_cpu()
         t0 = time.perf_counter()
         res = subprocess.run(run, env=env, capture_output=True)
         took = time.perf_counter() - t0
-        shutil.rmtree(home, ignore_errors=True)
+        if key is not None:
+            cpu[key].append(children_cpu() - c0)
+        if not isinstance(trust, str):
+            shutil.rmtree(home, ignore_errors=True)
         if res.returncode != 0:
             raise SystemExit(f"{' '.join(run)} failed: {res.stderr[-500:]!r}")
         return took
@@ -72,17 +97,26 @@ def main(argv: list[str] | None = None) -> None:
         keys = list(cases)
         random.shuffle(keys)
         for k in keys:
-            times[k].append(once(*cases[k]))
+            times[k].append(once(*cases[k], key=k))
     print("end", time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()), "load", os.getloadavg())
     for k, v in times.items():
-        print(f"{k:24s} {1e3 * statistics.median(v):8.1f} ms")
-    base = times["import click, pluggy"]
-    for what in ("inspect empty", "rules --for F"):
+        print(f"{k:24s} {1e3 * statistics.median(v):8.1f} ms wall {1e3 * statistics.median(cpu[k]):8.1f} ms CPU")
+    whats = [w for w in ("inspect empty", "rules --for F", "inspect again") if f"A {w}" in times]
+    for what in whats:
         a, b = times[f"A {what}"], times[f"B {what}"]
-        print(f"B ÷ A, {what}: {statistics.median([y / x for x, y in zip(a, b)]):.3f}")
+        ca, cb = cpu[f"A {what}"], cpu[f"B {what}"]
+        print(f"B ÷ A, {what}: {statistics.median([y / x for x, y in zip(a, b)]):.3f} wall, "
+              f"{statistics.median([y / x for x, y in zip(ca, cb)]):.3f} CPU")
     for tag in ("A", "B"):
-        r = statistics.median([x / y for x, y in zip(times[f"{tag} inspect empty"], base)])
-        print(f"{tag} inspect empty ÷ import click, pluggy: {r:.2f}×")
+        if "import click, pluggy" in times:
+            base = times["import click, pluggy"]
+            r = statistics.median([x / y for x, y in zip(times[f"{tag} inspect empty"], base)])
+            print(f"{tag} inspect empty ÷ import click, pluggy: {r:.2f}×")
+        if "bare walk" in times:
+            w, cw = times["bare walk"], cpu["bare walk"]
+            r = statistics.median([x / y for x, y in zip(times[f"{tag} inspect again"], w)])
+            rc = statistics.median([x / y for x, y in zip(cpu[f"{tag} inspect again"], cw)])
+            print(f"{tag} inspect again ÷ bare walk (P5 second): {r:.3f}× wall, {rc:.3f}× CPU")
     shutil.rmtree(work, ignore_errors=True)
 
 
