@@ -17,6 +17,7 @@ import os
 import time
 from typing import TYPE_CHECKING
 
+from wskit.resources.hooks import MAX_HOOK_INPUT_BYTES
 from wskit.values import FrozenValue
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -25,8 +26,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: Default cap on each of stdout and stderr, bytes (Blade: 1 MiB each).
 DEFAULT_OUTPUT_CAP = 1024 * 1024
-#: Largest stdin payload accepted, bytes (Blade: > 100 KB is an error).
-MAX_STDIN_BYTES = 100 * 1024
+#: Largest stdin payload accepted, bytes: every input a tool-call gate lets through
+#: (:data:`wskit.resources.hooks.MAX_HOOK_INPUT_BYTES`; Blade's 100 KB bound let a model
+#: pad a tool input until the user's guard could not start).
+MAX_STDIN_BYTES = MAX_HOOK_INPUT_BYTES
 
 
 class CommandResult(FrozenValue):
