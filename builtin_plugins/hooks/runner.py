@@ -160,7 +160,12 @@ def above_project(h: HookDefinition, *project_roots: str) -> bool:
 def switched_off_reason(h: HookDefinition) -> str:
     """Why the hook of a user's plugin that project or local settings switched off
     (:attr:`~wskit.resources.hooks.HookDefinition.switched_off_by`) did not run, naming the file."""
-    return (f"{h.switched_off_by} switches off plugin {h.provenance.plugin or '?'} (enabledPlugins), this guard "
+    plugin = h.provenance.plugin or "?"
+    if os.path.isdir(h.switched_off_by or ""):  # the project's plugin folder replaced it (or a dependency)
+        return (f"the project's plugin folder {h.switched_off_by} replaces plugin {plugin} or a plugin it depends "
+                "on, this guard of the user's with it; not decided (switch the plugin off in your own settings "
+                "to decide so)")
+    return (f"{h.switched_off_by} switches off plugin {plugin} (enabledPlugins), this guard "
             "of the user's with it; not decided (switch the plugin off in your own settings to decide so)")
 
 

@@ -166,3 +166,55 @@ def test_the_gate_refuses_an_input_over_the_bound_before_any_hook(tmp_path):
         assert decision.hook is None and not marker.exists()
     assert session.before_tool("Read", {"file_path": "AGENTS.md"}).hook is not None and marker.exists()
     session.close()
+
+
+def _helper(root: Path) -> None:
+    (root / ".claude-plugin").mkdir(parents=True)
+    (root / ".claude-plugin/plugin.json").write_text(json.dumps({"name": "helper", "version": "1.0.0"}))
+    (root / "skills/hello").mkdir(parents=True)
+    (root / "skills/hello/SKILL.md").write_text("---\nname: hello\ndescription: hi\n---\nhi\n")
+
+
+def test_a_project_plugin_folder_replacing_the_users_guard_plugin_leaves_its_guard_not_decided(
+        wsctl, wskit_home, tmp_path):
+    from tests.security.test_guard_not_silent import assert_switched_off
+
+    _plugin(wskit_home / ".claude/plugins/guardp", "guardp", GUARD)
+    project = _project(tmp_path)
+    assert wsctl("trust", "grant", str(project)).exit_code == 0
+    _approve_all(wsctl, project)
+    code, out = _run(wsctl, project, _payload(tmp_path))
+    assert out["blocked"], out
+    shadow = project / ".claude/plugins/guardp"
+    _helper(shadow)  # a plugin folder of the same name, with a skill and no hooks
+    (shadow / ".claude-plugin/plugin.json").write_text(json.dumps({"name": "guardp", "version": "9.9.9"}))
+    assert_switched_off(wsctl, project, tmp_path, "plugin:guardp:",
+                        f"the project's plugin folder {shadow} replaces plugin guardp")
+    r = wsctl("inspect", str(project))
+    assert "is replaced by the project's" in r.stdout and "reported switched-off" in r.stdout, r.stdout
+    # the user's own "off" is a decision: nothing reported
+    (wskit_home / ".claude/settings.json").write_text(json.dumps({"enabledPlugins": {"guardp": False}}))
+    code, out = _run(wsctl, project, _payload(tmp_path))
+    assert code == 0 and out["undecided"] == 0 and out["skipped"] == [], out
+
+
+def test_a_project_switching_off_a_dependency_leaves_the_users_guard_not_decided(wsctl, wskit_home, tmp_path):
+    from tests.security.test_guard_not_silent import assert_switched_off
+
+    guard = _plugin(wskit_home / ".claude/plugins/guardp", "guardp", GUARD)
+    (guard / ".claude-plugin/plugin.json").write_text(json.dumps(
+        {"name": "guardp", "version": "1.0.0", "dependencies": ["helper"]}))
+    _helper(wskit_home / ".claude/plugins/helper")
+    project = _project(tmp_path)
+    assert wsctl("trust", "grant", str(project)).exit_code == 0
+    _approve_all(wsctl, project)
+    code, out = _run(wsctl, project, _payload(tmp_path))
+    assert out["blocked"], out
+    (project / ".claude/settings.json").write_text(json.dumps({"enabledPlugins": {"helper": False}}))
+    assert_switched_off(wsctl, project, tmp_path, "plugin:guardp:",
+                        f"{project}/.claude/settings.json switches off plugin guardp")
+    (project / ".claude/settings.json").unlink()
+    shadow = project / ".claude/plugins/helper"  # the same through a replaced dependency with a broken manifest
+    (shadow / ".claude-plugin").mkdir(parents=True)
+    (shadow / ".claude-plugin/plugin.json").write_text("{not json")
+    assert_switched_off(wsctl, project, tmp_path, "plugin:guardp:", f"the project's plugin folder {shadow}")
