@@ -372,6 +372,9 @@ def adopt(sigs: dict[tuple[str, bool], Signature | None]) -> None:
     entries of those paths (shared namespace) into the new load's memo."""
     for deps in _ACTIVE.get():
         paths = deps._paths
+        if paths.keys().isdisjoint(sigs):
+            paths.update(sigs)  # the usual case (a fresh recording), in C: the same entries in the same order
+            continue
         for key, sig in sigs.items():
             if key not in paths:
                 paths[key] = sig

@@ -20,6 +20,12 @@ __all__ = [
 #: the kind's name (declared here so that registering the plugin does not import
 #: :mod:`wskit.builtin_plugins.hooks.definitions`)
 KIND = "hook"
+# limits the loader, the runner and the HTTP client share, declared here so that a runner
+# without hooks imports neither the loader nor the command runner
+#: Longest ``timeout`` a hook definition may ask for, seconds (one day); more is refused at load.
+MAX_TIMEOUT = 86400.0
+#: Default cap on each of a command hook's stdout and stderr, bytes (Blade: 1 MiB each).
+DEFAULT_OUTPUT_CAP = 1024 * 1024
 
 
 @hookimpl

@@ -17,6 +17,7 @@ import os
 import time
 from typing import TYPE_CHECKING
 
+from wskit.builtin_plugins.hooks import DEFAULT_OUTPUT_CAP  # noqa: F401  (declared with the plugin)
 from wskit.resources.hooks import MAX_HOOK_INPUT_BYTES
 from wskit.values import FrozenValue
 
@@ -24,8 +25,6 @@ if TYPE_CHECKING:  # pragma: no cover
     import asyncio
 
 
-#: Default cap on each of stdout and stderr, bytes (Blade: 1 MiB each).
-DEFAULT_OUTPUT_CAP = 1024 * 1024
 #: Largest stdin payload accepted, bytes: every input a tool-call gate lets through
 #: (:data:`wskit.resources.hooks.MAX_HOOK_INPUT_BYTES`; Blade's 100 KB bound let a model
 #: pad a tool input until the user's guard could not start).

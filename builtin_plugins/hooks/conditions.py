@@ -41,7 +41,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from wskit.builtin_plugins.hooks.patterns import MAX_PATTERN_CHARS, PatternRefused, fullmatch
-from wskit.formats.shell import split_command
+from wskit.formats.shell import command_forms
 from wskit.values import FrozenValue
 
 #: Events whose payload carries ``tool_name``/``tool_input``: the only ones where ``if`` is evaluated.
@@ -51,6 +51,8 @@ FILE_TOOLS = frozenset({"Read", "Edit", "Write", "MultiEdit", "NotebookEdit", "N
 #: Tool-input keys that hold a file path, in the order they are looked at.
 PATH_KEYS = ("file_path", "notebook_path", "path", "filePath")
 _ALIASES = {"Task": "Agent"}
+#: :func:`if_allows`' answer when the command may hide a program the ``if`` names: run restrict-only
+IF_UNCERTAIN = "uncertain"
 _TOOL = re.compile(r"[A-Za-z0-9_\-]+")
 
 
@@ -168,15 +170,24 @@ def _esc(ch: str) -> str:
 
 
 def subcommands(command: str) -> list[str]:
-    """The subcommands of ``command`` as Claude Code's hook ``if`` sees them: the one
-    shell splitter, :func:`wskit.formats.shell.split_command` with ``nested=True``
-    (the whole compound command is not one of them)."""
-    return split_command(command, nested=True)
+    """The subcommands of ``command`` a Bash ``if`` pattern is tested against: the one
+    shell normaliser the permission rules use too
+    (:func:`wskit.formats.shell.command_forms`): each simple command as written and
+    normalised, through compound bodies, wrappers, ``bash -c``, ``eval``, program paths,
+    ``$'…'`` and ``${IFS}`` (the whole compound command is not one of them)."""
+    return list(command_forms(command).commands)
 
 
 def command_matches(pattern: str, command: str) -> bool:
     """True when any of the :func:`subcommands` of ``command`` matches ``pattern``."""
     return any(wildcard_matches(pattern, s) for s in subcommands(command))
+
+
+def command_hidden(command: str) -> str | None:
+    """Why a program of ``command`` cannot be known before it runs (``$x -rf /``,
+    ``eval "$v"``), or None: an ``if`` pattern could match what runs there."""
+    unresolved = command_forms(command).unresolved
+    return unresolved[0] if unresolved else None
 
 
 def path_matches(pattern: str, path: str, *, cwd: str, project_dir: str, home: str | None = None,
@@ -252,15 +263,19 @@ def if_unparsable(value: str) -> bool:
 
 
 def if_allows(hook_id: str, value: str, event: str, tool: str | None, payload: Mapping[str, Any],
-              notes: list[str], project_dir: str, home: str | None) -> bool:
-    """Whether a handler whose ``if`` is ``value`` runs for this call.
+              notes: list[str], project_dir: str, home: str | None) -> bool | str:
+    """Whether a handler whose ``if`` is ``value`` runs for this call: False, True, or
+    :data:`IF_UNCERTAIN` (truthy: it runs, restrict-only).
 
     On events outside :data:`TOOL_EVENTS` it never runs (Claude Code). An
     unparsable value is ignored with a note in ``notes`` and the handler runs as
     if it had none — unlike Claude Code, where such a handler silently never runs,
     which would switch off a guard. Such a run may only restrict: the runtime
     drops its ``allow`` decision and ``updatedInput`` (``HookResult.restrict_only``),
-    so a broken condition can never widen what a hook grants.
+    so a broken condition can never widen what a hook grants. The same holds when the
+    command's program cannot be known before it runs (``$x -rf /``, ``eval "$v"``:
+    :func:`command_hidden`) and the pattern matches no subcommand: what runs there could
+    match it, so the guard runs (answer :data:`IF_UNCERTAIN`, with a note).
 
     :param payload: the hook input (``tool_input``, ``cwd``).
     :param project_dir: the execution root (``/p`` patterns); ``home``: for ``~/p``.
@@ -271,5 +286,17 @@ def if_allows(hook_id: str, value: str, event: str, tool: str | None, payload: M
     if isinstance(rule, IfRuleError):
         notes.append(f"hook {hook_id}: {rule}; ran it without the condition (it may block or ask, not allow)")
         return True
-    return if_matches(rule, tool, payload.get("tool_input"), cwd=str(payload.get("cwd") or project_dir),
-                      project_dir=project_dir, home=home)
+    tool_input = payload.get("tool_input")
+    if if_matches(rule, tool, tool_input, cwd=str(payload.get("cwd") or project_dir), project_dir=project_dir,
+                  home=home):
+        return True
+    command = tool_input.get("command") if isinstance(tool_input, Mapping) else None
+    if rule.content is None or tool is None or tool in FILE_TOOLS or not isinstance(command, str) \
+            or _ALIASES.get(rule.tool, rule.tool) != _ALIASES.get(tool, tool):
+        return False
+    why = command_hidden(command)
+    if why is None:
+        return False
+    notes.append(f"hook {hook_id}: 'if' {value} could match what runs at {why}; ran it (it may block or ask, "
+                 "not allow)")
+    return IF_UNCERTAIN

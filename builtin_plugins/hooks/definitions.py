@@ -17,7 +17,7 @@ import math
 import os
 from typing import TYPE_CHECKING, Any
 
-from wskit.builtin_plugins.hooks import KIND  # declared with the plugin
+from wskit.builtin_plugins.hooks import KIND, MAX_TIMEOUT  # declared with the plugin
 from wskit.builtin_plugins.hooks.patterns import matcher_matches as _matcher_matches
 from wskit.builtin_plugins.hooks.patterns import matcher_problem
 from wskit.formats.definitions import blocks, ident, provenance
@@ -29,8 +29,6 @@ if TYPE_CHECKING:
 
 
 _ENV_NAME = lazy_pattern(globals(), "_ENV_NAME", r"[A-Za-z_][A-Za-z0-9_]*\Z")
-#: Longest ``timeout`` a hook definition may ask for, seconds (one day); more is refused at load.
-MAX_TIMEOUT = 86400.0
 _TOKEN = lazy_pattern(globals(), "_TOKEN", r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 
 

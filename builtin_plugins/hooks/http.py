@@ -37,7 +37,7 @@ import time
 from collections.abc import Mapping
 from urllib.parse import urlsplit
 
-from wskit.builtin_plugins.hooks.definitions import MAX_TIMEOUT, header_problem
+from wskit.builtin_plugins.hooks import MAX_TIMEOUT
 from wskit.errors import WskitError
 from wskit.values import FrozenValue, field
 
@@ -238,6 +238,8 @@ def _check_request(url: str, headers: Mapping[str, str], timeout: float) -> None
     if not (isinstance(timeout, (int, float)) and math.isfinite(timeout) and 0 < timeout <= MAX_TIMEOUT):
         raise HttpHookError(f"hook URL {url!r}: timeout {timeout!r} is not between 0 and {MAX_TIMEOUT:g} s")
     for k, v in headers.items():
+        from wskit.builtin_plugins.hooks.definitions import header_problem  # a header to check
+
         why = header_problem(k, v)
         if why is not None:
             raise HttpHookError(f"hook URL {url!r}: {why}")

@@ -29,6 +29,12 @@ class HookResult(Value):
         ``UserPromptExpansion``); merged into ``HookOutcome.additional_context``.
     :ivar restrict_only: the handler ran without its unparsable ``if``: its ``allow``
         decision and ``updatedInput`` are dropped, blocks and ``ask`` still count.
+    :ivar changed: what of an approved hook's covered files changed while it ran
+        (``.claude/hooks/g.sh changed``): its answer was not taken (:attr:`failure` is
+        ``changed while it ran``).
+    :ivar skip_state: for a hook that did not start (status ``skipped``), the approval state
+        that stopped it (``modified``: its covered files changed since approved), listed as
+        such in :attr:`HookOutcome.skipped`.
     """
 
     hook_id: str
@@ -42,6 +48,8 @@ class HookResult(Value):
     duration: float = 0.0
     context: str = ""
     restrict_only: bool = False
+    changed: str = ""
+    skip_state: str = ""
 
     @property
     def failure(self) -> str:
@@ -52,7 +60,11 @@ class HookResult(Value):
         output the protocol refuses). Claude Code counts each as a non-blocking error, and so
         does the decision here; but such a guard did not check the call, so the outcome lists
         it in :attr:`HookOutcome.undecided`. Any other exit status (1, 3…) is the hook's own
-        non-blocking error: it ran and said so (a Python traceback exits 1 too, and reads the same)."""
+        non-blocking error: it ran and said so (a Python traceback exits 1 too, and reads the same).
+        ``changed while it ran``: an approved hook whose covered files changed during the run
+        (:attr:`changed`): what ran may not be what was approved, so its answer is not taken."""
+        if self.changed:
+            return "changed while it ran"
         if self.status == "timeout":
             return "timeout"
         if self.status != "error":

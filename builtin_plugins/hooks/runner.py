@@ -37,10 +37,9 @@ import math
 import os
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from wskit.builtin_plugins.hooks.command import DEFAULT_OUTPUT_CAP, CommandResult, arun_command, run_command
-from wskit.builtin_plugins.hooks.definitions import MAX_TIMEOUT
+from wskit.builtin_plugins.hooks import DEFAULT_OUTPUT_CAP, MAX_TIMEOUT
 from wskit.builtin_plugins.hooks.http import (
     HttpHookError,
     HttpHookSecurityError,
@@ -59,12 +58,14 @@ from wskit.builtin_plugins.hooks.outcome import (
     merge,
     parse_json_object,
 )
-from wskit.builtin_plugins.hooks.patterns import PatternRefused, exact_names, matcher_matches
 from wskit.errors import WskitError
 from wskit.models import Scope
 from wskit.resources.hooks import HOOK_EVENTS, HookDefinition
-from wskit.util.bytecode import PrivateBytecode
 from wskit.values import Value, field
+
+if TYPE_CHECKING:
+    from wskit.builtin_plugins.hooks.command import CommandResult
+    from wskit.util.bytecode import PrivateBytecode
 
 #: Default command timeout, seconds (Claude Code and Blade).
 DEFAULT_TIMEOUT = 60.0
@@ -100,7 +101,11 @@ class HookTrust(Protocol):
     (runs), or why it does not: ``awaiting``, ``untrusted``, ``modified``, ``denied``,
     ``untrusted-project``, ``disabled`` or ``error``; ``digest()`` the digest of the hook
     configuration the state refers to (recorded in the session state), or None. An
-    optional ``reason(hook)`` says why in words (the skip message).
+    optional ``reason(hook)`` says why in words (the skip message). An optional
+    ``pin(hook)`` returns, for a command hook about to start, an object whose ``before()``
+    says why it must not start (its covered files differ from the approved ones) and whose
+    ``after()``, once it ended, says what changed while it ran (its answer is then not
+    taken), each None when nothing did (:class:`~wskit.builtin_plugins.hooks.trust.RunPin`).
     """
 
     def state(self, hook: HookDefinition) -> str: ...
@@ -186,6 +191,8 @@ def _may_match(matcher: str, value: str | None) -> bool:
     pattern); any other matcher, or no value to compare, may match."""
     if matcher in ("", "*") or value is None:
         return True
+    from wskit.builtin_plugins.hooks.patterns import exact_names
+
     names = exact_names(matcher)
     return names is None or value in names
 
@@ -194,6 +201,8 @@ def matches(matcher: str, tool: str | None) -> bool:
     """:func:`wskit.builtin_plugins.hooks.patterns.matcher_matches`, the one matcher rule
     of loader, ``wsctl hooks list`` and runner; a refused pattern matches (the runner
     then runs the hook restrict-only)."""
+    from wskit.builtin_plugins.hooks.patterns import PatternRefused, matcher_matches
+
     try:
         return matcher_matches(matcher, tool)
     except PatternRefused:
@@ -314,7 +323,11 @@ class HookRunner:
         self.host, self.session_id, self.execution_root = host, session_id, str(execution_root)
         self.config = config or HookRunnerConfig()
         self.trust: HookTrust = self.config.trust or ScopeHookTrust(self.definitions)
-        self._bytecode = PrivateBytecode("wskit-hook-pycache-")
+        bind = getattr(self.trust, "for_env", None)
+        if self.config.env and callable(bind):
+            # coverage reads the commands with the PATH and loader variables hooks really get
+            self.trust = bind(self.config.env, self.execution_root, host)
+        self._bytecode: PrivateBytecode | None = None  # made for the first command hook (_private_bytecode)
         self._functions: list[_Fn] = []
         self._done: dict[tuple[str, str], HookOutcome] = {}
         self._lock = _thread.allocate_lock()
@@ -361,6 +374,10 @@ class HookRunner:
         (bounded, :mod:`wskit.builtin_plugins.hooks.patterns`), then de-duplication among
         the hooks that may run, so an unapproved copy never displaces an approved one."""
         sel = _Selection()
+        if not self.definitions and not self._functions:
+            return sel  # nothing to select (the matcher engine is not imported)
+        from wskit.builtin_plugins.hooks.patterns import PatternRefused, matcher_matches
+
         seen: dict[tuple, int] = {}
         value = match_value(event, tool, data)
         home = self.config.env.get("HOME") or os.environ.get("HOME")
@@ -381,11 +398,14 @@ class HookRunner:
                                  "ask, not allow)")
                 sel.restricted.add(h.id)
             if h.if_condition is not None:
-                from wskit.builtin_plugins.hooks.conditions import if_allows, if_unparsable
+                from wskit.builtin_plugins.hooks.conditions import IF_UNCERTAIN, if_allows, if_unparsable
 
                 try:
-                    if not if_allows(h.id, h.if_condition, event, tool, data, sel.notes, self.execution_root, home):
+                    runs = if_allows(h.id, h.if_condition, event, tool, data, sel.notes, self.execution_root, home)
+                    if not runs:
                         continue
+                    if runs == IF_UNCERTAIN:
+                        sel.restricted.add(h.id)
                 except PatternRefused as err:
                     sel.notes.append(f"hook {h.id}: 'if' {err}; ran it without the condition (it may block or "
                                      "ask, not allow)")
@@ -545,10 +565,23 @@ class HookRunner:
     def _finish(self, run: _Run) -> HookOutcome:
         """The hooks that ran nothing listed as skipped; the outcome recorded for its ``tool_use_id``."""
         outcome = run.started
-        for r in outcome.results:  # ran nothing: no handler for it (prompt, function)
+        late: list[SkippedHook] = []
+        for r in outcome.results:  # ran nothing: changed since approved, or no handler for it (prompt, function)
             if r.status == "skipped" and r.message.startswith(f"hook {r.hook_id} skipped:") \
                     and not any(s.hook_id == r.hook_id for s in outcome.skipped):
-                outcome.skipped.append(SkippedHook(r.hook_id, r.type, "", "no-handler", r.message))
+                d = next((d for d in self.definitions if d.id == r.hook_id), None)
+                sk = SkippedHook(r.hook_id, r.type, d.provenance.scope.value if d is not None else "",
+                                 r.skip_state or "no-handler", r.message, matcher=d.matcher if d is not None else "")
+                outcome.skipped.append(sk)
+                if r.skip_state:
+                    outcome.warnings.append(r.message)
+                    late.append(sk)
+        if run.policy == "block" and outcome.event in SERIAL_EVENTS and not outcome.blocked \
+                and any(sk.undecided for sk in late):
+            sk = next(sk for sk in late if sk.undecided)  # a guard found changed as it was to start
+            outcome.blocked, outcome.permission_decision = True, "deny"
+            outcome.reason = (f"guard {sk.hook_id} did not run ({sk.message.split(': ', 1)[-1]}); the call is "
+                              "blocked until it can (unapproved='block')")
         if run.policy == "block" and outcome.event in SERIAL_EVENTS and not outcome.blocked and outcome.failed:
             r = outcome.failed[0]  # a guard that ran without deciding: the host asked to fail closed
             outcome.blocked, outcome.permission_decision = True, "deny"
@@ -690,7 +723,21 @@ class HookRunner:
         runner). With it set, Python looks for cached bytecode only there, never in the
         ``__pycache__`` folders of the project or a plugin, which approval coverage leaves
         out (docs/hooks.md). A host that sets ``PYTHONPYCACHEPREFIX`` in ``env`` keeps its own."""
-        return self._bytecode.path
+        return self._private_bytecode().path
+
+    def _private_bytecode(self) -> PrivateBytecode:
+        """The runner's :class:`~wskit.util.bytecode.PrivateBytecode` (its folder is made on
+        first use), made when first asked for: a runner without command hooks imports nothing
+        for it."""
+        bc = self._bytecode
+        if bc is None:
+            from wskit.util.bytecode import PrivateBytecode
+
+            with self._lock:
+                if self._bytecode is None:
+                    self._bytecode = PrivateBytecode("wskit-hook-pycache-")
+                bc = self._bytecode
+        return bc
 
     def environment(self, h: HookDefinition, event: str, data: Mapping[str, Any]) -> dict[str, str]:
         """The whole environment of a command hook (see :class:`HookRunnerConfig`)."""
@@ -698,7 +745,7 @@ class HookRunner:
         env.update(self.config.env)
         # a Python hook neither reads nor writes the project's __pycache__ (its .pyc files
         # are not in an approval's coverage): bytecode goes to a private folder instead
-        self._bytecode.apply(env, keep=self.config.env)
+        self._private_bytecode().apply(env, keep=self.config.env)
         p = self.host.upper().replace("-", "_") + "_"
         env.update({f"{p}PROJECT_DIR": self.execution_root, f"{p}HOOK_EVENT": event,
                     f"{p}SESSION_ID": self.session_id, "CLAUDE_PROJECT_DIR": self.execution_root})
@@ -729,17 +776,57 @@ class HookRunner:
                  "env": self.environment(h, event, data), "timeout": timeout, "output_cap": self.config.output_cap},
                 timeout, cursor)
 
+    def _pinned(self, h: HookDefinition) -> tuple[Any, HookResult | None]:
+        """Before a command hook starts: ``(pin, None)`` to run it — ``pin`` the trust's
+        check of what it runs (``trust.pin(hook)``, :class:`~wskit.builtin_plugins.hooks.trust.RunPin`),
+        None when the trust offers none — or ``(None, result)`` when its covered files no
+        longer are as approved (it does not start: skipped, state ``modified``)."""
+        fn = getattr(self.trust, "pin", None)
+        if fn is None:
+            return None, None
+        try:
+            pin = fn(h)
+            why = pin.before() if pin is not None else None
+        except Exception as err:  # a check that cannot be made verifies nothing: fail closed
+            pin, why = None, f"changed since approved (cannot verify what it runs: {type(err).__name__}: {err})"
+        if why:
+            return None, HookResult(h.id, "command", "skipped", f"hook {h.id} skipped: {why}",
+                                    skip_state=getattr(pin, "state", "modified"))
+        return pin, None
+
+    @staticmethod
+    def _unpinned(h: HookDefinition, pin: Any, r: HookResult) -> HookResult:
+        """After a command hook ended: when its covered files changed while it ran (``pin.after()``),
+        its answer is not taken — an ``error`` whose :attr:`~HookResult.failure` is ``changed
+        while it ran`` (undecided: ``hooks run`` exits 3, ``unapproved="block"`` blocks)."""
+        if pin is None:
+            return r
+        try:
+            why = pin.after()
+        except Exception as err:  # a check that cannot be made verifies nothing: fail closed
+            why = f"cannot verify what it ran: {type(err).__name__}: {err}"
+        if not why:
+            return r
+        return HookResult(h.id, "command", "error", f"hook {h.id} changed while it ran ({why}); its answer "
+                          f"(exit {r.exit_code}) is not taken", exit_code=r.exit_code, duration=r.duration,
+                          stdout_truncated=r.stdout_truncated, stderr_truncated=r.stderr_truncated, changed=why)
+
     def _command(self, h: HookDefinition, data: dict[str, Any]) -> HookResult:
+        pin, skipped = self._pinned(h)
+        if skipped is not None:
+            return skipped
         try:
             call, timeout, cursor = self._command_call(h, data)
+            from wskit.builtin_plugins.hooks.command import run_command
+
             res = run_command(**call)
         except (OSError, ValueError) as err:
-            return self._fail_closed(h, HookResult(h.id, "command", "error", str(err)))
-        return self._command_done(h, data["hook_event_name"], res, timeout, cursor)
+            return self._fail_closed(h, self._unpinned(h, pin, HookResult(h.id, "command", "error", str(err))))
+        return self._command_done(h, data["hook_event_name"], res, timeout, cursor, pin)
 
     def _command_done(self, h: HookDefinition, event: str, res: CommandResult, timeout: float,
-                      cursor: bool) -> HookResult:
-        r = self._command_result(h, event, res, timeout, cursor)
+                      cursor: bool, pin: Any = None) -> HookResult:
+        r = self._unpinned(h, pin, self._command_result(h, event, res, timeout, cursor))
         return self._fail_closed(h, r) if cursor else r
 
     @staticmethod
@@ -872,12 +959,22 @@ class HookRunner:
         if bad is not None:
             return bad
         if h.type == "command":
+            import asyncio
+
+            # the check reads the covered files: off the event loop
+            pin, skipped = await asyncio.to_thread(self._pinned, h)
+            if skipped is not None:
+                return skipped
             try:
                 call, timeout, cursor = self._command_call(h, data)
+                from wskit.builtin_plugins.hooks.command import arun_command
+
                 res = await arun_command(**call)
             except (OSError, ValueError) as err:
-                return self._fail_closed(h, HookResult(h.id, "command", "error", str(err)))
-            return self._command_done(h, event, res, timeout, cursor)
+                r = await asyncio.to_thread(self._unpinned, h, pin, HookResult(h.id, "command", "error", str(err)))
+                return self._fail_closed(h, r)
+            r = await asyncio.to_thread(self._unpinned, h, pin, self._command_result(h, event, res, timeout, cursor))
+            return self._fail_closed(h, r) if cursor else r
         if h.type == "http":
             start = time.monotonic()
             try:

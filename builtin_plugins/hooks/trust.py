@@ -27,7 +27,7 @@ the states are :mod:`wskit.approval.store`).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from wskit.errors import WskitError
@@ -63,30 +63,38 @@ def hook_source(hook: HookDefinition) -> str:
     return f"plugin {hook.plugin}" if hook.plugin else f"{p.scope.value} {p.path}"
 
 
-def hook_env(files_root: str, plugin_root: str | None, host: str | None) -> dict[str, str]:
+def hook_env(files_root: str, plugin_root: str | None, host: str | None,
+             given: Mapping[str, str] | None = None) -> dict[str, str]:
     """The root variables the hook runner gives a command (``CLAUDE_PROJECT_DIR``,
     ``<HOST>_PROJECT_DIR``, and for a plugin's hook ``CLAUDE_PLUGIN_ROOT``,
     ``<HOST>_PLUGIN_ROOT``): what coverage may expand in its words; and the ``PATH`` the
-    runner passes on (this process's), whose relative or in-project entries coverage names
-    unverified (a bare ``grep`` may then run a project file)."""
+    runner passes on (this process's, or the host's ``HookRunnerConfig.env`` one in
+    ``given``), whose relative or in-project entries coverage names unverified (a bare
+    ``grep`` may then run a project file), with every loader variable ``given`` sets
+    (``NODE_OPTIONS``, ``PYTHONPATH`` …: unverified)."""
+    from wskit.approval.coverage import loader_variable
+
     prefixes = ["CLAUDE"] + ([host.upper().replace("-", "_")] if host else [])
     env = {f"{p}_PROJECT_DIR": files_root for p in prefixes}
     env["PATH"] = os.environ.get("PATH", "")
+    env.update({k: str(v) for k, v in (given or {}).items() if loader_variable(str(k))})
     if plugin_root:
         env.update({f"{p}_PLUGIN_ROOT": plugin_root for p in prefixes})
     return env
 
 
 def hook_entry(hook: HookDefinition, files_root: str | os.PathLike[str], *, cover: bool = True,
-               host: str | None = None) -> ApprovalEntry:
+               host: str | None = None, env: Mapping[str, str] | None = None) -> ApprovalEntry:
     """The :class:`~wskit.approval.entries.ApprovalEntry` of ``hook`` (see the module doc).
 
     :param files_root: where command hooks run (the execution root): relative words and
         ``$<HOST>_PROJECT_DIR`` are read there.
     :param cover: read the files the command names (False: identity and definition only).
     :param host: the session's host name (the runner sets ``<HOST>_PROJECT_DIR`` too).
+    :param env: the host's own variables for hooks (``HookRunnerConfig.env``): its ``PATH``
+        and loader variables are what coverage reads the command with (:func:`hook_env`).
     """
-    from wskit.approval.entries import ApprovalEntry, entry_coverage
+    from wskit.approval.entries import ApprovalEntry, entry_coverage, shown_command
 
     run = hook.command if hook.type == "command" else hook.url if hook.type == "http" else hook.prompt
     identity = {"event": hook.event, "matcher": hook.matcher, "type": hook.type, "run": run,
@@ -104,9 +112,10 @@ def hook_entry(hook: HookDefinition, files_root: str | os.PathLike[str], *, cove
         cwd = os.path.join(root, hook.cwd) if hook.cwd else root
         files, unverified = entry_coverage(command=hook.command, cwd=cwd, project_root=root,
                                            plugin_root=hook.plugin_root,
-                                           env=hook_env(root, hook.plugin_root, host))
-    label = f"{hook.event} {hook.matcher or '*'}" + (f" if {hook.if_condition}" if hook.if_condition else "") \
-        + f": {(run or '')[:200]}"
+                                           env=hook_env(root, hook.plugin_root, host, env))
+    # the whole command, blank runs made visible: what the user approves is what is shown
+    label = shown_command(f"{hook.event} {hook.matcher or '*'}" + (f" if {hook.if_condition}" if hook.if_condition
+                                                                   else "")) + f": {shown_command(run or '')}"
     return ApprovalEntry(capability=CAPABILITY, source=hook_source(hook), identity=identity, definition=definition,
                          files=files, unverified=unverified, label=label, resource_id=hook.id)
 
@@ -233,27 +242,29 @@ def _needs_approval(h: HookDefinition) -> bool:
     return h.provenance.scope.value not in NO_TRUST_NEEDED
 
 
+def _listing(f) -> bool:
+    """A covered folder listing (``dir/``, Python's importable names ``*.py``), not a file."""
+    return f.path.endswith("/") or "*" in f.path
+
+
+def _project_files(entry: ApprovalEntry, listings: bool = True) -> list[str]:
+    """The project files ``entry`` covers, as shown, files before folder listings (without
+    listings: only files — a listing alone, such as the importable names of a folder that
+    holds none, runs nothing of the project yet)."""
+    return sorted((f.shown for f in entry.files if f.base == "project" and (listings or not _listing(f))),
+                  key=lambda p: (p.endswith("/") or "*" in p, p))
+
+
 def _project_file_row(h: HookDefinition, files_root: str, host: str | None) -> EntryStatus:
     """A hook that needs no approval, in a project that is not trusted: ``untrusted-project``
     when its command names a file of the project (or a word coverage cannot follow that may)."""
+    from wskit.approval.entries import untrusted_project_reason
     from wskit.approval.store import EntryStatus
 
     entry = hook_entry(h, files_root, host=host)
-    # the files first (a folder listing, ``dir/``, comes with a script it holds)
-    inside = sorted((f.shown for f in entry.files if f.base == "project"), key=lambda p: (p.endswith("/"), p))
-    if inside:
-        return EntryStatus(entry, "untrusted-project",  # type: ignore[arg-type]
-                           f"runs {inside[0]} of a project that is not trusted")
-    if "_PROJECT_DIR" in (h.command or ""):  # points into the project in a way coverage cannot follow
-        return EntryStatus(entry, "untrusted-project",  # type: ignore[arg-type]
-                           "works in a project that is not trusted ($…_PROJECT_DIR)")
-    if entry.unverified:
-        # a word coverage cannot follow (make, npx, uv run, a program it does not know, $X…) may
-        # run what the project holds or configures: fail closed, as a host that has not been
-        # told to trust the folder runs nothing of it
-        return EntryStatus(entry, "untrusted-project",  # type: ignore[arg-type]
-                           f"runs {entry.unverified_words[0]!r} in a project that is not trusted; wskit cannot "
-                           "verify it reads nothing of the project")
+    why = untrusted_project_reason(entry, h.command or "")
+    if why:
+        return EntryStatus(entry, "untrusted-project", why)  # type: ignore[arg-type]
     return EntryStatus(entry, "not-required")
 
 
@@ -328,6 +339,7 @@ def hook_approval_status(home: str | os.PathLike[str] | None, root: str | os.Pat
     need: list[tuple[int, ApprovalEntry]] = []
     if ext:
         from wskit.approval.store import ApprovalStore, EntryStatus
+    reaching: dict[int, str] = {}  # row -> the first project file a hook of a higher source runs
     for h in ext:
         if h.switched_off_by:  # never runs: nothing to approve, and never shown as approved or not required
             from wskit.builtin_plugins.hooks.runner import switched_off_reason
@@ -339,6 +351,17 @@ def hook_approval_status(home: str | os.PathLike[str] | None, root: str | os.Pat
             rows.append(None)
         elif not folder_trusted and h.type == "command":
             rows.append(_project_file_row(h, fr, host))
+        elif h.type == "command":
+            # a trusted project may change its files at any time: a hook of the user's (or an
+            # administrator's) that runs one is approved per entry here, as the project's own
+            entry = hook_entry(h, fr, host=host)
+            inside = _project_files(entry, listings=False)
+            if inside:
+                reaching[len(rows)] = inside[0]
+                need.append((len(rows), entry))
+                rows.append(None)
+            else:
+                rows.append(EntryStatus(entry, "not-required"))
         else:
             rows.append(EntryStatus(hook_entry(h, fr, cover=False), "not-required"))
     store = ApprovalStore.for_home(home) if need and home is not None else None  # read only for entries that need it
@@ -350,6 +373,9 @@ def hook_approval_status(home: str | os.PathLike[str] | None, root: str | os.Pat
             got = store.status(root, [e for _, e in need])
             error = next((s.reason for s in got if s.state == "error"), None)
         for (i, _), s in zip(need, got, strict=True):
+            if i in reaching and s.state == "awaiting":
+                s = s.copy_with(reason=f"runs {reaching[i]} of this project, which the project may change; "
+                                       "approve it for this project")
             rows[i] = s
     done: list[EntryStatus] = [r for r in rows if r is not None]
     notes: list[str] = []
@@ -362,19 +388,177 @@ def hook_approval_status(home: str | os.PathLike[str] | None, root: str | os.Pat
 _RUNNER_STATES = {"not-required": "not_required"}
 
 
+def _stamp(path: str, kind: str) -> tuple[int, ...] | None:
+    """What a change to ``path`` changes, without reading it (None when missing), by ``kind``:
+    ``file`` (a covered file, a link not followed): device, inode, ctime, mtime, size — a
+    rename over it gives another inode, a write, ``chmod`` or rename of the same inode moves
+    its ctime, which no process can set back; ``listing`` (a covered folder, whose names count):
+    device, inode, mtime — an entry added, removed or renamed moves it; ``way`` (a folder on the
+    way to a covered file): device and inode — another folder put in its place."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    if kind == "file":
+        return (st.st_dev, st.st_ino, st.st_ctime_ns, st.st_mtime_ns, st.st_size)
+    if kind == "listing":
+        return (st.st_dev, st.st_ino, st.st_mtime_ns)
+    return (st.st_dev, st.st_ino)
+
+
+class RunPin:
+    """One run of an approved command hook, checked before and after it ran
+    (:meth:`EntryHookTrust.pin`; docs/security.md, T7 "what ran is what was approved").
+
+    Made before the hook starts: every covered file, every folder on its way from its root
+    and every covered folder is stamped (:func:`_stamp`), then the entry's digest is computed
+    again from the files. :meth:`before` says what differs from the approved digest (the hook
+    must not start); :meth:`after` — once it ended — what changed since the stamps or differs
+    from the approved digest: the bytes its interpreter read may not be the approved ones, so
+    its answer is not taken. A file swapped and put back while the hook ran is caught by the
+    stamps (another inode, or a moved ctime), not only by the digest.
+
+    :param approved: the approved entry (its files, their roots). :param fresh: a callable
+        making the entry as it is now (the same coverage as the approval).
+    :param roots: ``base name -> absolute folder`` of the entry's files (``project``, ``plugin``).
+    """
+
+    #: the skip state of a hook :meth:`before` stops
+    state = "modified"
+
+    def __init__(self, approved: ApprovalEntry, fresh, roots: dict[str, str], *, required: bool = True) -> None:
+        self.approved, self._fresh, self._roots, self.required = approved, fresh, roots, required
+        if not required:
+            self.state = "awaiting"
+        self._paths = self._watched(approved)
+        self._stamps = [_stamp(p, kind) for p, kind in self._paths]
+        self._before = self._differs()
+
+    def _watched(self, entry: ApprovalEntry) -> list[tuple[str, str]]:
+        """``(path, kind)`` of every covered file and folder and of each folder from its root
+        down to it, each once (see :func:`_stamp`)."""
+        out: dict[str, str] = {}
+        # a file reached through a link: the link and where it leads (``project:real/x.sh``)
+        targets = [tuple(f.target.split(":", 1)) for f in entry.files if f.target and ":" in f.target]
+        for base, path in [(f.base, f.path) for f in entry.files] + targets:
+            root = self._roots.get(base)
+            if root is None:
+                continue
+            parts = [p for p in path.split("/") if p not in ("", ".")]
+            listing = path.endswith("/") or bool(parts and "*" in parts[-1])
+            if parts and "*" in parts[-1]:
+                parts = parts[:-1]  # a listing of importable names: the folder holding them
+            here = root
+            chain = [root] + [here := os.path.join(here, part) for part in parts]
+            for folder in chain[:-1]:
+                out.setdefault(folder, "way")
+            out[chain[-1]] = "listing" if listing or not parts else "file"
+        return list(out.items())
+
+    def _differs(self) -> str | None:
+        from wskit.approval.store import ApprovalStore
+
+        try:
+            now = self._fresh()
+        except Exception as err:  # coverage that cannot be computed verifies nothing
+            return f"cannot verify what it runs: {type(err).__name__}: {err}"
+        if now.digest == self.approved.digest:
+            return None
+        record = {"state": "approved", "digest": self.approved.digest, "at": None,
+                  "files": {f"{f.base}:{f.path}": f.token for f in self.approved.files},
+                  "unverified": list(self.approved.unverified_words)}
+        return ApprovalStore.state_of(now, record).reason or "changed since approved"
+
+    def before(self) -> str | None:
+        """Why the hook must not start — what differs from the approved entry (or, for a hook
+        that needed no approval, from the project files it reached when the session
+        started) — or None."""
+        if self._before is None:
+            return None
+        if self.required:
+            return f"changed since approved ({self._before})"
+        return (f"the project files it runs changed since the session started ({self._before}); approve it "
+                "for this project")
+
+    def after(self) -> str | None:
+        """What changed while the hook ran (since the stamps were taken), or None."""
+        moved = [p for (p, kind), s in zip(self._paths, self._stamps, strict=True) if _stamp(p, kind) != s]
+        if moved:
+            shown = []
+            for p in moved[:3]:
+                for base, root in self._roots.items():
+                    if p == root or p.startswith(root.rstrip(os.sep) + os.sep):
+                        rel = os.path.relpath(p, root).replace(os.sep, "/")
+                        shown.append(rel if base == "project" else f"<{base}>/{rel}")
+                        break
+            more = f" and {len(moved) - 3} more" if len(moved) > 3 else ""
+            return f"{', '.join(shown)}{more} changed"
+        return self._differs()
+
+
 class EntryHookTrust:
     """The runtime's view of per-entry approval (the ``HookTrust`` protocol of
     :mod:`wskit.builtin_plugins.hooks.runner`): ``function`` hooks are ``not_required``;
     every other hook takes its entry's state in :class:`HookApprovalStatus` (``approved``
     and ``not_required`` run; ``awaiting``, ``modified``, ``denied``, ``untrusted-project``,
     ``disabled``, ``error`` do not). A hook that is no entry of the status (added in code
-    later) is ``awaiting`` when its scope needs approval.
+    later) is ``awaiting`` when its scope needs approval. An approved command hook is
+    checked again around each run (:meth:`pin`).
 
     :param status: the status computed when the session's runtime started.
+    :param files_root: where command hooks run (default the status's root).
+    :param host: the session's host name (as for :func:`hook_approval_status`).
     """
 
-    def __init__(self, status: HookApprovalStatus) -> None:
+    def __init__(self, status: HookApprovalStatus, *, env: Mapping[str, str] | None = None,
+                 files_root: str | os.PathLike[str] | None = None, host: str | None = None) -> None:
         self.status = status
+        self._env = dict(env or {})
+        self.files_root = os.path.abspath(str(files_root) if files_root is not None else status.root)
+        self.host = host
+        self._checked: dict[str, str | None] = {}
+
+    def for_env(self, env: Mapping[str, str], files_root: str, host: str | None = None) -> EntryHookTrust:
+        """This trust for hooks run with the host's variables ``env`` (``HookRunnerConfig.env``,
+        which the hook runner gives it): an approved hook whose coverage reads differently with
+        that environment's ``PATH`` or loader variables (a relative or project folder on
+        ``PATH``, ``NODE_OPTIONS`` …) is ``modified``, not run. The status itself was computed
+        with this process's environment (what ``wsctl hooks status`` shows)."""
+        return EntryHookTrust(self.status, env=env, files_root=files_root, host=host)
+
+    def _env_change(self, hook: HookDefinition, row: EntryStatus) -> str | None:
+        """Why the host's environment changes approved ``hook``'s coverage, or None."""
+        from wskit.approval.coverage import loader_variable
+
+        if not self._env or hook.type != "command" or not any(loader_variable(str(k)) for k in self._env):
+            return None
+        if hook.id not in self._checked:
+            entry = hook_entry(hook, self.files_root, host=self.host, env=self._env)
+            why = None
+            if entry.digest != row.entry.digest:
+                words = [w for w in entry.unverified_words if w not in row.entry.unverified_words]
+                why = ("the host's environment for hooks (HookRunnerConfig.env) changes what it runs"
+                       + (f": {words[0]}" if words else ""))
+            self._checked[hook.id] = why
+        return self._checked[hook.id]
+
+    def pin(self, hook: HookDefinition) -> RunPin | None:
+        """A :class:`RunPin` for a run of ``hook`` when it is an approved command hook (its
+        covered files are checked before and after the run), or a not-required one whose
+        coverage lists a project folder, else None."""
+        row = self.status.of(hook.id) if hook.type == "command" and self.status.enabled else None
+        if row is None:
+            return None
+        # a hook that needed no approval only because the project folder it reads held no
+        # module yet (Python's working-folder entry) is checked too: one appearing later counts
+        reaches = row.state == "not-required" and any(f.base == "project" for f in row.entry.files)
+        if row.state != "approved" and not reaches:
+            return None
+        roots = {"project": self.files_root}
+        if hook.plugin_root:
+            roots["plugin"] = os.path.abspath(hook.plugin_root)
+        return RunPin(row.entry, lambda: hook_entry(hook, self.files_root, host=self.host), roots,
+                      required=row.state == "approved")
 
     def state(self, hook: HookDefinition) -> str:
         if hook.type == "function":
@@ -384,6 +568,8 @@ class EntryHookTrust:
         row = self.status.of(hook.id)
         if row is None:
             return "awaiting" if _needs_approval(hook) else "not_required"
+        if row.state == "approved" and self._env_change(hook, row):
+            return "modified"
         return _RUNNER_STATES.get(row.state, row.state)
 
     def reason(self, hook: HookDefinition) -> str:
@@ -396,6 +582,8 @@ class EntryHookTrust:
         row = self.status.of(hook.id)
         if row is None:
             return "awaiting approval (not approved)"
+        if row.state == "approved" and self._env_change(hook, row):
+            return f"changed since approved ({self._env_change(hook, row)})"
         if row.state in ("awaiting", "modified"):
             return f"{'awaiting approval' if row.state == 'awaiting' else 'changed since approved'}" \
                 + (f" ({row.reason})" if row.reason else "")
@@ -446,4 +634,4 @@ def session_hook_trust(session) -> EntryHookTrust | None:
         by = hooks_switched_off_by(session.binding, session.trust, profile)
         if by:
             status = status.copy_with(switched_off_by=by)
-    return EntryHookTrust(status)
+    return EntryHookTrust(status, files_root=session.binding.execution_root, host=getattr(session, "host", None))

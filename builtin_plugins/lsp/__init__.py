@@ -17,13 +17,13 @@ __all__ = [
 APPROVAL_RUNS = frozenset({"approved", "not-required"})
 
 
-def server_approval(server, binding, home):
+def server_approval(server, binding, home, *, folder_trusted=None):
     """``(state, reason, entry)`` of an LSP ``server`` in the workspace ``binding`` with the
     user's ``home`` (:func:`wskit.builtin_plugins.lsp.approval.server_approval`): a project's
     or ``settings.local.json``'s server starts only when ``state`` is in :data:`APPROVAL_RUNS`."""
     from wskit.builtin_plugins.lsp.approval import server_approval as _approval
 
-    return _approval(server, binding, home)
+    return _approval(server, binding, home, folder_trusted=folder_trusted)
 
 #: the kind's name (declared here so that registering the plugin does not import
 #: :mod:`wskit.builtin_plugins.lsp.loader`)

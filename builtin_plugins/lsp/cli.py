@@ -31,20 +31,21 @@ def lsp_list_cmd(obj: WsctlContext, path: str) -> None:
     """List the LSP servers of the workspace holding PATH; APPROVAL says whether a project
     server may start (``wsctl lsp approve NAME --digest D``)."""
     ws = obj.resolve(path)
-    from wskit.approval.servers import approval_fields, approve_hints
+    from wskit.approval.servers import approval_fields, approve_hints, shown_server
     from wskit.builtin_plugins.lsp.approval import server_approval
 
     rows = []
     for s in ws.registry("lsp_server").active():
-        state, reason, entry = server_approval(s, ws.binding, ws.profile.home)
+        state, reason, entry = server_approval(s, ws.binding, ws.profile.home, folder_trusted=ws.trust.trusted)
         rows.append({"id": s.id, "name": s.name, "scope": s.scope.value, "plugin": s.plugin, "command": s.command,
-                     "args": list(s.args), "extension_to_language": s.extension_to_language, "enabled": s.enabled,
+                     "args": list(s.args), "runs": shown_server(s), "extension_to_language": s.extension_to_language, "enabled": s.enabled,
                      **approval_fields(state, reason, entry),
                      "path": display_path(s.provenance.absolute_path, ws.source_root)})
     data = {"servers": rows, "diagnostics": kind_diag_dicts(obj, ws, ("lsp",))}
 
     def human() -> None:
-        click.echo(table([[r["id"], r["command"], " ".join(sorted(r["extension_to_language"])), r["approval_text"]]
+        # the whole command line (command and args): what an approval approves
+        click.echo(table([[r["id"], r["runs"], " ".join(sorted(r["extension_to_language"])), r["approval_text"]]
                           for r in rows], ["ID", "COMMAND", "EXTENSIONS", "APPROVAL"]) if rows else "no LSP servers")
         for line in approve_hints(rows, "lsp"):
             click.echo(safe_text(line))

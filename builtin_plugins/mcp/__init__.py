@@ -17,7 +17,7 @@ __all__ = [
     "CLAUDE_JSON_LOCAL_RANK", "CLAUDE_JSON_USER_RANK", "HOST_MCP_FILES", "ROOT_RANK", "duplicate_plugin_servers",
     "managed_server_filter", "server_filter", "wskit_mcp_servers", "wskit_register_commands", "wskit_resource_kinds",
     "wskit_resource_sources", "approval_status", "expand_server",
-    "load_mcp_servers",
+    "load_mcp_servers", "server_approval",
 ]
 
 #: the kind's name (declared here, with :data:`CLAUDE_JSON`, so that registering the plugin
@@ -224,9 +224,9 @@ def wskit_register_commands(cli):
 #: registering the plugin imports none of them
 __getattr__ = lazy_exports(__name__, {
     "approval_status": "approval:approval_status", "expand_server": "loader:expand_server",
-    "load_mcp_servers": "loader:load_mcp_servers",
+    "load_mcp_servers": "loader:load_mcp_servers", "server_approval": "approval:server_approval",
 })
 
 if TYPE_CHECKING:
-    from wskit.builtin_plugins.mcp.approval import approval_status
+    from wskit.builtin_plugins.mcp.approval import approval_status, server_approval
     from wskit.builtin_plugins.mcp.loader import expand_server, load_mcp_servers

@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     from wskit.resources.servers import McpServer
 
 
-ApprovalState = Literal["not-required", "approved", "awaiting", "modified", "denied", "error"]
+ApprovalState = Literal["not-required", "approved", "awaiting", "modified", "denied", "untrusted-project", "error"]
 _MAX_BYTES = 1 << 20
 
 
@@ -166,19 +166,26 @@ def _claude_json_choices(home: str | os.PathLike[str], root: str) -> tuple[set[s
     return _names(entry.get("enabledMcpjsonServers")), _names(entry.get("disabledMcpjsonServers"))
 
 
-def server_approval(server: "McpServer", binding: Any, profile: Any, *, home: str | os.PathLike[str] | None = None
-                    ) -> tuple[ApprovalState, str, ApprovalEntry]:
+def server_approval(server: "McpServer", binding: Any, profile: Any, *, home: str | os.PathLike[str] | None = None,
+                    folder_trusted: bool | None = None) -> tuple[ApprovalState, str, ApprovalEntry]:
     """The approval state of ``server`` in the workspace ``binding`` (see the module doc),
     the reason in words, and its :class:`~wskit.approval.entries.ApprovalEntry` (what
     ``wsctl mcp approve`` records; its ``digest`` is what ``--digest`` takes).
 
     :param profile: the :class:`~wskit.host.HostProfile` (settings layers); None: no settings.
     :param home: the user's home (the store); None: ``profile.home``; neither: no store.
+    :param folder_trusted: the project's folder trust (the session's or workspace's
+        ``trust.trusted``); None: not trusted (fails closed). A server of the user's own that reaches the project
+        is ``untrusted-project`` in a project that is not trusted, and approved per entry
+        in one that is (:func:`~wskit.approval.servers.server_status`).
     """
-    from wskit.approval.servers import server_entry, server_status
+    from wskit.approval.servers import server_status
 
+    home = home if home is not None else getattr(profile, "home", None)
     if not needs_approval(server, binding.source_root, binding.execution_root):
-        return "not-required", "", server_entry(server, "mcp", binding.execution_root, cover=False)
+        st = server_status(server, "mcp", binding.execution_root, binding.source_root, home,
+                           folder_trusted=bool(folder_trusted))
+        return st.state, st.reason, st.entry  # type: ignore[return-value]
     layers = []
     if profile is not None and getattr(profile, "home", None) is not None:
         from wskit.formats.settings import settings_layers
@@ -188,7 +195,6 @@ def server_approval(server: "McpServer", binding: Any, profile: Any, *, home: st
         # its project layers are read (an untrusted project's are not: settings_layers)
         trusted = TrustDecision(path=str(binding.source_root), state="trusted", source="mcp-approval")
         layers, _ = settings_layers(binding, profile, trusted)
-    home = home if home is not None else getattr(profile, "home", None)
     st = server_status(server, "mcp", binding.execution_root, binding.source_root, home)
     entry = st.entry
     chosen = _claude_json_choices(home, str(binding.source_root)) \
@@ -244,7 +250,7 @@ def _migrate(server: "McpServer", entry: ApprovalEntry, root: str, home: str | o
     return "approved", ""
 
 
-def approval_status(server: "McpServer", binding: Any, profile: Any, *, home: str | os.PathLike[str] | None = None
-                    ) -> ApprovalState:
+def approval_status(server: "McpServer", binding: Any, profile: Any, *, home: str | os.PathLike[str] | None = None,
+                    folder_trusted: bool | None = None) -> ApprovalState:
     """The approval state of ``server`` in the workspace ``binding`` (:func:`server_approval`)."""
-    return server_approval(server, binding, profile, home=home)[0]
+    return server_approval(server, binding, profile, home=home, folder_trusted=folder_trusted)[0]

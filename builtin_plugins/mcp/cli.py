@@ -37,17 +37,17 @@ def mcp_list_cmd(obj: WsctlContext, path: str, configs: tuple[str, ...], strict:
     only when the server starts); APPROVAL says whether a project server may start.
     """
     ws = obj.resolve(path)
-    from wskit.approval.servers import approval_fields, approve_hints
+    from wskit.approval.servers import approval_fields, approve_hints, shown_server
     from wskit.builtin_plugins.mcp.approval import server_approval
     from wskit.builtin_plugins.mcp.loader import resolve_mcp_servers
 
     reg, diags = resolve_mcp_servers(ws, explicit=configs, strict=strict)
     rows = []
     for s in reg.active():
-        state, reason, entry = server_approval(s, ws.binding, ws.profile)
+        state, reason, entry = server_approval(s, ws.binding, ws.profile, folder_trusted=ws.trust.trusted)
         rows.append({"id": s.id, "name": s.name, "alias": s.alias, "scope": s.scope.value, "plugin": s.plugin,
                      "transport": s.transport, "command": s.command, "args": list(s.args), "url": s.url,
-                     "cwd": s.cwd, "startable": s.startable, "unresolved": list(s.unresolved),
+                     "runs": shown_server(s), "cwd": s.cwd, "startable": s.startable, "unresolved": list(s.unresolved),
                      "variables": list(s.variables), "incomplete": list(s.incomplete),
                      **approval_fields(state, reason, entry),
                      "path": display_path(s.provenance.absolute_path, ws.source_root)})
@@ -57,7 +57,8 @@ def mcp_list_cmd(obj: WsctlContext, path: str, configs: tuple[str, ...], strict:
     headers = ["ID", "ALIAS", "TRANSPORT", "TARGET", "STARTABLE", "APPROVAL"] + (["STATUS", "TOOLS"] if live else [])
 
     def row(r):
-        cells = [r["id"], r["alias"], r["transport"], r["command"] or r["url"] or "",
+        # the whole command line (command and args) or URL: what an approval approves
+        cells = [r["id"], r["alias"], r["transport"], r["runs"],
                  "yes" if r["startable"] else "no: " + ",".join([*r["unresolved"], *r["incomplete"]]),
                  r["approval_text"]]
         if live:

@@ -27,6 +27,15 @@ __all__ = [
     "wskit_register_commands", "wskit_session_components", "wskit_workspace_catalogs",
 ]
 
+# the tool groups of the rules and the modes (Claude Code's tool names), here so that the
+# policy decides by mode without importing the rule engine (``rules`` re-exports them)
+#: Tools a ``Read(...)`` rule covers (Claude Code: all built-in file-reading tools).
+READ_TOOLS = frozenset({"Read", "Grep", "Glob", "LS", "NotebookRead"})
+#: Tools an ``Edit(...)`` rule covers (Claude Code: all built-in file-editing tools).
+EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write", "NotebookEdit"})
+#: Tools whose input is a shell command.
+SHELL_TOOLS = frozenset({"Bash", "PowerShell"})
+
 
 def __getattr__(name: str) -> Any:  # PEP 562: the engine's classes, imported when first named
     if name == "PermissionRule":

@@ -42,6 +42,7 @@ import posixpath
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from wskit.builtin_plugins.permissions import EDIT_TOOLS, READ_TOOLS, SHELL_TOOLS
 from wskit.models import Diagnostic
 from wskit.values import FrozenValue
 
@@ -65,7 +66,7 @@ def tool_input_mapping(tool: str, tool_input: Any) -> dict[str, Any]:
         return {}
     if isinstance(tool_input, Mapping):
         return dict(tool_input)
-    if isinstance(tool_input, str) and tool in _rules().SHELL_TOOLS:
+    if isinstance(tool_input, str) and tool in SHELL_TOOLS:
         return {"command": tool_input}
     shown = type(tool_input).__name__
     raise TypeError(f"tool_input for {tool!r} must be a mapping of the tool's arguments as the model sent them "
@@ -87,6 +88,7 @@ def _rules() -> Any:
 
 #: The rule lists, in evaluation order.
 BEHAVIORS = ("deny", "ask", "allow")
+
 #: Claude Code's permission modes.
 MODES = ("default", "acceptEdits", "plan", "dontAsk", "bypassPermissions")
 #: Mode precedence: the first of these scopes that sets ``defaultMode`` decides it.
@@ -213,26 +215,50 @@ class PermissionPolicy(FrozenValue):
         if self.managed_error is not None:
             return PermissionDecision("deny", None, "managed", f"managed settings unreadable: {self.managed_error}",
                                       "managed", hook_decision)
-        ctx = _rules().MatchContext(cwd=posixpath.normpath(cwd or self.project), project=self.project, home=self.home)
-        matched = {b: next((r for r in self.rules if r.behavior == b and r.matches(tool, tool_input, ctx)), None)
-                   for b in BEHAVIORS}
+        cwd = posixpath.normpath(cwd or self.project)
+        ctx = None
+        matched: dict[str, PermissionRule | None] = dict.fromkeys(BEHAVIORS)
+        if self.rules:  # without a rule nothing matches, and the rule engine is not imported
+            ctx = _rules().MatchContext(cwd=cwd, project=self.project, home=self.home)
+            matched = {b: next((r for r in self.rules if r.behavior == b and r.matches(tool, tool_input, ctx)), None)
+                       for b in BEHAVIORS}
         if matched["deny"] is not None:
             return self._by_rule("deny", matched["deny"], hook_decision)
         if hook_decision == "deny":
             return PermissionDecision("deny", None, "hook", "a PreToolUse hook denied the call", None, hook_decision)
+        hidden = self._hidden_from(tool, tool_input, hook_decision)
+        if hidden is not None:
+            return hidden
         if matched["ask"] is not None:
             return self._by_rule("ask", matched["ask"], hook_decision)
         if hook_decision == "ask":
             return PermissionDecision("ask", None, "hook", "a PreToolUse hook asks for confirmation", None,
                                       hook_decision)
-        if matched["allow"] is None and tool in _rules().SHELL_TOOLS:
+        if matched["allow"] is None and tool in SHELL_TOOLS and ctx is not None:
             matched["allow"] = self._allow_every_part(tool, tool_input, ctx)
         if matched["allow"] is not None:
             return self._by_rule("allow", matched["allow"], hook_decision)
         if hook_decision == "allow":
             return PermissionDecision("allow", None, "hook", "a PreToolUse hook allowed the call", None,
                                       hook_decision)
-        return self._by_mode(tool, tool_input, ctx, hook_decision)
+        return self._by_mode(tool, tool_input, cwd, hook_decision)
+
+    def _hidden_from(self, tool: str, tool_input: dict, hook_decision: str | None) -> PermissionDecision | None:
+        """``ask`` when a program of the shell command cannot be known before it runs
+        (``$x -rf /``, ``eval "$v"``) and a deny or ask rule for the tool could match what
+        runs there: such a rule fails closed, whatever allow rule or mode follows."""
+        if not self.rules or tool not in _rules().SHELL_TOOLS:  # an empty policy imports no rule engine
+            return None
+        rule = next((r for r in self.rules if r.behavior in ("deny", "ask") and r.specifier is not None
+                     and r.covers_tool(tool)), None)
+        if rule is None:
+            return None
+        why = _rules().hidden_program(str(tool_input.get("command") or ""))
+        if why is None:
+            return None
+        where = f" in {rule.path}" if rule.path else ""
+        return PermissionDecision("ask", rule, "rule", f"{why}: {rule.behavior} rule {rule.text!r} ({rule.scope}{where}) "
+                                  "could match what runs there", rule.scope, hook_decision)
 
     def _allow_every_part(self, tool: str, tool_input: dict, ctx: MatchContext) -> PermissionRule | None:
         """A compound command is allowed when each of its parts is allowed by some rule
@@ -255,11 +281,10 @@ class PermissionPolicy(FrozenValue):
         return PermissionDecision(decision, rule, "rule", f"{rule.behavior} rule {rule.text!r} ({rule.scope}{where})",
                                   rule.scope, hook_decision)
 
-    def _by_mode(self, tool: str, tool_input: dict, ctx: MatchContext, hook_decision: str | None
-                 ) -> PermissionDecision:
+    def _by_mode(self, tool: str, tool_input: dict, cwd: str, hook_decision: str | None) -> PermissionDecision:
+        """The mode's answer (no rule matched); ``cwd`` normalised."""
         mode = self.default_mode
-        inside = _inside(tool, tool_input, ctx, self.working_directories(ctx.cwd))
-        READ_TOOLS, EDIT_TOOLS = _rules().READ_TOOLS, _rules().EDIT_TOOLS  # noqa: N806 - the module's names
+        inside = _inside(tool, tool_input, cwd, self.working_directories(cwd))
         if mode == "bypassPermissions":
             decision = "allow"
         elif mode == "dontAsk":
@@ -275,8 +300,11 @@ class PermissionPolicy(FrozenValue):
         where = "" if tool not in READ_TOOLS | EDIT_TOOLS else (" inside" if inside else " outside") + \
             " the working directories"
         why = f"no rule matches {tool}{where}"
-        if tool == "Bash" and isinstance(tool_input, dict):
-            target = _rules().writes_file(str(tool_input.get("command") or ""))
+        command = str(tool_input.get("command") or "") if tool == "Bash" and isinstance(tool_input, dict) else ""
+        if ">" in command:  # every redirection has one (writes_file answers None without it)
+            from wskit.formats.shell import writes_file
+
+            target = writes_file(command)
             if target is not None:  # an allow rule never covers a file the command writes (Claude Code's words)
                 why = f"output redirection to {target!r} needs approval (no allow rule covers a file a command writes)"
         return PermissionDecision(decision, None, "mode", f"{why}; mode {mode!r} {_VERB[decision]}",
@@ -299,12 +327,12 @@ def _hook_decision(hook: Any) -> str | None:
     return value if value in ("allow", "ask", "deny") else None  # "defer": no opinion here
 
 
-def _inside(tool: str, tool_input: Mapping[str, Any], ctx: MatchContext, dirs: list[str]) -> bool:
+def _inside(tool: str, tool_input: Mapping[str, Any], cwd: str, dirs: list[str]) -> bool:
     raw = next((tool_input[k] for k in ("file_path", "notebook_path", "path")
                 if isinstance(tool_input.get(k), str) and tool_input[k]), None)
     if raw is None:
         return tool in ("Grep", "Glob", "LS")  # the working directory itself
-    path = posixpath.normpath(raw if os.path.isabs(raw) else os.path.join(ctx.cwd, raw))
+    path = posixpath.normpath(raw if os.path.isabs(raw) else os.path.join(cwd, raw))
     real = posixpath.normpath(os.path.realpath(path))
     return all(any(p == d or p.startswith(d.rstrip("/") + "/") for d in dirs) for p in {path, real})
 

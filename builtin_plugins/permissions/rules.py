@@ -45,16 +45,11 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
-from wskit.formats.shell import split_command, split_words, substitutions, writes_file
+from wskit.builtin_plugins.permissions import EDIT_TOOLS, READ_TOOLS, SHELL_TOOLS  # noqa: F401  (re-exported)
+from wskit.formats.shell import command_forms, split_command, writes_file
 from wskit.util.lazyre import lazy_pattern
 from wskit.values import FrozenValue
 
-#: Tools a ``Read(...)`` rule covers (Claude Code: all built-in file-reading tools).
-READ_TOOLS = frozenset({"Read", "Grep", "Glob", "LS", "NotebookRead"})
-#: Tools an ``Edit(...)`` rule covers (Claude Code: all built-in file-editing tools).
-EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write", "NotebookEdit"})
-#: Tools whose input is a shell command.
-SHELL_TOOLS = frozenset({"Bash", "PowerShell"})
 _AGENT_TOOLS = frozenset({"Agent", "Task"})
 _TOOL_NAME = lazy_pattern(globals(), "_TOOL_NAME", r"^[A-Za-z][A-Za-z0-9_.\-]*(\*)?\Z")
 _SUBSTITUTION = ("$(", "`", "<(", ">(")
@@ -174,72 +169,28 @@ def parse_rule(text: Any, behavior: str, scope: str, path: str | None = None, ba
 # -- Bash -----------------------------------------------------------------------------
 
 
-#: words that run the rest of their command line: a deny rule sees the command they run
-_WRAPPERS = frozenset({"command", "exec", "nohup", "time", "env", "sudo", "xargs", "nice"})
-_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh"})
 _MAX_FORMS = 256
 
 
 @functools.lru_cache(maxsize=256)
 def deny_forms(command: str) -> tuple[str, ...]:
     """Every form of ``command`` a deny or ask rule is tested against, so that an
-    equivalent spelling of a denied command is denied too: the whole command and each part
-    (:func:`split_command`), each part with its blanks folded (tabs, newlines, ``\\``
-    line continuations), subshell and group brackets dropped, the first word unquoted
-    (``\\rm``, ``"rm"``), leading ``VAR=value`` assignments and wrappers (``env``,
-    ``command``, ``exec``, ``nohup``, ``time``, ``sudo``, ``xargs``, ``nice``) dropped,
-    the script of ``bash -c '…'`` (and ``sh``, ``zsh``, ``dash``, ``ksh``), and the commands
-    inside ``$(…)`` and backticks, recursively. Bounded: at most 256 forms, four levels of
-    nesting. Only deny and ask use it; an allow rule still has to match the command as
-    written, part by part."""
-    out: list[str] = []
-    seen: set[str] = set()
-
-    def add(text: str, depth: int) -> None:
-        if depth > 4 or len(out) >= _MAX_FORMS:
-            return
-        text = text.strip()
-        if not text or text in seen:
-            return
-        seen.add(text)
-        out.append(text)
-        for inner in substitutions(text):
-            add(inner, depth + 1)
-        parts = split_command(text)
-        for part in parts if len(parts) > 1 else [text]:
-            if part != text:
-                add(part, depth + 1)
-            norm = _normal_form(part)
-            if norm is not None and norm != part:
-                add(norm, depth + 1)
-
-    add(command, 0)
-    return tuple(out)
+    equivalent spelling of a denied command is denied too: the whole command, each part of
+    the allow split (:func:`split_command`), and every simple command the one shell
+    normaliser finds in it (:func:`wskit.formats.shell.command_forms`, which the hooks'
+    ``if`` uses too): compound bodies, wrappers, ``bash -c``, ``eval``, program paths,
+    ``$'…'`` and ``${IFS}`` read through. At most 256 forms. Only deny and ask use it; an
+    allow rule still has to match the command as written, part by part."""
+    found = dict.fromkeys([command.strip(), *split_command(command), *command_forms(command).commands])
+    return tuple(f for f in found if f)[:_MAX_FORMS]
 
 
-def _normal_form(part: str) -> str | None:
-    """``part`` with blanks folded, brackets dropped, the first word unquoted, assignments
-    and wrappers dropped, or a shell's ``-c`` script; None when it does not tokenise."""
-    text = part.replace("\\\n", " ")
-    text = " ".join(text.split())
-    text = text.lstrip("({! ").rstrip(")}; ")
-    words = split_words(text)
-    if words is None:
-        return None
-    wrapped = False
-    while words:
-        w = words[0]
-        if "=" in w and not w.startswith("="):  # VAR=value before the command
-            words = words[1:]
-        elif w in _WRAPPERS:
-            words, wrapped = words[1:], True
-        elif wrapped and w.startswith("-"):  # a wrapper's own options
-            words = words[1:]
-        else:
-            break
-    if len(words) >= 3 and words[0].rsplit("/", 1)[-1] in _SHELLS and words[1] == "-c":
-        return words[2]
-    return " ".join(words) or None
+def hidden_program(command: str) -> str | None:
+    """Why a program of ``command`` cannot be known before it runs (``$x -rf /``,
+    ``eval "$v"``: :attr:`wskit.formats.shell.CommandForms.unresolved`), or None. A deny or
+    ask rule could match what runs there: the policy asks (fails closed) rather than allow."""
+    unresolved = command_forms(command).unresolved
+    return unresolved[0] if unresolved else None
 
 
 def _one_command_matches(spec: str, cmd: str) -> bool:

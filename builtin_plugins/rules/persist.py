@@ -284,7 +284,12 @@ def _sigs_in(walk: dict, root: str, prefix: str) -> dict:
         if type(e) is not list or len(e) != 2 or type(e[0]) is not int or not 0 <= e[0] < n:
             raise _Bad("bad walk signatures")
         vals[e[0]] = _sig_in(e[1])
-    return dict(zip([(prefix + p if p else root, f) for p, f in zip(paths, follows)], vals))
+    full = list(map(prefix.__add__, paths))  # in C; the root ("") is mostly the first path
+    if "" in paths:
+        for i, p in enumerate(paths):
+            if not p:
+                full[i] = root
+    return dict(zip(zip(full, follows), vals))
 
 
 def _folders_out(folders: list) -> dict:
@@ -433,7 +438,10 @@ def _rule_item(root, settings, rel, sig, source, scope_dir, priority, kind, pats
     """The memo item of one checked rule entry: ``(signature, (tag, load key, RuleFile, diagnostics))``.
 
     The :class:`RuleFile` and its :class:`Provenance` are built without validation
-    (:func:`wskit.models.construct_valid`): :func:`_restore` checked every value to be exactly
+    (:func:`wskit.models.construct_valid`, through the per-class builders of
+    :func:`wskit.values.frozen.valid_builder`: the keys are this function's, in
+    :data:`_PROV_KEYS` / :data:`_RULE_KEYS` order, checked against the models once per
+    process instead of once per row): :func:`_restore` checked every value to be exactly
     what validating it would store (strings, an int, a tuple of strings, a source and kind
     of the allowed ones), and the result equals ``RuleFile(...)`` with the same arguments
     (``tests/core/test_persistent_index.py``, the restored objects against a fresh load's).
@@ -444,15 +452,14 @@ def _rule_item(root, settings, rel, sig, source, scope_dir, priority, kind, pats
     loading of OpenSSL's ``libcrypto`` (:mod:`wskit.util.digest`) of a second ``inspect``.
     """
     m = _MADE or _make_names()
-    construct = m["construct_valid"]
-    prov = construct(m["Provenance"], {
+    prov = m["make_prov"]({
         "scope": m["LOCAL"] if source == "local" else m["PROJECT"], "source_root": root, "path": rel,
-        "plugin": None, "sha256": digest}, _PROV_UNSET)
-    rule = construct(m["RuleFile"], {
+        "plugin": None, "sha256": digest})
+    rule = m["make_rule"]({
         "id": m["rule_id"](source, rel), "name": rel, "kind": m["KIND"], "description": "", "provenance": prov,
         "source": source, "scope_dir": scope_dir, "priority": priority, "patterns": pats, "body": body,
         "bytes": len(body.encode("utf-8", "surrogatepass")), "imports": (), "file_kind": kind,
-        "follow_links": False, "activation": ""}, _RULE_UNSET)
+        "follow_links": False, "activation": ""})
     rkey = (root, rel, source, scope_dir, priority, kind, False, settings, None)
     return sig, (m["_RULE_TAG"], rkey, rule, diags)
 
@@ -465,12 +472,15 @@ _MADE: dict = {}
 def _make_names() -> dict:
     from wskit.builtin_plugins.rules.model import rule_id
     from wskit.builtin_plugins.rules.walk import _RULE_TAG
-    from wskit.models import Provenance, Scope, construct_valid
+    from wskit.models import Provenance, Scope
     from wskit.resources.rule import KIND, RuleFile
+    from wskit.values.frozen import valid_builder
 
-    _MADE.update(rule_id=rule_id, _RULE_TAG=_RULE_TAG, Provenance=Provenance,
-                 LOCAL=Scope.LOCAL, PROJECT=Scope.PROJECT, construct_valid=construct_valid, KIND=KIND,
-                 RuleFile=RuleFile)
+    prov, rule = valid_builder(Provenance, _PROV_UNSET), valid_builder(RuleFile, _RULE_UNSET)
+    if prov is None or rule is None or prov[0] != _PROV_KEYS or rule[0] != _RULE_KEYS:
+        raise TypeError("the rule models changed shape: construct_valid's contract no longer holds here")
+    _MADE.update(rule_id=rule_id, _RULE_TAG=_RULE_TAG, make_prov=prov[1], make_rule=rule[1],
+                 LOCAL=Scope.LOCAL, PROJECT=Scope.PROJECT, KIND=KIND)
     return _MADE
 
 
@@ -478,6 +488,10 @@ def _make_names() -> dict:
 #: as a fresh load's keyword construction leaves them (``discovery.load_rule_file``)
 _PROV_UNSET = frozenset({"plugin"})
 _RULE_UNSET = frozenset({"kind"})
+#: the keys :func:`_rule_item` builds each model from, in its field order
+_PROV_KEYS = ("scope", "source_root", "path", "plugin", "sha256")
+_RULE_KEYS = ("id", "name", "kind", "description", "provenance", "source", "scope_dir", "priority", "patterns",
+              "body", "bytes", "imports", "file_kind", "follow_links", "activation")
 
 
 def previous(root: str, profile, settings, key: tuple) -> changes.Memo | None:

@@ -10,7 +10,14 @@ fields, all clean. For those, :func:`one` does in one function what
 descriptors with the same refusals, the same bytes read (the general path's reads
 taken from one read of the file's first KiB while it lasts), the same change note,
 the flat block matched by one regular expression over the block instead of one per
-line, and the two models built from per-folder templates.
+line, and the two models built from per-folder templates
+(:func:`wskit.values.frozen.valid_builder`).
+
+The seam: :mod:`wskit.builtin_plugins.skills.discovery` calls :func:`lane` once per
+skills folder and :func:`one` per skill; this module uses only the names the general
+path's modules give it for that (``head_done``, ``close_end``, ``resolves_to_str``,
+``stock_constructors``, ``implicit_resolvers``, ``tools_of``, ``valid_builder``; see
+docs/architecture.md, "Fast paths").
 
 Anything else is handed back, never decided here: a refusal or odd file type
 (``None``: :func:`wskit.builtin_plugins.skills.discovery._read_one` reads it again and names the

@@ -34,14 +34,21 @@ def add_approval_commands(group: click.Group, capability: str, kind: str, label:
 
     def record(obj: WsctlContext, name: str, path: str, state: str, digest: str | None = None,
                accept_unverified: bool = False) -> None:
-        from wskit.approval.servers import needs_approval, record_server, server_entry, shown_digests
+        from wskit.approval.servers import record_server, server_status, shown_digests, shown_server
+        from wskit.errors import WskitError
 
         ws = obj.resolve(path)
         server = ws.registry(kind).get(name)
-        if not needs_approval(server, ws.source_root, ws.binding.execution_root):
-            click.echo(safe_text(f"{server.id}: a {server.scope.value} server needs no approval; nothing recorded"))
+        st = server_status(server, capability, ws.binding.execution_root, ws.source_root, ws.profile.home,
+                           folder_trusted=ws.trust.trusted)
+        if st.state == "untrusted-project" and state == "approved":
+            raise WskitError(f"{server.id} {st.reason}: it cannot run there, approved or not; trust the folder "
+                             f"first ('wsctl trust grant {path}'); nothing recorded")
+        if st.state == "not-required":
+            click.echo(safe_text(f"{server.id}: a {server.scope.value} server that runs no file of this project "
+                                 "needs no approval; nothing recorded"))
             return
-        entry = server_entry(server, capability, ws.binding.execution_root)
+        entry = st.entry
         # a digest that is not this server's: say whose it is (another server, a hook entry)
         known = {d: w for d, w in shown_digests(ws).items() if d != entry.digest} \
             if digest is not None and digest != entry.digest else None
@@ -49,7 +56,7 @@ def add_approval_commands(group: click.Group, capability: str, kind: str, label:
                       accept_unverified=accept_unverified, command=capability, path=path, known=known)
         if after_record is not None:
             after_record(ws, server)
-        shown = " ".join([server.command or getattr(server, "url", None) or "", *server.args]).strip()
+        shown = shown_server(server)
         covers = f"; covers {', '.join(f.shown for f in entry.files)}" if entry.files else ""
         click.echo(safe_text(f"{server.id}: {state} ({shown}{covers}); recorded for {ws.source_root}"))
 

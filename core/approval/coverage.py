@@ -177,7 +177,7 @@ def argv_coverage(argv: Sequence[str], *, cwd: str, project_root: str | None, pl
     :func:`command_coverage` otherwise."""
     c = _Collector(project_root, plugin_root, env)
     c.environment()
-    c.defined_env(defined_env or {})
+    c.defined_env(defined_env or {}, frozenset({os.path.abspath(cwd)}))
     words = [c.argv_word(str(a)) for a in argv]
     if words:
         c.run(words, frozenset({os.path.abspath(cwd)}), 0, stdin=None)
@@ -254,17 +254,54 @@ _LOADER_VARIABLES = frozenset({
     "AWKPATH", "AWKLIBPATH", "PERLLIB", "PYTHONPYCACHEPREFIX", "PYTHONNOUSERSITE", "PYTHONSAFEPATH",
     "HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "NODE_EXTRA_CA_CERTS", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM",
     "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", "PYTHONEXECUTABLE", "NODE_REPL_EXTERNAL_MODULE", "ZDOTDIR",
+    "LD_AUDIT", "GCONV_PATH", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "PYTHONBREAKPOINT",
+    "PYTHONINSPECT", "PYTHONPLATLIBDIR", "PYTHONWARNINGS", "LOCPATH", "NLSPATH", "GIT_SSH_COMMAND", "GIT_ASKPASS",
+    "SSH_ASKPASS", "GIT_EXTERNAL_DIFF", "GIT_PAGER", "PAGER", "EDITOR", "VISUAL", "BROWSER", "LESSOPEN",
+    "LESSCLOSE", "PROMPT_COMMAND", "MANPAGER", "CLASSPATH", "LUA_INIT", "LUA_PATH", "LUA_CPATH", "TCLLIBPATH",
+    "R_PROFILE_USER", "R_LIBS_USER", "GEM_PATH", "GEM_HOME", "BUNDLE_GEMFILE", "PERL5DB", "RUSTC_WRAPPER",
 })
+#: families of variables read by a loader or an interpreter's start-up (any member may
+#: load code: glibc's ``LD_AUDIT``, npm's ``npm_config_*``, ``PYTHONBREAKPOINT``,
+#: ``JAVA_TOOL_OPTIONS`` …), judged by prefix (see :func:`loader_variable`)
+_LOADER_FAMILIES = ("LD_", "DYLD_", "GIT_CONFIG_", "npm_config_", "NPM_CONFIG_", "PYTHON", "NODE_", "JAVA_",
+                    "_JAVA_", "JDK_JAVA_", "PERL", "RUBY", "GEM_", "BUNDLE_", "LUA_", "BASH_FUNC_", "GCONV_",
+                    "TCL", "R_PROFILE", "R_LIBS", "CLASSPATH", "GIT_SSH", "GIT_EXTERNAL", "GIT_ASKPASS")
+#: variables whose value never makes a program load code: not loaders, even in a loader
+#: family, and their values are not read as paths (rule (c))
+_HARMLESS_VARIABLES = frozenset({
+    "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE", "PYTHONIOENCODING", "PYTHONUTF8", "PYTHONHASHSEED",
+    "PYTHONFAULTHANDLER", "PYTHONOPTIMIZE", "PYTHONDEVMODE", "PYTHONMALLOC", "PYTHONTRACEMALLOC",
+    "PYTHONNODEBUGRANGES", "PYTHONINTMAXSTRDIGITS", "PYTHONVERBOSE", "PYTHONDEBUG", "PYTHONCOERCECLOCALE",
+    "PYTHONLEGACYWINDOWSSTDIO", "PYTHONWARNDEFAULTENCODING", "PYTHONNOUSERSITE", "PYTHONSAFEPATH",
+    "NODE_ENV", "NODE_NO_WARNINGS", "NODE_TLS_REJECT_UNAUTHORIZED", "NODE_DEBUG", "NODE_DISABLE_COLORS",
+    "NODE_PENDING_DEPRECATION", "NODE_MAX_HEADER_SIZE",
+    "TERM", "LANG", "LANGUAGE", "TZ", "COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR", "CI", "DEBUG", "LOG_LEVEL",
+    "TMPDIR", "TMP", "TEMP", "PWD", "OLDPWD", "SHELL", "USER", "LOGNAME", "HOSTNAME", "EDITOR_NAME",
+})
+#: programs whose words name files they change, not files they read (rule (a) leaves them out)
+_NAMES_NOT_READ = frozenset({"cd", "pushd", "popd", "touch", "mkdir", "rm", "rmdir", "truncate", "chmod", "chown",
+                             "mktemp", "ln", "unset", "export", "declare", "local", "readonly", "typeset", "trap",
+                             "shred", "unlink", "kill", "exit", "return", "sleep"})
 #: loader variables the host's own environment holds as a matter of course: named only when
 #: a definition (a hook's ``VAR=…`` prefix, a server's ``env``) sets them
 _HOST_OWNED = frozenset({"PATH", "IFS", "PS4", "HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "PYTHONPYCACHEPREFIX",
-                         "PYTHONNOUSERSITE", "PYTHONSAFEPATH", "NODE_EXTRA_CA_CERTS", "ZDOTDIR"})
+                         "PYTHONNOUSERSITE", "PYTHONSAFEPATH", "NODE_EXTRA_CA_CERTS", "ZDOTDIR",
+                         "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "PYTHONWARNINGS", "LOCPATH", "NLSPATH",
+                         "GIT_SSH_COMMAND", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_EXTERNAL_DIFF", "GIT_PAGER", "PAGER",
+                         "EDITOR", "VISUAL", "BROWSER", "LESSOPEN", "LESSCLOSE", "PROMPT_COMMAND", "MANPAGER",
+                         "CLASSPATH", "LUA_INIT", "LUA_PATH", "LUA_CPATH", "TCLLIBPATH", "R_PROFILE_USER",
+                         "R_LIBS_USER", "GEM_PATH", "GEM_HOME", "BUNDLE_GEMFILE", "PERL5DB", "RUSTC_WRAPPER"})
 
 
 def loader_variable(name: str) -> bool:
     """True when setting variable ``name`` (to anything) changes what a program loads:
-    :data:`_LOADER_VARIABLES` and every ``GIT_CONFIG_*`` (``GIT_CONFIG_KEY_0``…)."""
-    return name in _LOADER_VARIABLES or name.startswith("GIT_CONFIG_")
+    :data:`_LOADER_VARIABLES`, and every name of a loader family (:data:`_LOADER_FAMILIES`:
+    ``LD_*``, ``DYLD_*``, ``GIT_CONFIG_*``, ``npm_config_*``, ``PYTHON*``, ``NODE_*``,
+    ``JAVA_*`` …) that is not on the family's harmless list (``PYTHONUNBUFFERED``,
+    ``NODE_ENV`` …): a new variable of a family is a loader until it is known not to be."""
+    if name in _LOADER_VARIABLES:
+        return True
+    return name.startswith(_LOADER_FAMILIES) and name not in _HARMLESS_VARIABLES
 #: dynamic parts of a word whose command is followed on its own
 _FOLLOWED = frozenset({"command substitution", "process substitution"})
 #: what an argv element that is one whole unknown variable is (see ``argv_word``)
@@ -274,7 +311,7 @@ _PY_SUFFIXES = (".py", ".pyc", ".pyw", ".so", ".pyd")
 
 
 class _Collector(Value):
-    __slots__ = ("roots", "known", "at", "load_depth", "sourced_names")  # worked out by __post_init__, and the walk's place
+    __slots__ = ("roots", "known", "at", "load_depth", "sourced_names", "site_paths")  # worked out by __post_init__, and the walk's place
 
     project_root: str | None
     plugin_root: str | None
@@ -298,6 +335,9 @@ class _Collector(Value):
         self.load_depth = 0
         #: names assigned by every sourced shell file met so far (``"\0cd"``: one changes folder)
         self.sourced_names: set[str] = set()
+        #: the site-packages folders of the project-local Python interpreter being followed
+        #: (:meth:`venv_python`): on its ``sys.path`` after the script's folder
+        self.site_paths: tuple[str, ...] = ()
 
     def result(self) -> Coverage:
         return Coverage(tuple(self.files[k] for k in sorted(self.files)),
@@ -381,12 +421,32 @@ class _Collector(Value):
             self.note(_short(shown), f"not followed, the whole command: {err}")
             return cwds
         try:
+            for tree in trees:  # what the text writes, before anything is followed: a loop may
+                self.prewrites(tree, text, cwds)  # run a file a later command of it writes
             for tree in trees:
                 cwds = self.node(tree, text, cwds, depth, None)
         except RecursionError:
             self.note(_short(shown), "not followed, the whole command: it nests too deeply")
             return None
         return cwds
+
+    def prewrites(self, node: Any, src: str, cwds: Cwds) -> None:
+        """Record what every simple command under ``node`` writes (:meth:`writes`), read in
+        the folders the text starts in (a later ``cd``'s folder is recorded where the walk
+        meets the command)."""
+        if getattr(node, "kind", None) == "command":
+            words = [self.word(p, src) for p in node.parts if p.kind == "word"]
+            outputs = [read_word(t, self.known) for p in node.parts if p.kind == "redirect"
+                       for t in [loads_mod.output_target(p, src)] if t is not None]
+            self.writes(words, cwds, outputs)
+        for attr in ("parts", "list"):
+            for child in getattr(node, attr, None) or []:
+                if hasattr(child, "kind"):
+                    self.prewrites(child, src, cwds)
+        for r in getattr(node, "redirects", None) or []:
+            target = loads_mod.output_target(r, src) if getattr(r, "kind", "") == "redirect" else None
+            if target is not None:
+                self.writes([], cwds, [read_word(target, self.known)])
 
     def node(self, node: Any, src: str, cwds: Cwds, depth: int, stdin: str | None) -> Cwds:
         """Follow one syntax node; returns the working folders after it. ``stdin``:
@@ -478,31 +538,70 @@ class _Collector(Value):
             elif p.kind == "redirect":
                 redirects.append(p)
         for a in assigns:
-            self.assignment(self.word(a, src))
+            self.assignment(self.word(a, src), cwds)
         feed = stdin
+        outputs: list[Word] = []
         for r in redirects:
             got = self.redirect(r, src, cwds, depth)
             if got is not None:
                 feed = got
+            target = loads_mod.output_target(r, src)
+            if target is not None:
+                outputs.append(read_word(target, self.known))
+        self.writes(words, cwds, outputs)
         if not words:
             return cwds
         return self.run(words, cwds, depth, feed)
 
-    def assignment(self, w: Word) -> None:
+    def assignment(self, w: Word, cwds: Cwds = frozenset()) -> None:
         name = w.raw.split("=", 1)[0].lstrip("+")
         # a hook command lists every dynamic word; a script's value matters only where used
         if w.value is None and not self.at and any(r not in _FOLLOWED for r in w.dynamic):
             self.note(w.raw, ", ".join(r for r in w.dynamic if r not in _FOLLOWED))
         if loader_variable(name.rstrip("+")):
             self.note(w.raw, f"assigning {name} changes what programs load")
+        if w.value is not None and "=" in w.value:
+            self.variable_paths(name.rstrip("+"), w.value.split("=", 1)[1], cwds, w.raw)
 
-    def defined_env(self, env: Mapping[str, Any]) -> None:
+    def defined_env(self, env: Mapping[str, Any], cwds: Cwds = frozenset()) -> None:
         """A definition's own environment (an MCP or LSP server's ``env``): every loader
         variable it sets, whatever the value (``HOME``, ``NODE_OPTIONS``, ``GIT_CONFIG_*``…),
-        is unverified, as the same assignment before a hook command is."""
+        is unverified, as the same assignment before a hook command is; a value naming a
+        path is covered (:meth:`variable_paths`)."""
         for name in sorted(str(k) for k in env):
             if loader_variable(name):
                 self.note(f"env.{name}", f"the definition sets {name}, which changes what programs load")
+            value = env[name]
+            if isinstance(value, str):
+                w = self.argv_word(value)
+                if w.value is not None:
+                    self.variable_paths(name, w.value, cwds, f"env.{name}")
+
+    def variable_paths(self, name: str, value: str, cwds: Cwds, raw: str) -> None:
+        """Rule (c): a variable that is not on the harmless list (:data:`_HARMLESS_VARIABLES`)
+        and whose value names a path (``/…``, ``./…``, ``a/b``, each part of a ``:`` list)
+        may make a program load that path, whatever wskit knows of the name: inside the
+        project or a plugin the path is covered, a missing one as missing (planting it
+        changes the digest); outside, a path another local user may write is unverified
+        (:meth:`outside`); a relative path after a ``cd`` wskit cannot follow is unverified."""
+        if name in _HARMLESS_VARIABLES or name.startswith("LC_") or not value or len(value) > 4096:
+            return
+        for part in value.split(os.pathsep):
+            if not (part.startswith(("/", "./", "../", "~/")) or "/" in part.strip("/")) or "://" in part \
+                    or any(c.isspace() for c in part):
+                continue
+            if part.startswith("~"):
+                self.note(raw, f"{name} names a path under the home folder ({part}); not covered")
+                continue
+            if not os.path.isabs(part) and cwds is None:
+                self.note(raw, "a relative path after cd to a folder decided at run time")
+                continue
+            for full in ([os.path.normpath(part)] if os.path.isabs(part) else
+                         [os.path.normpath(os.path.join(c, part)) for c in sorted(cwds or ())]):
+                if self.root_of(full) is None:
+                    self.outside(full, raw)
+                else:
+                    self.named_path(full, cwds, raw, missing=True)
 
     def redirect(self, r: Any, src: str, cwds: Cwds, depth: int) -> str | None:
         """Note a redirection; returns what it feeds to stdin (``"file:<path>"``,
@@ -525,7 +624,16 @@ class _Collector(Value):
         return None  # output: written by the command, not executed
 
     def run(self, words: list[Word], cwds: Cwds, depth: int, stdin: str | None) -> Cwds:
-        """Follow one command's words (program first); returns the folders after it."""
+        """Follow one command's words (program first); returns the folders after it. What
+        the program executes is followed first; then every word naming a file or folder of
+        the project or a plugin is covered (:meth:`named_words`)."""
+        after = self.dispatch(words, cwds, depth, stdin)
+        if words and words[0].value is not None and depth <= MAX_NESTING:
+            self.named_words(words[0].value.rstrip("/").rsplit("/", 1)[-1], words[1:], cwds)
+        return after
+
+    def dispatch(self, words: list[Word], cwds: Cwds, depth: int, stdin: str | None) -> Cwds:
+        """Follow what one command executes (see :meth:`run`)."""
         if depth > MAX_NESTING:
             self.note(_short(" ".join(w.raw for w in words)), f"nested more than {MAX_NESTING} levels deep")
             return cwds
@@ -542,9 +650,14 @@ class _Collector(Value):
         name = prog.value
         args = words[1:]
         if "/" in name:
+            pybase = name.rstrip("/").rsplit("/", 1)[-1]
+            site = self.venv_python(name, cwds, prog.raw) \
+                if pybase.startswith(_PYTHONS) and _version_suffix(pybase) else None
+            if site is not None:  # a project-local interpreter: its venv is followed
+                return self.with_site(site, lambda: self.python(args, cwds, depth, stdin), cwds)
             # a program named by its path: the file is covered when it is the project's
             # or a plugin's; what it then runs is followed by its name (``/bin/sh x.sh``,
-            # ``.venv/bin/python x.py``, ``/usr/bin/env node x.js``)
+            # ``/usr/bin/env node x.js``)
             self.execute(name, cwds, prog.raw, argv=args)
             base = name.rstrip("/").rsplit("/", 1)[-1]
             if not _known_program(base):
@@ -589,8 +702,8 @@ class _Collector(Value):
             self.shell(base, args, cwds, depth, stdin)
             return cwds
         if base.startswith(_PYTHONS) and _version_suffix(base):
-            self.python(args, cwds, depth, stdin)
-            return cwds
+            # a Python found on PATH (or named by a path outside the project) is the system's
+            return self.with_site((), lambda: self.python(args, cwds, depth, stdin), cwds)
         if base in _NODES:
             self.node_js(base, args, cwds, stdin)
             return cwds
@@ -635,6 +748,124 @@ class _Collector(Value):
             return frozenset({os.path.normpath(w.value)})
         return frozenset(os.path.normpath(os.path.join(c, w.value)) for c in cwds or ())
 
+    def with_site(self, site: tuple[str, ...], follow: Any, cwds: Cwds) -> Cwds:
+        """Run ``follow()`` with :attr:`site_paths` set to ``site``; returns ``cwds``."""
+        saved = self.site_paths
+        self.site_paths = site
+        try:
+            follow()
+        finally:
+            self.site_paths = saved
+        return cwds
+
+    def venv_python(self, path: str, cwds: Cwds, raw: str) -> tuple[str, ...] | None:
+        """A Python interpreter named by a path inside the project or a plugin whose folder's
+        parent holds ``pyvenv.cfg`` (``.venv/bin/python``, linked to the system's or a
+        ``--copies`` binary): the interpreter is covered — its bytes, or as a link its target
+        path (a system interpreter outside the roots is the system's, checked as any outside
+        file is) — with ``pyvenv.cfg``, and what Python runs from the venv at start-up is
+        followed (:meth:`site_folder`). Returns the venv's site-packages folders (searched
+        for the script's imports after its own folder), or None when ``path`` is not such an
+        interpreter (it is then followed as any program)."""
+        if os.path.isabs(path):
+            candidates = [os.path.normpath(path)]
+        elif cwds is None or "/" not in path:
+            return None
+        else:
+            candidates = [os.path.normpath(os.path.join(c, path)) for c in sorted(cwds)]
+        site: list[str] = []
+        for full in candidates:
+            venv = os.path.dirname(os.path.dirname(full))
+            cfg = os.path.join(venv, "pyvenv.cfg")
+            if self.root_of(full) is None or self.root_of(venv) is None or not os.path.isfile(cfg):
+                return None
+            self.cover(cfg, raw)
+            self.interpreter_file(full, raw)
+            try:
+                libs = sorted(n for n in os.listdir(os.path.join(venv, "lib")) if n.startswith(("python", "pypy")))
+            except OSError:
+                libs = []
+            for lib in libs:
+                folder = os.path.join(venv, "lib", lib, "site-packages")
+                if os.path.isdir(folder) and folder not in site:
+                    site.append(folder)
+        for folder in site:
+            self.site_folder(folder, tuple(site), cwds, raw)
+        return tuple(site)
+
+    def interpreter_file(self, full: str, raw: str) -> None:
+        """Cover a venv's interpreter: a regular file by its bytes; a link (to the system's
+        Python) by where it leads, so pointing it elsewhere changes the digest, the target
+        itself being checked as any file outside the roots is (:meth:`outside`)."""
+        if not os.path.islink(full):
+            self.cover(full, raw)
+            return
+        real = os.path.realpath(full)
+        if self.root_of(real) is not None:
+            self.cover(full, raw)
+            return
+        chain = []
+        cur = full
+        for _ in range(40):  # the link chain inside the roots, each link's text
+            if not os.path.islink(cur) or self.root_of(cur) is None:
+                break
+            text = os.readlink(cur)
+            chain.append([cur, text])
+            cur = os.path.normpath(os.path.join(os.path.dirname(cur), text))
+        digest = hashlib.sha256(json.dumps(chain).encode("utf-8", "surrogatepass")).hexdigest()
+        self.files.setdefault(full, CoveredFile(full, digest, False, real))
+        self.outside(real, raw)
+
+    def site_folder(self, folder: str, site: tuple[str, ...], cwds: Cwds, raw: str) -> None:
+        """What Python runs from a project venv's site-packages at start-up: the listing of
+        its top-level names is covered (a planted ``sitecustomize.py``, ``.pth`` or module
+        changes the digest), each ``.pth`` file's bytes, the ``import`` lines of each (run
+        by ``site``: read as Python; the modules they import are read, what those import
+        is covered and named past the load depth), and ``sitecustomize``; a
+        ``.pth`` folder line inside the roots is named (its modules are not followed)."""
+        if ("site", folder) in self.folders_done:
+            return
+        self.folders_done.add(("site", folder))
+        root = self.root_of(folder)
+        if root is None:
+            return
+        try:
+            entries = fs.scan_dir(root, os.path.relpath(folder, root).replace(os.sep, "/"))
+        except fs.SafeFsError as err:
+            self.note(raw, f"folder {folder} is not covered: {err.code}")
+            return
+        names = sorted(e.name + ("/" if e.type == "dir" else "") for e in entries)
+        if len(names) > MAX_FOLDER_FILES * 16:
+            self.note(raw, f"{folder} holds more than {MAX_FOLDER_FILES * 16} names; not covered")
+            return
+        key = os.path.join(folder, "*")
+        self.files[key] = CoveredFile(key, hashlib.sha256(json.dumps(names).encode("utf-8", "surrogatepass"))
+                                      .hexdigest(), False, None)
+        for name in names:
+            if not name.endswith(".pth"):
+                continue
+            pth = os.path.join(folder, name)
+            self.cover(pth, raw)
+            data = self.script_bytes(pth)
+            if data is None:
+                continue
+            for n, line in enumerate(data.decode("utf-8", "surrogateescape").splitlines(), 1):
+                line = line.strip()
+                if not line or line.startswith("#"):
+                    continue
+                if line.startswith(("import ", "import\t")):
+                    found = loads_mod.scan(line, "python", script=pth)
+                    found = [ld.copy_with(line=n) for ld in found]
+                    # the module it imports is read, what that imports only covered: a deeper
+                    # chain (a whole build backend behind a shim) is named, not walked
+                    self.follow(found, "python", pth, cwds, depth=MAX_LOAD_DEPTH - 1, dollar0=None, syspath=site)
+                else:
+                    added = os.path.normpath(os.path.join(folder, line))
+                    if self.root_of(added) is not None:
+                        self.note(f"{self.shown(pth)}:{n}: {line}", "a .pth file adds a folder of the project to "
+                                                                    "sys.path; what is imported from it is not followed")
+        self.python_module("sitecustomize", site, cwds, 0, f"{self.shown(folder)}/sitecustomize")
+
     def env_command(self, args: list[Word], cwds: Cwds, depth: int, stdin: str | None) -> Cwds:
         i = 0
         while i < len(args):
@@ -654,7 +885,7 @@ class _Collector(Value):
             elif v.startswith("-") and v != "-":
                 i += 1
             elif "=" in v:
-                self.assignment(args[i])
+                self.assignment(args[i], cwds)
                 i += 1
             else:
                 break
@@ -797,7 +1028,8 @@ class _Collector(Value):
                     self.importable(cwds, "cwd")
                     mod = args[i + 1].value if i + 1 < len(args) else None
                     if mod and cwds:
-                        self.python_module(mod, tuple(sorted(cwds)), cwds, 0, f"python -m {mod}", main=True)
+                        self.python_module(mod, tuple(sorted(cwds)) + self.site_paths, cwds, 0, f"python -m {mod}",
+                                           main=True)
                 return
             if v in _PY_ARG_OPTS or v.startswith("-X"):
                 x = v[2:] if v.startswith("-X") and len(v) > 2 else (
@@ -936,22 +1168,18 @@ class _Collector(Value):
                                  "not followed")
 
     def program_files(self, name: str, args: list[Word], cwds: Cwds) -> None:
-        """``awk -f F``, ``sed -f F``, ``jq -f F`` / ``--from-file F``: F is a program."""
-        opts = {"-f", "--file", "--from-file"}
+        """``awk -f F``, ``sed -f F``, ``jq -f F`` / ``--from-file F``: F is a program, in
+        every spelling of the option (:func:`_program_file_words`: ``-nf F``, ``-Ef F``,
+        ``--file=F``, ``-fF``, gawk ``-E F``/``--exec F``, mawk ``-W exec F``)."""
         for i, a in enumerate(args[:-1]):
-            if a.value in opts:
-                self.execute_word(args[i + 1], cwds, with_folder=False)
-                self.program_includes(name, args[i + 1], cwds)
-                self.program_file_runs(name, args[i + 1], cwds)
-            elif name in ("jq",) and a.value in ("-L",):
+            if name in ("jq",) and a.value in ("-L",):
                 self.note(args[i + 1].raw, "jq -L: the modules jq includes from this folder are not followed")
-        for a in args:
-            v = a.value or ""
-            if name in ("awk", "gawk") and v.startswith("-f") and len(v) > 2:
-                self.execute_word(Word(v[2:], v[2:]), cwds, with_folder=False)
-                self.program_includes(name, Word(v[2:], v[2:]), cwds)
-                self.program_file_runs(name, Word(v[2:], v[2:]), cwds)
-        if any(a.value in opts for a in args):
+        files = _program_file_words(name, args)
+        for w in files:
+            self.execute_word(w, cwds, with_folder=False)
+            self.program_includes(name, w, cwds)
+            self.program_file_runs(name, w, cwds)
+        if files:
             return
         # an inline program: awk's system() and pipes, sed's e command and s///e flag run commands
         prog = next((a for a in args if a.value is not None and not a.value.startswith("-")), None)
@@ -1020,14 +1248,17 @@ class _Collector(Value):
         for full in candidates:
             if self.root_of(full) is None:
                 self.outside(full, w.raw)
+            else:
+                self.written_then_run(full, w.raw)
             st = self.cover(full, w.raw)
             if st is None or not with_folder:
                 continue
             folder = full if stat.S_ISDIR(st.st_mode) else os.path.dirname(full)
             if python or (stat.S_ISDIR(st.st_mode) and os.path.exists(os.path.join(full, "__main__.py"))):
                 self.importable(frozenset({folder}), "script")
-            else:
-                self.folder(folder, w.raw)
+            # the script's whole folder, as a shell or Node script's: what it reads beside
+            # itself (``dirname(__file__)/deny.txt``) is covered too
+            self.folder(folder, w.raw)
             if node or full.endswith(_JS_SUFFIXES):
                 self.node_ancestors(folder, w.raw)
         if by is None or not with_folder:
@@ -1054,7 +1285,19 @@ class _Collector(Value):
                 self.scanned.add(("binary", full))
                 self.note(shown, "a binary executable: what it loads is not followed")
             return
+        if by == "exec" and data.startswith(b"#!") and ("shebang", full) not in self.scanned:
+            self.scanned.add(("shebang", full))
+            self.shebang(full, data, cwds)
         family = loads_mod.family_of(by, data[:256])
+        if by == "exec" and family == "python":
+            interp = _shebang_program(data[:256])
+            if interp and os.path.isabs(interp) and self.root_of(os.path.normpath(interp)) is not None:
+                site = self.venv_python(interp, cwds, f"{shown}: #!{interp}")
+                if site is not None:
+                    self.with_site(site, lambda: self.loads(full, "python", cwds, depth=depth, dollar0=dollar0,
+                                                            syspath=syspath or (os.path.dirname(full),), argv=argv),
+                                   None)
+                    return
         if family is None:
             if ("other", full) not in self.scanned:
                 self.scanned.add(("other", full))
@@ -1090,6 +1333,39 @@ class _Collector(Value):
         finally:
             self.at, self.load_depth = saved
 
+    def shebang(self, full: str, data: bytes, cwds: Cwds) -> None:
+        """The ``#!`` line of a file run by its path is a command line the kernel builds:
+        the interpreter, the rest of the line as one argument (if any), then the file. It
+        goes through the same dispatch as a hook command, so its options are followed or
+        named (``#!/bin/bash --rcfile F -i``, ``#!/usr/bin/python3 -X …``); ``env -S``
+        splits its argument into words, followed when they hold no quote, backslash or
+        ``$`` (``#!/usr/bin/env -S node -r ./x.js`` covers ``x.js``), unverified otherwise."""
+        line = data[2:].split(b"\n", 1)[0].decode("utf-8", "replace").strip()
+        parts = line.split(None, 1)
+        if len(parts) < 2:
+            return  # a bare interpreter: the family decides how the file is read
+        interp, arg = parts[0], parts[1].strip()
+        shown = self.shown(full)
+        words = [Word(interp, interp)]
+        if interp.rsplit("/", 1)[-1] == "env" and arg.startswith("-"):
+            opt, _, rest = arg.partition(" ")
+            if opt not in ("-S", "--split-string") or any(c in rest for c in "\"'\\$"):
+                self.note(f"{shown}:1: #!{_short(line, 60)}", "env with options in a #! line builds a command "
+                                                               "wskit does not follow")
+                return
+            words += [Word(w, w) for w in rest.split()]
+        elif interp.rsplit("/", 1)[-1] == "env":
+            words += [Word(w, w) for w in arg.split()]
+        else:
+            words.append(Word(arg, arg))
+        words.append(Word(full, full))
+        saved = self.at
+        self.at = f"{shown}:1: "
+        try:
+            self.run(words, cwds, 1, None)
+        finally:
+            self.at = saved
+
     def inline_python(self, code: str, cwds: Cwds, safe_path: bool) -> None:
         """The loads of Python code given inline (``python -c``, a here-document on stdin),
         read as a script in each working folder (``sys.path[0]`` unless ``-I``/``-P``)."""
@@ -1114,7 +1390,7 @@ class _Collector(Value):
                 outer_names.add("\0cd")
         self.sourced_names = set()  # filled by the files this one sources, below
         found = [ld for ld in found if ld.kind not in ("run", "argv", "shell", "setenv", "cd", "function", "assigns")]
-        paths = list(syspath)
+        paths = list(syspath) + ([p for p in self.site_paths if p not in syspath] if family == "python" else [])
         # sys.path first (an import resolves on every folder the script adds, wherever it adds it)
         for ld in found:
             if ld.kind not in ("pyfolder", "sitedir") or ld.path is None:
@@ -1133,8 +1409,11 @@ class _Collector(Value):
                 paths.append(folder)
         def one(ld: loads_mod.Load) -> None:
             word = f"{shown}:{ld.line}: {ld.word}"
-            if ld.kind == "nodebare":
-                self.node_self_reference(full, ld.module or "", word, cwds, depth)
+            if ld.kind == "path":  # a file or folder the script names: covered, whatever it does with it
+                self.named_path(ld.path or "", cwds, word, script=full)
+            elif ld.kind == "nodebare":
+                if not self.node_self_reference(full, ld.module or "", word, cwds, depth):
+                    self.node_package(full, ld.module or "", word, cwds, depth)
             elif ld.path is None and ld.kind != "pymodule":
                 self.note(word, ld.reason)
             elif ld.kind == "pymodule":
@@ -1148,6 +1427,8 @@ class _Collector(Value):
                 for cand in self.resolve(ld.path, cwds, word):  # type: ignore[arg-type]
                     if self.root_of(cand) is None:
                         self.outside(cand, word)
+                    else:
+                        self.written_then_run(cand, word)
                     st = self.cover(cand, word)
                     got = self.files.get(cand)
                     if st is not None and stat.S_ISDIR(st.st_mode):
@@ -1169,7 +1450,7 @@ class _Collector(Value):
         # line may run (or source) what another line writes
         for ld in commands:
             if ld.kind == "run":
-                self.writes(ld.words, self.script_cwds(cwds, cds))
+                self.writes(ld.words, self.script_cwds(cwds, cds), ld.writes)
         for ld in found:
             one(ld)
         # the script's commands last: a file it sources may define the functions they call,
@@ -1248,13 +1529,76 @@ class _Collector(Value):
                 return
             words = _positionals(ld.words, argv if ld.positional else None)
             for a in ld.assigns:
-                self.assignment(a)
+                self.assignment(a, cwds)
             if words:
                 self.run(words, cwds, 0, ld.stdin)
         finally:
             self.at = saved
 
-    def node_self_reference(self, full: str, spec: str, word: str, cwds: Cwds = None, depth: int = 0) -> None:
+    def manifest(self, path: str, word: str, what: str) -> dict[str, Any] | None:
+        """Cover and read the ``package.json`` at ``path`` (byte-bounded); None, with
+        ``word`` named unverified, when it is not a JSON object."""
+        self.cover(path, word)
+        raw = self.script_bytes(path)
+        try:
+            data = json.loads(raw.decode("utf-8")) if raw is not None else None
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
+            self.note(word, f"{self.shown(path)} cannot be read for {what}")
+            return None
+        return data
+
+    def node_package(self, full: str, spec: str, word: str, cwds: Cwds, depth: int) -> None:
+        """A bare ``require('pkg/sub')`` / ``import 'pkg'`` of script ``full``: the package
+        node finds in the ``node_modules`` of the script's folder or a folder above it
+        (inside the root; none there: a builtin or the system's) is followed to the files it
+        loads — every literal target of its ``package.json`` ``exports`` (all conditions and
+        subpaths: more than node picks, which is safe), else ``main`` or ``index`` — and
+        those files are read for their own loads, so a ``main`` or a ``require`` that leaves
+        the package is covered. A pattern or package target in ``exports``, or a
+        ``package.json`` that cannot be read: unverified."""
+        parts = spec.split("/")
+        n = 2 if spec.startswith("@") else 1
+        name, sub = "/".join(parts[:n]), "/".join(parts[n:])
+        if not name or name.startswith(("node:", "#")) or ".." in parts[:n]:
+            return
+        root = self.root_of(full)
+        cur = os.path.dirname(full)
+        while root is not None and self.root_of(cur) == root:
+            pkg = os.path.join(cur, "node_modules", *name.split("/"))
+            if os.path.isdir(pkg):
+                real = os.path.realpath(pkg)
+                if self.root_of(real) is not None:
+                    pkg = real  # node resolves a linked package (workspaces, pnpm) at its real path
+                manifest = os.path.join(pkg, "package.json")
+                data: Any = {}
+                if os.path.lexists(manifest):
+                    data = self.manifest(manifest, word, "its main and exports")
+                    if data is None:
+                        return
+                else:
+                    self.cover(manifest, word)  # missing: creating it changes the digest
+                if "exports" in data:
+                    targets = _package_targets(data["exports"])
+                    if not targets:
+                        self.note(word, f"the exports of {self.shown(manifest)}: a target that is a pattern, a "
+                                        "package or missing; not followed")
+                        return
+                    for t in targets:
+                        self.node_module(os.path.normpath(os.path.join(pkg, t)), cwds, depth, word)
+                    return
+                main = data.get("main") if isinstance(data.get("main"), str) else None
+                entry = sub or main or "index"
+                self.node_module(os.path.normpath(os.path.join(pkg, entry)), cwds, depth, word)
+                if not sub and main:  # node falls back to index.js when main is not found
+                    self.node_module(os.path.join(pkg, "index"), cwds, depth, word)
+                return
+            if cur == root:
+                return
+            cur = os.path.dirname(cur)
+
+    def node_self_reference(self, full: str, spec: str, word: str, cwds: Cwds = None, depth: int = 0) -> bool:
         """A bare ``require('name/…')`` naming the package of the script's nearest
         ``package.json`` inside the root is a self-reference through its ``exports``; a
         ``#name`` specifier goes through its ``imports``. The map's targets are followed
@@ -1268,15 +1612,9 @@ class _Collector(Value):
         while root is not None and self.root_of(cur) == root:
             pkg = os.path.join(cur, "package.json")
             if os.path.lexists(pkg):
-                self.cover(pkg, word)
-                raw = self.script_bytes(pkg)
-                try:
-                    data = json.loads(raw.decode("utf-8")) if raw is not None else None
-                except ValueError:
-                    data = None
-                if not isinstance(data, dict):
-                    self.note(word, f"{self.shown(pkg)} cannot be read for its name, imports and exports")
-                    return
+                data = self.manifest(pkg, word, "its name, imports and exports")
+                if data is None:
+                    return True
                 if spec.startswith("#"):
                     entry = (data.get("imports") or {}).get(spec) if isinstance(data.get("imports"), dict) else None
                     what = f"the package.json imports entry {spec}"
@@ -1284,19 +1622,21 @@ class _Collector(Value):
                     entry = data.get("exports", data.get("main", "./index.js"))
                     what = "a self-reference to the script's own package (its exports)"
                 else:
-                    return  # another package: node_modules (covered by the caller) or a builtin
+                    return False  # another package (node_package) or a builtin
                 targets = _package_targets(entry)
                 if not targets:
                     self.note(word, f"{what}: a target that is a pattern, a package or missing; not followed")
-                    return
+                    return True
                 for t in targets:
                     self.node_module(os.path.normpath(os.path.join(cur, t)), cwds, depth, word)
-                return
+                return True
             if cur == root:
                 break
             cur = os.path.dirname(cur)
         if spec.startswith("#"):
             self.note(word, f"the package.json imports entry {spec}: no package.json inside the root holds it")
+            return True
+        return False
 
     def script_bytes(self, full: str) -> bytes | None:
         """The bytes of a covered script inside a root (None: not a covered file)."""
@@ -1422,6 +1762,70 @@ class _Collector(Value):
                 break
             cur = os.path.dirname(cur)
 
+    def named_words(self, prog: str, args: Sequence[Word], cwds: Cwds) -> None:
+        """Rule (a) for a command's words: every literal word (or ``--opt=VALUE``'s value)
+        that names a file or folder of the project or a plugin is covered, whatever the
+        program does with it (``grep -f policy/deny.txt``, ``python3 g.py rules.json``),
+        but for programs that only change files (``touch``, ``rm``, ``mkdir`` …, ``sed -i``)
+        and the builtins that take no path (``cd`` is followed on its own)."""
+        if prog in _NAMES_NOT_READ or (prog == "sed" and any((a.value or "").startswith(("-i", "--in-place"))
+                                                             for a in args)):
+            return
+        for a in args:
+            v = a.value
+            if v is None:
+                continue
+            if v.startswith("-"):
+                if "=" not in v:
+                    continue
+                v = v.split("=", 1)[1]
+            self.named_path(v, cwds, a.raw)
+
+    def named_path(self, value: str, cwds: Cwds, raw: str, *, script: str | None = None,
+                   missing: bool = False) -> None:
+        """Cover ``value`` (absolute, or relative to each working folder) when it names a
+        file or folder of the project or a plugin: a file's bytes, a folder's listing of
+        names (not its files: each file a script names is covered on its own); a missing
+        path only when ``missing`` (a variable's value: planting it changes the digest).
+        Left out: a root itself, a folder the script or the command stands in (how paths
+        are built, not what is read), and what the command's own commands write."""
+        if not value or len(value) > 1024:
+            return
+        if os.path.isabs(value):
+            cands = [os.path.normpath(value)]
+        elif cwds is None:
+            return
+        else:
+            cands = [os.path.normpath(os.path.join(c, value)) for c in sorted(cwds)]
+        for full in cands:
+            root = self.root_of(full)
+            if root is None or full == root or any(full == w or full.startswith(w.rstrip("/") + "/")
+                                                   for w in self.written):
+                continue
+            if (script or "").startswith(full + os.sep) or any(c.startswith(full + os.sep) for c in cwds or ()):
+                continue
+            if os.path.isdir(full):
+                if self.cover(full, raw) is not None:
+                    self.listing(full, raw)
+            elif missing or os.path.lexists(full):
+                self.cover(full, raw)
+
+    def listing(self, folder: str, raw: str) -> None:
+        """Cover the names in ``folder`` (one level; a file added or removed changes the
+        digest), unless the folder is covered whole already."""
+        key = os.path.join(folder, "")
+        root = self.root_of(folder)
+        if key in self.files or root is None:
+            return
+        rel = os.path.relpath(folder, root).replace(os.sep, "/")
+        try:
+            entries = fs.scan_dir(root, None if rel == "." else rel)
+        except fs.SafeFsError as err:
+            self.note(raw, f"folder {folder} is not covered: {err.code}")
+            return
+        names = json.dumps(sorted(e.name + ("/" if e.type == "dir" else "") for e in entries), ensure_ascii=True)
+        self.files[key] = CoveredFile(key, hashlib.sha256(names.encode("ascii")).hexdigest(), False, None)
+
     def inside(self, path: str, cwds: Cwds) -> bool:
         """True when ``path`` (relative to each of ``cwds``) lies under a root; a relative
         path after an unknown ``cd`` counts as inside (it is unverified already)."""
@@ -1437,15 +1841,18 @@ class _Collector(Value):
                 return r
         return None
 
-    def writes(self, words: Sequence[Word], cwds: Cwds) -> None:
-        """Record the files a script's command writes (``cp``/``mv``/``install``/``ln``
-        destinations, ``tee`` operands, ``dd of=``, ``curl -o``, ``wget -O``): one it then
-        runs from outside the roots is unverified (:meth:`outside`)."""
+    def writes(self, words: Sequence[Word], cwds: Cwds, outputs: Sequence[Word] = ()) -> None:
+        """Record the files a command writes: the targets of its output redirections
+        (``> F``, ``>> F``, ``&> F``, ``cat > F <<EOF``), ``cp``/``mv``/``install``/``ln``
+        destinations, ``tee`` operands, ``dd of=``, ``curl -o``, ``wget -O``. A file the
+        command then runs, sources or feeds to an interpreter, inside the roots or not, is
+        unverified (:meth:`written_then_run`): its bytes at approval are not what runs."""
+        dests: list[str] = [w.value for w in outputs if w.value is not None and not w.value.startswith("/dev/")]
         if not words or words[0].value is None:
+            self.record_writes(dests, cwds)
             return
         prog = words[0].value.rsplit("/", 1)[-1]
         vals = [w.value for w in words[1:]]
-        dests: list[str] = []
         if prog in ("cp", "mv", "install", "ln", "rsync"):
             ops = [v for v in vals if v is not None and not v.startswith("-")]
             dests += [vals[i + 1] for i, v in enumerate(vals[:-1]) if v in ("-t", "--target-directory")
@@ -1460,11 +1867,24 @@ class _Collector(Value):
         elif prog in ("curl", "wget"):
             flag = ("-o", "--output") if prog == "curl" else ("-O", "--output-document")
             dests += [vals[i + 1] for i, v in enumerate(vals[:-1]) if v in flag and vals[i + 1] is not None]  # type: ignore[misc]
+        self.record_writes(dests, cwds)
+
+    def record_writes(self, dests: Sequence[str], cwds: Cwds) -> None:
         for d in dests:
             if os.path.isabs(d):
                 self.written.add(os.path.normpath(d))
             else:
                 self.written.update(os.path.normpath(os.path.join(c, d)) for c in cwds or ())
+
+    def written_then_run(self, full: str, raw: str) -> bool:
+        """True (and ``raw`` noted unverified) when ``full`` is a file, or lies under a
+        folder, that the command's own commands write (:meth:`writes`): what runs is what
+        that write put there, not the bytes covered at approval."""
+        if any(full == w or full.startswith(w.rstrip("/") + "/") for w in self.written):
+            self.note(raw, f"{full} is written by the hook's own commands, then run: what it holds is not "
+                           "covered")
+            return True
+        return False
 
     def outside(self, full: str, raw: str) -> None:
         """A file run or read from outside the roots is the user's system and is not covered,
@@ -1476,9 +1896,7 @@ class _Collector(Value):
         that is (without the sticky bit), or a file or folder on its way owned by a user
         other than root and the one running wskit (what another local user, threat T4, could
         swap). Only ``stat`` is used, on the path as written, from ``/`` down to the file."""
-        if any(full == w or full.startswith(w.rstrip("/") + "/") for w in self.written):
-            self.note(raw, f"{full} is written by the hook's own commands outside the project, then run: "
-                           "what it holds is not covered")
+        if self.written_then_run(full, raw):
             return
         if full.startswith(("/dev/", "/proc/")):
             self.note(raw, f"{full} is a file descriptor or device: the program it gives is decided when the "
@@ -1631,6 +2049,40 @@ class _Collector(Value):
         self.files[key] = CoveredFile(key, hashlib.sha256(names).hexdigest(), False, None)
 
 
+def _program_file_words(name: str, args: Sequence[Word]) -> list[Word]:
+    """The program files of an ``awk``/``sed``/``jq`` command: the word after ``-f``,
+    ``--file``, ``--from-file``, a cluster of short flags ending in ``f`` (``-nf``,
+    ``-Ef``, ``-sf``), gawk's ``-E``/``--exec`` and mawk's ``-W exec``; the value of
+    ``--file=F``/``--from-file=F``/``--exec=F``; awk's ``-fF``. Stops at ``--``."""
+    out: list[Word] = []
+    awk = name != "sed" and name != "jq"
+    i = 0
+    while i < len(args):
+        a = args[i]
+        v = a.value or ""
+        nxt = args[i + 1] if i + 1 < len(args) else None
+        if v == "--":
+            break
+        takes = v in ("-f", "--file", "--from-file") or (awk and v in ("-E", "--exec")) or (
+            name != "jq" and v.startswith("-") and not v.startswith("--") and len(v) > 2 and v[1:].isalpha()
+            and v.endswith("f"))
+        if awk and v == "-W" and nxt is not None and (nxt.value or "").startswith("exec"):
+            i += 1
+            nxt = args[i + 1] if i + 1 < len(args) else None
+            takes = True
+        if takes and nxt is not None:
+            out.append(nxt)
+            i += 2
+            continue
+        for opt in ("--file=", "--from-file=", "--exec=", "-Wexec="):
+            if v.startswith(opt):
+                out.append(Word(a.raw, v[len(opt):]))
+        if awk and v.startswith("-f") and len(v) > 2 and not v.startswith("--"):
+            out.append(Word(v[2:], v[2:]))
+        i += 1
+    return out
+
+
 def _sed_runs(script: str) -> bool:
     """True when a sed script may hold GNU sed's ``e`` command or the ``e`` flag of ``s``:
     an ``e`` where a command starts (after an address) or among the flags after a ``/``
@@ -1715,6 +2167,16 @@ def _known_program(name: str) -> bool:
     return (name in _DATA_PROGRAMS or name in _PROJECT_RUNNERS or name in _SHELLS or name in _NODES
             or name in _SCRIPT_INTERPRETERS or name in _WRAPPER_ARG_OPTS or name in ("env", "xargs", "find")
             or (name.startswith(_PYTHONS) and _version_suffix(name)))
+
+
+def _shebang_program(head: bytes) -> str | None:
+    """The interpreter a ``#!`` line names (after ``env`` and its options), or None."""
+    if not head.startswith(b"#!"):
+        return None
+    words = head[2:].split(b"\n", 1)[0].decode("utf-8", "replace").split()
+    if words and words[0].rsplit("/", 1)[-1] == "env":
+        words = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
+    return words[0] if words else None
 
 
 def _union(a: Cwds, b: Cwds) -> Cwds:

@@ -119,6 +119,45 @@ class ApprovalEntry(FrozenValue):
         return tuple(dict.fromkeys(w.word for w in self.unverified))
 
 
+_BLANKS = None
+
+
+def shown_command(text: str) -> str:
+    """``text`` (a command, a command line, a URL) as every approval screen presents it — the
+    whole of it, on one line, nothing cut: a single space is kept; any other run of blanks
+    (spaces, tabs, other white space but line breaks) is shown as ``<N blanks>`` (a single
+    tab ``<tab>``), so padding cannot push a tail such as ``; rm -rf dir`` off a screen or
+    out of a table cell; line breaks and every control, invisible or bidirectional character
+    are escaped (:func:`wskit.cli.context.file_text`, as ``\\x0a``…). What ``wsctl hooks
+    status``/``hooks trust``, ``mcp list``/``lsp list``/``approve`` and an entry's
+    :attr:`ApprovalEntry.label` (which a host shows) carry."""
+    global _BLANKS
+    if _BLANKS is None:
+        import re
+
+        _BLANKS = re.compile(r"[^\S\n\r]+")
+    from wskit.cli.context import file_text
+
+    def blanks(m) -> str:
+        run = m.group()
+        if run == " ":
+            return run
+        if run == "\t":
+            return "<tab>"
+        return f"<{len(run)} blanks>"
+
+    return file_text(_BLANKS.sub(blanks, str(text)))
+
+
+def shown_argv(argv: Sequence[str]) -> str:
+    """An argument vector (a server's ``command`` and ``args``) as one :func:`shown_command`
+    line, each word quoted as a POSIX shell would need (:func:`shlex.join`): where one
+    argument ends and the next begins stays visible (``sh -c 'rm -rf x; exec srv'``)."""
+    import shlex
+
+    return shown_command(shlex.join([str(a) for a in argv]))
+
+
 def selection_digest(entries: Sequence[ApprovalEntry]) -> str:
     """The digest of a selection of entries: one entry's own :attr:`ApprovalEntry.digest`, else
     ``sha256:`` over their sorted digests (what ``wsctl hooks trust --digest`` compares)."""
@@ -174,3 +213,35 @@ def entry_coverage(*, command: str | None = None, argv: Sequence[str] | None = N
                                  executable=f.executable,
                                  target=(f"{target[0]}:{target[1]}" if target else f.target)))
     return tuple(files), tuple(UnverifiedWord(u.word, u.reason) for u in cov.unverified)
+
+
+def project_files(entry: ApprovalEntry, *, listings: bool = True, written: str = "") -> list[str]:
+    """The project files ``entry`` covers, as shown: those ``written`` (the command line as
+    written) names first, folder listings (``dir/``, Python's importable names ``*.py``)
+    last. Without ``listings``: only files — a listing alone runs nothing of the project yet."""
+    def listing(path: str) -> bool:
+        return path.endswith("/") or "*" in path
+
+    return sorted((f.shown for f in entry.files if f.base == "project" and (listings or not listing(f.path))),
+                  key=lambda p: (listing(p), p.removeprefix("./") not in written))
+
+
+def untrusted_project_reason(entry: ApprovalEntry, written: str = "") -> str | None:
+    """Why an entry that needs no approval of its own (the user's hook or server, an
+    administrator's, a user plugin's) must not run in a project that is **not trusted**, or
+    None when it reaches nothing of the project: its command runs a project file (the file
+    is named), ``written`` (its command line as written) points into the project in a way
+    coverage cannot follow (``$…_PROJECT_DIR``), or a word coverage cannot follow (``make``,
+    ``npx``, ``uv run``, a program wskit does not know, a variable) may run what the project
+    holds or configures — fail closed, as a host not told to trust the folder runs nothing
+    of it. The one rule hooks and MCP/LSP servers share (docs/security.md, "Nothing of an
+    untrusted repository runs")."""
+    inside = project_files(entry, written=written)
+    if inside:
+        return f"runs {inside[0]} of a project that is not trusted"
+    if "_PROJECT_DIR" in written:
+        return "works in a project that is not trusted ($…_PROJECT_DIR)"
+    if entry.unverified:
+        return (f"runs {entry.unverified_words[0]!r} in a project that is not trusted; wskit cannot "
+                "verify it reads nothing of the project")
+    return None

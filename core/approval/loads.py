@@ -98,6 +98,8 @@ class Load(FrozenValue):
         ``"pipe"``, ``"unknown"``), None for the script's own.
     :ivar positional: ``run``: ``$1``/``"$@"`` are the script's own arguments (top level,
         never shifted or set).
+    :ivar writes: ``run``: the targets of its output redirections (``> F``, ``>> F``,
+        ``&> F``, ``<> F``), read as its words are: files the command writes.
     """
 
     line: int
@@ -110,6 +112,7 @@ class Load(FrozenValue):
     assigns: tuple[Word, ...] = ()
     stdin: str | None = None
     positional: bool = False
+    writes: tuple[Word, ...] = ()
 
 
 #: shells, Node-like and Python interpreters by program name (shared with :mod:`wskit.approval.coverage`)
@@ -271,6 +274,8 @@ class _Shell:
         self.cd_words: list[str | None] = []
         #: every other simple command: line, words, assignments, stdin, inside a function
         self.runs: list[tuple[int, list[str], list[str], str | None, bool]] = []
+        #: the output redirection targets of the command ``self.runs`` holds at each index
+        self.outputs: dict[int, list[str]] = {}
         #: ``shift``/``set --``/``getopts``: ``$1``… are no longer the script's arguments as given
         self.shifts = False
         #: the functions the script defines (a call runs the script's own code, walked here)
@@ -300,11 +305,12 @@ class _Shell:
                                 reason=f"a relative path after cd on line {first_cd} of the script"))
             else:
                 out.append(Load(n, _short(raw), "file", os.path.normpath(w.value)))
-        for n, words, assigns, stdin, in_function in self.runs:
+        for i, (n, words, assigns, stdin, in_function) in enumerate(self.runs):
             out.append(Load(n, _short(" ".join(words or assigns)), "run", None,
                             words=tuple(self.read(w, known) for w in words),
                             assigns=tuple(self.read(a, known) for a in assigns), stdin=stdin,
-                            positional=not in_function and not self.shifts))
+                            positional=not in_function and not self.shifts,
+                            writes=tuple(self.read(w, known) for w in self.outputs.get(i, ()))))
         out += [Load(n, name, "function", None) for n, name in self.functions]
         out += [Load(n, _short(shown), "setenv", None, module=name) for n, shown, name in self.runtime_writes]
         # the names this file assigns (a file that sources it sees them changed)
@@ -353,6 +359,7 @@ class _Shell:
         if kind == "command":
             words: list[str] = []
             assigns: list[str] = []
+            outputs: list[str] = []
             for p in node.parts:
                 for sub in walk_substitutions(p):
                     self.walk(sub, src, base, in_function)
@@ -364,7 +371,15 @@ class _Shell:
                     words.append(raw)
                 elif p.kind == "redirect":
                     stdin = input_feed(p, src)[0] or stdin
+                    target = output_target(p, src)
+                    if target is not None:
+                        outputs.append(target)
+            if outputs:
+                self.outputs[len(self.runs)] = outputs
             self.command(words, assigns, self.line_of(src, node.pos[0], base), stdin, in_function)
+            if outputs and (not self.runs or self.runs[-1][1] is not words):
+                # a command not kept as a run (source, cd, …) still writes its targets
+                self.runs.append((self.line_of(src, node.pos[0], base), [], [], None, in_function))
             return
         if kind == "pipeline":  # a stage after the first reads the pipe
             stages = [p for p in node.parts if p.kind not in ("pipe", "reservedword")]
@@ -572,6 +587,17 @@ def input_feed(r: Any, src: str) -> tuple[str | None, str]:
     return ("text:" if kind == "<<<" else "file:") + w.value, ""
 
 
+def output_target(r: Any, src: str) -> str | None:
+    """The target of output redirection ``r`` (a ``bashlex`` redirect node of ``src``) as
+    written (``> F``, ``>> F``, ``>| F``, ``&> F``, ``&>> F``, ``<> F``), or None: an input
+    redirection, or a descriptor duplication (``>&2``)."""
+    target = r.output if hasattr(r.output, "kind") else None
+    if target is None or r.type not in (">", ">>", ">|", "&>", "&>>", "<>", ">&"):
+        return None
+    raw = src[target.pos[0]:target.pos[1]]
+    return None if r.type == ">&" and (raw.isdigit() or raw == "-") else raw
+
+
 #: builtins that give variables named among their words a value decided at run time
 _ASSIGNING = frozenset({"read", "mapfile", "readarray", "getopts", "printf", "let", "wait"})
 #: a here-document operator and its delimiter word (quoted or not)
@@ -618,6 +644,13 @@ _PY_RUNS_SHELL = frozenset({"os.system", "os.popen", "subprocess.getoutput", "su
 #: the rest of the program starters: computed (not followed)
 _PY_RUNS_PREFIXES = ("os.exec", "os.spawn", "os.posix_spawn", "pty.spawn", "os.startfile", "multiprocessing.")
 _CHDIR = {"os.chdir", "os.fchdir", "posix.chdir", "posix.fchdir", "contextlib.chdir"}
+#: modules whose functions start programs or load code: followed only as ``mod.func(…)``
+#: calls; the module itself used as a value (``getattr(os, name)``, ``m = subprocess``, an
+#: argument) is unverified
+_LOADER_MODULES = frozenset({
+    "sys", "os", "posix", "subprocess", "_posixsubprocess", "importlib", "importlib.util", "importlib.machinery",
+    "runpy", "builtins", "__builtins__", "multiprocessing", "ctypes", "pickle", "marshal", "zipimport", "pkgutil",
+    "site", "pty", "imp", "asyncio.subprocess"})
 
 
 class _Python:
@@ -642,6 +675,8 @@ class _Python:
         for node in ast.walk(tree):
             self.visit(node, text, line0)
         self.import_state(tree, line0)
+        self.out.extend(python_reach(self, tree, line0))
+        self.out.extend(python_paths(self, tree, line0))
         return self.out
 
     def import_state(self, tree: ast.AST, line0: int) -> None:
@@ -663,9 +698,25 @@ class _Python:
             parent = parents.get(id(node))
             if isinstance(parent, ast.Attribute):
                 continue  # judged at the longer name
-            if name == "sys" and isinstance(node, ast.Name):
-                self.import_state_use(node, line0, "the sys module used as a value (its path is then changed "
-                                                   "where wskit does not see)")
+            if isinstance(node, ast.Name) and name in _LOADER_MODULES:
+                if self.module_read(node, parent, name):
+                    continue
+                if name == "sys":
+                    self.import_state_use(node, line0, "the sys module used as a value (its path is then changed "
+                                                       "where wskit does not see)")
+                else:
+                    self.import_state_use(node, line0, f"the {name} module used as a value (getattr, an alias, an "
+                                                       "argument): what its functions then start or load is not "
+                                                       "followed")
+                continue
+            if name == "__path__" or (name or "").startswith("__path__.") or (name or "").endswith(".__path__") \
+                    or ".__path__." in (name or ""):
+                # a package's search path (``__path__.append``, ``pkgutil.extend_path``,
+                # ``pkg.__path__.insert``): its submodules come from folders wskit does not follow
+                if not (isinstance(getattr(node, "ctx", None), ast.Load) and isinstance(
+                        parent, (ast.Compare, ast.comprehension, ast.For))):
+                    self.import_state_use(node, line0, f"{name} changed or passed on: the package's submodules "
+                                                       "then come from folders wskit does not follow")
                 continue
             if name not in ("sys.path", "sys.meta_path", "sys.path_hooks", "sys.modules", "sys.path_importer_cache") \
                     and not (name or "").startswith(("sys.path.", "sys.meta_path.", "sys.path_hooks.", "sys.modules.")):
@@ -688,6 +739,27 @@ class _Python:
                 continue  # read only
             self.import_state_use(node, line0, f"{name} used in a way wskit does not follow (an alias, an argument, "
                                                "another method): what it makes Python import is not covered")
+
+    def module_read(self, node: ast.AST, parent: ast.AST | None, name: str) -> bool:
+        """True when loader module ``name`` is only looked at: ``hasattr(os, 'fork')``, or
+        ``getattr(os, 'LITERAL'[, default])`` naming a member that neither starts a program
+        nor loads code (``getattr(os, 'execv')`` is not a read)."""
+        if not isinstance(parent, ast.Call) or not parent.args or parent.args[0] is not node:
+            return False
+        fn = self.dotted(parent.func)
+        if fn == "hasattr":
+            return True
+        if fn != "getattr" or len(parent.args) < 2 or not isinstance(parent.args[1], ast.Constant) \
+                or not isinstance(parent.args[1].value, str):
+            return False
+        attr = parent.args[1].value
+        member = f"{name}.{attr}"
+        if name == "sys":  # its import state is what matters (``getattr(sys, 'frozen', False)`` is a read)
+            return attr not in ("path", "meta_path", "path_hooks", "modules", "path_importer_cache", "pycache_prefix")
+        return name in ("os", "posix", "subprocess", "multiprocessing", "pty", "pickle", "marshal") and not (
+            member in _PY_RUNS or member in _PY_RUNS_SHELL or member.startswith(_PY_RUNS_PREFIXES)
+            or member in _CODE_FILES or attr.startswith(("exec", "spawn", "posix_spawn", "fork", "system", "popen",
+                                                         "Popen", "run", "call", "check_", "load", "Unpickler")))
 
     def import_state_use(self, node: ast.AST, line0: int, reason: str) -> None:
         self.out.append(Load(line0 + getattr(node, "lineno", 1), _short(ast.unparse(node)), "pymodule", None,
@@ -723,6 +795,11 @@ class _Python:
         while isinstance(node, ast.Attribute):
             parts.append(node.attr)
             node = node.value
+        if isinstance(node, ast.Call) and parts and node.args and isinstance(node.args[0], ast.Constant) \
+                and isinstance(node.args[0].value, str) and not node.keywords \
+                and self.dotted(node.func) in ("__import__", "importlib.import_module", "builtins.__import__"):
+            # ``__import__('os').system(…)``: the module's member, as ``os.system(…)``
+            return ".".join([node.args[0].value, *reversed(parts)])
         if not isinstance(node, ast.Name):
             return None
         parts.append(self.aliases.get(node.id, node.id))
@@ -995,6 +1072,258 @@ def _module_name(text: str) -> bool:
     return bool(text) and all(p.isidentifier() for p in text.split("."))
 
 
+# -- Python: what a script can reach, and the files it names --------------------------------
+
+#: standard-library modules that can neither run code given as text nor start programs:
+#: importing any other standard-library module (``timeit``, ``code``, ``doctest``,
+#: ``cProfile``, ``trace``, ``pydoc``, ``unittest``, ``logging.config``, ``types``,
+#: ``asyncio`` …) makes the script unverified (:func:`python_reach`); the modules wskit
+#: models precisely (:data:`_PY_MODELED`) keep their own rules
+_PY_INERT = frozenset("""
+    __future__ abc argparse array ast atexit base64 binascii bisect bz2 calendar cmath codecs colorsys
+    contextvars copy copyreg csv dataclasses datetime decimal difflib enum errno faulthandler fcntl
+    filecmp fnmatch fractions functools getopt getpass glob graphlib grp gzip hashlib heapq hmac
+    io ipaddress itertools keyword locale logging logging.handlers lzma math mimetypes numbers operator
+    optparse pathlib pprint pwd queue random re reprlib resource secrets select selectors shlex shutil
+    signal socket ssl stat statistics string stringprep struct sysconfig tarfile tempfile termios
+    textwrap threading time tomllib tracemalloc tty typing unicodedata uuid warnings weakref zipfile
+    zlib zoneinfo http http.client http.cookies http.cookiejar os.path posixpath ntpath genericpath
+""".split())
+#: standard-library packages every submodule of which is inert
+_PY_INERT_PACKAGES = frozenset({"collections", "json", "email", "html", "xml", "urllib", "encodings",
+                                "zoneinfo", "concurrent"})
+#: modules whose code-running functions the scanner follows one by one (``os.system``,
+#: ``subprocess.run``, ``importlib.import_module``, ``runpy``, ``pickle.load`` …)
+_PY_MODELED = frozenset({"sys", "os", "posix", "subprocess", "_posixsubprocess", "importlib", "runpy", "builtins",
+                         "multiprocessing", "ctypes", "_ctypes", "pickle", "_pickle", "marshal", "zipimport", "site",
+                         "pty", "imp", "shelve", "contextlib"})
+#: built-in functions that run code, reach any global or module by a name computed at run time
+_PY_REACH_NAMES = frozenset({"exec", "eval", "compile", "__import__", "getattr", "setattr", "delattr", "globals",
+                             "locals", "vars", "breakpoint"})
+#: special attributes that read as data; any other ``__x__`` attribute (``__globals__``,
+#: ``__subclasses__``, ``__dict__``, ``__code__``, ``__builtins__`` …) reaches code
+_PY_DATA_DUNDERS = frozenset({
+    "__name__", "__qualname__", "__doc__", "__file__", "__class__", "__module__", "__version__", "__init__",
+    "__all__", "__enter__", "__exit__", "__aenter__", "__aexit__", "__iter__", "__next__", "__len__", "__str__",
+    "__repr__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__hash__", "__annotations__",
+    "__slots__", "__members__", "__contains__", "__getitem__", "__setitem__", "__delitem__", "__new__",
+    "__post_init__", "__bool__", "__path__", "__main__"})
+#: attributes of frames, generators and tracebacks that hold a frame's globals or builtins
+_PY_FRAME_ATTRS = frozenset({"f_globals", "f_builtins", "f_locals", "f_back", "tb_frame", "gi_frame", "cr_frame",
+                             "ag_frame", "gi_code", "cr_code", "f_code"})
+_SUBMODULES: dict[str, frozenset[str]] = {}
+
+
+def _stdlib_submodules(package: str) -> frozenset[str]:
+    """The submodule names of standard-library package ``package`` (found on disk, never
+    imported beyond the package's parents); empty for a plain module."""
+    if package not in _SUBMODULES:
+        import importlib.util
+        import pkgutil
+        found: frozenset[str] = frozenset()
+        try:
+            spec = importlib.util.find_spec(package)
+            if spec is not None and spec.submodule_search_locations:
+                found = frozenset(m.name for m in pkgutil.iter_modules(list(spec.submodule_search_locations)))
+        except (ImportError, ValueError, AttributeError):
+            pass
+        _SUBMODULES[package] = found
+    return _SUBMODULES[package]
+
+
+def _py_stdlib_reach(module: str) -> bool:
+    """True when ``module`` (dotted) is a standard-library module that may run code given
+    as text or start programs and that the scanner does not model: neither inert
+    (:data:`_PY_INERT`, :data:`_PY_INERT_PACKAGES`) nor modeled (:data:`_PY_MODELED`)."""
+    import sys
+    top = module.split(".")[0]
+    if top not in sys.stdlib_module_names or top in _PY_MODELED or top in _PY_INERT_PACKAGES:
+        return False
+    return module not in _PY_INERT
+
+
+def python_reach(py: _Python, tree: ast.AST, line0: int) -> list[Load]:
+    """The code-running capability a Python script can reach and the scanner does not
+    follow, decided by what is reachable, not by a list of dangerous calls:
+
+    - an import of a standard-library module that is neither inert nor modeled
+      (:func:`_py_stdlib_reach`), by ``import``, ``from … import`` or an attribute path
+      (``logging.config.fileConfig`` after ``import logging``);
+    - ``exec``/``eval``/``compile``/``__import__``/``getattr``/``setattr``/``delattr``/
+      ``globals``/``locals``/``vars``/``breakpoint`` used other than as a call the scanner
+      resolves (``run = exec``; ``getattr(os, computed)``; ``getattr(x, name)`` with a name
+      computed at run time or naming a special attribute; ``globals()``; ``vars()`` of a
+      module);
+    - ``__builtins__``, ``__loader__``, ``__spec__``; a special attribute that is not data
+      (``__globals__``, ``__subclasses__``, ``__dict__``); a frame's globals
+      (``f_globals``, ``tb_frame``); a module taken out of ``sys.modules``.
+
+    Each is a computed ``file`` load: the caller names it unverified."""
+    out: list[Load] = []
+    seen: set[tuple[int, str]] = set()
+    parents: dict[int, ast.AST] = {}
+    modules: set[str] = set()
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            parents[id(child)] = node
+        if isinstance(node, ast.Import):
+            modules.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            modules.update(a.asname or a.name for a in node.names)
+
+    def flag(node: ast.AST, word: str, reason: str) -> None:
+        line = line0 + getattr(node, "lineno", 1)
+        if (line, word) not in seen:
+            seen.add((line, word))
+            out.append(Load(line, _short(word), "file", None, reason=reason))
+
+    def reach(node: ast.AST, module: str) -> None:
+        flag(node, module, f"{module} is a standard-library module that can run code given as text or start "
+                           "programs, and wskit does not follow what it runs")
+
+    def name_of(node: ast.AST) -> str:
+        d = py.dotted(node) or ""
+        for prefix in ("builtins.", "__builtins__."):
+            if d.startswith(prefix):
+                return d[len(prefix):]
+        return d
+
+    def is_module(node: ast.AST) -> bool:
+        d = py.dotted(node)
+        return d is not None and (d.split(".")[0] in modules or d.split(".")[0] in _PY_MODELED) \
+            or (isinstance(node, ast.Call) and name_of(node.func) in ("__import__", "importlib.import_module"))
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if _py_stdlib_reach(a.name):
+                    reach(node, a.name)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            if _py_stdlib_reach(node.module):
+                reach(node, node.module)
+            for a in node.names:
+                full = f"{node.module}.{a.name}"
+                if a.name in _stdlib_submodules(node.module) and _py_stdlib_reach(full):
+                    reach(node, full)
+        elif isinstance(node, ast.Attribute):
+            attr = node.attr
+            if attr.startswith("__") and attr.endswith("__") and attr not in _PY_DATA_DUNDERS:
+                flag(node, ast.unparse(node), f"the special attribute {attr} reaches code or globals "
+                                              "(functions, modules, builtins) wskit does not follow")
+            elif attr in _PY_FRAME_ATTRS:
+                flag(node, ast.unparse(node), f"{attr} reaches a frame's globals or builtins; what it then "
+                                              "runs is not followed")
+            parent = parents.get(id(node))
+            if isinstance(parent, ast.Attribute):
+                continue  # judged at the longer name
+            d = py.dotted(node) or ""
+            parts = d.split(".")
+            for k in range(2, len(parts)):
+                pkg, sub = ".".join(parts[:k - 1]), parts[k - 1]
+                if sub in _stdlib_submodules(pkg) and _py_stdlib_reach(f"{pkg}.{sub}"):
+                    reach(node, f"{pkg}.{sub}")
+                    break
+        elif isinstance(node, ast.Subscript) and py.dotted(node.value) == "sys.modules" \
+                and isinstance(node.ctx, ast.Load):
+            flag(node, ast.unparse(node), "a module taken out of sys.modules: what its functions run is not "
+                                          "followed")
+        if not isinstance(node, (ast.Name, ast.Attribute)):
+            continue
+        if isinstance(node, ast.Name) and node.id in ("__builtins__", "__loader__", "__spec__"):
+            flag(node, node.id, f"{node.id} reaches every built-in function or the module loader")
+            continue
+        d = name_of(node)
+        if d not in _PY_REACH_NAMES:
+            continue
+        parent = parents.get(id(node))
+        call = parent if isinstance(parent, ast.Call) and parent.func is node else None
+        if call is None:
+            flag(node, ast.unparse(node), f"{d} used other than as a direct call (an alias, an argument): the "
+                                          "code it runs is not followed")
+        elif d in ("globals", "locals", "breakpoint") or (d == "vars" and (not call.args or is_module(call.args[0]))):
+            flag(node, ast.unparse(call), f"{d}() reaches every global of the script (modules, built-in "
+                                          "functions) by a name computed at run time")
+        elif d in ("getattr", "setattr", "delattr"):
+            key = call.args[1] if len(call.args) > 1 else None
+            literal = isinstance(key, ast.Constant) and isinstance(key.value, str)
+            if not literal:
+                flag(node, ast.unparse(call), f"{d} of a name computed when the script runs: what it reaches "
+                                              "is not followed")
+            elif (key.value.startswith("__") and key.value not in _PY_DATA_DUNDERS) \
+                    or key.value in _PY_FRAME_ATTRS:  # type: ignore[union-attr]
+                # a module's member by a literal name is judged as the member itself (import_state)
+                flag(node, ast.unparse(call), f"{d} of a special attribute: what it reaches is not followed")
+    return out
+
+
+#: calls whose path argument the script writes, by position (its own state, not covered)
+_PY_WRITE_CALLS = {"os.remove": (0,), "os.unlink": (0,), "os.makedirs": (0,), "os.mkdir": (0,), "os.rmdir": (0,),
+                   "os.rename": (0, 1), "os.replace": (0, 1), "os.truncate": (0,), "os.utime": (0,),
+                   "shutil.copy": (1,), "shutil.copy2": (1,), "shutil.copyfile": (1,), "shutil.copytree": (1,),
+                   "shutil.move": (0, 1), "shutil.rmtree": (0,), "logging.FileHandler": (0,),
+                   "logging.handlers.RotatingFileHandler": (0,), "logging.handlers.TimedRotatingFileHandler": (0,),
+                   "logging.handlers.WatchedFileHandler": (0,), "logging.basicConfig": (), "sqlite3.connect": (0,),
+                   "shelve.open": (0,), "dbm.open": (0,)}
+_PY_WRITE_METHODS = frozenset({"write_text", "write_bytes", "touch", "mkdir", "unlink", "rmdir", "rename", "replace",
+                               "symlink_to", "hardlink_to"})
+_OPEN = frozenset({"open", "io.open", "builtins.open", "codecs.open"})
+
+
+def python_paths(py: _Python, tree: ast.AST, line0: int) -> list[Load]:
+    """Every path expression of a Python script whose value the path evaluator knows
+    (``'tools/x.py'``, ``os.path.join(os.path.dirname(__file__), 'deny.txt')``,
+    ``ROOT / 'policy'``) as a ``path`` load: the caller covers each one that names a file
+    or folder of the project or plugin, whatever the script does with it (reads its
+    policy, runs it through ``timeit``). The outermost known expression is taken (a
+    folder built on the way is not); a path the script writes (``open(P, 'w')``,
+    ``Path(P).write_text``, ``os.replace``, a log handler's file) is its own state and is
+    left out."""
+    writes: set[str] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = py.dotted(node.func) or ""
+        attr = node.func.attr if isinstance(node.func, ast.Attribute) else ""
+        targets: list[ast.AST] = []
+        if name in _OPEN or attr == "open":
+            kw = {k.arg: k.value for k in node.keywords}
+            if name in _OPEN:  # open(P, mode)
+                target, mode = (node.args[0] if node.args else kw.get("file")), (
+                    node.args[1] if len(node.args) > 1 else kw.get("mode"))
+            else:  # Path(P).open(mode)
+                target, mode = node.func.value, node.args[0] if node.args else kw.get("mode")  # type: ignore[attr-defined]
+            if target is not None and isinstance(mode, ast.Constant) and isinstance(mode.value, str) \
+                    and set(mode.value) & set("wax+"):
+                targets.append(target)
+        elif attr in _PY_WRITE_METHODS:
+            targets.append(node.func.value)  # type: ignore[attr-defined]
+            targets.extend(node.args[:1] if attr in ("rename", "replace") else [])
+        elif name in _PY_WRITE_CALLS:
+            targets.extend(node.args[i] for i in _PY_WRITE_CALLS[name] if i < len(node.args))
+            targets.extend(k.value for k in node.keywords if k.arg in ("filename", "database"))
+        for t in targets:
+            v = py.eval(t)
+            if v is not None:
+                writes.add(os.path.normpath(v))
+    out: list[Load] = []
+    seen: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.expr) and not (isinstance(node, ast.Constant) and not isinstance(node.value, str)):
+            v = py.eval(node)
+            if v is not None:
+                if v and len(v) <= 1024 and "\n" not in v and "\0" not in v and "://" not in v \
+                        and os.path.normpath(v) not in writes and v not in seen:
+                    seen.add(v)
+                    out.append(Load(line0 + getattr(node, "lineno", 1), _short(v), "path", os.path.normpath(v)))
+                return
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
+    return out
+
+
 # -- Node --------------------------------------------------------------------------------
 
 _PUNCT_BEFORE_REGEX = set("(,=:[!&|?{};+-*%<>~^")
@@ -1185,6 +1514,8 @@ class _Node:
                     or (tok.value == "register" and module_api)):  # an alias of the module API too: fail closed
                 self.out.append(Load(tok.line, f"{tok.value}(…)", "node", None,
                                      reason=f"{tok.value} loads code wskit does not follow"))
+        self.out.extend(node_reach(self, toks))
+        self.out.extend(node_paths(self, toks))
         return self.out
 
     def loader_use(self, toks: list[_Tok], i: int, tok: _Tok) -> None:
@@ -1440,12 +1771,31 @@ class _Node:
     def runner(self, toks: list[_Tok], i: int, name: str) -> None:
         if name not in _RUNNERS_JS:
             return
-        first, count = self.args(toks, i + 1)
-        if len(first) == 1 and first[0].kind == "str" or (name == "Function" and count >= 1 and all(
-                t.kind == "str" or t.value == "," for t in first)):
+        first, _ = self.args(toks, i + 1)
+        if name == "Function":  # the body is the last argument: every one must be a string
+            if self.all_strings(toks, i + 1):
+                return
+        elif len(first) == 1 and first[0].kind == "str":
             return
         self.out.append(Load(toks[i].line, f"{name}(…)", "node", None,
                              reason=f"{name} of code computed when the script runs"))
+
+    @staticmethod
+    def all_strings(toks: list[_Tok], i: int) -> bool:
+        """True when every argument of the call whose ``(`` is ``toks[i]`` is a string literal."""
+        depth, j = 0, i
+        while j < len(toks):
+            t = toks[j]
+            if t.kind == "punct" and t.value in ("(", "[", "{"):
+                depth += 1
+                if depth > 1:
+                    return False
+            elif t.kind == "punct" and t.value in (")", "]", "}"):
+                return depth == 1 and t.value == ")"
+            elif not (t.kind == "str" or (t.kind == "punct" and t.value == ",")):
+                return False
+            j += 1
+        return False
 
     def load(self, toks: list[_Tok], i: int, line: int, word: str) -> None:
         first, _ = self.args(toks, i)
@@ -1470,6 +1820,150 @@ class _Node:
             # names the script's own package (a self-reference) or is ``#name`` (the
             # package.json imports map): both followed by the caller
             self.out.append(Load(line, _short(word), "nodebare", None, module=spec))
+
+
+# -- Node: what a script can reach, and the files it names -----------------------------------
+
+#: Node's built-in modules (``require('module').builtinModules``, without the internals)
+_NODE_BUILTINS = frozenset("""
+    assert async_hooks buffer child_process cluster console constants crypto dgram diagnostics_channel dns domain
+    events fs http http2 https inspector module net os path perf_hooks process punycode querystring readline repl
+    stream string_decoder sys timers tls trace_events tty url util v8 vm wasi worker_threads zlib test sqlite sea
+""".split())
+#: built-in modules that can neither run code given as text nor start programs; importing
+#: any other (``vm``, ``inspector``, ``repl``, ``cluster``, ``wasi``, ``v8``, ``test``,
+#: ``sqlite`` …) is unverified unless wskit models it (:data:`_NODE_MODELED`)
+_NODE_INERT = frozenset("""
+    assert assert/strict async_hooks buffer console constants crypto dgram diagnostics_channel dns dns/promises
+    events fs fs/promises http http2 https net os path path/posix path/win32 perf_hooks punycode querystring
+    readline readline/promises stream stream/promises stream/web stream/consumers string_decoder timers
+    timers/promises tls tty url util util/types zlib
+""".split())
+#: built-in modules followed by their own rules (``child_process`` is unverified as a
+#: whole; ``new Worker``, the module API's ``register``/``_load`` one by one)
+_NODE_MODELED = frozenset({"child_process", "worker_threads", "module"})
+#: objects through which every module, global or the loader is reached by a name
+_JS_REACH_OBJECTS = frozenset({"process", "globalThis", "global", "require", "module", "Reflect", "self", "window"})
+#: members that hand out built-in modules or native bindings by a name
+_JS_MODULE_GETTERS = frozenset({"getBuiltinModule", "binding", "_linkedBinding"})
+
+
+def node_reach(node: _Node, toks: list[_Tok]) -> list[Load]:
+    """The code-running capability a Node script can reach and the scanner does not
+    follow, decided by what is reachable: an import of a built-in module that is neither
+    inert nor modeled; ``process.getBuiltinModule``/``binding``/``_linkedBinding``; any
+    ``constructor`` (a function's constructor is ``Function``); a computed member of
+    ``process``, ``globalThis``, ``global``, ``require``, ``module`` or ``Reflect``, or one
+    of them passed on as a value; ``eval``/``Function`` used other than as a direct call.
+    Each is a computed ``node`` load: the caller names it unverified."""
+    out: list[Load] = []
+    seen: set[tuple[int, str]] = set()
+
+    def flag(tok: _Tok, word: str, reason: str) -> None:
+        if (tok.line, word) not in seen:
+            seen.add((tok.line, word))
+            out.append(Load(tok.line, _short(word), "node", None, reason=reason))
+
+    for i, tok in enumerate(toks):
+        prev = toks[i - 1] if i else None
+        prev2 = toks[i - 2] if i >= 2 else None
+        nxt = toks[i + 1] if i + 1 < len(toks) else None
+        member = prev is not None and prev.kind == "punct" and prev.value in (".", "?.")
+        if tok.kind == "str":
+            spec = tok.value
+            imported = prev is not None and ((prev.kind == "id" and prev.value in ("from", "import")) or (
+                prev.value == "(" and prev2 is not None and prev2.kind == "id"
+                and (prev2.value in node.requires or prev2.value == "import")))
+            name = spec[5:] if spec.startswith("node:") else spec
+            if imported and (spec.startswith("node:") or name.split("/")[0] in _NODE_BUILTINS) \
+                    and name not in _NODE_INERT and name.split("/")[0] not in _NODE_MODELED:
+                flag(tok, f"'{spec}'", f"the built-in module {name} can run code given as text or start programs; "
+                                       "what it runs is not followed")
+            elif spec == "constructor":
+                flag(tok, "['constructor']", "a constructor reached by name (a function's is Function): the code it "
+                                             "makes is not followed")
+            continue
+        if tok.kind != "id":
+            continue
+        if member and tok.value == "constructor":
+            flag(tok, ".constructor", "a constructor (a function's is Function, which runs text as code): the code "
+                                      "it makes is not followed")
+        elif member and tok.value in _JS_MODULE_GETTERS:
+            flag(tok, f".{tok.value}", f"{tok.value} hands out built-in modules or native bindings by name; what "
+                                       "they run is not followed")
+        elif member and tok.value in ("eval", "Function"):
+            flag(tok, f".{tok.value}", f"{tok.value} reached through an object: the code it runs is not followed")
+        elif not member and tok.value in ("eval", "Function") and nxt is not None and nxt.value not in ("(", ".", ":") \
+                and not (prev is not None and prev.value in ("function", "typeof")):
+            flag(tok, tok.value, f"{tok.value} used other than as a direct call (an alias, an argument): the code "
+                                 "it runs is not followed")
+        elif not member and tok.value in _JS_REACH_OBJECTS and tok.value != "require" and nxt is not None \
+                and nxt.value != ":" and not (prev is not None and prev.value in ("typeof", "function", "const", "let",
+                                                                                     "var")):
+            if nxt.value == "[":
+                flag(tok, f"{tok.value}[…]", f"a member of {tok.value} computed when the script runs: the module, "
+                                             "global or loader it reaches is not followed")
+            elif nxt.value not in (".", "?.") and tok.value in ("process", "globalThis", "global", "Reflect"):
+                flag(tok, tok.value, f"{tok.value} passed on as a value: what is reached through it is not "
+                                     "followed")
+    return out
+
+
+#: Node calls whose path arguments the script writes (its own state, not covered)
+_JS_WRITES = frozenset({"writeFileSync", "writeFile", "appendFileSync", "appendFile", "mkdirSync", "mkdir",
+                        "rmSync", "rm", "unlinkSync", "unlink", "rmdirSync", "rmdir", "createWriteStream",
+                        "renameSync", "rename", "copyFileSync", "copyFile", "cpSync", "cp", "truncateSync",
+                        "truncate", "openSync", "utimesSync", "symlinkSync", "linkSync"})
+
+
+def node_paths(node: _Node, toks: list[_Tok]) -> list[Load]:
+    """Every path expression of a Node script whose value the evaluator knows (a call's
+    argument, a ``const``'s value: ``path.join(__dirname, 'deny.txt')``) as a ``path``
+    load, the caller covers each that names a file or folder of the project or a plugin;
+    the arguments of calls that write (``writeFileSync``, ``appendFile``, ``mkdirSync`` …)
+    are left out."""
+    values: list[tuple[int, str]] = []
+    writes: set[str] = set()
+    for i, tok in enumerate(toks):
+        if tok.kind != "punct" or tok.value != "(" or not i:
+            continue
+        callee = toks[i - 1].value if toks[i - 1].kind == "id" else None
+        args, cur, depth = [], [], 0
+        for t in toks[i + 1:]:
+            if t.kind == "punct" and t.value in ("(", "[", "{"):
+                depth += 1
+            elif t.kind == "punct" and t.value in (")", "]", "}"):
+                if depth == 0:
+                    break
+                depth -= 1
+            if t.kind == "punct" and t.value == "," and depth == 0:
+                args.append(cur)
+                cur = []
+            else:
+                cur.append(t)
+            if len(args) > 8:
+                break
+        args.append(cur)
+        for a in args:
+            v = node.value(a) if a else None
+            if v is None:
+                continue
+            if callee in _JS_WRITES:
+                writes.add(os.path.normpath(v))
+            else:
+                values.append((tok.line, v))
+    values.extend((1, v) for v in node.values.values())
+    out: list[Load] = []
+    seen: set[str] = set()
+    for line, v in values:
+        if v.startswith("file://"):
+            v = urllib.parse.unquote(v[len("file://"):])
+        if not v or len(v) > 1024 or "\n" in v or "\0" in v or "://" in v or v in seen \
+                or os.path.normpath(v) in writes:
+            continue
+        seen.add(v)
+        out.append(Load(line, _short(v), "path", os.path.normpath(v)))
+    return out
 
 
 #: member calls that load or run code by a path or bytes (native addons, the module

@@ -19,7 +19,14 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from wskit.approval.entries import ApprovalEntry, entry_coverage
+from wskit.approval.entries import (
+    ApprovalEntry,
+    entry_coverage,
+    project_files,
+    shown_argv,
+    shown_command,
+    untrusted_project_reason,
+)
 from wskit.approval.store import ApprovalStore, EntryStatus
 from wskit.models import Scope
 
@@ -77,11 +84,10 @@ def server_entry(server: Any, capability: str, project_root: str | os.PathLike[s
                                            plugin_root=p.source_root if p.scope is Scope.PLUGIN else None,
                                            env={"PATH": os.environ.get("PATH", "")},
                                            defined_env=_written_env(server))
-    target = command or getattr(server, "url", None) or ""
-    label = f"{server.name}: " + " ".join([target, *getattr(server, "args", ())]).strip()
     source = f"plugin {server.plugin}" if server.plugin else f"{p.scope.value} {p.path}"
     return ApprovalEntry(capability=capability, source=source, identity={"name": server.name},
-                         definition=dict(server.config), files=files, unverified=unverified, label=label[:300],
+                         definition=dict(server.config), files=files, unverified=unverified,
+                         label=f"{shown_command(server.name)}: {shown_server(server)}",
                          resource_id=server.id)
 
 
@@ -94,17 +100,73 @@ def _written_env(server: Any) -> dict[str, Any]:
     return dict(env) if isinstance(env, Mapping) else {}
 
 
+#: Scopes whose ``${VAR}`` stay as written until the server starts (the rest are expanded at load).
+_WRITTEN_SCOPES = frozenset({Scope.PROJECT, Scope.LOCAL, Scope.PLUGIN})
+
+
+def shown_server(server: Any) -> str:
+    """What ``server`` runs as every approval screen shows it: its whole command line
+    (``command`` and ``args``, each word quoted where needed: :func:`~wskit.approval.entries.shown_argv`)
+    or its URL (:func:`~wskit.approval.entries.shown_command`). A definition expanded at load
+    (the user's, an administrator's, ``--mcp-config``) has every environment value of 8
+    characters or more shown as ``***``, as the MCP service masks what it quotes: a
+    ``${TOKEN}`` the user wrote is never printed as its value."""
+    command = getattr(server, "command", None)
+    words = [command, *getattr(server, "args", ())] if command else [getattr(server, "url", None) or ""]
+    if getattr(server, "scope", None) not in _WRITTEN_SCOPES:
+        values = sorted({v for v in os.environ.values() if len(v) >= 8}, key=len, reverse=True)
+        for value in values:
+            words = [w.replace(value, "***") if value in w else w for w in words]
+    return shown_argv(words) if command else shown_command(words[0])
+
+
+def _written(server: Any) -> str:
+    """``server``'s command line (or URL) as written, one string."""
+    return " ".join([getattr(server, "command", None) or getattr(server, "url", None) or "",
+                     *getattr(server, "args", ())]).strip()
+
+
 def server_status(server: Any, capability: str, project_root: str | os.PathLike[str],
-                  source_root: str | os.PathLike[str], home: str | os.PathLike[str] | None) -> EntryStatus:
-    """The approval state of ``server`` (never raises): ``not-required`` when it needs no
-    approval (:func:`needs_approval`: a definition outside the project), else its record in
-    ``<home>/.wskit/approvals.json`` (no home: ``awaiting``)."""
-    if not needs_approval(server, project_root, source_root):
+                  source_root: str | os.PathLike[str], home: str | os.PathLike[str] | None, *,
+                  folder_trusted: bool = True) -> EntryStatus:
+    """The approval state of ``server`` (never raises): the one decision ``mcp list``,
+    ``lsp list``, ``mcp check``, ``lsp check``, ``approve`` and the runtime take.
+
+    A server defined in the project (:func:`needs_approval`) has its record in
+    ``<home>/.wskit/approvals.json`` (no home: ``awaiting``). A server of the user's own
+    (user settings, ``~/.claude.json``, a user plugin, an administrator's, ``--mcp-config``)
+    starts in the execution root, so what it runs may be the project's:
+
+    - in a project that is **not trusted** (``folder_trusted`` False) it is
+      ``untrusted-project`` — never started — when its command runs a project file, points
+      into the project, or holds a word coverage cannot follow
+      (:func:`~wskit.approval.entries.untrusted_project_reason`, the rule the user's hooks
+      follow too);
+    - in a **trusted** project, a server whose command runs project files (``python3
+      srv.py`` with the project's ``srv.py``) is approved per entry for this project like
+      the project's own (``awaiting`` → ``approved`` → ``modified``): the project may change
+      those files at any time (the user's hooks follow the same rule);
+    - else ``not-required``.
+    """
+    if needs_approval(server, project_root, source_root):
+        entry = server_entry(server, capability, project_root)
+        if home is None:
+            return EntryStatus(entry, "awaiting", "no approval store (no home)")
+        return ApprovalStore.for_home(home).status(str(source_root), [entry])[0]
+    if getattr(server, "command", None) is None:  # a URL: no process starts
         return EntryStatus(server_entry(server, capability, project_root, cover=False), "not-required")
     entry = server_entry(server, capability, project_root)
+    if not folder_trusted:
+        why = untrusted_project_reason(entry, _written(server))
+        return EntryStatus(entry, "untrusted-project", why) if why else EntryStatus(entry, "not-required")
+    inside = project_files(entry, listings=False, written=_written(server))
+    if not inside:
+        return EntryStatus(entry, "not-required")
+    reaching = (f"runs {inside[0]} of this project, which the project may change; approve it for this project")
     if home is None:
-        return EntryStatus(entry, "awaiting", "no approval store (no home)")
-    return ApprovalStore.for_home(home).status(str(source_root), [entry])[0]
+        return EntryStatus(entry, "awaiting", reaching)
+    st = ApprovalStore.for_home(home).status(str(source_root), [entry])[0]
+    return st.copy_with(reason=reaching) if st.state == "awaiting" else st
 
 
 def approval_fields(state: str, reason: str, entry: ApprovalEntry) -> dict[str, Any]:
@@ -150,9 +212,10 @@ def shown_digests(ws: Any, *, catalogs: bool = True) -> dict[str, str]:
         reg = ws.registries.get(kind)
         for server in reg.active() if reg is not None else ():
             try:
-                if needs_approval(server, ws.source_root, ws.binding.execution_root):
-                    e = server_entry(server, capability, ws.binding.execution_root)
-                    out.setdefault(e.digest, f"{label} server {server.name!r} (entry {e.key})")
+                st = server_status(server, capability, ws.binding.execution_root, ws.source_root, None,
+                                   folder_trusted=ws.trust.trusted)  # the decision, without the store
+                if st.state not in ("not-required", "untrusted-project"):
+                    out.setdefault(st.entry.digest, f"{label} server {server.name!r} (entry {st.entry.key})")
             except Exception:  # noqa: BLE001 — a server that cannot be read is named by nothing here
                 continue
     for catalog in (ws.catalogs or {}).values() if catalogs else ():

@@ -1,6 +1,7 @@
 """The base of the value types hookspecs name: :class:`Frozen`, a plain immutable class
 with the public API of a frozen pydantic v2 model, and :func:`construct_valid`, the
-unchecked constructor of the skill reader's fast path.
+unchecked constructor of the skill reader's fast path (:func:`valid_builder`: the same,
+checked once per shape, for the skill reader and the persistent rule index).
 
 :mod:`wskit.models` re-exports both (that is where contracts import them from); the
 machinery is here so that ``models.py`` shows the contracts. Declaring: annotated

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from tests.conformance.standin import claude_tool_round, record_claude
 
-__all__ = ["CASES", "RECORDED", "ask_claude", "load", "main", "wskit_answer"]
+__all__ = ["CASES", "RECORDED", "STRICTER", "ask_claude", "load", "main", "wskit_answer"]
 
 RECORDED = Path(__file__).with_name("hook_if_recorded.json")
 
@@ -71,6 +71,16 @@ CASES: tuple[tuple[str, str, str], ...] = (
     ("whole-literal", "Bash(echo a && touch b.txt)", "echo a && touch b.txt"),
     ("whole-prefix", "Bash(echo a && *)", "echo a && touch b.txt"),
 )
+
+
+#: cases where wskit fires and Claude Code 2.1.337 skips: the ``if``'s command runs through a
+#: wrapper or a shell's ``-c`` script, which the one normaliser the permission rules share
+#: reads through (a guard written for ``touch`` is not passed by ``timeout 5 touch``);
+#: rows of docs/compatibility.md
+STRICTER: dict[str, str] = {
+    cid: "wskit reads the command a wrapper or a shell's -c script runs; Claude Code's if does not"
+    for cid in ("bash-c", "timeout-wrapper", "time")
+}
 
 
 def load() -> dict:

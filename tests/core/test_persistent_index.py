@@ -356,4 +356,6 @@ def test_restored_rule_objects_are_a_fresh_loads(tmp_path):
         assert {k: (v, type(v)) for k, v in r.__dict__.items() if k != "provenance"} == \
             {k: (v, type(v)) for k, v in f.__dict__.items() if k != "provenance"}
         assert r.provenance.__dict__ == f.provenance.__dict__
+        # built without construct_valid's per-call key check: the keys are the fields, in order
+        assert list(r.__dict__) == list(f.__dict__) and list(r.provenance.__dict__) == list(f.provenance.__dict__)
         assert r.model_dump() == f.model_dump() and r.model_dump(exclude_unset=True) == f.model_dump(exclude_unset=True)

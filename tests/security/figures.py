@@ -57,6 +57,14 @@ AREAS = {
                                            "MCP connect 30 s"),
     "tests.security.test_project_plugin_servers": ("servers a project ships in its own plugin: MCP/LSP approval "
                                                    "follows where the definition lives", "MCP connect 30 s"),
+    "tests.security.test_approval_loaders": ("approval coverage of loader routes, run for real (importlib, __path__, "
+                                             "getattr of process modules, node_modules packages, redirection writes, "
+                                             "the host's hook PATH, project venvs)", "60 s per interpreter run"),
+    "tests.security.test_user_servers_project_files": ("the user's own MCP/LSP servers and an untrusted project's "
+                                                         "files (untrusted-project; per-entry approval when trusted)",
+                                                         "MCP connect 30 s"),
+    "tests.security.test_approval_screens": ("approval screens show the whole entry: blank padding, tabs, line "
+                                             "breaks, server args", "-"),
     "tests.security.test_coverage_outside": ("coverage: a binary in the project, a script in a folder others "
                                              "can write", "-"),
     "tests.security.test_guard_not_silent": ("a guard never switches off silently: a project's disableAllHooks, "
@@ -95,6 +103,9 @@ AREAS = {
     "tests.security.test_install_bounds": ("plugin install bounds: files, bytes, sparse giants", "-"),
     "tests.security.test_bash_redirection": ("permission rules: an allow rule never allows a redirection to a file",
                                              "-"),
+    "tests.security.test_bash_deny_spellings": ("permission deny rules and the hooks' if: one normaliser reads "
+                                                "through compound bodies, wrappers, sh -c, eval, paths, $'…', "
+                                                "${IFS}; a hidden program fails closed", "-"),
     "tests.security.test_approval_coverage": ("approval coverage: each shell spelling of a hook or server command "
                                               "followed to the files it runs, or named unverified", "-"),
     "tests.security.test_approval_loads": ("approval coverage: what a shell, Python or Node script loads from "
@@ -110,6 +121,10 @@ AREAS = {
     "tests.security.test_per_entry_approval": ("per-entry approval of hooks, MCP and LSP servers: an added plugin, "
                                                "an edited entry, migration, not-decided outcomes, untrusted projects",
                                                "-"),
+    "tests.security.test_hook_run_integrity": ("what an approved hook runs is what was approved: a script "
+                                                "swapped while it ran (put back or not, a real concurrent writer), "
+                                                "edited during a session, sync and async; a user's hook that runs "
+                                                "project files (python -c importing the project's json.py)", "-"),
     "tests.security.test_server_bytecode": ("approved MCP and LSP servers: a .pyc planted in the project's "
                                             "__pycache__ (forged mtime and size) never runs", "-"),
     "tests.security.test_serve_header_timeout": ("serve --http header timeout: silent and half-sent heads closed; "
@@ -131,6 +146,10 @@ AREAS = {
     "tests.builtin_plugins.skills.test_tools_split": ("allowed-tools splitting (linear)", "20 s (child process)"),
     "tests.core.formats.test_argsubst": ("skill/command argument substitution and word splitting (linear)",
                                          "20 s (child process)"),
+    "tests.security.test_approval_reach": ("approval coverage by what a script can reach, run for real (stdlib "
+                                           "modules that run text, exec/getattr as values, Node getBuiltinModule and "
+                                           "constructors; policy files a guard reads; loader variable families)",
+                                           "60 s per interpreter run"),
 }
 PATHS = ["tests/security", "tests/core/fs/test_jsonsafe.py", "tests/core/fs/test_walk.py",
          "tests/builtin_plugins/skills/test_tools_split.py", "tests/core/formats/test_argsubst.py"]

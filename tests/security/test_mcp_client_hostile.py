@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from wskit.trust import TrustStore
+
 pytest.importorskip("wskit_mcp")
 
 #: prints a terminal escape (OSC 52: set the clipboard) and markup, then exits
@@ -38,6 +40,9 @@ def _home(tmp_path: Path, name: str, code: str, **extra) -> tuple[Path, Path]:
     proj.mkdir(exist_ok=True)
     (home / ".claude.json").write_text(json.dumps({"mcpServers": {name: {
         "command": sys.executable, "args": ["-c", code], **extra}}}))
+    # trusted: `python -c` imports from its working folder, so in a project nobody trusted the
+    # user's server would be untrusted-project (tests/security/test_user_servers_project_files.py)
+    TrustStore.for_home(home).grant(proj)
     return home, proj
 
 

@@ -13,6 +13,8 @@ import sys
 
 import pytest
 
+from wskit.trust import TrustStore
+
 pytest.importorskip("wskit_mcp")
 
 SECRET = "s3cr3t-canary-4411"
@@ -27,6 +29,7 @@ def test_a_server_writing_non_json_prints_no_traceback_and_no_secret(tmp_path, c
     project.mkdir()
     (home / ".claude.json").write_text(json.dumps({"mcpServers": {"noisy": {
         "command": sys.executable, "args": ["-c", NOISY, "${WSKIT_TEST_MCP_SECRET}"]}}}))
+    TrustStore.for_home(home).grant(project)  # `python -c` imports from the project: it must be trusted
     env = {**os.environ, "WSKIT_TEST_MCP_SECRET": SECRET}
     env.pop("WSKIT_TRACEBACK", None)
     res = subprocess.run([sys.executable, "-m", "wskit", "--home", str(home), *command], cwd=project, env=env,

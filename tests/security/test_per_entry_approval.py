@@ -284,8 +284,13 @@ def test_a_users_hook_naming_a_file_of_an_untrusted_project_does_not_run_it(wsct
     assert [x["status"] for x in data["results"] if x["hook_id"] != skipped["hook_id"]] == ["success"]
     st = _status(wsctl, project)
     assert {e["state"] for e in st["entries"]} == {"untrusted-project", "not-required"}
-    # trusted, the same user hook runs the file
+    # trusted, the user's hook still runs a file the project may change: it is approved for
+    # this project on its own (newcomer4 F12), then it runs the file
     assert wsctl("trust", "grant", str(project)).exit_code == 0
+    r = wsctl("hooks", "run", "PreToolUse", str(project), "--payload", _payload(tmp_path, "ls"), json=True)
+    (skipped,) = json.loads(r.stdout)["skipped"]
+    assert skipped["state"] == "awaiting" and not marker.exists()
+    _approve_all(wsctl, project)
     r = wsctl("hooks", "run", "PreToolUse", str(project), "--payload", _payload(tmp_path, "ls"), json=True)
     assert json.loads(r.stdout)["skipped"] == [] and marker.exists()
 

@@ -9,12 +9,26 @@ frontmatter is optional: ``description`` (default: the first line) and
 
 from __future__ import annotations
 
+from wskit.kinds import ResourceKind
 from wskit.kit.markdown import MarkdownKind
+from wskit.util.deferred import folders_present, idle_unless
 
 __all__ = ["PROMPTS", "wskit_register_commands", "wskit_resource_kinds"]
 
+#: The kind's folders: ``prompts/`` of a source, or what a plugin manifest's ``prompts`` names instead.
+PROMPT_FOLDERS = ResourceKind(name="prompt", plural="prompts", default_dir="prompts", manifest_keys=("prompts",))
+
+
+def _load_markdown(source):
+    """The prompts of ``source``, read by the kind's own markdown loader."""
+    return PROMPTS.load_markdown(source)
+
+
 PROMPTS = MarkdownKind(
-    "prompt",
+    PROMPT_FOLDERS,
+    # the idle declaration (wskit.util.deferred): a source without a ``prompts`` entry (and
+    # not a plugin's, not a link) holds none, and its load reads nothing
+    load=idle_unless("wskit_example.prompts:_load_markdown", folders_present(PROMPT_FOLDERS)),
     help="Prompts: .example/prompts, .claude/prompts and plugin prompts.",
     columns=(("ID", lambda p: p.id), ("MODEL", lambda p: p.extra.get("model") or ""),
              ("DESCRIPTION", lambda p: p.description)),   # `list` cuts it, with a final "…"

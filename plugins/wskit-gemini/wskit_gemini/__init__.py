@@ -19,7 +19,11 @@ costs almost nothing (``wsctl plugins --timings``).
 
 from __future__ import annotations
 
+import os
+
 import wskit
+from wskit.kinds import ResourceKind
+from wskit.util.deferred import folders_present, idle_unless
 
 __version__ = "0.1.0"
 
@@ -40,6 +44,45 @@ def applies(profile) -> bool:
         return True
     family = getattr(profile, "family", None)
     return family in (None, "gemini") or bool((profile.settings or {}).get("gemini_conventions"))
+
+
+#: The label prefix of an extension's source (:meth:`wskit_gemini.extensions.Extension.source`).
+EXTENSION_LABEL_PREFIX = "gemini-extension:"
+
+
+def is_extension_source(source) -> bool:
+    """True for a source made by :meth:`wskit_gemini.extensions.Extension.source`."""
+    return source.scope is wskit.Scope.PLUGIN and source.label.startswith(EXTENSION_LABEL_PREFIX)
+
+
+# What the plugin reads, declared here so that a workspace without it imports none of the
+# readers (``wskit.util.deferred``'s idle declarations, as the built-ins declare theirs):
+# ``commands/`` of a ``.gemini`` folder, ``extensions/`` of the home's and the project's.
+_TOML_COMMANDS_HERE = folders_present(ResourceKind(name="command", default_dir="commands"))
+_EXTENSIONS_HERE = folders_present(ResourceKind(name="gemini_extension", default_dir="extensions"))
+
+
+def extensions_present(home, project) -> bool:
+    """Whether :func:`wskit_gemini.extensions.find_extensions` ``(home, project)`` may find an
+    extension or report a problem: something stands at ``.gemini/extensions`` of the home or
+    of ``project`` (None: the home only), or that ``.gemini`` is a link. Otherwise it finds
+    nothing and reports nothing (a missing folder is no problem), which is the idle answer.
+    Each look is noted (:func:`wskit.util.deferred.folders_present`): a cached load goes stale
+    when the folder appears."""
+    for scope, base in (("user", str(home)), *((("project", str(project)),) if project is not None else ())):
+        if _EXTENSIONS_HERE(wskit.ResourceSource(scope=scope, root=os.path.join(base, ".gemini"), base=base)):
+            return True
+    return False
+
+
+def _toml_commands_present(source) -> bool:
+    """Whether :func:`wskit_gemini.commands.load_toml_commands` may find something in
+    ``source``: an extension's (or any plugin's) source, a source naming its own folders,
+    or a ``commands`` entry in it (a missing folder gives an empty result, no diagnostic)."""
+    return bool(source.components) or _TOML_COMMANDS_HERE(source)
+
+
+_load_toml_commands = idle_unless("wskit_gemini.commands:load_toml_commands", _toml_commands_present)
 
 
 def _gemini_dirs_builtin(profile) -> bool:
@@ -68,9 +111,12 @@ def wskit_plugin_bundles(binding, profile, trust):
     """One plugin-scope source per Gemini extension (project ones only when trusted)."""
     if not applies(profile):
         return []
+    home, project = profile.require_home(), binding.source_root if trust.trusted else None
+    if not extensions_present(home, project):
+        return []
     from .extensions import find_extensions
 
-    exts, diags = find_extensions(profile.require_home(), binding.source_root if trust.trusted else None)
+    exts, diags = find_extensions(home, project)
     return [e.source(profile.name) for e in exts] + diags
 
 
@@ -86,13 +132,9 @@ def wskit_load_commands(source):
     """TOML commands of ``.gemini`` folders and of extensions."""
     from pathlib import Path
 
-    from .extensions import is_extension_source
-
     if not (is_extension_source(source) or (source.plugin is None and Path(source.root).name == ".gemini")):
         return None
-    from .commands import load_toml_commands
-
-    return load_toml_commands(source)
+    return _load_toml_commands(source)
 
 
 @wskit.hookimpl

@@ -27,10 +27,11 @@ from wskit.models import Diagnostic, ResourceSource, Scope
 from wskit.util.lazyre import lazy_pattern
 from wskit.values import Value
 
+from . import EXTENSION_LABEL_PREFIX, is_extension_source  # noqa: F401  (is_extension_source re-exported)
 from .config import GEMINI_DIR, read_jsonc
 
 MANIFEST = "gemini-extension.json"
-LABEL_PREFIX = "gemini-extension:"
+LABEL_PREFIX = EXTENSION_LABEL_PREFIX
 #: Source ranks: below content plugins (30-35), above native project folders (20-22).
 USER_RANK, PROJECT_RANK = 28, 29
 #: Kinds an extension contributes (its ``hooks/hooks.json`` is Gemini's own format: not read).
@@ -213,8 +214,3 @@ def find_extensions(home: str | Path, project: str | Path | None) -> tuple[list[
                                         message=f"extension {ext.name!r} at {found[ext.name].root} is replaced by this one"))
             found[ext.name] = ext
     return list(found.values()), diags
-
-
-def is_extension_source(source: ResourceSource) -> bool:
-    """True for a source made by :meth:`Extension.source`."""
-    return source.scope is Scope.PLUGIN and source.label.startswith(LABEL_PREFIX)

@@ -30,12 +30,13 @@ def __getattr__(name: str) -> Any:
 def load_extension_resource(source: ResourceSource) -> LoadResult:
     """The :class:`GeminiExtension` of an extension source (an empty result for other sources).
     Manifest problems are reported by the bundle hook, not again here."""
-    from wskit import fs
-
-    from .extensions import MANIFEST, USER_RANK, is_extension_source, load_extension
+    from . import is_extension_source
 
     if not is_extension_source(source):
-        return LoadResult()
+        return LoadResult()  # nothing imported for the other sources
+    from wskit import fs
+
+    from .extensions import MANIFEST, USER_RANK, load_extension
     from .resource import GeminiExtension
 
     origin = "user" if source.rank == USER_RANK else "project"

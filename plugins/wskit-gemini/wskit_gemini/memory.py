@@ -43,8 +43,8 @@ from wskit.binding import is_submodule
 from wskit.builtin_plugins.rules import RuleSettings, chain_walk, load_rule_file, project_walk
 from wskit.models import Diagnostic, LoadResult, ResourceSource, Scope
 
+from . import extensions_present
 from .config import GEMINI_DIR, memory_file_names
-from .extensions import find_extensions
 
 IMPORT_DEPTH = 5
 #: ``~/.gemini/<name>``: this plus the name's position in ``context.fileName`` (at most
@@ -91,7 +91,11 @@ def discover_memory(source: ResourceSource, profile, folders=None) -> LoadResult
         if profile.host_dir == GEMINI_DIR and getattr(profile, "family", None) != "gemini" else set())
     names = tuple(n for n in names if n not in skip)
     found: list = []
-    exts, _ = find_extensions(home, None if user else source.root)  # problems: reported by the bundle hook
+    exts: list = []
+    if extensions_present(home, None if user else source.root):  # else there is none (nothing imported)
+        from .extensions import find_extensions
+
+        exts, _ = find_extensions(home, None if user else source.root)  # problems: reported by the bundle hook
     for ext in exts:
         if (ext.scope == "user") != user or (folders is not None and "" not in folders.folders):
             continue

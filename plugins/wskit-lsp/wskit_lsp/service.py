@@ -632,9 +632,13 @@ class LspService:
         from wskit.builtin_plugins.lsp import APPROVAL_RUNS, server_approval
 
         session = self.runtime.session
-        state, why, _ = server_approval(d, session.binding, getattr(getattr(session, "profile", None), "home", None))
+        state, why, _ = server_approval(d, session.binding, getattr(getattr(session, "profile", None), "home", None),
+                                        folder_trusted=bool(getattr(session.trust, "trusted", False)))
+        if state == "untrusted-project":
+            raise LspApprovalError(f"LSP server {d.id} is not started: it {why} (`wsctl trust grant` first, "
+                                   "then review it with `wsctl lsp list`); nothing was started")
         if state not in APPROVAL_RUNS:
-            raise LspApprovalError(f"project LSP server {d.id} is {state}" + (f" ({why})" if why else "")
+            raise LspApprovalError(f"LSP server {d.id} is {state}" + (f" ({why})" if why else "")
                                    + f": review it with `wsctl lsp list` and run `wsctl lsp approve {d.name} "
                                    "--digest …`; nothing was started")
 

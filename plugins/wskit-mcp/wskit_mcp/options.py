@@ -23,9 +23,10 @@ ElicitAction = Literal["accept", "decline", "cancel"]
 #: ``connecting``, ``connected``, ``restarting`` (gone; restarted on the next call),
 #: ``failed`` (could not start, or the restart limit is spent), ``needs-auth`` (OAuth login
 #: needed: ``wsctl mcp login NAME``), ``needs-approval`` (a project server nobody approved),
-#: ``denied`` (``disabledMcpjsonServers`` or ``wsctl mcp deny``).
+#: ``denied`` (``disabledMcpjsonServers`` or ``wsctl mcp deny``), ``untrusted-project`` (a
+#: server of the user's own that would run files of a project that is not trusted).
 SERVER_STATUSES = ("idle", "connecting", "connected", "restarting", "failed", "needs-auth", "needs-approval",
-                   "denied")
+                   "denied", "untrusted-project")
 
 
 class McpElicitation(FrozenValue):

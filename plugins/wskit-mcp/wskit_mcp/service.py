@@ -44,7 +44,7 @@ from typing import Any, Callable
 import anyio
 from anyio.from_thread import start_blocking_portal
 
-from wskit.builtin_plugins.mcp import approval_status, expand_server
+from wskit.builtin_plugins.mcp import expand_server, server_approval
 from wskit.errors import UnknownResourceError, WskitError
 from wskit.resources.servers import McpServer
 from wskit.util.bytecode import PrivateBytecode
@@ -295,10 +295,14 @@ class McpService:
 
     # -- status ------------------------------------------------------------
 
-    def _approval(self, server: McpServer) -> str:
+    def _approval(self, server: McpServer) -> tuple[str, str]:
+        """``(state, reason)`` of ``server`` (:func:`wskit.builtin_plugins.mcp.server_approval`,
+        the decision ``wsctl mcp list`` shows), with the session's folder trust."""
         session = self.runtime.session
         home = getattr(getattr(session, "profile", None), "home", None)
-        return approval_status(server, session.binding, session.profile, home=home)
+        state, reason, _ = server_approval(server, session.binding, session.profile, home=home,
+                                           folder_trusted=bool(getattr(session.trust, "trusted", False)))
+        return state, reason
 
     def status(self, server_id: str | None = None, *, connect: bool = False) -> list[McpServerStatus]:
         """Each server's state (or one server's).
@@ -315,12 +319,12 @@ class McpService:
                 except WskitError:
                     pass
             rec = self._record(s)
-            approval = self._approval(s)
+            approval = self._approval(s)[0]
             status = rec.status
             if status == "idle" and approval in ("awaiting", "modified", "error"):
                 status = "needs-approval"
-            elif status == "idle" and approval == "denied":
-                status = "denied"
+            elif status == "idle" and approval in ("denied", "untrusted-project"):
+                status = approval
             elif status == "idle" and not s.startable:
                 status = "failed"
             left = max(self.options.recovery.max_restarts - rec.restarts, 0)
@@ -408,18 +412,26 @@ class McpService:
 
     def _check_approval(self, rec: _Record) -> None:
         server = rec.server
-        state = self._approval(server)
+        state, reason = self._approval(server)
+        if state == "untrusted-project":
+            # folder trust, not an approval, is what is missing: the host's approve callback
+            # is not asked (nothing of an untrusted repository runs)
+            rec.status = "untrusted-project"
+            raise McpApprovalError(f"MCP server {server.id} is not started: it {reason} (`wsctl trust grant` "
+                                   "first, then review it with `wsctl mcp list`); nothing was started")
         if state == "denied":
             rec.status = "denied"
             raise McpApprovalError(f"MCP server {server.id} is denied (disabledMcpjsonServers or `wsctl mcp deny`); "
                                    "nothing was started")
-        if state in ("awaiting", "modified", "error"):
-            if self.options.approve is not None and self.options.approve(server):
+        if state not in ("approved", "not-required"):
+            if state in ("awaiting", "modified", "error") and self.options.approve is not None and self.options.approve(server):
                 return
             rec.status = "needs-approval"
             why = {"modified": "changed since it was approved", "error": "not approved (the approval store is "
                    "unusable: see `wsctl mcp list`)"}.get(state, "not approved")
-            raise McpApprovalError(f"project MCP server {server.id} is {why}: review it with `wsctl mcp list` "
+            raise McpApprovalError(f"MCP server {server.id} is {why}"
+                                   + (f" ({reason})" if reason and reason != "not approved" else "")
+                                   + f": review it with `wsctl mcp list` "
                                    f"and run `wsctl mcp approve {server.name} --digest …`; nothing was started")
 
     def launch(self, server_id: str) -> McpLaunch:

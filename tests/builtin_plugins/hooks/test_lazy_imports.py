@@ -67,6 +67,26 @@ def test_the_p4_forms_import_no_threading_weakref_or_copy(empty, argv):
     assert [m for m in STDLIB_IDLE if m in mods] == []
 
 
+#: modules the P4 forms of an empty project do without, by form (docs/performance.md, "Eighth pass")
+P4_IDLE = {
+    # no permission rule: the mode decides without the rule engine; no ``>``: no shell parser
+    ("permissions", "check", "Bash", "ls"): ("wskit.builtin_plugins.permissions.rules", "wskit.formats.shell"),
+    # no hook: no loader of hook definitions, no matcher engine, no command runner, no private
+    # bytecode folder (each imported when the first hook needs it)
+    ("hooks", "run", "PreToolUse"): ("wskit.builtin_plugins.hooks.definitions", "wskit.formats.definitions",
+                                     "wskit.formats.placeholders", "wskit.builtin_plugins.hooks.patterns",
+                                     "wskit.builtin_plugins.hooks.command", "wskit.util.bytecode"),
+}
+
+
+@pytest.mark.parametrize("argv", list(P4_IDLE))
+def test_the_p4_forms_of_an_empty_project_import_none_of_their_idle_modules(empty, argv):
+    home, ws = empty
+    text, mods = _modules(home, ws, *argv, str(ws))
+    assert json.loads(text)  # it answered
+    assert [m for m in P4_IDLE[argv] if m in mods] == []
+
+
 def test_a_command_hook_still_reads_its_output_through_threads(empty):
     """The output readers are run by threads made when the command runs (``threading`` is
     imported then, not at start-up); output beyond the cap is read and dropped."""

@@ -147,3 +147,27 @@ def test_decisions_combine_deny_defer_ask_allow(make_session, decisions, expecte
     out = pre(s)
     assert len(out.results) == len(decisions) and not out.blocked
     assert out.permission_decision == expected and out.reason == f"reason-{expected}"
+
+
+@pytest.mark.parametrize("command", ["timeout 5 rm -rf /tmp/x", "bash -lc 'rm -rf /tmp/x'", "$'rm' -rf /tmp/x",
+                                     "/bin/rm -rf /tmp/x", "x=rm; $x -rf /tmp/x", "$y -rf /tmp/x", 'eval "$v"'])
+def test_a_guard_if_sees_the_spellings_the_deny_rules_see(make_session, command):
+    """The hooks' ``if`` and the permission rules share one normaliser: a guard for ``rm``
+    is not passed by a wrapper, ``bash -lc``, ``$'…'``, a path or a variable."""
+    s = make_session(hook("PreToolUse", name="g", matcher="Bash", if_condition="Bash(rm *)",
+                          command="echo guarded >&2; exit 2"))
+    out = pre(s, command)
+    assert out.blocked and out.reason == "guarded"
+
+
+def test_a_hidden_program_runs_an_approver_restrict_only(make_session):
+    """``$y status`` may be ``git status``: the approver runs, its allow is dropped, with a note."""
+    upd = json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+                                             "permissionDecisionReason": "auto"}})
+    s = make_session(hook("PreToolUse", name="ok", matcher="Bash", if_condition="Bash(git status)",
+                          command=f"echo '{upd}'"))
+    out = pre(s, "$y status")
+    assert out.results[0].restrict_only and out.permission_decision is None
+    assert any("could match what runs at $y" in w for w in out.warnings)
+    assert pre(s, "git status").permission_decision == "allow"
+    assert pre(s, "ls").results == []

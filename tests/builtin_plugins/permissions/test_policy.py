@@ -179,3 +179,29 @@ def test_check_permission_refuses_other_shapes_naming_the_accepted_ones(tree, ws
         s.check_permission(tool, bad)
     msg = str(exc.value)
     assert "mapping" in msg and "command string" in msg and tool in msg
+
+
+@pytest.mark.parametrize("mode", ["default", "acceptEdits", "plan", "dontAsk", "bypassPermissions"])
+def test_a_policy_without_rules_decides_as_one_whose_rules_never_match(tmp_path, mode) -> None:
+    """Without a rule the policy skips the rule engine (``permissions.rules`` is not imported on
+    an empty project's ``permissions check``): every answer is the one a policy with a rule
+    that matches nothing gives (the rule engine's path), reason and layer included."""
+    from wskit.builtin_plugins.permissions import PermissionPolicy
+
+    bare = PermissionPolicy(project=str(tmp_path / "p"), home=str(tmp_path), default_mode=mode, mode_layer="user",
+                            additional_directories=(str(tmp_path / "shared"),))
+    engine = bare.with_rules(deny=["NoSuchTool"], ask=["mcp__none__tool"], allow=["Read(/nowhere/**)"])
+    calls = [("Bash", {"command": "ls"}), ("Bash", {"command": "echo hi > out.txt"}), ("Bash", {"command": "a && b"}),
+             ("Bash", {"command": "echo '>' x"}), ("Bash", {"command": "make 2>&1 >/dev/null"}),
+             ("Bash", {"command": "cat <<EOF >f"}), ("Bash", {}), ("PowerShell", {"command": "dir > x"}),
+             ("Read", {"file_path": "src/a.py"}), ("Read", {"file_path": "/etc/passwd"}),
+             ("Read", {"file_path": str(tmp_path / "shared" / "x")}), ("Edit", {"file_path": "a.py"}),
+             ("Write", {"file_path": "../out"}), ("Grep", {}), ("LS", {"path": "."}), ("WebFetch", {"url": "x"}),
+             ("NotebookEdit", {"notebook_path": "n.ipynb"}), ("mcp__srv__tool", {})]
+    for tool, tool_input in calls:
+        for hook in (None, "allow", "ask", "deny", "defer"):
+            for cwd in (None, str(tmp_path / "p" / "sub")):
+                got = bare.check(tool, tool_input, cwd=cwd, hook=hook)
+                want = engine.check(tool, tool_input, cwd=cwd, hook=hook)
+                assert got.to_json() == want.to_json(), (tool, tool_input, hook, cwd)
+    assert bare.check("Bash", "echo hi > out.txt").reason.startswith("output redirection to 'out.txt'")

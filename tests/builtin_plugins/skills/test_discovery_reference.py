@@ -202,13 +202,19 @@ def test_block_precheck_only_skips_tests_that_pass(pairs):
     assert (load_flat_lines(lines, True) if ok else load_flat_lines(lines, False)) == slow
 
 
-def test_construct_valid_equals_validation():
+def _skill_values() -> tuple[dict, dict]:
+    """A plugin skill's Provenance and Skill fields, exactly typed, in declaration order."""
     prov = {"scope": Scope.PLUGIN, "source_root": "/b", "path": "s/SKILL.md", "plugin": "p", "sha256": "0" * 64}
     fields = {"id": "plugin:p:s", "name": "s", "kind": "skill", "description": "d", "provenance": None,
               "display_name": "s", "directory": "/b/s", "allowed_tools": ("Read",), "argument_hint": None,
               "user_invocable": True, "disable_model_invocation": False, "model": None, "license": "MIT",
               "compatibility": None, "when_to_use": None, "arguments": (), "metadata": {}, "extra": {},
               "follow_links": False, "max_file_bytes": None}
+    return prov, fields
+
+
+def test_construct_valid_equals_validation():
+    prov, fields = _skill_values()
     fast = construct_valid(Skill, {**fields, "provenance": construct_valid(Provenance, prov)}, frozenset({"kind"}))
     checked = Skill(**{k: v for k, v in fields.items() if k not in ("kind", "provenance")}, provenance=Provenance(**prov))
     assert _shape(fast) == _shape(checked) and fast == checked
@@ -222,12 +228,7 @@ def test_valid_builder_equals_construct_valid():
     what :func:`construct_valid` builds, without its per-call key check."""
     from wskit.values.frozen import valid_builder
 
-    prov = {"scope": Scope.PLUGIN, "source_root": "/b", "path": "s/SKILL.md", "plugin": "p", "sha256": "0" * 64}
-    fields = {"id": "plugin:p:s", "name": "s", "kind": "skill", "description": "d", "provenance": None,
-              "display_name": "s", "directory": "/b/s", "allowed_tools": ("Read",), "argument_hint": None,
-              "user_invocable": True, "disable_model_invocation": False, "model": None, "license": "MIT",
-              "compatibility": None, "when_to_use": None, "arguments": (), "metadata": {}, "extra": {},
-              "follow_links": False, "max_file_bytes": None}
+    prov, fields = _skill_values()
     prov_names, make_prov = valid_builder(Provenance)
     skill_names, make_skill = valid_builder(Skill, frozenset({"kind"}))
     assert prov_names == tuple(prov) and skill_names == tuple(fields)
