@@ -29,12 +29,14 @@ def wskit_plugin_bundles(binding, profile, trust, kinds):
         return list(settings[1])
     from wskit.builtin_plugins.bundles.active import bundle_source, find_bundles  # when a workspace loads
 
-    bundles, diags = find_bundles(binding, profile, trust, kinds=kinds, settings=settings)
+    replaced: list = []
+    bundles, diags = find_bundles(binding, profile, trust, kinds=kinds, settings=settings, replaced=replaced)
     out = [bundle_source(b, profile.name) for b in bundles if b.state == "active"]
-    # a plugin of the user's that the project switched off: its guards load, marked (never run)
+    # a plugin of the user's that the project switched off, replaced, or broke through a
+    # dependency: its guards load, marked (never run)
     guards = frozenset(k.name for k in kinds or () if getattr(k, "guards", False))
     out += [bundle_source(b, profile.name).model_copy(update={"kinds": guards, "switched_off_by": b.switched_off_by})
-            for b in bundles if guards and b.state == "inactive" and b.switched_off_by]
+            for b in [*bundles, *replaced] if guards and b.state != "active" and b.switched_off_by]
     return out + diags
 
 

@@ -29,8 +29,8 @@ if TYPE_CHECKING:
 
 def find_bundles(binding: Binding | None, profile: HostProfile, trust: TrustDecision | None,
                  explicit: Iterable[str] = (), kinds: Iterable[ResourceKind] | None = None,
-                 settings: tuple[list[SettingsLayer], list[Diagnostic]] | None = None
-                 ) -> tuple[list[Bundle], list[Diagnostic]]:
+                 settings: tuple[list[SettingsLayer], list[Diagnostic]] | None = None,
+                 replaced: list[Bundle] | None = None) -> tuple[list[Bundle], list[Diagnostic]]:
     """Every plugin of a workspace with its state (``active``, ``inactive``, ``error``).
 
     :param explicit: extra plugin folders (default: ``profile.settings["plugin_dirs"]``).
@@ -38,11 +38,17 @@ def find_bundles(binding: Binding | None, profile: HostProfile, trust: TrustDeci
         kind in a plugin (default :func:`wskit.plugin.facade.builtin_kinds`).
     :param settings: what :func:`~wskit.formats.settings.settings_layers` answered for this
         workspace, when the caller has read it already (default: read here).
-    :returns: ``(bundles, diagnostics)``, bundles lowest rank first.
+    :param replaced: when given, receives each plugin of the user or an administrator that
+        the project replaced with a plugin folder of the same name and that the settings
+        leave on, ``switched_off_by`` that folder (see :func:`discover`).
+    :returns: ``(bundles, diagnostics)``, bundles lowest rank first. A user's or an
+        administrator's plugin in state ``error`` because a plugin it depends on was
+        switched off or replaced by the project has ``switched_off_by`` set to what did it.
     """
     layers, d = settings if settings is not None else settings_layers(binding, profile, trust)
     d = list(d)
-    bundles, diags = discover(binding, profile, trust, tuple(explicit), kinds, layers=layers)
+    gone: list[Bundle] = []
+    bundles, diags = discover(binding, profile, trust, tuple(explicit), kinds, layers=layers, replaced=gone)
     diags += d
     bad = [x for x in d if x.code == "managed-settings-invalid"]
     if bad:  # an administrator's enabledPlugins that cannot be read may switch any plugin off: all are
@@ -51,6 +57,14 @@ def find_bundles(binding: Binding | None, profile: HostProfile, trust: TrustDeci
     bundles, d = apply_enablement(bundles, layers)
     diags += d
     bundles = resolve_dependencies(bundles)
+    if gone:
+        kept, _ = apply_enablement([g.model_copy(update={"switched_off_by": None}) for g in gone], layers)
+        # the user's own "off" stays a decision: only a plugin the settings leave on is reported
+        gone = [g.model_copy(update={"state": "inactive", "switched_off_by": g.switched_off_by})
+                for g, k in zip(gone, kept, strict=True) if k.state == "active" or k.switched_off_by]
+        if replaced is not None:
+            replaced.extend(gone)
+    bundles = switched_off_through_dependencies(bundles, {g.name: str(g.switched_off_by) for g in gone})
     for b in bundles:
         if b.state != "error":
             # a plugin the host would refuse to load is worth saying where the workspace is inspected
@@ -60,6 +74,30 @@ def find_bundles(binding: Binding | None, profile: HostProfile, trust: TrustDeci
             diags.append(Diagnostic(level="error", code="plugin-failed", path=b.root, plugin=b.name,
                                     message=f"plugin {b.name!r} at {b.root} not loaded: {why}"))
     return bundles, diags
+
+
+def switched_off_through_dependencies(bundles: list[Bundle], replaced: dict[str, str]) -> list[Bundle]:
+    """``bundles`` with ``switched_off_by`` set on each plugin of the user or an administrator
+    in state ``error`` because a plugin it depends on is off by the project's doing: that
+    plugin was switched off by a project or local settings file (its ``switched_off_by``),
+    replaced by the project's plugin folder (``replaced``: name -> that folder), or is itself
+    such a plugin (to a fixed point). The user's guards in it are then reported
+    ``switched-off``, never dropped silently."""
+    by_name = {b.name: b for b in bundles}
+    changed = True
+    while changed:
+        changed = False
+        for name, b in list(by_name.items()):
+            if b.state != "error" or b.switched_off_by or b.origin not in ("user", "managed") or b.manifest is None:
+                continue
+            for dep, _ in b.manifest.dependencies:
+                other = by_name.get(dep)
+                by = replaced.get(dep) or (other.switched_off_by if other is not None else None)
+                if by:
+                    by_name[name] = b.model_copy(update={"switched_off_by": by})
+                    changed = True
+                    break
+    return [by_name[b.name] for b in bundles]
 
 
 def bundle_source(bundle: Bundle, host: str | None = None) -> ResourceSource:

@@ -49,10 +49,13 @@ class Bundle(Frozen):
     :ivar needs_enable: active only when a settings layer enables it
         (``enabledPlugins``): a plugin Claude Code installed, which Claude Code 2.1.332
         loads only while some user, project or local settings file enables it.
-    :ivar switched_off_by: for an ``inactive`` plugin of the user or an administrator
-        (``origin`` ``user`` or ``managed``) that only a project or local settings file
-        switched off: that file. Its hooks are still loaded and reported ``switched-off``
-        (:func:`~wskit.builtin_plugins.bundles.enablement.apply_enablement`).
+    :ivar switched_off_by: for a plugin of the user or an administrator (``origin``
+        ``user`` or ``managed``) that a lower-trust source switched off: the project or local
+        settings file whose ``enabledPlugins`` switched it (``inactive``) or a plugin it
+        depends on (``error``) off, or the project's plugin folder that replaced it or a
+        plugin it depends on. Its hooks are still loaded and reported ``switched-off``
+        (:func:`~wskit.builtin_plugins.bundles.enablement.apply_enablement`,
+        :func:`~wskit.builtin_plugins.bundles.active.find_bundles`).
     """
 
     name: str
@@ -426,7 +429,8 @@ def _claude_marketplace_plugins(home: str, profile: HostProfile, layers: list[Se
 
 def discover(binding: Binding | None, profile: HostProfile, trust: TrustDecision | None,
              explicit: tuple[str, ...] | list[str] = (), kinds: "Iterable[ResourceKind] | None" = None,
-             layers: "Iterable[SettingsLayer] | None" = None) -> tuple[list[Bundle], list[Diagnostic]]:
+             layers: "Iterable[SettingsLayer] | None" = None, replaced: list[Bundle] | None = None
+             ) -> tuple[list[Bundle], list[Diagnostic]]:
     """Every plugin found, highest rank last, one per name (see the module ranking).
 
     :param explicit: extra plugin folders (default ``profile.settings["plugin_dirs"]``).
@@ -434,6 +438,11 @@ def discover(binding: Binding | None, profile: HostProfile, trust: TrustDecision
     :param layers: the settings layers of the workspace; with them (and Claude's conventions)
         the plugins they enable from a marketplace Claude Code knows are found too
         (:func:`_claude_marketplace_plugins`).
+    :param replaced: when given, each plugin of the user or an administrator that a project's
+        plugin folder of the same name replaces is appended to it, ``switched_off_by`` that
+        folder: a lower-trust source replaced it, so its hooks (the user's guards) are
+        reported ``switched-off``, never dropped silently
+        (:func:`~wskit.builtin_plugins.bundles.active.find_bundles`).
     :returns: ``(bundles, diagnostics)``; bundles that fail to load are included in state ``error``.
     """
     home = str(profile.require_home())
@@ -509,8 +518,17 @@ def discover(binding: Binding | None, profile: HostProfile, trust: TrustDecision
                 diags.append(Diagnostic(level="warning", code="plugin-shadowed", path=b.root, plugin=b.name,
                                         message=f"plugin {b.name!r} given twice; {prev.root} is used"))
                 continue
-            diags.append(Diagnostic(level="info", code="plugin-shadowed", path=prev.root, plugin=b.name,
-                                    message=f"plugin {b.name!r} at {prev.root} ({prev.label}) is overridden by "
-                                    f"{b.root} ({b.label})"))
+            if prev.origin in ("user", "managed") and b.origin == "project":
+                # a lower-trust source replaces the user's plugin: its guards are kept, switched off
+                if replaced is not None:
+                    replaced.append(prev.model_copy(update={"switched_off_by": b.root}))
+                diags.append(Diagnostic(level="warning", code="plugin-shadowed", path=prev.root, plugin=b.name,
+                                        message=f"plugin {b.name!r} at {prev.root} ({prev.label}) is replaced by the "
+                                        f"project's {b.root}: its hooks, the user's guards, are reported "
+                                        "switched-off (not decided)"))
+            else:
+                diags.append(Diagnostic(level="info", code="plugin-shadowed", path=prev.root, plugin=b.name,
+                                        message=f"plugin {b.name!r} at {prev.root} ({prev.label}) is overridden by "
+                                        f"{b.root} ({b.label})"))
         winners[b.name] = b
     return sorted(winners.values(), key=lambda b: b.rank), diags

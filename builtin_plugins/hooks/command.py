@@ -18,14 +18,17 @@ import time
 from typing import TYPE_CHECKING
 
 from wskit.builtin_plugins.hooks import DEFAULT_OUTPUT_CAP  # noqa: F401  (declared with the plugin)
+from wskit.resources.hooks import MAX_HOOK_INPUT_BYTES
 from wskit.values import FrozenValue
 
 if TYPE_CHECKING:  # pragma: no cover
     import asyncio
 
 
-#: Largest stdin payload accepted, bytes (Blade: > 100 KB is an error).
-MAX_STDIN_BYTES = 100 * 1024
+#: Largest stdin payload accepted, bytes: every input a tool-call gate lets through
+#: (:data:`wskit.resources.hooks.MAX_HOOK_INPUT_BYTES`; Blade's 100 KB bound let a model
+#: pad a tool input until the user's guard could not start).
+MAX_STDIN_BYTES = MAX_HOOK_INPUT_BYTES
 
 
 class CommandResult(FrozenValue):

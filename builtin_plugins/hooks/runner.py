@@ -165,8 +165,24 @@ def above_project(h: HookDefinition, *project_roots: str) -> bool:
 def switched_off_reason(h: HookDefinition) -> str:
     """Why the hook of a user's plugin that project or local settings switched off
     (:attr:`~wskit.resources.hooks.HookDefinition.switched_off_by`) did not run, naming the file."""
-    return (f"{h.switched_off_by} switches off plugin {h.provenance.plugin or '?'} (enabledPlugins), this guard "
+    plugin = h.provenance.plugin or "?"
+    if os.path.isdir(h.switched_off_by or ""):  # the project's plugin folder replaced it (or a dependency)
+        return (f"the project's plugin folder {h.switched_off_by} replaces plugin {plugin} or a plugin it depends "
+                "on, this guard of the user's with it; not decided (switch the plugin off in your own settings "
+                "to decide so)")
+    return (f"{h.switched_off_by} switches off plugin {plugin} (enabledPlugins), this guard "
             "of the user's with it; not decided (switch the plugin off in your own settings to decide so)")
+
+
+def _same_program(h: HookDefinition) -> tuple:
+    """What a hook runs, for de-duplication: the command (or URL, prompt, function) and its
+    ``if``, as Claude Code compares them, plus what fills the command in when it runs: the
+    plugin root (``${CLAUDE_PLUGIN_ROOT}``), the working folder, the dialect and event
+    spoken on stdin, and the timeout. The same text in two plugins or two ``hooks.json``
+    folders is two programs; both run."""
+    return (h.type, h.command, h.url, h.prompt, h.if_condition, h.name if h.type == "function" else None,
+            h.plugin_root, h.cwd, h.dialect, h.native_event, h.timeout,
+            h.provenance.plugin if h.plugin_root else None)
 
 
 def _may_match(matcher: str, value: str | None) -> bool:
@@ -362,7 +378,7 @@ class HookRunner:
             return sel  # nothing to select (the matcher engine is not imported)
         from wskit.builtin_plugins.hooks.patterns import PatternRefused, matcher_matches
 
-        seen: set[tuple] = set()
+        seen: dict[tuple, int] = {}
         value = match_value(event, tool, data)
         home = self.config.env.get("HOME") or os.environ.get("HOME")
         for h in self.definitions:
@@ -396,11 +412,19 @@ class HookRunner:
                     sel.restricted.add(h.id)
                 if if_unparsable(h.if_condition):
                     sel.restricted.add(h.id)
-            key = (h.type, h.command, h.url, h.prompt, h.if_condition, h.name if h.type == "function" else None)
-            if key in seen:
+            key = _same_program(h)
+            kept = seen.get(key)
+            if kept is None:
+                seen[key] = len(sel.todo)
+                sel.todo.append(h)
                 continue
-            seen.add(key)
-            sel.todo.append(h)
+            first = sel.todo[kept]
+            assert isinstance(first, HookDefinition)
+            if state == "not_required" and self._trust_state(first) != "not_required":
+                # a guard that needs no approval is never displaced by an approved copy of it
+                sel.todo[kept], first, h = h, h, first
+            sel.notes.append(f"hook {h.id} not run: hook {first.id} runs the same program in the same folder "
+                             "for this call (duplicates run once)")
         for f in self._functions:
             if f.event != event:
                 continue

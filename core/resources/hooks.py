@@ -11,7 +11,19 @@ from typing import Any, Literal
 
 from wskit.models import Resource
 
-__all__ = ["HOOK_EVENTS", "HookDefinition"]
+__all__ = ["HOOK_EVENTS", "HookDefinition", "MAX_HOOK_INPUT_BYTES", "MAX_TOOL_INPUT_BYTES"]
+
+#: Largest tool input a tool-call gate accepts, bytes of its compact JSON (UTF-8). The
+#: tool input is the model's: a call over this bound is denied by the gate
+#: (:class:`wskit.session.gate.ToolGate`) before any hook, so a padded input can never
+#: make a guard not run (Claude Code writes the whole input to a hook's stdin).
+MAX_TOOL_INPUT_BYTES = 8 * 1024 * 1024
+#: Largest JSON input a command hook is started with, bytes: room for a tool input at
+#: :data:`MAX_TOOL_INPUT_BYTES` given twice (the host's key and Claude Code's, see
+#: :meth:`ToolSpec.claude_input <wskit.session.gate.ToolSpec.claude_input>`) and the
+#: payload's other fields. It is written to the hook by its own writer (streamed through
+#: the pipe), never held back by a hook that reads slowly.
+MAX_HOOK_INPUT_BYTES = 2 * MAX_TOOL_INPUT_BYTES + 1024 * 1024
 
 
 #: Union of Claude Code's and Blade's event names.

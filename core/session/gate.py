@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from wskit.errors import WskitError
 from wskit.models import ToolKind
+from wskit.resources.hooks import MAX_TOOL_INPUT_BYTES
 from wskit.values import FrozenValue
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -58,9 +59,10 @@ __all__ = [
 Decision = Literal["allow", "deny", "ask"]
 #: What decided a call: a ``PreToolUse`` hook, the permission rules (a rule, the mode or
 #: managed settings: :attr:`ToolDecision.permission` says which), the user answering an
-#: ``ask``, an active skill's ``allowed-tools``, the rules barrier, or a hook that could
-#: not run under the ``unapproved="block"`` policy.
-DecisionSource = Literal["hook", "permission", "user", "skill", "rules", "unapproved-hook"]
+#: ``ask``, an active skill's ``allowed-tools``, the rules barrier, a hook that could
+#: not run under the ``unapproved="block"`` policy, or the gate's bound on the size of a
+#: tool input (:data:`wskit.resources.hooks.MAX_TOOL_INPUT_BYTES`).
+DecisionSource = Literal["hook", "permission", "user", "skill", "rules", "unapproved-hook", "input-limit"]
 #: What to do with a hook that did not run because it is not approved: ``report`` it in
 #: :attr:`ToolDecision.skipped` (the call goes on), or ``block`` the call.
 Unapproved = Literal["report", "block"]
@@ -356,9 +358,13 @@ class ToolGate:
         :param tool_use_id: the call's id (hooks run once per id and event).
         :param ask: called with the ``ask`` decision; its answer (a bool or a
             :class:`UserAnswer`) goes to :meth:`answer`. Without it an ``ask`` is returned.
-        :returns: a :class:`ToolDecision`.
+        :returns: a :class:`ToolDecision`; a deny (source ``input-limit``) with no hook run
+            when the input's JSON is over :data:`~wskit.resources.hooks.MAX_TOOL_INPUT_BYTES`.
         """
         spec, original, skipped, warnings, runner = self._begin(tool, tool_input)
+        refused = self._too_large(spec, tool, original, tool_use_id, warnings)
+        if refused is not None:
+            return refused
         pre = None
         if runner is not None:
             pre = runner.run("PreToolUse", self._payload(spec, original, tool_use_id), unapproved=self.unapproved)
@@ -384,6 +390,9 @@ class ToolGate:
         import inspect
 
         spec, original, skipped, warnings, runner = self._begin(tool, tool_input)
+        refused = self._too_large(spec, tool, original, tool_use_id, warnings)
+        if refused is not None:
+            return refused
         pre = None
         if runner is not None:
             pre = await runner.arun("PreToolUse", self._payload(spec, original, tool_use_id),
@@ -588,6 +597,25 @@ class ToolGate:
         spec, args = self.spec(tool), dict(tool_input or {})
         # an input the spec cannot read is said, never judged silently as empty
         return spec, args, skipped, spec.input_problems(args), self._runner(skipped)
+
+    @staticmethod
+    def _too_large(spec: ToolSpec, tool: str, original: dict[str, Any], tool_use_id: str | None,
+                   warnings: list[str]) -> ToolDecision | None:
+        """A denial for a call whose input is over :data:`MAX_TOOL_INPUT_BYTES` (its compact
+        JSON, UTF-8), else None. The input is the model's: every guard must see any input
+        the gate lets through, so the bound is the gate's, said to the model, never a hook
+        that silently could not start."""
+        try:
+            size = len(json.dumps(spec.claude_input(original), separators=(",", ":"), ensure_ascii=False,
+                                  default=str).encode("utf-8", "surrogatepass"))
+        except (TypeError, ValueError, RecursionError) as err:  # not JSON: no hook could be given it
+            return ToolDecision("deny", f"the {tool} input cannot be given to the hooks as JSON ({type(err).__name__})",
+                                "input-limit", tool, original, tool_use_id, warnings=tuple(warnings))
+        if size <= MAX_TOOL_INPUT_BYTES:
+            return None
+        return ToolDecision("deny", f"the {tool} input is {size} bytes, over the {MAX_TOOL_INPUT_BYTES}-byte bound "
+                            "on a tool input; send a smaller input", "input-limit", tool, original, tool_use_id,
+                            warnings=tuple(warnings))
 
     def _runner(self, skipped: list[SkippedGuard]) -> HookRunner | None:
         """The session's hook runner, or None (listed in ``skipped``) when the hooks built-in is blocked."""

@@ -71,6 +71,8 @@ AREAS = {
                                              "a guard that timed out, was not found or was killed", "hook 0.5 s"),
     "tests.security.test_plugin_guard_off": ("a guard never switches off silently: a project's enabledPlugins "
                                              "switching off the user's plugin", "-"),
+    "tests.security.test_guard_displaced": ("a guard never switches off silently: a same-text hook of another "
+                                            "plugin or folder, a padded tool input", "-"),
     "tests.security.test_approval_wrong_digest": ("approval given another entry's digest names its owner "
                                                   "(servers, hooks, another project)", "-"),
     "tests.security.test_lsp_hostile": ("LSP: paths a write tool names (outside, links)", "-"),
