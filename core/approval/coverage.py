@@ -1777,6 +1777,13 @@ class _Collector(Value):
                 continue
             if v.startswith("-"):
                 if "=" not in v:
+                    if not v.startswith("--"):
+                        # an operand attached to a short option (``-Kcurlrc``, ``-Ff"$DIR"/deny``):
+                        # each tail after one to six flag letters that names a file is covered
+                        for k in range(2, min(len(v), 8)):
+                            if not v[1:k].isalpha():
+                                break
+                            self.named_path(v[k:], cwds, a.raw)
                     continue
                 v = v.split("=", 1)[1]
             self.named_path(v, cwds, a.raw)
@@ -2077,8 +2084,15 @@ def _program_file_words(name: str, args: Sequence[Word]) -> list[Word]:
         for opt in ("--file=", "--from-file=", "--exec=", "-Wexec="):
             if v.startswith(opt):
                 out.append(Word(a.raw, v[len(opt):]))
-        if awk and v.startswith("-f") and len(v) > 2 and not v.startswith("--"):
-            out.append(Word(v[2:], v[2:]))
+        if name != "jq" and v.startswith("-") and not v.startswith("--"):
+            # an operand attached to its option: ``-fF``, ``-nfF``, ``-f"$DIR"/F`` (the
+            # letters before ``f`` are flags; sed's ``-i`` and awk's ``-v``/``-F`` take an
+            # attached value instead)
+            at = v.find("f", 1)
+            flags = v[1:at] if at > 0 else ""
+            if (at > 0 and at + 1 < len(v) and (at == 1 or flags.isalpha())
+                    and not (name == "sed" and "i" in flags) and not (awk and ("v" in flags or "F" in flags))):
+                out.append(Word(v[at + 1:], v[at + 1:]))
         i += 1
     return out
 

@@ -310,6 +310,14 @@ LATER = [
      {"tools/curlrc": "output = \"/tmp/x\"\n"}),
     ("F8-wget-i", {"tools/urls": "https://example.invalid/\n"}, 'wget -q -i tools/urls',
      {"tools/urls": "file:///etc/passwd\n"}),
+    # verify4 E2/E3: the operand attached to its option
+    ("E2-sed-f-attached", {"tools/s.sed": "s/a/b/\n"}, 'echo a | sed -f"$CLAUDE_PROJECT_DIR"/tools/s.sed',
+     {"tools/s.sed": SED_RUNS}),
+    ("E2-sed-nf-attached", {"tools/s.sed": "s/a/b/\n"}, 'echo a | sed -nftools/s.sed', {"tools/s.sed": SED_RUNS}),
+    ("E2-curl-K-attached", {"tools/curlrc": "silent\n"}, 'curl -s -Ktools/curlrc',
+     {"tools/curlrc": "output = \"/tmp/x\"\n"}),
+    ("E3-grep-Ff-attached", {"policy/deny.txt": "rm -rf\n"}, 'grep -qFf"$CLAUDE_PROJECT_DIR"/policy/deny.txt',
+     {"policy/deny.txt": "zzz\n"}),
 ]
 
 
@@ -330,9 +338,10 @@ def test_F8_program_and_config_files_in_every_spelling_are_covered(tmp_path, fil
     assert before.digest() != cov().digest()
 
 
-def test_F8_sed_nf_program_file_that_runs_commands_is_named_at_approval(tmp_path):
+@pytest.mark.parametrize("command", ["sed -nf s.sed", "sed -nfs.sed", "sed -fs.sed"])
+def test_F8_sed_nf_program_file_that_runs_commands_is_named_at_approval(tmp_path, command):
     (tmp_path / "s.sed").write_text("1e touch x\n")
-    cov = command_coverage("sed -nf s.sed", cwd=str(tmp_path), project_root=str(tmp_path), plugin_root=None,
+    cov = command_coverage(command, cwd=str(tmp_path), project_root=str(tmp_path), plugin_root=None,
                            env={"PATH": "/usr/bin:/bin"})
     assert any("runs commands" in u.reason for u in cov.unverified), cov.unverified
 
