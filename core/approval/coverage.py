@@ -259,13 +259,18 @@ _LOADER_VARIABLES = frozenset({
     "SSH_ASKPASS", "GIT_EXTERNAL_DIFF", "GIT_PAGER", "PAGER", "EDITOR", "VISUAL", "BROWSER", "LESSOPEN",
     "LESSCLOSE", "PROMPT_COMMAND", "MANPAGER", "CLASSPATH", "LUA_INIT", "LUA_PATH", "LUA_CPATH", "TCLLIBPATH",
     "R_PROFILE_USER", "R_LIBS_USER", "GEM_PATH", "GEM_HOME", "BUNDLE_GEMFILE", "PERL5DB", "RUSTC_WRAPPER",
+    # configuration files that name libraries or commands: OpenSSL providers and engines,
+    # curl's and wget's rc files, Kerberos plugins, make's flags and makefiles, glibc tunables
+    "OPENSSL_CONF", "OPENSSL_ENGINES", "OPENSSL_MODULES", "CURL_HOME", "WGETRC", "KRB5_CONFIG",
+    "MAKEFLAGS", "MAKEFILES", "GLIBC_TUNABLES",
 })
 #: families of variables read by a loader or an interpreter's start-up (any member may
 #: load code: glibc's ``LD_AUDIT``, npm's ``npm_config_*``, ``PYTHONBREAKPOINT``,
 #: ``JAVA_TOOL_OPTIONS`` …), judged by prefix (see :func:`loader_variable`)
 _LOADER_FAMILIES = ("LD_", "DYLD_", "GIT_CONFIG_", "npm_config_", "NPM_CONFIG_", "PYTHON", "NODE_", "JAVA_",
                     "_JAVA_", "JDK_JAVA_", "PERL", "RUBY", "GEM_", "BUNDLE_", "LUA_", "BASH_FUNC_", "GCONV_",
-                    "TCL", "R_PROFILE", "R_LIBS", "CLASSPATH", "GIT_SSH", "GIT_EXTERNAL", "GIT_ASKPASS")
+                    "TCL", "R_PROFILE", "R_LIBS", "CLASSPATH", "GIT_SSH", "GIT_EXTERNAL", "GIT_ASKPASS",
+                    "OPENSSL_", "CURL_", "KRB5", "GLIBC_")
 #: variables whose value never makes a program load code: not loaders, even in a loader
 #: family, and their values are not read as paths (rule (c))
 _HARMLESS_VARIABLES = frozenset({
@@ -290,7 +295,9 @@ _HOST_OWNED = frozenset({"PATH", "IFS", "PS4", "HOME", "XDG_CONFIG_HOME", "XDG_D
                          "GIT_SSH_COMMAND", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_EXTERNAL_DIFF", "GIT_PAGER", "PAGER",
                          "EDITOR", "VISUAL", "BROWSER", "LESSOPEN", "LESSCLOSE", "PROMPT_COMMAND", "MANPAGER",
                          "CLASSPATH", "LUA_INIT", "LUA_PATH", "LUA_CPATH", "TCLLIBPATH", "R_PROFILE_USER",
-                         "R_LIBS_USER", "GEM_PATH", "GEM_HOME", "BUNDLE_GEMFILE", "PERL5DB", "RUSTC_WRAPPER"})
+                         "R_LIBS_USER", "GEM_PATH", "GEM_HOME", "BUNDLE_GEMFILE", "PERL5DB", "RUSTC_WRAPPER",
+                         "OPENSSL_CONF", "OPENSSL_ENGINES", "OPENSSL_MODULES", "CURL_HOME", "WGETRC",
+                         "KRB5_CONFIG", "MAKEFLAGS", "MAKEFILES", "GLIBC_TUNABLES"})
 
 
 def loader_variable(name: str) -> bool:

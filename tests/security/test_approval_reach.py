@@ -254,7 +254,9 @@ def test_F6_ld_audit_in_a_server_env_is_named_and_really_loads(tmp_path):
 
 LOADERS = ["LD_AUDIT", "GCONV_PATH", "JAVA_TOOL_OPTIONS", "npm_config_userconfig", "PYTHONBREAKPOINT",
            "PYTHONINSPECT", "PYTHONPLATLIBDIR", "LD_NEW_FEATURE", "PYTHONSOMETHINGNEW", "NODE_NEW_LOADER",
-           "DYLD_INSERT_LIBRARIES", "NPM_CONFIG_GLOBALCONFIG", "BASH_FUNC_f%%", "PYTHONWARNINGS"]
+           "DYLD_INSERT_LIBRARIES", "NPM_CONFIG_GLOBALCONFIG", "BASH_FUNC_f%%", "PYTHONWARNINGS",
+           # verify4 E4: configuration files that name libraries or commands
+           "OPENSSL_CONF", "OPENSSL_MODULES", "CURL_HOME", "WGETRC", "KRB5_CONFIG", "MAKEFLAGS", "GLIBC_TUNABLES"]
 
 
 @pytest.mark.parametrize("name", LOADERS)
