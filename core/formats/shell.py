@@ -512,7 +512,12 @@ WRAPPERS: Mapping[str, tuple[frozenset[str], frozenset[str], int]] = {name: (fro
     "watch": ("-n --interval -q --equexit",
               "-d -t -b -e -g -c -x -p -w --differences --no-title --beep --errexit --chgexit --color --exec "
               "--precise --no-wrap", 0),
+    # ``coproc CMD`` runs CMD in the background; ``busybox APPLET`` runs its applet
+    "coproc": ("", "", 0), "busybox": ("", "", 0),
 }.items()}
+#: a file that is the command's standard input (or another descriptor): a shell or ``.``
+#: given it reads commands from there
+_STDIN_FILES = ("/dev/stdin", "/dev/fd/", "/proc/self/fd/", "/dev/tty")
 #: shells whose ``-c`` operand is a script (``su -c`` too), read as a command text of its own
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "rbash", "fish", "yash", "posh"})
 _SHELL_VALUE_OPTS = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
@@ -546,6 +551,14 @@ class CommandForms(FrozenValue):
 
     commands: tuple[str, ...]
     unresolved: tuple[str, ...] = ()
+
+
+def _reads_stdin(word: Word) -> bool:
+    """True when ``word`` names the command's standard input or another open descriptor
+    (``/dev/stdin``, ``/dev/fd/N``, ``/proc/self/fd/N``, ``-``): what runs there is decided
+    by whatever feeds it. A computed word counts too."""
+    v = word.value
+    return v is None or v == "-" or v.startswith(_STDIN_FILES)
 
 
 @functools.lru_cache(maxsize=512)
@@ -650,6 +663,24 @@ def command_forms(command: str) -> CommandForms:
                     simple(rest[j + 1:end], depth + 1)
         elif base in WRAPPERS:
             wrapper(base, rest, depth)
+        elif base in (".", "source") and rest and _reads_stdin(rest[0]):
+            unresolved.append(f"{base} {rest[0].raw}: reads its commands from standard input")
+        elif base == "script":
+            script_command(rest, depth)
+
+    def script_command(rest: list[Word], depth: int) -> None:
+        # ``script -c CMD [FILE]`` (util-linux): CMD is run by a shell
+        for j, w in enumerate(rest):
+            v = w.value
+            if v is None:
+                continue
+            if v in ("-c", "--command") and j + 1 < len(rest):
+                return script_text("script", rest[j + 1], depth)
+            if v.startswith("--command="):
+                return text(v.split("=", 1)[1], depth + 1)
+            if v.startswith("-") and not v.startswith("--") and v[1:].isalpha() and v.endswith("c") \
+                    and j + 1 < len(rest):
+                return script_text("script", rest[j + 1], depth)
 
     def code(base: str, rest: list[Word], depth: int) -> None:
         if base == "alias":
@@ -700,6 +731,8 @@ def command_forms(command: str) -> CommandForms:
             return
         if j >= len(rest) and base != "su":
             unresolved.append(f"{base}: a shell reading its commands from standard input")
+        elif j < len(rest) and base != "su" and _reads_stdin(rest[j]):
+            unresolved.append(f"{base} {rest[j].raw}: a shell reading its commands from standard input")
 
     def script_text(base: str, script: Word, depth: int) -> None:
         if script.value is None:
