@@ -512,9 +512,20 @@ WRAPPERS: Mapping[str, tuple[frozenset[str], frozenset[str], int]] = {name: (fro
     "watch": ("-n --interval -q --equexit",
               "-d -t -b -e -g -c -x -p -w --differences --no-title --beep --errexit --chgexit --color --exec "
               "--precise --no-wrap", 0),
-    # ``coproc CMD`` runs CMD in the background; ``busybox APPLET`` runs its applet
-    "coproc": ("", "", 0), "busybox": ("", "", 0),
+    # ``coproc CMD`` runs CMD in the background; ``busybox``/``toybox APPLET`` run their applet;
+    # the sandbox and namespace launchers run the rest of their words
+    "coproc": ("", "", 0), "busybox": ("", "", 0), "toybox": ("", "", 0), "firejail": ("", "", 0),
+    "systemd-run": ("-p -u -E -M --property --unit --setenv --uid --gid --working-directory --machine "
+                    "--description --slice",
+                    "-t -P -q -G -r --user --system --scope --pty --pipe --quiet --wait --collect "
+                    "--remain-after-exit --no-block", 0),
+    "unshare": ("", "-m -u -i -n -p -U -C -T -f -r --mount --uts --ipc --net --pid --user --cgroup --time "
+                "--fork --map-root-user", 0),
+    "nsenter": ("-t -S -G --target --setuid --setgid", "-a -m -u -i -n -p -U -C -T -r -w -F --all --mount "
+                "--uts --ipc --net --pid --user --cgroup --time --root --wd --no-fork", 0),
 }.items()}
+#: programs that read the commands they run from standard input (``at now <<< CMD``)
+_STDIN_RUNNERS = frozenset({"at", "batch"})
 #: a file that is the command's standard input (or another descriptor): a shell or ``.``
 #: given it reads commands from there
 _STDIN_FILES = ("/dev/stdin", "/dev/fd/", "/proc/self/fd/", "/dev/tty")
@@ -665,6 +676,17 @@ def command_forms(command: str) -> CommandForms:
             wrapper(base, rest, depth)
         elif base in (".", "source") and rest and _reads_stdin(rest[0]):
             unresolved.append(f"{base} {rest[0].raw}: reads its commands from standard input")
+        elif base in _STDIN_RUNNERS:
+            unresolved.append(f"{base}: runs commands it reads from standard input")
+        elif base == "sg":
+            # ``sg GROUP -c CMD`` or ``sg GROUP CMD``: CMD is run by /bin/sh -c
+            words = [w for w in rest if w.value not in ("-", "-c")] if rest else []
+            if len(words) > 1:
+                cmd = words[1:]
+                if any(w.value is None for w in cmd):
+                    unresolved.append(f"sg {cmd[0].raw}: a command decided when it runs")
+                else:
+                    text(" ".join(w.value or "" for w in cmd), depth + 1)
         elif base == "script":
             script_command(rest, depth)
 

@@ -39,14 +39,16 @@ MORE = ["while :; do rm -rf /; done", "until false; do rm -rf /; done", "case a 
         "r\\\nm -rf /", "rm \\\n  -rf /", ">/dev/null rm -rf /", "2>&1 rm -rf /", "A='x y' B=2 rm -rf /",
         "if true\nthen\n  rm -rf /\nfi",
         # verify4 E5
-        "coproc rm -rf /", "script -qc 'rm -rf /' /dev/null", "script -c 'rm -rf /'", "busybox rm -rf /"]
+        "coproc rm -rf /", "script -qc 'rm -rf /' /dev/null", "script -c 'rm -rf /'", "busybox rm -rf /",
+        "time coproc rm -rf /", "toybox rm -rf /", "systemd-run --user rm -rf /", "unshare -r rm -rf /",
+        "nsenter -t 1 -m rm -rf /", "firejail rm -rf /", "sg root -c 'rm -rf /'", "sg root 'rm -rf /'"]
 #: the program cannot be known before it runs: a deny rule fails closed
 HIDDEN = ["$y -rf /", "${y} -rf /", "\"$y\" -rf /", 'eval "$v"', "$(echo rm) -rf /", "`echo rm` -rf /",
           'bash -c "$s"', "echo rm -rf / | sh", "cat script | bash -s", "/bin/r? -rf /", "{rm,-rf,/}",
           "IFS=x; rm${IFS}-rf /",
           # verify4 E5: a shell or ``.`` reading its commands from standard input
           '. /dev/stdin <<< "rm -rf /"', 'bash /dev/stdin <<< "rm -rf /"', 'source /dev/fd/0 < list',
-          'sh /proc/self/fd/0 < list']
+          'sh /proc/self/fd/0 < list', 'bash <(echo "rm -rf /")', 'at now <<< "rm -rf /"']
 #: not the denied command: the project's allow rule still allows them
 CLEAN = ["echo hi", "ls -la && git status", "git commit -m 'rm -rf /'", "echo rm -rf /", "grep -r rm .",
          "timeout 5 ls", "bash -c 'ls'", "printf '%s' \"$HOME\"", "echo {a,b}", "ls ${HOME}"]
