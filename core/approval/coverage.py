@@ -552,6 +552,9 @@ class _Collector(Value):
             got = self.redirect(r, src, cwds, depth)
             if got is not None:
                 feed = got
+                if got.startswith("file:"):
+                    # rule (a): a file read through ``< F`` (``$(< F)``, ``exec 3< F``) is covered
+                    self.named_path(got[5:], cwds, got[5:])
             target = loads_mod.output_target(r, src)
             if target is not None:
                 outputs.append(read_word(target, self.known))
@@ -616,6 +619,10 @@ class _Collector(Value):
         target = r.output if hasattr(r.output, "kind") else None
         if r.type in ("<<", "<<-", "<", "<>", "<<<"):
             feed, why = loads_mod.input_feed(r, src)
+            if feed == "unknown" and r.type in ("<", "<>") and target is not None:
+                w = self.word(target, src)  # a path built from known variables ($CLAUDE_PROJECT_DIR)
+                if w.value is not None:
+                    feed = "file:" + w.value
             if feed == "unknown":
                 shown = (getattr(getattr(r, "heredoc", None), "value", "") or "") if r.type in ("<<", "<<-") else (
                     src[target.pos[0]:target.pos[1]] if target is not None else "<")

@@ -320,6 +320,10 @@ LATER = [
      {"tools/curlrc": "output = \"/tmp/x\"\n"}),
     ("E3-grep-Ff-attached", {"policy/deny.txt": "rm -rf\n"}, 'grep -qFf"$CLAUDE_PROJECT_DIR"/policy/deny.txt',
      {"policy/deny.txt": "zzz\n"}),
+    ("E3-read-redirect", {"policy/deny.txt": "rm -rf\n"}, 'pat=$(< "$CLAUDE_PROJECT_DIR"/policy/deny.txt); echo "$pat"',
+     {"policy/deny.txt": "zzz\n"}),
+    ("E3-exec-fd", {"policy/deny.txt": "rm -rf\n"},
+     'exec 3< "$CLAUDE_PROJECT_DIR"/policy/deny.txt; read -r pat <&3; echo "$pat"', {"policy/deny.txt": "zzz\n"}),
 ]
 
 
