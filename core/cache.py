@@ -94,6 +94,9 @@ class _Entry:
             import concurrent.futures
 
             self.future = concurrent.futures.Future()
+            # the load is running: no waiter can cancel the future the others share
+            # (``asyncio.wrap_future`` cancels its source when the awaiting task is cancelled)
+            self.future.set_running_or_notify_cancel()
             if self.outcome is not None:
                 ok, value = self.outcome
                 self.future.set_result(value) if ok else self.future.set_exception(value)

@@ -265,3 +265,39 @@ def test_cancelled_async_starter_does_not_leak_its_pin(tmp_path, workspaces):
     stats = cache.stats()
     assert stats["initialized"] == 1
     assert stats["active_users"] == 0, stats
+
+
+def test_a_cancelled_waiter_does_not_cancel_the_load_its_peers_wait_for(tmp_path, workspaces):
+    """Waiters share one future of the running load; a waiter task cancelled while it
+    waits must not cancel that future (``asyncio.wrap_future`` cancels its source), or
+    the load's end raises ``InvalidStateError`` and the other waiters see a cancellation
+    they never asked for."""
+    home = tmp_path / "home"
+    home.mkdir()
+    profile = HostProfile(name="wskit", home=home)
+    started, release = threading.Event(), threading.Event()
+    inner = _cheap_loader(profile)
+
+    def gated(binding):
+        started.set()
+        release.wait(10)
+        return inner(binding)
+
+    cache = WorkspaceCache(profile, loader=gated)
+
+    async def main():
+        starter = asyncio.create_task(cache.aresolve(workspaces[0]))
+        while not started.is_set():
+            await asyncio.sleep(0.001)
+        doomed = asyncio.create_task(cache.aresolve(workspaces[0]))
+        peer = asyncio.create_task(cache.aresolve(workspaces[0]))
+        await asyncio.sleep(0.01)  # both wait on the load's future
+        doomed.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await doomed
+        release.set()
+        return await asyncio.gather(starter, peer, return_exceptions=True)
+
+    results = asyncio.run(main())
+    assert not [r for r in results if isinstance(r, BaseException)], results
+    _check_result(results[1], workspaces[0])
