@@ -65,7 +65,7 @@ from typing import Any
 from wskit import fs
 from wskit.approval import loads as loads_mod
 from wskit.approval.loads import _NODES, _PYTHONS, _SHELLS, _version_suffix
-from wskit.formats.shell import ShellSyntaxError, Word, parse, read_word, walk_substitutions
+from wskit.formats.shell import ShellSyntaxError, Word, device_path, parse, read_word, walk_substitutions
 from wskit.values import FrozenValue, Value, field
 
 #: Largest single file whose bytes are covered, bytes (a larger one is unverified).
@@ -1919,7 +1919,7 @@ class _Collector(Value):
         swap). Only ``stat`` is used, on the path as written, from ``/`` down to the file."""
         if self.written_then_run(full, raw):
             return
-        if full.startswith(("/dev/", "/proc/")):
+        if device_path(full):
             self.note(raw, f"{full} is a file descriptor or device: the program it gives is decided when the "
                            "command runs")
             return

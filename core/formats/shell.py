@@ -31,7 +31,7 @@ from wskit.values import FrozenValue
 
 __all__ = [
     "MAX_COMMAND_CHARS", "MAX_DEPTH", "MAX_FORMS", "MAX_READINGS", "SHELLS", "WRAPPERS", "CommandForms", "ShellSyntaxError", "Word",
-    "command_forms", "parse", "read_word", "split_command", "split_words", "substitutions",
+    "command_forms", "device_path", "parse", "read_word", "split_command", "split_words", "substitutions",
     "walk_substitutions", "writes_file",
 ]
 
@@ -526,9 +526,7 @@ WRAPPERS: Mapping[str, tuple[frozenset[str], frozenset[str], int]] = {name: (fro
 }.items()}
 #: programs that read the commands they run from standard input (``at now <<< CMD``)
 _STDIN_RUNNERS = frozenset({"at", "batch"})
-#: a file that is the command's standard input (or another descriptor): a shell or ``.``
-#: given it reads commands from there
-_STDIN_FILES = ("/dev/stdin", "/dev/fd/", "/proc/self/fd/", "/dev/tty")
+
 #: shells whose ``-c`` operand is a script (``su -c`` too), read as a command text of its own
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "rbash", "fish", "yash", "posh"})
 _SHELL_VALUE_OPTS = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
@@ -564,12 +562,19 @@ class CommandForms(FrozenValue):
     unresolved: tuple[str, ...] = ()
 
 
+def device_path(path: str) -> bool:
+    """True when ``path`` (absolute, as written) is a device or a process's descriptor
+    (``/dev/stdin``, ``/dev/fd/3``, ``/proc/self/fd/3``, ``/dev/tty``): a program read from
+    there is decided by whatever feeds it when the command runs. The one test approval
+    coverage and the command normaliser share."""
+    return path.startswith(("/dev/", "/proc/"))
+
+
 def _reads_stdin(word: Word) -> bool:
-    """True when ``word`` names the command's standard input or another open descriptor
-    (``/dev/stdin``, ``/dev/fd/N``, ``/proc/self/fd/N``, ``-``): what runs there is decided
-    by whatever feeds it. A computed word counts too."""
+    """True when a shell's or ``.``'s script operand ``word`` is standard input (``-``), a
+    device or descriptor (:func:`device_path`), or computed."""
     v = word.value
-    return v is None or v == "-" or v.startswith(_STDIN_FILES)
+    return v is None or v == "-" or device_path(v)
 
 
 @functools.lru_cache(maxsize=512)
