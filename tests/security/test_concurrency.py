@@ -230,10 +230,8 @@ def test_1000_asyncio_tasks_with_cancellation(tmp_path, workspaces):
     assert stats["entries"] <= 32
 
 
-def test_cancelled_async_starter_does_not_leak_its_pin(tmp_path, workspaces):
-    """A task cancelled while its load runs in a worker thread must release its
-    pin: a leaked pin makes the entry unevictable forever (a slow leak that
-    ends in WorkspaceCapacityError)."""
+def _gated_cache(tmp_path):
+    """A cache whose loads signal ``started`` and then wait for ``release`` (10 s at most)."""
     home = tmp_path / "home"
     home.mkdir()
     profile = HostProfile(name="wskit", home=home)
@@ -245,7 +243,14 @@ def test_cancelled_async_starter_does_not_leak_its_pin(tmp_path, workspaces):
         release.wait(10)
         return inner(binding)
 
-    cache = WorkspaceCache(profile, loader=gated)
+    return WorkspaceCache(profile, loader=gated), started, release
+
+
+def test_cancelled_async_starter_does_not_leak_its_pin(tmp_path, workspaces):
+    """A task cancelled while its load runs in a worker thread must release its
+    pin: a leaked pin makes the entry unevictable forever (a slow leak that
+    ends in WorkspaceCapacityError)."""
+    cache, started, release = _gated_cache(tmp_path)
 
     async def main():
         t = asyncio.create_task(cache.aresolve(workspaces[0]))
@@ -272,18 +277,7 @@ def test_a_cancelled_waiter_does_not_cancel_the_load_its_peers_wait_for(tmp_path
     waits must not cancel that future (``asyncio.wrap_future`` cancels its source), or
     the load's end raises ``InvalidStateError`` and the other waiters see a cancellation
     they never asked for."""
-    home = tmp_path / "home"
-    home.mkdir()
-    profile = HostProfile(name="wskit", home=home)
-    started, release = threading.Event(), threading.Event()
-    inner = _cheap_loader(profile)
-
-    def gated(binding):
-        started.set()
-        release.wait(10)
-        return inner(binding)
-
-    cache = WorkspaceCache(profile, loader=gated)
+    cache, started, release = _gated_cache(tmp_path)
 
     async def main():
         starter = asyncio.create_task(cache.aresolve(workspaces[0]))
